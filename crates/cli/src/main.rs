@@ -1,0 +1,265 @@
+//! `fray`: run, play, check and replay tabletop-RPG combats.
+//!
+//! The only crate that touches files and terminals. It finds rulesets through the registry in
+//! [`registry`], so each command is written once for every game. Exit codes: 0 success, 1 a
+//! rule rejection in a script, 2 bad input (files, commands, dice) — never a panic.
+
+mod play;
+mod registry;
+
+use clap::{Parser, Subcommand};
+use fray_dice::Prng;
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::text::{AnyGame, LogLine, NewDice, NewGameError};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "fray",
+    version,
+    about = "A rules engine for tabletop-RPG combat: run, play, check and replay fights."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Validate an encounter file.
+    Check {
+        /// The encounter (TOML).
+        file: PathBuf,
+    },
+    /// Play a whole combat with the built-in AI on every side and print the log.
+    Run {
+        /// The encounter (TOML).
+        file: PathBuf,
+        /// Seed for the dice (and the AI); a random one is picked and printed if absent.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print the events as JSON lines instead of the readable log.
+        #[arg(long)]
+        json: bool,
+        /// Also write the game record to this file.
+        #[arg(long)]
+        record: Option<PathBuf>,
+    },
+    /// Table play: every decision is read from the terminal, or one per line from stdin.
+    Play {
+        /// The encounter (TOML).
+        file: PathBuf,
+        /// Seed for the dice.
+        #[arg(long, conflicts_with = "dice")]
+        seed: Option<u64>,
+        /// `manual` to type every roll's faces, or a list of faces such as `3,4,6,1`.
+        #[arg(long)]
+        dice: Option<String>,
+        /// Write the game record to this file (after every command).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Print the final state as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay and verify a game record, printing the same log as `run`.
+    Replay {
+        /// The record (JSON, from `run --record` or `play --record`).
+        record: PathBuf,
+        /// Print the events as JSON lines.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// An error that ends the program with a message and an exit code.
+pub struct Fail {
+    /// Exit code (1 rule rejection in a script, 2 bad input).
+    pub code: u8,
+    /// What to print on stderr.
+    pub message: String,
+}
+
+impl Fail {
+    /// Bad input: exit 2.
+    pub fn input(message: impl Into<String>) -> Fail {
+        Fail {
+            code: 2,
+            message: message.into(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Cmd::Check { file } => check(&file),
+        Cmd::Run {
+            file,
+            seed,
+            json,
+            record,
+        } => run(&file, seed, json, record.as_deref()),
+        Cmd::Play {
+            file,
+            seed,
+            dice,
+            record,
+            json,
+        } => play::play(&file, seed, dice.as_deref(), record.as_deref(), json),
+        Cmd::Replay { record, json } => replay(&record, json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("{}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Reads a file given on the command line.
+pub fn read_source(path: &Path) -> Result<SourceFile, Fail> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Fail::input(format!("{}: error: cannot read the file: {e}", path.display())))?;
+    Ok(SourceFile {
+        name: path.display().to_string(),
+        text,
+    })
+}
+
+/// A reader for files an encounter refers to, relative to the encounter's folder.
+pub fn reader(base: &Path) -> impl FnMut(&str) -> Result<SourceFile, String> + use<> {
+    let dir = base.parent().map(Path::to_path_buf).unwrap_or_default();
+    move |rel: &str| {
+        let p = dir.join(rel);
+        std::fs::read_to_string(&p)
+            .map(|text| SourceFile {
+                name: p.display().to_string(),
+                text,
+            })
+            .map_err(|e| format!("cannot read {}: {e}", p.display()))
+    }
+}
+
+fn diagnostics(d: &[Diagnostic]) -> Fail {
+    let lines: Vec<String> = d.iter().map(|x| x.to_string()).collect();
+    Fail::input(lines.join("\n"))
+}
+
+/// Loads an encounter and starts a game.
+pub fn open_game(path: &Path, dice: NewDice) -> Result<Box<dyn AnyGame>, Fail> {
+    let src = read_source(path)?;
+    let entry = registry::for_encounter(&src)?;
+    let mut read = reader(path);
+    entry.new_game(&src, &mut read, dice).map_err(|e| match e {
+        NewGameError::Diagnostics(d) => diagnostics(&d),
+        NewGameError::Engine(e) => Fail::input(format!("{}: error: {e}", path.display())),
+    })
+}
+
+fn check(path: &Path) -> Result<(), Fail> {
+    let src = read_source(path)?;
+    let entry = registry::for_encounter(&src)?;
+    let mut read = reader(path);
+    let title = entry.check(&src, &mut read).map_err(|d| diagnostics(&d))?;
+    println!("{}: ok ({} encounter \"{title}\")", path.display(), entry.id());
+    Ok(())
+}
+
+/// A seed from the clock, for runs without `--seed` (printed so they can be repeated).
+pub fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish() % 1_000_000_000
+}
+
+/// Prints log lines: readable text, or JSON lines.
+pub fn print_log(lines: &[LogLine], json: bool) {
+    for l in lines {
+        if json {
+            println!("{}", l.json);
+        } else if let Some(t) = &l.text {
+            println!("{t}");
+        }
+    }
+}
+
+/// The header printed before a log (the same for `run` and `replay`).
+pub fn print_header(game: &dyn AnyGame, json: bool) {
+    if !json {
+        println!("{} ({})", game.title(), game.ruleset_id());
+        match game.seed() {
+            Some(s) => println!("seed {s}"),
+            None => println!("dice typed in or scripted"),
+        }
+    }
+}
+
+fn write_record(path: Option<&Path>, game: &dyn AnyGame) -> Result<(), Fail> {
+    if let Some(p) = path {
+        std::fs::write(p, game.record_json())
+            .map_err(|e| Fail::input(format!("{}: error: cannot write the record: {e}", p.display())))?;
+    }
+    Ok(())
+}
+
+fn run(path: &Path, seed: Option<u64>, json: bool, record: Option<&Path>) -> Result<(), Fail> {
+    let seed = seed.unwrap_or_else(random_seed);
+    let mut game = open_game(path, NewDice::Seeded(seed))?;
+    print_header(&*game, json);
+    print_log(&game.full_log(), json);
+    let mut rng = Prng::for_stream(seed, 1);
+    let mut steps = 0usize;
+    while game.pending().is_some() {
+        steps += 1;
+        if steps > 200_000 {
+            write_record(record, &*game)?;
+            return Err(Fail {
+                code: 2,
+                message: "the combat did not end within 200000 decisions".into(),
+            });
+        }
+        match game.ai_step(&mut rng) {
+            Ok((_, log)) => print_log(&log, json),
+            Err(e) => {
+                write_record(record, &*game)?;
+                return Err(Fail {
+                    code: 2,
+                    message: format!("error: {e}"),
+                });
+            }
+        }
+    }
+    if !json {
+        print!("{}", game.summary());
+    }
+    write_record(record, &*game)
+}
+
+fn replay(path: &Path, json: bool) -> Result<(), Fail> {
+    let src = read_source(path)?;
+    let entry = registry::for_record(&src)?;
+    let game = entry
+        .replay(&src.text)
+        .map_err(|e| Fail::input(format!("{}: error: {e}", path.display())))?;
+    print_header(&*game, json);
+    print_log(&game.full_log(), json);
+    if !json {
+        print!("{}", game.summary());
+    }
+    Ok(())
+}

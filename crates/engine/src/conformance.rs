@@ -1,0 +1,220 @@
+//! The conformance suite every ruleset runs over its example encounters.
+//!
+//! For each seed it plays a whole combat with a policy and checks, at every decision:
+//! - the pending decision has at least one legal command, and every legal command passes the
+//!   authority and rules checks (and, at sampled decisions, resolves without error on a copy);
+//! - commands gathered from other points of the game that are not legal now are rejected, and
+//!   a rejected command leaves the state exactly as it was (so `check` and the enumeration agree);
+//! - a legal command submitted by the wrong seat is rejected without changing anything;
+//!
+//! and at the end of every playout:
+//! - the game ended within the bound;
+//! - the state survives a JSON round trip unchanged;
+//! - the record survives a JSON round trip and replays to the same final state.
+//!
+//! Panics are not caught: a panic fails the calling test with its message and seed in the
+//! output, which is what we want from a test.
+
+use crate::{Game, Policy, Record, Ruleset, Seat};
+use crate::{SubmitError, authorize};
+use fray_dice::{Prng, SeededDice};
+use std::ops::Range;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Seeds to play (one combat each).
+    pub seeds: Range<u64>,
+    /// A playout that needs more commands than this has failed to end.
+    pub max_commands: usize,
+    /// Resolve every legal command on a copy at every `resolve_every`-th decision (1 = all).
+    pub resolve_every: usize,
+    /// How many earlier commands to keep as candidates for the illegal-command checks.
+    pub candidate_pool: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            seeds: 0..1000,
+            max_commands: 20_000,
+            resolve_every: 1,
+            candidate_pool: 48,
+        }
+    }
+}
+
+/// What a successful run covered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Combats played.
+    pub playouts: usize,
+    /// Commands submitted in all.
+    pub commands: usize,
+    /// Legal commands checked.
+    pub legal_checked: usize,
+    /// Legal commands resolved on a copy.
+    pub legal_resolved: usize,
+    /// Illegal commands checked.
+    pub illegal_checked: usize,
+}
+
+/// The first failure found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The seed of the failing combat.
+    pub seed: u64,
+    /// How many commands had been accepted.
+    pub step: usize,
+    /// What went wrong.
+    pub what: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "seed {} after {} commands: {}", self.seed, self.step, self.what)
+    }
+}
+
+/// Runs the suite for one encounter. `policy(seed)` makes the policy that plays every seat.
+pub fn run<R: Ruleset>(
+    setup: &R::Setup,
+    options: &R::Options,
+    config: &Config,
+    mut policy: impl FnMut(u64) -> Box<dyn Policy<R>>,
+) -> Result<Report, Failure> {
+    let mut report = Report::default();
+    for seed in config.seeds.clone() {
+        playout::<R>(setup, options, config, seed, &mut *policy(seed), &mut report)?;
+        report.playouts += 1;
+    }
+    Ok(report)
+}
+
+fn playout<R: Ruleset>(
+    setup: &R::Setup,
+    options: &R::Options,
+    config: &Config,
+    seed: u64,
+    policy: &mut dyn Policy<R>,
+    report: &mut Report,
+) -> Result<(), Failure> {
+    let fail = |step: usize, what: String| Failure { seed, step, what };
+    let mut game = Game::<R>::new_seeded(setup.clone(), options.clone(), seed).map_err(|e| fail(0, e.to_string()))?;
+    let mut rng = Prng::for_stream(seed, 0xC0F0);
+    let mut pool: Vec<R::Command> = Vec::new();
+    let mut legal = Vec::new();
+    let mut step = 0usize;
+    while let Some(pending) = game.pending() {
+        if step >= config.max_commands {
+            return Err(fail(
+                step,
+                format!("the combat did not end within {} commands", config.max_commands),
+            ));
+        }
+        legal.clear();
+        R::legal_commands(game.state(), &mut legal);
+        if legal.is_empty() {
+            return Err(fail(
+                step,
+                format!("no legal command for the pending decision {pending:?}"),
+            ));
+        }
+        let resolve_now = config.resolve_every > 0 && step.is_multiple_of(config.resolve_every);
+        for (i, c) in legal.iter().enumerate() {
+            if let Err(r) = authorize::<R>(game.state(), pending.seat, c).and_then(|()| R::check(game.state(), c)) {
+                return Err(fail(step, format!("legal command #{i} {c:?} was rejected: {r}")));
+            }
+            if legal[..i].contains(c) {
+                return Err(fail(step, format!("legal command {c:?} is listed twice")));
+            }
+            report.legal_checked += 1;
+            if resolve_now {
+                let mut copy = game.state().clone();
+                let mut out = Vec::new();
+                let mut dice = SeededDice::new(seed ^ (step as u64) ^ ((i as u64) << 32));
+                if let Err(e) = R::resolve(&mut copy, c, &mut dice, &mut out) {
+                    return Err(fail(step, format!("legal command {c:?} failed to resolve: {e}")));
+                }
+                report.legal_resolved += 1;
+            }
+        }
+        // Commands seen elsewhere that are not legal now must be rejected without a trace.
+        for c in &pool {
+            if legal.contains(c) {
+                continue;
+            }
+            let before = game.state().clone();
+            match game.submit(pending.seat, c.clone()) {
+                Err(SubmitError::Rejected(_)) => {}
+                Err(SubmitError::Engine(e)) => {
+                    return Err(fail(step, format!("illegal command {c:?} caused an engine error: {e}")));
+                }
+                Ok(_) => return Err(fail(step, format!("command {c:?} is accepted but not listed as legal"))),
+            }
+            if game.state() != &before {
+                return Err(fail(step, format!("rejected command {c:?} changed the state")));
+            }
+            report.illegal_checked += 1;
+        }
+        // The right command from the wrong seat is refused.
+        let wrong = Seat(pending.seat.0.wrapping_add(1));
+        if !R::is_ruling(&legal[0]) {
+            let before = game.state().clone();
+            if game.submit(wrong, legal[0].clone()).is_ok() {
+                return Err(fail(
+                    step,
+                    format!("{wrong} was allowed to answer a decision of {}", pending.seat),
+                ));
+            }
+            if game.state() != &before {
+                return Err(fail(step, "a command from the wrong seat changed the state".into()));
+            }
+        }
+        let choice = policy
+            .choose(game.state(), &mut rng)
+            .ok_or_else(|| fail(step, "the policy returned no command".into()))?;
+        if let Err(e) = game.submit(pending.seat, choice.clone()) {
+            return Err(fail(step, format!("the policy's command {choice:?} was refused: {e}")));
+        }
+        if !pool.contains(&choice) {
+            if pool.len() >= config.candidate_pool {
+                pool.remove(0);
+            }
+            pool.push(choice);
+        }
+        // Also keep a legal command that was not chosen, for variety.
+        if let Some(extra) = legal.get(rng.below(legal.len() as u32) as usize)
+            && !pool.contains(extra)
+        {
+            if pool.len() >= config.candidate_pool {
+                pool.remove(0);
+            }
+            pool.push(extra.clone());
+        }
+        step += 1;
+        report.commands += 1;
+    }
+    if R::outcome(game.state()).is_none() {
+        return Err(fail(step, "nothing is pending but the game has no outcome".into()));
+    }
+    // The state survives a JSON round trip.
+    let json = serde_json::to_string(game.state()).map_err(|e| fail(step, format!("state does not serialise: {e}")))?;
+    let back: R::State =
+        serde_json::from_str(&json).map_err(|e| fail(step, format!("state does not deserialise: {e}")))?;
+    if &back != game.state() {
+        return Err(fail(step, "the state changed in a JSON round trip".into()));
+    }
+    // The record survives a JSON round trip and replays to the same state.
+    let text = game.record().to_json();
+    let record: Record<R> =
+        Record::from_json(&text).map_err(|e| fail(step, format!("record does not deserialise: {e}")))?;
+    if &record != game.record() {
+        return Err(fail(step, "the record changed in a JSON round trip".into()));
+    }
+    let replayed = Game::<R>::replay(&record).map_err(|e| fail(step, format!("replay failed: {e}")))?;
+    if replayed.state() != game.state() {
+        return Err(fail(step, "the replayed state differs from the played one".into()));
+    }
+    Ok(())
+}

@@ -1,0 +1,298 @@
+//! The game driver: authority, resolution with rollback, recording, undo and replay.
+//!
+//! [`Game`] is what table play and `fray run` use. It checks authority before the ruleset sees a
+//! command (game over? this seat's decision? a ruling from the GM?), snapshots the state so a
+//! failed dice source leaves nothing half-applied, and writes every accepted command into the
+//! [`Record`] together with the faces it drew and the events it produced. Simulation does not
+//! need records and calls the [`Ruleset`] functions directly.
+
+use crate::record::{Entry, Record, StartEntry};
+use crate::{EngineError, Pending, Reject, Ruleset, Seat};
+use fray_dice::{Dice, RecordingDice, ScriptedDice, SeededDice};
+
+/// Why a submitted command was not applied.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    /// The rules refused it; nothing changed.
+    #[error("{0}")]
+    Rejected(Reject),
+    /// The dice source failed or a bug was hit; nothing changed.
+    #[error("{0}")]
+    Engine(#[from] EngineError),
+}
+
+impl From<Reject> for SubmitError {
+    fn from(r: Reject) -> Self {
+        SubmitError::Rejected(r)
+    }
+}
+
+/// Authority checks shared by [`Game::submit`] and the conformance suite: a finished game takes
+/// nothing, rulings come only from the GM, and every other command only from the seat the
+/// pending decision names.
+pub fn authorize<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command) -> Result<(), Reject> {
+    let pending = R::pending(state);
+    if pending.is_none() || R::outcome(state).is_some() {
+        return Err(Reject::new(Reject::GAME_OVER, "the combat is over"));
+    }
+    if R::is_ruling(command) {
+        if !seat.is_gm() {
+            return Err(Reject::new(Reject::GM_ONLY, "only the GM may make rulings"));
+        }
+        return Ok(());
+    }
+    match pending {
+        Some(p) if p.seat == seat => Ok(()),
+        Some(p) => Err(Reject::new(
+            Reject::NOT_YOUR_DECISION,
+            format!("the game is waiting for {} to decide ({})", p.seat, p.kind),
+        )),
+        None => Err(Reject::new(
+            Reject::NOTHING_PENDING,
+            "nothing is waiting for a decision",
+        )),
+    }
+}
+
+/// A game in progress together with its record.
+pub struct Game<R: Ruleset> {
+    state: R::State,
+    record: Record<R>,
+    dice: Box<dyn Dice>,
+}
+
+impl<R: Ruleset> Game<R> {
+    /// Starts a game whose dice come from a seeded PRNG; the record stores the seed.
+    pub fn new_seeded(setup: R::Setup, options: R::Options, seed: u64) -> Result<Game<R>, EngineError> {
+        Self::start_with(setup, options, Some(seed), Box::new(SeededDice::new(seed)))
+    }
+
+    /// Starts a game whose dice come from `dice` (typed in, or scripted); the record stores every
+    /// face so the game replays without the source.
+    pub fn new_with_dice(setup: R::Setup, options: R::Options, dice: Box<dyn Dice>) -> Result<Game<R>, EngineError> {
+        Self::start_with(setup, options, None, dice)
+    }
+
+    fn start_with(
+        setup: R::Setup,
+        options: R::Options,
+        seed: Option<u64>,
+        mut dice: Box<dyn Dice>,
+    ) -> Result<Game<R>, EngineError> {
+        let mut state = R::new_state(&setup, &options)?;
+        let mut events = Vec::new();
+        let mut rec = RecordingDice::new(&mut *dice);
+        R::start(&mut state, &mut rec, &mut events)?;
+        let drawn = rec.take_drawn();
+        let record = Record {
+            ruleset: R::ID.to_string(),
+            version: R::VERSION.to_string(),
+            options,
+            setup,
+            seed,
+            start: StartEntry { dice: drawn, events },
+            entries: Vec::new(),
+        };
+        Ok(Game { state, record, dice })
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &R::State {
+        &self.state
+    }
+
+    /// The record so far.
+    pub fn record(&self) -> &Record<R> {
+        &self.record
+    }
+
+    /// Who must decide now (`None` once the game is over).
+    pub fn pending(&self) -> Option<Pending> {
+        R::pending(&self.state)
+    }
+
+    /// How the game ended, if it has.
+    pub fn outcome(&self) -> Option<crate::Outcome> {
+        R::outcome(&self.state)
+    }
+
+    /// The legal answers to the pending decision, in the ruleset's order.
+    pub fn legal_commands(&self) -> Vec<R::Command> {
+        let mut out = Vec::new();
+        if R::pending(&self.state).is_some() {
+            R::legal_commands(&self.state, &mut out);
+        }
+        out
+    }
+
+    /// Events of the last accepted command (or of the start, before any command).
+    pub fn last_events(&self) -> &[R::Event] {
+        match self.record.entries.last() {
+            Some(e) => &e.events,
+            None => &self.record.start.events,
+        }
+    }
+
+    /// Replaces the dice source (for example to continue a replayed game at a prompt).
+    pub fn set_dice(&mut self, dice: Box<dyn Dice>) {
+        self.dice = dice;
+    }
+
+    /// Checks authority and the rules, then resolves the command and records it. On any error
+    /// the state and the record are exactly as before.
+    pub fn submit(&mut self, seat: Seat, command: R::Command) -> Result<&[R::Event], SubmitError> {
+        authorize::<R>(&self.state, seat, &command)?;
+        R::check(&self.state, &command)?;
+        let before = self.state.clone();
+        let mut events = Vec::new();
+        let mut rec = RecordingDice::new(&mut *self.dice);
+        let result = R::resolve(&mut self.state, &command, &mut rec, &mut events);
+        let drawn = rec.take_drawn();
+        if let Err(e) = result {
+            self.state = before;
+            return Err(SubmitError::Engine(e));
+        }
+        self.record.entries.push(Entry {
+            seat,
+            command,
+            dice: drawn,
+            events,
+        });
+        Ok(self.last_events())
+    }
+
+    /// Takes back the last accepted command by rebuilding the game from the record without it.
+    /// Returns `false` when there is nothing to undo.
+    pub fn undo(&mut self) -> Result<bool, EngineError> {
+        if self.record.entries.is_empty() {
+            return Ok(false);
+        }
+        let mut shorter = self.record.clone();
+        shorter.entries.pop();
+        let (state, seeded) = replay_state::<R>(&shorter)?;
+        self.state = state;
+        self.record = shorter;
+        if let Some(d) = seeded {
+            self.dice = Box::new(d);
+        }
+        Ok(true)
+    }
+
+    /// Replays a record, verifying every face and every event. The returned game continues
+    /// with the seeded dice where the record has a seed; otherwise set a source with
+    /// [`Game::set_dice`] before submitting more commands.
+    pub fn replay(record: &Record<R>) -> Result<Game<R>, EngineError> {
+        let (state, seeded) = replay_state::<R>(record)?;
+        let dice: Box<dyn Dice> = match seeded {
+            Some(d) => Box::new(d),
+            None => Box::new(ScriptedDice::new(Vec::new())),
+        };
+        Ok(Game {
+            state,
+            record: record.clone(),
+            dice,
+        })
+    }
+}
+
+/// One resolution step during replay: draws from the dice and appends events.
+type StepFn<'a, R> = dyn FnMut(&mut dyn Dice, &mut Vec<<R as Ruleset>::Event>) -> Result<(), EngineError> + 'a;
+
+/// Re-runs a record from its setup and returns the final state (and, for seeded records, the
+/// dice positioned after the last command).
+fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<SeededDice>), EngineError> {
+    if record.ruleset != R::ID {
+        return Err(EngineError::Invalid(format!(
+            "the record is for ruleset '{}', not '{}'",
+            record.ruleset,
+            R::ID
+        )));
+    }
+    if record.version != R::VERSION {
+        return Err(EngineError::Invalid(format!(
+            "the record was written by {} rules version {}, this is version {}",
+            R::ID,
+            record.version,
+            R::VERSION
+        )));
+    }
+    let mut state = R::new_state(&record.setup, &record.options)?;
+    let mut seeded = record.seed.map(SeededDice::new);
+    let mut events = Vec::new();
+
+    let mut run = |label: &str,
+                   expect_dice: &[u16],
+                   expect_events: &[R::Event],
+                   seeded: &mut Option<SeededDice>,
+                   step: &mut StepFn<'_, R>|
+     -> Result<(), EngineError> {
+        events.clear();
+        let drawn = match seeded {
+            Some(d) => {
+                let mut rec = RecordingDice::new(d);
+                step(&mut rec, &mut events)?;
+                rec.take_drawn()
+            }
+            None => {
+                let mut script = ScriptedDice::new(expect_dice.iter().copied());
+                let mut rec = RecordingDice::new(&mut script);
+                step(&mut rec, &mut events).map_err(|e| EngineError::Diverged {
+                    at: label.to_string(),
+                    what: e.to_string(),
+                })?;
+                let drawn = rec.take_drawn();
+                if script.remaining() > 0 {
+                    return Err(EngineError::Diverged {
+                        at: label.to_string(),
+                        what: format!("{} recorded dice were not used", script.remaining()),
+                    });
+                }
+                drawn
+            }
+        };
+        if drawn != expect_dice {
+            return Err(EngineError::Diverged {
+                at: label.to_string(),
+                what: format!("dice differ: recorded {expect_dice:?}, replayed {drawn:?}"),
+            });
+        }
+        if events.as_slice() != expect_events {
+            let i = events
+                .iter()
+                .zip(expect_events)
+                .position(|(a, b)| a != b)
+                .unwrap_or(events.len().min(expect_events.len()));
+            return Err(EngineError::Diverged {
+                at: label.to_string(),
+                what: format!(
+                    "event {} differs: recorded {:?}, replayed {:?}",
+                    i + 1,
+                    expect_events.get(i),
+                    events.get(i)
+                ),
+            });
+        }
+        Ok(())
+    };
+
+    run(
+        "start",
+        &record.start.dice,
+        &record.start.events,
+        &mut seeded,
+        &mut |d, out| R::start(&mut state, d, out),
+    )?;
+    for (i, entry) in record.entries.iter().enumerate() {
+        let label = format!("command {}", i + 1);
+        authorize::<R>(&state, entry.seat, &entry.command)
+            .and_then(|()| R::check(&state, &entry.command))
+            .map_err(|r| EngineError::Diverged {
+                at: label.clone(),
+                what: format!("the command was rejected on replay: {r}"),
+            })?;
+        run(&label, &entry.dice, &entry.events, &mut seeded, &mut |d, out| {
+            R::resolve(&mut state, &entry.command, d, out)
+        })?;
+    }
+    Ok((state, seeded))
+}

@@ -1,0 +1,37 @@
+//! The ruleset-agnostic core of fray.
+//!
+//! A game is a [`Ruleset`]: plain-data state, commands that are checked and then resolved into
+//! events, and one `apply` that is the only way state changes. This crate owns everything that
+//! is the same for every game:
+//!
+//! - **authority** ([`Game::submit`]): a finished game, a seat deciding out of turn, or a ruling
+//!   from a seat that is not the GM are rejected here, before the ruleset sees the command;
+//! - **records** ([`Record`]): ruleset id and version, options, setup, seed and every command with
+//!   the faces it drew and the events it produced; [`Game::replay`] re-runs a record and fails on
+//!   the first divergence;
+//! - **turn orders** ([`order`]) and the **reaction stack** ([`stack`]) that rulesets reuse;
+//! - the **text layer** ([`text`]) through which the `fray` command talks to any ruleset;
+//! - the **conformance suite** ([`conformance`]) every ruleset runs over its examples.
+//!
+//! The engine never depends on a concrete ruleset.
+
+pub mod conformance;
+pub mod diag;
+mod error;
+mod game;
+pub mod order;
+mod policy;
+mod record;
+mod ruleset;
+mod seat;
+pub mod stack;
+pub mod text;
+
+pub use error::{EngineError, Reject};
+pub use game::{Game, SubmitError, authorize};
+pub use policy::{FirstLegal, Policy, RandomLegal};
+pub use record::{Entry, Record, StartEntry};
+pub use ruleset::{Outcome, Pending, Ruleset};
+pub use seat::Seat;
+
+pub use fray_dice as dice;

@@ -1,0 +1,75 @@
+//! Policies: whatever chooses commands for a seat without a person (AIs, tests).
+//!
+//! A policy sees the full state and returns one command for the pending decision. It gets its
+//! own random generator, separate from the game's dice, so an AI's choices never shift the
+//! dice stream of the combat.
+
+use crate::Ruleset;
+use fray_dice::Prng;
+
+/// Chooses commands for pending decisions.
+pub trait Policy<R: Ruleset> {
+    /// A command for the decision `R::pending(state)`. It should be legal; the caller checks it.
+    fn choose(&mut self, state: &R::State, rng: &mut Prng) -> Option<R::Command>;
+
+    /// A short name for logs and reports.
+    fn name(&self) -> &str;
+}
+
+/// Picks uniformly among the legal commands.
+#[derive(Default)]
+pub struct RandomLegal<R: Ruleset> {
+    buf: Vec<R::Command>,
+}
+
+impl<R: Ruleset> RandomLegal<R> {
+    /// A new random-legal policy.
+    pub fn new() -> Self {
+        RandomLegal { buf: Vec::new() }
+    }
+}
+
+impl<R: Ruleset> Policy<R> for RandomLegal<R> {
+    fn choose(&mut self, state: &R::State, rng: &mut Prng) -> Option<R::Command> {
+        self.buf.clear();
+        R::legal_commands(state, &mut self.buf);
+        if self.buf.is_empty() {
+            return None;
+        }
+        let i = rng.below(self.buf.len() as u32) as usize;
+        Some(self.buf.swap_remove(i))
+    }
+
+    fn name(&self) -> &str {
+        "random"
+    }
+}
+
+/// Always picks the first legal command (deterministic; handy in tests).
+#[derive(Default)]
+pub struct FirstLegal<R: Ruleset> {
+    buf: Vec<R::Command>,
+}
+
+impl<R: Ruleset> FirstLegal<R> {
+    /// A new first-legal policy.
+    pub fn new() -> Self {
+        FirstLegal { buf: Vec::new() }
+    }
+}
+
+impl<R: Ruleset> Policy<R> for FirstLegal<R> {
+    fn choose(&mut self, state: &R::State, _rng: &mut Prng) -> Option<R::Command> {
+        self.buf.clear();
+        R::legal_commands(state, &mut self.buf);
+        if self.buf.is_empty() {
+            None
+        } else {
+            Some(self.buf.swap_remove(0))
+        }
+    }
+
+    fn name(&self) -> &str {
+        "first"
+    }
+}

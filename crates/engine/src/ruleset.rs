@@ -1,0 +1,98 @@
+//! The contract every game implements.
+//!
+//! State is plain data. A command is first checked by a pure function that returns a typed
+//! [`Reject`]; a command that passes is resolved, which draws dice and emits events, and each
+//! event is applied through the single [`Ruleset::apply`]. Between commands the state always
+//! says who must decide next ([`Ruleset::pending`]), and the legal commands for that decision
+//! can be listed in a fixed order ([`Ruleset::legal_commands`]) for AIs, UIs and tests.
+
+use crate::{EngineError, Reject, Seat};
+use fray_dice::Dice;
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+
+/// What the game is waiting for.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Pending {
+    /// The seat that must decide.
+    pub seat: Seat,
+    /// A stable code for the kind of decision (e.g. `turn`, `defence`, `trigger`, `round-zero`).
+    pub kind: &'static str,
+    /// The combatant the decision is about, as the ruleset's index, if any.
+    pub actor: Option<u16>,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// Index of the winning side in the ruleset's side list; `None` for a draw or a GM stop
+    /// without a winner.
+    pub winner: Option<u8>,
+    /// A short stable reason code (`all-npcs-down`, `win-condition`, `gm-ended`, ...).
+    pub reason: String,
+}
+
+/// A game's combat rules.
+///
+/// All functions are associated functions: everything a game needs (its map, stat blocks,
+/// abilities, options) lives in the state, so one state value is a whole game position and can
+/// be cloned for search.
+pub trait Ruleset: Sized + 'static {
+    /// The ruleset id used in encounter files and records (`thrum`).
+    const ID: &'static str;
+    /// The version of the rules implementation written into records. A record replays only on
+    /// the version that wrote it.
+    const VERSION: &'static str;
+
+    /// Every configurable rule reading (the `[A]` items and hole defaults of the rules file).
+    type Options: Clone + Debug + PartialEq + Default + Serialize + DeserializeOwned + Send + Sync;
+    /// A validated encounter: map, sides, combatants and their data.
+    type Setup: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// A whole game position.
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What a seat can submit.
+    type Command: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What resolution produces; the only thing that changes state.
+    type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+
+    /// Builds the initial state (before any dice are rolled).
+    fn new_state(setup: &Self::Setup, options: &Self::Options) -> Result<Self::State, EngineError>;
+
+    /// Runs everything up to the first decision (for example the initiative rolls).
+    fn start(state: &mut Self::State, dice: &mut dyn Dice, out: &mut Vec<Self::Event>) -> Result<(), EngineError>;
+
+    /// Who must decide now; `None` once the game is over.
+    fn pending(state: &Self::State) -> Option<Pending>;
+
+    /// Whether the command is a GM ruling (allowed to the GM seat at any time before the end),
+    /// rather than an answer to the pending decision.
+    fn is_ruling(command: &Self::Command) -> bool;
+
+    /// Appends every legal answer to the pending decision, in a deterministic order.
+    /// Rulings are not listed.
+    fn legal_commands(state: &Self::State, out: &mut Vec<Self::Command>);
+
+    /// Checks a command against the rules without changing anything. Authority (game over,
+    /// seat) has already been checked by the engine.
+    fn check(state: &Self::State, command: &Self::Command) -> Result<(), Reject>;
+
+    /// Resolves a command that passed [`Ruleset::check`]: draws dice, emits events and applies
+    /// each one with [`Ruleset::apply`] as it goes, then runs automatic steps until the next
+    /// decision. Only dice failures (or bugs) may make it fail; the caller then restores the
+    /// state it had before.
+    fn resolve(
+        state: &mut Self::State,
+        command: &Self::Command,
+        dice: &mut dyn Dice,
+        out: &mut Vec<Self::Event>,
+    ) -> Result<(), EngineError>;
+
+    /// Applies one event. The only function that changes state.
+    fn apply(state: &mut Self::State, event: &Self::Event);
+
+    /// How the game ended, once it has.
+    fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    /// What `seat` may see of the state (the GM sees everything).
+    fn view(state: &Self::State, seat: Seat) -> serde_json::Value;
+}

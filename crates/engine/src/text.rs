@@ -1,0 +1,362 @@
+//! The text layer: how the `fray` command talks to any ruleset.
+//!
+//! A ruleset that implements [`TextRuleset`] can load its encounter files, read and print its
+//! commands (the printed form of every legal command parses back to the same command, so a
+//! person or a script can type what the prompt shows), and describe its events for the log.
+//! [`AnyGame`] and [`RulesetEntry`] are object-safe wrappers so the command-line tool is written
+//! once for every game and finds rulesets through a registry keyed by id.
+
+use crate::SubmitError;
+use crate::diag::{Diagnostic, SourceFile};
+use crate::{EngineError, Game, Outcome, Pending, Policy, Record, Reject, Ruleset, Seat};
+use fray_dice::{Dice, Prng};
+use std::marker::PhantomData;
+
+/// An encounter read from files: the setup, the options, and a title for logs.
+pub struct Loaded<R: Ruleset> {
+    /// The validated encounter.
+    pub setup: R::Setup,
+    /// The options with the encounter's overrides applied.
+    pub options: R::Options,
+    /// A title for logs.
+    pub title: String,
+}
+
+/// Reads a file that an encounter refers to (relative to the encounter); the error is a
+/// sentence such as "cannot read abilities.toml: no such file".
+pub type ReadFile<'a> = dyn FnMut(&str) -> Result<SourceFile, String> + 'a;
+
+/// The text interface of a ruleset.
+pub trait TextRuleset: Ruleset {
+    /// Loads and validates an encounter file.
+    fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>>;
+
+    /// Parses a command typed by a person (names resolved against the state).
+    fn parse_command(state: &Self::State, text: &str) -> Result<Self::Command, Reject>;
+
+    /// Prints a command in the form [`TextRuleset::parse_command`] reads back.
+    fn format_command(state: &Self::State, command: &Self::Command) -> String;
+
+    /// One log line for an event, read after the event was applied; `None` for bookkeeping
+    /// events that a GM does not need to see.
+    fn describe_event(state: &Self::State, event: &Self::Event) -> Option<String>;
+
+    /// A one-line description of the pending decision ("Korrin Vale's turn: 2 of 4 movement left").
+    fn describe_pending(state: &Self::State, pending: &Pending) -> String;
+
+    /// The name of a seat.
+    fn seat_name(state: &Self::State, seat: Seat) -> String;
+
+    /// The seat with the given name.
+    fn seat_by_name(state: &Self::State, name: &str) -> Option<Seat>;
+
+    /// A readable summary of the state (used at the end of a log and by `play`).
+    fn summary(state: &Self::State) -> String;
+
+    /// The encounter's title.
+    fn title(state: &Self::State) -> String;
+
+    /// The built-in AI used by `fray run`.
+    fn heuristic() -> Box<dyn Policy<Self>>;
+}
+
+/// A log line: the readable text (absent for bookkeeping) and the event as JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogLine {
+    /// What a GM reads.
+    pub text: Option<String>,
+    /// The event, as JSON.
+    pub json: serde_json::Value,
+}
+
+/// The pending decision, printed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingText {
+    /// Who decides.
+    pub seat: Seat,
+    /// The seat's name.
+    pub seat_name: String,
+    /// The decision's stable kind code.
+    pub kind: &'static str,
+    /// A sentence describing the decision.
+    pub prompt: String,
+    /// Every legal answer, printed as it may be typed.
+    pub choices: Vec<String>,
+}
+
+/// A game of any ruleset, driven by text.
+pub trait AnyGame {
+    /// The ruleset id.
+    fn ruleset_id(&self) -> &'static str;
+    /// The pending decision, with its legal answers printed.
+    fn pending(&self) -> Option<PendingText>;
+    /// Parses and submits a typed command for `seat`; returns the log of what happened.
+    fn submit_text(&mut self, seat: Seat, text: &str) -> Result<Vec<LogLine>, SubmitError>;
+    /// Lets the built-in AI answer the pending decision; returns the command it typed and the log.
+    fn ai_step(&mut self, rng: &mut Prng) -> Result<(String, Vec<LogLine>), SubmitError>;
+    /// Takes back the last command.
+    fn undo(&mut self) -> Result<bool, EngineError>;
+    /// The record as JSON.
+    fn record_json(&self) -> String;
+    /// What `seat` may see, as JSON.
+    fn view_json(&self, seat: Seat) -> serde_json::Value;
+    /// The log of everything so far, rebuilt from the record.
+    fn full_log(&self) -> Vec<LogLine>;
+    /// How the game ended, if it has.
+    fn outcome(&self) -> Option<Outcome>;
+    /// A readable summary of the current state.
+    fn summary(&self) -> String;
+    /// The seat with this name.
+    fn seat_by_name(&self, name: &str) -> Option<Seat>;
+    /// The name of a seat.
+    fn seat_name(&self, seat: Seat) -> String;
+    /// Replaces the dice source.
+    fn set_dice(&mut self, dice: Box<dyn Dice>);
+    /// The encounter's title.
+    fn title(&self) -> String;
+    /// The seed of the dice, if seeded.
+    fn seed(&self) -> Option<u64>;
+}
+
+/// [`AnyGame`] for a concrete ruleset.
+pub struct TextGame<R: TextRuleset> {
+    game: Game<R>,
+    ai: Box<dyn Policy<R>>,
+}
+
+impl<R: TextRuleset> TextGame<R> {
+    /// Wraps a game.
+    pub fn new(game: Game<R>) -> Self {
+        TextGame {
+            game,
+            ai: R::heuristic(),
+        }
+    }
+
+    /// The wrapped game.
+    pub fn game(&self) -> &Game<R> {
+        &self.game
+    }
+
+    fn log_of(state: &R::State, events: &[R::Event]) -> Vec<LogLine> {
+        events
+            .iter()
+            .map(|e| LogLine {
+                text: R::describe_event(state, e),
+                json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
+            })
+            .collect()
+    }
+
+    /// Builds the log of a record by applying its events one by one to a fresh state, so each
+    /// line is described against the state right after its event.
+    pub fn log_of_record(record: &Record<R>) -> Result<Vec<LogLine>, EngineError> {
+        let mut state = R::new_state(&record.setup, &record.options)?;
+        let mut out = Vec::new();
+        let all = record
+            .start
+            .events
+            .iter()
+            .chain(record.entries.iter().flat_map(|e| e.events.iter()));
+        for e in all {
+            R::apply(&mut state, e);
+            out.push(LogLine {
+                text: R::describe_event(&state, e),
+                json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
+            });
+        }
+        Ok(out)
+    }
+
+    fn submit_logged(&mut self, seat: Seat, command: R::Command) -> Result<Vec<LogLine>, SubmitError> {
+        // Describe each event against the state right after it: replay the new events on a
+        // copy of the state from before the command.
+        let mut shadow = self.game.state().clone();
+        let events = self.game.submit(seat, command)?.to_vec();
+        let mut out = Vec::with_capacity(events.len());
+        for e in &events {
+            R::apply(&mut shadow, e);
+            out.push(LogLine {
+                text: R::describe_event(&shadow, e),
+                json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
+            });
+        }
+        Ok(out)
+    }
+}
+
+impl<R: TextRuleset> AnyGame for TextGame<R> {
+    fn ruleset_id(&self) -> &'static str {
+        R::ID
+    }
+
+    fn pending(&self) -> Option<PendingText> {
+        let p = self.game.pending()?;
+        let state = self.game.state();
+        let choices = self
+            .game
+            .legal_commands()
+            .iter()
+            .map(|c| R::format_command(state, c))
+            .collect();
+        Some(PendingText {
+            seat: p.seat,
+            seat_name: R::seat_name(state, p.seat),
+            kind: p.kind,
+            prompt: R::describe_pending(state, &p),
+            choices,
+        })
+    }
+
+    fn submit_text(&mut self, seat: Seat, text: &str) -> Result<Vec<LogLine>, SubmitError> {
+        let command = R::parse_command(self.game.state(), text)?;
+        self.submit_logged(seat, command)
+    }
+
+    fn ai_step(&mut self, rng: &mut Prng) -> Result<(String, Vec<LogLine>), SubmitError> {
+        let Some(p) = self.game.pending() else {
+            return Err(SubmitError::Rejected(Reject::new(
+                Reject::GAME_OVER,
+                "the combat is over",
+            )));
+        };
+        let command = self
+            .ai
+            .choose(self.game.state(), rng)
+            .ok_or_else(|| EngineError::Bug("the AI found no legal command".into()))?;
+        let text = R::format_command(self.game.state(), &command);
+        let log = self.submit_logged(p.seat, command)?;
+        Ok((text, log))
+    }
+
+    fn undo(&mut self) -> Result<bool, EngineError> {
+        self.game.undo()
+    }
+
+    fn record_json(&self) -> String {
+        self.game.record().to_json()
+    }
+
+    fn view_json(&self, seat: Seat) -> serde_json::Value {
+        R::view(self.game.state(), seat)
+    }
+
+    fn full_log(&self) -> Vec<LogLine> {
+        Self::log_of_record(self.game.record())
+            .unwrap_or_else(|_| Self::log_of(self.game.state(), self.game.last_events()))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    fn summary(&self) -> String {
+        R::summary(self.game.state())
+    }
+
+    fn seat_by_name(&self, name: &str) -> Option<Seat> {
+        R::seat_by_name(self.game.state(), name)
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        R::seat_name(self.game.state(), seat)
+    }
+
+    fn set_dice(&mut self, dice: Box<dyn Dice>) {
+        self.game.set_dice(dice);
+    }
+
+    fn title(&self) -> String {
+        R::title(self.game.state())
+    }
+
+    fn seed(&self) -> Option<u64> {
+        self.game.record().seed
+    }
+}
+
+/// Where a new game's dice come from.
+pub enum NewDice {
+    /// A seeded PRNG (the record stores the seed).
+    Seeded(u64),
+    /// Any other source (typed in or scripted; the record stores every face).
+    Source(Box<dyn Dice>),
+}
+
+/// Why a game could not be created.
+#[derive(Debug, thiserror::Error)]
+pub enum NewGameError {
+    /// The encounter file has problems.
+    #[error("the encounter has {} problem(s)", .0.len())]
+    Diagnostics(Vec<Diagnostic>),
+    /// The engine failed (for example the dice source gave up during the initiative rolls).
+    #[error("{0}")]
+    Engine(#[from] EngineError),
+}
+
+/// A ruleset as the registry sees it.
+pub trait RulesetEntry: Sync {
+    /// The ruleset id.
+    fn id(&self) -> &'static str;
+    /// Validates an encounter; returns its title on success.
+    fn check(&self, source: &SourceFile, read: &mut ReadFile<'_>) -> Result<String, Vec<Diagnostic>>;
+    /// Loads an encounter and starts a game.
+    fn new_game(
+        &self,
+        source: &SourceFile,
+        read: &mut ReadFile<'_>,
+        dice: NewDice,
+    ) -> Result<Box<dyn AnyGame>, NewGameError>;
+    /// Replays and verifies a record given as JSON.
+    fn replay(&self, record_json: &str) -> Result<Box<dyn AnyGame>, EngineError>;
+}
+
+/// The registry entry of a [`TextRuleset`].
+pub struct Entry<R>(PhantomData<fn() -> R>);
+
+impl<R> Entry<R> {
+    /// The entry (a zero-sized value, usable in a `static`).
+    pub const fn new() -> Self {
+        Entry(PhantomData)
+    }
+}
+
+impl<R> Default for Entry<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R: TextRuleset> RulesetEntry for Entry<R> {
+    fn id(&self) -> &'static str {
+        R::ID
+    }
+
+    fn check(&self, source: &SourceFile, read: &mut ReadFile<'_>) -> Result<String, Vec<Diagnostic>> {
+        let loaded = R::load(source, read)?;
+        R::new_state(&loaded.setup, &loaded.options)
+            .map_err(|e| vec![Diagnostic::whole(&source.name, e.to_string())])?;
+        Ok(loaded.title)
+    }
+
+    fn new_game(
+        &self,
+        source: &SourceFile,
+        read: &mut ReadFile<'_>,
+        dice: NewDice,
+    ) -> Result<Box<dyn AnyGame>, NewGameError> {
+        let loaded = R::load(source, read).map_err(NewGameError::Diagnostics)?;
+        let game = match dice {
+            NewDice::Seeded(seed) => Game::<R>::new_seeded(loaded.setup, loaded.options, seed)?,
+            NewDice::Source(d) => Game::<R>::new_with_dice(loaded.setup, loaded.options, d)?,
+        };
+        Ok(Box::new(TextGame::new(game)))
+    }
+
+    fn replay(&self, record_json: &str) -> Result<Box<dyn AnyGame>, EngineError> {
+        let record: Record<R> = Record::from_json(record_json)
+            .map_err(|e| EngineError::Invalid(format!("line {}, column {}: {e}", e.line(), e.column())))?;
+        let game = Game::replay(&record)?;
+        Ok(Box::new(TextGame::new(game)))
+    }
+}

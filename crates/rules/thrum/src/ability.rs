@@ -1,0 +1,1491 @@
+//! Abilities as data (THR-R223 to THR-R226).
+//!
+//! Every ability — the Basic Combat Abilities, Combat Art abilities, enemy abilities — is a
+//! record loaded from TOML: its type, tags, range, target, optional trigger, and result lines
+//! (Effect, Success, Critical, Overexert) made of a small set of operations. One interpreter
+//! (`resolve.rs`) runs them all; no ability has a function of its own. Values in brackets that
+//! scale with upgrades or tier are [`Amount`] expressions such as `"1 + T"` or
+//! `"2 + half(POW)"`, evaluated for the user when the ability is used.
+//!
+//! Loading reports every problem with file, line and column, like encounter files.
+
+use fray_engine::diag::{Diagnostic, SourceFile};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use toml::Spanned;
+
+/// Index of an ability in the [`AbilityBook`].
+pub type AbilityId = u16;
+
+/// The six attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Attr {
+    /// Power.
+    Pow,
+    /// Endurance.
+    End,
+    /// Finesse.
+    Fin,
+    /// Reflex.
+    Ref,
+    /// Reasoning.
+    Rea,
+    /// Focus.
+    Foc,
+}
+
+impl Attr {
+    /// All attributes in sheet order.
+    pub const ALL: [Attr; 6] = [Attr::Pow, Attr::End, Attr::Fin, Attr::Ref, Attr::Rea, Attr::Foc];
+
+    /// The short upper-case name (`POW`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Attr::Pow => "POW",
+            Attr::End => "END",
+            Attr::Fin => "FIN",
+            Attr::Ref => "REF",
+            Attr::Rea => "REA",
+            Attr::Foc => "FOC",
+        }
+    }
+
+    /// Parses `pow`, `POW`, `power`...
+    pub fn parse(s: &str) -> Option<Attr> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "pow" | "power" => Attr::Pow,
+            "end" | "endurance" => Attr::End,
+            "fin" | "finesse" => Attr::Fin,
+            "ref" | "reflex" => Attr::Ref,
+            "rea" | "reasoning" => Attr::Rea,
+            "foc" | "focus" => Attr::Foc,
+            _ => return None,
+        })
+    }
+}
+
+/// The nine Combat Arts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Art {
+    /// Brawling (POW).
+    Brawling,
+    /// Archery (POW).
+    Archery,
+    /// Animism (POW).
+    Animism,
+    /// Dueling (FIN).
+    Dueling,
+    /// Ninjutsu (FIN).
+    Ninjutsu,
+    /// Mesmerism (FIN).
+    Mesmerism,
+    /// Infusion (REA).
+    Infusion,
+    /// Kineticism (REA).
+    Kineticism,
+    /// Elementalism (REA).
+    Elementalism,
+}
+
+impl Art {
+    /// All Arts.
+    pub const ALL: [Art; 9] = [
+        Art::Brawling,
+        Art::Archery,
+        Art::Animism,
+        Art::Dueling,
+        Art::Ninjutsu,
+        Art::Mesmerism,
+        Art::Infusion,
+        Art::Kineticism,
+        Art::Elementalism,
+    ];
+
+    /// The Art's primary attribute.
+    pub fn primary(self) -> Attr {
+        match self {
+            Art::Brawling | Art::Archery | Art::Animism => Attr::Pow,
+            Art::Dueling | Art::Ninjutsu | Art::Mesmerism => Attr::Fin,
+            Art::Infusion | Art::Kineticism | Art::Elementalism => Attr::Rea,
+        }
+    }
+
+    /// Index into per-Art arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Art::Brawling => "brawling",
+            Art::Archery => "archery",
+            Art::Animism => "animism",
+            Art::Dueling => "dueling",
+            Art::Ninjutsu => "ninjutsu",
+            Art::Mesmerism => "mesmerism",
+            Art::Infusion => "infusion",
+            Art::Kineticism => "kineticism",
+            Art::Elementalism => "elementalism",
+        }
+    }
+
+    /// Parses a lower-case Art name.
+    pub fn parse(s: &str) -> Option<Art> {
+        Art::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// The eight statuses with a parameter X (THR-R202 to THR-R210).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum XStatus {
+    /// +1 Bane on Incapacity Rolls.
+    Bleed,
+    /// Ranges halved; attacks on non-adjacent enemies take +1 Bane.
+    Blinded,
+    /// 1 Fatigue at the end of each turn; Recover ends it.
+    Burning,
+    /// Attacking leaves the character Dazed.
+    Hamstrung,
+    /// +1 Bane on Panic Rolls.
+    Shocked,
+    /// −2 Speed; no Evasion.
+    Slowed,
+    /// The next Fatigue or Stress taken is raised by X.
+    Vulnerable,
+    /// +1 Bane on offensive rolls.
+    Weakened,
+}
+
+impl XStatus {
+    /// All X statuses, in storage order.
+    pub const ALL: [XStatus; 8] = [
+        XStatus::Bleed,
+        XStatus::Blinded,
+        XStatus::Burning,
+        XStatus::Hamstrung,
+        XStatus::Shocked,
+        XStatus::Slowed,
+        XStatus::Vulnerable,
+        XStatus::Weakened,
+    ];
+
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            XStatus::Bleed => "bleed",
+            XStatus::Blinded => "blinded",
+            XStatus::Burning => "burning",
+            XStatus::Hamstrung => "hamstrung",
+            XStatus::Shocked => "shocked",
+            XStatus::Slowed => "slowed",
+            XStatus::Vulnerable => "vulnerable",
+            XStatus::Weakened => "weakened",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<XStatus> {
+        XStatus::ALL.into_iter().find(|x| x.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// Conditions without X (THR-R213 to THR-R222), stored as flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Cond {
+    /// +1 Bane on defence rolls until hurt by a later enemy ability.
+    Dazed,
+    /// Cannot move by itself.
+    Immobilized,
+    /// Steps may drift (2d6 per step).
+    Disoriented,
+    /// Move or Action, not both, on its next turn.
+    Stunned,
+    /// Hard to target.
+    Hidden,
+    /// +2 Speed and a Boon on Reflex rolls.
+    Hastened,
+}
+
+impl Cond {
+    /// All conditions.
+    pub const ALL: [Cond; 6] = [
+        Cond::Dazed,
+        Cond::Immobilized,
+        Cond::Disoriented,
+        Cond::Stunned,
+        Cond::Hidden,
+        Cond::Hastened,
+    ];
+
+    /// The bit of this condition in a flag set.
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cond::Dazed => "dazed",
+            Cond::Immobilized => "immobilized",
+            Cond::Disoriented => "disoriented",
+            Cond::Stunned => "stunned",
+            Cond::Hidden => "hidden",
+            Cond::Hastened => "hastened",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Cond> {
+        Cond::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(s))
+    }
+
+    /// Whether the condition is harmful (THR-R193): Hidden and Hastened help.
+    pub fn is_negative(self) -> bool {
+        !matches!(self, Cond::Hidden | Cond::Hastened)
+    }
+}
+
+/// What an ability is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// Taken in the Action step.
+    Action,
+    /// Entered in the Stance step (one at a time).
+    Stance,
+    /// Always on; may have a trigger.
+    Passive,
+    /// Used only as the follow-up of another ability (e.g. a riposte).
+    FollowUp,
+}
+
+/// The Attack type of an ability, which decides the defences allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AttackKind {
+    /// Resilience or Evasion.
+    Physical,
+    /// Resolve or Evasion.
+    Mental,
+    /// Evasion or no defence.
+    Special,
+}
+
+/// A defence choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Defence {
+    /// END-based; a hedge.
+    Resilience,
+    /// REF-based with an automatic Boon; a gamble that risks Vulnerable.
+    Evasion,
+    /// FOC-based; against Mental Attacks.
+    Resolve,
+    /// No defence (Special Attacks only).
+    Decline,
+}
+
+impl Defence {
+    /// The lower-case name used in commands.
+    pub fn name(self) -> &'static str {
+        match self {
+            Defence::Resilience => "resilience",
+            Defence::Evasion => "evasion",
+            Defence::Resolve => "resolve",
+            Defence::Decline => "decline",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Defence> {
+        [
+            Defence::Resilience,
+            Defence::Evasion,
+            Defence::Resolve,
+            Defence::Decline,
+        ]
+        .into_iter()
+        .find(|d| d.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// A variable in an [`Amount`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Var {
+    /// The user's Tier (enemies).
+    Tier,
+    /// The user's Level.
+    Level,
+    /// One of the user's attributes.
+    Attr(Attr),
+    /// The user's Training in an Art.
+    Training(Art),
+}
+
+/// One term of an [`Amount`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Term {
+    /// A constant.
+    Const(i16),
+    /// `k * var`.
+    Times(i16, Var),
+    /// Half a variable, rounded by the `rounding` option.
+    Half(Var),
+}
+
+/// A number that may depend on the user: a sum of terms (`"1 + T"`, `"2 + half(POW)"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Amount {
+    /// The terms, added up.
+    pub terms: Vec<Term>,
+}
+
+impl Amount {
+    /// A constant amount.
+    pub fn constant(v: i16) -> Amount {
+        Amount {
+            terms: vec![Term::Const(v)],
+        }
+    }
+
+    /// The value when every variable is known.
+    pub fn eval(&self, var: impl Fn(Var) -> i16, half: impl Fn(i16) -> i16) -> i16 {
+        self.terms
+            .iter()
+            .map(|t| match *t {
+                Term::Const(c) => c,
+                Term::Times(k, v) => k.saturating_mul(var(v)),
+                Term::Half(v) => half(var(v)),
+            })
+            .fold(0i16, |a, b| a.saturating_add(b))
+    }
+
+    /// The constant value, if the amount has no variables.
+    pub fn as_const(&self) -> Option<i16> {
+        let mut total = 0i16;
+        for t in &self.terms {
+            match t {
+                Term::Const(c) => total = total.saturating_add(*c),
+                _ => return None,
+            }
+        }
+        Some(total)
+    }
+
+    /// Parses `"3"`, `"1 + T"`, `"2 + half(POW)"`, `"training(dueling)"`, `"2*T - 1"`.
+    pub fn parse(text: &str) -> Result<Amount, String> {
+        let mut terms = Vec::new();
+        let s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        if s.is_empty() {
+            return Err("expected a number or an expression such as \"1 + T\"".into());
+        }
+        let mut rest = s.as_str();
+        let mut sign = 1i16;
+        let mut first = true;
+        while !rest.is_empty() {
+            if !first || rest.starts_with(['+', '-']) {
+                match rest.as_bytes()[0] {
+                    b'+' => sign = 1,
+                    b'-' => sign = -1,
+                    _ => return Err(format!("expected '+' or '-' before '{rest}'")),
+                }
+                rest = &rest[1..];
+            }
+            first = false;
+            let end = rest.find(['+', '-']).unwrap_or(rest.len());
+            let (term, tail) = rest.split_at(end);
+            terms.push(parse_term(term, sign)?);
+            rest = tail;
+        }
+        Ok(Amount { terms })
+    }
+}
+
+fn parse_var(s: &str) -> Result<Var, String> {
+    if s.eq_ignore_ascii_case("t") || s.eq_ignore_ascii_case("tier") {
+        return Ok(Var::Tier);
+    }
+    if s.eq_ignore_ascii_case("level") {
+        return Ok(Var::Level);
+    }
+    if let Some(a) = Attr::parse(s) {
+        return Ok(Var::Attr(a));
+    }
+    if let Some(inner) = s.strip_prefix("training(").and_then(|r| r.strip_suffix(')')) {
+        return Art::parse(inner)
+            .map(Var::Training)
+            .ok_or_else(|| format!("unknown Art '{inner}' in training(...)"));
+    }
+    Err(format!(
+        "unknown value '{s}': expected a number, T, LEVEL, an attribute (POW, END, FIN, REF, REA, FOC) or training(<art>)"
+    ))
+}
+
+fn parse_term(t: &str, sign: i16) -> Result<Term, String> {
+    if t.is_empty() {
+        return Err("expected a term after '+' or '-'".into());
+    }
+    if let Ok(n) = t.parse::<i16>() {
+        return Ok(Term::Const(sign * n));
+    }
+    if let Some(inner) = t.strip_prefix("half(").and_then(|r| r.strip_suffix(')')) {
+        if sign < 0 {
+            return Err("half(...) cannot be subtracted".into());
+        }
+        return Ok(Term::Half(parse_var(inner)?));
+    }
+    if let Some((k, v)) = t.split_once('*') {
+        let k: i16 = k
+            .parse()
+            .map_err(|_| format!("expected a number before '*', found '{k}'"))?;
+        return Ok(Term::Times(sign * k, parse_var(v)?));
+    }
+    Ok(Term::Times(sign, parse_var(t)?))
+}
+
+impl fmt::Display for Amount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, t) in self.terms.iter().enumerate() {
+            let (neg, body) = match *t {
+                Term::Const(c) => (c < 0, c.unsigned_abs().to_string()),
+                Term::Times(k, v) => (
+                    k < 0,
+                    if k.abs() == 1 {
+                        var_name(v)
+                    } else {
+                        format!("{}*{}", k.abs(), var_name(v))
+                    },
+                ),
+                Term::Half(v) => (false, format!("half({})", var_name(v))),
+            };
+            match (i, neg) {
+                (0, true) => write!(f, "-{body}")?,
+                (0, false) => write!(f, "{body}")?,
+                (_, true) => write!(f, " - {body}")?,
+                (_, false) => write!(f, " + {body}")?,
+            }
+        }
+        if self.terms.is_empty() {
+            write!(f, "0")?;
+        }
+        Ok(())
+    }
+}
+
+fn var_name(v: Var) -> String {
+    match v {
+        Var::Tier => "T".into(),
+        Var::Level => "LEVEL".into(),
+        Var::Attr(a) => a.name().into(),
+        Var::Training(a) => format!("training({})", a.name()),
+    }
+}
+
+/// How far an ability reaches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reach {
+    /// Only the user ("Range Self").
+    SelfOnly,
+    /// Up to this many squares.
+    Squares(Amount),
+}
+
+/// What an ability targets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TargetSpec {
+    /// The user.
+    SelfOnly,
+    /// One ally (not the user).
+    Ally,
+    /// One ally or the user.
+    AllyOrSelf,
+    /// One enemy.
+    Enemy,
+    /// Any one character.
+    Character,
+    /// 1 to N enemies.
+    UpToEnemies(u8),
+    /// Every enemy (in range if a range is given).
+    AllEnemies,
+    /// One Incapacitated ally.
+    IncapacitatedAlly,
+    /// One Incapacitated enemy.
+    IncapacitatedEnemy,
+    /// Everyone in an X-by-X block.
+    Area(Amount),
+    /// Everyone on X squares of a row, column or diagonal.
+    Line(Amount),
+    /// Everyone on a line from next to the user to the map edge.
+    LineToEdge,
+    /// Everyone within X of the user, the user excluded.
+    Aura(Amount),
+    /// An empty square (teleports, placing things).
+    Square,
+}
+
+impl TargetSpec {
+    /// Whether the ability aims at squares rather than at named characters.
+    pub fn is_shape(&self) -> bool {
+        matches!(
+            self,
+            TargetSpec::Area(_) | TargetSpec::Line(_) | TargetSpec::LineToEdge | TargetSpec::Aura(_)
+        )
+    }
+}
+
+/// Who an operation applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Recipient {
+    /// The ability's target (for attacks, the defender).
+    Target,
+    /// The ability's user.
+    User,
+}
+
+/// One operation of a result line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Op {
+    /// Deal Fatigue.
+    Fatigue(Amount),
+    /// Deal Stress.
+    Stress(Amount),
+    /// Lower the Fatigue Load.
+    ReduceFatigue(Amount),
+    /// Lower the Stress Load.
+    ReduceStress(Amount),
+    /// Add X to a status.
+    Status(XStatus, Amount),
+    /// Set a condition.
+    Condition(Cond),
+    /// Add to Mark.
+    Mark(Amount),
+    /// Add to Scouted.
+    Scouted(Amount),
+    /// The user picks one of these (the pick is part of the action command).
+    Choose(Vec<Choice>),
+    /// The user moves the target this many squares (one step, in a direction the user picks).
+    Shift(Amount),
+    /// Push the target this many squares away from the user.
+    Push(Amount),
+    /// Pull the target this many squares towards the user.
+    Pull(Amount),
+    /// The user may move again up to its Speed (Dash).
+    Dash,
+    /// End one negative status of the user's choice (the pick names it).
+    EndStatus,
+    /// End Incapacitated, halve both Loads (rounding down), clear every negative status.
+    Resuscitate,
+    /// Remove the target from combat.
+    Remove,
+    /// Make an Incapacity Roll now.
+    IncapacityRoll,
+}
+
+/// One option of a [`Op::Choose`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Choice {
+    /// The word typed to pick it.
+    pub label: String,
+    /// What it does.
+    pub ops: Vec<Line>,
+}
+
+/// An operation with its recipient and the lowest tier at which it applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Line {
+    /// What happens.
+    pub op: Op,
+    /// To whom.
+    pub to: Recipient,
+    /// Applies only when the user's Tier is at least this (enemy abilities).
+    pub min_tier: u8,
+}
+
+/// Which rolls a [`Modifier`] changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RollKind {
+    /// The character's attack rolls.
+    Attack,
+    /// Its defence rolls with one particular defence.
+    Defence(Defence),
+    /// All its defence rolls.
+    AnyDefence,
+    /// Its Incapacity Rolls.
+    Incapacity,
+    /// Its Panic Rolls.
+    Panic,
+    /// Its rolls against the environment.
+    Environment,
+}
+
+/// A standing change to some of the holder's rolls (from a Stance or a Passive).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Modifier {
+    /// Which rolls.
+    pub roll: RollKind,
+    /// Boons (negative: Banes).
+    pub boons: i16,
+    /// A flat bonus added to the modifier.
+    pub flat: Amount,
+    /// Applies only from this Tier.
+    pub min_tier: u8,
+}
+
+/// What sets off a triggered ability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TriggerOn {
+    /// A friendly character aims an ability at a foe within range of the holder (Assist).
+    AllyAimsAtFoe,
+    /// A foe aims an ability at a friendly character within range of the holder (Protect).
+    FoeAimsAtAlly,
+    /// An enemy within range attacks the holder (Parry and Riposte).
+    EnemyAttacksSelf,
+    /// An ally within range is attacked (Interpose).
+    AllyAttacked,
+}
+
+/// What a trigger does when used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reaction {
+    /// Banes on the defender's roll.
+    DefenceBanes(i16),
+    /// Boons on the defender's roll.
+    DefenceBoons(i16),
+    /// A flat bonus on the defender's roll.
+    DefenceBonus(Amount),
+    /// The holder moves up to this many squares towards the attacked ally.
+    MoveToward(Amount),
+}
+
+/// When using a trigger ends the holder's Stance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndsStance {
+    /// Never.
+    Never,
+    /// Always.
+    Always,
+    /// Unless the defence it helped is a Critical.
+    UnlessDefenceCritical,
+}
+
+/// A trigger.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trigger {
+    /// The event.
+    pub on: TriggerOn,
+    /// What it does.
+    pub reaction: Vec<Reaction>,
+    /// Whether using it ends the Stance.
+    pub ends_stance: EndsStance,
+    /// An ability (a follow-up) used against the attacker when the helped defence is a Critical.
+    pub on_defence_critical: Option<AbilityId>,
+}
+
+/// One Overexert option (THR-R132 to THR-R135).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overexert {
+    /// The word typed to pick it.
+    pub label: String,
+    /// Stress paid; `None` uses the `overexert-stress` option.
+    pub stress: Option<i16>,
+    /// A new Area size.
+    pub area: Option<Amount>,
+    /// Successes count as Criticals.
+    pub successes_are_criticals: bool,
+    /// The Critical line applies twice.
+    pub double_critical: bool,
+    /// Extra lines applied with the Success line.
+    pub extra: Vec<Line>,
+}
+
+/// One ability.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ability {
+    /// The id typed in commands (`sock-em`).
+    pub id: String,
+    /// The display name (`Sock 'Em`).
+    pub name: String,
+    /// The Art granting it (its attack modifier), if any.
+    pub art: Option<Art>,
+    /// Action, Stance, Passive or follow-up.
+    pub kind: Kind,
+    /// Its Attack type, if it is an attack.
+    pub attack: Option<AttackKind>,
+    /// Ranged tag: +1 Bane per enemy adjacent to the user.
+    pub ranged: bool,
+    /// Finisher tag: an Exhausted target rolls for Incapacity right after.
+    pub finisher: bool,
+    /// Buff tag.
+    pub buff: bool,
+    /// Terrain Effect tag.
+    pub terrain_effect: bool,
+    /// Recover tag (taking it ends Burning).
+    pub recover: bool,
+    /// One of the Basic Combat Abilities everybody has.
+    pub basic: bool,
+    /// Needs this option switched on (e.g. `coup-de-grace`).
+    pub requires_option: Option<String>,
+    /// Its range.
+    pub reach: Reach,
+    /// Its target.
+    pub target: TargetSpec,
+    /// Enemy-granted triggers cannot respond to it (Piercing Shot).
+    pub ignores_enemy_triggers: bool,
+    /// A different Critical margin (defaults to the `critical-margin` option).
+    pub critical_margin: Option<Amount>,
+    /// Lines that apply whatever the roll.
+    pub effect: Vec<Line>,
+    /// Lines on a hit.
+    pub success: Vec<Line>,
+    /// Lines on a Critical.
+    pub critical: Vec<Line>,
+    /// Whether the Critical line replaces the Success line ("instead").
+    pub critical_replaces: bool,
+    /// Overexert options.
+    pub overexert: Vec<Overexert>,
+    /// Standing roll modifiers while the Stance is held (or always, for Passives).
+    pub modifiers: Vec<Modifier>,
+    /// The trigger, if any.
+    pub trigger: Option<Trigger>,
+    /// Range of the trigger (defaults to the ability's range).
+    pub trigger_range: Option<Amount>,
+}
+
+impl Ability {
+    /// Whether the ability is an attack.
+    pub fn is_attack(&self) -> bool {
+        self.attack.is_some()
+    }
+
+    /// Whether it is a Physical Attack.
+    pub fn is_physical(&self) -> bool {
+        self.attack == Some(AttackKind::Physical)
+    }
+}
+
+/// Every ability known to a game, by id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct AbilityBook {
+    /// The abilities; an [`AbilityId`] indexes this list.
+    pub abilities: Vec<Ability>,
+}
+
+impl AbilityBook {
+    /// The ability with this index.
+    pub fn get(&self, id: AbilityId) -> &Ability {
+        &self.abilities[id as usize]
+    }
+
+    /// The index of the ability with this id.
+    pub fn find(&self, id: &str) -> Option<AbilityId> {
+        self.abilities.iter().position(|a| a.id == id).map(|i| i as AbilityId)
+    }
+
+    /// Indices of the Basic Combat Abilities.
+    pub fn basics(&self) -> impl Iterator<Item = AbilityId> + '_ {
+        self.abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.basic)
+            .map(|(i, _)| i as AbilityId)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawAmount {
+    Int(i64),
+    Text(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    ability: Vec<Spanned<RawAbility>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawAbility {
+    id: Spanned<String>,
+    name: Option<String>,
+    art: Option<Spanned<String>>,
+    #[serde(rename = "type")]
+    kind: Spanned<String>,
+    attack: Option<Spanned<String>>,
+    #[serde(default)]
+    tags: Vec<Spanned<String>>,
+    range: Option<Spanned<RawAmount>>,
+    target: Option<Spanned<String>>,
+    #[serde(default)]
+    basic: bool,
+    requires_option: Option<String>,
+    critical_margin: Option<Spanned<RawAmount>>,
+    #[serde(default)]
+    effect: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    success: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    critical: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    critical_replaces: bool,
+    #[serde(default)]
+    overexert: Vec<Spanned<RawOverexert>>,
+    #[serde(default)]
+    modifiers: Vec<Spanned<RawModifier>>,
+    trigger: Option<Spanned<RawTrigger>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawLine {
+    fatigue: Option<Spanned<RawAmount>>,
+    stress: Option<Spanned<RawAmount>>,
+    reduce_fatigue: Option<Spanned<RawAmount>>,
+    reduce_stress: Option<Spanned<RawAmount>>,
+    status: Option<Spanned<String>>,
+    x: Option<Spanned<RawAmount>>,
+    condition: Option<Spanned<String>>,
+    mark: Option<Spanned<RawAmount>>,
+    scouted: Option<Spanned<RawAmount>>,
+    choose: Option<Vec<Spanned<RawChoice>>>,
+    shift: Option<Spanned<RawAmount>>,
+    push: Option<Spanned<RawAmount>>,
+    pull: Option<Spanned<RawAmount>>,
+    dash: Option<bool>,
+    end_status: Option<bool>,
+    resuscitate: Option<bool>,
+    remove: Option<bool>,
+    incapacity_roll: Option<bool>,
+    to: Option<Spanned<String>>,
+    #[serde(default)]
+    min_tier: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawChoice {
+    label: Spanned<String>,
+    #[serde(rename = "do")]
+    ops: Vec<Spanned<RawLine>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawOverexert {
+    label: Spanned<String>,
+    stress: Option<i16>,
+    area: Option<Spanned<RawAmount>>,
+    #[serde(default)]
+    successes_are_criticals: bool,
+    #[serde(default)]
+    double_critical: bool,
+    #[serde(default)]
+    extra: Vec<Spanned<RawLine>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawModifier {
+    roll: Spanned<String>,
+    #[serde(default)]
+    boons: i16,
+    #[serde(default)]
+    banes: i16,
+    flat: Option<Spanned<RawAmount>>,
+    #[serde(default)]
+    min_tier: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawTrigger {
+    on: Spanned<String>,
+    range: Option<Spanned<RawAmount>>,
+    #[serde(default)]
+    defence_banes: i16,
+    #[serde(default)]
+    defence_boons: i16,
+    defence_bonus: Option<Spanned<RawAmount>>,
+    move_toward: Option<Spanned<RawAmount>>,
+    ends_stance: Option<Spanned<String>>,
+    on_defence_critical: Option<Spanned<String>>,
+}
+
+/// Converts a TOML deserialisation error into a diagnostic.
+pub fn toml_diagnostic(file: &SourceFile, e: &toml::de::Error) -> Diagnostic {
+    let offset = e.span().map_or(0, |s| s.start);
+    let msg = e.message().trim().to_string();
+    let mut d = Diagnostic::at(file, offset, msg);
+    if e.span().is_none() {
+        d.line = 0;
+    }
+    d
+}
+
+struct Loader<'a> {
+    file: &'a SourceFile,
+    errors: Vec<Diagnostic>,
+}
+
+impl Loader<'_> {
+    fn err(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
+        self.errors.push(Diagnostic::at(self.file, span.start, msg));
+    }
+
+    fn amount(&mut self, raw: &Spanned<RawAmount>) -> Amount {
+        match raw.get_ref() {
+            RawAmount::Int(n) => match i16::try_from(*n) {
+                Ok(v) => Amount::constant(v),
+                Err(_) => {
+                    self.err(raw.span(), format!("{n} is out of range (expected -32768..=32767)"));
+                    Amount::default()
+                }
+            },
+            RawAmount::Text(t) => match Amount::parse(t) {
+                Ok(a) => a,
+                Err(m) => {
+                    self.err(raw.span(), m);
+                    Amount::default()
+                }
+            },
+        }
+    }
+
+    fn lines(&mut self, raw: &[Spanned<RawLine>]) -> Vec<Line> {
+        raw.iter().filter_map(|l| self.line(l)).collect()
+    }
+
+    fn line(&mut self, raw: &Spanned<RawLine>) -> Option<Line> {
+        let span = raw.span();
+        let r = raw.get_ref();
+        let mut ops: Vec<Op> = Vec::new();
+        if let Some(a) = &r.fatigue {
+            ops.push(Op::Fatigue(self.amount(a)));
+        }
+        if let Some(a) = &r.stress {
+            ops.push(Op::Stress(self.amount(a)));
+        }
+        if let Some(a) = &r.reduce_fatigue {
+            ops.push(Op::ReduceFatigue(self.amount(a)));
+        }
+        if let Some(a) = &r.reduce_stress {
+            ops.push(Op::ReduceStress(self.amount(a)));
+        }
+        if let Some(s) = &r.status {
+            match XStatus::parse(s.get_ref()) {
+                Some(x) => {
+                    let amount = r.x.as_ref().map_or(Amount::constant(1), |a| self.amount(a));
+                    ops.push(Op::Status(x, amount));
+                }
+                None => self.err(
+                    s.span(),
+                    format!(
+                        "unknown status '{}': expected one of bleed, blinded, burning, hamstrung, shocked, slowed, vulnerable, weakened",
+                        s.get_ref()
+                    ),
+                ),
+            }
+        } else if let Some(x) = &r.x {
+            self.err(x.span(), "'x' is only allowed together with 'status'");
+        }
+        if let Some(c) = &r.condition {
+            match Cond::parse(c.get_ref()) {
+                Some(c) => ops.push(Op::Condition(c)),
+                None => self.err(
+                    c.span(),
+                    format!(
+                        "unknown condition '{}': expected one of dazed, immobilized, disoriented, stunned, hidden, hastened",
+                        c.get_ref()
+                    ),
+                ),
+            }
+        }
+        if let Some(a) = &r.mark {
+            ops.push(Op::Mark(self.amount(a)));
+        }
+        if let Some(a) = &r.scouted {
+            ops.push(Op::Scouted(self.amount(a)));
+        }
+        if let Some(choices) = &r.choose {
+            let mut out = Vec::new();
+            for c in choices {
+                let label = c.get_ref().label.get_ref().clone();
+                if !is_word(&label) {
+                    self.err(
+                        c.get_ref().label.span(),
+                        "a choice label must be one word of letters, digits and '-'",
+                    );
+                }
+                let lines = self.lines(&c.get_ref().ops);
+                out.push(Choice { label, ops: lines });
+            }
+            if out.len() < 2 {
+                self.err(span.clone(), "'choose' needs at least two options");
+            }
+            ops.push(Op::Choose(out));
+        }
+        if let Some(a) = &r.shift {
+            ops.push(Op::Shift(self.amount(a)));
+        }
+        if let Some(a) = &r.push {
+            ops.push(Op::Push(self.amount(a)));
+        }
+        if let Some(a) = &r.pull {
+            ops.push(Op::Pull(self.amount(a)));
+        }
+        for (flag, op) in [
+            (r.dash, Op::Dash),
+            (r.end_status, Op::EndStatus),
+            (r.resuscitate, Op::Resuscitate),
+            (r.remove, Op::Remove),
+            (r.incapacity_roll, Op::IncapacityRoll),
+        ] {
+            if flag == Some(true) {
+                ops.push(op);
+            }
+        }
+        let to = match &r.to {
+            None => Recipient::Target,
+            Some(t) => match t.get_ref().as_str() {
+                "target" => Recipient::Target,
+                "self" | "user" => Recipient::User,
+                other => {
+                    self.err(
+                        t.span(),
+                        format!("unknown recipient '{other}': expected 'target' or 'self'"),
+                    );
+                    Recipient::Target
+                }
+            },
+        };
+        match ops.len() {
+            1 => ops.pop().map(|op| Line {
+                op,
+                to,
+                min_tier: r.min_tier,
+            }),
+            0 => {
+                self.err(
+                    span,
+                    "a result line needs one operation: fatigue, stress, reduce-fatigue, reduce-stress, status, condition, mark, scouted, choose, shift, push, pull, dash, end-status, resuscitate, remove or incapacity-roll",
+                );
+                None
+            }
+            _ => {
+                self.err(
+                    span,
+                    "a result line may hold only one operation; write one table per operation",
+                );
+                None
+            }
+        }
+    }
+}
+
+fn is_word(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Loads abilities from one TOML file into `book`. Ids must be new; later files may not
+/// redefine an id. Follow-up references (`on-defence-critical`) are resolved once every file is
+/// loaded, by [`finish_book`].
+pub fn load_abilities(
+    file: &SourceFile,
+    book: &mut AbilityBook,
+    pending_refs: &mut Vec<PendingRef>,
+) -> Result<(), Vec<Diagnostic>> {
+    let raw: RawFile = toml::from_str(&file.text).map_err(|e| vec![toml_diagnostic(file, &e)])?;
+    let mut l = Loader {
+        file,
+        errors: Vec::new(),
+    };
+    for ra in &raw.ability {
+        let a = ra.get_ref();
+        let id = a.id.get_ref().clone();
+        if !is_word(&id) {
+            l.err(
+                a.id.span(),
+                "an ability id must be one word of letters, digits and '-' (e.g. \"sock-em\")",
+            );
+        }
+        if book.find(&id).is_some() {
+            l.err(a.id.span(), format!("ability '{id}' is defined twice"));
+        }
+        let kind = match a.kind.get_ref().as_str() {
+            "action" => Kind::Action,
+            "stance" => Kind::Stance,
+            "passive" => Kind::Passive,
+            "follow-up" => Kind::FollowUp,
+            other => {
+                l.err(
+                    a.kind.span(),
+                    format!("unknown type '{other}': expected action, stance, passive or follow-up"),
+                );
+                Kind::Action
+            }
+        };
+        let attack = a.attack.as_ref().and_then(|s| match s.get_ref().as_str() {
+            "physical" => Some(AttackKind::Physical),
+            "mental" => Some(AttackKind::Mental),
+            "special" => Some(AttackKind::Special),
+            other => {
+                l.err(
+                    s.span(),
+                    format!("unknown attack type '{other}': expected physical, mental or special"),
+                );
+                None
+            }
+        });
+        let art = a.art.as_ref().and_then(|s| {
+            let art = Art::parse(s.get_ref());
+            if art.is_none() {
+                l.err(
+                    s.span(),
+                    format!(
+                        "unknown Art '{}': expected brawling, archery, animism, dueling, ninjutsu, mesmerism, infusion, kineticism or elementalism",
+                        s.get_ref()
+                    ),
+                );
+            }
+            art
+        });
+        let (mut ranged, mut finisher, mut buff, mut terrain_effect, mut recover, mut ignores) =
+            (false, false, false, false, false, false);
+        for t in &a.tags {
+            match t.get_ref().as_str() {
+                "ranged" => ranged = true,
+                "finisher" => finisher = true,
+                "buff" => buff = true,
+                "terrain-effect" => terrain_effect = true,
+                "recover" => recover = true,
+                "ignores-enemy-triggers" => ignores = true,
+                other => l.err(
+                    t.span(),
+                    format!("unknown tag '{other}': expected ranged, finisher, buff, terrain-effect, recover or ignores-enemy-triggers"),
+                ),
+            }
+        }
+        let reach = match &a.range {
+            None => Reach::SelfOnly,
+            Some(r) => match r.get_ref() {
+                RawAmount::Text(t) if t == "self" => Reach::SelfOnly,
+                _ => Reach::Squares(l.amount(r)),
+            },
+        };
+        let target = match &a.target {
+            None => TargetSpec::SelfOnly,
+            Some(t) => parse_target(t.get_ref()).unwrap_or_else(|m| {
+                l.err(t.span(), m);
+                TargetSpec::SelfOnly
+            }),
+        };
+        let critical_margin = a.critical_margin.as_ref().map(|m| l.amount(m));
+        let effect = l.lines(&a.effect);
+        let success = l.lines(&a.success);
+        let critical = l.lines(&a.critical);
+        let overexert = a
+            .overexert
+            .iter()
+            .map(|o| {
+                let o = o.get_ref();
+                Overexert {
+                    label: o.label.get_ref().clone(),
+                    stress: o.stress,
+                    area: o.area.as_ref().map(|x| l.amount(x)),
+                    successes_are_criticals: o.successes_are_criticals,
+                    double_critical: o.double_critical,
+                    extra: l.lines(&o.extra),
+                }
+            })
+            .collect();
+        let modifiers = a
+            .modifiers
+            .iter()
+            .filter_map(|m| {
+                let span = m.span();
+                let m = m.get_ref();
+                let roll = match m.roll.get_ref().as_str() {
+                    "attack" => RollKind::Attack,
+                    "defence" | "defense" => RollKind::AnyDefence,
+                    "resilience" => RollKind::Defence(Defence::Resilience),
+                    "evasion" => RollKind::Defence(Defence::Evasion),
+                    "resolve" => RollKind::Defence(Defence::Resolve),
+                    "incapacity" => RollKind::Incapacity,
+                    "panic" => RollKind::Panic,
+                    "environment" => RollKind::Environment,
+                    other => {
+                        l.err(
+                            m.roll.span(),
+                            format!("unknown roll '{other}': expected attack, defence, resilience, evasion, resolve, incapacity, panic or environment"),
+                        );
+                        return None;
+                    }
+                };
+                if m.boons == 0 && m.banes == 0 && m.flat.is_none() {
+                    l.err(span, "a modifier needs boons, banes or flat");
+                }
+                Some(Modifier {
+                    roll,
+                    boons: m.boons - m.banes,
+                    flat: m.flat.as_ref().map_or_else(Amount::default, |f| l.amount(f)),
+                    min_tier: m.min_tier,
+                })
+            })
+            .collect();
+        let mut trigger_range = None;
+        let trigger = a.trigger.as_ref().map(|t| {
+            let tspan = t.span();
+            let t = t.get_ref();
+            let on = match t.on.get_ref().as_str() {
+                "ally-aims-at-foe" => TriggerOn::AllyAimsAtFoe,
+                "foe-aims-at-ally" => TriggerOn::FoeAimsAtAlly,
+                "enemy-attacks-self" => TriggerOn::EnemyAttacksSelf,
+                "ally-attacked" => TriggerOn::AllyAttacked,
+                other => {
+                    l.err(
+                        t.on.span(),
+                        format!("unknown trigger '{other}': expected ally-aims-at-foe, foe-aims-at-ally, enemy-attacks-self or ally-attacked"),
+                    );
+                    TriggerOn::AllyAttacked
+                }
+            };
+            trigger_range = t.range.as_ref().map(|r| l.amount(r));
+            let mut reaction = Vec::new();
+            if t.defence_banes != 0 {
+                reaction.push(Reaction::DefenceBanes(t.defence_banes));
+            }
+            if t.defence_boons != 0 {
+                reaction.push(Reaction::DefenceBoons(t.defence_boons));
+            }
+            if let Some(b) = &t.defence_bonus {
+                reaction.push(Reaction::DefenceBonus(l.amount(b)));
+            }
+            if let Some(m) = &t.move_toward {
+                reaction.push(Reaction::MoveToward(l.amount(m)));
+            }
+            if reaction.is_empty() {
+                l.err(tspan, "a trigger needs a reaction: defence-banes, defence-boons, defence-bonus or move-toward");
+            }
+            let ends_stance = match t.ends_stance.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+                None | Some(("never", _)) => EndsStance::Never,
+                Some(("always", _)) => EndsStance::Always,
+                Some(("unless-defence-critical", _)) => EndsStance::UnlessDefenceCritical,
+                Some((other, span)) => {
+                    l.err(span, format!("unknown ends-stance '{other}': expected never, always or unless-defence-critical"));
+                    EndsStance::Never
+                }
+            };
+            if let Some(f) = &t.on_defence_critical {
+                pending_refs.push(PendingRef {
+                    ability: id.clone(),
+                    target: f.get_ref().clone(),
+                    diag: Diagnostic::at(file, f.span().start, ""),
+                });
+            }
+            Trigger {
+                on,
+                reaction,
+                ends_stance,
+                on_defence_critical: None,
+            }
+        });
+        if trigger.is_some() && kind == Kind::Action {
+            l.err(a.kind.span(), "only stances and passives can have a trigger");
+        }
+        if matches!(target, TargetSpec::UpToEnemies(0)) {
+            l.err(
+                a.target.as_ref().map_or(ra.span(), |t| t.span()),
+                "up-to-0-enemies targets nobody",
+            );
+        }
+        book.abilities.push(Ability {
+            name: a.name.clone().unwrap_or_else(|| id.clone()),
+            id,
+            art,
+            kind,
+            attack,
+            ranged,
+            finisher,
+            buff,
+            terrain_effect,
+            recover,
+            basic: a.basic,
+            requires_option: a.requires_option.clone(),
+            reach,
+            target,
+            ignores_enemy_triggers: ignores,
+            critical_margin,
+            effect,
+            success,
+            critical,
+            critical_replaces: a.critical_replaces,
+            overexert,
+            modifiers,
+            trigger,
+            trigger_range,
+        });
+    }
+    if l.errors.is_empty() { Ok(()) } else { Err(l.errors) }
+}
+
+/// A reference from one ability to another, resolved after every file is loaded.
+pub struct PendingRef {
+    ability: String,
+    target: String,
+    diag: Diagnostic,
+}
+
+/// Resolves the references between abilities.
+pub fn finish_book(book: &mut AbilityBook, refs: Vec<PendingRef>) -> Result<(), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    for r in refs {
+        let Some(target) = book.find(&r.target) else {
+            let mut d = r.diag;
+            d.message = format!("unknown ability '{}'", r.target);
+            errors.push(d);
+            continue;
+        };
+        if book.get(target).kind != Kind::FollowUp {
+            let mut d = r.diag;
+            d.message = format!(
+                "'{}' must have type = \"follow-up\" to be used as a follow-up",
+                r.target
+            );
+            errors.push(d);
+            continue;
+        }
+        if let Some(i) = book.find(&r.ability)
+            && let Some(t) = book.abilities[i as usize].trigger.as_mut()
+        {
+            t.on_defence_critical = Some(target);
+        }
+    }
+    if errors.is_empty() { Ok(()) } else { Err(errors) }
+}
+
+fn parse_target(s: &str) -> Result<TargetSpec, String> {
+    let s = s.trim();
+    Ok(match s {
+        "self" => TargetSpec::SelfOnly,
+        "ally" => TargetSpec::Ally,
+        "ally-or-self" => TargetSpec::AllyOrSelf,
+        "enemy" => TargetSpec::Enemy,
+        "character" => TargetSpec::Character,
+        "all-enemies" => TargetSpec::AllEnemies,
+        "incapacitated-ally" => TargetSpec::IncapacitatedAlly,
+        "incapacitated-enemy" => TargetSpec::IncapacitatedEnemy,
+        "square" => TargetSpec::Square,
+        "line-to-edge" => TargetSpec::LineToEdge,
+        _ => {
+            if let Some(n) = s.strip_prefix("up-to-").and_then(|r| r.strip_suffix("-enemies")) {
+                TargetSpec::UpToEnemies(n.parse().map_err(|_| format!("expected a number in '{s}'"))?)
+            } else if let Some(x) = s.strip_prefix("area ") {
+                TargetSpec::Area(Amount::parse(x)?)
+            } else if let Some(x) = s.strip_prefix("line ") {
+                TargetSpec::Line(Amount::parse(x)?)
+            } else if let Some(x) = s.strip_prefix("aura ") {
+                TargetSpec::Aura(Amount::parse(x)?)
+            } else {
+                return Err(format!(
+                    "unknown target '{s}': expected self, ally, ally-or-self, enemy, character, up-to-N-enemies, all-enemies, incapacitated-ally, incapacitated-enemy, square, 'area X', 'line X', line-to-edge or 'aura X'"
+                ));
+            }
+        }
+    })
+}
+
+/// The abilities shipped with fray: the Basic Combat Abilities and example Art and enemy
+/// abilities, written for this project.
+pub const BUILTIN_FILES: [(&str, &str); 3] = [
+    ("<builtin>/basic.toml", include_str!("../data/basic.toml")),
+    ("<builtin>/arts.toml", include_str!("../data/arts.toml")),
+    ("<builtin>/enemies.toml", include_str!("../data/enemies.toml")),
+];
+
+/// Loads the built-in abilities, then extra files.
+pub fn build_book(extra: &[SourceFile]) -> Result<AbilityBook, Vec<Diagnostic>> {
+    let mut book = AbilityBook::default();
+    let mut refs = Vec::new();
+    let mut errors = Vec::new();
+    let builtin = BUILTIN_FILES.iter().map(|(n, t)| SourceFile {
+        name: n.to_string(),
+        text: t.to_string(),
+    });
+    for f in builtin.chain(extra.iter().cloned()) {
+        if let Err(mut e) = load_abilities(&f, &mut book, &mut refs) {
+            errors.append(&mut e);
+        }
+    }
+    if let Err(mut e) = finish_book(&mut book, refs) {
+        errors.append(&mut e);
+    }
+    if errors.is_empty() { Ok(book) } else { Err(errors) }
+}
+
+/// Collects the values of a map in key order (used where determinism matters).
+pub fn sorted<K: Ord + Clone, V: Clone>(m: &BTreeMap<K, V>) -> Vec<(K, V)> {
+    m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_parse_and_print() {
+        let a = Amount::parse("1 + T").unwrap();
+        assert_eq!(a.eval(|_| 2, |v| v / 2), 3);
+        let b = Amount::parse("2 + half(POW)").unwrap();
+        assert_eq!(b.eval(|_| 3, |v| v / 2), 3);
+        assert_eq!(b.to_string(), "2 + half(POW)");
+        let c = Amount::parse("training(dueling)").unwrap();
+        assert_eq!(
+            c.eval(|v| if v == Var::Training(Art::Dueling) { 3 } else { 0 }, |v| v),
+            3
+        );
+        assert!(Amount::parse("2 + banana").is_err());
+        assert!(Amount::parse("").is_err());
+        assert!(Amount::parse("1 +").is_err());
+    }
+
+    #[test]
+    fn builtin_abilities_load() {
+        let book = build_book(&[]).unwrap();
+        assert!(book.find("basic-attack").is_some());
+        assert!(book.find("sock-em").is_some());
+    }
+
+    #[test]
+    fn bad_ability_files_report_line_and_column() {
+        let f = SourceFile {
+            name: "x.toml".into(),
+            text: "[[ability]]\nid = \"zap\"\ntype = \"action\"\ntarget = \"enemy\"\nsuccess = [{ fatigue = 2, stress = 1 }]\nrange = \"far\"\n".into(),
+        };
+        let mut book = AbilityBook::default();
+        let errs = load_abilities(&f, &mut book, &mut Vec::new()).unwrap_err();
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        assert_eq!((errs[0].line, errs[0].column), (6, 9));
+        assert!(errs[0].message.contains("unknown value 'far'"));
+        assert_eq!(errs[1].line, 5);
+        assert!(errs[1].message.contains("only one operation"));
+        let typo = SourceFile {
+            name: "y.toml".into(),
+            text: "[[ability]]\nid = \"zap\"\ntype = \"action\"\nsucces = []\n".into(),
+        };
+        let errs = load_abilities(&typo, &mut AbilityBook::default(), &mut Vec::new()).unwrap_err();
+        assert_eq!(errs[0].line, 4);
+        assert!(errs[0].message.contains("unknown field"), "{}", errs[0].message);
+    }
+}

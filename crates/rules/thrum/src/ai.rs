@@ -1,0 +1,650 @@
+//! The built-in Thrum AI used by `fray run` (and, later, as the heuristic simulation policy).
+//!
+//! It plays every decision with simple, explainable rules that use the exact contest odds:
+//! pick the defence with the best chance to avoid the hit; on its turn, find the attack (and the
+//! square to make it from) with the best expected Fatigue and Stress dealt, weighting Finishers
+//! against Exhausted targets, friendly fire in areas and the Banes of Ranged attacks in melee;
+//! revive fallen allies and finish fallen enemies when it can; recover from Exhaustion when
+//! Recover would end it; otherwise close in; then take the stance that suits its position.
+//! Every command it returns is checked; if a plan is not legal it falls back to ending the turn.
+
+use crate::Thrum;
+use crate::ability::{Ability, Defence, Kind, Op, TargetSpec, XStatus};
+use crate::calc::{self, range_of};
+use crate::check::{self, action_targets, check};
+use crate::command::{Action, Command, Target};
+use crate::event::Verdict;
+use crate::legal;
+use crate::setup::Cid;
+use crate::state::{Frame, Phase, Pick, State, Step, UseStage};
+use fray_dice::Prng;
+use fray_engine::Policy;
+use fray_space::{PathScratch, Pos, chebyshev};
+use std::sync::OnceLock;
+
+/// Probabilities of the four contest results.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContestOdds {
+    /// Attacker wins by the margin or more.
+    pub attacker_critical: f64,
+    /// Attacker wins by less than the margin.
+    pub attacker_success: f64,
+    /// Defender wins by less than the margin (ties included under the default tie rule).
+    pub defender_success: f64,
+    /// Defender wins by the margin or more.
+    pub defender_critical: f64,
+}
+
+impl ContestOdds {
+    /// Probability that the attack hits.
+    pub fn hit(&self) -> f64 {
+        self.attacker_critical + self.attacker_success
+    }
+}
+
+/// P(kept sum = v) for 2d6 with `net` Boons, `net` in -8..=8, v in 0..=12.
+fn table() -> &'static [[f64; 13]; 17] {
+    static T: OnceLock<[[f64; 13]; 17]> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [[0.0; 13]; 17];
+        for (i, row) in t.iter_mut().enumerate() {
+            let d = crate::resolve::dist2d6(i as i16 - 8);
+            for (v, c) in d.iter() {
+                if (0..=12).contains(&v) {
+                    row[v as usize] = c as f64 / d.total() as f64;
+                }
+            }
+        }
+        t
+    })
+}
+
+fn row(net: i16) -> &'static [f64; 13] {
+    &table()[(net.clamp(-8, 8) + 8) as usize]
+}
+
+/// The odds of a Thrum contest. `reroll_ties` renormalises away the ties.
+pub fn contest_odds(
+    att_net: i16,
+    att_mod: i16,
+    def_net: i16,
+    def_mod: i16,
+    margin: i16,
+    reroll_ties: bool,
+) -> ContestOdds {
+    let (a, d) = (row(att_net), row(def_net));
+    let mut o = ContestOdds::default();
+    let mut tie = 0.0;
+    for (x, pa) in a.iter().enumerate() {
+        if *pa == 0.0 {
+            continue;
+        }
+        for (y, pd) in d.iter().enumerate() {
+            if *pd == 0.0 {
+                continue;
+            }
+            let p = pa * pd;
+            let diff = (x as i16 + att_mod) - (y as i16 + def_mod);
+            match crate::resolve::verdict_of(diff, 0, margin) {
+                Verdict::AttackerCritical => o.attacker_critical += p,
+                Verdict::AttackerSuccess => o.attacker_success += p,
+                Verdict::DefenderCritical => o.defender_critical += p,
+                Verdict::DefenderSuccess => {
+                    if diff == 0 {
+                        tie += p;
+                    } else {
+                        o.defender_success += p;
+                    }
+                }
+            }
+        }
+    }
+    if reroll_ties && tie < 1.0 {
+        let k = 1.0 / (1.0 - tie);
+        o.attacker_critical *= k;
+        o.attacker_success *= k;
+        o.defender_success *= k;
+        o.defender_critical *= k;
+    } else {
+        o.defender_success += tie;
+    }
+    o
+}
+
+/// The odds of an attack by `user` with ability `a` against `target` defending with `d`,
+/// from the user's current square, before any triggers.
+pub fn attack_odds(s: &State, user: Cid, a: &Ability, target: Cid, d: Defence) -> ContestOdds {
+    let att_net = calc::attack_tally(s, user, a, target).net(s);
+    attack_odds_with(s, user, a, target, d, att_net)
+}
+
+fn attack_odds_with(s: &State, user: Cid, a: &Ability, target: Cid, d: Defence, att_net: i16) -> ContestOdds {
+    let att_mod = calc::attack_modifier(s, user, a);
+    let margin = a
+        .critical_margin
+        .as_ref()
+        .map_or(s.options.critical_margin, |m| calc::eval(s, user, m));
+    if d == Defence::Decline {
+        return ContestOdds {
+            attacker_success: 1.0,
+            ..Default::default()
+        };
+    }
+    let def_net = calc::defence_tally(s, target, d).net(s);
+    let def_mod = calc::defence_modifier(s, target, d, user);
+    contest_odds(
+        att_net,
+        att_mod,
+        def_net,
+        def_mod,
+        margin,
+        s.options.tie_rule == crate::options::TieRule::Reroll,
+    )
+}
+
+/// Expected Fatigue plus Stress an ability deals on a hit and on a critical (first-order).
+fn damage(s: &State, user: Cid, a: &Ability) -> (f64, f64) {
+    let sum = |lines: &[crate::ability::Line]| -> f64 {
+        lines
+            .iter()
+            .map(|l| match &l.op {
+                Op::Fatigue(x) | Op::Stress(x) if s.info(user).stats.tier >= l.min_tier as i16 => {
+                    calc::eval(s, user, x) as f64
+                }
+                Op::Condition(_) | Op::Status(..) => 0.3,
+                _ => 0.0,
+            })
+            .sum()
+    };
+    let hit = sum(&a.success);
+    let crit = if a.critical_replaces {
+        sum(&a.critical)
+    } else {
+        hit + sum(&a.critical)
+    };
+    (hit, crit)
+}
+
+/// The built-in heuristic policy.
+#[derive(Default)]
+pub struct Heuristic {
+    scratch: PathScratch,
+    buf: Vec<Command>,
+}
+
+impl Heuristic {
+    /// A new heuristic policy.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Policy<Thrum> for Heuristic {
+    fn choose(&mut self, s: &State, _rng: &mut Prng) -> Option<Command> {
+        if let Some(c) = self.decide(s)
+            && check(s, &c).is_ok()
+        {
+            return Some(c);
+        }
+        // Fall back to something always sensible: end the turn, begin, pass, or the first legal.
+        self.buf.clear();
+        legal::legal(s, &mut self.buf);
+        let pref = [Command::EndTurn, Command::Begin, Command::Pass];
+        pref.into_iter()
+            .find(|c| self.buf.contains(c))
+            .or_else(|| self.buf.first().cloned())
+    }
+
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+}
+
+/// One planned action and where to take it from.
+struct Plan {
+    score: f64,
+    from: Pos,
+    action: Action,
+}
+
+impl Heuristic {
+    fn decide(&mut self, s: &State) -> Option<Command> {
+        if let Some(top) = s.stack.last() {
+            return match top {
+                Frame::Use(u) if u.stage == UseStage::Defences => {
+                    let t = u.targets[u.index as usize];
+                    Some(Command::Defend(best_defence(s, t, u.user, s.setup.book.get(u.ability))))
+                }
+                Frame::Window(w) => w.candidates.get(w.asked as usize).map(|(_, a)| Command::Trigger(*a)),
+                _ => None,
+            };
+        }
+        let me = s.turn.who;
+        match s.turn.step {
+            Step::Slot => Some(Command::Begin),
+            Step::Place => self.place(s, me),
+            Step::Stance => Some(stance(s, me)),
+            Step::ActionMove => self.close_in(s, me).or_else(|| Some(stance(s, me))),
+            Step::Move if s.phase == Phase::Rounds => self.turn(s, me),
+            _ => Some(Command::EndTurn),
+        }
+    }
+
+    fn place(&mut self, s: &State, me: Cid) -> Option<Command> {
+        let want = preferred_range(s, me);
+        let enemies: Vec<Pos> = s
+            .ids()
+            .filter(|&e| s.enemies(me, e))
+            .filter_map(|e| s.ch(e).pos)
+            .collect();
+        s.setup
+            .map
+            .positions()
+            .filter(|p| check(s, &Command::Place(*p)).is_ok())
+            .min_by_key(|p| {
+                let d = enemies.iter().map(|e| chebyshev(*p, *e) as i16).min().unwrap_or(0);
+                ((d - want).abs(), p.y, p.x)
+            })
+            .map(Command::Place)
+    }
+
+    fn turn(&mut self, s: &State, me: Cid) -> Option<Command> {
+        let here = s.ch(me).pos?;
+        let can_act = !(s.turn.stunned && s.options.draft_stunned && s.turn.moved);
+        if !can_act {
+            return Some(stance(s, me));
+        }
+        // Squares reachable this turn (the current one included).
+        let mut squares: Vec<(Pos, u32)> = vec![(here, 0)];
+        if !(s.turn.stunned && s.options.draft_stunned && s.turn.acted) {
+            squares.extend(check::reachable(s, me, &mut self.scratch));
+        }
+        let mut best: Option<Plan> = None;
+        let mut consider = |p: Plan| {
+            if best.as_ref().is_none_or(|b| p.score > b.score + 1e-9) {
+                best = Some(p);
+            }
+        };
+        let c = s.ch(me);
+        // Exhaustion: Recover when it ends Exhaustion (and so the Incapacity Roll).
+        if c.exhausted() {
+            if let Some(id) = s.setup.book.find("recover")
+                && calc::has_ability(s, me, id)
+            {
+                let action = Action {
+                    ability: id,
+                    target: Target::None,
+                    pick: Pick {
+                        option: Some(0),
+                        ..Pick::default()
+                    },
+                    overexert: None,
+                };
+                let score = if c.fatigue == c.ft + 1 { 5.0 } else { 1.2 };
+                consider(Plan {
+                    score,
+                    from: here,
+                    action,
+                });
+            }
+        } else if c.frayed()
+            && let Some(id) = s.setup.book.find("recover")
+            && calc::has_ability(s, me, id)
+        {
+            let action = Action {
+                ability: id,
+                target: Target::None,
+                pick: Pick {
+                    option: Some(1),
+                    ..Pick::default()
+                },
+                overexert: None,
+            };
+            consider(Plan {
+                score: 0.7,
+                from: here,
+                action,
+            });
+        }
+        for id in legal::abilities_of(s, me) {
+            let a = s.setup.book.get(id);
+            if a.kind != Kind::Action {
+                continue;
+            }
+            match &a.target {
+                TargetSpec::IncapacitatedAlly | TargetSpec::IncapacitatedEnemy => {
+                    let ally = matches!(a.target, TargetSpec::IncapacitatedAlly);
+                    for t in s.ids() {
+                        let ok = if ally { s.allies(me, t) } else { s.enemies(me, t) };
+                        if !ok || !s.ch(t).incapacitated || s.ch(t).removed {
+                            continue;
+                        }
+                        let action = Action {
+                            ability: id,
+                            target: Target::Chars(vec![t]),
+                            pick: Pick::default(),
+                            overexert: None,
+                        };
+                        if let Some(from) = from_square(s, me, &squares, &action) {
+                            consider(Plan {
+                                score: if ally { 2.5 } else { 3.0 },
+                                from,
+                                action,
+                            });
+                        }
+                    }
+                }
+                _ if a.is_attack() => self.attacks(s, me, id, &squares, &mut consider),
+                _ => {}
+            }
+        }
+        if let Some(plan) = best {
+            if plan.from != here {
+                return Some(Command::Move(plan.from));
+            }
+            return Some(Command::Act(plan.action));
+        }
+        // Nothing to do from here: close in, or Dash when that helps.
+        if let Some(m) = self.close_in(s, me) {
+            return Some(m);
+        }
+        if let Some(id) = s.setup.book.find("dash")
+            && nearest_enemy_distance(s, me, here) > preferred_range(s, me)
+        {
+            let action = Action {
+                ability: id,
+                target: Target::None,
+                pick: Pick::default(),
+                overexert: None,
+            };
+            if check(s, &Command::Act(action.clone())).is_ok() {
+                return Some(Command::Act(action));
+            }
+        }
+        Some(stance(s, me))
+    }
+
+    fn attacks(&mut self, s: &State, me: Cid, id: u16, squares: &[(Pos, u32)], consider: &mut impl FnMut(Plan)) {
+        let a = s.setup.book.get(id);
+        let (hit_dmg, crit_dmg) = damage(s, me, a);
+        let value = |t: Cid, odds: &ContestOdds| -> f64 {
+            let ch = s.ch(t);
+            let mut v = odds.attacker_success * hit_dmg + odds.attacker_critical * crit_dmg;
+            // Finishing an Exhausted target, or pushing one over its Tolerance, is worth more.
+            if a.finisher && (ch.exhausted() || ch.fatigue as f64 + hit_dmg > ch.ft as f64) {
+                v *= 1.6;
+            }
+            if ch.incapacitated {
+                v *= 0.1;
+            }
+            v
+        };
+        if a.target.is_shape() {
+            // Areas: try placements that cover each enemy; friendly fire counts against.
+            for e in s.ids().filter(|&e| s.enemies(me, e) && s.ch(e).able()) {
+                let Some(ep) = s.ch(e).pos else { continue };
+                for target in shape_options(s, me, id, ep) {
+                    let action = Action {
+                        ability: id,
+                        target,
+                        pick: Pick::default(),
+                        overexert: None,
+                    };
+                    let Some(from) = from_square(s, me, squares, &action) else {
+                        continue;
+                    };
+                    let Ok(hit) = action_targets(s, me, &action) else {
+                        continue;
+                    };
+                    let mut score = 0.0;
+                    for t in hit {
+                        let d = best_defence(s, t, me, a);
+                        let v = value(t, &attack_odds(s, me, a, t, d));
+                        score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
+                    }
+                    if score > 0.05 {
+                        consider(Plan { score, from, action });
+                    }
+                }
+            }
+            return;
+        }
+        for t in s.ids() {
+            if !s.enemies(me, t) || !check::targetable(s, t) || s.ch(t).incapacitated {
+                continue;
+            }
+            let target = match a.target {
+                TargetSpec::Enemy | TargetSpec::Character | TargetSpec::UpToEnemies(_) => Target::Chars(vec![t]),
+                TargetSpec::AllEnemies => Target::None,
+                _ => continue,
+            };
+            let mut picks = legal::pick_candidates(s, me, id, &target);
+            picks.sort_by_key(|p| pick_rank(s, a, t, p));
+            for pick in picks {
+                let action = Action {
+                    ability: id,
+                    target: target.clone(),
+                    pick,
+                    overexert: None,
+                };
+                let Some(from) = from_square(s, me, squares, &action) else {
+                    continue;
+                };
+                let d = best_defence(s, t, me, a);
+                let mut score = value(t, &attack_odds(s, me, a, t, d));
+                // Ranged attacks in melee take Banes: the square choice already counted them
+                // for the current square; prefer not to stand next to enemies.
+                if a.ranged && from != s.ch(me).pos.unwrap_or(from) {
+                    score -= 0.05 * adjacent_enemies_at(s, me, from) as f64;
+                }
+                consider(Plan { score, from, action });
+                break;
+            }
+        }
+    }
+
+    fn close_in(&mut self, s: &State, me: Cid) -> Option<Command> {
+        let here = s.ch(me).pos?;
+        if check::movement_left(s) <= 0 {
+            return None;
+        }
+        let want = preferred_range(s, me);
+        let now = nearest_enemy_distance(s, me, here);
+        if now <= want {
+            return None;
+        }
+        let best = check::reachable(s, me, &mut self.scratch)
+            .into_iter()
+            .map(|(p, c)| ((nearest_enemy_distance(s, me, p) - want).max(0), c, p))
+            .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x))?;
+        if (best.0) < (now - want) {
+            return Some(Command::Move(best.2));
+        }
+        None
+    }
+}
+
+/// Ranks the picks of a choice: an option that puts a status the target does not have yet
+/// (Slowed takes away its Evasion) comes first; then the listed order.
+fn pick_rank(s: &State, a: &Ability, t: Cid, pick: &Pick) -> u8 {
+    let Some(i) = pick.option else { return 1 };
+    let choice = a.effect.iter().chain(&a.success).find_map(|l| match &l.op {
+        Op::Choose(c) => c.get(i as usize),
+        _ => None,
+    });
+    let new_status = choice.is_some_and(|c| {
+        c.ops
+            .iter()
+            .any(|l| matches!(l.op, Op::Status(x, _) if s.ch(t).status(x) == 0))
+    });
+    if new_status { 0 } else { 1 }
+}
+
+fn shape_options(s: &State, me: Cid, id: u16, ep: Pos) -> Vec<Target> {
+    let a = s.setup.book.get(id);
+    let size = check::area_size(
+        s,
+        me,
+        &Action {
+            ability: id,
+            target: Target::None,
+            pick: Pick::default(),
+            overexert: None,
+        },
+    )
+    .max(1);
+    match a.target {
+        TargetSpec::Area(_) => {
+            let mut v = Vec::new();
+            for dy in 0..size {
+                for dx in 0..size {
+                    v.push(Target::Area(Pos::new(ep.x - dx, ep.y - dy)));
+                }
+            }
+            v
+        }
+        TargetSpec::Aura(_) => vec![Target::None],
+        _ => legal::target_candidates(s, me, id, size)
+            .into_iter()
+            .filter(|t| {
+                let act = Action {
+                    ability: id,
+                    target: t.clone(),
+                    pick: Pick::default(),
+                    overexert: None,
+                };
+                check::shape_squares(s, me, &act, s.ch(me).pos.unwrap_or(ep)).is_some_and(|sq| sq.contains(&ep))
+            })
+            .collect(),
+    }
+}
+
+/// The cheapest reachable square from which the action would be legal (the current square
+/// first), checking range and Obstruction with the user moved there.
+fn from_square(s: &State, me: Cid, squares: &[(Pos, u32)], action: &Action) -> Option<Pos> {
+    let here = s.ch(me).pos?;
+    let a = s.setup.book.get(action.ability);
+    let mut sorted: Vec<&(Pos, u32)> = squares.iter().collect();
+    sorted.sort_by_key(|(p, c)| (*c, *p != here));
+    let mut tmp = s.clone();
+    for (p, _) in sorted {
+        let ok = if *p == here {
+            check(s, &Command::Act(action.clone())).is_ok()
+        } else {
+            // A quick range pre-check before the full check on a moved copy.
+            if let (Some(r), Target::Chars(l)) = (range_of(s, me, a), &action.target)
+                && l.iter()
+                    .any(|t| s.ch(*t).pos.is_none_or(|tp| calc::distance(s, *p, tp) > r.max(1)))
+            {
+                continue;
+            }
+            tmp.chars[me as usize].pos = Some(*p);
+            tmp.turn.moved = true;
+            check(&tmp, &Command::Act(action.clone())).is_ok()
+        };
+        if ok {
+            return Some(*p);
+        }
+    }
+    None
+}
+
+fn adjacent_enemies_at(s: &State, me: Cid, p: Pos) -> usize {
+    s.ids()
+        .filter(|&e| s.enemies(me, e) && s.ch(e).able() && s.ch(e).pos.is_some_and(|q| chebyshev(p, q) == 1))
+        .count()
+}
+
+fn nearest_enemy_distance(s: &State, me: Cid, p: Pos) -> i16 {
+    s.ids()
+        .filter(|&e| s.enemies(me, e) && s.ch(e).able())
+        .filter_map(|e| s.ch(e).pos)
+        .map(|q| calc::distance(s, p, q))
+        .min()
+        .unwrap_or(0)
+}
+
+/// The range the character likes to fight at: its longest attack range if all its own attacks
+/// are Ranged, otherwise 1.
+fn preferred_range(s: &State, me: Cid) -> i16 {
+    let own: Vec<&Ability> = s
+        .info(me)
+        .abilities
+        .iter()
+        .map(|a| s.setup.book.get(*a))
+        .filter(|a| a.is_attack())
+        .collect();
+    if !own.is_empty() && own.iter().all(|a| a.ranged) {
+        own.iter().filter_map(|a| range_of(s, me, a)).max().unwrap_or(1).max(1)
+    } else {
+        1
+    }
+}
+
+/// The defence with the best chance to avoid the effect; Evasion pays a small price for the
+/// Vulnerable it risks.
+pub fn best_defence(s: &State, t: Cid, attacker: Cid, a: &Ability) -> Defence {
+    let options = calc::defences(s, t, a);
+    let att_net = calc::attack_tally(s, attacker, a, t).net(s);
+    options
+        .iter()
+        .copied()
+        .map(|d| {
+            let o = attack_odds_with(s, attacker, a, t, d, att_net);
+            let mut score = 1.0 - o.hit();
+            if d == Defence::Evasion {
+                score -= 0.1 * (1.0 - o.defender_critical);
+            }
+            (d, score)
+        })
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .map_or(Defence::Decline, |(d, _)| d)
+}
+
+/// The stance to take now (or `end` to keep the current one).
+fn stance(s: &State, me: Cid) -> Command {
+    let here = s.ch(me).pos;
+    let adjacent_enemy = here.is_some_and(|p| adjacent_enemies_at(s, me, p) > 0);
+    let mut choice: Option<u16> = None;
+    let stances: Vec<u16> = legal::abilities_of(s, me)
+        .into_iter()
+        .filter(|id| s.setup.book.get(*id).kind == Kind::Stance)
+        .collect();
+    let by_id = |name: &str| stances.iter().copied().find(|id| s.setup.book.get(*id).id == name);
+    // An Art stance with a trigger against attackers (Parry and Riposte) when in melee.
+    for &id in &stances {
+        let a = s.setup.book.get(id);
+        if !a.basic && (a.trigger.is_some() && adjacent_enemy || a.trigger.is_none() && !a.modifiers.is_empty()) {
+            choice = Some(id);
+            break;
+        }
+    }
+    if choice.is_none() && !adjacent_enemy {
+        // Protect an ally who is in melee.
+        let ally_in_melee = s.ids().any(|o| {
+            s.allies(me, o)
+                && s.ch(o).able()
+                && s.ch(o)
+                    .pos
+                    .zip(here)
+                    .is_some_and(|(q, p)| chebyshev(p, q) == 1 && adjacent_enemies_at(s, me, q) > 0)
+        });
+        if ally_in_melee {
+            choice = by_id("protect");
+        }
+    }
+    if choice.is_none() {
+        let st = &s.info(me).stats;
+        // Dodge doubles Evasion's Boon; Brace helps Resilience.
+        let evasion_ok = s.ch(me).status(XStatus::Slowed) == 0;
+        choice = if evasion_ok && st.evasion + 1 >= st.resilience {
+            by_id("dodge")
+        } else {
+            by_id("brace")
+        };
+    }
+    match choice {
+        Some(id) if s.ch(me).stance != Some(id) && check(s, &Command::Stance(id)).is_ok() => Command::Stance(id),
+        _ => Command::EndTurn,
+    }
+}

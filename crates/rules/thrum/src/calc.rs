@@ -1,0 +1,406 @@
+//! Derived numbers: Speed, range, distance, roll modifiers, Boons and Banes, Cover.
+//!
+//! Pure functions of the state. The checker, the resolver, the legal-command enumeration and
+//! the AI all use these, so every part of the program computes a rule the same way.
+
+use crate::ability::{Ability, AbilityId, Cond, Defence, Kind, Reach, RollKind, Var, XStatus};
+use crate::options::{BoonStacking, FrayedRolls, LineOfSight, RangeZero};
+use crate::setup::Cid;
+use crate::state::State;
+use fray_space::{Pos, chebyshev};
+
+/// Evaluates an amount for a user.
+pub fn eval(s: &State, user: Cid, a: &crate::ability::Amount) -> i16 {
+    let st = &s.info(user).stats;
+    a.eval(
+        |v| match v {
+            Var::Tier => st.tier,
+            Var::Level => st.level,
+            Var::Attr(at) => st.attr(at),
+            Var::Training(art) => st.training(art),
+        },
+        |v| s.options.half(v),
+    )
+}
+
+/// Distance between two squares (THR-R43, THR-R47).
+pub fn distance(s: &State, a: Pos, b: Pos) -> i16 {
+    let flat = chebyshev(a, b) as i16;
+    if s.options.distance_ignores_elevation {
+        flat
+    } else {
+        let ea = s.setup.map.elevation(a).unwrap_or(0) as i16;
+        let eb = s.setup.map.elevation(b).unwrap_or(0) as i16;
+        flat.max((ea - eb).abs())
+    }
+}
+
+/// Distance between two combatants (`None` if either is not on the map).
+pub fn dist_between(s: &State, a: Cid, b: Cid) -> Option<i16> {
+    Some(distance(s, s.ch(a).pos?, s.ch(b).pos?))
+}
+
+/// Whether a status is active and how strongly (1, or X when effects scale, THR-R212).
+pub fn status_weight(s: &State, c: Cid, x: XStatus) -> i16 {
+    let v = s.ch(c).status(x) as i16;
+    if v == 0 {
+        0
+    } else if s.options.status_effect_scales {
+        v
+    } else {
+        1
+    }
+}
+
+/// Whether a condition is in force (Dazed as a status counts when X > 0).
+pub fn has(s: &State, c: Cid, cond: Cond) -> bool {
+    s.ch(c).has(cond)
+}
+
+/// Current Speed (THR-R52, THR-R208, THR-R220), with the Weaver's exemption this turn.
+pub fn speed(s: &State, c: Cid) -> i16 {
+    let info = s.info(c);
+    let mut v = info.stats.speed;
+    let slowed = status_weight(s, c, XStatus::Slowed);
+    let weaver_ignores = s.turn.who == c && (info.traits.weaver >= 2 || s.turn.weaver_slow);
+    if slowed > 0 && !weaver_ignores {
+        v -= 2 * slowed;
+    }
+    if s.options.draft_hastened && has(s, c, Cond::Hastened) {
+        v += 2;
+    }
+    v.max(s.options.speed_floor)
+}
+
+/// The range of an ability for a user, after Long Reach and Blinded (THR-R49, THR-R204).
+/// `None` means "Self only".
+pub fn range_of(s: &State, user: Cid, ability: &Ability) -> Option<i16> {
+    let Reach::Squares(a) = &ability.reach else {
+        return None;
+    };
+    let mut r = eval(s, user, a).max(0);
+    if r == 1 && s.info(user).traits.long_reach {
+        r = 2;
+    }
+    if s.ch(user).status(XStatus::Blinded) > 0 {
+        r = (r + 1) / 2;
+    }
+    Some(r)
+}
+
+/// Whether a square is within an ability's range of the user (THR-R46, THR-R48).
+pub fn in_range(s: &State, user: Cid, range: Option<i16>, p: Pos) -> bool {
+    let Some(from) = s.ch(user).pos else {
+        return false;
+    };
+    match range {
+        None => p == from,
+        Some(0) => match s.options.range_zero {
+            RangeZero::OwnSquare => p == from,
+            RangeZero::Touch => chebyshev(p, from) <= 1,
+        },
+        Some(r) => distance(s, from, p) <= r,
+    }
+}
+
+/// Whether blocked squares stand on the straight line between two squares (the
+/// `line-of-sight = "blocked-squares"` option; THR-R50).
+pub fn sight_blocked(s: &State, a: Pos, b: Pos) -> bool {
+    if s.options.line_of_sight == LineOfSight::ObstructionOnly {
+        return false;
+    }
+    let (dx, dy) = ((b.x - a.x) as i32, (b.y - a.y) as i32);
+    let n = dx.abs().max(dy.abs());
+    (1..n).any(|i| {
+        // Round to the nearest square along the segment.
+        let x = a.x as i32 + (2 * dx * i + n).div_euclid(2 * n);
+        let y = a.y as i32 + (2 * dy * i + n).div_euclid(2 * n);
+        s.setup.map.get(Pos::new(x as i16, y as i16)).is_some_and(|c| c.blocked)
+    })
+}
+
+/// The attack modifier of a user for an ability (THR-R94, THR-R95).
+pub fn attack_modifier(s: &State, user: Cid, ability: &Ability) -> i16 {
+    let st = &s.info(user).stats;
+    if let Some(a) = st.attack {
+        return a;
+    }
+    match ability.art {
+        Some(art) if !ability.basic => st.arts[art.index()],
+        _ => st
+            .arts
+            .iter()
+            .copied()
+            .zip(st.training)
+            .filter(|(_, t)| *t > 0)
+            .map(|(m, _)| m)
+            .max()
+            .unwrap_or(s.options.untrained_attack_modifier),
+    }
+}
+
+/// The Stance and Passive abilities whose modifiers apply to a combatant now.
+fn standing(s: &State, c: Cid) -> impl Iterator<Item = &Ability> + '_ {
+    let info = s.info(c);
+    let stance = s.ch(c).stance.map(|a| s.setup.book.get(a));
+    let passives = info
+        .abilities
+        .iter()
+        .map(|a| s.setup.book.get(*a))
+        .filter(|a| a.kind == Kind::Passive);
+    stance.into_iter().chain(passives)
+}
+
+/// Boons (negative: Banes) and flat bonus from Stances and Passives for a kind of roll.
+pub fn standing_mods(s: &State, c: Cid, kind: RollKind) -> (i16, i16) {
+    let tier = s.info(c).stats.tier;
+    let mut boons = 0;
+    let mut flat = 0;
+    for a in standing(s, c) {
+        for m in &a.modifiers {
+            let applies = m.roll == kind || (m.roll == RollKind::AnyDefence && matches!(kind, RollKind::Defence(_)));
+            if applies && tier >= m.min_tier as i16 {
+                boons += m.boons;
+                flat += eval(s, c, &m.flat);
+            }
+        }
+    }
+    (boons, flat)
+}
+
+/// Boons and Banes tallied separately, combined by the stacking option (THR-R114).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Boons from every source.
+    pub boons: i16,
+    /// Banes from every source.
+    pub banes: i16,
+}
+
+impl Tally {
+    /// Adds a signed count (positive: Boons).
+    pub fn add(&mut self, n: i16) {
+        if n > 0 {
+            self.boons += n;
+        } else {
+            self.banes -= n;
+        }
+    }
+
+    /// The net count after cancelling (THR-R111).
+    pub fn net(&self, s: &State) -> i16 {
+        match s.options.boon_stacking {
+            BoonStacking::Sum => self.boons - self.banes,
+            BoonStacking::OneEach => self.boons.min(1) - self.banes.min(1),
+        }
+    }
+}
+
+/// Cover and Obstruction of a target square against an attacker.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoverInfo {
+    /// Cover sources that give the target cover against this attacker.
+    pub sources: u8,
+    /// Whether the attacker is Obstructed from the target square.
+    pub obstructed: bool,
+}
+
+/// Cover and Obstruction for an attack from `attacker` (standing on `from`) against a target
+/// square `at` (THR-R119 to THR-R131). A cover source is an adjacent square holding terrain
+/// 2+ levels above the target's square, or another character (counting as its square +
+/// `character-cover-height`); it gives cover when the attacker is beyond its dividing line
+/// and lower than it. Obstruction needs both flanks of such a source to qualify as sources.
+pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
+    let map = &s.setup.map;
+    let opts = &s.options;
+    let target_elev = map.elevation(at).unwrap_or(0) as i16;
+    let attacker_elev = map.elevation(from).unwrap_or(0) as i16;
+    let height = |p: Pos| -> Option<i16> {
+        let elev = map.elevation(p)? as i16;
+        if let Some(o) = s.occupant(p)
+            && o != attacker
+        {
+            return Some(elev + opts.character_cover_height);
+        }
+        (elev >= target_elev + 2).then_some(elev)
+    };
+    let mut info = CoverInfo::default();
+    for src in fray_space::neighbours(at) {
+        if src == from {
+            continue;
+        }
+        let Some(h) = height(src) else { continue };
+        if attacker_elev >= h {
+            continue;
+        }
+        let dot =
+            ((from.x - src.x) as i32) * ((at.x - src.x) as i32) + ((from.y - src.y) as i32) * ((at.y - src.y) as i32);
+        let beyond = fray_space::beyond_dividing_line(at, src, from);
+        debug_assert_eq!(beyond, dot < 0);
+        if beyond || (dot == 0 && opts.cover_on_line) {
+            info.sources += 1;
+            if beyond
+                && let Some((f1, f2)) = fray_space::flanks(at, src)
+                && height(f1).is_some()
+                && height(f2).is_some()
+            {
+                info.obstructed = true;
+            }
+        }
+    }
+    info
+}
+
+/// Whether `attacker` may not target the square `at` with this ability because of
+/// Obstruction (THR-R128, THR-R129; Physical Attacks only unless the option says otherwise).
+pub fn obstructed(s: &State, attacker: Cid, ability: &Ability, at: Pos) -> bool {
+    let applies = ability.is_physical() || (s.options.obstruction_for_mental && ability.is_attack());
+    if !applies {
+        return false;
+    }
+    let Some(from) = s.ch(attacker).pos else { return false };
+    cover_check(s, attacker, from, at).obstructed
+}
+
+/// Number of enemies adjacent to a combatant (for Ranged, THR-R115).
+pub fn adjacent_enemies(s: &State, c: Cid) -> i16 {
+    let Some(p) = s.ch(c).pos else { return 0 };
+    s.ids()
+        .filter(|&o| s.enemies(c, o) && s.ch(o).present())
+        .filter(|&o| s.ch(o).pos.is_some_and(|q| chebyshev(p, q) == 1))
+        .count() as i16
+}
+
+/// Boons and Banes on an attack roll, without trigger changes (THR-R114 and the sources it lists).
+pub fn attack_tally(s: &State, user: Cid, ability: &Ability, target: Cid) -> Tally {
+    let mut t = Tally::default();
+    let (b, _) = standing_mods(s, user, RollKind::Attack);
+    t.add(b);
+    if s.ch(user).exhausted() {
+        t.add(-1); // THR-R165
+    }
+    t.add(-status_weight(s, user, XStatus::Weakened)); // THR-R210
+    if ability.ranged {
+        t.add(-adjacent_enemies(s, user)); // THR-R115
+    }
+    if let (Some(from), Some(at)) = (s.ch(user).pos, s.ch(target).pos) {
+        if ability.is_physical() {
+            let sources = cover_check(s, user, from, at).sources as i16;
+            t.add(-sources.min(s.options.max_cover_banes as i16)); // THR-R126, THR-R127
+        }
+        if s.ch(user).status(XStatus::Blinded) > 0 && chebyshev(from, at) > 1 {
+            t.add(-1); // THR-R204
+        }
+        if s.options.draft_hidden && has(s, target, Cond::Hidden) && chebyshev(from, at) > 1 {
+            t.add(-1); // THR-R219
+        }
+    }
+    t
+}
+
+/// The defence modifier (flat part) for a defence (THR-R102, THR-R103, THR-R113).
+pub fn defence_modifier(s: &State, defender: Cid, d: Defence, attacker: Cid) -> i16 {
+    let st = &s.info(defender).stats;
+    let base = match d {
+        Defence::Resilience => st.resilience,
+        Defence::Evasion => st.evasion,
+        Defence::Resolve => st.resolve,
+        Defence::Decline => 0,
+    };
+    let (_, flat) = standing_mods(s, defender, RollKind::Defence(d));
+    let quill = if s.info(defender).traits.quill && dist_between(s, defender, attacker).is_some_and(|r| r >= 3) {
+        1
+    } else {
+        0
+    };
+    base + flat + quill
+}
+
+/// Boons and Banes on a defence roll, without trigger changes.
+pub fn defence_tally(s: &State, defender: Cid, d: Defence) -> Tally {
+    let mut t = Tally::default();
+    let (b, _) = standing_mods(s, defender, RollKind::Defence(d));
+    t.add(b);
+    if d == Defence::Evasion && s.ch(defender).status(XStatus::Vulnerable) == 0 {
+        t.add(1); // THR-R103
+    }
+    if s.ch(defender).frayed() {
+        t.add(-1); // THR-R156
+    }
+    if dazed(s, defender) {
+        t.add(-1); // THR-R214
+    }
+    if d == Defence::Evasion && s.options.draft_hastened && has(s, defender, Cond::Hastened) {
+        t.add(1); // THR-R220
+    }
+    t
+}
+
+/// Whether Dazed is in force.
+pub fn dazed(s: &State, c: Cid) -> bool {
+    has(s, c, Cond::Dazed)
+}
+
+/// Boons and Banes on an Incapacity Roll (THR-R168, THR-R203, THR-R198, THR-R228).
+pub fn incapacity_tally(s: &State, c: Cid) -> (Tally, i16) {
+    let mut t = Tally::default();
+    t.add(-status_weight(s, c, XStatus::Bleed));
+    let (b, flat) = standing_mods(s, c, RollKind::Incapacity);
+    t.add(b);
+    let mut flat = flat;
+    if s.options.stances_help_fixed_rolls {
+        let (b2, f2) = standing_mods(s, c, RollKind::Defence(Defence::Resilience));
+        t.add(b2);
+        flat += f2;
+    }
+    if s.options.frayed_rolls == FrayedRolls::DefensiveAttributes && s.ch(c).frayed() {
+        t.add(-1);
+    }
+    (t, s.info(c).stats.resilience + flat)
+}
+
+/// Boons and Banes on a Panic Roll (THR-R158, THR-R207).
+pub fn panic_tally(s: &State, c: Cid) -> (Tally, i16) {
+    let mut t = Tally::default();
+    t.add(-status_weight(s, c, XStatus::Shocked));
+    let (b, flat) = standing_mods(s, c, RollKind::Panic);
+    t.add(b);
+    let mut flat = flat;
+    if s.options.stances_help_fixed_rolls {
+        let (b2, f2) = standing_mods(s, c, RollKind::Defence(Defence::Resolve));
+        t.add(b2);
+        flat += f2;
+    }
+    if s.options.frayed_rolls == FrayedRolls::DefensiveAttributes && s.ch(c).frayed() {
+        t.add(-1);
+    }
+    (t, s.info(c).stats.resolve + flat)
+}
+
+/// The defences a target may pick against an ability (THR-R97, THR-R98, THR-R100, THR-R101).
+pub fn defences(s: &State, target: Cid, ability: &Ability) -> &'static [Defence] {
+    use crate::ability::AttackKind::*;
+    let slowed = s.ch(target).status(XStatus::Slowed) > 0;
+    match (ability.attack, slowed) {
+        (Some(Physical), false) => &[Defence::Resilience, Defence::Evasion],
+        (Some(Physical), true) => &[Defence::Resilience],
+        (Some(Mental), false) => &[Defence::Resolve, Defence::Evasion],
+        (Some(Mental), true) => &[Defence::Resolve],
+        (Some(Special), false) => &[Defence::Evasion, Defence::Decline],
+        (Some(Special), true) => &[Defence::Decline],
+        (None, _) => &[],
+    }
+}
+
+/// Whether a combatant can use an ability at all (owns it, basic, or an enabled option).
+pub fn has_ability(s: &State, c: Cid, id: AbilityId) -> bool {
+    let a = s.setup.book.get(id);
+    if a.basic {
+        return match a.requires_option.as_deref() {
+            Some("coup-de-grace") => s.options.coup_de_grace,
+            Some(_) => false,
+            None => true,
+        };
+    }
+    s.info(c).abilities.contains(&id)
+}

@@ -1,0 +1,812 @@
+//! Legality: the one place that decides whether a command is allowed now.
+//!
+//! [`check`] returns a typed [`Reject`] with a stable code and a sentence; it never changes
+//! anything. The legal-command enumeration filters candidates through it, and the resolver
+//! relies on it, so "listed as legal", "accepted" and "resolved" cannot drift apart.
+//!
+//! Stable rejection codes: `not-now`, `unknown-ability`, `out-of-range`, `invalid-target`,
+//! `obstructed`, `blocked`, `occupied`, `not-enough-movement`, `immobilized`, `stunned`,
+//! `cannot-delay`, `bad-pick`, `not-in-start-area`, `cannot-stop-here`, `would-fray`,
+//! `bad-ruling`.
+
+use crate::ability::{Ability, Attr, Cond, Kind, Op, TargetSpec, XStatus};
+use crate::calc::{self, distance, has_ability, in_range, obstructed, range_of, sight_blocked};
+use crate::command::{Action, Command, Gauge, Ruling, Target};
+use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall};
+use crate::setup::Cid;
+use crate::state::{Frame, Phase, State, StatusRef, Step, UseStage};
+use fray_engine::Reject;
+use fray_engine::order::DelayError;
+use fray_space::{Pos, base_step_cost};
+
+fn no(code: &'static str, reason: impl Into<String>) -> Reject {
+    Reject::new(code, reason)
+}
+
+/// The cost of one voluntary step for `who`, or why it cannot be taken (THR-R51 to THR-R63,
+/// THR-R70, THR-R71, THR-R75). `roll` replaces the extra cost of a 2+ level drop with a roll.
+/// Ally squares may be entered (to pass through), enemy squares may not.
+pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<i16, Reject> {
+    let map = &s.setup.map;
+    let Some(c) = base_step_cost(map, from, to) else {
+        return Err(no("blocked", format!("{to} cannot be entered from {from}")));
+    };
+    if let Some(o) = s.occupant(to)
+        && o != who
+        && s.enemies(who, o)
+    {
+        return Err(no("blocked", format!("{to} holds an enemy ({})", s.name(o))));
+    }
+    let leave = if c.leave_difficult > 0 || loomed(s, who, from) {
+        1
+    } else {
+        0
+    };
+    let climb = if roll && c.drop >= 2 { 0 } else { c.climb as i16 };
+    Ok(c.base as i16 + leave + climb)
+}
+
+/// Whether an enemy Loomer makes `p` Difficult Terrain for `who` (THR-R75).
+pub fn loomed(s: &State, who: Cid, p: Pos) -> bool {
+    s.ids().any(|o| {
+        let t = s.info(o).traits.loomer;
+        if t == 0 || !s.enemies(who, o) || !s.ch(o).able() {
+            return false;
+        }
+        let Some(q) = s.ch(o).pos else { return false };
+        let (dx, dy) = ((p.x - q.x).abs(), (p.y - q.y).abs());
+        (dx + dy == 1) || (t >= 2 && dx == 1 && dy == 1)
+    })
+}
+
+/// Whether a combatant may end its movement on a square.
+pub fn can_stop(s: &State, who: Cid, p: Pos) -> bool {
+    s.setup.map.get(p).is_some_and(|c| !c.blocked) && s.occupant(p).is_none_or(|o| o == who)
+}
+
+/// Movement left in the current allowance.
+pub fn movement_left(s: &State) -> i16 {
+    calc::speed(s, s.turn.who) - s.turn.spent
+}
+
+fn moving(s: &State) -> Result<Cid, Reject> {
+    let who = s.turn.who;
+    if !s.stack.is_empty() || s.phase != Phase::Rounds || !matches!(s.turn.step, Step::Move | Step::ActionMove) {
+        return Err(no("not-now", "moving is only possible in the Move step of a turn"));
+    }
+    if s.turn.move_ended {
+        return Err(no("not-now", "this character's movement has ended for the turn"));
+    }
+    if calc::has(s, who, Cond::Immobilized) {
+        return Err(no("immobilized", format!("{} is Immobilized", s.name(who))));
+    }
+    if s.turn.stunned && s.options.draft_stunned && s.turn.acted && s.turn.step == Step::Move {
+        return Err(no(
+            "stunned",
+            "a Stunned character may Move or take its Action, not both",
+        ));
+    }
+    Ok(who)
+}
+
+/// Where the current character may `move` to, with the cost (planned with full costs).
+pub fn reachable(s: &State, who: Cid, scratch: &mut fray_space::PathScratch) -> Vec<(Pos, u32)> {
+    let Some(start) = s.ch(who).pos else { return Vec::new() };
+    let budget = movement_left(s).max(0) as u32;
+    let reach = fray_space::reach(
+        &s.setup.map,
+        start,
+        budget,
+        |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
+        |p| can_stop(s, who, p),
+        scratch,
+    );
+    reach.destinations().collect()
+}
+
+/// Checks a command against the rules.
+pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
+    if s.outcome.is_some() {
+        return Err(no(Reject::GAME_OVER, "the combat is over"));
+    }
+    if let Command::Gm(r) = cmd {
+        return check_ruling(s, r);
+    }
+    if let Some(top) = s.stack.last() {
+        return check_in_frame(s, top, cmd);
+    }
+    let who = s.turn.who;
+    match (cmd, s.turn.step) {
+        (Command::Begin, Step::Slot) => Ok(()),
+        (Command::Delay(after), Step::Slot) => check_delay(s, who, *after),
+        (Command::Place(p), Step::Place) => {
+            let cell = s
+                .setup
+                .map
+                .get(*p)
+                .ok_or_else(|| no("blocked", format!("{p} is off the map")))?;
+            if cell.blocked {
+                return Err(no("blocked", format!("{p} is blocked")));
+            }
+            if s.occupant(*p).is_some() {
+                return Err(no("occupied", format!("{p} is occupied")));
+            }
+            let fallback = s.options.start_area_too_small == StartAreaTooSmall::AnyEmptySquare && start_area_full(s);
+            if !(cell.start || fallback) {
+                return Err(no("not-in-start-area", format!("{p} is not in the Starting Area")));
+            }
+            Ok(())
+        }
+        (Command::Move(to), Step::Move | Step::ActionMove) => {
+            let who = moving(s)?;
+            if calc::has(s, who, Cond::Disoriented) {
+                return Err(no(
+                    "not-now",
+                    "a Disoriented character moves one step at a time (use step)",
+                ));
+            }
+            let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            if *to == from {
+                return Err(no("invalid-target", "already there"));
+            }
+            if !can_stop(s, who, *to) {
+                return Err(no("cannot-stop-here", format!("{to} is not an empty square")));
+            }
+            let mut scratch = fray_space::PathScratch::new();
+            let budget = movement_left(s).max(0) as u32;
+            let path = fray_space::cheapest_path(
+                &s.setup.map,
+                from,
+                *to,
+                budget,
+                |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
+                |p| can_stop(s, who, p),
+                &mut scratch,
+            );
+            match path {
+                Some(_) => Ok(()),
+                None => Err(no(
+                    "not-enough-movement",
+                    format!("{to} cannot be reached with {budget} movement left"),
+                )),
+            }
+        }
+        (Command::Step { dir, roll }, Step::Move | Step::ActionMove) => {
+            let who = moving(s)?;
+            let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            let to = from.step(*dir);
+            if let Some(a) = roll {
+                if !matches!(a, Attr::End | Attr::Ref) {
+                    return Err(no("bad-pick", "the drop roll uses END or REF"));
+                }
+                let drop = base_step_cost(&s.setup.map, from, to).map_or(0, |c| c.drop);
+                if drop < 2 {
+                    return Err(no(
+                        "bad-pick",
+                        "a roll is only possible when stepping down 2 or more levels",
+                    ));
+                }
+            }
+            let cost = step_cost(s, who, from, to, roll.is_some())?;
+            if !can_stop(s, who, to) {
+                return Err(no(
+                    "cannot-stop-here",
+                    format!("{to} is occupied; use move to pass through allies"),
+                ));
+            }
+            let left = movement_left(s);
+            let disoriented = calc::has(s, who, Cond::Disoriented);
+            if cost > left && !(s.options.partial_steps && left > 0) && !disoriented {
+                return Err(no(
+                    "not-enough-movement",
+                    format!("that step costs {cost} and {left} movement is left"),
+                ));
+            }
+            if disoriented && left <= 0 {
+                return Err(no("not-enough-movement", "no movement left"));
+            }
+            Ok(())
+        }
+        (Command::Act(a), Step::Move) => check_action(s, who, a),
+        (Command::Act(_), _) => Err(no("not-now", "the Action has already been taken or skipped this turn")),
+        (Command::Stance(id), Step::Move | Step::ActionMove | Step::Stance) => {
+            check_stop_here(s, who)?;
+            let a = s.setup.book.get(*id);
+            if a.kind != Kind::Stance || !has_ability(s, who, *id) {
+                return Err(no(
+                    "unknown-ability",
+                    format!("{} has no stance '{}'", s.name(who), a.id),
+                ));
+            }
+            if s.phase == Phase::RoundZero && !s.is_pc(who) && !s.options.npc_round_zero_stance {
+                return Err(no("not-now", "NPCs take no Stance in Round Zero"));
+            }
+            if !s.options.reenter_ended_stance && s.ch(who).stance_ended == Some(*id) {
+                return Err(no(
+                    "not-now",
+                    "that Stance ended since the last turn and cannot be entered again yet",
+                ));
+            }
+            if !s.ch(who).able() {
+                return Err(no("not-now", "an Incapacitated character cannot take a Stance"));
+            }
+            if s.ch(who).stance == Some(*id) {
+                return Err(no("invalid-target", "already in that Stance (use end to keep it)"));
+            }
+            no_action_ok(s)
+        }
+        (Command::EndTurn, Step::Move | Step::ActionMove | Step::Stance) => {
+            check_stop_here(s, who)?;
+            no_action_ok(s)
+        }
+        _ => Err(no(
+            "not-now",
+            format!("that command is not possible now ({})", step_name(s)),
+        )),
+    }
+}
+
+fn step_name(s: &State) -> &'static str {
+    match s.turn.step {
+        Step::Slot => "the slot has come up: begin or delay",
+        Step::Place => "pick a starting square",
+        Step::Move => "move, act, take a stance or end the turn",
+        Step::ActionMove => "move, take a stance or end the turn",
+        Step::Stance => "take a stance or end the turn",
+        Step::Done => "the turn is over",
+    }
+}
+
+fn no_action_ok(s: &State) -> Result<(), Reject> {
+    if s.phase == Phase::Rounds && s.turn.step == Step::Move && !s.options.allow_no_action && s.ch(s.turn.who).able() {
+        return Err(no(
+            "not-now",
+            "taking no Action is not allowed (allow-no-action = false)",
+        ));
+    }
+    Ok(())
+}
+
+fn check_stop_here(s: &State, who: Cid) -> Result<(), Reject> {
+    if let Some(p) = s.ch(who).pos
+        && s.chars
+            .iter()
+            .enumerate()
+            .any(|(i, c)| i as Cid != who && c.pos == Some(p) && c.present())
+    {
+        return Err(no("cannot-stop-here", "a character cannot stop in an ally's square"));
+    }
+    Ok(())
+}
+
+fn start_area_full(s: &State) -> bool {
+    !s.setup
+        .map
+        .positions()
+        .any(|p| s.setup.map.get(p).is_some_and(|c| c.start && !c.blocked) && s.occupant(p).is_none())
+}
+
+fn check_delay(s: &State, who: Cid, after: Option<Cid>) -> Result<(), Reject> {
+    let c = s.ch(who);
+    if c.incapacitated && !s.options.incapacitated_may_delay {
+        return Err(no("cannot-delay", "an Incapacitated character may not Delay"));
+    }
+    if s.options.delay_limit == DelayLimit::OncePerCombat && c.delays > 0 {
+        return Err(no(
+            "cannot-delay",
+            "a character may Delay only once per combat (delay-limit)",
+        ));
+    }
+    let explain = |e: DelayError| match e {
+        DelayError::AlreadyDelayed => no(
+            "cannot-delay",
+            format!("{} has already delayed this round", s.name(who)),
+        ),
+        DelayError::NothingLater => no("cannot-delay", "nobody acts later this round"),
+        DelayError::NotLater => no(
+            "cannot-delay",
+            "a Delay must name someone who acts later and has not acted this round",
+        ),
+        DelayError::NotCurrent => no("cannot-delay", "it is not this character's slot"),
+    };
+    s.order.can_delay(who).map_err(explain)?;
+    match after {
+        None if !s.options.delay_to_end => Err(no(
+            "cannot-delay",
+            "delaying to the end of the round is off (delay-to-end)",
+        )),
+        None => Ok(()),
+        Some(t) => {
+            if s.order.later_waiting().any(|x| x == t) {
+                Ok(())
+            } else {
+                Err(explain(DelayError::NotLater))
+            }
+        }
+    }
+}
+
+/// The characters an action affects, in resolution order, or why it is illegal.
+pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Reject> {
+    let a = s.setup.book.get(act.ability);
+    let range = range_of(s, user, a);
+    let upos = s.ch(user).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+    let single =
+        |t: Cid, ok: bool, what: &str| -> Result<Vec<Cid>, Reject> { single_target(s, user, a, range, t, ok, what) };
+    let one = |list: &Vec<Cid>| -> Result<Cid, Reject> {
+        match list.as_slice() {
+            [t] => Ok(*t),
+            _ => Err(no("invalid-target", format!("{} takes exactly one target", a.id))),
+        }
+    };
+    match (&a.target, &act.target) {
+        (TargetSpec::SelfOnly, Target::None) => Ok(vec![user]),
+        (TargetSpec::Ally, Target::Chars(l)) => {
+            let t = one(l)?;
+            single(t, s.allies(user, t), "an ally")
+        }
+        (TargetSpec::AllyOrSelf, Target::Chars(l)) => {
+            let t = one(l)?;
+            single(t, t == user || s.allies(user, t), "an ally or yourself")
+        }
+        (TargetSpec::Enemy, Target::Chars(l)) => {
+            let t = one(l)?;
+            single(t, s.enemies(user, t), "an enemy")
+        }
+        (TargetSpec::Character, Target::Chars(l)) => {
+            let t = one(l)?;
+            single(t, true, "a character")
+        }
+        (TargetSpec::IncapacitatedAlly, Target::Chars(l)) => {
+            let t = one(l)?;
+            single(t, s.allies(user, t) && s.ch(t).incapacitated, "an Incapacitated ally")
+        }
+        (TargetSpec::IncapacitatedEnemy, Target::Chars(l)) => {
+            let t = one(l)?;
+            single(t, s.enemies(user, t) && s.ch(t).incapacitated, "an Incapacitated enemy")
+        }
+        (TargetSpec::UpToEnemies(n), Target::Chars(l)) => {
+            if l.is_empty() || l.len() > *n as usize {
+                return Err(no("invalid-target", format!("{} takes 1 to {n} enemies", a.id)));
+            }
+            if !l.windows(2).all(|w| w[0] < w[1]) {
+                return Err(no(
+                    "invalid-target",
+                    "list each target once, in the order the encounter lists them (the prompt shows the accepted form)",
+                ));
+            }
+            for t in l {
+                single(*t, s.enemies(user, *t), "an enemy")?;
+            }
+            Ok(l.clone())
+        }
+        (TargetSpec::AllEnemies, Target::None) => Ok(s
+            .ids()
+            .filter(|&t| s.enemies(user, t) && targetable(s, t))
+            .filter(|&t| range.is_none() || s.ch(t).pos.is_some_and(|p| in_range(s, user, range, p)))
+            .collect()),
+        (TargetSpec::Square, Target::Square(p)) => {
+            if !in_range(s, user, range, *p) {
+                return Err(no("out-of-range", format!("{p} is out of range")));
+            }
+            if !can_stop(s, user, *p) || s.occupant(*p).is_some() {
+                return Err(no("occupied", format!("{p} is not an empty square")));
+            }
+            Ok(Vec::new())
+        }
+        (spec, target) if spec.is_shape() => {
+            let squares = shape_squares(s, user, act, upos)
+                .ok_or_else(|| no("invalid-target", format!("{} needs {}", a.id, shape_hint(spec))))?;
+            let _ = target;
+            if squares.is_empty() {
+                return Err(no("invalid-target", "the shape lies entirely off the map"));
+            }
+            if !matches!(spec, TargetSpec::Aura(_)) {
+                // THR-R80, THR-R81: some square within range (the user's own for Range 0).
+                let r = range.unwrap_or(0);
+                let ok = if r == 0 {
+                    squares.contains(&upos)
+                } else {
+                    squares.iter().any(|p| in_range(s, user, range, *p))
+                };
+                if !ok {
+                    return Err(no("out-of-range", "no square of the shape is within range"));
+                }
+            }
+            if a.is_attack() {
+                // THR-R129, THR-R130: the shape needs at least one square that is not Obstructed.
+                if squares.iter().all(|p| obstructed(s, user, a, *p)) {
+                    return Err(no("obstructed", "every square of the shape is Obstructed"));
+                }
+            }
+            let mut hit: Vec<Cid> = s
+                .ids()
+                .filter(|&t| targetable(s, t) && s.ch(t).pos.is_some_and(|p| squares.contains(&p)))
+                .filter(|&t| !(matches!(spec, TargetSpec::Aura(_)) && t == user))
+                .collect();
+            let order = |c: Cid| s.order.position(c).unwrap_or(usize::MAX);
+            hit.sort_by_key(|&c| order(c));
+            Ok(hit)
+        }
+        (spec, _) => Err(no("invalid-target", format!("{} needs {}", a.id, shape_hint(spec)))),
+    }
+}
+
+fn shape_hint(spec: &TargetSpec) -> &'static str {
+    match spec {
+        TargetSpec::SelfOnly | TargetSpec::AllEnemies | TargetSpec::Aura(_) => "no target",
+        TargetSpec::Area(_) => "an area: area x,y (its south-west corner)",
+        TargetSpec::Line(_) => "a line: line x,y <dir>",
+        TargetSpec::LineToEdge => "a direction: toward <dir>",
+        TargetSpec::Square => "a square: at x,y",
+        TargetSpec::UpToEnemies(_) => "one or more enemy ids separated by commas",
+        _ => "one target id",
+    }
+}
+
+/// Whether a character can be picked as a target at all (THR-R93).
+pub fn targetable(s: &State, t: Cid) -> bool {
+    let c = s.ch(t);
+    c.present() && c.pos.is_some() && (!c.incapacitated || s.options.incapacitated_targetable)
+}
+
+fn single_target(
+    s: &State,
+    user: Cid,
+    a: &Ability,
+    range: Option<i16>,
+    t: Cid,
+    ok: bool,
+    what: &str,
+) -> Result<Vec<Cid>, Reject> {
+    if t as usize >= s.chars.len() {
+        return Err(no("invalid-target", "no such combatant"));
+    }
+    let needs_incap = matches!(a.target, TargetSpec::IncapacitatedAlly | TargetSpec::IncapacitatedEnemy);
+    if !ok || !s.ch(t).present() || s.ch(t).pos.is_none() || (!needs_incap && !targetable(s, t)) {
+        return Err(no("invalid-target", format!("{} must target {what}", a.id)));
+    }
+    let p = s.ch(t).pos.unwrap_or(Pos::new(0, 0));
+    if !in_range(s, user, range, p) {
+        return Err(no("out-of-range", format!("{} is out of range of {}", s.name(t), a.id)));
+    }
+    if obstructed(s, user, a, p) {
+        return Err(no(
+            "obstructed",
+            format!("{} is Obstructed from {}", s.name(t), s.name(user)),
+        ));
+    }
+    if let Some(from) = s.ch(user).pos
+        && sight_blocked(s, from, p)
+    {
+        return Err(no("obstructed", format!("a wall blocks the line to {}", s.name(t))));
+    }
+    Ok(vec![t])
+}
+
+/// The size of an area after Overexert.
+pub fn area_size(s: &State, user: Cid, act: &Action) -> i16 {
+    let a = s.setup.book.get(act.ability);
+    if let Some(o) = act.overexert.and_then(|i| a.overexert.get(i as usize))
+        && let Some(size) = &o.area
+    {
+        return calc::eval(s, user, size);
+    }
+    match &a.target {
+        TargetSpec::Area(x) | TargetSpec::Line(x) | TargetSpec::Aura(x) => calc::eval(s, user, x),
+        _ => 0,
+    }
+}
+
+/// The squares of a shape (clipped to the map), or `None` if the target kind does not fit.
+pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Vec<Pos>> {
+    let a = s.setup.book.get(act.ability);
+    let map = &s.setup.map;
+    let size = area_size(s, user, act).max(1) as u16;
+    let v: Vec<Pos> = match (&a.target, &act.target) {
+        (TargetSpec::Area(_), Target::Area(anchor)) => fray_space::area(*anchor, size).collect(),
+        (TargetSpec::Line(_), Target::Line(start, dir)) => fray_space::line(*start, *dir, size).collect(),
+        (TargetSpec::LineToEdge, Target::Toward(dir)) => {
+            let start = match s.options.infinite_line {
+                InfiniteLine::Adjacent => upos.step(*dir),
+                InfiniteLine::UserSquare => upos,
+            };
+            if !map.contains(start) {
+                return Some(Vec::new());
+            }
+            fray_space::line_to_edge(map, start, *dir).collect()
+        }
+        (TargetSpec::Aura(_), Target::None) => fray_space::aura(upos, size).collect(),
+        _ => return None,
+    };
+    Some(v.into_iter().filter(|p| map.contains(*p)).collect())
+}
+
+fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
+    if s.phase != Phase::Rounds {
+        return Err(no("not-now", "no Actions in Round Zero"));
+    }
+    if !s.ch(who).able() {
+        return Err(no("not-now", "an Incapacitated character cannot act"));
+    }
+    if act.ability as usize >= s.setup.book.abilities.len() {
+        return Err(no("unknown-ability", "no such ability"));
+    }
+    let a = s.setup.book.get(act.ability);
+    if a.kind != Kind::Action || !has_ability(s, who, act.ability) {
+        return Err(no(
+            "unknown-ability",
+            format!("{} cannot use '{}' as an Action", s.name(who), a.id),
+        ));
+    }
+    if s.turn.stunned && s.options.draft_stunned && s.turn.moved {
+        return Err(no(
+            "stunned",
+            "a Stunned character may Move or take its Action, not both",
+        ));
+    }
+    check_stop_here(s, who)?;
+    // Overexert (THR-R132 to THR-R134).
+    if let Some(o) = act.overexert {
+        let Some(ov) = a.overexert.get(o as usize) else {
+            return Err(no("bad-pick", format!("{} has no such Overexert option", a.id)));
+        };
+        let cost = ov.stress.unwrap_or(s.options.overexert_stress);
+        if !s.options.overexert_may_fray && s.ch(who).stress + cost > s.ch(who).st {
+            return Err(no(
+                "would-fray",
+                "Overexert would make this character Frayed (overexert-may-fray = false)",
+            ));
+        }
+    }
+    let targets = action_targets(s, who, act)?;
+    check_pick(s, who, a, act, &targets)
+}
+
+/// Checks the user's picks for the ability's choices.
+fn check_pick(s: &State, who: Cid, a: &Ability, act: &Action, targets: &[Cid]) -> Result<(), Reject> {
+    let choose = a.effect.iter().chain(&a.success).find_map(|l| match &l.op {
+        Op::Choose(c) => Some(c),
+        _ => None,
+    });
+    let pick = act.pick;
+    let mut needs_dir = false;
+    let mut needs_status = false;
+    let mut scan = |ops: &[crate::ability::Line]| {
+        for l in ops {
+            match l.op {
+                Op::Shift(_) => needs_dir = true,
+                Op::EndStatus => needs_status = true,
+                _ => {}
+            }
+        }
+    };
+    scan(&a.effect);
+    scan(&a.success);
+    scan(&a.critical);
+    match (choose, pick.option) {
+        (Some(c), Some(i)) => {
+            let Some(choice) = c.get(i as usize) else {
+                return Err(no("bad-pick", "no such option"));
+            };
+            scan(&choice.ops);
+        }
+        (Some(c), None) => {
+            let labels: Vec<&str> = c.iter().map(|c| c.label.as_str()).collect();
+            return Err(no("bad-pick", format!("{} needs: option {}", a.id, labels.join("|"))));
+        }
+        (None, Some(_)) => return Err(no("bad-pick", format!("{} has no options", a.id))),
+        (None, None) => {}
+    }
+    match (needs_dir, pick.dir) {
+        (true, None) => return Err(no("bad-pick", "that needs a direction: dir <n|ne|e|se|s|sw|w|nw>")),
+        (false, Some(_)) => return Err(no("bad-pick", "no direction is needed")),
+        (true, Some(d)) => {
+            // The shifted target must be able to land there now.
+            for &t in targets {
+                let Some(p) = s.ch(t).pos else { continue };
+                let to = p.step(d);
+                if !can_stop(s, t, to) || s.occupant(to).is_some() {
+                    return Err(no("blocked", format!("{} cannot be moved to {to}", s.name(t))));
+                }
+            }
+        }
+        (false, None) => {}
+    }
+    match (needs_status, pick.status) {
+        (true, None) => Err(no("bad-pick", "that needs a status: status <name>")),
+        (false, Some(_)) => Err(no("bad-pick", "no status is needed")),
+        (true, Some(st)) => {
+            let t = targets.first().copied().unwrap_or(who);
+            if is_negative(st) && status_on(s, t, st) {
+                Ok(())
+            } else {
+                Err(no(
+                    "bad-pick",
+                    format!("{} has no negative status '{}' to end", s.name(t), st.name()),
+                ))
+            }
+        }
+        (false, None) => Ok(()),
+    }
+}
+
+/// Whether a status counts as negative (THR-R193).
+pub fn is_negative(st: StatusRef) -> bool {
+    match st {
+        StatusRef::X(_) => true,
+        StatusRef::Cond(c) => c.is_negative(),
+    }
+}
+
+/// Whether a character has a status or condition now.
+pub fn status_on(s: &State, c: Cid, st: StatusRef) -> bool {
+    match st {
+        StatusRef::X(x) => s.ch(c).status(x) > 0,
+        StatusRef::Cond(k) => s.ch(c).has(k),
+    }
+}
+
+fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
+    match (top, cmd) {
+        (Frame::Use(u), Command::Defend(d)) if u.stage == UseStage::Defences => {
+            let t = u.targets[u.index as usize];
+            let a = s.setup.book.get(u.ability);
+            if calc::defences(s, t, a).contains(d) {
+                Ok(())
+            } else {
+                Err(no(
+                    "bad-pick",
+                    format!("{} cannot defend with {} against {}", s.name(t), d.name(), a.name),
+                ))
+            }
+        }
+        (Frame::Window(w), Command::Trigger(id)) => {
+            let Some(&(holder, _)) = w.candidates.get(w.asked as usize) else {
+                return Err(no("not-now", "no trigger is on offer"));
+            };
+            let mine = w.candidates[w.asked as usize..].iter().filter(|(h, _)| *h == holder);
+            let allowed = if s.options.controller_orders_own_triggers {
+                mine.clone().any(|(_, a)| a == id)
+            } else {
+                w.candidates[w.asked as usize].1 == *id
+            };
+            if allowed {
+                Ok(())
+            } else {
+                Err(no("unknown-ability", "that trigger is not on offer"))
+            }
+        }
+        (Frame::Window(_), Command::Pass) => Ok(()),
+        _ => Err(no("not-now", "another decision is pending (see the prompt)")),
+    }
+}
+
+fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
+    let known = |c: Cid| (c as usize) < s.chars.len();
+    match r {
+        Ruling::Adjust { who, gauge, by } => {
+            if !known(*who) {
+                return Err(no("bad-ruling", "no such combatant"));
+            }
+            let v = by.apply(crate::event::gauge(s.ch(*who), *gauge));
+            let min = match gauge {
+                Gauge::FatigueTolerance | Gauge::StressTolerance => s.options.tolerance_floor,
+                Gauge::Initiative => i16::MIN,
+                _ => 0,
+            };
+            if v < min {
+                return Err(no("bad-ruling", format!("{} cannot go below {min}", gauge.name())));
+            }
+            if *gauge == Gauge::Wounds && v > 3 {
+                return Err(no("bad-ruling", "wounds go from 0 to 3"));
+            }
+            Ok(())
+        }
+        Ruling::Status { who, status, by } => {
+            if !known(*who) {
+                return Err(no("bad-ruling", "no such combatant"));
+            }
+            let old = if status_on(s, *who, *status) {
+                match status {
+                    StatusRef::X(x) => s.ch(*who).status(*x) as i16,
+                    StatusRef::Cond(_) => 1,
+                }
+            } else {
+                0
+            };
+            let v = by.apply(old);
+            let max = if matches!(status, StatusRef::Cond(_)) { 1 } else { 255 };
+            if !(0..=max).contains(&v) {
+                return Err(no(
+                    "bad-ruling",
+                    format!("{} must end between 0 and {max}", status.name()),
+                ));
+            }
+            Ok(())
+        }
+        Ruling::Incapacitate { who, on } => {
+            if !known(*who) || s.ch(*who).removed {
+                return Err(no("bad-ruling", "no such combatant in the fight"));
+            }
+            if s.ch(*who).incapacitated == *on {
+                return Err(no(
+                    "bad-ruling",
+                    if *on {
+                        "already Incapacitated"
+                    } else {
+                        "not Incapacitated"
+                    },
+                ));
+            }
+            Ok(())
+        }
+        Ruling::Move { who, to } => {
+            if !known(*who) || s.ch(*who).removed {
+                return Err(no("bad-ruling", "no such combatant in the fight"));
+            }
+            if !can_stop(s, *who, *to) {
+                return Err(no("bad-ruling", format!("{to} is not an empty square on the map")));
+            }
+            Ok(())
+        }
+        Ruling::Add { id, template, side, at } => {
+            if s.find(id).is_some()
+                || id.is_empty()
+                || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(no("bad-ruling", format!("'{id}' is taken or not a valid id")));
+            }
+            if !s.setup.templates.contains_key(template) {
+                let names: Vec<&str> = s.setup.templates.keys().map(String::as_str).collect();
+                return Err(no(
+                    "bad-ruling",
+                    format!("no template '{template}' (templates: {})", names.join(", ")),
+                ));
+            }
+            if *side as usize >= s.setup.sides.len() {
+                return Err(no("bad-ruling", "no such side"));
+            }
+            if s.chars.len() >= 64 {
+                return Err(no("bad-ruling", "at most 64 combatants"));
+            }
+            if s.setup.map.get(*at).is_none_or(|c| c.blocked) || s.occupant(*at).is_some() {
+                return Err(no("bad-ruling", format!("{at} is not an empty square on the map")));
+            }
+            Ok(())
+        }
+        Ruling::Remove { who } => {
+            if !known(*who) || s.ch(*who).removed {
+                return Err(no("bad-ruling", "no such combatant in the fight"));
+            }
+            Ok(())
+        }
+        Ruling::End { winner } => {
+            if winner.is_some_and(|w| w as usize >= s.setup.sides.len()) {
+                return Err(no("bad-ruling", "no such side"));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Negative statuses a character has now (Recover's and Resuscitate's targets, THR-R193).
+pub fn negative_statuses(s: &State, c: Cid) -> Vec<StatusRef> {
+    let mut v: Vec<StatusRef> = XStatus::ALL
+        .iter()
+        .filter(|x| s.ch(c).status(**x) > 0)
+        .map(|x| StatusRef::X(*x))
+        .collect();
+    v.extend(
+        Cond::ALL
+            .iter()
+            .filter(|k| k.is_negative() && s.ch(c).has(**k))
+            .map(|k| StatusRef::Cond(*k)),
+    );
+    v
+}
+
+/// Distance helper re-exported for the AI.
+pub fn dist(s: &State, a: Pos, b: Pos) -> i16 {
+    distance(s, a, b)
+}

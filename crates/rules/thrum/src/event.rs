@@ -1,0 +1,635 @@
+//! Events, and `apply`: the only code that changes a Thrum state.
+//!
+//! Every roll is in its event with all its faces; bookkeeping events (the resolution stack, the
+//! turn step) are events too, so a replay rebuilds the exact state and `apply` stays the single
+//! place where state changes.
+
+use crate::ability::{AbilityId, Attr, Cond, Defence, XStatus};
+use crate::command::{Gauge, Target};
+use crate::setup::{CharInfo, Cid};
+use crate::state::{Char, Frame, Phase, State, Step, Turn};
+use fray_dice::Roll;
+use fray_engine::Outcome;
+use fray_engine::order::InitiativeOrder;
+use fray_space::Pos;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// One side of a roll: the dice, the modifier, the Boons and Banes, the total.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rolled {
+    /// The dice (all faces, which were kept).
+    pub roll: Roll,
+    /// The modifier added.
+    pub modifier: i16,
+    /// Net Boons (negative: net Banes).
+    pub net: i16,
+    /// Kept dice plus modifier.
+    pub total: i16,
+}
+
+/// How a contest came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// The attacker won by the Critical margin or more.
+    AttackerCritical,
+    /// The attacker won.
+    AttackerSuccess,
+    /// The defender won (ties included, by default).
+    DefenderSuccess,
+    /// The defender won by the Critical margin or more.
+    DefenderCritical,
+}
+
+impl Verdict {
+    /// Whether the attack hit.
+    pub fn hit(self) -> bool {
+        matches!(self, Verdict::AttackerCritical | Verdict::AttackerSuccess)
+    }
+}
+
+/// Why someone left the combat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Removal {
+    /// Three Wounds.
+    Wounds,
+    /// Coup de Grace.
+    CoupDeGrace,
+    /// A GM ruling (fled, surrendered...).
+    Gm,
+}
+
+/// Everything that can happen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    /// Initiative roll (THR-R9).
+    InitiativeRolled {
+        /// Who.
+        who: Cid,
+        /// The roll.
+        roll: Rolled,
+    },
+    /// A 2d6 roll-off between tied initiative totals (THR-R12).
+    RollOff {
+        /// Who.
+        who: Cid,
+        /// The roll.
+        roll: Roll,
+    },
+    /// The turn order, highest first.
+    OrderSet {
+        /// The order with keys.
+        order: InitiativeOrder,
+    },
+    /// A round begins (0 = Round Zero).
+    RoundStarted {
+        /// The round.
+        round: u16,
+    },
+    /// A round ended (THR-R8).
+    RoundEnded {
+        /// The round.
+        round: u16,
+    },
+    /// A slot comes up.
+    SlotUp {
+        /// Whose.
+        who: Cid,
+    },
+    /// A Delay (THR-R13).
+    Delayed {
+        /// Who.
+        who: Cid,
+        /// Behind whom (`None`: to the end).
+        after: Option<Cid>,
+    },
+    /// The turn starts (Round Zero or a round).
+    TurnStarted {
+        /// Who.
+        who: Cid,
+    },
+    /// The turn moves to another step.
+    StepChanged {
+        /// The step.
+        step: Step,
+    },
+    /// This turn is limited by Stunned.
+    TurnStunned,
+    /// A PC takes its starting square (THR-R22).
+    Placed {
+        /// Who.
+        who: Cid,
+        /// Where.
+        at: Pos,
+    },
+    /// One step of movement.
+    Moved {
+        /// Who.
+        who: Cid,
+        /// From.
+        from: Pos,
+        /// To.
+        to: Pos,
+        /// Movement spent (0 for forced moves).
+        cost: i16,
+        /// A push, pull or shift.
+        forced: bool,
+    },
+    /// The Weaver trait ignored a movement-reducing effect (Slowed for the turn, or the extra
+    /// cost of one step).
+    WeaverIgnored {
+        /// Who.
+        who: Cid,
+        /// True: Slowed; false: a step's extra cost.
+        slowed: bool,
+    },
+    /// A roll against the environment for a drop of 2+ levels (THR-R64).
+    DropRolled {
+        /// Who.
+        who: Cid,
+        /// END or REF.
+        attr: Attr,
+        /// The character's roll.
+        roll: Rolled,
+        /// The environment's roll (opposed mode).
+        opposition: Option<Rolled>,
+        /// The number to beat.
+        against: i16,
+        /// Whether it succeeded.
+        passed: bool,
+    },
+    /// A Disoriented character's step drifts (THR-R216).
+    Drifted {
+        /// Who.
+        who: Cid,
+        /// The 2d6 roll.
+        roll: Roll,
+        /// The direction intended.
+        intended: fray_space::Dir,
+        /// The direction taken.
+        actual: fray_space::Dir,
+    },
+    /// Movement for this turn is over (after a failed drop with no Speed left, THR-R67).
+    MovementStopped {
+        /// Who.
+        who: Cid,
+    },
+    /// An ability is declared.
+    Declared {
+        /// Who.
+        user: Cid,
+        /// Which.
+        ability: AbilityId,
+        /// At what.
+        target: Target,
+        /// The Overexert option.
+        overexert: Option<u8>,
+    },
+    /// A frame is pushed on the resolution stack.
+    Push {
+        /// The frame.
+        frame: Frame,
+    },
+    /// The top frame is replaced.
+    SetTop {
+        /// The new frame.
+        frame: Frame,
+    },
+    /// The frame at an index is replaced (a trigger changing the attack it answers).
+    SetFrame {
+        /// Stack index.
+        index: u8,
+        /// The new frame.
+        frame: Frame,
+    },
+    /// The top frame is popped.
+    Pop,
+    /// A defence is picked (THR-R99).
+    DefenceChosen {
+        /// Who.
+        who: Cid,
+        /// Which.
+        defence: Defence,
+        /// Picked automatically because it was the only one.
+        only: bool,
+    },
+    /// A trigger is used (THR-R144).
+    TriggerUsed {
+        /// Who.
+        who: Cid,
+        /// Which ability.
+        ability: AbilityId,
+        /// The character the triggering ability aimed at.
+        about: Cid,
+    },
+    /// A trigger is declined.
+    TriggerPassed {
+        /// Who.
+        who: Cid,
+        /// Which ability.
+        ability: AbilityId,
+    },
+    /// An attack roll against a defence roll.
+    Contest {
+        /// Attacker.
+        user: Cid,
+        /// Defender.
+        target: Cid,
+        /// Ability.
+        ability: AbilityId,
+        /// The attack roll (`None`: automatic success against a declined defence).
+        attack: Option<Rolled>,
+        /// The defence roll (`None`: declined).
+        defence: Option<Rolled>,
+        /// The defence used.
+        with: Defence,
+        /// The result.
+        verdict: Verdict,
+    },
+    /// Fatigue or Stress added to a Load.
+    Damage {
+        /// Who.
+        who: Cid,
+        /// Fatigue or Stress.
+        gauge: Gauge,
+        /// The amount added (Vulnerable included).
+        amount: i16,
+        /// How much of it Vulnerable added.
+        vulnerable: i16,
+    },
+    /// A number set (loads, tolerances, wounds, initiative, mark, scouted).
+    Set {
+        /// Who.
+        who: Cid,
+        /// What.
+        gauge: Gauge,
+        /// The new value.
+        value: i16,
+    },
+    /// X of a status set (0 ends it).
+    Status {
+        /// Who.
+        who: Cid,
+        /// Which.
+        status: XStatus,
+        /// New X.
+        x: u8,
+    },
+    /// A condition turned on or off.
+    Condition {
+        /// Who.
+        who: Cid,
+        /// Which.
+        cond: Cond,
+        /// On or off.
+        on: bool,
+        /// The ability use that set it (for Dazed).
+        by_use: u32,
+    },
+    /// Dazed's X (when Dazed is a status).
+    DazedX {
+        /// Who.
+        who: Cid,
+        /// New X.
+        x: u8,
+    },
+    /// A Stance is entered (THR-R32).
+    StanceEntered {
+        /// Who.
+        who: Cid,
+        /// Which.
+        ability: AbilityId,
+    },
+    /// A Stance ends.
+    StanceEnded {
+        /// Who.
+        who: Cid,
+        /// Which.
+        ability: AbilityId,
+    },
+    /// A Panic Roll (THR-R158).
+    PanicRolled {
+        /// Who.
+        who: Cid,
+        /// The roll.
+        roll: Rolled,
+        /// The Stress Load to beat.
+        load: i16,
+        /// Whether it passed.
+        passed: bool,
+    },
+    /// An Incapacity Roll (THR-R168).
+    IncapacityRolled {
+        /// Who.
+        who: Cid,
+        /// The roll.
+        roll: Rolled,
+        /// The Fatigue Load to beat.
+        load: i16,
+        /// Whether it passed.
+        passed: bool,
+    },
+    /// Incapacitated (THR-R169 to THR-R172).
+    Incapacitated {
+        /// Who.
+        who: Cid,
+    },
+    /// No longer Incapacitated.
+    Revived {
+        /// Who.
+        who: Cid,
+    },
+    /// A Wound (THR-R174).
+    Wounded {
+        /// Who.
+        who: Cid,
+        /// Wounds now.
+        wounds: i16,
+    },
+    /// Removed from combat (THR-R176).
+    Removed {
+        /// Who.
+        who: Cid,
+        /// Why.
+        why: Removal,
+    },
+    /// A combatant arrives mid-combat.
+    Joined {
+        /// Who (its fixed information).
+        info: Box<CharInfo>,
+    },
+    /// A combatant enters the turn order mid-combat.
+    OrderJoined {
+        /// Who.
+        who: Cid,
+        /// Initiative total.
+        key: i16,
+        /// Whether it still acts this round.
+        this_round: bool,
+    },
+    /// A combatant's Initiative total changed mid-combat (THR-R18).
+    InitiativeChanged {
+        /// Who.
+        who: Cid,
+        /// The change.
+        delta: i16,
+        /// Whether the order re-sorts at the next round.
+        resort: bool,
+    },
+    /// A combatant is put on a square by a ruling.
+    Relocated {
+        /// Who.
+        who: Cid,
+        /// Where.
+        to: Pos,
+    },
+    /// The turn ends.
+    TurnEnded {
+        /// Who.
+        who: Cid,
+    },
+    /// A PC is barred from combat until Downtime (THR-R186).
+    Barred {
+        /// Who.
+        who: Cid,
+    },
+    /// A `hold` condition counted a round.
+    HoldCounted {
+        /// Condition index.
+        condition: u8,
+        /// Rounds counted.
+        count: u16,
+    },
+    /// The combat is over (End of Combat follows).
+    CombatEnded {
+        /// How.
+        outcome: Outcome,
+    },
+    /// End of Combat clean-up for one combatant (THR-R183 to THR-R187).
+    Cleared {
+        /// Who.
+        who: Cid,
+        /// Whether it stops being Incapacitated.
+        revive: bool,
+    },
+}
+
+fn set_gauge(c: &mut Char, g: Gauge, v: i16) {
+    match g {
+        Gauge::Fatigue => c.fatigue = v,
+        Gauge::Stress => c.stress = v,
+        Gauge::FatigueTolerance => c.ft = v,
+        Gauge::StressTolerance => c.st = v,
+        Gauge::Wounds => c.wounds = v,
+        Gauge::Initiative => c.initiative = v,
+        Gauge::Mark => c.mark = v.clamp(0, 255) as u8,
+        Gauge::Scouted => c.scouted = v.clamp(0, 255) as u8,
+    }
+}
+
+/// The current value of a gauge.
+pub fn gauge(c: &Char, g: Gauge) -> i16 {
+    match g {
+        Gauge::Fatigue => c.fatigue,
+        Gauge::Stress => c.stress,
+        Gauge::FatigueTolerance => c.ft,
+        Gauge::StressTolerance => c.st,
+        Gauge::Wounds => c.wounds,
+        Gauge::Initiative => c.initiative,
+        Gauge::Mark => c.mark as i16,
+        Gauge::Scouted => c.scouted as i16,
+    }
+}
+
+/// Applies one event.
+pub fn apply(s: &mut State, e: &Event) {
+    match e {
+        Event::InitiativeRolled { who, roll } => s.chars[*who as usize].initiative = roll.total,
+        Event::RollOff { .. } => {}
+        Event::OrderSet { order } => s.order = order.clone(),
+        Event::RoundStarted { round } => {
+            s.round = *round;
+            if *round == 0 {
+                s.phase = Phase::RoundZero;
+            } else {
+                if *round == 1 {
+                    s.phase = Phase::Rounds;
+                }
+                s.order.start_round();
+            }
+            if let Some(w) = s.order.current() {
+                s.turn = Turn::idle(w);
+            }
+        }
+        Event::RoundEnded { .. } => {}
+        Event::SlotUp { who } => s.turn = Turn::idle(*who),
+        Event::Delayed { who, after } => {
+            // The engine's order checked the delay already; errors cannot happen here.
+            let _ = match after {
+                Some(t) => s.order.delay_after(*who, *t),
+                None => s.order.delay_to_end(*who),
+            };
+            s.chars[*who as usize].delays += 1;
+            if let Some(w) = s.order.current() {
+                s.turn = Turn::idle(w);
+            }
+        }
+        Event::TurnStarted { who } => {
+            s.turn = Turn::idle(*who);
+            s.turn.step = if s.phase == Phase::RoundZero {
+                Step::Place
+            } else {
+                Step::Move
+            };
+            s.chars[*who as usize].stance_ended = None;
+        }
+        Event::StepChanged { step } => {
+            s.turn.step = *step;
+            if matches!(step, Step::ActionMove) {
+                s.turn.spent = 0;
+            }
+        }
+        Event::TurnStunned => s.turn.stunned = true,
+        Event::Placed { who, at } => s.chars[*who as usize].pos = Some(*at),
+        Event::Moved {
+            who, to, cost, forced, ..
+        } => {
+            s.chars[*who as usize].pos = Some(*to);
+            if !*forced && s.turn.who == *who {
+                s.turn.spent += *cost;
+                s.turn.moved = true;
+            }
+        }
+        Event::WeaverIgnored { slowed, .. } => {
+            s.turn.weaver_used = true;
+            if *slowed {
+                s.turn.weaver_slow = true;
+            }
+        }
+        Event::DropRolled { .. } | Event::Drifted { .. } => {}
+        Event::MovementStopped { .. } => s.turn.move_ended = true,
+        Event::Declared { user, .. } => {
+            s.uses += 1;
+            if s.turn.who == *user && matches!(s.turn.step, Step::Move) && s.stack.is_empty() {
+                s.turn.acted = true;
+            }
+        }
+        Event::Push { frame } => s.stack.push(frame.clone()),
+        Event::SetTop { frame } => {
+            if let Some(top) = s.stack.last_mut() {
+                *top = frame.clone();
+            }
+        }
+        Event::SetFrame { index, frame } => {
+            if let Some(f) = s.stack.get_mut(*index as usize) {
+                *f = frame.clone();
+            }
+        }
+        Event::Pop => {
+            s.stack.pop();
+        }
+        Event::DefenceChosen { who, defence, .. } => {
+            if let Some(Frame::Use(u)) = s.stack.last_mut()
+                && let Some(i) = u.targets.iter().position(|t| t == who)
+            {
+                u.defences[i] = Some(*defence);
+            }
+        }
+        Event::TriggerUsed { .. } | Event::TriggerPassed { .. } => {
+            if let Some(Frame::Window(w)) = s.stack.last_mut() {
+                w.asked += 1;
+            }
+        }
+        Event::Contest { .. } => {}
+        Event::Damage {
+            who, gauge: g, amount, ..
+        } => {
+            let c = &mut s.chars[*who as usize];
+            let v = gauge(c, *g) + amount;
+            set_gauge(c, *g, v);
+        }
+        Event::Set { who, gauge: g, value } => set_gauge(&mut s.chars[*who as usize], *g, *value),
+        Event::Status { who, status, x } => s.chars[*who as usize].x[*status as usize] = *x,
+        Event::Condition { who, cond, on, by_use } => {
+            let c = &mut s.chars[*who as usize];
+            if *on {
+                c.conds |= cond.bit();
+                if *cond == Cond::Dazed {
+                    c.dazed_by = *by_use;
+                }
+            } else {
+                c.conds &= !cond.bit();
+                if *cond == Cond::Dazed {
+                    c.dazed_x = 0;
+                }
+            }
+        }
+        Event::DazedX { who, x } => s.chars[*who as usize].dazed_x = *x,
+        Event::StanceEntered { who, ability } => s.chars[*who as usize].stance = Some(*ability),
+        Event::StanceEnded { who, ability } => {
+            let c = &mut s.chars[*who as usize];
+            c.stance = None;
+            c.stance_ended = Some(*ability);
+        }
+        Event::PanicRolled { .. } | Event::IncapacityRolled { .. } => {}
+        Event::Incapacitated { who } => s.chars[*who as usize].incapacitated = true,
+        Event::Revived { who } => s.chars[*who as usize].incapacitated = false,
+        Event::Wounded { who, wounds } => s.chars[*who as usize].wounds = *wounds,
+        Event::Removed { who, .. } => {
+            s.chars[*who as usize].removed = true;
+            s.order.deactivate(*who);
+        }
+        Event::Joined { info } => {
+            Arc::make_mut(&mut s.setup).chars.push((**info).clone());
+            s.chars.push(Char::new(info));
+        }
+        Event::OrderJoined { who, key, this_round } => {
+            s.chars[*who as usize].initiative = *key;
+            s.order.insert_joined(*who, *key as i32, *this_round);
+        }
+        Event::InitiativeChanged { who, delta, resort } => {
+            s.chars[*who as usize].initiative += *delta;
+            if *resort {
+                s.order.adjust_key(*who, *delta as i32);
+            }
+        }
+        Event::Relocated { who, to } => s.chars[*who as usize].pos = Some(*to),
+        Event::TurnEnded { who } => {
+            if s.turn.who == *who {
+                s.turn.step = Step::Done;
+            }
+            if s.order.current() == Some(*who) {
+                s.order.finish_current();
+            }
+        }
+        Event::Barred { who } => s.chars[*who as usize].barred = true,
+        Event::HoldCounted { condition, count } => {
+            let i = *condition as usize;
+            if s.holds.len() <= i {
+                s.holds.resize(i + 1, 0);
+            }
+            s.holds[i] = *count;
+        }
+        Event::CombatEnded { outcome } => {
+            s.outcome = Some(outcome.clone());
+            s.phase = Phase::Ended;
+            s.stack.clear();
+        }
+        Event::Cleared { who, revive } => {
+            let c = &mut s.chars[*who as usize];
+            c.fatigue = 0;
+            c.stress = 0;
+            if *revive {
+                c.incapacitated = false;
+            }
+            if s.options.clear_at_end {
+                c.stance = None;
+                c.x = [0; 8];
+                c.conds = 0;
+                c.dazed_x = 0;
+                c.mark = 0;
+                c.scouted = 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! The legal commands for the pending decision, in a fixed order.
+//!
+//! Candidates are generated generously and filtered through [`check`], the single source of
+//! legality, so the list can never offer something the rules refuse. The conformance suite
+//! checks the other direction: every command the rules accept at a decision is in the list.
+
+use crate::ability::{Attr, Kind, Op, TargetSpec};
+use crate::calc::{self, has_ability, range_of};
+use crate::check::{self, check, negative_statuses};
+use crate::command::{Action, Command, Target};
+use crate::setup::Cid;
+use crate::state::{Frame, Pick, State, Step, UseStage};
+use fray_space::{Dir, Pos};
+
+/// Appends every legal command.
+pub fn legal(s: &State, out: &mut Vec<Command>) {
+    if s.outcome.is_some() {
+        return;
+    }
+    let push = |c: Command, out: &mut Vec<Command>| {
+        if check(s, &c).is_ok() {
+            out.push(c);
+        }
+    };
+    if let Some(top) = s.stack.last() {
+        match top {
+            Frame::Use(u) if u.stage == UseStage::Defences => {
+                let t = u.targets[u.index as usize];
+                for d in calc::defences(s, t, s.setup.book.get(u.ability)) {
+                    push(Command::Defend(*d), out);
+                }
+            }
+            Frame::Window(w) => {
+                if let Some(&(h, _)) = w.candidates.get(w.asked as usize) {
+                    for (hh, a) in &w.candidates[w.asked as usize..] {
+                        if *hh == h {
+                            push(Command::Trigger(*a), out);
+                        }
+                    }
+                    push(Command::Pass, out);
+                }
+            }
+            _ => {}
+        }
+        return;
+    }
+    let who = s.turn.who;
+    match s.turn.step {
+        Step::Slot => {
+            push(Command::Begin, out);
+            let later: Vec<Cid> = s.order.later_waiting().collect();
+            for t in later {
+                push(Command::Delay(Some(t)), out);
+            }
+            push(Command::Delay(None), out);
+        }
+        Step::Place => {
+            for p in s.setup.map.positions() {
+                push(Command::Place(p), out);
+            }
+        }
+        Step::Move | Step::ActionMove => {
+            if check::movement_left(s) > 0 || s.options.partial_steps {
+                let mut scratch = fray_space::PathScratch::new();
+                for (p, _) in check::reachable(s, who, &mut scratch) {
+                    push(Command::Move(p), out);
+                }
+                for d in Dir::ALL {
+                    push(Command::Step { dir: d, roll: None }, out);
+                    push(
+                        Command::Step {
+                            dir: d,
+                            roll: Some(Attr::End),
+                        },
+                        out,
+                    );
+                    push(
+                        Command::Step {
+                            dir: d,
+                            roll: Some(Attr::Ref),
+                        },
+                        out,
+                    );
+                }
+            }
+            if s.turn.step == Step::Move {
+                actions(s, who, out);
+            }
+            stances(s, who, out);
+            push(Command::EndTurn, out);
+        }
+        Step::Stance => {
+            stances(s, who, out);
+            push(Command::EndTurn, out);
+        }
+        Step::Done => {}
+    }
+}
+
+fn stances(s: &State, who: Cid, out: &mut Vec<Command>) {
+    for id in abilities_of(s, who) {
+        if s.setup.book.get(id).kind == Kind::Stance {
+            let c = Command::Stance(id);
+            if check(s, &c).is_ok() {
+                out.push(c);
+            }
+        }
+    }
+}
+
+/// The abilities a combatant can use: the basic ones, then its own, in book order.
+pub fn abilities_of(s: &State, who: Cid) -> Vec<crate::ability::AbilityId> {
+    (0..s.setup.book.abilities.len() as crate::ability::AbilityId)
+        .filter(|&id| has_ability(s, who, id))
+        .collect()
+}
+
+/// Candidate targets of an ability for a user (before the legality filter).
+pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, size: i16) -> Vec<Target> {
+    let a = s.setup.book.get(id);
+    let Some(upos) = s.ch(user).pos else { return Vec::new() };
+    let range = range_of(s, user, a).unwrap_or(0);
+    let map = &s.setup.map;
+    let near = |extra: i16| -> Vec<Pos> {
+        map.positions()
+            .filter(|p| fray_space::chebyshev(*p, upos) as i16 <= range + extra)
+            .collect()
+    };
+    match &a.target {
+        TargetSpec::SelfOnly | TargetSpec::AllEnemies | TargetSpec::Aura(_) => vec![Target::None],
+        TargetSpec::UpToEnemies(n) => {
+            let pool: Vec<Cid> = s
+                .ids()
+                .filter(|&t| {
+                    s.enemies(user, t)
+                        && check::action_targets(
+                            s,
+                            user,
+                            &Action {
+                                ability: id,
+                                target: Target::Chars(vec![t]),
+                                pick: Pick::default(),
+                                overexert: None,
+                            },
+                        )
+                        .is_ok()
+                })
+                .collect();
+            let mut out = Vec::new();
+            subsets(&pool, *n as usize, &mut Vec::new(), 0, &mut out);
+            out.into_iter().map(Target::Chars).collect()
+        }
+        TargetSpec::Area(_) => {
+            let size = size.max(1);
+            let mut v = Vec::new();
+            for y in (upos.y - range - size + 1)..=(upos.y + range) {
+                for x in (upos.x - range - size + 1)..=(upos.x + range) {
+                    v.push(Target::Area(Pos::new(x, y)));
+                }
+            }
+            v
+        }
+        TargetSpec::Line(_) => {
+            let mut v = Vec::new();
+            for p in near(size.max(1)) {
+                for d in Dir::ALL {
+                    v.push(Target::Line(p, d));
+                }
+            }
+            v
+        }
+        TargetSpec::LineToEdge => Dir::ALL.iter().map(|d| Target::Toward(*d)).collect(),
+        TargetSpec::Square => near(0).into_iter().map(Target::Square).collect(),
+        _ => s.ids().map(|t| Target::Chars(vec![t])).collect(),
+    }
+}
+
+fn subsets(pool: &[Cid], max: usize, cur: &mut Vec<Cid>, from: usize, out: &mut Vec<Vec<Cid>>) {
+    if !cur.is_empty() {
+        out.push(cur.clone());
+    }
+    if cur.len() == max {
+        return;
+    }
+    for i in from..pool.len() {
+        cur.push(pool[i]);
+        subsets(pool, max, cur, i + 1, out);
+        cur.pop();
+    }
+}
+
+/// The pick variants an ability may need (choice options, directions, statuses).
+pub fn pick_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, target: &Target) -> Vec<Pick> {
+    let a = s.setup.book.get(id);
+    let choose = a.effect.iter().chain(&a.success).find_map(|l| match &l.op {
+        Op::Choose(c) => Some(c.clone()),
+        _ => None,
+    });
+    let needs = |lines: &[crate::ability::Line]| -> (bool, bool) {
+        let dir = lines.iter().any(|l| matches!(l.op, Op::Shift(_)));
+        let st = lines.iter().any(|l| matches!(l.op, Op::EndStatus));
+        (dir, st)
+    };
+    let (base_dir, base_st) = {
+        let (a1, b1) = needs(&a.effect);
+        let (a2, b2) = needs(&a.success);
+        let (a3, b3) = needs(&a.critical);
+        (a1 || a2 || a3, b1 || b2 || b3)
+    };
+    let status_target = match target {
+        Target::Chars(l) => l.first().copied().unwrap_or(user),
+        _ => user,
+    };
+    let expand = |option: Option<u8>, dir: bool, st: bool| -> Vec<Pick> {
+        let dirs: Vec<Option<Dir>> = if dir {
+            Dir::ALL.iter().map(|d| Some(*d)).collect()
+        } else {
+            vec![None]
+        };
+        let sts: Vec<Option<crate::state::StatusRef>> = if st {
+            negative_statuses(s, status_target).into_iter().map(Some).collect()
+        } else {
+            vec![None]
+        };
+        let mut v = Vec::new();
+        for d in &dirs {
+            for t in &sts {
+                v.push(Pick {
+                    option,
+                    dir: *d,
+                    status: *t,
+                });
+            }
+        }
+        v
+    };
+    match choose {
+        None => expand(None, base_dir, base_st),
+        Some(c) => c
+            .iter()
+            .enumerate()
+            .flat_map(|(i, ch)| {
+                let (d, st) = needs(&ch.ops);
+                expand(Some(i as u8), base_dir || d, base_st || st)
+            })
+            .collect(),
+    }
+}
+
+fn actions(s: &State, who: Cid, out: &mut Vec<Command>) {
+    for id in abilities_of(s, who) {
+        let a = s.setup.book.get(id);
+        if a.kind != Kind::Action {
+            continue;
+        }
+        let overs: Vec<Option<u8>> = std::iter::once(None)
+            .chain((0..a.overexert.len() as u8).map(Some))
+            .collect();
+        for ov in overs {
+            let size = check::area_size(
+                s,
+                who,
+                &Action {
+                    ability: id,
+                    target: Target::None,
+                    pick: Pick::default(),
+                    overexert: ov,
+                },
+            );
+            for target in target_candidates(s, who, id, size) {
+                for pick in pick_candidates(s, who, id, &target) {
+                    let c = Command::Act(Action {
+                        ability: id,
+                        target: target.clone(),
+                        pick,
+                        overexert: ov,
+                    });
+                    if check(s, &c).is_ok() {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+}

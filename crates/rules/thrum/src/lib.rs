@@ -1,0 +1,265 @@
+//! Thrum: the combat chapter of the Thrum RPG as a fray ruleset.
+//!
+//! Square grid with elevation and cover, 2d6 contests with Boons and Banes, Fatigue and
+//! Stress instead of hit points, Initiative with Delay, Round Zero, stances and triggers.
+//! `shared/rules/thrum.md` numbers every rule (`THR-R1` ...); the tests cite them.
+//!
+//! Module map: [`options`] (every open reading as an option), [`ability`] (abilities as data),
+//! [`setup`] (encounter files), [`state`], [`command`], [`event`] (and the one `apply`),
+//! [`calc`] (derived numbers), [`check`] (legality), [`resolve`] (resolution and turn flow),
+//! [`legal`] (enumeration), [`text`] (log lines and views), [`ai`] (the built-in AI).
+
+pub mod ability;
+pub mod ai;
+pub mod calc;
+pub mod check;
+pub mod command;
+pub mod event;
+pub mod legal;
+pub mod options;
+pub mod resolve;
+pub mod setup;
+pub mod state;
+pub mod text;
+
+use crate::command::Command;
+use crate::event::{Event, apply};
+use crate::options::{InitiativeTies, Options};
+use crate::resolve::{Cx, advance, roll2d6, stop_check};
+use crate::setup::{Cid, Setup};
+use crate::state::{Char, Frame, Phase, State, Step, Turn, UseStage};
+use fray_dice::Dice;
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::order::InitiativeOrder;
+use fray_engine::text::{Loaded, ReadFile, TextRuleset};
+use fray_engine::{EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat};
+use std::sync::Arc;
+
+/// The Thrum ruleset.
+pub struct Thrum;
+
+impl Ruleset for Thrum {
+    const ID: &'static str = "thrum";
+    const VERSION: &'static str = "0.1.0";
+    type Options = Options;
+    type Setup = Setup;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
+        if setup.chars.is_empty() {
+            return Err(EngineError::Invalid("the encounter has no combatants".into()));
+        }
+        Ok(State {
+            setup: Arc::new(setup.clone()),
+            options: Arc::new(options.clone()),
+            phase: Phase::RoundZero,
+            round: 0,
+            order: InitiativeOrder::new([], true),
+            chars: setup.chars.iter().map(Char::new).collect(),
+            turn: Turn::idle(0),
+            stack: Vec::new(),
+            uses: 0,
+            holds: vec![0; setup.conditions.len()],
+            outcome: None,
+        })
+    }
+
+    fn start(state: &mut State, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
+        let mut cx = Cx { s: state, dice, out };
+        // Initiative (THR-R9): 2d6 + Initiative modifier for everyone, once.
+        let n = cx.s.chars.len() as Cid;
+        for who in 0..n {
+            let modifier = cx.s.info(who).stats.initiative;
+            let name = cx.s.name(who).to_string();
+            let roll = roll2d6(&mut cx, 0, modifier, &format_args!("{name}'s Initiative"))?;
+            cx.emit(Event::InitiativeRolled { who, roll });
+        }
+        let order = initiative_order(&mut cx)?;
+        cx.emit(Event::OrderSet { order });
+        stop_check(&mut cx);
+        if cx.s.outcome.is_none() {
+            cx.emit(Event::RoundStarted { round: 0 });
+        }
+        advance(&mut cx)
+    }
+
+    fn pending(s: &State) -> Option<Pending> {
+        if s.outcome.is_some() {
+            return None;
+        }
+        let p = |who: Cid, kind: &'static str| {
+            Some(Pending {
+                seat: s.info(who).seat,
+                kind,
+                actor: Some(who),
+            })
+        };
+        if let Some(top) = s.stack.last() {
+            return match top {
+                Frame::Use(u) if u.stage == UseStage::Defences => p(u.targets[u.index as usize], "defence"),
+                Frame::Window(w) => w.candidates.get(w.asked as usize).and_then(|(h, _)| p(*h, "trigger")),
+                _ => None,
+            };
+        }
+        let who = s.turn.who;
+        match s.turn.step {
+            Step::Slot => p(who, "slot"),
+            Step::Place => p(who, "place"),
+            Step::Move | Step::ActionMove => p(who, "turn"),
+            Step::Stance => p(who, "stance"),
+            Step::Done => None,
+        }
+    }
+
+    fn is_ruling(command: &Command) -> bool {
+        matches!(command, Command::Gm(_))
+    }
+
+    fn legal_commands(s: &State, out: &mut Vec<Command>) {
+        legal::legal(s, out)
+    }
+
+    fn check(s: &State, command: &Command) -> Result<(), Reject> {
+        check::check(s, command)
+    }
+
+    fn resolve(s: &mut State, command: &Command, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
+        let mut cx = Cx { s, dice, out };
+        resolve::resolve(&mut cx, command)
+    }
+
+    fn apply(s: &mut State, e: &Event) {
+        apply(s, e)
+    }
+
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome.clone()
+    }
+
+    fn view(s: &State, seat: Seat) -> serde_json::Value {
+        text::view(s, seat)
+    }
+}
+
+/// Sorts the Initiative totals (THR-R10, THR-R12): descending; ties by the higher modifier,
+/// then PCs first, then a 2d6 roll-off (repeated among those still tied).
+fn initiative_order(cx: &mut Cx) -> Result<InitiativeOrder, EngineError> {
+    let s = &*cx.s;
+    let n = s.chars.len() as Cid;
+    let key = |c: Cid| -> (i16, i16, bool) {
+        let total = s.ch(c).initiative;
+        match s.options.initiative_ties {
+            InitiativeTies::ModifierPcRolloff => (total, s.info(c).stats.initiative, s.is_pc(c)),
+            InitiativeTies::Rolloff => (total, 0, false),
+        }
+    };
+    let mut ids: Vec<Cid> = (0..n).collect();
+    ids.sort_by_key(|c| std::cmp::Reverse(key(*c)));
+    let keys: Vec<(i16, i16, bool)> = ids.iter().map(|c| key(*c)).collect();
+    // Roll-offs inside groups with equal keys.
+    let mut out: Vec<Cid> = Vec::with_capacity(ids.len());
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i + 1;
+        while j < ids.len() && keys[j] == keys[i] {
+            j += 1;
+        }
+        let mut group: Vec<Cid> = ids[i..j].to_vec();
+        rolloff(cx, &mut group)?;
+        out.extend(group);
+        i = j;
+    }
+    let s = &*cx.s;
+    Ok(InitiativeOrder::new(
+        out.into_iter().map(|c| (c, s.ch(c).initiative as i32)),
+        true,
+    ))
+}
+
+fn rolloff(cx: &mut Cx, group: &mut Vec<Cid>) -> Result<(), EngineError> {
+    if group.len() < 2 {
+        return Ok(());
+    }
+    let mut rolled: Vec<(i32, Cid)> = Vec::with_capacity(group.len());
+    for &who in group.iter() {
+        let name = cx.s.name(who).to_string();
+        let r = fray_dice::roll(
+            cx.dice,
+            2,
+            6,
+            fray_dice::Keep::All,
+            &format_args!("{name}'s Initiative roll-off"),
+        )?;
+        cx.emit(Event::RollOff { who, roll: r });
+        rolled.push((r.total, who));
+    }
+    rolled.sort_by_key(|r| std::cmp::Reverse(r.0));
+    let mut sorted = Vec::with_capacity(group.len());
+    let mut i = 0;
+    while i < rolled.len() {
+        let mut j = i + 1;
+        while j < rolled.len() && rolled[j].0 == rolled[i].0 {
+            j += 1;
+        }
+        let mut sub: Vec<Cid> = rolled[i..j].iter().map(|x| x.1).collect();
+        rolloff(cx, &mut sub)?;
+        sorted.extend(sub);
+        i = j;
+    }
+    *group = sorted;
+    Ok(())
+}
+
+impl TextRuleset for Thrum {
+    fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
+        let (setup, options) = setup::load(source, read)?;
+        Ok(Loaded {
+            title: setup.title.clone(),
+            setup,
+            options,
+        })
+    }
+
+    fn parse_command(state: &State, text: &str) -> Result<Command, Reject> {
+        command::parse(state, text)
+    }
+
+    fn format_command(state: &State, command: &Command) -> String {
+        command::format(state, command)
+    }
+
+    fn describe_event(state: &State, event: &Event) -> Option<String> {
+        text::describe(state, event)
+    }
+
+    fn describe_pending(state: &State, pending: &Pending) -> String {
+        text::describe_pending(state, pending)
+    }
+
+    fn seat_name(state: &State, seat: Seat) -> String {
+        state
+            .setup
+            .seats
+            .get(seat.0 as usize)
+            .cloned()
+            .unwrap_or_else(|| seat.to_string())
+    }
+
+    fn seat_by_name(state: &State, name: &str) -> Option<Seat> {
+        state.setup.seats.iter().position(|s| s == name).map(|i| Seat(i as u8))
+    }
+
+    fn summary(state: &State) -> String {
+        text::summary(state)
+    }
+
+    fn title(state: &State) -> String {
+        state.setup.title.clone()
+    }
+
+    fn heuristic() -> Box<dyn Policy<Self>> {
+        Box::new(ai::Heuristic::new())
+    }
+}

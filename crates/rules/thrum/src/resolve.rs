@@ -1,0 +1,1727 @@
+//! Resolution: commands become events, and the combat runs until the next decision.
+//!
+//! Everything here goes through [`Cx::emit`], which applies an event and records it, so the
+//! state changes only through `apply`. Resolution is a loop ([`advance`]) over the resolution
+//! stack and the turn: the top frame (an ability use, a trigger window) is advanced until it
+//! needs a decision or finishes; with an empty stack, the turn moves on (start of turn, end of
+//! turn, next slot, next round) until a seat must decide or the combat ends.
+//!
+//! An ability use goes through stages: defenders pick defences, trigger windows open (one per
+//! target, candidates asked in turn order), then each target is rolled and its result lines
+//! applied, then the end-of-ability checks (Exhausted user's Incapacity Roll, stop conditions).
+//! A trigger that starts another ability (a riposte) pushes a new frame, which resolves fully
+//! before the frame under it continues: last in, first out (THR-R146, THR-R147, THR-R151).
+
+use crate::ability::{
+    Ability, Attr, Cond, Defence, EndsStance, Kind, Line, Op, Reaction, Recipient, TriggerOn, XStatus,
+};
+use crate::calc::{self, Tally, eval};
+use crate::check::{self, action_targets, can_stop, step_cost};
+use crate::command::{Action, Command, Gauge, Ruling};
+use crate::event::{Event, Removal, Rolled, Verdict, apply, gauge};
+use crate::options::{
+    BothFall, DazedMode, DeclinedDefence, DefenceTiming, EnvironmentRoll, InitiativeChange, InvoluntaryDrop,
+    JoinerTurn, MultiTarget, PanicStun, ScoutedMode, StopCheck, TieRule, ZeroTolerancePc,
+};
+use crate::setup::{CharInfo, Cid, Predicate};
+use crate::state::{Frame, Phase, Pick, RollMods, State, StatusRef, Step, Use, UseStage, WindowFrame};
+use fray_dice::{Dice, Dist, Keep, MAX_DICE};
+use fray_engine::{EngineError, Outcome};
+use fray_space::{Dir, Pos, base_step_cost};
+use std::fmt;
+
+/// The resolution context: the state, the dice, and the events emitted so far.
+pub struct Cx<'a> {
+    /// The state being changed.
+    pub s: &'a mut State,
+    /// Where dice come from.
+    pub dice: &'a mut dyn Dice,
+    /// Events emitted, in order.
+    pub out: &'a mut Vec<Event>,
+}
+
+impl Cx<'_> {
+    /// Applies an event and records it.
+    pub fn emit(&mut self, e: Event) {
+        apply(self.s, &e);
+        self.out.push(e);
+    }
+}
+
+type R<T = ()> = Result<T, EngineError>;
+
+/// What a stack frame needs next.
+enum Flow {
+    /// A decision is pending.
+    Wait,
+    /// Keep going.
+    Go,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dice
+// ---------------------------------------------------------------------------------------------
+
+/// Rolls 2d6 with `net` Boons (negative: Banes) and adds `modifier` (THR core mechanic).
+pub fn roll2d6(cx: &mut Cx, net: i16, modifier: i16, why: &dyn fmt::Display) -> R<Rolled> {
+    let extra = (net.unsigned_abs() as usize).min(MAX_DICE - 2);
+    let keep = match net {
+        n if n > 0 => Keep::Highest(2),
+        n if n < 0 => Keep::Lowest(2),
+        _ => Keep::All,
+    };
+    let roll = fray_dice::roll(cx.dice, 2 + extra, 6, keep, why)?;
+    Ok(Rolled {
+        roll,
+        modifier,
+        net,
+        total: roll.total as i16 + modifier,
+    })
+}
+
+/// The exact distribution of a 2d6 roll with `net` Boons or Banes (kept dice only).
+pub fn dist2d6(net: i16) -> Dist {
+    let extra = net.unsigned_abs().min((MAX_DICE - 2) as u16);
+    let keep = match net {
+        n if n > 0 => Keep::Highest(2),
+        n if n < 0 => Keep::Lowest(2),
+        _ => Keep::All,
+    };
+    Dist::of_keep(2 + extra, 6, keep).unwrap_or_else(|_| Dist::constant(7))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry point
+// ---------------------------------------------------------------------------------------------
+
+/// Resolves a checked command and runs on to the next decision.
+pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
+    let who = cx.s.turn.who;
+    match cmd {
+        Command::Begin => begin_turn(cx)?,
+        Command::Delay(after) => cx.emit(Event::Delayed { who, after: *after }),
+        Command::Place(p) => {
+            cx.emit(Event::Placed { who, at: *p });
+            cx.emit(Event::StepChanged { step: Step::Stance });
+        }
+        Command::Move(to) => do_move(cx, who, *to)?,
+        Command::Step { dir, roll } => do_step(cx, who, *dir, *roll)?,
+        Command::Act(a) => declare(cx, who, a)?,
+        Command::Stance(id) => {
+            if let Some(old) = cx.s.ch(who).stance {
+                cx.emit(Event::StanceEnded { who, ability: old });
+            }
+            cx.emit(Event::StanceEntered { who, ability: *id });
+            end_turn(cx, who)?;
+        }
+        Command::EndTurn => end_turn(cx, who)?,
+        Command::Defend(d) => {
+            if let Some(Frame::Use(u)) = cx.s.stack.last() {
+                let t = u.targets[u.index as usize];
+                cx.emit(Event::DefenceChosen {
+                    who: t,
+                    defence: *d,
+                    only: false,
+                });
+            }
+        }
+        Command::Trigger(id) => use_trigger(cx, *id)?,
+        Command::Pass => pass_trigger(cx),
+        Command::Gm(r) => ruling(cx, r)?,
+    }
+    advance(cx)
+}
+
+/// Runs automatic steps until a decision is pending or the combat is over.
+pub fn advance(cx: &mut Cx) -> R {
+    // A generous bound: each loop iteration either emits an event or returns.
+    for _ in 0..100_000 {
+        if cx.s.outcome.is_some() {
+            return Ok(());
+        }
+        if !cx.s.stack.is_empty() {
+            match step_frame(cx)? {
+                Flow::Wait => return Ok(()),
+                Flow::Go => continue,
+            }
+        }
+        let who = cx.s.turn.who;
+        match cx.s.turn.step {
+            Step::Slot => {
+                if cx.s.phase == Phase::Rounds && slot_needs_decision(cx.s) {
+                    return Ok(());
+                }
+                begin_turn(cx)?;
+            }
+            Step::Place | Step::Move | Step::ActionMove | Step::Stance => {
+                let c = cx.s.ch(who);
+                if c.removed {
+                    cx.emit(Event::TurnEnded { who });
+                    continue;
+                }
+                if c.incapacitated {
+                    end_turn(cx, who)?;
+                    continue;
+                }
+                if cx.s.phase == Phase::RoundZero
+                    && cx.s.turn.step == Step::Stance
+                    && !cx.s.is_pc(who)
+                    && !cx.s.options.npc_round_zero_stance
+                {
+                    end_turn(cx, who)?;
+                    continue;
+                }
+                return Ok(());
+            }
+            Step::Done => next_slot(cx)?,
+        }
+    }
+    Err(EngineError::Bug("resolution did not settle".into()))
+}
+
+fn slot_needs_decision(s: &State) -> bool {
+    let who = s.turn.who;
+    s.ch(who).present()
+        && (check::check(s, &Command::Delay(None)).is_ok()
+            || s.order
+                .later_waiting()
+                .any(|t| check::check(s, &Command::Delay(Some(t))).is_ok()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turn flow
+// ---------------------------------------------------------------------------------------------
+
+fn begin_turn(cx: &mut Cx) -> R {
+    let who = cx.s.turn.who;
+    cx.emit(Event::TurnStarted { who });
+    if cx.s.phase == Phase::RoundZero {
+        if !(cx.s.is_pc(who) && cx.s.ch(who).pos.is_none()) {
+            cx.emit(Event::StepChanged { step: Step::Stance });
+        }
+        return Ok(());
+    }
+    if cx.s.options.draft_stunned && cx.s.ch(who).has(Cond::Stunned) {
+        cx.emit(Event::TurnStunned);
+    }
+    // Start of Turn, step a: the Panic Roll (THR-R27, THR-R157).
+    if cx.s.ch(who).frayed() {
+        panic_roll(cx, who)?;
+    }
+    // Start of Turn, step b: other effects (THR-R28). The Weaver ignores Slowed this turn if
+    // that is the first movement-reducing effect it meets (THR-R76).
+    let info = cx.s.info(who);
+    if info.traits.weaver == 1 && cx.s.ch(who).status(XStatus::Slowed) > 0 && !cx.s.turn.weaver_used {
+        cx.emit(Event::WeaverIgnored { who, slowed: true });
+    }
+    Ok(())
+}
+
+fn panic_roll(cx: &mut Cx, who: Cid) -> R {
+    let (tally, modifier) = calc::panic_tally(cx.s, who);
+    let net = tally.net(cx.s);
+    let name = cx.s.name(who).to_string();
+    let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Panic Roll"))?;
+    let load = cx.s.ch(who).stress;
+    let passed = roll.total > load;
+    cx.emit(Event::PanicRolled {
+        who,
+        roll,
+        load,
+        passed,
+    });
+    if !passed {
+        // THR-R159 to THR-R161.
+        cx.emit(Event::Condition {
+            who,
+            cond: Cond::Stunned,
+            on: true,
+            by_use: 0,
+        });
+        if cx.s.options.panic_stun == PanicStun::ThisTurn && cx.s.turn.who == who {
+            cx.emit(Event::TurnStunned);
+        }
+        let c = cx.s.ch(who);
+        let (fatigue, stress, st) = (c.fatigue + c.stress, 0, (c.st - 1).max(cx.s.options.tolerance_floor));
+        cx.emit(Event::Set {
+            who,
+            gauge: Gauge::Fatigue,
+            value: fatigue,
+        });
+        cx.emit(Event::Set {
+            who,
+            gauge: Gauge::Stress,
+            value: stress,
+        });
+        cx.emit(Event::Set {
+            who,
+            gauge: Gauge::StressTolerance,
+            value: st,
+        });
+    }
+    Ok(())
+}
+
+/// End of Turn (THR-R35, THR-R36, THR-R173 to THR-R175), then the stop check.
+pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
+    if cx.s.phase == Phase::RoundZero {
+        cx.emit(Event::TurnEnded { who });
+        return Ok(());
+    }
+    let floor = cx.s.options.tolerance_floor;
+    // Step a: End of Turn effects. Burning deals 1 Fatigue (THR-R205).
+    if cx.s.ch(who).status(XStatus::Burning) > 0 {
+        deal(cx, who, Gauge::Fatigue, 1, None, 0);
+    }
+    // Then, for an Incapacitated character, the −1/−1 drop and the revive check.
+    if cx.s.ch(who).incapacitated && cx.s.ch(who).present() {
+        let c = cx.s.ch(who);
+        let (ft, fl) = ((c.ft - 1).max(floor), (c.fatigue - 1).max(0));
+        cx.emit(Event::Set {
+            who,
+            gauge: Gauge::FatigueTolerance,
+            value: ft,
+        });
+        cx.emit(Event::Set {
+            who,
+            gauge: Gauge::Fatigue,
+            value: fl,
+        });
+        if cx.s.options.revive_before_wound && fl == 0 {
+            cx.emit(Event::Revived { who });
+        }
+    }
+    // Step b: statuses tick down (THR-R211).
+    for x in XStatus::ALL {
+        let v = cx.s.ch(who).status(x);
+        if v > 0 {
+            cx.emit(Event::Status {
+                who,
+                status: x,
+                x: v - 1,
+            });
+        }
+    }
+    if cx.s.options.dazed == DazedMode::Status && cx.s.ch(who).dazed_x > 0 {
+        let x = cx.s.ch(who).dazed_x - 1;
+        cx.emit(Event::DazedX { who, x });
+        if x == 0 {
+            cx.emit(Event::Condition {
+                who,
+                cond: Cond::Dazed,
+                on: false,
+                by_use: 0,
+            });
+        }
+    }
+    if cx.s.turn.stunned && cx.s.ch(who).has(Cond::Stunned) {
+        cx.emit(Event::Condition {
+            who,
+            cond: Cond::Stunned,
+            on: false,
+            by_use: 0,
+        });
+    }
+    if cx.s.options.scouted == ScoutedMode::OneTurn && cx.s.ch(who).scouted > 0 {
+        cx.emit(Event::Set {
+            who,
+            gauge: Gauge::Scouted,
+            value: 0,
+        });
+    }
+    // Last, the Wound check (THR-R174, THR-R176).
+    let c = cx.s.ch(who);
+    if c.incapacitated && c.present() && c.ft <= 0 {
+        let wounds = c.wounds + 1;
+        cx.emit(Event::Wounded { who, wounds });
+        if wounds >= 3 {
+            cx.emit(Event::Removed {
+                who,
+                why: Removal::Wounds,
+            });
+        }
+    }
+    if !cx.s.options.revive_before_wound
+        && cx.s.ch(who).incapacitated
+        && cx.s.ch(who).fatigue == 0
+        && cx.s.ch(who).present()
+    {
+        cx.emit(Event::Revived { who });
+    }
+    cx.emit(Event::TurnEnded { who });
+    stop_check(cx);
+    Ok(())
+}
+
+fn next_slot(cx: &mut Cx) -> R {
+    if !cx.s.order.slots().iter().any(|s| s.active) {
+        end_combat(cx, None, "nobody-left");
+        return Ok(());
+    }
+    if cx.s.order.round_over() {
+        let round = cx.s.round;
+        cx.emit(Event::RoundEnded { round });
+        end_of_round_conditions(cx, round);
+        if cx.s.outcome.is_some() {
+            return Ok(());
+        }
+        cx.emit(Event::RoundStarted { round: round + 1 });
+    } else if let Some(who) = cx.s.order.current() {
+        cx.emit(Event::SlotUp { who });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Movement
+// ---------------------------------------------------------------------------------------------
+
+fn do_move(cx: &mut Cx, who: Cid, to: Pos) -> R {
+    let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
+    let mut scratch = fray_space::PathScratch::new();
+    let budget = check::movement_left(cx.s).max(0) as u32;
+    let s: &State = cx.s;
+    let path = fray_space::cheapest_path(
+        &s.setup.map,
+        from,
+        to,
+        budget,
+        |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
+        |p| can_stop(s, who, p),
+        &mut scratch,
+    );
+    let Some((path, _)) = path else {
+        return Err(EngineError::Bug(format!("checked move to {to} has no path")));
+    };
+    let mut at = from;
+    for next in path {
+        let cost = paid_cost(cx, who, at, next, false)?;
+        cx.emit(Event::Moved {
+            who,
+            from: at,
+            to: next,
+            cost,
+            forced: false,
+        });
+        at = next;
+    }
+    Ok(())
+}
+
+/// The cost actually paid for a step, after the Weaver's exemption (which is recorded).
+fn paid_cost(cx: &mut Cx, who: Cid, from: Pos, to: Pos, roll: bool) -> R<i16> {
+    let full = step_cost(cx.s, who, from, to, roll).map_err(|r| EngineError::Bug(r.reason))?;
+    let weaver = cx.s.info(who).traits.weaver;
+    if weaver > 0 && full > 1 && cx.s.turn.who == who && (weaver >= 2 || !cx.s.turn.weaver_used) {
+        if weaver == 1 {
+            cx.emit(Event::WeaverIgnored { who, slowed: false });
+        }
+        return Ok(1);
+    }
+    Ok(full)
+}
+
+fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
+    let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
+    let mut to = from.step(dir);
+    if cx.s.ch(who).has(Cond::Disoriented) {
+        // THR-R216, THR-R217: 2d6 per step; 7 goes as intended and ends Disoriented.
+        let name = cx.s.name(who).to_string();
+        let r = roll2d6(cx, 0, 0, &format_args!("{name}'s Disoriented drift"))?;
+        let shift = r.total as i32 - 7;
+        let actual = dir.rotate_cw(shift);
+        cx.emit(Event::Drifted {
+            who,
+            roll: r.roll,
+            intended: dir,
+            actual,
+        });
+        if shift == 0 {
+            cx.emit(Event::Condition {
+                who,
+                cond: Cond::Disoriented,
+                on: false,
+                by_use: 0,
+            });
+        }
+        to = from.step(actual);
+        let cost = step_cost(cx.s, who, from, to, false).ok();
+        let ok = cost.is_some() && can_stop(cx.s, who, to);
+        if !ok {
+            // The step is lost but its movement is spent.
+            let lost = cost.unwrap_or(1).min(check::movement_left(cx.s).max(0));
+            cx.emit(Event::Moved {
+                who,
+                from,
+                to: from,
+                cost: lost,
+                forced: false,
+            });
+            return Ok(());
+        }
+        let paid = paid_cost(cx, who, from, to, false)?;
+        cx.emit(Event::Moved {
+            who,
+            from,
+            to,
+            cost: paid,
+            forced: false,
+        });
+        return Ok(());
+    }
+    let cost = paid_cost(cx, who, from, to, roll.is_some())?;
+    cx.emit(Event::Moved {
+        who,
+        from,
+        to,
+        cost,
+        forced: false,
+    });
+    if let Some(attr) = roll {
+        let drop = base_step_cost(&cx.s.setup.map, from, to).map_or(0, |c| c.drop as i16);
+        let passed = drop_roll(cx, who, attr, drop)?;
+        if !passed {
+            fall_consequences(cx, who);
+        }
+    }
+    Ok(())
+}
+
+/// A roll against the environment at level `level` (THR-R64, THR-H16).
+fn drop_roll(cx: &mut Cx, who: Cid, attr: Attr, level: i16) -> R<bool> {
+    let (net, modifier) = env_roll_parts(cx.s, who, attr);
+    let name = cx.s.name(who).to_string();
+    let roll = roll2d6(
+        cx,
+        net,
+        modifier,
+        &format_args!("{name}'s {} roll against a drop of {level}", attr.name()),
+    )?;
+    let (opposition, against) = match cx.s.options.environment_roll {
+        EnvironmentRoll::Opposed => {
+            let o = roll2d6(cx, 0, level, &format_args!("the environment's roll (level {level})"))?;
+            (Some(o), o.total)
+        }
+        EnvironmentRoll::FixedTarget => (None, 7 + level),
+    };
+    let passed = roll.total > against;
+    cx.emit(Event::DropRolled {
+        who,
+        attr,
+        roll,
+        opposition,
+        against,
+        passed,
+    });
+    Ok(passed)
+}
+
+fn env_roll_parts(s: &State, who: Cid, attr: Attr) -> (i16, i16) {
+    let st = &s.info(who).stats;
+    let (b, flat) = calc::standing_mods(s, who, crate::ability::RollKind::Environment);
+    let mut t = Tally::default();
+    t.add(b);
+    let modifier = st.attr(attr) + flat;
+    if attr == Attr::Ref && s.options.draft_hastened && s.ch(who).has(Cond::Hastened) {
+        t.add(1);
+    }
+    if s.options.frayed_rolls == crate::options::FrayedRolls::DefensiveAttributes && s.ch(who).frayed() {
+        t.add(-1);
+    }
+    (t.net(s), modifier)
+}
+
+/// The probability that a drop roll with this attribute succeeds.
+pub fn drop_odds(s: &State, who: Cid, attr: Attr, level: i16) -> f64 {
+    let (net, modifier) = env_roll_parts(s, who, attr);
+    let me = dist2d6(net).shift(modifier as i64);
+    let against = match s.options.environment_roll {
+        EnvironmentRoll::Opposed => dist2d6(0).shift(level as i64),
+        EnvironmentRoll::FixedTarget => Dist::constant((7 + level) as i64),
+    };
+    me.sub(&against).map(|d| d.p_gt(0)).unwrap_or(0.0)
+}
+
+fn fall_consequences(cx: &mut Cx, who: Cid) {
+    // THR-R66, THR-R67: +1 Slowed; out of movement means the move ends, +1 Dazed.
+    let x = cx.s.ch(who).status(XStatus::Slowed).saturating_add(1);
+    cx.emit(Event::Status {
+        who,
+        status: XStatus::Slowed,
+        x,
+    });
+    let spent = if cx.s.turn.who == who { cx.s.turn.spent } else { 0 };
+    if spent >= calc::speed(cx.s, who) {
+        if cx.s.turn.who == who {
+            cx.emit(Event::MovementStopped { who });
+        }
+        add_condition(cx, who, Cond::Dazed, 0);
+    }
+}
+
+/// A forced move of `n` squares, one at a time (THR-R56, THR-R68, THR-R74).
+fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&State, Pos) -> Option<Pos>) -> R {
+    for _ in 0..n.max(0) {
+        let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
+        let Some(mut to) = next(cx.s, from) else { return Ok(()) };
+        let Some(c) = base_step_cost(&cx.s.setup.map, from, to) else {
+            return Ok(());
+        };
+        // Occupied squares stop the move (with the option, allies' squares can be crossed
+        // during a longer push, but never ended on).
+        if let Some(o) = cx.s.occupant(to)
+            && o != who
+        {
+            if !(cx.s.options.forced_into_allies && cx.s.allies(who, o)) {
+                return Ok(());
+            }
+            // Look one square further; stop if that one is not free either.
+            let Some(beyond) = next(cx.s, to) else { return Ok(()) };
+            if !can_stop(cx.s, who, beyond) || base_step_cost(&cx.s.setup.map, to, beyond).is_none() {
+                return Ok(());
+            }
+            cx.emit(Event::Moved {
+                who,
+                from,
+                to,
+                cost: 0,
+                forced: true,
+            });
+            to = beyond;
+        }
+        let cost = if cx.s.options.forced_moves_spend_movement && cx.s.turn.who == who {
+            c.total() as i16
+        } else {
+            0
+        };
+        let at = cx.s.ch(who).pos.unwrap_or(from);
+        cx.emit(Event::Moved {
+            who,
+            from: at,
+            to,
+            cost,
+            forced: true,
+        });
+        if c.drop >= 2 && cx.s.options.involuntary_drop == InvoluntaryDrop::MandatoryRoll {
+            let level = c.drop as i16;
+            // The character's choice: the attribute with the better chance.
+            let attr = if drop_odds(cx.s, who, Attr::Ref, level) > drop_odds(cx.s, who, Attr::End, level) {
+                Attr::Ref
+            } else {
+                Attr::End
+            };
+            if !drop_roll(cx, who, attr, level)? {
+                fall_consequences(cx, who);
+            }
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Abilities
+// ---------------------------------------------------------------------------------------------
+
+fn first_stage(s: &State, a: &Ability) -> UseStage {
+    if !a.is_attack() {
+        UseStage::Rolls
+    } else if s.options.defence_timing == DefenceTiming::BeforeTriggers {
+        UseStage::Defences
+    } else {
+        UseStage::Triggers
+    }
+}
+
+fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
+    let targets = action_targets(cx.s, user, act).map_err(|r| EngineError::Bug(r.reason))?;
+    cx.emit(Event::Declared {
+        user,
+        ability: act.ability,
+        target: act.target.clone(),
+        overexert: act.overexert,
+    });
+    let a = cx.s.setup.book.get(act.ability).clone();
+    // Overexert: declared and paid before any roll (THR-R133).
+    if let Some(o) = act.overexert.and_then(|i| a.overexert.get(i as usize)) {
+        let cost = o.stress.unwrap_or(cx.s.options.overexert_stress);
+        let id = cx.s.uses;
+        deal(cx, user, Gauge::Stress, cost, Some(user), id);
+    }
+    if a.is_attack() && !cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
+        let id = cx.s.uses;
+        add_condition(cx, user, Cond::Dazed, id);
+    }
+    start_use(cx, user, act.ability, targets, act.pick, act.overexert, true);
+    Ok(())
+}
+
+fn start_use(
+    cx: &mut Cx,
+    user: Cid,
+    ability: crate::ability::AbilityId,
+    targets: Vec<Cid>,
+    pick: Pick,
+    overexert: Option<u8>,
+    is_action: bool,
+) {
+    let a = cx.s.setup.book.get(ability);
+    let n = targets.len();
+    let u = Use {
+        id: cx.s.uses,
+        user,
+        ability,
+        targets,
+        pick,
+        overexert,
+        is_action,
+        stage: first_stage(cx.s, a),
+        index: 0,
+        defences: vec![None; n],
+        mods: vec![RollMods::default(); n],
+        shared_attack: None,
+    };
+    cx.emit(Event::Push { frame: Frame::Use(u) });
+}
+
+fn step_frame(cx: &mut Cx) -> R<Flow> {
+    match cx.s.stack.last() {
+        Some(Frame::Use(_)) => step_use(cx),
+        Some(Frame::Window(_)) => Ok(step_window(cx)),
+        None => Ok(Flow::Wait),
+    }
+}
+
+fn set_top_use(cx: &mut Cx, u: Use) {
+    cx.emit(Event::SetTop { frame: Frame::Use(u) });
+}
+
+fn next_stage(s: &State, stage: UseStage) -> UseStage {
+    let before = s.options.defence_timing == DefenceTiming::BeforeTriggers;
+    match stage {
+        UseStage::Defences if before => UseStage::Triggers,
+        UseStage::Defences => UseStage::Rolls,
+        UseStage::Triggers if before => UseStage::Rolls,
+        UseStage::Triggers => UseStage::Defences,
+        UseStage::Rolls | UseStage::Finish => UseStage::Finish,
+    }
+}
+
+fn step_use(cx: &mut Cx) -> R<Flow> {
+    let Some(Frame::Use(mut u)) = cx.s.stack.last().cloned() else {
+        return Ok(Flow::Go);
+    };
+    let depth = cx.s.stack.len() - 1;
+    let a = cx.s.setup.book.get(u.ability).clone();
+    let n = u.targets.len();
+    // A user who left the fight (a GM ruling) stops its ability.
+    if !cx.s.ch(u.user).present() && u.stage != UseStage::Finish {
+        u.stage = UseStage::Finish;
+        set_top_use(cx, u);
+        return Ok(Flow::Go);
+    }
+    match u.stage {
+        UseStage::Defences => {
+            let mut i = u.index as usize;
+            while i < n {
+                let t = u.targets[i];
+                if u.defences[i].is_some() || !cx.s.ch(t).present() {
+                    i += 1;
+                    continue;
+                }
+                let options = calc::defences(cx.s, t, &a);
+                if cx.s.ch(t).incapacitated && !cx.s.options.incapacitated_may_defend {
+                    cx.emit(Event::DefenceChosen {
+                        who: t,
+                        defence: Defence::Decline,
+                        only: true,
+                    });
+                    i += 1;
+                    continue;
+                }
+                if options.len() == 1 {
+                    cx.emit(Event::DefenceChosen {
+                        who: t,
+                        defence: options[0],
+                        only: true,
+                    });
+                    i += 1;
+                    continue;
+                }
+                if i != u.index as usize {
+                    let mut v = match cx.s.stack.last() {
+                        Some(Frame::Use(v)) => v.clone(),
+                        _ => u.clone(),
+                    };
+                    v.index = i as u8;
+                    set_top_use(cx, v);
+                }
+                return Ok(Flow::Wait);
+            }
+            let mut v = match cx.s.stack.last() {
+                Some(Frame::Use(v)) => v.clone(),
+                _ => u,
+            };
+            v.stage = next_stage(cx.s, UseStage::Defences);
+            v.index = 0;
+            set_top_use(cx, v);
+            Ok(Flow::Go)
+        }
+        UseStage::Triggers => {
+            let i = u.index as usize;
+            if i >= n {
+                u.stage = next_stage(cx.s, UseStage::Triggers);
+                u.index = 0;
+                set_top_use(cx, u);
+                return Ok(Flow::Go);
+            }
+            let t = u.targets[i];
+            u.index += 1;
+            let candidates = trigger_candidates(cx.s, &u, &a, t);
+            set_top_use(cx, u);
+            if !candidates.is_empty() && cx.s.stack.len() < cx.s.options.trigger_depth_limit as usize {
+                cx.emit(Event::Push {
+                    frame: Frame::Window(WindowFrame {
+                        use_frame: depth as u8,
+                        target_index: i as u8,
+                        candidates,
+                        asked: 0,
+                    }),
+                });
+            }
+            Ok(Flow::Go)
+        }
+        UseStage::Rolls => {
+            let i = u.index as usize;
+            if i >= n {
+                u.stage = UseStage::Finish;
+                set_top_use(cx, u);
+                return Ok(Flow::Go);
+            }
+            u.index += 1;
+            set_top_use(cx, u);
+            resolve_target(cx, depth, i)?;
+            Ok(Flow::Go)
+        }
+        UseStage::Finish => {
+            cx.emit(Event::Pop);
+            after_use(cx, &u)?;
+            Ok(Flow::Go)
+        }
+    }
+}
+
+/// The triggered abilities that may answer `u` aiming at `t`, in turn order (THR-R145).
+fn trigger_candidates(s: &State, u: &Use, a: &Ability, t: Cid) -> Vec<(Cid, crate::ability::AbilityId)> {
+    let mut out = Vec::new();
+    if !a.is_attack() {
+        return out;
+    }
+    let user = u.user;
+    let mut holders: Vec<Cid> = s.ids().filter(|&h| s.ch(h).able() && s.ch(h).pos.is_some()).collect();
+    holders.sort_by_key(|&h| s.order.position(h).unwrap_or(usize::MAX));
+    for h in holders {
+        if a.ignores_enemy_triggers && s.enemies(h, user) {
+            continue; // THR-R149
+        }
+        for id in triggered_abilities(s, h) {
+            let ab = s.setup.book.get(id);
+            let Some(tr) = &ab.trigger else { continue };
+            let range = tr_range(s, h, ab);
+            let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= range);
+            let ok = match tr.on {
+                TriggerOn::AllyAimsAtFoe => h != user && s.allies(h, user) && s.enemies(h, t) && near(t),
+                TriggerOn::FoeAimsAtAlly => s.allies(h, t) && s.enemies(h, user) && near(t),
+                TriggerOn::EnemyAttacksSelf => h == t && s.enemies(h, user) && near(user),
+                TriggerOn::AllyAttacked => s.allies(h, t) && near(t),
+            };
+            if ok {
+                out.push((h, id));
+            }
+        }
+    }
+    out
+}
+
+fn tr_range(s: &State, h: Cid, ab: &Ability) -> i16 {
+    match &ab.trigger_range {
+        Some(r) => eval(s, h, r),
+        None => calc::range_of(s, h, ab).unwrap_or(0),
+    }
+}
+
+/// The holder's abilities that have a trigger and are in force (its Stance, its Passives).
+fn triggered_abilities(s: &State, h: Cid) -> impl Iterator<Item = crate::ability::AbilityId> + '_ {
+    let stance = s.ch(h).stance;
+    let passives = s
+        .info(h)
+        .abilities
+        .iter()
+        .copied()
+        .filter(move |id| s.setup.book.get(*id).kind == Kind::Passive);
+    stance
+        .into_iter()
+        .chain(passives)
+        .filter(move |id| s.setup.book.get(*id).trigger.is_some())
+}
+
+fn step_window(cx: &mut Cx) -> Flow {
+    let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
+        return Flow::Go;
+    };
+    while let Some(&(h, id)) = w.candidates.get(w.asked as usize) {
+        let still = cx.s.ch(h).able()
+            && (cx.s.setup.book.get(id).kind == Kind::Passive || cx.s.ch(h).stance == Some(id))
+            && cx
+                .s
+                .use_at(w.use_frame as usize)
+                .is_some_and(|u| cx.s.ch(u.targets[w.target_index as usize]).present());
+        if still {
+            return Flow::Wait;
+        }
+        w.asked += 1;
+        cx.emit(Event::SetTop {
+            frame: Frame::Window(w.clone()),
+        });
+    }
+    cx.emit(Event::Pop);
+    Flow::Go
+}
+
+fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
+    let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
+        return Ok(());
+    };
+    let at = w.asked as usize;
+    let Some(&(holder, _)) = w.candidates.get(at) else {
+        return Ok(());
+    };
+    // The controller picks which of its triggers goes first (THR-R148).
+    if let Some(j) = w.candidates[at..].iter().position(|c| *c == (holder, id)) {
+        w.candidates.swap(at, at + j);
+        cx.emit(Event::SetTop {
+            frame: Frame::Window(w.clone()),
+        });
+    }
+    let Some(Frame::Use(mut u)) = cx.s.stack.get(w.use_frame as usize).cloned() else {
+        return Ok(());
+    };
+    let ti = w.target_index as usize;
+    let about = u.targets[ti];
+    cx.emit(Event::TriggerUsed {
+        who: holder,
+        ability: id,
+        about,
+    });
+    let ab = cx.s.setup.book.get(id).clone();
+    let Some(tr) = &ab.trigger else { return Ok(()) };
+    let mut moves = Vec::new();
+    for r in &tr.reaction {
+        match r {
+            Reaction::DefenceBanes(n) => u.mods[ti].defence_boons -= n,
+            Reaction::DefenceBoons(n) => u.mods[ti].defence_boons += n,
+            Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(cx.s, holder, a),
+            Reaction::MoveToward(a) => moves.push(eval(cx.s, holder, a)),
+        }
+    }
+    if let Some(f) = tr.on_defence_critical {
+        u.mods[ti].on_defence_critical = Some((holder, f));
+    }
+    match tr.ends_stance {
+        EndsStance::Always => {
+            if cx.s.ch(holder).stance == Some(id) {
+                cx.emit(Event::StanceEnded {
+                    who: holder,
+                    ability: id,
+                });
+            }
+        }
+        EndsStance::UnlessDefenceCritical => u.mods[ti].ends_unless_critical = Some(holder),
+        EndsStance::Never => {}
+    }
+    cx.emit(Event::SetFrame {
+        index: w.use_frame,
+        frame: Frame::Use(u),
+    });
+    for n in moves {
+        // Move toward the attacked ally, as far as the allowance and the map permit.
+        step_toward(cx, holder, about, n);
+    }
+    Ok(())
+}
+
+/// Moves `who` up to `n` squares closer to `toward` along the cheapest path (used by
+/// triggered movement).
+fn step_toward(cx: &mut Cx, who: Cid, toward: Cid, n: i16) {
+    let (Some(from), Some(goal)) = (cx.s.ch(who).pos, cx.s.ch(toward).pos) else {
+        return;
+    };
+    let s: &State = cx.s;
+    let mut scratch = fray_space::PathScratch::new();
+    let reach = fray_space::reach(
+        &s.setup.map,
+        from,
+        n.max(0) as u32,
+        |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
+        |p| can_stop(s, who, p),
+        &mut scratch,
+    );
+    let best = reach
+        .destinations()
+        .map(|(p, c)| (check::dist(s, p, goal), c, p))
+        .min()
+        .filter(|(d, _, _)| *d < check::dist(s, from, goal));
+    let Some((_, _, dest)) = best else { return };
+    let path = reach.path_to(dest).unwrap_or_default();
+    let mut at = from;
+    for next in path {
+        cx.emit(Event::Moved {
+            who,
+            from: at,
+            to: next,
+            cost: 0,
+            forced: true,
+        });
+        at = next;
+    }
+}
+
+fn pass_trigger(cx: &mut Cx) {
+    let Some(Frame::Window(w)) = cx.s.stack.last().cloned() else {
+        return;
+    };
+    let Some(&(holder, id)) = w.candidates.get(w.asked as usize) else {
+        return;
+    };
+    cx.emit(Event::TriggerPassed {
+        who: holder,
+        ability: id,
+    });
+    if cx.s.options.controller_orders_own_triggers {
+        // Passing declines every remaining trigger of this holder in the window.
+        let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
+            return;
+        };
+        let keep: Vec<_> = w
+            .candidates
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| *i < w.asked as usize || c.0 != holder)
+            .map(|(_, c)| *c)
+            .collect();
+        if keep.len() != w.candidates.len() {
+            w.candidates = keep;
+            cx.emit(Event::SetTop {
+                frame: Frame::Window(w),
+            });
+        }
+    }
+}
+
+/// Rolls one target of an ability and applies its result lines.
+fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
+    let Some(u) = cx.s.use_at(depth).cloned() else {
+        return Ok(());
+    };
+    let t = u.targets[i];
+    let user = u.user;
+    if !cx.s.ch(t).present() || cx.s.ch(t).pos.is_none() {
+        return Ok(());
+    }
+    let a = cx.s.setup.book.get(u.ability).clone();
+    if !a.is_attack() {
+        apply_lines(cx, &u, &a, t, None)?;
+        return Ok(());
+    }
+    let d = u.defences[i].unwrap_or(Defence::Decline);
+    let mods = u.mods[i];
+    let margin = a
+        .critical_margin
+        .as_ref()
+        .map_or(cx.s.options.critical_margin, |m| eval(cx.s, user, m));
+    let (uname, tname) = (cx.s.name(user).to_string(), cx.s.name(t).to_string());
+    let attack_parts = |s: &State| -> (i16, i16) {
+        let tally = calc::attack_tally(s, user, &a, t);
+        (tally.net(s), calc::attack_modifier(s, user, &a))
+    };
+    let (attack, defence, verdict) = if d == Defence::Decline {
+        match cx.s.options.declined_defence {
+            DeclinedDefence::AutoSuccess => (None, None, Verdict::AttackerSuccess),
+            DeclinedDefence::DefenceZero => {
+                let (net, m) = attack_parts(cx.s);
+                let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
+                let v = verdict_of(r.total, 0, margin);
+                (Some(r), None, v)
+            }
+        }
+    } else {
+        let mut dt = calc::defence_tally(cx.s, t, d);
+        dt.add(mods.defence_boons);
+        let dm = calc::defence_modifier(cx.s, t, d, user) + mods.defence_flat;
+        loop {
+            let r = match (cx.s.options.multi_target, shared_attack(cx, depth)) {
+                (MultiTarget::Shared, Some(r)) => r,
+                _ => {
+                    let (net, m) = attack_parts(cx.s);
+                    let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
+                    if cx.s.options.multi_target == MultiTarget::Shared {
+                        remember_shared(cx, depth, r);
+                    }
+                    r
+                }
+            };
+            let dnet = dt.net(cx.s);
+            let dr = roll2d6(cx, dnet, dm, &format_args!("{tname}'s {} roll", d.name()))?;
+            if r.total == dr.total && cx.s.options.tie_rule == TieRule::Reroll {
+                cx.emit(Event::Contest {
+                    user,
+                    target: t,
+                    ability: u.ability,
+                    attack: Some(r),
+                    defence: Some(dr),
+                    with: d,
+                    verdict: Verdict::DefenderSuccess,
+                });
+                // Reroll: a shared roll is rolled again too.
+                forget_shared(cx, depth);
+                continue;
+            }
+            let v = verdict_of(r.total, dr.total, margin);
+            break (Some(r), Some(dr), v);
+        }
+    };
+    cx.emit(Event::Contest {
+        user,
+        target: t,
+        ability: u.ability,
+        attack,
+        defence,
+        with: d,
+        verdict,
+    });
+    let evasion_mark = d == Defence::Evasion && verdict != Verdict::DefenderCritical;
+    if evasion_mark && !cx.s.options.vulnerable_after_lines {
+        add_vulnerable(cx, t);
+    }
+    apply_lines(cx, &u, &a, t, Some(verdict))?;
+    if evasion_mark && cx.s.options.vulnerable_after_lines {
+        add_vulnerable(cx, t); // THR-R104, THR-R227
+    }
+    // Stances that stay up only on a Critical defence (THR-R109).
+    if let Some(h) = mods.ends_unless_critical
+        && verdict != Verdict::DefenderCritical
+        && let Some(st) = cx.s.ch(h).stance
+    {
+        cx.emit(Event::StanceEnded { who: h, ability: st });
+    }
+    // Finisher (THR-R117, THR-R118).
+    if a.finisher
+        && (verdict.hit() || cx.s.options.finisher_on_miss)
+        && cx.s.ch(t).exhausted()
+        && !cx.s.ch(t).incapacitated
+    {
+        incapacity_roll(cx, t)?;
+    }
+    // A follow-up armed for a Critical defence (Parry and Riposte).
+    if verdict == Verdict::DefenderCritical
+        && let Some((h, f)) = mods.on_defence_critical
+        && cx.s.ch(h).able()
+        && cx.s.ch(user).present()
+        && cx.s.stack.len() < cx.s.options.trigger_depth_limit as usize
+    {
+        cx.emit(Event::Declared {
+            user: h,
+            ability: f,
+            target: crate::command::Target::Chars(vec![user]),
+            overexert: None,
+        });
+        start_use(cx, h, f, vec![user], Pick::default(), None, false);
+    }
+    Ok(())
+}
+
+fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
+    cx.s.use_at(depth).and_then(|u| u.shared_attack)
+}
+
+fn remember_shared(cx: &mut Cx, depth: usize, r: Rolled) {
+    if let Some(mut u) = cx.s.use_at(depth).cloned() {
+        u.shared_attack = Some(r);
+        cx.emit(Event::SetFrame {
+            index: depth as u8,
+            frame: Frame::Use(u),
+        });
+    }
+}
+
+fn forget_shared(cx: &mut Cx, depth: usize) {
+    if let Some(mut u) = cx.s.use_at(depth).cloned()
+        && u.shared_attack.is_some()
+    {
+        u.shared_attack = None;
+        cx.emit(Event::SetFrame {
+            index: depth as u8,
+            frame: Frame::Use(u),
+        });
+    }
+}
+
+/// The verdict of a contest (THR core: ties to the defender, Critical at the margin).
+pub fn verdict_of(attack: i16, defence: i16, margin: i16) -> Verdict {
+    let d = attack - defence;
+    if d >= margin {
+        Verdict::AttackerCritical
+    } else if d > 0 {
+        Verdict::AttackerSuccess
+    } else if -d >= margin {
+        Verdict::DefenderCritical
+    } else {
+        Verdict::DefenderSuccess
+    }
+}
+
+fn add_vulnerable(cx: &mut Cx, t: Cid) {
+    let x = cx.s.ch(t).status(XStatus::Vulnerable).saturating_add(1);
+    cx.emit(Event::Status {
+        who: t,
+        status: XStatus::Vulnerable,
+        x,
+    });
+}
+
+/// Applies the Effect, Success and Critical lines for one target (THR-R105 to THR-R108,
+/// THR-R225). `verdict` is `None` for abilities that make no contest.
+fn apply_lines(cx: &mut Cx, u: &Use, a: &Ability, t: Cid, verdict: Option<Verdict>) -> R {
+    let over = u.overexert.and_then(|i| a.overexert.get(i as usize)).cloned();
+    let hit = verdict.is_none_or(|v| v.hit());
+    let crit = verdict.is_some()
+        && (verdict == Some(Verdict::AttackerCritical)
+            || hit && over.as_ref().is_some_and(|o| o.successes_are_criticals));
+    if hit || cx.s.options.effect_on_miss {
+        for l in &a.effect {
+            apply_line(cx, u, l, t)?;
+        }
+    }
+    if hit {
+        if !(crit && a.critical_replaces) {
+            for l in &a.success {
+                apply_line(cx, u, l, t)?;
+            }
+        }
+        if let Some(o) = &over {
+            for l in &o.extra {
+                apply_line(cx, u, l, t)?;
+            }
+        }
+        if crit {
+            let times = if over.as_ref().is_some_and(|o| o.double_critical) {
+                2
+            } else {
+                1
+            };
+            for _ in 0..times {
+                for l in &a.critical {
+                    apply_line(cx, u, l, t)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn apply_line(cx: &mut Cx, u: &Use, l: &Line, t: Cid) -> R {
+    let user = u.user;
+    if cx.s.info(user).stats.tier < l.min_tier as i16 {
+        return Ok(());
+    }
+    let r = match l.to {
+        Recipient::Target => t,
+        Recipient::User => user,
+    };
+    if !cx.s.ch(r).present() {
+        return Ok(());
+    }
+    match &l.op {
+        Op::Fatigue(a) => {
+            let n = eval(cx.s, user, a);
+            deal(cx, r, Gauge::Fatigue, n, Some(user), u.id);
+        }
+        Op::Stress(a) => {
+            let n = eval(cx.s, user, a);
+            deal(cx, r, Gauge::Stress, n, Some(user), u.id);
+        }
+        Op::ReduceFatigue(a) | Op::ReduceStress(a) => {
+            let g = if matches!(l.op, Op::ReduceFatigue(_)) {
+                Gauge::Fatigue
+            } else {
+                Gauge::Stress
+            };
+            let n = eval(cx.s, user, a);
+            let old = gauge(cx.s.ch(r), g);
+            let v = if cx.s.options.clamp_at_zero {
+                (old - n).max(0)
+            } else {
+                old - n
+            };
+            if v != old {
+                cx.emit(Event::Set {
+                    who: r,
+                    gauge: g,
+                    value: v,
+                });
+            }
+            if g == Gauge::Fatigue && v <= 0 && cx.s.ch(r).incapacitated {
+                cx.emit(Event::Revived { who: r }); // THR-R177
+            }
+        }
+        Op::Status(x, a) => {
+            let n = eval(cx.s, user, a).clamp(0, 255) as u8;
+            if n > 0 {
+                let v = cx.s.ch(r).status(*x).saturating_add(n);
+                cx.emit(Event::Status {
+                    who: r,
+                    status: *x,
+                    x: v,
+                });
+            }
+        }
+        Op::Condition(c) => add_condition(cx, r, *c, u.id),
+        Op::Mark(a) | Op::Scouted(a) => {
+            let g = if matches!(l.op, Op::Mark(_)) {
+                Gauge::Mark
+            } else {
+                Gauge::Scouted
+            };
+            let n = eval(cx.s, user, a);
+            let v = if cx.s.options.mark_adds {
+                gauge(cx.s.ch(r), g) + n
+            } else {
+                n
+            };
+            cx.emit(Event::Set {
+                who: r,
+                gauge: g,
+                value: v.clamp(0, 255),
+            });
+        }
+        Op::Choose(choices) => {
+            if let Some(c) = u.pick.option.and_then(|i| choices.get(i as usize)) {
+                for l in &c.ops {
+                    apply_line(cx, u, l, t)?;
+                }
+            }
+        }
+        Op::Shift(a) => {
+            let n = eval(cx.s, user, a);
+            if let Some(d) = u.pick.dir {
+                forced_move(cx, r, n, |_, p| Some(p.step(d)))?;
+            }
+        }
+        Op::Push(a) | Op::Pull(a) => {
+            let n = eval(cx.s, user, a);
+            let push = matches!(l.op, Op::Push(_));
+            let Some(src) = cx.s.ch(user).pos else { return Ok(()) };
+            forced_move(cx, r, n, move |_, p| {
+                let (dx, dy) = if push {
+                    ((p.x - src.x).signum(), (p.y - src.y).signum())
+                } else {
+                    ((src.x - p.x).signum(), (src.y - p.y).signum())
+                };
+                if (dx, dy) == (0, 0) {
+                    return None;
+                }
+                let next = Pos::new(p.x + dx, p.y + dy);
+                (next != src).then_some(next)
+            })?;
+        }
+        Op::Dash => {}
+        Op::EndStatus => {
+            if let Some(st) = u.pick.status {
+                clear_status(cx, r, st);
+            }
+        }
+        Op::Resuscitate => {
+            // THR-R192: Incapacitated ends, both Loads halved (rounding down), negative statuses
+            // cleared.
+            if cx.s.ch(r).incapacitated {
+                cx.emit(Event::Revived { who: r });
+            }
+            let (f, st) = (cx.s.ch(r).fatigue, cx.s.ch(r).stress);
+            cx.emit(Event::Set {
+                who: r,
+                gauge: Gauge::Fatigue,
+                value: f.div_euclid(2),
+            });
+            cx.emit(Event::Set {
+                who: r,
+                gauge: Gauge::Stress,
+                value: st.div_euclid(2),
+            });
+            for st in check::negative_statuses(cx.s, r) {
+                clear_status(cx, r, st);
+            }
+        }
+        Op::Remove => {
+            cx.emit(Event::Removed {
+                who: r,
+                why: Removal::CoupDeGrace,
+            });
+        }
+        Op::IncapacityRoll => incapacity_roll(cx, r)?,
+    }
+    Ok(())
+}
+
+fn clear_status(cx: &mut Cx, who: Cid, st: StatusRef) {
+    match st {
+        StatusRef::X(x) if cx.s.ch(who).status(x) > 0 => cx.emit(Event::Status { who, status: x, x: 0 }),
+        StatusRef::Cond(c) if cx.s.ch(who).has(c) => cx.emit(Event::Condition {
+            who,
+            cond: c,
+            on: false,
+            by_use: 0,
+        }),
+        _ => {}
+    }
+}
+
+/// Sets a condition (Dazed remembers which use applied it, THR-R214).
+pub fn add_condition(cx: &mut Cx, who: Cid, c: Cond, by_use: u32) {
+    if c == Cond::Dazed && cx.s.options.dazed == DazedMode::Status {
+        let x = cx.s.ch(who).dazed_x.saturating_add(1);
+        cx.emit(Event::DazedX { who, x });
+    }
+    if !cx.s.ch(who).has(c) || c == Cond::Dazed {
+        cx.emit(Event::Condition {
+            who,
+            cond: c,
+            on: true,
+            by_use,
+        });
+    }
+}
+
+/// Deals Fatigue or Stress (THR-R153, THR-R209, THR-R214).
+pub fn deal(cx: &mut Cx, who: Cid, g: Gauge, amount: i16, source: Option<Cid>, use_id: u32) {
+    if amount <= 0 || !cx.s.ch(who).present() {
+        return;
+    }
+    let vul = cx.s.ch(who).status(XStatus::Vulnerable) as i16;
+    cx.emit(Event::Damage {
+        who,
+        gauge: g,
+        amount: amount + vul,
+        vulnerable: vul,
+    });
+    if vul > 0 {
+        cx.emit(Event::Status {
+            who,
+            status: XStatus::Vulnerable,
+            x: 0,
+        });
+    }
+    if cx.s.ch(who).has(Cond::Dazed)
+        && source.is_some_and(|src| cx.s.enemies(src, who))
+        && cx.s.ch(who).dazed_by != use_id
+    {
+        cx.emit(Event::Condition {
+            who,
+            cond: Cond::Dazed,
+            on: false,
+            by_use: 0,
+        });
+    }
+}
+
+/// An Incapacity Roll (THR-R168).
+pub fn incapacity_roll(cx: &mut Cx, who: Cid) -> R {
+    if cx.s.ch(who).incapacitated || !cx.s.ch(who).present() {
+        return Ok(());
+    }
+    let (tally, modifier) = calc::incapacity_tally(cx.s, who);
+    let net = tally.net(cx.s);
+    let name = cx.s.name(who).to_string();
+    let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Incapacity Roll"))?;
+    let load = cx.s.ch(who).fatigue;
+    let passed = roll.total > load;
+    cx.emit(Event::IncapacityRolled {
+        who,
+        roll,
+        load,
+        passed,
+    });
+    if !passed {
+        incapacitate(cx, who);
+    }
+    Ok(())
+}
+
+/// Becoming Incapacitated (THR-R169, THR-R172, THR-R177).
+pub fn incapacitate(cx: &mut Cx, who: Cid) {
+    cx.emit(Event::Incapacitated { who });
+    if let Some(st) = cx.s.ch(who).stance {
+        cx.emit(Event::StanceEnded { who, ability: st });
+    }
+    let c = cx.s.ch(who);
+    let (ft, fl) = ((c.ft - 1).max(cx.s.options.tolerance_floor), (c.fatigue - 1).max(0));
+    cx.emit(Event::Set {
+        who,
+        gauge: Gauge::FatigueTolerance,
+        value: ft,
+    });
+    cx.emit(Event::Set {
+        who,
+        gauge: Gauge::Fatigue,
+        value: fl,
+    });
+    if fl == 0 {
+        cx.emit(Event::Revived { who });
+    }
+}
+
+fn after_use(cx: &mut Cx, u: &Use) -> R {
+    let a = cx.s.setup.book.get(u.ability).clone();
+    let user = u.user;
+    if a.recover && cx.s.ch(user).status(XStatus::Burning) > 0 {
+        cx.emit(Event::Status {
+            who: user,
+            status: XStatus::Burning,
+            x: 0,
+        }); // THR-R205
+    }
+    if a.is_attack() && cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
+        add_condition(cx, user, Cond::Dazed, u.id); // THR-R206
+    }
+    if u.is_action
+        && cx.s.ch(user).able()
+        && cx.s.ch(user).exhausted()
+        && (cx.s.options.incapacity_after_any_action || a.is_attack())
+    {
+        incapacity_roll(cx, user)?; // THR-R166
+    }
+    if cx.s.options.stop_check == StopCheck::AfterAbilityAndTurn {
+        stop_check(cx);
+    }
+    if u.is_action && cx.s.turn.who == user && cx.s.outcome.is_none() && cx.s.stack.is_empty() {
+        let dash = a.effect.iter().any(|l| matches!(l.op, Op::Dash));
+        let step = if dash && cx.s.ch(user).able() {
+            Step::ActionMove
+        } else {
+            Step::Stance
+        };
+        cx.emit(Event::StepChanged { step });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stop conditions and End of Combat
+// ---------------------------------------------------------------------------------------------
+
+fn down(s: &State, c: Cid) -> bool {
+    let ch = s.ch(c);
+    ch.removed || ch.incapacitated
+}
+
+fn pc_side(s: &State) -> Option<u8> {
+    s.setup.sides.iter().position(|x| x.pc).map(|i| i as u8)
+}
+
+fn npc_side(s: &State) -> Option<u8> {
+    s.setup.sides.iter().position(|x| !x.pc).map(|i| i as u8)
+}
+
+/// Checks the stop conditions (THR-R4 to THR-R7, THR-H18, THR-H28) and ends the combat if one
+/// holds.
+pub fn stop_check(cx: &mut Cx) {
+    if cx.s.outcome.is_some() {
+        return;
+    }
+    let s = &*cx.s;
+    let pcs_down = s.ids().filter(|&c| s.is_pc(c)).all(|c| down(s, c));
+    let npcs_down = s.ids().filter(|&c| !s.is_pc(c)).all(|c| down(s, c));
+    let result = if pcs_down && npcs_down {
+        Some((
+            match s.options.both_fall {
+                BothFall::PcsLose => npc_side(s),
+                BothFall::Draw => None,
+            },
+            "both-sides-down",
+        ))
+    } else if pcs_down {
+        Some((npc_side(s), "all-pcs-down"))
+    } else if npcs_down {
+        Some((pc_side(s), "all-npcs-down"))
+    } else {
+        s.setup.conditions.iter().find_map(|c| {
+            let holds = match &c.predicate {
+                Predicate::Reach { squares, who } => s
+                    .ids()
+                    .filter(|&x| who.is_none_or(|w| w == x) && s.is_pc(x) && s.ch(x).able())
+                    .any(|x| s.ch(x).pos.is_some_and(|p| squares.contains(&p))),
+                Predicate::Down { who } => down(s, *who),
+                Predicate::Survive { .. } | Predicate::Hold { .. } => false,
+            };
+            holds.then(|| {
+                if c.win {
+                    (pc_side(s), "win-condition")
+                } else {
+                    (npc_side(s), "defeat-condition")
+                }
+            })
+        })
+    };
+    if let Some((winner, reason)) = result {
+        end_combat(cx, winner, reason);
+    }
+}
+
+fn end_of_round_conditions(cx: &mut Cx, round: u16) {
+    let conditions = cx.s.setup.conditions.clone();
+    for (i, c) in conditions.iter().enumerate() {
+        let holds = match &c.predicate {
+            Predicate::Survive { rounds } => round >= *rounds,
+            Predicate::Hold { squares, rounds } => {
+                let s = &*cx.s;
+                let on = s
+                    .ids()
+                    .any(|x| s.is_pc(x) && s.ch(x).able() && s.ch(x).pos.is_some_and(|p| squares.contains(&p)));
+                let mut count = s.holds.get(i).copied().unwrap_or(0);
+                if on {
+                    count += 1;
+                    cx.emit(Event::HoldCounted {
+                        condition: i as u8,
+                        count,
+                    });
+                }
+                count >= *rounds
+            }
+            _ => false,
+        };
+        if holds {
+            let (winner, reason) = if c.win {
+                (pc_side(cx.s), "win-condition")
+            } else {
+                (npc_side(cx.s), "defeat-condition")
+            };
+            end_combat(cx, winner, reason);
+            return;
+        }
+    }
+    stop_check(cx);
+}
+
+/// Ends the combat and runs End of Combat (THR-R183 to THR-R187).
+pub fn end_combat(cx: &mut Cx, winner: Option<u8>, reason: &str) {
+    cx.emit(Event::CombatEnded {
+        outcome: Outcome {
+            winner,
+            reason: reason.to_string(),
+        },
+    });
+    for who in cx.s.ids() {
+        let c = cx.s.ch(who);
+        let pc = cx.s.is_pc(who);
+        let zero = c.ft <= 0;
+        let removed = c.removed;
+        let revive = pc && !(zero && cx.s.options.zero_tolerance_pc == ZeroTolerancePc::StaysIncapacitated);
+        cx.emit(Event::Cleared { who, revive });
+        if pc && zero && !removed && cx.s.options.zero_tolerance_pc == ZeroTolerancePc::Barred {
+            cx.emit(Event::Barred { who });
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// GM rulings
+// ---------------------------------------------------------------------------------------------
+
+fn ruling(cx: &mut Cx, r: &Ruling) -> R {
+    match r {
+        Ruling::Adjust { who, gauge: g, by } => {
+            let old = gauge(cx.s.ch(*who), *g);
+            let v = by.apply(old);
+            if *g == Gauge::Initiative {
+                let resort = cx.s.options.initiative_change == InitiativeChange::ResortNextRound;
+                cx.emit(Event::InitiativeChanged {
+                    who: *who,
+                    delta: v - old,
+                    resort,
+                });
+            } else {
+                cx.emit(Event::Set {
+                    who: *who,
+                    gauge: *g,
+                    value: v,
+                });
+            }
+            if *g == Gauge::Fatigue && v == 0 && cx.s.ch(*who).incapacitated {
+                cx.emit(Event::Revived { who: *who });
+            }
+            if *g == Gauge::Wounds && v >= 3 && !cx.s.ch(*who).removed {
+                cx.emit(Event::Removed {
+                    who: *who,
+                    why: Removal::Wounds,
+                });
+            }
+        }
+        Ruling::Status { who, status, by } => match status {
+            StatusRef::X(x) => {
+                let v = by.apply(cx.s.ch(*who).status(*x) as i16).clamp(0, 255) as u8;
+                cx.emit(Event::Status {
+                    who: *who,
+                    status: *x,
+                    x: v,
+                });
+            }
+            StatusRef::Cond(c) => {
+                let on = by.apply(cx.s.ch(*who).has(*c) as i16) > 0;
+                cx.emit(Event::Condition {
+                    who: *who,
+                    cond: *c,
+                    on,
+                    by_use: 0,
+                });
+            }
+        },
+        Ruling::Incapacitate { who, on: true } => incapacitate(cx, *who),
+        Ruling::Incapacitate { who, on: false } => cx.emit(Event::Revived { who: *who }),
+        Ruling::Move { who, to } => cx.emit(Event::Relocated { who: *who, to: *to }),
+        Ruling::Add { id, template, side, at } => {
+            let Some(t) = cx.s.setup.templates.get(template) else {
+                return Ok(());
+            };
+            let sd = &cx.s.setup.sides[*side as usize];
+            let info = CharInfo {
+                id: id.clone(),
+                name: if t.name.is_empty() {
+                    id.clone()
+                } else {
+                    format!("{} ({id})", t.name)
+                },
+                side: *side,
+                seat: sd.seat,
+                start: Some(*at),
+                ..t.clone()
+            };
+            let modifier = info.stats.initiative;
+            let who = cx.s.chars.len() as Cid;
+            cx.emit(Event::Joined { info: Box::new(info) });
+            let name = cx.s.name(who).to_string();
+            let roll = roll2d6(cx, 0, modifier, &format_args!("{name}'s Initiative"))?;
+            cx.emit(Event::InitiativeRolled { who, roll });
+            let this_round = cx.s.options.joiner_turn == JoinerTurn::ThisRoundIfAhead && cx.s.phase == Phase::Rounds;
+            cx.emit(Event::OrderJoined {
+                who,
+                key: roll.total,
+                this_round,
+            });
+        }
+        Ruling::Remove { who } => cx.emit(Event::Removed {
+            who: *who,
+            why: Removal::Gm,
+        }),
+        Ruling::End { winner } => end_combat(cx, *winner, "gm-ended"),
+    }
+    stop_check(cx);
+    Ok(())
+}

@@ -1,0 +1,828 @@
+//! Encounter files: reading, validating and deriving stats.
+//!
+//! An encounter names the ruleset, overrides options, draws the map (rows of cells from north
+//! to south), lists the sides (PC or NPC, and the seat that decides for each), optional stat
+//! block templates, the combatants, and optional Win/Defeat conditions. Every problem is
+//! reported with the file, line and column, and what was expected.
+//!
+//! PC stats are derived from attributes as the official sheet does (THR stats table); any
+//! derived number can be overridden, and NPC stat blocks usually give their numbers directly.
+//! Attributes are final values: a trait's +1 to an attribute is already in them.
+
+use crate::ability::{AbilityBook, AbilityId, Art, Attr, Kind, build_book, toml_diagnostic};
+use crate::options::{Options, StartAreaTooSmall};
+use fray_engine::Seat;
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::text::ReadFile;
+use fray_space::{Grid, Pos};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// Index of a combatant.
+pub type Cid = u16;
+
+/// Traits with rules of their own. Narrative traits that only raise an attribute are accepted
+/// and kept by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Traits {
+    /// The Loomer: orthogonal neighbours are Difficult Terrain for enemies (2 = upgraded: the
+    /// diagonal ones too) (THR-R75).
+    pub loomer: u8,
+    /// The Weaver: ignores the first movement-reducing effect each turn (2 = upgraded: all of
+    /// them during its turn) (THR-R76).
+    pub weaver: u8,
+    /// The Quill: +1 on defence rolls against attackers 3 or more squares away (THR-R113).
+    pub quill: bool,
+    /// Long Reach: Range 1 abilities reach 2 (THR-R49).
+    pub long_reach: bool,
+    /// Every trait name, as written.
+    pub names: Vec<String>,
+}
+
+/// A combatant's numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Level (PCs).
+    pub level: i16,
+    /// Tier (enemies).
+    pub tier: i16,
+    /// POW, END, FIN, REF, REA, FOC.
+    pub attrs: [i16; 6],
+    /// Training per Art.
+    pub training: [i16; 9],
+    /// Attack modifier per Art.
+    pub arts: [i16; 9],
+    /// A fixed attack modifier for every attack (enemy stat blocks), overriding the Arts.
+    pub attack: Option<i16>,
+    /// Initiative modifier.
+    pub initiative: i16,
+    /// Evasion modifier.
+    pub evasion: i16,
+    /// Resilience modifier (also the Incapacity Roll modifier).
+    pub resilience: i16,
+    /// Resolve modifier (also the Panic Roll modifier).
+    pub resolve: i16,
+    /// Maximum Fatigue Tolerance.
+    pub max_ft: i16,
+    /// Maximum Stress Tolerance.
+    pub max_st: i16,
+    /// Speed in squares.
+    pub speed: i16,
+}
+
+impl Stats {
+    /// An attribute.
+    pub fn attr(&self, a: Attr) -> i16 {
+        self.attrs[a as usize]
+    }
+
+    /// Training in an Art.
+    pub fn training(&self, a: Art) -> i16 {
+        self.training[a.index()]
+    }
+}
+
+/// Who a combatant is, fixed for the combat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharInfo {
+    /// The id typed in commands (`korrin`).
+    pub id: String,
+    /// The display name (`Korrin Vale`).
+    pub name: String,
+    /// Index of its side.
+    pub side: u8,
+    /// The seat that decides for it.
+    pub seat: Seat,
+    /// Its square after NPC Placement, or `None` for a PC who picks one in Round Zero.
+    pub start: Option<Pos>,
+    /// Its numbers.
+    pub stats: Stats,
+    /// Its own abilities (the basic ones come on top).
+    pub abilities: Vec<AbilityId>,
+    /// Its traits.
+    pub traits: Traits,
+    /// Fatigue Tolerance at the start of this combat (lost tolerance persists).
+    pub ft: i16,
+    /// Stress Tolerance at the start of this combat.
+    pub st: i16,
+    /// Wounds at the start of this combat.
+    pub wounds: i16,
+}
+
+/// A side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    /// The id used in the file.
+    pub id: String,
+    /// The display name.
+    pub name: String,
+    /// Whether its members are PCs.
+    pub pc: bool,
+    /// The seat that decides for its members (unless a member names its own).
+    pub seat: Seat,
+    /// The AI policy named in the file for simulations, if any.
+    pub policy: Option<String>,
+}
+
+/// What a Win or Defeat condition tests (THR-H28).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Predicate {
+    /// A PC (or the named one) stands on one of the squares.
+    Reach {
+        /// The squares.
+        squares: Vec<Pos>,
+        /// Only this combatant counts.
+        who: Option<Cid>,
+    },
+    /// The given number of rounds have ended.
+    Survive {
+        /// Rounds.
+        rounds: u16,
+    },
+    /// The named combatant is Incapacitated or removed.
+    Down {
+        /// Who.
+        who: Cid,
+    },
+    /// At the end of this many rounds (not necessarily in a row), a PC stood on one of the
+    /// squares.
+    Hold {
+        /// The squares.
+        squares: Vec<Pos>,
+        /// Rounds needed.
+        rounds: u16,
+    },
+}
+
+/// A Win or Defeat condition for the PCs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WinCondition {
+    /// True: the PCs win when it holds; false: they lose.
+    pub win: bool,
+    /// The test.
+    pub predicate: Predicate,
+}
+
+/// A validated encounter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// A title for logs.
+    pub title: String,
+    /// The map.
+    pub map: Grid,
+    /// Seat names; seat 0 is always `gm`.
+    pub seats: Vec<String>,
+    /// The sides.
+    pub sides: Vec<Side>,
+    /// The combatants at the start.
+    pub chars: Vec<CharInfo>,
+    /// Stat blocks the GM may add mid-combat, by name.
+    pub templates: BTreeMap<String, CharInfo>,
+    /// Every ability.
+    pub book: AbilityBook,
+    /// Win and Defeat conditions.
+    pub conditions: Vec<WinCondition>,
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+enum RawPos {
+    Pair([i64; 2]),
+    Text(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawEncounter {
+    ruleset: Spanned<String>,
+    title: Option<String>,
+    #[serde(default)]
+    ability_files: Vec<Spanned<String>>,
+    options: Option<Spanned<toml::Table>>,
+    map: Spanned<RawMap>,
+    #[serde(default)]
+    side: Vec<Spanned<RawSide>>,
+    #[serde(default)]
+    template: BTreeMap<String, Spanned<RawChar>>,
+    #[serde(default)]
+    combatant: Vec<Spanned<RawChar>>,
+    #[serde(default)]
+    condition: Vec<Spanned<RawCondition>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawMap {
+    rows: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawSide {
+    id: Spanned<String>,
+    name: Option<String>,
+    kind: Spanned<String>,
+    seat: Option<Spanned<String>>,
+    policy: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawChar {
+    id: Option<Spanned<String>>,
+    name: Option<String>,
+    template: Option<Spanned<String>>,
+    side: Option<Spanned<String>>,
+    seat: Option<Spanned<String>>,
+    at: Option<Spanned<RawPos>>,
+    level: Option<i16>,
+    tier: Option<i16>,
+    attributes: Option<Spanned<BTreeMap<String, i16>>>,
+    training: Option<Spanned<BTreeMap<String, i16>>>,
+    traits: Option<Vec<Spanned<String>>>,
+    abilities: Option<Vec<Spanned<String>>>,
+    attack: Option<i16>,
+    initiative: Option<i16>,
+    evasion: Option<i16>,
+    resilience: Option<i16>,
+    resolve: Option<i16>,
+    speed: Option<i16>,
+    max_fatigue_tolerance: Option<i16>,
+    max_stress_tolerance: Option<i16>,
+    fatigue_tolerance: Option<i16>,
+    stress_tolerance: Option<i16>,
+    wounds: Option<i16>,
+}
+
+impl RawChar {
+    /// Fills every field this one leaves out from `base` (a template).
+    fn over(&self, base: &RawChar) -> RawChar {
+        macro_rules! pick {
+            ($($f:ident),*) => { RawChar { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
+        }
+        pick!(
+            id,
+            name,
+            template,
+            side,
+            seat,
+            at,
+            level,
+            tier,
+            attributes,
+            training,
+            traits,
+            abilities,
+            attack,
+            initiative,
+            evasion,
+            resilience,
+            resolve,
+            speed,
+            max_fatigue_tolerance,
+            max_stress_tolerance,
+            fatigue_tolerance,
+            stress_tolerance,
+            wounds
+        )
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawCondition {
+    kind: Spanned<String>,
+    test: Spanned<String>,
+    #[serde(default)]
+    squares: Vec<Spanned<RawPos>>,
+    who: Option<Spanned<String>>,
+    rounds: Option<u16>,
+}
+
+struct Ctx<'a> {
+    file: &'a SourceFile,
+    errors: Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn err(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
+        self.errors.push(Diagnostic::at(self.file, span.start, msg));
+    }
+
+    fn pos(&mut self, raw: &Spanned<RawPos>, map: &Grid) -> Option<Pos> {
+        let p = match raw.get_ref() {
+            RawPos::Pair([x, y]) => match (i16::try_from(*x), i16::try_from(*y)) {
+                (Ok(x), Ok(y)) => Some(Pos::new(x, y)),
+                _ => None,
+            },
+            RawPos::Text(t) => t.parse::<Pos>().ok(),
+        };
+        match p {
+            None => {
+                self.err(raw.span(), "expected a square as \"x,y\" or [x, y]");
+                None
+            }
+            Some(p) if !map.contains(p) => {
+                self.err(
+                    raw.span(),
+                    format!(
+                        "square {p} is outside the map (x 0..{}, y 0..{})",
+                        map.width() - 1,
+                        map.height() - 1
+                    ),
+                );
+                None
+            }
+            Some(p) => Some(p),
+        }
+    }
+}
+
+/// Reads the ruleset id of an encounter without validating the rest.
+pub fn peek_ruleset(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Peek {
+        ruleset: String,
+    }
+    toml::from_str::<Peek>(text).ok().map(|p| p.ruleset)
+}
+
+/// Loads and validates a Thrum encounter.
+pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Options), Vec<Diagnostic>> {
+    let raw: RawEncounter = toml::from_str(&source.text).map_err(|e| vec![toml_diagnostic(source, &e)])?;
+    let mut cx = Ctx {
+        file: source,
+        errors: Vec::new(),
+    };
+    if raw.ruleset.get_ref() != "thrum" {
+        cx.err(
+            raw.ruleset.span(),
+            format!("this file is for ruleset '{}', not 'thrum'", raw.ruleset.get_ref()),
+        );
+        return Err(cx.errors);
+    }
+
+    // Options: re-serialise the table and let serde check names and values.
+    let options = match &raw.options {
+        None => Options::default(),
+        Some(t) => match toml::Value::Table(t.get_ref().clone()).try_into::<Options>() {
+            Ok(o) => o,
+            Err(e) => {
+                cx.err(t.span(), format!("in [options]: {}", e.message().trim()));
+                Options::default()
+            }
+        },
+    };
+
+    // Abilities: the built-in ones plus any files the encounter names.
+    let mut extra = Vec::new();
+    for f in &raw.ability_files {
+        match read(f.get_ref()) {
+            Ok(src) => extra.push(src),
+            Err(m) => cx.err(f.span(), m),
+        }
+    }
+    let book = match build_book(&extra) {
+        Ok(b) => b,
+        Err(mut e) => {
+            cx.errors.append(&mut e);
+            AbilityBook::default()
+        }
+    };
+
+    // Map.
+    let rows: Vec<&str> = raw.map.get_ref().rows.iter().map(|r| r.get_ref().as_str()).collect();
+    let map = if rows.is_empty() {
+        cx.err(raw.map.span(), "the map needs at least one row");
+        None
+    } else {
+        match Grid::parse_rows(&rows) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                let row = &raw.map.get_ref().rows[e.row.min(rows.len() - 1)];
+                // +1 skips the opening quote of the TOML string.
+                let offset = row.span().start + 1 + e.column.saturating_sub(1);
+                cx.errors
+                    .push(Diagnostic::at(source, offset, format!("in the map: {}", e.message)));
+                None
+            }
+        }
+    };
+    let Some(map) = map else {
+        return Err(cx.errors);
+    };
+
+    // Seats and sides.
+    let mut seats = vec!["gm".to_string()];
+    let mut seat_of = |name: &str, seats: &mut Vec<String>| -> Seat {
+        match seats.iter().position(|s| s == name) {
+            Some(i) => Seat(i as u8),
+            None => {
+                seats.push(name.to_string());
+                Seat((seats.len() - 1) as u8)
+            }
+        }
+    };
+    let mut sides: Vec<Side> = Vec::new();
+    for rs in &raw.side {
+        let s = rs.get_ref();
+        let id = s.id.get_ref().clone();
+        if sides.iter().any(|x| x.id == id) {
+            cx.err(s.id.span(), format!("side '{id}' is defined twice"));
+        }
+        let pc = match s.kind.get_ref().as_str() {
+            "pc" => true,
+            "npc" => false,
+            other => {
+                cx.err(
+                    s.kind.span(),
+                    format!("unknown side kind '{other}': expected \"pc\" or \"npc\""),
+                );
+                false
+            }
+        };
+        let seat_name = s
+            .seat
+            .as_ref()
+            .map_or(if pc { "players" } else { "gm" }, |x| x.get_ref().as_str());
+        if !is_word(seat_name)
+            && let Some(x) = &s.seat
+        {
+            cx.err(x.span(), "a seat name must be one word of letters, digits and '-'");
+        }
+        let seat = seat_of(seat_name, &mut seats);
+        sides.push(Side {
+            name: s.name.clone().unwrap_or_else(|| id.clone()),
+            id,
+            pc,
+            seat,
+            policy: s.policy.clone(),
+        });
+    }
+    if sides.len() < 2 {
+        cx.err(0..0, "an encounter needs at least two [[side]] tables");
+    }
+    if sides.len() > 16 {
+        cx.err(0..0, "at most 16 sides are supported");
+    }
+    if !sides.iter().any(|s| s.pc) || sides.iter().all(|s| s.pc) {
+        cx.err(
+            0..0,
+            "Thrum needs at least one side of kind \"pc\" and one of kind \"npc\"",
+        );
+    }
+
+    // Templates.
+    let mut templates = BTreeMap::new();
+    for (name, rt) in &raw.template {
+        if let Some(c) = character(
+            &mut cx,
+            rt,
+            &RawChar::default(),
+            &map,
+            &book,
+            &sides,
+            &mut seats,
+            &mut seat_of,
+            &options,
+            true,
+        ) {
+            templates.insert(name.clone(), c);
+        }
+    }
+
+    // Combatants.
+    let mut chars: Vec<CharInfo> = Vec::new();
+    for rc in &raw.combatant {
+        let base = match &rc.get_ref().template {
+            None => RawChar::default(),
+            Some(t) => match raw.template.get(t.get_ref()) {
+                Some(b) => b.get_ref().clone(),
+                None => {
+                    cx.err(t.span(), format!("unknown template '{}'", t.get_ref()));
+                    continue;
+                }
+            },
+        };
+        if let Some(c) = character(
+            &mut cx,
+            rc,
+            &base,
+            &map,
+            &book,
+            &sides,
+            &mut seats,
+            &mut seat_of,
+            &options,
+            false,
+        ) {
+            if chars.iter().any(|o| o.id == c.id) {
+                cx.err(rc.span(), format!("combatant '{}' is defined twice", c.id));
+            }
+            if let Some(p) = c.start
+                && chars.iter().any(|o| o.start == Some(p))
+            {
+                cx.err(rc.span(), format!("square {p} already holds another combatant"));
+            }
+            chars.push(c);
+        }
+    }
+    if chars.len() > 64 {
+        cx.err(0..0, "at most 64 combatants are supported");
+    }
+
+    // Round Zero: PCs without a square need room in the Starting Area (THR-R22, THR-R25).
+    let start_squares: Vec<Pos> = map
+        .positions()
+        .filter(|p| map.get(*p).is_some_and(|c| c.start && !c.blocked))
+        .filter(|p| !chars.iter().any(|c| c.start == Some(*p)))
+        .collect();
+    let unplaced = chars.iter().filter(|c| c.start.is_none()).count();
+    if unplaced > start_squares.len() && options.start_area_too_small == StartAreaTooSmall::Error {
+        cx.err(
+            raw.map.span(),
+            format!(
+                "{unplaced} PCs must pick a starting square but the Starting Area (cells marked 's') has only {} empty squares: enlarge it, give the PCs an 'at' square, or set start-area-too-small = \"any-empty-square\"",
+                start_squares.len()
+            ),
+        );
+    }
+
+    // Conditions (THR-H28).
+    let mut conditions = Vec::new();
+    for rc in &raw.condition {
+        let c = rc.get_ref();
+        let win = match c.kind.get_ref().as_str() {
+            "win" => true,
+            "defeat" => false,
+            other => {
+                cx.err(
+                    c.kind.span(),
+                    format!("unknown condition kind '{other}': expected \"win\" or \"defeat\""),
+                );
+                continue;
+            }
+        };
+        let squares: Vec<Pos> = c.squares.iter().filter_map(|s| cx.pos(s, &map)).collect();
+        let who = match &c.who {
+            None => None,
+            Some(w) => match chars.iter().position(|x| &x.id == w.get_ref()) {
+                Some(i) => Some(i as Cid),
+                None => {
+                    cx.err(w.span(), format!("unknown combatant '{}'", w.get_ref()));
+                    continue;
+                }
+            },
+        };
+        let need_rounds = |cx: &mut Ctx| {
+            c.rounds.filter(|r| *r > 0).or_else(|| {
+                cx.err(c.test.span(), "this test needs rounds = N (N > 0)");
+                None
+            })
+        };
+        let predicate = match c.test.get_ref().as_str() {
+            "reach" if !squares.is_empty() => Predicate::Reach { squares, who },
+            "survive" => match need_rounds(&mut cx) {
+                Some(rounds) => Predicate::Survive { rounds },
+                None => continue,
+            },
+            "down" => match who {
+                Some(who) => Predicate::Down { who },
+                None => {
+                    cx.err(c.test.span(), "a \"down\" test needs who = \"<combatant id>\"");
+                    continue;
+                }
+            },
+            "hold" if !squares.is_empty() => match need_rounds(&mut cx) {
+                Some(rounds) => Predicate::Hold { squares, rounds },
+                None => continue,
+            },
+            "reach" | "hold" => {
+                cx.err(c.test.span(), "this test needs squares = [\"x,y\", ...]");
+                continue;
+            }
+            other => {
+                cx.err(
+                    c.test.span(),
+                    format!("unknown test '{other}': expected reach, survive, down or hold"),
+                );
+                continue;
+            }
+        };
+        conditions.push(WinCondition { win, predicate });
+    }
+
+    if !cx.errors.is_empty() {
+        return Err(cx.errors);
+    }
+    let title = raw.title.clone().unwrap_or_else(|| source.name.clone());
+    Ok((
+        Setup {
+            title,
+            map,
+            seats,
+            sides,
+            chars,
+            templates,
+            book,
+            conditions,
+        },
+        options,
+    ))
+}
+
+fn is_word(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+#[allow(clippy::too_many_arguments)]
+fn character(
+    cx: &mut Ctx,
+    raw: &Spanned<RawChar>,
+    base: &RawChar,
+    map: &Grid,
+    book: &AbilityBook,
+    sides: &[Side],
+    seats: &mut Vec<String>,
+    seat_of: &mut impl FnMut(&str, &mut Vec<String>) -> Seat,
+    options: &Options,
+    template: bool,
+) -> Option<CharInfo> {
+    let span = raw.span();
+    let r = raw.get_ref().over(base);
+    let errors_before = cx.errors.len();
+    let id = match (&r.id, template) {
+        (Some(id), _) => {
+            if !is_word(id.get_ref()) {
+                cx.err(
+                    id.span(),
+                    "an id must be one word of letters, digits and '-' (e.g. \"biffer-1\")",
+                );
+            }
+            id.get_ref().clone()
+        }
+        (None, true) => String::new(),
+        (None, false) => {
+            cx.err(span.clone(), "a combatant needs an id");
+            return None;
+        }
+    };
+    let side = match (&r.side, template) {
+        (Some(s), _) => match sides.iter().position(|x| &x.id == s.get_ref()) {
+            Some(i) => i as u8,
+            None => {
+                cx.err(s.span(), format!("unknown side '{}'", s.get_ref()));
+                0
+            }
+        },
+        (None, true) => 0,
+        (None, false) => {
+            cx.err(span.clone(), format!("combatant '{id}' needs a side"));
+            0
+        }
+    };
+    let seat = match &r.seat {
+        Some(s) if is_word(s.get_ref()) => seat_of(s.get_ref(), seats),
+        Some(s) => {
+            cx.err(s.span(), "a seat name must be one word of letters, digits and '-'");
+            Seat::GM
+        }
+        None => sides.get(side as usize).map_or(Seat::GM, |s| s.seat),
+    };
+    let pc = sides.get(side as usize).is_some_and(|s| s.pc);
+
+    let mut attrs = [0i16; 6];
+    if let Some(a) = &r.attributes {
+        for (k, v) in a.get_ref() {
+            match Attr::parse(k) {
+                Some(at) => attrs[at as usize] = *v,
+                None => cx.err(
+                    a.span(),
+                    format!("unknown attribute '{k}': expected pow, end, fin, ref, rea or foc"),
+                ),
+            }
+        }
+    }
+    let mut training = [0i16; 9];
+    if let Some(t) = &r.training {
+        for (k, v) in t.get_ref() {
+            match Art::parse(k) {
+                Some(art) => training[art.index()] = *v,
+                None => cx.err(t.span(), format!("unknown Art '{k}'")),
+            }
+        }
+    }
+    let mut traits = Traits::default();
+    let mut ft_bonus = 0;
+    let mut st_bonus = 0;
+    let mut speed_bonus = 0;
+    for t in r.traits.iter().flatten() {
+        let name = t.get_ref().to_ascii_lowercase();
+        match name.as_str() {
+            "loomer" | "the-loomer" => traits.loomer = 1,
+            "loomer+" | "the-loomer+" => traits.loomer = 2,
+            "weaver" | "the-weaver" => traits.weaver = 1,
+            "weaver+" | "the-weaver+" => traits.weaver = 2,
+            "quill" | "the-quill" => traits.quill = true,
+            "long-reach" => traits.long_reach = true,
+            "indefatigable" => ft_bonus += 1,
+            "composed" => st_bonus += 1,
+            "fleet-footed" => speed_bonus += 1,
+            "hero" | "the-hero" | "artist" | "the-artist" | "sage" | "the-sage" => {}
+            _ => cx.err(
+                t.span(),
+                format!(
+                    "unknown trait '{name}': expected loomer, loomer+, weaver, weaver+, quill, long-reach, indefatigable, composed, fleet-footed, hero, artist or sage"
+                ),
+            ),
+        }
+        traits.names.push(name);
+    }
+    let level = r.level.unwrap_or(if pc { 1 } else { 0 });
+    let mut arts = [0i16; 9];
+    for art in Art::ALL {
+        let t = training[art.index()];
+        if t > 0 {
+            arts[art.index()] = (attrs[art.primary() as usize] + t).div_euclid(2) + (level + 4).div_euclid(4);
+        }
+    }
+    let stats = Stats {
+        level,
+        tier: r.tier.unwrap_or(0),
+        attrs,
+        training,
+        arts,
+        attack: r.attack,
+        initiative: r.initiative.unwrap_or(attrs[Attr::Ref as usize]),
+        evasion: r.evasion.unwrap_or(attrs[Attr::Ref as usize]),
+        resilience: r.resilience.unwrap_or(attrs[Attr::End as usize]),
+        resolve: r.resolve.unwrap_or(attrs[Attr::Foc as usize]),
+        max_ft: r
+            .max_fatigue_tolerance
+            .unwrap_or(3 + attrs[Attr::End as usize] + ft_bonus),
+        max_st: r
+            .max_stress_tolerance
+            .unwrap_or(2 + attrs[Attr::Foc as usize] + st_bonus),
+        speed: r.speed.unwrap_or(4 + speed_bonus),
+    };
+    let ft = r.fatigue_tolerance.unwrap_or(stats.max_ft);
+    let st = r.stress_tolerance.unwrap_or(stats.max_st);
+    let wounds = r.wounds.unwrap_or(0);
+    if !(0..=2).contains(&wounds) {
+        cx.err(
+            span.clone(),
+            format!("wounds must be 0, 1 or 2 (3 Wounds means removed from combat), found {wounds}"),
+        );
+    }
+    if ft < options.tolerance_floor || st < options.tolerance_floor {
+        cx.err(span.clone(), "tolerances cannot start below the tolerance floor");
+    }
+    let mut abilities = Vec::new();
+    for a in r.abilities.iter().flatten() {
+        match book.find(a.get_ref()) {
+            Some(i) if book.get(i).kind == Kind::FollowUp => cx.err(
+                a.span(),
+                format!(
+                    "'{}' is a follow-up and comes with the ability that uses it",
+                    a.get_ref()
+                ),
+            ),
+            Some(i) if book.get(i).basic => {}
+            Some(i) => abilities.push(i),
+            None => cx.err(a.span(), format!("unknown ability '{}'", a.get_ref())),
+        }
+    }
+    let start = match &r.at {
+        None => None,
+        Some(p) => cx.pos(p, map).and_then(|p| {
+            if map.get(p).is_some_and(|c| c.blocked) {
+                cx.err(raw.span(), format!("square {p} is blocked"));
+                None
+            } else {
+                Some(p)
+            }
+        }),
+    };
+    if !template && start.is_none() && r.at.is_none() && !pc {
+        cx.err(span, format!("NPC '{id}' needs a square: at = \"x,y\" (NPC Placement)"));
+    }
+    if cx.errors.len() > errors_before {
+        return None;
+    }
+    Some(CharInfo {
+        name: r.name.clone().unwrap_or_else(|| id.clone()),
+        id,
+        side,
+        seat,
+        start,
+        stats,
+        abilities,
+        traits,
+        ft,
+        st,
+        wounds,
+    })
+}

@@ -1,0 +1,386 @@
+//! The state of a Thrum combat: plain data, cheap to clone.
+//!
+//! Everything fixed for the combat (map, stat blocks, abilities, options) sits behind `Arc`s,
+//! so a clone copies only what changes: the combatants' loads, statuses and squares, the turn
+//! order, the current turn and the resolution stack.
+
+use crate::ability::{AbilityId, Cond, Defence, XStatus};
+use crate::event::Rolled;
+use crate::options::Options;
+use crate::setup::{CharInfo, Cid, Setup};
+use fray_engine::Outcome;
+use fray_engine::order::InitiativeOrder;
+use fray_space::{Dir, Pos};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The big phases of a combat (THR-R1). NPC Placement and Initiative happen in `start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Round Zero: placement and initial stances (THR-R20 to THR-R25).
+    RoundZero,
+    /// Rounds 1+.
+    Rounds,
+    /// End of Combat has run.
+    Ended,
+}
+
+/// Where a turn is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Step {
+    /// The slot has come up: begin the turn or Delay.
+    Slot,
+    /// Round Zero: a PC picks its starting square.
+    Place,
+    /// Moving (before the Action).
+    Move,
+    /// Moving granted by the Action (Dash).
+    ActionMove,
+    /// The Stance step (the Action is done or skipped).
+    Stance,
+    /// The turn is over; the next slot comes up.
+    Done,
+}
+
+/// The current turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// Whose turn it is.
+    pub who: Cid,
+    /// Where the turn is.
+    pub step: Step,
+    /// Movement spent in the current move allowance.
+    pub spent: i16,
+    /// Whether the character has moved at all this turn.
+    pub moved: bool,
+    /// Whether it has taken its Action.
+    pub acted: bool,
+    /// Whether this turn is limited by Stunned (Move or Action, not both).
+    pub stunned: bool,
+    /// Whether the Weaver has already ignored an effect this turn.
+    pub weaver_used: bool,
+    /// Whether the Weaver ignores Slowed this turn.
+    pub weaver_slow: bool,
+    /// Whether the character's movement was ended early (a failed drop roll).
+    pub move_ended: bool,
+}
+
+impl Turn {
+    /// A turn that has not started.
+    pub fn idle(who: Cid) -> Turn {
+        Turn {
+            who,
+            step: Step::Slot,
+            spent: 0,
+            moved: false,
+            acted: false,
+            stunned: false,
+            weaver_used: false,
+            weaver_slow: false,
+            move_ended: false,
+        }
+    }
+}
+
+/// A combatant's changing state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Char {
+    /// Its square (`None` before a PC is placed in Round Zero).
+    pub pos: Option<Pos>,
+    /// Fatigue Load.
+    pub fatigue: i16,
+    /// Stress Load.
+    pub stress: i16,
+    /// Current Fatigue Tolerance.
+    pub ft: i16,
+    /// Current Stress Tolerance.
+    pub st: i16,
+    /// Wounds.
+    pub wounds: i16,
+    /// Incapacitated.
+    pub incapacitated: bool,
+    /// Removed from combat.
+    pub removed: bool,
+    /// Barred from further combat until Downtime (THR-H24).
+    pub barred: bool,
+    /// The current Stance.
+    pub stance: Option<AbilityId>,
+    /// The Stance that ended since this character's last turn, if any (THR-R34).
+    pub stance_ended: Option<AbilityId>,
+    /// X of each status, in [`XStatus::ALL`] order.
+    pub x: [u8; 8],
+    /// Conditions as bits ([`Cond::bit`]).
+    pub conds: u8,
+    /// X of Dazed when it is treated as a status (THR-H2 option).
+    pub dazed_x: u8,
+    /// The ability use that applied Dazed (its own damage does not end it).
+    pub dazed_by: u32,
+    /// Mark X.
+    pub mark: u8,
+    /// Scouted X.
+    pub scouted: u8,
+    /// Initiative total.
+    pub initiative: i16,
+    /// Delays taken in this combat (for the once-per-combat option).
+    pub delays: u8,
+}
+
+impl Char {
+    /// The fresh state of a combatant from its setup.
+    pub fn new(info: &CharInfo) -> Char {
+        Char {
+            pos: info.start,
+            fatigue: 0,
+            stress: 0,
+            ft: info.ft,
+            st: info.st,
+            wounds: info.wounds,
+            incapacitated: false,
+            removed: false,
+            barred: false,
+            stance: None,
+            stance_ended: None,
+            x: [0; 8],
+            conds: 0,
+            dazed_x: 0,
+            dazed_by: 0,
+            mark: 0,
+            scouted: 0,
+            initiative: 0,
+            delays: 0,
+        }
+    }
+
+    /// X of a status.
+    pub fn status(&self, s: XStatus) -> u8 {
+        self.x[s as usize]
+    }
+
+    /// Whether a condition is on.
+    pub fn has(&self, c: Cond) -> bool {
+        self.conds & c.bit() != 0
+    }
+
+    /// Frayed: Stress Load above Stress Tolerance (THR-R155).
+    pub fn frayed(&self) -> bool {
+        self.stress > self.st
+    }
+
+    /// Exhausted: Fatigue Load above Fatigue Tolerance (THR-R164).
+    pub fn exhausted(&self) -> bool {
+        self.fatigue > self.ft
+    }
+
+    /// Still in the fight: not removed.
+    pub fn present(&self) -> bool {
+        !self.removed
+    }
+
+    /// Able to act: present and not Incapacitated.
+    pub fn able(&self) -> bool {
+        !self.removed && !self.incapacitated
+    }
+}
+
+/// Per-target changes that triggers made to one attack roll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollMods {
+    /// Boons on the defence roll (negative: Banes).
+    pub defence_boons: i16,
+    /// Flat bonus on the defence roll.
+    pub defence_flat: i16,
+    /// Who armed a follow-up on a Critical defence (Parry and Riposte) and which one.
+    pub on_defence_critical: Option<(Cid, AbilityId)>,
+    /// A Stance that ends after the roll unless the defence is a Critical.
+    pub ends_unless_critical: Option<Cid>,
+}
+
+/// Where an ability use is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UseStage {
+    /// Defenders pick defences (in target order).
+    Defences,
+    /// Trigger windows open, one per target.
+    Triggers,
+    /// Rolls and results, one target at a time.
+    Rolls,
+    /// Everything is done except the end-of-ability checks.
+    Finish,
+}
+
+/// An ability being resolved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Use {
+    /// A number unique in the combat (Dazed remembers which use applied it).
+    pub id: u32,
+    /// Who uses it.
+    pub user: Cid,
+    /// Which ability.
+    pub ability: AbilityId,
+    /// The characters it affects, in resolution order.
+    pub targets: Vec<Cid>,
+    /// The user's pick for choices (`choose` option label index, a direction, a status).
+    pub pick: Pick,
+    /// The Overexert option declared, if any.
+    pub overexert: Option<u8>,
+    /// Whether it is the turn's Action (Exhausted users then roll for Incapacity).
+    pub is_action: bool,
+    /// Where resolution is.
+    pub stage: UseStage,
+    /// The target being handled in the current stage.
+    pub index: u8,
+    /// Defence picked per target.
+    pub defences: Vec<Option<Defence>>,
+    /// Trigger changes per target.
+    pub mods: Vec<RollMods>,
+    /// The shared attack roll (multi-target option), once rolled.
+    pub shared_attack: Option<Rolled>,
+}
+
+/// A trigger window: who may respond to one event, asked in turn order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowFrame {
+    /// Stack index of the ability use the window belongs to.
+    pub use_frame: u8,
+    /// Index of the target within that use.
+    pub target_index: u8,
+    /// Candidates (character, triggered ability) in asking order.
+    pub candidates: Vec<(Cid, AbilityId)>,
+    /// How many candidates have answered.
+    pub asked: u8,
+}
+
+/// One frame of the resolution stack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Frame {
+    /// An ability being used.
+    Use(Use),
+    /// A trigger window.
+    Window(WindowFrame),
+}
+
+/// The user's picks for an ability's choices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pick {
+    /// Index of the option of the ability's `choose` line.
+    pub option: Option<u8>,
+    /// A direction (for shifts).
+    pub dir: Option<Dir>,
+    /// A status or condition to end (Recover).
+    pub status: Option<StatusRef>,
+}
+
+/// A status or a condition, as named by Recover or a GM ruling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StatusRef {
+    /// An X status.
+    X(XStatus),
+    /// A condition.
+    Cond(Cond),
+}
+
+impl StatusRef {
+    /// The name.
+    pub fn name(self) -> &'static str {
+        match self {
+            StatusRef::X(x) => x.name(),
+            StatusRef::Cond(c) => c.name(),
+        }
+    }
+
+    /// Parses a status or condition name.
+    pub fn parse(s: &str) -> Option<StatusRef> {
+        XStatus::parse(s)
+            .map(StatusRef::X)
+            .or_else(|| Cond::parse(s).map(StatusRef::Cond))
+    }
+}
+
+/// A whole Thrum combat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The encounter (shared, fixed apart from GM additions).
+    pub setup: Arc<Setup>,
+    /// The options in force (shared).
+    pub options: Arc<Options>,
+    /// The phase.
+    pub phase: Phase,
+    /// The round number (0 = Round Zero).
+    pub round: u16,
+    /// The turn order.
+    pub order: InitiativeOrder,
+    /// Combatants, indexed by [`Cid`].
+    pub chars: Vec<Char>,
+    /// The current turn.
+    pub turn: Turn,
+    /// What is being resolved.
+    pub stack: Vec<Frame>,
+    /// The last ability-use number handed out.
+    pub uses: u32,
+    /// Counters of `hold` conditions, by condition index.
+    pub holds: Vec<u16>,
+    /// How the combat ended.
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The fixed information about a combatant.
+    pub fn info(&self, c: Cid) -> &CharInfo {
+        &self.setup.chars[c as usize]
+    }
+
+    /// The changing state of a combatant.
+    pub fn ch(&self, c: Cid) -> &Char {
+        &self.chars[c as usize]
+    }
+
+    /// Whether two combatants are on different sides.
+    pub fn enemies(&self, a: Cid, b: Cid) -> bool {
+        self.info(a).side != self.info(b).side
+    }
+
+    /// Whether two different combatants are on the same side.
+    pub fn allies(&self, a: Cid, b: Cid) -> bool {
+        a != b && self.info(a).side == self.info(b).side
+    }
+
+    /// Whether a combatant is a PC.
+    pub fn is_pc(&self, c: Cid) -> bool {
+        self.setup.sides[self.info(c).side as usize].pc
+    }
+
+    /// All combatant ids.
+    pub fn ids(&self) -> impl Iterator<Item = Cid> + use<> {
+        0..self.chars.len() as Cid
+    }
+
+    /// The combatant standing on a square, if any.
+    pub fn occupant(&self, p: Pos) -> Option<Cid> {
+        self.chars
+            .iter()
+            .position(|c| c.pos == Some(p) && c.present() && (!c.incapacitated || self.options.incapacitated_occupy))
+            .map(|i| i as Cid)
+    }
+
+    /// The combatant with this id (as typed).
+    pub fn find(&self, id: &str) -> Option<Cid> {
+        self.setup
+            .chars
+            .iter()
+            .position(|c| c.id.eq_ignore_ascii_case(id))
+            .map(|i| i as Cid)
+    }
+
+    /// The ability use at stack index `i`.
+    pub fn use_at(&self, i: usize) -> Option<&Use> {
+        match self.stack.get(i) {
+            Some(Frame::Use(u)) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// The name of a combatant.
+    pub fn name(&self, c: Cid) -> &str {
+        &self.info(c).name
+    }
+}

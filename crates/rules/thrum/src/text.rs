@@ -1,0 +1,497 @@
+//! What a GM reads: event descriptions, the pending prompt, the state summary, per-seat views.
+
+use crate::ability::{Cond, XStatus};
+use crate::command::{Gauge, Target};
+use crate::event::{Event, Removal, Rolled, Verdict};
+use crate::setup::Cid;
+use crate::state::{Frame, Phase, State, Step, UseStage};
+use fray_engine::{Pending, Seat};
+use serde::Serialize;
+use std::fmt::Write;
+
+fn roll_text(r: &Rolled) -> String {
+    let mut s = r.roll.describe();
+    if let Some(i) = s.find(" = ") {
+        s.truncate(i);
+    }
+    let sign = if r.modifier < 0 { "-" } else { "+" };
+    let _ = write!(s, " {sign}{} = {}", r.modifier.abs(), r.total);
+    match r.net {
+        0 => {}
+        1 => s.push_str(" (1 Boon)"),
+        n if n > 1 => {
+            let _ = write!(s, " ({n} Boons)");
+        }
+        -1 => s.push_str(" (1 Bane)"),
+        n => {
+            let _ = write!(s, " ({} Banes)", -n);
+        }
+    }
+    s
+}
+
+fn cap(w: &str) -> String {
+    let mut c = w.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// One log line for an event (after it was applied), or `None` for bookkeeping.
+pub fn describe(s: &State, e: &Event) -> Option<String> {
+    let n = |c: &Cid| s.name(*c).to_string();
+    let ab = |a: &u16| s.setup.book.get(*a).name.clone();
+    Some(match e {
+        Event::InitiativeRolled { who, roll } => format!("{} rolls Initiative: {}", n(who), roll_text(roll)),
+        Event::RollOff { who, roll } => format!("{} rolls off a tie: {}", n(who), roll.describe()),
+        Event::OrderSet { order } => {
+            let list: Vec<String> = order
+                .slots()
+                .iter()
+                .map(|sl| format!("{} ({})", s.name(sl.who), sl.key))
+                .collect();
+            format!("Turn order: {}", list.join(", "))
+        }
+        Event::RoundStarted { round: 0 } => "== Round Zero: placement and stances ==".into(),
+        Event::RoundStarted { round } => format!("== Round {round} =="),
+        Event::RoundEnded { .. } | Event::SlotUp { .. } | Event::StepChanged { .. } => return None,
+        Event::Push { .. } | Event::SetTop { .. } | Event::SetFrame { .. } | Event::Pop => return None,
+        Event::TurnEnded { .. } | Event::Cleared { .. } => return None,
+        Event::Delayed { who, after: Some(t) } => format!("{} delays until after {}", n(who), n(t)),
+        Event::Delayed { who, after: None } => format!("{} delays to the end of the round", n(who)),
+        Event::TurnStarted { who } => match s.phase {
+            Phase::RoundZero => format!("-- {} (Round Zero) --", n(who)),
+            _ => format!("-- {}'s turn --", n(who)),
+        },
+        Event::TurnStunned => format!("{} is Stunned: Move or Action this turn, not both", s.name(s.turn.who)),
+        Event::Placed { who, at } => format!("{} starts at {at}", n(who)),
+        Event::Moved {
+            who,
+            from,
+            to,
+            cost,
+            forced,
+        } => {
+            if from == to {
+                format!("{} stumbles and stays at {from} ({cost} movement lost)", n(who))
+            } else if *forced {
+                format!("{} is moved {from} -> {to}", n(who))
+            } else {
+                format!("{} moves {from} -> {to} ({cost} movement)", n(who))
+            }
+        }
+        Event::WeaverIgnored { who, slowed: true } => format!("{} (the Weaver) ignores Slowed this turn", n(who)),
+        Event::WeaverIgnored { who, slowed: false } => {
+            format!("{} (the Weaver) ignores the extra cost of this step", n(who))
+        }
+        Event::DropRolled {
+            who,
+            attr,
+            roll,
+            opposition,
+            against,
+            passed,
+        } => {
+            let vs = match opposition {
+                Some(o) => format!("the environment {}", roll_text(o)),
+                None => format!("{against}"),
+            };
+            format!(
+                "{} rolls {} against the drop: {} vs {vs}: {}",
+                n(who),
+                attr.name(),
+                roll_text(roll),
+                if *passed { "lands safely" } else { "fails" }
+            )
+        }
+        Event::Drifted {
+            who,
+            roll,
+            intended,
+            actual,
+        } => {
+            if intended == actual {
+                format!(
+                    "{} is Disoriented: drift roll {}: steps {actual} as intended",
+                    n(who),
+                    roll.describe()
+                )
+            } else {
+                format!(
+                    "{} is Disoriented: drift roll {}: meant to step {intended}, steps {actual}",
+                    n(who),
+                    roll.describe()
+                )
+            }
+        }
+        Event::MovementStopped { who } => format!("{}'s movement ends for this turn", n(who)),
+        Event::Declared {
+            user,
+            ability,
+            target,
+            overexert,
+        } => {
+            let a = s.setup.book.get(*ability);
+            let mut t = format!("{} uses {}", n(user), a.name);
+            match target {
+                Target::Chars(l) if !l.is_empty() => {
+                    let names: Vec<String> = l.iter().map(&n).collect();
+                    let _ = write!(t, " on {}", names.join(", "));
+                }
+                Target::Area(p) => {
+                    let _ = write!(t, " on the area at {p}");
+                }
+                Target::Line(p, d) => {
+                    let _ = write!(t, " along the line from {p} {d}");
+                }
+                Target::Toward(d) => {
+                    let _ = write!(t, " toward {d}");
+                }
+                Target::Square(p) => {
+                    let _ = write!(t, " at {p}");
+                }
+                _ => {}
+            }
+            if let Some(o) = overexert.and_then(|i| a.overexert.get(i as usize)) {
+                let _ = write!(t, ", overexerting ({})", o.label);
+            }
+            t
+        }
+        Event::DefenceChosen { who, defence, only } => {
+            format!(
+                "{} defends with {}{}",
+                n(who),
+                cap(defence.name()),
+                if *only { " (the only choice)" } else { "" }
+            )
+        }
+        Event::TriggerUsed { who, ability, about } => format!("{} uses {} (about {})", n(who), ab(ability), n(about)),
+        Event::TriggerPassed { who, ability } => format!("{} does not use {}", n(who), ab(ability)),
+        Event::Contest {
+            user,
+            target,
+            ability: _,
+            attack,
+            defence,
+            with,
+            verdict,
+        } => {
+            let a = attack.as_ref().map_or("automatic".to_string(), roll_text);
+            let d = match defence {
+                Some(d) => format!("{} {}", cap(with.name()), roll_text(d)),
+                None => "no defence".to_string(),
+            };
+            let v = match verdict {
+                Verdict::AttackerCritical => "critical hit",
+                Verdict::AttackerSuccess => "hit",
+                Verdict::DefenderSuccess => "defended",
+                Verdict::DefenderCritical => "critical defence",
+            };
+            format!("{} attacks {}: {a} vs {d}: {v}", n(user), n(target))
+        }
+        Event::Damage {
+            who,
+            gauge,
+            amount,
+            vulnerable,
+        } => {
+            let c = s.ch(*who);
+            let (what, load, tol) = match gauge {
+                Gauge::Stress => ("Stress", c.stress, c.st),
+                _ => ("Fatigue", c.fatigue, c.ft),
+            };
+            let extra = if *vulnerable > 0 {
+                format!(" ({} + {} Vulnerable)", amount - vulnerable, vulnerable)
+            } else {
+                String::new()
+            };
+            let mut t = format!("{} takes {amount} {what}{extra}: {what} {load}/{tol}", n(who));
+            if load > tol {
+                t.push_str(if matches!(gauge, Gauge::Stress) {
+                    ", Frayed"
+                } else {
+                    ", Exhausted"
+                });
+            }
+            t
+        }
+        Event::Set { who, gauge, value } => format!("{}'s {} is now {value}", n(who), gauge_name(*gauge)),
+        Event::Status { who, status, x: 0 } => format!("{}'s {} ends", n(who), cap(status.name())),
+        Event::Status { who, status, x } => format!("{} is {} {x}", n(who), cap(status.name())),
+        Event::Condition {
+            who, cond, on: true, ..
+        } => format!("{} is {}", n(who), cap(cond.name())),
+        Event::Condition {
+            who, cond, on: false, ..
+        } => format!("{} is no longer {}", n(who), cap(cond.name())),
+        Event::DazedX { .. } => return None,
+        Event::StanceEntered { who, ability } => format!("{} takes the {} stance", n(who), ab(ability)),
+        Event::StanceEnded { who, ability } => format!("{}'s {} stance ends", n(who), ab(ability)),
+        Event::PanicRolled {
+            who,
+            roll,
+            load,
+            passed,
+        } => format!(
+            "{} makes a Panic Roll: {} vs Stress {load}: {}",
+            n(who),
+            roll_text(roll),
+            if *passed { "holds together" } else { "panics" }
+        ),
+        Event::IncapacityRolled {
+            who,
+            roll,
+            load,
+            passed,
+        } => format!(
+            "{} makes an Incapacity Roll: {} vs Fatigue {load}: {}",
+            n(who),
+            roll_text(roll),
+            if *passed { "stays up" } else { "fails" }
+        ),
+        Event::Incapacitated { who } => format!("{} is Incapacitated", n(who)),
+        Event::Revived { who } => format!("{} is no longer Incapacitated", n(who)),
+        Event::Wounded { who, wounds } => format!("{} takes a Wound ({wounds} of 3)", n(who)),
+        Event::Removed { who, why } => format!(
+            "{} is removed from combat ({})",
+            n(who),
+            match why {
+                Removal::Wounds => "three Wounds",
+                Removal::CoupDeGrace => "Coup de Grace",
+                Removal::Gm => "GM ruling",
+            }
+        ),
+        Event::Joined { info } => format!(
+            "{} joins the fight at {}",
+            info.name,
+            info.start.map_or("?".into(), |p| p.to_string())
+        ),
+        Event::OrderJoined { who, key, this_round } => format!(
+            "{} enters the turn order at {key}{}",
+            n(who),
+            if *this_round { "" } else { " (first turn next round)" }
+        ),
+        Event::InitiativeChanged { who, delta, .. } => format!("{}'s Initiative changes by {delta:+}", n(who)),
+        Event::Relocated { who, to } => format!("{} is placed at {to}", n(who)),
+        Event::Barred { who } => format!(
+            "{} has no Fatigue Tolerance left and sits out further combat until Downtime",
+            n(who)
+        ),
+        Event::HoldCounted { count, .. } => format!("The objective has been held at the end of {count} round(s)"),
+        Event::CombatEnded { outcome } => {
+            let who = outcome.winner.map_or("nobody wins".to_string(), |w| {
+                format!("{} win", s.setup.sides[w as usize].name)
+            });
+            format!("== Combat ends: {who} ({}) ==", outcome.reason)
+        }
+    })
+}
+
+fn gauge_name(g: Gauge) -> &'static str {
+    match g {
+        Gauge::Fatigue => "Fatigue Load",
+        Gauge::Stress => "Stress Load",
+        Gauge::FatigueTolerance => "Fatigue Tolerance",
+        Gauge::StressTolerance => "Stress Tolerance",
+        Gauge::Wounds => "Wounds",
+        Gauge::Initiative => "Initiative",
+        Gauge::Mark => "Mark",
+        Gauge::Scouted => "Scouted",
+    }
+}
+
+/// The pending decision in a sentence.
+pub fn describe_pending(s: &State, p: &Pending) -> String {
+    if let Some(top) = s.stack.last() {
+        return match top {
+            Frame::Use(u) if u.stage == UseStage::Defences => {
+                let t = u.targets[u.index as usize];
+                format!(
+                    "{} is attacked by {} with {}: choose a defence",
+                    s.name(t),
+                    s.name(u.user),
+                    s.setup.book.get(u.ability).name
+                )
+            }
+            Frame::Window(w) => {
+                let (h, a) = w.candidates[w.asked as usize];
+                let about = s
+                    .use_at(w.use_frame as usize)
+                    .map(|u| (u.user, u.targets[w.target_index as usize]));
+                match about {
+                    Some((att, t)) => format!(
+                        "{} may use {} ({} attacks {})",
+                        s.name(h),
+                        s.setup.book.get(a).name,
+                        s.name(att),
+                        s.name(t)
+                    ),
+                    None => format!("{} may use {}", s.name(h), s.setup.book.get(a).name),
+                }
+            }
+            _ => format!("a decision for {}", p.seat),
+        };
+    }
+    let who = s.name(s.turn.who);
+    let left = crate::check::movement_left(s).max(0);
+    let speed = crate::calc::speed(s, s.turn.who);
+    match s.turn.step {
+        Step::Slot => format!("Round {}: {who}'s slot: begin the turn or delay", s.round),
+        Step::Place => format!("Round Zero: {who} picks a starting square in the Starting Area"),
+        Step::Move => format!(
+            "Round {}: {who}'s turn ({left} of {speed} movement left): move, act, take a stance or end",
+            s.round
+        ),
+        Step::ActionMove => format!(
+            "Round {}: {who} moves again ({left} of {speed} movement left), then a stance or end",
+            s.round
+        ),
+        Step::Stance if s.phase == Phase::RoundZero => format!("Round Zero: {who} may take a stance, or end"),
+        Step::Stance => format!("Round {}: {who}: take a stance or end the turn", s.round),
+        Step::Done => format!("{who}'s turn is over"),
+    }
+}
+
+/// A readable table of every combatant.
+pub fn summary(s: &State) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: round {}{}",
+        s.setup.title,
+        s.round,
+        if s.phase == Phase::Ended { " (ended)" } else { "" }
+    );
+    for c in s.ids() {
+        let ch = s.ch(c);
+        let info = s.info(c);
+        let mut flags = Vec::new();
+        if ch.removed {
+            flags.push("removed".to_string());
+        } else if ch.incapacitated {
+            flags.push("Incapacitated".to_string());
+        }
+        if ch.barred {
+            flags.push("barred until Downtime".into());
+        }
+        if let Some(st) = ch.stance {
+            flags.push(format!("stance {}", s.setup.book.get(st).name));
+        }
+        for x in XStatus::ALL {
+            if ch.status(x) > 0 {
+                flags.push(format!("{} {}", cap(x.name()), ch.status(x)));
+            }
+        }
+        for k in Cond::ALL {
+            if ch.has(k) {
+                flags.push(cap(k.name()));
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  {:<16} {:<8} at {:<7} Fatigue {}/{}  Stress {}/{}  Wounds {}{}",
+            info.name,
+            s.setup.sides[info.side as usize].id,
+            ch.pos.map_or("-".into(), |p| p.to_string()),
+            ch.fatigue,
+            ch.ft,
+            ch.stress,
+            ch.st,
+            ch.wounds,
+            if flags.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", flags.join(", "))
+            }
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct ViewChar<'a> {
+    id: &'a str,
+    name: &'a str,
+    side: &'a str,
+    pc: bool,
+    pos: Option<[i16; 2]>,
+    fatigue: i16,
+    fatigue_tolerance: i16,
+    stress: i16,
+    stress_tolerance: i16,
+    wounds: i16,
+    incapacitated: bool,
+    removed: bool,
+    barred: bool,
+    stance: Option<&'a str>,
+    statuses: Vec<(String, u8)>,
+    conditions: Vec<&'static str>,
+    initiative: i16,
+}
+
+#[derive(Serialize)]
+struct View<'a> {
+    title: &'a str,
+    round: u16,
+    phase: &'static str,
+    turn: Option<&'a str>,
+    combatants: Vec<ViewChar<'a>>,
+    outcome: Option<&'a fray_engine::Outcome>,
+}
+
+/// What a seat may see: the GM sees everything; other seats do not see where Hidden enemies
+/// are.
+pub fn view(s: &State, seat: Seat) -> serde_json::Value {
+    let mine: Vec<u8> = s
+        .setup
+        .chars
+        .iter()
+        .filter(|c| c.seat == seat)
+        .map(|c| c.side)
+        .collect();
+    let combatants = s
+        .ids()
+        .map(|c| {
+            let ch = s.ch(c);
+            let info = s.info(c);
+            let hidden = !seat.is_gm() && ch.has(Cond::Hidden) && !mine.contains(&info.side);
+            ViewChar {
+                id: &info.id,
+                name: &info.name,
+                side: &s.setup.sides[info.side as usize].id,
+                pc: s.is_pc(c),
+                pos: if hidden { None } else { ch.pos.map(|p| [p.x, p.y]) },
+                fatigue: ch.fatigue,
+                fatigue_tolerance: ch.ft,
+                stress: ch.stress,
+                stress_tolerance: ch.st,
+                wounds: ch.wounds,
+                incapacitated: ch.incapacitated,
+                removed: ch.removed,
+                barred: ch.barred,
+                stance: ch.stance.map(|a| s.setup.book.get(a).id.as_str()),
+                statuses: XStatus::ALL
+                    .iter()
+                    .filter(|x| ch.status(**x) > 0)
+                    .map(|x| (x.name().to_string(), ch.status(*x)))
+                    .collect(),
+                conditions: Cond::ALL.iter().filter(|k| ch.has(**k)).map(|k| k.name()).collect(),
+                initiative: ch.initiative,
+            }
+        })
+        .collect();
+    let v = View {
+        title: &s.setup.title,
+        round: s.round,
+        phase: match s.phase {
+            Phase::RoundZero => "round-zero",
+            Phase::Rounds => "rounds",
+            Phase::Ended => "ended",
+        },
+        turn: (s.phase != Phase::Ended).then(|| s.info(s.turn.who).id.as_str()),
+        combatants,
+        outcome: s.outcome.as_ref(),
+    };
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+}

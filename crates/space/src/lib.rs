@@ -1,0 +1,41 @@
+//! Rules-free geometry for fray's tabletop combat engines.
+//!
+//! This crate answers spatial questions that several games' rulesets share,
+//! and deliberately knows no game rules: it measures, lists and searches,
+//! while the rulesets decide what the answers mean. Where a rule has to
+//! influence a result (which squares a mover may enter, what counts as
+//! cover) the caller passes it in as a callback.
+//!
+//! * [`pos`]: positions ([`Pos`], `x` east and `y` north) and compass
+//!   directions ([`Dir`]).
+//! * [`metric`]: distances ([`chebyshev`], [`alternating_diagonal`]) and
+//!   adjacency.
+//! * [`grid`]: rectangular maps of [`Cell`]s with elevation and terrain
+//!   flags, and their text form.
+//! * [`movement`]: terrain step costs and Dijkstra pathfinding with
+//!   reproducible tie-breaks.
+//! * [`shape`]: areas of effect (blocks, lines, auras) and range checks.
+//! * [`cover`](mod@cover): dividing lines, flanks and the cover/obstruction test.
+//!
+//! Zone graphs, the abstract "zones and links" maps of some other games, will
+//! also live in this crate.
+//!
+//! The crate sits on the simulation hot path, so distance, adjacency, step
+//! cost and cover functions never allocate, pathfinding reuses a
+//! caller-owned [`PathScratch`], all arithmetic is integer, and no input a
+//! user can supply (map sizes, coordinates, text) makes it panic: such input
+//! is answered with `Option` or `Result`.
+
+pub mod cover;
+pub mod grid;
+pub mod metric;
+pub mod movement;
+pub mod pos;
+pub mod shape;
+
+pub use cover::{CoverCheck, beyond_dividing_line, cover, flanks};
+pub use grid::{Cell, Grid, GridError, MAX_SIDE, MapError};
+pub use metric::{Metric, alternating_diagonal, chebyshev, is_adjacent, neighbours};
+pub use movement::{PathScratch, Reach, StepCost, base_step_cost, cheapest_path, reach};
+pub use pos::{Dir, ParseDirError, ParsePosError, Pos};
+pub use shape::{area, aura, in_range, line, line_to_edge};

@@ -1,0 +1,806 @@
+//! Movement costs and pathfinding.
+//!
+//! [`base_step_cost`] prices one step between adjacent squares from the
+//! terrain alone and returns the parts separately ([`StepCost`]), because
+//! rules treat them differently: one ability replaces the climbing part of a
+//! long drop with a roll, a teleport ignores terrain altogether, and so on.
+//!
+//! [`reach`] and [`cheapest_path`] run Dijkstra's algorithm over the eight
+//! neighbours of each square. They know nothing about occupants or rules:
+//! the caller supplies the price of every step (`None` = may not enter) and
+//! says which squares the mover may end on. A square the mover may not end on
+//! can still be passed through, which is how "allies may be passed but not
+//! shared" is expressed.
+//!
+//! Key decisions:
+//!
+//! * **No allocation per search.** All working memory lives in a
+//!   caller-owned [`PathScratch`]. It grows to the grid's size on first use
+//!   and is reused afterwards; per-square state is invalidated with a
+//!   generation stamp, so starting a search costs nothing proportional to
+//!   the map. The priority queue is an indexed binary heap holding each
+//!   square at most once, so its size is bounded by the map and it never
+//!   needs to grow after the first search either.
+//! * **Reproducible tie-breaks.** Game records are replayed, so among paths
+//!   of equal cost the result must never depend on anything but the inputs.
+//!   Squares are settled in order of (cost, grid index), neighbours are
+//!   examined in [`Dir::ALL`] order and a square's recorded predecessor is
+//!   replaced only by a strictly cheaper one. The resulting rule is spelled
+//!   out on [`reach`].
+//! * Costs are `u32` and additions are checked; a step whose total would
+//!   overflow is treated as beyond any budget.
+
+use serde::{Deserialize, Serialize};
+
+use crate::grid::Grid;
+use crate::metric::is_adjacent;
+use crate::pos::{Dir, Pos};
+
+/// The terrain price of one step, split into its parts.
+///
+/// [`StepCost::total`] is what an ordinary walker pays. `drop` and `rise`
+/// are not extra costs; they report how far the step falls or climbs (when
+/// that is two levels or more, the same threshold at which `climb` starts to
+/// charge) so rules can react to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StepCost {
+    /// The cost of moving one square: always 1 from [`base_step_cost`].
+    pub base: u32,
+    /// Extra cost for a change of elevation: `|Δ| - 1` when the elevation
+    /// changes by two levels or more (up or down), otherwise 0.
+    pub climb: u32,
+    /// Extra cost for leaving difficult terrain: 1 if the square being left
+    /// is difficult, otherwise 0.
+    pub leave_difficult: u32,
+    /// Levels descended when the step goes down by two or more, otherwise 0.
+    pub drop: u8,
+    /// Levels ascended when the step goes up by two or more, otherwise 0.
+    pub rise: u8,
+}
+
+impl StepCost {
+    /// `base + climb + leave_difficult`, saturating rather than overflowing.
+    #[inline]
+    #[must_use]
+    pub const fn total(&self) -> u32 {
+        self.base
+            .saturating_add(self.climb)
+            .saturating_add(self.leave_difficult)
+    }
+}
+
+/// The terrain cost of stepping from `from` to the adjacent square `to`.
+///
+/// Returns `None` when the squares are not adjacent, either lies off the
+/// grid, or `to` is blocked. Whether `from` is blocked is not checked: the
+/// mover is already there. Occupants, reactions and every other rule are the
+/// caller's business.
+#[must_use]
+pub fn base_step_cost(grid: &Grid, from: Pos, to: Pos) -> Option<StepCost> {
+    if !is_adjacent(from, to) {
+        return None;
+    }
+    let from_cell = grid.get(from)?;
+    let to_cell = grid.get(to)?;
+    if to_cell.blocked {
+        return None;
+    }
+    let change = i16::from(to_cell.elevation) - i16::from(from_cell.elevation);
+    // Two i8 values differ by at most 255, so the level count fits a u8.
+    let levels = u8::try_from(change.unsigned_abs()).unwrap_or(u8::MAX);
+    let steep = levels >= 2;
+    Some(StepCost {
+        base: 1,
+        climb: if steep { u32::from(levels) - 1 } else { 0 },
+        leave_difficult: u32::from(from_cell.difficult),
+        drop: if steep && change < 0 { levels } else { 0 },
+        rise: if steep && change > 0 { levels } else { 0 },
+    })
+}
+
+/// Marks "no square" in the predecessor array.
+const NO_SQUARE: u32 = u32::MAX;
+/// Flag: the square's cost is final.
+const SETTLED: u8 = 1;
+/// Flag: the mover may end its move on the square.
+const STOPPABLE: u8 = 2;
+/// Flag: the square is in the heap (`heap_slot` is valid).
+const QUEUED: u8 = 4;
+
+/// Reusable working memory for [`reach`] and [`cheapest_path`].
+///
+/// Create one per simulation thread and pass it to every search. It sizes
+/// itself to the grid on first use; later searches on a grid with no more
+/// squares do not allocate. A [`Reach`] borrows it, so the results of one
+/// search stay readable until the next search starts.
+#[derive(Clone, Debug, Default)]
+pub struct PathScratch {
+    /// Current search number; per-square data is valid only where
+    /// `stamp[i] == generation`.
+    generation: u32,
+    stamp: Vec<u32>,
+    /// Best known cost to each square.
+    dist: Vec<u32>,
+    /// Predecessor on the best known path, or [`NO_SQUARE`].
+    prev: Vec<u32>,
+    /// [`SETTLED`], [`STOPPABLE`] and [`QUEUED`] bits.
+    flags: Vec<u8>,
+    /// Position of each queued square within `heap`.
+    heap_slot: Vec<u32>,
+    /// Indexed binary min-heap of square indices keyed by `(dist, index)`.
+    heap: Vec<u32>,
+    /// Squares settled in the last search, sorted by index at the end.
+    settled: Vec<u32>,
+    /// Dimensions of the grid searched last.
+    width: u16,
+    height: u16,
+    /// Index of the last search's start, if it was on the grid.
+    start: Option<u32>,
+}
+
+impl PathScratch {
+    /// Empty scratch space; it grows on first use.
+    #[must_use]
+    pub fn new() -> PathScratch {
+        PathScratch::default()
+    }
+
+    /// Prepares for a new search on `grid`: sizes the arrays and invalidates
+    /// all per-square data in constant time.
+    fn begin(&mut self, grid: &Grid) {
+        let len = grid.len();
+        if self.stamp.len() != len {
+            self.stamp.resize(len, 0);
+            self.dist.resize(len, u32::MAX);
+            self.prev.resize(len, NO_SQUARE);
+            self.flags.resize(len, 0);
+            self.heap_slot.resize(len, 0);
+        }
+        self.heap.clear();
+        self.heap.reserve(len);
+        self.settled.clear();
+        self.settled.reserve(len);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After four billion searches the stamps could collide with old
+            // ones; clear them all once and start counting again.
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        self.width = grid.width();
+        self.height = grid.height();
+        self.start = None;
+    }
+
+    /// Whether square `i` has been written in the current search.
+    #[inline]
+    fn is_current(&self, i: usize) -> bool {
+        self.stamp[i] == self.generation
+    }
+
+    /// Makes square `i`'s data current, resetting it if it is stale.
+    #[inline]
+    fn touch(&mut self, i: usize) {
+        if !self.is_current(i) {
+            self.stamp[i] = self.generation;
+            self.dist[i] = u32::MAX;
+            self.prev[i] = NO_SQUARE;
+            self.flags[i] = 0;
+        }
+    }
+
+    /// Flags of square `i` in the current search (0 if untouched).
+    #[inline]
+    fn flags_of(&self, i: usize) -> u8 {
+        if self.is_current(i) { self.flags[i] } else { 0 }
+    }
+
+    /// Heap order: cheaper first, then lower grid index.
+    #[inline]
+    fn before(&self, a: u32, b: u32) -> bool {
+        (self.dist[a as usize], a) < (self.dist[b as usize], b)
+    }
+
+    #[inline]
+    fn place(&mut self, slot: usize, square: u32) {
+        self.heap[slot] = square;
+        self.heap_slot[square as usize] = slot as u32;
+    }
+
+    fn sift_up(&mut self, mut slot: usize) {
+        let square = self.heap[slot];
+        while slot > 0 {
+            let parent = (slot - 1) / 2;
+            let above = self.heap[parent];
+            if !self.before(square, above) {
+                break;
+            }
+            self.place(slot, above);
+            slot = parent;
+        }
+        self.place(slot, square);
+    }
+
+    fn sift_down(&mut self, mut slot: usize) {
+        let square = self.heap[slot];
+        let len = self.heap.len();
+        loop {
+            let left = 2 * slot + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let mut child = left;
+            if right < len && self.before(self.heap[right], self.heap[left]) {
+                child = right;
+            }
+            let below = self.heap[child];
+            if !self.before(below, square) {
+                break;
+            }
+            self.place(slot, below);
+            slot = child;
+        }
+        self.place(slot, square);
+    }
+
+    /// Adds square `i` to the heap or, if it is already queued, moves it up
+    /// after its cost dropped.
+    fn queue(&mut self, i: usize) {
+        if self.flags[i] & QUEUED != 0 {
+            self.sift_up(self.heap_slot[i] as usize);
+        } else {
+            self.flags[i] |= QUEUED;
+            let slot = self.heap.len();
+            self.heap.push(i as u32);
+            self.sift_up(slot);
+        }
+    }
+
+    /// Removes and returns the queued square with the lowest (cost, index).
+    fn pop(&mut self) -> Option<usize> {
+        let top = *self.heap.first()?;
+        let last = self.heap.pop()?;
+        if !self.heap.is_empty() {
+            self.place(0, last);
+            self.sift_down(0);
+        }
+        self.flags[top as usize] &= !QUEUED;
+        Some(top as usize)
+    }
+
+    /// Dijkstra from `start`. Stops early once `goal` is settled, if given.
+    fn search(
+        &mut self,
+        grid: &Grid,
+        start: Pos,
+        budget: u32,
+        goal: Option<usize>,
+        mut step: impl FnMut(Pos, Pos) -> Option<u32>,
+        mut can_stop: impl FnMut(Pos) -> bool,
+    ) {
+        self.begin(grid);
+        let Some(origin) = grid.index(start) else {
+            return;
+        };
+        // Grid sides are at most 256, so every index fits in u32.
+        self.start = Some(origin as u32);
+        self.touch(origin);
+        self.dist[origin] = 0;
+        self.queue(origin);
+        while let Some(i) = self.pop() {
+            let here = grid.pos_of(i);
+            self.flags[i] |= SETTLED;
+            // The start is always a valid place to be; do not ask about it.
+            if i == origin || can_stop(here) {
+                self.flags[i] |= STOPPABLE;
+            }
+            self.settled.push(i as u32);
+            if goal == Some(i) {
+                break;
+            }
+            let cost_here = self.dist[i];
+            for d in Dir::ALL {
+                let Some(next) = here.checked_step(d) else {
+                    continue;
+                };
+                let Some(j) = grid.index(next) else {
+                    continue;
+                };
+                if self.flags_of(j) & SETTLED != 0 {
+                    continue;
+                }
+                let Some(cost) = step(here, next).and_then(|c| cost_here.checked_add(c)) else {
+                    continue;
+                };
+                if cost > budget {
+                    continue;
+                }
+                // A square seen for the first time takes any in-budget cost
+                // (even u32::MAX); after that only a strictly cheaper route
+                // replaces the predecessor.
+                let first_seen = !self.is_current(j);
+                self.touch(j);
+                if first_seen || cost < self.dist[j] {
+                    self.dist[j] = cost;
+                    self.prev[j] = i as u32;
+                    self.queue(j);
+                }
+            }
+        }
+        self.settled.sort_unstable();
+    }
+
+    /// The dense index of `p` on the grid searched last.
+    #[inline]
+    fn index(&self, p: Pos) -> Option<usize> {
+        if crate::grid::within(p, self.width, self.height) {
+            let x = usize::from(p.x.unsigned_abs());
+            let y = usize::from(p.y.unsigned_abs());
+            Some(y * usize::from(self.width) + x)
+        } else {
+            None
+        }
+    }
+
+    /// The square with dense index `i` on the grid searched last.
+    #[inline]
+    fn pos(&self, i: usize) -> Pos {
+        let width = usize::from(self.width.max(1));
+        let coordinate = |v: usize| i16::try_from(v).unwrap_or(i16::MAX);
+        Pos::new(coordinate(i % width), coordinate(i / width))
+    }
+}
+
+/// The result of [`reach`]: every square the mover can end on within the
+/// budget, with its cost and a cheapest path to it.
+///
+/// It borrows the [`PathScratch`] used for the search, so reading it does
+/// not allocate (except [`Reach::path_to`], which returns a new `Vec`).
+#[derive(Clone, Copy, Debug)]
+pub struct Reach<'a> {
+    scratch: &'a PathScratch,
+}
+
+impl Reach<'_> {
+    /// The square the search started from, or `None` if it was off the grid
+    /// (in which case nothing is reachable).
+    #[must_use]
+    pub fn start(&self) -> Option<Pos> {
+        self.scratch.start.map(|s| self.scratch.pos(s as usize))
+    }
+
+    /// The flags of `p` if it is a reachable square the mover may end on.
+    fn stoppable_index(&self, p: Pos) -> Option<usize> {
+        let i = self.scratch.index(p)?;
+        let wanted = SETTLED | STOPPABLE;
+        (self.scratch.flags_of(i) & wanted == wanted).then_some(i)
+    }
+
+    /// The cheapest cost of ending the move on `p`.
+    ///
+    /// `None` if `p` is off the grid, unreachable within the budget, or a
+    /// square the mover may not end on. The start is always `Some(0)`.
+    #[must_use]
+    pub fn cost_to(&self, p: Pos) -> Option<u32> {
+        self.stoppable_index(p).map(|i| self.scratch.dist[i])
+    }
+
+    /// A cheapest path to `p`: the squares after the start, up to and
+    /// including `p` (empty for the start itself). `None` exactly when
+    /// [`Reach::cost_to`] is `None`. Ties are broken as described on
+    /// [`reach`].
+    #[must_use]
+    pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
+        let mut path = Vec::new();
+        self.path_into(p, &mut path)?;
+        Some(path)
+    }
+
+    /// Like [`Reach::path_to`] but writes the path into `out` (cleared
+    /// first), so a caller can reuse one buffer. Returns the path's cost, or
+    /// `None` (leaving `out` empty) when `p` cannot be the end of the move.
+    pub fn path_into(&self, p: Pos, out: &mut Vec<Pos>) -> Option<u32> {
+        out.clear();
+        let end = self.stoppable_index(p)?;
+        let scratch = self.scratch;
+        let mut i = end;
+        // Predecessors always point at squares settled earlier, so the chain
+        // ends at the start; the bound only guards against a broken invariant.
+        for _ in 0..scratch.stamp.len() {
+            if Some(i as u32) == scratch.start {
+                out.reverse();
+                return Some(scratch.dist[end]);
+            }
+            out.push(scratch.pos(i));
+            let prev = scratch.prev[i];
+            if prev == NO_SQUARE {
+                break;
+            }
+            i = prev as usize;
+        }
+        out.clear();
+        None
+    }
+
+    /// Every square other than the start that the mover can end on, with
+    /// its cost, in grid order (`y` ascending, then `x` ascending).
+    pub fn destinations(&self) -> impl Iterator<Item = (Pos, u32)> + '_ {
+        let scratch = self.scratch;
+        scratch
+            .settled
+            .iter()
+            .map(|&i| i as usize)
+            .filter(move |&i| Some(i as u32) != scratch.start && scratch.flags[i] & STOPPABLE != 0)
+            .map(move |i| (scratch.pos(i), scratch.dist[i]))
+    }
+}
+
+/// Finds every square reachable from `start` for at most `budget`.
+///
+/// `step(from, to)` prices one step between adjacent on-grid squares (`None`
+/// = `to` cannot be entered from `from`); `can_stop(p)` says whether the
+/// mover may end its move on `p`. Squares where it may not stop can still be
+/// passed through. The start is reachable at cost 0 and is never passed to
+/// `can_stop`. If `start` is off the grid nothing is reachable.
+///
+/// Both callbacks are called in a fixed order for given inputs: squares are
+/// settled in order of (cost, grid index), `can_stop` once per settled
+/// square and `step` for each of its neighbours in [`Dir::ALL`] order.
+///
+/// # Tie-break rule
+///
+/// When several paths to a square cost the same, the recorded one is fixed
+/// by the inputs alone: each square's predecessor is, among the neighbours
+/// through which it is reached at its final cost, the one settled first,
+/// that is the one with the lowest cost so far and, among those, the lowest
+/// grid index (southernmost, then westernmost). Applied back from the end,
+/// this yields the whole path. For example, with every step costing 1, the
+/// path from `(0,0)` to `(2,1)` is `(1,0), (2,1)`, not `(1,1), (2,1)`.
+pub fn reach<'a>(
+    grid: &Grid,
+    start: Pos,
+    budget: u32,
+    step: impl FnMut(Pos, Pos) -> Option<u32>,
+    can_stop: impl FnMut(Pos) -> bool,
+    scratch: &'a mut PathScratch,
+) -> Reach<'a> {
+    scratch.search(grid, start, budget, None, step, can_stop);
+    Reach { scratch }
+}
+
+/// The cheapest path from `start` to `goal` costing at most `budget`, and its
+/// cost; `None` if there is none or the mover may not end on `goal`.
+///
+/// The path lists the squares after `start` up to and including `goal` and
+/// is the same one [`reach`] would report (same tie-break rule); the search
+/// simply stops as soon as `goal` is settled. A `goal` equal to `start` gives
+/// an empty path of cost 0.
+pub fn cheapest_path(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    step: impl FnMut(Pos, Pos) -> Option<u32>,
+    can_stop: impl FnMut(Pos) -> bool,
+    scratch: &mut PathScratch,
+) -> Option<(Vec<Pos>, u32)> {
+    let goal_index = grid.index(goal)?;
+    scratch.search(grid, start, budget, Some(goal_index), step, can_stop);
+    let found = Reach { scratch };
+    let mut path = Vec::new();
+    let cost = found.path_into(goal, &mut path)?;
+    Some((path, cost))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: i16, y: i16) -> Pos {
+        Pos::new(x, y)
+    }
+
+    fn walk(grid: &Grid) -> impl FnMut(Pos, Pos) -> Option<u32> + '_ {
+        move |a, b| base_step_cost(grid, a, b).map(|c| c.total())
+    }
+
+    #[test]
+    fn flat_step_costs_one() {
+        let g = Grid::new(3, 3).unwrap();
+        let c = base_step_cost(&g, p(0, 0), p(1, 1)).unwrap();
+        assert_eq!(
+            c,
+            StepCost {
+                base: 1,
+                ..StepCost::default()
+            }
+        );
+        assert_eq!(c.total(), 1);
+    }
+
+    #[test]
+    fn step_cost_parts() {
+        let g = Grid::parse_rows(&["4 . x", "1d 3 -2"]).unwrap();
+        // (0,0) is difficult at 1; (1,0) is at 3; (2,0) at -2; (0,1) at 4;
+        // (2,1) is blocked.
+        let up = base_step_cost(&g, p(0, 0), p(1, 0)).unwrap();
+        assert_eq!(
+            up,
+            StepCost {
+                base: 1,
+                climb: 1,
+                leave_difficult: 1,
+                drop: 0,
+                rise: 2
+            }
+        );
+        assert_eq!(up.total(), 3);
+        let down = base_step_cost(&g, p(1, 0), p(2, 0)).unwrap();
+        assert_eq!(
+            down,
+            StepCost {
+                base: 1,
+                climb: 4,
+                leave_difficult: 0,
+                drop: 5,
+                rise: 0
+            }
+        );
+        let one_level = base_step_cost(&g, p(1, 1), p(0, 0)).unwrap();
+        assert_eq!(
+            one_level,
+            StepCost {
+                base: 1,
+                ..StepCost::default()
+            }
+        );
+        let to_high = base_step_cost(&g, p(1, 1), p(0, 1)).unwrap();
+        assert_eq!((to_high.climb, to_high.rise), (3, 4));
+        assert_eq!(base_step_cost(&g, p(1, 1), p(2, 1)), None, "blocked");
+        assert_eq!(base_step_cost(&g, p(0, 0), p(2, 0)), None, "not adjacent");
+        assert_eq!(base_step_cost(&g, p(0, 0), p(0, 0)), None, "same square");
+        assert_eq!(base_step_cost(&g, p(0, 0), p(-1, 0)), None, "off the grid");
+        assert_eq!(base_step_cost(&g, p(-1, 0), p(0, 0)), None, "from off the grid");
+    }
+
+    #[test]
+    fn extreme_elevations_do_not_overflow() {
+        let g = Grid::parse_rows(&["-128 127"]).unwrap();
+        let c = base_step_cost(&g, p(0, 0), p(1, 0)).unwrap();
+        assert_eq!((c.climb, c.rise, c.drop), (254, 255, 0));
+        let c = base_step_cost(&g, p(1, 0), p(0, 0)).unwrap();
+        assert_eq!((c.climb, c.rise, c.drop), (254, 0, 255));
+        let big = StepCost {
+            base: u32::MAX,
+            climb: 5,
+            ..StepCost::default()
+        };
+        assert_eq!(big.total(), u32::MAX);
+    }
+
+    #[test]
+    fn reach_on_open_ground_is_chebyshev() {
+        let g = Grid::new(7, 7).unwrap();
+        let mut scratch = PathScratch::new();
+        let r = reach(&g, p(3, 3), 2, walk(&g), |_| true, &mut scratch);
+        assert_eq!(r.start(), Some(p(3, 3)));
+        assert_eq!(r.cost_to(p(3, 3)), Some(0));
+        assert_eq!(r.cost_to(p(4, 4)), Some(1));
+        assert_eq!(r.cost_to(p(5, 1)), Some(2));
+        assert_eq!(r.cost_to(p(6, 3)), None);
+        assert_eq!(r.cost_to(p(-1, 3)), None);
+        let all: Vec<(Pos, u32)> = r.destinations().collect();
+        assert_eq!(all.len(), 24);
+        assert_eq!(all.first(), Some(&(p(1, 1), 2)));
+        assert_eq!(all.last(), Some(&(p(5, 5), 2)));
+        assert!(all.windows(2).all(|w| g.index(w[0].0) < g.index(w[1].0)));
+        assert_eq!(r.path_to(p(3, 3)), Some(vec![]));
+    }
+
+    #[test]
+    fn terrain_costs_shape_the_reach() {
+        // A wall with a gap, a difficult square and a cliff.
+        let g = Grid::parse_rows(&[". . . . .", "x x . x x", ". d . . 3", ". . . . ."]).unwrap();
+        let mut scratch = PathScratch::new();
+        let r = reach(&g, p(0, 0), 10, walk(&g), |_| true, &mut scratch);
+        // Leaving the difficult square (1,1) costs one extra.
+        assert_eq!(r.cost_to(p(1, 1)), Some(1));
+        // (2,2) can only be reached through (1,1), which is difficult.
+        assert_eq!(r.cost_to(p(2, 2)), Some(3));
+        // Climbing three levels costs 1 + 2.
+        assert_eq!(r.cost_to(p(4, 1)), Some(3 + 3));
+        assert_eq!(r.cost_to(p(3, 0)), Some(3));
+        // The wall squares are never entered.
+        assert_eq!(r.cost_to(p(0, 2)), None);
+        // Through the gap at (2,2).
+        assert_eq!(r.cost_to(p(0, 3)), Some(5));
+        assert_eq!(r.path_to(p(0, 3)), Some(vec![p(1, 1), p(2, 2), p(1, 3), p(0, 3)]));
+    }
+
+    #[test]
+    fn squares_that_cannot_be_ended_on_are_passed_through() {
+        // A corridor one square wide; an ally stands at (1,0).
+        let g = Grid::parse_rows(&["x x x x", ". . . .", "x x x x"]).unwrap();
+        let ally = p(1, 1);
+        let mut scratch = PathScratch::new();
+        let r = reach(&g, p(0, 1), 3, walk(&g), |q| q != ally, &mut scratch);
+        assert_eq!(r.cost_to(ally), None);
+        assert_eq!(r.path_to(ally), None);
+        assert_eq!(r.cost_to(p(2, 1)), Some(2));
+        assert_eq!(r.path_to(p(3, 1)), Some(vec![ally, p(2, 1), p(3, 1)]));
+        let ends: Vec<Pos> = r.destinations().map(|(q, _)| q).collect();
+        assert_eq!(ends, vec![p(2, 1), p(3, 1)]);
+
+        // An enemy blocks entry altogether.
+        let enemy = p(1, 1);
+        let mut blocked = walk(&g);
+        let r = reach(
+            &g,
+            p(0, 1),
+            3,
+            |a, b| if b == enemy { None } else { blocked(a, b) },
+            |_| true,
+            &mut scratch,
+        );
+        assert_eq!(r.destinations().count(), 0);
+        assert_eq!(r.cost_to(p(0, 1)), Some(0));
+    }
+
+    #[test]
+    fn budget_is_inclusive_and_zero_budget_reaches_only_the_start() {
+        let g = Grid::new(5, 1).unwrap();
+        let mut scratch = PathScratch::new();
+        let r = reach(&g, p(0, 0), 3, walk(&g), |_| true, &mut scratch);
+        assert_eq!(r.cost_to(p(3, 0)), Some(3));
+        assert_eq!(r.cost_to(p(4, 0)), None);
+        let r = reach(&g, p(0, 0), 0, walk(&g), |_| true, &mut scratch);
+        assert_eq!(r.destinations().count(), 0);
+        assert_eq!(r.cost_to(p(0, 0)), Some(0));
+    }
+
+    #[test]
+    fn start_off_the_grid_reaches_nothing() {
+        let g = Grid::new(3, 3).unwrap();
+        let mut scratch = PathScratch::new();
+        let r = reach(&g, p(5, 5), 10, walk(&g), |_| true, &mut scratch);
+        assert_eq!(r.start(), None);
+        assert_eq!(r.cost_to(p(5, 5)), None);
+        assert_eq!(r.destinations().count(), 0);
+        assert_eq!(
+            cheapest_path(&g, p(-1, 0), p(1, 1), 10, walk(&g), |_| true, &mut scratch),
+            None
+        );
+    }
+
+    #[test]
+    fn equal_cost_ties_prefer_the_earliest_settled_predecessor() {
+        let g = Grid::new(5, 5).unwrap();
+        let mut scratch = PathScratch::new();
+        let r = reach(&g, p(0, 0), 10, walk(&g), |_| true, &mut scratch);
+        // (1,0) and (1,1) both reach (2,1) at cost 2; (1,0) has the lower
+        // index, so it is settled first and kept.
+        assert_eq!(r.path_to(p(2, 1)), Some(vec![p(1, 0), p(2, 1)]));
+        // Going straight north: (0,1) has a lower index than (1,1), so the
+        // path hugs the western edge.
+        assert_eq!(r.path_to(p(1, 2)), Some(vec![p(0, 1), p(1, 2)]));
+        // From the north-east corner going south-west, the southern,
+        // western neighbours win.
+        let r = reach(&g, p(4, 4), 10, walk(&g), |_| true, &mut scratch);
+        assert_eq!(r.path_to(p(2, 3)), Some(vec![p(3, 3), p(2, 3)]));
+        assert_eq!(r.path_to(p(4, 2)), Some(vec![p(3, 3), p(4, 2)]));
+    }
+
+    #[test]
+    fn a_cheaper_route_found_later_replaces_the_predecessor() {
+        // Going east along y = 0 costs 5 per step except the detour.
+        let g = Grid::new(3, 2).unwrap();
+        let mut scratch = PathScratch::new();
+        let cost = |a: Pos, b: Pos| Some(if a.y == 0 && b.y == 0 { 5 } else { 1 });
+        let r = reach(&g, p(0, 0), 20, cost, |_| true, &mut scratch);
+        // (1,0) is first reached straight from the start for 5, then for 2
+        // by way of (0,1), which replaces it.
+        assert_eq!(r.cost_to(p(1, 0)), Some(2));
+        assert_eq!(r.path_to(p(1, 0)), Some(vec![p(0, 1), p(1, 0)]));
+        assert_eq!(r.cost_to(p(2, 0)), Some(2));
+        assert_eq!(r.path_to(p(2, 0)), Some(vec![p(1, 1), p(2, 0)]));
+    }
+
+    #[test]
+    fn zero_cost_steps_are_handled() {
+        let g = Grid::new(4, 1).unwrap();
+        let mut scratch = PathScratch::new();
+        let r = reach(&g, p(0, 0), 0, |_, _| Some(0), |_| true, &mut scratch);
+        assert_eq!(r.path_to(p(3, 0)), Some(vec![p(1, 0), p(2, 0), p(3, 0)]));
+        assert_eq!(r.cost_to(p(3, 0)), Some(0));
+    }
+
+    #[test]
+    fn overflowing_costs_are_out_of_budget() {
+        let g = Grid::new(3, 1).unwrap();
+        let mut scratch = PathScratch::new();
+        let r = reach(&g, p(0, 0), u32::MAX, |_, _| Some(u32::MAX), |_| true, &mut scratch);
+        assert_eq!(r.cost_to(p(1, 0)), Some(u32::MAX));
+        assert_eq!(r.cost_to(p(2, 0)), None);
+    }
+
+    #[test]
+    fn cheapest_path_agrees_with_reach() {
+        let g = Grid::parse_rows(&[". . 2 . .", ". d 2 . .", ". d x . .", ". . . . ."]).unwrap();
+        let mut scratch = PathScratch::new();
+        let goal = p(4, 3);
+        let r = reach(&g, p(0, 3), 20, walk(&g), |_| true, &mut scratch);
+        let expected = (r.path_to(goal).unwrap(), r.cost_to(goal).unwrap());
+        let found = cheapest_path(&g, p(0, 3), goal, 20, walk(&g), |_| true, &mut scratch);
+        assert_eq!(found, Some(expected));
+        assert_eq!(
+            cheapest_path(&g, p(0, 3), p(0, 3), 0, walk(&g), |_| true, &mut scratch),
+            Some((vec![], 0))
+        );
+        assert_eq!(
+            cheapest_path(&g, p(0, 3), goal, 3, walk(&g), |_| true, &mut scratch),
+            None
+        );
+        assert_eq!(
+            cheapest_path(&g, p(0, 3), goal, 20, walk(&g), |q| q != goal, &mut scratch),
+            None
+        );
+        assert_eq!(
+            cheapest_path(&g, p(0, 3), p(9, 9), 20, walk(&g), |_| true, &mut scratch),
+            None
+        );
+    }
+
+    #[test]
+    fn results_are_identical_across_scratch_reuse() {
+        let g = Grid::parse_rows(&["1 . . d . .", ". 2 . d 1 .", ". . x x . .", "d . . . . -1"]).unwrap();
+        let run = |scratch: &mut PathScratch| {
+            let r = reach(&g, p(0, 0), 9, walk(&g), |q| q.x != 2, scratch);
+            r.destinations().map(|(q, c)| (q, c, r.path_to(q))).collect::<Vec<_>>()
+        };
+        let mut shared = PathScratch::new();
+        let first = run(&mut shared);
+        // Dirty the scratch with a search on a different grid first.
+        let other = Grid::new(9, 2).unwrap();
+        let _ = reach(&other, p(8, 1), 4, walk(&other), |_| true, &mut shared);
+        assert_eq!(run(&mut shared), first);
+        assert_eq!(run(&mut PathScratch::new()), first);
+        assert!(!first.is_empty());
+    }
+
+    #[test]
+    fn scratch_does_not_reallocate_on_repeat_searches() {
+        let g = Grid::new(16, 16).unwrap();
+        let mut scratch = PathScratch::new();
+        let _ = reach(&g, p(0, 0), 100, walk(&g), |_| true, &mut scratch);
+        let fingerprint = |s: &PathScratch| {
+            [
+                (s.stamp.as_ptr() as usize, s.stamp.capacity()),
+                (s.dist.as_ptr() as usize, s.dist.capacity()),
+                (s.prev.as_ptr() as usize, s.prev.capacity()),
+                (s.flags.as_ptr() as usize, s.flags.capacity()),
+                (s.heap_slot.as_ptr() as usize, s.heap_slot.capacity()),
+                (s.heap.as_ptr() as usize, s.heap.capacity()),
+                (s.settled.as_ptr() as usize, s.settled.capacity()),
+            ]
+        };
+        let before = fingerprint(&scratch);
+        for start in [p(15, 15), p(7, 3), p(0, 9)] {
+            let r = reach(&g, start, 100, walk(&g), |q| q.x % 2 == 0, &mut scratch);
+            assert!(r.destinations().count() > 100);
+            assert_eq!(fingerprint(&scratch), before);
+        }
+    }
+
+    #[test]
+    fn generation_wrap_clears_stale_data() {
+        let g = Grid::new(3, 1).unwrap();
+        let mut scratch = PathScratch::new();
+        let _ = reach(&g, p(0, 0), 5, walk(&g), |_| true, &mut scratch);
+        scratch.generation = u32::MAX;
+        let r = reach(&g, p(2, 0), 0, walk(&g), |_| true, &mut scratch);
+        assert_eq!(r.cost_to(p(0, 0)), None);
+        assert_eq!(r.cost_to(p(2, 0)), Some(0));
+        assert_eq!(scratch.generation, 1);
+    }
+}
