@@ -585,6 +585,12 @@ pub enum Op {
     Remove,
     /// Make an Incapacity Roll now.
     IncapacityRoll,
+    /// The user teleports to the target square (THR-R58 to THR-R60); `uses_movement` spends
+    /// movement for it.
+    Teleport {
+        /// Whether it spends the user's movement.
+        uses_movement: bool,
+    },
 }
 
 /// One option of a [`Op::Choose`].
@@ -868,6 +874,7 @@ struct RawLine {
     resuscitate: Option<bool>,
     remove: Option<bool>,
     incapacity_roll: Option<bool>,
+    teleport: Option<Spanned<String>>,
     to: Option<Spanned<String>>,
     #[serde(default)]
     min_tier: u8,
@@ -1056,6 +1063,16 @@ impl Loader<'_> {
                 ops.push(op);
             }
         }
+        if let Some(t) = &r.teleport {
+            match t.get_ref().as_str() {
+                "movement" => ops.push(Op::Teleport { uses_movement: true }),
+                "free" => ops.push(Op::Teleport { uses_movement: false }),
+                other => self.err(
+                    t.span(),
+                    format!("unknown teleport kind '{other}': expected \"movement\" or \"free\""),
+                ),
+            }
+        }
         let to = match &r.to {
             None => Recipient::Target,
             Some(t) => match t.get_ref().as_str() {
@@ -1079,7 +1096,7 @@ impl Loader<'_> {
             0 => {
                 self.err(
                     span,
-                    "a result line needs one operation: fatigue, stress, reduce-fatigue, reduce-stress, status, condition, mark, scouted, choose, shift, push, pull, dash, end-status, resuscitate, remove or incapacity-roll",
+                    "a result line needs one operation: fatigue, stress, reduce-fatigue, reduce-stress, status, condition, mark, scouted, choose, shift, push, pull, dash, end-status, resuscitate, remove, incapacity-roll or teleport",
                 );
                 None
             }

@@ -12,7 +12,7 @@
 use crate::ability::{Ability, Attr, Cond, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, distance, has_ability, in_range, obstructed, range_of, sight_blocked};
 use crate::command::{Action, Command, Gauge, Ruling, Target};
-use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall};
+use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::setup::Cid;
 use crate::state::{Frame, Phase, State, StatusRef, Step, UseStage};
 use fray_engine::Reject;
@@ -57,6 +57,15 @@ pub fn loomed(s: &State, who: Cid, p: Pos) -> bool {
         let (dx, dy) = ((p.x - q.x).abs(), (p.y - q.y).abs());
         (dx + dy == 1) || (t >= 2 && dx == 1 && dy == 1)
     })
+}
+
+/// The movement a teleport that uses movement spends (THR-R59, THR-R60): its distance, with no
+/// extra cost for leaving or entering squares.
+pub fn teleport_cost(s: &State, from: Pos, to: Pos) -> i16 {
+    match s.options.teleport_cost {
+        TeleportCost::Distance => fray_space::chebyshev(from, to) as i16,
+        TeleportCost::Free => 0,
+    }
 }
 
 /// Whether a combatant may end its movement on a square.
@@ -119,6 +128,19 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     match (cmd, s.turn.step) {
         (Command::Begin, Step::Slot) => Ok(()),
         (Command::Delay(after), Step::Slot) => check_delay(s, who, *after),
+        (Command::Delay(_), _) if s.phase == Phase::Rounds => {
+            if s.order.slot(who).is_some_and(|sl| sl.delayed) {
+                Err(no(
+                    "cannot-delay",
+                    format!("{} has already delayed this round and must act now", s.name(who)),
+                ))
+            } else {
+                Err(no(
+                    "cannot-delay",
+                    "a Delay must be declared when the slot comes up, before the turn begins",
+                ))
+            }
+        }
         (Command::Place(p), Step::Place) => {
             let cell = s
                 .setup
@@ -389,10 +411,14 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             if !in_range(s, user, range, *p) {
                 return Err(no("out-of-range", format!("{p} is out of range")));
             }
-            if !can_stop(s, user, *p) || s.occupant(*p).is_some() {
+            let free = s.setup.map.get(*p).is_some_and(|c| !c.blocked);
+            let occupant = s.occupant(*p);
+            let swap_ok = !s.options.teleport_needs_empty && occupant.is_some_and(|o| s.allies(user, o));
+            if !free || (occupant.is_some() && !swap_ok) {
                 return Err(no("occupied", format!("{p} is not an empty square")));
             }
-            Ok(Vec::new())
+            // Lines of a square-targeted ability (a teleport) apply to the user.
+            Ok(vec![user])
         }
         (spec, target) if spec.is_shape() => {
             let squares = shape_squares(s, user, act, upos)
@@ -560,6 +586,22 @@ fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
         }
     }
     let targets = action_targets(s, who, act)?;
+    // A teleport that uses movement needs that much movement left (THR-R60).
+    let uses_movement = a
+        .effect
+        .iter()
+        .chain(&a.success)
+        .any(|l| matches!(l.op, Op::Teleport { uses_movement: true }));
+    if uses_movement && let (Some(from), Target::Square(to)) = (s.ch(who).pos, &act.target) {
+        let cost = teleport_cost(s, from, *to);
+        let left = movement_left(s);
+        if cost > left {
+            return Err(no(
+                "not-enough-movement",
+                format!("the teleport costs {cost} movement and {left} is left"),
+            ));
+        }
+    }
     check_pick(s, who, a, act, &targets)
 }
 

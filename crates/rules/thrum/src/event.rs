@@ -135,6 +135,17 @@ pub enum Event {
         /// A push, pull or shift.
         forced: bool,
     },
+    /// A teleport (THR-R58): no squares in between are crossed.
+    Teleported {
+        /// Who.
+        who: Cid,
+        /// From.
+        from: Pos,
+        /// To.
+        to: Pos,
+        /// Movement spent.
+        cost: i16,
+    },
     /// The Weaver trait ignored a movement-reducing effect (Slowed for the turn, or the extra
     /// cost of one step).
     WeaverIgnored {
@@ -498,6 +509,12 @@ pub fn apply(s: &mut State, e: &Event) {
             if !*forced && s.turn.who == *who {
                 s.turn.spent += *cost;
                 s.turn.moved = true;
+            }
+        }
+        Event::Teleported { who, to, cost, .. } => {
+            s.chars[*who as usize].pos = Some(*to);
+            if s.turn.who == *who {
+                s.turn.spent += *cost;
             }
         }
         Event::WeaverIgnored { slowed, .. } => {

@@ -651,15 +651,21 @@ fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         let id = cx.s.uses;
         add_condition(cx, user, Cond::Dazed, id);
     }
-    start_use(cx, user, act.ability, targets, act.pick, act.overexert, true);
+    let square = match act.target {
+        crate::command::Target::Square(p) => Some(p),
+        _ => None,
+    };
+    start_use(cx, user, act.ability, targets, square, act.pick, act.overexert, true);
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn start_use(
     cx: &mut Cx,
     user: Cid,
     ability: crate::ability::AbilityId,
     targets: Vec<Cid>,
+    square: Option<Pos>,
     pick: Pick,
     overexert: Option<u8>,
     is_action: bool,
@@ -671,6 +677,7 @@ fn start_use(
         user,
         ability,
         targets,
+        square,
         pick,
         overexert,
         is_action,
@@ -1134,7 +1141,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
             target: crate::command::Target::Chars(vec![user]),
             overexert: None,
         });
-        start_use(cx, h, f, vec![user], Pick::default(), None, false);
+        start_use(cx, h, f, vec![user], None, Pick::default(), None, false);
     }
     Ok(())
 }
@@ -1367,6 +1374,28 @@ fn apply_line(cx: &mut Cx, u: &Use, l: &Line, t: Cid) -> R {
             });
         }
         Op::IncapacityRoll => incapacity_roll(cx, r)?,
+        Op::Teleport { uses_movement } => {
+            let (Some(from), Some(to)) = (cx.s.ch(user).pos, u.square) else {
+                return Ok(());
+            };
+            let cost = if *uses_movement {
+                check::teleport_cost(cx.s, from, to)
+            } else {
+                0
+            };
+            // With teleport-needs-empty off, an ally on the destination swaps places.
+            if let Some(o) = cx.s.occupant(to)
+                && o != user
+            {
+                cx.emit(Event::Relocated { who: o, to: from });
+            }
+            cx.emit(Event::Teleported {
+                who: user,
+                from,
+                to,
+                cost,
+            });
+        }
     }
     Ok(())
 }

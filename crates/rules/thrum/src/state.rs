@@ -219,6 +219,8 @@ pub struct Use {
     pub ability: AbilityId,
     /// The characters it affects, in resolution order.
     pub targets: Vec<Cid>,
+    /// The square aimed at, for abilities that target a square.
+    pub square: Option<Pos>,
     /// The user's pick for choices (`choose` option label index, a direction, a status).
     pub pick: Pick,
     /// The Overexert option declared, if any.

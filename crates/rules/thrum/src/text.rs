@@ -81,6 +81,7 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
                 format!("{} moves {from} -> {to} ({cost} movement)", n(who))
             }
         }
+        Event::Teleported { who, from, to, cost } => format!("{} teleports {from} -> {to} ({cost} movement)", n(who)),
         Event::WeaverIgnored { who, slowed: true } => format!("{} (the Weaver) ignores Slowed this turn", n(who)),
         Event::WeaverIgnored { who, slowed: false } => {
             format!("{} (the Weaver) ignores the extra cost of this step", n(who))
