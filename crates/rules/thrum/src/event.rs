@@ -480,7 +480,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 Some(t) => s.order.delay_after(*who, *t),
                 None => s.order.delay_to_end(*who),
             };
-            s.chars[*who as usize].delays += 1;
+            s.chars[*who as usize].delays = s.chars[*who as usize].delays.saturating_add(1);
             if let Some(w) = s.order.current() {
                 s.turn = Turn::idle(w);
             }
@@ -605,7 +605,7 @@ pub fn apply(s: &mut State, e: &Event) {
             s.order.insert_joined(*who, *key as i32, *this_round);
         }
         Event::InitiativeChanged { who, delta, resort } => {
-            s.chars[*who as usize].initiative += *delta;
+            s.chars[*who as usize].initiative = s.chars[*who as usize].initiative.saturating_add(*delta);
             if *resort {
                 s.order.adjust_key(*who, *delta as i32);
             }

@@ -57,3 +57,13 @@ fn suite(name: &str, seeds: u64, random_seeds: u64) {
 fn conformance_duel() {
     suite("duel.toml", 1000, 20);
 }
+
+#[test]
+fn conformance_skirmish() {
+    suite("skirmish.toml", 1000, 10);
+}
+
+#[test]
+fn conformance_last_stand() {
+    suite("last-stand.toml", 1000, 20);
+}
