@@ -1,0 +1,280 @@
+//! The engine's own tests, on a toy ruleset (a dice race): authority, rejections that leave the
+//! state untouched, records that replay bit for bit, divergence detection, undo, typed dice, and
+//! the conformance suite itself. The engine never depends on a real ruleset.
+
+use fray_dice::{Dice, ScriptedDice};
+use fray_engine::conformance::{Config, run};
+use fray_engine::{EngineError, Game, Outcome, Pending, Policy, RandomLegal, Record, Reject, Ruleset, Seat, SubmitError};
+use serde::{Deserialize, Serialize};
+
+/// Two players take turns: roll a d6 and add it, or hold (pass the turn). First to 10 wins.
+/// The GM may set a score.
+struct Race;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+struct St {
+    scores: [u8; 2],
+    turn: u8,
+    winner: Option<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Cmd {
+    Roll,
+    Hold,
+    SetScore(u8, u8),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Ev {
+    Rolled(u8, u16),
+    Passed(u8),
+    Score(u8, u8),
+    Won(u8),
+}
+
+impl Ruleset for Race {
+    const ID: &'static str = "race";
+    const VERSION: &'static str = "1";
+    type Options = u8; // the target score minus 10
+    type Setup = ();
+    type State = St;
+    type Command = Cmd;
+    type Event = Ev;
+
+    fn new_state(_: &(), _: &u8) -> Result<St, EngineError> {
+        Ok(St::default())
+    }
+    fn start(_: &mut St, _: &mut dyn Dice, _: &mut Vec<Ev>) -> Result<(), EngineError> {
+        Ok(())
+    }
+    fn pending(s: &St) -> Option<Pending> {
+        s.winner.is_none().then(|| Pending { seat: Seat(s.turn + 1), kind: "turn", actor: None })
+    }
+    fn is_ruling(c: &Cmd) -> bool {
+        matches!(c, Cmd::SetScore(..))
+    }
+    fn legal_commands(_: &St, out: &mut Vec<Cmd>) {
+        out.push(Cmd::Roll);
+        out.push(Cmd::Hold);
+    }
+    fn check(_: &St, c: &Cmd) -> Result<(), Reject> {
+        match c {
+            Cmd::SetScore(p, _) if *p > 1 => Err(Reject::new("no-such-player", "players are 0 and 1")),
+            _ => Ok(()),
+        }
+    }
+    fn resolve(s: &mut St, c: &Cmd, dice: &mut dyn Dice, out: &mut Vec<Ev>) -> Result<(), EngineError> {
+        let mut emit = |s: &mut St, e: Ev| {
+            Self::apply(s, &e);
+            out.push(e);
+        };
+        match c {
+            Cmd::Roll => {
+                let r = fray_dice::roll(dice, 1, 6, fray_dice::Keep::All, &"a race roll")?;
+                let p = s.turn;
+                emit(s, Ev::Rolled(p, r.faces.as_slice()[0]));
+                if s.scores[p as usize] >= 10 {
+                    emit(s, Ev::Won(p));
+                }
+            }
+            Cmd::Hold => {
+                let p = s.turn;
+                emit(s, Ev::Passed(p));
+            }
+            Cmd::SetScore(p, v) => emit(s, Ev::Score(*p, *v)),
+        }
+        Ok(())
+    }
+    fn apply(s: &mut St, e: &Ev) {
+        match e {
+            Ev::Rolled(p, f) => {
+                s.scores[*p as usize] += *f as u8;
+                s.turn = 1 - s.turn;
+            }
+            Ev::Passed(_) => s.turn = 1 - s.turn,
+            Ev::Score(p, v) => s.scores[*p as usize] = *v,
+            Ev::Won(p) => s.winner = Some(*p),
+        }
+    }
+    fn outcome(s: &St) -> Option<Outcome> {
+        s.winner.map(|w| Outcome { winner: Some(w), reason: "reached 10".into() })
+    }
+    fn view(s: &St, _: Seat) -> serde_json::Value {
+        serde_json::to_value(s).unwrap_or_default()
+    }
+}
+
+fn scripted(faces: &[u16]) -> Box<dyn Dice> {
+    Box::new(ScriptedDice::new(faces.iter().copied()))
+}
+
+#[test]
+fn authority_is_checked_before_the_rules() {
+    let mut g = Game::<Race>::new_seeded((), 0, 7).unwrap();
+    // Player 2's seat cannot answer player 1's decision.
+    match g.submit(Seat(2), Cmd::Roll) {
+        Err(SubmitError::Rejected(r)) => assert_eq!(r.code, Reject::NOT_YOUR_DECISION),
+        other => panic!("{other:?}"),
+    }
+    // Only the GM makes rulings, at any time.
+    match g.submit(Seat(1), Cmd::SetScore(0, 9)) {
+        Err(SubmitError::Rejected(r)) => assert_eq!(r.code, Reject::GM_ONLY),
+        other => panic!("{other:?}"),
+    }
+    g.submit(Seat::GM, Cmd::SetScore(0, 9)).unwrap();
+    assert_eq!(g.state().scores[0], 9);
+}
+
+#[test]
+fn a_rejected_command_changes_nothing_and_records_nothing() {
+    let mut g = Game::<Race>::new_seeded((), 0, 7).unwrap();
+    let before = g.state().clone();
+    assert!(g.submit(Seat::GM, Cmd::SetScore(5, 1)).is_err());
+    assert_eq!(g.state(), &before);
+    assert!(g.record().entries.is_empty());
+}
+
+#[test]
+fn a_finished_game_takes_nothing() {
+    let mut g = Game::<Race>::new_with_dice((), 0, scripted(&[6, 1, 6])).unwrap();
+    g.submit(Seat::GM, Cmd::SetScore(0, 8)).unwrap();
+    g.submit(Seat(1), Cmd::Roll).unwrap();
+    assert!(g.outcome().is_some());
+    match g.submit(Seat(2), Cmd::Roll) {
+        Err(SubmitError::Rejected(r)) => assert_eq!(r.code, Reject::GAME_OVER),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn dice_that_run_out_leave_the_state_as_it_was() {
+    let mut g = Game::<Race>::new_with_dice((), 0, scripted(&[2])).unwrap();
+    g.submit(Seat(1), Cmd::Roll).unwrap();
+    let before = g.state().clone();
+    match g.submit(Seat(2), Cmd::Roll) {
+        Err(SubmitError::Engine(EngineError::Dice(_))) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(g.state(), &before);
+    assert_eq!(g.record().entries.len(), 1);
+}
+
+#[test]
+fn records_replay_bit_for_bit_seeded_and_typed() {
+    let mut g = Game::<Race>::new_seeded((), 0, 99).unwrap();
+    for i in 0..6 {
+        g.submit(Seat(1 + (i % 2)), if i % 3 == 0 { Cmd::Hold } else { Cmd::Roll }).unwrap();
+    }
+    let json = g.record().to_json();
+    let back: Record<Race> = Record::from_json(&json).unwrap();
+    let r = Game::<Race>::replay(&back).unwrap();
+    assert_eq!(r.state(), g.state());
+
+    let mut t = Game::<Race>::new_with_dice((), 0, scripted(&[3, 4])).unwrap();
+    t.submit(Seat(1), Cmd::Roll).unwrap();
+    t.submit(Seat(2), Cmd::Roll).unwrap();
+    assert_eq!(t.record().seed, None);
+    assert_eq!(t.record().entries[1].dice, vec![4]);
+    let r = Game::<Race>::replay(t.record()).unwrap();
+    assert_eq!(r.state().scores, [3, 4]);
+}
+
+#[test]
+fn a_tampered_record_is_an_error_not_a_warning() {
+    let mut g = Game::<Race>::new_with_dice((), 0, scripted(&[3, 4])).unwrap();
+    g.submit(Seat(1), Cmd::Roll).unwrap();
+    g.submit(Seat(2), Cmd::Roll).unwrap();
+    let mut bad = g.record().clone();
+    bad.entries[1].events[0] = Ev::Rolled(1, 5);
+    match Game::<Race>::replay(&bad) {
+        Err(EngineError::Diverged { at, .. }) => assert_eq!(at, "command 2"),
+        other => panic!("{:?}", other.map(|g| g.state().clone())),
+    }
+    let mut bad = g.record().clone();
+    bad.entries[0].dice = vec![];
+    assert!(matches!(Game::<Race>::replay(&bad), Err(EngineError::Diverged { .. })));
+    let mut bad = g.record().clone();
+    bad.version = "0".into();
+    assert!(matches!(Game::<Race>::replay(&bad), Err(EngineError::Invalid(_))));
+}
+
+#[test]
+fn undo_rebuilds_from_the_record_and_continues_the_same_dice_stream() {
+    let mut g = Game::<Race>::new_seeded((), 0, 5).unwrap();
+    g.submit(Seat(1), Cmd::Roll).unwrap();
+    let after_one = g.state().clone();
+    g.submit(Seat(2), Cmd::Roll).unwrap();
+    let after_two = g.state().clone();
+    assert!(g.undo().unwrap());
+    assert_eq!(g.state(), &after_one);
+    // The same command draws the same die again: undo is not a reroll.
+    g.submit(Seat(2), Cmd::Roll).unwrap();
+    assert_eq!(g.state(), &after_two);
+    assert!(g.undo().unwrap());
+    assert!(g.undo().unwrap());
+    assert!(!g.undo().unwrap());
+}
+
+#[test]
+fn the_conformance_suite_passes_on_the_toy() {
+    let report = run::<Race>(&(), &0, &Config { seeds: 0..50, ..Config::default() }, |_| {
+        Box::new(RandomLegal::<Race>::new()) as Box<dyn Policy<Race>>
+    })
+    .unwrap();
+    assert_eq!(report.playouts, 50);
+    assert!(report.legal_checked > 0 && report.legal_resolved > 0);
+}
+
+/// The race, but its enumeration also lists a command its own check refuses.
+struct Liar;
+
+impl Ruleset for Liar {
+    const ID: &'static str = "liar";
+    const VERSION: &'static str = "1";
+    type Options = u8;
+    type Setup = ();
+    type State = St;
+    type Command = Cmd;
+    type Event = Ev;
+    fn new_state(a: &(), b: &u8) -> Result<St, EngineError> {
+        Race::new_state(a, b)
+    }
+    fn start(s: &mut St, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+        Race::start(s, d, o)
+    }
+    fn pending(s: &St) -> Option<Pending> {
+        Race::pending(s)
+    }
+    fn is_ruling(_: &Cmd) -> bool {
+        false
+    }
+    fn legal_commands(s: &St, out: &mut Vec<Cmd>) {
+        Race::legal_commands(s, out);
+        out.push(Cmd::SetScore(7, 0));
+    }
+    fn check(s: &St, c: &Cmd) -> Result<(), Reject> {
+        Race::check(s, c)
+    }
+    fn resolve(s: &mut St, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+        Race::resolve(s, c, d, o)
+    }
+    fn apply(s: &mut St, e: &Ev) {
+        Race::apply(s, e)
+    }
+    fn outcome(s: &St) -> Option<Outcome> {
+        Race::outcome(s)
+    }
+    fn view(s: &St, seat: Seat) -> serde_json::Value {
+        Race::view(s, seat)
+    }
+}
+
+#[test]
+fn the_conformance_suite_catches_an_enumeration_listing_an_illegal_command() {
+    let failure = run::<Liar>(&(), &0, &Config { seeds: 0..3, ..Config::default() }, |_| {
+        Box::new(RandomLegal::<Liar>::new()) as Box<dyn Policy<Liar>>
+    })
+    .unwrap_err();
+    assert!(failure.what.contains("was rejected"), "{failure}");
+}
