@@ -6,6 +6,7 @@
 
 mod play;
 mod registry;
+mod sim;
 
 use clap::{Parser, Subcommand};
 use fray_dice::Prng;
@@ -63,6 +64,41 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Simulate many seeded combats and report win rates, rounds and per-combatant outcomes.
+    Sim {
+        /// The encounter (TOML); not needed with --from.
+        file: Option<PathBuf>,
+        /// Number of combats.
+        #[arg(short = 'n', long = "combats", default_value_t = 1000)]
+        combats: u64,
+        /// Batch seed (each combat i uses its own stream of it).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: one per core). Results do not depend on it.
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Write SVG charts into this folder.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+        /// Fork the simulations from the last state of a game record ("odds from here").
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// Sweep one encounter value: PATH=V1,V2,... (e.g. combatant.korrin.speed=3,4,5 or options.tie-rule=defender,reroll).
+        #[arg(long)]
+        vary: Option<String>,
+        /// The policy of a seat: SEAT=random|heuristic|search[:ROLLOUTS[:CANDIDATES[:HORIZON]]] (repeatable).
+        #[arg(long = "policy")]
+        policies: Vec<String>,
+        /// The policy of seats the encounter does not give one.
+        #[arg(long, default_value = "heuristic")]
+        default_policy: String,
+        /// Combats still going after this many rounds are counted as cut off.
+        #[arg(long, default_value_t = 100)]
+        round_cap: u32,
+    },
     /// Replay and verify a game record, printing the same log as `run`.
     Replay {
         /// The record (JSON, from `run --record` or `play --record`).
@@ -116,6 +152,31 @@ fn main() -> ExitCode {
             json,
         } => play::play(&file, seed, dice.as_deref(), record.as_deref(), json),
         Cmd::Replay { record, json } => replay(&record, json),
+        Cmd::Sim {
+            file,
+            combats,
+            seed,
+            jobs,
+            json,
+            plot,
+            from,
+            vary,
+            policies,
+            default_policy,
+            round_cap,
+        } => sim::sim(sim::Args {
+            file,
+            combats,
+            seed,
+            jobs,
+            json,
+            plot,
+            from,
+            vary,
+            policies,
+            default_policy,
+            round_cap,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,8 +3,15 @@
 use crate::Fail;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::text::{Entry, RulesetEntry};
+use fray_sim::{SimEntry, SimOf};
 
 static THRUM: Entry<fray_thrum::Thrum> = Entry::new();
+static THRUM_SIM: SimOf<fray_thrum::Thrum> = SimOf::new();
+
+/// Every ruleset's simulation entry.
+pub fn sims() -> [&'static dyn SimEntry; 1] {
+    [&THRUM_SIM]
+}
 
 /// Every ruleset, by id.
 pub fn all() -> [&'static dyn RulesetEntry; 1] {
@@ -79,4 +86,22 @@ pub fn for_record(src: &SourceFile) -> Result<&'static dyn RulesetEntry, Fail> {
             known()
         ))
     })
+}
+
+/// The simulation entry for an encounter.
+pub fn sim_for_encounter(src: &SourceFile) -> Result<&'static dyn SimEntry, Fail> {
+    let id = for_encounter(src)?.id();
+    sims()
+        .into_iter()
+        .find(|e| e.id() == id)
+        .ok_or_else(|| Fail::input(format!("{}: error: ruleset '{id}' cannot be simulated yet", src.name)))
+}
+
+/// The simulation entry for a record.
+pub fn sim_for_record(src: &SourceFile) -> Result<&'static dyn SimEntry, Fail> {
+    let id = for_record(src)?.id();
+    sims()
+        .into_iter()
+        .find(|e| e.id() == id)
+        .ok_or_else(|| Fail::input(format!("{}: error: ruleset '{id}' cannot be simulated yet", src.name)))
 }

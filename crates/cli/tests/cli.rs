@@ -35,7 +35,10 @@ fn text(b: &[u8]) -> String {
 #[test]
 fn check_accepts_every_example() {
     for f in ["duel", "skirmish", "last-stand"] {
-        let out = fray().args(["check", &format!("examples/thrum/{f}.toml")]).output().unwrap();
+        let out = fray()
+            .args(["check", &format!("examples/thrum/{f}.toml")])
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{f}: {}", text(&out.stderr));
         assert!(text(&out.stdout).contains(": ok"));
     }
@@ -58,7 +61,10 @@ fn check_reports_file_line_and_column_and_exits_2() {
     let out = fray().arg("check").arg(&p).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("unknown ability 'precision-slosh'") && err.contains("bad-ability.toml:"), "{err}");
+    assert!(
+        err.contains("unknown ability 'precision-slosh'") && err.contains("bad-ability.toml:"),
+        "{err}"
+    );
 
     let p = tmp("bad-ruleset.toml");
     std::fs::write(&p, "ruleset = \"chess\"\n").unwrap();
@@ -73,7 +79,12 @@ fn check_reports_file_line_and_column_and_exits_2() {
 #[test]
 fn garbage_input_never_panics() {
     let p = tmp("garbage.toml");
-    for junk in ["\u{0}\u{1}\u{2}", "ruleset = 3", "ruleset = \"thrum\"\n[map]\nrows = [\"\u{1F600}\"]\n", "[[[["] {
+    for junk in [
+        "\u{0}\u{1}\u{2}",
+        "ruleset = 3",
+        "ruleset = \"thrum\"\n[map]\nrows = [\"\u{1F600}\"]\n",
+        "[[[[",
+    ] {
         std::fs::write(&p, junk).unwrap();
         let out = fray().arg("check").arg(&p).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{junk:?}: {}", text(&out.stderr));
@@ -84,8 +95,15 @@ fn garbage_input_never_panics() {
 #[test]
 fn run_is_deterministic_for_a_seed_and_writes_a_replayable_record() {
     let rec = tmp("run-record.json");
-    let a = fray().args(["run", "examples/thrum/duel.toml", "--seed", "5", "--record"]).arg(&rec).output().unwrap();
-    let b = fray().args(["run", "examples/thrum/duel.toml", "--seed", "5"]).output().unwrap();
+    let a = fray()
+        .args(["run", "examples/thrum/duel.toml", "--seed", "5", "--record"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let b = fray()
+        .args(["run", "examples/thrum/duel.toml", "--seed", "5"])
+        .output()
+        .unwrap();
     assert!(a.status.success());
     assert_eq!(a.stdout, b.stdout);
     let log = text(&a.stdout);
@@ -97,7 +115,10 @@ fn run_is_deterministic_for_a_seed_and_writes_a_replayable_record() {
 
 #[test]
 fn run_json_prints_one_event_per_line() {
-    let out = fray().args(["run", "examples/thrum/duel.toml", "--seed", "2", "--json"]).output().unwrap();
+    let out = fray()
+        .args(["run", "examples/thrum/duel.toml", "--seed", "2", "--json"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let s = text(&out.stdout);
     assert!(s.lines().count() > 10);
@@ -123,11 +144,15 @@ end
 fn play_reads_a_script_and_records_every_command() {
     let rec = tmp("play-record.json");
     let mut c = fray();
-    c.args(["play", "examples/thrum/duel.toml", "--seed", "1", "--record"]).arg(&rec);
+    c.args(["play", "examples/thrum/duel.toml", "--seed", "1", "--record"])
+        .arg(&rec);
     let out = with_stdin(c, OPENING);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let log = text(&out.stdout);
-    assert!(log.contains("[players] Round Zero: Sefa Min picks a starting square"), "{log}");
+    assert!(
+        log.contains("[players] Round Zero: Sefa Min picks a starting square"),
+        "{log}"
+    );
     assert!(log.contains("Sefa Min uses Precision Slash on Biffer"));
     assert!(log.contains("[gm] Biffer is attacked by Sefa Min with Precision Slash: choose a defence"));
     let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
@@ -141,13 +166,18 @@ fn play_reads_a_script_and_records_every_command() {
 fn an_illegal_command_in_a_script_exits_1_with_the_reason_and_keeps_the_record() {
     let rec = tmp("play-illegal.json");
     let mut c = fray();
-    c.args(["play", "examples/thrum/duel.toml", "--seed", "1", "--record"]).arg(&rec);
+    c.args(["play", "examples/thrum/duel.toml", "--seed", "1", "--record"])
+        .arg(&rec);
     let out = with_stdin(c, "place 1,2\nstance dodge\nend\nbegin\nmove 7,5\n");
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("line 5") && err.contains("not-enough-movement"), "{err}");
     let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
-    assert_eq!(record["entries"].as_array().unwrap().len(), 4, "the commands before the bad one are kept");
+    assert_eq!(
+        record["entries"].as_array().unwrap().len(),
+        4,
+        "the commands before the bad one are kept"
+    );
 }
 
 #[test]
@@ -164,7 +194,8 @@ fn typed_dice_are_asked_for_recorded_and_bad_ones_exit_2() {
     // Initiative: Sefa 6+6, the Biffer 1+1.
     let rec = tmp("manual.json");
     let mut c = fray();
-    c.args(["play", "examples/thrum/duel.toml", "--dice", "manual", "--record"]).arg(&rec);
+    c.args(["play", "examples/thrum/duel.toml", "--dice", "manual", "--record"])
+        .arg(&rec);
     let out = with_stdin(c, "6 6\n1,1\nplace 1,2\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("roll 2d6 for Sefa Min's Initiative"));
@@ -176,9 +207,16 @@ fn typed_dice_are_asked_for_recorded_and_bad_ones_exit_2() {
     c.args(["play", "examples/thrum/duel.toml", "--dice", "manual"]);
     let out = with_stdin(c, "6 9\n");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("line 1: 9 is not on a d6"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("line 1: 9 is not on a d6"),
+        "{}",
+        text(&out.stderr)
+    );
 
-    let out = fray().args(["play", "examples/thrum/duel.toml", "--dice", "1,x"]).output().unwrap();
+    let out = fray()
+        .args(["play", "examples/thrum/duel.toml", "--dice", "1,x"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -187,8 +225,12 @@ fn scripted_faces_that_run_out_exit_2_and_keep_what_was_played() {
     let rec = tmp("faces-out.json");
     let mut c = fray();
     // Enough faces for the Initiative rolls only.
-    c.args(["play", "examples/thrum/duel.toml", "--dice", "6,6,1,1", "--record"]).arg(&rec);
-    let out = with_stdin(c, "place 1,2\nstance dodge\nend\nbegin\nmove 5,2\nact precision-slash biffer\ndefend resilience\n");
+    c.args(["play", "examples/thrum/duel.toml", "--dice", "6,6,1,1", "--record"])
+        .arg(&rec);
+    let out = with_stdin(
+        c,
+        "place 1,2\nstance dodge\nend\nbegin\nmove 5,2\nact precision-slash biffer\ndefend resilience\n",
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("ran out"), "{}", text(&out.stderr));
     let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
@@ -199,8 +241,12 @@ fn scripted_faces_that_run_out_exit_2_and_keep_what_was_played() {
 fn gm_rulings_and_undo_at_the_prompt() {
     let rec = tmp("gm.json");
     let mut c = fray();
-    c.args(["play", "examples/thrum/duel.toml", "--seed", "1", "--record"]).arg(&rec);
-    let out = with_stdin(c, "place 1,2\ngm set biffer fatigue =2\ngm status sefa slowed +1\nundo\nshow\ngm end heroes\n");
+    c.args(["play", "examples/thrum/duel.toml", "--seed", "1", "--record"])
+        .arg(&rec);
+    let out = with_stdin(
+        c,
+        "place 1,2\ngm set biffer fatigue =2\ngm status sefa slowed +1\nundo\nshow\ngm end heroes\n",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let log = text(&out.stdout);
     assert!(log.contains("Biffer's Fatigue Load is now 2"));
@@ -213,12 +259,20 @@ fn gm_rulings_and_undo_at_the_prompt() {
 #[test]
 fn replay_refuses_a_tampered_record() {
     let rec = tmp("tamper.json");
-    fray().args(["run", "examples/thrum/duel.toml", "--seed", "3", "--record"]).arg(&rec).output().unwrap();
+    fray()
+        .args(["run", "examples/thrum/duel.toml", "--seed", "3", "--record"])
+        .arg(&rec)
+        .output()
+        .unwrap();
     let s = std::fs::read_to_string(&rec).unwrap();
     let mut v: serde_json::Value = serde_json::from_str(&s).unwrap();
     v["start"]["dice"][0] = serde_json::json!(if v["start"]["dice"][0] == 6 { 5 } else { 6 });
     std::fs::write(&rec, v.to_string()).unwrap();
     let out = fray().arg("replay").arg(&rec).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("replay diverged at start"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("replay diverged at start"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -25,6 +25,7 @@ mod record;
 mod ruleset;
 mod seat;
 pub mod stack;
+mod summary;
 pub mod text;
 
 pub use error::{EngineError, Reject};
@@ -33,5 +34,6 @@ pub use policy::{FirstLegal, Policy, RandomLegal};
 pub use record::{Entry, Record, StartEntry};
 pub use ruleset::{Outcome, Pending, Ruleset};
 pub use seat::Seat;
+pub use summary::{CombatantEnd, SeatPolicy, Summarize};
 
 pub use fray_dice as dice;

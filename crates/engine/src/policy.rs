@@ -8,7 +8,7 @@ use crate::Ruleset;
 use fray_dice::Prng;
 
 /// Chooses commands for pending decisions.
-pub trait Policy<R: Ruleset> {
+pub trait Policy<R: Ruleset>: Send {
     /// A command for the decision `R::pending(state)`. It should be legal; the caller checks it.
     fn choose(&mut self, state: &R::State, rng: &mut Prng) -> Option<R::Command>;
 

@@ -4,7 +4,9 @@
 
 use fray_dice::{Dice, ScriptedDice};
 use fray_engine::conformance::{Config, run};
-use fray_engine::{EngineError, Game, Outcome, Pending, Policy, RandomLegal, Record, Reject, Ruleset, Seat, SubmitError};
+use fray_engine::{
+    EngineError, Game, Outcome, Pending, Policy, RandomLegal, Record, Reject, Ruleset, Seat, SubmitError,
+};
 use serde::{Deserialize, Serialize};
 
 /// Two players take turns: roll a d6 and add it, or hold (pass the turn). First to 10 wins.
@@ -49,7 +51,11 @@ impl Ruleset for Race {
         Ok(())
     }
     fn pending(s: &St) -> Option<Pending> {
-        s.winner.is_none().then(|| Pending { seat: Seat(s.turn + 1), kind: "turn", actor: None })
+        s.winner.is_none().then(|| Pending {
+            seat: Seat(s.turn + 1),
+            kind: "turn",
+            actor: None,
+        })
     }
     fn is_ruling(c: &Cmd) -> bool {
         matches!(c, Cmd::SetScore(..))
@@ -98,7 +104,10 @@ impl Ruleset for Race {
         }
     }
     fn outcome(s: &St) -> Option<Outcome> {
-        s.winner.map(|w| Outcome { winner: Some(w), reason: "reached 10".into() })
+        s.winner.map(|w| Outcome {
+            winner: Some(w),
+            reason: "reached 10".into(),
+        })
     }
     fn view(s: &St, _: Seat) -> serde_json::Value {
         serde_json::to_value(s).unwrap_or_default()
@@ -164,7 +173,8 @@ fn dice_that_run_out_leave_the_state_as_it_was() {
 fn records_replay_bit_for_bit_seeded_and_typed() {
     let mut g = Game::<Race>::new_seeded((), 0, 99).unwrap();
     for i in 0..6 {
-        g.submit(Seat(1 + (i % 2)), if i % 3 == 0 { Cmd::Hold } else { Cmd::Roll }).unwrap();
+        g.submit(Seat(1 + (i % 2)), if i % 3 == 0 { Cmd::Hold } else { Cmd::Roll })
+            .unwrap();
     }
     let json = g.record().to_json();
     let back: Record<Race> = Record::from_json(&json).unwrap();
@@ -218,9 +228,15 @@ fn undo_rebuilds_from_the_record_and_continues_the_same_dice_stream() {
 
 #[test]
 fn the_conformance_suite_passes_on_the_toy() {
-    let report = run::<Race>(&(), &0, &Config { seeds: 0..50, ..Config::default() }, |_| {
-        Box::new(RandomLegal::<Race>::new()) as Box<dyn Policy<Race>>
-    })
+    let report = run::<Race>(
+        &(),
+        &0,
+        &Config {
+            seeds: 0..50,
+            ..Config::default()
+        },
+        |_| Box::new(RandomLegal::<Race>::new()) as Box<dyn Policy<Race>>,
+    )
     .unwrap();
     assert_eq!(report.playouts, 50);
     assert!(report.legal_checked > 0 && report.legal_resolved > 0);
@@ -272,9 +288,15 @@ impl Ruleset for Liar {
 
 #[test]
 fn the_conformance_suite_catches_an_enumeration_listing_an_illegal_command() {
-    let failure = run::<Liar>(&(), &0, &Config { seeds: 0..3, ..Config::default() }, |_| {
-        Box::new(RandomLegal::<Liar>::new()) as Box<dyn Policy<Liar>>
-    })
+    let failure = run::<Liar>(
+        &(),
+        &0,
+        &Config {
+            seeds: 0..3,
+            ..Config::default()
+        },
+        |_| Box::new(RandomLegal::<Liar>::new()) as Box<dyn Policy<Liar>>,
+    )
     .unwrap_err();
     assert!(failure.what.contains("was rejected"), "{failure}");
 }

@@ -812,6 +812,8 @@ impl AbilityBook {
 enum RawAmount {
     Int(i64),
     Text(String),
+    /// `true`, only in a Fatigue or Stress line: damage "without a number" is 1 (THR-R108).
+    Flag(bool),
 }
 
 #[derive(Deserialize)]
@@ -967,6 +969,23 @@ impl Loader<'_> {
                     Amount::default()
                 }
             },
+            RawAmount::Flag(_) => {
+                self.err(raw.span(), "expected a number or an expression such as \"1 + T\"");
+                Amount::default()
+            }
+        }
+    }
+
+    /// The amount of a Fatigue or Stress line: `true` means damage without a number, i.e. 1
+    /// (THR-R108).
+    fn damage(&mut self, raw: &Spanned<RawAmount>) -> Amount {
+        match raw.get_ref() {
+            RawAmount::Flag(true) => Amount::constant(1),
+            RawAmount::Flag(false) => {
+                self.err(raw.span(), "false deals nothing: leave the line out");
+                Amount::default()
+            }
+            _ => self.amount(raw),
         }
     }
 
@@ -979,10 +998,10 @@ impl Loader<'_> {
         let r = raw.get_ref();
         let mut ops: Vec<Op> = Vec::new();
         if let Some(a) = &r.fatigue {
-            ops.push(Op::Fatigue(self.amount(a)));
+            ops.push(Op::Fatigue(self.damage(a)));
         }
         if let Some(a) = &r.stress {
-            ops.push(Op::Stress(self.amount(a)));
+            ops.push(Op::Stress(self.damage(a)));
         }
         if let Some(a) = &r.reduce_fatigue {
             ops.push(Op::ReduceFatigue(self.amount(a)));

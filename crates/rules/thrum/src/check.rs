@@ -391,7 +391,12 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             if l.is_empty() || l.len() > *n as usize {
                 return Err(no("invalid-target", format!("{} takes 1 to {n} enemies", a.id)));
             }
-            if !l.windows(2).all(|w| w[0] < w[1]) {
+            let ordered = if s.options.distinct_targets {
+                l.windows(2).all(|w| w[0] < w[1])
+            } else {
+                l.windows(2).all(|w| w[0] <= w[1])
+            };
+            if !ordered {
                 return Err(no(
                     "invalid-target",
                     "list each target once, in the order the encounter lists them (the prompt shows the accepted form)",

@@ -492,7 +492,6 @@ pub fn apply(s: &mut State, e: &Event) {
             } else {
                 Step::Move
             };
-            s.chars[*who as usize].stance_ended = None;
         }
         Event::StepChanged { step } => {
             s.turn.step = *step;
@@ -506,9 +505,12 @@ pub fn apply(s: &mut State, e: &Event) {
             who, to, cost, forced, ..
         } => {
             s.chars[*who as usize].pos = Some(*to);
-            if !*forced && s.turn.who == *who {
+            if s.turn.who == *who {
+                // A forced move costs 0 unless `forced-moves-spend-movement` is on (THR-R74).
                 s.turn.spent += *cost;
-                s.turn.moved = true;
+                if !*forced {
+                    s.turn.moved = true;
+                }
             }
         }
         Event::Teleported { who, to, cost, .. } => {
@@ -546,10 +548,13 @@ pub fn apply(s: &mut State, e: &Event) {
             s.stack.pop();
         }
         Event::DefenceChosen { who, defence, .. } => {
-            if let Some(Frame::Use(u)) = s.stack.last_mut()
-                && let Some(i) = u.targets.iter().position(|t| t == who)
-            {
-                u.defences[i] = Some(*defence);
+            // The first target slot of this defender, from the current one on, still without a
+            // defence (a defender may be listed twice when targets need not be distinct).
+            if let Some(Frame::Use(u)) = s.stack.last_mut() {
+                let from = u.index as usize;
+                if let Some(i) = (from..u.targets.len()).find(|&i| u.targets[i] == *who && u.defences[i].is_none()) {
+                    u.defences[i] = Some(*defence);
+                }
             }
         }
         Event::TriggerUsed { .. } | Event::TriggerPassed { .. } => {
@@ -612,6 +617,9 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::Relocated { who, to } => s.chars[*who as usize].pos = Some(*to),
         Event::TurnEnded { who } => {
+            // THR-R34: "ended since its last turn" counts from the end of this turn, so a Stance
+            // that ends between its turns is still remembered at its next Stance step.
+            s.chars[*who as usize].stance_ended = None;
             if s.turn.who == *who {
                 s.turn.step = Step::Done;
             }

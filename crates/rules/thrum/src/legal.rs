@@ -147,7 +147,14 @@ pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, si
                 })
                 .collect();
             let mut out = Vec::new();
-            subsets(&pool, *n as usize, &mut Vec::new(), 0, &mut out);
+            subsets(
+                &pool,
+                *n as usize,
+                !s.options.distinct_targets,
+                &mut Vec::new(),
+                0,
+                &mut out,
+            );
             out.into_iter().map(Target::Chars).collect()
         }
         TargetSpec::Area(_) => {
@@ -175,7 +182,8 @@ pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, si
     }
 }
 
-fn subsets(pool: &[Cid], max: usize, cur: &mut Vec<Cid>, from: usize, out: &mut Vec<Vec<Cid>>) {
+/// Every sorted list of 1 to `max` targets from `pool` (with repeats when `repeat`).
+fn subsets(pool: &[Cid], max: usize, repeat: bool, cur: &mut Vec<Cid>, from: usize, out: &mut Vec<Vec<Cid>>) {
     if !cur.is_empty() {
         out.push(cur.clone());
     }
@@ -184,7 +192,7 @@ fn subsets(pool: &[Cid], max: usize, cur: &mut Vec<Cid>, from: usize, out: &mut 
     }
     for i in from..pool.len() {
         cur.push(pool[i]);
-        subsets(pool, max, cur, i + 1, out);
+        subsets(pool, max, repeat, cur, if repeat { i } else { i + 1 }, out);
         cur.pop();
     }
 }

@@ -20,6 +20,7 @@ pub mod options;
 pub mod resolve;
 pub mod setup;
 pub mod state;
+mod summary;
 pub mod text;
 
 use crate::command::Command;

@@ -550,6 +550,10 @@ fn fall_consequences(cx: &mut Cx, who: Cid) {
         status: XStatus::Slowed,
         x,
     });
+    // A Weaver that has ignored nothing yet this turn ignores this Slowed (THR-R76).
+    if cx.s.turn.who == who && cx.s.info(who).traits.weaver == 1 && !cx.s.turn.weaver_used {
+        cx.emit(Event::WeaverIgnored { who, slowed: true });
+    }
     let spent = if cx.s.turn.who == who { cx.s.turn.spent } else { 0 };
     if spent >= calc::speed(cx.s, who) {
         if cx.s.turn.who == who {
@@ -561,18 +565,19 @@ fn fall_consequences(cx: &mut Cx, who: Cid) {
 
 /// A forced move of `n` squares, one at a time (THR-R56, THR-R68, THR-R74).
 fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&State, Pos) -> Option<Pos>) -> R {
-    for _ in 0..n.max(0) {
+    let mut left = n.max(0);
+    while left > 0 {
         let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-        let Some(mut to) = next(cx.s, from) else { return Ok(()) };
+        let Some(to) = next(cx.s, from) else { return Ok(()) };
         let Some(c) = base_step_cost(&cx.s.setup.map, from, to) else {
             return Ok(());
         };
         // Occupied squares stop the move (with the option, allies' squares can be crossed
-        // during a longer push, but never ended on).
+        // during a longer forced move, but never ended on: each square crossed counts).
         if let Some(o) = cx.s.occupant(to)
             && o != who
         {
-            if !(cx.s.options.forced_into_allies && cx.s.allies(who, o)) {
+            if !(cx.s.options.forced_into_allies && cx.s.allies(who, o)) || left < 2 {
                 return Ok(());
             }
             // Look one square further; stop if that one is not free either.
@@ -580,29 +585,23 @@ fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&State, Pos) 
             if !can_stop(cx.s, who, beyond) || base_step_cost(&cx.s.setup.map, to, beyond).is_none() {
                 return Ok(());
             }
-            cx.emit(Event::Moved {
-                who,
-                from,
-                to,
-                cost: 0,
-                forced: true,
-            });
-            to = beyond;
         }
+        let rolls = c.drop >= 2 && cx.s.options.involuntary_drop == InvoluntaryDrop::MandatoryRoll;
         let cost = if cx.s.options.forced_moves_spend_movement && cx.s.turn.who == who {
-            c.total() as i16
+            // The mandatory roll replaces the extra cost of the drop (THR-R68).
+            (c.total() - if rolls { c.climb } else { 0 }) as i16
         } else {
             0
         };
-        let at = cx.s.ch(who).pos.unwrap_or(from);
         cx.emit(Event::Moved {
             who,
-            from: at,
+            from,
             to,
             cost,
             forced: true,
         });
-        if c.drop >= 2 && cx.s.options.involuntary_drop == InvoluntaryDrop::MandatoryRoll {
+        left -= 1;
+        if rolls {
             let level = c.drop as i16;
             // The character's choice: the attribute with the better chance.
             let attr = if drop_odds(cx.s, who, Attr::Ref, level) > drop_odds(cx.s, who, Attr::End, level) {

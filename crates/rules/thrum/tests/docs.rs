@@ -12,7 +12,10 @@ fn every_option_is_documented_with_its_default() {
             .lines()
             .find(|l| l.starts_with(&format!("| `{name}` |")))
             .unwrap_or_else(|| panic!("option {name} is not in docs/thrum.md"));
-        assert!(row.contains(&format!("`{default}`")), "docs/thrum.md gives {name} a different default than {default}: {row}");
+        assert!(
+            row.contains(&format!("`{default}`")),
+            "docs/thrum.md gives {name} a different default than {default}: {row}"
+        );
     }
 }
 

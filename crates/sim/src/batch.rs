@@ -1,0 +1,222 @@
+//! Seeded parallel batches of combats.
+//!
+//! Combat `i` of a batch with seed `S` draws its dice from `Prng::for_stream(S, i)` and its
+//! policies' choices from another stream of the same pair, so every combat is the same whatever
+//! thread plays it, and the merged statistics (integer counts only) are bit-identical for any
+//! number of jobs. Nothing per combat is kept: each result goes straight into the worker's tally.
+
+use crate::policy::{PolicyKind, make};
+use crate::stats::{CombatantTally, Tally};
+use fray_dice::{Prng, SeededDice};
+use fray_engine::{EngineError, Policy, Seat, Summarize};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What went wrong in a batch (never the rules' fault: a bug or an impossible setup).
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The engine failed.
+    #[error("combat {combat}: {error}")]
+    Engine {
+        /// Which combat.
+        combat: u64,
+        /// The error.
+        error: EngineError,
+    },
+    /// A policy produced a command the rules refuse (a bug in that policy).
+    #[error("combat {combat}: the {policy} policy chose an illegal command: {reason}")]
+    Illegal {
+        /// Which combat.
+        combat: u64,
+        /// Which policy.
+        policy: String,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start {0} worker threads")]
+    Threads(usize),
+}
+
+/// A batch to run.
+pub struct Batch<'a, R: Summarize> {
+    /// The encounter.
+    pub setup: &'a R::Setup,
+    /// The options.
+    pub options: &'a R::Options,
+    /// Fork every combat from this state instead of starting fresh ("odds from here").
+    pub from: Option<&'a R::State>,
+    /// How many combats.
+    pub combats: u64,
+    /// The batch seed.
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    pub jobs: usize,
+    /// Combats still running after this many rounds are cut off.
+    pub round_cap: u32,
+    /// The policy of each seat; seats not listed use `default_policy`.
+    pub policies: Vec<(Seat, PolicyKind)>,
+    /// The policy of unlisted seats.
+    pub default_policy: PolicyKind,
+}
+
+struct Worker<R: Summarize> {
+    tally: Tally,
+    policies: Vec<(Seat, PolicyKind, Box<dyn Policy<R>>)>,
+    default: (PolicyKind, Box<dyn Policy<R>>),
+    events: Vec<R::Event>,
+    error: Option<SimError>,
+}
+
+impl<R: Summarize> Worker<R> {
+    fn new(b: &Batch<'_, R>) -> Self {
+        Worker {
+            tally: Tally::default(),
+            policies: b.policies.iter().map(|(s, k)| (*s, *k, make::<R>(*k))).collect(),
+            default: (b.default_policy, make::<R>(b.default_policy)),
+            events: Vec::new(),
+            error: None,
+        }
+    }
+
+    fn play(&mut self, b: &Batch<'_, R>, i: u64) {
+        if self.error.is_some() {
+            return;
+        }
+        if let Err(e) = self.play_one(b, i) {
+            self.error = Some(e);
+        }
+    }
+
+    fn play_one(&mut self, b: &Batch<'_, R>, i: u64) -> Result<(), SimError> {
+        let engine = |error| SimError::Engine { combat: i, error };
+        let mut dice = SeededDice::for_stream(b.seed, i);
+        let mut rng = Prng::for_stream(b.seed ^ 0x5EED_0FA1, i);
+        let mut state = match b.from {
+            Some(s) => s.clone(),
+            None => {
+                let mut s = R::new_state(b.setup, b.options).map_err(engine)?;
+                self.events.clear();
+                R::start(&mut s, &mut dice, &mut self.events).map_err(engine)?;
+                s
+            }
+        };
+        let mut cut = false;
+        while let Some(p) = R::pending(&state) {
+            if R::round(&state) > b.round_cap {
+                cut = true;
+                break;
+            }
+            let (kind, policy) = match self.policies.iter_mut().find(|(s, _, _)| *s == p.seat) {
+                Some((_, k, pol)) => (*k, pol),
+                None => (self.default.0, &mut self.default.1),
+            };
+            let Some(cmd) = policy.choose(&state, &mut rng) else {
+                return Err(SimError::Illegal {
+                    combat: i,
+                    policy: kind.to_string(),
+                    reason: "no command".into(),
+                });
+            };
+            if let Err(r) = R::check(&state, &cmd) {
+                return Err(SimError::Illegal {
+                    combat: i,
+                    policy: kind.to_string(),
+                    reason: r.to_string(),
+                });
+            }
+            self.events.clear();
+            R::resolve(&mut state, &cmd, &mut dice, &mut self.events).map_err(engine)?;
+        }
+        self.record(&state, cut);
+        Ok(())
+    }
+
+    fn record(&mut self, state: &R::State, cut: bool) {
+        let t = &mut self.tally;
+        t.combats += 1;
+        let sides = R::sides(state).len();
+        if t.wins.len() < sides {
+            t.wins.resize(sides, 0);
+        }
+        if cut {
+            t.cutoffs += 1;
+        } else {
+            match R::outcome(state).and_then(|o| o.winner) {
+                Some(w) => t.wins[w as usize] += 1,
+                None => t.draws += 1,
+            }
+        }
+        t.rounds.add(R::round(state) as i64);
+        for c in R::combatants(state) {
+            let ct = match t.combatants.iter_mut().position(|x| x.id == c.id) {
+                Some(i) => &mut t.combatants[i],
+                None => {
+                    t.combatants.push(CombatantTally {
+                        id: c.id.clone(),
+                        side: c.side,
+                        ..Default::default()
+                    });
+                    t.combatants.last_mut().expect("just pushed")
+                }
+            };
+            ct.incapacitated += c.incapacitated as u64;
+            ct.removed += c.removed as u64;
+            ct.killed += c.killed as u64;
+            for (k, v) in c.resources {
+                ct.resources.entry(k.to_string()).or_default().add(v);
+            }
+        }
+    }
+}
+
+/// Runs a batch. `progress` is called now and then with the number of combats finished.
+pub fn run<R: Summarize>(b: &Batch<'_, R>, progress: &(dyn Fn(u64) + Sync)) -> Result<Tally, SimError> {
+    let jobs = if b.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        b.jobs
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|_| SimError::Threads(jobs))?;
+    let done = AtomicU64::new(0);
+    let workers: Vec<Worker<R>> = pool.install(|| {
+        (0..b.combats)
+            .into_par_iter()
+            .fold(
+                || Worker::<R>::new(b),
+                |mut w, i| {
+                    w.play(b, i);
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n.is_multiple_of(64) || n == b.combats {
+                        progress(n);
+                    }
+                    w
+                },
+            )
+            .collect()
+    });
+    let mut tally = Tally::default();
+    for mut w in workers {
+        if let Some(e) = w.error.take() {
+            return Err(e);
+        }
+        tally = tally.merge(w.tally);
+    }
+    // Combatants in encounter order, whatever order the workers met them in.
+    if let Some(s) = b.from {
+        order_like::<R>(&mut tally, s);
+    } else if let Ok(s) = R::new_state(b.setup, b.options) {
+        order_like::<R>(&mut tally, &s);
+    }
+    Ok(tally)
+}
+
+fn order_like<R: Summarize>(tally: &mut Tally, state: &R::State) {
+    let ids: Vec<String> = R::combatants(state).into_iter().map(|c| c.id).collect();
+    tally
+        .combatants
+        .sort_by_key(|c| ids.iter().position(|i| *i == c.id).unwrap_or(usize::MAX));
+}
