@@ -4,6 +4,7 @@
 //! [`registry`], so each command is written once for every game. Exit codes: 0 success, 1 a
 //! rule rejection in a script, 2 bad input (files, commands, dice) — never a panic.
 
+mod odds;
 mod play;
 mod registry;
 mod sim;
@@ -99,6 +100,14 @@ enum Cmd {
         #[arg(long, default_value_t = 100)]
         round_cap: u32,
     },
+    /// Exact odds: `fray odds roll 3d6kh2+1`, or a ruleset's attack odds (`fray odds thrum --attack 3 --defend 1 --defence evasion`). Add --json for JSON.
+    Odds {
+        /// `roll`, or a ruleset id.
+        what: String,
+        /// The dice expression, or the ruleset's arguments (see docs/commands.md).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Replay and verify a game record, printing the same log as `run`.
     Replay {
         /// The record (JSON, from `run --record` or `play --record`).
@@ -152,6 +161,7 @@ fn main() -> ExitCode {
             json,
         } => play::play(&file, seed, dice.as_deref(), record.as_deref(), json),
         Cmd::Replay { record, json } => replay(&record, json),
+        Cmd::Odds { what, args } => odds::odds(&what, &args),
         Cmd::Sim {
             file,
             combats,

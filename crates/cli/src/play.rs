@@ -73,6 +73,20 @@ fn print_choices(choices: &[String]) {
     }
 }
 
+/// Notes such as attack odds, one line per distinct note (the first command it belongs to).
+fn print_notes(choices: &[String], notes: &[Option<String>]) {
+    let mut seen: Vec<&str> = Vec::new();
+    for (c, n) in choices.iter().zip(notes) {
+        if let Some(n) = n
+            && !seen.contains(&n.as_str())
+        {
+            seen.push(n);
+            let head: Vec<&str> = c.split_whitespace().take(3).collect();
+            println!("    {}: {n}", head.join(" "));
+        }
+    }
+}
+
 fn save(record: Option<&Path>, game: &dyn AnyGame) -> Result<(), Fail> {
     if let Some(p) = record {
         std::fs::write(p, game.record_json())
@@ -136,6 +150,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
     while let Some(p) = game.pending() {
         println!("[{}] {}", p.seat_name, p.prompt);
         print_choices(&p.choices);
+        print_notes(&p.choices, &p.notes);
         let line = input.borrow_mut().read("> ");
         let Some(line) = line else {
             save(record, &*game)?;

@@ -58,6 +58,18 @@ pub trait TextRuleset: Ruleset {
 
     /// The built-in AI used by `fray run`.
     fn heuristic() -> Box<dyn Policy<Self>>;
+
+    /// `fray odds <ruleset> ARGS...`: exact odds of a roll or an attack, as text and as JSON.
+    fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
+        let _ = args;
+        Err(format!("ruleset {} has no odds calculator yet", Self::ID))
+    }
+
+    /// A short note shown next to a legal command at the prompt (such as the odds of an attack).
+    fn note(state: &Self::State, command: &Self::Command) -> Option<String> {
+        let _ = (state, command);
+        None
+    }
 }
 
 /// A log line: the readable text (absent for bookkeeping) and the event as JSON.
@@ -82,6 +94,8 @@ pub struct PendingText {
     pub prompt: String,
     /// Every legal answer, printed as it may be typed.
     pub choices: Vec<String>,
+    /// A note per answer (such as the odds of an attack), in the same order.
+    pub notes: Vec<Option<String>>,
 }
 
 /// A game of any ruleset, driven by text.
@@ -193,18 +207,16 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
     fn pending(&self) -> Option<PendingText> {
         let p = self.game.pending()?;
         let state = self.game.state();
-        let choices = self
-            .game
-            .legal_commands()
-            .iter()
-            .map(|c| R::format_command(state, c))
-            .collect();
+        let legal = self.game.legal_commands();
+        let choices = legal.iter().map(|c| R::format_command(state, c)).collect();
+        let notes = legal.iter().map(|c| R::note(state, c)).collect();
         Some(PendingText {
             seat: p.seat,
             seat_name: R::seat_name(state, p.seat),
             kind: p.kind,
             prompt: R::describe_pending(state, &p),
             choices,
+            notes,
         })
     }
 
@@ -309,6 +321,8 @@ pub trait RulesetEntry: Sync {
     ) -> Result<Box<dyn AnyGame>, NewGameError>;
     /// Replays and verifies a record given as JSON.
     fn replay(&self, record_json: &str) -> Result<Box<dyn AnyGame>, EngineError>;
+    /// Exact odds (`fray odds <ruleset> ARGS...`): text and JSON.
+    fn odds(&self, args: &[String]) -> Result<(String, serde_json::Value), String>;
 }
 
 /// The registry entry of a [`TextRuleset`].
@@ -358,5 +372,9 @@ impl<R: TextRuleset> RulesetEntry for Entry<R> {
             .map_err(|e| EngineError::Invalid(format!("line {}, column {}: {e}", e.line(), e.column())))?;
         let game = Game::replay(&record)?;
         Ok(Box::new(TextGame::new(game)))
+    }
+
+    fn odds(&self, args: &[String]) -> Result<(String, serde_json::Value), String> {
+        R::odds(args)
     }
 }

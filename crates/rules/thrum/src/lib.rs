@@ -16,6 +16,7 @@ pub mod check;
 pub mod command;
 pub mod event;
 pub mod legal;
+pub mod odds;
 pub mod options;
 pub mod resolve;
 pub mod setup;
@@ -262,5 +263,21 @@ impl TextRuleset for Thrum {
 
     fn heuristic() -> Box<dyn Policy<Self>> {
         Box::new(ai::Heuristic::new())
+    }
+
+    fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
+        let q = odds::parse_query(args)?;
+        let o = odds::attack(q);
+        Ok((odds::text(&o), serde_json::to_value(&o).map_err(|e| e.to_string())?))
+    }
+
+    fn note(state: &State, command: &Command) -> Option<String> {
+        match command {
+            Command::Act(a) => match &a.target {
+                command::Target::Chars(l) if l.len() == 1 => odds::note(state, state.turn.who, a.ability, l[0]),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 }

@@ -334,7 +334,8 @@ pub struct Options {
     pub line_of_sight: LineOfSight,
     /// THR-R53: whether a last step costing more than the movement left is allowed.
     pub partial_steps: bool,
-    /// THR-R56: whether forced moves may end in an ally's square (the seed forbids pushes).
+    /// THR-R56: whether a longer forced move may carry a character through an ally's square
+    /// (never ending on it).
     pub forced_into_allies: bool,
     /// THR-R74: whether pushes and pulls spend the target's movement.
     pub forced_moves_spend_movement: bool,

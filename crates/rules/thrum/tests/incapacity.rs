@@ -1,5 +1,6 @@
-//! Exhaustion, Incapacity and Wounds; End of Combat (THR-R164 to THR-R188, THR-H15, THR-H18,
-//! THR-H21 to THR-H25, THR-H29, THR-H30).
+//! Exhaustion, Incapacity and Wounds; End of Combat (THR-R164 to THR-R187, THR-H15, THR-H18,
+//! THR-H21 to THR-H25, THR-H29, THR-H30). Rule 188 (Nova Potential carries over) is not tested:
+//! there are no Nova abilities yet.
 
 mod common;
 use common::*;

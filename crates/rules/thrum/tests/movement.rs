@@ -294,6 +294,7 @@ fn thr_r60_teleport_destination_must_be_empty() {
 
 #[test]
 fn thr_r60_option_teleport_onto_an_ally_swaps() {
+    // THR-H12 alternative: an ally's square is allowed, and the ally takes the user's square.
     let mut t = walk(
         &[". . . ."],
         "0,0",

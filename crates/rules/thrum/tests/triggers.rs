@@ -198,11 +198,11 @@ fn thr_r147_a_trigger_interrupts_the_attack_which_then_resolves() {
 }
 
 /// S (Parry and Riposte) and T are PCs; E sweeps both; F guards E with Protect.
-fn riposte_chain() -> (String, Vec<(&'static str, String)>) {
+fn riposte_chain(options: &str) -> (String, Vec<(&'static str, String)>) {
     with_abilities(
         &[". . . .", ". . . ."],
         &format!(
-            "{}{}{}{}",
+            "{options}{}{}{}{}",
             who(
                 "s",
                 "pcs",
@@ -229,7 +229,7 @@ success = [{ fatigue = 1 }]
 fn thr_r151_thr_r146_riposte_answered_by_protect_resolves_before_the_rest_of_the_attack() {
     // THR-R151, THR-R146.
     // Initiative: S 1 + 1 + 2 = 4, T 3, E 12, F 10.
-    let mut t = t_with(&riposte_chain(), &[1, 1, 1, 2, 6, 6, 5, 5]);
+    let mut t = t_with(&riposte_chain(""), &[1, 1, 1, 2, 6, 6, 5, 5]);
     assert_eq!(t.order(), vec!["e", "f", "s", "t"]);
     t.cmd("end"); // e
     t.cmd("stance protect"); // f
@@ -455,4 +455,29 @@ fn thr_h26_option_triggers_before_the_defence_pick() {
     t.cmd("defend resilience");
     t.assert_dice_used();
     assert_eq!(rolls(&t, &t.last)[0].2.net, 1);
+}
+
+#[test]
+fn thr_r146_option_trigger_depth_limit() {
+    // With a depth limit of 2, the riposte (a second frame) still happens, but nothing may
+    // answer it any more.
+    let mut t = t_with(
+        &riposte_chain("[options]\ntrigger-depth-limit = 2\n"),
+        &[1, 1, 1, 2, 6, 6, 5, 5],
+    );
+    t.cmds(&["end", "stance protect", "stance parry-and-riposte", "end"]);
+    begin(&mut t);
+    t.cmd("act sweep s,t");
+    t.cmd("defend evasion");
+    t.cmd("defend resilience");
+    t.dice(&[1, 1, 6, 6, 1]);
+    t.cmd("trigger parry-and-riposte");
+    assert_eq!(t.pending(), ("defence", "e".into()));
+    // No window for F's Protect: the riposte and the rest of the sweep roll at once.
+    t.dice(&[4, 4, 2, 2, 3, 3, 2, 2]);
+    t.cmd("defend resilience");
+    t.assert_dice_used();
+    assert!(used(&t, &t.last).is_empty());
+    assert_eq!(rolls(&t, &t.last)[0].2.net, 0);
+    assert_eq!(t.ch("f").stance, t.s().setup.book.find("protect"));
 }

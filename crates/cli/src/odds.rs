@@ -1,0 +1,89 @@
+//! `fray odds`: exact distributions of dice expressions, and each ruleset's exact attack odds.
+
+use crate::{Fail, registry};
+use fray_dice::{DiceExpr, Dist};
+use std::fmt::Write;
+
+/// Runs `fray odds WHAT ARGS...`.
+pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
+    let json = args.iter().any(|a| a == "--json");
+    let args: Vec<String> = args.iter().filter(|a| *a != "--json").cloned().collect();
+    if what == "roll" {
+        let text = args.join(" ");
+        if text.trim().is_empty() {
+            return Err(Fail::input(
+                "fray odds roll EXPR: give a dice expression such as 3d6kh2+1",
+            ));
+        }
+        let expr: DiceExpr = text.parse().map_err(|e| Fail::input(format!("'{text}': {e}")))?;
+        let dist = Dist::of_expr(&expr).map_err(|e| Fail::input(format!("'{text}': {e}")))?;
+        if json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&roll_json(&expr, &dist)).unwrap_or_default()
+            );
+        } else {
+            print!("{}", roll_text(&expr, &dist));
+        }
+        return Ok(());
+    }
+    let entry = registry::all().into_iter().find(|e| e.id() == what).ok_or_else(|| {
+        Fail::input(format!(
+            "fray odds: '{what}' is neither 'roll' nor a ruleset (known: thrum)"
+        ))
+    })?;
+    let (text, value) = entry
+        .odds(&args)
+        .map_err(|e| Fail::input(format!("fray odds {what}: {e}")))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+    } else {
+        print!("{text}");
+    }
+    Ok(())
+}
+
+fn roll_json(expr: &DiceExpr, d: &Dist) -> serde_json::Value {
+    let outcomes: Vec<serde_json::Value> = d
+        .iter()
+        .map(|(v, c)| {
+            serde_json::json!({
+                "value": v,
+                "count": c.to_string(),
+                "p_eq": c as f64 / d.total() as f64,
+                "p_ge": d.p_ge(v),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "expr": expr.to_string(),
+        "total": d.total().to_string(),
+        "min": d.min(),
+        "max": d.max(),
+        "mean": d.mean(),
+        "std_dev": d.std_dev(),
+        "outcomes": outcomes,
+    })
+}
+
+fn roll_text(expr: &DiceExpr, d: &Dist) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{expr}: {} equally likely outcomes, mean {:.6}, standard deviation {:.6}",
+        d.total(),
+        d.mean(),
+        d.std_dev()
+    );
+    let _ = writeln!(s, "{:>6} {:>10} {:>10}   exact P(=x)", "x", "P(=x)", "P(>=x)");
+    for (v, c) in d.iter() {
+        let _ = writeln!(
+            s,
+            "{v:>6} {:>9.4}% {:>9.4}%   {c}/{}",
+            100.0 * c as f64 / d.total() as f64,
+            100.0 * d.p_ge(v),
+            d.total()
+        );
+    }
+    s
+}
