@@ -371,20 +371,57 @@ mod tests {
         }
     }
 
+    /// Every outcome of `n` d6 keeping the best (net > 0) or worst (net < 0) two, by brute force.
+    fn kept_sums(net: i16) -> Vec<i64> {
+        let n = 2 + net.unsigned_abs() as u32;
+        let mut out = Vec::new();
+        for i in 0..6u32.pow(n) {
+            let mut faces: Vec<i64> = (0..n).map(|k| ((i / 6u32.pow(k)) % 6 + 1) as i64).collect();
+            faces.sort();
+            let kept = if net >= 0 {
+                faces[faces.len() - 2..].iter().sum()
+            } else {
+                faces[..2].iter().sum()
+            };
+            out.push(kept);
+        }
+        out
+    }
+
     #[test]
-    fn plain_2d6_against_2d6_by_hand() {
-        // Equal modifiers: P(A > D) = (1 - P(tie)) / 2, P(tie) = 146/1296 = 73/648.
+    fn exact_odds_match_brute_force_enumeration() {
+        for (an, dn, am, dm) in [(0, 0, 0, 0), (1, 0, 3, 1), (0, -1, 2, 2), (-1, 2, 4, 0)] {
+            let (att, def) = (kept_sums(an), kept_sums(dn));
+            let mut counts = [0u128; 4]; // defender crit, defender success, attacker success, attacker crit
+            for a in &att {
+                for d in &def {
+                    let diff = (a + am as i64) - (d + dm as i64);
+                    let k = if diff >= 5 {
+                        3
+                    } else if diff > 0 {
+                        2
+                    } else if diff <= -5 {
+                        0
+                    } else {
+                        1
+                    };
+                    counts[k] += 1;
+                }
+            }
+            let total = (att.len() * def.len()) as u128;
+            let o = attack(q(am, an, dm, dn));
+            assert_eq!(o.defender_critical, Exact::new(counts[0], total));
+            assert_eq!(o.defender_success, Exact::new(counts[1], total));
+            assert_eq!(o.attacker_success, Exact::new(counts[2], total));
+            assert_eq!(o.attacker_critical, Exact::new(counts[3], total));
+        }
+        // A hand check: with equal modifiers the attacker hits (1 - P(tie)) / 2 = 575/1296.
         let o = attack(q(0, 0, 0, 0));
-        let hit = Exact::new(
-            o.attacker_success.num * o.attacker_critical.den + o.attacker_critical.num * o.attacker_success.den,
-            o.attacker_success.den * o.attacker_critical.den,
+        let (s, c) = (o.attacker_success, o.attacker_critical);
+        assert_eq!(
+            Exact::new(s.num * c.den + c.num * s.den, s.den * c.den),
+            Exact::new(575, 1296)
         );
-        assert_eq!(hit, Exact::new(575, 1296));
-        // Ties go to the defender.
-        let def = o.defender_success.value() + o.defender_critical.value();
-        assert!((def - 721.0 / 1296.0).abs() < 1e-15);
-        // A margin of 5 or more: 2d6 − 2d6 ≥ 5 happens 120 ways out of 1296 (by counting).
-        assert_eq!(o.attacker_critical, Exact::new(120, 1296));
     }
 
     #[test]
