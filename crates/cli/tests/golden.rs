@@ -1,0 +1,31 @@
+//! Golden playthroughs: whole seeded combats of the shipped examples, stored as readable logs.
+//! A change to the rules shows up here as a visible diff of the log (`cargo insta review`).
+
+use std::path::Path;
+use std::process::Command;
+
+fn run(example: &str, seed: u64) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .args(["run", &format!("examples/{example}.toml"), "--seed", &seed.to_string()])
+        .output()
+        .expect("fray runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn golden_thrum_duel() {
+    insta::assert_snapshot!("thrum-duel-seed-1", run("thrum/duel", 1));
+    insta::assert_snapshot!("thrum-duel-seed-7", run("thrum/duel", 7));
+}
+
+#[test]
+fn golden_thrum_skirmish() {
+    insta::assert_snapshot!("thrum-skirmish-seed-3", run("thrum/skirmish", 3));
+}
+
+#[test]
+fn golden_thrum_last_stand() {
+    insta::assert_snapshot!("thrum-last-stand-seed-2", run("thrum/last-stand", 2));
+}
