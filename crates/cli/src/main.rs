@@ -4,6 +4,31 @@
 //! [`registry`], so each command is written once for every game. Exit codes: 0 success, 1 a
 //! rule rejection in a script, 2 bad input (files, commands, dice) — never a panic.
 
+/// Prints a line to stdout; when stdout is closed (`fray run ... | head`), ends quietly instead
+/// of panicking.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        if writeln!(out, $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// Like [`say!`] without the newline.
+#[macro_export]
+macro_rules! say_nonl {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        if write!(out, $($arg)*).is_err() || out.flush().is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 mod odds;
 mod play;
 mod registry;
@@ -242,7 +267,7 @@ fn check(path: &Path) -> Result<(), Fail> {
     let entry = registry::for_encounter(&src)?;
     let mut read = reader(path);
     let title = entry.check(&src, &mut read).map_err(|d| diagnostics(&d))?;
-    println!("{}: ok ({} encounter \"{title}\")", path.display(), entry.id());
+    say!("{}: ok ({} encounter \"{title}\")", path.display(), entry.id());
     Ok(())
 }
 
@@ -262,9 +287,9 @@ pub fn random_seed() -> u64 {
 pub fn print_log(lines: &[LogLine], json: bool) {
     for l in lines {
         if json {
-            println!("{}", l.json);
+            say!("{}", l.json);
         } else if let Some(t) = &l.text {
-            println!("{t}");
+            say!("{t}");
         }
     }
 }
@@ -272,10 +297,10 @@ pub fn print_log(lines: &[LogLine], json: bool) {
 /// The header printed before a log (the same for `run` and `replay`).
 pub fn print_header(game: &dyn AnyGame, json: bool) {
     if !json {
-        println!("{} ({})", game.title(), game.ruleset_id());
+        say!("{} ({})", game.title(), game.ruleset_id());
         match game.seed() {
-            Some(s) => println!("seed {s}"),
-            None => println!("dice typed in or scripted"),
+            Some(s) => say!("seed {s}"),
+            None => say!("dice typed in or scripted"),
         }
     }
 }
@@ -316,7 +341,7 @@ fn run(path: &Path, seed: Option<u64>, json: bool, record: Option<&Path>) -> Res
         }
     }
     if !json {
-        print!("{}", game.summary());
+        say_nonl!("{}", game.summary());
     }
     write_record(record, &*game)
 }
@@ -330,7 +355,7 @@ fn replay(path: &Path, json: bool) -> Result<(), Fail> {
     print_header(&*game, json);
     print_log(&game.full_log(), json);
     if !json {
-        print!("{}", game.summary());
+        say_nonl!("{}", game.summary());
     }
     Ok(())
 }

@@ -18,12 +18,12 @@ pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
         let expr: DiceExpr = text.parse().map_err(|e| Fail::input(format!("'{text}': {e}")))?;
         let dist = Dist::of_expr(&expr).map_err(|e| Fail::input(format!("'{text}': {e}")))?;
         if json {
-            println!(
+            say!(
                 "{}",
                 serde_json::to_string_pretty(&roll_json(&expr, &dist)).unwrap_or_default()
             );
         } else {
-            print!("{}", roll_text(&expr, &dist));
+            say_nonl!("{}", roll_text(&expr, &dist));
         }
         return Ok(());
     }
@@ -36,9 +36,9 @@ pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
         .odds(&args)
         .map_err(|e| Fail::input(format!("fray odds {what}: {e}")))?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
     } else {
-        print!("{text}");
+        say_nonl!("{text}");
     }
     Ok(())
 }

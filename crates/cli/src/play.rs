@@ -30,13 +30,13 @@ struct Input {
 impl Input {
     fn read(&mut self, prompt: &str) -> Option<String> {
         if self.terminal {
-            print!("{prompt}");
+            say_nonl!("{prompt}");
             let _ = std::io::stdout().flush();
         }
         let l = self.lines.next()?.ok()?;
         self.line += 1;
         if !self.terminal {
-            println!("{prompt}{l}");
+            say!("{prompt}{l}");
         }
         Some(l)
     }
@@ -61,7 +61,7 @@ fn print_choices(choices: &[String]) {
     let mut line = String::from("  ");
     for c in choices {
         if line.len() + c.len() + 3 > 100 && !line.trim().is_empty() {
-            println!("{}", line.trim_end());
+            say!("{}", line.trim_end());
             line = String::from("  ");
         }
         line.push_str(c);
@@ -69,7 +69,7 @@ fn print_choices(choices: &[String]) {
     }
     let l = line.trim_end().trim_end_matches('|').trim_end();
     if !l.trim().is_empty() {
-        println!("{l}");
+        say!("{l}");
     }
 }
 
@@ -82,7 +82,7 @@ fn print_notes(choices: &[String], notes: &[Option<String>]) {
         {
             seen.push(n);
             let head: Vec<&str> = c.split_whitespace().take(3).collect();
-            println!("    {}: {n}", head.join(" "));
+            say!("    {}: {n}", head.join(" "));
         }
     }
 }
@@ -120,7 +120,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
                 match parse_faces(&text) {
                     Ok(f) => Ok(f),
                     Err(e) if inp.terminal => {
-                        println!("  {e}: type {count} numbers from 1 to {sides}, such as 3 5");
+                        say!("  {e}: type {count} numbers from 1 to {sides}, such as 3 5");
                         Ok(Vec::new())
                     }
                     Err(e) => Err(DiceError::Aborted(format!("line {}: bad dice '{text}': {e}", inp.line))),
@@ -129,7 +129,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
             let complain = move |msg: &str| {
                 let mut inp = complain_in.borrow_mut();
                 if inp.terminal {
-                    println!("  {msg}");
+                    say!("  {msg}");
                 } else {
                     inp.complaint = Some(msg.to_string());
                 }
@@ -148,13 +148,13 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
     print_log(&game.full_log(), false);
     save(record, &*game)?;
     while let Some(p) = game.pending() {
-        println!("[{}] {}", p.seat_name, p.prompt);
+        say!("[{}] {}", p.seat_name, p.prompt);
         print_choices(&p.choices);
         print_notes(&p.choices, &p.notes);
         let line = input.borrow_mut().read("> ");
         let Some(line) = line else {
             save(record, &*game)?;
-            println!("(the input ended before the combat did; the record holds everything so far)");
+            say!("(the input ended before the combat did; the record holds everything so far)");
             return Ok(());
         };
         let text = line.trim();
@@ -164,11 +164,11 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
         let line_no = input.borrow().line;
         match text {
             "help" | "?" => {
-                println!("{HELP}");
+                say!("{HELP}");
                 continue;
             }
             "show" => {
-                print!("{}", game.summary());
+                say_nonl!("{}", game.summary());
                 continue;
             }
             "choices" => {
@@ -177,13 +177,13 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
             }
             "quit" => {
                 save(record, &*game)?;
-                println!("(stopped; the record holds everything so far)");
+                say!("(stopped; the record holds everything so far)");
                 return Ok(());
             }
             "undo" => {
                 match game.undo() {
-                    Ok(true) => println!("(the last command was taken back)"),
-                    Ok(false) => println!("(nothing to undo)"),
+                    Ok(true) => say!("(the last command was taken back)"),
+                    Ok(false) => say!("(nothing to undo)"),
                     Err(e) => return Err(Fail::input(format!("undo failed: {e}"))),
                 }
                 save(record, &*game)?;
@@ -204,7 +204,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
             Err(SubmitError::Rejected(r)) => {
                 let bad_text = r.code == fray_engine::Reject::UNKNOWN_COMMAND;
                 if terminal {
-                    println!("  rejected: {}", r.reason);
+                    say!("  rejected: {}", r.reason);
                     continue;
                 }
                 save(record, &*game)?;
@@ -222,9 +222,9 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
             }
         }
     }
-    print!("{}", game.summary());
+    say_nonl!("{}", game.summary());
     if json {
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&game.view_json(Seat::GM)).unwrap_or_default()
         );

@@ -98,15 +98,15 @@ pub fn sim(a: Args) -> Result<(), Fail> {
             pb.finish_and_clear();
         }
         if a.json {
-            println!("{}", report.json());
+            say!("{}", report.json());
         } else {
-            print!("{}", report.text());
+            say_nonl!("{}", report.text());
         }
         if let Some(dir) = &a.plot {
             let files = plot::write_all(&report, dir).map_err(|e| Fail::input(e.to_string()))?;
             if !a.json {
                 for f in files {
-                    println!("chart: {}", f.display());
+                    say!("chart: {}", f.display());
                 }
             }
         }
@@ -149,9 +149,9 @@ pub fn sim(a: Args) -> Result<(), Fail> {
             .iter()
             .map(|(v, r)| serde_json::json!({ "path": path, "value": v, "report": serde_json::to_value(r).unwrap_or_default() }))
             .collect();
-        println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
     } else {
-        print!("{}", sweep_table(path, &reports));
+        say_nonl!("{}", sweep_table(path, &reports));
     }
     if let Some(dir) = &a.plot {
         std::fs::create_dir_all(dir).map_err(|e| Fail::input(format!("{}: {e}", dir.display())))?;
@@ -175,7 +175,7 @@ pub fn sim(a: Args) -> Result<(), Fail> {
         plot::sweep(&file, &format!("Win rate against {path}"), &labels, &sides)
             .map_err(|e| Fail::input(e.to_string()))?;
         if !a.json {
-            println!("chart: {}", file.display());
+            say!("chart: {}", file.display());
         }
     }
     Ok(())

@@ -337,6 +337,8 @@ pub enum Term {
     Times(i16, Var),
     /// Half a variable, rounded by the `rounding` option.
     Half(Var),
+    /// Minus half a variable.
+    MinusHalf(Var),
 }
 
 /// A number that may depend on the user: a sum of terms (`"1 + T"`, `"2 + half(POW)"`).
@@ -362,6 +364,7 @@ impl Amount {
                 Term::Const(c) => c,
                 Term::Times(k, v) => k.saturating_mul(var(v)),
                 Term::Half(v) => half(var(v)),
+                Term::MinusHalf(v) => -half(var(v)),
             })
             .fold(0i16, |a, b| a.saturating_add(b))
     }
@@ -435,10 +438,8 @@ fn parse_term(t: &str, sign: i16) -> Result<Term, String> {
         return Ok(Term::Const(sign * n));
     }
     if let Some(inner) = t.strip_prefix("half(").and_then(|r| r.strip_suffix(')')) {
-        if sign < 0 {
-            return Err("half(...) cannot be subtracted".into());
-        }
-        return Ok(Term::Half(parse_var(inner)?));
+        let v = parse_var(inner)?;
+        return Ok(if sign < 0 { Term::MinusHalf(v) } else { Term::Half(v) });
     }
     if let Some((k, v)) = t.split_once('*') {
         let k: i16 = k
@@ -463,6 +464,7 @@ impl fmt::Display for Amount {
                     },
                 ),
                 Term::Half(v) => (false, format!("half({})", var_name(v))),
+                Term::MinusHalf(v) => (true, format!("half({})", var_name(v))),
             };
             match (i, neg) {
                 (0, true) => write!(f, "-{body}")?,
@@ -591,6 +593,14 @@ pub enum Op {
         /// Whether it spends the user's movement.
         uses_movement: bool,
     },
+    /// The recipient may move up to this many squares (a follow-up move it chooses).
+    Follow(Amount),
+    /// Add to the recipient's Initiative total (THR-R18).
+    Initiative(Amount),
+    /// The recipient takes this many Banes on its rolls for the rest of its current turn.
+    TurnBanes(Amount),
+    /// Place the user's Minion on the target square, or move it there (THR-R222).
+    PositionMinion,
 }
 
 /// One option of a [`Op::Choose`].
@@ -641,6 +651,20 @@ pub struct Modifier {
     pub flat: Amount,
     /// Applies only from this Tier.
     pub min_tier: u8,
+    /// Extra Boons: one per level the holder stands above the target beyond the first (attack
+    /// rolls only).
+    pub per_height: bool,
+    /// Conditions that must all hold for the modifier to apply.
+    pub when: Vec<When>,
+}
+
+/// A condition on a standing modifier.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum When {
+    /// The holder is Hidden.
+    Hidden,
+    /// No foe (able to act) is within this distance of the holder.
+    NoFoeWithin(Amount),
 }
 
 /// What sets off a triggered ability.
@@ -654,6 +678,11 @@ pub enum TriggerOn {
     EnemyAttacksSelf,
     /// An ally within range is attacked (Interpose).
     AllyAttacked,
+    /// The holder starts its turn (step b), optionally only next to a foe (Jittery).
+    StartOfTurn {
+        /// Only when a foe able to act is adjacent.
+        adjacent_foe: bool,
+    },
 }
 
 /// What a trigger does when used.
@@ -667,6 +696,8 @@ pub enum Reaction {
     DefenceBonus(Amount),
     /// The holder moves up to this many squares towards the attacked ally.
     MoveToward(Amount),
+    /// Result lines applied to the holder (start-of-turn passives).
+    Lines(Vec<Line>),
 }
 
 /// When using a trigger ends the holder's Stance.
@@ -708,6 +739,9 @@ pub struct Overexert {
     pub double_critical: bool,
     /// Extra lines applied with the Success line.
     pub extra: Vec<Line>,
+    /// An upkeep Overexert: the effect it adds lasts only while its cost is paid again each
+    /// turn (THR-R135).
+    pub upkeep: bool,
 }
 
 /// One ability.
@@ -761,6 +795,106 @@ pub struct Ability {
     pub trigger: Option<Trigger>,
     /// Range of the trigger (defaults to the ability's range).
     pub trigger_range: Option<Amount>,
+    /// Nova: Potential earned and the Cost to use it (THR-R226).
+    pub nova: Option<Nova>,
+    /// What the Buff does, for abilities tagged `buff` (THR-R139 to THR-R142).
+    pub buff_spec: Option<BuffSpec>,
+    /// What the Terrain Effect does, for abilities tagged `terrain-effect` (THR-R136 to
+    /// THR-R138).
+    pub terrain: Option<TerrainSpec>,
+    /// While held (Stance) or always (Passive), the holder cannot be moved involuntarily, from
+    /// this Tier on.
+    pub immovable: Option<u8>,
+    /// Upgrades a, b, c... as patches (THR-R224).
+    pub upgrades: Vec<Upgrade>,
+}
+
+/// What earns a Nova ability its Potential.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NovaEarn {
+    /// A round ends.
+    RoundEnds,
+    /// The holder scores an attacker Critical.
+    CriticalDealt,
+    /// The holder scores a defender Critical.
+    CriticalDefence,
+    /// The holder rolls doubles on an attack roll (which dice count: `doubles-from`).
+    DoublesOnAttack,
+    /// An enemy of the holder becomes Incapacitated.
+    EnemyIncapacitated,
+}
+
+/// A Nova ability's Potential rule (THR-R226).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Nova {
+    /// Potential spent to use it (and the cap on Potential).
+    pub cost: u8,
+    /// What earns 1 Potential.
+    pub earn: NovaEarn,
+}
+
+/// What a Buff does for its bearer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuffSpec {
+    /// A bonus the bearer may add to one defence roll (evaluated for the creator).
+    pub defence_bonus: Option<Amount>,
+    /// Fatigue or Stress taken off what that defended attack deals.
+    pub reduce_damage: i16,
+    /// Failed rolls the bearer may reroll instead.
+    pub reroll: Vec<crate::state::FixedKind>,
+    /// How many times the bearer may use it before the creator decides to keep it.
+    pub uses: u8,
+    /// Stress the creator pays to keep it after it is used up (`None`: it just ends).
+    pub keep_cost: Option<i16>,
+    /// Standing modifiers the bearer has while the Buff lasts.
+    pub modifiers: Vec<Modifier>,
+}
+
+/// Who a Terrain Effect hinders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Affects {
+    /// Everyone.
+    All,
+    /// The creator's enemies.
+    Enemies,
+    /// The creator's side.
+    Allies,
+}
+
+/// What a Terrain Effect does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerrainSpec {
+    /// Its squares are Difficult Terrain for these characters.
+    pub difficult: Option<Affects>,
+    /// Lines for a character entering one of its squares.
+    pub on_enter: Vec<Line>,
+    /// Lines for a character starting its turn inside.
+    pub start_of_turn: Vec<Line>,
+    /// Lines for a character ending its turn inside.
+    pub end_of_turn: Vec<Line>,
+    /// Who the lines affect.
+    pub affects: Affects,
+    /// Lines added at start of turn while its (upkeep) Overexert is kept up.
+    pub overexert_start_of_turn: Vec<Line>,
+    /// Exempt from the one-Terrain-Effect-per-creator limit (THR-R138).
+    pub exempt: bool,
+}
+
+/// An upgrade of an ability (one Combat Ability Point each), as a patch of the base record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Upgrade {
+    /// Its letter (`a`, `b`, `c`).
+    pub name: String,
+    /// A new range.
+    pub range: Option<Amount>,
+    /// Lines added to the Effect line.
+    pub add_effect: Vec<Line>,
+    /// Lines added to the Success line.
+    pub add_success: Vec<Line>,
+    /// Lines added to the Critical line.
+    pub add_critical: Vec<Line>,
+    /// Standing modifiers added.
+    pub add_modifiers: Vec<Modifier>,
 }
 
 impl Ability {
@@ -791,6 +925,47 @@ impl AbilityBook {
     /// The index of the ability with this id.
     pub fn find(&self, id: &str) -> Option<AbilityId> {
         self.abilities.iter().position(|a| a.id == id).map(|i| i as AbilityId)
+    }
+
+    /// The id of an ability with upgrades, such as `piercing-shot+b`: finds it, or derives it
+    /// from the base record and its upgrade patches and adds it to the book (THR-R224).
+    pub fn find_or_upgrade(&mut self, id: &str) -> Result<AbilityId, String> {
+        if let Some(i) = self.find(id) {
+            return Ok(i);
+        }
+        let mut parts = id.split('+');
+        let base = parts.next().unwrap_or_default();
+        let base_id = self.find(base).ok_or_else(|| format!("unknown ability '{base}'"))?;
+        let mut a = self.get(base_id).clone();
+        let mut names = Vec::new();
+        for u in parts {
+            let Some(up) = a.upgrades.iter().find(|x| x.name == u).cloned() else {
+                let known: Vec<&str> = a.upgrades.iter().map(|x| x.name.as_str()).collect();
+                return Err(format!(
+                    "'{base}' has no upgrade '{u}' (upgrades: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ));
+            };
+            if names.contains(&u) {
+                return Err(format!("upgrade '{u}' is listed twice in '{id}'"));
+            }
+            names.push(u);
+            if let Some(r) = up.range {
+                a.reach = Reach::Squares(r);
+            }
+            a.effect.extend(up.add_effect);
+            a.success.extend(up.add_success);
+            a.critical.extend(up.add_critical);
+            a.modifiers.extend(up.add_modifiers);
+        }
+        a.name = format!("{} ({})", a.name, names.join(", "));
+        a.id = id.to_string();
+        self.abilities.push(a);
+        Ok((self.abilities.len() - 1) as AbilityId)
     }
 
     /// Indices of the Basic Combat Abilities.
@@ -853,6 +1028,75 @@ struct RawAbility {
     #[serde(default)]
     modifiers: Vec<Spanned<RawModifier>>,
     trigger: Option<Spanned<RawTrigger>>,
+    nova: Option<Spanned<RawNova>>,
+    buff: Option<Spanned<RawBuff>>,
+    terrain: Option<Spanned<RawTerrain>>,
+    immovable: Option<RawImmovable>,
+    #[serde(default)]
+    upgrade: Vec<Spanned<RawUpgrade>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawNova {
+    cost: u8,
+    earn: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawBuff {
+    defence_bonus: Option<Spanned<RawAmount>>,
+    #[serde(default)]
+    reduce_damage: i16,
+    #[serde(default)]
+    reroll: Vec<Spanned<String>>,
+    uses: Option<u8>,
+    keep_cost: Option<i16>,
+    #[serde(default)]
+    modifiers: Vec<Spanned<RawModifier>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawTerrain {
+    difficult: Option<Spanned<String>>,
+    #[serde(default)]
+    on_enter: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    start_of_turn: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    end_of_turn: Vec<Spanned<RawLine>>,
+    affects: Option<Spanned<String>>,
+    #[serde(default)]
+    overexert_start_of_turn: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    exempt: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawImmovable {
+    Flag(bool),
+    Table {
+        #[serde(rename = "min-tier")]
+        min_tier: u8,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawUpgrade {
+    name: Spanned<String>,
+    range: Option<Spanned<RawAmount>>,
+    #[serde(default)]
+    add_effect: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    add_success: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    add_critical: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    add_modifiers: Vec<Spanned<RawModifier>>,
 }
 
 #[derive(Deserialize)]
@@ -877,6 +1121,10 @@ struct RawLine {
     remove: Option<bool>,
     incapacity_roll: Option<bool>,
     teleport: Option<Spanned<String>>,
+    follow: Option<Spanned<RawAmount>>,
+    initiative: Option<Spanned<RawAmount>>,
+    turn_banes: Option<Spanned<RawAmount>>,
+    position_minion: Option<bool>,
     to: Option<Spanned<String>>,
     #[serde(default)]
     min_tier: u8,
@@ -902,6 +1150,8 @@ struct RawOverexert {
     double_critical: bool,
     #[serde(default)]
     extra: Vec<Spanned<RawLine>>,
+    #[serde(default)]
+    upkeep: bool,
 }
 
 #[derive(Deserialize)]
@@ -915,6 +1165,11 @@ struct RawModifier {
     flat: Option<Spanned<RawAmount>>,
     #[serde(default)]
     min_tier: u8,
+    #[serde(default)]
+    per_height: bool,
+    #[serde(default)]
+    while_hidden: bool,
+    no_foe_within: Option<Spanned<RawAmount>>,
 }
 
 #[derive(Deserialize)]
@@ -930,6 +1185,10 @@ struct RawTrigger {
     move_toward: Option<Spanned<RawAmount>>,
     ends_stance: Option<Spanned<String>>,
     on_defence_critical: Option<Spanned<String>>,
+    #[serde(default)]
+    adjacent_foe: bool,
+    #[serde(default)]
+    lines: Vec<Spanned<RawLine>>,
 }
 
 /// Converts a TOML deserialisation error into a diagnostic.
@@ -1092,6 +1351,18 @@ impl Loader<'_> {
                 ),
             }
         }
+        if let Some(a) = &r.follow {
+            ops.push(Op::Follow(self.amount(a)));
+        }
+        if let Some(a) = &r.initiative {
+            ops.push(Op::Initiative(self.amount(a)));
+        }
+        if let Some(a) = &r.turn_banes {
+            ops.push(Op::TurnBanes(self.amount(a)));
+        }
+        if r.position_minion == Some(true) {
+            ops.push(Op::PositionMinion);
+        }
         let to = match &r.to {
             None => Recipient::Target,
             Some(t) => match t.get_ref().as_str() {
@@ -1115,7 +1386,7 @@ impl Loader<'_> {
             0 => {
                 self.err(
                     span,
-                    "a result line needs one operation: fatigue, stress, reduce-fatigue, reduce-stress, status, condition, mark, scouted, choose, shift, push, pull, dash, end-status, resuscitate, remove, incapacity-roll or teleport",
+                    "a result line needs one operation: fatigue, stress, reduce-fatigue, reduce-stress, status, condition, mark, scouted, choose, shift, push, pull, dash, end-status, resuscitate, remove, incapacity-roll, teleport, follow, initiative, turn-banes or position-minion",
                 );
                 None
             }
@@ -1125,6 +1396,72 @@ impl Loader<'_> {
                     "a result line may hold only one operation; write one table per operation",
                 );
                 None
+            }
+        }
+    }
+}
+
+impl Loader<'_> {
+    fn modifiers(&mut self, raw: &[Spanned<RawModifier>]) -> Vec<Modifier> {
+        raw.iter().filter_map(|m| self.modifier(m)).collect()
+    }
+
+    fn modifier(&mut self, m: &Spanned<RawModifier>) -> Option<Modifier> {
+        let span = m.span();
+        let m = m.get_ref();
+        let roll = match m.roll.get_ref().as_str() {
+            "attack" => RollKind::Attack,
+            "defence" | "defense" => RollKind::AnyDefence,
+            "resilience" => RollKind::Defence(Defence::Resilience),
+            "evasion" => RollKind::Defence(Defence::Evasion),
+            "resolve" => RollKind::Defence(Defence::Resolve),
+            "incapacity" => RollKind::Incapacity,
+            "panic" => RollKind::Panic,
+            "environment" => RollKind::Environment,
+            other => {
+                self.err(
+                    m.roll.span(),
+                    format!(
+                        "unknown roll '{other}': expected attack, defence, resilience, evasion, resolve, incapacity, panic or environment"
+                    ),
+                );
+                return None;
+            }
+        };
+        if m.boons == 0 && m.banes == 0 && m.flat.is_none() && !m.per_height {
+            self.err(span.clone(), "a modifier needs boons, banes, flat or per-height");
+        }
+        if m.per_height && roll != RollKind::Attack {
+            self.err(span, "per-height applies only to attack rolls");
+        }
+        let mut when = Vec::new();
+        if m.while_hidden {
+            when.push(When::Hidden);
+        }
+        if let Some(d) = &m.no_foe_within {
+            when.push(When::NoFoeWithin(self.amount(d)));
+        }
+        Some(Modifier {
+            roll,
+            boons: m.boons - m.banes,
+            flat: m.flat.as_ref().map_or_else(Amount::default, |f| self.amount(f)),
+            min_tier: m.min_tier,
+            per_height: m.per_height,
+            when,
+        })
+    }
+
+    fn affects(&mut self, raw: &Spanned<String>) -> Affects {
+        match raw.get_ref().as_str() {
+            "all" | "everyone" => Affects::All,
+            "enemies" => Affects::Enemies,
+            "allies" => Affects::Allies,
+            other => {
+                self.err(
+                    raw.span(),
+                    format!("unknown '{other}': expected all, enemies or allies"),
+                );
+                Affects::All
             }
         }
     }
@@ -1243,43 +1580,11 @@ pub fn load_abilities(
                     successes_are_criticals: o.successes_are_criticals,
                     double_critical: o.double_critical,
                     extra: l.lines(&o.extra),
+                    upkeep: o.upkeep,
                 }
             })
             .collect();
-        let modifiers = a
-            .modifiers
-            .iter()
-            .filter_map(|m| {
-                let span = m.span();
-                let m = m.get_ref();
-                let roll = match m.roll.get_ref().as_str() {
-                    "attack" => RollKind::Attack,
-                    "defence" | "defense" => RollKind::AnyDefence,
-                    "resilience" => RollKind::Defence(Defence::Resilience),
-                    "evasion" => RollKind::Defence(Defence::Evasion),
-                    "resolve" => RollKind::Defence(Defence::Resolve),
-                    "incapacity" => RollKind::Incapacity,
-                    "panic" => RollKind::Panic,
-                    "environment" => RollKind::Environment,
-                    other => {
-                        l.err(
-                            m.roll.span(),
-                            format!("unknown roll '{other}': expected attack, defence, resilience, evasion, resolve, incapacity, panic or environment"),
-                        );
-                        return None;
-                    }
-                };
-                if m.boons == 0 && m.banes == 0 && m.flat.is_none() {
-                    l.err(span, "a modifier needs boons, banes or flat");
-                }
-                Some(Modifier {
-                    roll,
-                    boons: m.boons - m.banes,
-                    flat: m.flat.as_ref().map_or_else(Amount::default, |f| l.amount(f)),
-                    min_tier: m.min_tier,
-                })
-            })
-            .collect();
+        let modifiers = l.modifiers(&a.modifiers);
         let mut trigger_range = None;
         let trigger = a.trigger.as_ref().map(|t| {
             let tspan = t.span();
@@ -1289,10 +1594,11 @@ pub fn load_abilities(
                 "foe-aims-at-ally" => TriggerOn::FoeAimsAtAlly,
                 "enemy-attacks-self" => TriggerOn::EnemyAttacksSelf,
                 "ally-attacked" => TriggerOn::AllyAttacked,
+                "start-of-turn" => TriggerOn::StartOfTurn { adjacent_foe: t.adjacent_foe },
                 other => {
                     l.err(
                         t.on.span(),
-                        format!("unknown trigger '{other}': expected ally-aims-at-foe, foe-aims-at-ally, enemy-attacks-self or ally-attacked"),
+                        format!("unknown trigger '{other}': expected ally-aims-at-foe, foe-aims-at-ally, enemy-attacks-self, ally-attacked or start-of-turn"),
                     );
                     TriggerOn::AllyAttacked
                 }
@@ -1311,8 +1617,12 @@ pub fn load_abilities(
             if let Some(m) = &t.move_toward {
                 reaction.push(Reaction::MoveToward(l.amount(m)));
             }
+            if !t.lines.is_empty() {
+                let lines = l.lines(&t.lines);
+                reaction.push(Reaction::Lines(lines));
+            }
             if reaction.is_empty() {
-                l.err(tspan, "a trigger needs a reaction: defence-banes, defence-boons, defence-bonus or move-toward");
+                l.err(tspan, "a trigger needs a reaction: defence-banes, defence-boons, defence-bonus, move-toward or lines");
             }
             let ends_stance = match t.ends_stance.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
                 None | Some(("never", _)) => EndsStance::Never,
@@ -1346,6 +1656,101 @@ pub fn load_abilities(
                 "up-to-0-enemies targets nobody",
             );
         }
+        let nova = a.nova.as_ref().map(|n| {
+            let n_ = n.get_ref();
+            let earn = match n_.earn.get_ref().as_str() {
+                "round-ends" => NovaEarn::RoundEnds,
+                "critical-dealt" => NovaEarn::CriticalDealt,
+                "critical-defence" => NovaEarn::CriticalDefence,
+                "doubles-on-attack" => NovaEarn::DoublesOnAttack,
+                "enemy-incapacitated" => NovaEarn::EnemyIncapacitated,
+                other => {
+                    l.err(
+                        n_.earn.span(),
+                        format!("unknown Nova event '{other}': expected round-ends, critical-dealt, critical-defence, doubles-on-attack or enemy-incapacitated"),
+                    );
+                    NovaEarn::RoundEnds
+                }
+            };
+            if n_.cost == 0 {
+                l.err(n.span(), "a Nova cost must be at least 1");
+            }
+            Nova { cost: n_.cost, earn }
+        });
+        let buff_spec = a.buff.as_ref().map(|b| {
+            let b = b.get_ref();
+            let reroll = b
+                .reroll
+                .iter()
+                .filter_map(|r| match r.get_ref().as_str() {
+                    "panic" => Some(crate::state::FixedKind::Panic),
+                    "incapacity" => Some(crate::state::FixedKind::Incapacity),
+                    other => {
+                        l.err(
+                            r.span(),
+                            format!("unknown roll '{other}' to reroll: expected panic or incapacity"),
+                        );
+                        None
+                    }
+                })
+                .collect();
+            BuffSpec {
+                defence_bonus: b.defence_bonus.as_ref().map(|x| l.amount(x)),
+                reduce_damage: b.reduce_damage,
+                reroll,
+                uses: b.uses.unwrap_or(1).max(1),
+                keep_cost: b.keep_cost,
+                modifiers: l.modifiers(&b.modifiers),
+            }
+        });
+        if buff_spec.is_some() != buff {
+            l.err(
+                a.kind.span(),
+                "an ability with a [buff] table needs the \"buff\" tag, and the tag needs the table",
+            );
+        }
+        let terrain = a.terrain.as_ref().map(|t| {
+            let t = t.get_ref();
+            TerrainSpec {
+                difficult: t.difficult.as_ref().map(|d| l.affects(d)),
+                on_enter: l.lines(&t.on_enter),
+                start_of_turn: l.lines(&t.start_of_turn),
+                end_of_turn: l.lines(&t.end_of_turn),
+                affects: t.affects.as_ref().map_or(Affects::All, |x| l.affects(x)),
+                overexert_start_of_turn: l.lines(&t.overexert_start_of_turn),
+                exempt: t.exempt,
+            }
+        });
+        if terrain.is_some() != terrain_effect {
+            l.err(
+                a.kind.span(),
+                "an ability with a [terrain] table needs the \"terrain-effect\" tag, and the tag needs the table",
+            );
+        }
+        let immovable = match a.immovable {
+            None | Some(RawImmovable::Flag(false)) => None,
+            Some(RawImmovable::Flag(true)) => Some(0),
+            Some(RawImmovable::Table { min_tier }) => Some(min_tier),
+        };
+        let mut upgrades = Vec::new();
+        for u in &a.upgrade {
+            let u = u.get_ref();
+            let name = u.name.get_ref().clone();
+            if !is_word(&name) || name.contains('+') {
+                l.err(u.name.span(), "an upgrade name must be one word such as \"a\"");
+            }
+            if upgrades.iter().any(|x: &Upgrade| x.name == name) {
+                l.err(u.name.span(), format!("upgrade '{name}' is defined twice"));
+            }
+            upgrades.push(Upgrade {
+                name,
+                range: u.range.as_ref().map(|r| l.amount(r)),
+                add_effect: l.lines(&u.add_effect),
+                add_success: l.lines(&u.add_success),
+                add_critical: l.lines(&u.add_critical),
+                add_modifiers: l.modifiers(&u.add_modifiers),
+            });
+        }
         book.abilities.push(Ability {
             name: a.name.clone().unwrap_or_else(|| id.clone()),
             id,
@@ -1371,6 +1776,11 @@ pub fn load_abilities(
             modifiers,
             trigger,
             trigger_range,
+            nova,
+            buff_spec,
+            terrain,
+            immovable,
+            upgrades,
         });
     }
     if l.errors.is_empty() { Ok(()) } else { Err(l.errors) }
@@ -1491,6 +1901,9 @@ mod tests {
             c.eval(|v| if v == Var::Training(Art::Dueling) { 3 } else { 0 }, |v| v),
             3
         );
+        let d = Amount::parse("2 - half(T)").unwrap();
+        assert_eq!(d.eval(|_| 2, |v| v / 2), 1);
+        assert_eq!(d.to_string(), "2 - half(T)");
         assert!(Amount::parse("2 + banana").is_err());
         assert!(Amount::parse("").is_err());
         assert!(Amount::parse("1 +").is_err());

@@ -16,7 +16,7 @@ use crate::command::{Action, Command, Target};
 use crate::event::Verdict;
 use crate::legal;
 use crate::setup::Cid;
-use crate::state::{Frame, Phase, Pick, State, Step, UseStage};
+use crate::state::{Frame, Phase, Pick, Prompt, State, Step, UseStage};
 use fray_dice::Prng;
 use fray_engine::Policy;
 use fray_space::{PathScratch, Pos, chebyshev};
@@ -213,9 +213,28 @@ impl Heuristic {
             return match top {
                 Frame::Use(u) if u.stage == UseStage::Defences => {
                     let t = u.targets[u.index as usize];
-                    Some(Command::Defend(best_defence(s, t, u.user, s.setup.book.get(u.ability))))
+                    let d = best_defence(s, t, u.user, s.setup.book.get(u.ability));
+                    // A Buff that helps defences is spent on the first attack that may land.
+                    match s.ch(t).buff {
+                        Some(b) if check(s, &Command::DefendWith(d, b.ability)).is_ok() => {
+                            Some(Command::DefendWith(d, b.ability))
+                        }
+                        _ => Some(Command::Defend(d)),
+                    }
                 }
                 Frame::Window(w) => w.candidates.get(w.asked as usize).map(|(_, a)| Command::Trigger(*a)),
+                Frame::Roll(r) if r.asking => Some(Command::Reroll),
+                Frame::Prompt(Prompt::Move { who, budget, toward }) => self.prompt_move(s, *who, *budget, *toward),
+                Frame::Prompt(Prompt::BuffReplace { .. }) => Some(Command::Accept),
+                Frame::Prompt(Prompt::BuffKeep { creator, cost, .. } | Prompt::Upkeep { creator, cost, .. }) => {
+                    // Pay only while it does not make the creator Frayed.
+                    let c = s.ch(*creator);
+                    Some(if c.stress + cost <= c.st {
+                        Command::Keep
+                    } else {
+                        Command::Release
+                    })
+                }
                 _ => None,
             };
         }
@@ -228,6 +247,38 @@ impl Heuristic {
             Step::Move if s.phase == Phase::Rounds => self.turn(s, me),
             _ => Some(Command::EndTurn),
         }
+    }
+
+    /// A move offered inside resolution: toward the ally being attacked (ending next to it,
+    /// ideally between it and the attacker), or, for a follow-up, next to the nearest enemy.
+    fn prompt_move(&mut self, s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Option<Command> {
+        let from = s.ch(who).pos?;
+        let mut scratch = PathScratch::new();
+        let reach = fray_space::reach(
+            &s.setup.map,
+            from,
+            budget.max(0) as u32,
+            |a, b| check::step_cost(s, who, a, b, false).ok().map(|c| c as u32),
+            |p| check::can_stop(s, who, p),
+            &mut scratch,
+        );
+        let goal = match toward {
+            Some(t) => s.ch(t).pos?,
+            None => s
+                .ids()
+                .filter(|&e| s.enemies(who, e) && s.ch(e).able())
+                .filter_map(|e| s.ch(e).pos)
+                .min_by_key(|q| calc::distance(s, from, *q))?,
+        };
+        let best = reach
+            .destinations()
+            .map(|(p, c)| (calc::distance(s, p, goal), c, p))
+            .filter(|(d, _, _)| *d < calc::distance(s, from, goal))
+            .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x));
+        Some(match best {
+            Some((_, _, p)) if check(s, &Command::Move(p)).is_ok() => Command::Move(p),
+            _ => Command::Pass,
+        })
     }
 
     fn place(&mut self, s: &State, me: Cid) -> Option<Command> {
@@ -306,6 +357,7 @@ impl Heuristic {
                 action,
             });
         }
+        self.utility(s, me, &squares, &mut consider);
         for id in legal::abilities_of(s, me) {
             let a = s.setup.book.get(id);
             if a.kind != Kind::Action {
@@ -362,6 +414,139 @@ impl Heuristic {
             }
         }
         Some(stance(s, me))
+    }
+
+    /// Actions that are not attacks: Buffs on allies in melee, Terrain Effects on enemies,
+    /// hiding when no foe is near.
+    fn utility(&mut self, s: &State, me: Cid, squares: &[(Pos, u32)], consider: &mut impl FnMut(Plan)) {
+        let here = match s.ch(me).pos {
+            Some(p) => p,
+            None => return,
+        };
+        for id in legal::abilities_of(s, me) {
+            let a = s.setup.book.get(id);
+            if a.kind != Kind::Action || a.is_attack() {
+                continue;
+            }
+            if a.buff_spec.is_some() {
+                // The ally (or self) in melee with no Buff, nearest first.
+                let mut best: Option<(f64, Action, Pos)> = None;
+                for t in s
+                    .ids()
+                    .filter(|&t| (t == me || s.allies(me, t)) && s.ch(t).able() && s.ch(t).buff.is_none())
+                {
+                    let Some(tp) = s.ch(t).pos else { continue };
+                    let threat = adjacent_enemies_at(s, t, tp) as f64;
+                    if threat == 0.0 {
+                        continue;
+                    }
+                    let action = Action {
+                        ability: id,
+                        target: Target::Chars(vec![t]),
+                        pick: Pick::default(),
+                        overexert: None,
+                    };
+                    if let Some(from) = from_square(s, me, squares, &action) {
+                        let score = 0.6 + 0.2 * threat;
+                        if best.as_ref().is_none_or(|b| score > b.0) {
+                            best = Some((score, action, from));
+                        }
+                    }
+                }
+                if let Some((score, action, from)) = best {
+                    consider(Plan { score, from, action });
+                }
+                continue;
+            }
+            if let Some(spec) = &a.terrain {
+                // Not when this character already keeps an effect of the same ability up.
+                if s.terrain.iter().any(|t| t.creator == me && t.ability == id) {
+                    continue;
+                }
+                let enemies: Vec<Pos> = s
+                    .ids()
+                    .filter(|&e| s.enemies(me, e) && s.ch(e).able())
+                    .filter_map(|e| s.ch(e).pos)
+                    .collect();
+                let allies_hurt = matches!(spec.affects, crate::ability::Affects::All);
+                let candidates: Vec<Target> = match a.target {
+                    TargetSpec::Aura(_) => vec![Target::None],
+                    _ => enemies.iter().flat_map(|e| shape_options(s, me, id, *e)).collect(),
+                };
+                for target in candidates {
+                    let action = Action {
+                        ability: id,
+                        target: target.clone(),
+                        pick: Pick::default(),
+                        overexert: None,
+                    };
+                    let Some(from) = from_square(s, me, squares, &action) else {
+                        continue;
+                    };
+                    let sq = check::shape_squares(
+                        s,
+                        me,
+                        &action,
+                        if matches!(a.target, TargetSpec::Aura(_)) {
+                            from
+                        } else {
+                            here
+                        },
+                    )
+                    .unwrap_or_default();
+                    let caught = enemies
+                        .iter()
+                        .filter(|e| sq.contains(e) || sq.iter().any(|q| chebyshev(*q, **e) == 1))
+                        .count() as f64;
+                    let own = if allies_hurt {
+                        s.ids()
+                            .filter(|&o| s.allies(me, o))
+                            .filter_map(|o| s.ch(o).pos)
+                            .filter(|p| sq.contains(p))
+                            .count() as f64
+                    } else {
+                        0.0
+                    };
+                    let score = 0.35 * caught - 0.5 * own;
+                    if score > 0.3 {
+                        // Keep up an upkeep Overexert only while it cannot fray the user.
+                        let over = a
+                            .overexert
+                            .iter()
+                            .position(|o| o.upkeep)
+                            .filter(|_| s.ch(me).stress + s.options.overexert_stress < s.ch(me).st);
+                        let action = Action {
+                            overexert: over.map(|i| i as u8),
+                            ..action
+                        };
+                        if check(s, &Command::Act(action.clone())).is_ok() || from != here {
+                            consider(Plan { score, from, action });
+                        }
+                    }
+                }
+                continue;
+            }
+            // Hiding (Slip Away): only when no foe is close.
+            let hides = a
+                .effect
+                .iter()
+                .any(|l| matches!(l.op, Op::Condition(crate::ability::Cond::Hidden)));
+            if hides && !s.ch(me).has(crate::ability::Cond::Hidden) && nearest_enemy_distance(s, me, here) > 2 {
+                let action = Action {
+                    ability: id,
+                    target: Target::None,
+                    pick: Pick::default(),
+                    overexert: None,
+                };
+                if check(s, &Command::Act(action.clone())).is_ok() {
+                    consider(Plan {
+                        score: 0.5,
+                        from: here,
+                        action,
+                    });
+                }
+            }
+        }
     }
 
     fn attacks(&mut self, s: &State, me: Cid, id: u16, squares: &[(Pos, u32)], consider: &mut impl FnMut(Plan)) {
@@ -527,7 +712,11 @@ fn from_square(s: &State, me: Cid, squares: &[(Pos, u32)], action: &Action) -> O
     let mut sorted: Vec<&(Pos, u32)> = squares.iter().collect();
     sorted.sort_by_key(|(p, c)| (*c, *p != here));
     let mut tmp = s.clone();
-    for (p, _) in sorted {
+    // Among the first few squares the action works from, the one that is safest: cover against
+    // more enemies, and (for Ranged users) no enemy next to it; moving costs a little.
+    let mut best: Option<(f64, Pos)> = None;
+    let mut found = 0;
+    for (p, cost) in sorted {
         let ok = if *p == here {
             check(s, &Command::Act(action.clone())).is_ok()
         } else {
@@ -542,11 +731,35 @@ fn from_square(s: &State, me: Cid, squares: &[(Pos, u32)], action: &Action) -> O
             tmp.turn.moved = true;
             check(&tmp, &Command::Act(action.clone())).is_ok()
         };
-        if ok {
-            return Some(*p);
+        if !ok {
+            continue;
+        }
+        let score = position_score(s, me, *p, a.ranged) - 0.05 * *cost as f64;
+        if best.is_none_or(|(b, _)| score > b + 1e-9) {
+            best = Some((score, *p));
+        }
+        found += 1;
+        if found >= 6 {
+            break;
         }
     }
-    None
+    best.map(|(_, p)| p)
+}
+
+/// How safe a square is for `me`: +0.25 per enemy it has cover against, −0.4 per adjacent enemy
+/// for a Ranged user (each gives its attacks a Bane).
+fn position_score(s: &State, me: Cid, p: Pos, ranged: bool) -> f64 {
+    let mut score = 0.0;
+    for e in s.ids().filter(|&e| s.enemies(me, e) && s.ch(e).able()) {
+        let Some(q) = s.ch(e).pos else { continue };
+        if calc::cover_check(s, e, q, p).sources > 0 {
+            score += 0.25;
+        }
+        if ranged && chebyshev(p, q) == 1 {
+            score -= 0.4;
+        }
+    }
+    score
 }
 
 fn adjacent_enemies_at(s: &State, me: Cid, p: Pos) -> usize {

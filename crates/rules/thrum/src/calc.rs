@@ -153,19 +153,69 @@ fn standing(s: &State, c: Cid) -> impl Iterator<Item = &Ability> + '_ {
 
 /// Boons (negative: Banes) and flat bonus from Stances and Passives for a kind of roll.
 pub fn standing_mods(s: &State, c: Cid, kind: RollKind) -> (i16, i16) {
+    standing_mods_against(s, c, kind, None)
+}
+
+/// Like [`standing_mods`], for a roll against `target` (height-based Boons need it).
+pub fn standing_mods_against(s: &State, c: Cid, kind: RollKind, target: Option<Cid>) -> (i16, i16) {
     let tier = s.info(c).stats.tier;
     let mut boons = 0;
     let mut flat = 0;
-    for a in standing(s, c) {
-        for m in &a.modifiers {
-            let applies = m.roll == kind || (m.roll == RollKind::AnyDefence && matches!(kind, RollKind::Defence(_)));
-            if applies && tier >= m.min_tier as i16 {
-                boons += m.boons;
-                flat += eval(s, c, &m.flat);
-            }
+    let buff = s
+        .ch(c)
+        .buff
+        .and_then(|b| s.setup.book.get(b.ability).buff_spec.as_ref());
+    let all = standing(s, c)
+        .flat_map(|a| a.modifiers.iter())
+        .chain(buff.into_iter().flat_map(|b| b.modifiers.iter()));
+    for m in all {
+        let applies = m.roll == kind || (m.roll == RollKind::AnyDefence && matches!(kind, RollKind::Defence(_)));
+        if !applies || tier < m.min_tier as i16 || !m.when.iter().all(|w| holds(s, c, w)) {
+            continue;
+        }
+        boons += m.boons;
+        flat += eval(s, c, &m.flat);
+        if m.per_height
+            && let Some(t) = target
+        {
+            // One Boon per level of height advantage beyond the first (High Perch).
+            let (Some(a), Some(b)) = (s.ch(c).pos, s.ch(t).pos) else {
+                continue;
+            };
+            let up = s.setup.map.elevation(a).unwrap_or(0) as i16 - s.setup.map.elevation(b).unwrap_or(0) as i16;
+            boons += (up - 1).max(0);
         }
     }
     (boons, flat)
+}
+
+/// Whether a modifier's condition holds for its holder.
+fn holds(s: &State, c: Cid, w: &crate::ability::When) -> bool {
+    match w {
+        crate::ability::When::Hidden => has(s, c, Cond::Hidden),
+        crate::ability::When::NoFoeWithin(d) => {
+            let d = eval(s, c, d);
+            let Some(p) = s.ch(c).pos else { return true };
+            !s.ids()
+                .any(|o| s.enemies(c, o) && s.ch(o).able() && s.ch(o).pos.is_some_and(|q| distance(s, p, q) <= d))
+        }
+    }
+}
+
+/// Banes a character has on its rolls for the rest of its own turn (Jittery).
+pub fn turn_banes(s: &State, c: Cid) -> i16 {
+    if s.turn.who == c { s.turn.banes } else { 0 }
+}
+
+/// Whether a character cannot be moved involuntarily now (Stand Firm at Tier 1+).
+pub fn immovable(s: &State, c: Cid) -> bool {
+    let tier = s.info(c).stats.tier;
+    standing(s, c).any(|a| a.immovable.is_some_and(|t| tier >= t as i16))
+}
+
+/// Whether a combatant is a Minion (THR-R222).
+pub fn is_minion(s: &State, c: Cid) -> bool {
+    s.info(c).minion_of.is_some()
 }
 
 /// Boons and Banes tallied separately, combined by the stacking option (THR-R114).
@@ -274,8 +324,9 @@ pub fn adjacent_enemies(s: &State, c: Cid) -> i16 {
 /// Boons and Banes on an attack roll, without trigger changes (THR-R114 and the sources it lists).
 pub fn attack_tally(s: &State, user: Cid, ability: &Ability, target: Cid) -> Tally {
     let mut t = Tally::default();
-    let (b, _) = standing_mods(s, user, RollKind::Attack);
+    let (b, _) = standing_mods_against(s, user, RollKind::Attack, Some(target));
     t.add(b);
+    t.add(-turn_banes(s, user));
     if s.ch(user).exhausted() {
         t.add(-1); // THR-R165
     }
@@ -300,6 +351,10 @@ pub fn attack_tally(s: &State, user: Cid, ability: &Ability, target: Cid) -> Tal
 
 /// The defence modifier (flat part) for a defence (THR-R102, THR-R103, THR-R113).
 pub fn defence_modifier(s: &State, defender: Cid, d: Defence, attacker: Cid) -> i16 {
+    if let Some(ctl) = s.info(defender).minion_of {
+        // A Minion is defended by its controller's Resolve (THR-R222).
+        return s.info(ctl).stats.resolve;
+    }
     let st = &s.info(defender).stats;
     let base = match d {
         Defence::Resilience => st.resilience,
@@ -319,8 +374,12 @@ pub fn defence_modifier(s: &State, defender: Cid, d: Defence, attacker: Cid) -> 
 /// Boons and Banes on a defence roll, without trigger changes.
 pub fn defence_tally(s: &State, defender: Cid, d: Defence) -> Tally {
     let mut t = Tally::default();
+    if is_minion(s, defender) {
+        return t; // A Minion ignores all conditions.
+    }
     let (b, _) = standing_mods(s, defender, RollKind::Defence(d));
     t.add(b);
+    t.add(-turn_banes(s, defender));
     if d == Defence::Evasion && s.ch(defender).status(XStatus::Vulnerable) == 0 {
         t.add(1); // THR-R103
     }
@@ -381,6 +440,9 @@ pub fn panic_tally(s: &State, c: Cid) -> (Tally, i16) {
 pub fn defences(s: &State, target: Cid, ability: &Ability) -> &'static [Defence] {
     use crate::ability::AttackKind::*;
     let slowed = s.ch(target).status(XStatus::Slowed) > 0;
+    if is_minion(s, target) && ability.attack.is_some() {
+        return &[Defence::Resolve];
+    }
     match (ability.attack, slowed) {
         (Some(Physical), false) => &[Defence::Resilience, Defence::Evasion],
         (Some(Physical), true) => &[Defence::Resilience],

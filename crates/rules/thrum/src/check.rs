@@ -14,7 +14,7 @@ use crate::calc::{self, distance, has_ability, in_range, obstructed, range_of, s
 use crate::command::{Action, Command, Gauge, Ruling, Target};
 use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::setup::Cid;
-use crate::state::{Frame, Phase, State, StatusRef, Step, UseStage};
+use crate::state::{Frame, Phase, Prompt, State, StatusRef, Step, UseStage};
 use fray_engine::Reject;
 use fray_engine::order::DelayError;
 use fray_space::{Pos, base_step_cost};
@@ -37,13 +37,28 @@ pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<
     {
         return Err(no("blocked", format!("{to} holds an enemy ({})", s.name(o))));
     }
-    let leave = if c.leave_difficult > 0 || loomed(s, who, from) {
+    let leave = if c.leave_difficult > 0 || loomed(s, who, from) || terrain_difficult(s, who, from) {
         1
     } else {
         0
     };
     let climb = if roll && c.drop >= 2 { 0 } else { c.climb as i16 };
-    Ok(c.base as i16 + leave + climb)
+    let extra = match s.options.extra_costs {
+        crate::options::ExtraCosts::AddUp => leave + climb,
+        crate::options::ExtraCosts::Largest => leave.max(climb),
+    };
+    Ok(c.base as i16 + extra)
+}
+
+/// Whether a Terrain Effect makes `p` Difficult Terrain for `who` (THR-R136).
+pub fn terrain_difficult(s: &State, who: Cid, p: Pos) -> bool {
+    s.terrain.iter().any(|t| {
+        let Some(spec) = s.setup.book.get(t.ability).terrain.as_ref() else {
+            return false;
+        };
+        let Some(affects) = spec.difficult else { return false };
+        crate::resolve::terrain_affects(s, t, who, affects) && crate::resolve::terrain_squares(s, t).contains(&p)
+    })
 }
 
 /// Whether an enemy Loomer makes `p` Difficult Terrain for `who` (THR-R75).
@@ -498,6 +513,11 @@ fn single_target(
         return Err(no("invalid-target", format!("{} must target {what}", a.id)));
     }
     let p = s.ch(t).pos.unwrap_or(Pos::new(0, 0));
+    // An ability aimed at a Hidden foe works at half range, rounding up (THR-R219).
+    let range = match range {
+        Some(r) if s.options.draft_hidden && calc::has(s, t, Cond::Hidden) && s.enemies(user, t) => Some((r + 1) / 2),
+        r => r,
+    };
     if !in_range(s, user, range, p) {
         return Err(no("out-of-range", format!("{} is out of range of {}", s.name(t), a.id)));
     }
@@ -575,6 +595,25 @@ fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
             "stunned",
             "a Stunned character may Move or take its Action, not both",
         ));
+    }
+    // Nova: enough Potential, spent at most once per combat (THR-R226).
+    if let Some(nv) = a.nova {
+        match s.ch(who).nova.iter().find(|n| n.ability == act.ability) {
+            Some(n) if n.used => return Err(no("not-now", format!("{} was already used this combat", a.name))),
+            Some(n) if n.potential >= nv.cost => {}
+            Some(n) => {
+                return Err(no(
+                    "not-now",
+                    format!("{} needs {} Potential and has {}", a.name, nv.cost, n.potential),
+                ));
+            }
+            None => {
+                return Err(no(
+                    "unknown-ability",
+                    format!("{} has no Potential for {}", s.name(who), a.name),
+                ));
+            }
+        }
     }
     check_stop_here(s, who)?;
     // Overexert (THR-R132 to THR-R134).
@@ -665,7 +704,7 @@ fn check_pick(s: &State, who: Cid, a: &Ability, act: &Action, targets: &[Cid]) -
         (false, Some(_)) => Err(no("bad-pick", "no status is needed")),
         (true, Some(st)) => {
             let t = targets.first().copied().unwrap_or(who);
-            if is_negative(st) && status_on(s, t, st) {
+            if is_negative(s, st) && status_on(s, t, st) {
                 Ok(())
             } else {
                 Err(no(
@@ -679,10 +718,12 @@ fn check_pick(s: &State, who: Cid, a: &Ability, act: &Action, targets: &[Cid]) -
 }
 
 /// Whether a status counts as negative (THR-R193).
-pub fn is_negative(st: StatusRef) -> bool {
+pub fn is_negative(s: &State, st: StatusRef) -> bool {
     match st {
         StatusRef::X(_) => true,
-        StatusRef::Cond(c) => c.is_negative(),
+        StatusRef::Cond(c) => {
+            c.is_negative() && s.options.negative_statuses == crate::options::NegativeStatuses::AllHarmful
+        }
     }
 }
 
@@ -724,7 +765,65 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                 Err(no("unknown-ability", "that trigger is not on offer"))
             }
         }
+        (Frame::Use(u), Command::DefendWith(d, b)) if u.stage == UseStage::Defences => {
+            let t = u.targets[u.index as usize];
+            check_in_frame(s, top, &Command::Defend(*d))?;
+            match s.ch(t).buff {
+                Some(buff) if buff.ability == *b && buff.uses > 0 => {
+                    let spec = s.setup.book.get(buff.ability).buff_spec.as_ref();
+                    if spec.is_some_and(|x| x.defence_bonus.is_some() || x.reduce_damage > 0) {
+                        Ok(())
+                    } else {
+                        Err(no("bad-pick", "that Buff does not help defence rolls"))
+                    }
+                }
+                _ => Err(no(
+                    "bad-pick",
+                    format!("{} has no usable Buff '{}'", s.name(t), s.setup.book.get(*b).id),
+                )),
+            }
+        }
         (Frame::Window(_), Command::Pass) => Ok(()),
+        (Frame::Roll(r), Command::Reroll | Command::Pass) if r.asking => Ok(()),
+        (Frame::Prompt(Prompt::Move { .. }), Command::Pass) => Ok(()),
+        (Frame::Prompt(Prompt::Move { who, budget, toward }), Command::Move(to)) => {
+            let from = s.ch(*who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            if *to == from {
+                return Err(no("invalid-target", "already there (use pass to stay)"));
+            }
+            if !can_stop(s, *who, *to) {
+                return Err(no("cannot-stop-here", format!("{to} is not an empty square")));
+            }
+            if let Some(t) = toward
+                && let Some(tp) = s.ch(*t).pos
+                && dist(s, *to, tp) > dist(s, from, tp)
+            {
+                return Err(no(
+                    "invalid-target",
+                    format!("{to} is farther from {} than where {} stands", s.name(*t), s.name(*who)),
+                ));
+            }
+            let mut scratch = fray_space::PathScratch::new();
+            let path = fray_space::cheapest_path(
+                &s.setup.map,
+                from,
+                *to,
+                (*budget).max(0) as u32,
+                |a, b| step_cost(s, *who, a, b, false).ok().map(|c| c as u32),
+                |p| can_stop(s, *who, p),
+                &mut scratch,
+            );
+            if path.is_some() {
+                Ok(())
+            } else {
+                Err(no(
+                    "not-enough-movement",
+                    format!("{to} cannot be reached with {budget} movement"),
+                ))
+            }
+        }
+        (Frame::Prompt(Prompt::BuffReplace { .. }), Command::Accept | Command::Decline) => Ok(()),
+        (Frame::Prompt(Prompt::BuffKeep { .. } | Prompt::Upkeep { .. }), Command::Keep | Command::Release) => Ok(()),
         _ => Err(no("not-now", "another decision is pending (see the prompt)")),
     }
 }
@@ -839,18 +938,11 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
 
 /// Negative statuses a character has now (Recover's and Resuscitate's targets, THR-R193).
 pub fn negative_statuses(s: &State, c: Cid) -> Vec<StatusRef> {
-    let mut v: Vec<StatusRef> = XStatus::ALL
+    let all = XStatus::ALL
         .iter()
-        .filter(|x| s.ch(c).status(**x) > 0)
         .map(|x| StatusRef::X(*x))
-        .collect();
-    v.extend(
-        Cond::ALL
-            .iter()
-            .filter(|k| k.is_negative() && s.ch(c).has(**k))
-            .map(|k| StatusRef::Cond(*k)),
-    );
-    v
+        .chain(Cond::ALL.iter().map(|k| StatusRef::Cond(*k)));
+    all.filter(|st| is_negative(s, *st) && status_on(s, c, *st)).collect()
 }
 
 /// Distance helper re-exported for the AI.

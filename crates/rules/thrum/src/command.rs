@@ -216,6 +216,18 @@ pub enum Command {
     EndTurn,
     /// Pick a defence.
     Defend(Defence),
+    /// Pick a defence and use the defender's Buff on it.
+    DefendWith(Defence, AbilityId),
+    /// Take a new Buff, ending the old one.
+    Accept,
+    /// Refuse a new Buff, keeping the old one.
+    Decline,
+    /// Reroll a failed Panic or Incapacity Roll with a Buff.
+    Reroll,
+    /// Pay to keep a Buff or an upkeep Overexert.
+    Keep,
+    /// Let a Buff or an upkeep Overexert end.
+    Release,
     /// Use a triggered ability in the open window.
     Trigger(AbilityId),
     /// Decline to use a trigger.
@@ -306,19 +318,29 @@ pub fn parse(state: &State, text: &str) -> Result<Command, Reject> {
                 .next()
                 .copied()
                 .ok_or_else(|| reject("expected resilience, evasion, resolve or decline"))?;
-            Command::Defend(Defence::parse(d).ok_or_else(|| {
+            let d = Defence::parse(d).ok_or_else(|| {
                 reject(format!(
                     "'{d}' is not a defence: expected resilience, evasion, resolve or decline"
                 ))
-            })?)
+            })?;
+            match w.next().copied() {
+                None => Command::Defend(d),
+                Some("with") => Command::DefendWith(d, ability(state, w.next().copied())?),
+                Some(x) => return Err(reject(format!("unexpected '{x}': expected 'with <buff>'"))),
+            }
         }
+        Some("accept") => Command::Accept,
+        Some("decline") => Command::Decline,
+        Some("reroll") => Command::Reroll,
+        Some("keep") => Command::Keep,
+        Some("release") => Command::Release,
         Some("trigger") => Command::Trigger(ability(state, w.next().copied())?),
         Some("pass") => Command::Pass,
         Some("act") => return parse_act(state, &words[1..]),
         Some("gm") => return parse_gm(state, &words[1..]),
         Some(other) => {
             return Err(reject(format!(
-                "unknown command '{other}': expected begin, delay, place, move, step, act, stance, end, defend, trigger, pass or gm"
+                "unknown command '{other}': expected begin, delay, place, move, step, act, stance, end, defend, trigger, pass, accept, decline, reroll, keep, release or gm"
             )));
         }
     };
@@ -509,6 +531,12 @@ pub fn format(state: &State, cmd: &Command) -> String {
         Command::Stance(a) => format!("stance {}", ab(*a)),
         Command::EndTurn => "end".into(),
         Command::Defend(d) => format!("defend {}", d.name()),
+        Command::DefendWith(d, a) => format!("defend {} with {}", d.name(), ab(*a)),
+        Command::Accept => "accept".into(),
+        Command::Decline => "decline".into(),
+        Command::Reroll => "reroll".into(),
+        Command::Keep => "keep".into(),
+        Command::Release => "release".into(),
         Command::Trigger(a) => format!("trigger {}", ab(*a)),
         Command::Pass => "pass".into(),
         Command::Act(a) => {

@@ -7,7 +7,7 @@
 use crate::ability::{AbilityId, Attr, Cond, Defence, XStatus};
 use crate::command::{Gauge, Target};
 use crate::setup::{CharInfo, Cid};
-use crate::state::{Char, Frame, Phase, State, Step, Turn};
+use crate::state::{BuffOn, Char, Frame, Phase, State, Step, TerrainInst, Turn};
 use fray_dice::Roll;
 use fray_engine::Outcome;
 use fray_engine::order::InitiativeOrder;
@@ -57,6 +57,10 @@ pub enum Removal {
     CoupDeGrace,
     /// A GM ruling (fled, surrendered...).
     Gm,
+    /// A Minion that took Fatigue or Stress disappears (THR-R222).
+    Vanished,
+    /// Its creator left the combat (a Minion whose controller is gone).
+    CreatorGone,
 }
 
 /// Everything that can happen.
@@ -378,6 +382,65 @@ pub enum Event {
         /// Whether it still acts this round.
         this_round: bool,
     },
+    /// A Nova ability earned Potential (THR-R226).
+    NovaEarned {
+        /// Who.
+        who: Cid,
+        /// Which ability.
+        ability: AbilityId,
+        /// Potential now.
+        potential: u8,
+    },
+    /// Potential spent on a Nova ability (once per combat).
+    NovaSpent {
+        /// Who.
+        who: Cid,
+        /// Which ability.
+        ability: AbilityId,
+        /// Potential left.
+        potential: u8,
+    },
+    /// A Buff starts on its bearer (THR-R139).
+    BuffGained {
+        /// The bearer.
+        who: Cid,
+        /// The Buff.
+        buff: BuffOn,
+    },
+    /// The bearer used its Buff.
+    BuffUsed {
+        /// The bearer.
+        who: Cid,
+        /// Uses left.
+        uses: u8,
+    },
+    /// A Buff ends.
+    BuffEnded {
+        /// The bearer.
+        who: Cid,
+    },
+    /// A Terrain Effect is placed (THR-R136).
+    TerrainPlaced {
+        /// It.
+        effect: TerrainInst,
+    },
+    /// A Terrain Effect ends (replaced, released, or its creator gone).
+    TerrainRemoved {
+        /// Its index in the state's list.
+        index: u8,
+    },
+    /// An upkeep Overexert was not paid again: the effect it added ends (THR-R135).
+    UpkeepEnded {
+        /// The Terrain Effect's index.
+        index: u8,
+    },
+    /// Banes on a character's rolls for the rest of its turn.
+    TurnBanes {
+        /// Who.
+        who: Cid,
+        /// Banes now.
+        banes: i16,
+    },
     /// A combatant's Initiative total changed mid-combat (THR-R18).
     InitiativeChanged {
         /// Who.
@@ -615,6 +678,48 @@ pub fn apply(s: &mut State, e: &Event) {
                 s.order.adjust_key(*who, *delta as i32);
             }
         }
+        Event::NovaEarned {
+            who,
+            ability,
+            potential,
+        } => {
+            if let Some(n) = s.chars[*who as usize].nova.iter_mut().find(|n| n.ability == *ability) {
+                n.potential = *potential;
+            }
+        }
+        Event::NovaSpent {
+            who,
+            ability,
+            potential,
+        } => {
+            if let Some(n) = s.chars[*who as usize].nova.iter_mut().find(|n| n.ability == *ability) {
+                n.potential = *potential;
+                n.used = true;
+            }
+        }
+        Event::BuffGained { who, buff } => s.chars[*who as usize].buff = Some(*buff),
+        Event::BuffUsed { who, uses } => {
+            if let Some(b) = s.chars[*who as usize].buff.as_mut() {
+                b.uses = *uses;
+            }
+        }
+        Event::BuffEnded { who } => s.chars[*who as usize].buff = None,
+        Event::TerrainPlaced { effect } => s.terrain.push(effect.clone()),
+        Event::TerrainRemoved { index } => {
+            if (*index as usize) < s.terrain.len() {
+                s.terrain.remove(*index as usize);
+            }
+        }
+        Event::UpkeepEnded { index } => {
+            if let Some(t) = s.terrain.get_mut(*index as usize) {
+                t.upkeep = None;
+            }
+        }
+        Event::TurnBanes { who, banes } => {
+            if s.turn.who == *who {
+                s.turn.banes = *banes;
+            }
+        }
         Event::Relocated { who, to } => s.chars[*who as usize].pos = Some(*to),
         Event::TurnEnded { who } => {
             // THR-R34: "ended since its last turn" counts from the end of this turn, so a Stance
@@ -639,6 +744,9 @@ pub fn apply(s: &mut State, e: &Event) {
             s.outcome = Some(outcome.clone());
             s.phase = Phase::Ended;
             s.stack.clear();
+            if s.options.clear_at_end {
+                s.terrain.clear();
+            }
         }
         Event::Cleared { who, revive } => {
             let c = &mut s.chars[*who as usize];
@@ -647,7 +755,11 @@ pub fn apply(s: &mut State, e: &Event) {
             if *revive {
                 c.incapacitated = false;
             }
+            for n in &mut c.nova {
+                n.used = false;
+            }
             if s.options.clear_at_end {
+                c.buff = None;
                 c.stance = None;
                 c.x = [0; 8];
                 c.conds = 0;

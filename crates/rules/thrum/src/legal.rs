@@ -9,7 +9,7 @@ use crate::calc::{self, has_ability, range_of};
 use crate::check::{self, check, negative_statuses};
 use crate::command::{Action, Command, Target};
 use crate::setup::Cid;
-use crate::state::{Frame, Pick, State, Step, UseStage};
+use crate::state::{Frame, Pick, Prompt, State, Step, UseStage};
 use fray_space::{Dir, Pos};
 
 /// Appends every legal command.
@@ -28,7 +28,40 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
                 let t = u.targets[u.index as usize];
                 for d in calc::defences(s, t, s.setup.book.get(u.ability)) {
                     push(Command::Defend(*d), out);
+                    if let Some(b) = s.ch(t).buff {
+                        push(Command::DefendWith(*d, b.ability), out);
+                    }
                 }
+            }
+            Frame::Roll(r) if r.asking => {
+                push(Command::Reroll, out);
+                push(Command::Pass, out);
+            }
+            Frame::Prompt(Prompt::Move { who, budget, .. }) => {
+                if let Some(from) = s.ch(*who).pos {
+                    let mut scratch = fray_space::PathScratch::new();
+                    let reach = fray_space::reach(
+                        &s.setup.map,
+                        from,
+                        (*budget).max(0) as u32,
+                        |a, b| check::step_cost(s, *who, a, b, false).ok().map(|c| c as u32),
+                        |p| check::can_stop(s, *who, p),
+                        &mut scratch,
+                    );
+                    let dests: Vec<Pos> = reach.destinations().map(|(p, _)| p).collect();
+                    for p in dests {
+                        push(Command::Move(p), out);
+                    }
+                }
+                push(Command::Pass, out);
+            }
+            Frame::Prompt(Prompt::BuffReplace { .. }) => {
+                push(Command::Accept, out);
+                push(Command::Decline, out);
+            }
+            Frame::Prompt(Prompt::BuffKeep { .. } | Prompt::Upkeep { .. }) => {
+                push(Command::Keep, out);
+                push(Command::Release, out);
             }
             Frame::Window(w) => {
                 if let Some(&(h, _)) = w.candidates.get(w.asked as usize) {

@@ -64,6 +64,7 @@ impl Ruleset for Thrum {
             stack: Vec::new(),
             uses: 0,
             holds: vec![0; setup.conditions.len()],
+            terrain: Vec::new(),
             outcome: None,
         })
     }
@@ -102,6 +103,11 @@ impl Ruleset for Thrum {
             return match top {
                 Frame::Use(u) if u.stage == UseStage::Defences => p(u.targets[u.index as usize], "defence"),
                 Frame::Window(w) => w.candidates.get(w.asked as usize).and_then(|(h, _)| p(*h, "trigger")),
+                Frame::Roll(r) if r.asking => p(r.who, "reroll"),
+                Frame::Prompt(state::Prompt::Move { who, .. }) => p(*who, "move"),
+                Frame::Prompt(state::Prompt::BuffReplace { target, .. }) => p(*target, "buff"),
+                Frame::Prompt(state::Prompt::BuffKeep { creator, .. }) => p(*creator, "keep"),
+                Frame::Prompt(state::Prompt::Upkeep { creator, .. }) => p(*creator, "upkeep"),
                 _ => None,
             };
         }

@@ -267,6 +267,36 @@ pub enum LineOfSight {
     BlockedSquares,
 }
 
+/// How several extra movement costs of one step combine (THR-R71).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExtraCosts {
+    /// They add up (leaving Difficult Terrain while climbing 3 levels: 1 + 1 + 2).
+    AddUp,
+    /// Only the largest extra counts.
+    Largest,
+}
+
+/// What counts as a "negative status" for Recover and Resuscitate (THR-R193).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NegativeStatuses {
+    /// The eight X statuses and Dazed, Immobilized, Disoriented and Stunned.
+    AllHarmful,
+    /// Only the eight statuses with an X.
+    XStatuses,
+}
+
+/// Which lines of an ability without an Attack tag apply (THR-R225).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NonAttackLines {
+    /// Its Effect and Success lines apply directly.
+    EffectAndSuccess,
+    /// Only its Effect line applies (there is no roll to succeed).
+    EffectOnly,
+}
+
 /// All Thrum options. Defaults are the rules file's proposals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
@@ -332,6 +362,8 @@ pub struct Options {
     pub range_zero: RangeZero,
     /// THR-R50: what besides Obstruction blocks targeting.
     pub line_of_sight: LineOfSight,
+    /// THR-R71: how several extra costs of one step combine.
+    pub extra_costs: ExtraCosts,
     /// THR-R53: whether a last step costing more than the movement left is allowed.
     pub partial_steps: bool,
     /// THR-R56: whether a longer forced move may carry a character through an ally's square
@@ -418,6 +450,16 @@ pub struct Options {
     pub status_effect_scales: bool,
     /// THR-R213: what "+N Mark" adds (true: N; false: it sets Mark to N).
     pub mark_adds: bool,
+    /// THR-R193: what counts as a negative status.
+    pub negative_statuses: NegativeStatuses,
+    /// THR-R214, THR-H2: whether Fatigue or Stress from the ability use that applied Dazed
+    /// leaves it on (true) or ends it like any later hit (false).
+    pub dazed_survives_own_use: bool,
+    /// THR-R216, THR-R217: the superseded draft's drift for a Disoriented step that does not
+    /// roll 7 (false: such a step is simply lost).
+    pub draft_disoriented: bool,
+    /// THR-R225: which lines of an ability without an Attack tag apply.
+    pub non_attack_lines: NonAttackLines,
 
     // --- Fatigue, Incapacity ------------------------------------------------------------------------
     /// THR-H21 / THR-R170: whether Incapacitated characters still make defence rolls.
@@ -472,6 +514,7 @@ impl Default for Options {
             range_zero: RangeZero::OwnSquare,
             line_of_sight: LineOfSight::ObstructionOnly,
             partial_steps: false,
+            extra_costs: ExtraCosts::AddUp,
             forced_into_allies: false,
             forced_moves_spend_movement: false,
             teleport_cost: TeleportCost::Distance,
@@ -508,6 +551,10 @@ impl Default for Options {
             speed_floor: 0,
             status_effect_scales: false,
             mark_adds: true,
+            negative_statuses: NegativeStatuses::AllHarmful,
+            dazed_survives_own_use: true,
+            draft_disoriented: true,
+            non_attack_lines: NonAttackLines::EffectAndSuccess,
             incapacitated_may_defend: true,
             revive_before_wound: true,
             incapacitated_occupy: true,

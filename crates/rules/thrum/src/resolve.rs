@@ -13,9 +13,10 @@
 //! before the frame under it continues: last in, first out (THR-R146, THR-R147, THR-R151).
 
 use crate::ability::{
-    Ability, Attr, Cond, Defence, EndsStance, Kind, Line, Op, Reaction, Recipient, TriggerOn, XStatus,
+    Ability, Affects, Attr, Cond, Defence, EndsStance, Kind, Line, NovaEarn, Op, Reaction, Recipient, TriggerOn,
+    XStatus,
 };
-use crate::calc::{self, Tally, eval};
+use crate::calc::{self, Tally, eval, is_minion};
 use crate::check::{self, action_targets, can_stop, step_cost};
 use crate::command::{Action, Command, Gauge, Ruling};
 use crate::event::{Event, Removal, Rolled, Verdict, apply, gauge};
@@ -24,7 +25,10 @@ use crate::options::{
     JoinerTurn, MultiTarget, PanicStun, ScoutedMode, StopCheck, TieRule, ZeroTolerancePc,
 };
 use crate::setup::{CharInfo, Cid, Predicate};
-use crate::state::{Frame, Phase, Pick, RollMods, State, StatusRef, Step, Use, UseStage, WindowFrame};
+use crate::state::{
+    BuffOn, FixedKind, FixedRoll, Frame, Phase, Pick, Prompt, RollMods, State, StatusRef, Step, TerrainInst, Use,
+    UseStage, WindowFrame,
+};
 use fray_dice::{Dice, Dist, Keep, MAX_DICE};
 use fray_engine::{EngineError, Outcome};
 use fray_space::{Dir, Pos, base_step_cost};
@@ -104,6 +108,7 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
             cx.emit(Event::Placed { who, at: *p });
             cx.emit(Event::StepChanged { step: Step::Stance });
         }
+        Command::Move(to) if matches!(cx.s.stack.last(), Some(Frame::Prompt(_))) => answer_prompt(cx, cmd)?,
         Command::Move(to) => do_move(cx, who, *to)?,
         Command::Step { dir, roll } => do_step(cx, who, *dir, *roll)?,
         Command::Act(a) => declare(cx, who, a)?,
@@ -125,8 +130,25 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
                 });
             }
         }
+        Command::DefendWith(d, _) => {
+            if let Some(Frame::Use(u)) = cx.s.stack.last().cloned() {
+                let t = u.targets[u.index as usize];
+                cx.emit(Event::DefenceChosen {
+                    who: t,
+                    defence: *d,
+                    only: false,
+                });
+                buff_on_defence(cx, t);
+            }
+        }
         Command::Trigger(id) => use_trigger(cx, *id)?,
-        Command::Pass => pass_trigger(cx),
+        Command::Pass => match cx.s.stack.last() {
+            Some(Frame::Prompt(_)) => answer_prompt(cx, cmd)?,
+            Some(Frame::Roll(_)) => answer_reroll(cx, false)?,
+            _ => pass_trigger(cx),
+        },
+        Command::Reroll => answer_reroll(cx, true)?,
+        Command::Accept | Command::Decline | Command::Keep | Command::Release => answer_prompt(cx, cmd)?,
         Command::Gm(r) => ruling(cx, r)?,
     }
     advance(cx)
@@ -204,62 +226,175 @@ fn begin_turn(cx: &mut Cx) -> R {
     if cx.s.options.draft_stunned && cx.s.ch(who).has(Cond::Stunned) {
         cx.emit(Event::TurnStunned);
     }
-    // Start of Turn, step a: the Panic Roll (THR-R27, THR-R157).
-    if cx.s.ch(who).frayed() {
-        panic_roll(cx, who)?;
+    // Start of Turn runs as a frame: step a (the Panic Roll) may pause for a reroll decision,
+    // and step b (upkeep, start-of-turn passives and Terrain Effects) may pause too.
+    cx.emit(Event::Push {
+        frame: Frame::StartOfTurn { who, step: 0 },
+    });
+    Ok(())
+}
+
+/// Starts a Panic or Incapacity Roll (a frame: a Buff may allow a reroll of a failure).
+pub fn fixed_roll(cx: &mut Cx, who: Cid, kind: FixedKind) {
+    if !cx.s.ch(who).present() || (kind == FixedKind::Incapacity && cx.s.ch(who).incapacitated) {
+        return;
     }
-    // Start of Turn, step b: other effects (THR-R28). The Weaver ignores Slowed this turn if
-    // that is the first movement-reducing effect it meets (THR-R76).
-    let info = cx.s.info(who);
-    if info.traits.weaver == 1 && cx.s.ch(who).status(XStatus::Slowed) > 0 && !cx.s.turn.weaver_used {
-        cx.emit(Event::WeaverIgnored { who, slowed: true });
+    cx.emit(Event::Push {
+        frame: Frame::Roll(FixedRoll {
+            who,
+            kind,
+            asking: false,
+        }),
+    });
+}
+
+/// Rolls a Panic or Incapacity Roll and reports whether it passed.
+fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
+    let name = cx.s.name(who).to_string();
+    match kind {
+        FixedKind::Panic => {
+            let (mut tally, modifier) = calc::panic_tally(cx.s, who);
+            tally.add(-calc::turn_banes(cx.s, who));
+            let net = tally.net(cx.s);
+            let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Panic Roll"))?;
+            let load = cx.s.ch(who).stress;
+            let passed = roll.total > load;
+            cx.emit(Event::PanicRolled {
+                who,
+                roll,
+                load,
+                passed,
+            });
+            Ok(passed)
+        }
+        FixedKind::Incapacity => {
+            let (mut tally, modifier) = calc::incapacity_tally(cx.s, who);
+            tally.add(-calc::turn_banes(cx.s, who));
+            let net = tally.net(cx.s);
+            let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Incapacity Roll"))?;
+            let load = cx.s.ch(who).fatigue;
+            let passed = roll.total > load;
+            cx.emit(Event::IncapacityRolled {
+                who,
+                roll,
+                load,
+                passed,
+            });
+            Ok(passed)
+        }
+    }
+}
+
+/// What a failed Panic or Incapacity Roll does.
+fn fixed_failed(cx: &mut Cx, who: Cid, kind: FixedKind) {
+    match kind {
+        FixedKind::Panic => {
+            // THR-R159 to THR-R161.
+            cx.emit(Event::Condition {
+                who,
+                cond: Cond::Stunned,
+                on: true,
+                by_use: 0,
+            });
+            if cx.s.options.panic_stun == PanicStun::ThisTurn && cx.s.turn.who == who {
+                cx.emit(Event::TurnStunned);
+            }
+            let c = cx.s.ch(who);
+            let (fatigue, st) = (c.fatigue + c.stress, (c.st - 1).max(cx.s.options.tolerance_floor));
+            cx.emit(Event::Set {
+                who,
+                gauge: Gauge::Fatigue,
+                value: fatigue,
+            });
+            cx.emit(Event::Set {
+                who,
+                gauge: Gauge::Stress,
+                value: 0,
+            });
+            cx.emit(Event::Set {
+                who,
+                gauge: Gauge::StressTolerance,
+                value: st,
+            });
+        }
+        FixedKind::Incapacity => incapacitate(cx, who),
+    }
+}
+
+/// Whether a character's Buff lets it reroll this kind of roll now.
+fn can_reroll(s: &State, who: Cid, kind: FixedKind) -> bool {
+    s.ch(who).buff.is_some_and(|b| {
+        b.uses > 0
+            && s.setup
+                .book
+                .get(b.ability)
+                .buff_spec
+                .as_ref()
+                .is_some_and(|spec| spec.reroll.contains(&kind))
+    })
+}
+
+fn step_roll(cx: &mut Cx, r: FixedRoll) -> R<Flow> {
+    if r.asking {
+        return Ok(Flow::Wait);
+    }
+    cx.emit(Event::Pop);
+    if !cx.s.ch(r.who).present() || (r.kind == FixedKind::Incapacity && cx.s.ch(r.who).incapacitated) {
+        return Ok(Flow::Go);
+    }
+    if roll_fixed(cx, r.who, r.kind)? {
+        return Ok(Flow::Go);
+    }
+    if can_reroll(cx.s, r.who, r.kind) {
+        cx.emit(Event::Push {
+            frame: Frame::Roll(FixedRoll { asking: true, ..r }),
+        });
+        return Ok(Flow::Wait);
+    }
+    fixed_failed(cx, r.who, r.kind);
+    Ok(Flow::Go)
+}
+
+/// The answer to a reroll offer.
+fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
+    let Some(Frame::Roll(r)) = cx.s.stack.last().cloned() else {
+        return Ok(());
+    };
+    cx.emit(Event::Pop);
+    if !reroll {
+        fixed_failed(cx, r.who, r.kind);
+        return Ok(());
+    }
+    use_buff(cx, r.who);
+    if !roll_fixed(cx, r.who, r.kind)? {
+        fixed_failed(cx, r.who, r.kind);
     }
     Ok(())
 }
 
-fn panic_roll(cx: &mut Cx, who: Cid) -> R {
-    let (tally, modifier) = calc::panic_tally(cx.s, who);
-    let net = tally.net(cx.s);
-    let name = cx.s.name(who).to_string();
-    let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Panic Roll"))?;
-    let load = cx.s.ch(who).stress;
-    let passed = roll.total > load;
-    cx.emit(Event::PanicRolled {
-        who,
-        roll,
-        load,
-        passed,
+fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
+    cx.emit(Event::SetTop {
+        frame: Frame::StartOfTurn { who, step: step + 1 },
     });
-    if !passed {
-        // THR-R159 to THR-R161.
-        cx.emit(Event::Condition {
-            who,
-            cond: Cond::Stunned,
-            on: true,
-            by_use: 0,
-        });
-        if cx.s.options.panic_stun == PanicStun::ThisTurn && cx.s.turn.who == who {
-            cx.emit(Event::TurnStunned);
+    match step {
+        0 => {
+            // Step a: the Panic Roll (THR-R27, THR-R157).
+            if cx.s.ch(who).frayed() && cx.s.ch(who).present() {
+                fixed_roll(cx, who, FixedKind::Panic);
+            }
         }
-        let c = cx.s.ch(who);
-        let (fatigue, stress, st) = (c.fatigue + c.stress, 0, (c.st - 1).max(cx.s.options.tolerance_floor));
-        cx.emit(Event::Set {
-            who,
-            gauge: Gauge::Fatigue,
-            value: fatigue,
-        });
-        cx.emit(Event::Set {
-            who,
-            gauge: Gauge::Stress,
-            value: stress,
-        });
-        cx.emit(Event::Set {
-            who,
-            gauge: Gauge::StressTolerance,
-            value: st,
-        });
+        1 => {
+            // Step b: other effects (THR-R28). The Weaver ignores Slowed this turn if that is
+            // the first movement-reducing effect it meets (THR-R76).
+            let info = cx.s.info(who);
+            if info.traits.weaver == 1 && cx.s.ch(who).status(XStatus::Slowed) > 0 && !cx.s.turn.weaver_used {
+                cx.emit(Event::WeaverIgnored { who, slowed: true });
+            }
+            start_of_turn_effects(cx, who)?;
+        }
+        _ => cx.emit(Event::Pop),
     }
-    Ok(())
+    Ok(Flow::Go)
 }
 
 /// End of Turn (THR-R35, THR-R36, THR-R173 to THR-R175), then the stop check.
@@ -270,6 +405,11 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     }
     let floor = cx.s.options.tolerance_floor;
     // Step a: End of Turn effects. Burning deals 1 Fatigue (THR-R205).
+    if let Some(p) = cx.s.ch(who).pos
+        && !cx.s.terrain.is_empty()
+    {
+        terrain_lines(cx, who, p, |spec, _| spec.end_of_turn.clone())?;
+    }
     if cx.s.ch(who).status(XStatus::Burning) > 0 {
         deal(cx, who, Gauge::Fatigue, 1, None, 0);
     }
@@ -335,10 +475,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
         let wounds = c.wounds + 1;
         cx.emit(Event::Wounded { who, wounds });
         if wounds >= 3 {
-            cx.emit(Event::Removed {
-                who,
-                why: Removal::Wounds,
-            });
+            remove(cx, who, Removal::Wounds);
         }
     }
     if !cx.s.options.revive_before_wound
@@ -361,6 +498,12 @@ fn next_slot(cx: &mut Cx) -> R {
     if cx.s.order.round_over() {
         let round = cx.s.round;
         cx.emit(Event::RoundEnded { round });
+        // Round Zero is not a round of fighting: it earns no Potential.
+        if round >= 1 {
+            for c in cx.s.ids().collect::<Vec<_>>() {
+                nova_earn(cx, c, NovaEarn::RoundEnds);
+            }
+        }
         end_of_round_conditions(cx, round);
         if cx.s.outcome.is_some() {
             return Ok(());
@@ -403,6 +546,7 @@ fn do_move(cx: &mut Cx, who: Cid, to: Pos) -> R {
             cost,
             forced: false,
         });
+        entered(cx, who, next)?;
         at = next;
     }
     Ok(())
@@ -429,7 +573,9 @@ fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
         let name = cx.s.name(who).to_string();
         let r = roll2d6(cx, 0, 0, &format_args!("{name}'s Disoriented drift"))?;
         let shift = r.total as i32 - 7;
-        let actual = dir.rotate_cw(shift);
+        // Without the draft's drift, a step that does not roll 7 is simply lost.
+        let draft = cx.s.options.draft_disoriented;
+        let actual = if draft { dir.rotate_cw(shift) } else { dir };
         cx.emit(Event::Drifted {
             who,
             roll: r.roll,
@@ -446,7 +592,7 @@ fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
         }
         to = from.step(actual);
         let cost = step_cost(cx.s, who, from, to, false).ok();
-        let ok = cost.is_some() && can_stop(cx.s, who, to);
+        let ok = cost.is_some() && can_stop(cx.s, who, to) && (draft || shift == 0);
         if !ok {
             // The step is lost but its movement is spent.
             let lost = cost.unwrap_or(1).min(check::movement_left(cx.s).max(0));
@@ -467,6 +613,7 @@ fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
             cost: paid,
             forced: false,
         });
+        entered(cx, who, to)?;
         return Ok(());
     }
     let cost = paid_cost(cx, who, from, to, roll.is_some())?;
@@ -477,6 +624,7 @@ fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
         cost,
         forced: false,
     });
+    entered(cx, who, to)?;
     if let Some(attr) = roll {
         let drop = base_step_cost(&cx.s.setup.map, from, to).map_or(0, |c| c.drop as i16);
         let passed = drop_roll(cx, who, attr, drop)?;
@@ -521,6 +669,7 @@ fn env_roll_parts(s: &State, who: Cid, attr: Attr) -> (i16, i16) {
     let (b, flat) = calc::standing_mods(s, who, crate::ability::RollKind::Environment);
     let mut t = Tally::default();
     t.add(b);
+    t.add(-calc::turn_banes(s, who));
     let modifier = st.attr(attr) + flat;
     if attr == Attr::Ref && s.options.draft_hastened && s.ch(who).has(Cond::Hastened) {
         t.add(1);
@@ -565,6 +714,9 @@ fn fall_consequences(cx: &mut Cx, who: Cid) {
 
 /// A forced move of `n` squares, one at a time (THR-R56, THR-R68, THR-R74).
 fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&State, Pos) -> Option<Pos>) -> R {
+    if calc::immovable(cx.s, who) {
+        return Ok(()); // Stand Firm at Tier 1+.
+    }
     let mut left = n.max(0);
     while left > 0 {
         let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
@@ -600,6 +752,7 @@ fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&State, Pos) 
             cost,
             forced: true,
         });
+        entered(cx, who, to)?;
         left -= 1;
         if rolls {
             let level = c.drop as i16;
@@ -650,11 +803,60 @@ fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         let id = cx.s.uses;
         add_condition(cx, user, Cond::Dazed, id);
     }
+    // Nova: Potential is spent on use, once per combat (THR-R226).
+    if let Some(nv) = a.nova
+        && let Some(n) = cx.s.ch(user).nova.iter().find(|n| n.ability == act.ability).copied()
+    {
+        cx.emit(Event::NovaSpent {
+            who: user,
+            ability: act.ability,
+            potential: n.potential.saturating_sub(nv.cost),
+        });
+    }
+    // Hidden ends when its bearer aims an ability at a foe, or a foe aims one at it from an
+    // adjacent square (THR-R219).
+    if cx.s.options.draft_hidden {
+        if cx.s.ch(user).has(Cond::Hidden) && targets.iter().any(|&t| cx.s.enemies(user, t)) {
+            cx.emit(Event::Condition {
+                who: user,
+                cond: Cond::Hidden,
+                on: false,
+                by_use: 0,
+            });
+        }
+        for &t in &targets {
+            if cx.s.ch(t).has(Cond::Hidden)
+                && cx.s.enemies(user, t)
+                && calc::dist_between(cx.s, user, t).is_some_and(|d| d <= 1)
+            {
+                cx.emit(Event::Condition {
+                    who: t,
+                    cond: Cond::Hidden,
+                    on: false,
+                    by_use: 0,
+                });
+            }
+        }
+    }
     let square = match act.target {
         crate::command::Target::Square(p) => Some(p),
         _ => None,
     };
-    start_use(cx, user, act.ability, targets, square, act.pick, act.overexert, true);
+    let shape = match cx.s.ch(user).pos {
+        Some(up) => check::shape_squares(cx.s, user, act, up).unwrap_or_default(),
+        None => Vec::new(),
+    };
+    start_use(
+        cx,
+        user,
+        act.ability,
+        targets,
+        square,
+        shape,
+        act.pick,
+        act.overexert,
+        true,
+    );
     Ok(())
 }
 
@@ -665,6 +867,7 @@ fn start_use(
     ability: crate::ability::AbilityId,
     targets: Vec<Cid>,
     square: Option<Pos>,
+    shape: Vec<Pos>,
     pick: Pick,
     overexert: Option<u8>,
     is_action: bool,
@@ -677,13 +880,16 @@ fn start_use(
         ability,
         targets,
         square,
+        shape,
         pick,
         overexert,
         is_action,
         stage: first_stage(cx.s, a),
         index: 0,
+        post: false,
         defences: vec![None; n],
         mods: vec![RollMods::default(); n],
+        verdicts: vec![None; n],
         shared_attack: None,
     };
     cx.emit(Event::Push { frame: Frame::Use(u) });
@@ -693,6 +899,18 @@ fn step_frame(cx: &mut Cx) -> R<Flow> {
     match cx.s.stack.last() {
         Some(Frame::Use(_)) => step_use(cx),
         Some(Frame::Window(_)) => Ok(step_window(cx)),
+        Some(Frame::Roll(r)) => {
+            let r = *r;
+            step_roll(cx, r)
+        }
+        Some(Frame::StartOfTurn { who, step }) => {
+            let (who, step) = (*who, *step);
+            step_start_of_turn(cx, who, step)
+        }
+        Some(Frame::Prompt(p)) => {
+            let p = p.clone();
+            Ok(step_prompt(cx, &p))
+        }
         None => Ok(Flow::Wait),
     }
 }
@@ -800,17 +1018,34 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
             let i = u.index as usize;
             if i >= n {
                 u.stage = UseStage::Finish;
+                u.index = 0;
+                u.post = false;
                 set_top_use(cx, u);
                 return Ok(Flow::Go);
             }
-            u.index += 1;
-            set_top_use(cx, u);
-            resolve_target(cx, depth, i)?;
+            if !u.post {
+                // Roll this target and apply its lines; anything those lines start (a move, a
+                // roll) resolves before the after-effects.
+                u.post = true;
+                set_top_use(cx, u);
+                resolve_target(cx, depth, i)?;
+            } else {
+                u.post = false;
+                u.index += 1;
+                set_top_use(cx, u);
+                post_target(cx, depth, i)?;
+            }
             Ok(Flow::Go)
         }
         UseStage::Finish => {
-            cx.emit(Event::Pop);
-            after_use(cx, &u)?;
+            if !u.post {
+                u.post = true;
+                set_top_use(cx, u.clone());
+                finish_use(cx, &u)?;
+            } else {
+                cx.emit(Event::Pop);
+                after_use(cx, &u)?;
+            }
             Ok(Flow::Go)
         }
     }
@@ -839,6 +1074,7 @@ fn trigger_candidates(s: &State, u: &Use, a: &Ability, t: Cid) -> Vec<(Cid, crat
                 TriggerOn::FoeAimsAtAlly => s.allies(h, t) && s.enemies(h, user) && near(t),
                 TriggerOn::EnemyAttacksSelf => h == t && s.enemies(h, user) && near(user),
                 TriggerOn::AllyAttacked => s.allies(h, t) && near(t),
+                TriggerOn::StartOfTurn { .. } => false,
             };
             if ok {
                 out.push((h, id));
@@ -921,12 +1157,14 @@ fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     let ab = cx.s.setup.book.get(id).clone();
     let Some(tr) = &ab.trigger else { return Ok(()) };
     let mut moves = Vec::new();
+    let mut lines = Vec::new();
     for r in &tr.reaction {
         match r {
             Reaction::DefenceBanes(n) => u.mods[ti].defence_boons -= n,
             Reaction::DefenceBoons(n) => u.mods[ti].defence_boons += n,
             Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(cx.s, holder, a),
             Reaction::MoveToward(a) => moves.push(eval(cx.s, holder, a)),
+            Reaction::Lines(l) => lines.extend(l.iter().cloned()),
         }
     }
     if let Some(f) = tr.on_defence_critical {
@@ -948,47 +1186,23 @@ fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
         index: w.use_frame,
         frame: Frame::Use(u),
     });
+    let su = synthetic_use(cx, holder, id);
+    for l in &lines {
+        apply_line(cx, usize::MAX, &su, l, holder)?;
+    }
     for n in moves {
-        // Move toward the attacked ally, as far as the allowance and the map permit.
-        step_toward(cx, holder, about, n);
+        // The holder chooses where to move, toward the attacked ally (Interpose).
+        if n > 0 && cx.s.ch(holder).able() {
+            cx.emit(Event::Push {
+                frame: Frame::Prompt(Prompt::Move {
+                    who: holder,
+                    budget: n,
+                    toward: Some(about),
+                }),
+            });
+        }
     }
     Ok(())
-}
-
-/// Moves `who` up to `n` squares closer to `toward` along the cheapest path (used by
-/// triggered movement).
-fn step_toward(cx: &mut Cx, who: Cid, toward: Cid, n: i16) {
-    let (Some(from), Some(goal)) = (cx.s.ch(who).pos, cx.s.ch(toward).pos) else {
-        return;
-    };
-    let s: &State = cx.s;
-    let mut scratch = fray_space::PathScratch::new();
-    let reach = fray_space::reach(
-        &s.setup.map,
-        from,
-        n.max(0) as u32,
-        |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
-        |p| can_stop(s, who, p),
-        &mut scratch,
-    );
-    let best = reach
-        .destinations()
-        .map(|(p, c)| (check::dist(s, p, goal), c, p))
-        .min()
-        .filter(|(d, _, _)| *d < check::dist(s, from, goal));
-    let Some((_, _, dest)) = best else { return };
-    let path = reach.path_to(dest).unwrap_or_default();
-    let mut at = from;
-    for next in path {
-        cx.emit(Event::Moved {
-            who,
-            from: at,
-            to: next,
-            cost: 0,
-            forced: true,
-        });
-        at = next;
-    }
 }
 
 fn pass_trigger(cx: &mut Cx) {
@@ -1035,7 +1249,10 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     }
     let a = cx.s.setup.book.get(u.ability).clone();
     if !a.is_attack() {
-        apply_lines(cx, &u, &a, t, None)?;
+        apply_lines(cx, depth, &u, &a, t, None)?;
+        if a.buff_spec.is_some() {
+            apply_buff(cx, &u, t);
+        }
         return Ok(());
     }
     let d = u.defences[i].unwrap_or(Defence::Decline);
@@ -1104,12 +1321,35 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         with: d,
         verdict,
     });
+    if let Some(mut v) = cx.s.use_at(depth).cloned() {
+        v.verdicts[i] = Some(verdict);
+        cx.emit(Event::SetFrame {
+            index: depth as u8,
+            frame: Frame::Use(v),
+        });
+    }
+    nova_on_contest(cx, user, t, verdict, attack);
     let evasion_mark = d == Defence::Evasion && verdict != Verdict::DefenderCritical;
     if evasion_mark && !cx.s.options.vulnerable_after_lines {
         add_vulnerable(cx, t);
     }
-    apply_lines(cx, &u, &a, t, Some(verdict))?;
-    if evasion_mark && cx.s.options.vulnerable_after_lines {
+    apply_lines(cx, depth, &u, &a, t, Some(verdict))?;
+    Ok(())
+}
+
+/// After one target's lines: Vulnerable from Evasion, stances that end unless the defence was
+/// a Critical, the Finisher check, a Buff's creator deciding whether to keep it, and follow-ups
+/// armed for a Critical defence. Later items are pushed first so they resolve last.
+fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
+    let Some(u) = cx.s.use_at(depth).cloned() else {
+        return Ok(());
+    };
+    let (t, user) = (u.targets[i], u.user);
+    let Some(verdict) = u.verdicts[i] else { return Ok(()) };
+    let a = cx.s.setup.book.get(u.ability).clone();
+    let d = u.defences[i].unwrap_or(Defence::Decline);
+    let mods = u.mods[i];
+    if d == Defence::Evasion && verdict != Verdict::DefenderCritical && cx.s.options.vulnerable_after_lines {
         add_vulnerable(cx, t); // THR-R104, THR-R227
     }
     // Stances that stay up only on a Critical defence (THR-R109).
@@ -1119,15 +1359,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     {
         cx.emit(Event::StanceEnded { who: h, ability: st });
     }
-    // Finisher (THR-R117, THR-R118).
-    if a.finisher
-        && (verdict.hit() || cx.s.options.finisher_on_miss)
-        && cx.s.ch(t).exhausted()
-        && !cx.s.ch(t).incapacitated
-    {
-        incapacity_roll(cx, t)?;
-    }
-    // A follow-up armed for a Critical defence (Parry and Riposte).
+    // A follow-up armed for a Critical defence (Parry and Riposte) resolves last.
     if verdict == Verdict::DefenderCritical
         && let Some((h, f)) = mods.on_defence_critical
         && cx.s.ch(h).able()
@@ -1140,7 +1372,19 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
             target: crate::command::Target::Chars(vec![user]),
             overexert: None,
         });
-        start_use(cx, h, f, vec![user], None, Pick::default(), None, false);
+        start_use(cx, h, f, vec![user], None, Vec::new(), Pick::default(), None, false);
+    }
+    // A used-up Buff: its creator decides whether to keep it.
+    if mods.buff_used {
+        buff_keep_prompt(cx, t);
+    }
+    // Finisher (THR-R117, THR-R118): first of all.
+    if a.finisher
+        && (verdict.hit() || cx.s.options.finisher_on_miss)
+        && cx.s.ch(t).exhausted()
+        && !cx.s.ch(t).incapacitated
+    {
+        fixed_roll(cx, t, FixedKind::Incapacity);
     }
     Ok(())
 }
@@ -1196,26 +1440,28 @@ fn add_vulnerable(cx: &mut Cx, t: Cid) {
 
 /// Applies the Effect, Success and Critical lines for one target (THR-R105 to THR-R108,
 /// THR-R225). `verdict` is `None` for abilities that make no contest.
-fn apply_lines(cx: &mut Cx, u: &Use, a: &Ability, t: Cid, verdict: Option<Verdict>) -> R {
+fn apply_lines(cx: &mut Cx, depth: usize, u: &Use, a: &Ability, t: Cid, verdict: Option<Verdict>) -> R {
     let over = u.overexert.and_then(|i| a.overexert.get(i as usize)).cloned();
-    let hit = verdict.is_none_or(|v| v.hit());
+    // Abilities without an Attack tag apply their lines directly (THR-R225).
+    let direct = cx.s.options.non_attack_lines == crate::options::NonAttackLines::EffectAndSuccess;
+    let hit = verdict.map_or(direct, |v| v.hit());
     let crit = verdict.is_some()
         && (verdict == Some(Verdict::AttackerCritical)
             || hit && over.as_ref().is_some_and(|o| o.successes_are_criticals));
-    if hit || cx.s.options.effect_on_miss {
+    if hit || verdict.is_none() || cx.s.options.effect_on_miss {
         for l in &a.effect {
-            apply_line(cx, u, l, t)?;
+            apply_line(cx, depth, u, l, t)?;
         }
     }
     if hit {
         if !(crit && a.critical_replaces) {
             for l in &a.success {
-                apply_line(cx, u, l, t)?;
+                apply_line(cx, depth, u, l, t)?;
             }
         }
         if let Some(o) = &over {
             for l in &o.extra {
-                apply_line(cx, u, l, t)?;
+                apply_line(cx, depth, u, l, t)?;
             }
         }
         if crit {
@@ -1226,7 +1472,7 @@ fn apply_lines(cx: &mut Cx, u: &Use, a: &Ability, t: Cid, verdict: Option<Verdic
             };
             for _ in 0..times {
                 for l in &a.critical {
-                    apply_line(cx, u, l, t)?;
+                    apply_line(cx, depth, u, l, t)?;
                 }
             }
         }
@@ -1234,7 +1480,7 @@ fn apply_lines(cx: &mut Cx, u: &Use, a: &Ability, t: Cid, verdict: Option<Verdic
     Ok(())
 }
 
-fn apply_line(cx: &mut Cx, u: &Use, l: &Line, t: Cid) -> R {
+fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -> R {
     let user = u.user;
     if cx.s.info(user).stats.tier < l.min_tier as i16 {
         return Ok(());
@@ -1249,11 +1495,11 @@ fn apply_line(cx: &mut Cx, u: &Use, l: &Line, t: Cid) -> R {
     match &l.op {
         Op::Fatigue(a) => {
             let n = eval(cx.s, user, a);
-            deal(cx, r, Gauge::Fatigue, n, Some(user), u.id);
+            damage(cx, depth, u, r, Gauge::Fatigue, n);
         }
         Op::Stress(a) => {
             let n = eval(cx.s, user, a);
-            deal(cx, r, Gauge::Stress, n, Some(user), u.id);
+            damage(cx, depth, u, r, Gauge::Stress, n);
         }
         Op::ReduceFatigue(a) | Op::ReduceStress(a) => {
             let g = if matches!(l.op, Op::ReduceFatigue(_)) {
@@ -1312,7 +1558,7 @@ fn apply_line(cx: &mut Cx, u: &Use, l: &Line, t: Cid) -> R {
         Op::Choose(choices) => {
             if let Some(c) = u.pick.option.and_then(|i| choices.get(i as usize)) {
                 for l in &c.ops {
-                    apply_line(cx, u, l, t)?;
+                    apply_line(cx, depth, u, l, t)?;
                 }
             }
         }
@@ -1367,12 +1613,40 @@ fn apply_line(cx: &mut Cx, u: &Use, l: &Line, t: Cid) -> R {
             }
         }
         Op::Remove => {
-            cx.emit(Event::Removed {
-                who: r,
-                why: Removal::CoupDeGrace,
-            });
+            remove(cx, r, Removal::CoupDeGrace);
         }
-        Op::IncapacityRoll => incapacity_roll(cx, r)?,
+        Op::IncapacityRoll => fixed_roll(cx, r, FixedKind::Incapacity),
+        Op::Follow(a) => {
+            let budget = eval(cx.s, user, a);
+            if budget > 0 && cx.s.ch(r).able() {
+                cx.emit(Event::Push {
+                    frame: Frame::Prompt(Prompt::Move {
+                        who: r,
+                        budget,
+                        toward: None,
+                    }),
+                });
+            }
+        }
+        Op::Initiative(a) => {
+            let delta = eval(cx.s, user, a);
+            if delta != 0 {
+                let resort = cx.s.options.initiative_change == InitiativeChange::ResortNextRound;
+                cx.emit(Event::InitiativeChanged { who: r, delta, resort });
+            }
+        }
+        Op::TurnBanes(a) => {
+            let n = eval(cx.s, user, a);
+            if cx.s.turn.who == r && n != 0 {
+                let banes = cx.s.turn.banes + n;
+                cx.emit(Event::TurnBanes { who: r, banes });
+            }
+        }
+        Op::PositionMinion => {
+            if let Some(at) = u.square {
+                position_minion(cx, user, at);
+            }
+        }
         Op::Teleport { uses_movement } => {
             let (Some(from), Some(to)) = (cx.s.ch(user).pos, u.square) else {
                 return Ok(());
@@ -1394,6 +1668,7 @@ fn apply_line(cx: &mut Cx, u: &Use, l: &Line, t: Cid) -> R {
                 to,
                 cost,
             });
+            entered(cx, user, to)?;
         }
     }
     Ok(())
@@ -1428,6 +1703,34 @@ pub fn add_condition(cx: &mut Cx, who: Cid, c: Cond, by_use: u32) {
     }
 }
 
+/// Damage from an ability line: a Buff used on the defence takes some off (THR-R139), and a
+/// Minion vanishes instead of taking it (THR-R222, THR-H29).
+fn damage(cx: &mut Cx, depth: usize, u: &Use, r: Cid, g: Gauge, amount: i16) {
+    let mut n = amount;
+    let i = u.index as usize;
+    if depth != usize::MAX
+        && u.targets.get(i) == Some(&r)
+        && let Some(mut v) = cx.s.use_at(depth).cloned()
+        && v.mods[i].reduce > 0
+        && n > 0
+    {
+        let take = v.mods[i].reduce.min(n);
+        n -= take;
+        v.mods[i].reduce -= take;
+        cx.emit(Event::SetFrame {
+            index: depth as u8,
+            frame: Frame::Use(v),
+        });
+    }
+    if cx.s.info(r).minion_of.is_some() {
+        if n > 0 || (amount > 0 && cx.s.options.minion_vanishes_at_zero) {
+            remove(cx, r, Removal::Vanished);
+        }
+        return;
+    }
+    deal(cx, r, g, n, Some(u.user), u.id);
+}
+
 /// Deals Fatigue or Stress (THR-R153, THR-R209, THR-R214).
 pub fn deal(cx: &mut Cx, who: Cid, g: Gauge, amount: i16, source: Option<Cid>, use_id: u32) {
     if amount <= 0 || !cx.s.ch(who).present() {
@@ -1449,7 +1752,7 @@ pub fn deal(cx: &mut Cx, who: Cid, g: Gauge, amount: i16, source: Option<Cid>, u
     }
     if cx.s.ch(who).has(Cond::Dazed)
         && source.is_some_and(|src| cx.s.enemies(src, who))
-        && cx.s.ch(who).dazed_by != use_id
+        && (cx.s.ch(who).dazed_by != use_id || !cx.s.options.dazed_survives_own_use)
     {
         cx.emit(Event::Condition {
             who,
@@ -1458,29 +1761,6 @@ pub fn deal(cx: &mut Cx, who: Cid, g: Gauge, amount: i16, source: Option<Cid>, u
             by_use: 0,
         });
     }
-}
-
-/// An Incapacity Roll (THR-R168).
-pub fn incapacity_roll(cx: &mut Cx, who: Cid) -> R {
-    if cx.s.ch(who).incapacitated || !cx.s.ch(who).present() {
-        return Ok(());
-    }
-    let (tally, modifier) = calc::incapacity_tally(cx.s, who);
-    let net = tally.net(cx.s);
-    let name = cx.s.name(who).to_string();
-    let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Incapacity Roll"))?;
-    let load = cx.s.ch(who).fatigue;
-    let passed = roll.total > load;
-    cx.emit(Event::IncapacityRolled {
-        who,
-        roll,
-        load,
-        passed,
-    });
-    if !passed {
-        incapacitate(cx, who);
-    }
-    Ok(())
 }
 
 /// Becoming Incapacitated (THR-R169, THR-R172, THR-R177).
@@ -1504,9 +1784,20 @@ pub fn incapacitate(cx: &mut Cx, who: Cid) {
     if fl == 0 {
         cx.emit(Event::Revived { who });
     }
+    // THR-R143 option: Buffs and Terrain Effects end when their creator is Incapacitated.
+    if cx.s.options.creator_gone == crate::options::CreatorGone::Incapacitated {
+        creator_gone(cx, who);
+    }
+    for o in cx.s.ids().collect::<Vec<_>>() {
+        if cx.s.enemies(o, who) && !is_minion(cx.s, o) {
+            nova_earn(cx, o, NovaEarn::EnemyIncapacitated);
+        }
+    }
 }
 
-fn after_use(cx: &mut Cx, u: &Use) -> R {
+/// The end of an ability, first part: Burning ends on Recover, Hamstrung Dazes an attacker,
+/// a Terrain Effect is placed, and an Exhausted user rolls for Incapacity after its Action.
+fn finish_use(cx: &mut Cx, u: &Use) -> R {
     let a = cx.s.setup.book.get(u.ability).clone();
     let user = u.user;
     if a.recover && cx.s.ch(user).status(XStatus::Burning) > 0 {
@@ -1519,18 +1810,33 @@ fn after_use(cx: &mut Cx, u: &Use) -> R {
     if a.is_attack() && cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
         add_condition(cx, user, Cond::Dazed, u.id); // THR-R206
     }
+    if a.terrain.is_some() && cx.s.ch(user).present() {
+        place_terrain(cx, u, &a);
+    }
     if u.is_action
         && cx.s.ch(user).able()
         && cx.s.ch(user).exhausted()
         && (cx.s.options.incapacity_after_any_action || a.is_attack())
     {
-        incapacity_roll(cx, user)?; // THR-R166
+        fixed_roll(cx, user, FixedKind::Incapacity); // THR-R166
     }
+    Ok(())
+}
+
+/// The end of an ability, second part: the stop check and the turn's next step.
+fn after_use(cx: &mut Cx, u: &Use) -> R {
+    let dash =
+        cx.s.setup
+            .book
+            .get(u.ability)
+            .effect
+            .iter()
+            .any(|l| matches!(l.op, Op::Dash));
+    let user = u.user;
     if cx.s.options.stop_check == StopCheck::AfterAbilityAndTurn {
         stop_check(cx);
     }
     if u.is_action && cx.s.turn.who == user && cx.s.outcome.is_none() && cx.s.stack.is_empty() {
-        let dash = a.effect.iter().any(|l| matches!(l.op, Op::Dash));
         let step = if dash && cx.s.ch(user).able() {
             Step::ActionMove
         } else {
@@ -1565,8 +1871,10 @@ pub fn stop_check(cx: &mut Cx) {
         return;
     }
     let s = &*cx.s;
-    let pcs_down = s.ids().filter(|&c| s.is_pc(c)).all(|c| down(s, c));
-    let npcs_down = s.ids().filter(|&c| !s.is_pc(c)).all(|c| down(s, c));
+    // Minions do not count unless the option says so (THR-H18).
+    let counts = |c: Cid| s.options.minions_count || !is_minion(s, c);
+    let pcs_down = s.ids().filter(|&c| s.is_pc(c) && counts(c)).all(|c| down(s, c));
+    let npcs_down = s.ids().filter(|&c| !s.is_pc(c) && counts(c)).all(|c| down(s, c));
     let result = if pcs_down && npcs_down {
         Some((
             match s.options.both_fall {
@@ -1686,10 +1994,7 @@ fn ruling(cx: &mut Cx, r: &Ruling) -> R {
                 cx.emit(Event::Revived { who: *who });
             }
             if *g == Gauge::Wounds && v >= 3 && !cx.s.ch(*who).removed {
-                cx.emit(Event::Removed {
-                    who: *who,
-                    why: Removal::Wounds,
-                });
+                remove(cx, *who, Removal::Wounds);
             }
         }
         Ruling::Status { who, status, by } => match status {
@@ -1744,12 +2049,469 @@ fn ruling(cx: &mut Cx, r: &Ruling) -> R {
                 this_round,
             });
         }
-        Ruling::Remove { who } => cx.emit(Event::Removed {
-            who: *who,
-            why: Removal::Gm,
-        }),
+        Ruling::Remove { who } => remove(cx, *who, Removal::Gm),
         Ruling::End { winner } => end_combat(cx, *winner, "gm-ended"),
     }
     stop_check(cx);
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Buffs, Terrain Effects, Nova, Minions and prompts (THR-R135 to THR-R143, THR-R222, THR-R226)
+// ---------------------------------------------------------------------------------------------
+
+/// The defender uses its Buff on the defence being picked: the creator's bonus on the roll and
+/// a reduction of what the attack lets through (THR-R139, Spirit Armor).
+fn buff_on_defence(cx: &mut Cx, t: Cid) {
+    let Some(b) = cx.s.ch(t).buff else { return };
+    let Some(spec) = cx.s.setup.book.get(b.ability).buff_spec.clone() else {
+        return;
+    };
+    let Some(Frame::Use(mut u)) = cx.s.stack.last().cloned() else {
+        return;
+    };
+    let i = u.index as usize;
+    let bonus = spec.defence_bonus.as_ref().map_or(0, |x| eval(cx.s, b.creator, x));
+    u.mods[i].defence_flat += bonus;
+    u.mods[i].reduce += spec.reduce_damage;
+    u.mods[i].buff_used = true;
+    cx.emit(Event::SetTop { frame: Frame::Use(u) });
+    use_buff(cx, t);
+}
+
+/// The bearer uses one use of its Buff.
+fn use_buff(cx: &mut Cx, who: Cid) {
+    if let Some(b) = cx.s.ch(who).buff {
+        cx.emit(Event::BuffUsed {
+            who,
+            uses: b.uses.saturating_sub(1),
+        });
+    }
+}
+
+/// After a use, a used-up Buff either asks its creator to pay to keep it or ends.
+fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) {
+    let Some(b) = cx.s.ch(bearer).buff else { return };
+    if b.uses > 0 {
+        return;
+    }
+    let keep =
+        cx.s.setup
+            .book
+            .get(b.ability)
+            .buff_spec
+            .as_ref()
+            .and_then(|x| x.keep_cost);
+    match keep {
+        Some(cost) if cx.s.ch(b.creator).present() => {
+            cx.emit(Event::Push {
+                frame: Frame::Prompt(Prompt::BuffKeep {
+                    creator: b.creator,
+                    target: bearer,
+                    cost,
+                }),
+            });
+        }
+        _ => cx.emit(Event::BuffEnded { who: bearer }),
+    }
+}
+
+/// Gives a Buff to a target (THR-R139 to THR-R142): at once if it has none, else the target
+/// chooses between the old and the new.
+fn apply_buff(cx: &mut Cx, u: &Use, t: Cid) {
+    let Some(spec) = cx.s.setup.book.get(u.ability).buff_spec.clone() else {
+        return;
+    };
+    let buff = BuffOn {
+        creator: u.user,
+        ability: u.ability,
+        uses: spec.uses,
+    };
+    if cx.s.ch(t).buff.is_none() {
+        cx.emit(Event::BuffGained { who: t, buff });
+    } else {
+        cx.emit(Event::Push {
+            frame: Frame::Prompt(Prompt::BuffReplace {
+                target: t,
+                creator: u.user,
+                ability: u.ability,
+            }),
+        });
+    }
+}
+
+/// The squares a Terrain Effect covers now (an Aura follows its creator, THR-R83).
+pub fn terrain_squares(s: &State, t: &TerrainInst) -> Vec<Pos> {
+    match t.aura {
+        Some(r) => match s.ch(t.creator).pos {
+            Some(c) => fray_space::aura(c, r).filter(|p| s.setup.map.contains(*p)).collect(),
+            None => Vec::new(),
+        },
+        None => t.squares.clone(),
+    }
+}
+
+/// Whether a Terrain Effect's lines and difficulty apply to a character.
+pub fn terrain_affects(s: &State, t: &TerrainInst, who: Cid, affects: Affects) -> bool {
+    match affects {
+        Affects::All => true,
+        Affects::Enemies => s.enemies(t.creator, who),
+        Affects::Allies => t.creator == who || s.allies(t.creator, who),
+    }
+}
+
+/// Places a Terrain Effect (THR-R136, THR-R137, THR-R138).
+fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
+    let Some(spec) = &a.terrain else { return };
+    if !spec.exempt {
+        // A creator has one Terrain Effect at a time: a new one removes the old (THR-R137).
+        while let Some(i) = cx.s.terrain.iter().position(|t| {
+            t.creator == u.user
+                && !cx
+                    .s
+                    .setup
+                    .book
+                    .get(t.ability)
+                    .terrain
+                    .as_ref()
+                    .is_some_and(|x| x.exempt)
+        }) {
+            cx.emit(Event::TerrainRemoved { index: i as u8 });
+        }
+    }
+    let aura = match &a.target {
+        crate::ability::TargetSpec::Aura(x) => Some(eval(cx.s, u.user, x).max(1) as u16),
+        _ => None,
+    };
+    let over = u.overexert.and_then(|i| a.overexert.get(i as usize));
+    let upkeep = over
+        .filter(|o| o.upkeep)
+        .map(|o| o.stress.unwrap_or(cx.s.options.overexert_stress));
+    let squares = if aura.is_some() { Vec::new() } else { u.shape.clone() };
+    cx.emit(Event::TerrainPlaced {
+        effect: TerrainInst {
+            creator: u.user,
+            ability: u.ability,
+            squares,
+            aura,
+            upkeep,
+        },
+    });
+}
+
+/// Applies Terrain Effect lines of one kind to a character standing on `p`.
+fn terrain_lines(
+    cx: &mut Cx,
+    who: Cid,
+    p: Pos,
+    pick: impl Fn(&crate::ability::TerrainSpec, &TerrainInst) -> Vec<Line>,
+) -> R {
+    let effects = cx.s.terrain.clone();
+    for t in &effects {
+        let Some(spec) = cx.s.setup.book.get(t.ability).terrain.clone() else {
+            continue;
+        };
+        if !terrain_squares(cx.s, t).contains(&p) || !terrain_affects(cx.s, t, who, spec.affects) {
+            continue;
+        }
+        let lines = pick(&spec, t);
+        if lines.is_empty() || !cx.s.ch(who).present() {
+            continue;
+        }
+        let u = synthetic_use(cx, t.creator, t.ability);
+        for l in &lines {
+            apply_line(cx, usize::MAX, &u, l, who)?;
+        }
+    }
+    Ok(())
+}
+
+/// A use record for lines that come from a standing effect rather than an ability use.
+fn synthetic_use(cx: &Cx, user: Cid, ability: crate::ability::AbilityId) -> Use {
+    Use {
+        id: cx.s.uses,
+        user,
+        ability,
+        targets: Vec::new(),
+        square: None,
+        shape: Vec::new(),
+        pick: Pick::default(),
+        overexert: None,
+        is_action: false,
+        stage: UseStage::Finish,
+        index: 0,
+        post: false,
+        defences: Vec::new(),
+        mods: Vec::new(),
+        verdicts: Vec::new(),
+        shared_attack: None,
+    }
+}
+
+/// A character entered a square: Terrain Effects with entry lines act on it.
+fn entered(cx: &mut Cx, who: Cid, p: Pos) -> R {
+    if cx.s.terrain.is_empty() {
+        return Ok(());
+    }
+    terrain_lines(cx, who, p, |spec, _| spec.on_enter.clone())
+}
+
+/// Start of Turn, step b (THR-R28): upkeep payments, start-of-turn passives, Terrain Effects.
+fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
+    // Start-of-turn passives (Jittery) apply by themselves.
+    let passives: Vec<crate::ability::AbilityId> = triggered_abilities(cx.s, who).collect();
+    for id in passives {
+        let ab = cx.s.setup.book.get(id).clone();
+        let Some(tr) = &ab.trigger else { continue };
+        let TriggerOn::StartOfTurn { adjacent_foe } = tr.on else {
+            continue;
+        };
+        if adjacent_foe
+            && cx.s.ch(who).pos.is_none_or(|p| {
+                !cx.s.ids().any(|o| {
+                    cx.s.enemies(who, o)
+                        && cx.s.ch(o).able()
+                        && cx.s.ch(o).pos.is_some_and(|q| fray_space::chebyshev(p, q) == 1)
+                })
+            })
+        {
+            continue;
+        }
+        let u = synthetic_use(cx, who, id);
+        for r in &tr.reaction {
+            if let Reaction::Lines(lines) = r {
+                for l in lines {
+                    apply_line(cx, usize::MAX, &u, l, who)?;
+                }
+            }
+        }
+    }
+    // Terrain Effects that act on whoever starts its turn inside.
+    if let Some(p) = cx.s.ch(who).pos {
+        terrain_lines(cx, who, p, |spec, t| {
+            let mut v = spec.start_of_turn.clone();
+            if t.upkeep.is_some() {
+                v.extend(spec.overexert_start_of_turn.iter().cloned());
+            }
+            v
+        })?;
+    }
+    // Upkeep Overexerts this character keeps up ask to be paid again (THR-R135).
+    if cx.s.options.upkeep_at_start_of_turn {
+        upkeep_prompts(cx, who);
+    }
+    Ok(())
+}
+
+fn upkeep_prompts(cx: &mut Cx, who: Cid) {
+    let asks: Vec<(usize, i16)> =
+        cx.s.terrain
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.creator == who)
+            .filter_map(|(i, t)| t.upkeep.map(|c| (i, c)))
+            .collect();
+    for (i, cost) in asks.into_iter().rev() {
+        cx.emit(Event::Push {
+            frame: Frame::Prompt(Prompt::Upkeep {
+                creator: who,
+                effect: i as u8,
+                cost,
+            }),
+        });
+    }
+}
+
+fn step_prompt(_cx: &mut Cx, _p: &Prompt) -> Flow {
+    // Every prompt is a decision for a seat.
+    Flow::Wait
+}
+
+/// Answers the prompt on top of the stack.
+fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
+    let Some(Frame::Prompt(p)) = cx.s.stack.last().cloned() else {
+        return Ok(());
+    };
+    cx.emit(Event::Pop);
+    match (p, cmd) {
+        (Prompt::Move { who, budget, .. }, Command::Move(to)) => {
+            let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
+            let s: &State = cx.s;
+            let mut scratch = fray_space::PathScratch::new();
+            let path = fray_space::cheapest_path(
+                &s.setup.map,
+                from,
+                *to,
+                budget.max(0) as u32,
+                |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
+                |q| can_stop(s, who, q),
+                &mut scratch,
+            );
+            let Some((path, _)) = path else { return Ok(()) };
+            let mut at = from;
+            for next in path {
+                cx.emit(Event::Moved {
+                    who,
+                    from: at,
+                    to: next,
+                    cost: 0,
+                    forced: true,
+                });
+                entered(cx, who, next)?;
+                at = next;
+            }
+        }
+        (
+            Prompt::BuffReplace {
+                target,
+                creator,
+                ability,
+            },
+            Command::Accept,
+        ) => {
+            let uses = cx.s.setup.book.get(ability).buff_spec.as_ref().map_or(1, |b| b.uses);
+            cx.emit(Event::BuffEnded { who: target });
+            cx.emit(Event::BuffGained {
+                who: target,
+                buff: BuffOn { creator, ability, uses },
+            });
+        }
+        (Prompt::BuffKeep { creator, target, cost }, Command::Keep) => {
+            let id = cx.s.uses;
+            deal(cx, creator, Gauge::Stress, cost, Some(creator), id);
+            if let Some(b) = cx.s.ch(target).buff {
+                let uses = cx.s.setup.book.get(b.ability).buff_spec.as_ref().map_or(1, |x| x.uses);
+                cx.emit(Event::BuffUsed { who: target, uses });
+            }
+        }
+        (Prompt::BuffKeep { target, .. }, Command::Release) => cx.emit(Event::BuffEnded { who: target }),
+        (Prompt::Upkeep { creator, cost, .. }, Command::Keep) => {
+            let id = cx.s.uses;
+            deal(cx, creator, Gauge::Stress, cost, Some(creator), id);
+        }
+        (Prompt::Upkeep { effect, .. }, Command::Release) => cx.emit(Event::UpkeepEnded { index: effect }),
+        // `pass` on a move and `decline` on a Buff change nothing.
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Nova Potential from a contest: Criticals on either side, doubles on the attack roll.
+fn nova_on_contest(cx: &mut Cx, user: Cid, target: Cid, verdict: Verdict, attack: Option<Rolled>) {
+    if verdict == Verdict::AttackerCritical {
+        nova_earn(cx, user, NovaEarn::CriticalDealt);
+    }
+    if verdict == Verdict::DefenderCritical {
+        nova_earn(cx, target, NovaEarn::CriticalDefence);
+    }
+    if let Some(r) = attack {
+        let doubles = match cx.s.options.doubles_from {
+            crate::options::DoublesFrom::KeptDice => {
+                let kept: Vec<u16> = r.roll.kept_faces().collect();
+                kept.len() == 2 && kept[0] == kept[1]
+            }
+            crate::options::DoublesFrom::AllDice => {
+                let f = r.roll.faces.as_slice();
+                (0..f.len()).any(|i| (i + 1..f.len()).any(|j| f[i] == f[j]))
+            }
+        };
+        if doubles {
+            nova_earn(cx, user, NovaEarn::DoublesOnAttack);
+        }
+    }
+}
+
+/// One Potential for each of a character's Nova abilities that earn on this event, capped at
+/// their Cost (THR-R226).
+pub fn nova_earn(cx: &mut Cx, who: Cid, earn: NovaEarn) {
+    if !cx.s.ch(who).present() {
+        return;
+    }
+    let states = cx.s.ch(who).nova.clone();
+    for n in states {
+        let Some(nv) = cx.s.setup.book.get(n.ability).nova else {
+            continue;
+        };
+        if nv.earn == earn && n.potential < nv.cost {
+            cx.emit(Event::NovaEarned {
+                who,
+                ability: n.ability,
+                potential: n.potential + 1,
+            });
+        }
+    }
+}
+
+/// Places the user's Minion on a square, or moves the one it has there (THR-R222).
+fn position_minion(cx: &mut Cx, user: Cid, at: Pos) {
+    let existing =
+        cx.s.ids()
+            .find(|&m| cx.s.info(m).minion_of == Some(user) && cx.s.ch(m).present());
+    match existing {
+        Some(m) => cx.emit(Event::Relocated { who: m, to: at }),
+        None => {
+            let ctl = cx.s.info(user).clone();
+            let mut n = 1;
+            let id = loop {
+                let id = if n == 1 {
+                    format!("{}-minion", ctl.id)
+                } else {
+                    format!("{}-minion-{n}", ctl.id)
+                };
+                if cx.s.find(&id).is_none() {
+                    break id;
+                }
+                n += 1;
+            };
+            let info = CharInfo {
+                id,
+                name: format!("{}'s Minion", ctl.name),
+                side: ctl.side,
+                seat: ctl.seat,
+                start: Some(at),
+                stats: crate::setup::Stats {
+                    speed: 0,
+                    ..ctl.stats.clone()
+                },
+                abilities: Vec::new(),
+                traits: Default::default(),
+                ft: 0,
+                st: 0,
+                wounds: 0,
+                nova: Vec::new(),
+                minion_of: Some(user),
+            };
+            cx.emit(Event::Joined { info: Box::new(info) });
+        }
+    }
+}
+
+/// Removes a combatant from combat; with it go the Buffs and Terrain Effects it created and
+/// its Minions (THR-R143, THR-R222).
+pub fn remove(cx: &mut Cx, who: Cid, why: Removal) {
+    if cx.s.ch(who).removed {
+        return;
+    }
+    cx.emit(Event::Removed { who, why });
+    creator_gone(cx, who);
+}
+
+/// Ends what a creator keeps in play (on removal, or on Incapacity with that option).
+fn creator_gone(cx: &mut Cx, who: Cid) {
+    for b in cx.s.ids().collect::<Vec<_>>() {
+        if cx.s.ch(b).buff.is_some_and(|x| x.creator == who) {
+            cx.emit(Event::BuffEnded { who: b });
+        }
+    }
+    while let Some(i) = cx.s.terrain.iter().position(|t| t.creator == who) {
+        cx.emit(Event::TerrainRemoved { index: i as u8 });
+    }
+    for m in cx.s.ids().collect::<Vec<_>>() {
+        if cx.s.info(m).minion_of == Some(who) && !cx.s.ch(m).removed {
+            cx.emit(Event::Removed {
+                who: m,
+                why: Removal::CreatorGone,
+            });
+        }
+    }
 }

@@ -108,6 +108,10 @@ pub struct CharInfo {
     pub st: i16,
     /// Wounds at the start of this combat.
     pub wounds: i16,
+    /// Nova Potential carried in from earlier combats, per Nova ability (THR-R188).
+    pub nova: Vec<(AbilityId, u8)>,
+    /// For a Minion, its controller (THR-R222).
+    pub minion_of: Option<Cid>,
 }
 
 /// A side.
@@ -255,6 +259,7 @@ struct RawChar {
     fatigue_tolerance: Option<i16>,
     stress_tolerance: Option<i16>,
     wounds: Option<i16>,
+    nova: Option<Spanned<BTreeMap<String, u8>>>,
 }
 
 impl RawChar {
@@ -286,7 +291,8 @@ impl RawChar {
             max_stress_tolerance,
             fatigue_tolerance,
             stress_tolerance,
-            wounds
+            wounds,
+            nova
         )
     }
 }
@@ -474,6 +480,19 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             "Thrum needs at least one side of kind \"pc\" and one of kind \"npc\"",
         );
     }
+
+    // Upgraded abilities (`id+a+b`) become records of their own before anyone uses them.
+    let mut book = book;
+    for rc in raw.template.values().chain(raw.combatant.iter()) {
+        for ab in rc.get_ref().abilities.iter().flatten() {
+            if ab.get_ref().contains('+')
+                && let Err(m) = book.find_or_upgrade(ab.get_ref())
+            {
+                cx.err(ab.span(), m);
+            }
+        }
+    }
+    let book = book;
 
     // Templates.
     let mut templates = BTreeMap::new();
@@ -795,6 +814,24 @@ fn character(
             None => cx.err(a.span(), format!("unknown ability '{}'", a.get_ref())),
         }
     }
+    let mut nova = Vec::new();
+    if let Some(n) = &r.nova {
+        for (k, v) in n.get_ref() {
+            match book.find(k) {
+                Some(id) if book.get(id).nova.is_some() => {
+                    let cap = book.get(id).nova.map_or(0, |x| x.cost);
+                    nova.push((id, (*v).min(cap)));
+                }
+                Some(_) => cx.err(n.span(), format!("'{k}' is not a Nova ability")),
+                None => cx.err(n.span(), format!("unknown ability '{k}'")),
+            }
+        }
+    }
+    for &id in &abilities {
+        if book.get(id).nova.is_some() && !nova.iter().any(|(a, _)| *a == id) {
+            nova.push((id, 0));
+        }
+    }
     let start = match &r.at {
         None => None,
         Some(p) => cx.pos(p, map).and_then(|p| {
@@ -824,5 +861,7 @@ fn character(
         ft,
         st,
         wounds,
+        nova,
+        minion_of: None,
     })
 }

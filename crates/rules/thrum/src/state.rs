@@ -63,6 +63,8 @@ pub struct Turn {
     pub weaver_slow: bool,
     /// Whether the character's movement was ended early (a failed drop roll).
     pub move_ended: bool,
+    /// Banes on the character's rolls for the rest of this turn (Jittery).
+    pub banes: i16,
 }
 
 impl Turn {
@@ -78,6 +80,7 @@ impl Turn {
             weaver_used: false,
             weaver_slow: false,
             move_ended: false,
+            banes: 0,
         }
     }
 }
@@ -123,6 +126,47 @@ pub struct Char {
     pub initiative: i16,
     /// Delays taken in this combat (for the once-per-combat option).
     pub delays: u8,
+    /// The Buff this character benefits from (at most one, THR-R141).
+    pub buff: Option<BuffOn>,
+    /// Nova Potential per Nova ability (THR-R226).
+    pub nova: Vec<NovaState>,
+}
+
+/// A Buff on its bearer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuffOn {
+    /// Who created it.
+    pub creator: Cid,
+    /// Which ability.
+    pub ability: AbilityId,
+    /// Uses left before the creator must keep it or let it end.
+    pub uses: u8,
+}
+
+/// A Nova ability's Potential.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NovaState {
+    /// The ability.
+    pub ability: AbilityId,
+    /// Potential (capped at the Cost).
+    pub potential: u8,
+    /// Whether Potential was spent on it this combat.
+    pub used: bool,
+}
+
+/// A Terrain Effect in play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerrainInst {
+    /// Who created it.
+    pub creator: Cid,
+    /// Which ability.
+    pub ability: AbilityId,
+    /// Its squares (empty for an Aura, whose squares follow the creator).
+    pub squares: Vec<Pos>,
+    /// An Aura's radius: its squares are recomputed around the creator (THR-R83).
+    pub aura: Option<u16>,
+    /// The Stress its upkeep Overexert costs each turn, while kept up.
+    pub upkeep: Option<i16>,
 }
 
 impl Char {
@@ -148,6 +192,16 @@ impl Char {
             scouted: 0,
             initiative: 0,
             delays: 0,
+            buff: None,
+            nova: info
+                .nova
+                .iter()
+                .map(|(a, p)| NovaState {
+                    ability: *a,
+                    potential: *p,
+                    used: false,
+                })
+                .collect(),
         }
     }
 
@@ -193,6 +247,10 @@ pub struct RollMods {
     pub on_defence_critical: Option<(Cid, AbilityId)>,
     /// A Stance that ends after the roll unless the defence is a Critical.
     pub ends_unless_critical: Option<Cid>,
+    /// Fatigue or Stress still to be taken off what this attack deals this target (a Buff).
+    pub reduce: i16,
+    /// The Buff used on this defence (its creator is asked whether to keep it afterwards).
+    pub buff_used: bool,
 }
 
 /// Where an ability use is.
@@ -221,6 +279,8 @@ pub struct Use {
     pub targets: Vec<Cid>,
     /// The square aimed at, for abilities that target a square.
     pub square: Option<Pos>,
+    /// The squares of its shape (Area, Line), for Terrain Effects.
+    pub shape: Vec<Pos>,
     /// The user's pick for choices (`choose` option label index, a direction, a status).
     pub pick: Pick,
     /// The Overexert option declared, if any.
@@ -229,12 +289,17 @@ pub struct Use {
     pub is_action: bool,
     /// Where resolution is.
     pub stage: UseStage,
-    /// The target being handled in the current stage.
+    /// The target being handled in the current stage (in `Finish`, the sub-step).
     pub index: u8,
+    /// In `Rolls`: the target at `index` has been rolled and its lines applied; its
+    /// after-effects (Vulnerable, Finisher, follow-ups) come next.
+    pub post: bool,
     /// Defence picked per target.
     pub defences: Vec<Option<Defence>>,
     /// Trigger changes per target.
     pub mods: Vec<RollMods>,
+    /// The result against each target, once rolled.
+    pub verdicts: Vec<Option<crate::event::Verdict>>,
     /// The shared attack roll (multi-target option), once rolled.
     pub shared_attack: Option<Rolled>,
 }
@@ -252,13 +317,93 @@ pub struct WindowFrame {
     pub asked: u8,
 }
 
-/// One frame of the resolution stack.
+/// A Panic or Incapacity Roll, as a frame because a Buff may let its roller reroll a failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FixedKind {
+    /// A Panic Roll (THR-R158).
+    Panic,
+    /// An Incapacity Roll (THR-R168).
+    Incapacity,
+}
+
+/// A Panic or Incapacity Roll in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FixedRoll {
+    /// Who rolls.
+    pub who: Cid,
+    /// Which roll.
+    pub kind: FixedKind,
+    /// Whether the roll failed and the roller is being asked about a reroll.
+    pub asking: bool,
+}
+
+/// A decision inside resolution that is not a defence or a trigger.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Prompt {
+    /// `who` may move up to `budget` squares (`move x,y` or `pass`); with `toward`, only to a
+    /// square no farther from that character (Interpose), else anywhere (a follow-up move).
+    Move {
+        /// Who moves.
+        who: Cid,
+        /// Squares of movement.
+        budget: i16,
+        /// The character to move toward.
+        toward: Option<Cid>,
+    },
+    /// A target already under a Buff is offered another: `accept` (end the old one) or
+    /// `decline` (THR-R142).
+    BuffReplace {
+        /// The target.
+        target: Cid,
+        /// The new Buff's creator.
+        creator: Cid,
+        /// The new Buff's ability.
+        ability: AbilityId,
+    },
+    /// A Buff was used up: its creator may pay Stress to keep it (`keep`) or let it end
+    /// (`release`).
+    BuffKeep {
+        /// The creator.
+        creator: Cid,
+        /// The Buff's bearer.
+        target: Cid,
+        /// The Stress to pay.
+        cost: i16,
+    },
+    /// An upkeep Overexert: pay again (`keep`) or let it end (`release`) (THR-R135).
+    Upkeep {
+        /// The creator.
+        creator: Cid,
+        /// Index of the Terrain Effect in the state's list.
+        effect: u8,
+        /// The Stress to pay.
+        cost: i16,
+    },
+}
+
+/// One frame of the resolution stack.
+///
+/// `Use` is much larger than the other variants; the stack holds only a handful of frames and
+/// boxing it would cost an allocation per ability use on the simulation path, so it stays
+/// inline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)]
 pub enum Frame {
     /// An ability being used.
     Use(Use),
     /// A trigger window.
     Window(WindowFrame),
+    /// A Panic or Incapacity Roll.
+    Roll(FixedRoll),
+    /// A decision inside resolution.
+    Prompt(Prompt),
+    /// The start of a turn, step a (Panic) then step b (other effects) (THR-R27, THR-R28).
+    StartOfTurn {
+        /// Whose turn.
+        who: Cid,
+        /// 0: step a is next; 1: step b is next.
+        step: u8,
+    },
 }
 
 /// The user's picks for an ability's choices.
@@ -321,6 +466,8 @@ pub struct State {
     pub uses: u32,
     /// Counters of `hold` conditions, by condition index.
     pub holds: Vec<u16>,
+    /// Terrain Effects in play.
+    pub terrain: Vec<TerrainInst>,
     /// How the combat ended.
     pub outcome: Option<Outcome>,
 }

@@ -261,6 +261,8 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
                 Removal::Wounds => "three Wounds",
                 Removal::CoupDeGrace => "Coup de Grace",
                 Removal::Gm => "GM ruling",
+                Removal::Vanished => "a Minion vanishes when hurt",
+                Removal::CreatorGone => "its controller is gone",
             }
         ),
         Event::Joined { info } => format!(
@@ -273,6 +275,42 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
             n(who),
             if *this_round { "" } else { " (first turn next round)" }
         ),
+        Event::NovaEarned {
+            who,
+            ability,
+            potential,
+        } => format!("{}'s {} gains Potential ({potential})", n(who), ab(ability)),
+        Event::NovaSpent {
+            who,
+            ability,
+            potential,
+        } => {
+            format!("{} spends the Potential of {} ({potential} left)", n(who), ab(ability))
+        }
+        Event::BuffGained { who, buff } => {
+            format!("{} benefits from {}'s {}", n(who), n(&buff.creator), ab(&buff.ability))
+        }
+        Event::BuffUsed { who, uses } => format!("{} uses its Buff ({uses} use(s) left)", n(who)),
+        Event::BuffEnded { who } => format!("{}'s Buff ends", n(who)),
+        Event::TerrainPlaced { effect } => {
+            let shape = match effect.aura {
+                Some(r) => format!("an Aura {r} around {}", n(&effect.creator)),
+                None => format!("{} squares", effect.squares.len()),
+            };
+            format!(
+                "{} creates {} ({shape}){}",
+                n(&effect.creator),
+                ab(&effect.ability),
+                if effect.upkeep.is_some() {
+                    ", kept up by Overexert"
+                } else {
+                    ""
+                }
+            )
+        }
+        Event::TerrainRemoved { .. } => "A Terrain Effect ends".into(),
+        Event::UpkeepEnded { .. } => "An upkeep Overexert is not paid again and its effect ends".into(),
+        Event::TurnBanes { who, banes } => format!("{} has {banes} Bane(s) on its rolls this turn", n(who)),
         Event::InitiativeChanged { who, delta, .. } => format!("{}'s Initiative changes by {delta:+}", n(who)),
         Event::Relocated { who, to } => format!("{} is placed at {to}", n(who)),
         Event::Barred { who } => format!(
@@ -330,6 +368,53 @@ pub fn describe_pending(s: &State, p: &Pending) -> String {
                     ),
                     None => format!("{} may use {}", s.name(h), s.setup.book.get(a).name),
                 }
+            }
+            Frame::Roll(r) => format!(
+                "{} failed its {} Roll: reroll with its Buff, or pass",
+                s.name(r.who),
+                match r.kind {
+                    crate::state::FixedKind::Panic => "Panic",
+                    crate::state::FixedKind::Incapacity => "Incapacity",
+                }
+            ),
+            Frame::Prompt(crate::state::Prompt::Move {
+                who,
+                budget,
+                toward: Some(t),
+            }) => {
+                format!(
+                    "{} may move up to {budget} squares toward {}, or pass",
+                    s.name(*who),
+                    s.name(*t)
+                )
+            }
+            Frame::Prompt(crate::state::Prompt::Move {
+                who,
+                budget,
+                toward: None,
+            }) => {
+                format!("{} may move up to {budget} squares, or pass", s.name(*who))
+            }
+            Frame::Prompt(crate::state::Prompt::BuffReplace {
+                target,
+                creator,
+                ability,
+            }) => format!(
+                "{} already has a Buff: accept {}'s {} (ending the old one) or decline it",
+                s.name(*target),
+                s.name(*creator),
+                s.setup.book.get(*ability).name
+            ),
+            Frame::Prompt(crate::state::Prompt::BuffKeep { creator, target, cost }) => format!(
+                "{}'s Buff on {} is used up: keep it (pay {cost} Stress) or release it",
+                s.name(*creator),
+                s.name(*target)
+            ),
+            Frame::Prompt(crate::state::Prompt::Upkeep { creator, cost, .. }) => {
+                format!(
+                    "{}: pay {cost} Stress to keep its Overexert going (keep), or release it",
+                    s.name(*creator)
+                )
             }
             _ => format!("a decision for {}", p.seat),
         };

@@ -67,3 +67,8 @@ fn conformance_skirmish() {
 fn conformance_last_stand() {
     suite("last-stand.toml", 1000, 20);
 }
+
+#[test]
+fn conformance_ruins() {
+    suite("ruins.toml", 1000, 10);
+}

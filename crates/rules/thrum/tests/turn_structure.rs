@@ -468,10 +468,13 @@ fn thr_r40_a_passive_trigger_fires_outside_its_owners_turn() {
     // p's turn, yet b2's Interpose (a Passive with a Trigger) is offered.
     assert_eq!(t.turn().0, "p");
     assert_eq!(t.pending(), ("trigger", "b2".into()));
-    t.dice(&[3, 3, 1, 1]);
     t.cmd("trigger interpose");
+    // Its controller picks where to go: up to 1 + T = 1 square, no farther from b1.
+    assert_eq!(t.pending(), ("move", "b2".into()));
+    assert_eq!(t.legal(), vec!["move 4,0".to_string(), "pass".to_string()]);
+    t.dice(&[3, 3, 1, 1]);
+    t.cmd("move 4,0");
     t.assert_dice_used();
-    // Tier 0: 1 square toward b1.
     assert_eq!(t.ch("b2").pos, Some(Pos::new(4, 0)));
     assert_eq!(contests(&t.last), vec![(6, Some(2), Verdict::AttackerSuccess)]);
 }
