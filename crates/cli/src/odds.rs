@@ -7,7 +7,15 @@ use std::fmt::Write;
 /// Runs `fray odds WHAT ARGS...`.
 pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
     let json = args.iter().any(|a| a == "--json");
-    let args: Vec<String> = args.iter().filter(|a| *a != "--json").cloned().collect();
+    let mut args: Vec<String> = args.iter().filter(|a| *a != "--json").cloned().collect();
+    // `--time N`: compute the distribution N times and print the mean seconds (for the
+    // comparison script in scripts/).
+    let mut time_runs = None;
+    if let Some(i) = args.iter().position(|a| a == "--time") {
+        let n = args.get(i + 1).and_then(|v| v.parse::<u32>().ok()).filter(|n| *n > 0);
+        time_runs = Some(n.ok_or_else(|| Fail::input("--time needs a positive number of runs"))?);
+        args.drain(i..(i + 2).min(args.len()));
+    }
     if what == "roll" {
         let text = args.join(" ");
         if text.trim().is_empty() {
@@ -17,6 +25,17 @@ pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
         }
         let expr: DiceExpr = text.parse().map_err(|e| Fail::input(format!("'{text}': {e}")))?;
         let dist = Dist::of_expr(&expr).map_err(|e| Fail::input(format!("'{text}': {e}")))?;
+        if let Some(n) = time_runs {
+            let start = std::time::Instant::now();
+            for _ in 0..n {
+                std::hint::black_box(Dist::of_expr(std::hint::black_box(&expr)).ok());
+            }
+            say!(
+                "mean seconds per distribution: {:.9}",
+                start.elapsed().as_secs_f64() / n as f64
+            );
+            return Ok(());
+        }
         if json {
             say!(
                 "{}",

@@ -29,3 +29,9 @@ fn golden_thrum_skirmish() {
 fn golden_thrum_last_stand() {
     insta::assert_snapshot!("thrum-last-stand-seed-2", run("thrum/last-stand", 2));
 }
+
+#[test]
+fn golden_thrum_ruins() {
+    // Cover, areas, statuses, Buffs, Terrain Effects, Nova, Tier 1 enemies.
+    insta::assert_snapshot!("thrum-ruins-seed-4", run("thrum/ruins", 4));
+}

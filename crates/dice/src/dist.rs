@@ -941,3 +941,31 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod monte_carlo {
+    use crate::{DiceExpr, Dist, SeededDice};
+
+    /// Sampled totals of dice expressions match the exact distribution within 5 standard errors
+    /// at every outcome.
+    #[test]
+    fn exact_distributions_match_200000_seeded_rolls() {
+        for (i, text) in ["3d6kh2+1", "4d6kl2", "2d20kh1+1d8-3", "5d6"].iter().enumerate() {
+            let expr: DiceExpr = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            let exact = Dist::of_expr(&expr).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let mut dice = SeededDice::new(100 + i as u64);
+            let n = 200_000u64;
+            let mut counts = std::collections::BTreeMap::new();
+            for _ in 0..n {
+                let (total, _) = expr.roll(&mut dice).unwrap_or_else(|e| panic!("{text}: {e}"));
+                *counts.entry(total as i64).or_insert(0u64) += 1;
+            }
+            for (v, _) in exact.iter() {
+                let p = exact.p_eq(v);
+                let freq = *counts.get(&v).unwrap_or(&0) as f64 / n as f64;
+                let se = (p * (1.0 - p) / n as f64).sqrt().max(1e-9);
+                assert!((freq - p).abs() < 5.0 * se, "{text} = {v}: exact {p}, sampled {freq}");
+            }
+        }
+    }
+}

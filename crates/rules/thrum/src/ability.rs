@@ -1544,9 +1544,15 @@ pub fn load_abilities(
                 "terrain-effect" => terrain_effect = true,
                 "recover" => recover = true,
                 "ignores-enemy-triggers" => ignores = true,
+                // An Aura is its target shape (`target = "aura X"`); the tag is accepted as a label.
+                "aura" => {
+                    if !a.target.as_ref().is_some_and(|t| t.get_ref().starts_with("aura ")) {
+                        l.err(t.span(), "the aura tag needs target = \"aura X\"");
+                    }
+                }
                 other => l.err(
                     t.span(),
-                    format!("unknown tag '{other}': expected ranged, finisher, buff, terrain-effect, recover or ignores-enemy-triggers"),
+                    format!("unknown tag '{other}': expected ranged, finisher, buff, terrain-effect, aura, recover or ignores-enemy-triggers"),
                 ),
             }
         }
@@ -1838,11 +1844,11 @@ fn parse_target(s: &str) -> Result<TargetSpec, String> {
             if let Some(n) = s.strip_prefix("up-to-").and_then(|r| r.strip_suffix("-enemies")) {
                 TargetSpec::UpToEnemies(n.parse().map_err(|_| format!("expected a number in '{s}'"))?)
             } else if let Some(x) = s.strip_prefix("area ") {
-                TargetSpec::Area(Amount::parse(x)?)
+                TargetSpec::Area(shape_size(x)?)
             } else if let Some(x) = s.strip_prefix("line ") {
-                TargetSpec::Line(Amount::parse(x)?)
+                TargetSpec::Line(shape_size(x)?)
             } else if let Some(x) = s.strip_prefix("aura ") {
-                TargetSpec::Aura(Amount::parse(x)?)
+                TargetSpec::Aura(shape_size(x)?)
             } else {
                 return Err(format!(
                     "unknown target '{s}': expected self, ally, ally-or-self, enemy, character, up-to-N-enemies, all-enemies, incapacitated-ally, incapacitated-enemy, square, 'area X', 'line X', line-to-edge or 'aura X'"
@@ -1850,6 +1856,15 @@ fn parse_target(s: &str) -> Result<TargetSpec, String> {
             }
         }
     })
+}
+
+/// The X of Area X, Line X or Aura X: a positive integer (THR-R77), or an expression.
+fn shape_size(x: &str) -> Result<Amount, String> {
+    let a = Amount::parse(x)?;
+    match a.as_const() {
+        Some(n) if n < 1 => Err(format!("the size of an area must be a positive integer, not {n}")),
+        _ => Ok(a),
+    }
 }
 
 /// The abilities shipped with fray: the Basic Combat Abilities and example Art and enemy

@@ -13,7 +13,6 @@ use crate::ability::{Ability, Defence, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, range_of};
 use crate::check::{self, action_targets, check};
 use crate::command::{Action, Command, Target};
-use crate::event::Verdict;
 use crate::legal;
 use crate::setup::Cid;
 use crate::state::{Frame, Phase, Pick, Prompt, State, Step, UseStage};
@@ -42,25 +41,48 @@ impl ContestOdds {
     }
 }
 
-/// P(kept sum = v) for 2d6 with `net` Boons, `net` in -8..=8, v in 0..=12.
-fn table() -> &'static [[f64; 13]; 17] {
-    static T: OnceLock<[[f64; 13]; 17]> = OnceLock::new();
-    T.get_or_init(|| {
-        let mut t = [[0.0; 13]; 17];
-        for (i, row) in t.iter_mut().enumerate() {
-            let d = crate::resolve::dist2d6(i as i16 - 8);
-            for (v, c) in d.iter() {
-                if (0..=12).contains(&v) {
-                    row[v as usize] = c as f64 / d.total() as f64;
-                }
-            }
-        }
-        t
-    })
+/// For every pair of net Boons (attacker, defender) in -8..=8: the cumulative distribution of
+/// (attacker's kept dice − defender's kept dice), which runs from -10 to 10. `ge[k]` is
+/// P(diff ≥ k − 10). Built once from the exact distributions.
+struct DiffTable {
+    ge: Vec<[f64; 22]>,
 }
 
-fn row(net: i16) -> &'static [f64; 13] {
-    &table()[(net.clamp(-8, 8) + 8) as usize]
+fn diff_table() -> &'static DiffTable {
+    static T: OnceLock<DiffTable> = OnceLock::new();
+    T.get_or_init(|| {
+        let rows: Vec<[f64; 13]> = (-8..=8)
+            .map(|net| {
+                let d = crate::resolve::dist2d6(net);
+                let mut row = [0.0; 13];
+                for (v, c) in d.iter() {
+                    if (0..=12).contains(&v) {
+                        row[v as usize] = c as f64 / d.total() as f64;
+                    }
+                }
+                row
+            })
+            .collect();
+        let mut ge = Vec::with_capacity(17 * 17);
+        for a in &rows {
+            for d in &rows {
+                let mut pdf = [0.0f64; 21];
+                for (x, pa) in a.iter().enumerate() {
+                    for (y, pd) in d.iter().enumerate() {
+                        if *pa > 0.0 && *pd > 0.0 {
+                            pdf[(x as i32 - y as i32 + 10) as usize] += pa * pd;
+                        }
+                    }
+                }
+                let mut cum = [0.0f64; 22];
+                for k in (0..21).rev() {
+                    cum[k] = cum[k + 1] + pdf[k];
+                }
+                ge.push(cum);
+            }
+        }
+        DiffTable { ge }
+    })
 }
 
 /// The odds of a Thrum contest. `reroll_ties` renormalises away the ties.
@@ -72,33 +94,26 @@ pub fn contest_odds(
     margin: i16,
     reroll_ties: bool,
 ) -> ContestOdds {
-    let (a, d) = (row(att_net), row(def_net));
-    let mut o = ContestOdds::default();
-    let mut tie = 0.0;
-    for (x, pa) in a.iter().enumerate() {
-        if *pa == 0.0 {
-            continue;
-        }
-        for (y, pd) in d.iter().enumerate() {
-            if *pd == 0.0 {
-                continue;
-            }
-            let p = pa * pd;
-            let diff = (x as i16 + att_mod) - (y as i16 + def_mod);
-            match crate::resolve::verdict_of(diff, 0, margin) {
-                Verdict::AttackerCritical => o.attacker_critical += p,
-                Verdict::AttackerSuccess => o.attacker_success += p,
-                Verdict::DefenderCritical => o.defender_critical += p,
-                Verdict::DefenderSuccess => {
-                    if diff == 0 {
-                        tie += p;
-                    } else {
-                        o.defender_success += p;
-                    }
-                }
-            }
-        }
-    }
+    let t = diff_table();
+    let row = &t.ge[((att_net.clamp(-8, 8) + 8) * 17 + def_net.clamp(-8, 8) + 8) as usize];
+    let delta = att_mod - def_mod;
+    // P(kept diff + delta >= k) = P(kept diff >= k - delta).
+    let p_ge = |k: i16| -> f64 {
+        let idx = (k - delta + 10).clamp(0, 21) as usize;
+        row[idx]
+    };
+    let m = margin.max(1);
+    let attacker_critical = p_ge(m);
+    let attacker_success = p_ge(1) - attacker_critical;
+    let tie = p_ge(0) - p_ge(1);
+    let defender_critical = 1.0 - p_ge(-m + 1);
+    let defender_success = 1.0 - attacker_critical - attacker_success - defender_critical - tie;
+    let mut o = ContestOdds {
+        attacker_critical,
+        attacker_success,
+        defender_success,
+        defender_critical,
+    };
     if reroll_ties && tie < 1.0 {
         let k = 1.0 / (1.0 - tie);
         o.attacker_critical *= k;

@@ -339,8 +339,8 @@ pub fn attack_tally(s: &State, user: Cid, ability: &Ability, target: Cid) -> Tal
             let sources = cover_check(s, user, from, at).sources as i16;
             t.add(-sources.min(s.options.max_cover_banes as i16)); // THR-R126, THR-R127
         }
-        if s.ch(user).status(XStatus::Blinded) > 0 && chebyshev(from, at) > 1 {
-            t.add(-1); // THR-R204
+        if chebyshev(from, at) > 1 {
+            t.add(-status_weight(s, user, XStatus::Blinded)); // THR-R204, THR-R212
         }
         if s.options.draft_hidden && has(s, target, Cond::Hidden) && chebyshev(from, at) > 1 {
             t.add(-1); // THR-R219
@@ -465,4 +465,10 @@ pub fn has_ability(s: &State, c: Cid, id: AbilityId) -> bool {
         };
     }
     s.info(c).abilities.contains(&id)
+}
+
+/// Whether a use of this ability makes attack rolls: it has an Attack type, unless it is a
+/// Terrain Effect and the `terrain-effect-attacks` option says they never roll (THR-R136).
+pub fn rolls(s: &State, a: &Ability) -> bool {
+    a.is_attack() && !(a.terrain.is_some() && s.options.terrain_effect_attacks == crate::options::TerrainAttacks::Never)
 }

@@ -447,7 +447,8 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             if squares.is_empty() {
                 return Err(no("invalid-target", "the shape lies entirely off the map"));
             }
-            if !matches!(spec, TargetSpec::Aura(_)) {
+            // Auras sit on the user and Line ∞ starts next to it: neither needs a range check.
+            if !matches!(spec, TargetSpec::Aura(_) | TargetSpec::LineToEdge) {
                 // THR-R80, THR-R81: some square within range (the user's own for Range 0).
                 let r = range.unwrap_or(0);
                 let ok = if r == 0 {
@@ -459,7 +460,7 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
                     return Err(no("out-of-range", "no square of the shape is within range"));
                 }
             }
-            if a.is_attack() {
+            if calc::rolls(s, a) {
                 // THR-R129, THR-R130: the shape needs at least one square that is not Obstructed.
                 if squares.iter().all(|p| obstructed(s, user, a, *p)) {
                     return Err(no("obstructed", "every square of the shape is Obstructed"));

@@ -297,6 +297,16 @@ pub enum NonAttackLines {
     EffectOnly,
 }
 
+/// Whether a Terrain Effect makes attack rolls (THR-R136).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerrainAttacks {
+    /// Only when its record has an Attack type (its text calls for a roll).
+    WhenStated,
+    /// Never: a Terrain Effect targets nobody, so its lines apply without a roll.
+    Never,
+}
+
 /// All Thrum options. Defaults are the rules file's proposals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
@@ -424,8 +434,8 @@ pub struct Options {
     /// THR-R135: whether upkeep Overexert is paid at the start of the creator's turn (true)
     /// or at its end (false).
     pub upkeep_at_start_of_turn: bool,
-    /// THR-R136: whether a Terrain Effect's area needs an attack roll (only if its text asks).
-    pub terrain_effects_roll: bool,
+    /// THR-R136: whether a Terrain Effect whose record has an Attack type rolls attacks.
+    pub terrain_effect_attacks: TerrainAttacks,
     /// THR-R143: when a creator's Buffs and Terrain Effects end.
     pub creator_gone: CreatorGone,
 
@@ -539,7 +549,7 @@ impl Default for Options {
             overexert_stress: 1,
             overexert_may_fray: true,
             upkeep_at_start_of_turn: true,
-            terrain_effects_roll: false,
+            terrain_effect_attacks: TerrainAttacks::WhenStated,
             creator_gone: CreatorGone::Removed,
             dazed: DazedMode::Flag,
             draft_stunned: true,

@@ -369,6 +369,8 @@ fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
     if !roll_fixed(cx, r.who, r.kind)? {
         fixed_failed(cx, r.who, r.kind);
     }
+    // A Buff used up by the reroll asks its creator to keep it, as after a defence.
+    buff_keep_prompt(cx, r.who);
     Ok(())
 }
 
@@ -404,14 +406,20 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
         return Ok(());
     }
     let floor = cx.s.options.tolerance_floor;
+    // With `upkeep-at-start-of-turn = false`, upkeep Overexerts are paid at the end of their
+    // creator's turns instead, from the turn after the one that placed them (THR-R135).
+    if !cx.s.options.upkeep_at_start_of_turn {
+        upkeep_prompts(cx, who);
+    }
     // Step a: End of Turn effects. Burning deals 1 Fatigue (THR-R205).
     if let Some(p) = cx.s.ch(who).pos
         && !cx.s.terrain.is_empty()
     {
         terrain_lines(cx, who, p, |spec, _| spec.end_of_turn.clone())?;
     }
-    if cx.s.ch(who).status(XStatus::Burning) > 0 {
-        deal(cx, who, Gauge::Fatigue, 1, None, 0);
+    let burning = calc::status_weight(cx.s, who, XStatus::Burning); // 1, or X when effects scale
+    if burning > 0 {
+        deal(cx, who, Gauge::Fatigue, burning, None, 0);
     }
     // Then, for an Incapacitated character, the −1/−1 drop and the revive check.
     if cx.s.ch(who).incapacitated && cx.s.ch(who).present() {
@@ -775,7 +783,7 @@ fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&State, Pos) 
 // ---------------------------------------------------------------------------------------------
 
 fn first_stage(s: &State, a: &Ability) -> UseStage {
-    if !a.is_attack() {
+    if !calc::rolls(s, a) {
         UseStage::Rolls
     } else if s.options.defence_timing == DefenceTiming::BeforeTriggers {
         UseStage::Defences
@@ -813,17 +821,9 @@ fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
             potential: n.potential.saturating_sub(nv.cost),
         });
     }
-    // Hidden ends when its bearer aims an ability at a foe, or a foe aims one at it from an
-    // adjacent square (THR-R219).
+    // Hidden ends when a foe aims an ability at it from an adjacent square (THR-R219); a
+    // Hidden user aiming at a foe loses it once that ability has resolved (`finish_use`).
     if cx.s.options.draft_hidden {
-        if cx.s.ch(user).has(Cond::Hidden) && targets.iter().any(|&t| cx.s.enemies(user, t)) {
-            cx.emit(Event::Condition {
-                who: user,
-                cond: Cond::Hidden,
-                on: false,
-                by_use: 0,
-            });
-        }
         for &t in &targets {
             if cx.s.ch(t).has(Cond::Hidden)
                 && cx.s.enemies(user, t)
@@ -1054,7 +1054,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
 /// The triggered abilities that may answer `u` aiming at `t`, in turn order (THR-R145).
 fn trigger_candidates(s: &State, u: &Use, a: &Ability, t: Cid) -> Vec<(Cid, crate::ability::AbilityId)> {
     let mut out = Vec::new();
-    if !a.is_attack() {
+    if !calc::rolls(s, a) {
         return out;
     }
     let user = u.user;
@@ -1248,7 +1248,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         return Ok(());
     }
     let a = cx.s.setup.book.get(u.ability).clone();
-    if !a.is_attack() {
+    if !calc::rolls(cx.s, &a) {
         apply_lines(cx, depth, &u, &a, t, None)?;
         if a.buff_spec.is_some() {
             apply_buff(cx, &u, t);
@@ -1490,6 +1490,15 @@ fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -> R {
         Recipient::User => user,
     };
     if !cx.s.ch(r).present() {
+        return Ok(());
+    }
+    // A Minion ignores every status and condition (THR-R222).
+    if is_minion(cx.s, r)
+        && matches!(
+            l.op,
+            Op::Status(..) | Op::Condition(_) | Op::Mark(_) | Op::Scouted(_) | Op::TurnBanes(_)
+        )
+    {
         return Ok(());
     }
     match &l.op {
@@ -1810,6 +1819,17 @@ fn finish_use(cx: &mut Cx, u: &Use) -> R {
     if a.is_attack() && cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
         add_condition(cx, user, Cond::Dazed, u.id); // THR-R206
     }
+    // A Hidden user that aimed at a foe is seen now: the ability itself was still used from
+    // hiding (so Unseen Aim's Boon applies to it) (THR-R219).
+    if cx.s.options.draft_hidden && cx.s.ch(user).has(Cond::Hidden) && u.targets.iter().any(|&t| cx.s.enemies(user, t))
+    {
+        cx.emit(Event::Condition {
+            who: user,
+            cond: Cond::Hidden,
+            on: false,
+            by_use: 0,
+        });
+    }
     if a.terrain.is_some() && cx.s.ch(user).present() {
         place_terrain(cx, u, &a);
     }
@@ -2008,6 +2028,9 @@ fn ruling(cx: &mut Cx, r: &Ruling) -> R {
             }
             StatusRef::Cond(c) => {
                 let on = by.apply(cx.s.ch(*who).has(*c) as i16) > 0;
+                if *c == Cond::Dazed && on && cx.s.options.dazed == DazedMode::Status && cx.s.ch(*who).dazed_x == 0 {
+                    cx.emit(Event::DazedX { who: *who, x: 1 });
+                }
                 cx.emit(Event::Condition {
                     who: *who,
                     cond: *c,
@@ -2195,6 +2218,7 @@ fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
             squares,
             aura,
             upkeep,
+            round: cx.s.round,
         },
     });
 }
@@ -2308,7 +2332,7 @@ fn upkeep_prompts(cx: &mut Cx, who: Cid) {
         cx.s.terrain
             .iter()
             .enumerate()
-            .filter(|(_, t)| t.creator == who)
+            .filter(|(_, t)| t.creator == who && t.round != cx.s.round)
             .filter_map(|(i, t)| t.upkeep.map(|c| (i, c)))
             .collect();
     for (i, cost) in asks.into_iter().rev() {

@@ -811,6 +811,8 @@ fn character(
             ),
             Some(i) if book.get(i).basic => {}
             Some(i) => abilities.push(i),
+            // An upgraded id that could not be built was already reported, with the reason.
+            None if a.get_ref().contains('+') => {}
             None => cx.err(a.span(), format!("unknown ability '{}'", a.get_ref())),
         }
     }

@@ -167,6 +167,9 @@ pub struct TerrainInst {
     pub aura: Option<u16>,
     /// The Stress its upkeep Overexert costs each turn, while kept up.
     pub upkeep: Option<i16>,
+    /// The round it was placed in (an upkeep paid at the end of turns starts the next round).
+    #[serde(default)]
+    pub round: u16,
 }
 
 impl Char {

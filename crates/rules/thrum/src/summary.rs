@@ -32,6 +32,7 @@ impl Summarize for Thrum {
                         ("fatigue-tolerance-lost", (info.ft - ch.ft) as i64),
                         ("stress-tolerance-lost", (info.st - ch.st) as i64),
                         ("wounds", ch.wounds as i64),
+                        ("nova-potential", ch.nova.iter().map(|n| n.potential as i64).sum()),
                     ],
                 }
             })

@@ -474,6 +474,16 @@ pub fn summary(s: &State) -> String {
                 flags.push(cap(k.name()));
             }
         }
+        if let Some(b) = ch.buff {
+            flags.push(format!("Buff {}", s.setup.book.get(b.ability).name));
+        }
+        for n in &ch.nova {
+            flags.push(format!(
+                "{} Potential {}",
+                s.setup.book.get(n.ability).name,
+                n.potential
+            ));
+        }
         let _ = writeln!(
             out,
             "  {:<16} {:<8} at {:<7} Fatigue {}/{}  Stress {}/{}  Wounds {}{}",
@@ -514,6 +524,8 @@ struct ViewChar<'a> {
     statuses: Vec<(String, u8)>,
     conditions: Vec<&'static str>,
     initiative: i16,
+    nova_potential: Vec<(&'a str, u8)>,
+    buff: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -564,6 +576,12 @@ pub fn view(s: &State, seat: Seat) -> serde_json::Value {
                     .collect(),
                 conditions: Cond::ALL.iter().filter(|k| ch.has(**k)).map(|k| k.name()).collect(),
                 initiative: ch.initiative,
+                nova_potential: ch
+                    .nova
+                    .iter()
+                    .map(|n| (s.setup.book.get(n.ability).id.as_str(), n.potential))
+                    .collect(),
+                buff: ch.buff.map(|b| s.setup.book.get(b.ability).id.as_str()),
             }
         })
         .collect();

@@ -689,6 +689,9 @@ fn thr_r74_a_push_moves_the_target_away_one_square_at_a_time() {
             (Pos::new(2, 2), Pos::new(3, 3), 0, true)
         ]
     );
+    // Shove then offers the Biffer a follow-up move; it stays.
+    assert_eq!(t.pending().0, "move");
+    t.cmd("pass");
     // The push spent none of a's movement: on its turn a still walks its full Speed.
     t.cmd("end");
     if t.pending().0 == "slot" {

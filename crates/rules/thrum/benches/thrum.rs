@@ -1,0 +1,103 @@
+//! Thrum benchmarks on the benchmark encounter (examples/thrum/bench-4v4.toml): one turn played
+//! by the heuristic AI, one whole combat, and exact odds queries.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fray_dice::{Prng, SeededDice};
+use fray_engine::diag::SourceFile;
+use fray_engine::text::TextRuleset;
+use fray_engine::{Policy, Ruleset};
+use fray_thrum::state::{State, Step};
+use fray_thrum::{Thrum, odds};
+use std::hint::black_box;
+
+fn bench_state() -> State {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../examples/thrum/bench-4v4.toml");
+    let text = std::fs::read_to_string(path).expect("the benchmark encounter exists");
+    let src = SourceFile {
+        name: "bench-4v4.toml".into(),
+        text,
+    };
+    let l = Thrum::load(&src, &mut |p: &str| Err(format!("no {p}"))).expect("valid encounter");
+    Thrum::new_state(&l.setup, &l.options).expect("state")
+}
+
+/// Plays a whole combat with the heuristic on every seat; returns the number of rounds.
+fn combat(base: &State, seed: u64, ai: &mut dyn Policy<Thrum>, events: &mut Vec<fray_thrum::event::Event>) -> u16 {
+    let mut s = base.clone();
+    let mut dice = SeededDice::for_stream(seed, 0);
+    let mut rng = Prng::for_stream(seed, 1);
+    events.clear();
+    Thrum::start(&mut s, &mut dice, events).expect("start");
+    while Thrum::pending(&s).is_some() {
+        let c = ai.choose(&s, &mut rng).expect("a command");
+        events.clear();
+        Thrum::resolve(&mut s, &c, &mut dice, events).expect("resolve");
+    }
+    s.round
+}
+
+fn thrum(c: &mut Criterion) {
+    let base = bench_state();
+    let mut ai = Thrum::heuristic();
+    let mut events = Vec::new();
+
+    // A position at the start of round 2, reached once; each iteration plays one turn from it.
+    let mut mid = base.clone();
+    let mut dice = SeededDice::new(7);
+    let mut rng = Prng::from_seed(7);
+    Thrum::start(&mut mid, &mut dice, &mut events).expect("start");
+    while Thrum::pending(&mid).is_some() && (mid.round < 2 || mid.turn.step != Step::Slot) {
+        let cmd = ai.choose(&mid, &mut rng).expect("a command");
+        Thrum::resolve(&mut mid, &cmd, &mut dice, &mut events).expect("resolve");
+    }
+    c.bench_function("thrum one turn (heuristic, bench-4v4)", |b| {
+        let mut seed = 0u64;
+        b.iter(|| {
+            seed += 1;
+            let mut s = mid.clone();
+            let who = s.turn.who;
+            let mut dice = SeededDice::new(seed);
+            let mut rng = Prng::from_seed(seed);
+            while let Some(cmd) = ai.choose(&s, &mut rng) {
+                events.clear();
+                Thrum::resolve(&mut s, &cmd, &mut dice, &mut events).expect("resolve");
+                if s.turn.who != who || Thrum::pending(&s).is_none() {
+                    break;
+                }
+            }
+            black_box(s.round)
+        })
+    });
+
+    c.bench_function("thrum whole combat (heuristic, bench-4v4)", |b| {
+        let mut seed = 0u64;
+        b.iter(|| {
+            seed += 1;
+            black_box(combat(&base, seed, &mut *ai, &mut events))
+        })
+    });
+
+    let q = odds::parse_query(
+        &[
+            "--attack",
+            "3",
+            "--boons",
+            "1",
+            "--defend",
+            "2",
+            "--defence",
+            "evasion",
+            "--cover",
+        ]
+        .map(String::from),
+    )
+    .expect("query");
+    c.bench_function("thrum exact attack odds", |b| b.iter(|| black_box(odds::attack(q))));
+    let expr: fray_dice::DiceExpr = "4d6kh3+2d6kl1".parse().expect("expr");
+    c.bench_function("exact distribution 4d6kh3+2d6kl1", |b| {
+        b.iter(|| black_box(fray_dice::Dist::of_expr(&expr).ok()))
+    });
+}
+
+criterion_group!(benches, thrum);
+criterion_main!(benches);
