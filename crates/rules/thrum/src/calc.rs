@@ -265,11 +265,24 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
     let opts = &s.options;
     let target_elev = map.elevation(at).unwrap_or(0) as i16;
     let attacker_elev = map.elevation(from).unwrap_or(0) as i16;
+    // The squares other characters stand on, gathered once (this runs in the AI's inner loops).
+    let mut occupied = [Pos::new(i16::MIN, i16::MIN); 64];
+    let mut n = 0;
+    for (i, c) in s.chars.iter().enumerate() {
+        if i as Cid != attacker
+            && n < occupied.len()
+            && c.present()
+            && (!c.incapacitated || opts.incapacitated_occupy)
+            && let Some(p) = c.pos
+        {
+            occupied[n] = p;
+            n += 1;
+        }
+    }
+    let occupied = &occupied[..n];
     let height = |p: Pos| -> Option<i16> {
         let elev = map.elevation(p)? as i16;
-        if let Some(o) = s.occupant(p)
-            && o != attacker
-        {
+        if occupied.contains(&p) {
             return Some(elev + opts.character_cover_height);
         }
         (elev >= target_elev + 2).then_some(elev)
@@ -279,23 +292,25 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
         if src == from {
             continue;
         }
+        // The attacker must be beyond the source's dividing line (or on it, with the option):
+        // (A − S)·(T − S) < 0. Checked first, as it is the cheapest test.
+        let dot =
+            ((from.x - src.x) as i32) * ((at.x - src.x) as i32) + ((from.y - src.y) as i32) * ((at.y - src.y) as i32);
+        let beyond = dot < 0;
+        if !(beyond || (dot == 0 && opts.cover_on_line)) {
+            continue;
+        }
         let Some(h) = height(src) else { continue };
         if attacker_elev >= h {
             continue;
         }
-        let dot =
-            ((from.x - src.x) as i32) * ((at.x - src.x) as i32) + ((from.y - src.y) as i32) * ((at.y - src.y) as i32);
-        let beyond = fray_space::beyond_dividing_line(at, src, from);
-        debug_assert_eq!(beyond, dot < 0);
-        if beyond || (dot == 0 && opts.cover_on_line) {
-            info.sources += 1;
-            if beyond
-                && let Some((f1, f2)) = fray_space::flanks(at, src)
-                && height(f1).is_some()
-                && height(f2).is_some()
-            {
-                info.obstructed = true;
-            }
+        info.sources += 1;
+        if beyond
+            && let Some((f1, f2)) = fray_space::flanks(at, src)
+            && height(f1).is_some()
+            && height(f2).is_some()
+        {
+            info.obstructed = true;
         }
     }
     info
