@@ -14,6 +14,11 @@ pub trait Policy<R: Ruleset>: Send {
 
     /// A short name for logs and reports.
     fn name(&self) -> &str;
+
+    /// Forget anything remembered from earlier decisions: called before each new combat (and
+    /// each rollout of a search), so a policy's choices depend only on the combat it plays and
+    /// simulation results stay the same whatever the number of threads.
+    fn new_combat(&mut self) {}
 }
 
 /// Picks uniformly among the legal commands.

@@ -101,6 +101,10 @@ impl<R: Summarize> Worker<R> {
                 s
             }
         };
+        for (_, _, p) in &mut self.policies {
+            p.new_combat();
+        }
+        self.default.1.new_combat();
         let mut cut = false;
         while let Some(p) = R::pending(&state) {
             if R::round(&state) > b.round_cap {

@@ -176,6 +176,7 @@ impl<R: Summarize> Policy<R> for Search<R> {
                 let mut s = state.clone();
                 let mut dice = SeededDice::from_prng(Prng::from_seed(rng.next_u64()));
                 let mut prng = Prng::from_seed(rng.next_u64());
+                self.rollout.new_combat();
                 self.events.clear();
                 if R::resolve(&mut s, c, &mut dice, &mut self.events).is_err() {
                     continue;
@@ -204,5 +205,9 @@ impl<R: Summarize> Policy<R> for Search<R> {
 
     fn name(&self) -> &str {
         "search"
+    }
+
+    fn new_combat(&mut self) {
+        self.rollout.new_combat();
     }
 }

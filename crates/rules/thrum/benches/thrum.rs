@@ -1,8 +1,9 @@
 //! Thrum benchmarks on the benchmark encounter (examples/thrum/bench-4v4.toml): one turn played
-//! by the heuristic AI, one whole combat, and exact odds queries.
+//! by the heuristic AI, one whole combat, the dice alone of an average combat (the same number
+//! of rolls and faces drawn from the same generator), and exact odds queries.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fray_dice::{Prng, SeededDice};
+use fray_dice::{Dice, DiceError, Faces, Prng, SeededDice};
 use fray_engine::diag::SourceFile;
 use fray_engine::text::TextRuleset;
 use fray_engine::{Policy, Ruleset};
@@ -21,17 +22,49 @@ fn bench_state() -> State {
     Thrum::new_state(&l.setup, &l.options).expect("state")
 }
 
+/// Seeded dice that count what they deal.
+struct Counting {
+    dice: SeededDice,
+    rolls: u64,
+    faces: u64,
+}
+
+impl Dice for Counting {
+    fn roll(
+        &mut self,
+        count: usize,
+        sides: u16,
+        why: &dyn std::fmt::Display,
+        out: &mut Faces,
+    ) -> Result<(), DiceError> {
+        self.rolls += 1;
+        self.faces += count as u64;
+        self.dice.roll(count, sides, why, out)
+    }
+}
+
 /// Plays a whole combat with the heuristic on every seat; returns the number of rounds.
 fn combat(base: &State, seed: u64, ai: &mut dyn Policy<Thrum>, events: &mut Vec<fray_thrum::event::Event>) -> u16 {
-    let mut s = base.clone();
     let mut dice = SeededDice::for_stream(seed, 0);
+    combat_with(base, seed, ai, events, &mut dice)
+}
+
+fn combat_with(
+    base: &State,
+    seed: u64,
+    ai: &mut dyn Policy<Thrum>,
+    events: &mut Vec<fray_thrum::event::Event>,
+    dice: &mut dyn Dice,
+) -> u16 {
+    let mut s = base.clone();
+    ai.new_combat();
     let mut rng = Prng::for_stream(seed, 1);
     events.clear();
-    Thrum::start(&mut s, &mut dice, events).expect("start");
+    Thrum::start(&mut s, &mut *dice, events).expect("start");
     while Thrum::pending(&s).is_some() {
         let c = ai.choose(&s, &mut rng).expect("a command");
         events.clear();
-        Thrum::resolve(&mut s, &c, &mut dice, events).expect("resolve");
+        Thrum::resolve(&mut s, &c, &mut *dice, events).expect("resolve");
     }
     s.round
 }
@@ -74,6 +107,42 @@ fn thrum(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             black_box(combat(&base, seed, &mut *ai, &mut events))
+        })
+    });
+
+    // The dice alone: the average number of rolls and faces of the combats above (seeds 1 to
+    // 200), drawn from the same generator with the same calls. Compare with the whole combat.
+    let (mut rolls, mut faces) = (0u64, 0u64);
+    let samples = 200u64;
+    for seed in 1..=samples {
+        let mut counting = Counting {
+            dice: SeededDice::for_stream(seed, 0),
+            rolls: 0,
+            faces: 0,
+        };
+        combat_with(&base, seed, &mut *ai, &mut events, &mut counting);
+        rolls += counting.rolls;
+        faces += counting.faces;
+    }
+    let per_roll = (faces as f64 / rolls as f64).round().max(1.0) as usize;
+    let rolls = rolls / samples;
+    eprintln!(
+        "bench-4v4: an average combat makes {rolls} rolls of about {per_roll} dice ({} faces)",
+        faces / samples
+    );
+    c.bench_function("dice alone of one combat (bench-4v4)", |b| {
+        let mut seed = 0u64;
+        let mut out = Faces::new();
+        b.iter(|| {
+            seed += 1;
+            let mut dice = SeededDice::for_stream(seed, 0);
+            let mut sum = 0u64;
+            for _ in 0..rolls {
+                out.clear();
+                dice.roll(per_roll, 6, &"bench", &mut out).expect("dice");
+                sum += out.iter().map(u64::from).sum::<u64>();
+            }
+            black_box(sum)
         })
     });
 

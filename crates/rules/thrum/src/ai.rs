@@ -185,6 +185,9 @@ fn damage(s: &State, user: Cid, a: &Ability) -> (f64, f64) {
 pub struct Heuristic {
     scratch: PathScratch,
     buf: Vec<Command>,
+    /// The Action planned when the last turn decision chose to move first: taken after the
+    /// move if nothing has changed since (same round, character, square and ability uses).
+    planned: Option<(u16, Cid, u32, Pos, Action)>,
 }
 
 impl Heuristic {
@@ -212,6 +215,10 @@ impl Policy<Thrum> for Heuristic {
 
     fn name(&self) -> &str {
         "heuristic"
+    }
+
+    fn new_combat(&mut self) {
+        self.planned = None;
     }
 }
 
@@ -258,7 +265,7 @@ impl Heuristic {
             Step::Slot => Some(Command::Begin),
             Step::Place => self.place(s, me),
             Step::Stance => Some(stance(s, me)),
-            Step::ActionMove => self.close_in(s, me).or_else(|| Some(stance(s, me))),
+            Step::ActionMove => self.close_in(s, me, None).or_else(|| Some(stance(s, me))),
             Step::Move if s.phase == Phase::Rounds => self.turn(s, me),
             _ => Some(Command::EndTurn),
         }
@@ -268,15 +275,8 @@ impl Heuristic {
     /// ideally between it and the attacker), or, for a follow-up, next to the nearest enemy.
     fn prompt_move(&mut self, s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Option<Command> {
         let from = s.ch(who).pos?;
-        let mut scratch = PathScratch::new();
-        let reach = fray_space::reach(
-            &s.setup.map,
-            from,
-            budget.max(0) as u32,
-            |a, b| check::step_cost(s, who, a, b, false).ok().map(|c| c as u32),
-            |p| check::can_stop(s, who, p),
-            &mut scratch,
-        );
+        let ctx = check::MoveCtx::new(s, who);
+        let reach = ctx.reach(from, budget, &mut self.scratch);
         let goal = match toward {
             Some(t) => s.ch(t).pos?,
             None => s
@@ -320,11 +320,20 @@ impl Heuristic {
         if !can_act {
             return Some(stance(s, me));
         }
+        if let Some((round, who, uses, from, action)) = self.planned.take()
+            && (round, who, uses, Some(from)) == (s.round, me, s.uses, s.ch(me).pos)
+        {
+            let cmd = Command::Act(action);
+            if check(s, &cmd).is_ok() {
+                return Some(cmd);
+            }
+        }
         // Squares reachable this turn (the current one included).
         let mut squares: Vec<(Pos, u32)> = vec![(here, 0)];
         if !(s.turn.stunned && s.options.draft_stunned && s.turn.acted) {
             squares.extend(check::reachable(s, me, &mut self.scratch));
         }
+        let mut scan = Scan::new(s, me, here, squares);
         let mut best: Option<Plan> = None;
         let mut consider = |p: Plan| {
             if best.as_ref().is_none_or(|b| p.score > b.score + 1e-9) {
@@ -372,7 +381,7 @@ impl Heuristic {
                 action,
             });
         }
-        self.utility(s, me, &squares, &mut consider);
+        self.utility(s, me, &mut scan, &mut consider);
         for id in legal::abilities_of(s, me) {
             let a = s.setup.book.get(id);
             if a.kind != Kind::Action {
@@ -392,7 +401,7 @@ impl Heuristic {
                             pick: Pick::default(),
                             overexert: None,
                         };
-                        if let Some(from) = from_square(s, me, &squares, &action) {
+                        if let Some(from) = from_square(s, me, &mut scan, &action) {
                             consider(Plan {
                                 score: if ally { 2.5 } else { 3.0 },
                                 from,
@@ -401,18 +410,19 @@ impl Heuristic {
                         }
                     }
                 }
-                _ if a.is_attack() => self.attacks(s, me, id, &squares, &mut consider),
+                _ if a.is_attack() => self.attacks(s, me, id, &mut scan, &mut consider),
                 _ => {}
             }
         }
         if let Some(plan) = best {
             if plan.from != here {
+                self.planned = Some((s.round, me, s.uses, plan.from, plan.action));
                 return Some(Command::Move(plan.from));
             }
             return Some(Command::Act(plan.action));
         }
         // Nothing to do from here: close in, or Dash when that helps.
-        if let Some(m) = self.close_in(s, me) {
+        if let Some(m) = self.close_in(s, me, Some(&scan.squares)) {
             return Some(m);
         }
         if let Some(id) = s.setup.book.find("dash")
@@ -433,7 +443,7 @@ impl Heuristic {
 
     /// Actions that are not attacks: Buffs on allies in melee, Terrain Effects on enemies,
     /// hiding when no foe is near.
-    fn utility(&mut self, s: &State, me: Cid, squares: &[(Pos, u32)], consider: &mut impl FnMut(Plan)) {
+    fn utility(&mut self, s: &State, me: Cid, scan: &mut Scan, consider: &mut impl FnMut(Plan)) {
         let here = match s.ch(me).pos {
             Some(p) => p,
             None => return,
@@ -461,7 +471,7 @@ impl Heuristic {
                         pick: Pick::default(),
                         overexert: None,
                     };
-                    if let Some(from) = from_square(s, me, squares, &action) {
+                    if let Some(from) = from_square(s, me, scan, &action) {
                         let score = 0.6 + 0.2 * threat;
                         if best.as_ref().is_none_or(|b| score > b.0) {
                             best = Some((score, action, from));
@@ -495,7 +505,7 @@ impl Heuristic {
                         pick: Pick::default(),
                         overexert: None,
                     };
-                    let Some(from) = from_square(s, me, squares, &action) else {
+                    let Some(from) = from_square(s, me, scan, &action) else {
                         continue;
                     };
                     let sq = check::shape_squares(
@@ -564,7 +574,7 @@ impl Heuristic {
         }
     }
 
-    fn attacks(&mut self, s: &State, me: Cid, id: u16, squares: &[(Pos, u32)], consider: &mut impl FnMut(Plan)) {
+    fn attacks(&mut self, s: &State, me: Cid, id: u16, scan: &mut Scan, consider: &mut impl FnMut(Plan)) {
         let a = s.setup.book.get(id);
         let (hit_dmg, crit_dmg) = damage(s, me, a);
         let value = |t: Cid, odds: &ContestOdds| -> f64 {
@@ -590,7 +600,7 @@ impl Heuristic {
                         pick: Pick::default(),
                         overexert: None,
                     };
-                    let Some(from) = from_square(s, me, squares, &action) else {
+                    let Some(from) = from_square(s, me, scan, &action) else {
                         continue;
                     };
                     let Ok(hit) = action_targets(s, me, &action) else {
@@ -627,7 +637,7 @@ impl Heuristic {
                     pick,
                     overexert: None,
                 };
-                let Some(from) = from_square(s, me, squares, &action) else {
+                let Some(from) = from_square(s, me, scan, &action) else {
                     continue;
                 };
                 let d = best_defence(s, t, me, a);
@@ -643,7 +653,9 @@ impl Heuristic {
         }
     }
 
-    fn close_in(&mut self, s: &State, me: Cid) -> Option<Command> {
+    /// A move toward the nearest enemy when it is farther than the preferred range; `squares`
+    /// are the reachable squares when the caller has them already.
+    fn close_in(&mut self, s: &State, me: Cid, squares: Option<&[(Pos, u32)]>) -> Option<Command> {
         let here = s.ch(me).pos?;
         if check::movement_left(s) <= 0 {
             return None;
@@ -653,8 +665,18 @@ impl Heuristic {
         if now <= want {
             return None;
         }
-        let best = check::reachable(s, me, &mut self.scratch)
-            .into_iter()
+        let found;
+        let squares = match squares {
+            Some(sq) => sq,
+            None => {
+                found = check::reachable(s, me, &mut self.scratch);
+                &found[..]
+            }
+        };
+        let best = squares
+            .iter()
+            .copied()
+            .filter(|(p, _)| *p != here)
             .map(|(p, c)| ((nearest_enemy_distance(s, me, p) - want).max(0), c, p))
             .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x))?;
         if (best.0) < (now - want) {
@@ -719,62 +741,175 @@ fn shape_options(s: &State, me: Cid, id: u16, ep: Pos) -> Vec<Target> {
     }
 }
 
+/// What one turn decision knows about the squares it could act from, so that the many candidate
+/// actions it weighs share the work: the reachable squares in the order they are tried (cheapest
+/// first, the current square before others of the same cost), one copy of the state to try them
+/// on, and each square's safety, worked out the first time it is asked for.
+struct Scan {
+    here: Pos,
+    squares: Vec<(Pos, u32)>,
+    tmp: Option<State>,
+    /// Per grid square: unknown (`u16::MAX`), or enemies it has cover against in the low byte and
+    /// adjacent enemies in the high byte.
+    safety: Vec<u16>,
+}
+
+impl Scan {
+    fn new(s: &State, _me: Cid, here: Pos, mut squares: Vec<(Pos, u32)>) -> Scan {
+        squares.sort_by_key(|(p, c)| (*c, *p != here));
+        Scan {
+            here,
+            squares,
+            tmp: None,
+            safety: vec![u16::MAX; s.setup.map.len()],
+        }
+    }
+
+    /// How safe a square is for `me`: +0.25 per enemy it has cover against, −0.4 per adjacent
+    /// enemy for a Ranged user (each gives its attacks a Bane).
+    fn position_score(&mut self, s: &State, me: Cid, p: Pos, ranged: bool) -> f64 {
+        let Some(k) = s.setup.map.index(p) else { return 0.0 };
+        if self.safety[k] == u16::MAX {
+            let (mut covered, mut adjacent) = (0u16, 0u16);
+            for e in s.ids().filter(|&e| s.enemies(me, e) && s.ch(e).able()) {
+                let Some(q) = s.ch(e).pos else { continue };
+                if calc::cover_check(s, e, q, p).sources > 0 {
+                    covered += 1;
+                }
+                if chebyshev(p, q) == 1 {
+                    adjacent += 1;
+                }
+            }
+            self.safety[k] = covered.min(255) | (adjacent.min(255) << 8);
+        }
+        let v = self.safety[k];
+        let mut score = 0.25 * f64::from(v & 0xff);
+        if ranged {
+            score -= 0.4 * f64::from(v >> 8);
+        }
+        score
+    }
+}
+
 /// The cheapest reachable square from which the action would be legal (the current square
 /// first), checking range and Obstruction with the user moved there.
-fn from_square(s: &State, me: Cid, squares: &[(Pos, u32)], action: &Action) -> Option<Pos> {
-    let here = s.ch(me).pos?;
+///
+/// For actions aimed at characters, whether the action is legal from another square depends
+/// only on range, Obstruction and walls as long as the check from the current square fails for
+/// one of those reasons or none: the other squares are tried with [`calc::aim_from`] alone and
+/// the chosen one is confirmed with the full check (falling back to full checks if it fails).
+fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<Pos> {
+    let cmd = Command::Act(action.clone());
+    let here_ok = check(s, &cmd);
     let a = s.setup.book.get(action.ability);
-    let mut sorted: Vec<&(Pos, u32)> = squares.iter().collect();
-    sorted.sort_by_key(|(p, c)| (*c, *p != here));
-    let mut tmp = s.clone();
-    // Among the first few squares the action works from, the one that is safest: cover against
-    // more enemies, and (for Ranged users) no enemy next to it; moving costs a little.
-    let mut best: Option<(f64, Pos)> = None;
-    let mut found = 0;
-    for (p, cost) in sorted {
-        let ok = if *p == here {
-            check(s, &Command::Act(action.clone())).is_ok()
-        } else {
-            // A quick range pre-check before the full check on a moved copy.
-            if let (Some(r), Target::Chars(l)) = (range_of(s, me, a), &action.target)
-                && l.iter()
-                    .any(|t| s.ch(*t).pos.is_none_or(|tp| calc::distance(s, *p, tp) > r.max(1)))
-            {
+    let stunned_stop = s.turn.stunned && s.options.draft_stunned;
+    if let Target::Chars(targets) = &action.target
+        && !stunned_stop
+        && here_ok
+            .as_ref()
+            .err()
+            .is_none_or(|r| r.code == "out-of-range" || r.code == "obstructed")
+    {
+        let range = range_of(s, me, a);
+        let aimed = |p: Pos| targets.iter().all(|t| calc::aim_from(s, me, a, range, *t, p).is_ok());
+        let pick = best_square(s, me, scan, a.ranged, here_ok.is_ok(), aimed);
+        match pick {
+            Some(p) if p == scan.here => return Some(p),
+            Some(p) => {
+                if try_from(s, me, scan, p, &cmd) {
+                    return Some(p);
+                }
+            }
+            None => return None,
+        }
+    }
+    let here_ok = here_ok.is_ok();
+    let range = range_of(s, me, a);
+    let chars = match &action.target {
+        Target::Chars(l) => Some(l.clone()),
+        _ => None,
+    };
+    best_square(s, me, scan, a.ranged, here_ok, |p| {
+        // A quick range pre-check before the full check on a moved copy.
+        if let (Some(r), Some(l)) = (range, &chars)
+            && l.iter()
+                .any(|t| s.ch(*t).pos.is_none_or(|tp| calc::distance(s, p, tp) > r.max(1)))
+        {
+            return false;
+        }
+        true
+    })
+    .filter(|p| *p == scan.here || try_from(s, me, scan, *p, &cmd))
+    .or_else(|| {
+        // The quick pass found a square the full check refuses: check every square fully.
+        let mut best: Option<(f64, Pos)> = None;
+        let mut found = 0;
+        for i in 0..scan.squares.len() {
+            let (p, cost) = scan.squares[i];
+            let ok = if p == scan.here {
+                here_ok
+            } else {
+                try_from(s, me, scan, p, &cmd)
+            };
+            if !ok {
                 continue;
             }
-            tmp.chars[me as usize].pos = Some(*p);
-            tmp.turn.moved = true;
-            check(&tmp, &Command::Act(action.clone())).is_ok()
-        };
-        if !ok {
+            let score = scan.position_score(s, me, p, a.ranged) - 0.05 * cost as f64;
+            if best.is_none_or(|(b, _)| score > b + 1e-9) {
+                best = Some((score, p));
+            }
+            found += 1;
+            if found >= FROM_SQUARES {
+                break;
+            }
+        }
+        best.map(|(_, p)| p)
+    })
+}
+
+/// How many squares the action works from are weighed before choosing among them.
+const FROM_SQUARES: usize = 6;
+
+/// Among the first [`FROM_SQUARES`] squares (in the scan's order) that pass `ok` (the current
+/// square passes when `here_ok`), the safest: cover against more enemies, and (for Ranged
+/// users) no enemy next to it; moving costs a little.
+fn best_square(
+    s: &State,
+    me: Cid,
+    scan: &mut Scan,
+    ranged: bool,
+    here_ok: bool,
+    ok: impl Fn(Pos) -> bool,
+) -> Option<Pos> {
+    let mut best: Option<(f64, Pos)> = None;
+    let mut found = 0;
+    for i in 0..scan.squares.len() {
+        let (p, cost) = scan.squares[i];
+        let pass = if p == scan.here { here_ok } else { ok(p) };
+        if !pass {
             continue;
         }
-        let score = position_score(s, me, *p, a.ranged) - 0.05 * *cost as f64;
+        let score = scan.position_score(s, me, p, ranged) - 0.05 * cost as f64;
         if best.is_none_or(|(b, _)| score > b + 1e-9) {
-            best = Some((score, *p));
+            best = Some((score, p));
         }
         found += 1;
-        if found >= 6 {
+        if found >= FROM_SQUARES {
             break;
         }
     }
     best.map(|(_, p)| p)
 }
 
-/// How safe a square is for `me`: +0.25 per enemy it has cover against, −0.4 per adjacent enemy
-/// for a Ranged user (each gives its attacks a Bane).
-fn position_score(s: &State, me: Cid, p: Pos, ranged: bool) -> f64 {
-    let mut score = 0.0;
-    for e in s.ids().filter(|&e| s.enemies(me, e) && s.ch(e).able()) {
-        let Some(q) = s.ch(e).pos else { continue };
-        if calc::cover_check(s, e, q, p).sources > 0 {
-            score += 0.25;
-        }
-        if ranged && chebyshev(p, q) == 1 {
-            score -= 0.4;
-        }
-    }
-    score
+/// The full check of an action with the user moved to `p`.
+fn try_from(s: &State, me: Cid, scan: &mut Scan, p: Pos, cmd: &Command) -> bool {
+    let tmp = scan.tmp.get_or_insert_with(|| {
+        let mut t = s.clone();
+        t.turn.moved = true;
+        t
+    });
+    tmp.chars[me as usize].pos = Some(p);
+    check(tmp, cmd).is_ok()
 }
 
 fn adjacent_enemies_at(s: &State, me: Cid, p: Pos) -> usize {

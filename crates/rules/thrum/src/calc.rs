@@ -90,9 +90,11 @@ pub fn range_of(s: &State, user: Cid, ability: &Ability) -> Option<i16> {
 
 /// Whether a square is within an ability's range of the user (THR-R46, THR-R48).
 pub fn in_range(s: &State, user: Cid, range: Option<i16>, p: Pos) -> bool {
-    let Some(from) = s.ch(user).pos else {
-        return false;
-    };
+    s.ch(user).pos.is_some_and(|from| in_range_from(s, range, from, p))
+}
+
+/// Whether a square is within range of a user standing on `from`.
+pub fn in_range_from(s: &State, range: Option<i16>, from: Pos, p: Pos) -> bool {
     match range {
         None => p == from,
         Some(0) => match s.options.range_zero {
@@ -265,24 +267,15 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
     let opts = &s.options;
     let target_elev = map.elevation(at).unwrap_or(0) as i16;
     let attacker_elev = map.elevation(from).unwrap_or(0) as i16;
-    // The squares other characters stand on, gathered once (this runs in the AI's inner loops).
-    let mut occupied = [Pos::new(i16::MIN, i16::MIN); 64];
-    let mut n = 0;
-    for (i, c) in s.chars.iter().enumerate() {
-        if i as Cid != attacker
-            && n < occupied.len()
-            && c.present()
-            && (!c.incapacitated || opts.incapacitated_occupy)
-            && let Some(p) = c.pos
-        {
-            occupied[n] = p;
-            n += 1;
-        }
-    }
-    let occupied = &occupied[..n];
+    // Another character standing on a square makes it a cover source (THR-R120).
+    let occupied = |p: Pos| {
+        s.chars.iter().enumerate().any(|(i, c)| {
+            c.pos == Some(p) && i as Cid != attacker && c.present() && (!c.incapacitated || opts.incapacitated_occupy)
+        })
+    };
     let height = |p: Pos| -> Option<i16> {
         let elev = map.elevation(p)? as i16;
-        if occupied.contains(&p) {
+        if occupied(p) {
             return Some(elev + opts.character_cover_height);
         }
         (elev >= target_elev + 2).then_some(elev)
@@ -319,12 +312,49 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
 /// Whether `attacker` may not target the square `at` with this ability because of
 /// Obstruction (THR-R128, THR-R129; Physical Attacks only unless the option says otherwise).
 pub fn obstructed(s: &State, attacker: Cid, ability: &Ability, at: Pos) -> bool {
+    s.ch(attacker)
+        .pos
+        .is_some_and(|from| obstructed_from(s, attacker, ability, from, at))
+}
+
+/// [`obstructed`] for an attacker standing on `from`.
+pub fn obstructed_from(s: &State, attacker: Cid, ability: &Ability, from: Pos, at: Pos) -> bool {
     let applies = ability.is_physical() || (s.options.obstruction_for_mental && ability.is_attack());
-    if !applies {
-        return false;
+    applies && cover_check(s, attacker, from, at).obstructed
+}
+
+/// Why a character cannot be aimed at from a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AimFail {
+    /// Out of range (half range against a Hidden foe).
+    Range,
+    /// Obstructed (THR-R128).
+    Obstructed,
+    /// A wall on the line (the `line-of-sight` option).
+    Wall,
+}
+
+/// Whether `user`, standing on `from`, can aim `a` (with its `range`) at `t`: the
+/// position-dependent part of targeting one character (THR-R46, THR-R128, THR-R219).
+pub fn aim_from(s: &State, user: Cid, a: &Ability, range: Option<i16>, t: Cid, from: Pos) -> Result<(), AimFail> {
+    let Some(p) = s.ch(t).pos else {
+        return Err(AimFail::Range);
+    };
+    // An ability aimed at a Hidden foe works at half range, rounding up (THR-R219).
+    let range = match range {
+        Some(r) if s.options.draft_hidden && has(s, t, Cond::Hidden) && s.enemies(user, t) => Some((r + 1) / 2),
+        r => r,
+    };
+    if !in_range_from(s, range, from, p) {
+        return Err(AimFail::Range);
     }
-    let Some(from) = s.ch(attacker).pos else { return false };
-    cover_check(s, attacker, from, at).obstructed
+    if obstructed_from(s, user, a, from, p) {
+        return Err(AimFail::Obstructed);
+    }
+    if sight_blocked(s, from, p) {
+        return Err(AimFail::Wall);
+    }
+    Ok(())
 }
 
 /// Number of enemies adjacent to a combatant (for Ranged, THR-R115).

@@ -10,14 +10,14 @@
 //! `bad-ruling`.
 
 use crate::ability::{Ability, Attr, Cond, Kind, Op, TargetSpec, XStatus};
-use crate::calc::{self, distance, has_ability, in_range, obstructed, range_of, sight_blocked};
+use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, range_of};
 use crate::command::{Action, Command, Gauge, Ruling, Target};
 use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::setup::Cid;
 use crate::state::{Frame, Phase, Prompt, State, StatusRef, Step, UseStage};
 use fray_engine::Reject;
 use fray_engine::order::DelayError;
-use fray_space::{Pos, base_step_cost};
+use fray_space::{PathScratch, Pos, base_step_cost};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
@@ -37,17 +37,170 @@ pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<
     {
         return Err(no("blocked", format!("{to} holds an enemy ({})", s.name(o))));
     }
-    let leave = if c.leave_difficult > 0 || loomed(s, who, from) || terrain_difficult(s, who, from) {
-        1
-    } else {
-        0
-    };
+    let leave = c.leave_difficult > 0 || loomed(s, who, from) || terrain_difficult(s, who, from);
+    Ok(combine_step(s, c, leave, roll))
+}
+
+/// A step's full cost from its terrain parts and whether the square left is difficult for the
+/// mover (THR-H option `extra-costs`).
+fn combine_step(s: &State, c: fray_space::StepCost, leave: bool, roll: bool) -> i16 {
+    let leave = i16::from(leave);
     let climb = if roll && c.drop >= 2 { 0 } else { c.climb as i16 };
     let extra = match s.options.extra_costs {
         crate::options::ExtraCosts::AddUp => leave + climb,
         crate::options::ExtraCosts::Largest => leave.max(climb),
     };
-    Ok(c.base as i16 + extra)
+    c.base as i16 + extra
+}
+
+/// What a movement search needs to know about every square, gathered once per search so the
+/// search itself does no lookups over characters or Terrain Effects: who stands where (enemies
+/// block, anyone else may be passed but not stopped on) and which squares are difficult to leave
+/// for this mover (enemy Loomers, difficult Terrain Effects). Agrees with [`step_cost`] and
+/// [`can_stop`] exactly (checked in debug builds).
+pub struct MoveCtx<'a> {
+    s: &'a State,
+    who: Cid,
+    flags: Vec<u8>,
+}
+
+const SQ_TAKEN: u8 = 1;
+const SQ_OTHER: u8 = 2;
+const SQ_ENEMY: u8 = 4;
+const SQ_LEAVE: u8 = 8;
+
+impl<'a> MoveCtx<'a> {
+    /// Gathers the squares' facts for `who` moving in `s`.
+    pub fn new(s: &'a State, who: Cid) -> Self {
+        let map = &s.setup.map;
+        let mut flags = vec![0u8; map.len()];
+        // The first present occupant of a square is the one that counts, as in `State::occupant`.
+        for (i, c) in s.chars.iter().enumerate() {
+            let Some(p) = c.pos else { continue };
+            if !c.present() || (c.incapacitated && !s.options.incapacitated_occupy) {
+                continue;
+            }
+            let Some(k) = map.index(p) else { continue };
+            if flags[k] & SQ_TAKEN != 0 {
+                continue;
+            }
+            flags[k] |= SQ_TAKEN;
+            let o = i as Cid;
+            if o != who {
+                flags[k] |= SQ_OTHER;
+                if s.enemies(who, o) {
+                    flags[k] |= SQ_ENEMY;
+                }
+            }
+        }
+        let mut mark = |p: Pos| {
+            if let Some(k) = map.index(p) {
+                flags[k] |= SQ_LEAVE;
+            }
+        };
+        for o in s.ids() {
+            let t = s.info(o).traits.loomer;
+            if t == 0 || !s.enemies(who, o) || !s.ch(o).able() {
+                continue;
+            }
+            let Some(q) = s.ch(o).pos else { continue };
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                mark(Pos::new(q.x + dx, q.y + dy));
+            }
+            if t >= 2 {
+                for (dx, dy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+                    mark(Pos::new(q.x + dx, q.y + dy));
+                }
+            }
+        }
+        for t in &s.terrain {
+            let Some(spec) = s.setup.book.get(t.ability).terrain.as_ref() else {
+                continue;
+            };
+            let Some(affects) = spec.difficult else { continue };
+            if crate::resolve::terrain_affects(s, t, who, affects) {
+                for p in crate::resolve::terrain_squares(s, t) {
+                    mark(p);
+                }
+            }
+        }
+        MoveCtx { s, who, flags }
+    }
+
+    /// The cost of a voluntary step, `None` when it cannot be taken (as [`step_cost`]).
+    #[inline]
+    pub fn step(&self, from: Pos, to: Pos) -> Option<u32> {
+        let map = &self.s.setup.map;
+        let cost = (|| {
+            let c = base_step_cost(map, from, to)?;
+            if self.flags[map.index(to)?] & SQ_ENEMY != 0 {
+                return None;
+            }
+            let leave = c.leave_difficult > 0 || self.flags[map.index(from)?] & SQ_LEAVE != 0;
+            Some(combine_step(self.s, c, leave, false) as u32)
+        })();
+        debug_assert_eq!(
+            cost,
+            step_cost(self.s, self.who, from, to, false).ok().map(|c| c as u32),
+            "MoveCtx disagrees with step_cost from {from} to {to}"
+        );
+        cost
+    }
+
+    /// Whether the mover may end its movement on `p` (as [`can_stop`]).
+    #[inline]
+    pub fn can_stop(&self, p: Pos) -> bool {
+        let map = &self.s.setup.map;
+        let ok = map.get(p).is_some_and(|c| !c.blocked) && map.index(p).is_some_and(|k| self.flags[k] & SQ_OTHER == 0);
+        debug_assert_eq!(ok, can_stop(self.s, self.who, p));
+        ok
+    }
+
+    /// The squares `who` can reach from `from` with `budget` movement.
+    pub fn reach<'b>(&self, from: Pos, budget: i16, scratch: &'b mut PathScratch) -> fray_space::Reach<'b> {
+        fray_space::reach(
+            &self.s.setup.map,
+            from,
+            budget.max(0) as u32,
+            |a, b| self.step(a, b),
+            |p| self.can_stop(p),
+            scratch,
+        )
+    }
+
+    /// The cheapest path from `from` to `to` within `budget`, with the stable tie-break.
+    pub fn path(&self, from: Pos, to: Pos, budget: i16, scratch: &mut PathScratch) -> Option<(Vec<Pos>, u32)> {
+        fray_space::cheapest_path(
+            &self.s.setup.map,
+            from,
+            to,
+            budget.max(0) as u32,
+            |a, b| self.step(a, b),
+            |p| self.can_stop(p),
+            scratch,
+        )
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<PathScratch> = std::cell::RefCell::new(PathScratch::new());
+}
+
+/// Runs `f` with this thread's reusable search memory (searches never nest).
+pub fn with_scratch<T>(f: impl FnOnce(&mut PathScratch) -> T) -> T {
+    SCRATCH.with(|sc| f(&mut sc.borrow_mut()))
+}
+
+/// The cheapest path for `who` from `from` to `to` within `budget`.
+pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<(Vec<Pos>, u32)> {
+    let ctx = MoveCtx::new(s, who);
+    with_scratch(|sc| ctx.path(from, to, budget, sc))
+}
+
+/// The squares (other than its own) `who` can reach from `from` within `budget`, with costs.
+pub fn reach_for(s: &State, who: Cid, from: Pos, budget: i16) -> Vec<(Pos, u32)> {
+    let ctx = MoveCtx::new(s, who);
+    with_scratch(|sc| ctx.reach(from, budget, sc).destinations().collect())
 }
 
 /// Whether a Terrain Effect makes `p` Difficult Terrain for `who` (THR-R136).
@@ -114,18 +267,12 @@ fn moving(s: &State) -> Result<Cid, Reject> {
 }
 
 /// Where the current character may `move` to, with the cost (planned with full costs).
-pub fn reachable(s: &State, who: Cid, scratch: &mut fray_space::PathScratch) -> Vec<(Pos, u32)> {
+pub fn reachable(s: &State, who: Cid, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
     let Some(start) = s.ch(who).pos else { return Vec::new() };
-    let budget = movement_left(s).max(0) as u32;
-    let reach = fray_space::reach(
-        &s.setup.map,
-        start,
-        budget,
-        |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
-        |p| can_stop(s, who, p),
-        scratch,
-    );
-    reach.destinations().collect()
+    MoveCtx::new(s, who)
+        .reach(start, movement_left(s), scratch)
+        .destinations()
+        .collect()
 }
 
 /// Checks a command against the rules.
@@ -189,18 +336,8 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
             if !can_stop(s, who, *to) {
                 return Err(no("cannot-stop-here", format!("{to} is not an empty square")));
             }
-            let mut scratch = fray_space::PathScratch::new();
-            let budget = movement_left(s).max(0) as u32;
-            let path = fray_space::cheapest_path(
-                &s.setup.map,
-                from,
-                *to,
-                budget,
-                |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
-                |p| can_stop(s, who, p),
-                &mut scratch,
-            );
-            match path {
+            let budget = movement_left(s).max(0);
+            match path_for(s, who, from, *to, budget) {
                 Some(_) => Ok(()),
                 None => Err(no(
                     "not-enough-movement",
@@ -513,27 +650,18 @@ fn single_target(
     if !ok || !s.ch(t).present() || s.ch(t).pos.is_none() || (!needs_incap && !targetable(s, t)) {
         return Err(no("invalid-target", format!("{} must target {what}", a.id)));
     }
-    let p = s.ch(t).pos.unwrap_or(Pos::new(0, 0));
-    // An ability aimed at a Hidden foe works at half range, rounding up (THR-R219).
-    let range = match range {
-        Some(r) if s.options.draft_hidden && calc::has(s, t, Cond::Hidden) && s.enemies(user, t) => Some((r + 1) / 2),
-        r => r,
-    };
-    if !in_range(s, user, range, p) {
+    let Some(from) = s.ch(user).pos else {
         return Err(no("out-of-range", format!("{} is out of range of {}", s.name(t), a.id)));
-    }
-    if obstructed(s, user, a, p) {
-        return Err(no(
+    };
+    match calc::aim_from(s, user, a, range, t, from) {
+        Ok(()) => Ok(vec![t]),
+        Err(AimFail::Range) => Err(no("out-of-range", format!("{} is out of range of {}", s.name(t), a.id))),
+        Err(AimFail::Obstructed) => Err(no(
             "obstructed",
             format!("{} is Obstructed from {}", s.name(t), s.name(user)),
-        ));
+        )),
+        Err(AimFail::Wall) => Err(no("obstructed", format!("a wall blocks the line to {}", s.name(t)))),
     }
-    if let Some(from) = s.ch(user).pos
-        && sight_blocked(s, from, p)
-    {
-        return Err(no("obstructed", format!("a wall blocks the line to {}", s.name(t))));
-    }
-    Ok(vec![t])
 }
 
 /// The size of an area after Overexert.
@@ -804,17 +932,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                     format!("{to} is farther from {} than where {} stands", s.name(*t), s.name(*who)),
                 ));
             }
-            let mut scratch = fray_space::PathScratch::new();
-            let path = fray_space::cheapest_path(
-                &s.setup.map,
-                from,
-                *to,
-                (*budget).max(0) as u32,
-                |a, b| step_cost(s, *who, a, b, false).ok().map(|c| c as u32),
-                |p| can_stop(s, *who, p),
-                &mut scratch,
-            );
-            if path.is_some() {
+            if path_for(s, *who, from, *to, *budget).is_some() {
                 Ok(())
             } else {
                 Err(no(

@@ -39,17 +39,7 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
             }
             Frame::Prompt(Prompt::Move { who, budget, .. }) => {
                 if let Some(from) = s.ch(*who).pos {
-                    let mut scratch = fray_space::PathScratch::new();
-                    let reach = fray_space::reach(
-                        &s.setup.map,
-                        from,
-                        (*budget).max(0) as u32,
-                        |a, b| check::step_cost(s, *who, a, b, false).ok().map(|c| c as u32),
-                        |p| check::can_stop(s, *who, p),
-                        &mut scratch,
-                    );
-                    let dests: Vec<Pos> = reach.destinations().map(|(p, _)| p).collect();
-                    for p in dests {
+                    for (p, _) in check::reach_for(s, *who, from, *budget) {
                         push(Command::Move(p), out);
                     }
                 }
@@ -94,8 +84,7 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
         }
         Step::Move | Step::ActionMove => {
             if check::movement_left(s) > 0 || s.options.partial_steps {
-                let mut scratch = fray_space::PathScratch::new();
-                for (p, _) in check::reachable(s, who, &mut scratch) {
+                for (p, _) in check::with_scratch(|sc| check::reachable(s, who, sc)) {
                     push(Command::Move(p), out);
                 }
                 for d in Dir::ALL {

@@ -33,6 +33,7 @@ use fray_dice::{Dice, Dist, Keep, MAX_DICE};
 use fray_engine::{EngineError, Outcome};
 use fray_space::{Dir, Pos, base_step_cost};
 use std::fmt;
+use std::sync::Arc;
 
 /// The resolution context: the state, the dice, and the events emitted so far.
 pub struct Cx<'a> {
@@ -529,19 +530,8 @@ fn next_slot(cx: &mut Cx) -> R {
 
 fn do_move(cx: &mut Cx, who: Cid, to: Pos) -> R {
     let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-    let mut scratch = fray_space::PathScratch::new();
-    let budget = check::movement_left(cx.s).max(0) as u32;
-    let s: &State = cx.s;
-    let path = fray_space::cheapest_path(
-        &s.setup.map,
-        from,
-        to,
-        budget,
-        |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
-        |p| can_stop(s, who, p),
-        &mut scratch,
-    );
-    let Some((path, _)) = path else {
+    let budget = check::movement_left(cx.s);
+    let Some((path, _)) = check::path_for(cx.s, who, from, to, budget) else {
         return Err(EngineError::Bug(format!("checked move to {to} has no path")));
     };
     let mut at = from;
@@ -800,7 +790,8 @@ fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         target: act.target.clone(),
         overexert: act.overexert,
     });
-    let a = cx.s.setup.book.get(act.ability).clone();
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(act.ability);
     // Overexert: declared and paid before any roll (THR-R133).
     if let Some(o) = act.overexert.and_then(|i| a.overexert.get(i as usize)) {
         let cost = o.stress.unwrap_or(cx.s.options.overexert_stress);
@@ -935,7 +926,8 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
         return Ok(Flow::Go);
     };
     let depth = cx.s.stack.len() - 1;
-    let a = cx.s.setup.book.get(u.ability).clone();
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(u.ability);
     let n = u.targets.len();
     // A user who left the fight (a GM ruling) stops its ability.
     if !cx.s.ch(u.user).present() && u.stage != UseStage::Finish {
@@ -952,7 +944,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     i += 1;
                     continue;
                 }
-                let options = calc::defences(cx.s, t, &a);
+                let options = calc::defences(cx.s, t, a);
                 if cx.s.ch(t).incapacitated && !cx.s.options.incapacitated_may_defend {
                     cx.emit(Event::DefenceChosen {
                         who: t,
@@ -1000,7 +992,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
             }
             let t = u.targets[i];
             u.index += 1;
-            let candidates = trigger_candidates(cx.s, &u, &a, t);
+            let candidates = trigger_candidates(cx.s, &u, a, t);
             set_top_use(cx, u);
             if !candidates.is_empty() && cx.s.stack.len() < cx.s.options.trigger_depth_limit as usize {
                 cx.emit(Event::Push {
@@ -1154,7 +1146,8 @@ fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
         ability: id,
         about,
     });
-    let ab = cx.s.setup.book.get(id).clone();
+    let setup = Arc::clone(&cx.s.setup);
+    let ab = setup.book.get(id);
     let Some(tr) = &ab.trigger else { return Ok(()) };
     let mut moves = Vec::new();
     let mut lines = Vec::new();
@@ -1247,9 +1240,10 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     if !cx.s.ch(t).present() || cx.s.ch(t).pos.is_none() {
         return Ok(());
     }
-    let a = cx.s.setup.book.get(u.ability).clone();
-    if !calc::rolls(cx.s, &a) {
-        apply_lines(cx, depth, &u, &a, t, None)?;
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(u.ability);
+    if !calc::rolls(cx.s, a) {
+        apply_lines(cx, depth, &u, a, t, None)?;
         if a.buff_spec.is_some() {
             apply_buff(cx, &u, t);
         }
@@ -1263,8 +1257,8 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         .map_or(cx.s.options.critical_margin, |m| eval(cx.s, user, m));
     let (uname, tname) = (cx.s.name(user).to_string(), cx.s.name(t).to_string());
     let attack_parts = |s: &State| -> (i16, i16) {
-        let tally = calc::attack_tally(s, user, &a, t);
-        (tally.net(s), calc::attack_modifier(s, user, &a))
+        let tally = calc::attack_tally(s, user, a, t);
+        (tally.net(s), calc::attack_modifier(s, user, a))
     };
     let (attack, defence, verdict) = if d == Defence::Decline {
         match cx.s.options.declined_defence {
@@ -1333,7 +1327,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     if evasion_mark && !cx.s.options.vulnerable_after_lines {
         add_vulnerable(cx, t);
     }
-    apply_lines(cx, depth, &u, &a, t, Some(verdict))?;
+    apply_lines(cx, depth, &u, a, t, Some(verdict))?;
     Ok(())
 }
 
@@ -1346,7 +1340,8 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     };
     let (t, user) = (u.targets[i], u.user);
     let Some(verdict) = u.verdicts[i] else { return Ok(()) };
-    let a = cx.s.setup.book.get(u.ability).clone();
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(u.ability);
     let d = u.defences[i].unwrap_or(Defence::Decline);
     let mods = u.mods[i];
     if d == Defence::Evasion && verdict != Verdict::DefenderCritical && cx.s.options.vulnerable_after_lines {
@@ -1807,7 +1802,8 @@ pub fn incapacitate(cx: &mut Cx, who: Cid) {
 /// The end of an ability, first part: Burning ends on Recover, Hamstrung Dazes an attacker,
 /// a Terrain Effect is placed, and an Exhausted user rolls for Incapacity after its Action.
 fn finish_use(cx: &mut Cx, u: &Use) -> R {
-    let a = cx.s.setup.book.get(u.ability).clone();
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(u.ability);
     let user = u.user;
     if a.recover && cx.s.ch(user).status(XStatus::Burning) > 0 {
         cx.emit(Event::Status {
@@ -1831,7 +1827,7 @@ fn finish_use(cx: &mut Cx, u: &Use) -> R {
         });
     }
     if a.terrain.is_some() && cx.s.ch(user).present() {
-        place_terrain(cx, u, &a);
+        place_terrain(cx, u, a);
     }
     if u.is_action
         && cx.s.ch(user).able()
@@ -2285,7 +2281,8 @@ fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
     // Start-of-turn passives (Jittery) apply by themselves.
     let passives: Vec<crate::ability::AbilityId> = triggered_abilities(cx.s, who).collect();
     for id in passives {
-        let ab = cx.s.setup.book.get(id).clone();
+        let setup = Arc::clone(&cx.s.setup);
+        let ab = setup.book.get(id);
         let Some(tr) = &ab.trigger else { continue };
         let TriggerOn::StartOfTurn { adjacent_foe } = tr.on else {
             continue;
@@ -2360,18 +2357,9 @@ fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
     match (p, cmd) {
         (Prompt::Move { who, budget, .. }, Command::Move(to)) => {
             let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-            let s: &State = cx.s;
-            let mut scratch = fray_space::PathScratch::new();
-            let path = fray_space::cheapest_path(
-                &s.setup.map,
-                from,
-                *to,
-                budget.max(0) as u32,
-                |a, b| step_cost(s, who, a, b, false).ok().map(|c| c as u32),
-                |q| can_stop(s, who, q),
-                &mut scratch,
-            );
-            let Some((path, _)) = path else { return Ok(()) };
+            let Some((path, _)) = check::path_for(cx.s, who, from, *to, budget) else {
+                return Ok(());
+            };
             let mut at = from;
             for next in path {
                 cx.emit(Event::Moved {
