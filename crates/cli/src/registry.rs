@@ -7,15 +7,17 @@ use fray_sim::{SimEntry, SimOf};
 
 static THRUM: Entry<fray_thrum::Thrum> = Entry::new();
 static THRUM_SIM: SimOf<fray_thrum::Thrum> = SimOf::new();
+static INGENUITY: Entry<fray_ingenuity::Ingenuity> = Entry::new();
+static INGENUITY_SIM: SimOf<fray_ingenuity::Ingenuity> = SimOf::new();
 
 /// Every ruleset's simulation entry.
-pub fn sims() -> [&'static dyn SimEntry; 1] {
-    [&THRUM_SIM]
+pub fn sims() -> [&'static dyn SimEntry; 2] {
+    [&THRUM_SIM, &INGENUITY_SIM]
 }
 
 /// Every ruleset, by id.
-pub fn all() -> [&'static dyn RulesetEntry; 1] {
-    [&THRUM]
+pub fn all() -> [&'static dyn RulesetEntry; 2] {
+    [&THRUM, &INGENUITY]
 }
 
 fn by_id(id: &str) -> Option<&'static dyn RulesetEntry> {

@@ -9,7 +9,9 @@
 //! - **records** ([`Record`]): ruleset id and version, options, setup, seed and every command with
 //!   the faces it drew and the events it produced; [`Game::replay`] re-runs a record and fails on
 //!   the first divergence;
-//! - **turn orders** ([`order`]) and the **reaction stack** ([`stack`]) that rulesets reuse;
+//! - **turn orders** ([`order`]: sorted initiative with delays; [`teams`]: team alternation), the
+//!   **action economy** ([`economy`]: actions per turn, reactions per round, extended actions) and
+//!   the **reaction stack** ([`stack`]) that rulesets reuse;
 //! - the **text layer** ([`text`]) through which the `fray` command talks to any ruleset;
 //! - the **conformance suite** ([`conformance`]) every ruleset runs over its examples.
 //!
@@ -17,6 +19,7 @@
 
 pub mod conformance;
 pub mod diag;
+pub mod economy;
 mod error;
 mod game;
 pub mod order;
@@ -26,6 +29,7 @@ mod ruleset;
 mod seat;
 pub mod stack;
 mod summary;
+pub mod teams;
 pub mod text;
 
 pub use error::{EngineError, Reject};

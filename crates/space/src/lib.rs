@@ -14,6 +14,7 @@
 //!   flags, and their text form.
 //! * [`movement`]: terrain step costs and Dijkstra pathfinding with
 //!   reproducible tie-breaks.
+//! * [`diagonal`]: pathfinding where every second diagonal step costs two.
 //! * [`shape`]: areas of effect (blocks, lines, auras) and range checks.
 //! * [`cover`](mod@cover): dividing lines, flanks and the cover/obstruction test.
 //!
@@ -27,6 +28,7 @@
 //! is answered with `Option` or `Result`.
 
 pub mod cover;
+pub mod diagonal;
 pub mod grid;
 pub mod metric;
 pub mod movement;
@@ -34,6 +36,7 @@ pub mod pos;
 pub mod shape;
 
 pub use cover::{CoverCheck, beyond_dividing_line, cover, flanks};
+pub use diagonal::{DiagonalReach, DiagonalScratch, reach_diagonal};
 pub use grid::{Cell, Grid, GridError, MAX_SIDE, MapError};
 pub use metric::{Metric, alternating_diagonal, chebyshev, is_adjacent, neighbours};
 pub use movement::{PathScratch, Reach, StepCost, base_step_cost, cheapest_path, reach};

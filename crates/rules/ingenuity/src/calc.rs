@@ -1,0 +1,271 @@
+//! Derived numbers: distances, defences with their modifiers, advantage, penalties, and
+//! movement searches.
+
+use crate::data::{Attr, Cond, DamageClass, EffectDefence, Item};
+use crate::options::{Diagonals, Flanking, HarmedRounding, MapCounts, PassThrough};
+use crate::setup::Cid;
+use crate::state::State;
+use fray_space::{DiagonalScratch, Pos, alternating_diagonal, chebyshev, reach_diagonal};
+
+/// Distance in metres between two squares (ING-R36).
+pub fn distance(s: &State, a: Pos, b: Pos) -> i16 {
+    match s.options.diagonals {
+        Diagonals::Alternating => alternating_diagonal(a, b) as i16,
+        Diagonals::Chebyshev => chebyshev(a, b) as i16,
+    }
+}
+
+/// Distance between two combatants (a large number if either is off the map).
+pub fn distance_between(s: &State, a: Cid, b: Cid) -> i16 {
+    match (s.ch(a).pos, s.ch(b).pos) {
+        (Some(p), Some(q)) => distance(s, p, q),
+        _ => i16::MAX,
+    }
+}
+
+/// The Guard bonus a character has now (ING-R21).
+pub fn guard(s: &State, c: Cid) -> i16 {
+    i16::from(s.ch(c).has(Cond::Guarding))
+}
+
+/// Evasion with Guard (before size and dodge).
+pub fn evasion(s: &State, c: Cid) -> i16 {
+    s.info(c).stats.evasion + guard(s, c)
+}
+
+/// Constitution with Guard.
+pub fn constitution(s: &State, c: Cid) -> i16 {
+    s.info(c).stats.constitution + guard(s, c)
+}
+
+/// Willpower with Guard.
+pub fn willpower(s: &State, c: Cid) -> i16 {
+    s.info(c).stats.willpower + guard(s, c)
+}
+
+/// The defence that resists an effect.
+pub fn effect_defence(s: &State, c: Cid, d: EffectDefence) -> i16 {
+    match d {
+        EffectDefence::Constitution => constitution(s, c),
+        EffectDefence::Willpower => willpower(s, c),
+    }
+}
+
+/// The deflection that reduces a family of damage (with Guard when the option says so).
+pub fn deflection(s: &State, c: Cid, class: DamageClass) -> i16 {
+    let st = &s.info(c).stats;
+    let g = if s.options.guard_covers_deflection {
+        guard(s, c)
+    } else {
+        0
+    };
+    match class {
+        DamageClass::Physical => st.deflection + g,
+        DamageClass::Elemental => st.elemental_deflection + g,
+        DamageClass::Typeless => 0,
+    }
+}
+
+/// How much larger the attacker is than the target (negative when smaller) (ING-R46).
+pub fn size_difference(s: &State, attacker: Cid, target: Cid) -> i16 {
+    s.info(attacker).stats.size - s.info(target).stats.size
+}
+
+/// Maximum endurance and whether the character is Harmed (ING-R58).
+pub fn harmed(s: &State, c: Cid) -> bool {
+    let max = s.info(c).stats.endurance;
+    let half = match s.options.harmed_rounding {
+        HarmedRounding::Up => (max + 1) / 2,
+        HarmedRounding::Down => max / 2,
+    };
+    s.ch(c).endurance <= half
+}
+
+/// Bloodied: below maximum health (ING-R59).
+pub fn bloodied(s: &State, c: Cid) -> bool {
+    s.ch(c).health < s.info(c).stats.health
+}
+
+/// The multiple attack penalty for the next attack (ING-R40, ING-H10).
+pub fn attack_penalty(s: &State, attacker: Cid) -> i16 {
+    let c = s.ch(attacker);
+    let n = match s.options.map_counts {
+        MapCounts::AllAttacks => c.attacks_round,
+        MapCounts::OwnTurn => c.attacks_own,
+    };
+    -(s.options.multiple_attack_penalty * i16::from(n))
+}
+
+/// Bonuses from the older weapon properties for an attack now.
+pub fn property_bonus(s: &State, attacker: Cid, slot: u8, target: Cid) -> i16 {
+    if !s.options.older_properties {
+        return 0;
+    }
+    let Some(item) = s.item(attacker, slot) else { return 0 };
+    let c = s.ch(attacker);
+    let bit = 1u64 << (target as u64 % 64);
+    let mut b = 0;
+    if item.swift && c.swings.get(slot as usize).is_some_and(|n| *n > 0) {
+        b += 1;
+    }
+    if item.cleave && c.attacked_mask != 0 && c.attacked_mask & bit == 0 {
+        b += 2;
+    }
+    if item.backswing && c.missed_with == Some(slot) {
+        b += 2;
+    }
+    if item.momentum && c.hit_mask & bit != 0 {
+        b += 1;
+    }
+    b
+}
+
+/// Whether the target is flanked: two of its enemies on opposite squares next to it, or the
+/// GM says so (ING-R44, ING-H20).
+pub fn flanked(s: &State, target: Cid) -> bool {
+    if s.ch(target).has(Cond::Flanked) {
+        return true;
+    }
+    if s.options.flanking == Flanking::GmOnly {
+        return false;
+    }
+    let Some(p) = s.ch(target).pos else { return false };
+    let enemy_at = |q: Pos| s.occupant(q).is_some_and(|o| s.enemies(o, target) && s.ch(o).able());
+    [(0, 1), (1, 1), (1, 0), (1, -1)]
+        .into_iter()
+        .any(|(dx, dy)| enemy_at(Pos::new(p.x + dx, p.y + dy)) && enemy_at(Pos::new(p.x - dx, p.y - dy)))
+}
+
+/// Whether the target cannot see the attacker (ING-R43): the attacker is Hidden, or the target
+/// is Blinded or unconscious.
+pub fn unseen(s: &State, attacker: Cid, target: Cid) -> bool {
+    s.ch(attacker).has(Cond::Hidden) || s.ch(target).has(Cond::Blinded) || s.ch(target).unconscious
+}
+
+/// An obstacle next to `p`: a blocked square or one at least a level higher.
+pub fn obstacles(s: &State, p: Pos) -> impl Iterator<Item = Pos> + '_ {
+    let here = s.setup.map.elevation(p).unwrap_or(0);
+    fray_space::neighbours(p)
+        .into_iter()
+        .filter(move |q| s.setup.map.get(*q).is_some_and(|c| c.blocked || c.elevation > here))
+}
+
+/// Whether a character who sought cover is behind it against an attacker: an obstacle next to
+/// it whose dividing line the attacker is beyond (ING-R26; fray's geometry ruling).
+pub fn behind_cover(s: &State, target: Cid, attacker: Cid) -> bool {
+    if !s.ch(target).has(Cond::Cover) {
+        return false;
+    }
+    let (Some(t), Some(a)) = (s.ch(target).pos, s.ch(attacker).pos) else {
+        return false;
+    };
+    if !s.options.seek_cover_needs_obstacle {
+        return true;
+    }
+    obstacles(s, t).any(|o| fray_space::beyond_dividing_line(t, o, a))
+}
+
+/// Net advantage of an attack and the reasons (ING-R43 to ING-R47, ING-R26).
+pub fn advantage(s: &State, attacker: Cid, target: Cid, item: &Item) -> (i8, Vec<String>) {
+    let mut net = 0i8;
+    let mut why = Vec::new();
+    if unseen(s, attacker, target) {
+        net += 1;
+        why.push("sneak attack".to_string());
+    }
+    if flanked(s, target) {
+        net += 1;
+        why.push("flanking".to_string());
+    }
+    if s.ch(target).has(Cond::Prone) {
+        if item.ranged {
+            net -= 1;
+            why.push("prone target (ranged)".to_string());
+        } else {
+            net += 1;
+            why.push("prone target (melee)".to_string());
+        }
+    }
+    if item.ranged && behind_cover(s, target, attacker) {
+        net -= 1;
+        why.push("target behind cover".to_string());
+    }
+    (net, why)
+}
+
+/// A proficiency's bonus for a character (0 if it has none).
+pub fn prof_bonus(s: &State, c: Cid, prof: Option<&str>) -> i16 {
+    prof.map_or(0, |p| s.info(c).stats.prof(p))
+}
+
+/// The attribute die of a character.
+pub fn attr_die(s: &State, c: Cid, a: Attr) -> u8 {
+    s.info(c).stats.attr(a)
+}
+
+/// The expected gain of rerolling a die showing `face` and keeping the better result.
+pub fn reroll_gain(sides: u8, face: u16) -> f64 {
+    let n = f64::from(sides);
+    let f = f64::from(face).min(n);
+    // E[max(f, X)] for X uniform on 1..n, minus f.
+    let above: f64 = ((face as u32 + 1)..=(sides as u32)).map(f64::from).sum();
+    (f * f + above) / n - f
+}
+
+/// Whether a mover may pass through a square held by `o` (fray's `pass-through` option).
+pub fn passable(s: &State, mover: Cid, o: Cid) -> bool {
+    if o == mover || !s.ch(o).present() {
+        return true;
+    }
+    // Unconscious bodies do not block.
+    if s.ch(o).unconscious {
+        return true;
+    }
+    match s.options.pass_through {
+        PassThrough::Allies => !s.enemies(mover, o),
+        PassThrough::Nobody => false,
+        PassThrough::Anyone => true,
+    }
+}
+
+/// Squares `who` can reach from `from` within `budget` metres, with their cost, and a way to
+/// get paths: the alternating-diagonal (or Chebyshev) search with the rules for occupied
+/// squares. `end_on` is a square it may end on even though someone stands there (Intercept).
+pub fn search<'a>(
+    s: &State,
+    who: Cid,
+    from: Pos,
+    budget: i16,
+    end_on: Option<Pos>,
+    scratch: &'a mut DiagonalScratch,
+    grid: &'a fray_space::Grid,
+) -> fray_space::DiagonalReach<'a> {
+    let alternating = s.options.diagonals == Diagonals::Alternating;
+    let enter = |_: Pos, b: Pos| -> Option<u32> {
+        match s.occupant(b) {
+            Some(o) if !passable(s, who, o) && Some(b) != end_on => None,
+            _ => Some(0),
+        }
+    };
+    let can_stop = |p: Pos| Some(p) == end_on || s.occupant(p).is_none_or(|o| o == who || !s.ch(o).present());
+    reach_diagonal(grid, from, budget.max(0) as u32, alternating, enter, can_stop, scratch)
+}
+
+/// The metres each step of a path costs, in order (every second diagonal counts 2).
+pub fn step_costs(s: &State, from: Pos, path: &[Pos]) -> Vec<u8> {
+    let alternating = s.options.diagonals == Diagonals::Alternating;
+    let mut at = from;
+    let mut diagonals = 0u32;
+    path.iter()
+        .map(|&q| {
+            let diag = q.x != at.x && q.y != at.y;
+            at = q;
+            if diag {
+                diagonals += 1;
+                if alternating && diagonals.is_multiple_of(2) { 2 } else { 1 }
+            } else {
+                1
+            }
+        })
+        .collect()
+}

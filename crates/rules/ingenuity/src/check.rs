@@ -1,0 +1,857 @@
+//! Legality: the one place that decides whether a command is allowed now.
+//!
+//! [`check`] returns a typed [`Reject`] with a stable code and a sentence and never changes
+//! anything; the legal-command listing filters candidates through it and the resolver relies on
+//! it. Stable codes: `not-now`, `bad-command`, `unknown-combatant`, `unknown-item`,
+//! `unknown-team`, `no-weapon`, `no-actions`, `no-reaction`, `no-stamina`, `no-focus`,
+//! `out-of-range`, `invalid-target`, `blocked`, `already-moved`, `prone`, `not-loaded`,
+//! `hands`, `broken`, `bad-ruling`.
+
+use crate::calc::{self, distance};
+use crate::command::{Action, Command, Ruling};
+use crate::data::{Cond, EffectDefence};
+use crate::options::{FortifyWithout, InterceptReach, KillingStrikeWeapons, TeamOrderRule};
+use crate::setup::Cid;
+use crate::state::{Attack, Ext, Frame, ReadyAction, Stage, State, Trigger};
+use fray_engine::Reject;
+use fray_space::{DiagonalScratch, Pos, chebyshev};
+
+fn no(code: &'static str, reason: impl Into<String>) -> Reject {
+    Reject::new(code, reason)
+}
+
+/// What an action costs in actions; `extendable` if it may be started with fewer left
+/// (ING-R34).
+pub fn action_cost(s: &State, who: Cid, a: &Action) -> (u8, bool) {
+    match a {
+        Action::Step(_) | Action::Drop(_) | Action::DropProne | Action::End => (0, false),
+        Action::Resuscitate(_) => (2, true),
+        Action::Task { seconds, .. } => (task_cost(s, *seconds), true),
+        Action::Reload(slot) => (s.item(who, *slot).map_or(1, |i| i.reload.max(1)), true),
+        Action::Kill { .. } => (s.options.killing_strike_actions.max(1), true),
+        _ => (1, false),
+    }
+}
+
+/// Actions a task costs: 3 for a Short Task, or its seconds ÷ seconds-per-action rounded up
+/// (ING-R27, ING-R68).
+pub fn task_cost(s: &State, seconds: Option<u16>) -> u8 {
+    match seconds {
+        None => 3,
+        Some(t) => {
+            let per = u16::from(s.options.seconds_per_action.max(1));
+            t.div_ceil(per).clamp(1, 255) as u8
+        }
+    }
+}
+
+/// Whether a reaction with this cost can be taken now (ING-R30 to ING-R32).
+pub fn reaction_ok(s: &State, who: Cid, free: bool, stamina: i16, focus: i16) -> Result<(), Reject> {
+    let c = s.ch(who);
+    if !c.able() {
+        return Err(no("not-now", format!("{} cannot react", s.name(who))));
+    }
+    if !free && !s.can_react(who) {
+        return Err(no("no-reaction", format!("{} has no reaction left", s.name(who))));
+    }
+    let pays = !free || s.options.free_reaction_pays;
+    if pays && s.options.reactions_need_resources {
+        if c.stamina < stamina {
+            return Err(no("no-stamina", format!("{} has no stamina left", s.name(who))));
+        }
+        if c.focus < focus {
+            return Err(no("no-focus", format!("{} has no focus left", s.name(who))));
+        }
+    }
+    Ok(())
+}
+
+/// Characters who may intercept an attack on `a.target` (ING-R33, ING-H21).
+pub fn intercept_candidates(s: &State, a: &Attack) -> Vec<Cid> {
+    let Some(tp) = s.ch(a.target).pos else {
+        return Vec::new();
+    };
+    let mut scratch = DiagonalScratch::new();
+    s.ids()
+        .filter(|&c| c != a.attacker && s.allies(c, a.target))
+        .filter(|&c| reaction_ok(s, c, false, 1, 0).is_ok())
+        .filter(|&c| {
+            let Some(cp) = s.ch(c).pos else { return false };
+            match s.options.intercept_reach {
+                InterceptReach::Adjacent => chebyshev(cp, tp) <= 1,
+                InterceptReach::Speed => {
+                    let speed = s.info(c).stats.speed;
+                    let r = calc::search(s, c, cp, speed, Some(tp), &mut scratch, &s.setup.map);
+                    r.can_end_on(tp)
+                }
+            }
+        })
+        .collect()
+}
+
+/// Whether the target of an attack could take any defence now.
+pub fn can_defend(s: &State, a: &Attack) -> bool {
+    [Command::Dodge, Command::Fortify, Command::Resist]
+        .iter()
+        .any(|c| check_defence(s, a, c).is_ok())
+        || (0..s.ch(a.target).items.len() as u8).any(|k| check_defence(s, a, &Command::Parry(k)).is_ok())
+}
+
+/// Whether the target of an attack could block now.
+pub fn can_block(s: &State, a: &Attack) -> bool {
+    (0..s.ch(a.target).items.len() as u8).any(|k| check_block(s, a, k).is_ok())
+}
+
+fn free(a: &Attack) -> bool {
+    a.defences.free > 0
+}
+
+fn check_defence(s: &State, a: &Attack, cmd: &Command) -> Result<(), Reject> {
+    let t = a.target;
+    let effect = s.item(a.attacker, a.slot).and_then(|i| i.effect.as_ref());
+    match cmd {
+        Command::Dodge => {
+            if a.defences.dodge.is_some() {
+                return Err(no("not-now", "already dodging this attack"));
+            }
+            reaction_ok(s, t, free(a), 1, 0)
+        }
+        Command::Parry(slot) => {
+            if a.defences.parry.is_some() {
+                return Err(no("not-now", "already parrying this attack"));
+            }
+            let Some(k) = s.carried(t, *slot) else {
+                return Err(no("unknown-item", "no such item"));
+            };
+            if !k.held {
+                return Err(no("hands", "parrying needs an item in hand"));
+            }
+            if k.durability <= 0 {
+                return Err(no("broken", "a broken item cannot parry (ING-R55)"));
+            }
+            reaction_ok(s, t, free(a), 1, 0)
+        }
+        Command::Fortify | Command::Resist => {
+            let (want, done) = match cmd {
+                Command::Fortify => (EffectDefence::Constitution, a.defences.fortify.is_some()),
+                _ => (EffectDefence::Willpower, a.defences.resist.is_some()),
+            };
+            if done {
+                return Err(no("not-now", "already declared against this attack"));
+            }
+            match effect {
+                Some(e) if e.defence == want => {}
+                _ => {
+                    return Err(no("not-now", "this attack carries no effect that this defence resists"));
+                }
+            }
+            let (st, fo) = if want == EffectDefence::Constitution {
+                (1, 0)
+            } else {
+                (0, 1)
+            };
+            reaction_ok(s, t, free(a), st, fo)
+        }
+        _ => Err(no("not-now", "choose a defence or pass")),
+    }
+}
+
+fn check_block(s: &State, a: &Attack, slot: u8) -> Result<(), Reject> {
+    let t = a.target;
+    let Some(k) = s.carried(t, slot) else {
+        return Err(no("unknown-item", "no such item"));
+    };
+    let item = s.setup.armoury.item(k.item);
+    if item.block.is_none() {
+        return Err(no("bad-command", format!("{} cannot block", item.name)));
+    }
+    if !k.held {
+        return Err(no("hands", "blocking needs the item in hand"));
+    }
+    if k.durability <= 0 {
+        return Err(no("broken", "a broken item cannot block (ING-R55)"));
+    }
+    reaction_ok(s, t, free(a), 1, 0)
+}
+
+/// Whether the consciousness fortify can be made (ING-R60, ING-H8).
+pub fn fortify_to_stay_ok(s: &State, who: Cid) -> bool {
+    match s.options.fortify_without {
+        FortifyWithout::Unconscious => reaction_ok(s, who, false, 1, 0).is_ok(),
+        FortifyWithout::Allowed => s.ch(who).present() && !s.ch(who).unconscious,
+    }
+}
+
+/// Readied characters a trigger sets off: enemies of `subject` with that trigger whose action
+/// could be taken now. For [`Trigger::Approach`], `from` is where the subject came from: the
+/// subject must have come within reach with this step.
+pub fn ready_candidates(s: &State, trigger: Trigger, subject: Cid, from: Option<Pos>) -> Vec<Cid> {
+    s.ids()
+        .filter(|&c| s.enemies(c, subject))
+        .filter(|&c| s.ch(c).ready.as_ref().is_some_and(|r| r.trigger == trigger))
+        .filter(|&c| !s.options.ready_uses_reaction || s.can_react(c))
+        .filter(|&c| s.ch(c).able())
+        .filter(|&c| {
+            let Some(r) = &s.ch(c).ready else { return false };
+            match (&r.action, trigger) {
+                (ReadyAction::Attack { target: Some(t), .. }, _) if *t != subject => false,
+                (ReadyAction::Attack { slot, .. }, Trigger::Approach) => {
+                    let range = s.item(c, *slot).map_or(1, |i| i.range);
+                    let (Some(cp), Some(sp), Some(f)) = (s.ch(c).pos, s.ch(subject).pos, from) else {
+                        return false;
+                    };
+                    distance(s, cp, sp) <= range && distance(s, cp, f) > range
+                }
+                (ReadyAction::Move { .. }, Trigger::Approach) => {
+                    let (Some(cp), Some(sp), Some(f)) = (s.ch(c).pos, s.ch(subject).pos, from) else {
+                        return false;
+                    };
+                    distance(s, cp, sp) <= 1 && distance(s, cp, f) > 1
+                }
+                _ => true,
+            }
+        })
+        .collect()
+}
+
+/// Checks a command against the rules.
+pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
+    if s.outcome.is_some() {
+        return Err(no(Reject::GAME_OVER, "the combat is over"));
+    }
+    if let Command::Gm(r) = cmd {
+        return check_ruling(s, r);
+    }
+    if let Some(top) = s.stack.last() {
+        return check_in_frame(s, top, cmd);
+    }
+    let Some(turn) = &s.turn else {
+        return match cmd {
+            Command::Pick(c) => check_pick(s, *c),
+            _ => Err(no("not-now", "a team must pick who acts next: pick <combatant>")),
+        };
+    };
+    let who = turn.who;
+    let c = s.ch(who);
+    if c.econ.extended.is_some() && !c.ext_settled {
+        return match cmd {
+            Command::Continue | Command::Abandon => Ok(()),
+            _ => Err(no(
+                "not-now",
+                "an extended action is in progress: continue it or abandon it first (ING-R34)",
+            )),
+        };
+    }
+    match cmd {
+        Command::Act(a) => {
+            if turn.opening
+                && let Some(op) = opening_action(s)
+                && *a != op
+            {
+                return Err(no("not-now", "the action that started the fight comes first (ING-R69)"));
+            }
+            check_action(s, who, a, None)
+        }
+        Command::Continue | Command::Abandon => Err(no("not-now", "no extended action is in progress")),
+        _ => Err(no(
+            "not-now",
+            format!("it is {}'s turn: take an action or end", s.name(who)),
+        )),
+    }
+}
+
+/// The opening action (ING-R69), parsed against the state.
+pub fn opening_action(s: &State) -> Option<Action> {
+    let o = s.setup.opening.as_ref()?;
+    let words: Vec<&str> = o.action.split_whitespace().collect();
+    crate::command::parse_action(s, o.who, &words).ok()
+}
+
+fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
+    if c as usize >= s.chars.len() {
+        return Err(no("unknown-combatant", "no such combatant"));
+    }
+    // ING-R69 with trigger-acts-first: the starting team's first pick is the opener.
+    if s.options.trigger_acts_first
+        && !s.opening_done
+        && let Some(o) = &s.setup.opening
+        && s.team(c) == s.team(o.who)
+        && c != o.who
+        && s.can_take_turn(o.who)
+        && !s.order.has_acted(o.who)
+    {
+        return Err(no(
+            "not-now",
+            format!(
+                "{} started the fight and acts first (trigger-acts-first)",
+                s.name(o.who)
+            ),
+        ));
+    }
+    s.order.can_pick(c, |w| s.can_take_turn(w)).map_err(|e| {
+        use fray_engine::teams::PickError::*;
+        match e {
+            NotThisTeam => no(
+                "not-now",
+                format!(
+                    "it is {}'s turn to pick",
+                    s.order
+                        .team_to_pick(|w| s.can_take_turn(w))
+                        .and_then(|t| s.setup.teams.get(t as usize))
+                        .map_or("nobody", |t| t.name.as_str())
+                ),
+            ),
+            AlreadyActed => no("not-now", format!("{} has already acted this round", s.name(c))),
+            CannotAct => no("not-now", format!("{} cannot act now", s.name(c))),
+            RoundOver => no("not-now", "the round is over"),
+            Unknown => no("unknown-combatant", "no such combatant"),
+        }
+    })
+}
+
+fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
+    match top {
+        Frame::Attack(a) => match a.stage {
+            Stage::Intercept => match cmd {
+                Command::Intercept => {
+                    let who = a.intercept.get(a.asked as usize).copied();
+                    match who {
+                        Some(w) => reaction_ok(s, w, false, 1, 0),
+                        None => Err(no("not-now", "nobody is asked to intercept")),
+                    }
+                }
+                Command::Pass => Ok(()),
+                _ => Err(no("not-now", "intercept or pass")),
+            },
+            Stage::Defend => match cmd {
+                Command::Pass => Ok(()),
+                c => check_defence(s, a, c),
+            },
+            Stage::Block => match cmd {
+                Command::Pass => Ok(()),
+                Command::Block(slot) => check_block(s, a, *slot),
+                _ => Err(no("not-now", "block <item> or pass")),
+            },
+            _ => Err(no("not-now", "an attack is being resolved")),
+        },
+        Frame::Ready(w) => match cmd {
+            Command::Hold => Ok(()),
+            Command::Fire => {
+                let who = w
+                    .candidates
+                    .get(w.asked as usize)
+                    .copied()
+                    .ok_or_else(|| no("not-now", "nobody is asked"))?;
+                fire_ok(s, who, w.subject)
+            }
+            _ => Err(no("not-now", "fire or hold")),
+        },
+        Frame::Conscious { who, .. } => match cmd {
+            Command::Fall => Ok(()),
+            Command::Fortify if fortify_to_stay_ok(s, *who) => Ok(()),
+            Command::Fortify => Err(no("no-reaction", "no reaction or stamina left to fortify")),
+            _ => Err(no("not-now", "fortify or fall")),
+        },
+        Frame::AfterDodge { who, used } => match cmd {
+            Command::Pass => Ok(()),
+            Command::Act(Action::DropProne) if used & 1 == 0 && !s.ch(*who).has(Cond::Prone) => Ok(()),
+            Command::Act(Action::SeekCover) if used & 2 == 0 => seek_cover_ok(s, *who),
+            Command::Act(Action::Step(p)) if used & 4 == 0 => step_ok(s, *who, *p, true),
+            _ => Err(no(
+                "not-now",
+                "after a dodge: prone, seek-cover, step x,y (each once) or pass",
+            )),
+        },
+        Frame::Walk(_) => Err(no("not-now", "a move is being resolved")),
+    }
+}
+
+/// Whether a readied action can be taken against `subject` now.
+pub fn fire_ok(s: &State, who: Cid, subject: Cid) -> Result<(), Reject> {
+    if s.options.ready_uses_reaction && !s.can_react(who) {
+        return Err(no("no-reaction", "no reaction left to act on the readied action"));
+    }
+    let Some(r) = &s.ch(who).ready else {
+        return Err(no("not-now", "nothing is readied"));
+    };
+    match &r.action {
+        ReadyAction::Attack { target, slot } => {
+            let t = target.unwrap_or(subject);
+            attack_ok(s, who, t, *slot)
+        }
+        ReadyAction::Move { to } => {
+            let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            reach_ok(s, who, from, *to, s.info(who).stats.speed)
+        }
+    }
+}
+
+fn seek_cover_ok(s: &State, who: Cid) -> Result<(), Reject> {
+    let p = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+    if s.options.seek_cover_needs_obstacle && calc::obstacles(s, p).next().is_none() {
+        return Err(no(
+            "invalid-target",
+            "no cover here: seeking cover needs a wall or higher ground next to you",
+        ));
+    }
+    Ok(())
+}
+
+fn step_ok(s: &State, who: Cid, to: Pos, after_dodge: bool) -> Result<(), Reject> {
+    let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+    if chebyshev(from, to) != 1 {
+        return Err(no("out-of-range", "a step is to a square next to you (1 m)"));
+    }
+    if !after_dodge && s.options.prone_blocks_movement && s.ch(who).has(Cond::Prone) {
+        return Err(no("prone", "stand up before moving"));
+    }
+    reach_ok(s, who, from, to, 1)
+}
+
+fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), Reject> {
+    if to == from {
+        return Err(no("invalid-target", "already there"));
+    }
+    if !s.setup.map.contains(to) {
+        return Err(no("invalid-target", format!("{to} is off the map")));
+    }
+    if s.setup.map.get(to).is_some_and(|c| c.blocked) {
+        return Err(no("blocked", format!("{to} is blocked")));
+    }
+    if s.occupant(to).is_some_and(|o| o != who) {
+        return Err(no("blocked", format!("someone stands on {to}")));
+    }
+    let mut scratch = DiagonalScratch::new();
+    let r = calc::search(s, who, from, budget, None, &mut scratch, &s.setup.map);
+    if r.can_end_on(to) {
+        Ok(())
+    } else {
+        Err(no(
+            "out-of-range",
+            format!("{to} cannot be reached with {budget} m of movement"),
+        ))
+    }
+}
+
+/// Whether `who` can attack `target` with the item in `slot` now (ignoring the action cost).
+pub fn attack_ok(s: &State, who: Cid, target: Cid, slot: u8) -> Result<(), Reject> {
+    let Some(k) = s.carried(who, slot) else {
+        return Err(no("unknown-item", "no such item"));
+    };
+    let item = s.setup.armoury.item(k.item);
+    if !item.weapon {
+        return Err(no("no-weapon", format!("{} is not a weapon", item.name)));
+    }
+    if !k.held {
+        return Err(no("hands", format!("{} is not in hand (brandish it first)", item.name)));
+    }
+    if item.reload > 0 && !k.loaded {
+        return Err(no("not-loaded", format!("{} must be reloaded first", item.name)));
+    }
+    if target as usize >= s.chars.len() || target == who {
+        return Err(no("invalid-target", "choose another combatant"));
+    }
+    let t = s.ch(target);
+    if !t.present() || t.pos.is_none() {
+        return Err(no("invalid-target", format!("{} is not in the fight", s.name(target))));
+    }
+    let d = calc::distance_between(s, who, target);
+    if d > item.range {
+        return Err(no(
+            "out-of-range",
+            format!(
+                "{} is {d} m away; {} reaches {} m",
+                s.name(target),
+                item.name,
+                item.range
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks an action by `who`; `via` is the commander when it was given by Command.
+pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result<(), Reject> {
+    let c = s.ch(who);
+    if !c.able() {
+        return Err(no("not-now", format!("{} cannot act", s.name(who))));
+    }
+    let (cost, extendable) = action_cost(s, who, a);
+    if via.is_none() && cost > 0 {
+        let left = c.econ.actions;
+        let enough = if extendable { left >= 1 } else { left >= cost };
+        if !enough {
+            return Err(no(
+                "no-actions",
+                format!("{} has {left} action(s) left; this needs {cost}", s.name(who)),
+            ));
+        }
+    }
+    if via.is_some() {
+        match a {
+            Action::Command { .. }
+            | Action::Guard
+            | Action::Wait
+            | Action::Ready(_)
+            | Action::End
+            | Action::Resuscitate(_)
+            | Action::Task { .. }
+            | Action::Kill { .. }
+            | Action::Sprint(_) => {
+                return Err(no("bad-command", "Command gives an ally one single action (ING-R20)"));
+            }
+            Action::Reload(_) if cost > 1 => {
+                return Err(no("bad-command", "Command gives one action; this reload takes more"));
+            }
+            _ => {}
+        }
+    }
+    let here = c.pos.ok_or_else(|| no("not-now", "not on the map"))?;
+    let prone = c.has(Cond::Prone);
+    let speed = s.info(who).stats.speed;
+    match a {
+        Action::Move(p) => {
+            if via.is_none() && c.moved {
+                return Err(no("already-moved", "Move is once per turn (Sprint moves again)"));
+            }
+            if s.options.prone_blocks_movement && prone {
+                return Err(no("prone", "stand up before moving"));
+            }
+            reach_ok(s, who, here, *p, speed)
+        }
+        Action::Step(p) => {
+            if via.is_none() && (c.stepped || (s.options.step_uses_move && c.moved)) {
+                return Err(no(
+                    "already-moved",
+                    "a Step is once per turn, instead of a move (ING-H13)",
+                ));
+            }
+            step_ok(s, who, *p, false)
+        }
+        Action::Sprint(p) => {
+            if !c.moved {
+                return Err(no("not-now", "Sprint needs a move first this turn (ING-R23)"));
+            }
+            if let Some(limit) = s.options.sprint_limit
+                && c.sprints >= limit
+            {
+                return Err(no("not-now", format!("at most {limit} Sprint(s) per turn")));
+            }
+            if c.stamina < 1 {
+                return Err(no("no-stamina", "Sprint costs 1 stamina"));
+            }
+            if s.options.prone_blocks_movement && prone {
+                return Err(no("prone", "stand up before moving"));
+            }
+            reach_ok(s, who, here, *p, speed)
+        }
+        Action::Attack {
+            target,
+            slot,
+            attr,
+            prof,
+        } => {
+            attack_ok(s, who, *target, *slot)?;
+            let item = s.item(who, *slot).ok_or_else(|| no("unknown-item", "no such item"))?;
+            if !item.attributes.contains(attr) {
+                return Err(no(
+                    "bad-command",
+                    format!(
+                        "{} attacks use {}",
+                        item.name,
+                        item.attributes
+                            .iter()
+                            .map(|a| a.name())
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ),
+                ));
+            }
+            if let Some(p) = prof
+                && !item.proficiencies.contains(p)
+            {
+                return Err(no(
+                    "bad-command",
+                    format!(
+                        "{} takes the proficiencies {}",
+                        item.name,
+                        item.proficiencies.join(", ")
+                    ),
+                ));
+            }
+            Ok(())
+        }
+        Action::Brandish(slots) => {
+            let mut hands = 0;
+            for (i, x) in slots.iter().enumerate() {
+                let Some(k) = s.carried(who, *x) else {
+                    return Err(no("unknown-item", "no such item"));
+                };
+                if slots[..i].contains(x) {
+                    return Err(no("bad-command", "an item is listed twice"));
+                }
+                hands += s.setup.armoury.item(k.item).hands;
+            }
+            if hands > 2 {
+                return Err(no("hands", "that needs more than two hands"));
+            }
+            let now: Vec<u8> = (0..c.items.len() as u8).filter(|k| c.items[*k as usize].held).collect();
+            let mut want = slots.clone();
+            want.sort_unstable();
+            if want == now {
+                return Err(no("bad-command", "those are already in hand"));
+            }
+            Ok(())
+        }
+        Action::Interact(_) => Ok(()),
+        Action::PickUp(i) => match s.ground.get(*i as usize) {
+            Some((p, _)) if chebyshev(*p, here) <= 1 => Ok(()),
+            _ => Err(no("out-of-range", "nothing to pick up within reach")),
+        },
+        Action::Guard | Action::Wait | Action::End => Ok(()),
+        Action::Ready(r) => match &r.action {
+            ReadyAction::Attack { target, slot } => {
+                let Some(k) = s.carried(who, *slot) else {
+                    return Err(no("unknown-item", "no such item"));
+                };
+                let item = s.setup.armoury.item(k.item);
+                if !item.weapon || !k.held {
+                    return Err(no("no-weapon", "a readied attack needs a weapon in hand"));
+                }
+                if let Some(t) = target
+                    && (*t == who || !s.enemies(who, *t) || !s.ch(*t).present())
+                {
+                    return Err(no("invalid-target", "a readied attack names an enemy in the fight"));
+                }
+                Ok(())
+            }
+            ReadyAction::Move { to } => {
+                if !s.setup.map.contains(*to) || s.setup.map.get(*to).is_some_and(|c| c.blocked) {
+                    return Err(no("invalid-target", format!("{to} cannot be moved to")));
+                }
+                Ok(())
+            }
+        },
+        Action::Resuscitate(t) => {
+            let tc = s.ch(*t);
+            if !tc.present() || !tc.unconscious || tc.dead {
+                return Err(no("invalid-target", format!("{} is not unconscious", s.name(*t))));
+            }
+            if tc.pos.is_none_or(|p| chebyshev(p, here) > 1) {
+                return Err(no(
+                    "out-of-range",
+                    format!("{} is not next to {}", s.name(*t), s.name(who)),
+                ));
+            }
+            Ok(())
+        }
+        Action::SeekCover => seek_cover_ok(s, who),
+        Action::Task { difficulty, .. } => {
+            if *difficulty < 0 {
+                return Err(no("bad-command", "a difficulty is 0 or more"));
+            }
+            Ok(())
+        }
+        Action::StandUp => {
+            if !prone {
+                return Err(no("not-now", format!("{} is not prone", s.name(who))));
+            }
+            Ok(())
+        }
+        Action::Drop(slot) => match s.carried(who, *slot) {
+            Some(k) if k.held => Ok(()),
+            Some(_) => Err(no("hands", "only an item in hand can be dropped")),
+            None => Err(no("unknown-item", "no such item")),
+        },
+        Action::DropProne => {
+            if prone {
+                return Err(no("prone", "already prone"));
+            }
+            Ok(())
+        }
+        Action::Reload(slot) => match s.item(who, *slot) {
+            Some(i) if i.reload == 0 => Err(no("bad-command", format!("{} needs no reloading", i.name))),
+            Some(i) if s.carried(who, *slot).is_some_and(|k| k.loaded) => {
+                Err(no("bad-command", format!("{} is already loaded", i.name)))
+            }
+            Some(_) => {
+                if c.econ
+                    .extended
+                    .as_ref()
+                    .is_some_and(|e| matches!(e.action, Ext::Reload { slot: x } if x == *slot))
+                {
+                    return Err(no("not-now", "already reloading it"));
+                }
+                Ok(())
+            }
+            None => Err(no("unknown-item", "no such item")),
+        },
+        Action::Kill { target, slot } => {
+            let tc = s.ch(*target);
+            if !tc.present() || !tc.unconscious || tc.dead {
+                return Err(no(
+                    "invalid-target",
+                    "a killing strike needs an unconscious target (ING-R64)",
+                ));
+            }
+            let Some(k) = s.carried(who, *slot) else {
+                return Err(no("unknown-item", "no such item"));
+            };
+            let item = s.setup.armoury.item(k.item);
+            if !item.weapon || !k.held {
+                return Err(no("no-weapon", "a killing strike needs a weapon in hand"));
+            }
+            match s.options.killing_strike_weapons {
+                KillingStrikeWeapons::LethalOnly if item.nonlethal => {
+                    return Err(no(
+                        "no-weapon",
+                        "killing strikes need a lethal weapon (killing-strike-weapons)",
+                    ));
+                }
+                KillingStrikeWeapons::NonlethalOnly if !item.nonlethal => {
+                    return Err(no(
+                        "no-weapon",
+                        "killing strikes need a nonlethal weapon (killing-strike-weapons)",
+                    ));
+                }
+                _ => {}
+            }
+            if calc::distance_between(s, who, *target) > item.range {
+                return Err(no("out-of-range", format!("{} is out of reach", s.name(*target))));
+            }
+            Ok(())
+        }
+        Action::Command { ally, action } => {
+            if via.is_some() {
+                return Err(no("bad-command", "a commanded ally cannot command"));
+            }
+            if *ally == who || !s.allies(who, *ally) {
+                return Err(no("invalid-target", "Command gives an action to an ally"));
+            }
+            if c.commanded & (1u64 << (*ally as u64 % 64)) != 0 {
+                return Err(no(
+                    "not-now",
+                    format!("{} was already commanded this turn", s.name(*ally)),
+                ));
+            }
+            if c.focus < 2 {
+                return Err(no("no-focus", "Command costs 2 focus"));
+            }
+            let (inner, _) = action_cost(s, *ally, action);
+            if inner > 1 {
+                return Err(no("bad-command", "Command gives one single action (ING-R20)"));
+            }
+            check_action(s, *ally, action, Some(who))
+        }
+    }
+}
+
+fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
+    let bad = |m: String| Err(no("bad-ruling", m));
+    let known = |c: Cid| (c as usize) < s.chars.len();
+    match r {
+        Ruling::Set(c, _, _) | Ruling::KnockOut(c) | Ruling::Revive(c) | Ruling::Kill(c) | Ruling::Remove(c)
+            if !known(*c) =>
+        {
+            bad("no such combatant".into())
+        }
+        Ruling::Set(c, what, adj) => {
+            let st = &s.info(*c).stats;
+            let ch = s.ch(*c);
+            let (old, max) = match what.as_str() {
+                "health" => (ch.health, st.health),
+                "endurance" => (ch.endurance, st.endurance),
+                "stamina" => (ch.stamina, st.stamina),
+                "focus" => (ch.focus, st.focus),
+                _ => (ch.death_difficulty, 99),
+            };
+            let v = adj.apply(old);
+            if !(0..=max).contains(&v) {
+                return bad(format!("{what} must stay between 0 and {max}"));
+            }
+            Ok(())
+        }
+        Ruling::Durability(c, slot, adj) => match s.carried(*c, *slot) {
+            Some(k) => {
+                let max = s.setup.armoury.item(k.item).durability;
+                let v = adj.apply(k.durability);
+                if (0..=max).contains(&v) {
+                    Ok(())
+                } else {
+                    bad(format!("durability must stay between 0 and {max}"))
+                }
+            }
+            None => bad("no such item".into()),
+        },
+        Ruling::Condition(c, _, _) if !known(*c) => bad("no such combatant".into()),
+        Ruling::Condition(..) => Ok(()),
+        Ruling::KnockOut(c) => {
+            if s.ch(*c).unconscious || !s.ch(*c).present() {
+                bad(format!("{} is not conscious and in the fight", s.name(*c)))
+            } else {
+                Ok(())
+            }
+        }
+        Ruling::Revive(c) => {
+            if !s.ch(*c).unconscious || !s.ch(*c).present() {
+                bad(format!("{} is not unconscious", s.name(*c)))
+            } else {
+                Ok(())
+            }
+        }
+        Ruling::Kill(c) | Ruling::Remove(c) => {
+            if !s.ch(*c).present() {
+                bad(format!("{} is already out of the fight", s.name(*c)))
+            } else {
+                Ok(())
+            }
+        }
+        Ruling::Move(c, p) => {
+            if !known(*c) {
+                return bad("no such combatant".into());
+            }
+            if !s.setup.map.contains(*p) || s.setup.map.get(*p).is_some_and(|x| x.blocked) {
+                return bad(format!("{p} is not an open square"));
+            }
+            if s.occupant(*p).is_some_and(|o| o != *c) {
+                return bad(format!("someone stands on {p}"));
+            }
+            Ok(())
+        }
+        Ruling::Add { id, template, at, .. } => {
+            if s.find(id).is_some() {
+                return bad(format!("a combatant '{id}' already exists"));
+            }
+            if !s.setup.templates.contains_key(template) {
+                return bad(format!(
+                    "no template '{template}' (known: {})",
+                    s.setup.templates.keys().cloned().collect::<Vec<_>>().join(", ")
+                ));
+            }
+            if s.chars.len() >= crate::setup::MAX_COMBATANTS {
+                return bad("too many combatants".into());
+            }
+            if !s.setup.map.contains(*at)
+                || s.setup.map.get(*at).is_some_and(|x| x.blocked)
+                || s.occupant(*at).is_some()
+            {
+                return bad(format!("{at} is not an empty square"));
+            }
+            Ok(())
+        }
+        Ruling::End(_) | Ruling::Objective(..) => Ok(()),
+        Ruling::Order(v) => {
+            if s.options.team_order == TeamOrderRule::Fixed {
+                return bad("the team order is fixed (team-order = \"fixed\", ING-R5)".into());
+            }
+            let mut sorted = v.clone();
+            sorted.sort_unstable();
+            let mut have = s.order.slots().to_vec();
+            have.sort_unstable();
+            if sorted != have {
+                return bad("list every team with a slot exactly once".into());
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! The legal commands for the pending decision, in a fixed order.
+//!
+//! Candidates are generated and filtered through [`check`], so the list can never disagree with
+//! what is accepted. Actions with free text (`interact`, `task`) and the many variants of a
+//! commanded action cannot all be listed; the list shows the usual ones and any other legal one
+//! can still be typed.
+
+use crate::calc;
+use crate::check::check;
+use crate::command::{Action, Command, default_prof};
+use crate::setup::Cid;
+use crate::state::{Frame, Readied, ReadyAction, Stage, State, Trigger};
+use fray_space::{DiagonalScratch, Dir, Pos};
+
+fn push(s: &State, c: Command, out: &mut Vec<Command>) {
+    if !out.contains(&c) && check(s, &c).is_ok() {
+        out.push(c);
+    }
+}
+
+/// Appends every listed legal command.
+pub fn legal(s: &State, out: &mut Vec<Command>) {
+    if s.outcome.is_some() {
+        return;
+    }
+    if let Some(top) = s.stack.last() {
+        frame(s, top, out);
+        return;
+    }
+    let Some(turn) = &s.turn else {
+        if let Some(team) = s.order.team_to_pick(|w| s.can_take_turn(w)) {
+            for c in s.order.candidates(team, |w| s.can_take_turn(w)) {
+                push(s, Command::Pick(c), out);
+            }
+        }
+        return;
+    };
+    let me = turn.who;
+    push(s, Command::Continue, out);
+    push(s, Command::Abandon, out);
+    let mut acts = Vec::new();
+    actions(s, me, &mut acts);
+    for a in acts {
+        push(s, Command::Act(a), out);
+    }
+}
+
+fn frame(s: &State, top: &Frame, out: &mut Vec<Command>) {
+    match top {
+        Frame::Attack(a) => match a.stage {
+            Stage::Intercept => {
+                push(s, Command::Intercept, out);
+                push(s, Command::Pass, out);
+            }
+            Stage::Defend => {
+                push(s, Command::Dodge, out);
+                for k in 0..s.ch(a.target).items.len() as u8 {
+                    push(s, Command::Parry(k), out);
+                }
+                push(s, Command::Fortify, out);
+                push(s, Command::Resist, out);
+                push(s, Command::Pass, out);
+            }
+            Stage::Block => {
+                for k in 0..s.ch(a.target).items.len() as u8 {
+                    push(s, Command::Block(k), out);
+                }
+                push(s, Command::Pass, out);
+            }
+            _ => {}
+        },
+        Frame::Ready(_) => {
+            push(s, Command::Fire, out);
+            push(s, Command::Hold, out);
+        }
+        Frame::Conscious { .. } => {
+            push(s, Command::Fortify, out);
+            push(s, Command::Fall, out);
+        }
+        Frame::AfterDodge { who, .. } => {
+            push(s, Command::Act(Action::DropProne), out);
+            push(s, Command::Act(Action::SeekCover), out);
+            if let Some(p) = s.ch(*who).pos {
+                for d in Dir::ALL {
+                    push(s, Command::Act(Action::Step(p.step(d))), out);
+                }
+            }
+            push(s, Command::Pass, out);
+        }
+        Frame::Walk(_) => {}
+    }
+}
+
+/// Squares `who` could move to with a full move.
+pub fn move_squares(s: &State, who: Cid) -> Vec<(Pos, u32)> {
+    let Some(from) = s.ch(who).pos else { return Vec::new() };
+    let mut scratch = DiagonalScratch::new();
+    let r = calc::search(s, who, from, s.info(who).stats.speed, None, &mut scratch, &s.setup.map);
+    r.destinations().collect()
+}
+
+/// Attack actions of `me` against every combatant with every held weapon: each allowed
+/// attribute with the best proficiency first, then the other proficiency choices.
+pub fn attacks(s: &State, me: Cid, out: &mut Vec<Action>) {
+    let c = s.ch(me);
+    for (k, carried) in c.items.iter().enumerate() {
+        if !carried.held {
+            continue;
+        }
+        let item = s.setup.armoury.item(carried.item);
+        if !item.weapon {
+            continue;
+        }
+        let slot = k as u8;
+        let best = default_prof(s, me, slot);
+        let mut profs = vec![best.clone()];
+        for p in item.proficiencies.iter().map(|p| Some(p.clone())).chain([None]) {
+            if !profs.contains(&p) {
+                profs.push(p);
+            }
+        }
+        let mut targets: Vec<Cid> = s.ids().filter(|&t| t != me && s.enemies(me, t)).collect();
+        targets.extend(s.ids().filter(|&t| s.allies(me, t)));
+        for t in targets {
+            for prof in &profs {
+                for &attr in &item.attributes {
+                    out.push(Action::Attack {
+                        target: t,
+                        slot,
+                        attr,
+                        prof: prof.clone(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+fn actions(s: &State, me: Cid, out: &mut Vec<Action>) {
+    attacks(s, me, out);
+    let c = s.ch(me);
+    let here = c.pos;
+    let weapons: Vec<u8> = (0..c.items.len() as u8)
+        .filter(|k| c.items[*k as usize].held && s.setup.armoury.item(c.items[*k as usize].item).weapon)
+        .collect();
+    // Killing strikes and Resuscitate on unconscious characters.
+    for t in s.ids() {
+        if s.ch(t).unconscious && !s.ch(t).dead {
+            for &slot in &weapons {
+                out.push(Action::Kill { target: t, slot });
+            }
+            out.push(Action::Resuscitate(t));
+        }
+    }
+    for k in 0..c.items.len() as u8 {
+        out.push(Action::Reload(k));
+    }
+    let squares = move_squares(s, me);
+    for (p, _) in &squares {
+        out.push(Action::Move(*p));
+    }
+    if let Some(p) = here {
+        for d in Dir::ALL {
+            out.push(Action::Step(p.step(d)));
+        }
+    }
+    for (p, _) in &squares {
+        out.push(Action::Sprint(*p));
+    }
+    out.push(Action::StandUp);
+    out.push(Action::SeekCover);
+    out.push(Action::DropProne);
+    // Brandish: nothing, each item alone, each pair.
+    let n = c.items.len() as u8;
+    out.push(Action::Brandish(Vec::new()));
+    for a in 0..n {
+        out.push(Action::Brandish(vec![a]));
+        for b in a + 1..n {
+            out.push(Action::Brandish(vec![a, b]));
+        }
+    }
+    if let Some(p) = here {
+        for (i, _) in crate::event::ground_near(s, p) {
+            out.push(Action::PickUp(i as u16));
+        }
+    }
+    for k in 0..c.items.len() as u8 {
+        out.push(Action::Drop(k));
+    }
+    // Command: an ally's attacks, standing up, seeking cover.
+    for ally in s.ids().filter(|&a| s.allies(me, a)) {
+        let mut inner = Vec::new();
+        attacks(s, ally, &mut inner);
+        inner.retain(|a| matches!(a, Action::Attack { target, .. } if s.enemies(ally, *target)));
+        inner.push(Action::StandUp);
+        inner.push(Action::SeekCover);
+        for a in inner {
+            out.push(Action::Command {
+                ally,
+                action: Box::new(a),
+            });
+        }
+    }
+    // Ready an attack with a weapon in hand.
+    for &slot in &weapons {
+        for trigger in [Trigger::Approach, Trigger::Attack, Trigger::Turn] {
+            out.push(Action::Ready(Readied {
+                action: ReadyAction::Attack { target: None, slot },
+                trigger,
+            }));
+        }
+    }
+    out.push(Action::Guard);
+    out.push(Action::Wait);
+    out.push(Action::End);
+}

@@ -1,0 +1,298 @@
+//! Ingenuity: the combat chapter of the Ingenuity TTRPG as a fray ruleset.
+//!
+//! Teams alternate picking who acts; a turn has three actions and a round one reaction; tests
+//! roll an attribute die and a skill die plus a proficiency, with a d20 luck die beside them;
+//! attacks meet evasion, damage goes through deflection into endurance and then health, and
+//! characters fortify to stay conscious and cheat death. `shared/rules/ingenuity.md` numbers
+//! every rule (`ING-R1` ...); the tests cite them.
+//!
+//! Module map: [`options`] (every open reading as an option), [`data`] (items as data),
+//! [`setup`] (encounter files), [`state`], [`command`], [`event`] (and the one `apply`),
+//! [`calc`] (derived numbers), [`check`] (legality), [`resolve`] (resolution and turn flow),
+//! [`legal`] (enumeration), [`text`] (log lines and views), [`ai`] (the built-in AI),
+//! [`odds`] (exact attack odds).
+
+pub mod ai;
+pub mod calc;
+pub mod check;
+pub mod command;
+pub mod data;
+pub mod event;
+pub mod legal;
+pub mod odds;
+pub mod options;
+pub mod resolve;
+pub mod setup;
+pub mod state;
+pub mod text;
+
+use crate::command::Command;
+use crate::event::{Event, apply};
+use crate::options::Options;
+use crate::resolve::Cx;
+use crate::setup::{Cid, Setup};
+use crate::state::{Char, Frame, Phase, Stage, State};
+use fray_dice::Dice;
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::teams::TeamOrder;
+use fray_engine::text::{Loaded, ReadFile, TextRuleset};
+use fray_engine::{CombatantEnd, EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, SeatPolicy, Summarize};
+use std::sync::Arc;
+
+/// The Ingenuity ruleset.
+pub struct Ingenuity;
+
+impl Ruleset for Ingenuity {
+    const ID: &'static str = "ingenuity";
+    const VERSION: &'static str = "0.1.0";
+    type Options = Options;
+    type Setup = Setup;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
+        if setup.chars.is_empty() {
+            return Err(EngineError::Invalid("the encounter has no combatants".into()));
+        }
+        let state = State {
+            setup: Arc::new(setup.clone()),
+            options: Arc::new(options.clone()),
+            phase: Phase::Rounds,
+            round: 0,
+            order: TeamOrder::new(setup.order.clone(), setup.chars.iter().map(|c| c.team).collect()),
+            chars: setup.chars.iter().map(|c| Char::new(c, setup)).collect(),
+            turn: None,
+            stack: Vec::new(),
+            objectives: setup.teams.iter().map(|t| t.objective.clone()).collect(),
+            pending_objectives: Vec::new(),
+            pending_order: None,
+            ground: Vec::new(),
+            opening_done: setup.opening.is_none(),
+            outcome: None,
+        };
+        if let Some(o) = &setup.opening
+            && check::opening_action(&state).is_none()
+        {
+            return Err(EngineError::Invalid(format!(
+                "the opening action '{}' of {} is not a valid action",
+                o.action, setup.chars[o.who as usize].id
+            )));
+        }
+        Ok(state)
+    }
+
+    fn start(state: &mut State, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
+        let mut cx = Cx { s: state, dice, out };
+        resolve::start(&mut cx)
+    }
+
+    fn pending(s: &State) -> Option<Pending> {
+        if s.outcome.is_some() {
+            return None;
+        }
+        let p = |who: Cid, kind: &'static str| {
+            Some(Pending {
+                seat: s.info(who).seat,
+                kind,
+                actor: Some(who),
+            })
+        };
+        if let Some(top) = s.stack.last() {
+            return match top {
+                Frame::Attack(a) => match a.stage {
+                    Stage::Intercept => a.intercept.get(a.asked as usize).and_then(|c| p(*c, "intercept")),
+                    Stage::Defend => p(a.target, "defence"),
+                    Stage::Block => p(a.target, "block"),
+                    _ => None,
+                },
+                Frame::Ready(w) => w.candidates.get(w.asked as usize).and_then(|c| p(*c, "ready")),
+                Frame::Conscious { who, .. } => p(*who, "fortify"),
+                Frame::AfterDodge { who, .. } => p(*who, "after-dodge"),
+                Frame::Walk(_) => None,
+            };
+        }
+        match &s.turn {
+            Some(t) => {
+                let c = s.ch(t.who);
+                if c.econ.extended.is_some() && !c.ext_settled {
+                    p(t.who, "extended")
+                } else {
+                    p(t.who, "turn")
+                }
+            }
+            None => {
+                let team = s.order.team_to_pick(|w| s.can_take_turn(w))?;
+                Some(Pending {
+                    seat: s.setup.teams[team as usize].seat,
+                    kind: "pick",
+                    actor: None,
+                })
+            }
+        }
+    }
+
+    fn is_ruling(command: &Command) -> bool {
+        matches!(command, Command::Gm(_))
+    }
+
+    fn legal_commands(s: &State, out: &mut Vec<Command>) {
+        legal::legal(s, out)
+    }
+
+    fn check(s: &State, command: &Command) -> Result<(), Reject> {
+        check::check(s, command)
+    }
+
+    fn resolve(s: &mut State, command: &Command, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
+        let mut cx = Cx { s, dice, out };
+        resolve::resolve(&mut cx, command)
+    }
+
+    fn apply(s: &mut State, e: &Event) {
+        apply(s, e)
+    }
+
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome.clone()
+    }
+
+    fn view(s: &State, seat: Seat) -> serde_json::Value {
+        text::view(s, seat)
+    }
+}
+
+impl TextRuleset for Ingenuity {
+    fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
+        let (setup, options) = setup::load(source, read)?;
+        Ok(Loaded {
+            title: setup.title.clone(),
+            setup,
+            options,
+        })
+    }
+
+    fn parse_command(state: &State, text: &str) -> Result<Command, Reject> {
+        command::parse(state, text)
+    }
+
+    fn format_command(state: &State, command: &Command) -> String {
+        command::format(state, command)
+    }
+
+    fn describe_event(state: &State, event: &Event) -> Option<String> {
+        text::describe(state, event)
+    }
+
+    fn describe_pending(state: &State, pending: &Pending) -> String {
+        text::describe_pending(state, pending)
+    }
+
+    fn seat_name(state: &State, seat: Seat) -> String {
+        state
+            .setup
+            .seats
+            .get(seat.0 as usize)
+            .cloned()
+            .unwrap_or_else(|| seat.to_string())
+    }
+
+    fn seat_by_name(state: &State, name: &str) -> Option<Seat> {
+        state.setup.seats.iter().position(|s| s == name).map(|i| Seat(i as u8))
+    }
+
+    fn summary(state: &State) -> String {
+        text::summary(state)
+    }
+
+    fn title(state: &State) -> String {
+        state.setup.title.clone()
+    }
+
+    fn heuristic() -> Box<dyn Policy<Self>> {
+        Box::new(ai::Heuristic::new())
+    }
+
+    fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
+        let q = odds::parse_query(args)?;
+        let o = odds::attack(&q);
+        Ok((odds::text(&q, &o), serde_json::to_value(&o).map_err(|e| e.to_string())?))
+    }
+
+    fn note(state: &State, command: &Command) -> Option<String> {
+        match command {
+            Command::Act(command::Action::Attack {
+                target,
+                slot,
+                attr,
+                prof,
+            }) => {
+                let who = state.turn.as_ref()?.who;
+                let q = odds::query_for(state, who, *target, *slot, *attr, prof.as_deref())?;
+                let o = odds::attack(&q);
+                Some(format!(
+                    "hit {:.0}%, critical {:.0}%, mean damage {:.1}",
+                    100.0 * o.hit,
+                    100.0 * o.critical,
+                    o.mean_damage
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Summarize for Ingenuity {
+    fn sides(state: &State) -> Vec<String> {
+        state.setup.teams.iter().map(|t| t.name.clone()).collect()
+    }
+
+    fn round(state: &State) -> u32 {
+        state.round
+    }
+
+    fn combatants(state: &State) -> Vec<CombatantEnd> {
+        state
+            .ids()
+            .map(|c| {
+                let ch = state.ch(c);
+                let st = &state.info(c).stats;
+                CombatantEnd {
+                    id: state.info(c).id.clone(),
+                    side: state.team(c),
+                    incapacitated: ch.unconscious && !ch.dead,
+                    removed: ch.out,
+                    killed: ch.dead,
+                    resources: vec![
+                        ("health-lost", i64::from(st.health - ch.health)),
+                        ("endurance-lost", i64::from(st.endurance - ch.endurance)),
+                        ("stamina-spent", i64::from(st.stamina - ch.stamina)),
+                        ("focus-spent", i64::from(st.focus - ch.focus)),
+                    ],
+                }
+            })
+            .collect()
+    }
+
+    fn side_of(state: &State, actor: u16) -> Option<u8> {
+        ((actor as usize) < state.chars.len()).then(|| state.team(actor))
+    }
+
+    fn seats(state: &State) -> Vec<SeatPolicy> {
+        let mut out: Vec<SeatPolicy> = Vec::new();
+        for t in &state.setup.teams {
+            if !out.iter().any(|s| s.seat == t.seat) {
+                out.push(SeatPolicy {
+                    seat: t.seat,
+                    name: state.setup.seats.get(t.seat.0 as usize).cloned().unwrap_or_default(),
+                    policy: t.policy.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    fn heuristic_policy() -> Box<dyn Policy<Self>> {
+        Box::new(ai::Heuristic::new())
+    }
+}

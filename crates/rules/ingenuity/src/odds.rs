@@ -1,0 +1,368 @@
+//! Exact odds of an attack: hit, critical, and the damage after deflection.
+//!
+//! The attack test (attribute die + Combat die, rerolls for advantage or disadvantage chosen the
+//! way the resolver chooses them), a dodge test if the target dodges, and the luck die are
+//! enumerated face by face with integer weights over one common denominator, so the
+//! probabilities are exact fractions (printed as decimals).
+
+use crate::calc;
+use crate::data::{Attr, DamageClass};
+use crate::options::{DamageTotal, SizeShift};
+use crate::setup::Cid;
+use crate::state::State;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// An attack to compute.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Query {
+    /// The attribute die.
+    pub attr: u8,
+    /// The Combat skill die.
+    pub skill: u8,
+    /// Proficiency.
+    pub prof: i16,
+    /// Other modifiers (multiple attack penalty, weapon properties).
+    pub modifier: i16,
+    /// Net advantage.
+    pub advantage: i8,
+    /// The target's evasion (with Guard).
+    pub evasion: i16,
+    /// Attacker size minus target size (ING-R46).
+    pub size_diff: i16,
+    /// The size shift's order with a dodge (ING-H27).
+    pub size_shift: SizeShift,
+    /// A dodge test: (attribute die, Agility die, bonus).
+    pub dodge: Option<(u8, u8, i16)>,
+    /// The weapon's critical threshold.
+    pub threshold: i16,
+    /// Added to the luck die.
+    pub luck_modifier: i16,
+    /// Weapon damage.
+    pub damage: i16,
+    /// Critical damage.
+    pub critical_damage: i16,
+    /// The target's deflection for this damage (before the size shift); `None` for typeless.
+    pub deflection: Option<i16>,
+    /// Least damage of a hit.
+    pub min_damage: i16,
+    /// Damage starts from the modified total (ING-H11).
+    pub modified_total: bool,
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttackOdds {
+    /// Probability of a hit (criticals included).
+    pub hit: f64,
+    /// Probability of a critical hit.
+    pub critical: f64,
+    /// Probability of a miss.
+    pub miss: f64,
+    /// Probability of a misfire roll (luck 1 or less; it matters only with others next to the
+    /// target and a thrown or projectile weapon).
+    pub misfire: f64,
+    /// Expected damage per attack (misses count 0).
+    pub mean_damage: f64,
+    /// P(damage = x) for every x > 0.
+    pub damage: Vec<(i16, f64)>,
+}
+
+/// Test totals with their weights over `denominator`.
+struct TestDist {
+    totals: BTreeMap<i16, u64>,
+    denominator: u64,
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    a / gcd(a, b) * b
+}
+
+/// The sum of two dice after `advantage` rerolls, as the resolver makes them.
+fn two_dice(a: u8, s: u8, advantage: i8) -> TestDist {
+    let l = lcm(u64::from(a), u64::from(s));
+    let k = advantage.unsigned_abs() as u32;
+    let mut totals = BTreeMap::new();
+    fn go(faces: [u16; 2], sides: [u8; 2], left: u32, adv: bool, weight: u64, l: u64, out: &mut BTreeMap<i16, u64>) {
+        if left == 0 {
+            *out.entry(faces[0] as i16 + faces[1] as i16).or_insert(0) += weight;
+            return;
+        }
+        let which = if adv {
+            let g0 = calc::reroll_gain(sides[0], faces[0]);
+            let g1 = calc::reroll_gain(sides[1], faces[1]);
+            usize::from(g1 > g0 + 1e-12)
+        } else {
+            usize::from(faces[1] > faces[0])
+        };
+        let n = u64::from(sides[which]);
+        for new in 1..=sides[which] as u16 {
+            let mut f = faces;
+            f[which] = if adv { f[which].max(new) } else { f[which].min(new) };
+            go(f, sides, left - 1, adv, weight * (l / n), l, out);
+        }
+    }
+    for x in 1..=a as u16 {
+        for y in 1..=s as u16 {
+            go([x, y], [a, s], k, advantage > 0, 1, l, &mut totals);
+        }
+    }
+    TestDist {
+        totals,
+        denominator: u64::from(a) * u64::from(s) * l.pow(k),
+    }
+}
+
+/// Computes the odds of an attack exactly.
+pub fn attack(q: &Query) -> AttackOdds {
+    let atk = two_dice(q.attr, q.skill, q.advantage);
+    // Luck: crit and misfire counts out of 20.
+    let crit_faces = (1..=20i16).filter(|f| f + q.luck_modifier >= q.threshold).count() as u64;
+    let misfire_faces = (1..=20i16)
+        .filter(|f| f + q.luck_modifier <= 1 && f + q.luck_modifier < q.threshold)
+        .count() as u64;
+    // The dodge: its totals (with +4 on a luck die of 20 or more) over its own denominator.
+    let dodge: Vec<(i16, u64)> = match q.dodge {
+        None => vec![(i16::MIN, 1)],
+        Some((a, s, bonus)) => {
+            let d = two_dice(a, s, 0);
+            let lucky = (1..=20i16).filter(|f| f + q.luck_modifier >= 20).count() as u64;
+            let mut m: BTreeMap<i16, u64> = BTreeMap::new();
+            for (t, w) in &d.totals {
+                *m.entry(t + bonus).or_insert(0) += w * (20 - lucky);
+                *m.entry(t + bonus + 4).or_insert(0) += w * lucky;
+            }
+            m.into_iter().collect()
+        }
+    };
+    let dodge_den: u64 = dodge.iter().map(|(_, w)| w).sum();
+    let total_den = atk.denominator as f64 * 20.0 * dodge_den as f64;
+    let mut hit_w = 0u128;
+    let mut crit_w = 0u128;
+    let mut dmg: BTreeMap<i16, u128> = BTreeMap::new();
+    for (&dice, &w) in &atk.totals {
+        let total = dice + q.prof + q.modifier;
+        let base = if q.modified_total { total } else { dice + q.prof };
+        for &(dt, dw) in &dodge {
+            let ev = match (q.dodge.is_some(), q.size_shift) {
+                (true, SizeShift::Last) => dt.max(q.evasion) + q.size_diff,
+                (true, SizeShift::First) => dt.max(q.evasion + q.size_diff),
+                (false, _) => q.evasion + q.size_diff,
+            };
+            let ww = u128::from(w) * u128::from(dw);
+            // Critical: always hits, critical damage.
+            let cw = ww * u128::from(crit_faces);
+            crit_w += cw;
+            hit_w += cw;
+            let reduction = q.deflection.map_or(0, |d| d - q.size_diff);
+            *dmg.entry((base + q.critical_damage - reduction).max(q.min_damage))
+                .or_insert(0) += cw;
+            if total >= ev {
+                let nw = ww * u128::from(20 - crit_faces);
+                hit_w += nw;
+                *dmg.entry((base + q.damage - reduction).max(q.min_damage)).or_insert(0) += nw;
+            }
+        }
+    }
+    let p = |w: u128| w as f64 / total_den;
+    let damage: Vec<(i16, f64)> = dmg.into_iter().map(|(k, v)| (k, p(v))).collect();
+    AttackOdds {
+        hit: p(hit_w),
+        critical: p(crit_w),
+        miss: 1.0 - p(hit_w),
+        misfire: misfire_faces as f64 / 20.0,
+        mean_damage: damage.iter().map(|(k, v)| f64::from(*k) * v).sum(),
+        damage,
+    }
+}
+
+/// The query for an attack in a game position (no dodge; the defender has not chosen yet).
+pub fn query_for(s: &State, who: Cid, target: Cid, slot: u8, attr: Attr, prof: Option<&str>) -> Option<Query> {
+    let item = s.item(who, slot)?;
+    let st = &s.info(who).stats;
+    let (advantage, _) = calc::advantage(s, who, target, item);
+    let class = item.damage_type.class();
+    Some(Query {
+        attr: st.attr(attr),
+        skill: st.skill("combat"),
+        prof: calc::prof_bonus(s, who, prof),
+        modifier: calc::attack_penalty(s, who) + calc::property_bonus(s, who, slot, target),
+        advantage,
+        evasion: calc::evasion(s, target),
+        size_diff: calc::size_difference(s, who, target),
+        size_shift: s.options.size_shift,
+        dodge: None,
+        threshold: item.critical_threshold,
+        luck_modifier: s.options.luck_modifier + st.luck_modifier,
+        damage: item.damage,
+        critical_damage: item.critical_damage,
+        deflection: (class != DamageClass::Typeless).then(|| calc::deflection(s, target, class)),
+        min_damage: s.options.min_damage,
+        modified_total: s.options.damage_total == DamageTotal::Modified,
+    })
+}
+
+fn die_arg(v: &str) -> Result<u8, String> {
+    let n: u8 = v
+        .trim_start_matches('d')
+        .parse()
+        .map_err(|_| format!("'{v}': expected a die such as d6"))?;
+    if matches!(n, 4 | 6 | 8 | 10 | 12) {
+        Ok(n)
+    } else {
+        Err(format!("'{v}': dice are d4, d6, d8, d10 or d12"))
+    }
+}
+
+/// Reads `fray odds ingenuity ...` arguments.
+pub fn parse_query(args: &[String]) -> Result<Query, String> {
+    let mut q = Query {
+        attr: 6,
+        skill: 6,
+        prof: 0,
+        modifier: 0,
+        advantage: 0,
+        evasion: 6,
+        size_diff: 0,
+        size_shift: SizeShift::Last,
+        dodge: None,
+        threshold: 20,
+        luck_modifier: 0,
+        damage: 0,
+        critical_damage: 0,
+        deflection: Some(0),
+        min_damage: 1,
+        modified_total: true,
+    };
+    let mut crit_set = false;
+    let mut i = 0;
+    let num = |v: &str| v.parse::<i16>().map_err(|_| format!("'{v}' is not a number"));
+    while i < args.len() {
+        let k = args[i].as_str();
+        let flag = matches!(k, "--typeless" | "--unmodified" | "--size-first");
+        let v = if flag {
+            ""
+        } else {
+            args.get(i + 1)
+                .map(String::as_str)
+                .ok_or_else(|| format!("{k} needs a value"))?
+        };
+        match k {
+            "--attr" => q.attr = die_arg(v)?,
+            "--skill" => q.skill = die_arg(v)?,
+            "--prof" => q.prof = num(v)?,
+            "--modifier" => q.modifier = num(v)?,
+            "--attacks-before" => q.modifier -= 2 * num(v)?,
+            "--advantage" => q.advantage = num(v)?.clamp(-3, 3) as i8,
+            "--disadvantage" => q.advantage = -(num(v)?.clamp(0, 3) as i8),
+            "--evasion" => q.evasion = num(v)?,
+            "--size-diff" => q.size_diff = num(v)?,
+            "--dodge" => {
+                // dA+dS+N
+                let parts: Vec<&str> = v.split('+').collect();
+                let (a, s) = match parts.as_slice() {
+                    [a, s, ..] => (die_arg(a)?, die_arg(s)?),
+                    _ => return Err("--dodge needs dA+dS[+N], e.g. d6+d4+1".into()),
+                };
+                let b = parts.get(2).map_or(Ok(0), |x| num(x))?;
+                q.dodge = Some((a, s, b));
+            }
+            "--threshold" => q.threshold = num(v)?,
+            "--luck-modifier" => q.luck_modifier = num(v)?,
+            "--damage" => q.damage = num(v)?,
+            "--crit-damage" => {
+                q.critical_damage = num(v)?;
+                crit_set = true;
+            }
+            "--deflection" => q.deflection = Some(num(v)?),
+            "--min-damage" => q.min_damage = num(v)?,
+            "--typeless" => q.deflection = None,
+            "--unmodified" => q.modified_total = false,
+            "--size-first" => q.size_shift = SizeShift::First,
+            other => {
+                return Err(format!(
+                    "unknown option '{other}'. Options: --attr dN --skill dN --prof N --attacks-before N --modifier N --advantage N --disadvantage N --evasion N --size-diff N --dodge dA+dS+N --threshold N --luck-modifier N --damage N --crit-damage N --deflection N --typeless --min-damage N --unmodified --size-first"
+                ));
+            }
+        }
+        i += if flag { 1 } else { 2 };
+    }
+    if !crit_set {
+        q.critical_damage = q.damage;
+    }
+    Ok(q)
+}
+
+/// The odds as a readable table.
+pub fn text(q: &Query, o: &AttackOdds) -> String {
+    let mut t = format!(
+        "Attack d{} + d{} {:+} (modifier {:+}, advantage {:+}) vs evasion {}{}; luck {}+ is critical\n",
+        q.attr,
+        q.skill,
+        q.prof,
+        q.modifier,
+        q.advantage,
+        q.evasion,
+        q.dodge
+            .map_or(String::new(), |(a, s, b)| format!(" (dodge d{a}+d{s}{b:+})")),
+        q.threshold - q.luck_modifier
+    );
+    t += &format!(
+        "hit       {:>8.4}%\ncritical  {:>8.4}%\nmiss      {:>8.4}%\nmisfire   {:>8.4}% (thrown or projectile weapons, others next to the target)\nmean damage {:.4}\n\ndamage   P(=x)      P(>=x)\n",
+        100.0 * o.hit,
+        100.0 * o.critical,
+        100.0 * o.miss,
+        100.0 * o.misfire,
+        o.mean_damage
+    );
+    let mut tail: f64 = o.hit;
+    for (k, v) in &o.damage {
+        t += &format!("{k:>6} {:>8.4}% {:>9.4}%\n", 100.0 * v, 100.0 * tail);
+        tail -= v;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q() -> Query {
+        parse_query(&[]).unwrap()
+    }
+
+    #[test]
+    fn two_d6_without_rerolls_is_the_usual_triangle() {
+        let d = two_dice(6, 6, 0);
+        assert_eq!(d.denominator, 36);
+        assert_eq!(d.totals[&7], 6);
+        assert_eq!(d.totals[&2], 1);
+    }
+
+    #[test]
+    fn advantage_only_helps_and_disadvantage_only_hurts() {
+        let mean = |adv| {
+            let d = two_dice(6, 8, adv);
+            d.totals.iter().map(|(t, w)| f64::from(*t) * *w as f64).sum::<f64>() / d.denominator as f64
+        };
+        assert!(mean(1) > mean(0) && mean(2) > mean(1));
+        assert!(mean(-1) < mean(0) && mean(-2) < mean(-1));
+    }
+
+    #[test]
+    fn probabilities_add_up() {
+        let mut query = q();
+        query.dodge = Some((6, 4, 1));
+        query.advantage = 1;
+        query.damage = 4;
+        query.critical_damage = 8;
+        query.threshold = 19;
+        let o = attack(&query);
+        let s: f64 = o.damage.iter().map(|(_, v)| v).sum();
+        assert!((s - o.hit).abs() < 1e-12);
+        assert!((o.hit + o.miss - 1.0).abs() < 1e-12);
+    }
+}

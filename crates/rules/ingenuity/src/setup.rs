@@ -1,0 +1,1038 @@
+//! Encounter files: reading, validating and deriving stats.
+//!
+//! An encounter names the ruleset, overrides options, draws the map, lists the teams (with the
+//! seat that decides for each and an optional objective), says which team started the fight and
+//! which was attacked (and who has surprise), defines stat-block templates and places the
+//! combatants. Every problem is reported with file, line and column.
+//!
+//! Character numbers are derived from attribute and skill dice as the character chapter does
+//! (resources 6 + the die's maximum, defences from passive values, speed from size, DEX and
+//! Agility); any derived number can be overridden (ING-H24).
+
+use crate::data::{Armoury, Attr, Cond, ItemId, build, toml_diagnostic};
+use crate::options::{DefenceFormula, Options};
+use fray_engine::Seat;
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::text::ReadFile;
+use fray_space::{Grid, Pos};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// Index of a combatant.
+pub type Cid = u16;
+
+/// The largest number of combatants (sets of them are 64-bit masks).
+pub const MAX_COMBATANTS: usize = 64;
+
+/// The passive value of a die: half its largest face (core rule).
+pub fn passive(die: u8) -> i16 {
+    i16::from(die).div_euclid(2)
+}
+
+/// A combatant's fixed numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Size (4 = medium, 3 = small).
+    pub size: i16,
+    /// Attribute dice (sides), in [`Attr::ALL`] order.
+    pub attrs: [u8; 4],
+    /// Skill dice by name (untrained skills roll a d4).
+    pub skills: Vec<(String, u8)>,
+    /// Proficiency bonuses by name.
+    pub profs: Vec<(String, i16)>,
+    /// Maximum health.
+    pub health: i16,
+    /// Maximum endurance.
+    pub endurance: i16,
+    /// Maximum stamina.
+    pub stamina: i16,
+    /// Maximum focus.
+    pub focus: i16,
+    /// Constitution.
+    pub constitution: i16,
+    /// Evasion.
+    pub evasion: i16,
+    /// Willpower.
+    pub willpower: i16,
+    /// Physical deflection.
+    pub deflection: i16,
+    /// Elemental deflection.
+    pub elemental_deflection: i16,
+    /// Speed in metres per move.
+    pub speed: i16,
+    /// Added to this character's luck dice (ING-H18).
+    pub luck_modifier: i16,
+    /// Cannot be surprised (the danger-sense talent, ING-R15).
+    pub cannot_be_surprised: bool,
+}
+
+impl Stats {
+    /// An attribute die.
+    pub fn attr(&self, a: Attr) -> u8 {
+        self.attrs[a as usize]
+    }
+
+    /// A skill die (d4 when untrained).
+    pub fn skill(&self, name: &str) -> u8 {
+        self.skills.iter().find(|(n, _)| n == name).map_or(4, |(_, d)| *d)
+    }
+
+    /// A proficiency bonus (0 without it).
+    pub fn prof(&self, name: &str) -> i16 {
+        self.profs.iter().find(|(n, _)| n == name).map_or(0, |(_, b)| *b)
+    }
+}
+
+/// Where a combatant starts, and in what state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Start {
+    /// Current health.
+    pub health: i16,
+    /// Current endurance.
+    pub endurance: i16,
+    /// Current stamina.
+    pub stamina: i16,
+    /// Current focus.
+    pub focus: i16,
+    /// The death difficulty (ING-R62: it rises for good each time death is cheated).
+    pub death_difficulty: i16,
+    /// Unconscious at the start.
+    pub unconscious: bool,
+    /// Conditions at the start.
+    pub conditions: u16,
+    /// Items carried, in order.
+    pub items: Vec<ItemId>,
+    /// Which of them are in hand.
+    pub held: Vec<ItemId>,
+    /// Which of them start unloaded.
+    pub unloaded: Vec<ItemId>,
+    /// Items that start damaged: their durability.
+    pub durability: Vec<(ItemId, i16)>,
+}
+
+/// Who a combatant is, fixed for the combat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharInfo {
+    /// The id typed in commands.
+    pub id: String,
+    /// The display name.
+    pub name: String,
+    /// Index of its team.
+    pub team: u8,
+    /// The seat that decides for it.
+    pub seat: Seat,
+    /// Its square.
+    pub at: Pos,
+    /// Its numbers.
+    pub stats: Stats,
+    /// Its armour, if any.
+    pub armour: Option<usize>,
+    /// Talents, by name.
+    pub talents: Vec<String>,
+    /// How it starts.
+    pub start: Start,
+}
+
+/// What ends the combat in a team's favour (ING-R13, ING-R67, ING-H1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Objective {
+    /// A member of the team (or the named one) stands on one of the squares.
+    Reach {
+        /// The squares.
+        squares: Vec<Pos>,
+        /// Only this combatant counts.
+        who: Option<Cid>,
+    },
+    /// This many rounds have ended with the team still standing.
+    Survive {
+        /// Rounds.
+        rounds: u32,
+    },
+    /// The named combatant is unconscious, dead or out of the fight.
+    Down {
+        /// Who.
+        who: Cid,
+    },
+}
+
+/// A team.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Team {
+    /// The id used in files and commands.
+    pub id: String,
+    /// The display name.
+    pub name: String,
+    /// The seat that picks its members and decides for them.
+    pub seat: Seat,
+    /// The AI policy named for simulations, if any.
+    pub policy: Option<String>,
+    /// Its objective at the start, if any.
+    pub objective: Option<Objective>,
+}
+
+/// The action that started the fight (ING-R69).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opening {
+    /// Who performs it.
+    pub who: Cid,
+    /// The command, as typed (checked when the combat starts).
+    pub action: String,
+}
+
+/// A validated encounter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// A title for logs.
+    pub title: String,
+    /// The map.
+    pub map: Grid,
+    /// Seat names; seat 0 is always `gm`.
+    pub seats: Vec<String>,
+    /// The teams, in file order.
+    pub teams: Vec<Team>,
+    /// The team order: slot 1 first (ING-R2 to ING-R4).
+    pub order: Vec<u8>,
+    /// The team with surprise, if any (ING-R14).
+    pub surprise: Option<u8>,
+    /// The action that started the fight, if given.
+    pub opening: Option<Opening>,
+    /// The combatants at the start.
+    pub chars: Vec<CharInfo>,
+    /// Stat blocks the GM may add mid-combat, by name.
+    pub templates: BTreeMap<String, CharInfo>,
+    /// Every item and armour.
+    pub armoury: Armoury,
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+enum RawPos {
+    Pair([i64; 2]),
+    Text(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawEncounter {
+    ruleset: Spanned<String>,
+    title: Option<String>,
+    #[serde(default)]
+    item_files: Vec<Spanned<String>>,
+    options: Option<Spanned<toml::Table>>,
+    map: Spanned<RawMap>,
+    #[serde(default)]
+    team: Vec<Spanned<RawTeam>>,
+    initiative: Option<Spanned<RawInitiative>>,
+    #[serde(default)]
+    template: BTreeMap<String, Spanned<RawChar>>,
+    #[serde(default)]
+    combatant: Vec<Spanned<RawChar>>,
+    #[serde(default)]
+    item: Vec<toml::Value>,
+    #[serde(default)]
+    armour: Vec<toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawMap {
+    rows: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawTeam {
+    id: Spanned<String>,
+    name: Option<String>,
+    seat: Option<Spanned<String>>,
+    policy: Option<String>,
+    objective: Option<Spanned<RawObjective>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawObjective {
+    test: Spanned<String>,
+    #[serde(default)]
+    squares: Vec<Spanned<RawPos>>,
+    who: Option<Spanned<String>>,
+    rounds: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawInitiative {
+    started_by: Option<Spanned<String>>,
+    attacked: Option<Spanned<String>>,
+    #[serde(default)]
+    then: Vec<Spanned<String>>,
+    surprise: Option<Spanned<String>>,
+    opening: Option<Spanned<RawOpening>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawOpening {
+    who: Spanned<String>,
+    action: String,
+}
+
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawNow {
+    health: Option<i16>,
+    endurance: Option<i16>,
+    stamina: Option<i16>,
+    focus: Option<i16>,
+}
+
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawChar {
+    id: Option<Spanned<String>>,
+    name: Option<String>,
+    template: Option<Spanned<String>>,
+    team: Option<Spanned<String>>,
+    seat: Option<Spanned<String>>,
+    at: Option<Spanned<RawPos>>,
+    size: Option<Spanned<i16>>,
+    attributes: Option<Spanned<BTreeMap<String, u8>>>,
+    skills: Option<Spanned<BTreeMap<String, u8>>>,
+    proficiencies: Option<Spanned<BTreeMap<String, i16>>>,
+    talents: Option<Vec<Spanned<String>>>,
+    items: Option<Vec<Spanned<String>>>,
+    held: Option<Vec<Spanned<String>>>,
+    unloaded: Option<Vec<Spanned<String>>>,
+    durability: Option<Spanned<BTreeMap<String, i16>>>,
+    armour: Option<Spanned<String>>,
+    health: Option<i16>,
+    endurance: Option<i16>,
+    stamina: Option<i16>,
+    focus: Option<i16>,
+    constitution: Option<i16>,
+    evasion: Option<i16>,
+    willpower: Option<i16>,
+    deflection: Option<i16>,
+    elemental_deflection: Option<i16>,
+    speed: Option<i16>,
+    luck_modifier: Option<i16>,
+    cannot_be_surprised: Option<bool>,
+    now: Option<Spanned<RawNow>>,
+    death_difficulty: Option<i16>,
+    unconscious: Option<bool>,
+    conditions: Option<Vec<Spanned<String>>>,
+}
+
+impl RawChar {
+    /// Fills every field this one leaves out from `base` (a template).
+    fn over(&self, base: &RawChar) -> RawChar {
+        macro_rules! pick {
+            ($($f:ident),*) => { RawChar { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
+        }
+        pick!(
+            id,
+            name,
+            template,
+            team,
+            seat,
+            at,
+            size,
+            attributes,
+            skills,
+            proficiencies,
+            talents,
+            items,
+            held,
+            unloaded,
+            durability,
+            armour,
+            health,
+            endurance,
+            stamina,
+            focus,
+            constitution,
+            evasion,
+            willpower,
+            deflection,
+            elemental_deflection,
+            speed,
+            luck_modifier,
+            cannot_be_surprised,
+            now,
+            death_difficulty,
+            unconscious,
+            conditions
+        )
+    }
+}
+
+struct Ctx<'a> {
+    file: &'a SourceFile,
+    errors: Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn err(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
+        self.errors.push(Diagnostic::at(self.file, span.start, msg));
+    }
+
+    fn pos(&mut self, raw: &Spanned<RawPos>, map: &Grid) -> Option<Pos> {
+        let p = match raw.get_ref() {
+            RawPos::Pair([x, y]) => match (i16::try_from(*x), i16::try_from(*y)) {
+                (Ok(x), Ok(y)) => Some(Pos::new(x, y)),
+                _ => None,
+            },
+            RawPos::Text(t) => t.parse::<Pos>().ok(),
+        };
+        match p {
+            None => {
+                self.err(raw.span(), "expected a square as \"x,y\" or [x, y]");
+                None
+            }
+            Some(p) if !map.contains(p) => {
+                self.err(
+                    raw.span(),
+                    format!(
+                        "square {p} is outside the map (x 0..{}, y 0..{})",
+                        map.width() - 1,
+                        map.height() - 1
+                    ),
+                );
+                None
+            }
+            Some(p) if map.get(p).is_some_and(|c| c.blocked) => {
+                self.err(raw.span(), format!("square {p} is blocked"));
+                None
+            }
+            Some(p) => Some(p),
+        }
+    }
+}
+
+fn is_word(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Loads and validates an Ingenuity encounter.
+pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Options), Vec<Diagnostic>> {
+    let raw: RawEncounter = toml::from_str(&source.text).map_err(|e| vec![toml_diagnostic(source, &e)])?;
+    let mut cx = Ctx {
+        file: source,
+        errors: Vec::new(),
+    };
+    if raw.ruleset.get_ref() != "ingenuity" {
+        cx.err(
+            raw.ruleset.span(),
+            format!("this file is for ruleset '{}', not 'ingenuity'", raw.ruleset.get_ref()),
+        );
+        return Err(cx.errors);
+    }
+    let options = match &raw.options {
+        None => Options::default(),
+        Some(t) => match toml::Value::Table(t.get_ref().clone()).try_into::<Options>() {
+            Ok(o) => o,
+            Err(e) => {
+                cx.err(t.span(), format!("in [options]: {}", e.message().trim()));
+                Options::default()
+            }
+        },
+    };
+
+    // Items: the built-in ones, the files the encounter names, and its own [[item]] tables.
+    let mut extra = Vec::new();
+    for f in &raw.item_files {
+        match read(f.get_ref()) {
+            Ok(src) => extra.push(src),
+            Err(m) => cx.err(f.span(), m),
+        }
+    }
+    if !raw.item.is_empty() || !raw.armour.is_empty() {
+        // Inline items are read from the encounter itself so their errors point into it.
+        extra.push(inline_items(source));
+    }
+    let armoury = match build(&extra, &options) {
+        Ok(a) => a,
+        Err(mut e) => {
+            cx.errors.append(&mut e);
+            Armoury::default()
+        }
+    };
+
+    // Map.
+    let rows: Vec<&str> = raw.map.get_ref().rows.iter().map(|r| r.get_ref().as_str()).collect();
+    let map = if rows.is_empty() {
+        cx.err(raw.map.span(), "the map needs at least one row");
+        None
+    } else {
+        match Grid::parse_rows(&rows) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                let row = &raw.map.get_ref().rows[e.row.min(rows.len() - 1)];
+                let offset = row.span().start + 1 + e.column.saturating_sub(1);
+                cx.errors
+                    .push(Diagnostic::at(source, offset, format!("in the map: {}", e.message)));
+                None
+            }
+        }
+    };
+    let Some(map) = map else {
+        return Err(cx.errors);
+    };
+    if map.cells().iter().any(|c| c.difficult || c.start) {
+        cx.err(
+            raw.map.span(),
+            "Ingenuity maps have no difficult terrain ('d') or starting areas ('s'): use '.', elevations and 'x' for blocked squares",
+        );
+    }
+
+    // Teams and seats.
+    let mut seats = vec!["gm".to_string()];
+    let mut teams: Vec<Team> = Vec::new();
+    for rt in &raw.team {
+        let t = rt.get_ref();
+        let id = t.id.get_ref().clone();
+        if !is_word(&id) {
+            cx.err(t.id.span(), "a team id must be one word of letters, digits and '-'");
+        }
+        if teams.iter().any(|x| x.id == id) {
+            cx.err(t.id.span(), format!("team '{id}' is defined twice"));
+        }
+        let seat_name = t.seat.as_ref().map_or(id.clone(), |s| s.get_ref().clone());
+        if let Some(s) = &t.seat
+            && !is_word(s.get_ref())
+        {
+            cx.err(s.span(), "a seat name must be one word of letters, digits and '-'");
+        }
+        let seat = seat_of(&seat_name, &mut seats);
+        teams.push(Team {
+            name: t.name.clone().unwrap_or_else(|| id.clone()),
+            id,
+            seat,
+            policy: t.policy.clone(),
+            objective: None,
+        });
+    }
+    if teams.len() < 2 {
+        cx.err(0..0, "an encounter needs at least two [[team]] tables");
+    }
+    if teams.len() > 16 {
+        cx.err(0..0, "at most 16 teams are supported");
+    }
+    let team_index = |cx: &mut Ctx, s: &Spanned<String>, teams: &[Team]| -> Option<u8> {
+        match teams.iter().position(|t| &t.id == s.get_ref()) {
+            Some(i) => Some(i as u8),
+            None => {
+                cx.err(s.span(), format!("unknown team '{}'", s.get_ref()));
+                None
+            }
+        }
+    };
+
+    // Team order (ING-R2 to ING-R4) and surprise (ING-R14).
+    let mut order: Vec<u8> = Vec::new();
+    let mut surprise = None;
+    let mut opening_raw = None;
+    if let Some(ri) = &raw.initiative {
+        let i = ri.get_ref();
+        for s in i.started_by.iter().chain(i.attacked.iter()).chain(i.then.iter()) {
+            if let Some(t) = team_index(&mut cx, s, &teams) {
+                if order.contains(&t) {
+                    cx.err(
+                        s.span(),
+                        format!("team '{}' is listed twice in [initiative]", s.get_ref()),
+                    );
+                } else {
+                    order.push(t);
+                }
+            }
+        }
+        if let Some(s) = &i.surprise {
+            surprise = team_index(&mut cx, s, &teams);
+        }
+        opening_raw = i.opening.as_ref();
+    }
+    let listed = order.clone();
+    // Teams the [initiative] table does not list follow in file order.
+    for t in 0..teams.len() as u8 {
+        if !order.contains(&t) {
+            order.push(t);
+        }
+    }
+
+    // Templates and combatants.
+    let mut templates = BTreeMap::new();
+    for (name, rt) in &raw.template {
+        if let Some(c) = character(
+            &mut cx,
+            rt,
+            &RawChar::default(),
+            &map,
+            &armoury,
+            &teams,
+            &mut seats,
+            &options,
+            true,
+        ) {
+            templates.insert(name.clone(), c);
+        }
+    }
+    let mut chars: Vec<CharInfo> = Vec::new();
+    for rc in &raw.combatant {
+        let base = match &rc.get_ref().template {
+            None => RawChar::default(),
+            Some(t) => match raw.template.get(t.get_ref()) {
+                Some(b) => b.get_ref().clone(),
+                None => {
+                    cx.err(t.span(), format!("unknown template '{}'", t.get_ref()));
+                    continue;
+                }
+            },
+        };
+        if let Some(c) = character(&mut cx, rc, &base, &map, &armoury, &teams, &mut seats, &options, false) {
+            if chars.iter().any(|o| o.id == c.id) {
+                cx.err(rc.span(), format!("combatant '{}' is defined twice", c.id));
+            }
+            if chars.iter().any(|o| o.at == c.at) {
+                cx.err(rc.span(), format!("square {} already holds another combatant", c.at));
+            }
+            chars.push(c);
+        }
+    }
+    if chars.len() > MAX_COMBATANTS {
+        cx.err(0..0, format!("at most {MAX_COMBATANTS} combatants are supported"));
+    }
+    if chars.is_empty() {
+        cx.err(0..0, "an encounter needs at least one [[combatant]]");
+    }
+
+    // A team with nobody in it that [initiative] does not list gets its slot when its first
+    // member joins (ING-H22, the joining-teams option).
+    order.retain(|t| listed.contains(t) || chars.iter().any(|c| c.team == *t));
+
+    // Objectives, now that combatants are known.
+    for (k, rt) in raw.team.iter().enumerate() {
+        if let Some(o) = &rt.get_ref().objective
+            && let Some(obj) = objective(&mut cx, o, &map, &chars)
+            && let Some(t) = teams.get_mut(k)
+        {
+            t.objective = Some(obj);
+        }
+    }
+
+    let opening = match opening_raw {
+        None => None,
+        Some(o) => match chars.iter().position(|c| &c.id == o.get_ref().who.get_ref()) {
+            Some(i) => Some(Opening {
+                who: i as Cid,
+                action: o.get_ref().action.clone(),
+            }),
+            None => {
+                cx.err(
+                    o.get_ref().who.span(),
+                    format!("unknown combatant '{}'", o.get_ref().who.get_ref()),
+                );
+                None
+            }
+        },
+    };
+    if let Some(o) = &opening
+        && let Some(c) = chars.get(o.who as usize)
+        && order.first() != Some(&c.team)
+    {
+        cx.err(
+            0..0,
+            format!(
+                "the opening action's character '{}' must be on the team that started the fight",
+                c.id
+            ),
+        );
+    }
+
+    if !cx.errors.is_empty() {
+        return Err(cx.errors);
+    }
+    Ok((
+        Setup {
+            title: raw.title.clone().unwrap_or_else(|| source.name.clone()),
+            map,
+            seats,
+            teams,
+            order,
+            surprise,
+            opening,
+            chars,
+            templates,
+            armoury,
+        },
+        options,
+    ))
+}
+
+/// The encounter's own `[[item]]` and `[[armour]]` tables, as an item file (same text, so line
+/// numbers in errors point into the encounter).
+fn inline_items(source: &SourceFile) -> SourceFile {
+    // Keep only the item and armour tables: blank out every other line so offsets stay put.
+    let mut out = String::with_capacity(source.text.len());
+    let mut keep = false;
+    for line in source.text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with('[') {
+            keep = t.starts_with("[[item]]") || t.starts_with("[[armour]]");
+        }
+        if keep {
+            out.push_str(line);
+        } else {
+            out.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        }
+    }
+    SourceFile {
+        name: source.name.clone(),
+        text: out,
+    }
+}
+
+fn seat_of(name: &str, seats: &mut Vec<String>) -> Seat {
+    match seats.iter().position(|s| s == name) {
+        Some(i) => Seat(i as u8),
+        None => {
+            seats.push(name.to_string());
+            Seat((seats.len() - 1) as u8)
+        }
+    }
+}
+
+fn objective(cx: &mut Ctx, o: &Spanned<RawObjective>, map: &Grid, chars: &[CharInfo]) -> Option<Objective> {
+    let r = o.get_ref();
+    let squares: Vec<Pos> = r.squares.iter().filter_map(|s| cx.pos(s, map)).collect();
+    let who = match &r.who {
+        None => None,
+        Some(w) => match chars.iter().position(|c| &c.id == w.get_ref()) {
+            Some(i) => Some(i as Cid),
+            None => {
+                cx.err(w.span(), format!("unknown combatant '{}'", w.get_ref()));
+                return None;
+            }
+        },
+    };
+    match r.test.get_ref().as_str() {
+        "reach" if !squares.is_empty() => Some(Objective::Reach { squares, who }),
+        "reach" => {
+            cx.err(r.test.span(), "a reach objective needs squares = [\"x,y\", ...]");
+            None
+        }
+        "survive" => match r.rounds {
+            Some(n) if n > 0 => Some(Objective::Survive { rounds: n }),
+            _ => {
+                cx.err(r.test.span(), "a survive objective needs rounds = N (N > 0)");
+                None
+            }
+        },
+        "down" => match who {
+            Some(who) => Some(Objective::Down { who }),
+            None => {
+                cx.err(r.test.span(), "a down objective needs who = \"<combatant id>\"");
+                None
+            }
+        },
+        other => {
+            cx.err(
+                r.test.span(),
+                format!("unknown objective test '{other}': expected reach, survive or down"),
+            );
+            None
+        }
+    }
+}
+
+fn die(cx: &mut Ctx, span: std::ops::Range<usize>, what: &str, v: u8) -> u8 {
+    if matches!(v, 4 | 6 | 8 | 10 | 12) {
+        v
+    } else {
+        cx.err(span, format!("{what} must be a die: 4, 6, 8, 10 or 12 (got {v})"));
+        6
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn character(
+    cx: &mut Ctx,
+    raw: &Spanned<RawChar>,
+    base: &RawChar,
+    map: &Grid,
+    armoury: &Armoury,
+    teams: &[Team],
+    seats: &mut Vec<String>,
+    options: &Options,
+    template: bool,
+) -> Option<CharInfo> {
+    let span = raw.span();
+    let r = raw.get_ref().over(base);
+    let errors_before = cx.errors.len();
+    let id = match (&r.id, template) {
+        (Some(id), _) => {
+            if !is_word(id.get_ref()) {
+                cx.err(
+                    id.span(),
+                    "an id must be one word of letters, digits and '-' (e.g. \"guard-1\")",
+                );
+            }
+            id.get_ref().clone()
+        }
+        (None, true) => String::new(),
+        (None, false) => {
+            cx.err(span.clone(), "a combatant needs an id");
+            return None;
+        }
+    };
+    let team = match (&r.team, template) {
+        (Some(s), _) => match teams.iter().position(|x| &x.id == s.get_ref()) {
+            Some(i) => i as u8,
+            None => {
+                cx.err(s.span(), format!("unknown team '{}'", s.get_ref()));
+                0
+            }
+        },
+        (None, true) => 0,
+        (None, false) => {
+            cx.err(span.clone(), format!("combatant '{id}' needs team = \"<team id>\""));
+            0
+        }
+    };
+    let seat = match &r.seat {
+        Some(s) => seat_of(s.get_ref(), seats),
+        None => teams.get(team as usize).map_or(Seat::GM, |t| t.seat),
+    };
+    let at = match (&r.at, template) {
+        (Some(p), _) => cx.pos(p, map).unwrap_or(Pos::new(0, 0)),
+        (None, true) => Pos::new(0, 0),
+        (None, false) => {
+            cx.err(span.clone(), format!("combatant '{id}' needs a square: at = \"x,y\""));
+            Pos::new(0, 0)
+        }
+    };
+    let size = match &r.size {
+        Some(s) if !(1..=12).contains(s.get_ref()) => {
+            cx.err(s.span(), "size runs from 1 (miniscule) to 12 (titanic); medium is 4");
+            4
+        }
+        Some(s) => *s.get_ref(),
+        None => 4,
+    };
+    // Attributes default to d6 (average), skills to d4 (untrained).
+    let mut attrs = [6u8; 4];
+    if let Some(a) = &r.attributes {
+        for (k, v) in a.get_ref() {
+            match Attr::parse(k) {
+                Some(x) => attrs[x as usize] = die(cx, a.span(), &format!("attribute {k}"), *v),
+                None => cx.err(
+                    a.span(),
+                    format!("unknown attribute '{k}': expected str, dex, int or res"),
+                ),
+            }
+        }
+    }
+    let mut skills = Vec::new();
+    if let Some(s) = &r.skills {
+        for (k, v) in s.get_ref() {
+            skills.push((k.clone(), die(cx, s.span(), &format!("skill {k}"), *v)));
+        }
+    }
+    let mut profs = Vec::new();
+    if let Some(p) = &r.proficiencies {
+        for (k, v) in p.get_ref() {
+            if !(1..=4).contains(v) {
+                cx.err(p.span(), format!("proficiency {k} must be +1 to +4 (got {v})"));
+            }
+            profs.push((k.clone(), *v));
+        }
+    }
+    let talents: Vec<String> = r.talents.iter().flatten().map(|t| t.get_ref().clone()).collect();
+    let has = |t: &str| talents.iter().any(|x| x == t);
+    let [s, d, i, re] = attrs;
+    let passive_skill = |name: &str| passive(skills.iter().find(|(n, _)| n == name).map_or(4, |(_, d)| *d));
+    let prof = |name: &str| profs.iter().find(|(n, _)| n == name).map_or(0, |(_, b)| *b);
+    let armour = match &r.armour {
+        None => None,
+        Some(a) => match armoury.find_armour(a.get_ref()) {
+            Some(x) => Some(x),
+            None => {
+                cx.err(a.span(), format!("unknown armour '{}'", a.get_ref()));
+                None
+            }
+        },
+    };
+    let rating = armour.map_or(0, |a| armoury.armour[a].rating);
+    let (constitution, evasion, willpower) = match options.defence_formula {
+        DefenceFormula::Current => (
+            passive(re) + passive(s) + prof("fortitude"),
+            passive(re) + passive(d) + prof("dodge"),
+            passive(re) + passive(i) + prof("resistance"),
+        ),
+        DefenceFormula::Older => (
+            passive(s) + prof("fortitude"),
+            passive(d) + prof("dodge"),
+            passive(i) + prof("resistance"),
+        ),
+    };
+    let stats = Stats {
+        size,
+        attrs,
+        health: r.health.unwrap_or(6 + i16::from(s)),
+        endurance: r
+            .endurance
+            .unwrap_or(6 + i16::from(re) + if has("toughness") { 4 } else { 0 }),
+        stamina: r
+            .stamina
+            .unwrap_or(6 + i16::from(d) + if has("longevity") { 4 } else { 0 }),
+        focus: r
+            .focus
+            .unwrap_or(6 + i16::from(i) + if has("mindfulness") { 4 } else { 0 }),
+        constitution: r.constitution.unwrap_or(constitution),
+        evasion: r.evasion.unwrap_or(evasion),
+        willpower: r.willpower.unwrap_or(willpower),
+        deflection: r.deflection.unwrap_or(passive(re) + rating),
+        elemental_deflection: r.elemental_deflection.unwrap_or(passive(i) + rating),
+        speed: r
+            .speed
+            .unwrap_or(size + passive(d) + passive_skill("agility") + prof("running")),
+        luck_modifier: r.luck_modifier.unwrap_or(0),
+        cannot_be_surprised: r.cannot_be_surprised.unwrap_or(has("danger-sense")),
+        skills,
+        profs,
+    };
+    for (what, v) in [
+        ("health", stats.health),
+        ("endurance", stats.endurance),
+        ("stamina", stats.stamina),
+        ("focus", stats.focus),
+    ] {
+        if v < 1 {
+            cx.err(span.clone(), format!("maximum {what} must be at least 1"));
+        }
+    }
+    // Items.
+    let item_ids = |list: &Option<Vec<Spanned<String>>>, cx: &mut Ctx| -> Vec<ItemId> {
+        let mut v = Vec::new();
+        for x in list.iter().flatten() {
+            match armoury.find(x.get_ref()) {
+                Some(i) => v.push(i),
+                None => cx.err(x.span(), format!("unknown item '{}'", x.get_ref())),
+            }
+        }
+        v
+    };
+    let items = item_ids(&r.items, cx);
+    let held = match &r.held {
+        Some(_) => item_ids(&r.held, cx),
+        // By default the first weapons that fit in two hands are in hand.
+        None => {
+            let mut hands = 0;
+            let mut v = Vec::new();
+            for &it in &items {
+                let item = armoury.item(it);
+                if item.weapon && hands + item.hands <= 2 && v.is_empty() {
+                    hands += item.hands;
+                    v.push(it);
+                }
+            }
+            for &it in &items {
+                let item = armoury.item(it);
+                if !v.contains(&it) && !item.weapon && hands + item.hands <= 2 {
+                    hands += item.hands;
+                    v.push(it);
+                }
+            }
+            v
+        }
+    };
+    for h in &held {
+        if !items.contains(h) {
+            cx.err(
+                span.clone(),
+                format!("'{}' is held but not in items", armoury.item(*h).id),
+            );
+        }
+    }
+    let hands: u8 = held.iter().map(|h| armoury.item(*h).hands).sum();
+    if hands > 2 {
+        cx.err(span.clone(), "the held items need more than two hands");
+    }
+    let unloaded = item_ids(&r.unloaded, cx);
+    let mut durability = Vec::new();
+    if let Some(dm) = &r.durability {
+        for (k, v) in dm.get_ref() {
+            match armoury.find(k) {
+                Some(it) if items.contains(&it) => {
+                    if *v < 0 || *v > armoury.item(it).durability {
+                        cx.err(
+                            dm.span(),
+                            format!("durability of '{k}' must be 0 to {}", armoury.item(it).durability),
+                        );
+                    }
+                    durability.push((it, *v));
+                }
+                _ => cx.err(dm.span(), format!("'{k}' is not one of this combatant's items")),
+            }
+        }
+    }
+    let now = r.now.as_ref().map(|n| n.get_ref().clone()).unwrap_or_default();
+    let start_of = |v: Option<i16>, max: i16| v.unwrap_or(max);
+    let start = Start {
+        health: start_of(now.health, stats.health),
+        endurance: start_of(now.endurance, stats.endurance),
+        stamina: start_of(now.stamina, stats.stamina),
+        focus: start_of(now.focus, stats.focus),
+        death_difficulty: r.death_difficulty.unwrap_or(options.death_difficulty),
+        unconscious: r.unconscious.unwrap_or(false),
+        conditions: {
+            let mut bits = 0u16;
+            for c in r.conditions.iter().flatten() {
+                match Cond::parse(c.get_ref()) {
+                    Some(x) => bits |= x.bit(),
+                    None => cx.err(
+                        c.span(),
+                        format!(
+                            "unknown condition '{}': expected {}",
+                            c.get_ref(),
+                            Cond::ALL.map(|c| c.name()).join(", ")
+                        ),
+                    ),
+                }
+            }
+            bits
+        },
+        items,
+        held,
+        unloaded,
+        durability,
+    };
+    if let Some(n) = &r.now {
+        for (what, v, max) in [
+            ("health", start.health, stats.health),
+            ("endurance", start.endurance, stats.endurance),
+            ("stamina", start.stamina, stats.stamina),
+            ("focus", start.focus, stats.focus),
+        ] {
+            if !(0..=max).contains(&v) {
+                cx.err(n.span(), format!("current {what} must be 0 to {max}"));
+            }
+        }
+    }
+    if cx.errors.len() > errors_before {
+        return None;
+    }
+    Some(CharInfo {
+        name: r.name.clone().unwrap_or_else(|| id.clone()),
+        id,
+        team,
+        seat,
+        at,
+        stats,
+        armour,
+        talents,
+        start,
+    })
+}

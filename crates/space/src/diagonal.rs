@@ -1,0 +1,273 @@
+//! Pathfinding where every second diagonal step costs two ("alternating diagonals").
+//!
+//! The cost of a diagonal step depends on how many diagonals the mover has already taken in
+//! this movement (the first costs 1, the second 2, the third 1, ...), so the search runs over
+//! pairs (square, parity of diagonals so far): Dijkstra on twice as many states. On open ground
+//! the cheapest cost to a square equals [`alternating_diagonal`](crate::alternating_diagonal);
+//! around obstacles it is the true cheapest walk.
+//!
+//! Rules decide the rest through callbacks, as with [`reach`](crate::reach): `enter(from, to)`
+//! says whether a step may be taken and what it costs on top of the metric (terrain), and
+//! `can_stop(p)` whether the mover may end there. Ties are broken by (cost, square index,
+//! parity), so results depend on the inputs alone.
+
+use crate::grid::Grid;
+use crate::pos::{Dir, Pos};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const NONE: u32 = u32::MAX;
+
+/// Reusable working memory for [`reach_diagonal`].
+#[derive(Clone, Debug, Default)]
+pub struct DiagonalScratch {
+    generation: u32,
+    stamp: Vec<u32>,
+    dist: Vec<u32>,
+    prev: Vec<u32>,
+    settled: Vec<bool>,
+    stoppable: Vec<bool>,
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    width: u16,
+    start: u32,
+}
+
+impl DiagonalScratch {
+    /// Empty scratch space; it grows on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn begin(&mut self, grid: &Grid) {
+        let states = grid.len() * 2;
+        if self.stamp.len() != states {
+            self.stamp = vec![0; states];
+            self.dist = vec![u32::MAX; states];
+            self.prev = vec![NONE; states];
+            self.settled = vec![false; states];
+            self.stoppable = vec![false; grid.len()];
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        self.heap.clear();
+        self.width = grid.width();
+        self.start = NONE;
+    }
+
+    fn touch(&mut self, s: usize) {
+        if self.stamp[s] != self.generation {
+            self.stamp[s] = self.generation;
+            self.dist[s] = u32::MAX;
+            self.prev[s] = NONE;
+            self.settled[s] = false;
+        }
+    }
+
+    fn current(&self, s: usize) -> bool {
+        self.stamp[s] == self.generation
+    }
+
+    fn cost_of_square(&self, i: usize) -> Option<(u32, usize)> {
+        let mut best: Option<(u32, usize)> = None;
+        for s in [2 * i, 2 * i + 1] {
+            if s < self.stamp.len() && self.current(s) && self.settled[s] {
+                let d = self.dist[s];
+                if best.is_none_or(|(b, _)| d < b) {
+                    best = Some((d, s));
+                }
+            }
+        }
+        best
+    }
+
+    fn pos(&self, i: usize) -> Pos {
+        let w = usize::from(self.width.max(1));
+        Pos::new((i % w) as i16, (i / w) as i16)
+    }
+}
+
+/// The squares reached by [`reach_diagonal`].
+pub struct DiagonalReach<'a> {
+    scratch: &'a DiagonalScratch,
+    grid: &'a Grid,
+}
+
+impl DiagonalReach<'_> {
+    /// The cheapest cost to `p`, if it is reachable within the budget (the start costs 0).
+    pub fn cost_to(&self, p: Pos) -> Option<u32> {
+        let i = self.grid.index(p)?;
+        self.scratch.cost_of_square(i).map(|(d, _)| d)
+    }
+
+    /// Whether the mover may end on `p` (reachable and allowed to stop there; the start counts).
+    pub fn can_end_on(&self, p: Pos) -> bool {
+        self.grid.index(p).is_some_and(|i| {
+            self.scratch.cost_of_square(i).is_some() && (self.scratch.stoppable[i] || i as u32 == self.scratch.start)
+        })
+    }
+
+    /// A cheapest path to `p`: the squares after the start, up to and including `p`.
+    pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
+        let i = self.grid.index(p)?;
+        let (_, mut s) = self.scratch.cost_of_square(i)?;
+        let mut path = Vec::new();
+        while self.scratch.prev[s] != NONE {
+            path.push(self.scratch.pos(s / 2));
+            s = self.scratch.prev[s] as usize;
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// Every square other than the start where the mover may end, with its cost, in grid order.
+    pub fn destinations(&self) -> impl Iterator<Item = (Pos, u32)> + '_ {
+        (0..self.grid.len()).filter_map(move |i| {
+            if i as u32 == self.scratch.start || !self.scratch.stoppable[i] {
+                return None;
+            }
+            let (d, _) = self.scratch.cost_of_square(i)?;
+            Some((self.scratch.pos(i), d))
+        })
+    }
+}
+
+/// Every square reachable from `start` for at most `budget`, where orthogonal steps cost 1,
+/// diagonal steps cost 1 and 2 alternately (or always 1 when `alternating` is false), and
+/// `enter(from, to)` adds a cost (or forbids the step with `None`). `can_stop(p)` is asked once
+/// per reached square.
+pub fn reach_diagonal<'a>(
+    grid: &'a Grid,
+    start: Pos,
+    budget: u32,
+    alternating: bool,
+    mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
+    mut can_stop: impl FnMut(Pos) -> bool,
+    scratch: &'a mut DiagonalScratch,
+) -> DiagonalReach<'a> {
+    scratch.begin(grid);
+    for v in scratch.stoppable.iter_mut() {
+        *v = false;
+    }
+    if let Some(origin) = grid.index(start) {
+        scratch.start = origin as u32;
+        let s0 = 2 * origin;
+        scratch.touch(s0);
+        scratch.dist[s0] = 0;
+        scratch.heap.push(Reverse((0, s0 as u32)));
+        while let Some(Reverse((d, s))) = scratch.heap.pop() {
+            let s = s as usize;
+            if scratch.settled[s] || d != scratch.dist[s] {
+                continue;
+            }
+            scratch.settled[s] = true;
+            let i = s / 2;
+            let parity = s % 2;
+            let here = scratch.pos(i);
+            if i != origin && !scratch.stoppable[i] && can_stop(here) {
+                scratch.stoppable[i] = true;
+            }
+            for dir in Dir::ALL {
+                let Some(next) = here.checked_step(dir) else { continue };
+                let Some(j) = grid.index(next) else { continue };
+                if grid.cells()[j].blocked {
+                    continue;
+                }
+                let diagonal = next.x != here.x && next.y != here.y;
+                let (metric, np) = match (diagonal, alternating) {
+                    (true, true) => (1 + parity as u32, 1 - parity),
+                    _ => (1, parity),
+                };
+                let Some(extra) = enter(here, next) else { continue };
+                let cost = d.saturating_add(metric).saturating_add(extra);
+                if cost > budget {
+                    continue;
+                }
+                let t = 2 * j + np;
+                scratch.touch(t);
+                if !scratch.settled[t] && cost < scratch.dist[t] {
+                    scratch.dist[t] = cost;
+                    scratch.prev[t] = s as u32;
+                    scratch.heap.push(Reverse((cost, t as u32)));
+                }
+            }
+        }
+    }
+    DiagonalReach { scratch, grid }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alternating_diagonal;
+
+    fn p(x: i16, y: i16) -> Pos {
+        Pos::new(x, y)
+    }
+
+    #[test]
+    fn open_ground_matches_the_metric() {
+        let g = Grid::new(9, 9).unwrap();
+        let mut sc = DiagonalScratch::new();
+        let r = reach_diagonal(&g, p(4, 4), 20, true, |_, _| Some(0), |_| true, &mut sc);
+        for q in g.positions() {
+            assert_eq!(r.cost_to(q), Some(alternating_diagonal(p(4, 4), q)), "{q}");
+        }
+    }
+
+    #[test]
+    fn the_second_diagonal_costs_two() {
+        let g = Grid::new(5, 5).unwrap();
+        let mut sc = DiagonalScratch::new();
+        let r = reach_diagonal(&g, p(0, 0), 3, true, |_, _| Some(0), |_| true, &mut sc);
+        assert_eq!(r.cost_to(p(1, 1)), Some(1));
+        assert_eq!(r.cost_to(p(2, 2)), Some(3));
+        assert_eq!(r.cost_to(p(3, 3)), None);
+        assert_eq!(r.path_to(p(2, 2)), Some(vec![p(1, 1), p(2, 2)]));
+    }
+
+    #[test]
+    fn walls_force_detours_and_costs_add() {
+        let g = Grid::parse_rows(&[". x .", ". x .", ". . ."]).unwrap();
+        let mut sc = DiagonalScratch::new();
+        // From the top-left (0,2) to the top-right (2,2) around the wall: down two, across
+        // diagonally twice... the cheapest is (0,1),(1,0),(2,1),(2,2): 1 + 1 + 2 + 1 = 5.
+        let r = reach_diagonal(&g, p(0, 2), 10, true, |_, _| Some(0), |_| true, &mut sc);
+        assert_eq!(r.cost_to(p(2, 2)), Some(5));
+        assert!(r.cost_to(p(1, 2)).is_none());
+        let extra = reach_diagonal(
+            &g,
+            p(0, 2),
+            10,
+            true,
+            |_, to| Some(u32::from(to == p(1, 0))),
+            |_| true,
+            &mut sc,
+        );
+        // Entering (1,0) now costs 1 more: every way around the wall passes it.
+        assert_eq!(extra.cost_to(p(1, 0)), Some(3));
+        assert_eq!(extra.cost_to(p(2, 2)), Some(6));
+    }
+
+    #[test]
+    fn without_alternation_every_diagonal_costs_one() {
+        let g = Grid::new(9, 9).unwrap();
+        let mut sc = DiagonalScratch::new();
+        let r = reach_diagonal(&g, p(0, 0), 20, false, |_, _| Some(0), |_| true, &mut sc);
+        assert_eq!(r.cost_to(p(4, 4)), Some(4));
+        assert_eq!(r.cost_to(p(2, 7)), Some(7));
+    }
+
+    #[test]
+    fn squares_that_cannot_be_stopped_on_are_passed_through() {
+        let g = Grid::new(3, 1).unwrap();
+        let mut sc = DiagonalScratch::new();
+        let r = reach_diagonal(&g, p(0, 0), 2, true, |_, _| Some(0), |q| q != p(1, 0), &mut sc);
+        let d: Vec<_> = r.destinations().collect();
+        assert_eq!(d, vec![(p(2, 0), 2)]);
+        assert!(!r.can_end_on(p(1, 0)));
+        assert!(r.can_end_on(p(0, 0)));
+    }
+}
