@@ -651,6 +651,9 @@ pub struct Modifier {
     pub flat: Amount,
     /// Applies only from this Tier.
     pub min_tier: u8,
+    /// Applies only up to this Tier.
+    #[serde(default)]
+    pub max_tier: Option<u8>,
     /// Extra Boons: one per level the holder stands above the target beyond the first (attack
     /// rolls only).
     pub per_height: bool,
@@ -1165,6 +1168,7 @@ struct RawModifier {
     flat: Option<Spanned<RawAmount>>,
     #[serde(default)]
     min_tier: u8,
+    max_tier: Option<u8>,
     #[serde(default)]
     per_height: bool,
     #[serde(default)]
@@ -1431,6 +1435,12 @@ impl Loader<'_> {
         if m.boons == 0 && m.banes == 0 && m.flat.is_none() && !m.per_height {
             self.err(span.clone(), "a modifier needs boons, banes, flat or per-height");
         }
+        if m.max_tier.is_some_and(|t| t < m.min_tier) {
+            self.err(
+                span.clone(),
+                "max-tier is below min-tier: the modifier would never apply",
+            );
+        }
         if m.per_height && roll != RollKind::Attack {
             self.err(span, "per-height applies only to attack rolls");
         }
@@ -1446,6 +1456,7 @@ impl Loader<'_> {
             boons: m.boons - m.banes,
             flat: m.flat.as_ref().map_or_else(Amount::default, |f| self.amount(f)),
             min_tier: m.min_tier,
+            max_tier: m.max_tier,
             per_height: m.per_height,
             when,
         })

@@ -92,6 +92,7 @@ pub fn contest_odds(
     def_net: i16,
     def_mod: i16,
     margin: i16,
+    defence_margin: i16,
     reroll_ties: bool,
 ) -> ContestOdds {
     let t = diff_table();
@@ -106,7 +107,7 @@ pub fn contest_odds(
     let attacker_critical = p_ge(m);
     let attacker_success = p_ge(1) - attacker_critical;
     let tie = p_ge(0) - p_ge(1);
-    let defender_critical = 1.0 - p_ge(-m + 1);
+    let defender_critical = 1.0 - p_ge(-defence_margin.max(1) + 1);
     let defender_success = 1.0 - attacker_critical - attacker_success - defender_critical - tie;
     let mut o = ContestOdds {
         attacker_critical,
@@ -135,10 +136,7 @@ pub fn attack_odds(s: &State, user: Cid, a: &Ability, target: Cid, d: Defence) -
 
 fn attack_odds_with(s: &State, user: Cid, a: &Ability, target: Cid, d: Defence, att_net: i16) -> ContestOdds {
     let att_mod = calc::attack_modifier(s, user, a);
-    let margin = a
-        .critical_margin
-        .as_ref()
-        .map_or(s.options.critical_margin, |m| calc::eval(s, user, m));
+    let (margin, defence_margin) = calc::margins(s, user, a);
     if d == Defence::Decline {
         return ContestOdds {
             attacker_success: 1.0,
@@ -153,6 +151,7 @@ fn attack_odds_with(s: &State, user: Cid, a: &Ability, target: Cid, d: Defence, 
         def_net,
         def_mod,
         margin,
+        defence_margin,
         s.options.tie_rule == crate::options::TieRule::Reroll,
     )
 }
@@ -276,7 +275,7 @@ impl Heuristic {
     fn prompt_move(&mut self, s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Option<Command> {
         let from = s.ch(who).pos?;
         let ctx = check::MoveCtx::new(s, who);
-        let reach = ctx.reach(from, budget, &mut self.scratch);
+        let reach = ctx.destinations(from, budget, &mut self.scratch);
         let goal = match toward {
             Some(t) => s.ch(t).pos?,
             None => s
@@ -286,7 +285,7 @@ impl Heuristic {
                 .min_by_key(|q| calc::distance(s, from, *q))?,
         };
         let best = reach
-            .destinations()
+            .into_iter()
             .map(|(p, c)| (calc::distance(s, p, goal), c, p))
             .filter(|(d, _, _)| *d < calc::distance(s, from, goal))
             .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x));

@@ -172,7 +172,8 @@ pub fn standing_mods_against(s: &State, c: Cid, kind: RollKind, target: Option<C
         .chain(buff.into_iter().flat_map(|b| b.modifiers.iter()));
     for m in all {
         let applies = m.roll == kind || (m.roll == RollKind::AnyDefence && matches!(kind, RollKind::Defence(_)));
-        if !applies || tier < m.min_tier as i16 || !m.when.iter().all(|w| holds(s, c, w)) {
+        let tiered = tier >= m.min_tier as i16 && m.max_tier.is_none_or(|t| tier <= t as i16);
+        if !applies || !tiered || !m.when.iter().all(|w| holds(s, c, w)) {
             continue;
         }
         boons += m.boons;
@@ -199,7 +200,7 @@ fn holds(s: &State, c: Cid, w: &crate::ability::When) -> bool {
             let d = eval(s, c, d);
             let Some(p) = s.ch(c).pos else { return true };
             !s.ids()
-                .any(|o| s.enemies(c, o) && s.ch(o).able() && s.ch(o).pos.is_some_and(|q| distance(s, p, q) <= d))
+                .any(|o| s.enemies(c, o) && counts_as_foe(s, o) && s.ch(o).pos.is_some_and(|q| distance(s, p, q) <= d))
         }
     }
 }
@@ -357,11 +358,32 @@ pub fn aim_from(s: &State, user: Cid, a: &Ability, range: Option<i16>, t: Cid, f
     Ok(())
 }
 
+/// The Critical margins of a contest with `a` used by `user`: the attacker's (the ability's
+/// own margin, if it sets one) and the defender's (the `critical-margin` option, unless
+/// `ability-critical-margin = "both-sides"`).
+pub fn margins(s: &State, user: Cid, a: &Ability) -> (i16, i16) {
+    let game = s.options.critical_margin;
+    let own = a.critical_margin.as_ref().map_or(game, |m| eval(s, user, m));
+    match s.options.ability_critical_margin {
+        crate::options::AbilityMargin::AttackerOnly => (own, game),
+        crate::options::AbilityMargin::BothSides => (own, own),
+    }
+}
+
+/// Whether an enemy counts as a foe near someone (Ranged Banes, nearby-foe conditions): on the
+/// map, in the fight and, unless the `incapacitated-foes` option counts them, able to act.
+pub fn counts_as_foe(s: &State, o: Cid) -> bool {
+    let c = s.ch(o);
+    c.present()
+        && c.pos.is_some()
+        && (!c.incapacitated || s.options.incapacitated_foes == crate::options::IncapacitatedFoes::Count)
+}
+
 /// Number of enemies adjacent to a combatant (for Ranged, THR-R115).
 pub fn adjacent_enemies(s: &State, c: Cid) -> i16 {
     let Some(p) = s.ch(c).pos else { return 0 };
     s.ids()
-        .filter(|&o| s.enemies(c, o) && s.ch(o).present())
+        .filter(|&o| s.enemies(c, o) && counts_as_foe(s, o))
         .filter(|&o| s.ch(o).pos.is_some_and(|q| chebyshev(p, q) == 1))
         .count() as i16
 }

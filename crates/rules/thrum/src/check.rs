@@ -23,9 +23,55 @@ fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
 }
 
-/// The cost of one voluntary step for `who`, or why it cannot be taken (THR-R51 to THR-R63,
-/// THR-R70, THR-R71, THR-R75). `roll` replaces the extra cost of a 2+ level drop with a roll.
-/// Ally squares may be entered (to pass through), enemy squares may not.
+/// How the Weaver's exemption (THR-R76) applies to `who`'s own steps right now: the first
+/// step of its turn whose cost is raised costs 1 (`First`, until used), or every such step
+/// during its turn does (`All`, the upgraded trait). It never applies outside its own turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exemption {
+    /// No exemption: steps cost their full price.
+    None,
+    /// The next raised step costs 1, and uses up the exemption for the turn.
+    First,
+    /// Every raised step costs 1.
+    All,
+}
+
+/// The Weaver's exemption for `who` now (see [`Exemption`]).
+pub fn exemption(s: &State, who: Cid) -> Exemption {
+    let weaver = s.info(who).traits.weaver;
+    if weaver == 0 || s.turn.who != who || s.phase != Phase::Rounds {
+        Exemption::None
+    } else if weaver >= 2 {
+        Exemption::All
+    } else if s.turn.weaver_used {
+        Exemption::None
+    } else {
+        Exemption::First
+    }
+}
+
+/// What a step whose full cost is `full` costs under the exemption `ex`, and whether it uses
+/// up the once-per-turn exemption. The one place that applies the Weaver's discount: the
+/// legality check, the path searches and the resolver all go through it.
+pub fn weave(full: i16, ex: Exemption) -> (i16, bool) {
+    match ex {
+        Exemption::None => (full, false),
+        _ if full <= 1 => (full, false),
+        Exemption::First => (1, true),
+        Exemption::All => (1, false),
+    }
+}
+
+/// The movement `who` pays for one voluntary step now: [`step_cost`] after the Weaver's
+/// exemption, and whether the step uses up the exemption.
+pub fn paid_step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<(i16, bool), Reject> {
+    Ok(weave(step_cost(s, who, from, to, roll)?, exemption(s, who)))
+}
+
+/// The full cost of one voluntary step for `who` (before the Weaver's exemption), or why it
+/// cannot be taken (THR-R51 to THR-R63, THR-R70, THR-R71, THR-R75). `roll` replaces the extra
+/// cost of a 2+ level drop with a roll. Ally squares may be entered (to pass through), enemy
+/// squares may not.
 pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<i16, Reject> {
     let map = &s.setup.map;
     let Some(c) = base_step_cost(map, from, to) else {
@@ -62,6 +108,7 @@ pub struct MoveCtx<'a> {
     s: &'a State,
     who: Cid,
     flags: Vec<u8>,
+    ex: Exemption,
 }
 
 const SQ_TAKEN: u8 = 1;
@@ -124,10 +171,16 @@ impl<'a> MoveCtx<'a> {
                 }
             }
         }
-        MoveCtx { s, who, flags }
+        MoveCtx {
+            s,
+            who,
+            flags,
+            ex: exemption(s, who),
+        }
     }
 
-    /// The cost of a voluntary step, `None` when it cannot be taken (as [`step_cost`]).
+    /// The full cost of a voluntary step, `None` when it cannot be taken (as [`step_cost`]);
+    /// the Weaver's exemption is applied by the searches, not here.
     #[inline]
     pub fn step(&self, from: Pos, to: Pos) -> Option<u32> {
         let map = &self.s.setup.map;
@@ -156,29 +209,153 @@ impl<'a> MoveCtx<'a> {
         ok
     }
 
-    /// The squares `who` can reach from `from` with `budget` movement.
-    pub fn reach<'b>(&self, from: Pos, budget: i16, scratch: &'b mut PathScratch) -> fray_space::Reach<'b> {
+    /// The cost the mover pays for a step: its full cost after an exemption that needs no
+    /// memory of earlier steps (none, or the upgraded Weaver's "all of them").
+    #[inline]
+    fn paid(&self, from: Pos, to: Pos) -> Option<u32> {
+        let full = self.step(from, to)?;
+        Some(weave(full as i16, self.ex).0 as u32)
+    }
+
+    /// The squares (other than `from`) `who` can end a move on with `budget` movement, with
+    /// their costs, in grid order (`y`, then `x`). Costs are what the resolver charges,
+    /// the Weaver's exemption included.
+    pub fn destinations(&self, from: Pos, budget: i16, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
+        if self.ex == Exemption::First {
+            return self.weave_search(from, budget).destinations(self);
+        }
         fray_space::reach(
             &self.s.setup.map,
             from,
             budget.max(0) as u32,
-            |a, b| self.step(a, b),
+            |a, b| self.paid(a, b),
             |p| self.can_stop(p),
             scratch,
         )
+        .destinations()
+        .collect()
     }
 
-    /// The cheapest path from `from` to `to` within `budget`, with the stable tie-break.
+    /// The cheapest path from `from` to `to` within `budget`, with the stable tie-break, and
+    /// what it costs (the Weaver's exemption included).
     pub fn path(&self, from: Pos, to: Pos, budget: i16, scratch: &mut PathScratch) -> Option<(Vec<Pos>, u32)> {
+        if self.ex == Exemption::First {
+            if !self.can_stop(to) {
+                return None;
+            }
+            return self.weave_search(from, budget).path(self, from, to);
+        }
         fray_space::cheapest_path(
             &self.s.setup.map,
             from,
             to,
             budget.max(0) as u32,
-            |a, b| self.step(a, b),
+            |a, b| self.paid(a, b),
             |p| self.can_stop(p),
             scratch,
         )
+    }
+
+    /// Dijkstra over (square, exemption still unused?) for a Weaver whose once-per-turn
+    /// exemption is still unused: on layer 0 the first step whose full cost is above 1 costs 1
+    /// and moves the search to layer 1, where every step costs its full price. The resolver
+    /// applies the exemption to the first raised step of a path in the same way, so the cost
+    /// found is the cost paid. Squares settle in order of (cost, grid index, layer) and keep
+    /// the predecessor settled first, like `fray_space::reach`.
+    fn weave_search(&self, from: Pos, budget: i16) -> WeaveSearch {
+        use std::cmp::Reverse;
+        let map = &self.s.setup.map;
+        let n = map.len();
+        let budget = budget.max(0) as u32;
+        let mut w = WeaveSearch {
+            dist: vec![u32::MAX; 2 * n],
+            prev: vec![u32::MAX; 2 * n],
+            start: map.index(from),
+        };
+        let Some(origin) = w.start else { return w };
+        let mut settled = vec![false; 2 * n];
+        let mut heap = std::collections::BinaryHeap::new();
+        w.dist[2 * origin] = 0;
+        heap.push(Reverse((0u32, origin as u32, 0u8)));
+        while let Some(Reverse((d, k, layer))) = heap.pop() {
+            let node = 2 * k as usize + layer as usize;
+            if settled[node] || d != w.dist[node] {
+                continue;
+            }
+            settled[node] = true;
+            let here = map.pos_of(k as usize);
+            for dir in fray_space::Dir::ALL {
+                let Some(next) = here.checked_step(dir) else { continue };
+                let Some(j) = map.index(next) else { continue };
+                let Some(full) = self.step(here, next) else { continue };
+                let (cost, to_layer) = if layer == 0 && full > 1 {
+                    (1, 1u8)
+                } else {
+                    (full, layer)
+                };
+                let cost = d + cost;
+                let m = 2 * j + to_layer as usize;
+                if cost > budget || settled[m] || cost >= w.dist[m] {
+                    continue;
+                }
+                w.dist[m] = cost;
+                w.prev[m] = node as u32;
+                heap.push(Reverse((cost, j as u32, to_layer)));
+            }
+        }
+        w
+    }
+}
+
+/// The result of [`MoveCtx::weave_search`]: the cheapest cost to each (square, layer) node and
+/// the node it was reached from.
+struct WeaveSearch {
+    dist: Vec<u32>,
+    prev: Vec<u32>,
+    start: Option<usize>,
+}
+
+impl WeaveSearch {
+    /// The cheaper layer of square `k` (layer 0, the exemption kept, on a tie) and its cost.
+    fn best(&self, k: usize) -> Option<(usize, u32)> {
+        let (a, b) = (self.dist[2 * k], self.dist[2 * k + 1]);
+        match (a, b) {
+            (u32::MAX, u32::MAX) => None,
+            _ if a <= b => Some((2 * k, a)),
+            _ => Some((2 * k + 1, b)),
+        }
+    }
+
+    fn destinations(&self, ctx: &MoveCtx<'_>) -> Vec<(Pos, u32)> {
+        let map = &ctx.s.setup.map;
+        (0..map.len())
+            .filter(|&k| Some(k) != self.start)
+            .filter_map(|k| {
+                let (_, c) = self.best(k)?;
+                let p = map.pos_of(k);
+                ctx.can_stop(p).then_some((p, c))
+            })
+            .collect()
+    }
+
+    fn path(&self, ctx: &MoveCtx<'_>, from: Pos, to: Pos) -> Option<(Vec<Pos>, u32)> {
+        let map = &ctx.s.setup.map;
+        let origin = self.start?;
+        let k = map.index(to)?;
+        if to == from {
+            return Some((Vec::new(), 0));
+        }
+        let (mut node, cost) = self.best(k)?;
+        let mut path = Vec::new();
+        while node / 2 != origin || node % 2 != 0 {
+            path.push(map.pos_of(node / 2));
+            node = self.prev[node] as usize;
+            if node == u32::MAX as usize {
+                return None;
+            }
+        }
+        path.reverse();
+        Some((path, cost))
     }
 }
 
@@ -200,7 +377,7 @@ pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<
 /// The squares (other than its own) `who` can reach from `from` within `budget`, with costs.
 pub fn reach_for(s: &State, who: Cid, from: Pos, budget: i16) -> Vec<(Pos, u32)> {
     let ctx = MoveCtx::new(s, who);
-    with_scratch(|sc| ctx.reach(from, budget, sc).destinations().collect())
+    with_scratch(|sc| ctx.destinations(from, budget, sc))
 }
 
 /// Whether a Terrain Effect makes `p` Difficult Terrain for `who` (THR-R136).
@@ -266,13 +443,10 @@ fn moving(s: &State) -> Result<Cid, Reject> {
     Ok(who)
 }
 
-/// Where the current character may `move` to, with the cost (planned with full costs).
+/// Where the current character may `move` to, with the cost (the Weaver's exemption included).
 pub fn reachable(s: &State, who: Cid, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
     let Some(start) = s.ch(who).pos else { return Vec::new() };
-    MoveCtx::new(s, who)
-        .reach(start, movement_left(s), scratch)
-        .destinations()
-        .collect()
+    MoveCtx::new(s, who).destinations(start, movement_left(s), scratch)
 }
 
 /// Checks a command against the rules.
@@ -349,19 +523,22 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
             let who = moving(s)?;
             let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
             let to = from.step(*dir);
+            let disoriented = calc::has(s, who, Cond::Disoriented);
             if let Some(a) = roll {
                 if !matches!(a, Attr::End | Attr::Ref) {
                     return Err(no("bad-pick", "the drop roll uses END or REF"));
                 }
+                // A Disoriented character does not know where its step goes: its roll is
+                // declared in advance and used if the step it really takes drops 2+ levels.
                 let drop = base_step_cost(&s.setup.map, from, to).map_or(0, |c| c.drop);
-                if drop < 2 {
+                if drop < 2 && !disoriented {
                     return Err(no(
                         "bad-pick",
                         "a roll is only possible when stepping down 2 or more levels",
                     ));
                 }
             }
-            let cost = step_cost(s, who, from, to, roll.is_some())?;
+            let (cost, _) = paid_step_cost(s, who, from, to, roll.is_some())?;
             if !can_stop(s, who, to) {
                 return Err(no(
                     "cannot-stop-here",
@@ -369,7 +546,6 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
                 ));
             }
             let left = movement_left(s);
-            let disoriented = calc::has(s, who, Cond::Disoriented);
             if cost > left && !(s.options.partial_steps && left > 0) && !disoriented {
                 return Err(no(
                     "not-enough-movement",
@@ -916,6 +1092,9 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
         (Frame::Roll(r), Command::Reroll | Command::Pass) if r.asking => Ok(()),
         (Frame::Prompt(Prompt::Move { .. }), Command::Pass) => Ok(()),
         (Frame::Prompt(Prompt::Move { who, budget, toward }), Command::Move(to)) => {
+            if calc::has(s, *who, Cond::Immobilized) {
+                return Err(no("immobilized", format!("{} is Immobilized", s.name(*who))));
+            }
             let from = s.ch(*who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
             if *to == from {
                 return Err(no("invalid-target", "already there (use pass to stay)"));

@@ -414,6 +414,13 @@ pub enum Event {
         /// Uses left.
         uses: u8,
     },
+    /// A used-up Buff's creator paid to keep it: its uses start again.
+    BuffRenewed {
+        /// The bearer.
+        who: Cid,
+        /// Uses it has again.
+        uses: u8,
+    },
     /// A Buff ends.
     BuffEnded {
         /// The bearer.
@@ -459,6 +466,21 @@ pub enum Event {
     },
     /// The turn ends.
     TurnEnded {
+        /// Who.
+        who: Cid,
+    },
+    /// A standing effect acts (a Terrain Effect's lines, a start-of-turn passive, a trigger's
+    /// lines): it counts as an ability use of its own and takes the next use number, so it is
+    /// never mistaken for the last real use (Dazed, THR-R214).
+    StandingUse {
+        /// The effect's owner.
+        who: Cid,
+        /// The ability it comes from.
+        ability: AbilityId,
+    },
+    /// A target of an Area, Line or Aura ability is no longer inside it when its turn to be
+    /// rolled comes, and is not affected (THR-R85, option `area-leavers`).
+    LeftArea {
         /// Who.
         who: Cid,
     },
@@ -657,7 +679,12 @@ pub fn apply(s: &mut State, e: &Event) {
             c.stance_ended = Some(*ability);
         }
         Event::PanicRolled { .. } | Event::IncapacityRolled { .. } => {}
-        Event::Incapacitated { who } => s.chars[*who as usize].incapacitated = true,
+        Event::Incapacitated { who } => {
+            s.chars[*who as usize].incapacitated = true;
+            if s.turn.who == *who && s.phase == Phase::Rounds {
+                s.turn.fell = true;
+            }
+        }
         Event::Revived { who } => s.chars[*who as usize].incapacitated = false,
         Event::Wounded { who, wounds } => s.chars[*who as usize].wounds = *wounds,
         Event::Removed { who, .. } => {
@@ -698,7 +725,7 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         Event::BuffGained { who, buff } => s.chars[*who as usize].buff = Some(*buff),
-        Event::BuffUsed { who, uses } => {
+        Event::BuffUsed { who, uses } | Event::BuffRenewed { who, uses } => {
             if let Some(b) = s.chars[*who as usize].buff.as_mut() {
                 b.uses = *uses;
             }
@@ -733,6 +760,8 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         Event::Barred { who } => s.chars[*who as usize].barred = true,
+        Event::StandingUse { .. } => s.uses += 1,
+        Event::LeftArea { .. } => {}
         Event::HoldCounted { condition, count } => {
             let i = *condition as usize;
             if s.holds.len() <= i {

@@ -33,8 +33,11 @@ pub struct AttackQuery {
     pub attack: Side,
     /// The defender's roll (its automatic Evasion Boon, Cover, Frayed... already in `net`).
     pub defence: Side,
-    /// The Critical margin.
+    /// The attacker's Critical margin.
     pub margin: i16,
+    /// The defender's Critical margin (the same unless the ability sets its own, see
+    /// `calc::margins`).
+    pub defence_margin: i16,
     /// Whether ties are re-rolled (else they go to the defender).
     pub reroll_ties: bool,
     /// Fatigue or Stress on a hit.
@@ -130,7 +133,7 @@ pub fn attack(q: AttackQuery) -> AttackOdds {
     let tie = diff.count_eq(0);
     let att_crit = diff.count_ge(m.max(1));
     let att_succ = diff.count_ge(1) - att_crit;
-    let def_crit = diff.count_le(-m.max(1));
+    let def_crit = diff.count_le(-(q.defence_margin as i64).max(1));
     let def_succ = diff.count_le(0) - def_crit;
     let (den, def_succ) = if q.reroll_ties && tie < total {
         (total - tie, def_succ - tie)
@@ -164,10 +167,7 @@ pub fn attack(q: AttackQuery) -> AttackOdds {
 pub fn query_in(s: &State, user: Cid, ability: crate::ability::AbilityId, target: Cid, d: Defence) -> AttackQuery {
     let a = s.setup.book.get(ability);
     let (hit, crit) = damage_lines(s, user, a);
-    let margin = a
-        .critical_margin
-        .as_ref()
-        .map_or(s.options.critical_margin, |m| calc::eval(s, user, m));
+    let (margin, defence_margin) = calc::margins(s, user, a);
     AttackQuery {
         attack: Side {
             modifier: calc::attack_modifier(s, user, a),
@@ -178,6 +178,7 @@ pub fn query_in(s: &State, user: Cid, ability: crate::ability::AbilityId, target
             net: calc::defence_tally(s, target, d).net(s),
         },
         margin,
+        defence_margin,
         reroll_ties: s.options.tie_rule == TieRule::Reroll,
         hit,
         critical: crit,
@@ -228,6 +229,7 @@ pub fn agrees_with_ai(q: AttackQuery) -> bool {
         q.defence.net,
         q.defence.modifier,
         q.margin,
+        q.defence_margin,
         q.reroll_ties,
     );
     (fast.attacker_critical - exact.attacker_critical.value()).abs() < 1e-12
@@ -245,6 +247,7 @@ pub fn parse_query(args: &[String]) -> Result<AttackQuery, String> {
         attack: Side { modifier: 0, net: 0 },
         defence: Side { modifier: 0, net: 0 },
         margin: 5,
+        defence_margin: 5,
         reroll_ties: false,
         hit: 2,
         critical: 1,
@@ -269,7 +272,10 @@ pub fn parse_query(args: &[String]) -> Result<AttackQuery, String> {
             "--defence-boons" => boons_def = num(a, it.next())?,
             "--defence-banes" => banes_def = num(a, it.next())?,
             "--vulnerable" => q.vulnerable = num(a, it.next())?,
-            "--margin" => q.margin = num(a, it.next())?,
+            "--margin" => {
+                q.margin = num(a, it.next())?;
+                q.defence_margin = q.margin;
+            }
             "--hit" => q.hit = num(a, it.next())?,
             "--critical" => q.critical = num(a, it.next())?,
             "--critical-replaces" => q.critical_replaces = true,
@@ -363,6 +369,7 @@ mod tests {
             attack: Side { modifier: am, net: an },
             defence: Side { modifier: dm, net: dn },
             margin: 5,
+            defence_margin: 5,
             reroll_ties: false,
             hit: 2,
             critical: 1,

@@ -307,6 +307,50 @@ pub enum TerrainAttacks {
     Never,
 }
 
+/// Whose Critical an ability's own `critical-margin` sets (the core rules: a per-roll
+/// threshold, default 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AbilityMargin {
+    /// Only the attacker's: the user's ability makes its own Criticals easier or harder; a
+    /// defender Critical still needs the `critical-margin` option's margin.
+    AttackerOnly,
+    /// Both sides' Criticals in that contest use the ability's margin.
+    BothSides,
+}
+
+/// How often a triggered move (Interpose) may answer one ability use (THR-R40, THR-R144).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TriggeredMoves {
+    /// Once per holder per ability use, however many of its allies the use attacks.
+    OncePerUse,
+    /// Once for every attacked ally (an area attack may set it off several times).
+    PerTarget,
+}
+
+/// What happens to a target of an Area, Line or Aura ability that is no longer inside the
+/// shape when its roll comes (it moved during the ability, e.g. by Interpose) (THR-R85).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AreaLeavers {
+    /// It is not affected: the ability affects the characters inside its area.
+    Spared,
+    /// It is still affected: targets are fixed when the ability is declared.
+    Hit,
+}
+
+/// Whether Incapacitated enemies count as foes nearby (THR-R115 and the abilities that look
+/// for a foe next to or near their holder).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IncapacitatedFoes {
+    /// They count: an Incapacitated enemy is still an enemy on its square.
+    Count,
+    /// Only enemies able to act count.
+    Ignored,
+}
+
 /// All Thrum options. Defaults are the rules file's proposals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
@@ -326,6 +370,8 @@ pub struct Options {
     pub stances_help_fixed_rolls: bool,
     /// THR-H27: which dice count for doubles.
     pub doubles_from: DoublesFrom,
+    /// Whose Critical an ability's own Critical margin sets.
+    pub ability_critical_margin: AbilityMargin,
 
     // --- Combat order and initiative -------------------------------------------------------
     /// THR-R7 / THR-H18: when stop conditions are checked.
@@ -415,6 +461,12 @@ pub struct Options {
     pub controller_orders_own_triggers: bool,
     /// THR-R146: the deepest chain of triggers of triggers that is still offered.
     pub trigger_depth_limit: u8,
+    /// THR-R40: how often a triggered move (Interpose) may answer one ability use.
+    pub triggered_moves: TriggeredMoves,
+    /// THR-R85: whether a target that left an area before its roll is still affected.
+    pub area_leavers: AreaLeavers,
+    /// THR-R115: whether Incapacitated enemies count as foes next to or near a character.
+    pub incapacitated_foes: IncapacitatedFoes,
 
     // --- Cover (THR-H17) ---------------------------------------------------------------------
     /// THR-R121: how many levels above its square a character counts as a cover source.
@@ -485,6 +537,10 @@ pub struct Options {
     pub minion_vanishes_at_zero: bool,
     /// THR-H18: whether Minions count for the stop conditions.
     pub minions_count: bool,
+    /// THR-R172, THR-R173: whether a character Incapacitated during its own turn also loses
+    /// 1 Fatigue Tolerance and Load at that turn's end (true), or only the drop on becoming
+    /// Incapacitated that turn (false).
+    pub incapacity_drop_same_turn: bool,
     /// THR-H24 / THR-R186: what becomes of a PC at Fatigue Tolerance 0 when combat ends.
     pub zero_tolerance_pc: ZeroTolerancePc,
     /// THR-R187: whether stances, statuses, Buffs and Terrain Effects end at End of Combat.
@@ -505,6 +561,7 @@ impl Default for Options {
             frayed_rolls: FrayedRolls::DefenceRolls,
             stances_help_fixed_rolls: false,
             doubles_from: DoublesFrom::KeptDice,
+            ability_critical_margin: AbilityMargin::AttackerOnly,
             stop_check: StopCheck::AfterAbilityAndTurn,
             both_fall: BothFall::PcsLose,
             initiative_ties: InitiativeTies::ModifierPcRolloff,
@@ -542,6 +599,9 @@ impl Default for Options {
             defence_timing: DefenceTiming::BeforeTriggers,
             controller_orders_own_triggers: true,
             trigger_depth_limit: 16,
+            triggered_moves: TriggeredMoves::OncePerUse,
+            area_leavers: AreaLeavers::Spared,
+            incapacitated_foes: IncapacitatedFoes::Count,
             character_cover_height: 2,
             cover_on_line: false,
             max_cover_banes: 1,
@@ -571,6 +631,7 @@ impl Default for Options {
             clamp_at_zero: true,
             minion_vanishes_at_zero: false,
             minions_count: false,
+            incapacity_drop_same_turn: true,
             zero_tolerance_pc: ZeroTolerancePc::Barred,
             clear_at_end: true,
             coup_de_grace: true,

@@ -17,12 +17,13 @@ use crate::ability::{
     XStatus,
 };
 use crate::calc::{self, Tally, eval, is_minion};
-use crate::check::{self, action_targets, can_stop, step_cost};
+use crate::check::{self, action_targets, can_stop};
 use crate::command::{Action, Command, Gauge, Ruling};
 use crate::event::{Event, Removal, Rolled, Verdict, apply, gauge};
 use crate::options::{
-    BothFall, DazedMode, DeclinedDefence, DefenceTiming, EnvironmentRoll, InitiativeChange, InvoluntaryDrop,
-    JoinerTurn, MultiTarget, PanicStun, ScoutedMode, StopCheck, TieRule, ZeroTolerancePc,
+    AreaLeavers, BothFall, DazedMode, DeclinedDefence, DefenceTiming, EnvironmentRoll, InitiativeChange,
+    InvoluntaryDrop, JoinerTurn, MultiTarget, PanicStun, ScoutedMode, StopCheck, TieRule, TriggeredMoves,
+    ZeroTolerancePc,
 };
 use crate::setup::{CharInfo, Cid, Predicate};
 use crate::state::{
@@ -422,8 +423,11 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     if burning > 0 {
         deal(cx, who, Gauge::Fatigue, burning, None, 0);
     }
-    // Then, for an Incapacitated character, the −1/−1 drop and the revive check.
-    if cx.s.ch(who).incapacitated && cx.s.ch(who).present() {
+    // Then, for an Incapacitated character, the −1/−1 drop and the revive check. With
+    // `incapacity-drop-same-turn = false`, a character that became Incapacitated during this
+    // turn already had its drop for the turn (THR-R172, THR-R173).
+    let dropped = cx.s.turn.fell && !cx.s.options.incapacity_drop_same_turn;
+    if cx.s.ch(who).incapacitated && cx.s.ch(who).present() && !dropped {
         let c = cx.s.ch(who);
         let (ft, fl) = ((c.ft - 1).max(floor), (c.fatigue - 1).max(0));
         cx.emit(Event::Set {
@@ -531,12 +535,14 @@ fn next_slot(cx: &mut Cx) -> R {
 fn do_move(cx: &mut Cx, who: Cid, to: Pos) -> R {
     let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
     let budget = check::movement_left(cx.s);
-    let Some((path, _)) = check::path_for(cx.s, who, from, to, budget) else {
+    let Some((path, planned)) = check::path_for(cx.s, who, from, to, budget) else {
         return Err(EngineError::Bug(format!("checked move to {to} has no path")));
     };
     let mut at = from;
+    let mut paid = 0;
     for next in path {
         let cost = paid_cost(cx, who, at, next, false)?;
+        paid += cost;
         cx.emit(Event::Moved {
             who,
             from: at,
@@ -547,20 +553,24 @@ fn do_move(cx: &mut Cx, who: Cid, to: Pos) -> R {
         entered(cx, who, next)?;
         at = next;
     }
+    // The search and the resolver price steps the same way (the Weaver's exemption included),
+    // unless something on the way (a Terrain Effect's entry line) changed the mover's state.
+    debug_assert!(
+        paid == planned as i16 || !cx.s.terrain.is_empty(),
+        "move to {to} planned at {planned} but cost {paid}"
+    );
     Ok(())
 }
 
-/// The cost actually paid for a step, after the Weaver's exemption (which is recorded).
+/// The cost actually paid for a step, after the Weaver's exemption (THR-R76; its use is
+/// recorded). The cost comes from [`check::paid_step_cost`], which the legality check and the
+/// path searches use too.
 fn paid_cost(cx: &mut Cx, who: Cid, from: Pos, to: Pos, roll: bool) -> R<i16> {
-    let full = step_cost(cx.s, who, from, to, roll).map_err(|r| EngineError::Bug(r.reason))?;
-    let weaver = cx.s.info(who).traits.weaver;
-    if weaver > 0 && full > 1 && cx.s.turn.who == who && (weaver >= 2 || !cx.s.turn.weaver_used) {
-        if weaver == 1 {
-            cx.emit(Event::WeaverIgnored { who, slowed: false });
-        }
-        return Ok(1);
+    let (cost, uses) = check::paid_step_cost(cx.s, who, from, to, roll).map_err(|r| EngineError::Bug(r.reason))?;
+    if uses {
+        cx.emit(Event::WeaverIgnored { who, slowed: false });
     }
-    Ok(full)
+    Ok(cost)
 }
 
 fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
@@ -589,11 +599,17 @@ fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
             });
         }
         to = from.step(actual);
-        let cost = step_cost(cx.s, who, from, to, false).ok();
+        // A roll declared with the step is used if the step really taken drops 2+ levels.
+        let drop = base_step_cost(&cx.s.setup.map, from, to).map_or(0, |c| c.drop as i16);
+        let rolls = roll.filter(|_| drop >= 2);
+        let cost = check::paid_step_cost(cx.s, who, from, to, rolls.is_some()).ok();
         let ok = cost.is_some() && can_stop(cx.s, who, to) && (draft || shift == 0);
-        if !ok {
-            // The step is lost but its movement is spent.
-            let lost = cost.unwrap_or(1).min(check::movement_left(cx.s).max(0));
+        let left = check::movement_left(cx.s).max(0);
+        // A step onto a square it cannot enter is lost but its movement is spent; so is a step
+        // that costs more than the movement left (unless partial steps are allowed).
+        let too_dear = cost.is_some_and(|(c, _)| c > left && !(cx.s.options.partial_steps && left > 0));
+        if !ok || too_dear {
+            let lost = cost.map_or(1, |(c, _)| c).min(left);
             cx.emit(Event::Moved {
                 who,
                 from,
@@ -603,7 +619,7 @@ fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
             });
             return Ok(());
         }
-        let paid = paid_cost(cx, who, from, to, false)?;
+        let paid = paid_cost(cx, who, from, to, rolls.is_some())?;
         cx.emit(Event::Moved {
             who,
             from,
@@ -612,6 +628,11 @@ fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
             forced: false,
         });
         entered(cx, who, to)?;
+        if let Some(attr) = rolls
+            && !drop_roll(cx, who, attr, drop)?
+        {
+            fall_consequences(cx, who);
+        }
         return Ok(());
     }
     let cost = paid_cost(cx, who, from, to, roll.is_some())?;
@@ -882,6 +903,7 @@ fn start_use(
         mods: vec![RollMods::default(); n],
         verdicts: vec![None; n],
         shared_attack: None,
+        moved: 0,
     };
     cx.emit(Event::Push { frame: Frame::Use(u) });
 }
@@ -1059,6 +1081,22 @@ fn trigger_candidates(s: &State, u: &Use, a: &Ability, t: Cid) -> Vec<(Cid, crat
         for id in triggered_abilities(s, h) {
             let ab = s.setup.book.get(id);
             let Some(tr) = &ab.trigger else { continue };
+            // A trigger that only moves its holder does nothing for an Immobilized one
+            // (THR-R215), so it is not offered.
+            if !tr.reaction.is_empty()
+                && tr.reaction.iter().all(|r| matches!(r, Reaction::MoveToward(_)))
+                && calc::has(s, h, Cond::Immobilized)
+            {
+                continue;
+            }
+            // A holder moves in answer to one ability use once, however many of its allies
+            // that use attacks (`triggered-moves`).
+            if s.options.triggered_moves == TriggeredMoves::OncePerUse
+                && u.moved & (1u64 << h) != 0
+                && tr.reaction.iter().any(|r| matches!(r, Reaction::MoveToward(_)))
+            {
+                continue;
+            }
             let range = tr_range(s, h, ab);
             let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= range);
             let ok = match tr.on {
@@ -1163,6 +1201,9 @@ fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     if let Some(f) = tr.on_defence_critical {
         u.mods[ti].on_defence_critical = Some((holder, f));
     }
+    if !moves.is_empty() {
+        u.moved |= 1u64 << holder;
+    }
     match tr.ends_stance {
         EndsStance::Always => {
             if cx.s.ch(holder).stance == Some(id) {
@@ -1179,13 +1220,16 @@ fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
         index: w.use_frame,
         frame: Frame::Use(u),
     });
-    let su = synthetic_use(cx, holder, id);
-    for l in &lines {
-        apply_line(cx, usize::MAX, &su, l, holder)?;
+    if !lines.is_empty() {
+        let su = synthetic_use(cx, holder, id);
+        for l in &lines {
+            apply_line(cx, usize::MAX, &su, l, holder)?;
+        }
     }
     for n in moves {
-        // The holder chooses where to move, toward the attacked ally (Interpose).
-        if n > 0 && cx.s.ch(holder).able() {
+        // The holder chooses where to move, toward the attacked ally (Interpose); an
+        // Immobilized holder cannot move of its own accord (THR-R215).
+        if n > 0 && cx.s.ch(holder).able() && !calc::has(cx.s, holder, Cond::Immobilized) {
             cx.emit(Event::Push {
                 frame: Frame::Prompt(Prompt::Move {
                     who: holder,
@@ -1240,6 +1284,15 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     if !cx.s.ch(t).present() || cx.s.ch(t).pos.is_none() {
         return Ok(());
     }
+    // An Area, Line or Aura affects the characters inside it (THR-R85): a target that has
+    // left the shape since the declaration (by Interpose, say) is spared (`area-leavers`).
+    if !u.shape.is_empty()
+        && cx.s.options.area_leavers == AreaLeavers::Spared
+        && cx.s.ch(t).pos.is_some_and(|p| !u.shape.contains(&p))
+    {
+        cx.emit(Event::LeftArea { who: t });
+        return Ok(());
+    }
     let setup = Arc::clone(&cx.s.setup);
     let a = setup.book.get(u.ability);
     if !calc::rolls(cx.s, a) {
@@ -1251,10 +1304,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     }
     let d = u.defences[i].unwrap_or(Defence::Decline);
     let mods = u.mods[i];
-    let margin = a
-        .critical_margin
-        .as_ref()
-        .map_or(cx.s.options.critical_margin, |m| eval(cx.s, user, m));
+    let (margin, def_margin) = calc::margins(cx.s, user, a);
     let (uname, tname) = (cx.s.name(user).to_string(), cx.s.name(t).to_string());
     let attack_parts = |s: &State| -> (i16, i16) {
         let tally = calc::attack_tally(s, user, a, t);
@@ -1266,7 +1316,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
             DeclinedDefence::DefenceZero => {
                 let (net, m) = attack_parts(cx.s);
                 let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
-                let v = verdict_of(r.total, 0, margin);
+                let v = verdict_of(r.total, 0, margin, def_margin);
                 (Some(r), None, v)
             }
         }
@@ -1302,7 +1352,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
                 forget_shared(cx, depth);
                 continue;
             }
-            let v = verdict_of(r.total, dr.total, margin);
+            let v = verdict_of(r.total, dr.total, margin, def_margin);
             break (Some(r), Some(dr), v);
         }
     };
@@ -1410,14 +1460,15 @@ fn forget_shared(cx: &mut Cx, depth: usize) {
     }
 }
 
-/// The verdict of a contest (THR core: ties to the defender, Critical at the margin).
-pub fn verdict_of(attack: i16, defence: i16, margin: i16) -> Verdict {
+/// The verdict of a contest (THR core: ties to the defender, Critical at the margin; the
+/// attacker's and the defender's margins may differ, see [`calc::margins`]).
+pub fn verdict_of(attack: i16, defence: i16, margin: i16, defence_margin: i16) -> Verdict {
     let d = attack - defence;
     if d >= margin {
         Verdict::AttackerCritical
     } else if d > 0 {
         Verdict::AttackerSuccess
-    } else if -d >= margin {
+    } else if -d >= defence_margin {
         Verdict::DefenderCritical
     } else {
         Verdict::DefenderSuccess
@@ -1622,7 +1673,8 @@ fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -> R {
         Op::IncapacityRoll => fixed_roll(cx, r, FixedKind::Incapacity),
         Op::Follow(a) => {
             let budget = eval(cx.s, user, a);
-            if budget > 0 && cx.s.ch(r).able() {
+            // A follow-up move is the recipient's own movement: not while Immobilized (THR-R215).
+            if budget > 0 && cx.s.ch(r).able() && !calc::has(cx.s, r, Cond::Immobilized) {
                 cx.emit(Event::Push {
                     frame: Frame::Prompt(Prompt::Move {
                         who: r,
@@ -2246,8 +2298,12 @@ fn terrain_lines(
     Ok(())
 }
 
-/// A use record for lines that come from a standing effect rather than an ability use.
-fn synthetic_use(cx: &Cx, user: Cid, ability: crate::ability::AbilityId) -> Use {
+/// A use record for lines that come from a standing effect rather than an ability use. It
+/// takes a fresh use number (never the id of a real use, nor of another standing effect's
+/// application), so Dazed's "not the use that applied it" test (THR-R214) only ever compares
+/// an effect with itself.
+fn synthetic_use(cx: &mut Cx, user: Cid, ability: crate::ability::AbilityId) -> Use {
+    cx.emit(Event::StandingUse { who: user, ability });
     Use {
         id: cx.s.uses,
         user,
@@ -2265,6 +2321,7 @@ fn synthetic_use(cx: &Cx, user: Cid, ability: crate::ability::AbilityId) -> Use 
         mods: Vec::new(),
         verdicts: Vec::new(),
         shared_attack: None,
+        moved: 0,
     }
 }
 
@@ -2291,7 +2348,7 @@ fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
             && cx.s.ch(who).pos.is_none_or(|p| {
                 !cx.s.ids().any(|o| {
                     cx.s.enemies(who, o)
-                        && cx.s.ch(o).able()
+                        && calc::counts_as_foe(cx.s, o)
                         && cx.s.ch(o).pos.is_some_and(|q| fray_space::chebyshev(p, q) == 1)
                 })
             })
@@ -2362,6 +2419,11 @@ fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
             };
             let mut at = from;
             for next in path {
+                // A Weaver moving on its own turn uses its exemption here too, as the search
+                // that found the path assumed (THR-R76).
+                if let Ok((_, true)) = check::paid_step_cost(cx.s, who, at, next, false) {
+                    cx.emit(Event::WeaverIgnored { who, slowed: false });
+                }
                 cx.emit(Event::Moved {
                     who,
                     from: at,
@@ -2393,7 +2455,7 @@ fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
             deal(cx, creator, Gauge::Stress, cost, Some(creator), id);
             if let Some(b) = cx.s.ch(target).buff {
                 let uses = cx.s.setup.book.get(b.ability).buff_spec.as_ref().map_or(1, |x| x.uses);
-                cx.emit(Event::BuffUsed { who: target, uses });
+                cx.emit(Event::BuffRenewed { who: target, uses });
             }
         }
         (Prompt::BuffKeep { target, .. }, Command::Release) => cx.emit(Event::BuffEnded { who: target }),

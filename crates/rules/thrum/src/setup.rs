@@ -10,7 +10,7 @@
 //! Attributes are final values: a trait's +1 to an attribute is already in them.
 
 use crate::ability::{AbilityBook, AbilityId, Art, Attr, Kind, build_book, toml_diagnostic};
-use crate::options::{Options, StartAreaTooSmall};
+use crate::options::{Options, StartAreaTooSmall, ZeroTolerancePc};
 use fray_engine::Seat;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::text::ReadFile;
@@ -798,6 +798,15 @@ fn character(
     }
     if ft < options.tolerance_floor || st < options.tolerance_floor {
         cx.err(span.clone(), "tolerances cannot start below the tolerance floor");
+    } else if pc && !template && ft <= 0 && options.zero_tolerance_pc == ZeroTolerancePc::Barred {
+        // THR-R186, THR-H24: a PC whose Fatigue Tolerance is down to 0 is barred from combat
+        // until Downtime restores it (the same test End of Combat uses to bar it).
+        cx.err(
+            span.clone(),
+            format!(
+                "PC '{id}' has Fatigue Tolerance {ft} and is barred from combat until Downtime restores it (zero-tolerance-pc = \"barred\")"
+            ),
+        );
     }
     let mut abilities = Vec::new();
     for a in r.abilities.iter().flatten() {

@@ -65,6 +65,9 @@ pub struct Turn {
     pub move_ended: bool,
     /// Banes on the character's rolls for the rest of this turn (Jittery).
     pub banes: i16,
+    /// Whether the character became Incapacitated during this turn of its own.
+    #[serde(default)]
+    pub fell: bool,
 }
 
 impl Turn {
@@ -81,6 +84,7 @@ impl Turn {
             weaver_slow: false,
             move_ended: false,
             banes: 0,
+            fell: false,
         }
     }
 }
@@ -305,6 +309,10 @@ pub struct Use {
     pub verdicts: Vec<Option<crate::event::Verdict>>,
     /// The shared attack roll (multi-target option), once rolled.
     pub shared_attack: Option<Rolled>,
+    /// Holders (one bit per combatant) that already made a triggered move (Interpose) in
+    /// answer to this use.
+    #[serde(default)]
+    pub moved: u64,
 }
 
 /// A trigger window: who may respond to one event, asked in turn order.

@@ -57,7 +57,7 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
         Event::RoundStarted { round } => format!("== Round {round} =="),
         Event::RoundEnded { .. } | Event::SlotUp { .. } | Event::StepChanged { .. } => return None,
         Event::Push { .. } | Event::SetTop { .. } | Event::SetFrame { .. } | Event::Pop => return None,
-        Event::TurnEnded { .. } | Event::Cleared { .. } => return None,
+        Event::TurnEnded { .. } | Event::Cleared { .. } | Event::StandingUse { .. } => return None,
         Event::Delayed { who, after: Some(t) } => format!("{} delays until after {}", n(who), n(t)),
         Event::Delayed { who, after: None } => format!("{} delays to the end of the round", n(who)),
         Event::TurnStarted { who } => match s.phase {
@@ -291,6 +291,8 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
             format!("{} benefits from {}'s {}", n(who), n(&buff.creator), ab(&buff.ability))
         }
         Event::BuffUsed { who, uses } => format!("{} uses its Buff ({uses} use(s) left)", n(who)),
+        Event::LeftArea { who } => format!("{} is no longer in the area and is not affected", n(who)),
+        Event::BuffRenewed { who, uses } => format!("{}'s Buff is kept and renewed ({uses} use(s))", n(who)),
         Event::BuffEnded { who } => format!("{}'s Buff ends", n(who)),
         Event::TerrainPlaced { effect } => {
             let shape = match effect.aura {

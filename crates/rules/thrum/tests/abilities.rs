@@ -227,7 +227,8 @@ fn thr_r223_an_encounters_ability_file_is_checked_when_the_encounter_loads() {
 // THR-R224: upgrades
 // ---------------------------------------------------------------------------------------------
 
-/// Archer C (attack +3, REF 2) at 0,0 with Piercing Shot plain and upgraded; enemy E at 7,0.
+/// Archer C (attack +3, POW 2, REF 2) at 0,0 with Piercing Shot plain and upgraded; enemy E
+/// at 7,0.
 fn archer(abilities: &str, e_extra: &str) -> T {
     let mut t = T::in_round_one(
         &enc(
@@ -238,7 +239,7 @@ fn archer(abilities: &str, e_extra: &str) -> T {
                     "c",
                     "pcs",
                     "0,0",
-                    &format!("attack = 3\nattributes = {{ ref = 2 }}\nabilities = [{abilities}]")
+                    &format!("attack = 3\nattributes = {{ pow = 2, ref = 2 }}\nabilities = [{abilities}]")
                 ),
                 who("e", "npcs", "7,0", &format!("{GRUNT}\n{e_extra}"))
             ),
@@ -252,7 +253,8 @@ fn archer(abilities: &str, e_extra: &str) -> T {
 }
 
 #[test]
-fn thr_r224_upgrade_a_extends_piercing_shot_to_range_8() {
+fn thr_r224_upgrade_c_extends_piercing_shot_to_range_8() {
+    // Upgrade c is fray's own example content: a range patch.
     let mut t = archer("\"piercing-shot\", \"piercing-shot+a+c\"", "");
     // E is 7 squares away: out of the base Range 6, within the upgraded 8.
     assert_eq!(t.reject("act piercing-shot e").code, "out-of-range");
@@ -261,15 +263,22 @@ fn thr_r224_upgrade_a_extends_piercing_shot_to_range_8() {
 }
 
 #[test]
-fn thr_r224_upgrade_c_adds_bleed_to_the_critical() {
+fn thr_r224_upgrade_a_adds_half_pow_to_the_critical_fatigue() {
+    // THR-R224, THR-H5: 2 Fatigue, + 1 on a Critical, + half of POW 2 = 1 with upgrade a.
     let mut t = archer("\"piercing-shot+a+c\"", "");
     t.cmd("act piercing-shot+a+c e");
-    // 6 + 6 + 3 = 15 against 1 + 1 = 2: a Critical: 2 + 1 Fatigue and Bleed 1.
+    // 6 + 6 + 3 = 15 against 1 + 1 = 2: a Critical.
     t.dice(&[6, 6, 1, 1]);
     t.cmd("defend resilience");
     assert_eq!(contests(&t.last), vec![(15, Some(2), Verdict::AttackerCritical)]);
-    assert_eq!(t.ch("e").fatigue, 3);
-    assert_eq!(t.ch("e").status(XStatus::Bleed), 1);
+    assert_eq!(t.ch("e").fatigue, 4);
+    // A plain Success deals the 2 of the Success line only.
+    let mut t = archer("\"piercing-shot+a+c\"", "");
+    t.cmd("act piercing-shot+a+c e");
+    t.dice(&[2, 2, 2, 2]);
+    t.cmd("defend resilience");
+    assert_eq!(contests(&t.last), vec![(7, Some(4), Verdict::AttackerSuccess)]);
+    assert_eq!(t.ch("e").fatigue, 2);
     // The book keeps the base record and the upgraded one side by side.
     let book = &t.s().setup.book;
     let base = book.get(book.find("piercing-shot").unwrap());
@@ -281,14 +290,14 @@ fn thr_r224_upgrade_c_adds_bleed_to_the_critical() {
         up.critical,
         vec![
             line(Op::Fatigue(Amount::constant(1))),
-            line(Op::Status(XStatus::Bleed, Amount::constant(1)))
+            line(Op::Fatigue(Amount::parse("half(POW)").unwrap()))
         ]
     );
 }
 
-#[test]
-fn thr_r224_thr_r18_upgrade_b_adds_ref_to_initiative_after_use() {
-    // E: Initiative 13, C: 2 + 5 + 5 = 12, so E goes first in round 1.
+/// C (REF 2, Initiative 2 + 5 + 5 = 12) with Piercing Shot b; E (Initiative 13) 5 squares
+/// away acts first; C's turn is up, after E's.
+fn quick_archer() -> T {
     let mut t = T::in_round_one(
         &enc(
             &[". . . . . ."],
@@ -307,11 +316,17 @@ fn thr_r224_thr_r18_upgrade_b_adds_ref_to_initiative_after_use() {
     );
     assert_eq!(t.order(), vec!["e", "c"]);
     t.cmds(&["begin", "end"]);
+    t
+}
+
+#[test]
+fn thr_r224_thr_r18_upgrade_b_a_critical_adds_ref_to_initiative() {
+    let mut t = quick_archer();
     t.cmd("act piercing-shot+b e");
-    // A miss (2 against 12): the Effect line still adds REF 2 to C's Initiative.
-    t.dice(&[1, 1, 6, 6]);
+    // 6 + 6 + 3 = 15 against 2: a Critical raises C's Initiative by REF 2.
+    t.dice(&[6, 6, 1, 1]);
     t.cmd("defend resilience");
-    assert_eq!(contests(&t.last), vec![(5, Some(12), Verdict::DefenderCritical)]);
+    assert_eq!(contests(&t.last), vec![(15, Some(2), Verdict::AttackerCritical)]);
     assert_eq!(t.ch("c").initiative, 14);
     assert!(
         t.last
@@ -323,6 +338,19 @@ fn thr_r224_thr_r18_upgrade_b_adds_ref_to_initiative_after_use() {
     t.cmd("end");
     assert_eq!(t.s().round, 2);
     assert_eq!(t.order(), vec!["c", "e"]);
+}
+
+#[test]
+fn thr_r224_upgrade_b_a_hit_without_a_critical_or_a_miss_leaves_initiative_alone() {
+    for dice in [[2, 2, 2, 2], [1, 1, 6, 6]] {
+        let mut t = quick_archer();
+        t.cmd("act piercing-shot+b e");
+        t.dice(&dice);
+        t.cmd("defend resilience");
+        assert_ne!(contests(&t.last)[0].2, Verdict::AttackerCritical);
+        assert_eq!(t.ch("c").initiative, 12);
+        assert!(!t.last.iter().any(|e| matches!(e, Event::InitiativeChanged { .. })));
+    }
 }
 
 #[test]

@@ -76,6 +76,16 @@ success = [{ fatigue = 1 }]
 critical = [{ fatigue = 1 }]
 
 [[ability]]
+id = "keen-jab"
+type = "action"
+attack = "physical"
+range = 1
+target = "enemy"
+critical-margin = 3
+success = [{ fatigue = 1 }]
+critical = [{ fatigue = 1 }]
+
+[[ability]]
 id = "nudge"
 type = "action"
 attack = "physical"
@@ -85,7 +95,7 @@ success = [{ fatigue = true }, { stress = true }]
 "#;
 
 /// Everything the test attacker `a` can use besides the basic abilities.
-const KIT: &str = "abilities = [\"steady\", \"cheer\", \"poke\", \"rally\", \"rally-near\", \"volley\", \"jab\", \"taunt\", \"smite\", \"nudge\", \"biffer-strike\"]";
+const KIT: &str = "abilities = [\"steady\", \"cheer\", \"poke\", \"rally\", \"rally-near\", \"volley\", \"jab\", \"taunt\", \"smite\", \"nudge\", \"biffer-strike\", \"keen-jab\"]";
 
 const MAP: [&str; 3] = [". . . . . . . .", ". . . . . . . .", ". . . . . . . ."];
 
@@ -622,6 +632,25 @@ fn thr_r107_a_critical_applies_the_success_and_the_critical_line() {
     let t = attack("resilience = 1", "act jab b", "resilience", &[4, 5, 4, 3]);
     assert_eq!(contests(&t.last), vec![(12, Some(8), Verdict::AttackerSuccess)]);
     assert_eq!(t.ch("b").fatigue, 2);
+}
+
+#[test]
+fn thr_r107_thr_r109_an_abilitys_own_critical_margin_is_the_attackers_only() {
+    // keen-jab sets a Critical margin of 3. 9 against 6: the attacker's Critical (2 Fatigue).
+    let t = attack("", "act keen-jab b", "resilience", &[3, 3, 3, 3]);
+    assert_eq!(contests(&t.last), vec![(9, Some(6), Verdict::AttackerCritical)]);
+    assert_eq!(t.ch("b").fatigue, 2);
+    // 5 against 8: the defender wins by 3, short of the game's margin of 5: no defender
+    // Critical (`ability-critical-margin = "attacker-only"`).
+    let t = attack("", "act keen-jab b", "resilience", &[1, 1, 4, 4]);
+    assert_eq!(contests(&t.last), vec![(5, Some(8), Verdict::DefenderSuccess)]);
+}
+
+#[test]
+fn thr_r109_option_ability_critical_margin_both_sides() {
+    let o = opts("ability-critical-margin = \"both-sides\"");
+    let t = attack_with(&o, "", "act keen-jab b", "resilience", &[1, 1, 4, 4]);
+    assert_eq!(contests(&t.last), vec![(5, Some(8), Verdict::DefenderCritical)]);
 }
 
 #[test]

@@ -268,6 +268,49 @@ fn thr_h2_option_dazed_survives_own_use_false_the_strikes_own_fatigue_ends_it() 
     assert!(!t.ch("b").has(Cond::Dazed));
 }
 
+/// e1 covers a (1,0) with its Briar Patch, then e2 (0,0) Strikes a and misses (the Effect
+/// Dazes a anyway); a's turn is up.
+fn dazed_in_briars() -> T {
+    let mut t = game(
+        &OPEN,
+        "",
+        &[
+            ("e1", "npcs", "4,0", "abilities = [\"briar-patch\"]"),
+            ("e2", "npcs", "0,0", ""),
+            ("a", "pcs", "1,0", ""),
+        ],
+    );
+    begin(&mut t);
+    t.cmd("act briar-patch area 1,0");
+    t.cmd("end");
+    begin(&mut t);
+    t.dice(&[1, 1, 6, 6]);
+    t.cmd("act biffer-strike a");
+    t.cmd("defend resilience");
+    t.assert_dice_used();
+    assert!(t.ch("a").has(Cond::Dazed));
+    t.cmd("end");
+    begin(&mut t);
+    assert_eq!(t.turn().0, "a");
+    t
+}
+
+#[test]
+fn thr_r214_fatigue_from_an_enemys_terrain_effect_ends_dazed() {
+    // THR-R214, THR-H2: the Briar Patch's end-of-turn Fatigue is a later enemy ability than the
+    // Strike that Dazed a, whatever happened in between.
+    let mut t = dazed_in_briars();
+    t.cmd("end");
+    assert_eq!(t.ch("a").fatigue, 1);
+    assert!(!t.ch("a").has(Cond::Dazed));
+    // The same when a used an ability of its own first.
+    let mut t = dazed_in_briars();
+    t.cmd("act tag e2");
+    t.cmd("end");
+    assert_eq!(t.ch("a").fatigue, 1);
+    assert!(!t.ch("a").has(Cond::Dazed));
+}
+
 /// a and c (PCs) both Strike b and miss (the Effect lands anyway); b's turn is next.
 fn struck_twice(options: &str) -> T {
     let mut t = game(
@@ -373,6 +416,66 @@ fn thr_r215_an_immobilized_character_can_still_be_pushed() {
     assert_eq!(t.ch("a").pos, p(2, 0));
 }
 
+#[test]
+fn thr_r215_an_immobilized_shover_gets_no_follow_up_move() {
+    // Shove's follow-up is b's own movement: Immobilized, it is not offered.
+    let mut t = game(&OPEN, "", &[("b", "npcs", "0,0", ""), ("a", "pcs", "1,0", "")]);
+    begin(&mut t);
+    t.cmd("gm status b immobilized on");
+    t.dice(&[6, 6, 1, 1]);
+    t.cmd("act shove a");
+    t.cmd("defend resilience");
+    t.assert_dice_used();
+    assert_eq!(t.ch("a").pos, p(2, 0));
+    assert_ne!(t.pending().0, "move");
+    assert_eq!(t.ch("b").pos, p(0, 0));
+}
+
+/// a (PC at 0,0) aims a Basic Attack at b1 (3,0); b2 (3,2) has Interpose.
+fn interpose_game() -> T {
+    let b2 = "attack = 3\nabilities = [\"interpose\"]";
+    let mut t = game(
+        &[". . . . .", ". . . . .", ". . . . ."],
+        "",
+        &[
+            ("a", "pcs", "0,0", ""),
+            ("b1", "npcs", "3,0", ""),
+            ("b2", "npcs", "3,2", b2),
+        ],
+    );
+    begin(&mut t);
+    t
+}
+
+#[test]
+fn thr_r215_an_immobilized_biffer_is_not_offered_interpose() {
+    let mut t = interpose_game();
+    t.cmd("gm status b2 immobilized on");
+    t.cmd("act basic-attack b1");
+    t.dice(&[6, 6, 1, 1]);
+    t.cmd("defend resilience");
+    t.assert_dice_used();
+    assert!(!t.last.iter().any(|e| matches!(e, Event::TriggerUsed { .. })));
+    assert_eq!(t.ch("b2").pos, p(3, 2));
+    assert_eq!(t.turn().0, "a");
+}
+
+#[test]
+fn thr_r215_an_interpose_move_is_refused_once_immobilized() {
+    let mut t = interpose_game();
+    t.cmd("act basic-attack b1");
+    t.cmd("defend resilience");
+    t.cmd("trigger interpose");
+    assert_eq!(t.pending(), ("move", "b2".into()));
+    t.cmd("gm status b2 immobilized on");
+    assert_eq!(t.reject("move 3,1").code, "immobilized");
+    assert_eq!(t.legal(), vec!["pass".to_string()]);
+    t.dice(&[6, 6, 1, 1]);
+    t.cmd("pass");
+    t.assert_dice_used();
+    assert_eq!(t.ch("b2").pos, p(3, 2));
+}
+
 // ---------------------------------------------------------------------------------------------
 // THR-R216, THR-R217: Disoriented
 // ---------------------------------------------------------------------------------------------
@@ -450,6 +553,83 @@ fn thr_r216_option_draft_disoriented_false_a_roll_other_than_7_loses_the_step() 
     t.assert_dice_used();
     assert_eq!(t.ch("a").pos, p(2, 3));
     assert!(!t.ch("a").has(Cond::Disoriented));
+}
+
+/// A Disoriented `a` (with `extra`) at 2,2 of `rows`, its turn begun.
+fn disoriented_on(rows: &[&str], options: &str, extra: &str) -> T {
+    let mut t = game(rows, options, &[("a", "pcs", "2,2", extra), ("b", "npcs", "4,4", "")]);
+    begin(&mut t);
+    t.cmd("gm status a disoriented on");
+    t
+}
+
+/// 3,2 (east of a) is 3 levels up: stepping there costs 1 + 2 = 3.
+const CLIFF_EAST: [&str; 5] = [". . . . .", ". . . . .", ". . . 3 .", ". . . . .", ". . . . ."];
+
+#[test]
+fn thr_r53_a_drifted_step_dearer_than_the_movement_left_is_lost() {
+    // THR-R52, THR-R53, THR-R216: Speed 1; north drifts east (9) onto a climb costing 3. The
+    // step is lost and spends the 1 movement left; Speed is never exceeded.
+    let mut t = disoriented_on(&CLIFF_EAST, "", "speed = 1");
+    t.dice(&[4, 5]);
+    t.cmd("step n");
+    t.assert_dice_used();
+    assert_eq!(drift(&t), (Dir::N, Dir::E));
+    assert_eq!(t.ch("a").pos, p(2, 2));
+    assert_eq!(t.s().turn.spent, 1);
+    assert_eq!(t.reject("step n").code, "not-enough-movement");
+}
+
+#[test]
+fn thr_r53_option_partial_steps_a_drifted_step_may_overspend() {
+    // THR-R53 with `partial-steps = true`: the last step may cost more than what is left.
+    let mut t = disoriented_on(&CLIFF_EAST, "partial-steps = true", "speed = 1");
+    t.dice(&[4, 5]);
+    t.cmd("step n");
+    t.assert_dice_used();
+    assert_eq!(t.ch("a").pos, p(3, 2));
+    assert_eq!(t.s().turn.spent, 3);
+}
+
+/// a stands at 2,2 on a 3-level block (2,3 north of it too); 3,2 east is at level 0.
+const LEDGE: [&str; 5] = [". . . . .", ". . 3 . .", ". . 3 . .", ". . . . .", ". . . . ."];
+
+fn drop_rolled(ev: &[Event]) -> Option<(i16, bool)> {
+    ev.iter().find_map(|e| match e {
+        Event::DropRolled { against, passed, .. } => Some((*against, *passed)),
+        _ => None,
+    })
+}
+
+#[test]
+fn thr_r64_a_disoriented_step_that_drifts_down_a_drop_uses_the_declared_roll() {
+    // THR-R64, THR-R65, THR-R216: the roll is declared with the step (north is level, so only
+    // a Disoriented character may declare it); the step drifts east, 3 levels down, so the
+    // roll replaces the extra cost: it costs 1.
+    let mut t = disoriented_on(&LEDGE, "", "");
+    t.dice(&[4, 5, 6, 6, 1, 1]);
+    t.cmd("step n roll end");
+    t.assert_dice_used();
+    assert_eq!(drift(&t), (Dir::N, Dir::E));
+    assert_eq!(t.ch("a").pos, p(3, 2));
+    assert_eq!(drop_rolled(&t.last), Some((5, true)));
+    assert_eq!(t.s().turn.spent, 1);
+    // Not Disoriented, a roll with a level step is refused as before.
+    let mut t = game(&LEDGE, "", &[("a", "pcs", "2,2", ""), ("b", "npcs", "4,4", "")]);
+    begin(&mut t);
+    assert_eq!(t.reject("step n roll end").code, "bad-pick");
+}
+
+#[test]
+fn thr_r63_a_disoriented_step_down_a_drop_without_a_roll_pays_in_full() {
+    // THR-R63: no roll declared: the drifted drop costs 1 + 2 = 3 and nothing is rolled.
+    let mut t = disoriented_on(&LEDGE, "", "");
+    t.dice(&[4, 5]);
+    t.cmd("step n");
+    t.assert_dice_used();
+    assert_eq!(t.ch("a").pos, p(3, 2));
+    assert_eq!(drop_rolled(&t.last), None);
+    assert_eq!(t.s().turn.spent, 3);
 }
 
 // ---------------------------------------------------------------------------------------------

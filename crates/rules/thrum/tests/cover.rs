@@ -140,6 +140,29 @@ fn thr_r115_a_ranged_attack_takes_a_bane_per_adjacent_enemy() {
 }
 
 #[test]
+fn thr_r115_an_incapacitated_adjacent_enemy_still_counts() {
+    // THR-R115 with `incapacitated-foes = "count"`: an Incapacitated enemy is still an enemy
+    // next to the attacker.
+    let m = map(9, 3, &[]);
+    let mut t = game(&m, "1,1", "", "7,1", &[("c", "npcs", "2,1")], "");
+    t.set("c", "fatigue", 3);
+    t.cmd("gm incapacitate c");
+    assert!(t.ch("c").incapacitated);
+    assert_eq!(roll_with_banes(&mut t, "act piercing-shot b", "resilience", 1).net, -1);
+}
+
+#[test]
+fn thr_r115_option_incapacitated_foes_ignored() {
+    let m = map(9, 3, &[]);
+    let options = "[options]\nincapacitated-foes = \"ignored\"";
+    let mut t = game(&m, "1,1", "", "7,1", &[("c", "npcs", "2,1")], options);
+    t.set("c", "fatigue", 3);
+    t.cmd("gm incapacitate c");
+    assert!(t.ch("c").incapacitated);
+    assert_eq!(roll_with_banes(&mut t, "act piercing-shot b", "resilience", 0).net, 0);
+}
+
+#[test]
 fn thr_r116_basic_attack_is_ranged_so_an_adjacent_enemy_gives_a_bane() {
     let m = map(9, 3, &[]);
     // C next to A: Basic Attack against B (3 squares away) takes 1 Bane.

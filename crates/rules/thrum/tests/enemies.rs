@@ -286,6 +286,108 @@ fn interpose_at_tier_0_moves_only_1() {
     assert_eq!(attack_net(&t), 0);
 }
 
+/// `a` (0,0) aims Fire Burst (Area 2) at 3,0, catching b1 (3,0) and b2 (4,0); the Biffer bi
+/// (3,2) is within 2 squares of both. Both targets have picked Resilience.
+fn burst(options: &str) -> T {
+    let grunt = "attack = 1\nabilities = [\"biffer-strike\"]";
+    let rest = format!(
+        "{options}\n{}{}{}{}",
+        who("a", "pcs", "0,0", "attack = 3\nabilities = [\"fire-burst\"]"),
+        who("b1", "npcs", "3,0", grunt),
+        who("b2", "npcs", "4,0", grunt),
+        who("bi", "npcs", "3,2", &biffer(0)),
+    );
+    let mut t = T::in_round_one(&enc(&OPEN, &rest), &[6, 6, 4, 4, 2, 2, 1, 1]);
+    begin(&mut t);
+    t.cmd("act fire-burst area 3,0");
+    t.cmd("defend resilience");
+    t.cmd("defend resilience");
+    assert_eq!(t.pending(), ("trigger", "bi".into()));
+    t
+}
+
+fn interposes(t: &T) -> usize {
+    t.all_events()
+        .iter()
+        .filter(|e| matches!(e, Event::TriggerUsed { .. }))
+        .count()
+}
+
+#[test]
+fn interpose_answers_one_area_attack_once() {
+    // THR-R40 with `triggered-moves = "once-per-use"`: attacked twice by one Fire Burst, the
+    // allies get one Interpose from bi, not two.
+    let mut t = burst("");
+    t.cmd("trigger interpose");
+    // b1 then b2 (which b1 covers: a Bane, three dice).
+    t.dice(&[1, 1, 6, 6, 1, 1, 1, 6, 6]);
+    t.cmd("move 3,1");
+    t.assert_dice_used();
+    assert_eq!(interposes(&t), 1);
+    assert_eq!(contests_of(&t).len(), 2);
+}
+
+#[test]
+fn interpose_option_per_target_answers_each_attacked_ally() {
+    // THR-R40 with `triggered-moves = "per-target"`: a second Interpose for b2.
+    let mut t = burst("[options]\ntriggered-moves = \"per-target\"");
+    t.cmd("trigger interpose");
+    t.cmd("pass");
+    assert_eq!(t.pending(), ("trigger", "bi".into()));
+    t.cmd("trigger interpose");
+    t.dice(&[1, 1, 6, 6, 1, 1, 1, 6, 6]);
+    t.cmd("pass");
+    t.assert_dice_used();
+    assert_eq!(interposes(&t), 2);
+}
+
+/// Fire Burst at 3,0 catches b1 (3,0) and the Biffer bi (3,1); bi Interposes for b1 by
+/// stepping out of the area, to 2,1 (which gives b1 Cover: a Bane on the attack).
+fn burst_and_leave(options: &str) -> T {
+    let grunt = "attack = 1\nabilities = [\"biffer-strike\"]";
+    let rest = format!(
+        "{options}\n{}{}{}",
+        who("a", "pcs", "0,0", "attack = 3\nabilities = [\"fire-burst\"]"),
+        who("b1", "npcs", "3,0", grunt),
+        who("bi", "npcs", "3,1", &biffer(0)),
+    );
+    let mut t = T::in_round_one(&enc(&OPEN, &rest), &[6, 6, 4, 4, 2, 2]);
+    begin(&mut t);
+    t.cmd("act fire-burst area 3,0");
+    t.cmd("defend resilience");
+    t.cmd("defend resilience");
+    t.cmd("trigger interpose");
+    t
+}
+
+#[test]
+fn thr_r85_a_target_that_left_the_area_before_its_roll_is_not_affected() {
+    // THR-R85: the area affects the characters inside it; bi is no longer inside when its roll
+    // comes (`area-leavers = "spared"`).
+    let mut t = burst_and_leave("");
+    t.dice(&[1, 1, 1, 6, 6]);
+    t.cmd("move 2,1");
+    t.assert_dice_used();
+    assert_eq!(contests_of(&t).len(), 1);
+    let bi = t.id("bi");
+    assert!(
+        t.last
+            .iter()
+            .any(|e| matches!(e, Event::LeftArea { who } if *who == bi))
+    );
+    assert!(t.log().iter().any(|l| l.contains("no longer in the area")));
+}
+
+#[test]
+fn thr_r85_option_area_leavers_hit_keeps_the_declared_targets() {
+    let mut t = burst_and_leave("[options]\narea-leavers = \"hit\"");
+    t.dice(&[1, 1, 1, 6, 6, 1, 1, 6, 6]);
+    t.cmd("move 2,1");
+    t.assert_dice_used();
+    assert_eq!(contests_of(&t).len(), 2);
+    assert!(!t.last.iter().any(|e| matches!(e, Event::LeftArea { .. })));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Plinker: Shot, Slip Away, Unseen Aim
 // ---------------------------------------------------------------------------------------------
@@ -421,6 +523,51 @@ fn high_perch_needs_every_foe_more_than_2_squares_away() {
 fn high_perch_at_tier_2_needs_foes_only_more_than_1_square_away() {
     let t = perched(2, 3, Some("2,1"));
     assert_eq!(attack_net(&t), 2);
+}
+
+#[test]
+fn high_perch_range_is_2_squares_up_to_tier_1_and_1_square_from_tier_2_at_every_tier() {
+    // A foe 2 squares away (2,1) spoils the perch below Tier 2 only.
+    for (tier, boons) in [(0, 0), (1, 0), (2, 2), (3, 2), (4, 2), (6, 2)] {
+        let t = perched(tier, 3, Some("2,1"));
+        assert_eq!(attack_net(&t), boons, "tier {tier}, foe 2 squares away");
+    }
+    // A foe next to the Plinker (1,1) spoils it at every Tier (and adds the Ranged Bane).
+    for tier in [0, 2, 4, 6] {
+        let t = perched(tier, 3, Some("1,1"));
+        assert_eq!(attack_net(&t), -1, "tier {tier}, foe adjacent");
+    }
+}
+
+/// A perched Tier 0 Plinker (height 3) shoots `a` while the PC `c`, 2 squares from it, is
+/// Incapacitated; returns the attack's net Boons.
+fn perched_next_to_a_fallen_foe(options: &str) -> i16 {
+    let rows = [". . . . . . . .", "3 . . . . . . ."];
+    let rest = format!(
+        "{options}\n{}{}{}",
+        who("pl", "npcs", "0,0", &plinker(0, "\"plinker-shot\", \"high-perch\"")),
+        who("a", "pcs", "4,0", PC),
+        who("c", "pcs", "2,1", PC)
+    );
+    let mut t = T::in_round_one(&enc(&rows, &rest), &[6, 6, 4, 4, 2, 2]);
+    begin(&mut t);
+    t.cmd("gm set c fatigue =3");
+    t.cmd("gm incapacitate c");
+    assert!(t.ch("c").incapacitated);
+    t.dice(&[6, 6, 6, 6, 1, 1]);
+    t.cmd("act plinker-shot a");
+    t.cmd("defend resilience");
+    attack_net(&t)
+}
+
+#[test]
+fn high_perch_an_incapacitated_foe_nearby_still_counts_unless_the_option_ignores_it() {
+    // THR-R115's reading of "foe" (`incapacitated-foes`) applies to High Perch too.
+    assert_eq!(perched_next_to_a_fallen_foe(""), 0);
+    assert_eq!(
+        perched_next_to_a_fallen_foe("[options]\nincapacitated-foes = \"ignored\""),
+        2
+    );
 }
 
 /// A Tier 0 Plinker with Jittery starts its turn at `at`, `a` standing at 1,0.

@@ -241,6 +241,42 @@ fn thr_r168_thr_r169_thr_r172_the_incapacity_roll_and_becoming_incapacitated() {
     assert_eq!(ft_load(&t, "d"), (1, 3));
 }
 
+/// D (Fatigue Tolerance 2, Load 3: Exhausted) Dashes and fails its Incapacity Roll (1 + 1 = 2,
+/// not above 3): 1 / 2 at once; its turn then ends by itself.
+fn fallen_on_its_own_turn(options: &str) -> T {
+    let mut t = trio1("fatigue-tolerance = 2", "", "", options);
+    t.set("d", "fatigue", 3);
+    t.cmd("begin");
+    t.dice(&[1, 1]);
+    t.cmd("act dash");
+    t.assert_dice_used();
+    assert!(t.ch("d").incapacitated);
+    assert_eq!(t.turn().0, "e");
+    t
+}
+
+#[test]
+fn thr_r172_thr_r173_incapacitated_on_its_own_turn_drops_twice_that_turn() {
+    // THR-R172, THR-R173 read literally: the drop on becoming Incapacitated (2 / 3 to 1 / 2),
+    // then the end-of-turn drop (0 / 1), and a Wound for ending the turn at Tolerance 0.
+    let t = fallen_on_its_own_turn("");
+    assert_eq!(ft_load(&t, "d"), (0, 1));
+    assert_eq!(t.ch("d").wounds, 1);
+}
+
+#[test]
+fn thr_r173_option_incapacity_drop_same_turn_false_drops_once_that_turn() {
+    // THR-R173 with `incapacity-drop-same-turn = false`: that turn's end adds no second drop.
+    let mut t = fallen_on_its_own_turn("[options]\nincapacity-drop-same-turn = false\n");
+    assert_eq!(ft_load(&t, "d"), (1, 2));
+    assert_eq!(t.ch("d").wounds, 0);
+    // Its next turn, spent Incapacitated (it runs by itself), drops as usual.
+    t.cmds(&["begin", "end", "end"]); // E, then K
+    assert_eq!(t.turn().0, "e");
+    assert_eq!(ft_load(&t, "d"), (0, 1));
+    assert_eq!(t.ch("d").wounds, 1);
+}
+
 #[test]
 fn thr_h25_brace_does_not_help_the_incapacity_roll() {
     let mut t = trio("", "", "", "");
@@ -783,6 +819,69 @@ fn thr_r186_thr_h24_a_pc_at_tolerance_0_is_revived_but_barred() {
     assert_eq!((d.fatigue, d.stress, d.ft), (0, 0, 0));
     assert!(d.barred);
     assert!(!t.ch("k").barred);
+}
+
+/// The diagnostics of an encounter that does not load, as `FILE:LINE:COLUMN: error: ...`.
+fn load_errors(toml: &str) -> Vec<String> {
+    use fray_engine::text::TextRuleset;
+    let src = fray_engine::diag::SourceFile {
+        name: "test.toml".into(),
+        text: toml.into(),
+    };
+    let mut read = |p: &str| Err(format!("no file {p}"));
+    match fray_thrum::Thrum::load(&src, &mut read) {
+        Ok(_) => panic!("the encounter loaded"),
+        Err(d) => d.iter().map(|x| x.to_string()).collect(),
+    }
+}
+
+#[test]
+fn thr_r186_thr_h24_a_pc_at_tolerance_0_cannot_join_a_combat() {
+    // THR-R186, THR-H24: carried into a new encounter, the barred PC is refused at setup,
+    // with the file and line of its table.
+    let toml = enc(
+        &[". . . ."],
+        &format!(
+            "{}{}",
+            who("e", "npcs", "3,0", ""),
+            who("d", "pcs", "0,0", "fatigue-tolerance = 0")
+        ),
+    );
+    let errs = load_errors(&toml);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    let line = toml[..toml.rfind("[[combatant]]").unwrap()].matches('\n').count() + 1;
+    assert!(errs[0].starts_with(&format!("test.toml:{line}:")), "{}", errs[0]);
+    assert!(errs[0].contains("PC 'd' has Fatigue Tolerance 0"), "{}", errs[0]);
+    assert!(errs[0].contains("barred"), "{}", errs[0]);
+    // An NPC at 0, or a PC at 1, is fine.
+    T::new(
+        &enc(
+            &[". . . ."],
+            &format!(
+                "{}{}",
+                who("e", "npcs", "3,0", "fatigue-tolerance = 0"),
+                who("d", "pcs", "0,0", "fatigue-tolerance = 1")
+            ),
+        ),
+        &[6, 6, 1, 1],
+    );
+}
+
+#[test]
+fn thr_h24_option_stays_incapacitated_lets_a_pc_at_tolerance_0_be_set_up() {
+    // With the alternative, the barring rule does not exist: the encounter loads.
+    let t = T::new(
+        &enc(
+            &[". . . ."],
+            &format!(
+                "[options]\nzero-tolerance-pc = \"stays-incapacitated\"\n{}{}",
+                who("e", "npcs", "3,0", ""),
+                who("d", "pcs", "0,0", "fatigue-tolerance = 0")
+            ),
+        ),
+        &[6, 6, 1, 1],
+    );
+    assert_eq!(t.ch("d").ft, 0);
 }
 
 #[test]

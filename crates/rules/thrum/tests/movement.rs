@@ -921,3 +921,65 @@ fn thr_r76_weaver_ignores_slowed_from_a_failed_drop_if_first() {
     t.cmd("step e");
     assert_eq!(t.s().turn.spent, 4);
 }
+
+#[test]
+fn thr_r76_thr_r53_weaver_on_difficult_terrain_steps_with_1_movement_left() {
+    // THR-R76, THR-R53: leaving Difficult Terrain costs 2, but it is the Weaver's first raised
+    // step this turn, so it costs 1 and fits in the 1 movement left.
+    let mut t = walk(&[". . . d . ."], "0,0", "traits = [\"weaver\"]", &far("5,0"), "");
+    t.cmd("move 3,0");
+    assert_eq!(t.s().turn.spent, 3);
+    assert!(t.legal().contains(&"step e".to_string()));
+    t.cmd("step e");
+    assert_eq!((t.ch("a").pos, t.s().turn.spent), (p(4, 0), 4));
+    assert!(
+        t.last
+            .iter()
+            .any(|e| matches!(e, Event::WeaverIgnored { slowed: false, .. }))
+    );
+    // Without the trait the same step is refused.
+    let mut t = walk(&[". . . d . ."], "0,0", "", &far("5,0"), "");
+    t.cmd("move 3,0");
+    assert_eq!(t.reject("step e").code, "not-enough-movement");
+    assert!(!t.legal().contains(&"step e".to_string()));
+}
+
+#[test]
+fn thr_r76_move_and_the_legal_list_use_the_weaver_exemption_once() {
+    // THR-R76: Speed 3, standing on Difficult Terrain next to more of it. To 2,0: leave 0,0
+    // (2, the exemption: 1) then leave 1,0 (2, paid in full) = 3. To 3,0 it would be 4.
+    let mut t = walk(
+        &["d d . . ."],
+        "0,0",
+        "traits = [\"weaver\"]\nspeed = 3",
+        &far("4,0"),
+        "",
+    );
+    let legal = t.legal();
+    assert!(legal.contains(&"move 2,0".to_string()), "{legal:?}");
+    assert!(legal.contains(&"move 1,0".to_string()));
+    assert_eq!(t.reject("move 3,0").code, "not-enough-movement");
+    t.cmd("move 2,0");
+    assert_eq!(t.s().turn.spent, 3);
+    let ignored = t
+        .last
+        .iter()
+        .filter(|e| matches!(e, Event::WeaverIgnored { .. }))
+        .count();
+    assert_eq!(ignored, 1);
+    // Without the trait, 2,0 costs 4: out of reach.
+    let mut t = walk(&["d d . . ."], "0,0", "speed = 3", &far("4,0"), "");
+    assert_eq!(t.reject("move 2,0").code, "not-enough-movement");
+}
+
+#[test]
+fn thr_r76_the_exemption_used_by_a_step_is_gone_for_the_following_move() {
+    // THR-R76: the first step (off Difficult Terrain) used the exemption, so a later move
+    // pays full costs: from 1,0 (Difficult) to 2,0 costs 2, to 3,0 would cost 3 > 2 left.
+    let mut t = walk(&["d d . ."], "0,0", "traits = [\"weaver\"]\nspeed = 3", &far("3,0"), "");
+    t.cmd("step e");
+    assert_eq!(t.s().turn.spent, 1);
+    assert!(!t.legal().contains(&"move 3,0".to_string()));
+    t.cmd("move 2,0");
+    assert_eq!(t.s().turn.spent, 3);
+}

@@ -29,7 +29,7 @@ fn check(q: AttackQuery, n: u64, seed: u64) {
             continue;
         }
         trials += 1;
-        let k = match verdict_of(a, d, q.margin) {
+        let k = match verdict_of(a, d, q.margin, q.defence_margin) {
             fray_thrum::event::Verdict::DefenderCritical => 0,
             fray_thrum::event::Verdict::DefenderSuccess => 1,
             fray_thrum::event::Verdict::AttackerSuccess => 2,
@@ -60,6 +60,7 @@ fn q(am: i16, an: i16, dm: i16, dn: i16, reroll: bool) -> AttackQuery {
         attack: Side { modifier: am, net: an },
         defence: Side { modifier: dm, net: dn },
         margin: 5,
+        defence_margin: 5,
         reroll_ties: reroll,
         hit: 2,
         critical: 1,
@@ -92,7 +93,7 @@ fn expected_damage_matches_a_sampled_mean() {
     for _ in 0..n {
         let a = kept(&mut dice, 1) + 3;
         let d = kept(&mut dice, 0) + 1;
-        let dmg = match verdict_of(a, d, 5) {
+        let dmg = match verdict_of(a, d, 5, 5) {
             fray_thrum::event::Verdict::AttackerCritical => 3 + 1,
             fray_thrum::event::Verdict::AttackerSuccess => 2 + 1,
             _ => 0,

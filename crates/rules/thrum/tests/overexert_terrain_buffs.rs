@@ -589,6 +589,12 @@ fn thr_r139_spirit_armor_takes_1_off_the_damage_and_may_be_kept_for_1_stress() {
     assert_eq!(t.ch("c").stress, 1);
     assert_eq!(buff_creator(&t, "a"), Some("c".into()));
     assert_eq!(t.ch("a").buff.unwrap().uses, 1);
+    // The log says the Buff was renewed, not used again.
+    assert!(t.last.iter().any(|e| matches!(e, Event::BuffRenewed { uses: 1, .. })));
+    assert!(!t.last.iter().any(|e| matches!(e, Event::BuffUsed { .. })));
+    let log = t.log().join("\n");
+    assert!(log.contains("Buff is kept and renewed (1 use(s))"), "{log}");
+    assert!(!log.contains("uses its Buff"), "{log}");
 }
 
 #[test]
