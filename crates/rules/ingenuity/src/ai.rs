@@ -195,6 +195,12 @@ fn turn(s: &State, me: Cid) -> Option<Action> {
             }
         }
     }
+    // Nothing in hand reaches anyone, but a carried weapon would: take it out.
+    if best_attack(s, me).is_none()
+        && let Some(slots) = draw_for_range(s, me)
+    {
+        return Some(Action::Brandish(slots));
+    }
     if let Some((score, attack)) = best_attack(s, me) {
         // An attack worth less than a point of damage is not worth the action: guard instead.
         if score >= 0.75 || c.attacks_round == 0 {
@@ -232,6 +238,32 @@ fn turn(s: &State, me: Cid) -> Option<Action> {
     }
     let _ = here;
     Some(if enemy_near { Action::Guard } else { Action::End })
+}
+
+/// What to hold to reach an enemy from here with a carried weapon not in hand: that weapon,
+/// plus what is already in hand if it still fits.
+fn draw_for_range(s: &State, me: Cid) -> Option<Vec<u8>> {
+    let c = s.ch(me);
+    let nearest = standing_enemies(s, me)
+        .map(|e| calc::distance_between(s, me, e))
+        .min()?;
+    let (k, item) = c
+        .items
+        .iter()
+        .enumerate()
+        .map(|(k, it)| (k, s.setup.armoury.item(it.item)))
+        .find(|(k, item)| !c.items[*k].held && item.weapon && item.range >= nearest)?;
+    let mut slots = vec![k as u8];
+    let mut hands = item.hands;
+    for (j, it) in c.items.iter().enumerate() {
+        let h = s.setup.armoury.item(it.item).hands;
+        if it.held && hands + h <= 2 {
+            hands += h;
+            slots.push(j as u8);
+        }
+    }
+    slots.sort_unstable();
+    Some(slots)
 }
 
 /// A square to move (or sprint) to: one from which an enemy can be attacked if any, else the

@@ -228,6 +228,15 @@ pub fn passable(s: &State, mover: Cid, o: Cid) -> bool {
     }
 }
 
+thread_local! {
+    static SCRATCH: std::cell::RefCell<DiagonalScratch> = std::cell::RefCell::new(DiagonalScratch::new());
+}
+
+/// Runs `f` with this thread's reusable search memory (searches never nest).
+pub fn with_scratch<T>(f: impl FnOnce(&mut DiagonalScratch) -> T) -> T {
+    SCRATCH.with(|sc| f(&mut sc.borrow_mut()))
+}
+
 /// Squares `who` can reach from `from` within `budget` metres, with their cost, and a way to
 /// get paths: the alternating-diagonal (or Chebyshev) search with the rules for occupied
 /// squares. `end_on` is a square it may end on even though someone stands there (Intercept).
@@ -262,7 +271,11 @@ pub fn step_costs(s: &State, from: Pos, path: &[Pos]) -> Vec<u8> {
             at = q;
             if diag {
                 diagonals += 1;
-                if alternating && diagonals.is_multiple_of(2) { 2 } else { 1 }
+                if alternating && diagonals.is_multiple_of(2) {
+                    2
+                } else {
+                    1
+                }
             } else {
                 1
             }

@@ -14,7 +14,7 @@ use crate::options::{FortifyWithout, InterceptReach, KillingStrikeWeapons, TeamO
 use crate::setup::Cid;
 use crate::state::{Attack, Ext, Frame, ReadyAction, Stage, State, Trigger};
 use fray_engine::Reject;
-use fray_space::{DiagonalScratch, Pos, chebyshev};
+use fray_space::{Pos, chebyshev};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
@@ -71,7 +71,6 @@ pub fn intercept_candidates(s: &State, a: &Attack) -> Vec<Cid> {
     let Some(tp) = s.ch(a.target).pos else {
         return Vec::new();
     };
-    let mut scratch = DiagonalScratch::new();
     s.ids()
         .filter(|&c| c != a.attacker && s.allies(c, a.target))
         .filter(|&c| reaction_ok(s, c, false, 1, 0).is_ok())
@@ -81,8 +80,7 @@ pub fn intercept_candidates(s: &State, a: &Attack) -> Vec<Cid> {
                 InterceptReach::Adjacent => chebyshev(cp, tp) <= 1,
                 InterceptReach::Speed => {
                     let speed = s.info(c).stats.speed;
-                    let r = calc::search(s, c, cp, speed, Some(tp), &mut scratch, &s.setup.map);
-                    r.can_end_on(tp)
+                    calc::with_scratch(|sc| calc::search(s, c, cp, speed, Some(tp), sc, &s.setup.map).can_end_on(tp))
                 }
             }
         })
@@ -252,6 +250,8 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
             }
             check_action(s, who, a, None)
         }
+        // ING-R35: an extended action in progress may be abandoned at any time during the turn.
+        Command::Abandon if c.econ.extended.is_some() => Ok(()),
         Command::Continue | Command::Abandon => Err(no("not-now", "no extended action is in progress")),
         _ => Err(no(
             "not-now",
@@ -421,9 +421,8 @@ fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), 
     if s.occupant(to).is_some_and(|o| o != who) {
         return Err(no("blocked", format!("someone stands on {to}")));
     }
-    let mut scratch = DiagonalScratch::new();
-    let r = calc::search(s, who, from, budget, None, &mut scratch, &s.setup.map);
-    if r.can_end_on(to) {
+    let ok = calc::with_scratch(|sc| calc::search(s, who, from, budget, None, sc, &s.setup.map).can_end_on(to));
+    if ok {
         Ok(())
     } else {
         Err(no(

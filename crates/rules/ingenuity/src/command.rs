@@ -160,7 +160,7 @@ pub enum Ruling {
     End(Option<u8>),
     /// Replace a team's objective.
     Objective(u8, Option<Objective>),
-    /// Reorder the teams from the next round.
+    /// Reorder the teams: at once before anyone has acted in a round, otherwise from the next.
     Order(Vec<u8>),
 }
 

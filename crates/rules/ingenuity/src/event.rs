@@ -229,6 +229,15 @@ pub enum Event {
         /// The slot.
         slot: u8,
     },
+    /// A thrown weapon left the thrower's hand and lies where it landed.
+    Thrown {
+        /// Who threw it.
+        who: Cid,
+        /// The slot.
+        slot: u8,
+        /// Where it lies.
+        to: Pos,
+    },
     /// An item was picked up from the ground (Interact).
     PickedUp {
         /// Who.
@@ -671,7 +680,12 @@ pub fn apply(s: &mut State, e: &Event) {
             on,
             until_turn_end,
         } => {
+            let lost = s.options.interrupted_extended == crate::options::InterruptedExtended::Lost;
             let c = &mut s.chars[*who as usize];
+            // ING-H17: stunned, like knocked out, interrupts an extended action.
+            if *on && *cond == Cond::Stunned && lost {
+                c.econ.extended = None;
+            }
             if *on {
                 c.conds |= cond.bit();
                 if *until_turn_end {
@@ -709,6 +723,20 @@ pub fn apply(s: &mut State, e: &Event) {
                 }
             }
         }
+        Event::Thrown { who, slot, to } => {
+            let c = &mut s.chars[*who as usize];
+            if (*slot as usize) < c.items.len() {
+                let mut k = c.items.remove(*slot as usize);
+                c.swings.remove(*slot as usize);
+                k.held = false;
+                c.missed_with = match c.missed_with {
+                    Some(m) if m == *slot => None,
+                    Some(m) if m > *slot => Some(m - 1),
+                    other => other,
+                };
+                s.ground.push((*to, k));
+            }
+        }
         Event::PickedUp { who, index } => {
             if (*index as usize) < s.ground.len() {
                 let (_, mut k) = s.ground.remove(*index as usize);
@@ -738,13 +766,9 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         Event::Intercepted { .. } => {}
-        Event::Defended { who, free, .. } => {
-            if *free {
-                // A free reaction: the attack frame counts it (see resolve).
-            } else {
-                s.chars[*who as usize].econ.use_reaction(false);
-            }
-        }
+        // The reaction (unless free) was used by the `Paid` event before it: nothing to count
+        // again here (a dodge after Wait must leave the second reaction, ING-R28).
+        Event::Defended { .. } => {}
         Event::AttackRolled { .. } | Event::Misfired { .. } => {}
         Event::AttackResult {
             attacker, target, hit, ..

@@ -10,7 +10,7 @@ use crate::check::check;
 use crate::command::{Action, Command, default_prof};
 use crate::setup::Cid;
 use crate::state::{Frame, Readied, ReadyAction, Stage, State, Trigger};
-use fray_space::{DiagonalScratch, Dir, Pos};
+use fray_space::{Dir, Pos};
 
 fn push(s: &State, c: Command, out: &mut Vec<Command>) {
     if !out.contains(&c) && check(s, &c).is_ok() {
@@ -94,9 +94,12 @@ fn frame(s: &State, top: &Frame, out: &mut Vec<Command>) {
 /// Squares `who` could move to with a full move.
 pub fn move_squares(s: &State, who: Cid) -> Vec<(Pos, u32)> {
     let Some(from) = s.ch(who).pos else { return Vec::new() };
-    let mut scratch = DiagonalScratch::new();
-    let r = calc::search(s, who, from, s.info(who).stats.speed, None, &mut scratch, &s.setup.map);
-    r.destinations().collect()
+    let speed = s.info(who).stats.speed;
+    calc::with_scratch(|sc| {
+        calc::search(s, who, from, speed, None, sc, &s.setup.map)
+            .destinations()
+            .collect()
+    })
 }
 
 /// Attack actions of `me` against every combatant with every held weapon: each allowed

@@ -231,16 +231,6 @@ choice!(
     }
 );
 
-choice!(
-    /// Which die an advantage rerolls (core rule: "a die of your choice").
-    AdvantageReroll {
-        /// The engine picks the die with the largest expected gain for the roller.
-        Best,
-        /// The roller is asked.
-        Ask,
-    }
-);
-
 /// All Ingenuity options. Defaults are the rules file's proposals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
@@ -336,8 +326,6 @@ pub struct Options {
     pub misfire_target_defends: bool,
     /// The older weapon properties (Swift, Cleave, Backswing, Momentum, Risky) take effect.
     pub older_properties: bool,
-    /// Core rule: which die an advantage rerolls.
-    pub advantage_reroll: AdvantageReroll,
     /// fray's own: whether a hidden attacker is revealed by attacking.
     pub hidden_ends_on_attack: bool,
     /// ING-R21: whether Guard's +1 also applies to deflection.
@@ -409,7 +397,6 @@ impl Default for Options {
             block_overflow_reduced: false,
             misfire_target_defends: false,
             older_properties: true,
-            advantage_reroll: AdvantageReroll::Best,
             hidden_ends_on_attack: true,
             guard_covers_deflection: true,
             defence_formula: DefenceFormula::Current,

@@ -787,12 +787,8 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
 /// Starts a walk to `to` within `budget` metres (checked already).
 fn walk(cx: &mut Cx, who: Cid, to: fray_space::Pos, budget: i16) {
     let Some(from) = cx.s.ch(who).pos else { return };
-    let mut scratch = fray_space::DiagonalScratch::new();
     let setup = std::sync::Arc::clone(&cx.s.setup);
-    let path = {
-        let r = calc::search(cx.s, who, from, budget, None, &mut scratch, &setup.map);
-        r.path_to(to)
-    };
+    let path = calc::with_scratch(|sc| calc::search(cx.s, who, from, budget, None, sc, &setup.map).path_to(to));
     let Some(path) = path else { return };
     let costs = calc::step_costs(cx.s, from, &path);
     cx.push(Frame::Walk(Walk {
@@ -1130,6 +1126,7 @@ fn declare_attack(cx: &mut Cx, who: Cid, target: Cid, slot: u8, attr: Attr, prof
         hit: false,
         raw: 0,
         misfired: false,
+        thrown_from_afar: calc::distance_between(cx.s, who, target) > 1,
     })));
 }
 
@@ -1218,6 +1215,17 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
             let dodged = a.defences.dodge.is_some();
             let who = a.target;
             cx.pop();
+            if let Some(item) = cx.s.item(a.attacker, a.slot)
+                && item.thrown
+                && a.thrown_from_afar
+                && let Some(to) = cx.s.ch(a.target).pos.or(cx.s.ch(a.attacker).pos)
+            {
+                cx.emit(Event::Thrown {
+                    who: a.attacker,
+                    slot: a.slot,
+                    to,
+                });
+            }
             if dodged && cx.s.ch(who).able() {
                 cx.push(Frame::AfterDodge { who, used: 0 });
             }
@@ -1280,6 +1288,8 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
             until_turn_end: false,
         });
     }
+    // A thrown weapon leaves the hand when thrown beyond melee reach (fray's ruling): it lands on
+    // the target's square, after the attack is resolved (see `attack_step`).
     // Reloading weapons are empty after a shot.
     if item.reload > 0 {
         cx.emit(Event::Loaded {
@@ -1524,7 +1534,12 @@ fn effect(cx: &mut Cx, a: &Attack) -> R {
         return Ok(());
     };
     let t = a.target;
-    if !cx.s.ch(t).present() {
+    // One instance of each condition (ING-R66): nothing to resist if it is already there,
+    // unless this one is stronger (for the scene against one ending with the next turn).
+    let c = cx.s.ch(t);
+    let shorter = c.conds_until_turn & e.condition.bit() != 0;
+    let stronger = shorter && e.lasts == Lasts::Scene;
+    if !c.present() || (c.has(e.condition) && !stronger) {
         return Ok(());
     }
     let difficulty = e.difficulty.unwrap_or(a.total.unwrap_or(0));
@@ -1542,7 +1557,7 @@ fn effect(cx: &mut Cx, a: &Attack) -> R {
         defence,
         resisted,
     });
-    if !resisted && !cx.s.ch(t).has(e.condition) {
+    if !resisted {
         cx.emit(Event::Condition {
             who: t,
             cond: e.condition,
@@ -1627,6 +1642,7 @@ fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
         hit: false,
         raw: 0,
         misfired: false,
+        thrown_from_afar: false,
     };
     if cx.s.options.killing_strike_reuse_roll {
         a.total = Some(total);
@@ -1698,11 +1714,20 @@ fn ruling(cx: &mut Cx, r: &Ruling) -> R {
                 Some(match cx.s.options.joining_teams {
                     JoiningTeams::Last => u8::MAX,
                     JoiningTeams::Next => {
-                        let current = cx.s.turn.as_ref().map(|t| cx.s.team(t.who));
-                        let idx = current
-                            .and_then(|c| cx.s.order.slots().iter().position(|x| *x == c))
-                            .map_or(cx.s.order.slots().len(), |i| i + 1);
-                        idx as u8
+                        let slots = cx.s.order.slots();
+                        let idx = match &cx.s.turn {
+                            Some(t) => slots.iter().position(|x| *x == cx.s.team(t.who)).map(|i| i + 1),
+                            // Between turns: right after the team that last took a turn, i.e.
+                            // just before the team whose pick it is (which keeps its pick).
+                            None if cx.s.ids().any(|c| cx.s.order.has_acted(c)) => {
+                                cx.s.order
+                                    .team_to_pick(|w| cx.s.can_take_turn(w))
+                                    .and_then(|p| slots.iter().position(|x| *x == p))
+                                    .filter(|i| *i > 0)
+                            }
+                            None => None,
+                        };
+                        idx.unwrap_or(slots.len()) as u8
                     }
                 })
             };
@@ -1728,7 +1753,16 @@ fn ruling(cx: &mut Cx, r: &Ruling) -> R {
                 deferred,
             });
         }
-        Ruling::Order(v) => cx.emit(Event::OrderChanged { order: v.clone() }),
+        Ruling::Order(v) => {
+            // ING-R5 (gm-between-rounds): before anyone has acted in a round the new order
+            // applies to it; during a round it waits for the next.
+            let mid_round = cx.s.turn.is_some() || cx.s.ids().any(|c| cx.s.order.has_acted(c));
+            if mid_round {
+                cx.emit(Event::OrderChanged { order: v.clone() });
+            } else {
+                cx.emit(Event::OrderSet { order: v.clone() });
+            }
+        }
     }
     Ok(())
 }

@@ -949,10 +949,12 @@ fn character(
         }
     };
     for h in &held {
-        if !items.contains(h) {
+        let carried = items.iter().filter(|i| *i == h).count();
+        let in_hand = held.iter().filter(|i| *i == h).count();
+        if in_hand > carried {
             cx.err(
                 span.clone(),
-                format!("'{}' is held but not in items", armoury.item(*h).id),
+                format!("'{}' is held more times than it is carried", armoury.item(*h).id),
             );
         }
     }

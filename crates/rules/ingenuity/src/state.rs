@@ -177,11 +177,20 @@ impl Char {
     /// The starting state from the encounter.
     pub fn new(info: &CharInfo, setup: &Setup) -> Char {
         let st = &info.start;
+        // `held` names items by id: each entry puts one more copy in hand.
+        let mut to_hold = st.held.clone();
         let items: Vec<Carried> = st
             .items
             .iter()
             .map(|&item| {
                 let it = setup.armoury.item(item);
+                let held = match to_hold.iter().position(|h| *h == item) {
+                    Some(i) => {
+                        to_hold.remove(i);
+                        true
+                    }
+                    None => false,
+                };
                 Carried {
                     item,
                     durability: st
@@ -190,7 +199,7 @@ impl Char {
                         .find(|(i, _)| *i == item)
                         .map_or(it.durability, |(_, d)| *d),
                     loaded: !st.unloaded.contains(&item),
-                    held: st.held.contains(&item),
+                    held,
                 }
             })
             .collect();
@@ -204,7 +213,13 @@ impl Char {
             unconscious: st.unconscious || st.health <= 0,
             dead: false,
             out: false,
-            conds: st.conditions | if st.unconscious { Cond::Prone.bit() } else { 0 },
+            // Unconscious (also by starting at zero health) implies prone (ING-R65).
+            conds: st.conditions
+                | if st.unconscious || st.health <= 0 {
+                    Cond::Prone.bit()
+                } else {
+                    0
+                },
             conds_until_turn: 0,
             econ: Economy::new(REACTIONS_PER_ROUND),
             attacks_round: 0,
@@ -349,6 +364,8 @@ pub struct Attack {
     pub raw: i16,
     /// A misfire sent it to another target (ING-R39).
     pub misfired: bool,
+    /// A thrown weapon thrown from beyond 1 m: it leaves the hand.
+    pub thrown_from_afar: bool,
 }
 
 /// A move being walked one step at a time (readied actions may interrupt it).

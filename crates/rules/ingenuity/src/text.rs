@@ -136,6 +136,7 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
         }
         Event::Dropped { who, .. } => format!("{} drops an item", n(*who)),
         Event::PickedUp { who, .. } => format!("{} picks something up", n(*who)),
+        Event::Thrown { who, to, .. } => format!("{}'s thrown weapon lands on {to}", n(*who)),
         Event::Loaded { who, slot, loaded } => {
             if *loaded {
                 format!("{} reloads {}", n(*who), slot_name(s, *who, *slot))

@@ -57,3 +57,13 @@ fn suite(name: &str, seeds: u64, random_seeds: u64) {
 fn conformance_ambush() {
     suite("ambush.toml", 1000, 30);
 }
+
+#[test]
+fn conformance_night_raid() {
+    suite("night-raid.toml", 1000, 30);
+}
+
+#[test]
+fn conformance_shrine() {
+    suite("shrine.toml", 1000, 30);
+}
