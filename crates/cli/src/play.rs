@@ -48,14 +48,9 @@ Type one of the choices listed at the prompt, or:
   choices    list the legal choices again
   undo       take back the last command
   quit       stop here (the record keeps everything played so far)
-  gm ...     a GM ruling, at any time:
-               gm set <id> fatigue|stress|fatigue-tolerance|stress-tolerance|wounds|initiative|mark|scouted +N|-N|=N
-               gm status <id> <status-or-condition> +N|-N|=N|on|off
-               gm incapacitate <id>     gm revive <id>
-               gm move <id> <x,y>       gm remove <id>
-               gm add <new-id> <template> <side> <x,y>
-               gm end <side>|none
-Lines starting with # are comments. See docs/commands.md for every command.";
+  gm ...     a GM ruling, at any time:";
+
+const HELP_END: &str = "Lines starting with # are comments. See docs/commands.md for every command.";
 
 fn print_choices(choices: &[String]) {
     let mut line = String::from("  ");
@@ -165,6 +160,10 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
         match text {
             "help" | "?" => {
                 say!("{HELP}");
+                for l in game.gm_help().lines() {
+                    say!("               {l}");
+                }
+                say!("{HELP_END}");
                 continue;
             }
             "show" => {

@@ -34,14 +34,19 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn check_accepts_every_example() {
-    for f in ["duel", "skirmish", "last-stand"] {
-        let out = fray()
-            .args(["check", &format!("examples/thrum/{f}.toml")])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{f}: {}", text(&out.stderr));
-        assert!(text(&out.stdout).contains(": ok"));
+    let mut seen = 0;
+    for dir in ["thrum", "ingenuity"] {
+        for entry in std::fs::read_dir(root().join("examples").join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let out = fray().arg("check").arg(&path).output().unwrap();
+                assert!(out.status.success(), "{}: {}", path.display(), text(&out.stderr));
+                assert!(text(&out.stdout).contains(": ok"));
+                seen += 1;
+            }
+        }
     }
+    assert!(seen >= 8, "only {seen} examples found");
 }
 
 #[test]
@@ -275,4 +280,131 @@ fn replay_refuses_a_tampered_record() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn ingenuity_play_asks_the_right_seat_for_intercepts_and_defences_and_replays() {
+    let rec = tmp("ing-play.json");
+    let mut c = fray();
+    c.args(["play", "examples/ingenuity/ambush.toml", "--seed", "1", "--record"])
+        .arg(&rec);
+    let out = with_stdin(c, "pick archer\nmove 7,6\nattack orrin\npass\npass\n");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    // The ambush opens with the archer's shot (ING-R69): moving first is refused.
+    assert!(err.contains("line 2") && err.contains("started the fight"), "{err}");
+
+    let mut c = fray();
+    c.args(["play", "examples/ingenuity/ambush.toml", "--seed", "1", "--record"])
+        .arg(&rec);
+    let out = with_stdin(c, "pick archer\nattack orrin\npass\npass\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = text(&out.stdout);
+    assert!(log.contains("[gm] The Mill Road bandits pick who acts next"), "{log}");
+    assert!(log.contains("[players] Orrin Vey is attacked by Bandit archer: may Hild Brannock intercept"));
+    assert!(log.contains("[players] Bandit archer attacks Orrin Vey: defences?"));
+    assert!(log.contains("Bandit archer rolls"));
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(record["ruleset"], "ingenuity");
+    assert_eq!(record["entries"].as_array().unwrap().len(), 4);
+    let r = fray().arg("replay").arg(&rec).output().unwrap();
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert!(text(&r.stdout).contains("Bandit archer rolls"));
+}
+
+#[test]
+fn play_help_lists_the_rulings_of_the_encounters_ruleset() {
+    let mut c = fray();
+    c.args(["play", "examples/ingenuity/ambush.toml", "--seed", "1"]);
+    let out = with_stdin(c, "help\n");
+    let log = text(&out.stdout);
+    assert!(log.contains("gm condition <id> <condition> on|off"), "{log}");
+    assert!(!log.contains("fatigue"), "{log}");
+    let mut c = fray();
+    c.args(["play", "examples/thrum/duel.toml", "--seed", "1"]);
+    let out = with_stdin(c, "help\n");
+    assert!(text(&out.stdout).contains("gm set <id> fatigue"));
+}
+
+#[test]
+fn ingenuity_bad_options_exit_2_with_the_place() {
+    let p = tmp("ing-bad-option.toml");
+    let src = std::fs::read_to_string(root().join("examples/ingenuity/ambush.toml")).unwrap();
+    std::fs::write(&p, format!("{src}\n[options]\nresuscitate-attribute = \"luck\"\n")).unwrap();
+    let out = fray().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("ing-bad-option.toml:") && err.contains("'luck' is not an attribute"),
+        "{err}"
+    );
+    std::fs::write(&p, format!("{src}\n[options]\nmultiple-attack-penalty = \"lots\"\n")).unwrap();
+    let out = fray().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("in [options]"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn odds_ingenuity_prints_exact_numbers_and_refuses_bad_dice() {
+    // d8 + d6 + 2 against evasion 10: 58.4375% including luck-die hits.
+    let out = fray()
+        .args([
+            "odds",
+            "ingenuity",
+            "--attr",
+            "d8",
+            "--skill",
+            "d6",
+            "--prof",
+            "2",
+            "--evasion",
+            "10",
+            "--damage",
+            "4",
+            "--deflection",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("hit        58.4375%") && t.contains("critical    5.0000%"),
+        "{t}"
+    );
+    let out = fray()
+        .args([
+            "odds",
+            "ingenuity",
+            "--attr",
+            "d8",
+            "--skill",
+            "d6",
+            "--evasion",
+            "10",
+            "--damage",
+            "4",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.is_object());
+    let out = fray()
+        .args([
+            "odds",
+            "ingenuity",
+            "--attr",
+            "d7",
+            "--skill",
+            "d6",
+            "--evasion",
+            "10",
+            "--damage",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("'d7'"));
 }

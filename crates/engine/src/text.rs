@@ -65,6 +65,11 @@ pub trait TextRuleset: Ruleset {
         Err(format!("ruleset {} has no odds calculator yet", Self::ID))
     }
 
+    /// The GM rulings this ruleset understands, one per line, for the `help` of `fray play`.
+    fn gm_help() -> &'static str {
+        ""
+    }
+
     /// A short note shown next to a legal command at the prompt (such as the odds of an attack).
     fn note(state: &Self::State, command: &Self::Command) -> Option<String> {
         let _ = (state, command);
@@ -130,6 +135,8 @@ pub trait AnyGame {
     fn title(&self) -> String;
     /// The seed of the dice, if seeded.
     fn seed(&self) -> Option<u64>;
+    /// The GM rulings the ruleset understands (see [`TextRuleset::gm_help`]).
+    fn gm_help(&self) -> &'static str;
 }
 
 /// [`AnyGame`] for a concrete ruleset.
@@ -284,6 +291,10 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
 
     fn seed(&self) -> Option<u64> {
         self.game.record().seed
+    }
+
+    fn gm_help(&self) -> &'static str {
+        R::gm_help()
     }
 }
 

@@ -55,6 +55,7 @@ impl Ruleset for Ingenuity {
         if setup.chars.is_empty() {
             return Err(EngineError::Invalid("the encounter has no combatants".into()));
         }
+        options.check().map_err(EngineError::Invalid)?;
         let state = State {
             setup: Arc::new(setup.clone()),
             options: Arc::new(options.clone()),
@@ -211,6 +212,18 @@ impl TextRuleset for Ingenuity {
 
     fn heuristic() -> Box<dyn Policy<Self>> {
         Box::new(ai::Heuristic::new())
+    }
+
+    fn gm_help() -> &'static str {
+        "gm set <id> health|endurance|stamina|focus|death-difficulty +N|-N|=N
+gm durability <id> <item> +N|-N|=N
+gm condition <id> <condition> on|off
+gm knockout <id>     gm revive <id>     gm kill <id>
+gm move <id> <x,y>   gm remove <id>
+gm add <new-id> <template> <team> <x,y>
+gm end <team>|none
+gm objective <team> none|survive N|down <id>|reach x,y[;x,y] [by <id>]
+gm order <team>,<team>,..."
     }
 
     fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {

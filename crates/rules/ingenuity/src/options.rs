@@ -411,6 +411,22 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// Checks the values serde cannot: names that must be one of a fixed set.
+    pub fn check(&self) -> Result<(), String> {
+        if crate::data::Attr::parse(&self.resuscitate_attribute).is_none() {
+            return Err(format!(
+                "resuscitate-attribute: '{}' is not an attribute (use str, dex, int or res)",
+                self.resuscitate_attribute
+            ));
+        }
+        if self.resuscitate_skill.trim().is_empty() {
+            return Err("resuscitate-skill: give a skill name".into());
+        }
+        Ok(())
+    }
+}
+
 /// The option names, as written in `[options]` tables (for the documentation test).
 pub fn names() -> Vec<String> {
     match serde_json::to_value(Options::default()) {

@@ -433,7 +433,12 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     let options = match &raw.options {
         None => Options::default(),
         Some(t) => match toml::Value::Table(t.get_ref().clone()).try_into::<Options>() {
-            Ok(o) => o,
+            Ok(o) => {
+                if let Err(m) = o.check() {
+                    cx.err(t.span(), format!("in [options]: {m}"));
+                }
+                o
+            }
             Err(e) => {
                 cx.err(t.span(), format!("in [options]: {}", e.message().trim()));
                 Options::default()

@@ -411,13 +411,17 @@ pub fn describe_pending(s: &State, p: &Pending) -> String {
                         .map_or(String::new(), |e| ext_text(s, &e.action));
                     format!("{}'s turn: continue {e} or abandon it?", n(t.who))
                 } else {
-                    format!(
+                    let mut text = format!(
                         "{}'s turn: {} action(s) left, {} stamina, {} focus",
                         n(t.who),
                         c.econ.actions,
                         c.stamina,
                         c.focus
-                    )
+                    );
+                    if t.opening && crate::check::opening_action(s).is_some() {
+                        text.push_str(" (first, the action that started the fight)");
+                    }
+                    text
                 }
             }
             None => {

@@ -271,6 +271,15 @@ impl TextRuleset for Thrum {
         Box::new(ai::Heuristic::new())
     }
 
+    fn gm_help() -> &'static str {
+        "gm set <id> fatigue|stress|fatigue-tolerance|stress-tolerance|wounds|initiative|mark|scouted +N|-N|=N
+gm status <id> <status-or-condition> +N|-N|=N|on|off
+gm incapacitate <id>     gm revive <id>
+gm move <id> <x,y>       gm remove <id>
+gm add <new-id> <template> <side> <x,y>
+gm end <side>|none"
+    }
+
     fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
         let q = odds::parse_query(args)?;
         let o = odds::attack(q);
