@@ -74,6 +74,8 @@ pub fn intercept_candidates(s: &State, a: &Attack) -> Vec<Cid> {
     s.ids()
         .filter(|&c| c != a.attacker && s.allies(c, a.target))
         .filter(|&c| reaction_ok(s, c, false, 1, 0).is_ok())
+        // Intercepting is a move: a prone character would have to stand up first.
+        .filter(|&c| !(s.options.prone_blocks_movement && s.ch(c).has(Cond::Prone)))
         .filter(|&c| {
             let Some(cp) = s.ch(c).pos else { return false };
             match s.options.intercept_reach {
@@ -381,6 +383,9 @@ pub fn fire_ok(s: &State, who: Cid, subject: Cid) -> Result<(), Reject> {
         }
         ReadyAction::Move { to } => {
             let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            if s.options.prone_blocks_movement && s.ch(who).has(Cond::Prone) {
+                return Err(no("prone", "stand up before moving"));
+            }
             reach_ok(s, who, from, *to, s.info(who).stats.speed)
         }
     }

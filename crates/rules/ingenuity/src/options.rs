@@ -274,7 +274,8 @@ pub struct Options {
     pub killing_strike_weapons: KillingStrikeWeapons,
     /// ING-H26: whether a failed killing strike reuses its test as the sneak attack's.
     pub killing_strike_reuse_roll: bool,
-    /// ING-H26: whether other advantage sources add to the killing strike's advantage.
+    /// ING-H26: whether the attack's other advantage and disadvantage sources combine with the
+    /// killing strike's advantage.
     pub killing_strike_stack_advantage: bool,
     /// ING-H9: the Resuscitate test's attribute.
     pub resuscitate_attribute: String,
@@ -284,7 +285,8 @@ pub struct Options {
     pub resuscitate_proficiency: String,
     /// ING-H9: the Resuscitate test's difficulty.
     pub resuscitate_difficulty: i16,
-    /// fray's own: whether a prone character must stand up before moving.
+    /// fray's own: whether a prone character must stand up before moving (Intercept and readied
+    /// moves included; a move stops where its mover is knocked prone).
     pub prone_blocks_movement: bool,
 
     // --- Reactions ---------------------------------------------------------------------------

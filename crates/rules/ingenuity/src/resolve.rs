@@ -549,6 +549,7 @@ fn complete(cx: &mut Cx, who: Cid, ext: Ext) -> R {
                 return Ok(());
             }
             let o = cx.s.options.clone();
+            // Checked when the options were loaded (Options::check).
             let attr = Attr::parse(&o.resuscitate_attribute).unwrap_or(Attr::Int);
             let roll = named_test(
                 cx,
@@ -802,7 +803,10 @@ fn walk(cx: &mut Cx, who: Cid, to: fray_space::Pos, budget: i16) {
 fn walk_step(cx: &mut Cx, mut w: Walk) -> Result<bool, EngineError> {
     let who = w.who;
     let i = w.next as usize;
-    if !cx.s.ch(who).able() || i >= w.path.len() {
+    // Knocked prone part-way (a readied attack's effect): the move stops there, as a prone
+    // character cannot move on without standing up (`prone-blocks-movement`).
+    let felled = i > 0 && cx.s.options.prone_blocks_movement && cx.s.ch(who).has(Cond::Prone);
+    if !cx.s.ch(who).able() || i >= w.path.len() || felled {
         cx.pop();
         return Ok(false);
     }
@@ -1596,11 +1600,16 @@ fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
     if cx.s.options.killing_strike_stack_advantage
         && let Some(item) = &item
     {
+        // Every other source counts, disadvantages included (ING-R26, ING-R47); the victim
+        // being unable to see is the killing strike's own advantage, not a second one.
         if calc::flanked(cx.s, target) {
             adv += 1;
         }
-        if cx.s.ch(target).has(Cond::Prone) && !item.ranged {
-            adv += 1;
+        if cx.s.ch(target).has(Cond::Prone) {
+            adv += if item.ranged { -1 } else { 1 };
+        }
+        if item.ranged && calc::behind_cover(cx.s, target, who) {
+            adv -= 1;
         }
     }
     let st = &cx.s.info(who).stats;

@@ -333,11 +333,10 @@ fn ing_h9_revived_at_zero_health_stays_conscious_and_more_damage_means_a_death_c
     t.cmd("pick foe");
     // The friend is still prone (melee advantage: the d6 showing 3 is rerolled, a 1 kept out).
     // 6 hits: 6 + 4 - 3 = 7 damage at zero health: a death check, luck 15 against 10.
-    t.cmd("attack friend");
-    // The medic could take the friend's place (ING-R33) but does not.
-    assert_eq!(t.pending(), ("intercept", "medic".into()));
+    // The medic lies prone after resuscitating, so cannot move in to intercept, and the
+    // friend has no stamina to defend: the attack is rolled at once.
     t.dice(&[3, 3, 10, 1, 15]);
-    t.cmd("pass");
+    t.cmd("attack friend");
     let check = t.last.iter().find_map(|e| match e {
         Event::DeathCheck {
             luck,
@@ -393,6 +392,7 @@ fn ing_r26_ranged_attacks_against_a_character_behind_cover_have_disadvantage() {
 fn ing_r26_an_archer_on_the_same_side_of_the_wall_has_no_disadvantage() {
     let mut t = T::turn_of(&cover_scene("0,0", "0,2", ""), "pc");
     t.cmd("seek-cover");
+    assert!(t.ch("pc").has(Cond::Cover));
     t.cmd("end");
     t.cmd("pick foe");
     t.dice(&[5, 2, 10]);
@@ -405,6 +405,7 @@ fn ing_r26_an_archer_on_the_same_side_of_the_wall_has_no_disadvantage() {
 fn ing_r26_cover_ends_when_the_character_moves() {
     let mut t = T::turn_of(&cover_scene("0,0", "6,0", ""), "pc");
     t.cmd("seek-cover");
+    assert!(t.ch("pc").has(Cond::Cover));
     t.cmd("move 0,1");
     assert!(!t.ch("pc").has(Cond::Cover));
     t.cmd("end");
@@ -447,9 +448,13 @@ fn ing_r26_melee_attacks_ignore_cover() {
     t.cmd("seek-cover");
     t.cmd("end");
     t.cmd("pick foe");
+    // Still behind cover, but the spear thrust is melee: no disadvantage, no reroll.
+    assert!(t.ch("pc").has(Cond::Cover));
     t.dice(&[5, 2, 10]);
     t.cmd("attack pc");
     assert_eq!(rolls(&t), vec![("foe".into(), 0, vec![])]);
+    assert_eq!(t.attack_totals(), vec![7]);
+    t.assert_dice_used();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -495,7 +500,7 @@ fn ing_r27_a_short_task_takes_three_actions_and_makes_its_test() {
 }
 
 #[test]
-fn ing_r27_r34_a_short_task_started_with_two_actions_left_finishes_next_turn() {
+fn ing_r27_ing_r34_a_short_task_started_with_two_actions_left_finishes_next_turn() {
     let mut t = T::turn_of(&worker(""), "pc");
     t.dice(&[1, 1, 10]);
     t.cmd("attack foe");
@@ -519,7 +524,7 @@ fn ing_r27_r34_a_short_task_started_with_two_actions_left_finishes_next_turn() {
 }
 
 #[test]
-fn ing_r34_r68_a_fourteen_second_task_is_paid_over_three_turns() {
+fn ing_r34_ing_r68_a_fourteen_second_task_is_paid_over_three_turns() {
     // 14 s = 7 actions: 3 now, 3 next turn, the last one on the turn after.
     let mut t = T::turn_of(&worker(""), "pc");
     t.cmd("task int lore vs 6 time 14");
@@ -571,7 +576,7 @@ fn ing_r68_option_three_seconds_per_action() {
 }
 
 #[test]
-fn ing_r25_r34_resuscitate_with_one_action_left_is_finished_next_turn() {
+fn ing_r25_ing_r34_resuscitate_with_one_action_left_is_finished_next_turn() {
     let toml = ward("", "health = 3", "");
     let mut t = T::turn_of(&toml, "medic");
     t.cmd("interact look around");
@@ -639,8 +644,18 @@ fn ing_h17_knocked_out_loses_the_extended_action() {
     let mut t = T::turn_of(&worker(""), "pc");
     t.cmd("task int lore vs 6 time 14");
     t.cmd("end");
+    assert_eq!(t.ch("pc").econ.extended.as_ref().map(|e| e.owed), Some(4));
     t.cmd("gm knockout pc");
     assert!(t.ch("pc").econ.extended.is_none());
+    // Progress is lost: revived, the next turn is a fresh one with nothing carried.
+    t.cmd("gm revive pc");
+    t.cmd("pick foe");
+    t.cmd("end");
+    t.cmd("pick buddy");
+    t.cmd("end");
+    t.cmd("pick pc");
+    assert_eq!(t.pending(), ("turn", "pc".into()));
+    assert_eq!(t.ch("pc").econ.actions, 3);
 }
 
 #[test]
@@ -648,6 +663,7 @@ fn ing_h17_stunned_loses_the_extended_action() {
     let mut t = T::turn_of(&worker(""), "pc");
     t.cmd("task int lore vs 6 time 14");
     t.cmd("end");
+    assert!(t.ch("pc").econ.extended.is_some());
     t.cmd("gm condition pc stunned on");
     assert!(t.ch("pc").econ.extended.is_none());
 }

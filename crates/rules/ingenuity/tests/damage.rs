@@ -170,7 +170,7 @@ fn guarded_then_burned(options: &str) -> T {
 }
 
 #[test]
-fn ing_r21_r57_guard_adds_1_to_elemental_deflection_too() {
+fn ing_r21_ing_r57_guard_adds_1_to_elemental_deflection_too() {
     // 9 fire minus elemental deflection 2 + Guard 1.
     let t = guarded_then_burned("");
     assert_eq!(reduced_by(&t), vec![3]);
@@ -569,7 +569,9 @@ fn ing_r66_a_shorter_instance_does_not_cut_a_longer_one_short() {
 }
 
 #[test]
-fn ing_r66_a_stun_until_the_next_turn_ends_with_the_round_when_no_turn_could_be_taken() {
+fn a_stun_until_the_next_turn_ends_with_the_round_when_no_turn_could_be_taken() {
+    // fray's handling of a stated duration (the daze rod's "next-turn"), not a rule of the
+    // chapter: the scene-long default only applies to conditions without a duration.
     let hero = helpless("evasion = 0\ndeflection = 0\nwillpower = 0", "");
     let mut t = foe_turn(&hero, "\"daze-rod\"", "");
     t.dice(&[3, 3, 10]);

@@ -179,7 +179,7 @@ fn ing_r48_the_dodger_may_pass_on_the_options() {
 }
 
 #[test]
-fn ing_r28_r31_a_dodge_after_wait_uses_one_of_the_two_reactions() {
+fn ing_r28_ing_r31_a_dodge_after_wait_uses_one_of_the_two_reactions() {
     // Wait leaves two reactions until the next turn; a dodge (1 stamina) uses one of them.
     let mut t = T::turn_of(&scene("pcs", "evasion = 7", "\"spear\"", ""), "hero");
     t.cmd("wait");
@@ -386,7 +386,7 @@ fn ing_r52_ing_h7_block_overflow_goes_to_the_blocker_unreduced() {
     assert_eq!(blocks(&t), vec![(9, 4)]);
     // ING-H7: not reduced by the hero's deflection 2.
     assert_eq!(t.damage(), vec![("hero".into(), 4, 4, 0)]);
-    // ING-R55: the shield is broken now.
+    // All 5 of the shield's durability went: it is at 0 now.
     assert_eq!(durability(&t, "shield"), 0);
 }
 
@@ -453,6 +453,21 @@ fn ing_r53_parry_with_an_item_without_a_parry_value_adds_1() {
     t.cmd("parry spear");
     assert_eq!(t.damage(), vec![("hero".into(), 9, 9, 0)]);
     assert_eq!(durability(&t, "spear"), 9);
+}
+
+#[test]
+fn ing_r53_parry_needs_a_wielded_item() {
+    // The arming sword is carried but not in hand: only the held spear can parry.
+    let hero = "evasion = 0\ndeflection = 2\nitems = [\"arming-sword\", \"spear\"]\nheld = [\"spear\"]";
+    let mut t = attacked(hero, "\"spear\"", "");
+    assert_eq!(t.reject("parry arming-sword").code, "hands");
+    t.dice(&[4, 4, 10]);
+    t.cmd("parry spear");
+    // 12 against deflection 2 + 1.
+    assert_eq!(t.damage(), vec![("hero".into(), 9, 9, 0)]);
+    assert_eq!(durability(&t, "arming-sword"), 10);
+    assert_eq!(durability(&t, "spear"), 9);
+    t.assert_dice_used();
 }
 
 #[test]
@@ -540,7 +555,7 @@ fn ing_r55_with_only_broken_blocking_items_no_block_is_offered() {
 }
 
 #[test]
-fn ing_r53_r55_a_parry_can_break_the_item() {
+fn ing_r53_ing_r55_a_parry_can_break_the_item() {
     let hero = "evasion = 0\ndeflection = 0\nitems = [\"arming-sword\"]\ndurability = { arming-sword = 1 }";
     let mut t = attacked(hero, "\"spear\"", "");
     t.dice(&[1, 1, 10]);
@@ -548,6 +563,11 @@ fn ing_r53_r55_a_parry_can_break_the_item() {
     // The parry still counts for this attack: 6 - 2.
     assert_eq!(t.damage(), vec![("hero".into(), 4, 4, 0)]);
     assert_eq!(durability(&t, "arming-sword"), 0);
+    // Next round, with the reaction back, the broken sword cannot parry any more.
+    t.cmds(&["end", "pick hero", "end", "pick foe", "attack hero"]);
+    assert_eq!(t.pending(), ("defence", "hero".into()));
+    assert_eq!(t.ch("hero").econ.reactions_left(), 1);
+    assert_eq!(t.reject("parry arming-sword").code, "broken");
 }
 
 // ---------------------------------------------------------------------------------------------

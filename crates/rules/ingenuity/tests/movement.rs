@@ -171,6 +171,12 @@ fn ing_h13_a_step_uses_up_the_move_by_default() {
     let mut t = runner("", "");
     t.cmd("move 3,0");
     assert_eq!(t.reject("step 4,0").code, "already-moved");
+    // Except via Sprint: after a Step the character has moved, so Sprint grants another move.
+    let mut t = runner("speed = 4", "");
+    t.cmd("step 1,0");
+    t.cmd("sprint 5,0");
+    assert_eq!(at(&t, "runner"), "5,0");
+    assert_eq!(t.ch("runner").econ.actions, 2);
 }
 
 #[test]
@@ -204,7 +210,7 @@ fn ing_r29_drop_prone_and_drop_item_cost_nothing() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn ing_r19_brandish_interact_and_stand_up_cost_one_action_each() {
+fn ing_r19_attack_brandish_interact_and_stand_up_cost_one_action_each() {
     let mut t = runner("items = [\"spear\"]\nconditions = [\"prone\"]", "");
     t.cmd("stand");
     assert!(!t.ch("runner").has(Cond::Prone));
@@ -214,6 +220,20 @@ fn ing_r19_brandish_interact_and_stand_up_cost_one_action_each() {
     assert_eq!(t.ch("runner").econ.actions, 1);
     t.cmd("interact open the gate");
     assert_eq!(t.ch("runner").econ.actions, 0);
+    // Attack: one action too.
+    let toml = enc(
+        &[". . . ."],
+        &format!(
+            "{}{}",
+            who("hero", "pcs", "1,0", "items = [\"spear\"]"),
+            who("foe", "foes", "2,0", "stamina = 1\nnow = { stamina = 0 }")
+        ),
+    );
+    let mut t = T::turn_of(&toml, "hero");
+    t.dice(&[1, 1, 10]);
+    t.cmd("attack foe");
+    assert_eq!(t.ch("hero").econ.actions, 2);
+    t.assert_dice_used();
 }
 
 #[test]

@@ -98,7 +98,7 @@ fn ing_r1_a_combatant_needs_exactly_one_team() {
 }
 
 #[test]
-fn ing_r2_r3_the_team_that_started_the_fight_picks_first_then_the_attacked_team() {
+fn ing_r2_ing_r3_the_team_that_started_the_fight_picks_first_then_the_attacked_team() {
     // ING-R2, ING-R3
     // The guards (listed second in the file) started the fight by attacking the players.
     let t = T::new(&four_vs_two("[initiative]\nstarted-by = \"foes\"\nattacked = \"pcs\""));
@@ -107,6 +107,26 @@ fn ing_r2_r3_the_team_that_started_the_fight_picks_first_then_the_attacked_team(
     let mut t = t;
     pass_turn(&mut t, "g2");
     assert_eq!(picks(&t), vec!["pick p1", "pick p2", "pick p3", "pick p4"]);
+
+    // With three teams the file order does not decide either: the wolves (listed last) start
+    // the fight against the foes (listed second), who take slot 2 ahead of the players.
+    let teams = format!("{TEAMS}\n[[team]]\nid = \"wolves\"\nseat = \"gm\"\n");
+    let toml = enc_teams(
+        ROW8,
+        &teams,
+        &format!(
+            "[initiative]\nstarted-by = \"wolves\"\nattacked = \"foes\"\n{}{}{}",
+            who("p", "pcs", "0,0", ""),
+            who("f", "foes", "3,0", ""),
+            who("w", "wolves", "6,0", ""),
+        ),
+    );
+    let mut t = T::new(&toml);
+    assert_eq!(t.s().order.slots(), &[2, 1, 0]);
+    for id in ["w", "f", "p"] {
+        assert_eq!(picks(&t), vec![format!("pick {id}")]);
+        pass_turn(&mut t, id);
+    }
 }
 
 #[test]
@@ -468,13 +488,19 @@ fn ing_r13_ing_h1_reaching_the_objective_square_ends_the_combat() {
 fn ing_r13_ing_h1_a_reach_objective_by_one_member_ignores_the_others() {
     // ING-R13, ING-H1
     let toml = with_objective(
-        "objective = { test = \"reach\", squares = [\"4,1\"], who = \"runner\" }",
+        "objective = { test = \"reach\", squares = [\"4,0\", \"4,1\"], who = \"runner\" }",
         "",
     );
     let mut t = T::new(&toml);
     t.cmd("pick p2");
     t.cmd("move 4,1");
+    // p2 stands on an objective square, but the objective names the runner.
     assert_eq!(outcome(&t), None);
+    t.cmd("end");
+    pass_turn(&mut t, "boss");
+    t.cmd("pick runner");
+    t.cmd("move 4,0");
+    assert_eq!(outcome(&t), Some((Some(0), "objective".into())));
 }
 
 #[test]

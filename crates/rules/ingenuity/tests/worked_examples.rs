@@ -28,7 +28,7 @@ fn boudica_vs(enemy_extra: &str) -> String {
 }
 
 #[test]
-fn ing_r37_r41_boudicas_spear_just_hits_for_two() {
+fn ing_r37_ing_r41_boudicas_spear_just_hits_for_two() {
     // ING-R37: STR d6 + Combat d6 + martial +1 = 6 against evasion 6 hits (a tie hits).
     // ING-R41: 6 + spear 4 = 10 piercing, minus physical reduction 8 = 2.
     let mut t = T::turn_of(&boudica_vs(""), "boudica");
@@ -43,7 +43,7 @@ fn ing_r37_r41_boudicas_spear_just_hits_for_two() {
 }
 
 #[test]
-fn ing_r38_r41_boudicas_critical_with_luck_19() {
+fn ing_r38_ing_r41_boudicas_critical_with_luck_19() {
     // ING-R38: a luck die of 19 meets the spear's threshold 19: automatic hit and critical
     // damage 8: 6 + 8 = 14, minus 8 = 6.
     let mut t = T::turn_of(&boudica_vs(""), "boudica");
@@ -208,7 +208,9 @@ fn ing_r60_boudica_fortifies_to_stay_conscious_at_missing_health_5() {
     let mut t = boudica_attacked("endurance = 5");
     t.dice(&[3, 3, 10]);
     t.cmd("pass");
+    // ING-R42: the first 5 take her endurance to 0, the other 5 come off her health.
     assert_eq!(t.damage(), vec![("boudica".into(), 10, 5, 5)]);
+    assert_eq!((t.ch("boudica").endurance, t.ch("boudica").health), (0, 7));
     assert_eq!(t.pending(), ("fortify", "boudica".into()));
     let stamina = t.ch("boudica").stamina;
     t.dice(&[4, 2, 10]);
@@ -227,6 +229,7 @@ fn ing_r60_boudica_fortifies_to_stay_conscious_at_missing_health_5() {
     assert!(!t.ch("boudica").unconscious);
     assert_eq!(t.ch("boudica").stamina, stamina - 1);
     assert_eq!(t.ch("boudica").econ.reactions_left(), 0);
+    // ING-R59: health 7 of 12: bloodied.
     assert!(fray_ingenuity::calc::bloodied(t.s(), t.id("boudica")));
 }
 
@@ -249,6 +252,18 @@ fn ing_r62_boudica_fails_to_cheat_death() {
         _ => None,
     });
     assert_eq!(check, Some((1, 10, false)));
+    // ING-R61: reaching 0 health knocks her out first; the failed death check then kills her.
+    let order: Vec<&str> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::KnockedOut { .. } => Some("unconscious"),
+            Event::DeathCheck { .. } => Some("death check"),
+            Event::Died { .. } => Some("died"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, vec!["unconscious", "death check", "died"]);
     t.assert_dice_used();
 }
 
