@@ -35,3 +35,19 @@ fn golden_thrum_ruins() {
     // Cover, areas, statuses, Buffs, Terrain Effects, Nova, Tier 1 enemies.
     insta::assert_snapshot!("thrum-ruins-seed-4", run("thrum/ruins", 4));
 }
+
+#[test]
+fn golden_ingenuity_ambush() {
+    // An ambush: the opening shot, surprise, intercepts and dodges, the multiple attack penalty.
+    insta::assert_snapshot!("ingenuity-ambush-seed-1", run("ingenuity/ambush", 1));
+}
+
+#[test]
+fn golden_ingenuity_night_raid() {
+    insta::assert_snapshot!("ingenuity-night-raid-seed-3", run("ingenuity/night-raid", 3));
+}
+
+#[test]
+fn golden_ingenuity_shrine() {
+    insta::assert_snapshot!("ingenuity-shrine-seed-2", run("ingenuity/shrine", 2));
+}
