@@ -182,8 +182,9 @@ pub fn wilson(k: u64, n: u64) -> Rate {
         count: k as u64,
         of: n,
         rate: p,
-        low: (centre - half).max(0.0),
-        high: (centre + half).min(1.0),
+        // At the ends the bound is exactly 0 or 1; the formula leaves rounding dust there.
+        low: if k == 0.0 { 0.0 } else { (centre - half).max(0.0) },
+        high: if k == nf { 1.0 } else { (centre + half).min(1.0) },
     }
 }
 
@@ -205,6 +206,11 @@ mod tests {
         assert!((r.high - 0.27753).abs() < 1e-4);
         let r = wilson(10, 10);
         assert!((r.low - 0.72247).abs() < 1e-4 && (r.high - 1.0).abs() < 1e-12);
+        // Exactly 0 and 1 at the ends, whatever the sample size.
+        for n in [3, 100, 1000, 12345] {
+            assert_eq!(wilson(0, n).low, 0.0);
+            assert_eq!(wilson(n, n).high, 1.0);
+        }
     }
 
     #[test]
