@@ -165,6 +165,23 @@ pub fn behind_cover(s: &State, target: Cid, attacker: Cid) -> bool {
     obstacles(s, t).any(|o| fray_space::beyond_dividing_line(t, o, a))
 }
 
+/// Whether an attack with a Thrown weapon throws it: always beyond 1 m; within 1 m only with
+/// `thrown-adjacent = "thrown"` (by default it is then wielded in melee).
+pub fn throws(s: &State, attacker: Cid, target: Cid, item: &Item) -> bool {
+    item.thrown
+        && (distance_between(s, attacker, target) > 1
+            || s.options.thrown_adjacent == crate::options::ThrownAdjacent::Thrown)
+}
+
+/// Whether an attack with `item` is ranged: a Thrown weapon wielded in melee is not, whatever
+/// its range (see [`throws`]).
+pub fn ranged_attack(s: &State, attacker: Cid, target: Cid, item: &Item) -> bool {
+    if item.thrown && !item.projectile && !throws(s, attacker, target, item) {
+        return false;
+    }
+    item.ranged
+}
+
 /// Net advantage of an attack and the reasons (ING-R43 to ING-R47, ING-R26).
 pub fn advantage(s: &State, attacker: Cid, target: Cid, item: &Item) -> (i8, Vec<String>) {
     let mut net = 0i8;
@@ -177,8 +194,9 @@ pub fn advantage(s: &State, attacker: Cid, target: Cid, item: &Item) -> (i8, Vec
         net += 1;
         why.push("flanking".to_string());
     }
+    let ranged = ranged_attack(s, attacker, target, item);
     if s.ch(target).has(Cond::Prone) {
-        if item.ranged {
+        if ranged {
             net -= 1;
             why.push("prone target (ranged)".to_string());
         } else {
@@ -186,7 +204,7 @@ pub fn advantage(s: &State, attacker: Cid, target: Cid, item: &Item) -> (i8, Vec
             why.push("prone target (melee)".to_string());
         }
     }
-    if item.ranged && behind_cover(s, target, attacker) {
+    if ranged && behind_cover(s, target, attacker) {
         net -= 1;
         why.push("target behind cover".to_string());
     }

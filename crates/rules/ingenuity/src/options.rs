@@ -98,6 +98,17 @@ choice!(
 );
 
 choice!(
+    /// What a Thrown weapon is when its target is within 1 m (fray's own reading of ING-R39).
+    ThrownAdjacent {
+        /// A melee attack: it stays in hand, cannot misfire, and counts as melee for prone
+        /// targets and cover.
+        Melee,
+        /// Still thrown: it leaves the hand, may misfire, and counts as ranged.
+        Thrown,
+    }
+);
+
+choice!(
     /// Which attacks the multiple attack penalty counts (ING-H10).
     MapCounts {
         /// Every attack since the round started, readied and reaction attacks included.
@@ -326,6 +337,8 @@ pub struct Options {
     pub block_overflow_reduced: bool,
     /// fray's own: whether the character a misfire lands on may still dodge or parry.
     pub misfire_target_defends: bool,
+    /// fray's own: whether a Thrown weapon used on a target within 1 m is thrown or wielded.
+    pub thrown_adjacent: ThrownAdjacent,
     /// The older weapon properties (Swift, Cleave, Backswing, Momentum, Risky) take effect.
     pub older_properties: bool,
     /// fray's own: whether a hidden attacker is revealed by attacking.
@@ -398,6 +411,7 @@ impl Default for Options {
             min_damage: 1,
             block_overflow_reduced: false,
             misfire_target_defends: false,
+            thrown_adjacent: ThrownAdjacent::Melee,
             older_properties: true,
             hidden_ends_on_attack: true,
             guard_covers_deflection: true,

@@ -1130,7 +1130,7 @@ fn declare_attack(cx: &mut Cx, who: Cid, target: Cid, slot: u8, attr: Attr, prof
         hit: false,
         raw: 0,
         misfired: false,
-        thrown_from_afar: calc::distance_between(cx.s, who, target) > 1,
+        thrown_from_afar: cx.s.item(who, slot).is_some_and(|i| calc::throws(cx.s, who, target, i)),
     })));
 }
 
@@ -1303,7 +1303,14 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
         });
     }
     // Misfire (ING-R39): a luck die of 1 or less sends it to a random character near the target.
-    if item.can_misfire(&cx.s.options) && roll.luck_total <= 1 && !a.crit {
+    // A Thrown weapon wielded in melee (`thrown-adjacent`) is neither thrown nor a projectile.
+    let wielded = item.thrown && !item.projectile && !a.thrown_from_afar;
+    let can_misfire = if wielded {
+        item.risky && cx.s.options.older_properties
+    } else {
+        item.can_misfire(&cx.s.options)
+    };
+    if can_misfire && roll.luck_total <= 1 && !a.crit {
         let tp = cx.s.ch(a.target).pos;
         let near: Vec<Cid> =
             cx.s.ids()
@@ -1605,10 +1612,11 @@ fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
         if calc::flanked(cx.s, target) {
             adv += 1;
         }
+        let ranged = calc::ranged_attack(cx.s, who, target, item);
         if cx.s.ch(target).has(Cond::Prone) {
-            adv += if item.ranged { -1 } else { 1 };
+            adv += if ranged { -1 } else { 1 };
         }
-        if item.ranged && calc::behind_cover(cx.s, target, who) {
+        if ranged && calc::behind_cover(cx.s, target, who) {
             adv -= 1;
         }
     }

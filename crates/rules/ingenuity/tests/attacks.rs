@@ -1196,3 +1196,71 @@ fn older_properties_option_off_removes_the_bonuses() {
     t.cmd("attack f2");
     assert_eq!(declared(&t), vec![(-2, 0)]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A Thrown weapon next to its target (`thrown-adjacent`, fray's reading of ING-R39)
+// ---------------------------------------------------------------------------------------------
+
+/// `crowd`, with the javelin thrower standing next to its target (3,0).
+fn close_crowd(options: &str, foe_extra: &str) -> String {
+    crowd("javelin", options)
+        .replacen("at = \"0,0\"", "at = \"3,0\"", 1)
+        .replacen(
+            "id = \"foe\"\nteam = \"foes\"\nat = \"4,0\"\n",
+            &format!("id = \"foe\"\nteam = \"foes\"\nat = \"4,0\"\n{foe_extra}\n"),
+            1,
+        )
+}
+
+fn thrown_events(t: &T) -> usize {
+    t.last.iter().filter(|e| matches!(e, Event::Thrown { .. })).count()
+}
+
+#[test]
+fn ing_r39_a_thrown_weapon_wielded_next_to_the_target_cannot_misfire() {
+    // Luck die 1 with two others next to the target: a javelin stabbed in melee keeps to its
+    // target and stays in hand.
+    let mut t = T::turn_of(&close_crowd("", ""), "archer");
+    t.dice(&[4, 3, 1]);
+    t.cmd("attack foe");
+    assert!(misfires(&t).is_empty());
+    assert_eq!(t.damage(), vec![("foe".into(), 11, 11, 0)]);
+    assert_eq!(thrown_events(&t), 0);
+    t.assert_dice_used();
+}
+
+#[test]
+fn ing_r39_option_thrown_adjacent_thrown_misfires_and_leaves_the_hand() {
+    let mut t = T::turn_of(&close_crowd("[options]\nthrown-adjacent = \"thrown\"\n", ""), "archer");
+    t.dice(&[4, 3, 1, 1]);
+    t.cmd("attack foe");
+    // The thrower itself is next to the target but is never the one hit: a d2 between the two
+    // others.
+    assert_eq!(misfires(&t), vec![("mate".into(), Some(1), 2)]);
+    assert_eq!(thrown_events(&t), 1);
+}
+
+#[test]
+fn ing_r47_a_thrown_weapon_wielded_in_melee_has_advantage_on_a_prone_target() {
+    let mut t = T::turn_of(&close_crowd("", "conditions = [\"prone\"]"), "archer");
+    t.dice(&[1, 3, 10, 5]);
+    t.cmd("attack foe");
+    assert!(
+        t.log().iter().any(|l| l.contains("1 advantage (prone target (melee))")),
+        "{:?}",
+        t.log()
+    );
+    let mut t = T::turn_of(
+        &close_crowd("[options]\nthrown-adjacent = \"thrown\"\n", "conditions = [\"prone\"]"),
+        "archer",
+    );
+    t.dice(&[4, 3, 10, 1]);
+    t.cmd("attack foe");
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l.contains("1 disadvantage (prone target (ranged))")),
+        "{:?}",
+        t.log()
+    );
+}
