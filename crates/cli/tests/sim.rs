@@ -93,7 +93,7 @@ fn plot_writes_the_three_charts() {
 }
 
 #[test]
-fn vary_sweeps_an_option_and_the_penalty_moves_the_win_rate() {
+fn vary_sweeps_an_option_with_one_report_per_value() {
     let out = fray()
         .args([
             "sim",
@@ -108,12 +108,11 @@ fn vary_sweeps_an_option_and_the_penalty_moves_the_win_rate() {
         .unwrap();
     let t = ok(&out);
     let v: serde_json::Value = serde_json::from_str(&t).unwrap();
-    let rows = v
-        .as_array()
-        .or_else(|| v["values"].as_array())
-        .or_else(|| v["rows"].as_array());
-    let rows = rows.unwrap_or_else(|| panic!("a list of values: {t}"));
-    assert_eq!(rows.len(), 2, "{t}");
+    // One report per value, in the order given.
+    let rows = v.as_array().unwrap_or_else(|| panic!("a list of values: {t}"));
+    let values: Vec<&str> = rows.iter().map(|r| r["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["0", "4"], "{t}");
+    assert!(rows.iter().all(|r| r["path"] == "options.multiple-attack-penalty"));
     let text_out = fray()
         .args([
             "sim",

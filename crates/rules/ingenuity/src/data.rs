@@ -271,8 +271,10 @@ pub struct Item {
 impl Item {
     /// Whether attacks with it can misfire (ING-R39; Risky melee weapons with the older
     /// properties).
-    pub fn can_misfire(&self, options: &Options) -> bool {
-        self.thrown || self.projectile || (self.risky && options.older_properties)
+    /// `throws`: whether this attack throws it (see `calc::throws`); a Thrown weapon wielded in
+    /// melee does not misfire for being Thrown.
+    pub fn can_misfire(&self, options: &Options, throws: bool) -> bool {
+        (self.thrown && throws) || self.projectile || (self.risky && options.older_properties)
     }
 }
 

@@ -1303,14 +1303,7 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
         });
     }
     // Misfire (ING-R39): a luck die of 1 or less sends it to a random character near the target.
-    // A Thrown weapon wielded in melee (`thrown-adjacent`) is neither thrown nor a projectile.
-    let wielded = item.thrown && !item.projectile && !a.thrown_from_afar;
-    let can_misfire = if wielded {
-        item.risky && cx.s.options.older_properties
-    } else {
-        item.can_misfire(&cx.s.options)
-    };
-    if can_misfire && roll.luck_total <= 1 && !a.crit {
+    if item.can_misfire(&cx.s.options, a.thrown_from_afar) && roll.luck_total <= 1 && !a.crit {
         let tp = cx.s.ch(a.target).pos;
         let near: Vec<Cid> =
             cx.s.ids()

@@ -364,7 +364,7 @@ pub struct Attack {
     pub raw: i16,
     /// A misfire sent it to another target (ING-R39).
     pub misfired: bool,
-    /// A thrown weapon thrown from beyond 1 m: it leaves the hand.
+    /// This attack throws a Thrown weapon (`calc::throws`): it leaves the hand and may misfire.
     pub thrown_from_afar: bool,
 }
 
