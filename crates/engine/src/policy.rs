@@ -19,6 +19,13 @@ pub trait Policy<R: Ruleset>: Send {
     /// each rollout of a search), so a policy's choices depend only on the combat it plays and
     /// simulation results stay the same whatever the number of threads.
     fn new_combat(&mut self) {}
+
+    /// Whether every command this policy returns has already passed `R::check` on the state
+    /// it was chosen for. Simulations then skip checking it a second time (the check of a move
+    /// is a path search); policies that may return unchecked commands keep the default, false.
+    fn checks_own_commands(&self) -> bool {
+        false
+    }
 }
 
 /// Picks uniformly among the legal commands.

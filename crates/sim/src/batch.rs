@@ -122,7 +122,10 @@ impl<R: Summarize> Worker<R> {
                     reason: "no command".into(),
                 });
             };
-            if let Err(r) = R::check(&state, &cmd) {
+            // A policy that checked its command itself is not checked twice.
+            if !policy.checks_own_commands()
+                && let Err(r) = R::check(&state, &cmd)
+            {
                 return Err(SimError::Illegal {
                     combat: i,
                     policy: kind.to_string(),

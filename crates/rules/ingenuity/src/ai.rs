@@ -59,6 +59,11 @@ impl Policy<Ingenuity> for Heuristic {
     fn name(&self) -> &str {
         "heuristic"
     }
+
+    /// Its choice passed `check`, or came from the legal list.
+    fn checks_own_commands(&self) -> bool {
+        true
+    }
 }
 
 fn decide(s: &State) -> Option<Command> {
