@@ -39,6 +39,8 @@ pub use cover::{CoverCheck, beyond_dividing_line, cover, flanks};
 pub use diagonal::{DiagonalReach, DiagonalScratch, reach_diagonal};
 pub use grid::{Cell, Grid, GridError, MAX_SIDE, MapError};
 pub use metric::{Metric, alternating_diagonal, chebyshev, is_adjacent, neighbours};
-pub use movement::{PathScratch, Reach, StepCost, base_step_cost, cheapest_path, reach};
+pub use movement::{
+    PathScratch, Reach, StepCost, StepTable, base_step_cost, cheapest_path, cheapest_path_indexed, reach, reach_indexed,
+};
 pub use pos::{Dir, ParseDirError, ParsePosError, Pos};
 pub use shape::{area, aura, in_range, line, line_to_edge};

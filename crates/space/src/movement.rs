@@ -269,15 +269,20 @@ impl PathScratch {
         Some(top as usize)
     }
 
-    /// Dijkstra from `start`. Stops early once `goal` is settled, if given.
-    fn search(
+    /// Dijkstra from `start` over squares named by grid index: `neighbour(i, d)` is the square
+    /// one step from `i` in direction `Dir::ALL[d]` (if on the grid), `step(i, d, j)` prices
+    /// that step, `can_stop(j)` says whether a move may end on `j`. Stops early once `goal` is
+    /// settled, if given.
+    #[allow(clippy::too_many_arguments)]
+    fn search_indexed(
         &mut self,
         grid: &Grid,
         start: Pos,
         budget: u32,
         goal: Option<usize>,
-        mut step: impl FnMut(Pos, Pos) -> Option<u32>,
-        mut can_stop: impl FnMut(Pos) -> bool,
+        mut neighbour: impl FnMut(usize, usize) -> Option<usize>,
+        mut step: impl FnMut(usize, usize, usize) -> Option<u32>,
+        mut can_stop: impl FnMut(usize) -> bool,
     ) {
         self.begin(grid);
         let Some(origin) = grid.index(start) else {
@@ -289,10 +294,9 @@ impl PathScratch {
         self.dist[origin] = 0;
         self.queue(origin);
         while let Some(i) = self.pop() {
-            let here = grid.pos_of(i);
             self.flags[i] |= SETTLED;
             // The start is always a valid place to be; do not ask about it.
-            if i == origin || can_stop(here) {
+            if i == origin || can_stop(i) {
                 self.flags[i] |= STOPPABLE;
             }
             self.settled.push(i as u32);
@@ -300,17 +304,14 @@ impl PathScratch {
                 break;
             }
             let cost_here = self.dist[i];
-            for d in Dir::ALL {
-                let Some(next) = here.checked_step(d) else {
-                    continue;
-                };
-                let Some(j) = grid.index(next) else {
+            for d in 0..Dir::ALL.len() {
+                let Some(j) = neighbour(i, d) else {
                     continue;
                 };
                 if self.flags_of(j) & SETTLED != 0 {
                     continue;
                 }
-                let Some(cost) = step(here, next).and_then(|c| cost_here.checked_add(c)) else {
+                let Some(cost) = step(i, d, j).and_then(|c| cost_here.checked_add(c)) else {
                     continue;
                 };
                 if cost > budget {
@@ -329,6 +330,28 @@ impl PathScratch {
             }
         }
         self.settled.sort_unstable();
+    }
+
+    /// [`PathScratch::search_indexed`] with squares named by position.
+    fn search(
+        &mut self,
+        grid: &Grid,
+        start: Pos,
+        budget: u32,
+        goal: Option<usize>,
+        mut step: impl FnMut(Pos, Pos) -> Option<u32>,
+        mut can_stop: impl FnMut(Pos) -> bool,
+    ) {
+        let neighbour = |i: usize, d: usize| grid.index(grid.pos_of(i).checked_step(Dir::ALL[d])?);
+        self.search_indexed(
+            grid,
+            start,
+            budget,
+            goal,
+            neighbour,
+            |i, _, j| step(grid.pos_of(i), grid.pos_of(j)),
+            |j| can_stop(grid.pos_of(j)),
+        );
     }
 
     /// The dense index of `p` on the grid searched last.
@@ -487,6 +510,99 @@ pub fn cheapest_path(
 ) -> Option<(Vec<Pos>, u32)> {
     let goal_index = grid.index(goal)?;
     scratch.search(grid, start, budget, Some(goal_index), step, can_stop);
+    let found = Reach { scratch };
+    let mut path = Vec::new();
+    let cost = found.path_into(goal, &mut path)?;
+    Some((path, cost))
+}
+
+/// The terrain price of every step of a grid, worked out once: for each square and direction
+/// (in [`Dir::ALL`] order) the neighbour's index and [`base_step_cost`]. Searches that use it
+/// ([`reach_indexed`], [`cheapest_path_indexed`]) look steps up instead of recomputing them.
+///
+/// It describes the grid it was built from; build a new one if the grid changes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepTable {
+    /// `neighbour[8 * i + d]`: the square one step from `i` in direction `d`, or [`NO_SQUARE`].
+    neighbour: Vec<u32>,
+    /// `cost[8 * i + d]`: the terrain price of that step (`None`: off the grid or blocked).
+    cost: Vec<Option<StepCost>>,
+}
+
+impl StepTable {
+    /// The table of `grid`.
+    #[must_use]
+    pub fn new(grid: &Grid) -> StepTable {
+        let n = grid.len();
+        let mut neighbour = Vec::with_capacity(8 * n);
+        let mut cost = Vec::with_capacity(8 * n);
+        for i in 0..n {
+            let here = grid.pos_of(i);
+            for d in Dir::ALL {
+                let next = here.checked_step(d).and_then(|q| grid.index(q).map(|j| (q, j)));
+                neighbour.push(next.map_or(NO_SQUARE, |(_, j)| j as u32));
+                cost.push(next.and_then(|(q, _)| base_step_cost(grid, here, q)));
+            }
+        }
+        StepTable { neighbour, cost }
+    }
+
+    /// The square one step from square `i` in direction `Dir::ALL[d]`.
+    #[inline]
+    #[must_use]
+    pub fn neighbour(&self, i: usize, d: usize) -> Option<usize> {
+        match self.neighbour[8 * i + d] {
+            NO_SQUARE => None,
+            j => Some(j as usize),
+        }
+    }
+
+    /// [`base_step_cost`] of the step from square `i` in direction `Dir::ALL[d]`.
+    #[inline]
+    #[must_use]
+    pub fn cost(&self, i: usize, d: usize) -> Option<StepCost> {
+        self.cost[8 * i + d]
+    }
+}
+
+/// [`reach`] with squares named by grid index and the neighbours taken from `table` (built
+/// from `grid`): `step(i, d, j)` prices the step from square `i` in direction `Dir::ALL[d]` to
+/// square `j`, `can_stop(j)` says whether the move may end on `j`. Same order, same tie-breaks.
+pub fn reach_indexed<'a>(
+    grid: &Grid,
+    table: &StepTable,
+    start: Pos,
+    budget: u32,
+    step: impl FnMut(usize, usize, usize) -> Option<u32>,
+    can_stop: impl FnMut(usize) -> bool,
+    scratch: &'a mut PathScratch,
+) -> Reach<'a> {
+    scratch.search_indexed(grid, start, budget, None, |i, d| table.neighbour(i, d), step, can_stop);
+    Reach { scratch }
+}
+
+/// [`cheapest_path`] with squares named by grid index (see [`reach_indexed`]).
+#[allow(clippy::too_many_arguments)]
+pub fn cheapest_path_indexed(
+    grid: &Grid,
+    table: &StepTable,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    step: impl FnMut(usize, usize, usize) -> Option<u32>,
+    can_stop: impl FnMut(usize) -> bool,
+    scratch: &mut PathScratch,
+) -> Option<(Vec<Pos>, u32)> {
+    let goal_index = grid.index(goal)?;
+    scratch.search_indexed(
+        grid,
+        start,
+        budget,
+        Some(goal_index),
+        |i, d| table.neighbour(i, d),
+        step,
+        can_stop,
+    );
     let found = Reach { scratch };
     let mut path = Vec::new();
     let cost = found.path_into(goal, &mut path)?;

@@ -2,7 +2,8 @@
 //! brute-force reference, and text and serde round trips.
 
 use fray_space::{
-    Cell, Dir, Grid, PathScratch, Pos, alternating_diagonal, base_step_cost, cheapest_path, chebyshev, reach,
+    Cell, Dir, Grid, PathScratch, Pos, StepTable, alternating_diagonal, base_step_cost, cheapest_path,
+    cheapest_path_indexed, chebyshev, reach, reach_indexed,
 };
 use proptest::prelude::*;
 
@@ -208,5 +209,46 @@ proptest! {
             &mut reused,
         );
         prop_assert_eq!(snapshot(&mut reused), fresh);
+    }
+
+    #[test]
+    fn table_searches_match_position_searches(
+        (g, start, stop_mask, budget) in search_case()
+    ) {
+        // The step table holds exactly base_step_cost for every square and direction.
+        let table = StepTable::new(&g);
+        for i in 0..g.len() {
+            let here = g.pos_of(i);
+            for (d, dir) in Dir::ALL.iter().enumerate() {
+                let next = here.checked_step(*dir).filter(|q| g.index(*q).is_some());
+                prop_assert_eq!(table.neighbour(i, d), next.and_then(|q| g.index(q)));
+                prop_assert_eq!(table.cost(i, d), next.and_then(|q| base_step_cost(&g, here, q)));
+            }
+        }
+        // Searches through the table settle the same squares at the same costs with the same
+        // paths (same tie-breaks) as the searches by position.
+        let can_stop = |p: Pos| g.index(p).is_some_and(|i| stop_mask[i]);
+        let mut a = PathScratch::new();
+        let by_pos = reach(&g, start, budget, |x, y| step_cost(&g, x, y), can_stop, &mut a);
+        let mut b = PathScratch::new();
+        let by_index = reach_indexed(
+            &g, &table, start, budget,
+            |i, d, _| table.cost(i, d).map(|c| c.total()),
+            |j| stop_mask[j],
+            &mut b,
+        );
+        let listed: Vec<_> = by_pos.destinations().map(|(p, c)| (p, c, by_pos.path_to(p))).collect();
+        let indexed: Vec<_> = by_index.destinations().map(|(p, c)| (p, c, by_index.path_to(p))).collect();
+        prop_assert_eq!(&indexed, &listed);
+        for (p, c, path) in listed {
+            let mut s = PathScratch::new();
+            let found = cheapest_path_indexed(
+                &g, &table, start, p, budget,
+                |i, d, _| table.cost(i, d).map(|c| c.total()),
+                |j| stop_mask[j],
+                &mut s,
+            );
+            prop_assert_eq!(found, path.map(|path| (path, c)));
+        }
     }
 }
