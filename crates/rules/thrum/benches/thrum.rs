@@ -146,6 +146,44 @@ fn thrum(c: &mut Criterion) {
         })
     });
 
+    // The rules alone: the commands of 50 heuristic combats recorded once, then resolved again
+    // from the start with the same dice and no AI. The time per combat is the floor a faster AI
+    // could approach: the throughput of a policy that costs nothing.
+    let recorded: Vec<(u64, Vec<fray_thrum::command::Command>)> = (1..=50u64)
+        .map(|seed| {
+            let mut s = base.clone();
+            ai.new_combat();
+            let mut dice = SeededDice::for_stream(seed, 0);
+            let mut rng = Prng::for_stream(seed, 1);
+            let mut cmds = Vec::new();
+            Thrum::start(&mut s, &mut dice, &mut events).expect("start");
+            while Thrum::pending(&s).is_some() {
+                let c = ai.choose(&s, &mut rng).expect("a command");
+                Thrum::resolve(&mut s, &c, &mut dice, &mut events).expect("resolve");
+                cmds.push(c);
+            }
+            (seed, cmds)
+        })
+        .collect();
+    let per = recorded.iter().map(|(_, c)| c.len()).sum::<usize>() / recorded.len();
+    eprintln!("bench-4v4: an average combat has {per} commands");
+    c.bench_function("rules alone of one combat, no AI (bench-4v4)", |b| {
+        let mut i = 0usize;
+        b.iter(|| {
+            let (seed, cmds) = &recorded[i % recorded.len()];
+            i += 1;
+            let mut s = base.clone();
+            let mut dice = SeededDice::for_stream(*seed, 0);
+            events.clear();
+            Thrum::start(&mut s, &mut dice, &mut events).expect("start");
+            for c in cmds {
+                events.clear();
+                Thrum::resolve(&mut s, c, &mut dice, &mut events).expect("resolve");
+            }
+            black_box(s.round)
+        })
+    });
+
     let q = odds::parse_query(
         &[
             "--attack",

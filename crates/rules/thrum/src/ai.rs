@@ -216,6 +216,11 @@ impl Policy<Thrum> for Heuristic {
         "heuristic"
     }
 
+    /// Its choice passed `check`, or came from the legal list.
+    fn checks_own_commands(&self) -> bool {
+        true
+    }
+
     fn new_combat(&mut self) {
         self.planned = None;
     }
@@ -751,6 +756,9 @@ struct Scan {
     /// Per grid square: unknown (`u16::MAX`), or enemies it has cover against in the low byte and
     /// adjacent enemies in the high byte.
     safety: Vec<u16>,
+    /// Per (target, grid square): what [`calc::aim_from`] needs about the line from the square
+    /// to the target where it stands: bit 0 set once known, bit 1 Obstructed, bit 2 a wall.
+    aim: Vec<u8>,
 }
 
 impl Scan {
@@ -761,7 +769,27 @@ impl Scan {
             squares,
             tmp: None,
             safety: vec![u16::MAX; s.setup.map.len()],
+            aim: vec![0; s.setup.map.len() * s.chars.len()],
         }
+    }
+
+    /// [`calc::aim_from`] for `me` standing on `p`, with the line facts remembered for the
+    /// rest of the decision (the state does not change while it is made).
+    fn aim(&mut self, s: &State, me: Cid, a: &Ability, range: Option<i16>, t: Cid, p: Pos) -> bool {
+        let n = s.setup.map.len();
+        let Some(k) = s.setup.map.index(p) else {
+            return calc::aim_from(s, me, a, range, t, p).is_ok();
+        };
+        let memo = &mut self.aim[t as usize * n + k];
+        calc::aim_from_with(s, me, a, range, t, p, &mut |at| {
+            if *memo == 0 {
+                let obstructed = calc::cover_check(s, me, p, at).obstructed;
+                let wall = calc::sight_blocked(s, p, at);
+                *memo = 1 | u8::from(obstructed) << 1 | u8::from(wall) << 2;
+            }
+            (*memo & 2 != 0, *memo & 4 != 0)
+        })
+        .is_ok()
     }
 
     /// How safe a square is for `me`: +0.25 per enemy it has cover against, −0.4 per adjacent
@@ -810,7 +838,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
             .is_none_or(|r| r.code == "out-of-range" || r.code == "obstructed")
     {
         let range = range_of(s, me, a);
-        let aimed = |p: Pos| targets.iter().all(|t| calc::aim_from(s, me, a, range, *t, p).is_ok());
+        let aimed = |scan: &mut Scan, p: Pos| targets.iter().all(|t| scan.aim(s, me, a, range, *t, p));
         let pick = best_square(s, me, scan, a.ranged, here_ok.is_ok(), aimed);
         match pick {
             Some(p) if p == scan.here => return Some(p),
@@ -828,7 +856,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         Target::Chars(l) => Some(l.clone()),
         _ => None,
     };
-    best_square(s, me, scan, a.ranged, here_ok, |p| {
+    best_square(s, me, scan, a.ranged, here_ok, |_, p| {
         // A quick range pre-check before the full check on a moved copy.
         if let (Some(r), Some(l)) = (range, &chars)
             && l.iter()
@@ -878,13 +906,13 @@ fn best_square(
     scan: &mut Scan,
     ranged: bool,
     here_ok: bool,
-    ok: impl Fn(Pos) -> bool,
+    mut ok: impl FnMut(&mut Scan, Pos) -> bool,
 ) -> Option<Pos> {
     let mut best: Option<(f64, Pos)> = None;
     let mut found = 0;
     for i in 0..scan.squares.len() {
         let (p, cost) = scan.squares[i];
-        let pass = if p == scan.here { here_ok } else { ok(p) };
+        let pass = if p == scan.here { here_ok } else { ok(scan, p) };
         if !pass {
             continue;
         }

@@ -268,11 +268,26 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
     let opts = &s.options;
     let target_elev = map.elevation(at).unwrap_or(0) as i16;
     let attacker_elev = map.elevation(from).unwrap_or(0) as i16;
-    // Another character standing on a square makes it a cover source (THR-R120).
+    // Another character standing on a square makes it a cover source (THR-R120). Every square
+    // looked at below (sources and their flanks) is within two of the target, so one pass over
+    // the characters marks the occupied ones in a 5x5 mask around it.
+    let mut around = 0u32;
+    for (i, c) in s.chars.iter().enumerate() {
+        let Some(q) = c.pos else { continue };
+        let (dx, dy) = (q.x - at.x, q.y - at.y);
+        if dx.abs() <= 2
+            && dy.abs() <= 2
+            && i as Cid != attacker
+            && c.present()
+            && (!c.incapacitated || opts.incapacitated_occupy)
+        {
+            around |= 1 << ((dy + 2) * 5 + dx + 2);
+        }
+    }
     let occupied = |p: Pos| {
-        s.chars.iter().enumerate().any(|(i, c)| {
-            c.pos == Some(p) && i as Cid != attacker && c.present() && (!c.incapacitated || opts.incapacitated_occupy)
-        })
+        let (dx, dy) = (p.x - at.x, p.y - at.y);
+        debug_assert!(dx.abs() <= 2 && dy.abs() <= 2, "cover looks only near the target");
+        dx.abs() <= 2 && dy.abs() <= 2 && around & (1 << ((dy + 2) * 5 + dx + 2)) != 0
     };
     let height = |p: Pos| -> Option<i16> {
         let elev = map.elevation(p)? as i16;
@@ -320,8 +335,13 @@ pub fn obstructed(s: &State, attacker: Cid, ability: &Ability, at: Pos) -> bool 
 
 /// [`obstructed`] for an attacker standing on `from`.
 pub fn obstructed_from(s: &State, attacker: Cid, ability: &Ability, from: Pos, at: Pos) -> bool {
-    let applies = ability.is_physical() || (s.options.obstruction_for_mental && ability.is_attack());
-    applies && cover_check(s, attacker, from, at).obstructed
+    obstruction_applies(s, ability) && cover_check(s, attacker, from, at).obstructed
+}
+
+/// Whether Obstruction stops this ability (Physical Attacks, and Mental ones with the
+/// `obstruction-for-mental` option).
+pub fn obstruction_applies(s: &State, ability: &Ability) -> bool {
+    ability.is_physical() || (s.options.obstruction_for_mental && ability.is_attack())
 }
 
 /// Why a character cannot be aimed at from a square.
@@ -338,6 +358,25 @@ pub enum AimFail {
 /// Whether `user`, standing on `from`, can aim `a` (with its `range`) at `t`: the
 /// position-dependent part of targeting one character (THR-R46, THR-R128, THR-R219).
 pub fn aim_from(s: &State, user: Cid, a: &Ability, range: Option<i16>, t: Cid, from: Pos) -> Result<(), AimFail> {
+    aim_from_with(s, user, a, range, t, from, &mut |p| {
+        let obstructed = obstruction_applies(s, a) && cover_check(s, user, from, p).obstructed;
+        (obstructed, !obstructed && sight_blocked(s, from, p))
+    })
+}
+
+/// [`aim_from`] with the square-pair facts supplied by the caller: `facts(at)` gives whether
+/// the line from `from` to `at` is Obstructed (for `user`) and whether a wall blocks it, and is
+/// asked only when the target is in range. The AI answers from a memo shared by the many
+/// candidate actions of one decision.
+pub fn aim_from_with(
+    s: &State,
+    user: Cid,
+    a: &Ability,
+    range: Option<i16>,
+    t: Cid,
+    from: Pos,
+    facts: &mut dyn FnMut(Pos) -> (bool, bool),
+) -> Result<(), AimFail> {
     let Some(p) = s.ch(t).pos else {
         return Err(AimFail::Range);
     };
@@ -349,10 +388,11 @@ pub fn aim_from(s: &State, user: Cid, a: &Ability, range: Option<i16>, t: Cid, f
     if !in_range_from(s, range, from, p) {
         return Err(AimFail::Range);
     }
-    if obstructed_from(s, user, a, from, p) {
+    let (obstructed, wall) = facts(p);
+    if obstruction_applies(s, a) && obstructed {
         return Err(AimFail::Obstructed);
     }
-    if sight_blocked(s, from, p) {
+    if wall {
         return Err(AimFail::Wall);
     }
     Ok(())

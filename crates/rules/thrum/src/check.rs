@@ -184,20 +184,45 @@ impl<'a> MoveCtx<'a> {
     #[inline]
     pub fn step(&self, from: Pos, to: Pos) -> Option<u32> {
         let map = &self.s.setup.map;
+        let (i, j) = (map.index(from)?, map.index(to)?);
+        let d = fray_space::Dir::ALL
+            .iter()
+            .position(|d| from.checked_step(*d) == Some(to))?;
+        self.step_at(i, d, j)
+    }
+
+    /// [`MoveCtx::step`] from square index `i` in direction `Dir::ALL[d]` to square index `j`,
+    /// with the terrain price looked up in the map's step table.
+    #[inline]
+    fn step_at(&self, i: usize, d: usize, j: usize) -> Option<u32> {
         let cost = (|| {
-            let c = base_step_cost(map, from, to)?;
-            if self.flags[map.index(to)?] & SQ_ENEMY != 0 {
+            let c = self.s.setup.steps().cost(i, d)?;
+            if self.flags[j] & SQ_ENEMY != 0 {
                 return None;
             }
-            let leave = c.leave_difficult > 0 || self.flags[map.index(from)?] & SQ_LEAVE != 0;
+            let leave = c.leave_difficult > 0 || self.flags[i] & SQ_LEAVE != 0;
             Some(combine_step(self.s, c, leave, false) as u32)
         })();
-        debug_assert_eq!(
-            cost,
-            step_cost(self.s, self.who, from, to, false).ok().map(|c| c as u32),
-            "MoveCtx disagrees with step_cost from {from} to {to}"
-        );
+        #[cfg(debug_assertions)]
+        {
+            let map = &self.s.setup.map;
+            let (from, to) = (map.pos_of(i), map.pos_of(j));
+            debug_assert_eq!(
+                cost,
+                step_cost(self.s, self.who, from, to, false).ok().map(|c| c as u32),
+                "MoveCtx disagrees with step_cost from {from} to {to}"
+            );
+        }
         cost
+    }
+
+    /// [`MoveCtx::can_stop`] for square index `k`.
+    #[inline]
+    fn can_stop_at(&self, k: usize) -> bool {
+        let map = &self.s.setup.map;
+        let ok = !map.cells()[k].blocked && self.flags[k] & SQ_OTHER == 0;
+        debug_assert_eq!(ok, can_stop(self.s, self.who, map.pos_of(k)));
+        ok
     }
 
     /// Whether the mover may end its movement on `p` (as [`can_stop`]).
@@ -212,8 +237,8 @@ impl<'a> MoveCtx<'a> {
     /// The cost the mover pays for a step: its full cost after an exemption that needs no
     /// memory of earlier steps (none, or the upgraded Weaver's "all of them").
     #[inline]
-    fn paid(&self, from: Pos, to: Pos) -> Option<u32> {
-        let full = self.step(from, to)?;
+    fn paid_at(&self, i: usize, d: usize, j: usize) -> Option<u32> {
+        let full = self.step_at(i, d, j)?;
         Some(weave(full as i16, self.ex).0 as u32)
     }
 
@@ -224,12 +249,13 @@ impl<'a> MoveCtx<'a> {
         if self.ex == Exemption::First {
             return self.weave_search(from, budget).destinations(self);
         }
-        fray_space::reach(
+        fray_space::reach_indexed(
             &self.s.setup.map,
+            self.s.setup.steps(),
             from,
             budget.max(0) as u32,
-            |a, b| self.paid(a, b),
-            |p| self.can_stop(p),
+            |i, d, j| self.paid_at(i, d, j),
+            |k| self.can_stop_at(k),
             scratch,
         )
         .destinations()
@@ -245,13 +271,14 @@ impl<'a> MoveCtx<'a> {
             }
             return self.weave_search(from, budget).path(self, from, to);
         }
-        fray_space::cheapest_path(
+        fray_space::cheapest_path_indexed(
             &self.s.setup.map,
+            self.s.setup.steps(),
             from,
             to,
             budget.max(0) as u32,
-            |a, b| self.paid(a, b),
-            |p| self.can_stop(p),
+            |i, d, j| self.paid_at(i, d, j),
+            |k| self.can_stop_at(k),
             scratch,
         )
     }
@@ -283,11 +310,14 @@ impl<'a> MoveCtx<'a> {
                 continue;
             }
             settled[node] = true;
-            let here = map.pos_of(k as usize);
-            for dir in fray_space::Dir::ALL {
-                let Some(next) = here.checked_step(dir) else { continue };
-                let Some(j) = map.index(next) else { continue };
-                let Some(full) = self.step(here, next) else { continue };
+            let steps = self.s.setup.steps();
+            for dir in 0..fray_space::Dir::ALL.len() {
+                let Some(j) = steps.neighbour(k as usize, dir) else {
+                    continue;
+                };
+                let Some(full) = self.step_at(k as usize, dir, j) else {
+                    continue;
+                };
                 let (cost, to_layer) = if layer == 0 && full > 1 {
                     (1, 1u8)
                 } else {

@@ -187,7 +187,31 @@ pub struct Setup {
     pub book: AbilityBook,
     /// Win and Defeat conditions.
     pub conditions: Vec<WinCondition>,
+    /// The map's step prices, worked out on first use (derived from `map`: never saved, and
+    /// never part of a comparison).
+    #[serde(skip)]
+    pub steps: Steps,
 }
+
+impl Setup {
+    /// The terrain price of every step of the map (built on first use).
+    pub fn steps(&self) -> &fray_space::StepTable {
+        self.steps.0.get_or_init(|| fray_space::StepTable::new(&self.map))
+    }
+}
+
+/// A [`Setup`]'s step table, built from its map the first time a search needs it. Two are
+/// always equal: the table follows from the map, which is compared on its own.
+#[derive(Clone, Debug, Default)]
+pub struct Steps(std::sync::OnceLock<fray_space::StepTable>);
+
+impl PartialEq for Steps {
+    fn eq(&self, _: &Steps) -> bool {
+        true
+    }
+}
+
+impl Eq for Steps {}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -648,6 +672,7 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             templates,
             book,
             conditions,
+            steps: Steps::default(),
         },
         options,
     ))
