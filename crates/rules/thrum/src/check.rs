@@ -107,6 +107,8 @@ fn combine_step(s: &State, c: fray_space::StepCost, leave: bool, roll: bool) -> 
 pub struct MoveCtx<'a> {
     s: &'a State,
     who: Cid,
+    /// The map's step table, fetched once per search context rather than once per step.
+    steps: &'a fray_space::StepTable,
     flags: Vec<u8>,
     ex: Exemption,
 }
@@ -174,29 +176,20 @@ impl<'a> MoveCtx<'a> {
         MoveCtx {
             s,
             who,
+            steps: s.setup.steps(),
             flags,
             ex: exemption(s, who),
         }
     }
 
-    /// The full cost of a voluntary step, `None` when it cannot be taken (as [`step_cost`]);
-    /// the Weaver's exemption is applied by the searches, not here.
-    #[inline]
-    pub fn step(&self, from: Pos, to: Pos) -> Option<u32> {
-        let map = &self.s.setup.map;
-        let (i, j) = (map.index(from)?, map.index(to)?);
-        let d = fray_space::Dir::ALL
-            .iter()
-            .position(|d| from.checked_step(*d) == Some(to))?;
-        self.step_at(i, d, j)
-    }
-
-    /// [`MoveCtx::step`] from square index `i` in direction `Dir::ALL[d]` to square index `j`,
-    /// with the terrain price looked up in the map's step table.
+    /// The full cost of a voluntary step from square index `i` in direction `Dir::ALL[d]` to
+    /// square index `j`, `None` when it cannot be taken (as [`step_cost`]), with the terrain
+    /// price looked up in the map's step table; the Weaver's exemption is applied by the
+    /// searches, not here.
     #[inline]
     fn step_at(&self, i: usize, d: usize, j: usize) -> Option<u32> {
         let cost = (|| {
-            let c = self.s.setup.steps().cost(i, d)?;
+            let c = self.steps.cost(i, d)?;
             if self.flags[j] & SQ_ENEMY != 0 {
                 return None;
             }
@@ -216,7 +209,7 @@ impl<'a> MoveCtx<'a> {
         cost
     }
 
-    /// [`MoveCtx::can_stop`] for square index `k`.
+    /// Whether the mover may end its movement on square index `k` (as [`can_stop`]).
     #[inline]
     fn can_stop_at(&self, k: usize) -> bool {
         let map = &self.s.setup.map;
@@ -228,10 +221,7 @@ impl<'a> MoveCtx<'a> {
     /// Whether the mover may end its movement on `p` (as [`can_stop`]).
     #[inline]
     pub fn can_stop(&self, p: Pos) -> bool {
-        let map = &self.s.setup.map;
-        let ok = map.get(p).is_some_and(|c| !c.blocked) && map.index(p).is_some_and(|k| self.flags[k] & SQ_OTHER == 0);
-        debug_assert_eq!(ok, can_stop(self.s, self.who, p));
-        ok
+        self.s.setup.map.index(p).is_some_and(|k| self.can_stop_at(k))
     }
 
     /// The cost the mover pays for a step: its full cost after an exemption that needs no
@@ -251,7 +241,7 @@ impl<'a> MoveCtx<'a> {
         }
         fray_space::reach_indexed(
             &self.s.setup.map,
-            self.s.setup.steps(),
+            self.steps,
             from,
             budget.max(0) as u32,
             |i, d, j| self.paid_at(i, d, j),
@@ -273,7 +263,7 @@ impl<'a> MoveCtx<'a> {
         }
         fray_space::cheapest_path_indexed(
             &self.s.setup.map,
-            self.s.setup.steps(),
+            self.steps,
             from,
             to,
             budget.max(0) as u32,
@@ -310,9 +300,8 @@ impl<'a> MoveCtx<'a> {
                 continue;
             }
             settled[node] = true;
-            let steps = self.s.setup.steps();
             for dir in 0..fray_space::Dir::ALL.len() {
-                let Some(j) = steps.neighbour(k as usize, dir) else {
+                let Some(j) = self.steps.neighbour(k as usize, dir) else {
                     continue;
                 };
                 let Some(full) = self.step_at(k as usize, dir, j) else {
@@ -362,8 +351,7 @@ impl WeaveSearch {
             .filter(|&k| Some(k) != self.start)
             .filter_map(|k| {
                 let (_, c) = self.best(k)?;
-                let p = map.pos_of(k);
-                ctx.can_stop(p).then_some((p, c))
+                ctx.can_stop_at(k).then_some((map.pos_of(k), c))
             })
             .collect()
     }
