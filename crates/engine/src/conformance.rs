@@ -218,3 +218,136 @@ fn playout<R: Ruleset>(
     }
     Ok(())
 }
+
+/// Where in a record the untrusted-record check edits values.
+const EDITED_PARTS: [&str; 4] = ["setup", "options", "entries", "seed"];
+
+/// Values tried in place of every number of a record's setup, options and commands.
+const EDITED_NUMBERS: [i64; 12] = [0, 1, 2, 3, 7, 40, 255, 256, 65_535, -1, 4_294_967_295, i64::MAX];
+
+/// A record is untrusted input: this edits one number at a time in its setup, options, seed
+/// and commands (every index, count, stat and position there), to each of a dozen edge values,
+/// and checks that loading and replaying the edited record, and then asking the replayed game
+/// for its decision, legal commands, views, summary, map and tracker, never panics. Errors are
+/// fine: that is what a bad record should give. Returns how many edited records were tried, or
+/// the first edit that panicked (its JSON path and value).
+///
+/// At most `max_edits` records are tried: leaves are visited with an even stride so the whole
+/// record is covered.
+pub fn edited_records_never_panic<R: crate::text::TextRuleset>(record_json: &str, max_edits: usize) -> Result<usize, String> {
+    let root: serde_json::Value = serde_json::from_str(record_json).map_err(|e| format!("not JSON: {e}"))?;
+    let mut leaves: Vec<Vec<PathStep>> = Vec::new();
+    if let serde_json::Value::Object(map) = &root {
+        for part in EDITED_PARTS {
+            if let Some(v) = map.get(part) {
+                let mut path = vec![PathStep::Key(part.to_string())];
+                collect_numbers(v, &mut path, &mut leaves, part == "entries");
+            }
+        }
+    }
+    let total = leaves.len() * EDITED_NUMBERS.len();
+    let stride = total.div_ceil(max_edits.max(1)).max(1);
+    let mut tried = 0;
+    for k in (0..total).step_by(stride) {
+        let path = &leaves[k / EDITED_NUMBERS.len()];
+        let value = EDITED_NUMBERS[k % EDITED_NUMBERS.len()];
+        let mut edited = root.clone();
+        if let Some(slot) = walk(&mut edited, path) {
+            *slot = serde_json::Value::from(value);
+        }
+        let text = edited.to_string();
+        tried += 1;
+        let result = std::panic::catch_unwind(|| exercise::<R>(&text));
+        if result.is_err() {
+            return Err(format!("setting {} to {value} panicked", show_path(path)));
+        }
+    }
+    Ok(tried)
+}
+
+#[derive(Clone)]
+enum PathStep {
+    Key(String),
+    Index(usize),
+}
+
+fn show_path(path: &[PathStep]) -> String {
+    let mut s = String::new();
+    for p in path {
+        match p {
+            PathStep::Key(k) => {
+                s.push('.');
+                s.push_str(k);
+            }
+            PathStep::Index(i) => s.push_str(&format!("[{i}]")),
+        }
+    }
+    s
+}
+
+/// Collects the paths of every number under `v`; inside `entries` only the seat and the
+/// command of each entry (events and faces are compared on replay, not trusted).
+fn collect_numbers(v: &serde_json::Value, path: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>, entries: bool) {
+    match v {
+        serde_json::Value::Number(_) => out.push(path.clone()),
+        serde_json::Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                path.push(PathStep::Index(i));
+                collect_numbers(x, path, out, entries);
+                path.pop();
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for (k, x) in map {
+                if entries && path.len() == 2 && k != "seat" && k != "command" {
+                    continue;
+                }
+                path.push(PathStep::Key(k.clone()));
+                collect_numbers(x, path, out, entries);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn walk<'a>(v: &'a mut serde_json::Value, path: &[PathStep]) -> Option<&'a mut serde_json::Value> {
+    let mut cur = v;
+    for p in path {
+        cur = match p {
+            PathStep::Key(k) => cur.get_mut(k.as_str())?,
+            PathStep::Index(i) => cur.get_mut(*i)?,
+        };
+    }
+    Some(cur)
+}
+
+/// Loads, replays and inspects one record; errors are expected and ignored.
+fn exercise<R: crate::text::TextRuleset>(text: &str) {
+    let Ok(record) = Record::<R>::from_json(text) else {
+        return;
+    };
+    let Ok(game) = Game::<R>::replay(&record) else {
+        return;
+    };
+    let state = game.state();
+    let _ = R::outcome(state);
+    if let Some(p) = R::pending(state) {
+        let _ = R::describe_pending(state, &p);
+        let _ = R::seat_name(state, p.seat);
+        let mut legal = Vec::new();
+        R::legal_commands(state, &mut legal);
+        for c in legal.iter().take(64) {
+            let _ = R::format_command(state, c);
+            let _ = R::note(state, c);
+        }
+        let _ = R::view(state, p.seat);
+        let _ = R::map(state, p.seat);
+        let _ = R::tracker(state, p.seat);
+    }
+    let _ = R::view(state, Seat::GM);
+    let _ = R::map(state, Seat::GM);
+    let _ = R::tracker(state, Seat::GM);
+    let _ = R::summary(state);
+    let _ = crate::text::TextGame::<R>::log_of_record(game.record());
+}

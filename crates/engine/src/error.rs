@@ -17,15 +17,52 @@ pub struct Reject {
     pub code: &'static str,
     /// Why, in a sentence a player understands.
     pub reason: String,
+    /// Whether the rules refused a command, or the text was not a command at all.
+    pub kind: RejectKind,
+}
+
+/// The two kinds of refusal, the same for every ruleset: a script that types a line the
+/// ruleset cannot read is bad input (exit 2), a readable command the rules refuse is a rule
+/// rejection (exit 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RejectKind {
+    /// A readable command that the rules (or the engine's authority checks) refuse.
+    #[default]
+    Rule,
+    /// Text that is not a command of this ruleset (unknown words, missing or malformed
+    /// arguments, names that match nothing).
+    Unreadable,
 }
 
 impl Reject {
-    /// A rejection with the given code and reason.
+    /// A rule rejection with the given code and reason.
     pub fn new(code: &'static str, reason: impl Into<String>) -> Reject {
         Reject {
             code,
             reason: reason.into(),
+            kind: RejectKind::Rule,
         }
+    }
+
+    /// Text that is not a command: code [`Reject::UNKNOWN_COMMAND`], kind
+    /// [`RejectKind::Unreadable`].
+    pub fn unreadable(reason: impl Into<String>) -> Reject {
+        Reject {
+            code: Reject::UNKNOWN_COMMAND,
+            reason: reason.into(),
+            kind: RejectKind::Unreadable,
+        }
+    }
+
+    /// The same refusal, marked as unreadable text (its code is kept).
+    pub fn as_unreadable(mut self) -> Reject {
+        self.kind = RejectKind::Unreadable;
+        self
+    }
+
+    /// Whether the text was not a command at all (see [`RejectKind`]).
+    pub fn is_unreadable(&self) -> bool {
+        self.kind == RejectKind::Unreadable
     }
 
     /// Code used when the game has already ended.

@@ -32,7 +32,7 @@ mod summary;
 pub mod teams;
 pub mod text;
 
-pub use error::{EngineError, Reject};
+pub use error::{EngineError, Reject, RejectKind};
 pub use game::{Game, SubmitError, authorize};
 pub use policy::{FirstLegal, Policy, RandomLegal};
 pub use record::{Entry, Record, StartEntry};

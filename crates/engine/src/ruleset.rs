@@ -56,6 +56,12 @@ pub trait Ruleset: Sized + 'static {
     type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
 
     /// Builds the initial state (before any dice are rolled).
+    ///
+    /// The setup may come from a record, which is untrusted input (an edited file, an import):
+    /// validate everything in it that later code relies on (indices into its own tables, sides,
+    /// seats, positions on the map) as strictly as the encounter loader does, and return
+    /// [`EngineError::Invalid`] naming what is wrong. Nothing may panic on any setup or options
+    /// that deserialise.
     fn new_state(setup: &Self::Setup, options: &Self::Options) -> Result<Self::State, EngineError>;
 
     /// Runs everything up to the first decision (for example the initiative rolls).
@@ -73,7 +79,8 @@ pub trait Ruleset: Sized + 'static {
     fn legal_commands(state: &Self::State, out: &mut Vec<Self::Command>);
 
     /// Checks a command against the rules without changing anything. Authority (game over,
-    /// seat) has already been checked by the engine.
+    /// seat) has already been checked by the engine. Commands read from records are untrusted:
+    /// any index in a command that deserialises must be refused, never panic.
     fn check(state: &Self::State, command: &Self::Command) -> Result<(), Reject>;
 
     /// Resolves a command that passed [`Ruleset::check`]: draws dice, emits events and applies

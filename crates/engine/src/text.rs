@@ -31,7 +31,10 @@ pub trait TextRuleset: Ruleset {
     /// Loads and validates an encounter file.
     fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>>;
 
-    /// Parses a command typed by a person (names resolved against the state).
+    /// Parses a command typed by a person (names resolved against the state). A failure means
+    /// the text is not a command of this ruleset; use [`Reject::unreadable`] (code
+    /// `unknown-command`) unless a more precise code helps. The text layer marks every parse
+    /// failure as [`crate::RejectKind::Unreadable`], whatever its code.
     fn parse_command(state: &Self::State, text: &str) -> Result<Self::Command, Reject>;
 
     /// Prints a command in the form [`TextRuleset::parse_command`] reads back.
@@ -52,6 +55,22 @@ pub trait TextRuleset: Ruleset {
 
     /// A readable summary of the state (used at the end of a log and by `play`).
     fn summary(state: &Self::State) -> String;
+
+    /// The battlefield as text, as `seat` may see it (the `map` word of `fray play`): the grid
+    /// with its terrain, a marker per combatant with a legend, and whose turn it is. `None` for
+    /// a ruleset without a map.
+    fn map(state: &Self::State, seat: Seat) -> Option<String> {
+        let _ = (state, seat);
+        None
+    }
+
+    /// The combat tracker, as `seat` may see it (the `show` word of `fray play`): the turn order
+    /// with who has acted or delayed, and every combatant's gauges and statuses with their
+    /// values and when they end.
+    fn tracker(state: &Self::State, seat: Seat) -> String {
+        let _ = seat;
+        Self::summary(state)
+    }
 
     /// The encounter's title.
     fn title(state: &Self::State) -> String;
@@ -137,6 +156,10 @@ pub trait AnyGame {
     fn seed(&self) -> Option<u64>;
     /// The GM rulings the ruleset understands (see [`TextRuleset::gm_help`]).
     fn gm_help(&self) -> &'static str;
+    /// The battlefield as text for `seat` (see [`TextRuleset::map`]).
+    fn map(&self, seat: Seat) -> Option<String>;
+    /// The combat tracker for `seat` (see [`TextRuleset::tracker`]).
+    fn tracker(&self, seat: Seat) -> String;
 }
 
 /// [`AnyGame`] for a concrete ruleset.
@@ -228,7 +251,9 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
     }
 
     fn submit_text(&mut self, seat: Seat, text: &str) -> Result<Vec<LogLine>, SubmitError> {
-        let command = R::parse_command(self.game.state(), text)?;
+        // Whatever the ruleset's code, text it cannot read is unreadable input, the same for
+        // every ruleset.
+        let command = R::parse_command(self.game.state(), text).map_err(Reject::as_unreadable)?;
         self.submit_logged(seat, command)
     }
 
@@ -295,6 +320,14 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
 
     fn gm_help(&self) -> &'static str {
         R::gm_help()
+    }
+
+    fn map(&self, seat: Seat) -> Option<String> {
+        R::map(self.game.state(), seat)
+    }
+
+    fn tracker(&self, seat: Seat) -> String {
+        R::tracker(self.game.state(), seat)
     }
 }
 
