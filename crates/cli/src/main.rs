@@ -305,7 +305,8 @@ pub fn print_header(game: &dyn AnyGame, json: bool) {
     }
 }
 
-fn write_record(path: Option<&Path>, game: &dyn AnyGame) -> Result<(), Fail> {
+/// Writes the record of `game` to `path`, if given.
+pub fn write_record(path: Option<&Path>, game: &dyn AnyGame) -> Result<(), Fail> {
     if let Some(p) = path {
         std::fs::write(p, game.record_json())
             .map_err(|e| Fail::input(format!("{}: error: cannot write the record: {e}", p.display())))?;

@@ -83,11 +83,7 @@ fn print_notes(choices: &[String], notes: &[Option<String>]) {
 }
 
 fn save(record: Option<&Path>, game: &dyn AnyGame) -> Result<(), Fail> {
-    if let Some(p) = record {
-        std::fs::write(p, game.record_json())
-            .map_err(|e| Fail::input(format!("{}: error: cannot write the record: {e}", p.display())))?;
-    }
-    Ok(())
+    crate::write_record(record, game)
 }
 
 /// Runs table play.
