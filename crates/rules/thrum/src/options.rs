@@ -147,6 +147,18 @@ pub enum DazedMode {
     Status,
 }
 
+/// What re-applying Dazed to a Dazed character does (THR-R214, THR-H2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DazedReapply {
+    /// Nothing: the ability use that first applied it stays the applier, so Fatigue or Stress
+    /// from any later enemy ability use (including the re-applying one) ends it.
+    KeepsApplier,
+    /// The re-applying ability use becomes the applier, so its own Fatigue or Stress leaves
+    /// Dazed on (repeated Dazing hits keep a target Dazed).
+    RenewsApplier,
+}
+
 /// How "half" values round (THR-H5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -517,6 +529,8 @@ pub struct Options {
     /// THR-R214, THR-H2: whether Fatigue or Stress from the ability use that applied Dazed
     /// leaves it on (true) or ends it like any later hit (false).
     pub dazed_survives_own_use: bool,
+    /// THR-R214, THR-H2: whether re-applying Dazed makes the new ability use its applier.
+    pub dazed_reapply: DazedReapply,
     /// THR-R216, THR-R217: the superseded draft's drift for a Disoriented step that does not
     /// roll 7 (false: such a step is simply lost).
     pub draft_disoriented: bool,
@@ -623,6 +637,7 @@ impl Default for Options {
             mark_adds: true,
             negative_statuses: NegativeStatuses::AllHarmful,
             dazed_survives_own_use: true,
+            dazed_reapply: DazedReapply::KeepsApplier,
             draft_disoriented: true,
             non_attack_lines: NonAttackLines::EffectAndSuccess,
             incapacitated_may_defend: true,

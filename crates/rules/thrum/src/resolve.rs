@@ -21,7 +21,7 @@ use crate::check::{self, action_targets, can_stop};
 use crate::command::{Action, Command, Gauge, Ruling};
 use crate::event::{Event, Removal, Rolled, Verdict, apply, gauge};
 use crate::options::{
-    AreaLeavers, BothFall, DazedMode, DeclinedDefence, DefenceTiming, EnvironmentRoll, InitiativeChange,
+    AreaLeavers, BothFall, DazedMode, DazedReapply, DeclinedDefence, DefenceTiming, EnvironmentRoll, InitiativeChange,
     InvoluntaryDrop, JoinerTurn, MultiTarget, PanicStun, ScoutedMode, StopCheck, TieRule, TriggeredMoves,
     ZeroTolerancePc,
 };
@@ -1749,7 +1749,10 @@ pub fn add_condition(cx: &mut Cx, who: Cid, c: Cond, by_use: u32) {
         let x = cx.s.ch(who).dazed_x.saturating_add(1);
         cx.emit(Event::DazedX { who, x });
     }
-    if !cx.s.ch(who).has(c) || c == Cond::Dazed {
+    // THR-R214, THR-H2: Dazed is a flag; re-applying it keeps the first applier unless the
+    // `dazed-reapply` option makes the new use the applier.
+    let renew = c == Cond::Dazed && cx.s.options.dazed_reapply == DazedReapply::RenewsApplier;
+    if !cx.s.ch(who).has(c) || renew {
         cx.emit(Event::Condition {
             who,
             cond: c,

@@ -346,6 +346,48 @@ fn thr_h2_dazed_is_a_flag_a_second_dazed_adds_nothing_and_it_does_not_tick() {
     assert_eq!(t.ch("b").dazed_x, 0);
 }
 
+/// a and c (PCs) both Strike b and hit (1 Fatigue each); b's turn is next.
+fn hit_twice(options: &str) -> T {
+    let mut t = game(
+        &OPEN,
+        options,
+        &[
+            ("a", "pcs", "0,0", ""),
+            ("c", "pcs", "1,1", ""),
+            ("b", "npcs", "1,0", ""),
+        ],
+    );
+    // a: 4 + 3 + 3 = 10 against 3 + 3 = 6. c: the same against the worst two of 3, 3, 3 (b is
+    // Dazed by then: a Bane on its defence).
+    for (who, dice) in [("a", &[4, 3, 3, 3][..]), ("c", &[4, 3, 3, 3, 3][..])] {
+        begin(&mut t);
+        assert_eq!(t.turn().0, who);
+        t.dice(dice);
+        t.cmd("act biffer-strike b");
+        t.cmd("defend resilience");
+        t.cmd("end");
+    }
+    t.assert_dice_used();
+    assert_eq!(t.ch("b").fatigue, 2);
+    t
+}
+
+#[test]
+fn thr_r214_thr_h2_a_second_enemys_dazing_hit_that_deals_fatigue_ends_dazed() {
+    // THR-R214, THR-H2: "+1 Dazed" on a Dazed character changes nothing, so the first Strike
+    // stays the applier and the second Strike's Fatigue (a later enemy ability use) ends it.
+    let t = hit_twice("");
+    assert!(!t.ch("b").has(Cond::Dazed));
+}
+
+#[test]
+fn thr_r214_thr_h2_option_dazed_reapply_renews_applier_keeps_it_on() {
+    // THR-R214, THR-H2, option `dazed-reapply = "renews-applier"`: the second Strike becomes the
+    // applier, so its own Fatigue leaves Dazed on.
+    let t = hit_twice("dazed-reapply = \"renews-applier\"");
+    assert!(t.ch("b").has(Cond::Dazed));
+}
+
 #[test]
 fn thr_h2_option_dazed_as_a_status_stacks_and_ticks() {
     let mut t = struck_twice("dazed = \"status\"");
