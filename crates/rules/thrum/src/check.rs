@@ -447,7 +447,14 @@ fn moving(s: &State) -> Result<Cid, Reject> {
         return Err(no("not-now", "moving is only possible in the Move step of a turn"));
     }
     if s.turn.move_ended {
-        return Err(no("not-now", "this character's movement has ended for the turn"));
+        // THR-R67: a failed drop roll ends the character's movement for the turn.
+        return Err(no(
+            "not-enough-movement",
+            format!(
+                "{}'s movement ended for this turn (a failed drop roll): no movement is left",
+                s.name(who)
+            ),
+        ));
     }
     if calc::has(s, who, Cond::Immobilized) {
         return Err(no("immobilized", format!("{} is Immobilized", s.name(who))));
@@ -576,6 +583,17 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
             Ok(())
         }
         (Command::Act(a), Step::Move) => check_action(s, who, a),
+        (Command::Act(_), Step::Slot) => Err(no(
+            "not-now",
+            format!("{}'s turn has not begun: type begin (or delay) first", s.name(who)),
+        )),
+        (Command::Act(_), Step::Place) => Err(no(
+            "not-now",
+            format!(
+                "{} must pick a starting square first (no Actions in Round Zero)",
+                s.name(who)
+            ),
+        )),
         (Command::Act(_), _) => Err(no("not-now", "the Action has already been taken or skipped this turn")),
         (Command::Stance(id), Step::Move | Step::ActionMove | Step::Stance) => {
             check_stop_here(s, who)?;
@@ -787,6 +805,16 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
                 } else {
                     squares.iter().any(|p| in_range(s, user, range, *p))
                 };
+                if !ok && r == 0 {
+                    // THR-R48, THR-R80: Range 0 reaches only the user's own square.
+                    return Err(no(
+                        "out-of-range",
+                        format!(
+                            "{} has Range 0: its area must include its user's square ({upos})",
+                            a.name
+                        ),
+                    ));
+                }
                 if !ok {
                     return Err(no("out-of-range", "no square of the shape is within range"));
                 }

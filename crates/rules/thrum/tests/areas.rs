@@ -274,7 +274,13 @@ fn thr_r81_a_range_0_area_must_include_the_users_square() {
     let m = map(6, 6, &[]);
     let mut t = game(&m, "2,2", &[("e", "npcs", "1,1")], "");
     // 3,3 is adjacent, but the block 3..4 x 3..4 does not hold the user's square.
-    assert_eq!(t.reject("act pulse area 3,3").code, "out-of-range");
+    let r = t.reject("act pulse area 3,3");
+    assert_eq!(r.code, "out-of-range");
+    assert!(
+        r.reason.contains("must include its user's square (2,2)"),
+        "{}",
+        r.reason
+    );
     assert_eq!(t.reject("act pulse area 0,0").code, "out-of-range");
     t.cmd("act pulse area 1,1");
     assert_eq!(shape(&t.last), vec![(1, 1), (1, 2), (2, 1), (2, 2)]);

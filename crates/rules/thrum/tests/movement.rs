@@ -473,9 +473,11 @@ fn thr_r67_thr_r73_failed_drop_with_no_speed_left_ends_movement_and_dazes() {
     assert_eq!(t.s().turn.spent, 3);
     assert!(t.last.iter().any(|e| matches!(e, Event::MovementStopped { .. })));
     assert!(t.ch("a").has(Cond::Dazed));
-    // Its movement has ended for the turn.
+    // Its movement has ended for the turn: no movement is left to step with.
     let r = t.reject("step w");
-    assert_eq!(r.code, "not-now");
+    assert_eq!(r.code, "not-enough-movement");
+    assert!(r.reason.contains("failed drop roll"), "{}", r.reason);
+    assert_eq!(t.reject("move 1,0").code, "not-enough-movement");
 }
 
 #[test]

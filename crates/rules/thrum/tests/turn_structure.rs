@@ -36,6 +36,17 @@ fn ab(t: &T, id: &str) -> Option<u16> {
 }
 
 #[test]
+fn thr_r26_an_action_typed_at_the_slot_prompt_says_the_turn_has_not_begun() {
+    // THR-R26: the turn (and with it the Action) starts only once the slot is begun.
+    let mut t = duel(6, "", "1,0", "");
+    assert_eq!(t.pending().0, "slot");
+    let r = t.reject("act basic-attack ogre");
+    assert_eq!(r.code, "not-now");
+    assert!(r.reason.contains("turn has not begun"), "{}", r.reason);
+    assert!(!r.reason.contains("already been taken"), "{}", r.reason);
+}
+
+#[test]
 fn thr_r26_a_turn_runs_start_move_action_stance_end_in_order() {
     let mut t = duel(6, "", "4,0", "");
     t.set("p", "stress", 3); // Frayed: a Panic Roll at the start of the turn
