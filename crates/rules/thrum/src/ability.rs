@@ -1199,11 +1199,8 @@ struct RawTrigger {
 pub fn toml_diagnostic(file: &SourceFile, e: &toml::de::Error) -> Diagnostic {
     let offset = e.span().map_or(0, |s| s.start);
     let msg = e.message().trim().to_string();
-    let mut d = Diagnostic::at(file, offset, msg);
-    if e.span().is_none() {
-        d.line = 0;
-    }
-    d
+    // Without a span (a problem of the document as a whole), point at the top of the file.
+    Diagnostic::at(file, offset, msg)
 }
 
 struct Loader<'a> {

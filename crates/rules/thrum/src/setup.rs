@@ -492,15 +492,19 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             policy: s.policy.clone(),
         });
     }
+    // Problems of the sides as a whole point at the side tables (or the top of the file).
+    let first_side = raw.side.first().map_or(0..0, |x| x.span());
     if sides.len() < 2 {
-        cx.err(0..0, "an encounter needs at least two [[side]] tables");
+        let at = raw.side.last().map_or(0..0, |x| x.span());
+        cx.err(at, "an encounter needs at least two [[side]] tables");
     }
-    if sides.len() > 16 {
-        cx.err(0..0, "at most 16 sides are supported");
+    if let Some(extra) = raw.side.get(16) {
+        cx.err(extra.span(), "at most 16 sides are supported");
     }
-    if !sides.iter().any(|s| s.pc) || sides.iter().all(|s| s.pc) {
+    if !raw.side.is_empty() && (!sides.iter().any(|s| s.pc) || sides.iter().all(|s| s.pc)) {
+        let kinds = raw.side.first().map_or(first_side, |x| x.get_ref().kind.span());
         cx.err(
-            0..0,
+            kinds,
             "Thrum needs at least one side of kind \"pc\" and one of kind \"npc\"",
         );
     }
@@ -562,8 +566,21 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             &options,
             false,
         ) {
-            if chars.iter().any(|o| o.id == c.id) {
-                cx.err(rc.span(), format!("combatant '{}' is defined twice", c.id));
+            // Typed ids match without regard to case (`State::find`), so ids that differ only
+            // by case could never both be named: refuse the second at its id.
+            let id_span = rc.get_ref().id.as_ref().map_or(rc.span(), |i| i.span());
+            if let Some(o) = chars.iter().find(|o| o.id.eq_ignore_ascii_case(&c.id)) {
+                if o.id == c.id {
+                    cx.err(id_span, format!("combatant '{}' is defined twice", c.id));
+                } else {
+                    cx.err(
+                        id_span,
+                        format!(
+                            "combatant id '{}' differs from '{}' only by case; ids are typed without regard to case, so pick another id",
+                            c.id, o.id
+                        ),
+                    );
+                }
             }
             if let Some(p) = c.start
                 && chars.iter().any(|o| o.start == Some(p))
@@ -573,8 +590,14 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             chars.push(c);
         }
     }
-    if chars.len() > 64 {
-        cx.err(0..0, "at most 64 combatants are supported");
+    if let Some(extra) = raw.combatant.get(64) {
+        cx.err(extra.span(), "at most 64 combatants are supported");
+    }
+    if raw.combatant.is_empty() {
+        cx.err(
+            0..0,
+            "the encounter has no combatants: add at least one [[combatant]] table",
+        );
     }
 
     // Round Zero: PCs without a square need room in the Starting Area (THR-R22, THR-R25).
