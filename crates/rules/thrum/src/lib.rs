@@ -282,7 +282,7 @@ gm end <side>|none"
 
     fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
         let q = odds::parse_query(args)?;
-        let o = odds::attack(q);
+        let o = odds::attack(q)?;
         Ok((odds::text(&o), serde_json::to_value(&o).map_err(|e| e.to_string())?))
     }
 

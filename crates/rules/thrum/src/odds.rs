@@ -110,24 +110,50 @@ pub struct AttackOdds {
     pub expected_damage_exact: Exact,
 }
 
+/// The most net Boons or Banes one roll may have (2 + 30 dice: the most a roll holds).
+pub const MAX_NET: i16 = 30;
+
+/// The most net Boons and Banes both rolls may have together. The two rolls have
+/// `6^(4 + |attack net| + |defence net|)` equally likely outcomes, and the expected damage
+/// multiplies that count by up to 3 × 32767 (a 16-bit hit and critical plus Vulnerable): with
+/// 42 dice (6^42 < 2^109) the product still fits 128 bits.
+pub const MAX_NET_BOTH: i16 = 38;
+
+/// Why odds cannot be computed exactly.
+fn too_large(what: &str) -> String {
+    format!(
+        "{what}: exact odds count every outcome in 128-bit integers, so at most {MAX_NET} net Boons or Banes per roll and {MAX_NET_BOTH} for both rolls together are supported"
+    )
+}
+
 /// The kept-two distribution of a 2d6 roll with `net` Boons, plus a modifier.
-pub fn roll_dist(side: Side) -> Dist {
-    let extra = side.net.unsigned_abs().min(30);
+pub fn roll_dist(side: Side) -> Result<Dist, String> {
+    if side.net.unsigned_abs() > MAX_NET as u16 {
+        return Err(too_large(&format!("{} net Boons or Banes", side.net)));
+    }
+    let extra = side.net.unsigned_abs();
     let keep = match side.net {
         n if n > 0 => Keep::Highest(2),
         n if n < 0 => Keep::Lowest(2),
         _ => Keep::All,
     };
-    Dist::of_keep(2 + extra, 6, keep)
-        .unwrap_or_else(|_| Dist::constant(7))
-        .shift(side.modifier as i64)
+    Ok(Dist::of_keep(2 + extra, 6, keep)
+        .map_err(|e| too_large(&e.to_string()))?
+        .shift(side.modifier as i64))
 }
 
-/// Computes an attack's odds exactly.
-pub fn attack(q: AttackQuery) -> AttackOdds {
-    let a = roll_dist(q.attack);
-    let d = roll_dist(q.defence);
-    let diff = a.sub(&d).unwrap_or_else(|_| Dist::constant(0));
+/// Computes an attack's odds exactly. Every count is a 128-bit integer and every step is
+/// checked: a query too large to count exactly is an error, never a wrapped number. Modifiers,
+/// damage and Vulnerable may be any 16-bit value; see [`MAX_NET`] and [`MAX_NET_BOTH`] for
+/// Boons and Banes.
+pub fn attack(q: AttackQuery) -> Result<AttackOdds, String> {
+    let both = q.attack.net.unsigned_abs() as u32 + q.defence.net.unsigned_abs() as u32;
+    if both > MAX_NET_BOTH as u32 {
+        return Err(too_large(&format!("{both} net Boons and Banes on the two rolls")));
+    }
+    let a = roll_dist(q.attack)?;
+    let d = roll_dist(q.defence)?;
+    let diff = a.sub(&d).map_err(|e| too_large(&e.to_string()))?;
     let m = q.margin as i64;
     let total = diff.total();
     let tie = diff.count_eq(0);
@@ -140,18 +166,23 @@ pub fn attack(q: AttackQuery) -> AttackOdds {
     } else {
         (total, def_succ)
     };
-    let vul = q.vulnerable as u128;
-    let on_hit = q.hit.max(0) as u128;
+    // Damage in 64 bits: the sum of two 16-bit amounts cannot wrap.
+    let vul = q.vulnerable.max(0) as u128;
+    let on_hit = (q.hit as i64).max(0) as u128;
     let on_crit = (if q.critical_replaces {
-        q.critical
+        q.critical as i64
     } else {
-        q.hit + q.critical
+        q.hit as i64 + q.critical as i64
     })
     .max(0) as u128;
     let with_vul = |x: u128| if x > 0 { x + vul } else { 0 };
-    let dmg_num = att_succ * with_vul(on_hit) + att_crit * with_vul(on_crit);
+    let overflow = || too_large("the expected damage");
+    let dmg_num = att_succ
+        .checked_mul(with_vul(on_hit))
+        .and_then(|x| att_crit.checked_mul(with_vul(on_crit)).and_then(|y| x.checked_add(y)))
+        .ok_or_else(overflow)?;
     let expected = Exact::new(dmg_num, den);
-    AttackOdds {
+    Ok(AttackOdds {
         query: q,
         defender_critical: Exact::new(def_crit, den),
         defender_success: Exact::new(def_succ, den),
@@ -159,7 +190,7 @@ pub fn attack(q: AttackQuery) -> AttackOdds {
         attacker_critical: Exact::new(att_crit, den),
         expected_damage: expected.value(),
         expected_damage_exact: expected,
-    }
+    })
 }
 
 /// The query for an attack in a game position: `user` attacks `target` with `ability`, which
@@ -212,17 +243,17 @@ pub fn note(s: &State, user: Cid, ability: crate::ability::AbilityId, target: Ci
     let parts: Vec<String> = calc::defences(s, target, a)
         .iter()
         .map(|d| {
-            let o = attack(query_in(s, user, ability, target, *d));
+            let o = attack(query_in(s, user, ability, target, *d)).ok()?;
             let hit = o.attacker_success.value() + o.attacker_critical.value();
-            format!("{:.0}% vs {}", 100.0 * hit, d.name())
+            Some(format!("{:.0}% vs {}", 100.0 * hit, d.name()))
         })
-        .collect();
+        .collect::<Option<Vec<_>>>()?;
     Some(format!("hit {}", parts.join(", ")))
 }
 
 /// The fast f64 table the AI uses must agree with the exact computation.
 pub fn agrees_with_ai(q: AttackQuery) -> bool {
-    let exact = attack(q);
+    let Ok(exact) = attack(q) else { return false };
     let fast = ai::contest_odds(
         q.attack.net,
         q.attack.modifier,
@@ -261,7 +292,7 @@ pub fn parse_query(args: &[String]) -> Result<AttackQuery, String> {
     let num = |name: &str, v: Option<&String>| -> Result<i16, String> {
         let v = v.ok_or_else(|| format!("{name} needs a number"))?;
         v.parse::<i16>()
-            .map_err(|_| format!("{name}: '{v}' is not a whole number"))
+            .map_err(|_| format!("{name}: '{v}' is not a whole number from -32768 to 32767"))
     };
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -309,12 +340,24 @@ pub fn parse_query(args: &[String]) -> Result<AttackQuery, String> {
     }
     // Evasion's automatic Boon unless Vulnerable (THR-R103); Cover is a Bane on the attack
     // (THR-R126); Frayed and Dazed are Banes on the defence (THR-R156, THR-R214).
-    let evasion_boon = (defence == Defence::Evasion && q.vulnerable == 0) as i16;
-    q.attack.net = boons_att - banes_att - cover as i16;
-    q.defence.net = boons_def + evasion_boon - banes_def - frayed as i16 - dazed as i16;
-    if q.attack.net.abs() > 30 || q.defence.net.abs() > 30 {
-        return Err("at most 30 net Boons or Banes".into());
+    // Counted in 32 bits (16-bit counts plus the automatic ones cannot wrap), then refused
+    // outside the supported range.
+    let evasion_boon = (defence == Defence::Evasion && q.vulnerable == 0) as i32;
+    let att = boons_att as i32 - banes_att as i32 - cover as i32;
+    let def = boons_def as i32 + evasion_boon - banes_def as i32 - frayed as i32 - dazed as i32;
+    let max = MAX_NET as i32;
+    if att.abs() > max || def.abs() > max {
+        return Err(format!(
+            "at most {MAX_NET} net Boons or Banes per roll are supported (attack {att:+}, defence {def:+})"
+        ));
     }
+    if att.abs() + def.abs() > MAX_NET_BOTH as i32 {
+        return Err(format!(
+            "at most {MAX_NET_BOTH} net Boons and Banes on both rolls together are supported (attack {att:+}, defence {def:+}): exact odds count every outcome in 128-bit integers"
+        ));
+    }
+    q.attack.net = att as i16;
+    q.defence.net = def as i16;
     Ok(q)
 }
 
@@ -416,14 +459,14 @@ mod tests {
                 }
             }
             let total = (att.len() * def.len()) as u128;
-            let o = attack(q(am, an, dm, dn));
+            let o = attack(q(am, an, dm, dn)).unwrap();
             assert_eq!(o.defender_critical, Exact::new(counts[0], total));
             assert_eq!(o.defender_success, Exact::new(counts[1], total));
             assert_eq!(o.attacker_success, Exact::new(counts[2], total));
             assert_eq!(o.attacker_critical, Exact::new(counts[3], total));
         }
         // A hand check: with equal modifiers the attacker hits (1 - P(tie)) / 2 = 575/1296.
-        let o = attack(q(0, 0, 0, 0));
+        let o = attack(q(0, 0, 0, 0)).unwrap();
         let (s, c) = (o.attacker_success, o.attacker_critical);
         assert_eq!(
             Exact::new(s.num * c.den + c.num * s.den, s.den * c.den),
@@ -436,7 +479,8 @@ mod tests {
         let o = attack(AttackQuery {
             reroll_ties: true,
             ..q(0, 0, 0, 0)
-        });
+        })
+        .unwrap();
         let hit = o.attacker_success.value() + o.attacker_critical.value();
         assert!((hit - 0.5).abs() < 1e-15);
     }
@@ -444,7 +488,7 @@ mod tests {
     #[test]
     fn expected_damage_counts_criticals_and_vulnerable() {
         let base = q(3, 0, 0, 0);
-        let o = attack(base);
+        let o = attack(base).unwrap();
         let e = 2.0 * o.attacker_success.value() + 3.0 * o.attacker_critical.value();
         assert!((o.expected_damage - e).abs() < 1e-12);
         let v = attack(AttackQuery {
@@ -452,7 +496,8 @@ mod tests {
             critical_replaces: true,
             critical: 4,
             ..base
-        });
+        })
+        .unwrap();
         let e = 4.0 * v.attacker_success.value() + 6.0 * v.attacker_critical.value();
         assert!((v.expected_damage - e).abs() < 1e-12);
     }

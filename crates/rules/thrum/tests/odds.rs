@@ -3,7 +3,7 @@
 //! probability.
 
 use fray_dice::{Keep, SeededDice, roll};
-use fray_thrum::odds::{AttackQuery, Side, attack};
+use fray_thrum::odds::{AttackQuery, Side, attack, parse_query};
 use fray_thrum::resolve::verdict_of;
 
 fn kept(dice: &mut SeededDice, net: i16) -> i16 {
@@ -18,7 +18,7 @@ fn kept(dice: &mut SeededDice, net: i16) -> i16 {
 }
 
 fn check(q: AttackQuery, n: u64, seed: u64) {
-    let exact = attack(q);
+    let exact = attack(q).unwrap();
     let mut dice = SeededDice::new(seed);
     let mut counts = [0u64; 4];
     let mut trials = 0u64;
@@ -85,7 +85,7 @@ fn expected_damage_matches_a_sampled_mean() {
         critical_replaces: true,
         ..q(3, 1, 1, 0, false)
     };
-    let exact = attack(query).expected_damage;
+    let exact = attack(query).unwrap().expected_damage;
     let mut dice = SeededDice::new(9);
     let n = 400_000u64;
     let mut total = 0i64;
@@ -105,4 +105,64 @@ fn expected_damage_matches_a_sampled_mean() {
     let var = sq as f64 / n as f64 - mean * mean;
     let se = (var / n as f64).sqrt();
     assert!((mean - exact).abs() < 5.0 * se, "exact {exact}, sampled {mean}");
+}
+
+fn args(text: &str) -> Vec<String> {
+    text.split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn large_arguments_never_wrap() {
+    // 32767 + 1 would wrap to -32768 in 16 bits: the damage is counted in wide integers.
+    let q = parse_query(&args("--attack 20 --hit 32767 --critical 32767")).unwrap();
+    let o = attack(q).unwrap();
+    let hit = o.attacker_success.value();
+    let crit = o.attacker_critical.value();
+    let want = 32767.0 * hit + 65534.0 * crit;
+    assert!(
+        (o.expected_damage - want).abs() < 1e-6 * want,
+        "{} vs {want}",
+        o.expected_damage
+    );
+    assert!(o.expected_damage > 0.0);
+    // Modifiers at both ends of 16 bits: certain outcomes, not wrapped ones.
+    let o = attack(parse_query(&args("--attack 32767 --defend -32768")).unwrap()).unwrap();
+    assert_eq!(o.attacker_critical.value(), 1.0);
+    let o = attack(parse_query(&args("--attack -32768 --defend 32767")).unwrap()).unwrap();
+    assert_eq!(o.defender_critical.value(), 1.0);
+}
+
+#[test]
+fn values_outside_the_supported_range_are_refused_with_a_reason() {
+    // Not a 16-bit number at all.
+    let e = parse_query(&args("--hit 40000")).unwrap_err();
+    assert!(e.contains("-32768 to 32767"), "{e}");
+    // 32767 Defence Boons plus Evasion's automatic one would wrap in 16 bits.
+    let e = parse_query(&args("--defence evasion --defence-boons 32767")).unwrap_err();
+    assert!(e.contains("at most 30"), "{e}");
+    // 30 Boons on each side: 64 dice, too many outcomes to count in 128 bits.
+    let e = parse_query(&args("--boons 30 --defence-boons 30")).unwrap_err();
+    assert!(e.contains("both rolls together"), "{e}");
+    // The same query built by hand is refused by the computation itself.
+    let big = AttackQuery {
+        attack: Side { modifier: 0, net: 30 },
+        defence: Side { modifier: 0, net: -30 },
+        ..q(0, 0, 0, 0, false)
+    };
+    assert!(attack(big).is_err());
+    // The largest supported pair still computes, and its probabilities add up to 1.
+    let o = attack(
+        parse_query(&args(
+            "--boons 30 --defence-banes 8 --hit 32767 --critical 32767 --vulnerable 32767",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let sum = o.defender_critical.value()
+        + o.defender_success.value()
+        + o.attacker_success.value()
+        + o.attacker_critical.value();
+    assert!((sum - 1.0).abs() < 1e-12);
+    assert!(o.expected_damage > 0.0);
+    assert!(parse_query(&args("--boons 30 --defence-banes 9")).is_err());
 }
