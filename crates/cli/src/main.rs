@@ -29,6 +29,7 @@ macro_rules! say_nonl {
     }};
 }
 
+mod choices;
 mod odds;
 mod play;
 mod registry;

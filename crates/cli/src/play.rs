@@ -1,60 +1,154 @@
 //! `fray play`: table play at a prompt or from a script.
 //!
-//! At each pending decision the prompt names the seat that must decide and lists every legal
-//! command exactly as it can be typed. Lines come from the terminal or, when stdin is not a
-//! terminal, one per line from stdin, so whole fights can be scripted. Besides game commands
-//! the prompt understands `help`, `show`, `choices`, `undo` and `quit`; GM rulings start with
-//! `gm`. The record (with `--record`) is rewritten after every accepted command, so nothing
-//! already played is lost when something goes wrong later.
+//! At each pending decision the prompt names the seat that must decide and lists the legal
+//! commands: in full when there are few, families of square-only differences once with a count
+//! (`choices all` prints every one; see [`crate::choices`]). At a terminal the prompt is a line
+//! editor (history, editing, Tab completion of the legal commands, ids, squares, prompt words
+//! and GM rulings); when stdin is not a terminal, lines are read one per line, so whole fights
+//! can be scripted, and a line that is not UTF-8 is bad input naming its line. Besides game
+//! commands the prompt understands `help`, `show`, `map`, `state`, `choices`, `undo` and
+//! `quit`; GM rulings start with `gm`. The record (with `--record`) is written after every
+//! accepted command (to a new file renamed over the old), so nothing already played is lost
+//! when something goes wrong later.
 
+use crate::choices;
 use crate::{Fail, open_game, print_header, print_log, random_seed};
 use fray_dice::{DiceError, InteractiveDice, ScriptedDice, parse_faces};
 use fray_engine::Seat;
 use fray_engine::SubmitError;
-use fray_engine::text::{AnyGame, NewDice};
+use fray_engine::text::{AnyGame, NewDice, PendingText};
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
 use std::cell::RefCell;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::rc::Rc;
 
+/// The words Tab completes at the current decision (shared with the line editor).
+type Words = Rc<RefCell<Vec<String>>>;
+
+/// The line editor's helper: completion from the current decision's words.
+struct Completion {
+    words: Words,
+}
+
+impl Completer for Completion {
+    type Candidate = String;
+    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+        let upto = line.get(..pos).unwrap_or(line);
+        Ok(choices::complete(&self.words.borrow(), upto))
+    }
+}
+
+impl Hinter for Completion {
+    type Hint = String;
+}
+impl Highlighter for Completion {}
+impl Validator for Completion {}
+impl Helper for Completion {}
+
 /// Where typed lines come from.
+enum Source {
+    /// A person at a terminal, through the line editor.
+    Terminal(Box<Editor<Completion, DefaultHistory>>),
+    /// A script (or a pipe): raw lines, checked to be UTF-8.
+    Script(Box<dyn BufRead>),
+}
+
+/// Where typed lines come from, and how far we are.
 struct Input {
-    lines: Box<dyn Iterator<Item = std::io::Result<String>>>,
+    source: Source,
     line: usize,
-    terminal: bool,
     /// A complaint about typed dice in a script (scripts stop on bad dice instead of asking
     /// again).
     complaint: Option<String>,
+    /// Tab completion words for the current question.
+    words: Words,
 }
 
 impl Input {
-    fn read(&mut self, prompt: &str) -> Option<String> {
-        if self.terminal {
-            say_nonl!("{prompt}");
-            let _ = std::io::stdout().flush();
+    fn terminal(&self) -> bool {
+        matches!(self.source, Source::Terminal(_))
+    }
+
+    /// The next line: `Ok(None)` at the end of the input (or Ctrl-D / Ctrl-C at a terminal),
+    /// an error for a line that cannot be read (not UTF-8, an I/O error).
+    fn read(&mut self, prompt: &str) -> Result<Option<String>, String> {
+        match &mut self.source {
+            Source::Terminal(ed) => match ed.readline(prompt) {
+                Ok(l) => {
+                    self.line += 1;
+                    if !l.trim().is_empty() {
+                        let _ = ed.add_history_entry(l.as_str());
+                    }
+                    Ok(Some(l))
+                }
+                Err(ReadlineError::Eof | ReadlineError::Interrupted) => Ok(None),
+                Err(e) => Err(format!("cannot read the terminal: {e}")),
+            },
+            Source::Script(r) => {
+                let mut buf = Vec::new();
+                let n = r
+                    .read_until(b'\n', &mut buf)
+                    .map_err(|e| format!("line {}: cannot read the input: {e}", self.line + 1))?;
+                if n == 0 {
+                    return Ok(None);
+                }
+                self.line += 1;
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                }
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
+                let l = String::from_utf8(buf).map_err(|e| {
+                    let col = e.utf8_error().valid_up_to() + 1;
+                    format!("line {}, column {col}: the line is not UTF-8 text", self.line)
+                })?;
+                say!("{prompt}{l}");
+                Ok(Some(l))
+            }
         }
-        let l = self.lines.next()?.ok()?;
-        self.line += 1;
-        if !self.terminal {
-            say!("{prompt}{l}");
-        }
-        Some(l)
     }
 }
 
 const HELP: &str = "\
-Type one of the choices listed at the prompt, or:
-  show       the state of every combatant
-  choices    list the legal choices again
-  undo       take back the last command
-  quit       stop here (the record keeps everything played so far)
-  gm ...     a GM ruling, at any time:";
+Type one of the choices listed at the prompt (Tab completes at a terminal), or:
+  show [SEAT]     the combat tracker: turn order, who has acted or delayed, gauges, statuses
+  map [SEAT]      the battlefield as text, with a legend
+  state [SEAT]    the state as JSON, as the seat may see it (default: the seat deciding)
+  choices         the legal choices again (long families once, with a count)
+  choices all     every legal choice in full;  choices json: as a JSON array
+  undo            take back the last command
+  quit            stop here (the record keeps everything played so far)
+  gm ...          a GM ruling, at any time:";
 
 const HELP_END: &str = "Lines starting with # are comments. See docs/commands.md for every command.";
 
-fn print_choices(choices: &[String]) {
+/// The prompt words, for completion.
+const PROMPT_WORDS: [&str; 10] = [
+    "help",
+    "show",
+    "map",
+    "state",
+    "choices",
+    "choices all",
+    "choices json",
+    "undo",
+    "quit",
+    "gm",
+];
+
+/// Prints choices as lines of at most 100 columns separated by `|`.
+fn print_wrapped<S: AsRef<str>>(items: &[S]) {
     let mut line = String::from("  ");
-    for c in choices {
+    for c in items {
+        let c = c.as_ref();
         if line.len() + c.len() + 3 > 100 && !line.trim().is_empty() {
             say!("{}", line.trim_end());
             line = String::from("  ");
@@ -66,6 +160,12 @@ fn print_choices(choices: &[String]) {
     if !l.trim().is_empty() {
         say!("{l}");
     }
+}
+
+/// Prints the legal choices: long square families once with a count, the rest in full.
+fn print_choices(choices: &[String]) {
+    let lines: Vec<String> = choices::group(choices).iter().map(ToString::to_string).collect();
+    print_wrapped(&lines);
 }
 
 /// Notes such as attack odds, one line per distinct note (the first command it belongs to).
@@ -86,17 +186,104 @@ fn save(record: Option<&Path>, game: &dyn AnyGame) -> Result<(), Fail> {
     crate::write_record(record, game)
 }
 
+/// The seat a prompt word is about: the one named after it, or the seat deciding.
+fn seat_arg(game: &dyn AnyGame, arg: &str, pending: Seat) -> Result<Seat, String> {
+    if arg.is_empty() {
+        return Ok(pending);
+    }
+    game.seat_by_name(arg)
+        .ok_or_else(|| format!("no seat '{arg}' (the GM seat is 'gm')"))
+}
+
+/// The words Tab completes at this decision: the legal commands, the prompt words (with seat
+/// names where they take one) and the GM rulings with every combatant id.
+fn completion_words(game: &dyn AnyGame, p: &PendingText) -> Vec<String> {
+    let mut words = p.choices.clone();
+    words.extend(PROMPT_WORDS.iter().map(|w| w.to_string()));
+    let seats = ["gm".to_string(), p.seat_name.clone()];
+    for w in ["show", "map", "state"] {
+        words.extend(seats.iter().map(|s| format!("{w} {s}")));
+    }
+    let view = game.view_json(Seat::GM);
+    let ids: Vec<String> = view
+        .get("combatants")
+        .and_then(|c| c.as_array())
+        .map(|list| {
+            list.iter()
+                .filter_map(|c| c.get("id").and_then(|i| i.as_str()).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    words.extend(choices::gm_candidates(game.gm_help(), &ids));
+    words
+}
+
+/// Answers a prompt word; `false` when the line is not one.
+fn prompt_word(game: &dyn AnyGame, p: &PendingText, text: &str) -> bool {
+    let (head, arg) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let arg = arg.trim();
+    match (head, arg) {
+        ("help" | "?", "") => {
+            say!("{HELP}");
+            for l in game.gm_help().lines() {
+                say!("                    {l}");
+            }
+            say!("{HELP_END}");
+        }
+        ("show" | "map" | "state", _) => match seat_arg(game, arg, p.seat) {
+            Err(e) => say!("  {e}"),
+            Ok(seat) => match head {
+                "show" => say_nonl!("{}", ensure_newline(game.tracker(seat))),
+                "map" => match game.map(seat) {
+                    Some(m) => say_nonl!("{}", ensure_newline(m)),
+                    None => say!("  (this ruleset has no map)"),
+                },
+                _ => say!(
+                    "{}",
+                    serde_json::to_string_pretty(&game.view_json(seat)).unwrap_or_default()
+                ),
+            },
+        },
+        ("choices", "") => print_choices(&p.choices),
+        ("choices", "all") => print_wrapped(&p.choices),
+        ("choices", "json") => say!("{}", serde_json::to_string(&p.choices).unwrap_or_default()),
+        _ => return false,
+    }
+    true
+}
+
+fn ensure_newline(mut s: String) -> String {
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
 /// Runs table play.
 pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&Path>, json: bool) -> Result<(), Fail> {
-    let stdin = std::io::stdin();
-    let terminal = stdin.is_terminal();
+    let words: Words = Rc::new(RefCell::new(Vec::new()));
+    let source = if std::io::stdin().is_terminal() {
+        let config = rustyline::Config::builder()
+            .completion_type(rustyline::CompletionType::List)
+            .auto_add_history(false)
+            .build();
+        let mut ed: Editor<Completion, DefaultHistory> =
+            Editor::with_config(config).map_err(|e| Fail::input(format!("cannot set up the terminal: {e}")))?;
+        ed.set_helper(Some(Completion {
+            words: Rc::clone(&words),
+        }));
+        Source::Terminal(Box::new(ed))
+    } else {
+        Source::Script(Box::new(std::io::BufReader::new(std::io::stdin())))
+    };
     let input = Rc::new(RefCell::new(Input {
-        lines: Box::new(stdin.lock().lines()),
+        source,
         line: 0,
-        terminal,
         complaint: None,
+        words: Rc::clone(&words),
     }));
-    let source = match (seed, dice) {
+    let terminal = input.borrow().terminal();
+    let dice_source = match (seed, dice) {
         (_, Some("manual")) => {
             let ask_in = Rc::clone(&input);
             let complain_in = Rc::clone(&input);
@@ -105,12 +292,14 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
                 if let Some(c) = inp.complaint.take() {
                     return Err(DiceError::Aborted(format!("line {}: {c}", inp.line)));
                 }
+                inp.words.borrow_mut().clear();
                 let text = inp
                     .read(&format!("roll {count}d{sides} for {why}: "))
+                    .map_err(DiceError::Aborted)?
                     .ok_or_else(|| DiceError::Aborted("the input ended while dice were being typed".into()))?;
                 match parse_faces(&text) {
                     Ok(f) => Ok(f),
-                    Err(e) if inp.terminal => {
+                    Err(e) if inp.terminal() => {
                         say!("  {e}: type {count} numbers from 1 to {sides}, such as 3 5");
                         Ok(Vec::new())
                     }
@@ -119,7 +308,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
             };
             let complain = move |msg: &str| {
                 let mut inp = complain_in.borrow_mut();
-                if inp.terminal {
+                if inp.terminal() {
                     say!("  {msg}");
                 } else {
                     inp.complaint = Some(msg.to_string());
@@ -134,42 +323,45 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
         (Some(s), None) => NewDice::Seeded(s),
         (None, None) => NewDice::Seeded(random_seed()),
     };
-    let mut game = open_game(path, source)?;
+    let mut game = open_game(path, dice_source)?;
     print_header(&*game, false);
     print_log(&game.full_log(), false);
     save(record, &*game)?;
+    // The decision is printed again only after a command was taken (or refused), not after a
+    // prompt word such as `show`.
+    let mut announce = true;
     while let Some(p) = game.pending() {
-        say!("[{}] {}", p.seat_name, p.prompt);
-        print_choices(&p.choices);
-        print_notes(&p.choices, &p.notes);
+        if announce {
+            say!("[{}] {}", p.seat_name, p.prompt);
+            print_choices(&p.choices);
+            print_notes(&p.choices, &p.notes);
+        }
+        announce = true;
+        *words.borrow_mut() = completion_words(&*game, &p);
         let line = input.borrow_mut().read("> ");
-        let Some(line) = line else {
-            save(record, &*game)?;
-            say!("(the input ended before the combat did; the record holds everything so far)");
-            return Ok(());
+        let line = match line {
+            Ok(Some(l)) => l,
+            Ok(None) => {
+                save(record, &*game)?;
+                say!("(the input ended before the combat did; the record holds everything so far)");
+                return Ok(());
+            }
+            Err(e) => {
+                save(record, &*game)?;
+                return Err(Fail::input(format!("{e} (the record holds everything before it)")));
+            }
         };
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
+            announce = false;
             continue;
         }
         let line_no = input.borrow().line;
+        if prompt_word(&*game, &p, text) {
+            announce = false;
+            continue;
+        }
         match text {
-            "help" | "?" => {
-                say!("{HELP}");
-                for l in game.gm_help().lines() {
-                    say!("               {l}");
-                }
-                say!("{HELP_END}");
-                continue;
-            }
-            "show" => {
-                say_nonl!("{}", game.summary());
-                continue;
-            }
-            "choices" => {
-                print_choices(&p.choices);
-                continue;
-            }
             "quit" => {
                 save(record, &*game)?;
                 say!("(stopped; the record holds everything so far)");
@@ -197,16 +389,26 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
                 save(record, &*game)?;
             }
             Err(SubmitError::Rejected(r)) => {
-                let bad_text = r.code == fray_engine::Reject::UNKNOWN_COMMAND;
+                // Text that is not a command is bad input (exit 2) for every ruleset; a
+                // command the rules refuse is a rejection (exit 1).
+                let unreadable = r.is_unreadable();
                 if terminal {
-                    say!("  rejected: {}", r.reason);
+                    if unreadable {
+                        say!("  not a command here: {} (type help, or press Tab)", r.reason);
+                    } else {
+                        say!("  rejected: {}", r.reason);
+                    }
                     continue;
                 }
                 save(record, &*game)?;
-                let code = if bad_text { 2 } else { 1 };
+                let (code, what) = if unreadable {
+                    (2, "not a command")
+                } else {
+                    (1, "rejected")
+                };
                 return Err(Fail {
                     code,
-                    message: format!("line {line_no}: rejected ({}): {}", r.code, r.reason),
+                    message: format!("line {line_no}: {what} ({}): {}", r.code, r.reason),
                 });
             }
             Err(SubmitError::Engine(e)) => {

@@ -1,0 +1,312 @@
+//! Choice lists a person can read, and Tab completion at the `fray play` prompt.
+//!
+//! A ruleset lists every legal command in full (scripts and AIs need the whole list), and an
+//! area ability can have hundreds of them, one per square. For people the prompt shows each
+//! family of commands that differ only in their squares once, with the square written as
+//! `<x,y>` and a count (`move <x,y>  (41 squares)`); short families are shown in full. Families
+//! that also differ in one other word after a square (a line's direction) are shown once with
+//! the words that word can take. Nothing here knows a ruleset: a square is any `X,Y` word of
+//! two integers, which is how every ruleset prints squares.
+//!
+//! Completion works from the same legal list: the word under the cursor is completed to every
+//! word that a legal command (or a prompt word, or a GM ruling) has at that position after the
+//! words already typed.
+
+/// A family with at most this many members is printed in full.
+const SHOW_IN_FULL: usize = 6;
+
+/// At most this many distinct words are spelt out in a `<a|b|c>` slot; more are `<...>`.
+const SPELL_OUT: usize = 8;
+
+/// Whether a word is a square such as `3,4` or `-1,0`.
+pub fn is_square(word: &str) -> bool {
+    let Some((x, y)) = word.split_once(',') else {
+        return false;
+    };
+    let num = |s: &str| {
+        let s = s.strip_prefix('-').unwrap_or(s);
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+    };
+    num(x) && num(y)
+}
+
+/// One line of a readable choice list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A command shown as it is typed.
+    Full(String),
+    /// A family: its pattern, how many commands it stands for and how many squares they use.
+    Family {
+        /// Such as `act fire-burst area <x,y>`.
+        pattern: String,
+        /// How many legal commands the line stands for.
+        commands: usize,
+        /// How many distinct squares appear in them.
+        squares: usize,
+    },
+}
+
+impl std::fmt::Display for Line {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Line::Full(s) => f.write_str(s),
+            Line::Family {
+                pattern,
+                commands,
+                squares,
+            } if commands == squares => write!(f, "{pattern}  ({squares} squares)"),
+            Line::Family {
+                pattern,
+                commands,
+                squares,
+            } => write!(f, "{pattern}  ({commands} choices, {squares} squares)"),
+        }
+    }
+}
+
+/// Groups a legal list into readable lines, in the order families first appear.
+pub fn group(choices: &[String]) -> Vec<Line> {
+    // Family key: the words with squares replaced, and any word after the first square also
+    // replaced (a line's direction, an option), so those vary inside one family.
+    struct Family {
+        members: Vec<usize>,
+    }
+    let words: Vec<Vec<&str>> = choices.iter().map(|c| c.split_whitespace().collect()).collect();
+    let key_of = |w: &[&str]| -> Option<String> {
+        let first = w.iter().position(|x| is_square(x))?;
+        let mut k = String::new();
+        for (i, x) in w.iter().enumerate() {
+            if i > 0 {
+                k.push(' ');
+            }
+            if i >= first && (is_square(x) || i > first) {
+                k.push('\u{1}');
+            } else {
+                k.push_str(x);
+            }
+        }
+        // The number of words is part of the key.
+        k.push_str(&format!("\u{2}{}", w.len()));
+        Some(k)
+    };
+    let mut order: Vec<(Option<String>, usize)> = Vec::new();
+    let mut families: Vec<(String, Family)> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        match key_of(w) {
+            Some(k) => match families.iter_mut().find(|(fk, _)| *fk == k) {
+                Some((_, f)) => f.members.push(i),
+                None => {
+                    order.push((Some(k.clone()), families.len()));
+                    families.push((k, Family { members: vec![i] }));
+                }
+            },
+            None => order.push((None, i)),
+        }
+    }
+    let mut out = Vec::new();
+    for (key, idx) in order {
+        if key.is_none() {
+            out.push(Line::Full(choices[idx].clone()));
+            continue;
+        }
+        let members = &families[idx].1.members;
+        if members.len() <= SHOW_IN_FULL {
+            out.extend(members.iter().map(|&m| Line::Full(choices[m].clone())));
+            continue;
+        }
+        let first = &words[members[0]];
+        let mut squares: Vec<&str> = Vec::new();
+        let mut pattern: Vec<String> = Vec::new();
+        for (pos, _) in first.iter().enumerate() {
+            let mut seen: Vec<&str> = Vec::new();
+            for &m in members {
+                let w = words[m][pos];
+                if !seen.contains(&w) {
+                    seen.push(w);
+                }
+            }
+            if seen.iter().all(|w| is_square(w)) && seen.len() > 1 {
+                for s in &seen {
+                    if !squares.contains(s) {
+                        squares.push(s);
+                    }
+                }
+                pattern.push("<x,y>".into());
+            } else if seen.len() == 1 {
+                if is_square(seen[0]) && !squares.contains(&seen[0]) {
+                    squares.push(seen[0]);
+                }
+                pattern.push(seen[0].to_string());
+            } else if seen.len() <= SPELL_OUT {
+                pattern.push(format!("<{}>", seen.join("|")));
+            } else {
+                pattern.push("<...>".into());
+            }
+        }
+        out.push(Line::Family {
+            pattern: pattern.join(" "),
+            commands: members.len(),
+            squares: squares.len(),
+        });
+    }
+    out
+}
+
+/// Completes the word before the cursor. `line` is the text up to the cursor; returns where
+/// the completed word starts and the candidates (a trailing space when more words follow).
+pub fn complete(candidates: &[String], line: &str) -> (usize, Vec<String>) {
+    let start = line.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    let done: Vec<&str> = line[..start].split_whitespace().collect();
+    let partial = line[start..].to_ascii_lowercase();
+    let mut out: Vec<String> = Vec::new();
+    let mut more: Vec<bool> = Vec::new();
+    for c in candidates {
+        let w: Vec<&str> = c.split_whitespace().collect();
+        if w.len() <= done.len() || !w.iter().zip(&done).all(|(a, b)| a.eq_ignore_ascii_case(b)) {
+            continue;
+        }
+        let next = w[done.len()];
+        if !next.to_ascii_lowercase().starts_with(&partial) {
+            continue;
+        }
+        let follows = w.len() > done.len() + 1;
+        match out.iter().position(|o| o == next) {
+            Some(i) => more[i] |= follows,
+            None => {
+                out.push(next.to_string());
+                more.push(follows);
+            }
+        }
+    }
+    let out = out
+        .into_iter()
+        .zip(more)
+        .map(|(w, m)| if m { format!("{w} ") } else { w })
+        .collect();
+    (start, out)
+}
+
+/// Concrete GM rulings to complete, from a ruleset's `gm_help` text: each `gm <word> ...`
+/// template is expanded word by word (`a|b` alternatives, `<id>` to every combatant id) up to
+/// the first word that cannot be listed (a number, a square, a new name).
+pub fn gm_candidates(help: &str, ids: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let words: Vec<&str> = help.split_whitespace().collect();
+    let mut i = 0;
+    while i < words.len() {
+        if words[i] != "gm" {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < words.len() && words[j] != "gm" {
+            j += 1;
+        }
+        let template = &words[i + 1..j];
+        let mut partial: Vec<String> = vec!["gm".into()];
+        for t in template {
+            let options: Vec<String> = if *t == "<id>" {
+                ids.to_vec()
+            } else if t.starts_with('<') || t.contains('N') || t.contains(',') && !t.contains('|') {
+                Vec::new()
+            } else {
+                t.split('|').map(str::to_string).collect()
+            };
+            if options.is_empty() || partial.len() * options.len() > 4096 {
+                break;
+            }
+            partial = partial
+                .iter()
+                .flat_map(|p| options.iter().map(move |o| format!("{p} {o}")))
+                .collect();
+        }
+        out.extend(partial.into_iter().filter(|p| p != "gm"));
+        i = j;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn squares_are_two_integers() {
+        assert!(is_square("3,4"));
+        assert!(is_square("-1,10"));
+        assert!(!is_square("biffer,plinker"));
+        assert!(!is_square("3,"));
+        assert!(!is_square("3"));
+    }
+
+    #[test]
+    fn short_families_are_shown_in_full_and_long_ones_once() {
+        let mut c = strings(&["begin", "act strike biffer", "act strike plinker"]);
+        for x in 0..8 {
+            for y in 0..5 {
+                c.push(format!("move {x},{y}"));
+            }
+        }
+        c.extend(strings(&["place 0,1", "place 0,2"]));
+        let lines: Vec<String> = group(&c).iter().map(|l| l.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "begin",
+                "act strike biffer",
+                "act strike plinker",
+                "move <x,y>  (40 squares)",
+                "place 0,1",
+                "place 0,2"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_ability_is_one_line_with_its_directions() {
+        let mut c = Vec::new();
+        for x in 0..4 {
+            for y in 0..3 {
+                for d in ["n", "e", "s", "w"] {
+                    c.push(format!("act lance line {x},{y} {d}"));
+                }
+            }
+        }
+        c.push("act lance line 9,9 n overexert".into());
+        let lines: Vec<String> = group(&c).iter().map(|l| l.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "act lance line <x,y> <n|e|s|w>  (48 choices, 12 squares)",
+                "act lance line 9,9 n overexert"
+            ]
+        );
+    }
+
+    #[test]
+    fn completion_offers_the_next_word_of_matching_commands() {
+        let c = strings(&["move 1,2", "move 1,3", "act strike biffer", "act shove biffer", "pass"]);
+        assert_eq!(complete(&c, ""), (0, strings(&["move ", "act ", "pass"])));
+        assert_eq!(complete(&c, "mo"), (0, strings(&["move "])));
+        assert_eq!(complete(&c, "move "), (5, strings(&["1,2", "1,3"])));
+        assert_eq!(complete(&c, "act s"), (4, strings(&["strike ", "shove "])));
+        assert_eq!(complete(&c, "ACT STRIKE b"), (11, strings(&["biffer"])));
+        assert_eq!(complete(&c, "jump "), (5, Vec::<String>::new()));
+    }
+
+    #[test]
+    fn gm_rulings_expand_alternatives_and_ids() {
+        let help = "gm set <id> fatigue|stress +N|-N|=N\ngm move <id> <x,y>       gm end <side>|none";
+        let ids = strings(&["korrin", "biffer"]);
+        let g = gm_candidates(help, &ids);
+        assert!(g.contains(&"gm set korrin fatigue".to_string()));
+        assert!(g.contains(&"gm set biffer stress".to_string()));
+        assert!(g.contains(&"gm move korrin".to_string()));
+        assert!(g.contains(&"gm end".to_string()));
+        assert!(!g.iter().any(|x| x.contains('<')));
+    }
+}
