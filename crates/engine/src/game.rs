@@ -54,6 +54,26 @@ pub fn authorize<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command)
     }
 }
 
+/// A game whose automatic start (such as initiative) failed, with the record of everything
+/// known when it failed: setup, options, seed, and the faces drawn and events emitted so far,
+/// with [`StartEntry::unfinished`] set. [`Game::replay`] refuses such a record; it exists so
+/// nothing typed is lost.
+pub struct StartFailed<R: Ruleset> {
+    /// Why the start failed.
+    pub error: EngineError,
+    /// The unfinished record.
+    pub record: Record<R>,
+}
+
+impl<R: Ruleset> std::fmt::Debug for StartFailed<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StartFailed")
+            .field("error", &self.error)
+            .field("record", &self.record)
+            .finish()
+    }
+}
+
 /// A game in progress together with its record.
 pub struct Game<R: Ruleset> {
     state: R::State,
@@ -64,12 +84,23 @@ pub struct Game<R: Ruleset> {
 impl<R: Ruleset> Game<R> {
     /// Starts a game whose dice come from a seeded PRNG; the record stores the seed.
     pub fn new_seeded(setup: R::Setup, options: R::Options, seed: u64) -> Result<Game<R>, EngineError> {
-        Self::start_with(setup, options, Some(seed), Box::new(SeededDice::new(seed)))
+        Self::start_with(setup, options, Some(seed), Box::new(SeededDice::new(seed))).map_err(|f| f.error)
     }
 
     /// Starts a game whose dice come from `dice` (typed in, or scripted); the record stores every
     /// face so the game replays without the source.
     pub fn new_with_dice(setup: R::Setup, options: R::Options, dice: Box<dyn Dice>) -> Result<Game<R>, EngineError> {
+        Self::start_with(setup, options, None, dice).map_err(|f| f.error)
+    }
+
+    /// Like [`Game::new_with_dice`], but when the start fails (the dice source runs out or gives
+    /// up during initiative) the error carries the unfinished record, so the faces drawn so far
+    /// can be saved.
+    pub fn new_with_dice_or_record(
+        setup: R::Setup,
+        options: R::Options,
+        dice: Box<dyn Dice>,
+    ) -> Result<Game<R>, Box<StartFailed<R>>> {
         Self::start_with(setup, options, None, dice)
     }
 
@@ -78,22 +109,58 @@ impl<R: Ruleset> Game<R> {
         options: R::Options,
         seed: Option<u64>,
         mut dice: Box<dyn Dice>,
-    ) -> Result<Game<R>, EngineError> {
-        let mut state = R::new_state(&setup, &options)?;
+    ) -> Result<Game<R>, Box<StartFailed<R>>> {
+        let mut state = match R::new_state(&setup, &options) {
+            Ok(s) => s,
+            Err(e) => return Err(Self::unfinished(e, setup, options, seed, Vec::new(), Vec::new())),
+        };
         let mut events = Vec::new();
         let mut rec = RecordingDice::new(&mut *dice);
-        R::start(&mut state, &mut rec, &mut events)?;
+        let started = R::start(&mut state, &mut rec, &mut events);
         let drawn = rec.take_drawn();
+        if let Err(error) = started {
+            return Err(Self::unfinished(error, setup, options, seed, drawn, events));
+        }
         let record = Record {
             ruleset: R::ID.to_string(),
             version: R::VERSION.to_string(),
             options,
             setup,
             seed,
-            start: StartEntry { dice: drawn, events },
+            start: StartEntry {
+                dice: drawn,
+                events,
+                unfinished: false,
+            },
             entries: Vec::new(),
         };
         Ok(Game { state, record, dice })
+    }
+
+    fn unfinished(
+        error: EngineError,
+        setup: R::Setup,
+        options: R::Options,
+        seed: Option<u64>,
+        dice: Vec<u16>,
+        events: Vec<R::Event>,
+    ) -> Box<StartFailed<R>> {
+        Box::new(StartFailed {
+            error,
+            record: Record {
+                ruleset: R::ID.to_string(),
+                version: R::VERSION.to_string(),
+                options,
+                setup,
+                seed,
+                start: StartEntry {
+                    dice,
+                    events,
+                    unfinished: true,
+                },
+                entries: Vec::new(),
+            },
+        })
     }
 
     /// The current state.
@@ -214,6 +281,13 @@ fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<Seed
             R::ID,
             record.version,
             R::VERSION
+        )));
+    }
+    if record.start.unfinished {
+        let n = record.start.dice.len();
+        return Err(EngineError::Invalid(format!(
+            "the record stops during the start: {n} face{} typed, more needed",
+            if n == 1 { "" } else { "s" }
         )));
     }
     let mut state = R::new_state(&record.setup, &record.options)?;

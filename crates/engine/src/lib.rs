@@ -33,7 +33,7 @@ pub mod teams;
 pub mod text;
 
 pub use error::{EngineError, Reject, RejectKind};
-pub use game::{Game, SubmitError, authorize};
+pub use game::{Game, StartFailed, SubmitError, authorize};
 pub use policy::{FirstLegal, Policy, RandomLegal};
 pub use record::{Entry, Record, StartEntry};
 pub use ruleset::{Outcome, Pending, Ruleset};

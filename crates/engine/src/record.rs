@@ -16,6 +16,16 @@ pub struct StartEntry<R: Ruleset> {
     pub dice: Vec<u16>,
     /// Every event emitted.
     pub events: Vec<R::Event>,
+    /// `true` when the start did not finish (scripted dice ran out, or the person typing the
+    /// faces stopped, during initiative): `dice` and `events` are what came before the failure.
+    /// Such a record keeps what was typed but cannot be replayed. Absent from the JSON when
+    /// `false`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unfinished: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One accepted command.
@@ -88,7 +98,11 @@ macro_rules! impls {
     };
 }
 
-impls!(StartEntry { dice, events });
+impls!(StartEntry {
+    dice,
+    events,
+    unfinished
+});
 impls!(Entry {
     seat,
     command,

@@ -345,9 +345,19 @@ pub enum NewGameError {
     /// The encounter file has problems.
     #[error("the encounter has {} problem(s)", .0.len())]
     Diagnostics(Vec<Diagnostic>),
-    /// The engine failed (for example the dice source gave up during the initiative rolls).
+    /// The engine failed (an invalid setup, a bug).
     #[error("{0}")]
     Engine(#[from] EngineError),
+    /// The dice source ran out or gave up during the start (initiative). `record_json` is the
+    /// unfinished record (setup, options, the faces drawn so far), worth saving so nothing
+    /// typed is lost; replay refuses it.
+    #[error("{error}")]
+    Start {
+        /// Why the start failed.
+        error: EngineError,
+        /// The unfinished record as JSON.
+        record_json: String,
+    },
 }
 
 /// A ruleset as the registry sees it.
@@ -406,7 +416,19 @@ impl<R: TextRuleset> RulesetEntry for Entry<R> {
         let loaded = R::load(source, read).map_err(NewGameError::Diagnostics)?;
         let game = match dice {
             NewDice::Seeded(seed) => Game::<R>::new_seeded(loaded.setup, loaded.options, seed)?,
-            NewDice::Source(d) => Game::<R>::new_with_dice(loaded.setup, loaded.options, d)?,
+            NewDice::Source(d) => match Game::<R>::new_with_dice_or_record(loaded.setup, loaded.options, d) {
+                Ok(g) => g,
+                Err(f) => {
+                    let f = *f;
+                    return Err(match f.error {
+                        EngineError::Dice(_) => NewGameError::Start {
+                            record_json: f.record.to_json(),
+                            error: f.error,
+                        },
+                        error => NewGameError::Engine(error),
+                    });
+                }
+            },
         };
         Ok(Box::new(TextGame::new(game)))
     }

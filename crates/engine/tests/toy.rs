@@ -300,3 +300,87 @@ fn the_conformance_suite_catches_an_enumeration_listing_an_illegal_command() {
     .unwrap_err();
     assert!(failure.what.contains("was rejected"), "{failure}");
 }
+
+/// The race with an opening roll per player at the start, like initiative.
+struct Opening;
+
+impl Ruleset for Opening {
+    const ID: &'static str = "opening";
+    const VERSION: &'static str = "1";
+    type Options = u8;
+    type Setup = ();
+    type State = St;
+    type Command = Cmd;
+    type Event = Ev;
+    fn new_state(a: &(), b: &u8) -> Result<St, EngineError> {
+        Race::new_state(a, b)
+    }
+    fn start(s: &mut St, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+        for p in 0..2u8 {
+            let r = fray_dice::roll(d, 1, 6, fray_dice::Keep::All, &"an opening roll")?;
+            let e = Ev::Score(p, r.faces.as_slice()[0] as u8);
+            Race::apply(s, &e);
+            o.push(e);
+        }
+        Ok(())
+    }
+    fn pending(s: &St) -> Option<Pending> {
+        Race::pending(s)
+    }
+    fn is_ruling(c: &Cmd) -> bool {
+        Race::is_ruling(c)
+    }
+    fn legal_commands(s: &St, out: &mut Vec<Cmd>) {
+        Race::legal_commands(s, out);
+    }
+    fn check(s: &St, c: &Cmd) -> Result<(), Reject> {
+        Race::check(s, c)
+    }
+    fn resolve(s: &mut St, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+        Race::resolve(s, c, d, o)
+    }
+    fn apply(s: &mut St, e: &Ev) {
+        Race::apply(s, e)
+    }
+    fn outcome(s: &St) -> Option<Outcome> {
+        Race::outcome(s)
+    }
+    fn view(s: &St, seat: Seat) -> serde_json::Value {
+        Race::view(s, seat)
+    }
+}
+
+#[test]
+fn a_start_that_runs_out_of_dice_keeps_an_unfinished_record_that_replay_refuses() {
+    let Err(failed) = Game::<Opening>::new_with_dice_or_record((), 3, scripted(&[4])) else {
+        panic!("the start should have run out of dice");
+    };
+    assert!(matches!(failed.error, EngineError::Dice(_)), "{:?}", failed.error);
+    let rec = &failed.record;
+    assert!(rec.start.unfinished);
+    assert_eq!(rec.start.dice, vec![4]);
+    assert_eq!(rec.start.events, vec![Ev::Score(0, 4)]);
+    assert_eq!((rec.options, rec.seed, rec.entries.len()), (3, None, 0));
+    // The flag survives JSON, and replay refuses the record with what is missing.
+    let back = Record::<Opening>::from_json(&rec.to_json()).unwrap();
+    assert!(back.start.unfinished);
+    match Game::replay(&back) {
+        Err(EngineError::Invalid(m)) => {
+            assert_eq!(m, "the record stops during the start: 1 face typed, more needed")
+        }
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("an unfinished record replayed"),
+    }
+    // The older constructor gives the plain error; a start that finishes writes no flag.
+    assert!(matches!(
+        Game::<Opening>::new_with_dice((), 0, scripted(&[])),
+        Err(EngineError::Dice(_))
+    ));
+    let Ok(g) = Game::<Opening>::new_with_dice_or_record((), 0, scripted(&[4, 5])) else {
+        panic!("the start had its dice");
+    };
+    assert!(!g.record().start.unfinished);
+    assert!(!g.record().to_json().contains("unfinished"));
+    assert_eq!(g.state().scores, [4, 5]);
+    Game::replay(g.record()).unwrap();
+}
