@@ -312,18 +312,22 @@ fn approach(s: &State, me: Cid) -> Option<Pos> {
 }
 
 fn intercept(s: &State, a: &Attack) -> Command {
-    let Some(&me) = a.intercept.get(a.asked as usize) else {
-        return Command::Pass;
-    };
-    // Take the hit for an ally who is nearly down, when fresh enough to.
+    // Take the hit for an ally who is nearly down, when fresh enough to: the freshest of the
+    // allies who may (ties: the first listed).
     let ally = a.target;
     let ally_left = s.ch(ally).endurance + s.ch(ally).health;
-    let mine = s.ch(me).endurance + s.ch(me).health;
-    if ally_left <= 6 && mine >= 2 * ally_left && s.ch(me).stamina >= 2 {
-        Command::Intercept
-    } else {
-        Command::Pass
+    if ally_left > 6 {
+        return Command::Pass;
     }
+    a.intercept
+        .iter()
+        .copied()
+        .filter(|&me| {
+            let mine = s.ch(me).endurance + s.ch(me).health;
+            mine >= 2 * ally_left && s.ch(me).stamina >= 2 && check(s, &Command::Intercept(me)).is_ok()
+        })
+        .max_by_key(|&me| (s.ch(me).endurance + s.ch(me).health, std::cmp::Reverse(me)))
+        .map_or(Command::Pass, Command::Intercept)
 }
 
 fn defend(s: &State, a: &Attack) -> Command {

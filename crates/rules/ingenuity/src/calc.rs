@@ -93,7 +93,9 @@ pub fn attack_penalty(s: &State, attacker: Cid) -> i16 {
         MapCounts::AllAttacks => c.attacks_round,
         MapCounts::OwnTurn => c.attacks_own,
     };
-    -(s.options.multiple_attack_penalty * i16::from(n))
+    // At most ±9,999: with every other number within ±999 no test total can overflow.
+    let p = i32::from(s.options.multiple_attack_penalty) * i32::from(n);
+    -(p.clamp(-9_999, 9_999) as i16)
 }
 
 /// Bonuses from the older weapon properties for an attack now.
@@ -190,6 +192,8 @@ pub fn advantage(s: &State, attacker: Cid, target: Cid, item: &Item) -> (i8, Vec
         net += 1;
         why.push("sneak attack".to_string());
     }
+    // Each source counts on its own: a sneak attack that also flanks has double advantage
+    // (ING-R45).
     if flanked(s, target) {
         net += 1;
         why.push("flanking".to_string());

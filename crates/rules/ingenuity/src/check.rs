@@ -2,14 +2,16 @@
 //!
 //! [`check`] returns a typed [`Reject`] with a stable code and a sentence and never changes
 //! anything; the legal-command listing filters candidates through it and the resolver relies on
-//! it. Stable codes: `not-now`, `bad-command`, `unknown-combatant`, `unknown-item`,
-//! `unknown-team`, `no-weapon`, `no-actions`, `no-reaction`, `no-stamina`, `no-focus`,
-//! `out-of-range`, `invalid-target`, `blocked`, `already-moved`, `prone`, `not-loaded`,
-//! `hands`, `broken`, `bad-ruling`.
+//! it. Stable codes (docs/ingenuity.md, "Refusal codes"): `not-now`, `bad-command`,
+//! `unknown-combatant`, `unknown-item`, `no-weapon`, `no-proficiency`, `no-actions`,
+//! `no-reaction`, `no-stamina`, `no-focus`, `out-of-range`, `invalid-target`, `blocked`,
+//! `already-moved`, `prone`, `not-loaded`, `hands`, `broken`, `bad-ruling`. Text that is not a
+//! command never gets here: parsing refuses it with the engine's `unknown-command`.
 
 use crate::calc::{self, distance};
 use crate::command::{Action, Command, Ruling};
 use crate::data::{Cond, EffectDefence};
+use crate::event::AutoWhy;
 use crate::options::{FortifyWithout, InterceptReach, KillingStrikeWeapons, TeamOrderRule};
 use crate::setup::Cid;
 use crate::state::{Attack, Ext, Frame, ReadyAction, Stage, State, Trigger};
@@ -87,6 +89,38 @@ pub fn intercept_candidates(s: &State, a: &Attack) -> Vec<Cid> {
             }
         })
         .collect()
+}
+
+/// Why `who` cannot take a reaction now (for the log of a step taken without asking):
+/// unconscious or stunned, surprised (with `surprised-can-react = false`), no reaction left, or
+/// not enough stamina or focus. `free`: a free reaction (after Intercept) is available.
+pub fn why_no_reaction(s: &State, who: Cid, free: bool) -> AutoWhy {
+    let c = s.ch(who);
+    if c.unconscious || !c.present() {
+        return AutoWhy::Unconscious;
+    }
+    if c.has(Cond::Stunned) {
+        return AutoWhy::Stunned;
+    }
+    if !free && s.surprised_without_reactions(who) {
+        return AutoWhy::Surprised;
+    }
+    if !free && c.econ.reactions_left() == 0 {
+        return AutoWhy::NoReaction;
+    }
+    if c.stamina < 1 {
+        AutoWhy::NoStamina
+    } else {
+        AutoWhy::NoFocus
+    }
+}
+
+/// Whether `who` holds an unbroken item that can block.
+pub fn holds_blocker(s: &State, who: Cid) -> bool {
+    s.ch(who)
+        .items
+        .iter()
+        .any(|k| k.held && k.durability > 0 && s.setup.armoury.item(k.item).block.is_some())
 }
 
 /// Whether the target of an attack could take any defence now.
@@ -186,10 +220,18 @@ pub fn fortify_to_stay_ok(s: &State, who: Cid) -> bool {
 /// could be taken now. For [`Trigger::Approach`], `from` is where the subject came from: the
 /// subject must have come within reach with this step.
 pub fn ready_candidates(s: &State, trigger: Trigger, subject: Cid, from: Option<Pos>) -> Vec<Cid> {
+    ready_triggered(s, trigger, subject, from)
+        .into_iter()
+        .filter(|&c| !s.options.ready_uses_reaction || s.can_react(c))
+        .collect()
+}
+
+/// Readied characters whose trigger this is, whether or not they have a reaction left to act
+/// on it (see [`ready_candidates`]).
+pub fn ready_triggered(s: &State, trigger: Trigger, subject: Cid, from: Option<Pos>) -> Vec<Cid> {
     s.ids()
         .filter(|&c| s.enemies(c, subject))
         .filter(|&c| s.ch(c).ready.as_ref().is_some_and(|r| r.trigger == trigger))
-        .filter(|&c| !s.options.ready_uses_reaction || s.can_react(c))
         .filter(|&c| s.ch(c).able())
         .filter(|&c| {
             let Some(r) = &s.ch(c).ready else { return false };
@@ -225,9 +267,16 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     if let Some(top) = s.stack.last() {
         return check_in_frame(s, top, cmd);
     }
+    if let Some(r) = after_automatic(s, cmd) {
+        return Err(r);
+    }
     let Some(turn) = &s.turn else {
         return match cmd {
             Command::Pick(c) => check_pick(s, *c),
+            Command::Act(_) => Err(no(
+                "not-now",
+                "no turn has begun: the team whose slot it is must first pick who acts (pick <combatant>)",
+            )),
             _ => Err(no("not-now", "a team must pick who acts next: pick <combatant>")),
         };
     };
@@ -262,11 +311,64 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     }
 }
 
+/// A decision typed when nothing asks for it, for a step the rules just took by themselves
+/// (the defence, block or fortify nobody could take): refused with what happened and why.
+fn after_automatic(s: &State, cmd: &Command) -> Option<Reject> {
+    use crate::event::AutoStep;
+    let fits = |step: AutoStep| match step {
+        AutoStep::NoDefence => matches!(
+            cmd,
+            Command::Dodge | Command::Parry(_) | Command::Fortify | Command::Resist
+        ),
+        AutoStep::NoBlock => matches!(cmd, Command::Block(_)),
+        AutoStep::NoFortify => matches!(cmd, Command::Fortify | Command::Fall),
+        AutoStep::ReadyNotFired => matches!(cmd, Command::Fire | Command::Hold),
+        AutoStep::OpeningDropped => false,
+    };
+    let &(who, step, why) = s.last_auto.iter().rev().find(|(_, step, _)| fits(*step))?;
+    // Only when no decision of that kind is pending now.
+    let asked_now = matches!(
+        (s.stack.last(), cmd),
+        (
+            Some(Frame::Attack(_)),
+            Command::Dodge | Command::Parry(_) | Command::Fortify | Command::Resist | Command::Block(_)
+        ) | (Some(Frame::Conscious { .. }), Command::Fortify | Command::Fall)
+            | (Some(Frame::Ready(_)), Command::Fire | Command::Hold)
+    );
+    if asked_now {
+        return None;
+    }
+    let name = s.setup.chars.get(who as usize).map_or("?", |c| c.name.as_str());
+    let what = match step {
+        AutoStep::NoDefence => "could not defend against the last attack, which went on without a defence",
+        AutoStep::NoBlock => "could not block the last hit, which was dealt at once",
+        AutoStep::NoFortify => "could not fortify to stay conscious and fell unconscious",
+        AutoStep::ReadyNotFired => "could not act on the readied action",
+        AutoStep::OpeningDropped => "could not take the opening action",
+    };
+    Some(no(
+        "not-now",
+        format!("{name} {what} ({}): nothing is asked now", why.text()),
+    ))
+}
+
 /// The opening action (ING-R69), parsed against the state.
 pub fn opening_action(s: &State) -> Option<Action> {
     let o = s.setup.opening.as_ref()?;
     let words: Vec<&str> = o.action.split_whitespace().collect();
     crate::command::parse_action(s, o.who, &words).ok()
+}
+
+/// Whether the opening action (ING-R69) reads as an action of its character's; the reason if
+/// not. Checked when an encounter or a record is loaded.
+pub fn opening_action_ok(s: &State) -> Result<(), String> {
+    let Some(o) = s.setup.opening.as_ref() else {
+        return Ok(());
+    };
+    let words: Vec<&str> = o.action.split_whitespace().collect();
+    crate::command::parse_action(s, o.who, &words)
+        .map(|_| ())
+        .map_err(|r| format!("not an action ({})", r.reason))
 }
 
 fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
@@ -290,6 +392,8 @@ fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
             ),
         ));
     }
+    // The picking team may choose any member who has not acted this round, so its order can
+    // differ every round (ING-R8); one who has acted is refused: one turn per round (ING-R6).
     s.order.can_pick(c, |w| s.can_take_turn(w)).map_err(|e| {
         use fray_engine::teams::PickError::*;
         match e {
@@ -314,16 +418,19 @@ fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
 fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
     match top {
         Frame::Attack(a) => match a.stage {
+            // ING-R33: any of the allies asked may intercept.
             Stage::Intercept => match cmd {
-                Command::Intercept => {
-                    let who = a.intercept.get(a.asked as usize).copied();
-                    match who {
-                        Some(w) => reaction_ok(s, w, false, 1, 0),
-                        None => Err(no("not-now", "nobody is asked to intercept")),
+                Command::Intercept(w) => {
+                    if !a.intercept.contains(w) {
+                        return Err(no(
+                            "invalid-target",
+                            "only an ally who can reach the attacked character may intercept",
+                        ));
                     }
+                    reaction_ok(s, *w, false, 1, 0)
                 }
                 Command::Pass => Ok(()),
-                _ => Err(no("not-now", "intercept or pass")),
+                _ => Err(no("not-now", "intercept <ally> or pass")),
             },
             Stage::Defend => match cmd {
                 Command::Pass => Ok(()),
@@ -437,10 +544,20 @@ fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), 
     }
 }
 
+/// The refusal for a slot that holds nothing: no weapon to default to (`NO_SLOT`), or an index
+/// beyond the character's items.
+fn missing_item(s: &State, who: Cid, slot: u8) -> Reject {
+    if slot == crate::command::NO_SLOT {
+        no("no-weapon", format!("{} holds no weapon", s.name(who)))
+    } else {
+        no("unknown-item", "no such item")
+    }
+}
+
 /// Whether `who` can attack `target` with the item in `slot` now (ignoring the action cost).
 pub fn attack_ok(s: &State, who: Cid, target: Cid, slot: u8) -> Result<(), Reject> {
     let Some(k) = s.carried(who, slot) else {
-        return Err(no("unknown-item", "no such item"));
+        return Err(missing_item(s, who, slot));
     };
     let item = s.setup.armoury.item(k.item);
     if !item.weapon {
@@ -571,17 +688,24 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
                     ),
                 ));
             }
-            if let Some(p) = prof
-                && !item.proficiencies.contains(p)
-            {
-                return Err(no(
-                    "bad-command",
-                    format!(
-                        "{} takes the proficiencies {}",
-                        item.name,
-                        item.proficiencies.join(", ")
-                    ),
-                ));
+            if let Some(p) = prof {
+                if !item.proficiencies.contains(p) {
+                    return Err(no(
+                        "bad-command",
+                        format!(
+                            "{} takes the proficiencies {}",
+                            item.name,
+                            item.proficiencies.join(", ")
+                        ),
+                    ));
+                }
+                // ING-R37: a proficiency is added only if the attacker has it.
+                if s.info(who).stats.prof(p) <= 0 {
+                    return Err(no(
+                        "no-proficiency",
+                        format!("{} has no {p} proficiency: attack with prof none", s.name(who)),
+                    ));
+                }
             }
             Ok(())
         }
@@ -616,14 +740,14 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
         Action::Ready(r) => match &r.action {
             ReadyAction::Attack { target, slot } => {
                 let Some(k) = s.carried(who, *slot) else {
-                    return Err(no("unknown-item", "no such item"));
+                    return Err(missing_item(s, who, *slot));
                 };
                 let item = s.setup.armoury.item(k.item);
                 if !item.weapon || !k.held {
                     return Err(no("no-weapon", "a readied attack needs a weapon in hand"));
                 }
                 if let Some(t) = target
-                    && (*t == who || !s.enemies(who, *t) || !s.ch(*t).present())
+                    && (!known(s, *t) || *t == who || !s.enemies(who, *t) || !s.ch(*t).present())
                 {
                     return Err(no("invalid-target", "a readied attack names an enemy in the fight"));
                 }
@@ -637,6 +761,9 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             }
         },
         Action::Resuscitate(t) => {
+            if !known(s, *t) {
+                return Err(no("unknown-combatant", "no such combatant"));
+            }
             let tc = s.ch(*t);
             if !tc.present() || !tc.unconscious || tc.dead {
                 return Err(no("invalid-target", format!("{} is not unconscious", s.name(*t))));
@@ -691,6 +818,9 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             None => Err(no("unknown-item", "no such item")),
         },
         Action::Kill { target, slot } => {
+            if !known(s, *target) {
+                return Err(no("unknown-combatant", "no such combatant"));
+            }
             let tc = s.ch(*target);
             if !tc.present() || !tc.unconscious || tc.dead {
                 return Err(no(
@@ -699,7 +829,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
                 ));
             }
             let Some(k) = s.carried(who, *slot) else {
-                return Err(no("unknown-item", "no such item"));
+                return Err(missing_item(s, who, *slot));
             };
             let item = s.setup.armoury.item(k.item);
             if !item.weapon || !k.held {
@@ -729,7 +859,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             if via.is_some() {
                 return Err(no("bad-command", "a commanded ally cannot command"));
             }
-            if *ally == who || !s.allies(who, *ally) {
+            if !known(s, *ally) || *ally == who || !s.allies(who, *ally) {
                 return Err(no("invalid-target", "Command gives an action to an ally"));
             }
             if c.commanded & (1u64 << (*ally as u64 % 64)) != 0 {
@@ -750,14 +880,47 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
     }
 }
 
+/// Whether a combatant index names a combatant (commands from records are untrusted).
+fn known(s: &State, c: Cid) -> bool {
+    (c as usize) < s.chars.len()
+}
+
 fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
     let bad = |m: String| Err(no("bad-ruling", m));
-    let known = |c: Cid| (c as usize) < s.chars.len();
+    let known = |c: Cid| known(s, c);
+    let team_known = |t: u8| (t as usize) < s.setup.teams.len();
     match r {
-        Ruling::Set(c, _, _) | Ruling::KnockOut(c) | Ruling::Revive(c) | Ruling::Kill(c) | Ruling::Remove(c)
+        Ruling::Set(c, _, _)
+        | Ruling::KnockOut(c)
+        | Ruling::Revive(c)
+        | Ruling::Kill(c)
+        | Ruling::Remove(c)
+        | Ruling::Durability(c, _, _)
             if !known(*c) =>
         {
             bad("no such combatant".into())
+        }
+        Ruling::Set(_, what, _)
+            if !matches!(
+                what.as_str(),
+                "health" | "endurance" | "stamina" | "focus" | "death-difficulty"
+            ) =>
+        {
+            bad(format!("cannot set '{what}'"))
+        }
+        Ruling::Add { team, .. } | Ruling::Objective(team, _) | Ruling::End(Some(team)) if !team_known(*team) => {
+            bad("no such team".into())
+        }
+        Ruling::Objective(_, Some(crate::setup::Objective::Down { who }))
+        | Ruling::Objective(_, Some(crate::setup::Objective::Reach { who: Some(who), .. }))
+            if !known(*who) =>
+        {
+            bad("no such combatant".into())
+        }
+        Ruling::Objective(_, Some(crate::setup::Objective::Reach { squares, .. }))
+            if squares.is_empty() || squares.iter().any(|p| !s.setup.map.contains(*p)) =>
+        {
+            bad("an objective's squares must be on the map".into())
         }
         Ruling::Set(c, what, adj) => {
             let st = &s.info(*c).stats;

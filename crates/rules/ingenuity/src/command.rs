@@ -175,8 +175,8 @@ pub enum Command {
     Abandon,
     /// An action (also the options after a dodge: `prone`, `cover`, `step`).
     Act(Action),
-    /// Take the attacked ally's place (ING-R33).
-    Intercept,
+    /// This ally takes the attacked ally's place (ING-R33).
+    Intercept(Cid),
     /// Dodge (ING-R48).
     Dodge,
     /// Parry with an item slot (ING-R53).
@@ -199,9 +199,41 @@ pub enum Command {
     Gm(Ruling),
 }
 
+/// Text that is not a command (unknown words, missing or malformed arguments, names that
+/// match nothing): the engine-wide `unknown-command` refusal. Commands the rules refuse are
+/// parsed and refused by `check` with their own codes.
 fn no(reason: impl Into<String>) -> Reject {
-    Reject::new("bad-command", reason)
+    Reject::unreadable(reason)
 }
+
+/// The slot a parsed command names when its character holds no weapon to default to: `check`
+/// refuses it with `no-weapon` (the text is a command; the rules refuse it).
+pub const NO_SLOT: u8 = u8::MAX;
+
+/// The words that start an action (a turn's commands).
+const ACTION_WORDS: [&str; 21] = [
+    "move",
+    "step",
+    "sprint",
+    "attack",
+    "brandish",
+    "interact",
+    "pickup",
+    "guard",
+    "wait",
+    "ready",
+    "resuscitate",
+    "seek-cover",
+    "cover",
+    "stand",
+    "drop",
+    "prone",
+    "reload",
+    "kill",
+    "task",
+    "command",
+    "end",
+];
 
 /// The name of an item slot as typed: the item id, `#n` for the nth copy.
 pub fn slot_name(s: &State, who: Cid, slot: u8) -> String {
@@ -235,12 +267,11 @@ pub fn slot_of(s: &State, who: Cid, name: &str) -> Result<u8, Reject> {
         .filter(|(_, k)| s.setup.armoury.item(k.item).id == id)
         .nth(nth.saturating_sub(1))
         .map(|(i, _)| i as u8)
-        .ok_or_else(|| Reject::new("unknown-item", format!("{} carries no '{name}'", s.name(who))))
+        .ok_or_else(|| no(format!("{} carries no '{name}'", s.name(who))))
 }
 
 fn who(s: &State, id: &str) -> Result<Cid, Reject> {
-    s.find(id)
-        .ok_or_else(|| Reject::new("unknown-combatant", format!("no combatant '{id}'")))
+    s.find(id).ok_or_else(|| no(format!("no combatant '{id}'")))
 }
 
 fn pos(t: &str) -> Result<Pos, Reject> {
@@ -254,7 +285,7 @@ fn team(s: &State, id: &str) -> Result<u8, Reject> {
         .iter()
         .position(|t| t.id == id)
         .map(|i| i as u8)
-        .ok_or_else(|| Reject::new("unknown-team", format!("no team '{id}'")))
+        .ok_or_else(|| no(format!("no team '{id}'")))
 }
 
 /// The combatant who would perform an action typed now (the one taking the turn, or the one
@@ -282,7 +313,7 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
         "pick" => Command::Pick(who(s, &one(rest, "<combatant>")?)?),
         "continue" if rest.is_empty() => Command::Continue,
         "abandon" if rest.is_empty() => Command::Abandon,
-        "intercept" if rest.is_empty() => Command::Intercept,
+        "intercept" => Command::Intercept(who(s, &one(rest, "<ally>")?)?),
         "dodge" if rest.is_empty() => Command::Dodge,
         "fortify" if rest.is_empty() => Command::Fortify,
         "resist" if rest.is_empty() => Command::Resist,
@@ -291,11 +322,12 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
         "hold" if rest.is_empty() => Command::Hold,
         "pass" if rest.is_empty() => Command::Pass,
         "parry" | "block" => {
-            let target = match s.stack.last() {
-                Some(crate::state::Frame::Attack(a)) => a.target,
-                _ => return Err(Reject::new("not-now", format!("nothing to {head} now"))),
+            let item = one(rest, "<item>")?;
+            // Outside an attack there is nothing to parry or block: `check` says so.
+            let slot = match s.stack.last() {
+                Some(crate::state::Frame::Attack(a)) => slot_of(s, a.target, &item)?,
+                _ => NO_SLOT,
             };
-            let slot = slot_of(s, target, &one(rest, "<item>")?)?;
             if head == "parry" {
                 Command::Parry(slot)
             } else {
@@ -303,10 +335,30 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
             }
         }
         "gm" => Command::Gm(parse_ruling(s, rest)?),
-        _ => {
-            let me = actor(s).ok_or_else(|| Reject::new("not-now", "no turn is in progress"))?;
-            Command::Act(parse_action(s, me, &words)?)
+        _ if !ACTION_WORDS.contains(&head) => {
+            return Err(no(format!(
+                "unknown command '{head}': type 'help' for the list, or 'choices' for what is legal now"
+            )));
         }
+        _ => match actor(s) {
+            Some(me) => Command::Act(parse_action(s, me, &words)?),
+            // No turn has begun: read the action for the first member the team could pick, so
+            // `check` can say that a turn must begin first.
+            None => {
+                let me = s
+                    .order
+                    .team_to_pick(|w| s.can_take_turn(w))
+                    .and_then(|t| s.order.candidates(t, |w| s.can_take_turn(w)).next())
+                    .unwrap_or(0);
+                if s.chars.is_empty() {
+                    return Err(no("there are no combatants"));
+                }
+                Command::Act(
+                    parse_action(s, me, &words)
+                        .map_err(|r| no(format!("no turn has begun (pick who acts first); {}", r.reason)))?,
+                )
+            }
+        },
     })
 }
 
@@ -356,11 +408,16 @@ pub fn parse_action(s: &State, me: Cid, words: &[&str]) -> Result<Action, Reject
         "interact" => return Err(no("expected: interact <what>")),
         "pickup" => {
             let name = one("<item>")?;
-            let p = s.ch(me).pos.ok_or_else(|| Reject::new("not-now", "not on the map"))?;
-            let found = crate::event::ground_near(s, p)
-                .find(|(_, k)| s.setup.armoury.item(k.item).id == name)
+            // The nearest one of that name lying anywhere; `check` refuses one out of reach.
+            let here = s.ch(me).pos;
+            let found = s
+                .ground
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, k))| s.setup.armoury.item(k.item).id == name)
+                .min_by_key(|(i, (p, _))| (here.map_or(0, |h| fray_space::chebyshev(h, *p)), *i))
                 .map(|(i, _)| i as u16);
-            Action::PickUp(found.ok_or_else(|| Reject::new("unknown-item", format!("no '{name}' lies within reach")))?)
+            Action::PickUp(found.ok_or_else(|| no(format!("no '{name}' lies on the ground")))?)
         }
         "guard" => bare(Action::Guard)?,
         "wait" => bare(Action::Wait)?,
@@ -376,7 +433,7 @@ pub fn parse_action(s: &State, me: Cid, words: &[&str]) -> Result<Action, Reject
                 let target = who(s, t)?;
                 Action::Kill {
                     target,
-                    slot: default_weapon(s, me).ok_or_else(|| Reject::new("no-weapon", "no weapon in hand"))?,
+                    slot: default_weapon(s, me).unwrap_or(NO_SLOT),
                 }
             }
             [t, "with", item] => Action::Kill {
@@ -468,12 +525,7 @@ fn parse_attack(s: &State, me: Cid, rest: &[&str]) -> Result<(Cid, u8, Attr, Opt
     if !tail.is_empty() {
         return Err(no(format!("unexpected '{}'", tail.join(" "))));
     }
-    let slot = match slot {
-        Some(x) => x,
-        None => {
-            default_weapon(s, me).ok_or_else(|| Reject::new("no-weapon", format!("{} holds no weapon", s.name(me))))?
-        }
-    };
+    let slot = slot.or_else(|| default_weapon(s, me)).unwrap_or(NO_SLOT);
     let attr = attr.unwrap_or_else(|| default_attr(s, me, slot));
     let prof = prof.unwrap_or_else(|| default_prof(s, me, slot));
     Ok((target, slot, attr, prof))
@@ -494,7 +546,7 @@ fn parse_ready(s: &State, me: Cid, rest: &[&str]) -> Result<Readied, Reject> {
     let action = match &rest[..w] {
         ["attack"] => ReadyAction::Attack {
             target: None,
-            slot: default_weapon(s, me).ok_or_else(|| Reject::new("no-weapon", "no weapon in hand"))?,
+            slot: default_weapon(s, me).unwrap_or(NO_SLOT),
         },
         ["attack", "with", item] => ReadyAction::Attack {
             target: None,
@@ -502,7 +554,7 @@ fn parse_ready(s: &State, me: Cid, rest: &[&str]) -> Result<Readied, Reject> {
         },
         ["attack", t] => ReadyAction::Attack {
             target: Some(who(s, t)?),
-            slot: default_weapon(s, me).ok_or_else(|| Reject::new("no-weapon", "no weapon in hand"))?,
+            slot: default_weapon(s, me).unwrap_or(NO_SLOT),
         },
         ["attack", t, "with", item] => ReadyAction::Attack {
             target: Some(who(s, t)?),
@@ -630,7 +682,7 @@ fn parse_ruling(s: &State, w: &[&str]) -> Result<Ruling, Reject> {
 }
 
 fn id(s: &State, c: Cid) -> &str {
-    &s.info(c).id
+    s.setup.chars.get(c as usize).map_or("?", |i| i.id.as_str())
 }
 
 /// Prints an action for `me` as [`parse_action`] reads it.
@@ -751,7 +803,7 @@ pub fn format(s: &State, c: &Command) -> String {
             Some(me) => format_action(s, me, a),
             None => format!("{a:?}"),
         },
-        Command::Intercept => "intercept".into(),
+        Command::Intercept(w) => format!("intercept {}", id(s, *w)),
         Command::Dodge => "dodge".into(),
         Command::Parry(x) => format!("parry {}", slot_name(s, target_of(), *x)),
         Command::Fortify => "fortify".into(),

@@ -536,6 +536,23 @@ pub fn read_into(file: &SourceFile, options: &Options, out: &mut Armoury, errors
             None if r.metal => 10,
             None => 4,
         };
+        for (what, v) in [
+            ("damage", damage),
+            ("critical-damage", critical_damage),
+            ("range", range),
+            ("durability", durability),
+            ("parry", r.parry.unwrap_or(0)),
+            ("block", r.block.unwrap_or(0)),
+        ] {
+            let limit = crate::setup::NUMBER_LIMIT;
+            if !(-limit..=limit).contains(&v) {
+                err(
+                    errors,
+                    r.id.span(),
+                    format!("{what} of '{id}' is {v}; numbers run from -{limit} to {limit}"),
+                );
+            }
+        }
         let effect = match &r.effect {
             None => None,
             Some(e) => {
@@ -625,6 +642,14 @@ pub fn read_into(file: &SourceFile, options: &Options, out: &mut Armoury, errors
         if out.find_armour(&id).is_some() {
             err(errors, r.id.span(), format!("armour '{id}' is defined twice"));
             continue;
+        }
+        let limit = crate::setup::NUMBER_LIMIT;
+        if !(-limit..=limit).contains(&r.rating) {
+            err(
+                errors,
+                r.id.span(),
+                format!("rating of '{id}' is {}; numbers run from -{limit} to {limit}", r.rating),
+            );
         }
         out.armour.push(Armour {
             name: r.name.clone().unwrap_or_else(|| id.clone()),

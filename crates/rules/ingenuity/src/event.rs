@@ -104,6 +104,61 @@ impl DefenceKind {
     }
 }
 
+/// A step the rules took by themselves because nobody had a choice to make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AutoStep {
+    /// The target declares no defence: the attack goes on without asking.
+    NoDefence,
+    /// The target holds an item that could block but is not asked.
+    NoBlock,
+    /// The consciousness fortify is not offered: the character falls unconscious (ING-R60,
+    /// ING-H8).
+    NoFortify,
+    /// A readied action's trigger happened but it cannot fire.
+    ReadyNotFired,
+    /// The opening action (ING-R69) cannot be taken any more; the turn goes on as usual.
+    OpeningDropped,
+}
+
+/// Why an automatic step happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AutoWhy {
+    /// Unconscious (ING-R65).
+    Unconscious,
+    /// Stunned.
+    Stunned,
+    /// No reaction left this round (ING-R30).
+    NoReaction,
+    /// Not enough stamina (ING-R32).
+    NoStamina,
+    /// Not enough focus (ING-R32).
+    NoFocus,
+    /// Surprised, with `surprised-can-react = false` (ING-R14).
+    Surprised,
+    /// The misfired attack was already rolled (`misfire-target-defends = false`).
+    MisfireRolled,
+    /// The action is not legal now (out of reach, no weapon...).
+    NotLegal,
+}
+
+impl AutoWhy {
+    /// The reason, for the log.
+    pub fn text(self) -> &'static str {
+        match self {
+            AutoWhy::Unconscious => "unconscious",
+            AutoWhy::Stunned => "stunned",
+            AutoWhy::NoReaction => "no reaction left this round",
+            AutoWhy::NoStamina => "not enough stamina",
+            AutoWhy::NoFocus => "not enough focus",
+            AutoWhy::Surprised => "surprised (surprised-can-react = false)",
+            AutoWhy::MisfireRolled => "the misfired attack was already rolled (misfire-target-defends = false)",
+            AutoWhy::NotLegal => "it is not a legal action now",
+        }
+    }
+}
+
 /// What resources something cost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cost {
@@ -513,6 +568,15 @@ pub enum Event {
     },
     /// The opening action was taken or could not be (ING-R69).
     OpeningDone,
+    /// A step the rules took by themselves, and why (nobody was asked).
+    Automatic {
+        /// Who it concerns.
+        who: Cid,
+        /// What happened.
+        step: AutoStep,
+        /// Why nobody was asked.
+        why: AutoWhy,
+    },
     /// The combat ended.
     Ended {
         /// How.
@@ -563,6 +627,7 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         Event::TurnStarted { who } => {
+            s.last_auto.clear();
             let opening = !s.opening_done && s.setup.opening.as_ref().is_some_and(|o| o.who == *who);
             s.turn = Some(Turn { who: *who, opening });
             let c = &mut s.chars[*who as usize];
@@ -902,6 +967,12 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         Event::OrderChanged { order } => s.pending_order = Some(order.clone()),
+        Event::Automatic { who, step, why } => {
+            if s.last_auto.len() >= 8 {
+                s.last_auto.remove(0);
+            }
+            s.last_auto.push((*who, *step, *why));
+        }
         Event::OpeningDone => {
             s.opening_done = true;
             if let Some(t) = &mut s.turn {

@@ -49,7 +49,9 @@ fn frame(s: &State, top: &Frame, out: &mut Vec<Command>) {
     match top {
         Frame::Attack(a) => match a.stage {
             Stage::Intercept => {
-                push(s, Command::Intercept, out);
+                for &c in &a.intercept {
+                    push(s, Command::Intercept(c), out);
+                }
                 push(s, Command::Pass, out);
             }
             Stage::Defend => {
@@ -115,9 +117,15 @@ pub fn attacks(s: &State, me: Cid, out: &mut Vec<Action>) {
             continue;
         }
         let slot = k as u8;
+        // Only the weapon's proficiencies the attacker has (ING-R37), and none.
         let best = default_prof(s, me, slot);
         let mut profs = vec![best.clone()];
-        for p in item.proficiencies.iter().map(|p| Some(p.clone())).chain([None]) {
+        let own = item
+            .proficiencies
+            .iter()
+            .filter(|p| s.info(me).stats.prof(p) > 0)
+            .map(|p| Some(p.clone()));
+        for p in own.chain([None]) {
             if !profs.contains(&p) {
                 profs.push(p);
             }

@@ -44,7 +44,7 @@ pub struct Ingenuity;
 
 impl Ruleset for Ingenuity {
     const ID: &'static str = "ingenuity";
-    const VERSION: &'static str = "0.1.0";
+    const VERSION: &'static str = "0.2.0";
     type Options = Options;
     type Setup = Setup;
     type State = State;
@@ -52,31 +52,12 @@ impl Ruleset for Ingenuity {
     type Event = Event;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
-        if setup.chars.is_empty() {
-            return Err(EngineError::Invalid("the encounter has no combatants".into()));
-        }
-        options.check().map_err(EngineError::Invalid)?;
-        let state = State {
-            setup: Arc::new(setup.clone()),
-            options: Arc::new(options.clone()),
-            phase: Phase::Rounds,
-            round: 0,
-            order: TeamOrder::new(setup.order.clone(), setup.chars.iter().map(|c| c.team).collect()),
-            chars: setup.chars.iter().map(|c| Char::new(c, setup)).collect(),
-            turn: None,
-            stack: Vec::new(),
-            objectives: setup.teams.iter().map(|t| t.objective.clone()).collect(),
-            pending_objectives: Vec::new(),
-            pending_order: None,
-            ground: Vec::new(),
-            opening_done: setup.opening.is_none(),
-            outcome: None,
-        };
+        let state = Self::new_state_checked(setup, options).map_err(EngineError::Invalid)?;
         if let Some(o) = &setup.opening
-            && check::opening_action(&state).is_none()
+            && let Err(m) = check::opening_action_ok(&state)
         {
             return Err(EngineError::Invalid(format!(
-                "the opening action '{}' of {} is not a valid action",
+                "the opening action '{}' of {}: {m}",
                 o.action, setup.chars[o.who as usize].id
             )));
         }
@@ -102,7 +83,16 @@ impl Ruleset for Ingenuity {
         if let Some(top) = s.stack.last() {
             return match top {
                 Frame::Attack(a) => match a.stage {
-                    Stage::Intercept => a.intercept.get(a.asked as usize).and_then(|c| p(*c, "intercept")),
+                    // ING-R33: the attacked character's team names one interceptor or passes.
+                    Stage::Intercept => Some(Pending {
+                        seat: s
+                            .setup
+                            .teams
+                            .get(s.team(a.target) as usize)
+                            .map_or(Seat::GM, |t| t.seat),
+                        kind: "intercept",
+                        actor: Some(a.target),
+                    }),
                     Stage::Defend => p(a.target, "defence"),
                     Stage::Block => p(a.target, "block"),
                     _ => None,
@@ -160,6 +150,32 @@ impl Ruleset for Ingenuity {
 
     fn view(s: &State, seat: Seat) -> serde_json::Value {
         text::view(s, seat)
+    }
+}
+
+impl Ingenuity {
+    /// The initial state after validating the whole setup and the options (both may come from
+    /// an untrusted record); the opening action is not checked here.
+    pub fn new_state_checked(setup: &Setup, options: &Options) -> Result<State, String> {
+        setup.validate()?;
+        options.check()?;
+        Ok(State {
+            setup: Arc::new(setup.clone()),
+            options: Arc::new(options.clone()),
+            phase: Phase::Rounds,
+            round: 0,
+            order: TeamOrder::new(setup.order.clone(), setup.chars.iter().map(|c| c.team).collect()),
+            chars: setup.chars.iter().map(|c| Char::new(c, setup)).collect(),
+            turn: None,
+            stack: Vec::new(),
+            objectives: setup.teams.iter().map(|t| t.objective.clone()).collect(),
+            pending_objectives: Vec::new(),
+            pending_order: None,
+            ground: Vec::new(),
+            opening_done: setup.opening.is_none(),
+            outcome: None,
+            last_auto: Vec::new(),
+        })
     }
 }
 
@@ -243,8 +259,13 @@ gm order <team>,<team>,..."
                 let who = state.turn.as_ref()?.who;
                 let q = odds::query_for(state, who, *target, *slot, *attr, prof.as_deref())?;
                 let o = odds::attack(&q);
+                // Name the proficiency the odds are for: `prof none` when it adds nothing.
+                let p = match prof {
+                    Some(p) => format!("prof {p} {:+}", q.prof),
+                    None => "prof none".to_string(),
+                };
                 Some(format!(
-                    "hit {:.0}%, critical {:.0}%, mean damage {:.1}",
+                    "{p}: hit {:.0}%, critical {:.0}%, mean damage {:.1}",
                     100.0 * o.hit,
                     100.0 * o.critical,
                     o.mean_damage

@@ -120,20 +120,22 @@ fn two_dice(a: u8, s: u8, advantage: i8) -> TestDist {
 pub fn attack(q: &Query) -> AttackOdds {
     let atk = two_dice(q.attr, q.skill, q.advantage);
     // Luck: crit and misfire counts out of 20.
-    let crit_faces = (1..=20i16).filter(|f| f + q.luck_modifier >= q.threshold).count() as u64;
-    let misfire_faces = (1..=20i16)
-        .filter(|f| f + q.luck_modifier <= 1 && f + q.luck_modifier < q.threshold)
-        .count() as u64;
+    // Everything is added in i32: no sum of i16 inputs can wrap.
+    let luck = i32::from(q.luck_modifier);
+    let threshold = i32::from(q.threshold);
+    let crit_faces = (1..=20i32).filter(|f| f + luck >= threshold).count() as u64;
+    let misfire_faces = (1..=20i32).filter(|f| f + luck <= 1 && f + luck < threshold).count() as u64;
     // The dodge: its totals (with +4 on a luck die of 20 or more) over its own denominator.
-    let dodge: Vec<(i16, u64)> = match q.dodge {
-        None => vec![(i16::MIN, 1)],
+    let dodge: Vec<(i32, u64)> = match q.dodge {
+        None => vec![(i32::MIN, 1)],
         Some((a, s, bonus)) => {
             let d = two_dice(a, s, 0);
-            let lucky = (1..=20i16).filter(|f| f + q.luck_modifier >= 20).count() as u64;
-            let mut m: BTreeMap<i16, u64> = BTreeMap::new();
+            let lucky = (1..=20i32).filter(|f| f + luck >= 20).count() as u64;
+            let mut m: BTreeMap<i32, u64> = BTreeMap::new();
             for (t, w) in &d.totals {
-                *m.entry(t + bonus).or_insert(0) += w * (20 - lucky);
-                *m.entry(t + bonus + 4).or_insert(0) += w * lucky;
+                let t = i32::from(*t) + i32::from(bonus);
+                *m.entry(t).or_insert(0) += w * (20 - lucky);
+                *m.entry(t + 4).or_insert(0) += w * lucky;
             }
             m.into_iter().collect()
         }
@@ -142,33 +144,47 @@ pub fn attack(q: &Query) -> AttackOdds {
     let total_den = atk.denominator as f64 * 20.0 * dodge_den as f64;
     let mut hit_w = 0u128;
     let mut crit_w = 0u128;
-    let mut dmg: BTreeMap<i16, u128> = BTreeMap::new();
+    let mut dmg: BTreeMap<i32, u128> = BTreeMap::new();
+    let (prof, modifier, evasion, size) = (
+        i32::from(q.prof),
+        i32::from(q.modifier),
+        i32::from(q.evasion),
+        i32::from(q.size_diff),
+    );
+    let min = i32::from(q.min_damage);
+    let reduction = q.deflection.map_or(0, |d| i32::from(d) - size);
     for (&dice, &w) in &atk.totals {
-        let total = dice + q.prof + q.modifier;
-        let base = if q.modified_total { total } else { dice + q.prof };
+        let dice = i32::from(dice);
+        let total = dice + prof + modifier;
+        let base = if q.modified_total { total } else { dice + prof };
         for &(dt, dw) in &dodge {
             let ev = match (q.dodge.is_some(), q.size_shift) {
-                (true, SizeShift::Last) => dt.max(q.evasion) + q.size_diff,
-                (true, SizeShift::First) => dt.max(q.evasion + q.size_diff),
-                (false, _) => q.evasion + q.size_diff,
+                (true, SizeShift::Last) => dt.max(evasion) + size,
+                (true, SizeShift::First) => dt.max(evasion + size),
+                (false, _) => evasion + size,
             };
             let ww = u128::from(w) * u128::from(dw);
             // Critical: always hits, critical damage.
             let cw = ww * u128::from(crit_faces);
             crit_w += cw;
             hit_w += cw;
-            let reduction = q.deflection.map_or(0, |d| d - q.size_diff);
-            *dmg.entry((base + q.critical_damage - reduction).max(q.min_damage))
+            *dmg.entry((base + i32::from(q.critical_damage) - reduction).max(min))
                 .or_insert(0) += cw;
             if total >= ev {
                 let nw = ww * u128::from(20 - crit_faces);
                 hit_w += nw;
-                *dmg.entry((base + q.damage - reduction).max(q.min_damage)).or_insert(0) += nw;
+                *dmg.entry((base + i32::from(q.damage) - reduction).max(min))
+                    .or_insert(0) += nw;
             }
         }
     }
     let p = |w: u128| w as f64 / total_den;
-    let damage: Vec<(i16, f64)> = dmg.into_iter().map(|(k, v)| (k, p(v))).collect();
+    // Inputs are within ±NUMBER_LIMIT (`parse_query`, the setup's validation), so every amount
+    // fits an i16; saturate rather than wrap all the same.
+    let damage: Vec<(i16, f64)> = dmg
+        .into_iter()
+        .map(|(k, v)| (k.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16, p(v)))
+        .collect();
     AttackOdds {
         hit: p(hit_w),
         critical: p(crit_w),
@@ -217,7 +233,9 @@ fn die_arg(v: &str) -> Result<u8, String> {
     }
 }
 
-/// Reads `fray odds ingenuity ...` arguments.
+/// Reads `fray odds ingenuity ...` arguments. `--advantage N` and `--disadvantage N` (0 to 3
+/// each) net out as in play; every other number must lie within ±999 (`NUMBER_LIMIT`) and
+/// `--attacks-before` within 0 to 99, or the query is refused with a sentence saying so.
 pub fn parse_query(args: &[String]) -> Result<Query, String> {
     let mut q = Query {
         attr: 6,
@@ -239,7 +257,26 @@ pub fn parse_query(args: &[String]) -> Result<Query, String> {
     };
     let mut crit_set = false;
     let mut i = 0;
-    let num = |v: &str| v.parse::<i16>().map_err(|_| format!("'{v}' is not a number"));
+    let limit = crate::setup::NUMBER_LIMIT;
+    // Every number is refused outside ±NUMBER_LIMIT, so no sum of them can wrap.
+    let num = |k: &str, v: &str| -> Result<i16, String> {
+        let n: i64 = v.parse().map_err(|_| format!("{k}: '{v}' is not a whole number"))?;
+        if (-i64::from(limit)..=i64::from(limit)).contains(&n) {
+            Ok(n as i16)
+        } else {
+            Err(format!("{k} {v} is outside the supported range -{limit} to {limit}"))
+        }
+    };
+    let count = |k: &str, v: &str| -> Result<i16, String> {
+        match v.parse::<i16>() {
+            Ok(n) if (0..=3).contains(&n) => Ok(n),
+            _ => Err(format!("{k} {v}: give 0 to 3")),
+        }
+    };
+    // Advantage and disadvantage net out as in play (ING-R43 to ING-R47): one cancels one.
+    let mut advantage = 0i16;
+    let mut disadvantage = 0i16;
+    let mut attacks_before = 0i16;
     while i < args.len() {
         let k = args[i].as_str();
         let flag = matches!(k, "--typeless" | "--unmodified" | "--size-first");
@@ -253,13 +290,16 @@ pub fn parse_query(args: &[String]) -> Result<Query, String> {
         match k {
             "--attr" => q.attr = die_arg(v)?,
             "--skill" => q.skill = die_arg(v)?,
-            "--prof" => q.prof = num(v)?,
-            "--modifier" => q.modifier = num(v)?,
-            "--attacks-before" => q.modifier -= 2 * num(v)?,
-            "--advantage" => q.advantage = num(v)?.clamp(-3, 3) as i8,
-            "--disadvantage" => q.advantage = -(num(v)?.clamp(0, 3) as i8),
-            "--evasion" => q.evasion = num(v)?,
-            "--size-diff" => q.size_diff = num(v)?,
+            "--prof" => q.prof = num(k, v)?,
+            "--modifier" => q.modifier = num(k, v)?,
+            "--attacks-before" => match v.parse::<i16>() {
+                Ok(n) if (0..=99).contains(&n) => attacks_before = n,
+                _ => return Err(format!("--attacks-before {v}: give 0 to 99")),
+            },
+            "--advantage" => advantage = count(k, v)?,
+            "--disadvantage" => disadvantage = count(k, v)?,
+            "--evasion" => q.evasion = num(k, v)?,
+            "--size-diff" => q.size_diff = num(k, v)?,
             "--dodge" => {
                 // dA+dS+N
                 let parts: Vec<&str> = v.split('+').collect();
@@ -267,18 +307,18 @@ pub fn parse_query(args: &[String]) -> Result<Query, String> {
                     [a, s, ..] => (die_arg(a)?, die_arg(s)?),
                     _ => return Err("--dodge needs dA+dS[+N], e.g. d6+d4+1".into()),
                 };
-                let b = parts.get(2).map_or(Ok(0), |x| num(x))?;
+                let b = parts.get(2).map_or(Ok(0), |x| num("--dodge bonus", x))?;
                 q.dodge = Some((a, s, b));
             }
-            "--threshold" => q.threshold = num(v)?,
-            "--luck-modifier" => q.luck_modifier = num(v)?,
-            "--damage" => q.damage = num(v)?,
+            "--threshold" => q.threshold = num(k, v)?,
+            "--luck-modifier" => q.luck_modifier = num(k, v)?,
+            "--damage" => q.damage = num(k, v)?,
             "--crit-damage" => {
-                q.critical_damage = num(v)?;
+                q.critical_damage = num(k, v)?;
                 crit_set = true;
             }
-            "--deflection" => q.deflection = Some(num(v)?),
-            "--min-damage" => q.min_damage = num(v)?,
+            "--deflection" => q.deflection = Some(num(k, v)?),
+            "--min-damage" => q.min_damage = num(k, v)?,
             "--typeless" => q.deflection = None,
             "--unmodified" => q.modified_total = false,
             "--size-first" => q.size_shift = SizeShift::First,
@@ -293,6 +333,15 @@ pub fn parse_query(args: &[String]) -> Result<Query, String> {
     if !crit_set {
         q.critical_damage = q.damage;
     }
+    // ING-R40: two per earlier attack, on top of any --modifier.
+    let modifier = i32::from(q.modifier) - 2 * i32::from(attacks_before);
+    if modifier < -i32::from(limit) {
+        return Err(format!(
+            "--modifier with --attacks-before comes to {modifier}, outside the supported range -{limit} to {limit}"
+        ));
+    }
+    q.modifier = modifier as i16;
+    q.advantage = (advantage - disadvantage) as i8;
     Ok(q)
 }
 

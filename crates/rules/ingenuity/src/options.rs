@@ -258,7 +258,10 @@ pub struct Options {
     pub joining_teams: JoiningTeams,
     /// ING-R13, ING-H1: when the combat ends by itself.
     pub end_when: EndWhen,
-    /// fray's own: whether surprised characters may take reactions during the surprise round.
+    /// ING-R14, ING-R30, ING-R60: whether surprised characters may take reactions (dodge,
+    /// block, the consciousness fortify...) during the surprise round. The chapter keeps only
+    /// *actions* from them (ING-R14) and reactions happen on anyone's turn (ING-R30), so the
+    /// default is `true`; `false` is the stricter table reading.
     pub surprised_can_react: bool,
 
     // --- Actions -----------------------------------------------------------------------------
@@ -376,7 +379,7 @@ impl Default for Options {
             objective_changes: ObjectiveChanges::BetweenRounds,
             joining_teams: JoiningTeams::Last,
             end_when: EndWhen::OneTeamStanding,
-            surprised_can_react: false,
+            surprised_can_react: true,
             sprint_limit: None,
             refund_abandoned: false,
             seconds_per_action: 2,
@@ -428,7 +431,8 @@ impl Default for Options {
 }
 
 impl Options {
-    /// Checks the values serde cannot: names that must be one of a fixed set.
+    /// Checks the values serde cannot: names that must be one of a fixed set, and numbers
+    /// within ±`NUMBER_LIMIT` (999) so no sum of them can overflow.
     pub fn check(&self) -> Result<(), String> {
         if crate::data::Attr::parse(&self.resuscitate_attribute).is_none() {
             return Err(format!(
@@ -438,6 +442,19 @@ impl Options {
         }
         if self.resuscitate_skill.trim().is_empty() {
             return Err("resuscitate-skill: give a skill name".into());
+        }
+        let limit = crate::setup::NUMBER_LIMIT;
+        for (name, v) in [
+            ("resuscitate-difficulty", self.resuscitate_difficulty),
+            ("multiple-attack-penalty", self.multiple_attack_penalty),
+            ("luck-modifier", self.luck_modifier),
+            ("min-damage", self.min_damage),
+            ("death-difficulty", self.death_difficulty),
+            ("death-difficulty-step", self.death_difficulty_step),
+        ] {
+            if !(-limit..=limit).contains(&v) {
+                return Err(format!("{name}: {v} is outside -{limit} to {limit}"));
+            }
         }
         Ok(())
     }

@@ -15,7 +15,7 @@ use crate::calc;
 use crate::check::{self, action_cost};
 use crate::command::{Action, Command, Ruling};
 use crate::data::{Attr, Cond, DamageClass, EffectDefence, Lasts};
-use crate::event::{Cost, DefenceKind, Die, Event, Reroll, TestRoll, TurnEnd, apply};
+use crate::event::{AutoStep, AutoWhy, Cost, DefenceKind, Die, Event, Reroll, TestRoll, TurnEnd, apply};
 use crate::options::{
     DamageTotal, DeathCheck, DefenceTiming, EndWhen, JoiningTeams, ObjectiveChanges, ParryAddsTo, SizeShift,
 };
@@ -223,7 +223,7 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
                 act(cx, who, a, None)?;
             }
         },
-        Command::Intercept
+        Command::Intercept(_)
         | Command::Dodge
         | Command::Parry(_)
         | Command::Fortify
@@ -276,6 +276,12 @@ pub fn advance(cx: &mut Cx) -> R {
             if t.opening {
                 let ok = check::opening_action(cx.s).is_some_and(|a| check::check_action(cx.s, who, &a, None).is_ok());
                 if !ok {
+                    // ING-R69: the action that started the fight cannot be taken any more.
+                    cx.emit(Event::Automatic {
+                        who,
+                        step: AutoStep::OpeningDropped,
+                        why: AutoWhy::NotLegal,
+                    });
                     cx.emit(Event::OpeningDone);
                     continue;
                 }
@@ -285,6 +291,8 @@ pub fn advance(cx: &mut Cx) -> R {
         if cx.s.order.team_to_pick(|w| cx.s.can_take_turn(w)).is_some() {
             return Ok(());
         }
+        // ING-R10: every eligible participant has acted: the next round starts at slot 1
+        // (`TeamOrder::start_round`).
         new_round(cx)?;
         if cx.s.outcome.is_none() && cx.s.order.team_to_pick(|w| cx.s.can_take_turn(w)).is_none() {
             // Nobody can be given a turn in a fresh round: nothing can ever change.
@@ -333,6 +341,7 @@ fn new_round(cx: &mut Cx) -> R {
             }
         }
     }
+    // ING-R17: normal rounds follow the surprise round, starting with round 1.
     let next = if cx.s.phase == Phase::Surprise {
         1
     } else {
@@ -425,8 +434,14 @@ fn step_frame(cx: &mut Cx, top: Frame) -> Result<bool, EngineError> {
             if check::fortify_to_stay_ok(cx.s, who) {
                 return Ok(true);
             }
-            // No reaction or stamina left: unconscious (ING-H8).
+            // No reaction or stamina left: unconscious (ING-R60, ING-H8); the log says why.
+            let why = check::why_no_reaction(cx.s, who, false);
             cx.pop();
+            cx.emit(Event::Automatic {
+                who,
+                step: AutoStep::NoFortify,
+                why,
+            });
             knock_out(cx, who);
             Ok(false)
         }
@@ -466,16 +481,33 @@ fn begin_turn(cx: &mut Cx, who: Cid) -> R {
         cx.emit(Event::OwedPaid { who });
     }
     // Readied actions that wait for an enemy's turn (ING-R24).
-    let cands = check::ready_candidates(cx.s, Trigger::Turn, who, None);
+    ready_window(cx, Trigger::Turn, who, None);
+    Ok(())
+}
+
+/// Asks the readied characters a trigger sets off (ING-R24); those whose trigger it is but who
+/// cannot act on it (no reaction left with `ready-uses-reaction`, ING-H15) get a log line saying
+/// so.
+fn ready_window(cx: &mut Cx, trigger: Trigger, subject: Cid, from: Option<fray_space::Pos>) {
+    let cands = check::ready_candidates(cx.s, trigger, subject, from);
+    for c in check::ready_triggered(cx.s, trigger, subject, from) {
+        if !cands.contains(&c) {
+            let why = check::why_no_reaction(cx.s, c, false);
+            cx.emit(Event::Automatic {
+                who: c,
+                step: AutoStep::ReadyNotFired,
+                why,
+            });
+        }
+    }
     if !cands.is_empty() {
         cx.push(Frame::Ready(ReadyWindow {
-            trigger: Trigger::Turn,
-            subject: who,
+            trigger,
+            subject,
             candidates: cands,
             asked: 0,
         }));
     }
-    Ok(())
 }
 
 fn end_turn(cx: &mut Cx, who: Cid, how: TurnEnd) {
@@ -833,15 +865,7 @@ fn walk_step(cx: &mut Cx, mut w: Walk) -> Result<bool, EngineError> {
         to,
         metres: w.costs.get(i).copied().unwrap_or(1),
     });
-    let cands = check::ready_candidates(cx.s, Trigger::Approach, who, Some(from));
-    if !cands.is_empty() {
-        cx.push(Frame::Ready(ReadyWindow {
-            trigger: Trigger::Approach,
-            subject: who,
-            candidates: cands,
-            asked: 0,
-        }));
-    }
+    ready_window(cx, Trigger::Approach, who, Some(from));
     Ok(false)
 }
 
@@ -887,9 +911,10 @@ fn decision(cx: &mut Cx, cmd: &Command) -> R {
     };
     match top {
         Frame::Attack(mut a) => match (a.stage, cmd) {
-            (Stage::Intercept, Command::Intercept) => {
-                let who = a.intercept[a.asked as usize];
+            (Stage::Intercept, Command::Intercept(who)) => {
+                let who = *who;
                 let ally = a.target;
+                // Intercept: 1 stamina and the reaction (ING-R31).
                 pay(
                     cx,
                     who,
@@ -910,7 +935,8 @@ fn decision(cx: &mut Cx, cmd: &Command) -> R {
                 cx.update(Frame::Attack(a));
             }
             (Stage::Intercept, Command::Pass) => {
-                a.asked += 1;
+                // Nobody intercepts: the target defends itself.
+                a.stage = Stage::Defend;
                 cx.update(Frame::Attack(a));
             }
             (Stage::Defend, Command::Pass) => {
@@ -926,7 +952,7 @@ fn decision(cx: &mut Cx, cmd: &Command) -> R {
             (Stage::Block, Command::Block(slot)) => {
                 let free = a.defences.free > 0;
                 let who = a.target;
-                reaction_paid(cx, who, free, 1, 0);
+                reaction_paid(cx, who, free, 1, 0); // Block: 1 stamina (ING-R31)
                 if free {
                     a.defences.free -= 1;
                 }
@@ -1012,6 +1038,8 @@ fn defend(cx: &mut Cx, mut a: Attack, cmd: &Command) -> R {
     let who = a.target;
     let free = a.defences.free > 0;
     let g = calc::guard(cx.s, who);
+    // ING-R31: Dodge, Parry and Fortify cost 1 stamina, Resist 1 focus (Block and Intercept,
+    // 1 stamina each, are paid where they are taken).
     let (kind, stamina, focus) = match cmd {
         Command::Dodge => (DefenceKind::Dodge, 1, 0),
         Command::Parry(_) => (DefenceKind::Parry, 1, 0),
@@ -1121,7 +1149,6 @@ fn declare_attack(cx: &mut Cx, who: Cid, target: Cid, slot: u8, attr: Attr, prof
         penalty,
         bonus,
         intercept: Vec::new(),
-        asked: 0,
         defences: Defences::default(),
         total: None,
         base_total: None,
@@ -1144,20 +1171,11 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
     match a.stage {
         Stage::Ready => {
             let attacker = a.attacker;
-            let cands = if a.kind == AttackKind::KillFallback {
-                Vec::new()
-            } else {
-                check::ready_candidates(cx.s, Trigger::Attack, attacker, None)
-            };
+            let fallback = a.kind == AttackKind::KillFallback;
             a.stage = Stage::Intercept;
             cx.update(Frame::Attack(Box::new(a)));
-            if !cands.is_empty() {
-                cx.push(Frame::Ready(ReadyWindow {
-                    trigger: Trigger::Attack,
-                    subject: attacker,
-                    candidates: cands,
-                    asked: 0,
-                }));
+            if !fallback {
+                ready_window(cx, Trigger::Attack, attacker, None);
             }
             Ok(false)
         }
@@ -1167,7 +1185,9 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
                 cx.update(Frame::Attack(Box::new(a)));
                 return Ok(false);
             }
-            if a.asked == 0 && a.intercept.is_empty() {
+            // ING-R33: every ally who may intercept is asked at once, in one decision of the
+            // target's team seat (`intercept <ally>` or `pass`).
+            if a.intercept.is_empty() {
                 let c = check::intercept_candidates(cx.s, &a);
                 if c.is_empty() {
                     a.stage = Stage::Defend;
@@ -1178,19 +1198,28 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
                 cx.update(Frame::Attack(Box::new(a)));
                 return Ok(false);
             }
-            while let Some(&c) = a.intercept.get(a.asked as usize) {
-                if check::reaction_ok(cx.s, c, false, 1, 0).is_ok() {
-                    return Ok(true);
-                }
-                a.asked += 1;
+            if a.intercept
+                .iter()
+                .any(|&c| check::reaction_ok(cx.s, c, false, 1, 0).is_ok())
+            {
+                return Ok(true);
             }
             a.stage = Stage::Defend;
             cx.update(Frame::Attack(Box::new(a)));
             Ok(false)
         }
         Stage::Defend => {
-            if defend_now(cx.s, &a) && cx.s.ch(a.target).able() && check::can_defend(cx.s, &a) {
-                return Ok(true);
+            if defend_now(cx.s, &a) {
+                if cx.s.ch(a.target).able() && check::can_defend(cx.s, &a) {
+                    return Ok(true);
+                }
+                // Say why the target is not asked (ING-R30, ING-R32, ING-R14's option).
+                let why = check::why_no_reaction(cx.s, a.target, a.defences.free > 0);
+                cx.emit(Event::Automatic {
+                    who: a.target,
+                    step: AutoStep::NoDefence,
+                    why,
+                });
             }
             a.stage = Stage::Roll;
             cx.update(Frame::Attack(Box::new(a)));
@@ -1211,6 +1240,15 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
         Stage::Block => {
             if cx.s.ch(a.target).able() && check::can_block(cx.s, &a) {
                 return Ok(true);
+            }
+            // A blocking item in hand that cannot be used: say why (ING-R51, ING-R32).
+            if check::holds_blocker(cx.s, a.target) {
+                let why = check::why_no_reaction(cx.s, a.target, a.defences.free > 0);
+                cx.emit(Event::Automatic {
+                    who: a.target,
+                    step: AutoStep::NoBlock,
+                    why,
+                });
             }
             apply_hit(cx, a, None)?;
             Ok(false)
@@ -1330,6 +1368,13 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
             a.target = target;
             a.misfired = true;
             a.defences = Defences::default();
+            if !defend_now(cx.s, a) && cx.s.ch(target).able() {
+                cx.emit(Event::Automatic {
+                    who: target,
+                    step: AutoStep::NoDefence,
+                    why: AutoWhy::MisfireRolled,
+                });
+            }
         }
     }
     cx.update(Frame::Attack(Box::new(a.clone())));
@@ -1643,7 +1688,6 @@ fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
         penalty,
         bonus,
         intercept: Vec::new(),
-        asked: 0,
         defences: Defences::default(),
         total: None,
         base_total: None,

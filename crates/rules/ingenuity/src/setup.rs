@@ -25,6 +25,14 @@ pub type Cid = u16;
 /// The largest number of combatants (sets of them are 64-bit masks).
 pub const MAX_COMBATANTS: usize = 64;
 
+/// The largest number of teams.
+pub const MAX_TEAMS: usize = 16;
+
+/// The largest magnitude of any number in an encounter or a record (stats, item numbers,
+/// current values): far beyond any real character, and small enough that no sum of them can
+/// overflow.
+pub const NUMBER_LIMIT: i16 = 999;
+
 /// The passive value of a die: half its largest face (core rule).
 pub fn passive(die: u8) -> i16 {
     i16::from(die).div_euclid(2)
@@ -277,7 +285,7 @@ struct RawInitiative {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawOpening {
     who: Spanned<String>,
-    action: String,
+    action: Spanned<String>,
 }
 
 #[derive(Deserialize, Clone, Default)]
@@ -521,10 +529,18 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
         });
     }
     if teams.len() < 2 {
-        cx.err(0..0, "an encounter needs at least two [[team]] tables");
+        // Point at the team table there is, or at the end of the file where one would go.
+        let at = raw.team.first().map_or(source.text.len(), |t| t.span().start);
+        cx.err(
+            at..at,
+            format!(
+                "an encounter needs at least two [[team]] tables ({} found)",
+                teams.len()
+            ),
+        );
     }
-    if teams.len() > 16 {
-        cx.err(0..0, "at most 16 teams are supported");
+    if let Some(t) = raw.team.get(MAX_TEAMS) {
+        cx.err(t.span(), format!("at most {MAX_TEAMS} teams are supported"));
     }
     let team_index = |cx: &mut Ctx, s: &Spanned<String>, teams: &[Team]| -> Option<u8> {
         match teams.iter().position(|t| &t.id == s.get_ref()) {
@@ -542,6 +558,8 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     let mut opening_raw = None;
     if let Some(ri) = &raw.initiative {
         let i = ri.get_ref();
+        // Slot 1: the team that started the fight (ING-R2); slot 2: the team it attacked
+        // (ING-R3); then the GM's order for the rest (ING-R4).
         for s in i.started_by.iter().chain(i.attacked.iter()).chain(i.then.iter()) {
             if let Some(t) = team_index(&mut cx, s, &teams) {
                 if order.contains(&t) {
@@ -597,8 +615,20 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             },
         };
         if let Some(c) = character(&mut cx, rc, &base, &map, &armoury, &teams, &mut seats, &options, false) {
-            if chars.iter().any(|o| o.id == c.id) {
-                cx.err(rc.span(), format!("combatant '{}' is defined twice", c.id));
+            // Typed ids match without regard to case, so ids may not differ only by case.
+            let id_at = rc.get_ref().id.as_ref().map_or(rc.span(), |i| i.span());
+            if let Some(o) = chars.iter().find(|o| o.id.eq_ignore_ascii_case(&c.id)) {
+                if o.id == c.id {
+                    cx.err(id_at, format!("combatant '{}' is defined twice", c.id));
+                } else {
+                    cx.err(
+                        id_at,
+                        format!(
+                            "combatant id '{}' differs from '{}' only by case; typed ids ignore case, so give it another id",
+                            c.id, o.id
+                        ),
+                    );
+                }
             }
             if chars.iter().any(|o| o.at == c.at) {
                 cx.err(rc.span(), format!("square {} already holds another combatant", c.at));
@@ -606,11 +636,16 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             chars.push(c);
         }
     }
-    if chars.len() > MAX_COMBATANTS {
-        cx.err(0..0, format!("at most {MAX_COMBATANTS} combatants are supported"));
+    if let Some(c) = raw.combatant.get(MAX_COMBATANTS) {
+        cx.err(c.span(), format!("at most {MAX_COMBATANTS} combatants are supported"));
     }
-    if chars.is_empty() {
-        cx.err(0..0, "an encounter needs at least one [[combatant]]");
+    if raw.combatant.is_empty() {
+        // Nothing to point at: the end of the file, where [[combatant]] tables would go.
+        let end = source.text.len();
+        cx.err(
+            end..end,
+            "an encounter needs at least one [[combatant]] table (none found in the file)",
+        );
     }
 
     // A team with nobody in it that [initiative] does not list gets its slot when its first
@@ -632,7 +667,7 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
         Some(o) => match chars.iter().position(|c| &c.id == o.get_ref().who.get_ref()) {
             Some(i) => Some(Opening {
                 who: i as Cid,
-                action: o.get_ref().action.clone(),
+                action: o.get_ref().action.get_ref().clone(),
             }),
             None => {
                 cx.err(
@@ -643,12 +678,12 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             }
         },
     };
-    if let Some(o) = &opening
+    if let (Some(o), Some(raw_o)) = (&opening, opening_raw)
         && let Some(c) = chars.get(o.who as usize)
         && order.first() != Some(&c.team)
     {
         cx.err(
-            0..0,
+            raw_o.get_ref().who.span(),
             format!(
                 "the opening action's character '{}' must be on the team that started the fight",
                 c.id
@@ -659,21 +694,40 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     if !cx.errors.is_empty() {
         return Err(cx.errors);
     }
-    Ok((
-        Setup {
-            title: raw.title.clone().unwrap_or_else(|| source.name.clone()),
-            map,
-            seats,
-            teams,
-            order,
-            surprise,
-            opening,
-            chars,
-            templates,
-            armoury,
-        },
-        options,
-    ))
+    let setup = Setup {
+        title: raw.title.clone().unwrap_or_else(|| source.name.clone()),
+        map,
+        seats,
+        teams,
+        order,
+        surprise,
+        opening,
+        chars,
+        templates,
+        armoury,
+    };
+    // What needs the whole encounter: the opening action must be one its character can take
+    // at the start (ING-R69). Point at the action text.
+    if let (Some(o), Some(raw_o)) = (&setup.opening, opening_raw) {
+        match crate::Ingenuity::new_state_checked(&setup, &options) {
+            Err(m) => cx.err(raw_o.get_ref().action.span(), m),
+            Ok(state) => {
+                if let Err(m) = crate::check::opening_action_ok(&state) {
+                    cx.err(
+                        raw_o.get_ref().action.span(),
+                        format!(
+                            "the opening action '{}' of {}: {m}",
+                            o.action, setup.chars[o.who as usize].id
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    if !cx.errors.is_empty() {
+        return Err(cx.errors);
+    }
+    Ok((setup, options))
 }
 
 /// The encounter's own `[[item]]` and `[[armour]]` tables, as an item file (same text, so line
@@ -918,6 +972,24 @@ fn character(
             cx.err(span.clone(), format!("maximum {what} must be at least 1"));
         }
     }
+    for (what, v) in [
+        ("health", stats.health),
+        ("endurance", stats.endurance),
+        ("stamina", stats.stamina),
+        ("focus", stats.focus),
+        ("constitution", stats.constitution),
+        ("evasion", stats.evasion),
+        ("willpower", stats.willpower),
+        ("deflection", stats.deflection),
+        ("elemental-deflection", stats.elemental_deflection),
+        ("speed", stats.speed),
+        ("luck-modifier", stats.luck_modifier),
+        ("death-difficulty", r.death_difficulty.unwrap_or(0)),
+    ] {
+        if let Err(m) = within_limit(what, v) {
+            cx.err(span.clone(), m);
+        }
+    }
     // Items.
     let item_ids = |list: &Option<Vec<Spanned<String>>>, cx: &mut Ctx| -> Vec<ItemId> {
         let mut v = Vec::new();
@@ -1042,4 +1114,272 @@ fn character(
         talents,
         start,
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation of a setup that did not come from the loader (a record is untrusted input)
+// ---------------------------------------------------------------------------------------------
+
+fn within_limit(what: &str, v: i16) -> Result<(), String> {
+    if (-NUMBER_LIMIT..=NUMBER_LIMIT).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} is {v}; numbers run from -{NUMBER_LIMIT} to {NUMBER_LIMIT}"
+        ))
+    }
+}
+
+fn is_die(d: u8) -> bool {
+    matches!(d, 4 | 6 | 8 | 10 | 12)
+}
+
+impl Setup {
+    /// Checks everything the rules rely on, as strictly as [`load`] does: every index into the
+    /// setup's own tables (teams, seats, items, armour, combatants), the team order, surprise,
+    /// the opening action's character, squares on the map, dice, and numbers within
+    /// [`NUMBER_LIMIT`]. A setup read from a record is untrusted: this is what keeps an edited
+    /// record from reaching code that would index out of bounds.
+    pub fn validate(&self) -> Result<(), String> {
+        let seats = self.seats.len();
+        if seats == 0 || self.seats[0] != "gm" || seats > usize::from(u8::MAX) {
+            return Err("the seat list must start with 'gm' and have at most 255 seats".into());
+        }
+        if self.teams.len() < 2 || self.teams.len() > MAX_TEAMS {
+            return Err(format!(
+                "an encounter has 2 to {MAX_TEAMS} teams, not {}",
+                self.teams.len()
+            ));
+        }
+        for (k, t) in self.teams.iter().enumerate() {
+            if usize::from(t.seat.0) >= seats {
+                return Err(format!("team '{}' has seat {}, which does not exist", t.id, t.seat.0));
+            }
+            if self.teams[..k].iter().any(|o| o.id == t.id) {
+                return Err(format!("team '{}' is defined twice", t.id));
+            }
+        }
+        if self.chars.is_empty() {
+            return Err("the encounter has no combatants".into());
+        }
+        if self.chars.len() > MAX_COMBATANTS {
+            return Err(format!("at most {MAX_COMBATANTS} combatants are supported"));
+        }
+        let teams = self.teams.len();
+        for (k, &t) in self.order.iter().enumerate() {
+            if usize::from(t) >= teams {
+                return Err(format!("the team order names team {t}, which does not exist"));
+            }
+            if self.order[..k].contains(&t) {
+                return Err(format!(
+                    "the team order lists team '{}' twice",
+                    self.teams[usize::from(t)].id
+                ));
+            }
+        }
+        if let Some(t) = self.surprise
+            && usize::from(t) >= teams
+        {
+            return Err(format!("surprise names team {t}, which does not exist"));
+        }
+        for (k, c) in self.chars.iter().enumerate() {
+            self.validate_char(c, true)
+                .map_err(|m| format!("combatant {} ('{}'): {m}", k + 1, c.id))?;
+            if !self.order.contains(&c.team) {
+                return Err(format!(
+                    "combatant '{}' is on a team without a slot in the team order",
+                    c.id
+                ));
+            }
+            if let Some(o) = self.chars[..k].iter().find(|o| o.id.eq_ignore_ascii_case(&c.id)) {
+                return Err(format!(
+                    "combatant ids '{}' and '{}' are the same (ids ignore case)",
+                    o.id, c.id
+                ));
+            }
+            if self.chars[..k].iter().any(|o| o.at == c.at) {
+                return Err(format!(
+                    "combatant '{}' starts on {}, where another one stands",
+                    c.id, c.at
+                ));
+            }
+        }
+        for (name, c) in &self.templates {
+            self.validate_char(c, false)
+                .map_err(|m| format!("template '{name}': {m}"))?;
+        }
+        for t in &self.teams {
+            match &t.objective {
+                None | Some(Objective::Survive { .. }) => {}
+                Some(Objective::Down { who }) => {
+                    if usize::from(*who) >= self.chars.len() {
+                        return Err(format!(
+                            "team '{}': its objective names combatant {who}, which does not exist",
+                            t.id
+                        ));
+                    }
+                }
+                Some(Objective::Reach { squares, who }) => {
+                    if who.is_some_and(|w| usize::from(w) >= self.chars.len()) {
+                        return Err(format!(
+                            "team '{}': its objective names a combatant that does not exist",
+                            t.id
+                        ));
+                    }
+                    if squares.is_empty() || squares.iter().any(|p| !self.map.contains(*p)) {
+                        return Err(format!("team '{}': its objective's squares must be on the map", t.id));
+                    }
+                }
+            }
+        }
+        if let Some(o) = &self.opening {
+            let Some(c) = self.chars.get(usize::from(o.who)) else {
+                return Err(format!(
+                    "the opening action names combatant {}, which does not exist",
+                    o.who
+                ));
+            };
+            if self.order.first() != Some(&c.team) {
+                return Err(format!(
+                    "the opening action's character '{}' must be on the team that started the fight",
+                    c.id
+                ));
+            }
+        }
+        for it in &self.armoury.items {
+            let bad = |m: &str| Err(format!("item '{}': {m}", it.id));
+            for (what, v) in [
+                ("damage", it.damage),
+                ("critical damage", it.critical_damage),
+                ("range", it.range),
+                ("durability", it.durability),
+                ("parry", it.parry.unwrap_or(0)),
+                ("block", it.block.unwrap_or(0)),
+            ] {
+                within_limit(what, v).map_err(|m| format!("item '{}': {m}", it.id))?;
+            }
+            if it.weapon && it.attributes.is_empty() {
+                return bad("a weapon needs attributes");
+            }
+            if !(1..=40).contains(&it.critical_threshold) {
+                return bad("critical threshold must be between 1 and 40");
+            }
+            if it.range < 1 {
+                return bad("range must be at least 1");
+            }
+            if !(1..=2).contains(&it.hands) {
+                return bad("hands must be 1 or 2");
+            }
+            if it.durability < 0 {
+                return bad("durability cannot be negative");
+            }
+        }
+        for a in &self.armoury.armour {
+            within_limit("rating", a.rating).map_err(|m| format!("armour '{}': {m}", a.id))?;
+        }
+        Ok(())
+    }
+
+    /// One combatant or template: its team, seat, square, stats, items and starting state.
+    fn validate_char(&self, c: &CharInfo, placed: bool) -> Result<(), String> {
+        if !is_word(&c.id) && placed {
+            return Err("an id must be one word of letters, digits and '-'".into());
+        }
+        if usize::from(c.team) >= self.teams.len() {
+            return Err(format!("team {} does not exist", c.team));
+        }
+        if usize::from(c.seat.0) >= self.seats.len() {
+            return Err(format!("seat {} does not exist", c.seat.0));
+        }
+        if placed && (!self.map.contains(c.at) || self.map.get(c.at).is_some_and(|x| x.blocked)) {
+            return Err(format!("square {} is not an open square of the map", c.at));
+        }
+        let st = &c.stats;
+        if !(1..=12).contains(&st.size) {
+            return Err(format!("size {} is outside 1 to 12", st.size));
+        }
+        if st.attrs.iter().any(|d| !is_die(*d)) || st.skills.iter().any(|(_, d)| !is_die(*d)) {
+            return Err("attribute and skill dice are d4, d6, d8, d10 or d12".into());
+        }
+        for (what, v) in [
+            ("health", st.health),
+            ("endurance", st.endurance),
+            ("stamina", st.stamina),
+            ("focus", st.focus),
+        ] {
+            if !(1..=NUMBER_LIMIT).contains(&v) {
+                return Err(format!("maximum {what} is {v}; it runs from 1 to {NUMBER_LIMIT}"));
+            }
+        }
+        for (what, v) in [
+            ("constitution", st.constitution),
+            ("evasion", st.evasion),
+            ("willpower", st.willpower),
+            ("deflection", st.deflection),
+            ("elemental deflection", st.elemental_deflection),
+            ("speed", st.speed),
+            ("luck modifier", st.luck_modifier),
+        ] {
+            within_limit(what, v)?;
+        }
+        for (p, b) in &st.profs {
+            within_limit(&format!("proficiency {p}"), *b)?;
+        }
+        if let Some(a) = c.armour
+            && a >= self.armoury.armour.len()
+        {
+            return Err(format!("armour {a} does not exist"));
+        }
+        let s = &c.start;
+        for (what, v, max) in [
+            ("health", s.health, st.health),
+            ("endurance", s.endurance, st.endurance),
+            ("stamina", s.stamina, st.stamina),
+            ("focus", s.focus, st.focus),
+        ] {
+            if !(0..=max).contains(&v) {
+                return Err(format!("current {what} is {v}; it must be 0 to {max}"));
+            }
+        }
+        within_limit("death difficulty", s.death_difficulty)?;
+        let all_conds = Cond::ALL.iter().fold(0u16, |a, c| a | c.bit());
+        if s.conditions & !all_conds != 0 {
+            return Err("unknown condition bits".into());
+        }
+        let n = self.armoury.items.len();
+        let known = |i: &ItemId| usize::from(*i) < n;
+        if !s.items.iter().all(known) || !s.held.iter().all(known) || !s.unloaded.iter().all(known) {
+            return Err(format!("an item index is not one of the {n} items"));
+        }
+        if s.items.len() > usize::from(u8::MAX) {
+            return Err("at most 255 items per combatant".into());
+        }
+        for h in &s.held {
+            let carried = s.items.iter().filter(|i| *i == h).count();
+            let in_hand = s.held.iter().filter(|i| *i == h).count();
+            if in_hand > carried {
+                return Err(format!(
+                    "'{}' is held more times than it is carried",
+                    self.armoury.item(*h).id
+                ));
+            }
+        }
+        let hands: u16 = s.held.iter().map(|h| u16::from(self.armoury.item(*h).hands)).sum();
+        if hands > 2 {
+            return Err("the held items need more than two hands".into());
+        }
+        for (i, d) in &s.durability {
+            if !known(i) || !s.items.contains(i) {
+                return Err("a damaged item is not one of its items".into());
+            }
+            let max = self.armoury.item(*i).durability;
+            if !(0..=max).contains(d) {
+                return Err(format!(
+                    "durability of '{}' must be 0 to {max}",
+                    self.armoury.item(*i).id
+                ));
+            }
+        }
+        Ok(())
+    }
 }

@@ -300,7 +300,7 @@ pub struct Defences {
 pub enum Stage {
     /// Readied actions triggered by the attack are asked.
     Ready,
-    /// Allies of the target may intercept (`asked` of the candidates so far).
+    /// Allies of the target may intercept: the target's team seat names one or passes.
     Intercept,
     /// The target declares defences (before the roll, or after it with the option).
     Defend,
@@ -344,10 +344,8 @@ pub struct Attack {
     pub penalty: i16,
     /// Modifier from weapon properties (older properties).
     pub bonus: i16,
-    /// Candidates for Intercept and how many were asked.
+    /// The allies who may intercept (ING-R33), asked together in one decision.
     pub intercept: Vec<Cid>,
-    /// How many candidates have been asked.
-    pub asked: u8,
     /// Defences declared.
     pub defences: Defences,
     /// The attack test total, once rolled.
@@ -450,6 +448,9 @@ pub struct State {
     pub opening_done: bool,
     /// How the combat ended.
     pub outcome: Option<Outcome>,
+    /// The steps the rules took by themselves this turn (who, what, why; the last few, newest
+    /// last), to explain a command typed for one of them afterwards.
+    pub last_auto: Vec<(Cid, crate::event::AutoStep, crate::event::AutoWhy)>,
 }
 
 impl State {
@@ -515,24 +516,42 @@ impl State {
             .map(|i| i as Cid)
     }
 
-    /// Whether a combatant may be picked for a turn now (ING-R11, ING-R14, ING-R15).
+    /// Whether a combatant may be picked for a turn now (ING-R11, ING-R14, ING-R15). Asked
+    /// afresh at every pick, so one revived mid-round who has not acted may be picked at its
+    /// team's next opportunity (ING-R12).
     pub fn can_take_turn(&self, c: Cid) -> bool {
-        let ch = self.ch(c);
-        if !ch.able() {
-            return false;
-        }
-        match self.phase {
-            Phase::Surprise => Some(self.team(c)) == self.setup.surprise || self.info(c).stats.cannot_be_surprised,
-            Phase::Rounds => true,
-        }
+        self.ch(c).able() && self.can_take_turn_ignoring_state(c)
     }
 
-    /// Whether a combatant may take a reaction now (able, a reaction left, not surprised).
+    /// Whether a combatant may take a reaction now (able, a reaction left, and not barred by
+    /// surprise).
     pub fn can_react(&self, c: Cid) -> bool {
         let ch = self.ch(c);
         if !ch.able() || ch.econ.reactions_left() == 0 {
             return false;
         }
-        !(self.phase == Phase::Surprise && !self.options.surprised_can_react && !self.can_take_turn(c))
+        !self.surprised_without_reactions(c)
+    }
+
+    /// Whether `c` is surprised now (the surprise round, and it may not take turns in it).
+    pub fn surprised(&self, c: Cid) -> bool {
+        self.phase == Phase::Surprise && !self.can_take_turn_ignoring_state(c)
+    }
+
+    /// Whether surprise keeps `c` from reacting: only with `surprised-can-react = false`
+    /// (ING-R14 bars surprised characters from actions; by default reactions stay, ING-R30).
+    pub fn surprised_without_reactions(&self, c: Cid) -> bool {
+        !self.options.surprised_can_react && self.surprised(c)
+    }
+
+    /// Whether `c` belongs among those who take turns in the current phase (ING-R14, ING-R15),
+    /// whatever its condition.
+    fn can_take_turn_ignoring_state(&self, c: Cid) -> bool {
+        match self.phase {
+            // Those who cannot be surprised join the surprising team's turns, and the usual
+            // team alternation runs between them (ING-R16).
+            Phase::Surprise => Some(self.team(c)) == self.setup.surprise || self.info(c).stats.cannot_be_surprised,
+            Phase::Rounds => true,
+        }
     }
 }

@@ -358,6 +358,21 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
         }
         Event::OrderChanged { .. } => "GM: the team order changes from the next round".into(),
         Event::OpeningDone => return None,
+        Event::Automatic { who, step, why } => {
+            use crate::event::AutoStep;
+            let why = why.text();
+            match step {
+                AutoStep::NoDefence => format!("{} cannot defend against this attack: {why}", n(*who)),
+                AutoStep::NoBlock => format!("{} cannot block: {why}", n(*who)),
+                AutoStep::NoFortify => format!("{} cannot fortify to stay conscious: {why}", n(*who)),
+                AutoStep::ReadyNotFired => format!("{}'s readied action cannot be taken: {why}", n(*who)),
+                AutoStep::OpeningDropped => format!(
+                    "{}'s opening action ({}) can no longer be taken; the turn goes on as usual",
+                    n(*who),
+                    s.setup.opening.as_ref().map_or("", |o| o.action.as_str())
+                ),
+            }
+        }
         Event::Ended { outcome } => match outcome.winner {
             Some(w) => format!("The combat ends: {} win ({})", team(w), outcome.reason),
             None => format!("The combat ends with no winner ({})", outcome.reason),
@@ -371,12 +386,20 @@ pub fn describe_pending(s: &State, p: &Pending) -> String {
     let n = |c: Cid| s.name(c).to_string();
     match s.stack.last() {
         Some(Frame::Attack(a)) => match a.stage {
-            Stage::Intercept => format!(
-                "{} is attacked by {}: may {} intercept (1 stamina and the reaction)?",
-                n(a.target),
-                n(a.attacker),
-                a.intercept.get(a.asked as usize).map_or("?".to_string(), |c| n(*c))
-            ),
+            Stage::Intercept => {
+                let who: Vec<String> = a
+                    .intercept
+                    .iter()
+                    .filter(|&&c| crate::check::reaction_ok(s, c, false, 1, 0).is_ok())
+                    .map(|&c| format!("{} ({})", n(c), s.info(c).id))
+                    .collect();
+                format!(
+                    "{} is attacked by {}: does an ally intercept (1 stamina and the reaction)? {} may; or pass",
+                    n(a.target),
+                    n(a.attacker),
+                    who.join(", ")
+                )
+            }
             Stage::Defend => format!(
                 "{} attacks {}: defences? ({} reaction(s), {} stamina, {} focus)",
                 n(a.attacker),

@@ -161,6 +161,50 @@ fn ing_r37_only_the_weapons_attributes_and_proficiencies_may_be_used() {
 }
 
 #[test]
+fn ing_r37_a_proficiency_the_attacker_lacks_is_neither_listed_nor_accepted() {
+    // ING-R37: a listed proficiency counts only "if the attacker has one". The spearman has
+    // neither martial nor finesse: only `attack foe` (prof none) is listed, and naming one is
+    // refused by the rules (not unreadable text).
+    let mut t = T::turn_of(&duel(SPEARMAN, &target(30, 0, ""), ""), "hero");
+    let attacks: Vec<String> = t.legal().into_iter().filter(|c| c.starts_with("attack foe")).collect();
+    assert_eq!(attacks, vec!["attack foe", "attack foe using dex"]);
+    let r = t.reject("attack foe prof martial");
+    assert_eq!(r.code, "no-proficiency");
+    assert!(!r.is_unreadable());
+    // With both, every one it has is listed, and none.
+    let t = T::turn_of(&two_proficiencies(), "hero");
+    let attacks: Vec<String> = t
+        .legal()
+        .into_iter()
+        .filter(|c| c.starts_with("attack foe") && !c.contains("using"))
+        .collect();
+    assert_eq!(
+        attacks,
+        vec!["attack foe", "attack foe prof martial", "attack foe prof none"]
+    );
+}
+
+#[test]
+fn the_prompt_note_names_the_proficiency_or_prof_none() {
+    use fray_engine::text::TextRuleset;
+    use fray_ingenuity::Ingenuity;
+    let t = T::turn_of(&two_proficiencies(), "hero");
+    let note = |text: &str| {
+        let c = Ingenuity::parse_command(t.s(), text).expect("parses");
+        Ingenuity::note(t.s(), &c).expect("an attack has a note")
+    };
+    assert!(
+        note("attack foe").starts_with("prof finesse +2: hit "),
+        "{}",
+        note("attack foe")
+    );
+    assert!(note("attack foe prof none").starts_with("prof none: hit "));
+    let t = T::turn_of(&duel(SPEARMAN, &target(30, 0, ""), ""), "hero");
+    let c = Ingenuity::parse_command(t.s(), "attack foe").expect("parses");
+    assert!(Ingenuity::note(t.s(), &c).expect("note").starts_with("prof none: hit "));
+}
+
+#[test]
 fn ing_r37_ing_r38_the_luck_die_is_never_added_to_an_attack_and_20_gives_no_bonus() {
     // A weapon whose critical threshold is out of the d20's reach: a luck die of 20 is neither
     // a critical hit nor +4. 3 + 3 = 6 < evasion 8: a miss (with +4 it would be 10, a hit).

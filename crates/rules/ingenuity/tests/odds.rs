@@ -11,7 +11,7 @@ use fray_ingenuity::Ingenuity;
 use fray_ingenuity::command::{default_attr, default_prof};
 use fray_ingenuity::data::Attr;
 use fray_ingenuity::event::Event;
-use fray_ingenuity::odds::{self, AttackOdds, Query};
+use fray_ingenuity::odds::{self, AttackOdds, Query, attack, parse_query};
 use fray_ingenuity::options::SizeShift;
 use fray_ingenuity::state::State;
 use std::collections::BTreeMap;
@@ -564,4 +564,49 @@ fn odds_match_the_resolver_on_a_ranged_shot_at_a_prone_smaller_target() {
     );
     assert_eq!(q.deflection, Some(2));
     compare(&odds::attack(&q), &simulate(t.s(), "attack foe", "foe", RUNS, 5));
+}
+
+fn args(a: &[&str]) -> Vec<String> {
+    a.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn advantage_and_disadvantage_flags_net_out_as_in_play() {
+    // ING-R43 to ING-R47: each advantage cancels one disadvantage, whatever the flags' order.
+    let q = parse_query(&args(&["--advantage", "2", "--disadvantage", "1"])).expect("parses");
+    assert_eq!(q.advantage, 1);
+    let q = parse_query(&args(&["--disadvantage", "1", "--advantage", "2"])).expect("parses");
+    assert_eq!(q.advantage, 1);
+    let q = parse_query(&args(&["--disadvantage", "3"])).expect("parses");
+    assert_eq!(q.advantage, -3);
+    let q = parse_query(&args(&["--advantage", "1", "--disadvantage", "1"])).expect("parses");
+    assert_eq!(q.advantage, 0);
+    assert!(parse_query(&args(&["--advantage", "4"])).is_err());
+    assert!(parse_query(&args(&["--disadvantage", "-1"])).is_err());
+}
+
+#[test]
+fn numbers_outside_the_supported_range_are_refused_not_wrapped() {
+    for (flag, v) in [
+        ("--damage", "32767"),
+        ("--evasion", "20000"),
+        ("--modifier", "-32768"),
+        ("--prof", "1000"),
+        ("--crit-damage", "99999999999"),
+        ("--deflection", "-1000"),
+        ("--luck-modifier", "5000"),
+        ("--threshold", "1000"),
+        ("--attacks-before", "100"),
+    ] {
+        let e = parse_query(&args(&[flag, v])).expect_err(flag);
+        assert!(e.contains(flag), "{e}");
+    }
+    // The extremes that are accepted give exact, unwrapped answers.
+    let q = parse_query(&args(&["--damage", "999", "--crit-damage", "999", "--prof", "999", "--modifier", "999"]))
+        .expect("parses");
+    let o = attack(&q);
+    assert_close("hit", o.hit, 1.0);
+    assert!(o.mean_damage > 2000.0, "{}", o.mean_damage);
+    let q = parse_query(&args(&["--evasion", "999", "--attacks-before", "99", "--modifier", "-900"]));
+    assert!(q.is_err(), "the modifier would come to -900 - 198");
 }

@@ -218,6 +218,13 @@ fn ing_h15_a_character_without_a_reaction_is_not_asked_to_fire() {
     t.cmd("move 2,0");
     assert_eq!(t.pending(), ("turn", "foe2".into()));
     assert!(t.ch("pc").ready.is_some());
+    // The log says why the readied attack did not fire.
+    assert!(
+        t.log()
+            .contains(&"pc's readied action cannot be taken: no reaction left this round".to_string()),
+        "{:#?}",
+        t.log()
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -432,6 +439,32 @@ fn ing_r32_no_stamina_means_no_dodge() {
     assert_eq!(attackers(&t), vec!["foe".to_string()]);
     assert!(defences(&t).is_empty());
     assert_eq!(t.ch("pc").econ.reactions_left(), 1);
+    // The log says why no defence was asked for, and a dodge typed afterwards says so too.
+    assert!(
+        t.log()
+            .contains(&"pc cannot defend against this attack: not enough stamina".to_string())
+    );
+    let r = t.reject("dodge");
+    assert_eq!(r.code, "not-now");
+    assert!(r.reason.contains("pc could not defend against the last attack") && r.reason.contains("stamina"));
+}
+
+#[test]
+fn ing_r30_a_target_without_a_reaction_is_not_asked_and_the_log_says_why() {
+    // pc dodges foe's first attack (its one reaction, ING-R30); the second is rolled at once.
+    let mut t = attacked("", "spear", "");
+    t.cmd("attack pc");
+    t.dice(&[1, 1, 10, 1, 1, 10]);
+    t.cmd("dodge");
+    t.cmd("pass");
+    t.dice(&[1, 1, 10]);
+    t.cmd("attack pc");
+    assert_eq!(t.pending(), ("turn", "foe".into()));
+    assert!(
+        t.log()
+            .contains(&"pc cannot defend against this attack: no reaction left this round".to_string())
+    );
+    t.assert_dice_used();
 }
 
 #[test]
@@ -482,8 +515,9 @@ fn bodyguard(pc2_at: &str, options: &str) -> T {
 #[test]
 fn ing_r33_intercept_swaps_places_becomes_the_target_and_defends_for_free() {
     let mut t = bodyguard("4,0", "");
-    assert_eq!(t.pending(), ("intercept", "pc2".into()));
-    t.cmd("intercept");
+    assert_eq!(t.pending(), ("intercept", "pc1".into()));
+    assert!(t.legal().contains(&"intercept pc2".to_string()));
+    t.cmd("intercept pc2");
     assert!(t.last.iter().any(|e| matches!(e, Event::Swapped { .. })));
     assert_eq!(t.ch("pc2").pos, Some("1,0".parse().unwrap()));
     assert_eq!(t.ch("pc1").pos, Some("4,0".parse().unwrap()));
@@ -510,7 +544,7 @@ fn ing_r33_intercept_swaps_places_becomes_the_target_and_defends_for_free() {
 #[test]
 fn ing_r33_option_the_free_reaction_after_intercept_costs_nothing() {
     let mut t = bodyguard("4,0", "[options]\nfree-reaction-pays = false");
-    t.cmd("intercept");
+    t.cmd("intercept pc2");
     assert_eq!(t.ch("pc2").stamina, 11);
     t.dice(&[1, 1, 10, 1, 1, 10]);
     t.cmd("dodge");
@@ -539,8 +573,75 @@ fn ing_h21_option_only_an_adjacent_ally_can_intercept() {
     let t = bodyguard("4,0", "[options]\nintercept-reach = \"adjacent\"");
     assert_eq!(t.pending(), ("defence", "pc1".into()));
     let mut t = bodyguard("2,0", "[options]\nintercept-reach = \"adjacent\"");
-    assert_eq!(t.pending(), ("intercept", "pc2".into()));
-    t.cmd("intercept");
+    assert_eq!(t.pending(), ("intercept", "pc1".into()));
+    assert!(t.legal().contains(&"intercept pc2".to_string()));
+    t.cmd("intercept pc2");
     assert_eq!(t.ch("pc2").pos, Some("1,0".parse().unwrap()));
     assert_eq!(t.ch("pc1").pos, Some("2,0".parse().unwrap()));
+}
+
+/// `foe` (spear) at 0,0 attacks `pc1` at 1,0; `pc2` and `pc3` may both reach pc1.
+fn two_bodyguards(options: &str) -> T {
+    let toml = enc(
+        &[". . . . . . . .", ". . . . . . . ."],
+        &format!(
+            "{options}\n{}{}{}{}",
+            who("pc1", "pcs", "1,0", ""),
+            who("pc2", "pcs", "4,0", ""),
+            who("pc3", "pcs", "3,1", ""),
+            who("foe", "foes", "0,0", &format!("items = [\"spear\"]\n{DEFENCELESS}")),
+        ),
+    );
+    let mut t = T::turn_of(&toml, "pc1");
+    t.cmd("end");
+    t.cmd("pick foe");
+    t.cmd("attack pc1");
+    t
+}
+
+#[test]
+fn ing_r33_every_ally_who_may_intercept_is_asked_in_one_decision() {
+    // ING-R33: one decision of the attacked team's seat lists each ally who may intercept,
+    // then pass; any of them may take the attack.
+    let mut t = two_bodyguards("");
+    assert_eq!(t.pending(), ("intercept", "pc1".into()));
+    assert_eq!(t.game.pending().map(|p| p.seat), Some(fray_engine::Seat(1)));
+    assert_eq!(t.legal(), vec!["intercept pc2", "intercept pc3", "pass"]);
+    t.cmd("intercept pc3");
+    assert_eq!(t.ch("pc3").pos, Some("1,0".parse().unwrap()));
+    assert_eq!(t.ch("pc1").pos, Some("3,1".parse().unwrap()));
+    assert_eq!(t.ch("pc2").stamina, 12);
+    assert_eq!(t.pending(), ("defence", "pc3".into()));
+}
+
+#[test]
+fn ing_r33_one_pass_answers_for_every_ally() {
+    // The number of questions does not depend on how many allies could intercept.
+    let mut t = two_bodyguards("");
+    t.cmd("pass");
+    assert_eq!(t.pending(), ("defence", "pc1".into()));
+    assert_eq!(t.ch("pc2").econ.reactions_left(), 1);
+    assert_eq!(t.ch("pc3").econ.reactions_left(), 1);
+}
+
+#[test]
+fn ing_r33_an_ally_who_cannot_intercept_is_not_listed_and_is_refused() {
+    // ING-R32: pc2 has no stamina for Intercept's cost (ING-R31).
+    let toml = enc(
+        &[". . . . . . . .", ". . . . . . . ."],
+        &format!(
+            "{}{}{}{}",
+            who("pc1", "pcs", "1,0", ""),
+            who("pc2", "pcs", "4,0", DEFENCELESS),
+            who("pc3", "pcs", "3,1", ""),
+            who("foe", "foes", "0,0", &format!("items = [\"spear\"]\n{DEFENCELESS}")),
+        ),
+    );
+    let mut t = T::turn_of(&toml, "pc1");
+    t.cmd("end");
+    t.cmd("pick foe");
+    t.cmd("attack pc1");
+    assert_eq!(t.legal(), vec!["intercept pc3", "pass"]);
+    assert_eq!(t.reject("intercept pc2").code, "invalid-target");
+    assert_eq!(t.reject("intercept foe").code, "invalid-target");
 }

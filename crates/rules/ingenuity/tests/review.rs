@@ -44,7 +44,8 @@ fn ing_r33_a_prone_ally_cannot_intercept() {
 #[test]
 fn ing_r33_a_standing_ally_at_the_same_distance_can_intercept() {
     let t = bodyguard("3,0", "", "");
-    assert_eq!(t.pending(), ("intercept", "pc2".into()));
+    assert_eq!(t.pending(), ("intercept", "pc1".into()));
+    assert!(t.legal().contains(&"intercept pc2".to_string()));
 }
 
 #[test]
@@ -54,7 +55,8 @@ fn ing_r33_with_prone_blocks_movement_off_a_prone_ally_can_intercept() {
         "conditions = [\"prone\"]",
         "[options]\nprone-blocks-movement = false",
     );
-    assert_eq!(t.pending(), ("intercept", "pc2".into()));
+    assert_eq!(t.pending(), ("intercept", "pc1".into()));
+    assert!(t.legal().contains(&"intercept pc2".to_string()));
 }
 
 #[test]

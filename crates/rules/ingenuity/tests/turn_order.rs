@@ -738,31 +738,126 @@ fn ing_r15_cannot_be_surprised_is_also_a_plain_flag() {
     assert_eq!(picks(&t), vec!["pick clementine"]);
 }
 
-#[test]
-fn surprised_characters_cannot_react_in_the_surprise_round_by_default() {
-    // fray's own `surprised-can-react` (default false): Roland, surprised, gets no defence
-    // decision against g1's club; the attack is rolled at once.
-    let mut t = T::new(&goblins("", ""));
+/// Roland (a shield in hand, no endurance left, constitution 0) is caught by surprise by a
+/// goblin with a spear next to him; Pat, too slow to intercept, keeps the fight going;
+/// `options` goes into `[options]`.
+fn ambushed(options: &str) -> T {
+    ambushed_with(options, "evasion = 0")
+}
+
+/// [`ambushed`] with Roland's evasion (or other fields) given.
+fn ambushed_with(options: &str, roland: &str) -> T {
+    let toml = enc(
+        ROW8,
+        &format!(
+            "[options]\n{options}\n[initiative]\nstarted-by = \"foes\"\nattacked = \"pcs\"\nsurprise = \"foes\"\n{}{}{}",
+            who("pat", "pcs", "7,2", "speed = 1"),
+            who(
+                "roland",
+                "pcs",
+                "0,0",
+                &format!("items = [\"shield\"]\n{roland}\ndeflection = 0\nconstitution = 0\nnow = {{ endurance = 0 }}")
+            ),
+            who(
+                "g1",
+                "foes",
+                "1,0",
+                &format!("attributes = {{ str = 6 }}\nskills = {{ combat = 4 }}\nitems = [\"spear\"]\n{NO_STAMINA}")
+            ),
+        ),
+    );
+    let mut t = T::new(&toml);
+    assert_eq!(t.s().phase, Phase::Surprise);
     t.cmd("pick g1");
-    t.dice(&[1, 1, 10]);
+    t
+}
+
+#[test]
+fn ing_r14_ing_r30_ing_r60_a_surprised_character_still_reacts_by_default() {
+    // ING-R14 keeps only actions from the surprised; reactions happen on anyone's turn
+    // (ING-R30), so by default (`surprised-can-react = true`) Roland may dodge, block, and is
+    // offered the consciousness fortify, which is a reaction (ING-R60).
+    let mut t = ambushed("");
     t.cmd("attack roland");
-    assert_eq!(t.pending(), ("turn", "g1".into()));
-    assert_eq!(t.results(), vec![(true, false, 0)]);
+    assert_eq!(t.pending(), ("defence", "roland".into()));
+    assert!(t.legal().contains(&"dodge".to_string()));
+    // He passes on the dodge; 3 + 2 = 5 hits evasion 0 for 5 + 4 = 9.
+    t.dice(&[3, 2, 10]);
+    t.cmd("pass");
+    assert_eq!(t.pending(), ("block", "roland".into()));
+    assert!(t.legal().contains(&"block shield".to_string()));
+    t.cmd("pass");
+    // 9 to health: 3 of 12 left, missing 9 > constitution 0: fortify or fall.
+    assert_eq!(t.ch("roland").health, 3);
+    assert_eq!(t.pending(), ("fortify", "roland".into()));
+    t.dice(&[6, 4, 10]);
+    t.cmd("fortify");
+    assert!(!t.ch("roland").unconscious);
+    assert_eq!(t.s().phase, Phase::Surprise);
     t.assert_dice_used();
 }
 
 #[test]
-fn surprised_can_react_option_lets_them_defend() {
-    let mut t = T::new(&goblins("", "[options]\nsurprised-can-react = true"));
+fn ing_r14_ing_r30_a_surprised_character_can_dodge_by_default() {
+    // ING-R14, ING-R30: the dodge is rolled before the attack (ING-H12).
+    let mut t = ambushed("");
+    t.cmd("attack roland");
+    t.dice(&[6, 4, 10, 1, 1, 10]);
+    t.cmd("dodge");
+    assert_eq!(t.results(), vec![(false, false, 10)]);
+    t.assert_dice_used();
+}
+
+#[test]
+fn ing_r14_option_surprised_characters_take_no_reactions_and_the_log_says_why() {
+    // ING-R14 with `surprised-can-react = false`: no defence, no block and no fortify for
+    // Roland in the surprise round (ING-R60 then knocks him out); each step says why.
+    let mut t = ambushed("surprised-can-react = false");
+    t.dice(&[3, 2, 10]);
+    t.cmd("attack roland");
+    assert_eq!(t.results(), vec![(true, false, 0)]);
+    assert!(t.ch("roland").unconscious);
+    let log = t.log();
+    let why = "surprised (surprised-can-react = false)";
+    for line in [
+        format!("roland cannot defend against this attack: {why}"),
+        format!("roland cannot block: {why}"),
+        format!("roland cannot fortify to stay conscious: {why}"),
+        "roland falls unconscious".to_string(),
+    ] {
+        assert!(log.contains(&line), "missing '{line}' in {log:#?}");
+    }
+    // A defence typed now is refused with what happened.
+    let r = t.reject("dodge");
+    assert_eq!(r.code, "not-now");
+    assert!(
+        r.reason.contains("could not defend") && r.reason.contains("surprised"),
+        "{}",
+        r.reason
+    );
+    let r = t.reject("fortify");
+    assert!(
+        r.reason.contains("could not fortify") && r.reason.contains("surprised"),
+        "{}",
+        r.reason
+    );
+    t.assert_dice_used();
+}
+
+#[test]
+fn ing_r14_option_surprised_characters_cannot_dodge_but_react_in_round_one() {
+    // ING-R14, ING-R17: with the option off the bar lasts only for the surprise round.
+    let mut t = ambushed_with("surprised-can-react = false", "evasion = 5");
+    t.dice(&[1, 1, 10]);
+    t.cmd("attack roland");
+    assert_eq!(t.results(), vec![(false, false, 5)]);
+    assert_eq!(t.pending(), ("turn", "g1".into()));
+    t.cmd("end");
+    // Round 1: g1 (slot 1) attacks again; Roland may dodge now.
     t.cmd("pick g1");
     t.cmd("attack roland");
-    // Clementine (surprised too) may even intercept.
-    assert_eq!(t.pending(), ("intercept", "clementine".into()));
-    t.cmd("pass");
     assert_eq!(t.pending(), ("defence", "roland".into()));
-    t.dice(&[1, 1, 10]);
-    t.cmd("pass");
-    assert_eq!(t.results(), vec![(true, false, 0)]);
+    t.assert_dice_used();
 }
 
 // ---------------------------------------------------------------------------------------------
