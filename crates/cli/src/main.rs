@@ -30,10 +30,12 @@ macro_rules! say_nonl {
 }
 
 mod choices;
+mod files;
 mod odds;
 mod play;
 mod registry;
 mod sim;
+mod vary;
 
 use clap::{Parser, Subcommand};
 use fray_dice::Prng;
@@ -101,7 +103,7 @@ enum Cmd {
         /// Batch seed (each combat i uses its own stream of it).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Worker threads (default: one per core). Results do not depend on it.
+        /// Worker threads (0, the default: one per core; at most 256). Results do not depend on it.
         #[arg(long, default_value_t = 0)]
         jobs: usize,
         /// Print the report as JSON.
@@ -113,7 +115,7 @@ enum Cmd {
         /// Fork the simulations from the last state of a game record ("odds from here").
         #[arg(long)]
         from: Option<PathBuf>,
-        /// Sweep one encounter value: PATH=V1,V2,... (e.g. combatant.korrin.speed=3,4,5 or options.tie-rule=defender,reroll).
+        /// Sweep one encounter value: PATH=V1,V2,... (e.g. combatant.korrin.speed=3,4,5 or options.tie-rule=defender,reroll); values containing commas are separated by semicolons: combatant.korrin.at=3,4;5,6.
         #[arg(long)]
         vary: Option<String>,
         /// The policy of a seat: SEAT=random|heuristic|search[:ROLLOUTS[:CANDIDATES[:HORIZON]]] (repeatable).
@@ -223,27 +225,26 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads a file given on the command line.
+/// Reads a file given on the command line (at most [`files::MAX_INPUT_BYTES`], UTF-8).
 pub fn read_source(path: &Path) -> Result<SourceFile, Fail> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Fail::input(format!("{}: error: cannot read the file: {e}", path.display())))?;
-    Ok(SourceFile {
-        name: path.display().to_string(),
-        text,
-    })
+    let name = path.display().to_string();
+    let text = files::read_text(path).map_err(|e| Fail::input(e.message(&name)))?;
+    Ok(SourceFile { name, text })
 }
 
-/// A reader for files an encounter refers to, relative to the encounter's folder.
+/// A reader for files an encounter refers to, relative to the encounter's folder (with the
+/// same size limit and UTF-8 check as [`read_source`]; the message names the file and, for
+/// text that is not UTF-8, the line and column of the first bad byte).
 pub fn reader(base: &Path) -> impl FnMut(&str) -> Result<SourceFile, String> + use<> {
     let dir = base.parent().map(Path::to_path_buf).unwrap_or_default();
     move |rel: &str| {
         let p = dir.join(rel);
-        std::fs::read_to_string(&p)
-            .map(|text| SourceFile {
-                name: p.display().to_string(),
-                text,
-            })
-            .map_err(|e| format!("cannot read {}: {e}", p.display()))
+        let name = p.display().to_string();
+        match files::read_text(&p) {
+            Ok(text) => Ok(SourceFile { name, text }),
+            Err(files::ReadError::Io(e)) => Err(format!("cannot read {name}: {e}")),
+            Err(e) => Err(format!("{}: {}", e.place(&name), e.what())),
+        }
     }
 }
 
@@ -254,13 +255,33 @@ fn diagnostics(d: &[Diagnostic]) -> Fail {
 
 /// Loads an encounter and starts a game.
 pub fn open_game(path: &Path, dice: NewDice) -> Result<Box<dyn AnyGame>, Fail> {
+    open_game_recording(path, dice, None)
+}
+
+/// Like [`open_game`], but when the dice run out or the person typing them stops during the
+/// start (initiative), the unfinished record (the encounter, the options and every face drawn
+/// so far) is written to `record`, so nothing typed is lost. `fray replay` refuses such a
+/// record and says how many faces it holds.
+pub fn open_game_recording(path: &Path, dice: NewDice, record: Option<&Path>) -> Result<Box<dyn AnyGame>, Fail> {
     let src = read_source(path)?;
     let entry = registry::for_encounter(&src)?;
     let mut read = reader(path);
-    entry.new_game(&src, &mut read, dice).map_err(|e| match e {
-        NewGameError::Diagnostics(d) => diagnostics(&d),
-        NewGameError::Engine(e) => Fail::input(format!("{}: error: {e}", path.display())),
-    })
+    match entry.new_game(&src, &mut read, dice) {
+        Ok(game) => Ok(game),
+        Err(NewGameError::Diagnostics(d)) => Err(diagnostics(&d)),
+        Err(NewGameError::Engine(e)) => Err(Fail::input(format!("{}: error: {e}", path.display()))),
+        Err(NewGameError::Start { error, record_json }) => {
+            let mut message = format!("{}: error: during the start: {error}", path.display());
+            if let Some(r) = record {
+                write_record_json(r, &record_json)?;
+                message.push_str(&format!(
+                    "\n{}: the record keeps the encounter and the faces drawn so far (it cannot be replayed: the start did not finish)",
+                    r.display()
+                ));
+            }
+            Err(Fail::input(message))
+        }
+    }
 }
 
 fn check(path: &Path) -> Result<(), Fail> {
@@ -308,11 +329,17 @@ pub fn print_header(game: &dyn AnyGame, json: bool) {
 
 /// Writes the record of `game` to `path`, if given.
 pub fn write_record(path: Option<&Path>, game: &dyn AnyGame) -> Result<(), Fail> {
-    if let Some(p) = path {
-        std::fs::write(p, game.record_json())
-            .map_err(|e| Fail::input(format!("{}: error: cannot write the record: {e}", p.display())))?;
+    match path {
+        Some(p) => write_record_json(p, &game.record_json()),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Replaces the record file at `path` with `json`, atomically: a kill or a crash leaves the
+/// previous record or the new one, never a cut-off file.
+fn write_record_json(path: &Path, json: &str) -> Result<(), Fail> {
+    files::write_atomic(path, json.as_bytes())
+        .map_err(|e| Fail::input(format!("{}: error: cannot write the record: {e}", path.display())))
 }
 
 fn run(path: &Path, seed: Option<u64>, json: bool, record: Option<&Path>) -> Result<(), Fail> {

@@ -47,8 +47,11 @@ pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
         return Ok(());
     }
     let entry = registry::all().into_iter().find(|e| e.id() == what).ok_or_else(|| {
+        let mut known = vec!["roll"];
+        known.extend(registry::all().iter().map(|e| e.id()));
         Fail::input(format!(
-            "fray odds: '{what}' is neither 'roll' nor a ruleset (known: thrum)"
+            "fray odds: '{what}' is neither 'roll' nor a ruleset (known: {})",
+            known.join(", ")
         ))
     })?;
     let (text, value) = entry

@@ -1,11 +1,14 @@
 //! `fray sim`: Monte Carlo reports, "odds from here" and parameter sweeps.
 
-use crate::{Fail, read_source, reader, registry};
+use crate::{Fail, read_source, reader, registry, vary};
 use fray_engine::diag::SourceFile;
 use fray_sim::{PolicyKind, Report, SimFail, SimOptions, plot};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+
+/// The most worker threads `--jobs` may ask for.
+pub const MAX_JOBS: usize = 256;
 
 /// Everything `fray sim` was asked.
 pub struct Args {
@@ -63,6 +66,12 @@ pub fn sim(a: Args) -> Result<(), Fail> {
     if a.combats == 0 {
         return Err(Fail::input("-n must be at least 1"));
     }
+    if a.jobs > MAX_JOBS {
+        return Err(Fail::input(format!(
+            "--jobs {}: at most {MAX_JOBS} worker threads (0, the default, means one per core)",
+            a.jobs
+        )));
+    }
     let options = SimOptions {
         combats: a.combats,
         seed: a.seed,
@@ -115,19 +124,23 @@ pub fn sim(a: Args) -> Result<(), Fail> {
     if from_text.is_some() {
         return Err(Fail::input("--vary works on an encounter file, not with --from"));
     }
-    let (path, values) = vary
-        .split_once('=')
-        .ok_or_else(|| Fail::input(format!("--vary {vary}: expected PATH=V1,V2,...")))?;
-    let values: Vec<&str> = values.split(',').map(str::trim).filter(|v| !v.is_empty()).collect();
+    let (path, values) = vary.split_once('=').ok_or_else(|| {
+        Fail::input(format!(
+            "--vary {vary}: expected PATH=V1,V2,... (or PATH=V1;V2;... when values contain commas)"
+        ))
+    })?;
+    let values = vary::split_values(values);
     if values.is_empty() {
         return Err(Fail::input(format!("--vary {vary}: give at least one value")));
     }
     let mut reports: Vec<(String, Report)> = Vec::new();
     for v in &values {
-        let text = set_path(&source.text, path, v).map_err(|e| Fail::input(format!("--vary {path}: {e}")))?;
-        let varied = SourceFile {
-            name: format!("{} (with {path} = {v})", source.name),
-            text,
+        let note = format!("with --vary {path}={v}");
+        let varied = vary::set_path(&source.text, path, v)
+            .map_err(|e| Fail::input(format!("{}: error: --vary {path}={v}: {e}", source.name)))?;
+        let varied_source = SourceFile {
+            name: source.name.clone(),
+            text: varied.text.clone(),
         };
         let pb = progress_bar(a.combats);
         let tick = |n: u64| {
@@ -136,13 +149,24 @@ pub fn sim(a: Args) -> Result<(), Fail> {
             }
         };
         let mut read = reader(&base);
-        let report = entry
-            .simulate(&varied, &mut read, None, &options, &tick)
-            .map_err(|e| fail(e, &varied.name))?;
+        let result = entry.simulate(&varied_source, &mut read, None, &options, &tick);
         if let Some(pb) = pb {
             pb.finish_and_clear();
         }
-        reports.push((v.to_string(), report));
+        let report = result.map_err(|e| match e {
+            SimFail::Diagnostics(d) => Fail::input(
+                d.into_iter()
+                    .map(|x| varied.map(x, &source.name, &source.text, &note).to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            other => {
+                let mut f = fail(other, &source.name);
+                f.message.push_str(&format!(" [{note}]"));
+                f
+            }
+        })?;
+        reports.push((v.clone(), report));
     }
     if a.json {
         let list: Vec<serde_json::Value> = reports
@@ -210,75 +234,4 @@ fn sweep_table(path: &str, reports: &[(String, Report)]) -> String {
         let _ = writeln!(s, "{line}");
     }
     s
-}
-
-/// Sets a value in an encounter's TOML by a dotted path. Arrays of tables are addressed by the
-/// `id` of their element (`combatant.korrin.speed`) or by index (`side.0.policy`). The value is
-/// read as TOML (numbers, booleans, quoted strings), or else taken as a plain string. Missing
-/// tables on the way are created.
-pub fn set_path(text: &str, path: &str, value: &str) -> Result<String, String> {
-    let table: toml::Table =
-        toml::from_str(text).map_err(|e| format!("the encounter is not valid TOML: {}", e.message().trim()))?;
-    let mut doc = toml::Value::Table(table);
-    let value = toml::from_str::<toml::Table>(&format!("v = {value}"))
-        .ok()
-        .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(value.to_string()));
-    let parts: Vec<&str> = path.split('.').collect();
-    if parts.iter().any(|p| p.is_empty()) {
-        return Err("a path is keys separated by dots, such as combatant.korrin.speed".into());
-    }
-    set_in(&mut doc, &parts, value, path)?;
-    toml::to_string(&doc).map_err(|e| e.to_string())
-}
-
-fn set_in(node: &mut toml::Value, parts: &[&str], value: toml::Value, path: &str) -> Result<(), String> {
-    let Some((head, rest)) = parts.split_first() else {
-        return Ok(());
-    };
-    let child = match node {
-        toml::Value::Table(t) => {
-            if rest.is_empty() {
-                t.insert(head.to_string(), value);
-                return Ok(());
-            }
-            t.entry(head.to_string())
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()))
-        }
-        toml::Value::Array(items) => {
-            let idx = match head.parse::<usize>() {
-                Ok(n) if n < items.len() => n,
-                _ => items
-                    .iter()
-                    .position(|it| it.get("id").and_then(|v| v.as_str()) == Some(head))
-                    .ok_or_else(|| format!("nothing with id '{head}' on the way to {path}"))?,
-            };
-            if rest.is_empty() {
-                items[idx] = value;
-                return Ok(());
-            }
-            &mut items[idx]
-        }
-        _ => return Err(format!("'{head}' in {path} is inside a value, not a table")),
-    };
-    set_in(child, rest, value, path)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::set_path;
-
-    #[test]
-    fn set_path_reaches_tables_arrays_by_id_and_new_keys() {
-        let text = "ruleset = \"thrum\"\n[[combatant]]\nid = \"a\"\nspeed = 4\n[[combatant]]\nid = \"b\"\n";
-        let out = set_path(text, "combatant.b.speed", "6").unwrap();
-        let v: toml::Table = toml::from_str(&out).unwrap();
-        assert_eq!(v["combatant"][1]["speed"].as_integer(), Some(6));
-        assert_eq!(v["combatant"][0]["speed"].as_integer(), Some(4));
-        let out = set_path(text, "options.tie-rule", "reroll").unwrap();
-        let v: toml::Table = toml::from_str(&out).unwrap();
-        assert_eq!(v["options"]["tie-rule"].as_str(), Some("reroll"));
-        assert!(set_path(text, "combatant.zz.speed", "1").is_err());
-        assert!(set_path(text, "ruleset.x", "1").is_err());
-    }
 }
