@@ -602,11 +602,27 @@ fn numbers_outside_the_supported_range_are_refused_not_wrapped() {
         assert!(e.contains(flag), "{e}");
     }
     // The extremes that are accepted give exact, unwrapped answers.
-    let q = parse_query(&args(&["--damage", "999", "--crit-damage", "999", "--prof", "999", "--modifier", "999"]))
-        .expect("parses");
+    let q = parse_query(&args(&[
+        "--damage",
+        "999",
+        "--crit-damage",
+        "999",
+        "--prof",
+        "999",
+        "--modifier",
+        "999",
+    ]))
+    .expect("parses");
     let o = attack(&q);
     assert_close("hit", o.hit, 1.0);
     assert!(o.mean_damage > 2000.0, "{}", o.mean_damage);
-    let q = parse_query(&args(&["--evasion", "999", "--attacks-before", "99", "--modifier", "-900"]));
+    let q = parse_query(&args(&[
+        "--evasion",
+        "999",
+        "--attacks-before",
+        "99",
+        "--modifier",
+        "-900",
+    ]));
     assert!(q.is_err(), "the modifier would come to -900 - 198");
 }

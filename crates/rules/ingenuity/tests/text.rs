@@ -75,3 +75,96 @@ fn commands_the_rules_refuse_parse_and_are_refused_by_check() {
     assert_eq!(t.reject("ready attack when approach").code, "no-weapon");
     assert!(!t.reject("kill foe").is_unreadable());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Encounter diagnostics
+// ---------------------------------------------------------------------------------------------
+
+fn diagnostics(toml: &str) -> Vec<fray_engine::diag::Diagnostic> {
+    let src = fray_engine::diag::SourceFile {
+        name: "test.toml".into(),
+        text: toml.into(),
+    };
+    let mut read = |p: &str| Err(format!("no file {p}"));
+    match Ingenuity::load(&src, &mut read) {
+        Ok(_) => panic!("the encounter loaded"),
+        Err(d) => d,
+    }
+}
+
+/// The 1-based line of the first line of `toml` containing `needle`, after `skip` earlier ones.
+fn line_of(toml: &str, needle: &str, skip: usize) -> usize {
+    toml.lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .nth(skip)
+        .map(|(i, _)| i + 1)
+        .expect("needle present")
+}
+
+#[test]
+fn ids_that_differ_only_by_case_are_refused_at_the_second_id() {
+    // Typed ids match without regard to case, so `Biffer` and `biffer` could not be told apart.
+    let toml = enc(
+        &[". . . ."],
+        &format!(
+            "{}{}",
+            who("biffer", "pcs", "0,0", ""),
+            who("Biffer", "foes", "2,0", "")
+        ),
+    );
+    let d = diagnostics(&toml);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].message.contains("only by case"), "{}", d[0].message);
+    assert_eq!(d[0].line, line_of(&toml, "id = \"Biffer\"", 0));
+    assert!(d[0].column > 0);
+}
+
+#[test]
+fn errors_that_span_fields_point_at_a_line_and_column() {
+    // No combatant at all: the end of the file, where they would go.
+    let toml = enc(&[". . . ."], "");
+    let d = diagnostics(&toml);
+    assert!(d.iter().all(|x| x.line > 0 && x.column > 0), "{d:?}");
+    assert!(d.iter().any(|x| x.message.contains("at least one [[combatant]]")));
+
+    // An opening action naming a missing combatant: at its `who`.
+    let base = format!(
+        "{}{}",
+        who("hero", "pcs", "0,0", "items = [\"spear\"]"),
+        who("foe", "foes", "2,0", "")
+    );
+    let toml = enc(
+        &[". . . ."],
+        &format!(
+            "[initiative]\nstarted-by = \"pcs\"\nopening = {{ who = \"nobody\", action = \"attack foe\" }}\n{base}"
+        ),
+    );
+    let d = diagnostics(&toml);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].line, line_of(&toml, "opening =", 0));
+    assert!(d[0].column > 1);
+
+    // An opening action that is not an action of its character's: at the action.
+    let toml = enc(
+        &[". . . ."],
+        &format!(
+            "[initiative]\nstarted-by = \"pcs\"\nopening = {{ who = \"hero\", action = \"frobnicate foe\" }}\n{base}"
+        ),
+    );
+    let d = diagnostics(&toml);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].message.contains("frobnicate"), "{}", d[0].message);
+    assert_eq!(d[0].line, line_of(&toml, "opening =", 0));
+
+    // The opener on the wrong team: at its `who`.
+    let toml = enc(
+        &[". . . ."],
+        &format!(
+            "[initiative]\nstarted-by = \"foes\"\nopening = {{ who = \"hero\", action = \"attack foe\" }}\n{base}"
+        ),
+    );
+    let d = diagnostics(&toml);
+    assert!(d[0].message.contains("team that started the fight"), "{}", d[0].message);
+    assert_eq!(d[0].line, line_of(&toml, "opening =", 0));
+}
