@@ -1,0 +1,161 @@
+//! Records are untrusted input: a record whose setup, options, seed or commands were edited must
+//! load with an error naming what is wrong, or replay, but never panic.
+
+use fray_dice::Prng;
+use fray_engine::diag::SourceFile;
+use fray_engine::text::TextRuleset;
+use fray_engine::{EngineError, Game, Ruleset};
+use fray_ingenuity::Ingenuity;
+use std::path::Path;
+
+fn load(name: &str) -> (fray_ingenuity::setup::Setup, fray_ingenuity::options::Options) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../examples/ingenuity")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("example exists");
+    let src = SourceFile {
+        name: name.into(),
+        text,
+    };
+    let mut read = |p: &str| Err(format!("no file {p}"));
+    let l = Ingenuity::load(&src, &mut read).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    (l.setup, l.options)
+}
+
+/// A seeded game of an example played by the built-in AI for at most `commands` commands.
+fn record(name: &str, seed: u64, commands: usize) -> String {
+    let (setup, options) = load(name);
+    let mut game = Game::<Ingenuity>::new_seeded(setup, options, seed).expect("starts");
+    let mut ai = Ingenuity::heuristic();
+    let mut rng = Prng::for_stream(seed, 0);
+    for _ in 0..commands {
+        let Some(p) = game.pending() else { break };
+        let c = ai.choose(game.state(), &mut rng).expect("the AI finds a command");
+        game.submit(p.seat, c).expect("the AI's command is accepted");
+    }
+    game.record().to_json()
+}
+
+#[test]
+fn edited_records_of_every_example_never_panic() {
+    // About 6,000 edited records in all, spread evenly over every number of each record.
+    for (name, seed) in [("ambush.toml", 3), ("night-raid.toml", 5), ("shrine.toml", 7)] {
+        let json = record(name, seed, 40);
+        let tried = fray_engine::conformance::edited_records_never_panic::<Ingenuity>(&json, 2_000)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(tried > 1_000, "{name}: only {tried} edits tried");
+    }
+}
+
+/// The setup of the ambush example as JSON, edited by `edit`, checked by `new_state`.
+fn edited_setup(edit: impl FnOnce(&mut serde_json::Value)) -> Result<(), String> {
+    let (setup, options) = load("ambush.toml");
+    let mut v = serde_json::to_value(&setup).expect("serialises");
+    edit(&mut v);
+    let setup: fray_ingenuity::setup::Setup = serde_json::from_value(v).map_err(|e| format!("json: {e}"))?;
+    match Ingenuity::new_state(&setup, &options) {
+        Ok(_) => Ok(()),
+        Err(EngineError::Invalid(m)) => Err(m),
+        Err(e) => panic!("not an Invalid error: {e}"),
+    }
+}
+
+/// One edit of a setup's JSON.
+type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+
+#[test]
+fn new_state_names_what_is_wrong_in_an_edited_setup() {
+    assert_eq!(edited_setup(|_| {}), Ok(()));
+    let cases: [(&str, Edit); 8] = [
+        ("team 9 does not exist", Box::new(|v| v["chars"][0]["team"] = 9.into())),
+        (
+            "seat 40 does not exist",
+            Box::new(|v| v["chars"][0]["seat"] = 40.into()),
+        ),
+        (
+            "an item index",
+            Box::new(|v| v["chars"][0]["start"]["items"][0] = 5000.into()),
+        ),
+        (
+            "armour 77 does not exist",
+            Box::new(|v| v["chars"][1]["armour"] = 77.into()),
+        ),
+        (
+            "opening action names combatant 99",
+            Box::new(|v| v["opening"]["who"] = 99.into()),
+        ),
+        (
+            "not an open square",
+            Box::new(|v| v["chars"][0]["at"] = serde_json::json!([300, 0])),
+        ),
+        ("the team order names team 5", Box::new(|v| v["order"][0] = 5.into())),
+        (
+            "dice are d4",
+            Box::new(|v| v["chars"][0]["stats"]["attrs"][0] = 7.into()),
+        ),
+    ];
+    for (want, edit) in cases {
+        let got = edited_setup(edit).expect_err(want);
+        assert!(got.contains(want), "wanted '{want}' in '{got}'");
+    }
+}
+
+#[test]
+fn check_refuses_commands_with_indices_that_name_nothing() {
+    use fray_ingenuity::command::{Action, Adjust, Command, Ruling};
+    use fray_ingenuity::state::{Readied, ReadyAction, Trigger};
+    let (setup, options) = load("ambush.toml");
+    let game = Game::<Ingenuity>::new_seeded(setup, options, 1).expect("starts");
+    let mut s = game.state().clone();
+    // Give the archer a turn so actions are checked as actions.
+    s.turn = Some(fray_ingenuity::state::Turn { who: 4, opening: false });
+    s.chars[4].econ.actions = 3;
+    let nobody = 999;
+    for c in [
+        Command::Pick(nobody),
+        Command::Intercept(nobody),
+        Command::Parry(200),
+        Command::Block(200),
+        Command::Act(Action::Resuscitate(nobody)),
+        Command::Act(Action::Kill {
+            target: nobody,
+            slot: 0,
+        }),
+        Command::Act(Action::Attack {
+            target: nobody,
+            slot: 0,
+            attr: fray_ingenuity::data::Attr::Dex,
+            prof: None,
+        }),
+        Command::Act(Action::Command {
+            ally: nobody,
+            action: Box::new(Action::StandUp),
+        }),
+        Command::Act(Action::Ready(Readied {
+            action: ReadyAction::Attack {
+                target: Some(nobody),
+                slot: 0,
+            },
+            trigger: Trigger::Turn,
+        })),
+        Command::Act(Action::PickUp(400)),
+        Command::Act(Action::Drop(200)),
+        Command::Act(Action::Reload(200)),
+        Command::Gm(Ruling::Durability(nobody, 0, Adjust::Set(1))),
+        Command::Gm(Ruling::Set(0, "luck".into(), Adjust::Set(1))),
+        Command::Gm(Ruling::End(Some(40))),
+        Command::Gm(Ruling::Objective(40, None)),
+        Command::Gm(Ruling::Objective(
+            0,
+            Some(fray_ingenuity::setup::Objective::Down { who: nobody }),
+        )),
+        Command::Gm(Ruling::Add {
+            id: "x".into(),
+            template: "none".into(),
+            team: 40,
+            at: "0,0".parse().expect("square"),
+        }),
+    ] {
+        assert!(Ingenuity::check(&s, &c).is_err(), "{c:?} was accepted");
+    }
+}
