@@ -93,6 +93,37 @@ fn plot_writes_the_three_charts() {
 }
 
 #[test]
+fn the_combatant_chart_names_every_combatant_and_side_and_only_outcomes_that_happened() {
+    let dir = tmp("combatant-chart");
+    let out = fray()
+        .args([
+            "sim",
+            "examples/ingenuity/night-raid.toml",
+            "-n",
+            "80",
+            "--json",
+            "--plot",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    let svg = std::fs::read_to_string(dir.join("combatants.svg")).unwrap();
+    let label = |t: &str| svg.contains(&format!(">\n{t}\n</text>")) || svg.contains(&format!(">{t}</text>"));
+    for s in report["sides"].as_array().unwrap() {
+        assert!(label(s["side"].as_str().unwrap()), "side {} not named", s["side"]);
+    }
+    let cs = report["combatants"].as_array().unwrap();
+    for c in cs {
+        assert!(label(c["id"].as_str().unwrap()), "{} not named", c["id"]);
+    }
+    for outcome in ["incapacitated", "removed", "killed"] {
+        let happened = cs.iter().any(|c| c[outcome]["count"].as_u64().unwrap() > 0);
+        assert_eq!(label(outcome), happened, "legend entry for {outcome}");
+    }
+}
+
+#[test]
 fn vary_sweeps_an_option_with_one_report_per_value() {
     let out = fray()
         .args([
