@@ -86,7 +86,11 @@ fn text_that_is_not_utf8_is_located_by_line_and_column() {
     );
     // The same for a file the encounter names, reported at the line that names it.
     let duel = std::fs::read_to_string(root().join("examples/thrum/duel.toml")).unwrap();
-    let duel = duel.replacen("ruleset = \"thrum\"", "ruleset = \"thrum\"\nability-files = [\"arts.toml\"]", 1);
+    let duel = duel.replacen(
+        "ruleset = \"thrum\"",
+        "ruleset = \"thrum\"\nability-files = [\"arts.toml\"]",
+        1,
+    );
     let line = duel.lines().position(|l| l.starts_with("ability-files")).unwrap() + 1;
     std::fs::write(&enc, duel).unwrap();
     std::fs::write(d.join("arts.toml"), b"# arts\n\n  \xe2\x82\n").unwrap();
@@ -111,7 +115,14 @@ fn jobs_are_bounded() {
     assert!(err.contains("--jobs 257: at most 256 worker threads"), "{err}");
     let huge = refused(
         &fray()
-            .args(["sim", "examples/thrum/duel.toml", "-n", "2", "--jobs", "18446744073709551615"])
+            .args([
+                "sim",
+                "examples/thrum/duel.toml",
+                "-n",
+                "2",
+                "--jobs",
+                "18446744073709551615",
+            ])
             .output()
             .unwrap(),
     );
@@ -148,7 +159,12 @@ fn vary_sets_squares_and_reports_problems_in_the_users_file() {
     let out = sweep(&["--vary", "combatant.biffer.at=6,3;5,2"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let values: Vec<&str> = v.as_array().unwrap().iter().map(|r| r["value"].as_str().unwrap()).collect();
+    let values: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["value"].as_str().unwrap())
+        .collect();
     assert_eq!(values, ["6,3", "5,2"]);
     // A bad value is reported at the real file's line and column, naming the --vary value.
     let err = refused(&sweep(&["--vary", "combatant.biffer.at=6,3;99,3"]));
