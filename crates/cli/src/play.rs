@@ -12,7 +12,7 @@
 //! when something goes wrong later.
 
 use crate::choices;
-use crate::{Fail, open_game, print_header, print_log, random_seed};
+use crate::{Fail, open_game_recording, print_header, print_log, random_seed};
 use fray_dice::{DiceError, InteractiveDice, ScriptedDice, parse_faces};
 use fray_engine::Seat;
 use fray_engine::SubmitError;
@@ -323,7 +323,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
         (Some(s), None) => NewDice::Seeded(s),
         (None, None) => NewDice::Seeded(random_seed()),
     };
-    let mut game = open_game(path, dice_source)?;
+    let mut game = open_game_recording(path, dice_source, record)?;
     print_header(&*game, false);
     print_log(&game.full_log(), false);
     save(record, &*game)?;

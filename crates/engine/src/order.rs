@@ -107,6 +107,7 @@ impl InitiativeOrder {
     /// Marks the current slot as having acted and moves to the next one that has not.
     pub fn finish_current(&mut self) {
         if let Some(s) = self.slots.get_mut(self.cursor) {
+            // THR-R3: each slot acts once a round; the cursor never returns to an acted slot.
             s.acted = true;
         }
         self.skip_to_next();
@@ -115,10 +116,13 @@ impl InitiativeOrder {
     /// Starts a new round: clears the per-round flags and re-sorts by key (stably, so ties and
     /// delays keep their relative places).
     pub fn start_round(&mut self) {
+        // THR-R3: a new round gives every slot one turn again.
         for s in &mut self.slots {
             s.acted = false;
             s.delayed = false;
         }
+        // THR-R11: the stored order carries over; only changed keys (Initiative changes) move
+        // slots, and the stable sort keeps delayed slots where their delay put them (THR-R14).
         if self.descending {
             self.slots.sort_by_key(|s| std::cmp::Reverse(s.key));
         } else {
@@ -136,6 +140,7 @@ impl InitiativeOrder {
         if cur.who != who {
             return Err(DelayError::NotCurrent);
         }
+        // THR-R15, THR-R16: one Delay per round; a slot that delayed must act when it comes up.
         if cur.delayed {
             return Err(DelayError::AlreadyDelayed);
         }
@@ -162,6 +167,8 @@ impl InitiativeOrder {
         if !self.later_waiting().any(|t| t == target) {
             return Err(DelayError::NotLater);
         }
+        // THR-R14: the slot moves for good: it takes the key of the slot it now follows, so later
+        // rounds keep the new place (THR-R16's Bob and Alice end as Bob, Alice).
         let mut slot = self.slots.remove(self.cursor);
         let at = self.position(target).ok_or(DelayError::NotLater)?;
         slot.key = self.slots[at].key;

@@ -79,6 +79,8 @@ impl TeamOrder {
     /// The team whose turn it is to pick: from the current slot on (wrapping around), the first
     /// team with someone to pick. `None` when nobody can be picked (the round is over).
     pub fn team_to_pick(&self, can_act: impl Fn(u16) -> bool) -> Option<u8> {
+        // ING-R9: a team with nobody left to pick is skipped; when one team remains it picks
+        // again and again until its members have all acted.
         let n = self.slots.len();
         (0..n)
             .map(|k| self.slots[(self.cursor + k) % n])
