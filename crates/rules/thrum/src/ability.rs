@@ -1908,6 +1908,143 @@ pub fn sorted<K: Ord + Clone, V: Clone>(m: &BTreeMap<K, V>) -> Vec<(K, V)> {
     m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
+/// Checks one ability of a book that did not come from the loader (a record's setup): every
+/// index into the book is in range and every number is within
+/// ±[`crate::setup::STAT_LIMIT`].
+pub fn validate_ability(a: &Ability, n_abilities: usize) -> Result<(), String> {
+    let limit = crate::setup::STAT_LIMIT;
+    let num = |what: &str, v: i16| -> Result<(), String> {
+        if (-limit..=limit).contains(&v) {
+            Ok(())
+        } else {
+            Err(format!("{what} {v} is outside -{limit}..={limit}"))
+        }
+    };
+    let amount = |what: &str, x: &Amount| -> Result<(), String> {
+        if x.terms.len() > 16 {
+            return Err(format!("{what} has too many terms"));
+        }
+        for t in &x.terms {
+            match *t {
+                Term::Const(c) | Term::Times(c, _) => num(what, c)?,
+                Term::Half(_) | Term::MinusHalf(_) => {}
+            }
+        }
+        Ok(())
+    };
+    fn lines(ls: &[Line], amount: &dyn Fn(&str, &Amount) -> Result<(), String>, depth: u8) -> Result<(), String> {
+        for l in ls {
+            match &l.op {
+                Op::Fatigue(x)
+                | Op::Stress(x)
+                | Op::ReduceFatigue(x)
+                | Op::ReduceStress(x)
+                | Op::Status(_, x)
+                | Op::Mark(x)
+                | Op::Scouted(x)
+                | Op::Shift(x)
+                | Op::Push(x)
+                | Op::Pull(x)
+                | Op::Follow(x)
+                | Op::Initiative(x)
+                | Op::TurnBanes(x) => amount("an amount", x)?,
+                Op::Choose(cs) => {
+                    if depth > 0 || cs.is_empty() || cs.len() > u8::MAX as usize {
+                        return Err("a choose line needs 1 to 255 options and cannot nest".into());
+                    }
+                    for c in cs {
+                        lines(&c.ops, amount, depth + 1)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+    let modifiers = |ms: &[Modifier]| -> Result<(), String> {
+        for m in ms {
+            num("a modifier's Boons", m.boons)?;
+            amount("a modifier", &m.flat)?;
+            for w in &m.when {
+                if let When::NoFoeWithin(x) = w {
+                    amount("a modifier's distance", x)?;
+                }
+            }
+        }
+        Ok(())
+    };
+    if let Reach::Squares(x) = &a.reach {
+        amount("the range", x)?;
+    }
+    match &a.target {
+        TargetSpec::Area(x) | TargetSpec::Line(x) | TargetSpec::Aura(x) => amount("the shape's size", x)?,
+        TargetSpec::UpToEnemies(0) => return Err("\"up to 0 enemies\" targets nobody".into()),
+        _ => {}
+    }
+    if let Some(x) = &a.critical_margin {
+        amount("the critical margin", x)?;
+    }
+    if let Some(x) = &a.trigger_range {
+        amount("the trigger range", x)?;
+    }
+    for ls in [&a.effect, &a.success, &a.critical] {
+        lines(ls, &amount, 0)?;
+    }
+    if a.overexert.len() > u8::MAX as usize {
+        return Err("too many Overexert options".into());
+    }
+    for o in &a.overexert {
+        num("an Overexert's Stress", o.stress.unwrap_or(0))?;
+        if let Some(x) = &o.area {
+            amount("an Overexert's area", x)?;
+        }
+        lines(&o.extra, &amount, 0)?;
+    }
+    modifiers(&a.modifiers)?;
+    if let Some(t) = &a.trigger {
+        if let Some(f) = t.on_defence_critical
+            && f as usize >= n_abilities
+        {
+            return Err(format!("its follow-up {f} does not exist ({n_abilities} abilities)"));
+        }
+        for r in &t.reaction {
+            match r {
+                Reaction::DefenceBanes(v) | Reaction::DefenceBoons(v) => num("a reaction's Boons or Banes", *v)?,
+                Reaction::DefenceBonus(x) | Reaction::MoveToward(x) => amount("a reaction", x)?,
+                Reaction::Lines(ls) => lines(ls, &amount, 0)?,
+            }
+        }
+    }
+    if let Some(b) = &a.buff_spec {
+        if let Some(x) = &b.defence_bonus {
+            amount("a Buff's bonus", x)?;
+        }
+        num("a Buff's reduction", b.reduce_damage)?;
+        num("a Buff's keep cost", b.keep_cost.unwrap_or(0))?;
+        modifiers(&b.modifiers)?;
+    }
+    if let Some(t) = &a.terrain {
+        for ls in [
+            &t.on_enter,
+            &t.start_of_turn,
+            &t.end_of_turn,
+            &t.overexert_start_of_turn,
+        ] {
+            lines(ls, &amount, 0)?;
+        }
+    }
+    for u in &a.upgrades {
+        if let Some(x) = &u.range {
+            amount("an upgrade's range", x)?;
+        }
+        for ls in [&u.add_effect, &u.add_success, &u.add_critical] {
+            lines(ls, &amount, 0)?;
+        }
+        modifiers(&u.add_modifiers)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

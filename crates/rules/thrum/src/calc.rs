@@ -23,7 +23,9 @@ pub fn eval(s: &State, user: Cid, a: &crate::ability::Amount) -> i16 {
     )
 }
 
-/// Distance between two squares (THR-R43, THR-R47).
+/// Distance between two squares (THR-R43, THR-R47), counted in squares of the grid
+/// (THR-R41): 7 west and 4 north is 7 (THR-R44); the rings around a square are at 1, 2, 3
+/// (THR-R45).
 pub fn distance(s: &State, a: Pos, b: Pos) -> i16 {
     let flat = chebyshev(a, b) as i16;
     if s.options.distance_ignores_elevation {
@@ -129,6 +131,7 @@ pub fn attack_modifier(s: &State, user: Cid, ability: &Ability) -> i16 {
     }
     match ability.art {
         Some(art) if !ability.basic => st.arts[art.index()],
+        // A basic ability (Basic Attack, THR-R189) rolls the highest trained Art modifier.
         _ => st
             .arts
             .iter()
@@ -302,7 +305,9 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
             continue;
         }
         // The attacker must be beyond the source's dividing line (or on it, with the option):
-        // (A − S)·(T − S) < 0. Checked first, as it is the cheapest test.
+        // (A − S)·(T − S) < 0 (THR-R122). Checked first, as it is the cheapest test. High
+        // ground at (0,0), target at (1,0): only attackers with x < 0 (THR-R124); target at
+        // (1,−1): only attackers north-west of the diagonal, y > x (THR-R125).
         let dot =
             ((from.x - src.x) as i32) * ((at.x - src.x) as i32) + ((from.y - src.y) as i32) * ((at.y - src.y) as i32);
         let beyond = dot < 0;
@@ -439,7 +444,8 @@ pub fn attack_tally(s: &State, user: Cid, ability: &Ability, target: Cid) -> Tal
     }
     t.add(-status_weight(s, user, XStatus::Weakened)); // THR-R210
     if ability.ranged {
-        t.add(-adjacent_enemies(s, user)); // THR-R115
+        // THR-R115; Basic Attack carries the Ranged tag, so it pays this in melee (THR-R116).
+        t.add(-adjacent_enemies(s, user));
     }
     if let (Some(from), Some(at)) = (s.ch(user).pos, s.ch(target).pos) {
         if ability.is_physical() {
@@ -484,6 +490,8 @@ pub fn defence_tally(s: &State, defender: Cid, d: Defence) -> Tally {
     if is_minion(s, defender) {
         return t; // A Minion ignores all conditions.
     }
+    // Stance Boons for this defence only: Brace on Resilience (THR-R195), Dodge on Evasion,
+    // on top of Evasion's own Boon below (THR-R196), Concentrate on Resolve (THR-R197).
     let (b, _) = standing_mods(s, defender, RollKind::Defence(d));
     t.add(b);
     t.add(-turn_banes(s, defender));
@@ -564,6 +572,7 @@ pub fn defences(s: &State, target: Cid, ability: &Ability) -> &'static [Defence]
 /// Whether a combatant can use an ability at all (owns it, basic, or an enabled option).
 pub fn has_ability(s: &State, c: Cid, id: AbilityId) -> bool {
     let a = s.setup.book.get(id);
+    // THR-R38: every character has every Basic Combat Ability, on top of its own.
     if a.basic {
         return match a.requires_option.as_deref() {
             Some("coup-de-grace") => s.options.coup_de_grace,

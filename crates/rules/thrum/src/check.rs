@@ -74,9 +74,11 @@ pub fn paid_step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Re
 /// squares may not.
 pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<i16, Reject> {
     let map = &s.setup.map;
+    // A step goes to any of the 8 neighbours, orthogonal or diagonal (THR-R42).
     let Some(c) = base_step_cost(map, from, to) else {
         return Err(no("blocked", format!("{to} cannot be entered from {from}")));
     };
+    // An ally's square may be passed through (THR-R54); an enemy's may not be entered (THR-R57).
     if let Some(o) = s.occupant(to)
         && o != who
         && s.enemies(who, o)
@@ -91,6 +93,9 @@ pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<
 /// mover (THR-H option `extra-costs`).
 fn combine_step(s: &State, c: fray_space::StepCost, leave: bool, roll: bool) -> i16 {
     let leave = i16::from(leave);
+    // `climb` is 0 for a change of 0 or 1 level (THR-R62). A drop of 2+ levels costs 1 + its
+    // levels beyond the first, or just 1 with the roll, whatever its result (THR-R65): a step
+    // down 3 levels is 1 + 2 = 3, or 1 when rolling (THR-R72).
     let climb = if roll && c.drop >= 2 { 0 } else { c.climb as i16 };
     let extra = match s.options.extra_costs {
         crate::options::ExtraCosts::AddUp => leave + climb,
@@ -431,18 +436,21 @@ pub fn teleport_cost(s: &State, from: Pos, to: Pos) -> i16 {
     }
 }
 
-/// Whether a combatant may end its movement on a square.
+/// Whether a combatant may end its movement on a square: only an empty one, never an ally's
+/// (THR-R55).
 pub fn can_stop(s: &State, who: Cid, p: Pos) -> bool {
     s.setup.map.get(p).is_some_and(|c| !c.blocked) && s.occupant(p).is_none_or(|o| o == who)
 }
 
-/// Movement left in the current allowance.
+/// Movement left in the current allowance: up to Speed may be spent, and nothing need be
+/// (THR-R29).
 pub fn movement_left(s: &State) -> i16 {
     calc::speed(s, s.turn.who) - s.turn.spent
 }
 
 fn moving(s: &State) -> Result<Cid, Reject> {
     let who = s.turn.who;
+    // No normal moves in Round Zero (THR-R21), nor outside the Move step or Dash's allowance.
     if !s.stack.is_empty() || s.phase != Phase::Rounds || !matches!(s.turn.step, Step::Move | Step::ActionMove) {
         return Err(no("not-now", "moving is only possible in the Move step of a turn"));
     }
@@ -459,6 +467,7 @@ fn moving(s: &State) -> Result<Cid, Reject> {
     if calc::has(s, who, Cond::Immobilized) {
         return Err(no("immobilized", format!("{} is Immobilized", s.name(who))));
     }
+    // THR-R218: a Stunned character that took its Action may not also Move.
     if s.turn.stunned && s.options.draft_stunned && s.turn.acted && s.turn.step == Step::Move {
         return Err(no(
             "stunned",
@@ -479,6 +488,7 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     if s.outcome.is_some() {
         return Err(no(Reject::GAME_OVER, "the combat is over"));
     }
+    indices(s, cmd)?;
     if let Command::Gm(r) = cmd {
         return check_ruling(s, r);
     }
@@ -488,6 +498,13 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     let who = s.turn.who;
     match (cmd, s.turn.step) {
         (Command::Begin, Step::Slot) => Ok(()),
+        (Command::Begin, _) if s.turn.began_by_itself => Err(no(
+            "not-now",
+            format!("{}'s turn already began by itself (the only choice)", s.name(who)),
+        )),
+        (Command::Begin, Step::Move | Step::ActionMove | Step::Stance | Step::Place) => {
+            Err(no("not-now", format!("{}'s turn has already begun", s.name(who))))
+        }
         (Command::Delay(after), Step::Slot) => check_delay(s, who, *after),
         (Command::Delay(_), _) if s.phase == Phase::Rounds => {
             if s.order.slot(who).is_some_and(|sl| sl.delayed) {
@@ -632,6 +649,54 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     }
 }
 
+/// Refuses a command whose combatant, ability, side or option index is out of range (a
+/// command read from a record is untrusted input), before anything looks it up.
+fn indices(s: &State, cmd: &Command) -> Result<(), Reject> {
+    let chars = s.chars.len();
+    let abilities = s.setup.book.abilities.len();
+    let who = |c: Cid| -> Result<(), Reject> {
+        if (c as usize) < chars {
+            Ok(())
+        } else {
+            Err(no(
+                "invalid-target",
+                format!("there is no combatant {c} ({chars} combatants)"),
+            ))
+        }
+    };
+    let ability = |a: crate::ability::AbilityId| -> Result<(), Reject> {
+        if (a as usize) < abilities {
+            Ok(())
+        } else {
+            Err(no(
+                "unknown-ability",
+                format!("there is no ability {a} ({abilities} abilities)"),
+            ))
+        }
+    };
+    match cmd {
+        Command::Delay(Some(c)) => who(*c),
+        Command::Act(a) => {
+            ability(a.ability)?;
+            if let Target::Chars(l) = &a.target {
+                l.iter().try_for_each(|c| who(*c))?;
+            }
+            Ok(())
+        }
+        Command::Stance(a) | Command::Trigger(a) | Command::DefendWith(_, a) => ability(*a),
+        Command::Gm(r) => match r {
+            Ruling::Adjust { who: c, .. }
+            | Ruling::Status { who: c, .. }
+            | Ruling::Incapacitate { who: c, .. }
+            | Ruling::Move { who: c, .. }
+            | Ruling::Remove { who: c } => who(*c).map_err(|r| no("bad-ruling", r.reason)),
+            Ruling::Add { side, .. } if *side as usize >= s.setup.sides.len() => Err(no("bad-ruling", "no such side")),
+            _ => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
 fn step_name(s: &State) -> &'static str {
     match s.turn.step {
         Step::Slot => "the slot has come up: begin or delay",
@@ -726,6 +791,8 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
         }
     };
     match (&a.target, &act.target) {
+        // Self is the user (THR-R88); Ally and Enemy follow `State::allies` and
+        // `State::enemies` (THR-R89, THR-R90).
         (TargetSpec::SelfOnly, Target::None) => Ok(vec![user]),
         (TargetSpec::Ally, Target::Chars(l)) => {
             let t = one(l)?;
@@ -741,7 +808,7 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
         }
         (TargetSpec::Character, Target::Chars(l)) => {
             let t = one(l)?;
-            single(t, true, "a character")
+            single(t, true, "a character") // THR-R91: Self, an Ally or an Enemy
         }
         (TargetSpec::IncapacitatedAlly, Target::Chars(l)) => {
             let t = one(l)?;
@@ -828,7 +895,7 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             let mut hit: Vec<Cid> = s
                 .ids()
                 .filter(|&t| targetable(s, t) && s.ch(t).pos.is_some_and(|p| squares.contains(&p)))
-                .filter(|&t| !(matches!(spec, TargetSpec::Aura(_)) && t == user))
+                .filter(|&t| !(matches!(spec, TargetSpec::Aura(_)) && t == user)) // THR-R82
                 .collect();
             let order = |c: Cid| s.order.position(c).unwrap_or(usize::MAX);
             hit.sort_by_key(|&c| order(c));
@@ -906,7 +973,9 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Ve
     let map = &s.setup.map;
     let size = area_size(s, user, act).max(1) as u16;
     let v: Vec<Pos> = match (&a.target, &act.target) {
+        // THR-R78: Area X is the X-by-X block on the grid (from its south-west corner).
         (TargetSpec::Area(_), Target::Area(anchor)) => fray_space::area(*anchor, size).collect(),
+        // THR-R79: Line X is X consecutive squares along a row, a column or a diagonal.
         (TargetSpec::Line(_), Target::Line(start, dir)) => fray_space::line(*start, *dir, size).collect(),
         (TargetSpec::LineToEdge, Target::Toward(dir)) => {
             let start = match s.options.infinite_line {
@@ -918,6 +987,8 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Ve
             }
             fray_space::line_to_edge(map, start, *dir).collect()
         }
+        // THR-R82, THR-R84: Aura X is every square within X of the user but its own (Aura 1:
+        // 8 squares, Aura 2: 24).
         (TargetSpec::Aura(_), Target::None) => fray_space::aura(upos, size).collect(),
         _ => return None,
     };
@@ -926,7 +997,7 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Ve
 
 fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
     if s.phase != Phase::Rounds {
-        return Err(no("not-now", "no Actions in Round Zero"));
+        return Err(no("not-now", "no Actions in Round Zero")); // THR-R21
     }
     if !s.ch(who).able() {
         return Err(no("not-now", "an Incapacitated character cannot act"));
@@ -935,12 +1006,15 @@ fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
         return Err(no("unknown-ability", "no such ability"));
     }
     let a = s.setup.book.get(act.ability);
+    // THR-R30: the one Action of the turn (only in the Move step, see `check`) is a Basic
+    // Combat Ability or an Action the character picked from a Combat Art.
     if a.kind != Kind::Action || !has_ability(s, who, act.ability) {
         return Err(no(
             "unknown-ability",
             format!("{} cannot use '{}' as an Action", s.name(who), a.id),
         ));
     }
+    // THR-R218: a Stunned character that moved may not also take its Action.
     if s.turn.stunned && s.options.draft_stunned && s.turn.moved {
         return Err(no(
             "stunned",

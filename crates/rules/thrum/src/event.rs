@@ -63,6 +63,20 @@ pub enum Removal {
     CreatorGone,
 }
 
+/// Why a trigger was not offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NotOfferedWhy {
+    /// The attack ignores enemy triggers (THR-R149).
+    IgnoresEnemyTriggers,
+    /// The trigger only moves its holder, who is Immobilized (THR-R215).
+    Immobilized,
+    /// The holder already moved in answer to this ability use (`triggered-moves`).
+    AlreadyMoved,
+    /// The chain of triggers is as deep as `trigger-depth-limit` allows (THR-R146).
+    DepthLimit,
+}
+
 /// Everything that can happen.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Event {
@@ -425,6 +439,39 @@ pub enum Event {
     BuffEnded {
         /// The bearer.
         who: Cid,
+        /// Who created it.
+        creator: Cid,
+        /// Which Buff.
+        ability: AbilityId,
+    },
+    /// A target already under a Buff declined another (THR-R142).
+    BuffDeclined {
+        /// The target.
+        who: Cid,
+        /// The declined Buff's creator.
+        creator: Cid,
+        /// The declined Buff.
+        ability: AbilityId,
+    },
+    /// A GM ruling Incapacitated a character whose Fatigue Load was too low to stay so: the
+    /// drop on becoming Incapacitated took it to 0 and it revived at once (THR-R172,
+    /// THR-R177). Log only.
+    RevivedAtOnce {
+        /// Who.
+        who: Cid,
+        /// Its Fatigue Load before the ruling.
+        load: i16,
+    },
+    /// A forced move (push, pull, shift) stopped before its full distance (THR-R56, THR-R57).
+    ForcedMoveStopped {
+        /// Who was being moved.
+        who: Cid,
+        /// Where it stopped.
+        at: Pos,
+        /// The combatant in the way, if that is what stopped it (else a wall or the map's edge).
+        by: Option<Cid>,
+        /// Squares of the move not made.
+        left: i16,
     },
     /// A Terrain Effect is placed (THR-R136).
     TerrainPlaced {
@@ -435,6 +482,10 @@ pub enum Event {
     TerrainRemoved {
         /// Its index in the state's list.
         index: u8,
+        /// Who created it.
+        creator: Cid,
+        /// Which ability.
+        ability: AbilityId,
     },
     /// An upkeep Overexert was not paid again: the effect it added ends (THR-R135).
     UpkeepEnded {
@@ -463,6 +514,26 @@ pub enum Event {
         who: Cid,
         /// Where.
         to: Pos,
+    },
+    /// A slot began by itself because beginning was the only choice (no Delay was possible),
+    /// and why (issue 9: automatic steps are logged). Remembered for the rest of the turn, so a
+    /// `begin` typed afterwards is refused with what happened.
+    BeganByItself {
+        /// Whose turn.
+        who: Cid,
+        /// Why no Delay was possible, as a sentence.
+        why: String,
+    },
+    /// A triggered ability whose trigger condition held was not offered to its holder, and why.
+    NotOffered {
+        /// The holder.
+        who: Cid,
+        /// The triggered ability.
+        ability: AbilityId,
+        /// The ability use it would have answered.
+        about: Cid,
+        /// Why.
+        why: NotOfferedWhy,
     },
     /// The turn ends.
     TurnEnded {
@@ -570,6 +641,8 @@ pub fn apply(s: &mut State, e: &Event) {
                 s.turn = Turn::idle(w);
             }
         }
+        Event::BeganByItself { .. } => s.turn.began_by_itself = true,
+        Event::NotOffered { .. } => {}
         Event::TurnStarted { who } => {
             s.turn = Turn::idle(*who);
             s.turn.step = if s.phase == Phase::RoundZero {
@@ -730,9 +803,10 @@ pub fn apply(s: &mut State, e: &Event) {
                 b.uses = *uses;
             }
         }
-        Event::BuffEnded { who } => s.chars[*who as usize].buff = None,
+        Event::BuffEnded { who, .. } => s.chars[*who as usize].buff = None,
+        Event::BuffDeclined { .. } | Event::ForcedMoveStopped { .. } | Event::RevivedAtOnce { .. } => {}
         Event::TerrainPlaced { effect } => s.terrain.push(effect.clone()),
-        Event::TerrainRemoved { index } => {
+        Event::TerrainRemoved { index, .. } => {
             if (*index as usize) < s.terrain.len() {
                 s.terrain.remove(*index as usize);
             }
@@ -778,6 +852,8 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         Event::Cleared { who, revive } => {
+            // THR-R184: every Load is 0 at End of Combat. Tolerances and Wounds are left as
+            // they are: nothing here restores them (THR-R180), and they carry on (THR-R185).
             let c = &mut s.chars[*who as usize];
             c.fatigue = 0;
             c.stress = 0;

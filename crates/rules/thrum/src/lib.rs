@@ -50,9 +50,9 @@ impl Ruleset for Thrum {
     type Event = Event;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
-        if setup.chars.is_empty() {
-            return Err(EngineError::Invalid("the encounter has no combatants".into()));
-        }
+        // A setup may come from a record (untrusted input): check it as strictly as the
+        // encounter loader does before anything indexes into it.
+        setup::validate(setup, options).map_err(EngineError::Invalid)?;
         Ok(State {
             setup: Arc::new(setup.clone()),
             options: Arc::new(options.clone()),

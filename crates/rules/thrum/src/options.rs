@@ -655,6 +655,25 @@ impl Default for Options {
 }
 
 impl Options {
+    /// Checks the numeric options against the ranges fray supports (every enumerated option is
+    /// already checked when it is read). Encounter files and records both go through it.
+    pub fn validate(&self) -> Result<(), String> {
+        let limit = crate::setup::STAT_LIMIT;
+        for (name, v, lo) in [
+            ("critical-margin", self.critical_margin, -limit),
+            ("tolerance-floor", self.tolerance_floor, -limit),
+            ("untrained-attack-modifier", self.untrained_attack_modifier, -limit),
+            ("character-cover-height", self.character_cover_height, -limit),
+            ("overexert-stress", self.overexert_stress, -limit),
+            ("speed-floor", self.speed_floor, -limit),
+        ] {
+            if !(lo..=limit).contains(&v) {
+                return Err(format!("option {name} = {v} is outside {lo}..={limit}"));
+            }
+        }
+        Ok(())
+    }
+
     /// Halves a value with the configured rounding.
     pub fn half(&self, v: i16) -> i16 {
         match self.rounding {

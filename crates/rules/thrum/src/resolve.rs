@@ -19,7 +19,7 @@ use crate::ability::{
 use crate::calc::{self, Tally, eval, is_minion};
 use crate::check::{self, action_targets, can_stop};
 use crate::command::{Action, Command, Gauge, Ruling};
-use crate::event::{Event, Removal, Rolled, Verdict, apply, gauge};
+use crate::event::{Event, NotOfferedWhy, Removal, Rolled, Verdict, apply, gauge};
 use crate::options::{
     AreaLeavers, BothFall, DazedMode, DazedReapply, DeclinedDefence, DefenceTiming, EnvironmentRoll, InitiativeChange,
     InvoluntaryDrop, JoinerTurn, MultiTarget, PanicStun, ScoutedMode, StopCheck, TieRule, TriggeredMoves,
@@ -115,6 +115,7 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
         Command::Step { dir, roll } => do_step(cx, who, *dir, *roll)?,
         Command::Act(a) => declare(cx, who, a)?,
         Command::Stance(id) => {
+            // THR-R33: entering a Stance first ends the current one, so only one is ever active.
             if let Some(old) = cx.s.ch(who).stance {
                 cx.emit(Event::StanceEnded { who, ability: old });
             }
@@ -175,7 +176,16 @@ pub fn advance(cx: &mut Cx) -> R {
                 if cx.s.phase == Phase::Rounds && slot_needs_decision(cx.s) {
                     return Ok(());
                 }
+                // Say why a slot in the rounds began without asking (THR-R15: no Delay was
+                // possible); Round Zero slots never offer one.
+                let why = (cx.s.phase == Phase::Rounds && cx.s.ch(who).present())
+                    .then(|| check::check(cx.s, &Command::Delay(None)).err())
+                    .flatten()
+                    .map(|r| r.reason);
                 begin_turn(cx)?;
+                if let Some(why) = why {
+                    cx.emit(Event::BeganByItself { who, why });
+                }
             }
             Step::Place | Step::Move | Step::ActionMove | Step::Stance => {
                 let c = cx.s.ch(who);
@@ -204,6 +214,7 @@ pub fn advance(cx: &mut Cx) -> R {
 }
 
 fn slot_needs_decision(s: &State) -> bool {
+    // THR-R15: a slot that may not Delay (it already delayed this round) begins by itself.
     let who = s.turn.who;
     s.ch(who).present()
         && (check::check(s, &Command::Delay(None)).is_ok()
@@ -220,12 +231,15 @@ fn begin_turn(cx: &mut Cx) -> R {
     let who = cx.s.turn.who;
     cx.emit(Event::TurnStarted { who });
     if cx.s.phase == Phase::RoundZero {
+        // THR-R23: after placing (or at once, for the already placed) the Round Zero turn goes
+        // to the Stance step; a Stance entered there is still on when Round 1 begins.
         if !(cx.s.is_pc(who) && cx.s.ch(who).pos.is_none()) {
             cx.emit(Event::StepChanged { step: Step::Stance });
         }
         return Ok(());
     }
     if cx.s.options.draft_stunned && cx.s.ch(who).has(Cond::Stunned) {
+        // THR-R218: a Stunned character's turn is limited to its Move or its Action.
         cx.emit(Event::TurnStunned);
     }
     // Start of Turn runs as a frame: step a (the Panic Roll) may pause for a reroll decision,
@@ -260,6 +274,7 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
             let net = tally.net(cx.s);
             let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Panic Roll"))?;
             let load = cx.s.ch(who).stress;
+            // THR-R163: a total equal to the Stress Load (3 against 3) fails.
             let passed = roll.total > load;
             cx.emit(Event::PanicRolled {
                 who,
@@ -301,6 +316,8 @@ fn fixed_failed(cx: &mut Cx, who: Cid, kind: FixedKind) {
             if cx.s.options.panic_stun == PanicStun::ThisTurn && cx.s.turn.who == who {
                 cx.emit(Event::TurnStunned);
             }
+            // THR-R160: the whole Stress Load moves onto the Fatigue Load, then Stress is 0.
+            // THR-R163: Tolerance 2, Stress 3, Fatigue 1 → Fatigue 4, Stress 0, Tolerance 1.
             let c = cx.s.ch(who);
             let (fatigue, st) = (c.fatigue + c.stress, (c.st - 1).max(cx.s.options.tolerance_floor));
             cx.emit(Event::Set {
@@ -440,11 +457,14 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
             gauge: Gauge::Fatigue,
             value: fl,
         });
+        // THR-R181: so Tolerance 3 / Load 4 falls to 2 / 3, then 1 / 2, 0 / 1 (Wound 1 below),
+        // then Load 0 revives here, before the Wound check.
         if cx.s.options.revive_before_wound && fl == 0 {
             cx.emit(Event::Revived { who });
         }
     }
-    // Step b: statuses tick down (THR-R211).
+    // Step b: statuses tick down (THR-R211), on an Incapacitated character too: its statuses
+    // and Buff stay on it (THR-R171).
     for x in XStatus::ALL {
         let v = cx.s.ch(who).status(x);
         if v > 0 {
@@ -468,6 +488,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
         }
     }
     if cx.s.turn.stunned && cx.s.ch(who).has(Cond::Stunned) {
+        // THR-R218: Stunned ends at the end of the turn it limited.
         cx.emit(Event::Condition {
             who,
             cond: Cond::Stunned,
@@ -647,6 +668,8 @@ fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
     if let Some(attr) = roll {
         let drop = base_step_cost(&cx.s.setup.map, from, to).map_or(0, |c| c.drop as i16);
         let passed = drop_roll(cx, who, attr, drop)?;
+        // THR-R65: a success lands with no penalty; the step was priced without the drop's
+        // extra cost (`check::step_cost` with `roll`).
         if !passed {
             fall_consequences(cx, who);
         }
@@ -722,6 +745,8 @@ fn fall_consequences(cx: &mut Cx, who: Cid) {
     if cx.s.turn.who == who && cx.s.info(who).traits.weaver == 1 && !cx.s.turn.weaver_used {
         cx.emit(Event::WeaverIgnored { who, slowed: true });
     }
+    // THR-R73: Speed 4 with 2 spent, the roll fails: Slowed makes Speed 2 and the step made
+    // the spent 3 ≥ 2, so movement ends and Dazed follows.
     let spent = if cx.s.turn.who == who { cx.s.turn.spent } else { 0 };
     if spent >= calc::speed(cx.s, who) {
         if cx.s.turn.who == who {
@@ -739,21 +764,39 @@ fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&State, Pos) 
     let mut left = n.max(0);
     while left > 0 {
         let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
+        // The log says where and why a forced move stops short (a wall, the map's edge, or
+        // the combatant in the way).
+        let stopped = |cx: &mut Cx, by: Option<Cid>| {
+            cx.emit(Event::ForcedMoveStopped {
+                who,
+                at: from,
+                by,
+                left,
+            })
+        };
+        // No next square: the move has nowhere further to go (a pull that reached its user).
         let Some(to) = next(cx.s, from) else { return Ok(()) };
         let Some(c) = base_step_cost(&cx.s.setup.map, from, to) else {
+            stopped(cx, None);
             return Ok(());
         };
         // Occupied squares stop the move (with the option, allies' squares can be crossed
-        // during a longer forced move, but never ended on: each square crossed counts).
+        // during a longer forced move, but never ended on: each square crossed counts). An
+        // enemy's square is never entered (THR-R56, THR-R57).
         if let Some(o) = cx.s.occupant(to)
             && o != who
         {
             if !(cx.s.options.forced_into_allies && cx.s.allies(who, o)) || left < 2 {
+                stopped(cx, Some(o));
                 return Ok(());
             }
             // Look one square further; stop if that one is not free either.
-            let Some(beyond) = next(cx.s, to) else { return Ok(()) };
+            let Some(beyond) = next(cx.s, to) else {
+                stopped(cx, Some(o));
+                return Ok(());
+            };
             if !can_stop(cx.s, who, beyond) || base_step_cost(&cx.s.setup.map, to, beyond).is_none() {
+                stopped(cx, Some(o));
                 return Ok(());
             }
         }
@@ -959,6 +1002,8 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
     }
     match u.stage {
         UseStage::Defences => {
+            // THR-R96: every target of an attack gets to defend: each is asked for its defence
+            // in turn (a lone option is taken for it).
             let mut i = u.index as usize;
             while i < n {
                 let t = u.targets[i];
@@ -1014,9 +1059,31 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
             }
             let t = u.targets[i];
             u.index += 1;
-            let candidates = trigger_candidates(cx.s, &u, a, t);
+            let mut skipped = Vec::new();
+            let candidates = trigger_candidates(cx.s, &u, a, t, &mut skipped);
             set_top_use(cx, u);
-            if !candidates.is_empty() && cx.s.stack.len() < cx.s.options.trigger_depth_limit as usize {
+            // Triggers whose condition held but that are not offered are logged with the reason.
+            for (h, id, why) in skipped {
+                cx.emit(Event::NotOffered {
+                    who: h,
+                    ability: id,
+                    about: t,
+                    why,
+                });
+            }
+            let deep = cx.s.stack.len() >= cx.s.options.trigger_depth_limit as usize;
+            if deep {
+                // THR-R146: the loop guard.
+                for &(h, id) in &candidates {
+                    cx.emit(Event::NotOffered {
+                        who: h,
+                        ability: id,
+                        about: t,
+                        why: NotOfferedWhy::DepthLimit,
+                    });
+                }
+            }
+            if !candidates.is_empty() && !deep {
                 cx.emit(Event::Push {
                     frame: Frame::Window(WindowFrame {
                         use_frame: depth as u8,
@@ -1066,27 +1133,52 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
 }
 
 /// The triggered abilities that may answer `u` aiming at `t`, in turn order (THR-R145).
-fn trigger_candidates(s: &State, u: &Use, a: &Ability, t: Cid) -> Vec<(Cid, crate::ability::AbilityId)> {
+/// Those whose trigger condition holds but that are not offered go to `skipped`, with why.
+fn trigger_candidates(
+    s: &State,
+    u: &Use,
+    a: &Ability,
+    t: Cid,
+    skipped: &mut Vec<(Cid, crate::ability::AbilityId, NotOfferedWhy)>,
+) -> Vec<(Cid, crate::ability::AbilityId)> {
     let mut out = Vec::new();
     if !calc::rolls(s, a) {
         return out;
     }
     let user = u.user;
     let mut holders: Vec<Cid> = s.ids().filter(|&h| s.ch(h).able() && s.ch(h).pos.is_some()).collect();
+    // THR-R150: holders are asked in turn order, so Protect from the ally at Initiative 14
+    // comes before the one at 9, both before the rolls, and their Boons add up.
     holders.sort_by_key(|&h| s.order.position(h).unwrap_or(usize::MAX));
     for h in holders {
-        if a.ignores_enemy_triggers && s.enemies(h, user) {
-            continue; // THR-R149
-        }
         for id in triggered_abilities(s, h) {
             let ab = s.setup.book.get(id);
             let Some(tr) = &ab.trigger else { continue };
+            let range = tr_range(s, h, ab);
+            let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= range);
+            // THR-R199 (Assist): a friend aims at a foe within the holder's range.
+            // THR-R200 (Protect): a foe aims at a friend within the holder's range.
+            let ok = match tr.on {
+                TriggerOn::AllyAimsAtFoe => h != user && s.allies(h, user) && s.enemies(h, t) && near(t),
+                TriggerOn::FoeAimsAtAlly => s.allies(h, t) && s.enemies(h, user) && near(t),
+                TriggerOn::EnemyAttacksSelf => h == t && s.enemies(h, user) && near(user),
+                TriggerOn::AllyAttacked => s.allies(h, t) && near(t),
+                TriggerOn::StartOfTurn { .. } => false,
+            };
+            if !ok {
+                continue;
+            }
+            if a.ignores_enemy_triggers && s.enemies(h, user) {
+                skipped.push((h, id, NotOfferedWhy::IgnoresEnemyTriggers)); // THR-R149
+                continue;
+            }
             // A trigger that only moves its holder does nothing for an Immobilized one
             // (THR-R215), so it is not offered.
             if !tr.reaction.is_empty()
                 && tr.reaction.iter().all(|r| matches!(r, Reaction::MoveToward(_)))
                 && calc::has(s, h, Cond::Immobilized)
             {
+                skipped.push((h, id, NotOfferedWhy::Immobilized));
                 continue;
             }
             // A holder moves in answer to one ability use once, however many of its allies
@@ -1095,20 +1187,10 @@ fn trigger_candidates(s: &State, u: &Use, a: &Ability, t: Cid) -> Vec<(Cid, crat
                 && u.moved & (1u64 << h) != 0
                 && tr.reaction.iter().any(|r| matches!(r, Reaction::MoveToward(_)))
             {
+                skipped.push((h, id, NotOfferedWhy::AlreadyMoved));
                 continue;
             }
-            let range = tr_range(s, h, ab);
-            let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= range);
-            let ok = match tr.on {
-                TriggerOn::AllyAimsAtFoe => h != user && s.allies(h, user) && s.enemies(h, t) && near(t),
-                TriggerOn::FoeAimsAtAlly => s.allies(h, t) && s.enemies(h, user) && near(t),
-                TriggerOn::EnemyAttacksSelf => h == t && s.enemies(h, user) && near(user),
-                TriggerOn::AllyAttacked => s.allies(h, t) && near(t),
-                TriggerOn::StartOfTurn { .. } => false,
-            };
-            if ok {
-                out.push((h, id));
-            }
+            out.push((h, id));
         }
     }
     out
@@ -1122,6 +1204,8 @@ fn tr_range(s: &State, h: Cid, ab: &Ability) -> i16 {
 }
 
 /// The holder's abilities that have a trigger and are in force (its Stance, its Passives).
+// THR-R39: outside its own turn a character acts only by defending or through these: its
+// current Stance's Triggered Effect (and, THR-R40, its Passives with a Trigger).
 fn triggered_abilities(s: &State, h: Cid) -> impl Iterator<Item = crate::ability::AbilityId> + '_ {
     let stance = s.ch(h).stance;
     let passives = s
@@ -1191,6 +1275,8 @@ fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     let mut lines = Vec::new();
     for r in &tr.reaction {
         match r {
+            // Assist's Bane on the foe's defence (THR-R199), Protect's Boon on the friend's
+            // (THR-R200); using either ends the Stance (`EndsStance::Always` below).
             Reaction::DefenceBanes(n) => u.mods[ti].defence_boons -= n,
             Reaction::DefenceBoons(n) => u.mods[ti].defence_boons += n,
             Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(cx.s, holder, a),
@@ -1373,6 +1459,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         });
     }
     nova_on_contest(cx, user, t, verdict, attack);
+    // Evasion short of a Critical, a tie included, leaves the defender +1 Vulnerable (THR-R112).
     let evasion_mark = d == Defence::Evasion && verdict != Verdict::DefenderCritical;
     if evasion_mark && !cx.s.options.vulnerable_after_lines {
         add_vulnerable(cx, t);
@@ -1463,6 +1550,8 @@ fn forget_shared(cx: &mut Cx, depth: usize) {
 /// The verdict of a contest (THR core: ties to the defender, Critical at the margin; the
 /// attacker's and the defender's margins may differ, see [`calc::margins`]).
 pub fn verdict_of(attack: i16, defence: i16, margin: i16, defence_margin: i16) -> Verdict {
+    // THR-R106: the Success line needs the attack total to beat the defence total; an equal
+    // total is a plain defender Success (THR-R112).
     let d = attack - defence;
     if d >= margin {
         Verdict::AttackerCritical
@@ -1499,6 +1588,10 @@ fn apply_lines(cx: &mut Cx, depth: usize, u: &Use, a: &Ability, t: Cid, verdict:
             apply_line(cx, depth, u, l, t)?;
         }
     }
+    // THR-R107: a Critical applies the Success line and then the Critical line, unless the
+    // Critical line says "instead" (`critical_replaces`). THR-R110: Sock 'Em at 12 against 7
+    // gets its Effect, 2 Fatigue and the Critical's +1 and Stunned; at 7 against 12 only the
+    // Effect.
     if hit {
         if !(crit && a.critical_replaces) {
             for l in &a.success {
@@ -1556,6 +1649,7 @@ fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -> R {
             let n = eval(cx.s, user, a);
             damage(cx, depth, u, r, Gauge::Stress, n);
         }
+        // Recover's "reduce Fatigue Load by 1" and "reduce Stress Load by 1" (THR-R191).
         Op::ReduceFatigue(a) | Op::ReduceStress(a) => {
             let g = if matches!(l.op, Op::ReduceFatigue(_)) {
                 Gauge::Fatigue
@@ -1641,13 +1735,14 @@ fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -> R {
             })?;
         }
         Op::Dash => {}
+        // Recover's "end one Status", the one picked (THR-R191).
         Op::EndStatus => {
             if let Some(st) = u.pick.status {
                 clear_status(cx, r, st);
             }
         }
         Op::Resuscitate => {
-            // THR-R192: Incapacitated ends, both Loads halved (rounding down), negative statuses
+            // THR-R178, THR-R192: Incapacitated ends, both Loads halved (rounding down), negative statuses
             // cleared.
             if cx.s.ch(r).incapacitated {
                 cx.emit(Event::Revived { who: r });
@@ -1790,7 +1885,8 @@ fn damage(cx: &mut Cx, depth: usize, u: &Use, r: Cid, g: Gauge, amount: i16) {
     deal(cx, r, g, n, Some(u.user), u.id);
 }
 
-/// Deals Fatigue or Stress (THR-R153, THR-R209, THR-R214).
+/// Deals Fatigue or Stress, the only damage there is: no hit points (THR-R152, THR-R153,
+/// THR-R209, THR-R214).
 pub fn deal(cx: &mut Cx, who: Cid, g: Gauge, amount: i16, source: Option<Cid>, use_id: u32) {
     if amount <= 0 || !cx.s.ch(who).present() {
         return;
@@ -1884,6 +1980,8 @@ fn finish_use(cx: &mut Cx, u: &Use) -> R {
     if a.terrain.is_some() && cx.s.ch(user).present() {
         place_terrain(cx, u, a);
     }
+    // Exhaustion is judged after the Action's lines: Recover taking Load 4 back to Tolerance 3
+    // leaves the user not Exhausted, so no roll (THR-R201).
     if u.is_action
         && cx.s.ch(user).able()
         && cx.s.ch(user).exhausted()
@@ -1908,6 +2006,9 @@ fn after_use(cx: &mut Cx, u: &Use) -> R {
         stop_check(cx);
     }
     if u.is_action && cx.s.turn.who == user && cx.s.outcome.is_none() && cx.s.stack.is_empty() {
+        // THR-R37: after the Action no more movement (the Stance step comes next), unless the
+        // Action grants it: Dash opens a fresh allowance up to Speed (THR-R190; `ActionMove`
+        // resets the movement spent).
         let step = if dash && cx.s.ch(user).able() {
             Step::ActionMove
         } else {
@@ -1957,8 +2058,11 @@ pub fn stop_check(cx: &mut Cx) {
     } else if pcs_down {
         Some((npc_side(s), "all-pcs-down"))
     } else if npcs_down {
+        // THR-R5: every NPC Incapacitated or removed.
         Some((pc_side(s), "all-npcs-down"))
     } else {
+        // THR-R6: the encounter's Win and Defeat Conditions (those judged at the end of a
+        // round are in `end_of_round_conditions`).
         s.setup.conditions.iter().find_map(|c| {
             let holds = match &c.predicate {
                 Predicate::Reach { squares, who } => s
@@ -1983,6 +2087,7 @@ pub fn stop_check(cx: &mut Cx) {
 }
 
 fn end_of_round_conditions(cx: &mut Cx, round: u16) {
+    // THR-R6: Win and Defeat Conditions counted in rounds (survive, hold squares).
     let conditions = cx.s.setup.conditions.clone();
     for (i, c) in conditions.iter().enumerate() {
         let holds = match &c.predicate {
@@ -2090,7 +2195,15 @@ fn ruling(cx: &mut Cx, r: &Ruling) -> R {
                 });
             }
         },
-        Ruling::Incapacitate { who, on: true } => incapacitate(cx, *who),
+        Ruling::Incapacitate { who, on: true } => {
+            let load = cx.s.ch(*who).fatigue;
+            incapacitate(cx, *who);
+            // THR-R172, THR-R177: the drop on becoming Incapacitated took a Load of 0 or 1 to 0,
+            // which ends Incapacity at once; tell the GM why and how to keep it down.
+            if !cx.s.ch(*who).incapacitated && cx.s.ch(*who).present() {
+                cx.emit(Event::RevivedAtOnce { who: *who, load });
+            }
+        }
         Ruling::Incapacitate { who, on: false } => cx.emit(Event::Revived { who: *who }),
         Ruling::Move { who, to } => cx.emit(Event::Relocated { who: *who, to: *to }),
         Ruling::Add { id, template, side, at } => {
@@ -2186,7 +2299,7 @@ fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) {
                 }),
             });
         }
-        _ => cx.emit(Event::BuffEnded { who: bearer }),
+        _ => end_buff(cx, bearer),
     }
 }
 
@@ -2201,6 +2314,7 @@ fn apply_buff(cx: &mut Cx, u: &Use, t: Cid) {
         ability: u.ability,
         uses: spec.uses,
     };
+    // The limit is per bearer only: the creator's Buffs on other targets stay (THR-R140).
     if cx.s.ch(t).buff.is_none() {
         cx.emit(Event::BuffGained { who: t, buff });
     } else {
@@ -2250,7 +2364,7 @@ fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
                     .as_ref()
                     .is_some_and(|x| x.exempt)
         }) {
-            cx.emit(Event::TerrainRemoved { index: i as u8 });
+            remove_terrain(cx, i);
         }
     }
     let aura = match &a.target {
@@ -2447,7 +2561,7 @@ fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
             Command::Accept,
         ) => {
             let uses = cx.s.setup.book.get(ability).buff_spec.as_ref().map_or(1, |b| b.uses);
-            cx.emit(Event::BuffEnded { who: target });
+            end_buff(cx, target);
             cx.emit(Event::BuffGained {
                 who: target,
                 buff: BuffOn { creator, ability, uses },
@@ -2461,13 +2575,25 @@ fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
                 cx.emit(Event::BuffRenewed { who: target, uses });
             }
         }
-        (Prompt::BuffKeep { target, .. }, Command::Release) => cx.emit(Event::BuffEnded { who: target }),
+        (Prompt::BuffKeep { target, .. }, Command::Release) => end_buff(cx, target),
         (Prompt::Upkeep { creator, cost, .. }, Command::Keep) => {
             let id = cx.s.uses;
             deal(cx, creator, Gauge::Stress, cost, Some(creator), id);
         }
         (Prompt::Upkeep { effect, .. }, Command::Release) => cx.emit(Event::UpkeepEnded { index: effect }),
-        // `pass` on a move and `decline` on a Buff change nothing.
+        (
+            Prompt::BuffReplace {
+                target,
+                creator,
+                ability,
+            },
+            Command::Decline,
+        ) => cx.emit(Event::BuffDeclined {
+            who: target,
+            creator,
+            ability,
+        }),
+        // `pass` on a move changes nothing.
         _ => {}
     }
     Ok(())
@@ -2563,6 +2689,29 @@ fn position_minion(cx: &mut Cx, user: Cid, at: Pos) {
     }
 }
 
+/// Ends the Buff `bearer` benefits from, naming its creator and ability in the event.
+fn end_buff(cx: &mut Cx, bearer: Cid) {
+    if let Some(b) = cx.s.ch(bearer).buff {
+        cx.emit(Event::BuffEnded {
+            who: bearer,
+            creator: b.creator,
+            ability: b.ability,
+        });
+    }
+}
+
+/// Removes the Terrain Effect at index `i`, naming its creator and ability in the event.
+fn remove_terrain(cx: &mut Cx, i: usize) {
+    if let Some(t) = cx.s.terrain.get(i) {
+        let (creator, ability) = (t.creator, t.ability);
+        cx.emit(Event::TerrainRemoved {
+            index: i as u8,
+            creator,
+            ability,
+        });
+    }
+}
+
 /// Removes a combatant from combat; with it go the Buffs and Terrain Effects it created and
 /// its Minions (THR-R143, THR-R222).
 pub fn remove(cx: &mut Cx, who: Cid, why: Removal) {
@@ -2577,11 +2726,11 @@ pub fn remove(cx: &mut Cx, who: Cid, why: Removal) {
 fn creator_gone(cx: &mut Cx, who: Cid) {
     for b in cx.s.ids().collect::<Vec<_>>() {
         if cx.s.ch(b).buff.is_some_and(|x| x.creator == who) {
-            cx.emit(Event::BuffEnded { who: b });
+            end_buff(cx, b);
         }
     }
     while let Some(i) = cx.s.terrain.iter().position(|t| t.creator == who) {
-        cx.emit(Event::TerrainRemoved { index: i as u8 });
+        remove_terrain(cx, i);
     }
     for m in cx.s.ids().collect::<Vec<_>>() {
         if cx.s.info(m).minion_of == Some(who) && !cx.s.ch(m).removed {

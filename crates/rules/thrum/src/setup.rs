@@ -407,6 +407,10 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
         },
     };
 
+    if let (Some(t), Err(m)) = (&raw.options, options.validate()) {
+        cx.err(t.span(), format!("in [options]: {m}"));
+    }
+
     // Abilities: the built-in ones plus any files the encounter names.
     let mut extra = Vec::new();
     for f in &raw.ability_files {
@@ -423,7 +427,8 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
         }
     };
 
-    // Map.
+    // Map: a grid of squares (THR-R41), each with an integer elevation, 0 unless the cell
+    // gives one (`.` is level 0, `+2`/`-1` higher or lower; THR-R61).
     let rows: Vec<&str> = raw.map.get_ref().rows.iter().map(|r| r.get_ref().as_str()).collect();
     let map = if rows.is_empty() {
         cx.err(raw.map.span(), "the map needs at least one row");
@@ -835,8 +840,30 @@ fn character(
             .unwrap_or(2 + attrs[Attr::Foc as usize] + st_bonus),
         speed: r.speed.unwrap_or(4 + speed_bonus),
     };
+    // THR-R185: the current Tolerances saved from the last combat (full when not given).
     let ft = r.fatigue_tolerance.unwrap_or(stats.max_ft);
     let st = r.stress_tolerance.unwrap_or(stats.max_st);
+    let all = [
+        stats.level,
+        stats.tier,
+        stats.initiative,
+        stats.evasion,
+        stats.resilience,
+        stats.resolve,
+        stats.max_ft,
+        stats.max_st,
+        stats.speed,
+        stats.attack.unwrap_or(0),
+        ft,
+        st,
+    ];
+    let lists = stats.attrs.iter().chain(&stats.training).chain(&stats.arts);
+    if all.iter().chain(lists).any(|v| !(-STAT_LIMIT..=STAT_LIMIT).contains(v)) {
+        cx.err(
+            span.clone(),
+            format!("every stat, attribute, training and tolerance must be within -{STAT_LIMIT}..={STAT_LIMIT}"),
+        );
+    }
     let wounds = r.wounds.unwrap_or(0);
     if !(0..=2).contains(&wounds) {
         cx.err(
@@ -902,6 +929,7 @@ fn character(
             }
         }),
     };
+    // THR-R2: NPC Placement: every NPC's square is an input, fixed before Initiative.
     if !template && start.is_none() && r.at.is_none() && !pc {
         cx.err(span, format!("NPC '{id}' needs a square: at = \"x,y\" (NPC Placement)"));
     }
@@ -923,4 +951,230 @@ fn character(
         nova,
         minion_of: None,
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validating a Setup that did not come from `load` (a record is untrusted input)
+// ---------------------------------------------------------------------------------------------
+
+/// The largest size (in absolute value) of a stat, tolerance or ability amount a setup may
+/// hold: far beyond any real stat block, and small enough that sums of a few of them never
+/// leave 16 bits.
+pub const STAT_LIMIT: i16 = 1000;
+
+/// Checks a [`Setup`] and [`Options`] as strictly as [`load`] does, for setups that come from
+/// elsewhere (a record's embedded setup, edited or not): every index points into its own
+/// table, every square is on the map, every per-combatant list has its size, and every number
+/// is in range. The error says what is wrong.
+pub fn validate(setup: &Setup, options: &Options) -> Result<(), String> {
+    options.validate()?;
+    let map = &setup.map;
+    let book = &setup.book;
+    let n_abilities = book.abilities.len();
+    if n_abilities > AbilityId::MAX as usize {
+        return Err(format!(
+            "the setup has {n_abilities} abilities; at most {} are supported",
+            AbilityId::MAX
+        ));
+    }
+    for (i, a) in book.abilities.iter().enumerate() {
+        crate::ability::validate_ability(a, n_abilities).map_err(|m| format!("ability {i} ('{}'): {m}", a.id))?;
+    }
+    if setup.seats.is_empty() || setup.seats[0] != "gm" {
+        return Err("the setup's first seat must be 'gm'".into());
+    }
+    if setup.seats.len() > u8::MAX as usize {
+        return Err("the setup has too many seats".into());
+    }
+    for s in &setup.seats {
+        if !is_word(s) {
+            return Err(format!("seat name '{s}' is not one word of letters, digits and '-'"));
+        }
+    }
+    for (i, s) in setup.seats.iter().enumerate() {
+        if setup.seats[..i].contains(s) {
+            return Err(format!("seat '{s}' is listed twice"));
+        }
+    }
+    let n_seats = setup.seats.len();
+    if setup.sides.len() < 2 || setup.sides.len() > 16 {
+        return Err(format!(
+            "the setup has {} sides; Thrum needs 2 to 16",
+            setup.sides.len()
+        ));
+    }
+    if !setup.sides.iter().any(|s| s.pc) || setup.sides.iter().all(|s| s.pc) {
+        return Err("Thrum needs at least one PC side and one NPC side".into());
+    }
+    for (i, s) in setup.sides.iter().enumerate() {
+        if s.seat.0 as usize >= n_seats {
+            return Err(format!(
+                "side {i} ('{}') names seat {}, but there are {n_seats} seats",
+                s.id, s.seat.0
+            ));
+        }
+        if setup.sides[..i].iter().any(|o| o.id == s.id) {
+            return Err(format!("side '{}' is listed twice", s.id));
+        }
+    }
+    if setup.chars.is_empty() {
+        return Err("the encounter has no combatants".into());
+    }
+    if setup.chars.len() > 64 {
+        return Err(format!(
+            "the setup has {} combatants; at most 64 are supported",
+            setup.chars.len()
+        ));
+    }
+    let n_chars = setup.chars.len();
+    let check_char = |c: &CharInfo, what: &str, template: bool| -> Result<(), String> {
+        if !template && !is_word(&c.id) {
+            return Err(format!(
+                "{what}: id '{}' is not one word of letters, digits and '-'",
+                c.id
+            ));
+        }
+        if c.side as usize >= setup.sides.len() {
+            return Err(format!(
+                "{what}: side {} does not exist ({} sides)",
+                c.side,
+                setup.sides.len()
+            ));
+        }
+        if c.seat.0 as usize >= n_seats {
+            return Err(format!("{what}: seat {} does not exist ({n_seats} seats)", c.seat.0));
+        }
+        if let Some(p) = c.start {
+            match map.get(p) {
+                None => return Err(format!("{what}: square {p} is outside the map")),
+                Some(cell) if cell.blocked => return Err(format!("{what}: square {p} is blocked")),
+                Some(_) => {}
+            }
+        } else if !template && !setup.sides[c.side as usize].pc {
+            return Err(format!("{what}: an NPC needs a square"));
+        }
+        let st = &c.stats;
+        let stats = [
+            ("level", st.level),
+            ("tier", st.tier),
+            ("initiative", st.initiative),
+            ("evasion", st.evasion),
+            ("resilience", st.resilience),
+            ("resolve", st.resolve),
+            ("maximum fatigue tolerance", st.max_ft),
+            ("maximum stress tolerance", st.max_st),
+            ("speed", st.speed),
+            ("attack", st.attack.unwrap_or(0)),
+            ("fatigue tolerance", c.ft),
+            ("stress tolerance", c.st),
+        ];
+        let lists = st.attrs.iter().chain(&st.training).chain(&st.arts);
+        for (name, v) in stats
+            .into_iter()
+            .chain(lists.map(|v| ("attribute, training or Art", *v)))
+        {
+            if !(-STAT_LIMIT..=STAT_LIMIT).contains(&v) {
+                return Err(format!("{what}: {name} {v} is outside -{STAT_LIMIT}..={STAT_LIMIT}"));
+            }
+        }
+        if !(0..=2).contains(&c.wounds) {
+            return Err(format!("{what}: wounds must be 0, 1 or 2, found {}", c.wounds));
+        }
+        if c.ft < options.tolerance_floor || c.st < options.tolerance_floor {
+            return Err(format!("{what}: tolerances cannot start below the tolerance floor"));
+        }
+        for &a in &c.abilities {
+            let Some(ab) = book.abilities.get(a as usize) else {
+                return Err(format!("{what}: ability {a} does not exist ({n_abilities} abilities)"));
+            };
+            if ab.kind == Kind::FollowUp {
+                return Err(format!("{what}: '{}' is a follow-up and cannot be listed", ab.id));
+            }
+        }
+        for (k, (a, p)) in c.nova.iter().enumerate() {
+            let Some(ab) = book.abilities.get(*a as usize) else {
+                return Err(format!(
+                    "{what}: Nova ability {a} does not exist ({n_abilities} abilities)"
+                ));
+            };
+            let Some(nv) = ab.nova else {
+                return Err(format!("{what}: '{}' is not a Nova ability", ab.id));
+            };
+            if *p > nv.cost {
+                return Err(format!(
+                    "{what}: Potential {p} for '{}' is above its Cost {}",
+                    ab.id, nv.cost
+                ));
+            }
+            if c.nova[..k].iter().any(|(b, _)| b == a) {
+                return Err(format!("{what}: Nova ability '{}' is listed twice", ab.id));
+            }
+        }
+        if c.minion_of.is_some() {
+            return Err(format!("{what}: Minions are created in play, not listed in a setup"));
+        }
+        Ok(())
+    };
+    for (i, c) in setup.chars.iter().enumerate() {
+        let what = format!("combatant {i} ('{}')", c.id);
+        check_char(c, &what, false)?;
+        if let Some(o) = setup.chars[..i].iter().find(|o| o.id.eq_ignore_ascii_case(&c.id)) {
+            return Err(format!(
+                "{what}: id '{}' is taken by '{}' (ids are typed without regard to case)",
+                c.id, o.id
+            ));
+        }
+        if let Some(p) = c.start
+            && setup.chars[..i].iter().any(|o| o.start == Some(p))
+        {
+            return Err(format!("{what}: square {p} already holds another combatant"));
+        }
+    }
+    for (name, c) in &setup.templates {
+        check_char(c, &format!("template '{name}'"), true)?;
+    }
+    let unplaced = setup.chars.iter().filter(|c| c.start.is_none()).count();
+    if unplaced > 0 && options.start_area_too_small == StartAreaTooSmall::Error {
+        let room = map
+            .positions()
+            .filter(|p| map.get(*p).is_some_and(|c| c.start && !c.blocked))
+            .filter(|p| !setup.chars.iter().any(|c| c.start == Some(*p)))
+            .count();
+        if unplaced > room {
+            return Err(format!(
+                "{unplaced} PCs must pick a starting square but the Starting Area has only {room} empty squares"
+            ));
+        }
+    }
+    for (i, c) in setup.conditions.iter().enumerate() {
+        let what = format!("condition {i}");
+        let squares_ok = |sq: &[Pos]| -> Result<(), String> {
+            if sq.is_empty() {
+                return Err(format!("{what} needs squares"));
+            }
+            match sq.iter().find(|p| !map.contains(**p)) {
+                Some(p) => Err(format!("{what}: square {p} is outside the map")),
+                None => Ok(()),
+            }
+        };
+        match &c.predicate {
+            Predicate::Reach { squares, who } => {
+                squares_ok(squares)?;
+                if who.is_some_and(|w| w as usize >= n_chars) {
+                    return Err(format!("{what}: no such combatant"));
+                }
+            }
+            Predicate::Survive { rounds } if *rounds == 0 => return Err(format!("{what} needs rounds > 0")),
+            Predicate::Survive { .. } => {}
+            Predicate::Down { who } if *who as usize >= n_chars => return Err(format!("{what}: no such combatant")),
+            Predicate::Down { .. } => {}
+            Predicate::Hold { squares, rounds } => {
+                squares_ok(squares)?;
+                if *rounds == 0 {
+                    return Err(format!("{what} needs rounds > 0"));
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -26,6 +26,8 @@ pub enum Phase {
 }
 
 /// Where a turn is.
+// THR-R26: a turn runs Start of Turn (a frame pushed when the slot begins), then Move, the
+// Action, the Stance step and End of Turn, in that order; the steps below only go forward.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Step {
     /// The slot has come up: begin the turn or Delay.
@@ -68,6 +70,9 @@ pub struct Turn {
     /// Whether the character became Incapacitated during this turn of its own.
     #[serde(default)]
     pub fell: bool,
+    /// Whether the turn began by itself (no Delay was possible).
+    #[serde(default)]
+    pub began_by_itself: bool,
 }
 
 impl Turn {
@@ -85,6 +90,7 @@ impl Turn {
             move_ended: false,
             banes: 0,
             fell: false,
+            began_by_itself: false,
         }
     }
 }
@@ -110,7 +116,7 @@ pub struct Char {
     pub removed: bool,
     /// Barred from further combat until Downtime (THR-H24).
     pub barred: bool,
-    /// The current Stance.
+    /// The current Stance: a single slot, so never more than one (THR-R33).
     pub stance: Option<AbilityId>,
     /// The Stance that ended since this character's last turn, if any (THR-R34).
     pub stance_ended: Option<AbilityId>,
@@ -180,9 +186,12 @@ impl Char {
     /// The fresh state of a combatant from its setup.
     pub fn new(info: &CharInfo) -> Char {
         Char {
+            // THR-R2: an NPC already stands on its NPC Placement square before Initiative.
             pos: info.start,
+            // THR-R154: both Loads are 0 when combat starts.
             fatigue: 0,
             stress: 0,
+            // THR-R185: Tolerances and Wounds start where the last combat left them.
             ft: info.ft,
             st: info.st,
             wounds: info.wounds,
@@ -494,12 +503,13 @@ impl State {
         &self.chars[c as usize]
     }
 
-    /// Whether two combatants are on different sides.
+    /// Whether two combatants are on different sides: an Enemy (THR-R90).
     pub fn enemies(&self, a: Cid, b: Cid) -> bool {
         self.info(a).side != self.info(b).side
     }
 
-    /// Whether two different combatants are on the same side.
+    /// Whether two different combatants are on the same side: an Ally, PC or NPC, never the
+    /// user itself (THR-R89).
     pub fn allies(&self, a: Cid, b: Cid) -> bool {
         a != b && self.info(a).side == self.info(b).side
     }

@@ -2,7 +2,7 @@
 
 use crate::ability::{Cond, XStatus};
 use crate::command::{Gauge, Target};
-use crate::event::{Event, Removal, Rolled, Verdict};
+use crate::event::{Event, NotOfferedWhy, Removal, Rolled, Verdict};
 use crate::setup::Cid;
 use crate::state::{Frame, Phase, State, Step, UseStage};
 use fray_engine::{Pending, Seat};
@@ -160,11 +160,40 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
             t
         }
         Event::DefenceChosen { who, defence, only } => {
+            if *only {
+                format!(
+                    "{} defends with {} (taken for it: the only choice, {})",
+                    n(who),
+                    cap(defence.name()),
+                    only_defence_why(s, *who)
+                )
+            } else {
+                format!("{} defends with {}", n(who), cap(defence.name()))
+            }
+        }
+        Event::BeganByItself { who, why } => format!("{}'s turn began by itself (the only choice: {why})", n(who)),
+        Event::NotOffered {
+            who,
+            ability,
+            about,
+            why,
+        } => {
+            let why = match why {
+                NotOfferedWhy::IgnoresEnemyTriggers => "the attack ignores enemy triggers".to_string(),
+                NotOfferedWhy::Immobilized => format!("{} is Immobilized and it only moves", n(who)),
+                NotOfferedWhy::AlreadyMoved => {
+                    format!("{} already moved in answer to this ability (triggered-moves)", n(who))
+                }
+                NotOfferedWhy::DepthLimit => format!(
+                    "the chain of triggers is at its limit (trigger-depth-limit = {})",
+                    s.options.trigger_depth_limit
+                ),
+            };
             format!(
-                "{} defends with {}{}",
+                "{}'s {} is not offered (about {}): {why}",
                 n(who),
-                cap(defence.name()),
-                if *only { " (the only choice)" } else { "" }
+                ab(ability),
+                n(about)
             )
         }
         Event::TriggerUsed { who, ability, about } => format!("{} uses {} (about {})", n(who), ab(ability), n(about)),
@@ -293,7 +322,35 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
         Event::BuffUsed { who, uses } => format!("{} uses its Buff ({uses} use(s) left)", n(who)),
         Event::LeftArea { who } => format!("{} is no longer in the area and is not affected", n(who)),
         Event::BuffRenewed { who, uses } => format!("{}'s Buff is kept and renewed ({uses} use(s))", n(who)),
-        Event::BuffEnded { who } => format!("{}'s Buff ends", n(who)),
+        Event::BuffEnded { who, creator, ability } => {
+            format!("{}'s Buff {} (from {}) ends", n(who), ab(ability), n(creator))
+        }
+        Event::BuffDeclined { who, creator, ability } => format!(
+            "{} declines {}'s {} and keeps its current Buff",
+            n(who),
+            n(creator),
+            ab(ability)
+        ),
+        Event::RevivedAtOnce { who, load } => {
+            let id = &s.info(*who).id;
+            format!(
+                "{} came back at once: becoming Incapacitated lowers the Fatigue Load by 1 (it was {load}), and a Load of 0 ends Incapacity (THR-R172, THR-R177). To keep {} down, set the load first: gm set {id} fatigue =N (N of 2 or more), then gm incapacitate {id}",
+                n(who),
+                n(who)
+            )
+        }
+        Event::ForcedMoveStopped { who, at, by, left } => {
+            let why = match by {
+                Some(o) if s.allies(*who, *o) => format!("{} (an ally) is in the way", n(o)),
+                Some(o) if s.enemies(*who, *o) => format!("{} (an enemy) is in the way", n(o)),
+                Some(o) => format!("{} is in the way", n(o)),
+                None => "a wall or the map's edge is in the way".to_string(),
+            };
+            format!(
+                "{}'s forced move stops at {at} with {left} square(s) to go: {why}",
+                n(who)
+            )
+        }
         Event::TerrainPlaced { effect } => {
             let shape = match effect.aura {
                 Some(r) => format!("an Aura {r} around {}", n(&effect.creator)),
@@ -310,8 +367,17 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
                 }
             )
         }
-        Event::TerrainRemoved { .. } => "A Terrain Effect ends".into(),
-        Event::UpkeepEnded { .. } => "An upkeep Overexert is not paid again and its effect ends".into(),
+        Event::TerrainRemoved { creator, ability, .. } => {
+            format!("{}'s Terrain Effect {} ends", n(creator), ab(ability))
+        }
+        Event::UpkeepEnded { index } => match s.terrain.get(*index as usize) {
+            Some(t) => format!(
+                "{} does not pay the upkeep Overexert of {} again: the effect it added ends",
+                n(&t.creator),
+                ab(&t.ability)
+            ),
+            None => "An upkeep Overexert is not paid again and its effect ends".into(),
+        },
         Event::TurnBanes { who, banes } => format!("{} has {banes} Bane(s) on its rolls this turn", n(who)),
         Event::InitiativeChanged { who, delta, .. } => format!("{}'s Initiative changes by {delta:+}", n(who)),
         Event::Relocated { who, to } => format!("{} is placed at {to}", n(who)),
@@ -327,6 +393,30 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
             format!("== Combat ends: {who} ({}) ==", outcome.reason)
         }
     })
+}
+
+/// Why a defence was taken for `who` (read from the ability use on the stack, which is still
+/// there when its defence is chosen).
+fn only_defence_why(s: &State, who: Cid) -> String {
+    let name = s.name(who);
+    let ability = s.stack.iter().rev().find_map(|f| match f {
+        Frame::Use(u) if u.stage == UseStage::Defences => Some(s.setup.book.get(u.ability)),
+        _ => None,
+    });
+    if s.ch(who).incapacitated && !s.options.incapacitated_may_defend {
+        return format!("{name} is Incapacitated and does not defend (incapacitated-may-defend = false)");
+    }
+    if s.info(who).minion_of.is_some() {
+        return "a Minion defends only with its controller's Resolve".into();
+    }
+    let slowed = s.ch(who).status(XStatus::Slowed) > 0;
+    match ability.and_then(|a| a.attack) {
+        Some(crate::ability::AttackKind::Special) if slowed => {
+            format!("{name} is Slowed, so no Evasion; against a Special Attack only declining is left")
+        }
+        _ if slowed => format!("{name} is Slowed, so no Evasion"),
+        _ => "no other defence applies".into(),
+    }
 }
 
 fn gauge_name(g: Gauge) -> &'static str {

@@ -487,7 +487,7 @@ fn thr_r101_a_slowed_character_cannot_choose_evasion() {
     assert!(
         t.log()
             .iter()
-            .any(|l| l == "b defends with Resilience (the only choice)"),
+            .any(|l| l == "b defends with Resilience (taken for it: the only choice, b is Slowed, so no Evasion)"),
         "{:?}",
         t.log()
     );
@@ -506,7 +506,9 @@ fn thr_r101_a_slowed_target_of_a_special_attack_can_only_decline() {
     t.cmd("gm status b slowed =1");
     t.cmd("act smite b");
     assert!(
-        t.log().iter().any(|l| l == "b defends with Decline (the only choice)"),
+        t.log()
+            .iter()
+            .any(|l| l.starts_with("b defends with Decline (taken for it: the only choice, b is Slowed")),
         "{:?}",
         t.log()
     );

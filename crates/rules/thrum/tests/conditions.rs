@@ -500,6 +500,14 @@ fn thr_r215_an_immobilized_biffer_is_not_offered_interpose() {
     assert!(!t.last.iter().any(|e| matches!(e, Event::TriggerUsed { .. })));
     assert_eq!(t.ch("b2").pos, p(3, 2));
     assert_eq!(t.turn().0, "a");
+    // The log says it was not offered, and why.
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l == "b2's Interpose is not offered (about b1): b2 is Immobilized and it only moves"),
+        "{:?}",
+        t.log()
+    );
 }
 
 #[test]

@@ -335,6 +335,28 @@ fn thr_r170_thr_h21_an_incapacitated_character_gets_turns_but_only_defends() {
 }
 
 #[test]
+fn thr_r172_thr_r177_gm_incapacitate_at_a_low_load_revives_at_once_and_says_why() {
+    // THR-R172: becoming Incapacitated drops the Load by 1; THR-R177: Load 0 ends Incapacity.
+    let mut t = trio1("", "", "attack = 2", "");
+    t.set("d", "fatigue", 1);
+    t.cmd("gm incapacitate d");
+    assert!(!t.ch("d").incapacitated);
+    assert_eq!(t.ch("d").fatigue, 0);
+    let log = t.log();
+    let line = log
+        .iter()
+        .find(|l| l.contains("came back at once"))
+        .unwrap_or_else(|| panic!("no explanation in {log:?}"));
+    assert!(line.contains("(it was 1)"), "{line}");
+    assert!(line.contains("gm set d fatigue =N"), "{line}");
+    // At a higher load it stays down, and nothing needs explaining.
+    t.set("d", "fatigue", 3);
+    t.cmd("gm incapacitate d");
+    assert!(t.ch("d").incapacitated);
+    assert!(!t.log().iter().any(|l| l.contains("came back at once")));
+}
+
+#[test]
 fn thr_h21_option_incapacitated_characters_do_not_defend() {
     let mut t = trio1("", "", "attack = 2", "[options]\nincapacitated-may-defend = false\n");
     t.set("d", "fatigue", 3);

@@ -760,6 +760,14 @@ fn thr_r56_no_push_into_an_allys_square() {
     assert!(moves(&t.last).is_empty());
     assert_eq!(t.ch("a").pos, p(1, 0));
     assert_eq!(t.ch("c").pos, p(2, 0));
+    // The log names who stopped it (the critical hit pushes 2 squares).
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l == "a's forced move stops at 1,0 with 2 square(s) to go: c (an ally) is in the way"),
+        "{:?}",
+        t.log()
+    );
 }
 
 #[test]

@@ -415,6 +415,12 @@ fn thr_r137_a_new_terrain_effect_removes_the_creators_previous_one() {
     rest_of_round(&mut t);
     t.cmd("begin");
     t.cmd("act briar-patch area 1,2");
+    // The log names whose Terrain Effect ends.
+    assert!(
+        t.log().iter().any(|l| l == "c's Terrain Effect Briar Patch ends"),
+        "{:?}",
+        t.log()
+    );
     assert_eq!(
         terrain_squares(&t),
         vec![vec![Pos::new(1, 2), Pos::new(2, 2), Pos::new(1, 3), Pos::new(2, 3)]]
@@ -653,6 +659,13 @@ fn thr_r141_thr_r142_a_buffed_character_may_decline_a_second_buff() {
     assert_eq!(t.pending(), ("buff", "a".into()));
     t.cmd("decline");
     assert_eq!(buff_creator(&t, "a"), Some("c".into()));
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l == "a declines d's Spirit Armor and keeps its current Buff"),
+        "{:?}",
+        t.log()
+    );
 }
 
 #[test]
@@ -663,6 +676,11 @@ fn thr_r141_thr_r142_accepting_a_second_buff_ends_the_first() {
     t.cmd("act spirit-armor a");
     assert_eq!(t.pending(), ("buff", "a".into()));
     t.cmd("accept");
+    assert!(
+        t.log().iter().any(|l| l == "a's Buff Spirit Armor (from c) ends"),
+        "{:?}",
+        t.log()
+    );
     // Only D's Buff now: it adds D's Training 1, not C's 3.
     assert_eq!(buff_creator(&t, "a"), Some("d".into()));
     t.cmds(&["end", "begin", "end"]);

@@ -462,6 +462,17 @@ fn thr_r14_thr_r15_a_delayed_slot_begins_by_itself_and_stays_put() {
     pass(&mut t); // alice
     // Bob's new slot opens straight into his turn: he must act, no second Delay.
     assert_eq!(t.turn(), ("bob".into(), Step::Move));
+    // The log says it began by itself and why, and a `begin` typed now says what happened.
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l == "bob's turn began by itself (the only choice: bob has already delayed this round)"),
+        "{:?}",
+        t.log()
+    );
+    let r = t.reject("begin");
+    assert_eq!(r.code, "not-now");
+    assert_eq!(r.reason, "bob's turn already began by itself (the only choice)");
     let r = t.reject("delay end");
     assert_eq!(r.code, "cannot-delay");
     t.cmd("end");

@@ -1,0 +1,92 @@
+//! A record is untrusted input (issue 9): records of seeded games on every shipped example,
+//! edited one number at a time (every index, count, stat and square of the embedded setup,
+//! options and commands), must load, replay and show their state without a panic. Bad edits are
+//! errors; most edits are.
+
+use fray_dice::Prng;
+use fray_engine::conformance::edited_records_never_panic;
+use fray_engine::diag::SourceFile;
+use fray_engine::text::TextRuleset;
+use fray_engine::{Game, Ruleset};
+use fray_thrum::Thrum;
+use std::path::Path;
+
+fn load(name: &str) -> (fray_thrum::setup::Setup, fray_thrum::options::Options) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../examples/thrum")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("example exists");
+    let src = SourceFile {
+        name: name.into(),
+        text,
+    };
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut read = |p: &str| {
+        let f = dir.join(p);
+        std::fs::read_to_string(&f)
+            .map(|text| SourceFile { name: p.into(), text })
+            .map_err(|e| e.to_string())
+    };
+    let l = Thrum::load(&src, &mut read).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    (l.setup, l.options)
+}
+
+/// The record of a seeded game on `name` after at most `commands` commands of the built-in AI.
+fn record(name: &str, seed: u64, commands: usize) -> String {
+    let (setup, options) = load(name);
+    let mut game = Game::<Thrum>::new_seeded(setup, options, seed).expect("the example starts");
+    let mut ai = Thrum::heuristic();
+    let mut rng = Prng::for_stream(seed, 1);
+    for _ in 0..commands {
+        let Some(p) = game.pending() else { break };
+        let Some(c) = ai.choose(game.state(), &mut rng) else {
+            break;
+        };
+        game.submit(p.seat, c).expect("the AI's command is accepted");
+    }
+    game.record().to_json()
+}
+
+fn edits(name: &str, commands: usize, max_edits: usize) {
+    let json = record(name, 7, commands);
+    // The unedited record replays.
+    let r = fray_engine::Record::<Thrum>::from_json(&json).expect("record reads back");
+    Game::<Thrum>::replay(&r).expect("the unedited record replays");
+    let tried = edited_records_never_panic::<Thrum>(&json, max_edits).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(tried >= max_edits / 2, "{name}: only {tried} edits tried");
+}
+
+#[test]
+fn edited_duel_records_never_panic() {
+    edits("duel.toml", 40, 800);
+}
+
+#[test]
+fn edited_skirmish_records_never_panic() {
+    edits("skirmish.toml", 40, 800);
+}
+
+#[test]
+fn edited_last_stand_records_never_panic() {
+    edits("last-stand.toml", 40, 800);
+}
+
+#[test]
+fn edited_ruins_records_never_panic() {
+    edits("ruins.toml", 40, 800);
+}
+
+#[test]
+fn edited_bench_records_never_panic() {
+    edits("bench-4v4.toml", 30, 600);
+}
+
+#[test]
+fn new_state_refuses_a_setup_with_a_bad_index() {
+    let (mut setup, options) = load("duel.toml");
+    setup.chars[0].side = 200;
+    match Thrum::new_state(&setup, &options) {
+        Err(fray_engine::EngineError::Invalid(m)) => assert!(m.contains("side"), "{m}"),
+        other => panic!("expected Invalid, got {:?}", other.map(|_| ())),
+    }
+}
