@@ -222,6 +222,14 @@ impl TextRuleset for Ingenuity {
         text::summary(state)
     }
 
+    fn map(state: &State, seat: Seat) -> Option<String> {
+        Some(text::map(state, seat))
+    }
+
+    fn tracker(state: &State, seat: Seat) -> String {
+        text::tracker(state, seat)
+    }
+
     fn title(state: &State) -> String {
         state.setup.title.clone()
     }

@@ -6,10 +6,11 @@
 //! [`advance`] runs everything automatic until the next decision: frames, turn ends, new rounds
 //! and the end of the combat.
 //!
-//! Dice order (tests and physical dice rely on it): a test rolls its attribute die, its skill die,
-//! then the luck d20, then one die per advantage or disadvantage reroll. An attack: readied
-//! actions it sets off, Intercept, the defences declared before the roll (each rolls its test),
-//! the attack test, a misfire's pick, then damage, the consciousness fortify and a death check.
+//! Dice order (docs/ingenuity.md "Dice order"; tests/dice_order.rs checks it): a test rolls its
+//! attribute die, its skill die, then the luck d20, then one die per advantage or disadvantage
+//! reroll. An attack: readied actions it sets off, Intercept, the defences declared before the
+//! roll (each rolls its test), the attack test, a misfire's pick, then damage, the
+//! consciousness fortify and a death check.
 
 use crate::calc;
 use crate::check::{self, action_cost};

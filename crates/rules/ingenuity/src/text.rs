@@ -480,8 +480,28 @@ fn char_json(s: &State, c: Cid, full: bool) -> serde_json::Value {
         "conditions": conds,
         "harmed": calc::harmed(s, c),
         "bloodied": calc::bloodied(s, c),
+        "marker": marker(s, c),
+        "acted": s.order.has_acted(c),
+        "acting": s.turn.as_ref().is_some_and(|t| t.who == c),
     });
     if full {
+        let st = &info.stats;
+        // Every status with when it ends (readied action, extended action, Wait... are the
+        // combatant's own business: only its seat and the GM see them).
+        v["statuses"] = json!(
+            conditions(s, c, true)
+                .into_iter()
+                .map(|(name, until)| json!({ "name": name, "until": until }))
+                .collect::<Vec<_>>()
+        );
+        v["max"] = json!({
+            "health": st.health,
+            "endurance": st.endurance,
+            "stamina": st.stamina,
+            "focus": st.focus,
+        });
+        v["attacks-this-round"] = json!(ch.attacks_round);
+        v["moved"] = json!(ch.moved);
         v["health"] = json!(ch.health);
         v["endurance"] = json!(ch.endurance);
         v["stamina"] = json!(ch.stamina);
@@ -520,11 +540,38 @@ pub fn view(s: &State, seat: Seat) -> serde_json::Value {
             v
         })
         .collect();
+    let team_id = |t: u8| s.setup.teams.get(t as usize).map(|x| x.id.clone());
+    let order: Vec<serde_json::Value> = s
+        .order
+        .slots()
+        .iter()
+        .map(|&t| {
+            let members: Vec<Cid> = s.ids().filter(|&c| s.team(c) == t).collect();
+            json!({
+                "team": team_id(t),
+                "name": s.setup.teams.get(t as usize).map(|x| x.name.clone()),
+                "acted": members.iter().filter(|&&c| s.order.has_acted(c)).map(|&c| s.info(c).id.clone()).collect::<Vec<_>>(),
+                "to-act": members
+                    .iter()
+                    .filter(|&&c| !s.order.has_acted(c) && s.can_take_turn(c) && s.turn.as_ref().is_none_or(|x| x.who != c))
+                    .map(|&c| s.info(c).id.clone())
+                    .collect::<Vec<_>>(),
+            })
+        })
+        .collect();
     json!({
         "ruleset": "ingenuity",
         "round": s.round,
         "surprise-round": s.phase == Phase::Surprise,
         "turn": s.turn.as_ref().map(|t| s.info(t.who).id.clone()),
+        "actions-left": s.turn.as_ref().map(|t| s.ch(t.who).econ.actions),
+        "picking": if s.turn.is_none() && s.outcome.is_none() {
+            s.order.team_to_pick(|w| s.can_take_turn(w)).and_then(team_id)
+        } else {
+            None
+        },
+        "order": order,
+        "acted": s.ids().filter(|&c| s.order.has_acted(c)).map(|c| s.info(c).id.clone()).collect::<Vec<_>>(),
         "combatants": chars,
         "outcome": s.outcome,
     })
@@ -576,6 +623,347 @@ pub fn summary(s: &State) -> String {
                 None => format!("no winner ({})", o.reason),
             }
         );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The battlefield, the tracker, and the conditions they list
+// ---------------------------------------------------------------------------------------------
+
+/// Whether `seat` sees `c`'s square: the GM and its own seat always; others unless it is hidden.
+fn sees(s: &State, seat: Seat, c: Cid) -> bool {
+    seat.is_gm() || s.info(c).seat == seat || !s.ch(c).has(Cond::Hidden)
+}
+
+/// Whether `seat` sees `c`'s gauges (endurance, health, stamina, focus, items...).
+fn sees_gauges(s: &State, seat: Seat, c: Cid) -> bool {
+    seat.is_gm() || s.info(c).seat == seat
+}
+
+/// A combatant's marker on the map: its team's letter (A for the first team) and its number in
+/// the team; lower case while unconscious or dead.
+pub fn marker(s: &State, c: Cid) -> String {
+    let team = s.team(c);
+    let n = s.ids().filter(|&o| o <= c && s.team(o) == team).count();
+    let letter = char::from(b'A' + team.min(25));
+    let m = format!("{letter}{n}");
+    if s.ch(c).unconscious { m.to_ascii_lowercase() } else { m }
+}
+
+/// A sentence for whose decision it is.
+fn whose_turn(s: &State) -> String {
+    let round = if s.phase == Phase::Surprise {
+        "Surprise round".to_string()
+    } else {
+        format!("Round {}", s.round)
+    };
+    if let Some(o) = &s.outcome {
+        return match o.winner.and_then(|w| s.setup.teams.get(w as usize)) {
+            Some(t) => format!("{round}: the combat is over ({} win)", t.name),
+            None => format!("{round}: the combat is over (no winner)"),
+        };
+    }
+    match &s.turn {
+        Some(t) => format!(
+            "{round}: {}'s turn ({})",
+            s.name(t.who),
+            s.setup
+                .teams
+                .get(s.team(t.who) as usize)
+                .map_or("?", |x| x.name.as_str())
+        ),
+        None => match s
+            .order
+            .team_to_pick(|w| s.can_take_turn(w))
+            .and_then(|t| s.setup.teams.get(t as usize))
+        {
+            Some(t) => format!("{round}: {} pick who acts next", t.name),
+            None => format!("{round}: the round is ending"),
+        },
+    }
+}
+
+/// The battlefield as text (the `map` word of `fray play`): terrain, a marker per combatant
+/// `seat` can see, axes numbered as commands type squares (`x,y`, 0,0 at the bottom left), a
+/// legend, and whose turn it is.
+pub fn map(s: &State, seat: Seat) -> String {
+    let g = &s.setup.map;
+    let (w, h) = (i32::from(g.width()), i32::from(g.height()));
+    let shown: Vec<Cid> = s
+        .ids()
+        .filter(|&c| s.ch(c).present() && s.ch(c).pos.is_some() && sees(s, seat, c))
+        .collect();
+    let cell = shown
+        .iter()
+        .map(|&c| marker(s, c).len())
+        .chain([(w - 1).max(0).to_string().len()])
+        .max()
+        .unwrap_or(1)
+        .max(2)
+        + 1;
+    let ylab = (h - 1).max(0).to_string().len();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", whose_turn(s));
+    for y in (0..h).rev() {
+        let _ = write!(out, "{y:>ylab$} ");
+        for x in 0..w {
+            let p = fray_space::Pos::new(x as i16, y as i16);
+            let text = match shown.iter().find(|&&c| s.ch(c).pos == Some(p)) {
+                Some(&c) => marker(s, c),
+                None => match g.get(p) {
+                    Some(c) if c.blocked => "x".to_string(),
+                    Some(c) if c.elevation > 9 => "+".to_string(),
+                    Some(c) if c.elevation > 0 => c.elevation.to_string(),
+                    Some(c) if c.elevation < 0 => "-".to_string(),
+                    _ => ".".to_string(),
+                },
+            };
+            let _ = write!(out, "{text:>cell$}");
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "{:>ylab$} ", "");
+    for x in 0..w {
+        let _ = write!(out, "{x:>cell$}");
+    }
+    out.push_str("  (x,y)\n");
+    out.push_str(
+        "Terrain: . open, x blocked, 1-9 higher ground (+ above 9, - below 0); blocked squares and higher ground next to a character give cover (Seek Cover)\n",
+    );
+    for &c in &shown {
+        let ch = s.ch(c);
+        let mut notes: Vec<&str> = Vec::new();
+        if s.turn.as_ref().is_some_and(|t| t.who == c) {
+            notes.push("acting");
+        } else if s.order.has_acted(c) {
+            notes.push("has acted");
+        }
+        if ch.dead {
+            notes.push("dead");
+        } else if ch.unconscious {
+            notes.push("unconscious");
+        }
+        for cond in Cond::ALL {
+            if ch.has(cond) && !(cond == Cond::Prone && ch.unconscious) {
+                notes.push(cond.name());
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{:<w$} {} ({}, {}) at {}{}",
+            marker(s, c),
+            s.info(c).id,
+            s.name(c),
+            s.setup.teams.get(s.team(c) as usize).map_or("?", |t| t.name.as_str()),
+            ch.pos.map_or("?".to_string(), |p| p.to_string()),
+            if notes.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", notes.join(", "))
+            },
+            w = cell - 1
+        );
+    }
+    for (p, k) in &s.ground {
+        let _ = writeln!(out, "On the ground at {p}: {}", s.setup.armoury.item(k.item).name);
+    }
+    out
+}
+
+/// Every condition and standing state of a combatant, with when it ends: (name, until). With
+/// `private`, also what only its own seat and the GM know (a readied action, an extended action
+/// in progress, Wait's extra reactions, owed actions, a nonlethal zero).
+pub fn conditions(s: &State, c: Cid, private: bool) -> Vec<(String, String)> {
+    let ch = s.ch(c);
+    let mut v: Vec<(String, String)> = Vec::new();
+    let mut add = |n: &str, u: String| v.push((n.to_string(), u));
+    if ch.dead {
+        add("dead", "for good".into());
+    } else if ch.out {
+        add("out of the fight", "for good".into());
+    } else if ch.unconscious {
+        add(
+            "unconscious",
+            "until resuscitated (ING-R25) or revived by the GM".into(),
+        );
+    }
+    if private && ch.zero_nonlethal {
+        add(
+            "at 0 health (nonlethal)",
+            "any more damage makes a death check (ING-R63)".into(),
+        );
+    }
+    for cond in Cond::ALL {
+        if !ch.has(cond) {
+            continue;
+        }
+        let until = if ch.conds_until_turn & cond.bit() != 0 {
+            "until the end of their next turn".to_string()
+        } else {
+            match cond {
+                Cond::Prone if ch.unconscious => "while unconscious".into(),
+                Cond::Prone => "until they stand up".into(),
+                Cond::Cover => "until they move or their next turn starts (ING-R26)".into(),
+                Cond::Guarding => "until their next turn starts (ING-R21)".into(),
+                _ => "until the GM removes it".into(),
+            }
+        };
+        add(cond.name(), until);
+    }
+    if calc::harmed(s, c) {
+        add(
+            "harmed",
+            format!(
+                "while endurance is at most half of {} (ING-R58)",
+                s.info(c).stats.endurance
+            ),
+        );
+    }
+    if calc::bloodied(s, c) {
+        add(
+            "bloodied",
+            format!("while health is below {} (ING-R59)", s.info(c).stats.health),
+        );
+    }
+    if !private {
+        return v;
+    }
+    if let Some(r) = &ch.ready {
+        let what = match &r.action {
+            ReadyAction::Attack { target: Some(t), .. } => format!("attack {}", s.info(*t).id),
+            ReadyAction::Attack { target: None, .. } => "attack".into(),
+            ReadyAction::Move { to } => format!("move to {to}"),
+        };
+        add(
+            &format!("readied: {what} when {}", r.trigger.name()),
+            "until it fires or their next turn starts (ING-R24)".into(),
+        );
+    }
+    if let Some(e) = &ch.econ.extended {
+        add(
+            &format!("extended: {}", ext_text(s, &e.action)),
+            format!("{} more action(s) on later turns (ING-R34)", e.owed),
+        );
+    }
+    if ch.econ.reaction_cap > crate::state::REACTIONS_PER_ROUND {
+        add(
+            &format!("{} reactions (Wait)", ch.econ.reaction_cap),
+            "until their next turn starts (ING-R28)".into(),
+        );
+    }
+    if ch.owed > 0 {
+        add(
+            &format!("owes {} action(s) to Command", ch.owed),
+            "taken from their next turn (ING-H14)".into(),
+        );
+    }
+    v
+}
+
+/// The combat tracker (the `show` word of `fray play`): the team order with who has acted, who
+/// is acting with what is left, and every combatant's gauges and conditions with when they end.
+/// Other seats' gauges and hidden enemies' squares are left out for a player's seat.
+pub fn tracker(s: &State, seat: Seat) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", whose_turn(s));
+    let _ = writeln!(out, "Team order:");
+    for (i, &t) in s.order.slots().iter().enumerate() {
+        let members: Vec<Cid> = s.ids().filter(|&c| s.team(c) == t).collect();
+        let acted: Vec<&str> = members
+            .iter()
+            .filter(|&&c| s.order.has_acted(c))
+            .map(|&c| s.info(c).id.as_str())
+            .collect();
+        let waiting: Vec<&str> = members
+            .iter()
+            .filter(|&&c| !s.order.has_acted(c) && s.can_take_turn(c) && s.turn.as_ref().is_none_or(|x| x.who != c))
+            .map(|&c| s.info(c).id.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {}. {}: acted {}; yet to act {}",
+            i + 1,
+            s.setup.teams.get(t as usize).map_or("?", |x| x.name.as_str()),
+            if acted.is_empty() {
+                "nobody".to_string()
+            } else {
+                acted.join(", ")
+            },
+            if waiting.is_empty() {
+                "nobody".to_string()
+            } else {
+                waiting.join(", ")
+            },
+        );
+    }
+    if let Some(t) = &s.turn {
+        let c = s.ch(t.who);
+        let _ = writeln!(
+            out,
+            "Acting: {} ({}): {} action(s) left{}{}",
+            s.name(t.who),
+            s.info(t.who).id,
+            c.econ.actions,
+            if c.moved { ", has moved" } else { "" },
+            if t.opening {
+                ", the opening action comes first (ING-R69)"
+            } else {
+                ""
+            }
+        );
+    }
+    for t in 0..s.setup.teams.len() as u8 {
+        let _ = writeln!(out, "{}:", s.setup.teams[t as usize].name);
+        for c in s.ids().filter(|&c| s.team(c) == t) {
+            let ch = s.ch(c);
+            let st = &s.info(c).stats;
+            let pos = if sees(s, seat, c) {
+                ch.pos.map_or("off the map".to_string(), |p| format!("at {p}"))
+            } else {
+                "position unknown".to_string()
+            };
+            let _ = write!(out, "  {} {} ({}) {pos}", marker(s, c), s.name(c), s.info(c).id);
+            if sees_gauges(s, seat, c) {
+                let _ = write!(
+                    out,
+                    "; endurance {}/{}, health {}/{}, stamina {}/{}, focus {}/{}, reactions left {}, death difficulty {}, attacks this round {}",
+                    ch.endurance,
+                    st.endurance,
+                    ch.health,
+                    st.health,
+                    ch.stamina,
+                    st.stamina,
+                    ch.focus,
+                    st.focus,
+                    ch.econ.reactions_left(),
+                    ch.death_difficulty,
+                    ch.attacks_round
+                );
+                let items: Vec<String> = ch
+                    .items
+                    .iter()
+                    .enumerate()
+                    .map(|(k, it)| {
+                        let mut t = format!("{} {}", slot_name(s, c, k as u8), it.durability);
+                        if it.held {
+                            t.push_str(" in hand");
+                        }
+                        if !it.loaded {
+                            t.push_str(" unloaded");
+                        }
+                        t
+                    })
+                    .collect();
+                if !items.is_empty() {
+                    let _ = write!(out, "; items (durability): {}", items.join(", "));
+                }
+            }
+            out.push('\n');
+            for (name, until) in conditions(s, c, sees_gauges(s, seat, c)) {
+                let _ = writeln!(out, "      {name}: {until}");
+            }
+        }
     }
     out
 }

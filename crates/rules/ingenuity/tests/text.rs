@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use fray_engine::Ruleset;
 use fray_engine::text::TextRuleset;
 use fray_ingenuity::Ingenuity;
 
@@ -167,4 +168,105 @@ fn errors_that_span_fields_point_at_a_line_and_column() {
     let d = diagnostics(&toml);
     assert!(d[0].message.contains("team that started the fight"), "{}", d[0].message);
     assert_eq!(d[0].line, line_of(&toml, "opening =", 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The battlefield map, the tracker and the view
+// ---------------------------------------------------------------------------------------------
+
+fn example(name: &str) -> T {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../examples/ingenuity")
+        .join(name);
+    T::new(&std::fs::read_to_string(path).expect("example exists"))
+}
+
+#[test]
+fn the_map_of_the_ambush_shows_terrain_markers_a_legend_and_whose_turn() {
+    let mut t = example("ambush.toml");
+    let gm = Ingenuity::map(t.s(), fray_engine::Seat::GM).expect("Ingenuity has a map");
+    insta::assert_snapshot!("ambush_map_at_the_start", gm);
+    // Once a turn has begun the header names who acts.
+    let who = t.legal()[0].clone();
+    t.cmd(&who);
+    let map = Ingenuity::map(t.s(), fray_engine::Seat::GM).expect("map");
+    let acting = t.turn().expect("a turn began");
+    let name = t.s().name(t.id(&acting)).to_string();
+    assert!(
+        map.lines().next().expect("header").contains(&format!("{name}'s turn")),
+        "{map}"
+    );
+    assert!(
+        map.contains(&format!("{acting} ({name}")) && map.contains(": acting"),
+        "{map}"
+    );
+}
+
+/// Two allies and a hidden, readied, guarding foe.
+fn tracked() -> T {
+    let toml = enc(
+        &[". . . . x .", ". . 1 . . ."],
+        &format!(
+            "{}{}{}",
+            who("hero", "pcs", "0,0", "items = [\"spear\"]"),
+            who("medic", "pcs", "0,1", "now = { endurance = 2 }"),
+            who("foe", "foes", "5,0", "items = [\"spear\"]\nconditions = [\"hidden\"]"),
+        ),
+    );
+    let mut t = T::turn_of(&toml, "hero");
+    t.cmd("end");
+    t.cmd("pick foe");
+    t.cmd("ready attack when approach");
+    t
+}
+
+#[test]
+fn the_tracker_lists_the_order_who_acted_gauges_and_conditions_with_their_end() {
+    let t = tracked();
+    let gm = Ingenuity::tracker(t.s(), fray_engine::Seat::GM);
+    for want in [
+        "1. pcs: acted hero; yet to act medic",
+        "2. foes: acted foe; yet to act nobody",
+        "endurance 2/",
+        "harmed: while endurance is at most half of",
+        "hidden: until the GM removes it",
+        "readied: attack when approach: until it fires or their next turn starts (ING-R24)",
+        "A1 hero (hero) at 0,0",
+        "B1 foe (foe) at 5,0",
+    ] {
+        assert!(gm.contains(want), "missing '{want}' in\n{gm}");
+    }
+    // The players' seat sees neither the hidden foe's square nor its gauges or readied action.
+    let players = t.s().setup.seats.iter().position(|s| s == "players").expect("seat") as u8;
+    let pc = Ingenuity::tracker(t.s(), fray_engine::Seat(players));
+    assert!(pc.contains("B1 foe (foe) position unknown"), "{pc}");
+    assert!(!pc.contains("readied"), "{pc}");
+    assert!(pc.contains("endurance 2/"), "{pc}");
+    let map = Ingenuity::map(t.s(), fray_engine::Seat(players)).expect("map");
+    assert!(!map.contains("B1"), "{map}");
+}
+
+#[test]
+fn the_view_has_the_order_who_acted_every_gauge_and_status_for_the_seat() {
+    let t = tracked();
+    let v = Ingenuity::view(t.s(), fray_engine::Seat::GM);
+    assert_eq!(v["picking"], "pcs");
+    assert_eq!(v["acted"], serde_json::json!(["hero", "foe"]));
+    assert_eq!(v["order"][0]["team"], "pcs");
+    assert_eq!(v["order"][0]["to-act"], serde_json::json!(["medic"]));
+    let foe = &v["combatants"][2];
+    assert_eq!(foe["acted"], true);
+    assert_eq!(foe["stamina"], foe["max"]["stamina"]);
+    let statuses: Vec<&str> = foe["statuses"]
+        .as_array()
+        .expect("statuses")
+        .iter()
+        .filter_map(|x| x["name"].as_str())
+        .collect();
+    assert_eq!(statuses, vec!["hidden", "readied: attack when approach"]);
+    let players = t.s().setup.seats.iter().position(|s| s == "players").expect("seat") as u8;
+    let v = Ingenuity::view(t.s(), fray_engine::Seat(players));
+    let foe = &v["combatants"][2];
+    assert!(foe["pos"].is_null() && foe["stamina"].is_null() && foe["statuses"].is_null());
+    assert_eq!(v["combatants"][1]["statuses"][0]["name"], "harmed");
 }
