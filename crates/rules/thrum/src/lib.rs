@@ -11,6 +11,7 @@
 
 pub mod ability;
 pub mod ai;
+pub mod board;
 pub mod calc;
 pub mod check;
 pub mod command;
@@ -261,6 +262,14 @@ impl TextRuleset for Thrum {
 
     fn summary(state: &State) -> String {
         text::summary(state)
+    }
+
+    fn map(state: &State, seat: Seat) -> Option<String> {
+        Some(board::map(state, seat))
+    }
+
+    fn tracker(state: &State, seat: Seat) -> String {
+        board::tracker(state, seat)
     }
 
     fn title(state: &State) -> String {

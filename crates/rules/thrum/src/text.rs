@@ -618,6 +618,34 @@ struct ViewChar<'a> {
     initiative: i16,
     nova_potential: Vec<(&'a str, u8)>,
     buff: Option<&'a str>,
+    /// The Buff's creator and uses left.
+    buff_from: Option<&'a str>,
+    buff_uses: Option<u8>,
+    mark: u8,
+    scouted: u8,
+    speed: i16,
+    /// Delays taken in this combat.
+    delays: u8,
+    /// Every status and condition with its value (X, when it has one) and when it ends.
+    effects: Vec<ViewEffect>,
+}
+
+#[derive(Serialize)]
+struct ViewEffect {
+    name: String,
+    value: Option<u8>,
+    ends: String,
+}
+
+#[derive(Serialize)]
+struct ViewSlot<'a> {
+    id: &'a str,
+    /// The sort key (the Initiative total, or the one inherited by delaying).
+    initiative: i32,
+    /// `acting`, `done`, `delayed`, `waiting` or `out`.
+    state: &'static str,
+    acted: bool,
+    delayed: bool,
 }
 
 #[derive(Serialize)]
@@ -626,26 +654,27 @@ struct View<'a> {
     round: u16,
     phase: &'static str,
     turn: Option<&'a str>,
+    /// The step of the current turn.
+    step: &'static str,
+    /// Movement left to the acting character (in its Move steps).
+    movement_left: Option<i16>,
+    /// The turn order with who has acted and who has delayed this round.
+    order: Vec<ViewSlot<'a>>,
     combatants: Vec<ViewChar<'a>>,
     outcome: Option<&'a fray_engine::Outcome>,
 }
 
 /// What a seat may see: the GM sees everything; other seats do not see where Hidden enemies
-/// are.
+/// are. Besides every combatant's gauges, statuses and conditions (each with its value and when
+/// it ends), Mark and Scouted, it gives the turn order with who has acted, who is acting and who
+/// has delayed this round.
 pub fn view(s: &State, seat: Seat) -> serde_json::Value {
-    let mine: Vec<u8> = s
-        .setup
-        .chars
-        .iter()
-        .filter(|c| c.seat == seat)
-        .map(|c| c.side)
-        .collect();
     let combatants = s
         .ids()
         .map(|c| {
             let ch = s.ch(c);
             let info = s.info(c);
-            let hidden = !seat.is_gm() && ch.has(Cond::Hidden) && !mine.contains(&info.side);
+            let hidden = crate::board::hidden_from(s, seat, c);
             ViewChar {
                 id: &info.id,
                 name: &info.name,
@@ -674,9 +703,32 @@ pub fn view(s: &State, seat: Seat) -> serde_json::Value {
                     .map(|n| (s.setup.book.get(n.ability).id.as_str(), n.potential))
                     .collect(),
                 buff: ch.buff.map(|b| s.setup.book.get(b.ability).id.as_str()),
+                buff_from: ch.buff.map(|b| s.info(b.creator).id.as_str()),
+                buff_uses: ch.buff.map(|b| b.uses),
+                mark: ch.mark,
+                scouted: ch.scouted,
+                speed: crate::calc::speed(s, c),
+                delays: ch.delays,
+                effects: crate::board::effects(s, c)
+                    .into_iter()
+                    .map(|(name, value, ends)| ViewEffect { name, value, ends })
+                    .collect(),
             }
         })
         .collect();
+    let order = s
+        .order
+        .slots()
+        .iter()
+        .map(|sl| ViewSlot {
+            id: &s.info(sl.who).id,
+            initiative: sl.key,
+            state: crate::board::slot_state(s, sl.who),
+            acted: sl.acted,
+            delayed: sl.delayed,
+        })
+        .collect();
+    let moving = s.phase == Phase::Rounds && matches!(s.turn.step, Step::Move | Step::ActionMove);
     let v = View {
         title: &s.setup.title,
         round: s.round,
@@ -686,6 +738,16 @@ pub fn view(s: &State, seat: Seat) -> serde_json::Value {
             Phase::Ended => "ended",
         },
         turn: (s.phase != Phase::Ended).then(|| s.info(s.turn.who).id.as_str()),
+        step: match s.turn.step {
+            Step::Slot => "slot",
+            Step::Place => "place",
+            Step::Move => "move",
+            Step::ActionMove => "action-move",
+            Step::Stance => "stance",
+            Step::Done => "done",
+        },
+        movement_left: moving.then(|| crate::check::movement_left(s).max(0)),
+        order,
         combatants,
         outcome: s.outcome.as_ref(),
     };
