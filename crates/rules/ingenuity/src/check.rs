@@ -986,6 +986,9 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             Ok(())
         }
         Ruling::Add { id, template, at, .. } => {
+            if !crate::setup::is_word(id) {
+                return bad(format!("'{id}' is not an id: one word of letters, digits and '-'"));
+            }
             if s.find(id).is_some() {
                 return bad(format!("a combatant '{id}' already exists"));
             }

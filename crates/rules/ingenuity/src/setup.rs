@@ -420,7 +420,8 @@ impl Ctx<'_> {
     }
 }
 
-fn is_word(s: &str) -> bool {
+/// One word of letters, digits, '-' and '_' (ids of teams, seats and combatants).
+pub(crate) fn is_word(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
