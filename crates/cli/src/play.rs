@@ -176,8 +176,7 @@ fn print_notes(choices: &[String], notes: &[Option<String>]) {
             && !seen.contains(&n.as_str())
         {
             seen.push(n);
-            let head: Vec<&str> = c.split_whitespace().take(3).collect();
-            say!("    {}: {n}", head.join(" "));
+            say!("    {c}: {n}");
         }
     }
 }

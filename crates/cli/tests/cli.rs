@@ -297,18 +297,23 @@ fn ingenuity_play_asks_the_right_seat_for_intercepts_and_defences_and_replays() 
     let mut c = fray();
     c.args(["play", "examples/ingenuity/ambush.toml", "--seed", "1", "--record"])
         .arg(&rec);
-    let out = with_stdin(c, "pick archer\nattack orrin\npass\npass\npass\n");
+    let out = with_stdin(c, "pick archer\nattack orrin\npass\npass\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let log = text(&out.stdout);
     assert!(log.contains("[gm] The Mill Road bandits pick who acts next"), "{log}");
-    // Each ally in reach is asked in turn whether to intercept, then the target for its defence.
-    assert!(log.contains("[players] Orrin Vey is attacked by Bandit archer: may Hild Brannock intercept"));
-    assert!(log.contains("[players] Orrin Vey is attacked by Bandit archer: may Marta Kell intercept"));
+    // The allies in reach are asked once, together, whether one intercepts; then the target
+    // for its defence.
+    assert!(log.contains(
+        "[players] Orrin Vey is attacked by Bandit archer: does an ally intercept (1 stamina and the reaction)? \
+         Hild Brannock (hild), Marta Kell (marta) may; or pass"
+    ));
+    assert!(log.contains("intercept hild | intercept marta | pass"), "{log}");
+    assert_eq!(log.matches("does an ally intercept").count(), 1, "{log}");
     assert!(log.contains("[players] Bandit archer attacks Orrin Vey: defences?"));
     assert!(log.contains("Bandit archer rolls"));
     let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     assert_eq!(record["ruleset"], "ingenuity");
-    assert_eq!(record["entries"].as_array().unwrap().len(), 5);
+    assert_eq!(record["entries"].as_array().unwrap().len(), 4);
     let r = fray().arg("replay").arg(&rec).output().unwrap();
     assert!(r.status.success(), "{}", text(&r.stderr));
     assert!(text(&r.stdout).contains("Bandit archer rolls"));

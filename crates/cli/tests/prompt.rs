@@ -135,7 +135,7 @@ fn show_map_and_state_answer_at_any_point_without_a_new_prompt() {
     );
     assert!(tail.contains("no seat 'nobody'"), "{tail}");
     // The decision is not announced again after a prompt word.
-    assert!(!tail.contains("'s turn ("), "{tail}");
+    assert!(!tail.contains("[players] "), "{tail}");
 }
 
 #[test]
