@@ -395,6 +395,15 @@ impl<R> Default for Entry<R> {
     }
 }
 
+/// Builds the initial state of a loaded encounter once, so a problem the loader let through
+/// (one that spans the whole setup) is still reported as a diagnostic with a place: the top of
+/// the encounter file, since it belongs to no single key.
+fn settle<R: TextRuleset>(source: &SourceFile, loaded: &Loaded<R>) -> Result<(), Vec<Diagnostic>> {
+    R::new_state(&loaded.setup, &loaded.options)
+        .map(|_| ())
+        .map_err(|e| vec![Diagnostic::at(source, 0, e.to_string())])
+}
+
 impl<R: TextRuleset> RulesetEntry for Entry<R> {
     fn id(&self) -> &'static str {
         R::ID
@@ -402,8 +411,7 @@ impl<R: TextRuleset> RulesetEntry for Entry<R> {
 
     fn check(&self, source: &SourceFile, read: &mut ReadFile<'_>) -> Result<String, Vec<Diagnostic>> {
         let loaded = R::load(source, read)?;
-        R::new_state(&loaded.setup, &loaded.options)
-            .map_err(|e| vec![Diagnostic::whole(&source.name, e.to_string())])?;
+        settle::<R>(source, &loaded)?;
         Ok(loaded.title)
     }
 
@@ -414,6 +422,7 @@ impl<R: TextRuleset> RulesetEntry for Entry<R> {
         dice: NewDice,
     ) -> Result<Box<dyn AnyGame>, NewGameError> {
         let loaded = R::load(source, read).map_err(NewGameError::Diagnostics)?;
+        settle::<R>(source, &loaded).map_err(NewGameError::Diagnostics)?;
         let game = match dice {
             NewDice::Seeded(seed) => Game::<R>::new_seeded(loaded.setup, loaded.options, seed)?,
             NewDice::Source(d) => match Game::<R>::new_with_dice_or_record(loaded.setup, loaded.options, d) {
