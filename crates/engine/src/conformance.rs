@@ -234,7 +234,10 @@ const EDITED_NUMBERS: [i64; 12] = [0, 1, 2, 3, 7, 40, 255, 256, 65_535, -1, 4_29
 ///
 /// At most `max_edits` records are tried: leaves are visited with an even stride so the whole
 /// record is covered.
-pub fn edited_records_never_panic<R: crate::text::TextRuleset>(record_json: &str, max_edits: usize) -> Result<usize, String> {
+pub fn edited_records_never_panic<R: crate::text::TextRuleset>(
+    record_json: &str,
+    max_edits: usize,
+) -> Result<usize, String> {
     let root: serde_json::Value = serde_json::from_str(record_json).map_err(|e| format!("not JSON: {e}"))?;
     let mut leaves: Vec<Vec<PathStep>> = Vec::new();
     if let serde_json::Value::Object(map) = &root {
