@@ -6,7 +6,7 @@
 //! [`Record`] together with the faces it drew and the events it produced. Simulation does not
 //! need records and calls the [`Ruleset`] functions directly.
 
-use crate::record::{Entry, Record, StartEntry};
+use crate::record::{Entry, RECORD_FORMAT, Record, StartEntry};
 use crate::{EngineError, Pending, Reject, Ruleset, Seat};
 use fray_dice::{Dice, RecordingDice, ScriptedDice, SeededDice};
 
@@ -122,6 +122,7 @@ impl<R: Ruleset> Game<R> {
             return Err(Self::unfinished(error, setup, options, seed, drawn, events));
         }
         let record = Record {
+            format: RECORD_FORMAT,
             ruleset: R::ID.to_string(),
             version: R::VERSION.to_string(),
             options,
@@ -148,6 +149,7 @@ impl<R: Ruleset> Game<R> {
         Box::new(StartFailed {
             error,
             record: Record {
+                format: RECORD_FORMAT,
                 ruleset: R::ID.to_string(),
                 version: R::VERSION.to_string(),
                 options,
@@ -268,6 +270,13 @@ type StepFn<'a, R> = dyn FnMut(&mut dyn Dice, &mut Vec<<R as Ruleset>::Event>) -
 /// Re-runs a record from its setup and returns the final state (and, for seeded records, the
 /// dice positioned after the last command).
 fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<SeededDice>), EngineError> {
+    if record.format != RECORD_FORMAT {
+        return Err(EngineError::Invalid(format!(
+            "the record has layout format {}, this fray reads format {RECORD_FORMAT}{}",
+            record.format,
+            if record.format > RECORD_FORMAT { " (it was written by a newer fray)" } else { "" }
+        )));
+    }
     if record.ruleset != R::ID {
         return Err(EngineError::Invalid(format!(
             "the record is for ruleset '{}', not '{}'",

@@ -35,7 +35,7 @@ pub mod text;
 pub use error::{EngineError, Reject, RejectKind};
 pub use game::{Game, StartFailed, SubmitError, authorize};
 pub use policy::{FirstLegal, Policy, RandomLegal};
-pub use record::{Entry, Record, StartEntry};
+pub use record::{Entry, RECORD_FORMAT, Record, StartEntry};
 pub use ruleset::{Outcome, Pending, Ruleset};
 pub use seat::Seat;
 pub use summary::{CombatantEnd, SeatPolicy, Summarize};

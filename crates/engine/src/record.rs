@@ -42,10 +42,23 @@ pub struct Entry<R: Ruleset> {
     pub events: Vec<R::Event>,
 }
 
+/// The version of the record layout (the fields of [`Record`], [`StartEntry`] and [`Entry`] and
+/// what they mean), written into every record. It changes when that layout changes, not when a
+/// ruleset's rules do (that is the ruleset `version`). Records from before the field existed
+/// have the layout of format 1 and read as 1.
+pub const RECORD_FORMAT: u32 = 1;
+
+fn format_one() -> u32 {
+    1
+}
+
 /// A whole game.
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct Record<R: Ruleset> {
+    /// The record layout version ([`RECORD_FORMAT`] when written by this fray).
+    #[serde(default = "format_one")]
+    pub format: u32,
     /// The ruleset id (`R::ID`).
     pub ruleset: String,
     /// The ruleset version (`R::VERSION`).
@@ -110,6 +123,7 @@ impls!(Entry {
     events
 });
 impls!(Record {
+    format,
     ruleset,
     version,
     options,

@@ -384,3 +384,25 @@ fn a_start_that_runs_out_of_dice_keeps_an_unfinished_record_that_replay_refuses(
     assert_eq!(g.state().scores, [4, 5]);
     Game::replay(g.record()).unwrap();
 }
+
+#[test]
+fn every_record_carries_its_layout_format_and_other_formats_are_refused() {
+    let mut g = Game::<Race>::new_with_dice((), 0, scripted(&[3, 4])).unwrap();
+    g.submit(Seat(1), Cmd::Roll).unwrap();
+    let json = g.record().to_json();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["format"], serde_json::json!(fray_engine::RECORD_FORMAT));
+    // A record from before the field existed has format 1's layout and still replays.
+    let mut old = v.clone();
+    old.as_object_mut().unwrap().remove("format");
+    let back: Record<Race> = Record::from_json(&old.to_string()).unwrap();
+    assert_eq!(back.format, 1);
+    assert!(Game::<Race>::replay(&back).is_ok());
+    // A record from a newer fray is refused with a reason, not misread.
+    let mut newer = g.record().clone();
+    newer.format = fray_engine::RECORD_FORMAT + 1;
+    match Game::<Race>::replay(&newer) {
+        Err(EngineError::Invalid(m)) => assert!(m.contains("newer fray"), "{m}"),
+        other => panic!("{:?}", other.map(|g| g.state().clone())),
+    }
+}
