@@ -13,7 +13,7 @@
 
 use crate::choices;
 use crate::{Fail, open_game_recording, print_header, print_log, random_seed};
-use fray_dice::{DiceError, InteractiveDice, ScriptedDice, parse_faces};
+use fray_dice::{DeckList, DiceError, InteractiveDice, Request, ScriptedDice, parse_faces};
 use fray_engine::Seat;
 use fray_engine::SubmitError;
 use fray_engine::text::{AnyGame, NewDice, PendingText};
@@ -286,20 +286,30 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
         (_, Some("manual")) => {
             let ask_in = Rc::clone(&input);
             let complain_in = Rc::clone(&input);
-            let ask = move |count: usize, sides: u16, why: &str| -> Result<Vec<u16>, DiceError> {
+            let ask = move |request: Request<'_>, why: &str| -> Result<Vec<u16>, DiceError> {
                 let mut inp = ask_in.borrow_mut();
                 if let Some(c) = inp.complaint.take() {
                     return Err(DiceError::Aborted(format!("line {}: {c}", inp.line)));
                 }
                 inp.words.borrow_mut().clear();
+                let (prompt, hint) = match request {
+                    Request::Roll { count, sides } => (
+                        format!("roll {count}d{sides} for {why}: "),
+                        format!("type {count} numbers from 1 to {sides}, such as 3 5"),
+                    ),
+                    Request::Draw { deck } => (
+                        format!("draw a card for {why} (in the deck: {}): ", DeckList(deck)),
+                        format!("type the number of the card drawn, one of {}", DeckList(deck)),
+                    ),
+                };
                 let text = inp
-                    .read(&format!("roll {count}d{sides} for {why}: "))
+                    .read(&prompt)
                     .map_err(DiceError::Aborted)?
                     .ok_or_else(|| DiceError::Aborted("the input ended while dice were being typed".into()))?;
                 match parse_faces(&text) {
                     Ok(f) => Ok(f),
                     Err(e) if inp.terminal() => {
-                        say!("  {e}: type {count} numbers from 1 to {sides}, such as 3 5");
+                        say!("  {e}: {hint}");
                         Ok(Vec::new())
                     }
                     Err(e) => Err(DiceError::Aborted(format!("line {}: bad dice '{text}': {e}", inp.line))),

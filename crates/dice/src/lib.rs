@@ -19,6 +19,15 @@
 //! person at the table for physical dice, and [`RecordingDice`] wraps any of
 //! them to keep every face for the game record.
 //!
+//! # Cards
+//!
+//! [`Dice::draw`] draws one card, uniformly and without replacement, from the
+//! cards a ruleset passes in (a [`Deck`] in its state, which it changes only
+//! through its own events). The value of the card is what every source
+//! returns and what the record keeps: a seeded draw is one die with as many
+//! sides as cards left, a script and a person give the card's value, which
+//! must be in the deck.
+//!
 //! # No allocation per roll
 //!
 //! Rolling dice is the simulation hot path. Faces live in [`Faces`], a fixed
@@ -53,6 +62,7 @@
 //! # }
 //! ```
 
+pub mod deck;
 pub mod dist;
 pub mod faces;
 pub mod notation;
@@ -60,9 +70,12 @@ pub mod prng;
 pub mod roll;
 pub mod source;
 
+pub use deck::Deck;
 pub use dist::{Dist, DistError};
 pub use faces::{Faces, MAX_DICE};
 pub use notation::{DiceExpr, NotationError, Term};
 pub use prng::Prng;
 pub use roll::{Keep, Roll, roll};
-pub use source::{Dice, DiceError, InteractiveDice, RecordingDice, ScriptedDice, SeededDice, parse_faces};
+pub use source::{
+    DeckList, Dice, DiceError, InteractiveDice, RecordingDice, Request, ScriptedDice, SeededDice, parse_faces,
+};

@@ -697,9 +697,12 @@ mod tests {
     fn roll_reasons_name_the_term() {
         let mut seen = Vec::new();
         let mut dice = crate::source::InteractiveDice::new(
-            |count, _sides, why: &str| {
+            |request: crate::source::Request<'_>, why: &str| {
                 seen.push(why.to_string());
-                Ok(vec![1; count])
+                match request {
+                    crate::source::Request::Roll { count, .. } => Ok(vec![1; count]),
+                    crate::source::Request::Draw { .. } => Err(DiceError::Aborted("not a roll".into())),
+                }
             },
             |_: &str| {},
         );

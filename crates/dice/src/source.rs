@@ -6,6 +6,13 @@
 //! (interactive play), or any of these wrapped by [`RecordingDice`] to keep
 //! the faces for a game record.
 //!
+//! The trait also draws cards without replacement ([`Dice::draw`]): the
+//! caller keeps the deck in its state (for instance a [`Deck`](crate::Deck)),
+//! passes the cards still in it, and removes the card drawn through its own
+//! event. What a source returns, and what the record keeps, is the card's
+//! value, so cards typed from a physical deck, a `--dice` list and a seeded
+//! draw all replay the same way.
+//!
 //! Design decisions:
 //!
 //! - A roll appends to a caller-provided [`Faces`], so the seeded path never
@@ -19,6 +26,9 @@
 //! - A request for a zero-sided die is an error from every source, reported
 //!   as [`DiceError::OutOfRange`] with `face` and `sides` both 0, since no
 //!   face is on such a die.
+//! - A draw from an empty deck is [`DiceError::EmptyDeck`] from every
+//!   source, and a deck of more than 65535 cards (the largest die) is
+//!   [`DiceError::DeckTooLarge`]; a failed draw consumes nothing.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -36,17 +46,50 @@ pub trait Dice {
     /// sources and in errors, so it costs nothing otherwise). On error the
     /// built-in sources leave `out` unchanged.
     fn roll(&mut self, count: usize, sides: u16, why: &dyn fmt::Display, out: &mut Faces) -> Result<(), DiceError>;
+
+    /// Draws one card, uniformly, from the cards still in `deck`, and
+    /// returns its value.
+    ///
+    /// The caller owns the deck: it passes the cards left, in a fixed order
+    /// (a seeded draw picks by position), and removes the card drawn itself,
+    /// through its own event, so drawing again without removing it would be
+    /// drawing with replacement. A value that appears twice in `deck` is two
+    /// cards. What a recording keeps is the value, not the position.
+    ///
+    /// An empty deck is [`DiceError::EmptyDeck`] and a deck of more than
+    /// 65535 cards is [`DiceError::DeckTooLarge`], from every source.
+    ///
+    /// The default rolls one die with `deck.len()` sides and takes the card
+    /// at that position (face 1 is `deck[0]`); [`SeededDice`] does exactly
+    /// the same with its generator. Sources whose faces come from a person or
+    /// a list ([`ScriptedDice`], [`InteractiveDice`]) override it to take the
+    /// card's value instead, and [`RecordingDice`] records the value.
+    fn draw(&mut self, deck: &[u16], why: &dyn fmt::Display) -> Result<u16, DiceError> {
+        let sides = check_deck(deck, why)?;
+        let mut out = Faces::new();
+        self.roll(1, sides, why, &mut out)?;
+        let face = out.as_slice().first().copied().unwrap_or(0);
+        card_at(deck, face, why)
+    }
 }
 
 impl<D: Dice + ?Sized> Dice for &mut D {
     fn roll(&mut self, count: usize, sides: u16, why: &dyn fmt::Display, out: &mut Faces) -> Result<(), DiceError> {
         (**self).roll(count, sides, why, out)
     }
+
+    fn draw(&mut self, deck: &[u16], why: &dyn fmt::Display) -> Result<u16, DiceError> {
+        (**self).draw(deck, why)
+    }
 }
 
 impl<D: Dice + ?Sized> Dice for Box<D> {
     fn roll(&mut self, count: usize, sides: u16, why: &dyn fmt::Display, out: &mut Faces) -> Result<(), DiceError> {
         (**self).roll(count, sides, why, out)
+    }
+
+    fn draw(&mut self, deck: &[u16], why: &dyn fmt::Display) -> Result<u16, DiceError> {
+        (**self).draw(deck, why)
     }
 }
 
@@ -82,6 +125,77 @@ pub enum DiceError {
     /// The person at an interactive prompt gave up (end of input, etc.).
     #[error("{0}")]
     Aborted(String),
+    /// A card was to be drawn from a deck with no cards left.
+    #[error("there is no card left in the deck to draw (for {why})")]
+    EmptyDeck {
+        /// The reason given for the draw.
+        why: String,
+    },
+    /// A deck held more cards than the largest die has faces.
+    #[error("a deck may hold at most {max} cards, this one holds {len}")]
+    DeckTooLarge {
+        /// How many cards the deck held.
+        len: usize,
+        /// The limit, 65535.
+        max: usize,
+    },
+    /// A scripted source had no value left for a card to be drawn.
+    #[error("the scripted dice ran out (needed a card for {why})")]
+    ExhaustedDraw {
+        /// The reason given for the draw.
+        why: String,
+    },
+    /// A scripted or typed card is not among the cards left in the deck.
+    #[error("card {card} is not in the deck (in the deck: {}) (for {why})", DeckList(deck))]
+    NotInDeck {
+        /// The offending card value.
+        card: u16,
+        /// The cards that were left in the deck.
+        deck: Vec<u16>,
+        /// The reason given for the draw.
+        why: String,
+    },
+}
+
+/// Shows cards as `1 2 3 5` (for prompts and messages about a deck).
+#[derive(Clone, Copy, Debug)]
+pub struct DeckList<'a>(pub &'a [u16]);
+
+impl fmt::Display for DeckList<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, card) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{card}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks a deck that a card is to be drawn from: it holds at least one card
+/// and no more than a die can have faces. Returns its size as a die.
+fn check_deck(deck: &[u16], why: &dyn fmt::Display) -> Result<u16, DiceError> {
+    if deck.is_empty() {
+        return Err(DiceError::EmptyDeck { why: why.to_string() });
+    }
+    u16::try_from(deck.len()).map_err(|_| DiceError::DeckTooLarge {
+        len: deck.len(),
+        max: usize::from(u16::MAX),
+    })
+}
+
+/// The card at die face `face` (face 1 is the first card), or the error a
+/// face off the die gets.
+fn card_at(deck: &[u16], face: u16, why: &dyn fmt::Display) -> Result<u16, DiceError> {
+    face.checked_sub(1)
+        .and_then(|i| deck.get(usize::from(i)))
+        .copied()
+        .ok_or_else(|| DiceError::OutOfRange {
+            face,
+            sides: u16::try_from(deck.len()).unwrap_or(u16::MAX),
+            why: why.to_string(),
+        })
 }
 
 /// Checks the parts of a request that every source checks the same way: the
@@ -137,6 +251,13 @@ impl Dice for SeededDice {
             out.push(self.prng.die(sides))?;
         }
         Ok(())
+    }
+
+    /// The same generator step as rolling one die with `deck.len()` sides,
+    /// taking the card at that position; nothing is allocated.
+    fn draw(&mut self, deck: &[u16], why: &dyn fmt::Display) -> Result<u16, DiceError> {
+        let sides = check_deck(deck, why)?;
+        card_at(deck, self.prng.die(sides), why)
     }
 }
 
@@ -204,23 +325,65 @@ impl Dice for ScriptedDice {
         self.consumed += count;
         Ok(())
     }
+
+    /// Takes the next face of the script as the card's value; a value that
+    /// is not in `deck` is [`DiceError::NotInDeck`] and consumes nothing.
+    fn draw(&mut self, deck: &[u16], why: &dyn fmt::Display) -> Result<u16, DiceError> {
+        check_deck(deck, why)?;
+        let Some(&card) = self.queue.front() else {
+            return Err(DiceError::ExhaustedDraw { why: why.to_string() });
+        };
+        if !deck.contains(&card) {
+            return Err(DiceError::NotInDeck {
+                card,
+                deck: deck.to_vec(),
+                why: why.to_string(),
+            });
+        }
+        self.queue.pop_front();
+        self.consumed += 1;
+        Ok(card)
+    }
 }
 
-/// Asks a person for the faces of physical dice.
+/// What an [`InteractiveDice`] asks a person for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request<'a> {
+    /// The faces of `count` dice with `sides` faces each (`count` is at
+    /// least 1).
+    Roll {
+        /// How many dice to roll.
+        count: usize,
+        /// The sides of each die.
+        sides: u16,
+    },
+    /// The value of one card drawn from a physical deck whose cards left are
+    /// `deck` (never empty).
+    Draw {
+        /// The cards still in the deck.
+        deck: &'a [u16],
+    },
+}
+
+/// Asks a person for the faces of physical dice, or the value of a card
+/// drawn from a physical deck.
 ///
-/// For each roll it calls `ask(count, sides, why_text)`, which returns the
-/// faces typed (for instance via [`parse_faces`]) or
+/// For each roll or draw it calls `ask(request, why_text)`, which returns
+/// the numbers typed (for instance via [`parse_faces`]) or
 /// `Err(DiceError::Aborted)`. The source checks the answer: on a wrong
-/// number of faces or a face that is not on the die it calls
-/// `complain(message)` and then asks again with the same request, for as
-/// long as `ask` keeps answering; only `ask` can end the loop by returning
-/// an error. A roll of zero dice asks nothing.
+/// number of faces, a face that is not on the die, more or fewer than one
+/// card, or a card that is not in the deck it calls `complain(message)` and
+/// then asks again with the same request, for as long as `ask` keeps
+/// answering; only `ask` can end the loop by returning an error. A roll of
+/// zero dice asks nothing; a draw from an empty deck asks nothing and is
+/// [`DiceError::EmptyDeck`].
 pub struct InteractiveDice<A, C>
 where
-    A: FnMut(usize, u16, &str) -> Result<Vec<u16>, DiceError>,
+    A: FnMut(Request<'_>, &str) -> Result<Vec<u16>, DiceError>,
     C: FnMut(&str),
 {
-    /// Asks for `count` faces of a d`sides`, with the reason as text.
+    /// Asks for the faces of a roll or the value of a card, with the reason
+    /// as text.
     ask: A,
     /// Tells the person what was wrong with the last answer.
     complain: C,
@@ -228,7 +391,7 @@ where
 
 impl<A, C> InteractiveDice<A, C>
 where
-    A: FnMut(usize, u16, &str) -> Result<Vec<u16>, DiceError>,
+    A: FnMut(Request<'_>, &str) -> Result<Vec<u16>, DiceError>,
     C: FnMut(&str),
 {
     /// A source that asks with `ask` and reports bad answers with
@@ -245,7 +408,7 @@ where
 
 impl<A, C> fmt::Debug for InteractiveDice<A, C>
 where
-    A: FnMut(usize, u16, &str) -> Result<Vec<u16>, DiceError>,
+    A: FnMut(Request<'_>, &str) -> Result<Vec<u16>, DiceError>,
     C: FnMut(&str),
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -255,7 +418,7 @@ where
 
 impl<A, C> Dice for InteractiveDice<A, C>
 where
-    A: FnMut(usize, u16, &str) -> Result<Vec<u16>, DiceError>,
+    A: FnMut(Request<'_>, &str) -> Result<Vec<u16>, DiceError>,
     C: FnMut(&str),
 {
     fn roll(&mut self, count: usize, sides: u16, why: &dyn fmt::Display, out: &mut Faces) -> Result<(), DiceError> {
@@ -265,7 +428,7 @@ where
         }
         let why_text = why.to_string();
         loop {
-            let answer = (self.ask)(count, sides, &why_text)?;
+            let answer = (self.ask)(Request::Roll { count, sides }, &why_text)?;
             if let Some(problem) = answer_problem(&answer, count, sides) {
                 (self.complain)(&problem);
                 continue;
@@ -273,6 +436,22 @@ where
             // The answer has exactly `count` faces and `count` fits, so this
             // cannot fail; the error path is kept rather than a panic.
             return out.extend_from_slice(&answer);
+        }
+    }
+
+    fn draw(&mut self, deck: &[u16], why: &dyn fmt::Display) -> Result<u16, DiceError> {
+        check_deck(deck, why)?;
+        let why_text = why.to_string();
+        loop {
+            let answer = (self.ask)(Request::Draw { deck }, &why_text)?;
+            match answer.as_slice() {
+                [card] if deck.contains(card) => return Ok(*card),
+                [card] => (self.complain)(&format!(
+                    "{card} is not in the deck: the cards left are {}",
+                    DeckList(deck)
+                )),
+                _ => (self.complain)(&format!("expected 1 card, got {}", answer.len())),
+            }
         }
     }
 }
@@ -290,12 +469,14 @@ fn answer_problem(answer: &[u16], count: usize, sides: u16) -> Option<String> {
         .map(|face| format!("{face} is not on a d{sides}: faces run from 1 to {sides}"))
 }
 
-/// Wraps any source and keeps every face drawn, in order (for game records).
+/// Wraps any source and keeps every face rolled and every card drawn, in
+/// order (for game records).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RecordingDice<D: Dice> {
     /// The source the dice really come from.
     pub inner: D,
-    /// Every face drawn through this wrapper so far, in order.
+    /// Every face rolled and card value drawn through this wrapper so far,
+    /// in order.
     pub drawn: Vec<u16>,
 }
 
@@ -327,6 +508,13 @@ impl<D: Dice> Dice for RecordingDice<D> {
             self.drawn.extend_from_slice(new);
         }
         Ok(())
+    }
+
+    /// Records the card's value, not its position in the deck.
+    fn draw(&mut self, deck: &[u16], why: &dyn fmt::Display) -> Result<u16, DiceError> {
+        let card = self.inner.draw(deck, why)?;
+        self.drawn.push(card);
+        Ok(card)
     }
 }
 
@@ -488,7 +676,10 @@ mod tests {
         let mut complaints = Vec::new();
         {
             let mut dice = InteractiveDice::new(
-                |count, sides, why: &str| {
+                |request: Request<'_>, why: &str| {
+                    let Request::Roll { count, sides } = request else {
+                        return Err(DiceError::Aborted("not a roll".into()));
+                    };
                     asked.push((count, sides, why.to_string()));
                     answers
                         .next()
@@ -514,7 +705,7 @@ mod tests {
     #[test]
     fn interactive_dice_abort() {
         let mut dice = InteractiveDice::new(
-            |_, _, _: &str| Err(DiceError::Aborted("end of input".into())),
+            |_: Request<'_>, _: &str| Err(DiceError::Aborted("end of input".into())),
             |_: &str| {},
         );
         let mut out = Faces::new();
