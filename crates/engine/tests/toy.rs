@@ -406,3 +406,216 @@ fn every_record_carries_its_layout_format_and_other_formats_are_refused() {
         other => panic!("{:?}", other.map(|g| g.state().clone())),
     }
 }
+
+/// Cards without replacement (like Einfelst's initiative deck): at the start each player draws a
+/// card from 1..=10; then, in turn, a player draws one more, or draws two, keeps the higher and
+/// puts the other back (EIN-H25's shape). The deck lives in the state and changes only in
+/// `apply`. Whoever holds the 10 when the deck is empty wins.
+struct Cards;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct CardSt {
+    deck: fray_dice::Deck,
+    held: [Vec<u16>; 2],
+    turn: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum CardCmd {
+    Draw,
+    DrawTwoKeepOne,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum CardEv {
+    Drew(u8, u16),
+    PutBack(u8, u16),
+    Turn(u8),
+}
+
+impl Cards {
+    fn draw(s: &mut CardSt, p: u8, dice: &mut dyn Dice, out: &mut Vec<CardEv>) -> Result<u16, EngineError> {
+        let card = dice.draw(s.deck.cards(), &format_args!("player {p}'s card"))?;
+        let e = CardEv::Drew(p, card);
+        Self::apply(s, &e);
+        out.push(e);
+        Ok(card)
+    }
+}
+
+impl Ruleset for Cards {
+    const ID: &'static str = "cards";
+    const VERSION: &'static str = "1";
+    type Options = u8;
+    type Setup = ();
+    type State = CardSt;
+    type Command = CardCmd;
+    type Event = CardEv;
+
+    fn new_state(_: &(), _: &u8) -> Result<CardSt, EngineError> {
+        Ok(CardSt {
+            deck: fray_dice::Deck::numbered(10),
+            held: [Vec::new(), Vec::new()],
+            turn: 0,
+        })
+    }
+    fn start(s: &mut CardSt, d: &mut dyn Dice, o: &mut Vec<CardEv>) -> Result<(), EngineError> {
+        for p in 0..2 {
+            Self::draw(s, p, d, o)?;
+        }
+        Ok(())
+    }
+    fn pending(s: &CardSt) -> Option<Pending> {
+        (!s.deck.is_empty()).then(|| Pending {
+            seat: Seat(s.turn + 1),
+            kind: "turn",
+            actor: None,
+        })
+    }
+    fn is_ruling(_: &CardCmd) -> bool {
+        false
+    }
+    fn legal_commands(s: &CardSt, out: &mut Vec<CardCmd>) {
+        out.push(CardCmd::Draw);
+        if s.deck.len() >= 2 {
+            out.push(CardCmd::DrawTwoKeepOne);
+        }
+    }
+    fn check(s: &CardSt, c: &CardCmd) -> Result<(), Reject> {
+        match c {
+            CardCmd::DrawTwoKeepOne if s.deck.len() < 2 => Err(Reject::new("one-card-left", "only one card is left")),
+            _ => Ok(()),
+        }
+    }
+    fn resolve(s: &mut CardSt, c: &CardCmd, d: &mut dyn Dice, o: &mut Vec<CardEv>) -> Result<(), EngineError> {
+        let p = s.turn;
+        let first = Self::draw(s, p, d, o)?;
+        if *c == CardCmd::DrawTwoKeepOne {
+            let second = Self::draw(s, p, d, o)?;
+            let e = CardEv::PutBack(p, first.min(second));
+            Self::apply(s, &e);
+            o.push(e);
+        }
+        let e = CardEv::Turn(1 - p);
+        Self::apply(s, &e);
+        o.push(e);
+        Ok(())
+    }
+    fn apply(s: &mut CardSt, e: &CardEv) {
+        match *e {
+            CardEv::Drew(p, card) => {
+                s.deck.remove(card);
+                s.held[usize::from(p)].push(card);
+            }
+            CardEv::PutBack(p, card) => {
+                let held = &mut s.held[usize::from(p)];
+                if let Some(i) = held.iter().position(|&c| c == card) {
+                    held.remove(i);
+                    s.deck.put_back(card);
+                }
+            }
+            CardEv::Turn(p) => s.turn = p,
+        }
+    }
+    fn outcome(s: &CardSt) -> Option<Outcome> {
+        s.deck.is_empty().then(|| Outcome {
+            winner: s.held.iter().position(|h| h.contains(&10)).map(|p| p as u8),
+            reason: "holds the 10".into(),
+        })
+    }
+    fn view(s: &CardSt, _: Seat) -> serde_json::Value {
+        serde_json::to_value(s).unwrap_or_default()
+    }
+}
+
+#[test]
+fn cards_drawn_without_replacement_are_recorded_by_value_and_replay() {
+    for seed in 0..20 {
+        let mut g = Game::<Cards>::new_seeded((), 0, seed).unwrap();
+        let mut i = 0;
+        while g.outcome().is_none() {
+            let seat = Seat(g.state().turn + 1);
+            let cmd = if i % 3 == 1 && g.state().deck.len() >= 2 {
+                CardCmd::DrawTwoKeepOne
+            } else {
+                CardCmd::Draw
+            };
+            g.submit(seat, cmd).unwrap();
+            i += 1;
+        }
+        // Every card ended in a hand exactly once.
+        let mut all: Vec<u16> = g.state().held.concat();
+        all.sort_unstable();
+        assert_eq!(all, (1..=10).collect::<Vec<_>>(), "seed {seed}");
+        // The record keeps the values drawn, in the order the events show them.
+        let rec = g.record();
+        let drawn_in_events = |events: &[CardEv]| -> Vec<u16> {
+            events
+                .iter()
+                .filter_map(|e| match e {
+                    CardEv::Drew(_, c) => Some(*c),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(rec.start.dice, drawn_in_events(&rec.start.events));
+        for entry in &rec.entries {
+            assert_eq!(entry.dice, drawn_in_events(&entry.events));
+        }
+        let back = Record::<Cards>::from_json(&rec.to_json()).unwrap();
+        assert_eq!(Game::replay(&back).unwrap().state(), g.state());
+        // The same values typed in (no seed) replay the same way.
+        let mut typed = rec.clone();
+        typed.seed = None;
+        assert_eq!(Game::replay(&typed).unwrap().state(), g.state());
+    }
+}
+
+#[test]
+fn typed_cards_must_be_in_the_deck_and_a_record_with_a_drawn_card_diverges() {
+    let mut g = Game::<Cards>::new_with_dice((), 0, scripted(&[7, 3, 9, 2])).unwrap();
+    assert_eq!(g.state().held, [vec![7], vec![3]]);
+    g.submit(Seat(1), CardCmd::DrawTwoKeepOne).unwrap();
+    assert_eq!(g.state().held[0], [7, 9]);
+    assert!(g.state().deck.contains(2), "the lower card went back");
+    assert_eq!(g.record().entries[0].dice, [9, 2]);
+    Game::replay(g.record()).unwrap();
+    // The 7 is in player 1's hand: typing it again is refused and nothing changes.
+    g.set_dice(scripted(&[7]));
+    let before = g.state().clone();
+    match g.submit(Seat(2), CardCmd::Draw) {
+        Err(SubmitError::Engine(EngineError::Dice(e))) => {
+            assert_eq!(
+                e.to_string(),
+                "card 7 is not in the deck (in the deck: 1 2 4 5 6 8 10) (for player 1's card)"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(g.state(), &before);
+    // A record edited to draw the 7 twice does not replay.
+    let mut bad = g.record().clone();
+    bad.entries[0].dice = vec![7, 2];
+    match Game::replay(&bad) {
+        Err(EngineError::Diverged { at, what }) => {
+            assert_eq!(at, "command 1");
+            assert!(what.contains("card 7 is not in the deck"), "{what}");
+        }
+        other => panic!("{:?}", other.map(|g| g.state().clone())),
+    }
+}
+
+#[test]
+fn the_conformance_suite_passes_on_the_card_toy() {
+    let report = run::<Cards>(
+        &(),
+        &0,
+        &Config {
+            seeds: 0..30,
+            ..Config::default()
+        },
+        |_| Box::new(RandomLegal::<Cards>::new()) as Box<dyn Policy<Cards>>,
+    )
+    .unwrap();
+    assert_eq!(report.playouts, 30);
+}
