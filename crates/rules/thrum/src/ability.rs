@@ -583,6 +583,14 @@ pub enum Op {
     EndStatus,
     /// End Incapacitated, halve both Loads (rounding down), clear every negative status.
     Resuscitate,
+    /// End Incapacitated and nothing else (THR-R179).
+    EndIncapacitated,
+    /// Raise the Fatigue Tolerance (lower it when negative, never below `tolerance-floor`)
+    /// (THR-R180).
+    FatigueTolerance(Amount),
+    /// Raise the Stress Tolerance (lower it when negative, never below `tolerance-floor`)
+    /// (THR-R180).
+    StressTolerance(Amount),
     /// Remove the target from combat.
     Remove,
     /// Make an Incapacity Roll now.
@@ -1121,6 +1129,9 @@ struct RawLine {
     dash: Option<bool>,
     end_status: Option<bool>,
     resuscitate: Option<bool>,
+    end_incapacitated: Option<bool>,
+    fatigue_tolerance: Option<Spanned<RawAmount>>,
+    stress_tolerance: Option<Spanned<RawAmount>>,
     remove: Option<bool>,
     incapacity_roll: Option<bool>,
     teleport: Option<Spanned<String>>,
@@ -1335,6 +1346,7 @@ impl Loader<'_> {
             (r.dash, Op::Dash),
             (r.end_status, Op::EndStatus),
             (r.resuscitate, Op::Resuscitate),
+            (r.end_incapacitated, Op::EndIncapacitated),
             (r.remove, Op::Remove),
             (r.incapacity_roll, Op::IncapacityRoll),
         ] {
@@ -1360,6 +1372,12 @@ impl Loader<'_> {
         }
         if let Some(a) = &r.turn_banes {
             ops.push(Op::TurnBanes(self.amount(a)));
+        }
+        if let Some(a) = &r.fatigue_tolerance {
+            ops.push(Op::FatigueTolerance(self.amount(a)));
+        }
+        if let Some(a) = &r.stress_tolerance {
+            ops.push(Op::StressTolerance(self.amount(a)));
         }
         if r.position_minion == Some(true) {
             ops.push(Op::PositionMinion);
@@ -1387,7 +1405,7 @@ impl Loader<'_> {
             0 => {
                 self.err(
                     span,
-                    "a result line needs one operation: fatigue, stress, reduce-fatigue, reduce-stress, status, condition, mark, scouted, choose, shift, push, pull, dash, end-status, resuscitate, remove, incapacity-roll, teleport, follow, initiative, turn-banes or position-minion",
+                    "a result line needs one operation: fatigue, stress, reduce-fatigue, reduce-stress, status, condition, mark, scouted, choose, shift, push, pull, dash, end-status, resuscitate, end-incapacitated, remove, incapacity-roll, teleport, follow, initiative, turn-banes, fatigue-tolerance, stress-tolerance or position-minion",
                 );
                 None
             }

@@ -1762,6 +1762,35 @@ fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -> R {
                 clear_status(cx, r, st);
             }
         }
+        // THR-R179: an ability line that ends Incapacitated ends it, through the same event
+        // as every other way out of Incapacity (THR-R177, THR-R178), and does nothing else.
+        Op::EndIncapacitated => {
+            if cx.s.ch(r).incapacitated {
+                cx.emit(Event::Revived { who: r });
+            }
+        }
+        // THR-R180 [W]: an ability that says so raises (or, negative, lowers) a Tolerance. A
+        // Tolerance never goes below the floor (THR-R162); Exhausted, Frayed, the Wound check
+        // and the End of Combat bar read the new value as they read any other (THR-R155,
+        // THR-R164, THR-R174, THR-R186).
+        Op::FatigueTolerance(a) | Op::StressTolerance(a) => {
+            let g = if matches!(l.op, Op::FatigueTolerance(_)) {
+                Gauge::FatigueTolerance
+            } else {
+                Gauge::StressTolerance
+            };
+            let old = gauge(cx.s.ch(r), g);
+            let v = old
+                .saturating_add(eval(cx.s, user, a))
+                .max(cx.s.options.tolerance_floor);
+            if v != old {
+                cx.emit(Event::Set {
+                    who: r,
+                    gauge: g,
+                    value: v,
+                });
+            }
+        }
         Op::Remove => {
             remove(cx, r, Removal::CoupDeGrace);
         }

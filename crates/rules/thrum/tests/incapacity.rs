@@ -23,6 +23,40 @@ attack = "physical"
 range = 2
 target = "enemy"
 success = [{ fatigue = 1 }]
+
+[[ability]]
+id = "rouse"
+type = "action"
+range = 2
+target = "ally"
+effect = [{ end-incapacitated = true }]
+
+[[ability]]
+id = "rouse-fallen"
+type = "action"
+range = 2
+target = "incapacitated-ally"
+effect = [{ end-incapacitated = true }]
+
+[[ability]]
+id = "second-wind"
+type = "action"
+target = "self"
+effect = [{ fatigue-tolerance = 1 }, { stress-tolerance = 1 }]
+
+[[ability]]
+id = "steel"
+type = "action"
+range = 2
+target = "ally"
+effect = [{ fatigue-tolerance = 2 }]
+
+[[ability]]
+id = "sap"
+type = "action"
+range = 2
+target = "ally"
+effect = [{ fatigue-tolerance = -5 }, { stress-tolerance = -1 }]
 "#;
 
 /// D and K are PCs (Tolerances 3 / 2), E an NPC two squares east of D. Turn order D (12),
@@ -532,7 +566,8 @@ fn thr_r178_resuscitate_ends_incapacity() {
 }
 
 #[test]
-fn thr_r179_another_ability_that_ends_incapacity() {
+fn thr_r177_an_ability_that_lowers_the_load_to_0_ends_incapacity() {
+    // THR-R177: Rally only lowers the Fatigue Load; reaching 0 is what ends Incapacity.
     let mut t = trio1("", "abilities = [\"rally\"]", "", "");
     t.set("d", "fatigue", 6);
     t.cmd("gm incapacitate d");
@@ -541,6 +576,56 @@ fn thr_r179_another_ability_that_ends_incapacity() {
     assert!(t.last.iter().any(|e| matches!(e, Event::Revived { who: 0 })));
     assert!(t.ch("d").able());
     assert_eq!(t.ch("d").fatigue, 0);
+}
+
+#[test]
+fn thr_r179_an_ability_line_that_ends_incapacitated_ends_it_and_nothing_else() {
+    // THR-R179: `end-incapacitated = true` ends Incapacity on its recipient; unlike Resuscitate
+    // (THR-R178) it leaves the Loads and statuses alone, and unlike THR-R177 the Load is not 0.
+    let mut t = trio1("", "abilities = [\"rouse\", \"rouse-fallen\"]", "", "");
+    t.set("d", "fatigue", 6);
+    t.cmd("gm status d bleed =2");
+    t.cmd("gm incapacitate d"); // 2 / 5, then its turn: 1 / 4, Bleed 1
+    t.set("d", "stress", 2); // not Frayed: no Panic Roll at its next turn
+    t.cmds(&["begin", "end"]); // e
+    assert_eq!(t.turn().0, "k");
+    assert!(t.ch("d").incapacitated);
+    let before = t.ch("d").clone();
+    t.cmd("act rouse d");
+    assert!(t.last.iter().any(|e| matches!(e, Event::Revived { who: 0 })));
+    assert!(
+        t.log().iter().any(|l| l == "d is no longer Incapacitated"),
+        "{:?}",
+        t.log()
+    );
+    let d = t.ch("d");
+    assert!(d.able());
+    // Nothing else changed: the Loads, the Tolerance and Bleed are as they were.
+    assert_eq!(
+        (d.fatigue, d.stress, d.ft, d.status(XStatus::Bleed)),
+        (before.fatigue, before.stress, before.ft, before.status(XStatus::Bleed))
+    );
+    assert_eq!((d.fatigue, d.stress, d.ft, d.status(XStatus::Bleed)), (4, 2, 1, 1));
+    assert_eq!(
+        d,
+        &fray_thrum::state::Char {
+            incapacitated: false,
+            ..before
+        }
+    );
+    // D takes its next turn again: its slot asks (Delay is possible), it is not skipped.
+    t.cmd("end"); // K's Stance step
+    assert_eq!(t.turn(), ("d".into(), Step::Slot));
+    t.cmds(&["begin", "end", "begin", "end"]); // d, e; K begins by itself
+    assert_eq!(t.turn().0, "k");
+    // The control: on an ally who is not Incapacitated the same line changes nothing, and an
+    // ability aimed only at Incapacitated allies is refused.
+    assert_eq!(t.reject("act rouse-fallen d").code, "invalid-target");
+    let before = t.ch("d").clone();
+    t.cmd("act rouse d");
+    assert!(!t.last.iter().any(|e| matches!(e, Event::Revived { .. })));
+    assert_eq!(t.ch("d"), &before);
+    t.assert_replays();
 }
 
 #[test]
@@ -826,6 +911,77 @@ fn thr_r180_thr_r185_lost_tolerance_and_wounds_are_kept_after_combat() {
     let d = next.ch("d");
     assert_eq!((d.ft, d.st, d.wounds, d.fatigue, d.stress), (1, 1, 1, 0, 0));
     assert_eq!(next.s().info(next.id("d")).stats.max_ft, 3);
+}
+
+#[test]
+fn thr_r180_an_ability_raises_a_tolerance_and_exhausted_and_frayed_follow_the_new_value() {
+    // THR-R180 [W]: `fatigue-tolerance = X` / `stress-tolerance = X` raise a Tolerance.
+    // Exhausted (THR-R164) and Frayed (THR-R155) compare the Loads with the raised values, and
+    // THR-R166's roll is judged after the Action's lines.
+    let mut t = trio1("abilities = [\"second-wind\"]", "", "", "");
+    t.cmd("begin");
+    t.set("d", "fatigue", 4);
+    t.set("d", "stress", 3);
+    assert!(t.ch("d").exhausted() && t.ch("d").frayed());
+    // No dice are scripted: an Incapacity Roll after the Action would fail the command.
+    t.cmd("act second-wind");
+    t.assert_dice_used();
+    let d = t.ch("d");
+    assert_eq!((d.ft, d.st), (4, 3));
+    assert!(!d.exhausted() && !d.frayed());
+    assert!(incap(&t, &t.last).is_empty());
+    let log = t.log();
+    assert!(log.iter().any(|l| l == "d's Fatigue Tolerance is now 4"), "{log:?}");
+    assert!(log.iter().any(|l| l == "d's Stress Tolerance is now 3"), "{log:?}");
+    // The control: a Load still above the raised Tolerance leaves D Exhausted, so it rolls.
+    next_round(&mut t);
+    t.cmd("begin");
+    t.set("d", "fatigue", 6);
+    t.dice(&[6, 6]);
+    t.cmd("act second-wind");
+    t.assert_dice_used();
+    assert_eq!(t.ch("d").ft, 5);
+    let r = incap(&t, &t.last);
+    assert_eq!((r.len(), r[0].2, r[0].3), (1, 6, true));
+}
+
+#[test]
+fn thr_r180_thr_r174_a_raised_tolerance_spares_the_wound_but_does_not_end_incapacity() {
+    // THR-R180 [W] with THR-R174 and THR-R185: K raises Incapacitated D's Fatigue Tolerance
+    // from 0 to 2. Raising a Tolerance is none of the ways out of Incapacity (THR-R177 to
+    // THR-R179); the Wound check reads the raised Tolerance; End of Combat keeps it.
+    let mut t = trio1("fatigue-tolerance = 1", "abilities = [\"steel\"]", "", "");
+    t.set("d", "fatigue", 5);
+    t.cmd("gm incapacitate d"); // 0 / 4, then its turn: 0 / 3 and Wound 1
+    assert_eq!((ft_load(&t, "d"), t.ch("d").wounds), ((0, 3), 1));
+    t.cmds(&["begin", "end"]); // e
+    t.cmd("act steel d");
+    assert_eq!(ft_load(&t, "d"), (2, 3));
+    assert!(t.ch("d").incapacitated);
+    assert!(!t.last.iter().any(|e| matches!(e, Event::Revived { .. })));
+    // D's next turn: 1 / 2, Tolerance above 0, so no second Wound (at 0 it would take one).
+    t.cmd("end");
+    assert_eq!(t.turn().0, "e");
+    assert_eq!((ft_load(&t, "d"), t.ch("d").wounds), ((1, 2), 1));
+    assert!(t.ch("d").incapacitated);
+    // End of Combat revives D, keeps Tolerance 1, and D is not barred (THR-R186).
+    t.cmd("gm end pcs");
+    let d = t.ch("d");
+    assert_eq!((d.ft, d.fatigue, d.incapacitated, d.barred), (1, 0, false, false));
+}
+
+#[test]
+fn thr_r180_thr_r162_a_negative_amount_lowers_a_tolerance_never_below_the_floor() {
+    let mut t = trio1("", "abilities = [\"sap\"]", "", "");
+    t.set("d", "fatigue", 1);
+    t.cmds(&["begin", "end", "begin", "end"]); // d, e
+    t.cmd("act sap d");
+    let d = t.ch("d");
+    assert_eq!((d.ft, d.st), (0, 1)); // 3 - 5 stops at the floor 0; 2 - 1
+    assert!(d.exhausted());
+    t.cmd("gm end pcs");
+    // THR-R180: End of Combat restores neither.
+    assert_eq!((t.ch("d").ft, t.ch("d").st), (0, 1));
 }
 
 #[test]
