@@ -14,7 +14,7 @@ use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, ra
 use crate::command::{Action, Command, Gauge, Ruling, Target};
 use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::setup::Cid;
-use crate::state::{Frame, Phase, Prompt, State, StatusRef, Step, UseStage};
+use crate::state::{AutoStep, Frame, Phase, Prompt, State, StatusRef, Step, UseStage};
 use fray_engine::Reject;
 use fray_engine::order::DelayError;
 use fray_space::{PathScratch, Pos, base_step_cost};
@@ -485,6 +485,55 @@ pub fn reachable(s: &State, who: Cid, scratch: &mut PathScratch) -> Vec<(Pos, u3
 
 /// Checks a command against the rules.
 pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
+    check_rules(s, cmd).map_err(|r| already_done(s, cmd, &r).unwrap_or(r))
+}
+
+/// A refused command typed for a step fray took by itself while resolving the last command (a
+/// defence that was the only choice, a trigger not offered) is refused with what happened
+/// instead of the usual reason. Only refusals change: what is legal stays the same.
+fn already_done(s: &State, cmd: &Command, r: &Reject) -> Option<Reject> {
+    if s.auto.is_empty() || !matches!(r.code, "not-now" | "unknown-ability") {
+        return None;
+    }
+    match cmd {
+        // While a defence is being asked, `defend` answers that question.
+        Command::Defend(_) | Command::DefendWith(..) if !matches!(s.stack.last(), Some(Frame::Use(u)) if u.stage == UseStage::Defences) => {
+            s.auto.iter().rev().find_map(|a| match a {
+                AutoStep::Defence { who, defence, why } => Some(no(
+                    "not-now",
+                    format!(
+                        "{}'s defence was already taken for it: {}, the only choice ({})",
+                        s.name(*who),
+                        crate::text::cap(defence.name()),
+                        crate::text::only_defence_why(s, *who, *why)
+                    ),
+                )),
+                _ => None,
+            })
+        }
+        Command::Trigger(id) => s.auto.iter().rev().find_map(|a| match a {
+            AutoStep::NotOffered {
+                who,
+                ability,
+                about,
+                why,
+            } if ability == id => Some(no(
+                "not-now",
+                format!(
+                    "{}'s {} was not offered (about {}): {}",
+                    s.name(*who),
+                    s.setup.book.get(*ability).name,
+                    s.name(*about),
+                    crate::text::not_offered_why(s, *who, *why)
+                ),
+            )),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
     if s.outcome.is_some() {
         return Err(no(Reject::GAME_OVER, "the combat is over"));
     }

@@ -7,7 +7,7 @@
 use crate::ability::{AbilityId, Attr, Cond, Defence, XStatus};
 use crate::command::{Gauge, Target};
 use crate::setup::{CharInfo, Cid};
-use crate::state::{BuffOn, Char, Frame, Phase, State, Step, TerrainInst, Turn};
+use crate::state::{AutoStep, BuffOn, Char, Frame, Phase, State, Step, TerrainInst, Turn};
 use fray_dice::Roll;
 use fray_engine::Outcome;
 use fray_engine::order::InitiativeOrder;
@@ -75,6 +75,22 @@ pub enum NotOfferedWhy {
     AlreadyMoved,
     /// The chain of triggers is as deep as `trigger-depth-limit` allows (THR-R146).
     DepthLimit,
+}
+
+/// Why a defence was taken for its defender: the only choice left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnlyDefence {
+    /// An Incapacitated character does not defend (`incapacitated-may-defend = false`).
+    Incapacitated,
+    /// A Minion defends only with its controller's Resolve.
+    Minion,
+    /// Slowed: no Evasion, and a Special Attack leaves only declining.
+    SlowedSpecial,
+    /// Slowed: no Evasion.
+    Slowed,
+    /// No other defence applies against this attack.
+    NoOther,
 }
 
 /// Everything that can happen.
@@ -239,8 +255,9 @@ pub enum Event {
         who: Cid,
         /// Which.
         defence: Defence,
-        /// Picked automatically because it was the only one.
-        only: bool,
+        /// Taken for the defender because it was the only choice, and why (`None`: the
+        /// defender picked it).
+        only: Option<OnlyDefence>,
     },
     /// A trigger is used (THR-R144).
     TriggerUsed {
@@ -535,6 +552,9 @@ pub enum Event {
         /// Why.
         why: NotOfferedWhy,
     },
+    /// The steps fray took by itself for the previous command are forgotten: a new command is
+    /// being resolved (see `State::auto`).
+    AutoStepsCleared,
     /// The turn ends.
     TurnEnded {
         /// Who.
@@ -642,7 +662,18 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         Event::BeganByItself { .. } => s.turn.began_by_itself = true,
-        Event::NotOffered { .. } => {}
+        Event::NotOffered {
+            who,
+            ability,
+            about,
+            why,
+        } => s.auto.push(AutoStep::NotOffered {
+            who: *who,
+            ability: *ability,
+            about: *about,
+            why: *why,
+        }),
+        Event::AutoStepsCleared => s.auto.clear(),
         Event::TurnStarted { who } => {
             s.turn = Turn::idle(*who);
             s.turn.step = if s.phase == Phase::RoundZero {
@@ -705,7 +736,14 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::Pop => {
             s.stack.pop();
         }
-        Event::DefenceChosen { who, defence, .. } => {
+        Event::DefenceChosen { who, defence, only } => {
+            if let Some(why) = only {
+                s.auto.push(AutoStep::Defence {
+                    who: *who,
+                    defence: *defence,
+                    why: *why,
+                });
+            }
             // The first target slot of this defender, from the current one on, still without a
             // defence (a defender may be listed twice when targets need not be distinct).
             if let Some(Frame::Use(u)) = s.stack.last_mut() {

@@ -67,6 +67,7 @@ impl Ruleset for Thrum {
             holds: vec![0; setup.conditions.len()],
             terrain: Vec::new(),
             outcome: None,
+            auto: Vec::new(),
         })
     }
 

@@ -19,7 +19,7 @@ use crate::ability::{
 use crate::calc::{self, Tally, eval, is_minion};
 use crate::check::{self, action_targets, can_stop};
 use crate::command::{Action, Command, Gauge, Ruling};
-use crate::event::{Event, NotOfferedWhy, Removal, Rolled, Verdict, apply, gauge};
+use crate::event::{Event, NotOfferedWhy, OnlyDefence, Removal, Rolled, Verdict, apply, gauge};
 use crate::options::{
     AreaLeavers, BothFall, DazedMode, DazedReapply, DeclinedDefence, DefenceTiming, EnvironmentRoll, InitiativeChange,
     InvoluntaryDrop, JoinerTurn, MultiTarget, PanicStun, ScoutedMode, StopCheck, TieRule, TriggeredMoves,
@@ -102,6 +102,11 @@ pub fn dist2d6(net: i16) -> Dist {
 
 /// Resolves a checked command and runs on to the next decision.
 pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
+    // What fray did by itself for the previous command is no longer the latest thing that
+    // happened: a command typed for one of those steps gets the usual refusal from now on.
+    if !cx.s.auto.is_empty() {
+        cx.emit(Event::AutoStepsCleared);
+    }
     let who = cx.s.turn.who;
     match cmd {
         Command::Begin => begin_turn(cx)?,
@@ -129,7 +134,7 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
                 cx.emit(Event::DefenceChosen {
                     who: t,
                     defence: *d,
-                    only: false,
+                    only: None,
                 });
             }
         }
@@ -139,7 +144,7 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
                 cx.emit(Event::DefenceChosen {
                     who: t,
                     defence: *d,
-                    only: false,
+                    only: None,
                 });
                 buff_on_defence(cx, t);
             }
@@ -986,6 +991,20 @@ fn next_stage(s: &State, stage: UseStage) -> UseStage {
     }
 }
 
+/// Why the one defence `who` has against `a` is the only one (the log and a later `defend`
+/// say so).
+fn only_defence(s: &State, who: Cid, a: &Ability) -> OnlyDefence {
+    if s.info(who).minion_of.is_some() {
+        return OnlyDefence::Minion;
+    }
+    let slowed = s.ch(who).status(XStatus::Slowed) > 0;
+    match a.attack {
+        Some(crate::ability::AttackKind::Special) if slowed => OnlyDefence::SlowedSpecial,
+        _ if slowed => OnlyDefence::Slowed,
+        _ => OnlyDefence::NoOther,
+    }
+}
+
 fn step_use(cx: &mut Cx) -> R<Flow> {
     let Some(Frame::Use(mut u)) = cx.s.stack.last().cloned() else {
         return Ok(Flow::Go);
@@ -1016,16 +1035,17 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     cx.emit(Event::DefenceChosen {
                         who: t,
                         defence: Defence::Decline,
-                        only: true,
+                        only: Some(OnlyDefence::Incapacitated),
                     });
                     i += 1;
                     continue;
                 }
                 if options.len() == 1 {
+                    let why = only_defence(cx.s, t, a);
                     cx.emit(Event::DefenceChosen {
                         who: t,
                         defence: options[0],
-                        only: true,
+                        only: Some(why),
                     });
                     i += 1;
                     continue;

@@ -5,7 +5,7 @@
 //! order, the current turn and the resolution stack.
 
 use crate::ability::{AbilityId, Cond, Defence, XStatus};
-use crate::event::Rolled;
+use crate::event::{NotOfferedWhy, OnlyDefence, Rolled};
 use crate::options::Options;
 use crate::setup::{CharInfo, Cid, Setup};
 use fray_engine::Outcome;
@@ -490,6 +490,36 @@ pub struct State {
     pub terrain: Vec<TerrainInst>,
     /// How the combat ended.
     pub outcome: Option<Outcome>,
+    /// The steps fray took by itself while resolving the last command (a defence that was the
+    /// only choice, a trigger not offered), so a command typed for one of them afterwards is
+    /// refused with what happened. Cleared when the next command is resolved.
+    #[serde(default)]
+    pub auto: Vec<AutoStep>,
+}
+
+/// A step fray took by itself, remembered until the next command (see [`State::auto`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AutoStep {
+    /// A defence taken for its defender: the only choice.
+    Defence {
+        /// The defender.
+        who: Cid,
+        /// The defence taken.
+        defence: Defence,
+        /// Why it was the only choice.
+        why: OnlyDefence,
+    },
+    /// A triggered ability that was not offered to its holder.
+    NotOffered {
+        /// The holder.
+        who: Cid,
+        /// The triggered ability.
+        ability: AbilityId,
+        /// The character the ability use it would have answered aimed at.
+        about: Cid,
+        /// Why it was not offered.
+        why: NotOfferedWhy,
+    },
 }
 
 impl State {

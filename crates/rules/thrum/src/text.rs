@@ -2,7 +2,7 @@
 
 use crate::ability::{Cond, XStatus};
 use crate::command::{Gauge, Target};
-use crate::event::{Event, NotOfferedWhy, Removal, Rolled, Verdict};
+use crate::event::{Event, NotOfferedWhy, OnlyDefence, Removal, Rolled, Verdict};
 use crate::setup::Cid;
 use crate::state::{Frame, Phase, State, Step, UseStage};
 use fray_engine::{Pending, Seat};
@@ -30,7 +30,7 @@ fn roll_text(r: &Rolled) -> String {
     s
 }
 
-fn cap(w: &str) -> String {
+pub(crate) fn cap(w: &str) -> String {
     let mut c = w.chars();
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
@@ -56,7 +56,9 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
         Event::RoundStarted { round: 0 } => "== Round Zero: placement and stances ==".into(),
         Event::RoundStarted { round } => format!("== Round {round} =="),
         Event::RoundEnded { .. } | Event::SlotUp { .. } | Event::StepChanged { .. } => return None,
-        Event::Push { .. } | Event::SetTop { .. } | Event::SetFrame { .. } | Event::Pop => return None,
+        Event::Push { .. } | Event::SetTop { .. } | Event::SetFrame { .. } | Event::Pop | Event::AutoStepsCleared => {
+            return None;
+        }
         Event::TurnEnded { .. } | Event::Cleared { .. } | Event::StandingUse { .. } => return None,
         Event::Delayed { who, after: Some(t) } => format!("{} delays until after {}", n(who), n(t)),
         Event::Delayed { who, after: None } => format!("{} delays to the end of the round", n(who)),
@@ -159,18 +161,15 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
             }
             t
         }
-        Event::DefenceChosen { who, defence, only } => {
-            if *only {
-                format!(
-                    "{} defends with {} (taken for it: the only choice, {})",
-                    n(who),
-                    cap(defence.name()),
-                    only_defence_why(s, *who)
-                )
-            } else {
-                format!("{} defends with {}", n(who), cap(defence.name()))
-            }
-        }
+        Event::DefenceChosen { who, defence, only } => match only {
+            Some(why) => format!(
+                "{} defends with {} (taken for it: the only choice, {})",
+                n(who),
+                cap(defence.name()),
+                only_defence_why(s, *who, *why)
+            ),
+            None => format!("{} defends with {}", n(who), cap(defence.name())),
+        },
         Event::BeganByItself { who, why } => format!("{}'s turn began by itself (the only choice: {why})", n(who)),
         Event::NotOffered {
             who,
@@ -178,22 +177,12 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
             about,
             why,
         } => {
-            let why = match why {
-                NotOfferedWhy::IgnoresEnemyTriggers => "the attack ignores enemy triggers".to_string(),
-                NotOfferedWhy::Immobilized => format!("{} is Immobilized and it only moves", n(who)),
-                NotOfferedWhy::AlreadyMoved => {
-                    format!("{} already moved in answer to this ability (triggered-moves)", n(who))
-                }
-                NotOfferedWhy::DepthLimit => format!(
-                    "the chain of triggers is at its limit (trigger-depth-limit = {})",
-                    s.options.trigger_depth_limit
-                ),
-            };
             format!(
-                "{}'s {} is not offered (about {}): {why}",
+                "{}'s {} is not offered (about {}): {}",
                 n(who),
                 ab(ability),
-                n(about)
+                n(about),
+                not_offered_why(s, *who, *why)
             )
         }
         Event::TriggerUsed { who, ability, about } => format!("{} uses {} (about {})", n(who), ab(ability), n(about)),
@@ -397,25 +386,33 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
 
 /// Why a defence was taken for `who` (read from the ability use on the stack, which is still
 /// there when its defence is chosen).
-fn only_defence_why(s: &State, who: Cid) -> String {
+/// Why a defence was the only choice, as a clause.
+pub fn only_defence_why(s: &State, who: Cid, why: OnlyDefence) -> String {
     let name = s.name(who);
-    let ability = s.stack.iter().rev().find_map(|f| match f {
-        Frame::Use(u) if u.stage == UseStage::Defences => Some(s.setup.book.get(u.ability)),
-        _ => None,
-    });
-    if s.ch(who).incapacitated && !s.options.incapacitated_may_defend {
-        return format!("{name} is Incapacitated and does not defend (incapacitated-may-defend = false)");
-    }
-    if s.info(who).minion_of.is_some() {
-        return "a Minion defends only with its controller's Resolve".into();
-    }
-    let slowed = s.ch(who).status(XStatus::Slowed) > 0;
-    match ability.and_then(|a| a.attack) {
-        Some(crate::ability::AttackKind::Special) if slowed => {
+    match why {
+        OnlyDefence::Incapacitated => {
+            format!("{name} is Incapacitated and does not defend (incapacitated-may-defend = false)")
+        }
+        OnlyDefence::Minion => "a Minion defends only with its controller's Resolve".into(),
+        OnlyDefence::SlowedSpecial => {
             format!("{name} is Slowed, so no Evasion; against a Special Attack only declining is left")
         }
-        _ if slowed => format!("{name} is Slowed, so no Evasion"),
-        _ => "no other defence applies".into(),
+        OnlyDefence::Slowed => format!("{name} is Slowed, so no Evasion"),
+        OnlyDefence::NoOther => "no other defence applies".into(),
+    }
+}
+
+/// Why a trigger was not offered to its holder `who`, as a clause.
+pub fn not_offered_why(s: &State, who: Cid, why: NotOfferedWhy) -> String {
+    let name = s.name(who);
+    match why {
+        NotOfferedWhy::IgnoresEnemyTriggers => "the attack ignores enemy triggers".to_string(),
+        NotOfferedWhy::Immobilized => format!("{name} is Immobilized and it only moves"),
+        NotOfferedWhy::AlreadyMoved => format!("{name} already moved in answer to this ability (triggered-moves)"),
+        NotOfferedWhy::DepthLimit => format!(
+            "the chain of triggers is at its limit (trigger-depth-limit = {})",
+            s.options.trigger_depth_limit
+        ),
     }
 }
 

@@ -501,6 +501,28 @@ fn thr_r101_a_slowed_character_cannot_choose_evasion() {
 }
 
 #[test]
+fn thr_r101_a_defend_typed_after_the_defence_was_taken_for_it_says_what_happened() {
+    let mut t = duel("");
+    t.cmd("gm status b slowed =1");
+    t.dice(&[1, 1, 1, 1]);
+    t.cmd("act jab b");
+    t.assert_dice_used();
+    assert_eq!(t.pending(), ("stance", "a".into()));
+    // The defence was the latest thing fray did by itself: `defend` says so (and changes nothing).
+    let taken = "b's defence was already taken for it: Resilience, the only choice (b is Slowed, so no Evasion)";
+    for typed in ["defend resilience", "defend evasion", "defend decline"] {
+        let r = t.reject(typed);
+        assert_eq!((r.code, r.reason.as_str()), ("not-now", taken), "{typed}");
+    }
+    // Once another command has been resolved it is no longer the latest thing: the usual refusal.
+    t.cmd("gm status b slowed =0");
+    let r = t.reject("defend resilience");
+    assert_eq!(r.code, "not-now");
+    assert!(!r.reason.contains("already taken"), "{}", r.reason);
+    t.assert_replays();
+}
+
+#[test]
 fn thr_r101_a_slowed_target_of_a_special_attack_can_only_decline() {
     let mut t = duel("");
     t.cmd("gm status b slowed =1");

@@ -511,6 +511,45 @@ fn thr_r215_an_immobilized_biffer_is_not_offered_interpose() {
 }
 
 #[test]
+fn thr_r215_a_trigger_typed_after_it_was_not_offered_says_why() {
+    let mut t = interpose_game();
+    t.cmd("gm status b2 immobilized on");
+    t.cmd("act basic-attack b1");
+    t.dice(&[6, 6, 1, 1]);
+    t.cmd("defend resilience");
+    assert_eq!(t.turn().0, "a");
+    let r = t.reject("trigger interpose");
+    assert_eq!(r.code, "not-now");
+    assert_eq!(
+        r.reason,
+        "b2's Interpose was not offered (about b1): b2 is Immobilized and it only moves"
+    );
+    // After the next command it is old news: the usual refusal.
+    t.cmd("gm status b2 immobilized off");
+    let r = t.reject("trigger interpose");
+    assert!(!r.reason.contains("not offered"), "{}", r.reason);
+}
+
+#[test]
+fn thr_r101_a_defend_typed_while_a_trigger_is_asked_names_the_defence_taken_for_it() {
+    // b1 is Slowed, so its defence is taken for it; then b2 is asked about Interpose. A
+    // `defend` typed now is about the defence already taken, not "another decision is pending".
+    let mut t = interpose_game();
+    t.cmd("gm status b1 slowed =1");
+    t.cmd("act basic-attack b1");
+    assert_eq!(t.pending(), ("trigger", "b2".into()));
+    let r = t.reject("defend evasion");
+    assert_eq!(r.code, "not-now");
+    assert_eq!(
+        r.reason,
+        "b1's defence was already taken for it: Resilience, the only choice (b1 is Slowed, so no Evasion)"
+    );
+    // A trigger that is on offer is still accepted.
+    t.cmd("trigger interpose");
+    assert_eq!(t.pending(), ("move", "b2".into()));
+}
+
+#[test]
 fn thr_r215_an_interpose_move_is_refused_once_immobilized() {
     let mut t = interpose_game();
     t.cmd("act basic-attack b1");
