@@ -43,7 +43,7 @@ pub struct Thrum;
 
 impl Ruleset for Thrum {
     const ID: &'static str = "thrum";
-    const VERSION: &'static str = "0.1.0";
+    const VERSION: &'static str = "0.2.0";
     type Options = Options;
     type Setup = Setup;
     type State = State;
