@@ -173,9 +173,7 @@ fn from_forks_simulations_from_a_recorded_fight() {
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(b"pick archer\nattack orrin\npass\npass\n")
-            .unwrap();
+        stdin.write_all(b"pick archer\nattack orrin\npass\npass\n").unwrap();
     }
     ok(&child.wait_with_output().unwrap());
     let out = fray()
