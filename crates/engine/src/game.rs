@@ -274,7 +274,11 @@ fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<Seed
         return Err(EngineError::Invalid(format!(
             "the record has layout format {}, this fray reads format {RECORD_FORMAT}{}",
             record.format,
-            if record.format > RECORD_FORMAT { " (it was written by a newer fray)" } else { "" }
+            if record.format > RECORD_FORMAT {
+                " (it was written by a newer fray)"
+            } else {
+                ""
+            }
         )));
     }
     if record.ruleset != R::ID {
