@@ -121,20 +121,7 @@ impl<R: Ruleset> Game<R> {
         if let Err(error) = started {
             return Err(Self::unfinished(error, setup, options, seed, drawn, events));
         }
-        let record = Record {
-            format: RECORD_FORMAT,
-            ruleset: R::ID.to_string(),
-            version: R::VERSION.to_string(),
-            options,
-            setup,
-            seed,
-            start: StartEntry {
-                dice: drawn,
-                events,
-                unfinished: false,
-            },
-            entries: Vec::new(),
-        };
+        let record = Self::new_record(setup, options, seed, drawn, events, false);
         Ok(Game { state, record, dice })
     }
 
@@ -148,21 +135,33 @@ impl<R: Ruleset> Game<R> {
     ) -> Box<StartFailed<R>> {
         Box::new(StartFailed {
             error,
-            record: Record {
-                format: RECORD_FORMAT,
-                ruleset: R::ID.to_string(),
-                version: R::VERSION.to_string(),
-                options,
-                setup,
-                seed,
-                start: StartEntry {
-                    dice,
-                    events,
-                    unfinished: true,
-                },
-                entries: Vec::new(),
-            },
+            record: Self::new_record(setup, options, seed, dice, events, true),
         })
+    }
+
+    /// A record of a game's start (finished or not) and no commands yet.
+    fn new_record(
+        setup: R::Setup,
+        options: R::Options,
+        seed: Option<u64>,
+        dice: Vec<u16>,
+        events: Vec<R::Event>,
+        unfinished: bool,
+    ) -> Record<R> {
+        Record {
+            format: RECORD_FORMAT,
+            ruleset: R::ID.to_string(),
+            version: R::VERSION.to_string(),
+            options,
+            setup,
+            seed,
+            start: StartEntry {
+                dice,
+                events,
+                unfinished,
+            },
+            entries: Vec::new(),
+        }
     }
 
     /// The current state.

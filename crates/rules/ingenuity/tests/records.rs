@@ -2,25 +2,13 @@
 //! load with an error naming what is wrong, or replay, but never panic.
 
 use fray_dice::Prng;
-use fray_engine::diag::SourceFile;
 use fray_engine::text::TextRuleset;
 use fray_engine::{EngineError, Game, Ruleset};
 use fray_ingenuity::Ingenuity;
-use std::path::Path;
 
-fn load(name: &str) -> (fray_ingenuity::setup::Setup, fray_ingenuity::options::Options) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../examples/ingenuity")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("example exists");
-    let src = SourceFile {
-        name: name.into(),
-        text,
-    };
-    let mut read = |p: &str| Err(format!("no file {p}"));
-    let l = Ingenuity::load(&src, &mut read).unwrap_or_else(|d| panic!("{name}: {d:?}"));
-    (l.setup, l.options)
-}
+mod examples;
+use examples::load;
+
 
 /// A seeded game of an example played by the built-in AI for at most `commands` commands.
 fn record(name: &str, seed: u64, commands: usize) -> String {

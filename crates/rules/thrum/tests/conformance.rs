@@ -4,31 +4,13 @@
 //! legal play on a sample of seeds.
 
 use fray_engine::conformance::{Config, run};
-use fray_engine::diag::SourceFile;
 use fray_engine::text::TextRuleset;
 use fray_engine::{Policy, RandomLegal};
 use fray_thrum::Thrum;
-use std::path::Path;
 
-fn load(name: &str) -> (fray_thrum::setup::Setup, fray_thrum::options::Options) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../examples/thrum")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("example exists");
-    let src = SourceFile {
-        name: name.into(),
-        text,
-    };
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut read = |p: &str| {
-        let f = dir.join(p);
-        std::fs::read_to_string(&f)
-            .map(|text| SourceFile { name: p.into(), text })
-            .map_err(|e| e.to_string())
-    };
-    let l = Thrum::load(&src, &mut read).unwrap_or_else(|d| panic!("{name}: {d:?}"));
-    (l.setup, l.options)
-}
+mod examples;
+use examples::load;
+
 
 fn suite(name: &str, seeds: u64, random_seeds: u64) {
     let (setup, options) = load(name);
