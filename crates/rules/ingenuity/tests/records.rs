@@ -9,7 +9,6 @@ use fray_ingenuity::Ingenuity;
 mod examples;
 use examples::load;
 
-
 /// A seeded game of an example played by the built-in AI for at most `commands` commands.
 fn record(name: &str, seed: u64, commands: usize) -> String {
     let (setup, options) = load(name);

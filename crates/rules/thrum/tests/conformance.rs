@@ -11,7 +11,6 @@ use fray_thrum::Thrum;
 mod examples;
 use examples::load;
 
-
 fn suite(name: &str, seeds: u64, random_seeds: u64) {
     let (setup, options) = load(name);
     let config = Config {

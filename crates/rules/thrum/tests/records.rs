@@ -12,7 +12,6 @@ use fray_thrum::Thrum;
 mod examples;
 use examples::load;
 
-
 /// The record of a seeded game on `name` after at most `commands` commands of the built-in AI.
 fn record(name: &str, seed: u64, commands: usize) -> String {
     let (setup, options) = load(name);
