@@ -150,10 +150,11 @@ pub fn map(s: &State, seat: Seat) -> String {
     for t in &s.terrain {
         let _ = writeln!(out, "  * {} by {}", s.setup.book.get(t.ability).name, s.name(t.creator));
     }
-    for c in s.ids() {
-        if hidden_from(s, seat, c) {
-            continue;
-        }
+    // Columns as wide as the longest id and name shown, so every row lines up.
+    let shown: Vec<_> = s.ids().filter(|&c| !hidden_from(s, seat, c)).collect();
+    let iw = shown.iter().map(|&c| s.info(c).id.chars().count()).max().unwrap_or(0);
+    let nw = shown.iter().map(|&c| s.info(c).name.chars().count()).max().unwrap_or(0);
+    for c in shown {
         let ch = s.ch(c);
         let info = s.info(c);
         let side = &s.setup.sides[info.side as usize];
@@ -174,7 +175,7 @@ pub fn map(s: &State, seat: Seat) -> String {
         }
         let _ = writeln!(
             out,
-            "  {}  {:<12} {:<20} {} ({}), {place}{}",
+            "  {}  {:<iw$}  {:<nw$}  {} ({}), {place}{}",
             marks[c as usize],
             info.id,
             info.name,
