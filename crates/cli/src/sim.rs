@@ -5,7 +5,7 @@ use fray_engine::diag::SourceFile;
 use fray_sim::{PolicyKind, Report, SimFail, SimOptions, plot};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The most worker threads `--jobs` may ask for.
 pub const MAX_JOBS: usize = 256;
@@ -112,10 +112,11 @@ pub fn sim(a: Args) -> Result<(), Fail> {
             say_nonl!("{}", report.text());
         }
         if let Some(dir) = &a.plot {
-            let files = plot::write_all(&report, dir).map_err(|e| Fail::input(e.to_string()))?;
-            if !a.json {
-                for f in files {
-                    say!("chart: {}", f.display());
+            let charts = plot::render_all(&report).map_err(|e| Fail::input(e.to_string()))?;
+            for (name, svg) in charts {
+                let file = write_chart(dir, name, &svg)?;
+                if !a.json {
+                    say!("chart: {}", file.display());
                 }
             }
         }
@@ -178,8 +179,6 @@ pub fn sim(a: Args) -> Result<(), Fail> {
         say_nonl!("{}", sweep_table(path, &reports));
     }
     if let Some(dir) = &a.plot {
-        std::fs::create_dir_all(dir).map_err(|e| Fail::input(format!("{}: {e}", dir.display())))?;
-        let file = dir.join("sweep.svg");
         let sides: Vec<plot::SweepLine> = reports[0]
             .1
             .sides
@@ -196,8 +195,9 @@ pub fn sim(a: Args) -> Result<(), Fail> {
             })
             .collect();
         let labels: Vec<String> = reports.iter().map(|(v, _)| v.clone()).collect();
-        plot::sweep(&file, &format!("Win rate against {path}"), &labels, &sides)
+        let svg = plot::sweep("sweep.svg", &format!("Win rate against {path}"), &labels, &sides)
             .map_err(|e| Fail::input(e.to_string()))?;
+        let file = write_chart(dir, "sweep.svg", &svg)?;
         if !a.json {
             say!("chart: {}", file.display());
         }
@@ -234,4 +234,14 @@ fn sweep_table(path: &str, reports: &[(String, Report)]) -> String {
         let _ = writeln!(s, "{line}");
     }
     s
+}
+
+/// Writes one chart into the `--plot` folder (made if missing); returns its path.
+fn write_chart(dir: &Path, name: &str, svg: &str) -> Result<PathBuf, Fail> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Fail::input(format!("{}: error: cannot make the folder: {e}", dir.display())))?;
+    let file = dir.join(name);
+    crate::files::write_atomic(&file, svg.as_bytes())
+        .map_err(|e| Fail::input(format!("{}: error: cannot write the chart: {e}", file.display())))?;
+    Ok(file)
 }

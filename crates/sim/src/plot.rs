@@ -1,72 +1,78 @@
 //! SVG charts of a report (plotters, SVG backend only: no fonts or system libraries needed).
+//!
+//! Charts are rendered to strings; writing them to files is the command line's job (only the
+//! `cli` crate touches files).
 
 use crate::report::Report;
 use plotters::prelude::*;
-use std::path::Path;
 
-/// Errors writing a chart.
+/// Errors drawing a chart.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot draw {file}: {message}")]
 pub struct PlotError {
-    /// The file.
+    /// The chart's file name.
     pub file: String,
     /// What failed.
     pub message: String,
 }
 
-fn err(file: &Path, e: impl std::fmt::Display) -> PlotError {
+fn err(file: &str, e: impl std::fmt::Display) -> PlotError {
     PlotError {
-        file: file.display().to_string(),
+        file: file.to_string(),
         message: e.to_string(),
     }
 }
 
-/// Writes `rounds.svg`, `wins.svg` and `combatants.svg` into `dir`.
-pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<std::path::PathBuf>, PlotError> {
-    std::fs::create_dir_all(dir).map_err(|e| err(dir, e))?;
-    let files = [dir.join("rounds.svg"), dir.join("wins.svg"), dir.join("combatants.svg")];
-    rounds(report, &files[0])?;
-    wins(report, &files[1])?;
-    combatants(report, &files[2])?;
-    Ok(files.to_vec())
+/// The three charts of a report: `rounds.svg`, `wins.svg` and `combatants.svg`, as (file name,
+/// SVG text).
+pub fn render_all(report: &Report) -> Result<Vec<(&'static str, String)>, PlotError> {
+    Ok(vec![
+        ("rounds.svg", rounds(report, "rounds.svg")?),
+        ("wins.svg", wins(report, "wins.svg")?),
+        ("combatants.svg", combatants(report, "combatants.svg")?),
+    ])
 }
 
 /// A histogram of rounds to finish.
-pub fn rounds(report: &Report, file: &Path) -> Result<(), PlotError> {
-    let root = SVGBackend::new(file, (800, 480)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(file, e))?;
-    let h = &report.rounds.histogram;
-    let max_x = h.keys().next_back().copied().unwrap_or(1).max(1) as u32;
-    let max_y = h.values().copied().max().unwrap_or(1).max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("Rounds to finish ({} combats)", report.combats),
-            ("sans-serif", 22),
-        )
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(60)
-        .build_cartesian_2d((0u32..max_x + 1).into_segmented(), 0u64..max_y + max_y / 10 + 1)
-        .map_err(|e| err(file, e))?;
-    chart
-        .configure_mesh()
-        .x_desc("rounds")
-        .y_desc("combats")
-        .draw()
-        .map_err(|e| err(file, e))?;
-    chart
-        .draw_series(
-            Histogram::vertical(&chart)
-                .style(BLUE.mix(0.6).filled())
-                .margin(2)
-                .data(h.iter().map(|(v, c)| (*v as u32, *c))),
-        )
-        .map_err(|e| err(file, e))?;
-    root.present().map_err(|e| err(file, e))
+pub fn rounds(report: &Report, file: &str) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(file, e))?;
+        let h = &report.rounds.histogram;
+        let max_x = h.keys().next_back().copied().unwrap_or(1).max(1) as u32;
+        let max_y = h.values().copied().max().unwrap_or(1).max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("Rounds to finish ({} combats)", report.combats),
+                ("sans-serif", 22),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(60)
+            .build_cartesian_2d((0u32..max_x + 1).into_segmented(), 0u64..max_y + max_y / 10 + 1)
+            .map_err(|e| err(file, e))?;
+        chart
+            .configure_mesh()
+            .x_desc("rounds")
+            .y_desc("combats")
+            .draw()
+            .map_err(|e| err(file, e))?;
+        chart
+            .draw_series(
+                Histogram::vertical(&chart)
+                    .style(BLUE.mix(0.6).filled())
+                    .margin(2)
+                    .data(h.iter().map(|(v, c)| (*v as u32, *c))),
+            )
+            .map_err(|e| err(file, e))?;
+        root.present().map_err(|e| err(file, e))?;
+    }
+    Ok(svg)
 }
 
 /// Win rates per side (and draws, cut-offs) with their 95% intervals.
-pub fn wins(report: &Report, file: &Path) -> Result<(), PlotError> {
+pub fn wins(report: &Report, file: &str) -> Result<String, PlotError> {
     let mut rows: Vec<(String, f64, f64, f64)> = report
         .sides
         .iter()
@@ -129,7 +135,7 @@ fn text_width(text: &str, size: f64) -> i32 {
 /// How often each combatant ended Incapacitated, removed or killed: vertical bars, one group per
 /// combatant with its name under it, combatants grouped by side on tinted bands named under
 /// them, a legend of the outcomes shown and of the sides.
-pub fn combatants(report: &Report, file: &Path) -> Result<(), PlotError> {
+pub fn combatants(report: &Report, file: &str) -> Result<String, PlotError> {
     use plotters::style::text_anchor::{HPos, Pos, VPos};
     let shown = shown_outcomes(report);
     // Combatants in side order (the report's sides first, then any others), each side a run.
@@ -188,223 +194,235 @@ pub fn combatants(report: &Report, file: &Path) -> Result<(), PlotError> {
     let (top, bottom) = (96, height - 86);
     let y_of = |rate: f64| bottom - ((bottom - top) as f64 * rate.clamp(0.0, 1.0)).round() as i32;
 
-    let root = SVGBackend::new(file, (width as u32, height as u32)).into_drawing_area();
-    let e = |x| err(file, x);
-    root.fill(&WHITE).map_err(e)?;
-    let font = |size: f64, colour: RGBColor| ("sans-serif", size).into_font().color(&colour);
-    let at = |h, v| Pos::new(h, v);
-    root.draw(&Text::new(
-        title,
-        (width / 2, 12),
-        font(22.0, BLACK).pos(at(HPos::Center, VPos::Top)),
-    ))
-    .map_err(e)?;
-
-    // Legends on one row under the title: outcomes, then sides.
-    let mut x = left;
-    let legend_y = 56;
-    let legend = |label: String, colour: RGBColor, x: &mut i32| -> Result<(), PlotError> {
-        root.draw(&Rectangle::new(
-            [(*x, legend_y - 7), (*x + 14, legend_y + 7)],
-            colour.filled(),
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width as u32, height as u32)).into_drawing_area();
+        let e = |x| err(file, x);
+        root.fill(&WHITE).map_err(e)?;
+        let font = |size: f64, colour: RGBColor| ("sans-serif", size).into_font().color(&colour);
+        let at = |h, v| Pos::new(h, v);
+        root.draw(&Text::new(
+            title,
+            (width / 2, 12),
+            font(22.0, BLACK).pos(at(HPos::Center, VPos::Top)),
         ))
         .map_err(e)?;
+
+        // Legends on one row under the title: outcomes, then sides.
+        let mut x = left;
+        let legend_y = 56;
+        let legend = |label: String, colour: RGBColor, x: &mut i32| -> Result<(), PlotError> {
+            root.draw(&Rectangle::new(
+                [(*x, legend_y - 7), (*x + 14, legend_y + 7)],
+                colour.filled(),
+            ))
+            .map_err(e)?;
+            root.draw(&Text::new(
+                label.clone(),
+                (*x + 20, legend_y),
+                font(15.0, BLACK).pos(at(HPos::Left, VPos::Center)),
+            ))
+            .map_err(e)?;
+            *x += 20 + text_width(&label, 15.0) + 22;
+            Ok(())
+        };
+        for o in &shown {
+            let colour = OUTCOMES.iter().find(|(n, _)| n == o).map_or(BLACK, |(_, c)| *c);
+            legend(o.to_string(), colour, &mut x)?;
+        }
+        x += 18;
         root.draw(&Text::new(
-            label.clone(),
-            (*x + 20, legend_y),
+            "sides:",
+            (x, legend_y),
             font(15.0, BLACK).pos(at(HPos::Left, VPos::Center)),
         ))
         .map_err(e)?;
-        *x += 20 + text_width(&label, 15.0) + 22;
-        Ok(())
-    };
-    for o in &shown {
-        let colour = OUTCOMES.iter().find(|(n, _)| n == o).map_or(BLACK, |(_, c)| *c);
-        legend(o.to_string(), colour, &mut x)?;
-    }
-    x += 18;
-    root.draw(&Text::new(
-        "sides:",
-        (x, legend_y),
-        font(15.0, BLACK).pos(at(HPos::Left, VPos::Center)),
-    ))
-    .map_err(e)?;
-    x += text_width("sides:", 15.0) + 10;
-    for (k, _) in &runs {
-        legend(sides[*k].clone(), SIDE_COLOURS[k % SIDE_COLOURS.len()], &mut x)?;
-    }
+        x += text_width("sides:", 15.0) + 10;
+        for (k, _) in &runs {
+            legend(sides[*k].clone(), SIDE_COLOURS[k % SIDE_COLOURS.len()], &mut x)?;
+        }
 
-    // Axis: gridlines and percentages.
-    for p in [0, 25, 50, 75, 100] {
-        let y = y_of(p as f64 / 100.0);
-        let line = if p == 0 {
-            BLACK.stroke_width(1)
-        } else {
-            RGBColor(215, 215, 215).stroke_width(1)
-        };
-        root.draw(&PathElement::new(vec![(left, y), (left + plot_w, y)], line))
+        // Axis: gridlines and percentages.
+        for p in [0, 25, 50, 75, 100] {
+            let y = y_of(p as f64 / 100.0);
+            let line = if p == 0 {
+                BLACK.stroke_width(1)
+            } else {
+                RGBColor(215, 215, 215).stroke_width(1)
+            };
+            root.draw(&PathElement::new(vec![(left, y), (left + plot_w, y)], line))
+                .map_err(e)?;
+            root.draw(&Text::new(
+                format!("{p}%"),
+                (left - 8, y),
+                font(14.0, BLACK).pos(at(HPos::Right, VPos::Center)),
+            ))
             .map_err(e)?;
+        }
         root.draw(&Text::new(
-            format!("{p}%"),
-            (left - 8, y),
-            font(14.0, BLACK).pos(at(HPos::Right, VPos::Center)),
+            "% of combats",
+            (8, top - 20),
+            font(13.0, BLACK).pos(at(HPos::Left, VPos::Bottom)),
         ))
         .map_err(e)?;
-    }
-    root.draw(&Text::new(
-        "% of combats",
-        (8, top - 20),
-        font(13.0, BLACK).pos(at(HPos::Left, VPos::Bottom)),
-    ))
-    .map_err(e)?;
-    if shown.is_empty() {
-        root.draw(&Text::new(
-            "no combatant ended incapacitated, removed or killed",
-            (left + plot_w / 2, (top + bottom) / 2),
-            font(16.0, BLACK).pos(at(HPos::Center, VPos::Center)),
-        ))
-        .map_err(e)?;
-    }
+        if shown.is_empty() {
+            root.draw(&Text::new(
+                "no combatant ended incapacitated, removed or killed",
+                (left + plot_w / 2, (top + bottom) / 2),
+                font(16.0, BLACK).pos(at(HPos::Center, VPos::Center)),
+            ))
+            .map_err(e)?;
+        }
 
-    // Per side: a tinted band, the groups, the side's name under the names.
-    let mut x = left;
-    for (k, cs) in &runs {
-        let colour = SIDE_COLOURS[k % SIDE_COLOURS.len()];
-        let band_w: i32 = cs.iter().map(|c| group_width(&c.id)).sum::<i32>() + 16;
-        root.draw(&Rectangle::new(
-            [(x, top - 8), (x + band_w, bottom + 58)],
-            colour.mix(0.08).filled(),
-        ))
-        .map_err(e)?;
-        root.draw(&Text::new(
-            sides[*k].clone(),
-            (x + band_w / 2, bottom + 62),
-            ("sans-serif", 17.0, FontStyle::Bold)
-                .into_font()
-                .color(&colour)
-                .pos(at(HPos::Center, VPos::Top)),
-        ))
-        .map_err(e)?;
-        let mut gx = x + 8;
-        for c in cs {
-            let gw = group_width(&c.id);
-            let first = gx + (gw - bars * BAR) / 2;
-            for (i, o) in shown.iter().enumerate() {
-                let rate = outcome_rate(c, o).rate;
-                let colour = OUTCOMES.iter().find(|(n, _)| n == o).map_or(BLACK, |(_, c)| *c);
-                let bx = first + i as i32 * BAR;
-                if rate > 0.0 {
-                    root.draw(&Rectangle::new(
-                        [(bx + 2, y_of(rate)), (bx + BAR - 2, bottom)],
-                        colour.filled(),
+        // Per side: a tinted band, the groups, the side's name under the names.
+        let mut x = left;
+        for (k, cs) in &runs {
+            let colour = SIDE_COLOURS[k % SIDE_COLOURS.len()];
+            let band_w: i32 = cs.iter().map(|c| group_width(&c.id)).sum::<i32>() + 16;
+            root.draw(&Rectangle::new(
+                [(x, top - 8), (x + band_w, bottom + 58)],
+                colour.mix(0.08).filled(),
+            ))
+            .map_err(e)?;
+            root.draw(&Text::new(
+                sides[*k].clone(),
+                (x + band_w / 2, bottom + 62),
+                ("sans-serif", 17.0, FontStyle::Bold)
+                    .into_font()
+                    .color(&colour)
+                    .pos(at(HPos::Center, VPos::Top)),
+            ))
+            .map_err(e)?;
+            let mut gx = x + 8;
+            for c in cs {
+                let gw = group_width(&c.id);
+                let first = gx + (gw - bars * BAR) / 2;
+                for (i, o) in shown.iter().enumerate() {
+                    let rate = outcome_rate(c, o).rate;
+                    let colour = OUTCOMES.iter().find(|(n, _)| n == o).map_or(BLACK, |(_, c)| *c);
+                    let bx = first + i as i32 * BAR;
+                    if rate > 0.0 {
+                        root.draw(&Rectangle::new(
+                            [(bx + 2, y_of(rate)), (bx + BAR - 2, bottom)],
+                            colour.filled(),
+                        ))
+                        .map_err(e)?;
+                    }
+                    root.draw(&Text::new(
+                        format!("{:.0}", 100.0 * rate),
+                        (bx + BAR / 2, y_of(rate) - 3),
+                        font(12.0, BLACK).pos(at(HPos::Center, VPos::Bottom)),
                     ))
                     .map_err(e)?;
                 }
                 root.draw(&Text::new(
-                    format!("{:.0}", 100.0 * rate),
-                    (bx + BAR / 2, y_of(rate) - 3),
-                    font(12.0, BLACK).pos(at(HPos::Center, VPos::Bottom)),
+                    c.id.clone(),
+                    (gx + gw / 2, bottom + 10),
+                    font(NAME_SIZE, colour).pos(at(HPos::Center, VPos::Top)),
                 ))
                 .map_err(e)?;
+                gx += gw;
             }
-            root.draw(&Text::new(
-                c.id.clone(),
-                (gx + gw / 2, bottom + 10),
-                font(NAME_SIZE, colour).pos(at(HPos::Center, VPos::Top)),
-            ))
-            .map_err(e)?;
-            gx += gw;
+            x += band_w + side_gap;
         }
-        x += band_w + side_gap;
+        root.present().map_err(e)?;
     }
-    root.present().map_err(e)
+    Ok(svg)
 }
 
 /// Horizontal bars with interval whiskers.
-pub fn bars_with_intervals(file: &Path, title: &str, rows: &[(String, f64, f64, f64)]) -> Result<(), PlotError> {
-    let root = SVGBackend::new(file, (800, 100 + 50 * rows.len() as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(file, e))?;
-    let n = rows.len().max(1) as i32;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(120)
-        .build_cartesian_2d(0f64..1f64, 0..n)
-        .map_err(|e| err(file, e))?;
-    let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    chart
-        .configure_mesh()
-        .y_labels(n as usize)
-        .y_label_formatter(&|y| names.get(*y as usize).cloned().unwrap_or_default())
-        .x_desc("share of combats")
-        .draw()
-        .map_err(|e| err(file, e))?;
-    chart
-        .draw_series(
-            rows.iter()
-                .enumerate()
-                .map(|(i, r)| Rectangle::new([(0.0, i as i32), (r.1, i as i32)], BLUE.mix(0.5).filled())),
-        )
-        .map_err(|e| err(file, e))?;
-    chart
-        .draw_series(
-            rows.iter()
-                .enumerate()
-                .map(|(i, r)| PathElement::new(vec![(r.2, i as i32), (r.3, i as i32)], BLACK.stroke_width(3))),
-        )
-        .map_err(|e| err(file, e))?;
-    root.present().map_err(|e| err(file, e))
+pub fn bars_with_intervals(file: &str, title: &str, rows: &[(String, f64, f64, f64)]) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 100 + 50 * rows.len() as u32)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(file, e))?;
+        let n = rows.len().max(1) as i32;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(120)
+            .build_cartesian_2d(0f64..1f64, 0..n)
+            .map_err(|e| err(file, e))?;
+        let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        chart
+            .configure_mesh()
+            .y_labels(n as usize)
+            .y_label_formatter(&|y| names.get(*y as usize).cloned().unwrap_or_default())
+            .x_desc("share of combats")
+            .draw()
+            .map_err(|e| err(file, e))?;
+        chart
+            .draw_series(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| Rectangle::new([(0.0, i as i32), (r.1, i as i32)], BLUE.mix(0.5).filled())),
+            )
+            .map_err(|e| err(file, e))?;
+        chart
+            .draw_series(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| PathElement::new(vec![(r.2, i as i32), (r.3, i as i32)], BLACK.stroke_width(3))),
+            )
+            .map_err(|e| err(file, e))?;
+        root.present().map_err(|e| err(file, e))?;
+    }
+    Ok(svg)
 }
 
 /// One line of a sweep chart: a name and, per value, (rate, low, high).
 pub type SweepLine = (String, Vec<(f64, f64, f64)>);
 
 /// A line chart of win rate against a varied value (one line per side), with interval whiskers.
-pub fn sweep(file: &Path, title: &str, values: &[String], sides: &[SweepLine]) -> Result<(), PlotError> {
-    let root = SVGBackend::new(file, (800, 480)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(file, e))?;
-    let n = values.len().max(1) as i32;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..1f64)
-        .map_err(|e| err(file, e))?;
-    chart
-        .configure_mesh()
-        .x_labels(values.len())
-        .x_label_formatter(&|x| values.get(x.round() as usize).cloned().unwrap_or_default())
-        .y_desc("win rate")
-        .draw()
-        .map_err(|e| err(file, e))?;
-    let colors = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
-    for (k, (name, pts)) in sides.iter().enumerate() {
-        let color = colors[k % colors.len()];
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().enumerate().map(|(i, p)| (i as f64, p.0)),
-                color.stroke_width(2),
-            ))
-            .map_err(|e| err(file, e))?
-            .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
-        chart
-            .draw_series(
-                pts.iter()
-                    .enumerate()
-                    .map(|(i, p)| PathElement::new(vec![(i as f64, p.1), (i as f64, p.2)], color.stroke_width(1))),
-            )
+pub fn sweep(file: &str, title: &str, values: &[String], sides: &[SweepLine]) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(file, e))?;
+        let n = values.len().max(1) as i32;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..1f64)
             .map_err(|e| err(file, e))?;
+        chart
+            .configure_mesh()
+            .x_labels(values.len())
+            .x_label_formatter(&|x| values.get(x.round() as usize).cloned().unwrap_or_default())
+            .y_desc("win rate")
+            .draw()
+            .map_err(|e| err(file, e))?;
+        let colors = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
+        for (k, (name, pts)) in sides.iter().enumerate() {
+            let color = colors[k % colors.len()];
+            chart
+                .draw_series(LineSeries::new(
+                    pts.iter().enumerate().map(|(i, p)| (i as f64, p.0)),
+                    color.stroke_width(2),
+                ))
+                .map_err(|e| err(file, e))?
+                .label(name.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+            chart
+                .draw_series(
+                    pts.iter()
+                        .enumerate()
+                        .map(|(i, p)| PathElement::new(vec![(i as f64, p.1), (i as f64, p.2)], color.stroke_width(1))),
+                )
+                .map_err(|e| err(file, e))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| err(file, e))?;
+        root.present().map_err(|e| err(file, e))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| err(file, e))?;
-    root.present().map_err(|e| err(file, e))
+    Ok(svg)
 }
 
 #[cfg(test)]
@@ -448,11 +466,7 @@ mod tests {
     }
 
     fn svg(r: &Report, name: &str) -> String {
-        let dir = std::env::temp_dir().join(format!("fray-plot-tests-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join(name);
-        combatants(r, &file).unwrap();
-        std::fs::read_to_string(&file).unwrap()
+        combatants(r, name).unwrap()
     }
 
     /// The text of every `<text>` element, in order.
