@@ -79,28 +79,26 @@ impl<R: Summarize> Worker<R> {
         }
     }
 
-    fn play(&mut self, b: &Batch<'_, R>, i: u64) {
+    fn play(&mut self, b: &Batch<'_, R>, base: &R::State, i: u64) {
         if self.error.is_some() {
             return;
         }
-        if let Err(e) = self.play_one(b, i) {
+        if let Err(e) = self.play_one(b, base, i) {
             self.error = Some(e);
         }
     }
 
-    fn play_one(&mut self, b: &Batch<'_, R>, i: u64) -> Result<(), SimError> {
+    /// Plays combat `i` from `base`: the state to fork (`--from`), or the fresh state of the
+    /// encounter, which is then started with this combat's dice.
+    fn play_one(&mut self, b: &Batch<'_, R>, base: &R::State, i: u64) -> Result<(), SimError> {
         let engine = |error| SimError::Engine { combat: i, error };
         let mut dice = SeededDice::for_stream(b.seed, i);
         let mut rng = Prng::for_stream(b.seed ^ 0x5EED_0FA1, i);
-        let mut state = match b.from {
-            Some(s) => s.clone(),
-            None => {
-                let mut s = R::new_state(b.setup, b.options).map_err(engine)?;
-                self.events.clear();
-                R::start(&mut s, &mut dice, &mut self.events).map_err(engine)?;
-                s
-            }
-        };
+        let mut state = base.clone();
+        if b.from.is_none() {
+            self.events.clear();
+            R::start(&mut state, &mut dice, &mut self.events).map_err(engine)?;
+        }
         for (_, _, p) in &mut self.policies {
             p.new_combat();
         }
@@ -188,6 +186,15 @@ pub fn run<R: Summarize>(b: &Batch<'_, R>, progress: &(dyn Fn(u64) + Sync)) -> R
         .num_threads(jobs)
         .build()
         .map_err(|_| SimError::Threads(jobs))?;
+    // The fresh state is built (and the setup validated) once; each combat starts from a copy.
+    let fresh;
+    let base: &R::State = match b.from {
+        Some(s) => s,
+        None => {
+            fresh = R::new_state(b.setup, b.options).map_err(|error| SimError::Engine { combat: 0, error })?;
+            &fresh
+        }
+    };
     let done = AtomicU64::new(0);
     let workers: Vec<Worker<R>> = pool.install(|| {
         (0..b.combats)
@@ -195,7 +202,7 @@ pub fn run<R: Summarize>(b: &Batch<'_, R>, progress: &(dyn Fn(u64) + Sync)) -> R
             .fold(
                 || Worker::<R>::new(b),
                 |mut w, i| {
-                    w.play(b, i);
+                    w.play(b, base, i);
                     let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                     if n.is_multiple_of(64) || n == b.combats {
                         progress(n);
@@ -213,11 +220,7 @@ pub fn run<R: Summarize>(b: &Batch<'_, R>, progress: &(dyn Fn(u64) + Sync)) -> R
         tally = tally.merge(w.tally);
     }
     // Combatants in encounter order, whatever order the workers met them in.
-    if let Some(s) = b.from {
-        order_like::<R>(&mut tally, s);
-    } else if let Ok(s) = R::new_state(b.setup, b.options) {
-        order_like::<R>(&mut tally, &s);
-    }
+    order_like::<R>(&mut tally, base);
     Ok(tally)
 }
 
