@@ -35,16 +35,6 @@ impl Diagnostic {
             message: message.into(),
         }
     }
-
-    /// A diagnostic about a whole file.
-    pub fn whole(file: &str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            file: file.to_string(),
-            line: 0,
-            column: 0,
-            message: message.into(),
-        }
-    }
 }
 
 impl fmt::Display for Diagnostic {
