@@ -15,7 +15,7 @@
 //! Panics are not caught: a panic fails the calling test with its message and seed in the
 //! output, which is what we want from a test.
 
-use crate::{Game, Policy, Record, Ruleset, Seat};
+use crate::{EngineError, Game, Policy, Record, Ruleset, Seat};
 use crate::{SubmitError, authorize};
 use fray_dice::{Prng, SeededDice};
 use std::ops::Range;
@@ -106,6 +106,8 @@ fn playout<R: Ruleset>(
     let mut legal = Vec::new();
     let mut step = 0usize;
     while let Some(pending) = game.pending() {
+        // Several deciders answer in turn, the lowest first; each answer is checked alone.
+        let seat = pending.first();
         if step >= config.max_commands {
             return Err(fail(
                 step,
@@ -113,7 +115,7 @@ fn playout<R: Ruleset>(
             ));
         }
         legal.clear();
-        R::legal_commands(game.state(), &mut legal);
+        R::legal_commands(game.state(), seat, &mut legal);
         if legal.is_empty() {
             return Err(fail(
                 step,
@@ -122,7 +124,7 @@ fn playout<R: Ruleset>(
         }
         let resolve_now = config.resolve_every > 0 && step.is_multiple_of(config.resolve_every);
         for (i, c) in legal.iter().enumerate() {
-            if let Err(r) = authorize::<R>(game.state(), pending.seat, c).and_then(|()| R::check(game.state(), c)) {
+            if let Err(r) = authorize::<R>(game.state(), seat, c).and_then(|()| R::check(game.state(), seat, c)) {
                 return Err(fail(step, format!("legal command #{i} {c:?} was rejected: {r}")));
             }
             if legal[..i].contains(c) {
@@ -133,7 +135,7 @@ fn playout<R: Ruleset>(
                 let mut copy = game.state().clone();
                 let mut out = Vec::new();
                 let mut dice = SeededDice::new(seed ^ (step as u64) ^ ((i as u64) << 32));
-                if let Err(e) = R::resolve(&mut copy, c, &mut dice, &mut out) {
+                if let Err(e) = R::resolve(&mut copy, seat, c, &mut dice, &mut out) {
                     return Err(fail(step, format!("legal command {c:?} failed to resolve: {e}")));
                 }
                 report.legal_resolved += 1;
@@ -145,7 +147,7 @@ fn playout<R: Ruleset>(
                 continue;
             }
             let before = game.state().clone();
-            match game.submit(pending.seat, c.clone()) {
+            match game.submit(seat, c.clone()) {
                 Err(SubmitError::Rejected(_)) => {}
                 Err(SubmitError::Engine(e)) => {
                     return Err(fail(step, format!("illegal command {c:?} caused an engine error: {e}")));
@@ -157,24 +159,28 @@ fn playout<R: Ruleset>(
             }
             report.illegal_checked += 1;
         }
-        // The right command from the wrong seat is refused.
-        let wrong = Seat(pending.seat.0.wrapping_add(1));
-        if !R::is_ruling(&legal[0]) {
+        // The right command from a seat that is not among the deciders is refused.
+        let wrong = (1..=255u8).map(Seat).find(|s| !pending.seats.contains(*s));
+        if let Some(wrong) = wrong
+            && !R::is_ruling(&legal[0])
+        {
             let before = game.state().clone();
             if game.submit(wrong, legal[0].clone()).is_ok() {
                 return Err(fail(
                     step,
-                    format!("{wrong} was allowed to answer a decision of {}", pending.seat),
+                    format!("{wrong} was allowed to answer a decision of {}", pending.seats),
                 ));
             }
             if game.state() != &before {
                 return Err(fail(step, "a command from the wrong seat changed the state".into()));
             }
         }
+        let decision = crate::Decision::new(game.state(), seat)
+            .ok_or_else(|| fail(step, format!("{seat} is listed as a decider but has no decision")))?;
         let choice = policy
-            .choose(game.state(), &mut rng)
+            .choose(&decision, &mut rng)
             .ok_or_else(|| fail(step, "the policy returned no command".into()))?;
-        if let Err(e) = game.submit(pending.seat, choice.clone()) {
+        if let Err(e) = game.submit(seat, choice.clone()) {
             return Err(fail(step, format!("the policy's command {choice:?} was refused: {e}")));
         }
         if !pool.contains(&choice) {
@@ -337,20 +343,239 @@ fn exercise<R: crate::text::TextRuleset>(text: &str) {
     let _ = R::outcome(state);
     if let Some(p) = R::pending(state) {
         let _ = R::describe_pending(state, &p);
-        let _ = R::seat_name(state, p.seat);
-        let mut legal = Vec::new();
-        R::legal_commands(state, &mut legal);
-        for c in legal.iter().take(64) {
-            let _ = R::format_command(state, c);
-            let _ = R::note(state, c);
+        for seat in p.seats.iter() {
+            let _ = R::seat_name(state, seat);
+            let mut legal = Vec::new();
+            R::legal_commands(state, seat, &mut legal);
+            for c in legal.iter().take(64) {
+                let _ = R::format_command(state, c);
+                let _ = R::note(state, c);
+            }
+            let _ = serde_json::to_value(R::view(state, seat));
+            let _ = R::map(state, seat);
+            let _ = R::tracker(state, seat);
+            let _ = crate::text::TextGame::<R>::log_of_record(game.record(), seat);
         }
-        let _ = R::view(state, p.seat);
-        let _ = R::map(state, p.seat);
-        let _ = R::tracker(state, p.seat);
     }
-    let _ = R::view(state, Seat::GM);
+    let _ = serde_json::to_value(R::view(state, Seat::GM));
     let _ = R::map(state, Seat::GM);
     let _ = R::tracker(state, Seat::GM);
     let _ = R::summary(state);
-    let _ = crate::text::TextGame::<R>::log_of_record(game.record());
+    let _ = crate::text::TextGame::<R>::log_of_record(game.record(), Seat::GM);
+}
+
+/// What [`hidden_information`] covered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HiddenReport {
+    /// Combats played.
+    pub playouts: usize,
+    /// (position, seat) pairs at which something was hidden from the seat.
+    pub hidden_positions: usize,
+    /// Positions the seat cannot tell apart from the real one that were compared.
+    pub variants_compared: usize,
+    /// Commands a seat is shown alike that were resolved and compared.
+    pub commands_compared: usize,
+}
+
+/// How many alternative commands per decision and seat the command comparison resolves.
+const ALTERNATIVES: usize = 24;
+
+/// The hidden-information check, for rulesets with [`Ruleset::HIDDEN_INFORMATION`]. It plays
+/// `seeds` combats with `policy` and, before every command, for every seat in `seats`:
+///
+/// - asks the ruleset for positions the seat cannot tell apart from the real one
+///   ([`Ruleset::indistinguishable`]) and checks that the seat's view, map and tracker are the
+///   same in each, and that the log lines it is shown of the command's events, applied to
+///   each, are the same (so no description looks up something hidden);
+/// - takes the other legal answers the seat is shown exactly like the command chosen
+///   ([`Ruleset::redact_command`]; a secret declaration), resolves each and the real one on
+///   copies with the same dice, and checks that the seat's log lines and view afterwards are
+///   the same (so no event, log line or view reveals the secret) — unless the step also
+///   revealed it (nothing is hidden from the seat any more afterwards).
+///
+/// So nothing a seat may not see reaches it through what the text layer prints or sends, or
+/// through its AI's view.
+pub fn hidden_information<R: crate::text::TextRuleset>(
+    setup: &R::Setup,
+    options: &R::Options,
+    seeds: Range<u64>,
+    seats: &[Seat],
+    max_commands: usize,
+    mut policy: impl FnMut(u64) -> Box<dyn Policy<R>>,
+) -> Result<HiddenReport, Failure> {
+    use crate::text::{LogLine, TextGame};
+    let shown = |l: &[LogLine]| l.iter().map(|x| (x.text.clone(), x.json.clone())).collect::<Vec<_>>();
+    let view_of = |s: &R::State, seat: Seat| serde_json::to_value(R::view(s, seat)).unwrap_or_default();
+    let mut report = HiddenReport::default();
+    for seed in seeds {
+        let fail = |step: usize, what: String| Failure { seed, step, what };
+        let mut game =
+            Game::<R>::new_seeded(setup.clone(), options.clone(), seed).map_err(|e| fail(0, e.to_string()))?;
+        let mut rng = Prng::for_stream(seed, 0x41DE);
+        let mut ai = policy(seed);
+        let mut variants: Vec<(Seat, R::State)> = Vec::new();
+        let mut legal = Vec::new();
+        let mut step = 0;
+        while let Some(pending) = game.pending() {
+            if step >= max_commands {
+                return Err(fail(
+                    step,
+                    format!("the combat did not end within {max_commands} commands"),
+                ));
+            }
+            let state = game.state().clone();
+            variants.clear();
+            for &seat in seats {
+                if !R::hides_from(&state, seat) {
+                    continue;
+                }
+                report.hidden_positions += 1;
+                let mut out = Vec::new();
+                R::indistinguishable(&state, seat, &mut out);
+                let real_view = view_of(&state, seat);
+                let real_map = R::map(&state, seat);
+                let real_tracker = R::tracker(&state, seat);
+                for v in out {
+                    if v == state {
+                        return Err(fail(
+                            step,
+                            format!("an indistinguishable position for {seat} is the real one"),
+                        ));
+                    }
+                    let view = view_of(&v, seat);
+                    if view != real_view {
+                        return Err(fail(
+                            step,
+                            format!(
+                                "{seat}'s view depends on something hidden from it, at {}",
+                                first_difference(&real_view, &view)
+                            ),
+                        ));
+                    }
+                    if R::map(&v, seat) != real_map {
+                        return Err(fail(step, format!("{seat}'s map depends on something hidden from it")));
+                    }
+                    if R::tracker(&v, seat) != real_tracker {
+                        return Err(fail(
+                            step,
+                            format!("{seat}'s tracker depends on something hidden from it"),
+                        ));
+                    }
+                    report.variants_compared += 1;
+                    variants.push((seat, v));
+                }
+            }
+            let decider = pending.first();
+            let decision = crate::Decision::new(&state, decider)
+                .ok_or_else(|| fail(step, format!("{decider} has no decision")))?;
+            let choice = ai
+                .choose(&decision, &mut rng)
+                .ok_or_else(|| fail(step, "the policy returned no command".into()))?;
+            // Commands a seat is shown alike leave it the same log and view.
+            legal.clear();
+            R::legal_commands(&state, decider, &mut legal);
+            let resolve = |c: &R::Command| -> Result<(R::State, Vec<R::Event>), EngineError> {
+                let mut s = state.clone();
+                let mut out = Vec::new();
+                R::resolve(&mut s, decider, c, &mut SeededDice::new(seed ^ step as u64), &mut out)?;
+                Ok((s, out))
+            };
+            for &seat in seats {
+                if seat == decider {
+                    continue;
+                }
+                let real_shown = R::redact_command(&state, seat, &choice);
+                if real_shown == crate::Shown::All {
+                    continue; // the seat sees which command it was
+                }
+                let alike: Vec<&R::Command> = legal
+                    .iter()
+                    .filter(|c| **c != choice && R::redact_command(&state, seat, c) == real_shown)
+                    .take(ALTERNATIVES)
+                    .collect();
+                if alike.is_empty() {
+                    continue;
+                }
+                let (real_after, real_events) =
+                    resolve(&choice).map_err(|e| fail(step, format!("{choice:?} failed to resolve: {e}")))?;
+                if !R::hides_from(&real_after, seat) {
+                    continue; // revealed within this step (both bids are in): nothing left to keep
+                }
+                let mut real_log = Vec::new();
+                TextGame::<R>::log_events(&mut state.clone(), seat, &real_events, &mut real_log);
+                let real_view = view_of(&real_after, seat);
+                for c in alike {
+                    let (after, events) =
+                        resolve(c).map_err(|e| fail(step, format!("{c:?} failed to resolve: {e}")))?;
+                    if !R::hides_from(&after, seat) {
+                        continue;
+                    }
+                    let mut log = Vec::new();
+                    TextGame::<R>::log_events(&mut state.clone(), seat, &events, &mut log);
+                    if shown(&log) != shown(&real_log) {
+                        return Err(fail(
+                            step,
+                            format!(
+                                "{seat}'s log of {choice:?} differs from that of {c:?}, which it is shown alike: {real_log:?} / {log:?}"
+                            ),
+                        ));
+                    }
+                    let view = view_of(&after, seat);
+                    if view != real_view {
+                        return Err(fail(
+                            step,
+                            format!(
+                                "{seat}'s view after {choice:?} differs from that after {c:?}, which it is shown alike, at {}",
+                                first_difference(&real_view, &view)
+                            ),
+                        ));
+                    }
+                    report.commands_compared += 1;
+                }
+            }
+            let events = match game.submit(decider, choice.clone()) {
+                Ok(e) => e.to_vec(),
+                Err(e) => return Err(fail(step, format!("the policy's command {choice:?} was refused: {e}"))),
+            };
+            for (seat, v) in variants.iter_mut() {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                TextGame::<R>::log_events(&mut state.clone(), *seat, &events, &mut a);
+                TextGame::<R>::log_events(v, *seat, &events, &mut b);
+                if shown(&a) != shown(&b) {
+                    return Err(fail(
+                        step,
+                        format!("{seat}'s log of {choice:?} depends on something hidden from it: {a:?} / {b:?}"),
+                    ));
+                }
+            }
+            step += 1;
+        }
+        report.playouts += 1;
+    }
+    Ok(report)
+}
+
+/// Where two JSON values first differ: a path and the two values there.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, va) in x {
+                match y.get(k) {
+                    Some(vb) if va == vb => {}
+                    Some(vb) => return format!(".{k}{}", first_difference(va, vb)),
+                    None => return format!(".{k} (only in the first)"),
+                }
+            }
+            match y.keys().find(|k| !x.contains_key(*k)) {
+                Some(k) => format!(".{k} (only in the second)"),
+                None => String::new(),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => match x.iter().zip(y).position(|(p, q)| p != q) {
+            Some(i) => format!("[{i}]{}", first_difference(&x[i], &y[i])),
+            None => String::new(),
+        },
+        _ => format!(": {a} / {b}"),
+    }
 }

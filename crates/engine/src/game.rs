@@ -28,8 +28,8 @@ impl From<Reject> for SubmitError {
 }
 
 /// Authority checks shared by [`Game::submit`] and the conformance suite: a finished game takes
-/// nothing, rulings come only from the GM, and every other command only from the seat the
-/// pending decision names.
+/// nothing, rulings come only from the GM, and every other command only from one of the seats
+/// the pending decision names.
 pub fn authorize<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command) -> Result<(), Reject> {
     let pending = R::pending(state);
     if pending.is_none() || R::outcome(state).is_some() {
@@ -42,10 +42,10 @@ pub fn authorize<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command)
         return Ok(());
     }
     match pending {
-        Some(p) if p.seat == seat => Ok(()),
+        Some(p) if p.seats.contains(seat) => Ok(()),
         Some(p) => Err(Reject::new(
             Reject::NOT_YOUR_DECISION,
-            format!("the game is waiting for {} to decide ({})", p.seat, p.kind),
+            format!("the game is waiting for {} to decide ({})", p.seats, p.kind),
         )),
         None => Err(Reject::new(
             Reject::NOTHING_PENDING,
@@ -184,11 +184,12 @@ impl<R: Ruleset> Game<R> {
         R::outcome(&self.state)
     }
 
-    /// The legal answers to the pending decision, in the ruleset's order.
-    pub fn legal_commands(&self) -> Vec<R::Command> {
+    /// The legal answers of `seat` to the pending decision, in the ruleset's order (none when
+    /// the seat is not among the deciders).
+    pub fn legal_commands(&self, seat: Seat) -> Vec<R::Command> {
         let mut out = Vec::new();
-        if R::pending(&self.state).is_some() {
-            R::legal_commands(&self.state, &mut out);
+        if R::pending(&self.state).is_some_and(|p| p.seats.contains(seat)) {
+            R::legal_commands(&self.state, seat, &mut out);
         }
         out
     }
@@ -210,11 +211,11 @@ impl<R: Ruleset> Game<R> {
     /// the state and the record are exactly as before.
     pub fn submit(&mut self, seat: Seat, command: R::Command) -> Result<&[R::Event], SubmitError> {
         authorize::<R>(&self.state, seat, &command)?;
-        R::check(&self.state, &command)?;
+        R::check(&self.state, seat, &command)?;
         let before = self.state.clone();
         let mut events = Vec::new();
         let mut rec = RecordingDice::new(&mut *self.dice);
-        let result = R::resolve(&mut self.state, &command, &mut rec, &mut events);
+        let result = R::resolve(&mut self.state, seat, &command, &mut rec, &mut events);
         let drawn = rec.take_drawn();
         if let Err(e) = result {
             self.state = before;
@@ -371,13 +372,13 @@ fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<Seed
     for (i, entry) in record.entries.iter().enumerate() {
         let label = format!("command {}", i + 1);
         authorize::<R>(&state, entry.seat, &entry.command)
-            .and_then(|()| R::check(&state, &entry.command))
+            .and_then(|()| R::check(&state, entry.seat, &entry.command))
             .map_err(|r| EngineError::Diverged {
                 at: label.clone(),
                 what: format!("the command was rejected on replay: {r}"),
             })?;
         run(&label, &entry.dice, &entry.events, &mut seeded, &mut |d, out| {
-            R::resolve(&mut state, &entry.command, d, out)
+            R::resolve(&mut state, entry.seat, &entry.command, d, out)
         })?;
     }
     Ok((state, seeded))

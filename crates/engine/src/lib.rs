@@ -34,10 +34,10 @@ pub mod text;
 
 pub use error::{EngineError, Reject, RejectKind};
 pub use game::{Game, StartFailed, SubmitError, authorize};
-pub use policy::{FirstLegal, Policy, RandomLegal};
+pub use policy::{Decision, FirstLegal, Policy, RandomLegal, choose_first};
 pub use record::{Entry, RECORD_FORMAT, Record, StartEntry};
-pub use ruleset::{Outcome, Pending, Ruleset};
-pub use seat::Seat;
+pub use ruleset::{Outcome, Pending, Ruleset, Shown};
+pub use seat::{Seat, Seats};
 pub use summary::{CombatantEnd, SeatPolicy, Summarize};
 
 pub use fray_dice as dice;

@@ -1,16 +1,72 @@
 //! Policies: whatever chooses commands for a seat without a person (AIs, tests).
 //!
-//! A policy sees the full state and returns one command for the pending decision. It gets its
-//! own random generator, separate from the game's dice, so an AI's choices never shift the
-//! dice stream of the combat.
+//! A policy decides for one seat from a [`Decision`]: the seat's [`Ruleset::View`], the legal
+//! answers and a rules check, never the whole state (a seat's AI knows what its player would
+//! know). It gets its own random generator, separate from the game's dice, so an AI's choices
+//! never shift the dice stream of the combat.
 
-use crate::Ruleset;
+use crate::{Pending, Reject, Ruleset, Seat};
 use fray_dice::Prng;
+
+/// One seat's decision, as a policy sees it.
+///
+/// The state itself is private: a policy reads [`Decision::view`], lists
+/// [`Decision::legal`] answers and asks [`Decision::check`] (the rules' answer, as a GM would
+/// give at the table). Search policies that simulate play may take the whole state with
+/// [`Decision::full_state`] only while nothing is hidden from the seat.
+pub struct Decision<'a, R: Ruleset> {
+    state: &'a R::State,
+    seat: Seat,
+    pending: Pending,
+}
+
+impl<'a, R: Ruleset> Decision<'a, R> {
+    /// The decision of `seat` in `state`, or `None` when `seat` is not among the deciders
+    /// (or the game is over).
+    pub fn new(state: &'a R::State, seat: Seat) -> Option<Decision<'a, R>> {
+        let pending = R::pending(state)?;
+        pending
+            .seats
+            .contains(seat)
+            .then_some(Decision { state, seat, pending })
+    }
+
+    /// The deciding seat.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The pending decision (its kind and the combatant it is about).
+    pub fn pending(&self) -> &Pending {
+        &self.pending
+    }
+
+    /// What the seat may see.
+    pub fn view(&self) -> R::View<'a> {
+        R::view(self.state, self.seat)
+    }
+
+    /// Appends the seat's legal answers, in the ruleset's order.
+    pub fn legal(&self, out: &mut Vec<R::Command>) {
+        R::legal_commands(self.state, self.seat, out);
+    }
+
+    /// Whether the rules accept `command` from this seat now.
+    pub fn check(&self, command: &R::Command) -> Result<(), Reject> {
+        R::check(self.state, self.seat, command)
+    }
+
+    /// The whole state, for policies that search by simulating play, when nothing is hidden
+    /// from the seat ([`Ruleset::hides_from`]); `None` otherwise.
+    pub fn full_state(&self) -> Option<&'a R::State> {
+        (!R::hides_from(self.state, self.seat)).then_some(self.state)
+    }
+}
 
 /// Chooses commands for pending decisions.
 pub trait Policy<R: Ruleset>: Send {
-    /// A command for the decision `R::pending(state)`. It should be legal; the caller checks it.
-    fn choose(&mut self, state: &R::State, rng: &mut Prng) -> Option<R::Command>;
+    /// A command for `decision`. It should be legal; the caller checks it.
+    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<R::Command>;
 
     /// A short name for logs and reports.
     fn name(&self) -> &str;
@@ -20,8 +76,8 @@ pub trait Policy<R: Ruleset>: Send {
     /// simulation results stay the same whatever the number of threads.
     fn new_combat(&mut self) {}
 
-    /// Whether every command this policy returns has already passed `R::check` on the state
-    /// it was chosen for. Simulations then skip checking it a second time (the check of a move
+    /// Whether every command this policy returns has already passed [`Decision::check`] (or
+    /// came from [`Decision::legal`]). Simulations then skip checking it a second time (the check of a move
     /// is a path search); policies that may return unchecked commands keep the default, false.
     fn checks_own_commands(&self) -> bool {
         false
@@ -42,9 +98,9 @@ impl<R: Ruleset> RandomLegal<R> {
 }
 
 impl<R: Ruleset> Policy<R> for RandomLegal<R> {
-    fn choose(&mut self, state: &R::State, rng: &mut Prng) -> Option<R::Command> {
+    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<R::Command> {
         self.buf.clear();
-        R::legal_commands(state, &mut self.buf);
+        decision.legal(&mut self.buf);
         if self.buf.is_empty() {
             return None;
         }
@@ -71,9 +127,9 @@ impl<R: Ruleset> FirstLegal<R> {
 }
 
 impl<R: Ruleset> Policy<R> for FirstLegal<R> {
-    fn choose(&mut self, state: &R::State, _rng: &mut Prng) -> Option<R::Command> {
+    fn choose(&mut self, decision: &Decision<'_, R>, _rng: &mut Prng) -> Option<R::Command> {
         self.buf.clear();
-        R::legal_commands(state, &mut self.buf);
+        decision.legal(&mut self.buf);
         if self.buf.is_empty() {
             None
         } else {
@@ -84,4 +140,17 @@ impl<R: Ruleset> Policy<R> for FirstLegal<R> {
     fn name(&self) -> &str {
         "first"
     }
+}
+
+/// Lets `policy` answer the pending decision of `state` for its first decider (the lowest seat
+/// when several decide): that seat and the command, or `None` when the game is over or the
+/// policy has nothing. For drivers that play every seat with one policy (tests, benchmarks).
+pub fn choose_first<R: Ruleset>(
+    policy: &mut (impl Policy<R> + ?Sized),
+    state: &R::State,
+    rng: &mut Prng,
+) -> Option<(Seat, R::Command)> {
+    let seat = R::pending(state)?.first();
+    let decision = Decision::new(state, seat)?;
+    policy.choose(&decision, rng).map(|c| (seat, c))
 }

@@ -5,8 +5,14 @@
 //! event is applied through the single [`Ruleset::apply`]. Between commands the state always
 //! says who must decide next ([`Ruleset::pending`]), and the legal commands for that decision
 //! can be listed in a fixed order ([`Ruleset::legal_commands`]) for AIs, UIs and tests.
+//!
+//! A decision has a set of deciders ([`Pending::seats`]): usually one seat, sometimes several
+//! that answer in any order, each once (secret declarations); the ruleset keeps who has
+//! answered in its state and the step resolves when the last one has. What each seat may know
+//! is a typed [`Ruleset::View`], and events are shown to each seat through
+//! [`Ruleset::redact`], so hidden information never reaches a seat's screen, log or AI.
 
-use crate::{EngineError, Reject, Seat};
+use crate::{EngineError, Reject, Seat, Seats};
 use fray_dice::Dice;
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
@@ -14,12 +20,40 @@ use std::fmt::Debug;
 /// What the game is waiting for.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pending {
-    /// The seat that must decide.
-    pub seat: Seat,
+    /// The seats that may answer now. One seat for most decisions; several when they decide
+    /// at once (each answers once, in any order; the set shrinks as they answer).
+    pub seats: Seats,
     /// A stable code for the kind of decision (e.g. `turn`, `defence`, `trigger`, `round-zero`).
     pub kind: &'static str,
     /// The combatant the decision is about, as the ruleset's index, if any.
     pub actor: Option<u16>,
+}
+
+impl Pending {
+    /// A decision for one seat.
+    pub fn one(seat: Seat, kind: &'static str, actor: Option<u16>) -> Pending {
+        Pending {
+            seats: Seats::one(seat),
+            kind,
+            actor,
+        }
+    }
+
+    /// The seat a single-screen table asks first (the lowest of the deciders).
+    pub fn first(&self) -> Seat {
+        self.seats.first().unwrap_or(Seat::GM)
+    }
+}
+
+/// What one seat is shown of an event ([`Ruleset::redact`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shown<E> {
+    /// The whole event.
+    All,
+    /// Nothing: the seat does not learn that it happened.
+    Nothing,
+    /// This event instead (the same happening with what the seat may not see left out).
+    As(E),
 }
 
 /// How a finished game ended.
@@ -67,28 +101,30 @@ pub trait Ruleset: Sized + 'static {
     /// Runs everything up to the first decision (for example the initiative rolls).
     fn start(state: &mut Self::State, dice: &mut dyn Dice, out: &mut Vec<Self::Event>) -> Result<(), EngineError>;
 
-    /// Who must decide now; `None` once the game is over.
+    /// Who must decide now; `None` once the game is over. The seat set is never empty.
     fn pending(state: &Self::State) -> Option<Pending>;
 
     /// Whether the command is a GM ruling (allowed to the GM seat at any time before the end),
     /// rather than an answer to the pending decision.
     fn is_ruling(command: &Self::Command) -> bool;
 
-    /// Appends every legal answer to the pending decision, in a deterministic order.
-    /// Rulings are not listed.
-    fn legal_commands(state: &Self::State, out: &mut Vec<Self::Command>);
+    /// Appends every legal answer of `seat` (one of the pending deciders) to the pending
+    /// decision, in a deterministic order. Rulings are not listed.
+    fn legal_commands(state: &Self::State, seat: Seat, out: &mut Vec<Self::Command>);
 
-    /// Checks a command against the rules without changing anything. Authority (game over,
-    /// seat) has already been checked by the engine. Commands read from records are untrusted:
-    /// any index in a command that deserialises must be refused, never panic.
-    fn check(state: &Self::State, command: &Self::Command) -> Result<(), Reject>;
+    /// Checks a command of `seat` against the rules without changing anything. Authority (game
+    /// over, `seat` among the deciders, rulings only from the GM) has already been checked by
+    /// the engine. Commands read from records are untrusted: any index in a command that
+    /// deserialises must be refused, never panic.
+    fn check(state: &Self::State, seat: Seat, command: &Self::Command) -> Result<(), Reject>;
 
-    /// Resolves a command that passed [`Ruleset::check`]: draws dice, emits events and applies
-    /// each one with [`Ruleset::apply`] as it goes, then runs automatic steps until the next
-    /// decision. Only dice failures (or bugs) may make it fail; the caller then restores the
-    /// state it had before.
+    /// Resolves a command of `seat` that passed [`Ruleset::check`]: draws dice, emits events
+    /// and applies each one with [`Ruleset::apply`] as it goes, then runs automatic steps until
+    /// the next decision. Only dice failures (or bugs) may make it fail; the caller then
+    /// restores the state it had before.
     fn resolve(
         state: &mut Self::State,
+        seat: Seat,
         command: &Self::Command,
         dice: &mut dyn Dice,
         out: &mut Vec<Self::Event>,
@@ -100,6 +136,48 @@ pub trait Ruleset: Sized + 'static {
     /// How the game ended, once it has.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
+    /// What one seat may know of a position: what its screen shows and what its AI decides
+    /// from. It serialises to the JSON a client is sent.
+    type View<'a>: Serialize
+    where
+        Self: 'a;
+
     /// What `seat` may see of the state (the GM sees everything).
-    fn view(state: &Self::State, seat: Seat) -> serde_json::Value;
+    fn view(state: &Self::State, seat: Seat) -> Self::View<'_>;
+
+    /// Whether this game has information some seats may not see (hidden positions, secret
+    /// declarations). The conformance suite then checks that nothing hidden from a seat
+    /// reaches its view or its log.
+    const HIDDEN_INFORMATION: bool = false;
+
+    /// Whether anything is hidden from `seat` right now. Search policies may look at the
+    /// whole state only when nothing is.
+    fn hides_from(state: &Self::State, seat: Seat) -> bool {
+        let _ = (state, seat);
+        false
+    }
+
+    /// What `seat` is shown of `event`, which is about to be applied to `state`. The default
+    /// shows everything.
+    fn redact(state: &Self::State, seat: Seat, event: &Self::Event) -> Shown<Self::Event> {
+        let _ = (state, seat, event);
+        Shown::All
+    }
+
+    /// What `seat` is shown of `command`, about to be resolved in `state` (a secret
+    /// declaration is shown to the other seats as nothing, or as a command with the secret
+    /// left out). The default shows everything. The conformance suite checks that two commands
+    /// a seat is shown alike leave it the same log and view.
+    fn redact_command(state: &Self::State, seat: Seat, command: &Self::Command) -> Shown<Self::Command> {
+        let _ = (state, seat, command);
+        Shown::All
+    }
+
+    /// Appends positions that `seat` cannot tell apart from `state`: each differs from it only
+    /// in something hidden from the seat (a Hidden enemy standing elsewhere). The conformance
+    /// suite checks that the seat's view and log are the same for each. Rulesets with
+    /// [`Ruleset::HIDDEN_INFORMATION`] implement it; the default adds none.
+    fn indistinguishable(state: &Self::State, seat: Seat, out: &mut Vec<Self::State>) {
+        let _ = (state, seat, out);
+    }
 }

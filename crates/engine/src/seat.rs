@@ -26,3 +26,121 @@ impl fmt::Display for Seat {
         write!(f, "seat {}", self.0)
     }
 }
+
+/// A set of seats: who may answer the pending decision. Most decisions have one decider; some
+/// (secret declarations, card swaps) let several seats answer in any order, each once.
+///
+/// A fixed-size bit set (every `u8` seat fits), so it is `Copy` and costs no allocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Seats([u64; 4]);
+
+impl Seats {
+    /// No seat.
+    pub const EMPTY: Seats = Seats([0; 4]);
+
+    /// Just `seat`.
+    pub fn one(seat: Seat) -> Seats {
+        let mut s = Seats::EMPTY;
+        s.insert(seat);
+        s
+    }
+
+    /// Adds `seat`.
+    pub fn insert(&mut self, seat: Seat) {
+        self.0[usize::from(seat.0 >> 6)] |= 1 << (seat.0 & 63);
+    }
+
+    /// Takes `seat` out.
+    pub fn remove(&mut self, seat: Seat) {
+        self.0[usize::from(seat.0 >> 6)] &= !(1 << (seat.0 & 63));
+    }
+
+    /// Whether `seat` is in the set.
+    pub fn contains(self, seat: Seat) -> bool {
+        self.0[usize::from(seat.0 >> 6)] & (1 << (seat.0 & 63)) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == [0; 4]
+    }
+
+    /// How many seats are in the set.
+    pub fn len(self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The lowest seat in the set: the one a single-screen table asks first.
+    pub fn first(self) -> Option<Seat> {
+        self.iter().next()
+    }
+
+    /// The seats in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..=255u8).map(Seat).filter(move |s| self.contains(*s))
+    }
+}
+
+impl FromIterator<Seat> for Seats {
+    fn from_iter<I: IntoIterator<Item = Seat>>(iter: I) -> Seats {
+        let mut s = Seats::EMPTY;
+        for seat in iter {
+            s.insert(seat);
+        }
+        s
+    }
+}
+
+impl fmt::Display for Seats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for s in self.iter() {
+            if !first {
+                f.write_str(", ")?;
+            }
+            first = false;
+            write!(f, "{s}")?;
+        }
+        if first {
+            f.write_str("no seat")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Seats {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Seats {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Seats, D::Error> {
+        let v: Vec<Seat> = Vec::deserialize(de)?;
+        Ok(v.into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_hold_any_u8_seat_in_order() {
+        let s: Seats = [Seat(200), Seat(0), Seat(64), Seat(3)].into_iter().collect();
+        assert_eq!(
+            s.iter().collect::<Vec<_>>(),
+            vec![Seat(0), Seat(3), Seat(64), Seat(200)]
+        );
+        assert_eq!(s.len(), 4);
+        assert_eq!(s.first(), Some(Seat(0)));
+        let mut t = s;
+        t.remove(Seat(0));
+        assert!(!t.contains(Seat(0)) && t.contains(Seat(255 - 55)));
+        assert_eq!(t.to_string(), "seat 3, seat 64, seat 200");
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(json, "[0,3,64,200]");
+        assert_eq!(serde_json::from_str::<Seats>(&json).unwrap(), s);
+        assert!(Seats::EMPTY.is_empty() && Seats::EMPTY.first().is_none());
+    }
+}

@@ -12,8 +12,21 @@
 //!
 //! Members are the ruleset's combatant indices; `team_of[who]` gives each one's team. Teams are
 //! small numbers chosen by the ruleset; the slot order lists them.
+//!
+//! With voluntary passing on ([`TeamOrder::with_passing`]), teams are never skipped: each team
+//! in slot order gets the opportunity and either picks a member or passes ([`TeamOrder::pass`]);
+//! a team with nobody to pick can only pass. The round ends when every team has passed in a
+//! row, so a team that passed may act again if another team acted in between.
 
 use serde::{Deserialize, Serialize};
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
 
 /// A team-alternation turn order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,6 +39,13 @@ pub struct TeamOrder {
     acted: Vec<bool>,
     /// The slot whose team picks next (the search for a team with someone to pick starts here).
     cursor: usize,
+    /// Voluntary passing: every team gets its opportunity and may pass (left out of the JSON
+    /// when off).
+    #[serde(default, skip_serializing_if = "is_false")]
+    passing: bool,
+    /// With passing: how many teams have passed in a row since someone last acted.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    passes: u8,
 }
 
 /// Why a pick was refused.
@@ -43,6 +63,15 @@ pub enum PickError {
     RoundOver,
 }
 
+/// Why a pass was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassError {
+    /// Passing is not part of this order (teams without anyone to pick are skipped instead).
+    NoPassing,
+    /// Every team has passed in a row: the round is over.
+    RoundOver,
+}
+
 impl TeamOrder {
     /// An order with teams in `slots` order and each member's team in `team_of`.
     pub fn new(slots: Vec<u8>, team_of: Vec<u8>) -> TeamOrder {
@@ -52,7 +81,26 @@ impl TeamOrder {
             team_of,
             acted: vec![false; n],
             cursor: 0,
+            passing: false,
+            passes: 0,
         }
+    }
+
+    /// The same order with voluntary passing on: teams are not skipped, each may pass on its
+    /// opportunity, and the round ends when all have passed in a row.
+    pub fn with_passing(mut self) -> TeamOrder {
+        self.passing = true;
+        self
+    }
+
+    /// Whether voluntary passing is on.
+    pub fn passing(&self) -> bool {
+        self.passing
+    }
+
+    /// With passing: how many teams have passed in a row.
+    pub fn passes_in_a_row(&self) -> u8 {
+        self.passes
     }
 
     /// The teams in slot order.
@@ -78,7 +126,15 @@ impl TeamOrder {
 
     /// The team whose turn it is to pick: from the current slot on (wrapping around), the first
     /// team with someone to pick. `None` when nobody can be picked (the round is over).
+    ///
+    /// With passing on, it is the team at the current slot (which may have nobody to pick and
+    /// then can only pass), until every team has passed in a row.
     pub fn team_to_pick(&self, can_act: impl Fn(u16) -> bool) -> Option<u8> {
+        if self.passing {
+            let _ = can_act;
+            let all_passed = usize::from(self.passes) >= self.slots.len();
+            return (!all_passed).then(|| self.slots.get(self.cursor).copied()).flatten();
+        }
         // ING-R9: a team with nobody left to pick is skipped; when one team remains it picks
         // again and again until its members have all acted.
         let n = self.slots.len();
@@ -119,15 +175,37 @@ impl TeamOrder {
             return;
         };
         self.acted[who as usize] = true;
+        self.passes = 0;
         if let Some(i) = self.slots.iter().position(|&t| t == team) {
             self.cursor = (i + 1) % self.slots.len().max(1);
         }
     }
 
+    /// With passing on: the team whose opportunity it is passes, and the next slot's team
+    /// has the opportunity. Refused when passing is off or the round is over.
+    pub fn pass(&mut self) -> Result<(), PassError> {
+        if !self.passing {
+            return Err(PassError::NoPassing);
+        }
+        if self.team_to_pick(|_| true).is_none() {
+            return Err(PassError::RoundOver);
+        }
+        self.passes = self.passes.saturating_add(1);
+        self.cursor = (self.cursor + 1) % self.slots.len().max(1);
+        Ok(())
+    }
+
     /// Starts a new round: nobody has acted and slot 1 picks first.
     pub fn start_round(&mut self) {
+        self.start_round_with(None);
+    }
+
+    /// Starts a new round with `first`'s slot picking first (a team that holds the initiative
+    /// may choose who starts each round); `None` or a team without a slot: slot 1.
+    pub fn start_round_with(&mut self, first: Option<u8>) {
         self.acted.iter_mut().for_each(|a| *a = false);
-        self.cursor = 0;
+        self.passes = 0;
+        self.cursor = first.and_then(|t| self.slots.iter().position(|&x| x == t)).unwrap_or(0);
     }
 
     /// Adds a member (a combatant joining mid-combat) to `team`; if the team is new it takes the
@@ -163,6 +241,7 @@ impl TeamOrder {
     pub fn set_slots(&mut self, slots: Vec<u8>) {
         self.slots = slots;
         self.cursor = 0;
+        self.passes = 0;
     }
 
     /// Marks a member as having acted (for example one who may not act in a surprise round is
@@ -250,5 +329,49 @@ mod tests {
         assert_eq!(w, 6);
         assert_eq!(o.slots(), &[0, 1, 2]);
         assert_eq!(o.team_of(6), Some(2));
+    }
+
+    #[test]
+    fn with_passing_the_round_ends_when_every_team_passes_in_a_row() {
+        // MUR-style: factions 0 and 1; members 0, 1 (faction 0) and 2 (faction 1).
+        let mut o = TeamOrder::new(vec![0, 1], vec![0, 0, 1]).with_passing();
+        let all = |_: u16| true;
+        assert_eq!(o.team_to_pick(all), Some(0));
+        o.took_turn(0);
+        assert_eq!(o.team_to_pick(all), Some(1));
+        o.pass().unwrap(); // faction 1 waits
+        assert_eq!(o.team_to_pick(all), Some(0));
+        o.pass().unwrap(); // faction 0 waits too: two passes in a row
+        assert_eq!(o.team_to_pick(all), None, "both passed in a row: the round is over");
+        assert!(o.round_over(all));
+        assert_eq!(o.pass(), Err(PassError::RoundOver));
+        o.start_round_with(Some(1));
+        assert_eq!(o.team_to_pick(all), Some(1), "the chosen faction starts the round");
+    }
+
+    #[test]
+    fn with_passing_a_team_that_passed_acts_again_after_another_acted() {
+        let mut o = TeamOrder::new(vec![0, 1], vec![0, 0, 1]).with_passing();
+        let all = |_: u16| true;
+        o.pass().unwrap(); // faction 0 passes
+        o.took_turn(2); // faction 1 acts: the run of passes is broken
+        assert_eq!(o.passes_in_a_row(), 0);
+        assert_eq!(o.team_to_pick(all), Some(0));
+        o.took_turn(1);
+        // Faction 1 has nobody left: it is not skipped but can only pass.
+        assert_eq!(o.team_to_pick(all), Some(1));
+        assert_eq!(o.candidates(1, all).count(), 0);
+        o.pass().unwrap();
+        o.pass().unwrap();
+        assert!(o.round_over(all));
+    }
+
+    #[test]
+    fn passing_is_refused_when_off_and_the_json_is_unchanged_then() {
+        let mut o = order();
+        assert_eq!(o.pass(), Err(PassError::NoPassing));
+        let json = serde_json::to_string(&o).unwrap();
+        assert!(!json.contains("passing") && !json.contains("passes"), "{json}");
+        assert_eq!(serde_json::from_str::<TeamOrder>(&json).unwrap(), o);
     }
 }

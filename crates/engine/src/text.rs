@@ -8,7 +8,7 @@
 
 use crate::SubmitError;
 use crate::diag::{Diagnostic, SourceFile};
-use crate::{EngineError, Game, Outcome, Pending, Policy, Record, Reject, Ruleset, Seat};
+use crate::{Decision, EngineError, Game, Outcome, Pending, Policy, Record, Reject, Ruleset, Seat, Shown};
 use fray_dice::{Dice, Prng};
 use std::marker::PhantomData;
 
@@ -108,8 +108,11 @@ pub struct LogLine {
 /// The pending decision, printed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PendingText {
-    /// Who decides.
+    /// The seat asked now: the lowest of the deciders (a single-screen table asks them in
+    /// turn; each answer takes that seat out of the set).
     pub seat: Seat,
+    /// Every seat that may answer now, `seat` included.
+    pub deciders: Vec<Seat>,
     /// The seat's name.
     pub seat_name: String,
     /// The decision's stable kind code.
@@ -138,8 +141,10 @@ pub trait AnyGame {
     fn record_json(&self) -> String;
     /// What `seat` may see, as JSON.
     fn view_json(&self, seat: Seat) -> serde_json::Value;
-    /// The log of everything so far, rebuilt from the record.
+    /// The log of everything so far, rebuilt from the record, as the GM sees it.
     fn full_log(&self) -> Vec<LogLine>;
+    /// The log of everything so far as `seat` is shown it ([`Ruleset::redact`]).
+    fn log_for(&self, seat: Seat) -> Vec<LogLine>;
     /// How the game ended, if it has.
     fn outcome(&self) -> Option<Outcome>;
     /// A readable summary of the current state.
@@ -182,49 +187,44 @@ impl<R: TextRuleset> TextGame<R> {
         &self.game
     }
 
-    fn log_of(state: &R::State, events: &[R::Event]) -> Vec<LogLine> {
-        events
-            .iter()
-            .map(|e| LogLine {
+    /// Applies `events` to `state` one by one and appends the log lines `seat` is shown: each
+    /// event passes [`Ruleset::redact`] against the state before it and is described against
+    /// the state right after it.
+    pub fn log_events(state: &mut R::State, seat: Seat, events: &[R::Event], out: &mut Vec<LogLine>) {
+        for e in events {
+            let shown = R::redact(state, seat, e);
+            R::apply(state, e);
+            let line = |e: &R::Event| LogLine {
                 text: R::describe_event(state, e),
                 json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
-            })
-            .collect()
+            };
+            match shown {
+                Shown::All => out.push(line(e)),
+                Shown::Nothing => {}
+                Shown::As(other) => out.push(line(&other)),
+            }
+        }
     }
 
-    /// Builds the log of a record by applying its events one by one to a fresh state, so each
-    /// line is described against the state right after its event.
-    pub fn log_of_record(record: &Record<R>) -> Result<Vec<LogLine>, EngineError> {
+    /// Builds the log `seat` is shown of a record by applying its events one by one to a
+    /// fresh state (see [`TextGame::log_events`]).
+    pub fn log_of_record(record: &Record<R>, seat: Seat) -> Result<Vec<LogLine>, EngineError> {
         let mut state = R::new_state(&record.setup, &record.options)?;
         let mut out = Vec::new();
-        let all = record
-            .start
-            .events
-            .iter()
-            .chain(record.entries.iter().flat_map(|e| e.events.iter()));
-        for e in all {
-            R::apply(&mut state, e);
-            out.push(LogLine {
-                text: R::describe_event(&state, e),
-                json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
-            });
+        Self::log_events(&mut state, seat, &record.start.events, &mut out);
+        for entry in &record.entries {
+            Self::log_events(&mut state, seat, &entry.events, &mut out);
         }
         Ok(out)
     }
 
     fn submit_logged(&mut self, seat: Seat, command: R::Command) -> Result<Vec<LogLine>, SubmitError> {
-        // Describe each event against the state right after it: replay the new events on a
-        // copy of the state from before the command.
+        // The table's log is the GM's: replay the new events on a copy of the state from
+        // before the command.
         let mut shadow = self.game.state().clone();
-        let events = self.game.submit(seat, command)?.to_vec();
+        let events = self.game.submit(seat, command)?;
         let mut out = Vec::with_capacity(events.len());
-        for e in &events {
-            R::apply(&mut shadow, e);
-            out.push(LogLine {
-                text: R::describe_event(&shadow, e),
-                json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
-            });
-        }
+        Self::log_events(&mut shadow, Seat::GM, events, &mut out);
         Ok(out)
     }
 }
@@ -237,12 +237,14 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
     fn pending(&self) -> Option<PendingText> {
         let p = self.game.pending()?;
         let state = self.game.state();
-        let legal = self.game.legal_commands();
+        let seat = p.first();
+        let legal = self.game.legal_commands(seat);
         let choices = legal.iter().map(|c| R::format_command(state, c)).collect();
         let notes = legal.iter().map(|c| R::note(state, c)).collect();
         Some(PendingText {
-            seat: p.seat,
-            seat_name: R::seat_name(state, p.seat),
+            seat,
+            deciders: p.seats.iter().collect(),
+            seat_name: R::seat_name(state, seat),
             kind: p.kind,
             prompt: R::describe_pending(state, &p),
             choices,
@@ -264,12 +266,15 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
                 "the combat is over",
             )));
         };
+        let seat = p.first();
+        let decision = Decision::new(self.game.state(), seat)
+            .ok_or_else(|| EngineError::Bug("the pending decision does not name its own first seat".into()))?;
         let command = self
             .ai
-            .choose(self.game.state(), rng)
+            .choose(&decision, rng)
             .ok_or_else(|| EngineError::Bug("the AI found no legal command".into()))?;
         let text = R::format_command(self.game.state(), &command);
-        let log = self.submit_logged(p.seat, command)?;
+        let log = self.submit_logged(seat, command)?;
         Ok((text, log))
     }
 
@@ -282,12 +287,17 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
     }
 
     fn view_json(&self, seat: Seat) -> serde_json::Value {
-        R::view(self.game.state(), seat)
+        serde_json::to_value(R::view(self.game.state(), seat)).unwrap_or(serde_json::Value::Null)
     }
 
     fn full_log(&self) -> Vec<LogLine> {
-        Self::log_of_record(self.game.record())
-            .unwrap_or_else(|_| Self::log_of(self.game.state(), self.game.last_events()))
+        self.log_for(Seat::GM)
+    }
+
+    fn log_for(&self, seat: Seat) -> Vec<LogLine> {
+        // A record that replayed once always rebuilds; should it not, the log is empty
+        // rather than wrong.
+        Self::log_of_record(self.game.record(), seat).unwrap_or_default()
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -51,26 +51,22 @@ impl Ruleset for Race {
         Ok(())
     }
     fn pending(s: &St) -> Option<Pending> {
-        s.winner.is_none().then(|| Pending {
-            seat: Seat(s.turn + 1),
-            kind: "turn",
-            actor: None,
-        })
+        s.winner.is_none().then(|| Pending::one(Seat(s.turn + 1), "turn", None))
     }
     fn is_ruling(c: &Cmd) -> bool {
         matches!(c, Cmd::SetScore(..))
     }
-    fn legal_commands(_: &St, out: &mut Vec<Cmd>) {
+    fn legal_commands(_: &St, _: Seat, out: &mut Vec<Cmd>) {
         out.push(Cmd::Roll);
         out.push(Cmd::Hold);
     }
-    fn check(_: &St, c: &Cmd) -> Result<(), Reject> {
+    fn check(_: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
         match c {
             Cmd::SetScore(p, _) if *p > 1 => Err(Reject::new("no-such-player", "players are 0 and 1")),
             _ => Ok(()),
         }
     }
-    fn resolve(s: &mut St, c: &Cmd, dice: &mut dyn Dice, out: &mut Vec<Ev>) -> Result<(), EngineError> {
+    fn resolve(s: &mut St, _: Seat, c: &Cmd, dice: &mut dyn Dice, out: &mut Vec<Ev>) -> Result<(), EngineError> {
         let mut emit = |s: &mut St, e: Ev| {
             Self::apply(s, &e);
             out.push(e);
@@ -109,8 +105,9 @@ impl Ruleset for Race {
             reason: "reached 10".into(),
         })
     }
-    fn view(s: &St, _: Seat) -> serde_json::Value {
-        serde_json::to_value(s).unwrap_or_default()
+    type View<'a> = &'a St;
+    fn view(s: &St, _: Seat) -> &St {
+        s
     }
 }
 
@@ -265,15 +262,15 @@ impl Ruleset for Liar {
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal_commands(s: &St, out: &mut Vec<Cmd>) {
-        Race::legal_commands(s, out);
+    fn legal_commands(s: &St, _: Seat, out: &mut Vec<Cmd>) {
+        Race::legal_commands(s, Seat(1), out);
         out.push(Cmd::SetScore(7, 0));
     }
-    fn check(s: &St, c: &Cmd) -> Result<(), Reject> {
-        Race::check(s, c)
+    fn check(s: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
+        Race::check(s, Seat(1), c)
     }
-    fn resolve(s: &mut St, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
-        Race::resolve(s, c, d, o)
+    fn resolve(s: &mut St, _: Seat, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+        Race::resolve(s, Seat(1), c, d, o)
     }
     fn apply(s: &mut St, e: &Ev) {
         Race::apply(s, e)
@@ -281,8 +278,9 @@ impl Ruleset for Liar {
     fn outcome(s: &St) -> Option<Outcome> {
         Race::outcome(s)
     }
-    fn view(s: &St, seat: Seat) -> serde_json::Value {
-        Race::view(s, seat)
+    type View<'a> = &'a St;
+    fn view(s: &St, _: Seat) -> &St {
+        s
     }
 }
 
@@ -330,14 +328,14 @@ impl Ruleset for Opening {
     fn is_ruling(c: &Cmd) -> bool {
         Race::is_ruling(c)
     }
-    fn legal_commands(s: &St, out: &mut Vec<Cmd>) {
-        Race::legal_commands(s, out);
+    fn legal_commands(s: &St, _: Seat, out: &mut Vec<Cmd>) {
+        Race::legal_commands(s, Seat(1), out);
     }
-    fn check(s: &St, c: &Cmd) -> Result<(), Reject> {
-        Race::check(s, c)
+    fn check(s: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
+        Race::check(s, Seat(1), c)
     }
-    fn resolve(s: &mut St, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
-        Race::resolve(s, c, d, o)
+    fn resolve(s: &mut St, _: Seat, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+        Race::resolve(s, Seat(1), c, d, o)
     }
     fn apply(s: &mut St, e: &Ev) {
         Race::apply(s, e)
@@ -345,8 +343,9 @@ impl Ruleset for Opening {
     fn outcome(s: &St) -> Option<Outcome> {
         Race::outcome(s)
     }
-    fn view(s: &St, seat: Seat) -> serde_json::Value {
-        Race::view(s, seat)
+    type View<'a> = &'a St;
+    fn view(s: &St, _: Seat) -> &St {
+        s
     }
 }
 
@@ -466,28 +465,24 @@ impl Ruleset for Cards {
         Ok(())
     }
     fn pending(s: &CardSt) -> Option<Pending> {
-        (!s.deck.is_empty()).then(|| Pending {
-            seat: Seat(s.turn + 1),
-            kind: "turn",
-            actor: None,
-        })
+        (!s.deck.is_empty()).then(|| Pending::one(Seat(s.turn + 1), "turn", None))
     }
     fn is_ruling(_: &CardCmd) -> bool {
         false
     }
-    fn legal_commands(s: &CardSt, out: &mut Vec<CardCmd>) {
+    fn legal_commands(s: &CardSt, _: Seat, out: &mut Vec<CardCmd>) {
         out.push(CardCmd::Draw);
         if s.deck.len() >= 2 {
             out.push(CardCmd::DrawTwoKeepOne);
         }
     }
-    fn check(s: &CardSt, c: &CardCmd) -> Result<(), Reject> {
+    fn check(s: &CardSt, _: Seat, c: &CardCmd) -> Result<(), Reject> {
         match c {
             CardCmd::DrawTwoKeepOne if s.deck.len() < 2 => Err(Reject::new("one-card-left", "only one card is left")),
             _ => Ok(()),
         }
     }
-    fn resolve(s: &mut CardSt, c: &CardCmd, d: &mut dyn Dice, o: &mut Vec<CardEv>) -> Result<(), EngineError> {
+    fn resolve(s: &mut CardSt, _: Seat, c: &CardCmd, d: &mut dyn Dice, o: &mut Vec<CardEv>) -> Result<(), EngineError> {
         let p = s.turn;
         let first = Self::draw(s, p, d, o)?;
         if *c == CardCmd::DrawTwoKeepOne {
@@ -523,8 +518,9 @@ impl Ruleset for Cards {
             reason: "holds the 10".into(),
         })
     }
-    fn view(s: &CardSt, _: Seat) -> serde_json::Value {
-        serde_json::to_value(s).unwrap_or_default()
+    type View<'a> = &'a CardSt;
+    fn view(s: &CardSt, _: Seat) -> &CardSt {
+        s
     }
 }
 

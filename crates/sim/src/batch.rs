@@ -8,7 +8,7 @@
 use crate::policy::{PolicyKind, make};
 use crate::stats::{CombatantTally, Tally};
 use fray_dice::{Prng, SeededDice};
-use fray_engine::{EngineError, Policy, Seat, Summarize};
+use fray_engine::{Decision, EngineError, Policy, Seat, Summarize};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -109,11 +109,18 @@ impl<R: Summarize> Worker<R> {
                 cut = true;
                 break;
             }
-            let (kind, policy) = match self.policies.iter_mut().find(|(s, _, _)| *s == p.seat) {
+            // Several deciders answer in turn, the lowest seat first, each from its own view.
+            let seat = p.first();
+            let (kind, policy) = match self.policies.iter_mut().find(|(s, _, _)| *s == seat) {
                 Some((_, k, pol)) => (*k, pol),
                 None => (self.default.0, &mut self.default.1),
             };
-            let Some(cmd) = policy.choose(&state, &mut rng) else {
+            let Some(decision) = Decision::new(&state, seat) else {
+                return Err(engine(EngineError::Bug(format!(
+                    "{seat} is a decider without a decision"
+                ))));
+            };
+            let Some(cmd) = policy.choose(&decision, &mut rng) else {
                 return Err(SimError::Illegal {
                     combat: i,
                     policy: kind.to_string(),
@@ -122,7 +129,7 @@ impl<R: Summarize> Worker<R> {
             };
             // A policy that checked its command itself is not checked twice.
             if !policy.checks_own_commands()
-                && let Err(r) = R::check(&state, &cmd)
+                && let Err(r) = R::check(&state, seat, &cmd)
             {
                 return Err(SimError::Illegal {
                     combat: i,
@@ -131,7 +138,7 @@ impl<R: Summarize> Worker<R> {
                 });
             }
             self.events.clear();
-            R::resolve(&mut state, &cmd, &mut dice, &mut self.events).map_err(engine)?;
+            R::resolve(&mut state, seat, &cmd, &mut dice, &mut self.events).map_err(engine)?;
         }
         self.record(&state, cut);
         Ok(())

@@ -10,7 +10,7 @@
 //!   that are down.
 
 use fray_dice::{Prng, SeededDice};
-use fray_engine::{Policy, RandomLegal, Summarize};
+use fray_engine::{Decision, Policy, RandomLegal, Summarize};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -154,10 +154,16 @@ pub fn reward<R: Summarize>(state: &R::State, side: Option<u8>) -> f64 {
 }
 
 impl<R: Summarize> Policy<R> for Search<R> {
-    fn choose(&mut self, state: &R::State, rng: &mut Prng) -> Option<R::Command> {
-        let pending = R::pending(state)?;
+    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<R::Command> {
+        // Searching simulates play from the whole state, so it is only done while nothing is
+        // hidden from the seat; otherwise the rollout policy decides from the seat's view.
+        let Some(state) = decision.full_state() else {
+            return self.rollout.choose(decision, rng);
+        };
+        let pending = decision.pending().clone();
+        let seat = decision.seat();
         self.buf.clear();
-        R::legal_commands(state, &mut self.buf);
+        decision.legal(&mut self.buf);
         if self.buf.len() <= 1 {
             return self.buf.pop();
         }
@@ -178,17 +184,23 @@ impl<R: Summarize> Policy<R> for Search<R> {
                 let mut prng = Prng::from_seed(rng.next_u64());
                 self.rollout.new_combat();
                 self.events.clear();
-                if R::resolve(&mut s, c, &mut dice, &mut self.events).is_err() {
+                if R::resolve(&mut s, seat, c, &mut dice, &mut self.events).is_err() {
                     continue;
                 }
                 let mut steps = 0u32;
-                while R::pending(&s).is_some() && R::round(&s) < start_round + self.config.horizon && steps < 10_000 {
+                while let Some(p) = R::pending(&s)
+                    && R::round(&s) < start_round + self.config.horizon
+                    && steps < 10_000
+                {
                     steps += 1;
-                    let Some(next) = self.rollout.choose(&s, &mut prng) else {
+                    let who = p.first();
+                    let Some(next) = Decision::new(&s, who).and_then(|d| self.rollout.choose(&d, &mut prng)) else {
                         break;
                     };
                     self.events.clear();
-                    if R::check(&s, &next).is_err() || R::resolve(&mut s, &next, &mut dice, &mut self.events).is_err() {
+                    if R::check(&s, who, &next).is_err()
+                        || R::resolve(&mut s, who, &next, &mut dice, &mut self.events).is_err()
+                    {
                         break;
                     }
                 }

@@ -20,7 +20,7 @@ use crate::odds;
 use crate::setup::Cid;
 use crate::state::{Attack, Frame, Readied, ReadyAction, Stage, State, Trigger};
 use fray_dice::Prng;
-use fray_engine::Policy;
+use fray_engine::{Decision, Policy};
 use fray_space::Pos;
 
 /// The built-in heuristic policy.
@@ -37,14 +37,16 @@ impl Heuristic {
 }
 
 impl Policy<Ingenuity> for Heuristic {
-    fn choose(&mut self, s: &State, _rng: &mut Prng) -> Option<Command> {
-        if let Some(c) = decide(s)
-            && check(s, &c).is_ok()
+    fn choose(&mut self, d: &Decision<'_, Ingenuity>, _rng: &mut Prng) -> Option<Command> {
+        // It plans on what its seat may see (no Hidden enemy's square) and asks the rules.
+        let view = d.view();
+        if let Some(c) = decide(&view)
+            && d.check(&c).is_ok()
         {
             return Some(c);
         }
         self.buf.clear();
-        legal::legal(s, &mut self.buf);
+        d.legal(&mut self.buf);
         let pref = [
             Command::Act(Action::End),
             Command::Pass,

@@ -227,8 +227,14 @@ pub fn ready_candidates(s: &State, trigger: Trigger, subject: Cid, from: Option<
 }
 
 /// Readied characters whose trigger this is, whether or not they have a reaction left to act
-/// on it (see [`ready_candidates`]).
+/// on it (see [`ready_candidates`]). The approach of a `hidden` character triggers nobody.
 pub fn ready_triggered(s: &State, trigger: Trigger, subject: Cid, from: Option<Pos>) -> Vec<Cid> {
+    // ING-R24: a readied action waits for something its character sees; a `hidden` subject is
+    // unseen by its enemies, so its approach sets nothing off (and its seat's squares stay
+    // secret).
+    if trigger == Trigger::Approach && s.ch(subject).has(crate::data::Cond::Hidden) {
+        return Vec::new();
+    }
     s.ids()
         .filter(|&c| s.enemies(c, subject))
         .filter(|&c| s.ch(c).ready.as_ref().is_some_and(|r| r.trigger == trigger))

@@ -25,6 +25,7 @@ pub mod resolve;
 pub mod setup;
 pub mod state;
 pub mod text;
+pub mod view;
 
 use crate::command::Command;
 use crate::event::{Event, apply};
@@ -36,7 +37,9 @@ use fray_dice::Dice;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::teams::TeamOrder;
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
-use fray_engine::{CombatantEnd, EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, SeatPolicy, Summarize};
+use fray_engine::{
+    CombatantEnd, EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, SeatPolicy, Shown, Summarize,
+};
 use std::sync::Arc;
 
 /// The Ingenuity ruleset.
@@ -73,26 +76,19 @@ impl Ruleset for Ingenuity {
         if s.outcome.is_some() {
             return None;
         }
-        let p = |who: Cid, kind: &'static str| {
-            Some(Pending {
-                seat: s.info(who).seat,
-                kind,
-                actor: Some(who),
-            })
-        };
+        let p = |who: Cid, kind: &'static str| Some(Pending::one(s.info(who).seat, kind, Some(who)));
         if let Some(top) = s.stack.last() {
             return match top {
                 Frame::Attack(a) => match a.stage {
                     // ING-R33: the attacked character's team names one interceptor or passes.
-                    Stage::Intercept => Some(Pending {
-                        seat: s
-                            .setup
+                    Stage::Intercept => Some(Pending::one(
+                        s.setup
                             .teams
                             .get(s.team(a.target) as usize)
                             .map_or(Seat::GM, |t| t.seat),
-                        kind: "intercept",
-                        actor: Some(a.target),
-                    }),
+                        "intercept",
+                        Some(a.target),
+                    )),
                     Stage::Defend => p(a.target, "defence"),
                     Stage::Block => p(a.target, "block"),
                     _ => None,
@@ -114,11 +110,7 @@ impl Ruleset for Ingenuity {
             }
             None => {
                 let team = s.order.team_to_pick(|w| s.can_take_turn(w))?;
-                Some(Pending {
-                    seat: s.setup.teams[team as usize].seat,
-                    kind: "pick",
-                    actor: None,
-                })
+                Some(Pending::one(s.setup.teams[team as usize].seat, "pick", None))
             }
         }
     }
@@ -127,15 +119,23 @@ impl Ruleset for Ingenuity {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal_commands(s: &State, out: &mut Vec<Command>) {
+    // Every Ingenuity decision has one decider, whom the engine's authority check has
+    // matched, so the seat is not needed below.
+    fn legal_commands(s: &State, _seat: Seat, out: &mut Vec<Command>) {
         legal::legal(s, out)
     }
 
-    fn check(s: &State, command: &Command) -> Result<(), Reject> {
+    fn check(s: &State, _seat: Seat, command: &Command) -> Result<(), Reject> {
         check::check(s, command)
     }
 
-    fn resolve(s: &mut State, command: &Command, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
+    fn resolve(
+        s: &mut State,
+        _seat: Seat,
+        command: &Command,
+        dice: &mut dyn Dice,
+        out: &mut Vec<Event>,
+    ) -> Result<(), EngineError> {
         let mut cx = Cx { s, dice, out };
         resolve::resolve(&mut cx, command)
     }
@@ -148,8 +148,28 @@ impl Ruleset for Ingenuity {
         s.outcome.clone()
     }
 
-    fn view(s: &State, seat: Seat) -> serde_json::Value {
-        text::view(s, seat)
+    type View<'a> = view::View<'a>;
+
+    fn view(s: &State, seat: Seat) -> view::View<'_> {
+        view::View::new(s, seat)
+    }
+
+    const HIDDEN_INFORMATION: bool = true;
+
+    fn hides_from(s: &State, seat: Seat) -> bool {
+        view::hides_from(s, seat)
+    }
+
+    fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
+        view::redact(s, seat, event)
+    }
+
+    fn redact_command(s: &State, seat: Seat, command: &Command) -> Shown<Command> {
+        view::redact_command(s, seat, command)
+    }
+
+    fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
+        view::indistinguishable(s, seat, out)
     }
 }
 

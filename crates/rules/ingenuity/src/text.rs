@@ -632,7 +632,7 @@ pub fn summary(s: &State) -> String {
 // ---------------------------------------------------------------------------------------------
 
 /// Whether `seat` sees `c`'s square: the GM and its own seat always; others unless it is hidden.
-fn sees(s: &State, seat: Seat, c: Cid) -> bool {
+pub(crate) fn sees(s: &State, seat: Seat, c: Cid) -> bool {
     seat.is_gm() || s.info(c).seat == seat || !s.ch(c).has(Cond::Hidden)
 }
 

@@ -320,7 +320,8 @@ struct Sim {
 /// Resolves `cmd` from `state` `n` times with seeded dice and counts the attack on `target`.
 fn simulate(state: &State, cmd: &str, target: &str, n: usize, seed: u64) -> Sim {
     let command = Ingenuity::parse_command(state, cmd).expect("command");
-    Ingenuity::check(state, &command).expect("legal");
+    let seat = Ingenuity::pending(state).expect("a decision").first();
+    Ingenuity::check(state, seat, &command).expect("legal");
     let target = state.find(target).expect("target");
     let mut dice = SeededDice::new(seed);
     let mut sim = Sim {
@@ -334,7 +335,7 @@ fn simulate(state: &State, cmd: &str, target: &str, n: usize, seed: u64) -> Sim 
     for _ in 0..n {
         let mut s = state.clone();
         let mut out = Vec::new();
-        Ingenuity::resolve(&mut s, &command, &mut dice, &mut out).expect("resolve");
+        Ingenuity::resolve(&mut s, seat, &command, &mut dice, &mut out).expect("resolve");
         let mut results = 0;
         for e in &out {
             match e {

@@ -104,6 +104,32 @@ fn ing_r24_a_readied_attack_on_turn_fires_when_the_enemys_turn_starts() {
     assert_eq!(t.ch("foe").econ.actions, 3);
 }
 
+/// ING-R24: a readied action waits for something its character sees; a `hidden` enemy's
+/// approach sets nothing off (the control is the test above: the same approach, seen, does).
+#[test]
+fn ing_r24_a_hidden_enemys_approach_sets_off_no_readied_action() {
+    let hidden_foe = enc(
+        &[". . . . . ."],
+        &format!(
+            "{}{}",
+            who("pc", "pcs", "0,0", "items = [\"spear\"]"),
+            who(
+                "foe",
+                "foes",
+                "5,0",
+                &format!("items = [\"spear\"]\nconditions = [\"hidden\"]\n{DEFENCELESS}")
+            ),
+        ),
+    );
+    let mut t = T::turn_of(&hidden_foe, "pc");
+    t.cmd("ready attack when approach");
+    t.cmd("pick foe");
+    t.cmd("move 1,0");
+    assert_eq!(t.ch("foe").pos, Some("1,0".parse().unwrap()));
+    assert_eq!(t.pending(), ("turn", "foe".into()), "nobody is asked to fire");
+    assert!(t.ch("pc").ready.is_some(), "the readied action still waits");
+}
+
 #[test]
 fn ing_r24_a_readied_move_fires_when_an_enemy_approaches() {
     let toml = enc(
@@ -605,7 +631,7 @@ fn ing_r33_every_ally_who_may_intercept_is_asked_in_one_decision() {
     // then pass; any of them may take the attack.
     let mut t = two_bodyguards("");
     assert_eq!(t.pending(), ("intercept", "pc1".into()));
-    assert_eq!(t.game.pending().map(|p| p.seat), Some(fray_engine::Seat(1)));
+    assert_eq!(t.game.pending().map(|p| p.first()), Some(fray_engine::Seat(1)));
     assert_eq!(t.legal(), vec!["intercept pc2", "intercept pc3", "pass"]);
     t.cmd("intercept pc3");
     assert_eq!(t.ch("pc3").pos, Some("1,0".parse().unwrap()));

@@ -3,7 +3,7 @@
 
 use fray_dice::Prng;
 use fray_engine::text::TextRuleset;
-use fray_engine::{EngineError, Game, Ruleset};
+use fray_engine::{EngineError, Game, Ruleset, Seat, choose_first};
 use fray_ingenuity::Ingenuity;
 
 mod examples;
@@ -16,9 +16,10 @@ fn record(name: &str, seed: u64, commands: usize) -> String {
     let mut ai = Ingenuity::heuristic();
     let mut rng = Prng::for_stream(seed, 0);
     for _ in 0..commands {
-        let Some(p) = game.pending() else { break };
-        let c = ai.choose(game.state(), &mut rng).expect("the AI finds a command");
-        game.submit(p.seat, c).expect("the AI's command is accepted");
+        let Some((seat, c)) = choose_first(&mut *ai, game.state(), &mut rng) else {
+            break;
+        };
+        game.submit(seat, c).expect("the AI's command is accepted");
     }
     game.record().to_json()
 }
@@ -143,6 +144,6 @@ fn check_refuses_commands_with_indices_that_name_nothing() {
             at: "0,0".parse().expect("square"),
         }),
     ] {
-        assert!(Ingenuity::check(&s, &c).is_err(), "{c:?} was accepted");
+        assert!(Ingenuity::check(&s, Seat::GM, &c).is_err(), "{c:?} was accepted");
     }
 }

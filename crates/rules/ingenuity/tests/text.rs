@@ -249,7 +249,7 @@ fn the_tracker_lists_the_order_who_acted_gauges_and_conditions_with_their_end() 
 #[test]
 fn the_view_has_the_order_who_acted_every_gauge_and_status_for_the_seat() {
     let t = tracked();
-    let v = Ingenuity::view(t.s(), fray_engine::Seat::GM);
+    let v = serde_json::to_value(Ingenuity::view(t.s(), fray_engine::Seat::GM)).expect("the view serialises");
     assert_eq!(v["picking"], "pcs");
     assert_eq!(v["acted"], serde_json::json!(["hero", "foe"]));
     assert_eq!(v["order"][0]["team"], "pcs");
@@ -265,7 +265,7 @@ fn the_view_has_the_order_who_acted_every_gauge_and_status_for_the_seat() {
         .collect();
     assert_eq!(statuses, vec!["hidden", "readied: attack when approach"]);
     let players = t.s().setup.seats.iter().position(|s| s == "players").expect("seat") as u8;
-    let v = Ingenuity::view(t.s(), fray_engine::Seat(players));
+    let v = serde_json::to_value(Ingenuity::view(t.s(), fray_engine::Seat(players))).expect("the view serialises");
     let foe = &v["combatants"][2];
     assert!(foe["pos"].is_null() && foe["stamina"].is_null() && foe["statuses"].is_null());
     assert_eq!(v["combatants"][1]["statuses"][0]["name"], "harmed");

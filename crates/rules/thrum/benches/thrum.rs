@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use fray_dice::{Dice, DiceError, Faces, Prng, SeededDice};
 use fray_engine::diag::SourceFile;
 use fray_engine::text::TextRuleset;
-use fray_engine::{Policy, Ruleset};
+use fray_engine::{Policy, Ruleset, Seat, choose_first};
 use fray_thrum::state::{State, Step};
 use fray_thrum::{Thrum, odds};
 use std::hint::black_box;
@@ -62,9 +62,9 @@ fn combat_with(
     events.clear();
     Thrum::start(&mut s, &mut *dice, events).expect("start");
     while Thrum::pending(&s).is_some() {
-        let c = ai.choose(&s, &mut rng).expect("a command");
+        let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
         events.clear();
-        Thrum::resolve(&mut s, &c, &mut *dice, events).expect("resolve");
+        Thrum::resolve(&mut s, seat, &c, &mut *dice, events).expect("resolve");
     }
     s.round
 }
@@ -80,8 +80,8 @@ fn thrum(c: &mut Criterion) {
     let mut rng = Prng::from_seed(7);
     Thrum::start(&mut mid, &mut dice, &mut events).expect("start");
     while Thrum::pending(&mid).is_some() && (mid.round < 2 || mid.turn.step != Step::Slot) {
-        let cmd = ai.choose(&mid, &mut rng).expect("a command");
-        Thrum::resolve(&mut mid, &cmd, &mut dice, &mut events).expect("resolve");
+        let (seat, cmd) = choose_first(&mut *ai, &mid, &mut rng).expect("a command");
+        Thrum::resolve(&mut mid, seat, &cmd, &mut dice, &mut events).expect("resolve");
     }
     c.bench_function("thrum one turn (heuristic, bench-4v4)", |b| {
         let mut seed = 0u64;
@@ -91,9 +91,9 @@ fn thrum(c: &mut Criterion) {
             let who = s.turn.who;
             let mut dice = SeededDice::new(seed);
             let mut rng = Prng::from_seed(seed);
-            while let Some(cmd) = ai.choose(&s, &mut rng) {
+            while let Some((seat, cmd)) = choose_first(&mut *ai, &s, &mut rng) {
                 events.clear();
-                Thrum::resolve(&mut s, &cmd, &mut dice, &mut events).expect("resolve");
+                Thrum::resolve(&mut s, seat, &cmd, &mut dice, &mut events).expect("resolve");
                 if s.turn.who != who || Thrum::pending(&s).is_none() {
                     break;
                 }
@@ -149,7 +149,7 @@ fn thrum(c: &mut Criterion) {
     // The rules alone: the commands of 50 heuristic combats recorded once, then resolved again
     // from the start with the same dice and no AI. The time per combat is the floor a faster AI
     // could approach: the throughput of a policy that costs nothing.
-    let recorded: Vec<(u64, Vec<fray_thrum::command::Command>)> = (1..=50u64)
+    let recorded: Vec<(u64, Vec<(Seat, fray_thrum::command::Command)>)> = (1..=50u64)
         .map(|seed| {
             let mut s = base.clone();
             ai.new_combat();
@@ -158,9 +158,9 @@ fn thrum(c: &mut Criterion) {
             let mut cmds = Vec::new();
             Thrum::start(&mut s, &mut dice, &mut events).expect("start");
             while Thrum::pending(&s).is_some() {
-                let c = ai.choose(&s, &mut rng).expect("a command");
-                Thrum::resolve(&mut s, &c, &mut dice, &mut events).expect("resolve");
-                cmds.push(c);
+                let (seat, c) = choose_first(&mut *ai, &s, &mut rng).expect("a command");
+                Thrum::resolve(&mut s, seat, &c, &mut dice, &mut events).expect("resolve");
+                cmds.push((seat, c));
             }
             (seed, cmds)
         })
@@ -176,9 +176,9 @@ fn thrum(c: &mut Criterion) {
             let mut dice = SeededDice::for_stream(*seed, 0);
             events.clear();
             Thrum::start(&mut s, &mut dice, &mut events).expect("start");
-            for c in cmds {
+            for (seat, c) in cmds {
                 events.clear();
-                Thrum::resolve(&mut s, c, &mut dice, &mut events).expect("resolve");
+                Thrum::resolve(&mut s, *seat, c, &mut dice, &mut events).expect("resolve");
             }
             black_box(s.round)
         })

@@ -17,7 +17,7 @@ use crate::legal;
 use crate::setup::Cid;
 use crate::state::{Frame, Phase, Pick, Prompt, State, Step, UseStage};
 use fray_dice::Prng;
-use fray_engine::Policy;
+use fray_engine::{Decision, Policy};
 use fray_space::{PathScratch, Pos, chebyshev};
 use std::sync::OnceLock;
 
@@ -197,15 +197,17 @@ impl Heuristic {
 }
 
 impl Policy<Thrum> for Heuristic {
-    fn choose(&mut self, s: &State, _rng: &mut Prng) -> Option<Command> {
-        if let Some(c) = self.decide(s)
-            && check(s, &c).is_ok()
+    fn choose(&mut self, d: &Decision<'_, Thrum>, _rng: &mut Prng) -> Option<Command> {
+        // It plans on what its seat may see (no Hidden enemy's square) and asks the rules.
+        let view = d.view();
+        if let Some(c) = self.decide(&view)
+            && d.check(&c).is_ok()
         {
             return Some(c);
         }
         // Fall back to something always sensible: end the turn, begin, pass, or the first legal.
         self.buf.clear();
-        legal::legal(s, &mut self.buf);
+        d.legal(&mut self.buf);
         let pref = [Command::EndTurn, Command::Begin, Command::Pass];
         pref.into_iter()
             .find(|c| self.buf.contains(c))

@@ -297,7 +297,8 @@ pub fn tracker(s: &State, seat: Seat) -> String {
         let pointer = if st == "acting" { '>' } else { ' ' };
         let info = s.info(c);
         let mut extra = String::new();
-        if st == "acting" && matches!(s.turn.step, Step::Move | Step::ActionMove) {
+        // How far a Hidden enemy has moved would tell where it went.
+        if st == "acting" && matches!(s.turn.step, Step::Move | Step::ActionMove) && !hidden_from(s, seat, c) {
             let speed = crate::calc::speed(s, c);
             let left = crate::check::movement_left(s).max(0);
             let _ = write!(extra, "  {left} of {speed} movement left");

@@ -24,6 +24,7 @@ pub mod setup;
 pub mod state;
 mod summary;
 pub mod text;
+pub mod view;
 
 use crate::command::Command;
 use crate::event::{Event, apply};
@@ -35,7 +36,7 @@ use fray_dice::Dice;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
-use fray_engine::{EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat};
+use fray_engine::{EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
 use std::sync::Arc;
 
 /// The Thrum ruleset.
@@ -94,13 +95,7 @@ impl Ruleset for Thrum {
         if s.outcome.is_some() {
             return None;
         }
-        let p = |who: Cid, kind: &'static str| {
-            Some(Pending {
-                seat: s.info(who).seat,
-                kind,
-                actor: Some(who),
-            })
-        };
+        let p = |who: Cid, kind: &'static str| Some(Pending::one(s.info(who).seat, kind, Some(who)));
         if let Some(top) = s.stack.last() {
             return match top {
                 Frame::Use(u) if u.stage == UseStage::Defences => p(u.targets[u.index as usize], "defence"),
@@ -127,15 +122,23 @@ impl Ruleset for Thrum {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal_commands(s: &State, out: &mut Vec<Command>) {
+    // Every Thrum decision has one decider, whom the engine's authority check has matched, so
+    // the seat is not needed below.
+    fn legal_commands(s: &State, _seat: Seat, out: &mut Vec<Command>) {
         legal::legal(s, out)
     }
 
-    fn check(s: &State, command: &Command) -> Result<(), Reject> {
+    fn check(s: &State, _seat: Seat, command: &Command) -> Result<(), Reject> {
         check::check(s, command)
     }
 
-    fn resolve(s: &mut State, command: &Command, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
+    fn resolve(
+        s: &mut State,
+        _seat: Seat,
+        command: &Command,
+        dice: &mut dyn Dice,
+        out: &mut Vec<Event>,
+    ) -> Result<(), EngineError> {
         let mut cx = Cx { s, dice, out };
         resolve::resolve(&mut cx, command)
     }
@@ -148,8 +151,28 @@ impl Ruleset for Thrum {
         s.outcome.clone()
     }
 
-    fn view(s: &State, seat: Seat) -> serde_json::Value {
-        text::view(s, seat)
+    type View<'a> = view::View<'a>;
+
+    fn view(s: &State, seat: Seat) -> view::View<'_> {
+        view::View::new(s, seat)
+    }
+
+    const HIDDEN_INFORMATION: bool = true;
+
+    fn hides_from(s: &State, seat: Seat) -> bool {
+        view::hides_from(s, seat)
+    }
+
+    fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
+        view::redact(s, seat, event)
+    }
+
+    fn redact_command(s: &State, seat: Seat, command: &Command) -> Shown<Command> {
+        view::redact_command(s, seat, command)
+    }
+
+    fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
+        view::indistinguishable(s, seat, out)
     }
 }
 

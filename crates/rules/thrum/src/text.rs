@@ -505,7 +505,7 @@ pub fn describe_pending(s: &State, p: &Pending) -> String {
                     s.name(*creator)
                 )
             }
-            _ => format!("a decision for {}", p.seat),
+            _ => format!("a decision for {}", p.seats),
         };
     }
     let who = s.name(s.turn.who);
@@ -725,7 +725,10 @@ pub fn view(s: &State, seat: Seat) -> serde_json::Value {
             delayed: sl.delayed,
         })
         .collect();
-    let moving = s.phase == Phase::Rounds && matches!(s.turn.step, Step::Move | Step::ActionMove);
+    // How far a Hidden enemy has moved would tell where it went, so its movement left is not shown.
+    let moving = s.phase == Phase::Rounds
+        && matches!(s.turn.step, Step::Move | Step::ActionMove)
+        && !crate::board::hidden_from(s, seat, s.turn.who);
     let v = View {
         title: &s.setup.title,
         round: s.round,

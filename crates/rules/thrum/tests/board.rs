@@ -137,7 +137,7 @@ fn the_view_gives_the_order_delays_mark_scouted_and_every_status_for_the_seat() 
     t.cmd("gm status o slowed =2");
     t.cmd("gm set o mark =2");
     t.cmd("gm set o scouted =1");
-    let v = Thrum::view(t.s(), Seat::GM);
+    let v = serde_json::to_value(Thrum::view(t.s(), Seat::GM)).expect("the view serialises");
     let order = v["order"].as_array().expect("order");
     let ids: Vec<&str> = order.iter().map(|x| x["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["h", "a", "o"]);
@@ -163,6 +163,6 @@ fn the_view_gives_the_order_delays_mark_scouted_and_every_status_for_the_seat() 
     // Hidden h: the GM sees its square, the players do not.
     assert_eq!(v["combatants"][1]["pos"], serde_json::json!([3, 1]));
     let players = t.s().setup.seats.iter().position(|s| s == "players").unwrap() as u8;
-    let pv = Thrum::view(t.s(), Seat(players));
+    let pv = serde_json::to_value(Thrum::view(t.s(), Seat(players))).expect("the view serialises");
     assert!(pv["combatants"][1]["pos"].is_null());
 }

@@ -3,9 +3,9 @@
 //! are refused without a trace, records replay identically, state survives JSON), plus random
 //! legal play on a sample of seeds.
 
-use fray_engine::conformance::{Config, run};
+use fray_engine::conformance::{Config, hidden_information, run};
 use fray_engine::text::TextRuleset;
-use fray_engine::{Policy, RandomLegal};
+use fray_engine::{Policy, RandomLegal, Seat};
 use fray_thrum::Thrum;
 
 mod examples;
@@ -52,4 +52,20 @@ fn conformance_last_stand() {
 #[test]
 fn conformance_ruins() {
     suite("ruins.toml", 1000, 10);
+}
+
+/// Nothing hidden from a seat reaches its view, map, tracker or log (fray's reading of Hidden,
+/// THR-R219: a foe's seat is not shown where a Hidden combatant stands, nor its steps). The
+/// Plinkers of the ruins slip away into hiding; the check compares every seat's screen and log
+/// with the Plinker standing elsewhere, and after moves it is shown alike.
+#[test]
+fn thr_r219_hidden_squares_reach_no_other_seat() {
+    let (setup, options) = load("ruins.toml");
+    let seats: Vec<Seat> = (0..setup.seats.len() as u8).map(Seat).collect();
+    let report = hidden_information::<Thrum>(&setup, &options, 0..12, &seats, 20_000, |_| Thrum::heuristic())
+        .unwrap_or_else(|f| panic!("ruins: {f}"));
+    assert!(
+        report.variants_compared > 0 && report.commands_compared > 0,
+        "no Plinker hid, so nothing was checked: {report:?}"
+    );
 }

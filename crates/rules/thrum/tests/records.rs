@@ -6,7 +6,7 @@
 use fray_dice::Prng;
 use fray_engine::conformance::edited_records_never_panic;
 use fray_engine::text::TextRuleset;
-use fray_engine::{Game, Ruleset};
+use fray_engine::{Game, Ruleset, choose_first};
 use fray_thrum::Thrum;
 
 mod examples;
@@ -19,11 +19,10 @@ fn record(name: &str, seed: u64, commands: usize) -> String {
     let mut ai = Thrum::heuristic();
     let mut rng = Prng::for_stream(seed, 1);
     for _ in 0..commands {
-        let Some(p) = game.pending() else { break };
-        let Some(c) = ai.choose(game.state(), &mut rng) else {
+        let Some((seat, c)) = choose_first(&mut *ai, game.state(), &mut rng) else {
             break;
         };
-        game.submit(p.seat, c).expect("the AI's command is accepted");
+        game.submit(seat, c).expect("the AI's command is accepted");
     }
     game.record().to_json()
 }

@@ -173,7 +173,7 @@ impl T {
         if text.starts_with("gm ") {
             Seat::GM
         } else {
-            self.game.pending().map_or(Seat::GM, |p| p.seat)
+            self.game.pending().map_or(Seat::GM, |p| p.first())
         }
     }
 
@@ -245,7 +245,7 @@ impl T {
     /// The legal commands, printed.
     pub fn legal(&self) -> Vec<String> {
         self.game
-            .legal_commands()
+            .legal_commands(self.game.pending().map_or(Seat::GM, |p| p.first()))
             .iter()
             .map(|c| Ingenuity::format_command(self.s(), c))
             .collect()

@@ -1,0 +1,436 @@
+//! The contracts the next rulesets need, on a toy game of secret bids: a decision with several
+//! deciders who answer in any order, each once (the step resolves with the last answer), a
+//! typed per-seat view, events redacted per seat until the reveal, policies that decide from
+//! their seat's view, and the conformance suite's hidden-information check (which must catch a
+//! ruleset that leaks).
+
+use fray_dice::{Dice, Prng};
+use fray_engine::conformance::{Config, hidden_information, run};
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::text::{AnyGame, Loaded, ReadFile, TextGame, TextRuleset};
+use fray_engine::{
+    Decision, EngineError, Game, Outcome, Pending, Policy, RandomLegal, Reject, Ruleset, Seat, Seats, Shown,
+    SubmitError,
+};
+use serde::{Deserialize, Serialize};
+
+/// Two players bid 1 to 3 in secret each round; when both have bid, the bids are revealed and
+/// the higher bid scores its value (a tie scores nothing). First to 6 points wins.
+struct Bids;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+struct St {
+    scores: [u8; 2],
+    /// This round's bids, hidden from the other player until both are in.
+    bids: [Option<u8>; 2],
+    winner: Option<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Cmd {
+    Bid(u8),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Ev {
+    /// Player `p` bid; `None` in the copy shown to the other player.
+    Bid(u8, Option<u8>),
+    Reveal([u8; 2]),
+    Won(u8),
+}
+
+/// What one seat may know: the scores, its own bid, and only whether the other has bid.
+#[derive(Serialize)]
+struct View {
+    scores: [u8; 2],
+    mine: Option<u8>,
+    other_has_bid: bool,
+}
+
+fn player(seat: Seat) -> Option<usize> {
+    matches!(seat.0, 1 | 2).then(|| usize::from(seat.0 - 1))
+}
+
+impl Ruleset for Bids {
+    const ID: &'static str = "bids";
+    const VERSION: &'static str = "1";
+    type Options = ();
+    type Setup = ();
+    type State = St;
+    type Command = Cmd;
+    type Event = Ev;
+    type View<'a> = View;
+    const HIDDEN_INFORMATION: bool = true;
+
+    fn new_state(_: &(), _: &()) -> Result<St, EngineError> {
+        Ok(St::default())
+    }
+    fn start(_: &mut St, _: &mut dyn Dice, _: &mut Vec<Ev>) -> Result<(), EngineError> {
+        Ok(())
+    }
+    fn pending(s: &St) -> Option<Pending> {
+        if s.winner.is_some() {
+            return None;
+        }
+        let seats: Seats = (0..2u8)
+            .filter(|&p| s.bids[usize::from(p)].is_none())
+            .map(|p| Seat(p + 1))
+            .collect();
+        Some(Pending {
+            seats,
+            kind: "bid",
+            actor: None,
+        })
+    }
+    fn is_ruling(_: &Cmd) -> bool {
+        false
+    }
+    fn legal_commands(_: &St, _: Seat, out: &mut Vec<Cmd>) {
+        out.extend((1..=3).map(Cmd::Bid));
+    }
+    fn check(s: &St, seat: Seat, c: &Cmd) -> Result<(), Reject> {
+        let Cmd::Bid(b) = c;
+        let Some(p) = player(seat) else {
+            return Err(Reject::new("not-a-player", "only players bid"));
+        };
+        if s.bids[p].is_some() {
+            return Err(Reject::new("already-bid", "this seat has already bid this round"));
+        }
+        if !(1..=3).contains(b) {
+            return Err(Reject::new("bad-bid", "a bid is 1, 2 or 3"));
+        }
+        Ok(())
+    }
+    fn resolve(s: &mut St, seat: Seat, c: &Cmd, _: &mut dyn Dice, out: &mut Vec<Ev>) -> Result<(), EngineError> {
+        let Cmd::Bid(b) = *c;
+        let p = player(seat).ok_or_else(|| EngineError::Bug("a bid from a non-player".into()))?;
+        let mut emit = |s: &mut St, e: Ev| {
+            Self::apply(s, &e);
+            out.push(e);
+        };
+        emit(s, Ev::Bid(p as u8, Some(b)));
+        if let [Some(a), Some(b)] = s.bids {
+            emit(s, Ev::Reveal([a, b]));
+            if let Some(w) = (0..2u8).find(|&p| s.scores[usize::from(p)] >= 6) {
+                emit(s, Ev::Won(w));
+            }
+        }
+        Ok(())
+    }
+    fn apply(s: &mut St, e: &Ev) {
+        match *e {
+            Ev::Bid(p, b) => s.bids[usize::from(p)] = b.or(Some(0)),
+            Ev::Reveal([a, b]) => {
+                if a > b {
+                    s.scores[0] += a;
+                } else if b > a {
+                    s.scores[1] += b;
+                }
+                s.bids = [None, None];
+            }
+            Ev::Won(p) => s.winner = Some(p),
+        }
+    }
+    fn outcome(s: &St) -> Option<Outcome> {
+        s.winner.map(|w| Outcome {
+            winner: Some(w),
+            reason: "reached 6".into(),
+        })
+    }
+    fn view(s: &St, seat: Seat) -> View {
+        let me = player(seat);
+        View {
+            scores: s.scores,
+            mine: me.and_then(|p| s.bids[p]),
+            other_has_bid: me.is_some_and(|p| s.bids[1 - p].is_some()),
+        }
+    }
+    fn hides_from(s: &St, seat: Seat) -> bool {
+        player(seat).is_some_and(|p| s.bids[1 - p].is_some())
+    }
+    fn redact(_: &St, seat: Seat, e: &Ev) -> Shown<Ev> {
+        match *e {
+            Ev::Bid(p, _) if !seat.is_gm() && player(seat) != Some(usize::from(p)) => Shown::As(Ev::Bid(p, None)),
+            _ => Shown::All,
+        }
+    }
+    fn redact_command(_: &St, seat: Seat, _: &Cmd) -> Shown<Cmd> {
+        // Only the bidder's seat is asked, so any other seat is shown no bid at all.
+        if seat.is_gm() { Shown::All } else { Shown::Nothing }
+    }
+    fn indistinguishable(s: &St, seat: Seat, out: &mut Vec<St>) {
+        let Some(p) = player(seat) else { return };
+        if let Some(theirs) = s.bids[1 - p] {
+            for b in (1..=3).filter(|&b| b != theirs) {
+                let mut v = s.clone();
+                v.bids[1 - p] = Some(b);
+                out.push(v);
+            }
+        }
+    }
+}
+
+impl TextRuleset for Bids {
+    fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
+        Err(vec![Diagnostic::at(source, 0, "bids has no encounter files")])
+    }
+    fn parse_command(_: &St, text: &str) -> Result<Cmd, Reject> {
+        match text.trim().strip_prefix("bid ").map(str::parse) {
+            Some(Ok(b)) => Ok(Cmd::Bid(b)),
+            _ => Err(Reject::unreadable("bid 1, bid 2 or bid 3")),
+        }
+    }
+    fn format_command(_: &St, c: &Cmd) -> String {
+        let Cmd::Bid(b) = c;
+        format!("bid {b}")
+    }
+    fn describe_event(s: &St, e: &Ev) -> Option<String> {
+        Some(match e {
+            Ev::Bid(p, Some(b)) => format!("player {} bids {b}", p + 1),
+            Ev::Bid(p, None) => format!("player {} bids in secret", p + 1),
+            Ev::Reveal([a, b]) => format!("the bids are {a} and {b}; scores {:?}", s.scores),
+            Ev::Won(p) => format!("player {} wins", p + 1),
+        })
+    }
+    fn describe_pending(_: &St, p: &Pending) -> String {
+        format!("bids from {}", p.seats)
+    }
+    fn seat_name(_: &St, seat: Seat) -> String {
+        format!("player {}", seat.0)
+    }
+    fn seat_by_name(_: &St, name: &str) -> Option<Seat> {
+        name.strip_prefix("player ")?.parse().ok().map(Seat)
+    }
+    fn summary(s: &St) -> String {
+        format!("scores {:?}", s.scores)
+    }
+    fn tracker(s: &St, seat: Seat) -> String {
+        serde_json::to_string(&Self::view(s, seat)).unwrap_or_default()
+    }
+    fn title(_: &St) -> String {
+        "bids".into()
+    }
+    fn heuristic() -> Box<dyn Policy<Self>> {
+        Box::new(Outbid)
+    }
+}
+
+/// Bids one more than it guesses the other bid, from what its view shows: 3 when the other
+/// has not bid yet, else 2. It cannot see the other's bid.
+struct Outbid;
+
+impl Policy<Bids> for Outbid {
+    fn choose(&mut self, d: &Decision<'_, Bids>, _: &mut Prng) -> Option<Cmd> {
+        let v = d.view();
+        Some(Cmd::Bid(if v.other_has_bid { 2 } else { 3 }))
+    }
+    fn name(&self) -> &str {
+        "outbid"
+    }
+}
+
+#[test]
+fn several_deciders_answer_in_any_order_each_once_and_the_step_resolves_with_the_last() {
+    for first in [Seat(1), Seat(2)] {
+        let second = Seat(3 - first.0);
+        let mut g = Game::<Bids>::new_seeded((), (), 1).unwrap();
+        let p = g.pending().unwrap();
+        assert_eq!(p.seats.iter().collect::<Vec<_>>(), vec![Seat(1), Seat(2)]);
+        let events = g.submit(first, Cmd::Bid(3)).unwrap().to_vec();
+        assert_eq!(events.len(), 1, "nothing resolves before the last bid: {events:?}");
+        // The seat that answered is no longer a decider; a second answer is refused.
+        assert_eq!(g.pending().unwrap().seats, Seats::one(second));
+        match g.submit(first, Cmd::Bid(1)) {
+            Err(SubmitError::Rejected(r)) => assert_eq!(r.code, Reject::NOT_YOUR_DECISION),
+            other => panic!("{other:?}"),
+        }
+        assert!(g.legal_commands(first).is_empty());
+        let events = g.submit(second, Cmd::Bid(1)).unwrap().to_vec();
+        assert!(matches!(events[1], Ev::Reveal(_)), "{events:?}");
+        assert_eq!(g.state().scores, if first == Seat(1) { [3, 0] } else { [0, 3] });
+        // The record keeps who answered what, and replays.
+        let seats: Vec<Seat> = g.record().entries.iter().map(|e| e.seat).collect();
+        assert_eq!(seats, vec![first, second]);
+        let replayed = Game::<Bids>::replay(g.record()).unwrap();
+        assert_eq!(replayed.state(), g.state());
+    }
+}
+
+#[test]
+fn a_secret_bid_reaches_neither_the_other_seats_view_nor_its_log_until_the_reveal() {
+    let mut g = TextGame::new(Game::<Bids>::new_seeded((), (), 1).unwrap());
+    g.submit_text(Seat(1), "bid 2").unwrap();
+    let theirs = g.log_for(Seat(2));
+    assert_eq!(theirs[0].text.as_deref(), Some("player 1 bids in secret"));
+    assert!(!theirs[0].json.to_string().contains('2'), "{:?}", theirs[0].json);
+    assert_eq!(g.log_for(Seat(1))[0].text.as_deref(), Some("player 1 bids 2"));
+    assert_eq!(
+        g.full_log()[0].text.as_deref(),
+        Some("player 1 bids 2"),
+        "the GM sees everything"
+    );
+    assert_eq!(g.view_json(Seat(2))["mine"], serde_json::Value::Null);
+    assert_eq!(g.view_json(Seat(2))["other_has_bid"], true);
+    assert_eq!(g.view_json(Seat(1))["mine"], 2);
+    g.submit_text(Seat(2), "bid 1").unwrap();
+    let after = g.log_for(Seat(2));
+    assert_eq!(after[2].text.as_deref(), Some("the bids are 2 and 1; scores [2, 0]"));
+}
+
+#[test]
+fn the_pending_text_asks_each_seat_in_turn() {
+    let mut g = TextGame::new(Game::<Bids>::new_seeded((), (), 1).unwrap());
+    let p = g.pending().unwrap();
+    assert_eq!((p.seat, p.deciders.clone()), (Seat(1), vec![Seat(1), Seat(2)]));
+    g.submit_text(Seat(1), "bid 1").unwrap();
+    let p = g.pending().unwrap();
+    assert_eq!((p.seat, p.deciders), (Seat(2), vec![Seat(2)]));
+    assert_eq!(p.choices, vec!["bid 1", "bid 2", "bid 3"]);
+    let (typed, _) = g.ai_step(&mut Prng::from_seed(1)).unwrap();
+    assert_eq!(typed, "bid 2", "the AI saw that the other had bid, not what");
+}
+
+#[test]
+fn bids_pass_the_conformance_suite_and_its_hidden_information_check() {
+    let report = run::<Bids>(
+        &(),
+        &(),
+        &Config {
+            seeds: 0..30,
+            ..Config::default()
+        },
+        |_| Box::new(RandomLegal::<Bids>::new()) as Box<dyn Policy<Bids>>,
+    )
+    .unwrap();
+    assert_eq!(report.playouts, 30);
+    let hidden = hidden_information::<Bids>(&(), &(), 0..30, &[Seat::GM, Seat(1), Seat(2)], 1000, |_| {
+        Box::new(RandomLegal::<Bids>::new())
+    })
+    .unwrap();
+    assert!(
+        hidden.variants_compared > 30 && hidden.commands_compared > 30,
+        "{hidden:?}"
+    );
+}
+
+/// Bids whose view shows the other player's bid: the hidden-information check must fail.
+struct LeakyView;
+
+/// Bids whose log shows every bid to everyone: the check must fail too.
+struct LeakyLog;
+
+macro_rules! like_bids {
+    ($name:ident, $view:ty, $viewfn:expr, $redact:expr) => {
+        impl Ruleset for $name {
+            const ID: &'static str = "leaky";
+            const VERSION: &'static str = "1";
+            type Options = ();
+            type Setup = ();
+            type State = St;
+            type Command = Cmd;
+            type Event = Ev;
+            type View<'a> = $view;
+            const HIDDEN_INFORMATION: bool = true;
+            fn new_state(a: &(), b: &()) -> Result<St, EngineError> {
+                Bids::new_state(a, b)
+            }
+            fn start(s: &mut St, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+                Bids::start(s, d, o)
+            }
+            fn pending(s: &St) -> Option<Pending> {
+                Bids::pending(s)
+            }
+            fn is_ruling(c: &Cmd) -> bool {
+                Bids::is_ruling(c)
+            }
+            fn legal_commands(s: &St, seat: Seat, o: &mut Vec<Cmd>) {
+                Bids::legal_commands(s, seat, o)
+            }
+            fn check(s: &St, seat: Seat, c: &Cmd) -> Result<(), Reject> {
+                Bids::check(s, seat, c)
+            }
+            fn resolve(s: &mut St, seat: Seat, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+                Bids::resolve(s, seat, c, d, o)
+            }
+            fn apply(s: &mut St, e: &Ev) {
+                Bids::apply(s, e)
+            }
+            fn outcome(s: &St) -> Option<Outcome> {
+                Bids::outcome(s)
+            }
+            fn view(s: &St, seat: Seat) -> Self::View<'_> {
+                $viewfn(s, seat)
+            }
+            fn hides_from(s: &St, seat: Seat) -> bool {
+                Bids::hides_from(s, seat)
+            }
+            fn redact(s: &St, seat: Seat, e: &Ev) -> Shown<Ev> {
+                $redact(s, seat, e)
+            }
+            fn redact_command(s: &St, seat: Seat, c: &Cmd) -> Shown<Cmd> {
+                Bids::redact_command(s, seat, c)
+            }
+            fn indistinguishable(s: &St, seat: Seat, out: &mut Vec<St>) {
+                Bids::indistinguishable(s, seat, out)
+            }
+        }
+        impl TextRuleset for $name {
+            fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
+                Err(vec![Diagnostic::at(source, 0, "no files")])
+            }
+            fn parse_command(s: &St, text: &str) -> Result<Cmd, Reject> {
+                Bids::parse_command(s, text)
+            }
+            fn format_command(s: &St, c: &Cmd) -> String {
+                Bids::format_command(s, c)
+            }
+            fn describe_event(s: &St, e: &Ev) -> Option<String> {
+                Bids::describe_event(s, e)
+            }
+            fn describe_pending(s: &St, p: &Pending) -> String {
+                Bids::describe_pending(s, p)
+            }
+            fn seat_name(s: &St, seat: Seat) -> String {
+                Bids::seat_name(s, seat)
+            }
+            fn seat_by_name(s: &St, name: &str) -> Option<Seat> {
+                Bids::seat_by_name(s, name)
+            }
+            fn summary(s: &St) -> String {
+                Bids::summary(s)
+            }
+            fn title(s: &St) -> String {
+                Bids::title(s)
+            }
+            fn heuristic() -> Box<dyn Policy<Self>> {
+                Box::new(RandomLegal::<Self>::new())
+            }
+        }
+    };
+}
+
+fn whole(s: &St, _: Seat) -> &St {
+    s
+}
+
+like_bids!(LeakyView, &'a St, whole, Bids::redact);
+like_bids!(LeakyLog, View, Bids::view, |_: &St, _: Seat, _: &Ev| Shown::All);
+
+#[test]
+fn the_hidden_information_check_catches_a_view_or_a_log_that_leaks() {
+    let seats = [Seat(1), Seat(2)];
+    let f = hidden_information::<LeakyView>(&(), &(), 0..5, &seats, 1000, |_| {
+        Box::new(RandomLegal::<LeakyView>::new())
+    })
+    .unwrap_err();
+    assert!(f.what.contains("view"), "{f}");
+    let f = hidden_information::<LeakyLog>(&(), &(), 0..5, &seats, 1000, |_| {
+        Box::new(RandomLegal::<LeakyLog>::new())
+    })
+    .unwrap_err();
+    assert!(f.what.contains("log of"), "{f}");
+    assert!(
+        f.what.contains("which it is shown alike"),
+        "the command comparison caught it: {f}"
+    );
+}

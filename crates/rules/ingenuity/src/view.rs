@@ -1,0 +1,135 @@
+//! What each seat may know, and what it is shown of events and commands.
+//!
+//! A seat does not see the square of a Hidden character of another seat (the `hidden`
+//! condition: unseen by enemies, its attacks are sneak attacks), nor other seats' resources (the JSON view
+//! and the tracker leave them out). The JSON view leaves those squares out and the seat's log
+//! leaves out their steps.
+//!
+//! The built-in AI reads the whole state through [`View`]'s `Deref`, other characters'
+//! resources included (it weighs targets by them): a known leftover of the move to views.
+
+use crate::command::{Action, Command};
+use crate::event::Event;
+use crate::setup::Cid;
+use crate::state::{Frame, State};
+use crate::text::sees;
+use fray_engine::{Seat, Shown};
+use fray_space::Pos;
+use serde::{Serialize, Serializer};
+use std::ops::Deref;
+
+/// Whether `seat` may not see where `c` stands.
+fn hidden_from(s: &State, seat: Seat, c: Cid) -> bool {
+    usize::from(c) < s.chars.len() && !sees(s, seat, c)
+}
+
+/// A seat's view: what its screen is sent and what its AI decides from. It serialises to the
+/// JSON view, which leaves out the squares hidden from the seat, and dereferences to the state
+/// for the AI, which may use them: a Hidden character can still be attacked, so the seat's legal
+/// targets already tell where it is. (A game whose hidden characters cannot be targeted hides them from its AI too.)
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    seat: Seat,
+    state: &'a State,
+}
+
+impl<'a> View<'a> {
+    /// What `seat` may know of `s`.
+    pub fn new(s: &'a State, seat: Seat) -> View<'a> {
+        View { seat, state: s }
+    }
+
+    /// The seat whose view this is.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+}
+
+impl Deref for View<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        self.state
+    }
+}
+
+impl Serialize for View<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        crate::text::view(self.state, self.seat).serialize(ser)
+    }
+}
+
+/// Whether the square of a character on the map is hidden from `seat`.
+pub fn hides_from(s: &State, seat: Seat) -> bool {
+    !seat.is_gm() && s.ids().any(|c| s.ch(c).pos.is_some() && hidden_from(s, seat, c))
+}
+
+/// Steps (and the walk frames that carry their path), throws and placements by a character
+/// hidden from `seat` are not shown to it
+/// (judged before the event, so the reveal itself is shown).
+pub fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
+    let who = match event {
+        Event::Moved { who, .. } | Event::Thrown { who, .. } | Event::Placed { who, .. } => *who,
+        // A walk's frame carries its whole path.
+        Event::Push { frame } | Event::Update { frame } => match &**frame {
+            Frame::Walk(w) => w.who,
+            _ => return Shown::All,
+        },
+        _ => return Shown::All,
+    };
+    if hidden_from(s, seat, who) {
+        Shown::Nothing
+    } else {
+        Shown::All
+    }
+}
+
+/// The square written in place of one a seat may not see.
+pub const UNKNOWN_SQUARE: Pos = Pos {
+    x: i16::MIN,
+    y: i16::MIN,
+};
+
+/// Where a character hidden from `seat` moves to is not shown to the seat: it is shown the kind
+/// of move (a move, a step, a sprint: each spends different resources) to [`UNKNOWN_SQUARE`].
+pub fn redact_command(s: &State, seat: Seat, command: &Command) -> Shown<Command> {
+    let Some(who) = s.turn.as_ref().map(|t| t.who) else {
+        return Shown::All;
+    };
+    if !hidden_from(s, seat, who) {
+        return Shown::All;
+    }
+    match command {
+        Command::Act(Action::Move(_)) => Shown::As(Command::Act(Action::Move(UNKNOWN_SQUARE))),
+        Command::Act(Action::Step(_)) => Shown::As(Command::Act(Action::Step(UNKNOWN_SQUARE))),
+        Command::Act(Action::Sprint(_)) => Shown::As(Command::Act(Action::Sprint(UNKNOWN_SQUARE))),
+        _ => Shown::All,
+    }
+}
+
+/// Positions `seat` cannot tell apart from `s`: each character hidden from it standing on one
+/// of up to two other free, open squares next to where it is.
+pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
+    for c in s.ids() {
+        let Some(at) = s.ch(c).pos else { continue };
+        if !hidden_from(s, seat, c) {
+            continue;
+        }
+        let mut n = 0;
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
+            let p = Pos {
+                x: at.x + dx,
+                y: at.y + dy,
+            };
+            let open = s.setup.map.get(p).is_some_and(|cell| !cell.blocked);
+            if open && s.ids().all(|o| s.ch(o).pos != Some(p)) {
+                let mut v = s.clone();
+                v.chars[usize::from(c)].pos = Some(p);
+                out.push(v);
+                n += 1;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+    }
+}

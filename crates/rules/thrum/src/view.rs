@@ -1,0 +1,116 @@
+//! What each seat may know, and what it is shown of events and commands.
+//!
+//! Thrum's only hidden information is fray's reading of Hidden (THR-R219, see docs/thrum.md):
+//! a seat does not see where a Hidden combatant of another side stands ([`crate::board::hidden_from`]).
+//! Its JSON view, map and tracker leave those squares out and its log leaves out their steps,
+//! placements and relocations.
+
+use crate::board::hidden_from;
+use crate::command::Command;
+use crate::event::Event;
+use crate::state::State;
+use fray_engine::{Seat, Shown};
+use fray_space::Pos;
+use serde::{Serialize, Serializer};
+use std::ops::Deref;
+
+/// A seat's view: what its screen is sent and what its AI decides from. It serialises to the
+/// JSON view, which leaves out the squares hidden from the seat, and dereferences to the state
+/// for the AI, which may use them: the rules let a foe aim at a Hidden combatant, so the seat's
+/// legal targets already tell where it is, and the AI needs its square to weigh range and
+/// Banes. (A game whose hidden characters cannot be targeted hides them from its AI too.)
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    seat: Seat,
+    state: &'a State,
+}
+
+impl<'a> View<'a> {
+    /// What `seat` may know of `s`.
+    pub fn new(s: &'a State, seat: Seat) -> View<'a> {
+        View { seat, state: s }
+    }
+
+    /// The seat whose view this is.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+}
+
+impl Deref for View<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        self.state
+    }
+}
+
+impl Serialize for View<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        crate::text::view(self.state, self.seat).serialize(ser)
+    }
+}
+
+/// Whether a Hidden combatant on the map is hidden from `seat` (THR-R219, fray's reading).
+pub fn hides_from(s: &State, seat: Seat) -> bool {
+    !seat.is_gm() && s.ids().any(|c| s.ch(c).pos.is_some() && hidden_from(s, seat, c))
+}
+
+/// Steps, teleports, stopped pushes, placements and relocations of a combatant hidden from
+/// `seat` are not shown to it (judged before the event, so the step that reveals a combatant
+/// is still hidden, and the reveal itself is shown).
+pub fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
+    let who = match event {
+        Event::Placed { who, .. }
+        | Event::Moved { who, .. }
+        | Event::Teleported { who, .. }
+        | Event::ForcedMoveStopped { who, .. }
+        | Event::Relocated { who, .. } => *who,
+        _ => return Shown::All,
+    };
+    if usize::from(who) < s.chars.len() && hidden_from(s, seat, who) {
+        Shown::Nothing
+    } else {
+        Shown::All
+    }
+}
+
+/// Where a combatant hidden from `seat` places itself or moves to is not shown to the seat.
+pub fn redact_command(s: &State, seat: Seat, command: &Command) -> Shown<Command> {
+    let Some(who) = <crate::Thrum as fray_engine::Ruleset>::pending(s).and_then(|p| p.actor) else {
+        return Shown::All;
+    };
+    let moving = matches!(command, Command::Place(_) | Command::Move(_) | Command::Step { .. });
+    if moving && usize::from(who) < s.chars.len() && hidden_from(s, seat, who) {
+        Shown::Nothing
+    } else {
+        Shown::All
+    }
+}
+
+/// Positions `seat` cannot tell apart from `s`: each combatant hidden from it standing on one
+/// of up to two other free, open squares next to where it is.
+pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
+    for c in s.ids() {
+        let Some(at) = s.ch(c).pos else { continue };
+        if !hidden_from(s, seat, c) {
+            continue;
+        }
+        let mut n = 0;
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
+            let p = Pos {
+                x: at.x + dx,
+                y: at.y + dy,
+            };
+            let open = s.setup.map.get(p).is_some_and(|cell| !cell.blocked);
+            if open && s.occupant(p).is_none() && s.ids().all(|o| s.ch(o).pos != Some(p)) {
+                let mut v = s.clone();
+                v.chars[usize::from(c)].pos = Some(p);
+                out.push(v);
+                n += 1;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+    }
+}
