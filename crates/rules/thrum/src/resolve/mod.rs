@@ -39,7 +39,7 @@ pub use self::effects::{nova_earn, remove, terrain_affects, terrain_squares};
 pub use self::end::{end_combat, stop_check};
 pub use self::interpreter::verdict_of;
 pub use self::lines::{add_condition, deal, incapacitate};
-pub use self::movement::drop_odds;
+pub use self::movement::{StepCost, drop_odds, terrain_step_cost};
 pub use self::turn::{end_turn, fixed_roll};
 
 use self::effects::{answer_prompt, buff_on_defence};
@@ -122,7 +122,10 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
     let who = cx.s.turn.who;
     match cmd {
         Command::Begin => begin_turn(cx)?,
+        // THR-R13: the slot's character takes its turn at the named later point instead.
         Command::Delay(after) => cx.emit(Event::Delayed { who, after: *after }),
+        // THR-R22: a PC's Round Zero turn places it (in the Starting Area, checked), then goes
+        // to the Stance step (THR-R23).
         Command::Place(p) => {
             cx.emit(Event::Placed { who, at: *p });
             cx.emit(Event::StepChanged { step: Step::Stance });
@@ -132,7 +135,8 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
         Command::Step { dir, roll } => do_step(cx, who, *dir, *roll)?,
         Command::Act(a) => declare(cx, who, a)?,
         Command::Stance(id) => {
-            // THR-R33: entering a Stance first ends the current one, so only one is ever active.
+            // THR-R32, THR-R33: entering a Stance first ends the current one, so only one is
+            // ever active.
             if let Some(old) = cx.s.ch(who).stance {
                 cx.emit(Event::StanceEnded { who, ability: old });
             }
@@ -210,10 +214,13 @@ pub fn advance(cx: &mut Cx) -> R {
                     cx.emit(Event::TurnEnded { who });
                     continue;
                 }
+                // THR-R170: an Incapacitated character's turn skips its Move, Action and Stance
+                // steps and goes on to End of Turn (where its statuses still tick).
                 if c.incapacitated {
                     end_turn(cx, who)?;
                     continue;
                 }
+                // THR-R24 (option `npc_round_zero_stance` off): no Round Zero Stance for NPCs.
                 if cx.s.phase == Phase::RoundZero
                     && cx.s.turn.step == Step::Stance
                     && !cx.s.is_pc(who)

@@ -22,7 +22,8 @@ pub(super) fn begin_turn(cx: &mut Cx) -> R {
     cx.emit(Event::TurnStarted { who });
     if cx.s.phase == Phase::RoundZero {
         // THR-R23: after placing (or at once, for the already placed) the Round Zero turn goes
-        // to the Stance step; a Stance entered there is still on when Round 1 begins.
+        // to the Stance step; a Stance entered there is still on when Round 1 begins. It has no
+        // Move or Action step (THR-R21); an NPC keeps its placement square (THR-R24).
         if !(cx.s.is_pc(who) && cx.s.ch(who).pos.is_none()) {
             cx.emit(Event::StepChanged { step: Step::Stance });
         }
@@ -321,6 +322,7 @@ pub(super) fn next_slot(cx: &mut Cx) -> R {
     }
     if cx.s.order.round_over() {
         let round = cx.s.round;
+        // THR-R8: the end-of-round event fires after the last turn of the round.
         cx.emit(Event::RoundEnded { round });
         // Round Zero is not a round of fighting: it earns no Potential.
         if round >= 1 {
@@ -332,8 +334,10 @@ pub(super) fn next_slot(cx: &mut Cx) -> R {
         if cx.s.outcome.is_some() {
             return Ok(());
         }
+        // THR-R4: rounds repeat until a stop condition holds.
         cx.emit(Event::RoundStarted { round: round + 1 });
     } else if let Some(who) = cx.s.order.current() {
+        // THR-R10: the next slot in descending Initiative order, Delays kept (THR-R14).
         cx.emit(Event::SlotUp { who });
     }
     Ok(())
