@@ -39,8 +39,8 @@ pub const MAX_SIDE: u16 = 256;
 pub struct Cell {
     /// Height of the ground in levels; 0 is the base level.
     pub elevation: i8,
-    /// Difficult terrain. What that costs is up to the ruleset;
-    /// [`base_step_cost`](crate::base_step_cost) charges for leaving it.
+    /// Difficult terrain. What that costs is up to the ruleset (its pricing
+    /// function, see [`StepTable`](crate::StepTable)).
     pub difficult: bool,
     /// Impassable, like a wall or pillar. A blocked square still has an
     /// elevation, which matters for cover.

@@ -12,7 +12,7 @@
 //!   adjacency.
 //! * [`grid`]: rectangular maps of [`Cell`]s with elevation and terrain
 //!   flags, and their text form.
-//! * [`movement`]: terrain step costs and Dijkstra pathfinding with
+//! * [`movement`]: Dijkstra pathfinding over steps priced by the caller, with
 //!   reproducible tie-breaks.
 //! * [`diagonal`]: pathfinding where every second diagonal step costs two.
 //! * [`shape`]: areas of effect (blocks, lines, auras) and range checks.
@@ -21,8 +21,8 @@
 //! Zone graphs, the abstract "zones and links" maps of some other games, will
 //! also live in this crate.
 //!
-//! The crate sits on the simulation hot path, so distance, adjacency, step
-//! cost and cover functions never allocate, pathfinding reuses a
+//! The crate sits on the simulation hot path, so distance, adjacency and
+//! cover functions never allocate, pathfinding reuses a
 //! caller-owned [`PathScratch`], all arithmetic is integer, and no input a
 //! user can supply (map sizes, coordinates, text) makes it panic: such input
 //! is answered with `Option` or `Result`.
@@ -39,8 +39,6 @@ pub use cover::{CoverCheck, beyond_dividing_line, cover, flanks};
 pub use diagonal::{DiagonalReach, DiagonalScratch, reach_diagonal};
 pub use grid::{Cell, Grid, GridError, MAX_SIDE, MapError};
 pub use metric::{Metric, alternating_diagonal, chebyshev, is_adjacent, neighbours};
-pub use movement::{
-    PathScratch, Reach, StepCost, StepTable, base_step_cost, cheapest_path, cheapest_path_indexed, reach, reach_indexed,
-};
+pub use movement::{PathScratch, Reach, StepTable, cheapest_path, cheapest_path_indexed, reach, reach_indexed};
 pub use pos::{Dir, ParseDirError, ParsePosError, Pos};
 pub use shape::{area, aura, in_range, line, line_to_edge};

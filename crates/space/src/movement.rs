@@ -1,13 +1,8 @@
-//! Movement costs and pathfinding.
-//!
-//! [`base_step_cost`] prices one step between adjacent squares from the
-//! terrain alone and returns the parts separately ([`StepCost`]), because
-//! rules treat them differently: one ability replaces the climbing part of a
-//! long drop with a roll, a teleport ignores terrain altogether, and so on.
+//! Pathfinding.
 //!
 //! [`reach`] and [`cheapest_path`] run Dijkstra's algorithm over the eight
-//! neighbours of each square. They know nothing about occupants or rules:
-//! the caller supplies the price of every step (`None` = may not enter) and
+//! neighbours of each square. They know nothing about terrain prices,
+//! occupants or rules: the caller supplies the price of every step (`None` = may not enter) and
 //! says which squares the mover may end on. A square the mover may not end on
 //! can still be passed through, which is how "allies may be passed but not
 //! shared" is expressed.
@@ -30,73 +25,8 @@
 //! * Costs are `u32` and additions are checked; a step whose total would
 //!   overflow is treated as beyond any budget.
 
-use serde::{Deserialize, Serialize};
-
 use crate::grid::Grid;
-use crate::metric::is_adjacent;
 use crate::pos::{Dir, Pos};
-
-/// The terrain price of one step, split into its parts.
-///
-/// [`StepCost::total`] is what an ordinary walker pays. `drop` and `rise`
-/// are not extra costs; they report how far the step falls or climbs (when
-/// that is two levels or more, the same threshold at which `climb` starts to
-/// charge) so rules can react to it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct StepCost {
-    /// The cost of moving one square: always 1 from [`base_step_cost`].
-    pub base: u32,
-    /// Extra cost for a change of elevation: `|Δ| - 1` when the elevation
-    /// changes by two levels or more (up or down), otherwise 0.
-    pub climb: u32,
-    /// Extra cost for leaving difficult terrain: 1 if the square being left
-    /// is difficult, otherwise 0.
-    pub leave_difficult: u32,
-    /// Levels descended when the step goes down by two or more, otherwise 0.
-    pub drop: u8,
-    /// Levels ascended when the step goes up by two or more, otherwise 0.
-    pub rise: u8,
-}
-
-impl StepCost {
-    /// `base + climb + leave_difficult`, saturating rather than overflowing.
-    #[inline]
-    #[must_use]
-    pub const fn total(&self) -> u32 {
-        self.base
-            .saturating_add(self.climb)
-            .saturating_add(self.leave_difficult)
-    }
-}
-
-/// The terrain cost of stepping from `from` to the adjacent square `to`.
-///
-/// Returns `None` when the squares are not adjacent, either lies off the
-/// grid, or `to` is blocked. Whether `from` is blocked is not checked: the
-/// mover is already there. Occupants, reactions and every other rule are the
-/// caller's business.
-#[must_use]
-pub fn base_step_cost(grid: &Grid, from: Pos, to: Pos) -> Option<StepCost> {
-    if !is_adjacent(from, to) {
-        return None;
-    }
-    let from_cell = grid.get(from)?;
-    let to_cell = grid.get(to)?;
-    if to_cell.blocked {
-        return None;
-    }
-    let change = i16::from(to_cell.elevation) - i16::from(from_cell.elevation);
-    // Two i8 values differ by at most 255, so the level count fits a u8.
-    let levels = u8::try_from(change.unsigned_abs()).unwrap_or(u8::MAX);
-    let steep = levels >= 2;
-    Some(StepCost {
-        base: 1,
-        climb: if steep { u32::from(levels) - 1 } else { 0 },
-        leave_difficult: u32::from(from_cell.difficult),
-        drop: if steep && change < 0 { levels } else { 0 },
-        rise: if steep && change > 0 { levels } else { 0 },
-    })
-}
 
 /// Marks "no square" in the predecessor array.
 const NO_SQUARE: u32 = u32::MAX;
@@ -516,23 +446,37 @@ pub fn cheapest_path(
     Some((path, cost))
 }
 
-/// The terrain price of every step of a grid, worked out once: for each square and direction
-/// (in [`Dir::ALL`] order) the neighbour's index and [`base_step_cost`]. Searches that use it
-/// ([`reach_indexed`], [`cheapest_path_indexed`]) look steps up instead of recomputing them.
+/// The price of every step of a grid, worked out once: for each square and direction (in
+/// [`Dir::ALL`] order) the neighbour's index and the price the caller's pricing function gave
+/// that step. Searches that use it ([`reach_indexed`], [`cheapest_path_indexed`]) look steps up
+/// instead of recomputing them. The price type `C` is the ruleset's: a number, or the parts of
+/// a price that its rules treat differently.
 ///
 /// It describes the grid it was built from; build a new one if the grid changes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StepTable {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepTable<C> {
     /// `neighbour[8 * i + d]`: the square one step from `i` in direction `d`, or [`NO_SQUARE`].
     neighbour: Vec<u32>,
-    /// `cost[8 * i + d]`: the terrain price of that step (`None`: off the grid or blocked).
-    cost: Vec<Option<StepCost>>,
+    /// `cost[8 * i + d]`: the price of that step (`None`: off the grid, or not priced).
+    cost: Vec<Option<C>>,
 }
 
-impl StepTable {
-    /// The table of `grid`.
+impl<C> Default for StepTable<C> {
+    fn default() -> StepTable<C> {
+        StepTable {
+            neighbour: Vec::new(),
+            cost: Vec::new(),
+        }
+    }
+}
+
+impl<C: Copy> StepTable<C> {
+    /// The table of `grid`, with `price(grid, from, to)` giving the price of the step from
+    /// `from` to its on-grid neighbour `to` (`None`: that step cannot be taken). `price` is
+    /// called once per square and direction, squares in grid order and directions in
+    /// [`Dir::ALL`] order.
     #[must_use]
-    pub fn new(grid: &Grid) -> StepTable {
+    pub fn new(grid: &Grid, mut price: impl FnMut(&Grid, Pos, Pos) -> Option<C>) -> StepTable<C> {
         let n = grid.len();
         let mut neighbour = Vec::with_capacity(8 * n);
         let mut cost = Vec::with_capacity(8 * n);
@@ -541,7 +485,7 @@ impl StepTable {
             for d in Dir::ALL {
                 let next = here.checked_step(d).and_then(|q| grid.index(q).map(|j| (q, j)));
                 neighbour.push(next.map_or(NO_SQUARE, |(_, j)| j as u32));
-                cost.push(next.and_then(|(q, _)| base_step_cost(grid, here, q)));
+                cost.push(next.and_then(|(q, _)| price(grid, here, q)));
             }
         }
         StepTable { neighbour, cost }
@@ -557,10 +501,10 @@ impl StepTable {
         }
     }
 
-    /// [`base_step_cost`] of the step from square `i` in direction `Dir::ALL[d]`.
+    /// The price of the step from square `i` in direction `Dir::ALL[d]`.
     #[inline]
     #[must_use]
-    pub fn cost(&self, i: usize, d: usize) -> Option<StepCost> {
+    pub fn cost(&self, i: usize, d: usize) -> Option<C> {
         self.cost[8 * i + d]
     }
 }
@@ -568,9 +512,9 @@ impl StepTable {
 /// [`reach`] with squares named by grid index and the neighbours taken from `table` (built
 /// from `grid`): `step(i, d, j)` prices the step from square `i` in direction `Dir::ALL[d]` to
 /// square `j`, `can_stop(j)` says whether the move may end on `j`. Same order, same tie-breaks.
-pub fn reach_indexed<'a>(
+pub fn reach_indexed<'a, C: Copy>(
     grid: &Grid,
-    table: &StepTable,
+    table: &StepTable<C>,
     start: Pos,
     budget: u32,
     step: impl FnMut(usize, usize, usize) -> Option<u32>,
@@ -583,9 +527,9 @@ pub fn reach_indexed<'a>(
 
 /// [`cheapest_path`] with squares named by grid index (see [`reach_indexed`]).
 #[allow(clippy::too_many_arguments)]
-pub fn cheapest_path_indexed(
+pub fn cheapest_path_indexed<C: Copy>(
     grid: &Grid,
-    table: &StepTable,
+    table: &StepTable<C>,
     start: Pos,
     goal: Pos,
     budget: u32,
@@ -617,82 +561,18 @@ mod tests {
         Pos::new(x, y)
     }
 
+    /// A terrain pricing for the tests (a ruleset's own pricing lives in the ruleset): 1 per
+    /// step, plus 1 for leaving a difficult square, plus a level for each level of height
+    /// change beyond the first; blocked squares cannot be entered.
     fn walk(grid: &Grid) -> impl FnMut(Pos, Pos) -> Option<u32> + '_ {
-        move |a, b| base_step_cost(grid, a, b).map(|c| c.total())
-    }
-
-    #[test]
-    fn flat_step_costs_one() {
-        let g = Grid::new(3, 3).unwrap();
-        let c = base_step_cost(&g, p(0, 0), p(1, 1)).unwrap();
-        assert_eq!(
-            c,
-            StepCost {
-                base: 1,
-                ..StepCost::default()
+        move |a, b| {
+            let (from, to) = (grid.get(a)?, grid.get(b)?);
+            if to.blocked || !crate::metric::is_adjacent(a, b) {
+                return None;
             }
-        );
-        assert_eq!(c.total(), 1);
-    }
-
-    #[test]
-    fn step_cost_parts() {
-        let g = Grid::parse_rows(&["4 . x", "1d 3 -2"]).unwrap();
-        // (0,0) is difficult at 1; (1,0) is at 3; (2,0) at -2; (0,1) at 4;
-        // (2,1) is blocked.
-        let up = base_step_cost(&g, p(0, 0), p(1, 0)).unwrap();
-        assert_eq!(
-            up,
-            StepCost {
-                base: 1,
-                climb: 1,
-                leave_difficult: 1,
-                drop: 0,
-                rise: 2
-            }
-        );
-        assert_eq!(up.total(), 3);
-        let down = base_step_cost(&g, p(1, 0), p(2, 0)).unwrap();
-        assert_eq!(
-            down,
-            StepCost {
-                base: 1,
-                climb: 4,
-                leave_difficult: 0,
-                drop: 5,
-                rise: 0
-            }
-        );
-        let one_level = base_step_cost(&g, p(1, 1), p(0, 0)).unwrap();
-        assert_eq!(
-            one_level,
-            StepCost {
-                base: 1,
-                ..StepCost::default()
-            }
-        );
-        let to_high = base_step_cost(&g, p(1, 1), p(0, 1)).unwrap();
-        assert_eq!((to_high.climb, to_high.rise), (3, 4));
-        assert_eq!(base_step_cost(&g, p(1, 1), p(2, 1)), None, "blocked");
-        assert_eq!(base_step_cost(&g, p(0, 0), p(2, 0)), None, "not adjacent");
-        assert_eq!(base_step_cost(&g, p(0, 0), p(0, 0)), None, "same square");
-        assert_eq!(base_step_cost(&g, p(0, 0), p(-1, 0)), None, "off the grid");
-        assert_eq!(base_step_cost(&g, p(-1, 0), p(0, 0)), None, "from off the grid");
-    }
-
-    #[test]
-    fn extreme_elevations_do_not_overflow() {
-        let g = Grid::parse_rows(&["-128 127"]).unwrap();
-        let c = base_step_cost(&g, p(0, 0), p(1, 0)).unwrap();
-        assert_eq!((c.climb, c.rise, c.drop), (254, 255, 0));
-        let c = base_step_cost(&g, p(1, 0), p(0, 0)).unwrap();
-        assert_eq!((c.climb, c.rise, c.drop), (254, 0, 255));
-        let big = StepCost {
-            base: u32::MAX,
-            climb: 5,
-            ..StepCost::default()
-        };
-        assert_eq!(big.total(), u32::MAX);
+            let levels = (i32::from(to.elevation) - i32::from(from.elevation)).unsigned_abs();
+            Some(1 + u32::from(from.difficult) + levels.saturating_sub(1))
+        }
     }
 
     #[test]

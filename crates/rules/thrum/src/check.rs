@@ -13,11 +13,12 @@ use crate::ability::{Ability, Attr, Cond, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, range_of};
 use crate::command::{Action, Command, Gauge, Ruling, Target};
 use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
+use crate::resolve::{StepCost, terrain_step_cost};
 use crate::setup::Cid;
 use crate::state::{AutoStep, Frame, Phase, Prompt, State, StatusRef, Step, UseStage};
 use fray_engine::Reject;
 use fray_engine::order::DelayError;
-use fray_space::{PathScratch, Pos, base_step_cost};
+use fray_space::{PathScratch, Pos, StepTable};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
@@ -75,7 +76,7 @@ pub fn paid_step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Re
 pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<i16, Reject> {
     let map = &s.setup.map;
     // A step goes to any of the 8 neighbours, orthogonal or diagonal (THR-R42).
-    let Some(c) = base_step_cost(map, from, to) else {
+    let Some(c) = terrain_step_cost(map, from, to) else {
         return Err(no("blocked", format!("{to} cannot be entered from {from}")));
     };
     // An ally's square may be passed through (THR-R54); an enemy's may not be entered (THR-R57).
@@ -91,7 +92,7 @@ pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<
 
 /// A step's full cost from its terrain parts and whether the square left is difficult for the
 /// mover (THR-H option `extra-costs`).
-fn combine_step(s: &State, c: fray_space::StepCost, leave: bool, roll: bool) -> i16 {
+fn combine_step(s: &State, c: StepCost, leave: bool, roll: bool) -> i16 {
     let leave = i16::from(leave);
     // `climb` is 0 for a change of 0 or 1 level (THR-R62). A drop of 2+ levels costs 1 + its
     // levels beyond the first, or just 1 with the roll, whatever its result (THR-R65): a step
@@ -113,7 +114,7 @@ pub struct MoveCtx<'a> {
     s: &'a State,
     who: Cid,
     /// The map's step table, fetched once per search context rather than once per step.
-    steps: &'a fray_space::StepTable,
+    steps: &'a StepTable<StepCost>,
     flags: Vec<u8>,
     ex: Exemption,
 }
@@ -621,7 +622,7 @@ fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
                 }
                 // A Disoriented character does not know where its step goes: its roll is
                 // declared in advance and used if the step it really takes drops 2+ levels.
-                let drop = base_step_cost(&s.setup.map, from, to).map_or(0, |c| c.drop);
+                let drop = terrain_step_cost(&s.setup.map, from, to).map_or(0, |c| c.drop);
                 if drop < 2 && !disoriented {
                     return Err(no(
                         "bad-pick",

@@ -639,6 +639,7 @@ pub fn apply(s: &mut State, e: &Event) {
             if *round == 0 {
                 s.phase = Phase::RoundZero;
             } else {
+                // THR-R20: Round Zero happens once; Round 1 starts the rounds of fighting.
                 if *round == 1 {
                     s.phase = Phase::Rounds;
                 }

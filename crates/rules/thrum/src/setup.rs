@@ -195,15 +195,17 @@ pub struct Setup {
 
 impl Setup {
     /// The terrain price of every step of the map (built on first use).
-    pub fn steps(&self) -> &fray_space::StepTable {
-        self.steps.0.get_or_init(|| fray_space::StepTable::new(&self.map))
+    pub fn steps(&self) -> &fray_space::StepTable<crate::resolve::StepCost> {
+        self.steps
+            .0
+            .get_or_init(|| fray_space::StepTable::new(&self.map, crate::resolve::terrain_step_cost))
     }
 }
 
 /// A [`Setup`]'s step table, built from its map the first time a search needs it. Two are
 /// always equal: the table follows from the map, which is compared on its own.
 #[derive(Clone, Debug, Default)]
-pub struct Steps(std::sync::OnceLock<fray_space::StepTable>);
+pub struct Steps(std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>);
 
 impl PartialEq for Steps {
     fn eq(&self, _: &Steps) -> bool {

@@ -1,0 +1,832 @@
+//! The ability interpreter: declaring an ability, its stages (defences, trigger windows, rolls,
+//! finish) and the trigger windows, last in first out (THR-R144 to THR-R151).
+
+use super::effects::{apply_buff, buff_keep_prompt, nova_on_contest, place_terrain, step_prompt, synthetic_use};
+use super::end::stop_check;
+use super::lines::{add_condition, add_vulnerable, apply_line, apply_lines, deal};
+use super::roll2d6;
+use super::turn::{fixed_roll, step_roll, step_start_of_turn};
+use super::{Cx, Flow, R};
+use crate::ability::{Ability, Cond, Defence, EndsStance, Kind, Op, Reaction, TriggerOn, XStatus};
+use crate::calc::{self, eval};
+use crate::check::{self, action_targets};
+use crate::command::{Action, Gauge};
+use crate::event::{Event, NotOfferedWhy, OnlyDefence, Rolled, Verdict};
+use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule, TriggeredMoves};
+use crate::setup::Cid;
+use crate::state::{FixedKind, Frame, Pick, Prompt, RollMods, State, Step, Use, UseStage, WindowFrame};
+use fray_engine::EngineError;
+use fray_space::Pos;
+use std::sync::Arc;
+
+fn first_stage(s: &State, a: &Ability) -> UseStage {
+    if !calc::rolls(s, a) {
+        UseStage::Rolls
+    } else if s.options.defence_timing == DefenceTiming::BeforeTriggers {
+        UseStage::Defences
+    } else {
+        UseStage::Triggers
+    }
+}
+
+pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
+    let targets = action_targets(cx.s, user, act).map_err(|r| EngineError::Bug(r.reason))?;
+    cx.emit(Event::Declared {
+        user,
+        ability: act.ability,
+        target: act.target.clone(),
+        overexert: act.overexert,
+    });
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(act.ability);
+    // Overexert: declared and paid before any roll (THR-R133).
+    if let Some(o) = act.overexert.and_then(|i| a.overexert.get(i as usize)) {
+        let cost = o.stress.unwrap_or(cx.s.options.overexert_stress);
+        let id = cx.s.uses;
+        deal(cx, user, Gauge::Stress, cost, Some(user), id);
+    }
+    if a.is_attack() && !cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
+        let id = cx.s.uses;
+        add_condition(cx, user, Cond::Dazed, id);
+    }
+    // Nova: Potential is spent on use, once per combat (THR-R226).
+    if let Some(nv) = a.nova
+        && let Some(n) = cx.s.ch(user).nova.iter().find(|n| n.ability == act.ability).copied()
+    {
+        cx.emit(Event::NovaSpent {
+            who: user,
+            ability: act.ability,
+            potential: n.potential.saturating_sub(nv.cost),
+        });
+    }
+    // Hidden ends when a foe aims an ability at it from an adjacent square (THR-R219); a
+    // Hidden user aiming at a foe loses it once that ability has resolved (`finish_use`).
+    if cx.s.options.draft_hidden {
+        for &t in &targets {
+            if cx.s.ch(t).has(Cond::Hidden)
+                && cx.s.enemies(user, t)
+                && calc::dist_between(cx.s, user, t).is_some_and(|d| d <= 1)
+            {
+                cx.emit(Event::Condition {
+                    who: t,
+                    cond: Cond::Hidden,
+                    on: false,
+                    by_use: 0,
+                });
+            }
+        }
+    }
+    let square = match act.target {
+        crate::command::Target::Square(p) => Some(p),
+        _ => None,
+    };
+    let shape = match cx.s.ch(user).pos {
+        Some(up) => check::shape_squares(cx.s, user, act, up).unwrap_or_default(),
+        None => Vec::new(),
+    };
+    start_use(
+        cx,
+        user,
+        act.ability,
+        targets,
+        square,
+        shape,
+        act.pick,
+        act.overexert,
+        true,
+    );
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn start_use(
+    cx: &mut Cx,
+    user: Cid,
+    ability: crate::ability::AbilityId,
+    targets: Vec<Cid>,
+    square: Option<Pos>,
+    shape: Vec<Pos>,
+    pick: Pick,
+    overexert: Option<u8>,
+    is_action: bool,
+) {
+    let a = cx.s.setup.book.get(ability);
+    let n = targets.len();
+    let u = Use {
+        id: cx.s.uses,
+        user,
+        ability,
+        targets,
+        square,
+        shape,
+        pick,
+        overexert,
+        is_action,
+        stage: first_stage(cx.s, a),
+        index: 0,
+        post: false,
+        defences: vec![None; n],
+        mods: vec![RollMods::default(); n],
+        verdicts: vec![None; n],
+        shared_attack: None,
+        moved: 0,
+    };
+    cx.emit(Event::Push { frame: Frame::Use(u) });
+}
+
+pub(super) fn step_frame(cx: &mut Cx) -> R<Flow> {
+    match cx.s.stack.last() {
+        Some(Frame::Use(_)) => step_use(cx),
+        Some(Frame::Window(_)) => Ok(step_window(cx)),
+        Some(Frame::Roll(r)) => {
+            let r = *r;
+            step_roll(cx, r)
+        }
+        Some(Frame::StartOfTurn { who, step }) => {
+            let (who, step) = (*who, *step);
+            step_start_of_turn(cx, who, step)
+        }
+        Some(Frame::Prompt(p)) => {
+            let p = p.clone();
+            Ok(step_prompt(cx, &p))
+        }
+        None => Ok(Flow::Wait),
+    }
+}
+
+fn set_top_use(cx: &mut Cx, u: Use) {
+    cx.emit(Event::SetTop { frame: Frame::Use(u) });
+}
+
+fn next_stage(s: &State, stage: UseStage) -> UseStage {
+    let before = s.options.defence_timing == DefenceTiming::BeforeTriggers;
+    match stage {
+        UseStage::Defences if before => UseStage::Triggers,
+        UseStage::Defences => UseStage::Rolls,
+        UseStage::Triggers if before => UseStage::Rolls,
+        UseStage::Triggers => UseStage::Defences,
+        UseStage::Rolls | UseStage::Finish => UseStage::Finish,
+    }
+}
+
+/// Why the one defence `who` has against `a` is the only one (the log and a later `defend`
+/// say so).
+fn only_defence(s: &State, who: Cid, a: &Ability) -> OnlyDefence {
+    if s.info(who).minion_of.is_some() {
+        return OnlyDefence::Minion;
+    }
+    let slowed = s.ch(who).status(XStatus::Slowed) > 0;
+    match a.attack {
+        Some(crate::ability::AttackKind::Special) if slowed => OnlyDefence::SlowedSpecial,
+        _ if slowed => OnlyDefence::Slowed,
+        _ => OnlyDefence::NoOther,
+    }
+}
+
+fn step_use(cx: &mut Cx) -> R<Flow> {
+    let Some(Frame::Use(mut u)) = cx.s.stack.last().cloned() else {
+        return Ok(Flow::Go);
+    };
+    let depth = cx.s.stack.len() - 1;
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(u.ability);
+    let n = u.targets.len();
+    // A user who left the fight (a GM ruling) stops its ability.
+    if !cx.s.ch(u.user).present() && u.stage != UseStage::Finish {
+        u.stage = UseStage::Finish;
+        set_top_use(cx, u);
+        return Ok(Flow::Go);
+    }
+    match u.stage {
+        UseStage::Defences => {
+            // THR-R96: every target of an attack gets to defend: each is asked for its defence
+            // in turn (a lone option is taken for it).
+            let mut i = u.index as usize;
+            while i < n {
+                let t = u.targets[i];
+                if u.defences[i].is_some() || !cx.s.ch(t).present() {
+                    i += 1;
+                    continue;
+                }
+                let options = calc::defences(cx.s, t, a);
+                if cx.s.ch(t).incapacitated && !cx.s.options.incapacitated_may_defend {
+                    cx.emit(Event::DefenceChosen {
+                        who: t,
+                        defence: Defence::Decline,
+                        only: Some(OnlyDefence::Incapacitated),
+                    });
+                    i += 1;
+                    continue;
+                }
+                if options.len() == 1 {
+                    let why = only_defence(cx.s, t, a);
+                    cx.emit(Event::DefenceChosen {
+                        who: t,
+                        defence: options[0],
+                        only: Some(why),
+                    });
+                    i += 1;
+                    continue;
+                }
+                if i != u.index as usize {
+                    let mut v = match cx.s.stack.last() {
+                        Some(Frame::Use(v)) => v.clone(),
+                        _ => u.clone(),
+                    };
+                    v.index = i as u8;
+                    set_top_use(cx, v);
+                }
+                return Ok(Flow::Wait);
+            }
+            let mut v = match cx.s.stack.last() {
+                Some(Frame::Use(v)) => v.clone(),
+                _ => u,
+            };
+            v.stage = next_stage(cx.s, UseStage::Defences);
+            v.index = 0;
+            set_top_use(cx, v);
+            Ok(Flow::Go)
+        }
+        UseStage::Triggers => {
+            let i = u.index as usize;
+            if i >= n {
+                u.stage = next_stage(cx.s, UseStage::Triggers);
+                u.index = 0;
+                set_top_use(cx, u);
+                return Ok(Flow::Go);
+            }
+            let t = u.targets[i];
+            u.index += 1;
+            let mut skipped = Vec::new();
+            let candidates = trigger_candidates(cx.s, &u, a, t, &mut skipped);
+            set_top_use(cx, u);
+            // Triggers whose condition held but that are not offered are logged with the reason.
+            for (h, id, why) in skipped {
+                cx.emit(Event::NotOffered {
+                    who: h,
+                    ability: id,
+                    about: t,
+                    why,
+                });
+            }
+            let deep = cx.s.stack.len() >= cx.s.options.trigger_depth_limit as usize;
+            if deep {
+                // THR-R146: the loop guard.
+                for &(h, id) in &candidates {
+                    cx.emit(Event::NotOffered {
+                        who: h,
+                        ability: id,
+                        about: t,
+                        why: NotOfferedWhy::DepthLimit,
+                    });
+                }
+            }
+            if !candidates.is_empty() && !deep {
+                cx.emit(Event::Push {
+                    frame: Frame::Window(WindowFrame {
+                        use_frame: depth as u8,
+                        target_index: i as u8,
+                        candidates,
+                        asked: 0,
+                    }),
+                });
+            }
+            Ok(Flow::Go)
+        }
+        UseStage::Rolls => {
+            let i = u.index as usize;
+            if i >= n {
+                u.stage = UseStage::Finish;
+                u.index = 0;
+                u.post = false;
+                set_top_use(cx, u);
+                return Ok(Flow::Go);
+            }
+            if !u.post {
+                // Roll this target and apply its lines; anything those lines start (a move, a
+                // roll) resolves before the after-effects.
+                u.post = true;
+                set_top_use(cx, u);
+                resolve_target(cx, depth, i)?;
+            } else {
+                u.post = false;
+                u.index += 1;
+                set_top_use(cx, u);
+                post_target(cx, depth, i)?;
+            }
+            Ok(Flow::Go)
+        }
+        UseStage::Finish => {
+            if !u.post {
+                u.post = true;
+                set_top_use(cx, u.clone());
+                finish_use(cx, &u)?;
+            } else {
+                cx.emit(Event::Pop);
+                after_use(cx, &u)?;
+            }
+            Ok(Flow::Go)
+        }
+    }
+}
+
+/// The triggered abilities that may answer `u` aiming at `t`, in turn order (THR-R145).
+/// Those whose trigger condition holds but that are not offered go to `skipped`, with why.
+fn trigger_candidates(
+    s: &State,
+    u: &Use,
+    a: &Ability,
+    t: Cid,
+    skipped: &mut Vec<(Cid, crate::ability::AbilityId, NotOfferedWhy)>,
+) -> Vec<(Cid, crate::ability::AbilityId)> {
+    let mut out = Vec::new();
+    if !calc::rolls(s, a) {
+        return out;
+    }
+    let user = u.user;
+    let mut holders: Vec<Cid> = s.ids().filter(|&h| s.ch(h).able() && s.ch(h).pos.is_some()).collect();
+    // THR-R150: holders are asked in turn order, so Protect from the ally at Initiative 14
+    // comes before the one at 9, both before the rolls, and their Boons add up.
+    holders.sort_by_key(|&h| s.order.position(h).unwrap_or(usize::MAX));
+    for h in holders {
+        for id in triggered_abilities(s, h) {
+            let ab = s.setup.book.get(id);
+            let Some(tr) = &ab.trigger else { continue };
+            let range = tr_range(s, h, ab);
+            let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= range);
+            // THR-R199 (Assist): a friend aims at a foe within the holder's range.
+            // THR-R200 (Protect): a foe aims at a friend within the holder's range.
+            let ok = match tr.on {
+                TriggerOn::AllyAimsAtFoe => h != user && s.allies(h, user) && s.enemies(h, t) && near(t),
+                TriggerOn::FoeAimsAtAlly => s.allies(h, t) && s.enemies(h, user) && near(t),
+                TriggerOn::EnemyAttacksSelf => h == t && s.enemies(h, user) && near(user),
+                TriggerOn::AllyAttacked => s.allies(h, t) && near(t),
+                TriggerOn::StartOfTurn { .. } => false,
+            };
+            if !ok {
+                continue;
+            }
+            if a.ignores_enemy_triggers && s.enemies(h, user) {
+                skipped.push((h, id, NotOfferedWhy::IgnoresEnemyTriggers)); // THR-R149
+                continue;
+            }
+            // A trigger that only moves its holder does nothing for an Immobilized one
+            // (THR-R215), so it is not offered.
+            if !tr.reaction.is_empty()
+                && tr.reaction.iter().all(|r| matches!(r, Reaction::MoveToward(_)))
+                && calc::has(s, h, Cond::Immobilized)
+            {
+                skipped.push((h, id, NotOfferedWhy::Immobilized));
+                continue;
+            }
+            // A holder moves in answer to one ability use once, however many of its allies
+            // that use attacks (`triggered-moves`).
+            if s.options.triggered_moves == TriggeredMoves::OncePerUse
+                && u.moved & (1u64 << h) != 0
+                && tr.reaction.iter().any(|r| matches!(r, Reaction::MoveToward(_)))
+            {
+                skipped.push((h, id, NotOfferedWhy::AlreadyMoved));
+                continue;
+            }
+            out.push((h, id));
+        }
+    }
+    out
+}
+
+fn tr_range(s: &State, h: Cid, ab: &Ability) -> i16 {
+    match &ab.trigger_range {
+        Some(r) => eval(s, h, r),
+        None => calc::range_of(s, h, ab).unwrap_or(0),
+    }
+}
+
+/// The holder's abilities that have a trigger and are in force (its Stance, its Passives).
+// THR-R39: outside its own turn a character acts only by defending or through these: its
+// current Stance's Triggered Effect (and, THR-R40, its Passives with a Trigger).
+pub(super) fn triggered_abilities(s: &State, h: Cid) -> impl Iterator<Item = crate::ability::AbilityId> + '_ {
+    let stance = s.ch(h).stance;
+    let passives = s
+        .info(h)
+        .abilities
+        .iter()
+        .copied()
+        .filter(move |id| s.setup.book.get(*id).kind == Kind::Passive);
+    stance
+        .into_iter()
+        .chain(passives)
+        .filter(move |id| s.setup.book.get(*id).trigger.is_some())
+}
+
+fn step_window(cx: &mut Cx) -> Flow {
+    let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
+        return Flow::Go;
+    };
+    while let Some(&(h, id)) = w.candidates.get(w.asked as usize) {
+        let still = cx.s.ch(h).able()
+            && (cx.s.setup.book.get(id).kind == Kind::Passive || cx.s.ch(h).stance == Some(id))
+            && cx
+                .s
+                .use_at(w.use_frame as usize)
+                .is_some_and(|u| cx.s.ch(u.targets[w.target_index as usize]).present());
+        if still {
+            return Flow::Wait;
+        }
+        w.asked += 1;
+        cx.emit(Event::SetTop {
+            frame: Frame::Window(w.clone()),
+        });
+    }
+    cx.emit(Event::Pop);
+    Flow::Go
+}
+
+pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
+    let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
+        return Ok(());
+    };
+    let at = w.asked as usize;
+    let Some(&(holder, _)) = w.candidates.get(at) else {
+        return Ok(());
+    };
+    // The controller picks which of its triggers goes first (THR-R148).
+    if let Some(j) = w.candidates[at..].iter().position(|c| *c == (holder, id)) {
+        w.candidates.swap(at, at + j);
+        cx.emit(Event::SetTop {
+            frame: Frame::Window(w.clone()),
+        });
+    }
+    let Some(Frame::Use(mut u)) = cx.s.stack.get(w.use_frame as usize).cloned() else {
+        return Ok(());
+    };
+    let ti = w.target_index as usize;
+    let about = u.targets[ti];
+    cx.emit(Event::TriggerUsed {
+        who: holder,
+        ability: id,
+        about,
+    });
+    let setup = Arc::clone(&cx.s.setup);
+    let ab = setup.book.get(id);
+    let Some(tr) = &ab.trigger else { return Ok(()) };
+    let mut moves = Vec::new();
+    let mut lines = Vec::new();
+    for r in &tr.reaction {
+        match r {
+            // Assist's Bane on the foe's defence (THR-R199), Protect's Boon on the friend's
+            // (THR-R200); using either ends the Stance (`EndsStance::Always` below).
+            Reaction::DefenceBanes(n) => u.mods[ti].defence_boons -= n,
+            Reaction::DefenceBoons(n) => u.mods[ti].defence_boons += n,
+            Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(cx.s, holder, a),
+            Reaction::MoveToward(a) => moves.push(eval(cx.s, holder, a)),
+            Reaction::Lines(l) => lines.extend(l.iter().cloned()),
+        }
+    }
+    if let Some(f) = tr.on_defence_critical {
+        u.mods[ti].on_defence_critical = Some((holder, f));
+    }
+    if !moves.is_empty() {
+        u.moved |= 1u64 << holder;
+    }
+    match tr.ends_stance {
+        EndsStance::Always => {
+            if cx.s.ch(holder).stance == Some(id) {
+                cx.emit(Event::StanceEnded {
+                    who: holder,
+                    ability: id,
+                });
+            }
+        }
+        EndsStance::UnlessDefenceCritical => u.mods[ti].ends_unless_critical = Some(holder),
+        EndsStance::Never => {}
+    }
+    cx.emit(Event::SetFrame {
+        index: w.use_frame,
+        frame: Frame::Use(u),
+    });
+    if !lines.is_empty() {
+        let su = synthetic_use(cx, holder, id);
+        for l in &lines {
+            apply_line(cx, usize::MAX, &su, l, holder)?;
+        }
+    }
+    for n in moves {
+        // The holder chooses where to move, toward the attacked ally (Interpose); an
+        // Immobilized holder cannot move of its own accord (THR-R215).
+        if n > 0 && cx.s.ch(holder).able() && !calc::has(cx.s, holder, Cond::Immobilized) {
+            cx.emit(Event::Push {
+                frame: Frame::Prompt(Prompt::Move {
+                    who: holder,
+                    budget: n,
+                    toward: Some(about),
+                }),
+            });
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn pass_trigger(cx: &mut Cx) {
+    let Some(Frame::Window(w)) = cx.s.stack.last().cloned() else {
+        return;
+    };
+    let Some(&(holder, id)) = w.candidates.get(w.asked as usize) else {
+        return;
+    };
+    cx.emit(Event::TriggerPassed {
+        who: holder,
+        ability: id,
+    });
+    if cx.s.options.controller_orders_own_triggers {
+        // Passing declines every remaining trigger of this holder in the window.
+        let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
+            return;
+        };
+        let keep: Vec<_> = w
+            .candidates
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| *i < w.asked as usize || c.0 != holder)
+            .map(|(_, c)| *c)
+            .collect();
+        if keep.len() != w.candidates.len() {
+            w.candidates = keep;
+            cx.emit(Event::SetTop {
+                frame: Frame::Window(w),
+            });
+        }
+    }
+}
+
+/// Rolls one target of an ability and applies its result lines.
+fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
+    let Some(u) = cx.s.use_at(depth).cloned() else {
+        return Ok(());
+    };
+    let t = u.targets[i];
+    let user = u.user;
+    if !cx.s.ch(t).present() || cx.s.ch(t).pos.is_none() {
+        return Ok(());
+    }
+    // An Area, Line or Aura affects the characters inside it (THR-R85): a target that has
+    // left the shape since the declaration (by Interpose, say) is spared (`area-leavers`).
+    if !u.shape.is_empty()
+        && cx.s.options.area_leavers == AreaLeavers::Spared
+        && cx.s.ch(t).pos.is_some_and(|p| !u.shape.contains(&p))
+    {
+        cx.emit(Event::LeftArea { who: t });
+        return Ok(());
+    }
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(u.ability);
+    if !calc::rolls(cx.s, a) {
+        apply_lines(cx, depth, &u, a, t, None)?;
+        if a.buff_spec.is_some() {
+            apply_buff(cx, &u, t);
+        }
+        return Ok(());
+    }
+    let d = u.defences[i].unwrap_or(Defence::Decline);
+    let mods = u.mods[i];
+    let (margin, def_margin) = calc::margins(cx.s, user, a);
+    let (uname, tname) = (cx.s.name(user).to_string(), cx.s.name(t).to_string());
+    let attack_parts = |s: &State| -> (i16, i16) {
+        let tally = calc::attack_tally(s, user, a, t);
+        (tally.net(s), calc::attack_modifier(s, user, a))
+    };
+    let (attack, defence, verdict) = if d == Defence::Decline {
+        match cx.s.options.declined_defence {
+            DeclinedDefence::AutoSuccess => (None, None, Verdict::AttackerSuccess),
+            DeclinedDefence::DefenceZero => {
+                let (net, m) = attack_parts(cx.s);
+                let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
+                let v = verdict_of(r.total, 0, margin, def_margin);
+                (Some(r), None, v)
+            }
+        }
+    } else {
+        let mut dt = calc::defence_tally(cx.s, t, d);
+        dt.add(mods.defence_boons);
+        let dm = calc::defence_modifier(cx.s, t, d, user) + mods.defence_flat;
+        loop {
+            let r = match (cx.s.options.multi_target, shared_attack(cx, depth)) {
+                (MultiTarget::Shared, Some(r)) => r,
+                _ => {
+                    let (net, m) = attack_parts(cx.s);
+                    let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
+                    if cx.s.options.multi_target == MultiTarget::Shared {
+                        remember_shared(cx, depth, r);
+                    }
+                    r
+                }
+            };
+            let dnet = dt.net(cx.s);
+            let dr = roll2d6(cx, dnet, dm, &format_args!("{tname}'s {} roll", d.name()))?;
+            if r.total == dr.total && cx.s.options.tie_rule == TieRule::Reroll {
+                cx.emit(Event::Contest {
+                    user,
+                    target: t,
+                    ability: u.ability,
+                    attack: Some(r),
+                    defence: Some(dr),
+                    with: d,
+                    verdict: Verdict::DefenderSuccess,
+                });
+                // Reroll: a shared roll is rolled again too.
+                forget_shared(cx, depth);
+                continue;
+            }
+            let v = verdict_of(r.total, dr.total, margin, def_margin);
+            break (Some(r), Some(dr), v);
+        }
+    };
+    cx.emit(Event::Contest {
+        user,
+        target: t,
+        ability: u.ability,
+        attack,
+        defence,
+        with: d,
+        verdict,
+    });
+    if let Some(mut v) = cx.s.use_at(depth).cloned() {
+        v.verdicts[i] = Some(verdict);
+        cx.emit(Event::SetFrame {
+            index: depth as u8,
+            frame: Frame::Use(v),
+        });
+    }
+    nova_on_contest(cx, user, t, verdict, attack);
+    // Evasion short of a Critical, a tie included, leaves the defender +1 Vulnerable (THR-R112).
+    let evasion_mark = d == Defence::Evasion && verdict != Verdict::DefenderCritical;
+    if evasion_mark && !cx.s.options.vulnerable_after_lines {
+        add_vulnerable(cx, t);
+    }
+    apply_lines(cx, depth, &u, a, t, Some(verdict))?;
+    Ok(())
+}
+
+/// After one target's lines: Vulnerable from Evasion, stances that end unless the defence was
+/// a Critical, the Finisher check, a Buff's creator deciding whether to keep it, and follow-ups
+/// armed for a Critical defence. Later items are pushed first so they resolve last.
+fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
+    let Some(u) = cx.s.use_at(depth).cloned() else {
+        return Ok(());
+    };
+    let (t, user) = (u.targets[i], u.user);
+    let Some(verdict) = u.verdicts[i] else { return Ok(()) };
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(u.ability);
+    let d = u.defences[i].unwrap_or(Defence::Decline);
+    let mods = u.mods[i];
+    if d == Defence::Evasion && verdict != Verdict::DefenderCritical && cx.s.options.vulnerable_after_lines {
+        add_vulnerable(cx, t); // THR-R104, THR-R227
+    }
+    // Stances that stay up only on a Critical defence (THR-R109).
+    if let Some(h) = mods.ends_unless_critical
+        && verdict != Verdict::DefenderCritical
+        && let Some(st) = cx.s.ch(h).stance
+    {
+        cx.emit(Event::StanceEnded { who: h, ability: st });
+    }
+    // A follow-up armed for a Critical defence (Parry and Riposte) resolves last.
+    if verdict == Verdict::DefenderCritical
+        && let Some((h, f)) = mods.on_defence_critical
+        && cx.s.ch(h).able()
+        && cx.s.ch(user).present()
+        && cx.s.stack.len() < cx.s.options.trigger_depth_limit as usize
+    {
+        cx.emit(Event::Declared {
+            user: h,
+            ability: f,
+            target: crate::command::Target::Chars(vec![user]),
+            overexert: None,
+        });
+        start_use(cx, h, f, vec![user], None, Vec::new(), Pick::default(), None, false);
+    }
+    // A used-up Buff: its creator decides whether to keep it.
+    if mods.buff_used {
+        buff_keep_prompt(cx, t);
+    }
+    // Finisher (THR-R117, THR-R118): first of all.
+    if a.finisher
+        && (verdict.hit() || cx.s.options.finisher_on_miss)
+        && cx.s.ch(t).exhausted()
+        && !cx.s.ch(t).incapacitated
+    {
+        fixed_roll(cx, t, FixedKind::Incapacity);
+    }
+    Ok(())
+}
+
+pub(super) fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
+    cx.s.use_at(depth).and_then(|u| u.shared_attack)
+}
+
+fn remember_shared(cx: &mut Cx, depth: usize, r: Rolled) {
+    if let Some(mut u) = cx.s.use_at(depth).cloned() {
+        u.shared_attack = Some(r);
+        cx.emit(Event::SetFrame {
+            index: depth as u8,
+            frame: Frame::Use(u),
+        });
+    }
+}
+
+fn forget_shared(cx: &mut Cx, depth: usize) {
+    if let Some(mut u) = cx.s.use_at(depth).cloned()
+        && u.shared_attack.is_some()
+    {
+        u.shared_attack = None;
+        cx.emit(Event::SetFrame {
+            index: depth as u8,
+            frame: Frame::Use(u),
+        });
+    }
+}
+
+/// The verdict of a contest (THR core: ties to the defender, Critical at the margin; the
+/// attacker's and the defender's margins may differ, see [`calc::margins`]).
+pub fn verdict_of(attack: i16, defence: i16, margin: i16, defence_margin: i16) -> Verdict {
+    // THR-R106: the Success line needs the attack total to beat the defence total; an equal
+    // total is a plain defender Success (THR-R112).
+    let d = attack - defence;
+    if d >= margin {
+        Verdict::AttackerCritical
+    } else if d > 0 {
+        Verdict::AttackerSuccess
+    } else if -d >= defence_margin {
+        Verdict::DefenderCritical
+    } else {
+        Verdict::DefenderSuccess
+    }
+}
+
+/// The end of an ability, first part: Burning ends on Recover, Hamstrung Dazes an attacker,
+/// a Terrain Effect is placed, and an Exhausted user rolls for Incapacity after its Action.
+fn finish_use(cx: &mut Cx, u: &Use) -> R {
+    let setup = Arc::clone(&cx.s.setup);
+    let a = setup.book.get(u.ability);
+    let user = u.user;
+    if a.recover && cx.s.ch(user).status(XStatus::Burning) > 0 {
+        cx.emit(Event::Status {
+            who: user,
+            status: XStatus::Burning,
+            x: 0,
+        }); // THR-R205
+    }
+    if a.is_attack() && cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
+        add_condition(cx, user, Cond::Dazed, u.id); // THR-R206
+    }
+    // A Hidden user that aimed at a foe is seen now: the ability itself was still used from
+    // hiding (so Unseen Aim's Boon applies to it) (THR-R219).
+    if cx.s.options.draft_hidden && cx.s.ch(user).has(Cond::Hidden) && u.targets.iter().any(|&t| cx.s.enemies(user, t))
+    {
+        cx.emit(Event::Condition {
+            who: user,
+            cond: Cond::Hidden,
+            on: false,
+            by_use: 0,
+        });
+    }
+    if a.terrain.is_some() && cx.s.ch(user).present() {
+        place_terrain(cx, u, a);
+    }
+    // Exhaustion is judged after the Action's lines: Recover taking Load 4 back to Tolerance 3
+    // leaves the user not Exhausted, so no roll (THR-R201).
+    if u.is_action
+        && cx.s.ch(user).able()
+        && cx.s.ch(user).exhausted()
+        && (cx.s.options.incapacity_after_any_action || a.is_attack())
+    {
+        fixed_roll(cx, user, FixedKind::Incapacity); // THR-R166
+    }
+    Ok(())
+}
+
+/// The end of an ability, second part: the stop check and the turn's next step.
+fn after_use(cx: &mut Cx, u: &Use) -> R {
+    let dash =
+        cx.s.setup
+            .book
+            .get(u.ability)
+            .effect
+            .iter()
+            .any(|l| matches!(l.op, Op::Dash));
+    let user = u.user;
+    if cx.s.options.stop_check == StopCheck::AfterAbilityAndTurn {
+        stop_check(cx);
+    }
+    if u.is_action && cx.s.turn.who == user && cx.s.outcome.is_none() && cx.s.stack.is_empty() {
+        // THR-R37: after the Action no more movement (the Stance step comes next), unless the
+        // Action grants it: Dash opens a fresh allowance up to Speed (THR-R190; `ActionMove`
+        // resets the movement spent).
+        let step = if dash && cx.s.ch(user).able() {
+            Step::ActionMove
+        } else {
+            Step::Stance
+        };
+        cx.emit(Event::StepChanged { step });
+    }
+    Ok(())
+}

@@ -1,0 +1,248 @@
+//! Resolution: commands become events, and the combat runs until the next decision.
+//!
+//! Everything here goes through [`Cx::emit`], which applies an event and records it, so the
+//! state changes only through `apply`. Resolution is a loop ([`advance`]) over the resolution
+//! stack and the turn: the top frame (an ability use, a trigger window) is advanced until it
+//! needs a decision or finishes; with an empty stack, the turn moves on (start of turn, end of
+//! turn, next slot, next round) until a seat must decide or the combat ends.
+//!
+//! An ability use goes through stages: defenders pick defences, trigger windows open (one per
+//! target, candidates asked in turn order), then each target is rolled and its result lines
+//! applied, then the end-of-ability checks (Exhausted user's Incapacity Roll, stop conditions).
+//! A trigger that starts another ability (a riposte) pushes a new frame, which resolves fully
+//! before the frame under it continues: last in, first out (THR-R146, THR-R147, THR-R151).
+//!
+//! The files follow the rules' topics: this one holds the context, the dice and the loop;
+//! `turn` the turn flow (start and end of turn, next slot, next round), `movement` moves,
+//! steps, drops and forced moves, `interpreter` an ability use's stages and the trigger
+//! windows, `lines` result lines and what they do (damage, statuses, conditions, Incapacity),
+//! `effects` Buffs, Terrain Effects, Nova, Minions and prompts, `end` the stop conditions and
+//! End of Combat, and `rulings` the GM's rulings.
+
+use crate::check;
+use crate::command::Command;
+use crate::event::{Event, Rolled, apply};
+use crate::state::{Frame, Phase, State, Step};
+use fray_dice::{Dice, Dist, Keep, MAX_DICE};
+use fray_engine::EngineError;
+use std::fmt;
+
+mod effects;
+mod end;
+mod interpreter;
+mod lines;
+mod movement;
+mod rulings;
+mod turn;
+
+pub use self::effects::{nova_earn, remove, terrain_affects, terrain_squares};
+pub use self::end::{end_combat, stop_check};
+pub use self::interpreter::verdict_of;
+pub use self::lines::{add_condition, deal, incapacitate};
+pub use self::movement::{StepCost, drop_odds, terrain_step_cost};
+pub use self::turn::{end_turn, fixed_roll};
+
+use self::effects::{answer_prompt, buff_on_defence};
+use self::interpreter::{declare, pass_trigger, step_frame, use_trigger};
+use self::movement::{do_move, do_step};
+use self::rulings::ruling;
+use self::turn::{answer_reroll, begin_turn, next_slot};
+
+/// The resolution context: the state, the dice, and the events emitted so far.
+pub struct Cx<'a> {
+    /// The state being changed.
+    pub s: &'a mut State,
+    /// Where dice come from.
+    pub dice: &'a mut dyn Dice,
+    /// Events emitted, in order.
+    pub out: &'a mut Vec<Event>,
+}
+
+impl Cx<'_> {
+    /// Applies an event and records it.
+    pub fn emit(&mut self, e: Event) {
+        apply(self.s, &e);
+        self.out.push(e);
+    }
+}
+
+type R<T = ()> = Result<T, EngineError>;
+
+/// What a stack frame needs next.
+enum Flow {
+    /// A decision is pending.
+    Wait,
+    /// Keep going.
+    Go,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dice
+// ---------------------------------------------------------------------------------------------
+
+/// Rolls 2d6 with `net` Boons (negative: Banes) and adds `modifier` (THR core mechanic).
+pub fn roll2d6(cx: &mut Cx, net: i16, modifier: i16, why: &dyn fmt::Display) -> R<Rolled> {
+    let extra = (net.unsigned_abs() as usize).min(MAX_DICE - 2);
+    let keep = match net {
+        n if n > 0 => Keep::Highest(2),
+        n if n < 0 => Keep::Lowest(2),
+        _ => Keep::All,
+    };
+    let roll = fray_dice::roll(cx.dice, 2 + extra, 6, keep, why)?;
+    Ok(Rolled {
+        roll,
+        modifier,
+        net,
+        total: roll.total as i16 + modifier,
+    })
+}
+
+/// The exact distribution of a 2d6 roll with `net` Boons or Banes (kept dice only).
+pub fn dist2d6(net: i16) -> Dist {
+    let extra = net.unsigned_abs().min((MAX_DICE - 2) as u16);
+    let keep = match net {
+        n if n > 0 => Keep::Highest(2),
+        n if n < 0 => Keep::Lowest(2),
+        _ => Keep::All,
+    };
+    Dist::of_keep(2 + extra, 6, keep).unwrap_or_else(|_| Dist::constant(7))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry point
+// ---------------------------------------------------------------------------------------------
+
+/// Resolves a checked command and runs on to the next decision.
+pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
+    // What fray did by itself for the previous command is no longer the latest thing that
+    // happened: a command typed for one of those steps gets the usual refusal from now on.
+    if !cx.s.auto.is_empty() {
+        cx.emit(Event::AutoStepsCleared);
+    }
+    let who = cx.s.turn.who;
+    match cmd {
+        Command::Begin => begin_turn(cx)?,
+        // THR-R13: the slot's character takes its turn at the named later point instead.
+        Command::Delay(after) => cx.emit(Event::Delayed { who, after: *after }),
+        // THR-R22: a PC's Round Zero turn places it (in the Starting Area, checked), then goes
+        // to the Stance step (THR-R23).
+        Command::Place(p) => {
+            cx.emit(Event::Placed { who, at: *p });
+            cx.emit(Event::StepChanged { step: Step::Stance });
+        }
+        Command::Move(to) if matches!(cx.s.stack.last(), Some(Frame::Prompt(_))) => answer_prompt(cx, cmd)?,
+        Command::Move(to) => do_move(cx, who, *to)?,
+        Command::Step { dir, roll } => do_step(cx, who, *dir, *roll)?,
+        Command::Act(a) => declare(cx, who, a)?,
+        Command::Stance(id) => {
+            // THR-R32, THR-R33: entering a Stance first ends the current one, so only one is
+            // ever active.
+            if let Some(old) = cx.s.ch(who).stance {
+                cx.emit(Event::StanceEnded { who, ability: old });
+            }
+            cx.emit(Event::StanceEntered { who, ability: *id });
+            end_turn(cx, who)?;
+        }
+        Command::EndTurn => end_turn(cx, who)?,
+        Command::Defend(d) => {
+            if let Some(Frame::Use(u)) = cx.s.stack.last() {
+                let t = u.targets[u.index as usize];
+                cx.emit(Event::DefenceChosen {
+                    who: t,
+                    defence: *d,
+                    only: None,
+                });
+            }
+        }
+        Command::DefendWith(d, _) => {
+            if let Some(Frame::Use(u)) = cx.s.stack.last().cloned() {
+                let t = u.targets[u.index as usize];
+                cx.emit(Event::DefenceChosen {
+                    who: t,
+                    defence: *d,
+                    only: None,
+                });
+                buff_on_defence(cx, t);
+            }
+        }
+        Command::Trigger(id) => use_trigger(cx, *id)?,
+        Command::Pass => match cx.s.stack.last() {
+            Some(Frame::Prompt(_)) => answer_prompt(cx, cmd)?,
+            Some(Frame::Roll(_)) => answer_reroll(cx, false)?,
+            _ => pass_trigger(cx),
+        },
+        Command::Reroll => answer_reroll(cx, true)?,
+        Command::Accept | Command::Decline | Command::Keep | Command::Release => answer_prompt(cx, cmd)?,
+        Command::Gm(r) => ruling(cx, r)?,
+    }
+    advance(cx)
+}
+
+/// Runs automatic steps until a decision is pending or the combat is over.
+pub fn advance(cx: &mut Cx) -> R {
+    // A generous bound: each loop iteration either emits an event or returns.
+    for _ in 0..100_000 {
+        if cx.s.outcome.is_some() {
+            return Ok(());
+        }
+        if !cx.s.stack.is_empty() {
+            match step_frame(cx)? {
+                Flow::Wait => return Ok(()),
+                Flow::Go => continue,
+            }
+        }
+        let who = cx.s.turn.who;
+        match cx.s.turn.step {
+            Step::Slot => {
+                if cx.s.phase == Phase::Rounds && slot_needs_decision(cx.s) {
+                    return Ok(());
+                }
+                // Say why a slot in the rounds began without asking (THR-R15: no Delay was
+                // possible); Round Zero slots never offer one.
+                let why = (cx.s.phase == Phase::Rounds && cx.s.ch(who).present())
+                    .then(|| check::check(cx.s, &Command::Delay(None)).err())
+                    .flatten()
+                    .map(|r| r.reason);
+                begin_turn(cx)?;
+                if let Some(why) = why {
+                    cx.emit(Event::BeganByItself { who, why });
+                }
+            }
+            Step::Place | Step::Move | Step::ActionMove | Step::Stance => {
+                let c = cx.s.ch(who);
+                if c.removed {
+                    cx.emit(Event::TurnEnded { who });
+                    continue;
+                }
+                // THR-R170: an Incapacitated character's turn skips its Move, Action and Stance
+                // steps and goes on to End of Turn (where its statuses still tick).
+                if c.incapacitated {
+                    end_turn(cx, who)?;
+                    continue;
+                }
+                // THR-R24 (option `npc_round_zero_stance` off): no Round Zero Stance for NPCs.
+                if cx.s.phase == Phase::RoundZero
+                    && cx.s.turn.step == Step::Stance
+                    && !cx.s.is_pc(who)
+                    && !cx.s.options.npc_round_zero_stance
+                {
+                    end_turn(cx, who)?;
+                    continue;
+                }
+                return Ok(());
+            }
+            Step::Done => next_slot(cx)?,
+        }
+    }
+    Err(EngineError::Bug("resolution did not settle".into()))
+}
+
+fn slot_needs_decision(s: &State) -> bool {
+    // THR-R15: a slot that may not Delay (it already delayed this round) begins by itself.
+    let who = s.turn.who;
+    s.ch(who).present()
+        && (check::check(s, &Command::Delay(None)).is_ok()
+            || s.order
+                .later_waiting()
+                .any(|t| check::check(s, &Command::Delay(Some(t))).is_ok()))
+}
