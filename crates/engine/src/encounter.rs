@@ -13,7 +13,9 @@
 //! - [`is_word`], [`seat_of`], [`index_of`] and [`combatant_id`]: ids, seats and references by
 //!   id;
 //! - [`Overlay`], [`overlay!`](crate::overlay) and [`template_base`]: stat-block templates that
-//!   a combatant overlays field by field.
+//!   a combatant overlays field by field, and [`roster`]: templates and combatants read in
+//!   order, with the checks every ruleset makes of them (repeated ids, shared squares, the
+//!   limit).
 //!
 //! What a ruleset's tables hold, and the sentences about them, stay in the ruleset.
 
@@ -286,6 +288,82 @@ pub fn template_base<T: Clone + Default>(
     }
 }
 
+/// A combatant (or template) table as the kit reads it.
+pub trait CombatantTable: Overlay + Clone + Default {
+    /// The `id` field.
+    fn id(&self) -> Option<&Spanned<String>>;
+    /// The `template` field.
+    fn template(&self) -> Option<&Spanned<String>>;
+}
+
+/// How [`roster`] sees a ruleset's combatants.
+pub struct RosterRules<C> {
+    /// The most combatants an encounter may have ("at most N combatants are supported").
+    pub limit: usize,
+    /// The end of the sentence for ids that differ only by case ("combatant id 'a' differs from
+    /// 'A' only by case; ADVICE").
+    pub case_advice: &'static str,
+    /// A built combatant's id.
+    pub id: fn(&C) -> &str,
+    /// The square a built combatant starts on, if it has one now.
+    pub square: fn(&C) -> Option<Pos>,
+}
+
+/// Reads the templates (each built alone, in name order) and then the combatants (each built
+/// over the template it names, in file order) with `build(diags, table, base, is_template)`.
+/// A combatant whose id repeats an earlier one (or differs from it only by case) is refused at
+/// its id, one on an occupied square at its table, and tables beyond the limit at the first of
+/// them; the combatant is kept in all three cases, so later checks see it.
+pub fn roster<R: CombatantTable, C>(
+    d: &mut Diags,
+    templates: &BTreeMap<String, Spanned<R>>,
+    combatants: &[Spanned<R>],
+    rules: &RosterRules<C>,
+    mut build: impl FnMut(&mut Diags, &Spanned<R>, &R, bool) -> Option<C>,
+) -> (BTreeMap<String, C>, Vec<C>) {
+    let mut built = BTreeMap::new();
+    for (name, t) in templates {
+        if let Some(c) = build(d, t, &R::default(), true) {
+            built.insert(name.clone(), c);
+        }
+    }
+    let mut chars: Vec<C> = Vec::new();
+    for rc in combatants {
+        let Some(base) = template_base(d, rc.get_ref().template(), templates) else {
+            continue;
+        };
+        let Some(c) = build(d, rc, &base, false) else {
+            continue;
+        };
+        let id = (rules.id)(&c);
+        let id_at = rc.get_ref().id().map_or(rc.span(), |i| i.span());
+        match id_clash(id, chars.iter().map(|o| (rules.id)(o))) {
+            None => {}
+            Some(IdClash::Twice) => d.err(id_at, format!("combatant '{id}' is defined twice")),
+            Some(IdClash::ByCase(o)) => d.err(
+                id_at,
+                format!(
+                    "combatant id '{id}' differs from '{o}' only by case; {}",
+                    rules.case_advice
+                ),
+            ),
+        }
+        if let Some(p) = (rules.square)(&c)
+            && chars.iter().any(|o| (rules.square)(o) == Some(p))
+        {
+            d.err(rc.span(), format!("square {p} already holds another combatant"));
+        }
+        chars.push(c);
+    }
+    if let Some(extra) = combatants.get(rules.limit) {
+        d.err(
+            extra.span(),
+            format!("at most {} combatants are supported", rules.limit),
+        );
+    }
+    (built, chars)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,6 +408,15 @@ mod tests {
         speed,
         reach
     });
+
+    impl CombatantTable for Raw {
+        fn id(&self) -> Option<&Spanned<String>> {
+            self.id.as_ref()
+        }
+        fn template(&self) -> Option<&Spanned<String>> {
+            self.template.as_ref()
+        }
+    }
 
     #[derive(Deserialize, Default, Debug, PartialEq)]
     #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -504,5 +591,39 @@ mod tests {
             ]
         );
         assert_eq!(texts(&d), ["enc.toml:11:12: error: unknown template 'elf'"]);
+    }
+
+    #[test]
+    fn a_roster_reads_templates_then_combatants_and_refuses_clashes() {
+        let f = file(
+            "ruleset = \"toy\"\n[template.orc]\nspeed = 5\n[[combatant]]\nid = \"a\"\ntemplate = \"orc\"\n[[combatant]]\nid = \"A\"\nreach = 1\n[[combatant]]\nid = \"a\"\nreach = 1\n[[combatant]]\nid = \"b\"\ntemplate = \"elf\"\n",
+        );
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        let rules = RosterRules {
+            limit: 3,
+            case_advice: "pick another",
+            id: |c: &(String, Option<i16>, bool)| c.0.as_str(),
+            square: |c: &(String, Option<i16>, bool)| c.1.map(|r| Pos::new(r, 0)),
+        };
+        let (templates, chars) = roster(&mut d, &doc.template, &doc.combatant, &rules, |d, t, base, template| {
+            let r = t.get_ref().over(base);
+            let id = combatant_id(d, r.id.as_ref(), t.span(), template, "x")?;
+            Some((id, r.reach.or(r.speed), template))
+        });
+        assert_eq!(templates.get("orc"), Some(&(String::new(), Some(5), true)));
+        let ids: Vec<&str> = chars.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(ids, ["a", "A", "a"]);
+        assert_eq!(chars[0].1, Some(5), "from the template");
+        assert_eq!(
+            texts(&d),
+            [
+                "enc.toml:8:6: error: combatant id 'A' differs from 'a' only by case; pick another",
+                "enc.toml:11:6: error: combatant 'a' is defined twice",
+                "enc.toml:10:1: error: square 1,0 already holds another combatant",
+                "enc.toml:15:12: error: unknown template 'elf'",
+                "enc.toml:13:1: error: at most 3 combatants are supported",
+            ]
+        );
     }
 }

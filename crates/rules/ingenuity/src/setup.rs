@@ -13,7 +13,9 @@ use crate::data::{Armoury, Attr, Cond, ItemId, build};
 use crate::options::{DefenceFormula, Options};
 use fray_engine::Seat;
 use fray_engine::diag::{Diagnostic, SourceFile};
-use fray_engine::encounter::{self as enc, Diags, GridMap, IdClash, Overlay, RawPos, Spanned, seat_of};
+use fray_engine::encounter::{
+    self as enc, CombatantTable, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, seat_of,
+};
 use fray_engine::text::ReadFile;
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
@@ -321,6 +323,15 @@ struct RawChar {
     conditions: Option<Vec<Spanned<String>>>,
 }
 
+impl CombatantTable for RawChar {
+    fn id(&self) -> Option<&Spanned<String>> {
+        self.id.as_ref()
+    }
+    fn template(&self) -> Option<&Spanned<String>> {
+        self.template.as_ref()
+    }
+}
+
 // A combatant takes every field it leaves out from its template.
 fray_engine::overlay!(RawChar {
     id,
@@ -490,50 +501,20 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     }
 
     // Templates and combatants.
-    let mut templates = BTreeMap::new();
-    for (name, rt) in &raw.template {
-        if let Some(c) = character(
-            &mut cx,
-            rt,
-            &RawChar::default(),
-            &map,
-            &armoury,
-            &teams,
-            &mut seats,
-            &options,
-            true,
-        ) {
-            templates.insert(name.clone(), c);
-        }
-    }
-    let mut chars: Vec<CharInfo> = Vec::new();
-    for rc in &raw.combatant {
-        let Some(base) = enc::template_base(&mut cx, rc.get_ref().template.as_ref(), &raw.template) else {
-            continue;
-        };
-        if let Some(c) = character(&mut cx, rc, &base, &map, &armoury, &teams, &mut seats, &options, false) {
-            // Typed ids match without regard to case, so ids may not differ only by case.
-            let id_at = rc.get_ref().id.as_ref().map_or(rc.span(), |i| i.span());
-            match enc::id_clash(&c.id, chars.iter().map(|o| o.id.as_str())) {
-                None => {}
-                Some(IdClash::Twice) => cx.err(id_at, format!("combatant '{}' is defined twice", c.id)),
-                Some(IdClash::ByCase(o)) => cx.err(
-                    id_at,
-                    format!(
-                        "combatant id '{}' differs from '{o}' only by case; typed ids ignore case, so give it another id",
-                        c.id
-                    ),
-                ),
-            }
-            if chars.iter().any(|o| o.at == c.at) {
-                cx.err(rc.span(), format!("square {} already holds another combatant", c.at));
-            }
-            chars.push(c);
-        }
-    }
-    if let Some(c) = raw.combatant.get(MAX_COMBATANTS) {
-        cx.err(c.span(), format!("at most {MAX_COMBATANTS} combatants are supported"));
-    }
+    // Typed ids match without regard to case, so ids may not differ only by case.
+    let rules = RosterRules {
+        limit: MAX_COMBATANTS,
+        case_advice: "typed ids ignore case, so give it another id",
+        id: |c: &CharInfo| c.id.as_str(),
+        square: |c: &CharInfo| Some(c.at),
+    };
+    let (templates, chars) = enc::roster(
+        &mut cx,
+        &raw.template,
+        &raw.combatant,
+        &rules,
+        |cx, rc, base, template| character(cx, rc, base, &map, &armoury, &teams, &mut seats, &options, template),
+    );
     if raw.combatant.is_empty() {
         // Nothing to point at: the end of the file, where [[combatant]] tables would go.
         let end = source.text.len();

@@ -13,7 +13,9 @@ use crate::ability::{AbilityBook, AbilityId, Art, Attr, Kind, build_book};
 use crate::options::{Options, StartAreaTooSmall, ZeroTolerancePc};
 use fray_engine::Seat;
 use fray_engine::diag::{Diagnostic, SourceFile};
-use fray_engine::encounter::{self as enc, Diags, GridMap, IdClash, Overlay, RawPos, Spanned, is_word, seat_of};
+use fray_engine::encounter::{
+    self as enc, CombatantTable, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, is_word, seat_of,
+};
 use fray_engine::text::ReadFile;
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
@@ -273,6 +275,15 @@ struct RawChar {
     nova: Option<Spanned<BTreeMap<String, u8>>>,
 }
 
+impl CombatantTable for RawChar {
+    fn id(&self) -> Option<&Spanned<String>> {
+        self.id.as_ref()
+    }
+    fn template(&self) -> Option<&Spanned<String>> {
+        self.template.as_ref()
+    }
+}
+
 // A combatant takes every field it leaves out from its template.
 fray_engine::overlay!(RawChar {
     id,
@@ -422,56 +433,21 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     }
     let book = book;
 
-    // Templates.
-    let mut templates = BTreeMap::new();
-    for (name, rt) in &raw.template {
-        if let Some(c) = character(
-            &mut cx,
-            rt,
-            &RawChar::default(),
-            &map,
-            &book,
-            &sides,
-            &mut seats,
-            &options,
-            true,
-        ) {
-            templates.insert(name.clone(), c);
-        }
-    }
-
-    // Combatants.
-    let mut chars: Vec<CharInfo> = Vec::new();
-    for rc in &raw.combatant {
-        let Some(base) = enc::template_base(&mut cx, rc.get_ref().template.as_ref(), &raw.template) else {
-            continue;
-        };
-        if let Some(c) = character(&mut cx, rc, &base, &map, &book, &sides, &mut seats, &options, false) {
-            // Typed ids match without regard to case (`State::find`), so ids that differ only
-            // by case could never both be named: refuse the second at its id.
-            let id_span = rc.get_ref().id.as_ref().map_or(rc.span(), |i| i.span());
-            match enc::id_clash(&c.id, chars.iter().map(|o| o.id.as_str())) {
-                None => {}
-                Some(IdClash::Twice) => cx.err(id_span, format!("combatant '{}' is defined twice", c.id)),
-                Some(IdClash::ByCase(o)) => cx.err(
-                    id_span,
-                    format!(
-                        "combatant id '{}' differs from '{o}' only by case; ids are typed without regard to case, so pick another id",
-                        c.id
-                    ),
-                ),
-            }
-            if let Some(p) = c.start
-                && chars.iter().any(|o| o.start == Some(p))
-            {
-                cx.err(rc.span(), format!("square {p} already holds another combatant"));
-            }
-            chars.push(c);
-        }
-    }
-    if let Some(extra) = raw.combatant.get(64) {
-        cx.err(extra.span(), "at most 64 combatants are supported");
-    }
+    // Templates and combatants. Typed ids match without regard to case (`State::find`), so ids
+    // that differ only by case could never both be named: the second is refused at its id.
+    let rules = RosterRules {
+        limit: 64,
+        case_advice: "ids are typed without regard to case, so pick another id",
+        id: |c: &CharInfo| c.id.as_str(),
+        square: |c: &CharInfo| c.start,
+    };
+    let (templates, chars) = enc::roster(
+        &mut cx,
+        &raw.template,
+        &raw.combatant,
+        &rules,
+        |cx, rc, base, template| character(cx, rc, base, &map, &book, &sides, &mut seats, &options, template),
+    );
     if raw.combatant.is_empty() {
         cx.err(
             0..0,
