@@ -12,7 +12,8 @@
 //! - **turn orders** ([`order`]: sorted initiative with delays; [`teams`]: team alternation), the
 //!   **action economy** ([`economy`]: actions per turn, reactions per round, extended actions) and
 //!   the **reaction stack** ([`stack`]) that rulesets reuse;
-//! - the **text layer** ([`text`]) through which the `fray` command talks to any ruleset;
+//! - the **text layer** ([`text`]) through which the `fray` command talks to any ruleset, and the
+//!   **encounter kit** ([`encounter`]) that reads what every encounter file shares;
 //! - the **conformance suite** ([`conformance`]) every ruleset runs over its examples.
 //!
 //! The engine never depends on a concrete ruleset.
@@ -20,6 +21,7 @@
 pub mod conformance;
 pub mod diag;
 pub mod economy;
+pub mod encounter;
 mod error;
 mod game;
 pub mod order;

@@ -372,10 +372,7 @@ struct RawArmour {
 pub const BUILT_IN: &str = include_str!("../data/items.toml");
 
 /// A TOML parse error as a diagnostic.
-pub fn toml_diagnostic(file: &SourceFile, e: &toml::de::Error) -> Diagnostic {
-    let offset = e.span().map_or(0, |s| s.start);
-    Diagnostic::at(file, offset, e.message().trim().to_string())
-}
+pub use fray_engine::encounter::toml_diagnostic;
 
 /// Reads the built-in items and every extra file (later files may not redefine an id).
 pub fn build(extra: &[SourceFile], options: &Options) -> Result<Armoury, Vec<Diagnostic>> {

@@ -9,15 +9,17 @@
 //! (resources 6 + the die's maximum, defences from passive values, speed from size, DEX and
 //! Agility); any derived number can be overridden (ING-H24).
 
-use crate::data::{Armoury, Attr, Cond, ItemId, build, toml_diagnostic};
+use crate::data::{Armoury, Attr, Cond, ItemId, build};
 use crate::options::{DefenceFormula, Options};
 use fray_engine::Seat;
 use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::encounter::{
+    self as enc, CombatantTable, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, seat_of,
+};
 use fray_engine::text::ReadFile;
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use toml::Spanned;
 
 /// Index of a combatant.
 pub type Cid = u16;
@@ -215,13 +217,6 @@ pub struct Setup {
 
 // ---------------------------------------------------------------------------------------------
 
-#[derive(Deserialize, Clone)]
-#[serde(untagged)]
-enum RawPos {
-    Pair([i64; 2]),
-    Text(String),
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawEncounter {
@@ -230,7 +225,7 @@ struct RawEncounter {
     #[serde(default)]
     item_files: Vec<Spanned<String>>,
     options: Option<Spanned<toml::Table>>,
-    map: Spanned<RawMap>,
+    map: Spanned<GridMap>,
     #[serde(default)]
     team: Vec<Spanned<RawTeam>>,
     initiative: Option<Spanned<RawInitiative>>,
@@ -242,12 +237,6 @@ struct RawEncounter {
     item: Vec<toml::Value>,
     #[serde(default)]
     armour: Vec<toml::Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawMap {
-    rows: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -334,126 +323,73 @@ struct RawChar {
     conditions: Option<Vec<Spanned<String>>>,
 }
 
-impl RawChar {
-    /// Fills every field this one leaves out from `base` (a template).
-    fn over(&self, base: &RawChar) -> RawChar {
-        macro_rules! pick {
-            ($($f:ident),*) => { RawChar { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
-        }
-        pick!(
-            id,
-            name,
-            template,
-            team,
-            seat,
-            at,
-            size,
-            attributes,
-            skills,
-            proficiencies,
-            talents,
-            items,
-            held,
-            unloaded,
-            durability,
-            armour,
-            health,
-            endurance,
-            stamina,
-            focus,
-            constitution,
-            evasion,
-            willpower,
-            deflection,
-            elemental_deflection,
-            speed,
-            luck_modifier,
-            cannot_be_surprised,
-            now,
-            death_difficulty,
-            unconscious,
-            conditions
-        )
+impl CombatantTable for RawChar {
+    fn id(&self) -> Option<&Spanned<String>> {
+        self.id.as_ref()
+    }
+    fn template(&self) -> Option<&Spanned<String>> {
+        self.template.as_ref()
     }
 }
 
-struct Ctx<'a> {
-    file: &'a SourceFile,
-    errors: Vec<Diagnostic>,
-}
+// A combatant takes every field it leaves out from its template.
+fray_engine::overlay!(RawChar {
+    id,
+    name,
+    template,
+    team,
+    seat,
+    at,
+    size,
+    attributes,
+    skills,
+    proficiencies,
+    talents,
+    items,
+    held,
+    unloaded,
+    durability,
+    armour,
+    health,
+    endurance,
+    stamina,
+    focus,
+    constitution,
+    evasion,
+    willpower,
+    deflection,
+    elemental_deflection,
+    speed,
+    luck_modifier,
+    cannot_be_surprised,
+    now,
+    death_difficulty,
+    unconscious,
+    conditions
+});
 
-impl Ctx<'_> {
-    fn err(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
-        self.errors.push(Diagnostic::at(self.file, span.start, msg));
+type Ctx<'a> = Diags<'a>;
+
+/// A square on the map that is not blocked (see [`enc::square`]).
+fn pos(cx: &mut Ctx, raw: &Spanned<RawPos>, map: &Grid) -> Option<Pos> {
+    let p = enc::square(cx, raw, map)?;
+    if map.get(p).is_some_and(|c| c.blocked) {
+        cx.err(raw.span(), format!("square {p} is blocked"));
+        return None;
     }
-
-    fn pos(&mut self, raw: &Spanned<RawPos>, map: &Grid) -> Option<Pos> {
-        let p = match raw.get_ref() {
-            RawPos::Pair([x, y]) => match (i16::try_from(*x), i16::try_from(*y)) {
-                (Ok(x), Ok(y)) => Some(Pos::new(x, y)),
-                _ => None,
-            },
-            RawPos::Text(t) => t.parse::<Pos>().ok(),
-        };
-        match p {
-            None => {
-                self.err(raw.span(), "expected a square as \"x,y\" or [x, y]");
-                None
-            }
-            Some(p) if !map.contains(p) => {
-                self.err(
-                    raw.span(),
-                    format!(
-                        "square {p} is outside the map (x 0..{}, y 0..{})",
-                        map.width() - 1,
-                        map.height() - 1
-                    ),
-                );
-                None
-            }
-            Some(p) if map.get(p).is_some_and(|c| c.blocked) => {
-                self.err(raw.span(), format!("square {p} is blocked"));
-                None
-            }
-            Some(p) => Some(p),
-        }
-    }
+    Some(p)
 }
 
-/// One word of letters, digits, '-' and '_' (ids of teams, seats and combatants).
-pub(crate) fn is_word(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
+pub(crate) use fray_engine::encounter::is_word;
 
 /// Loads and validates an Ingenuity encounter.
 pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = toml::from_str(&source.text).map_err(|e| vec![toml_diagnostic(source, &e)])?;
-    let mut cx = Ctx {
-        file: source,
-        errors: Vec::new(),
-    };
-    if raw.ruleset.get_ref() != "ingenuity" {
-        cx.err(
-            raw.ruleset.span(),
-            format!("this file is for ruleset '{}', not 'ingenuity'", raw.ruleset.get_ref()),
-        );
+    let raw: RawEncounter = enc::parse(source)?;
+    let mut cx = Diags::new(source);
+    if !enc::check_ruleset(&mut cx, &raw.ruleset, "ingenuity") {
         return Err(cx.errors);
     }
-    let options = match &raw.options {
-        None => Options::default(),
-        Some(t) => match toml::Value::Table(t.get_ref().clone()).try_into::<Options>() {
-            Ok(o) => {
-                if let Err(m) = o.check() {
-                    cx.err(t.span(), format!("in [options]: {m}"));
-                }
-                o
-            }
-            Err(e) => {
-                cx.err(t.span(), format!("in [options]: {}", e.message().trim()));
-                Options::default()
-            }
-        },
-    };
+    let options = enc::options(&mut cx, raw.options.as_ref(), Options::check);
 
     // Items: the built-in ones, the files the encounter names, and its own [[item]] tables.
     let mut extra = Vec::new();
@@ -476,23 +412,7 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     };
 
     // Map.
-    let rows: Vec<&str> = raw.map.get_ref().rows.iter().map(|r| r.get_ref().as_str()).collect();
-    let map = if rows.is_empty() {
-        cx.err(raw.map.span(), "the map needs at least one row");
-        None
-    } else {
-        match Grid::parse_rows(&rows) {
-            Ok(g) => Some(g),
-            Err(e) => {
-                let row = &raw.map.get_ref().rows[e.row.min(rows.len() - 1)];
-                let offset = row.span().start + 1 + e.column.saturating_sub(1);
-                cx.errors
-                    .push(Diagnostic::at(source, offset, format!("in the map: {}", e.message)));
-                None
-            }
-        }
-    };
-    let Some(map) = map else {
+    let Some(map) = enc::grid(&mut cx, &raw.map) else {
         return Err(cx.errors);
     };
     if map.cells().iter().any(|c| c.difficult || c.start) {
@@ -544,13 +464,7 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
         cx.err(t.span(), format!("at most {MAX_TEAMS} teams are supported"));
     }
     let team_index = |cx: &mut Ctx, s: &Spanned<String>, teams: &[Team]| -> Option<u8> {
-        match teams.iter().position(|t| &t.id == s.get_ref()) {
-            Some(i) => Some(i as u8),
-            None => {
-                cx.err(s.span(), format!("unknown team '{}'", s.get_ref()));
-                None
-            }
-        }
+        enc::index_of(cx, s, teams.iter().map(|t| t.id.as_str()), "team").map(|i| i as u8)
     };
 
     // Team order (ING-R2 to ING-R4) and surprise (ING-R14).
@@ -587,59 +501,20 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     }
 
     // Templates and combatants.
-    let mut templates = BTreeMap::new();
-    for (name, rt) in &raw.template {
-        if let Some(c) = character(
-            &mut cx,
-            rt,
-            &RawChar::default(),
-            &map,
-            &armoury,
-            &teams,
-            &mut seats,
-            &options,
-            true,
-        ) {
-            templates.insert(name.clone(), c);
-        }
-    }
-    let mut chars: Vec<CharInfo> = Vec::new();
-    for rc in &raw.combatant {
-        let base = match &rc.get_ref().template {
-            None => RawChar::default(),
-            Some(t) => match raw.template.get(t.get_ref()) {
-                Some(b) => b.get_ref().clone(),
-                None => {
-                    cx.err(t.span(), format!("unknown template '{}'", t.get_ref()));
-                    continue;
-                }
-            },
-        };
-        if let Some(c) = character(&mut cx, rc, &base, &map, &armoury, &teams, &mut seats, &options, false) {
-            // Typed ids match without regard to case, so ids may not differ only by case.
-            let id_at = rc.get_ref().id.as_ref().map_or(rc.span(), |i| i.span());
-            if let Some(o) = chars.iter().find(|o| o.id.eq_ignore_ascii_case(&c.id)) {
-                if o.id == c.id {
-                    cx.err(id_at, format!("combatant '{}' is defined twice", c.id));
-                } else {
-                    cx.err(
-                        id_at,
-                        format!(
-                            "combatant id '{}' differs from '{}' only by case; typed ids ignore case, so give it another id",
-                            c.id, o.id
-                        ),
-                    );
-                }
-            }
-            if chars.iter().any(|o| o.at == c.at) {
-                cx.err(rc.span(), format!("square {} already holds another combatant", c.at));
-            }
-            chars.push(c);
-        }
-    }
-    if let Some(c) = raw.combatant.get(MAX_COMBATANTS) {
-        cx.err(c.span(), format!("at most {MAX_COMBATANTS} combatants are supported"));
-    }
+    // Typed ids match without regard to case, so ids may not differ only by case.
+    let rules = RosterRules {
+        limit: MAX_COMBATANTS,
+        case_advice: "typed ids ignore case, so give it another id",
+        id: |c: &CharInfo| c.id.as_str(),
+        square: |c: &CharInfo| Some(c.at),
+    };
+    let (templates, chars) = enc::roster(
+        &mut cx,
+        &raw.template,
+        &raw.combatant,
+        &rules,
+        |cx, rc, base, template| character(cx, rc, base, &map, &armoury, &teams, &mut seats, &options, template),
+    );
     if raw.combatant.is_empty() {
         // Nothing to point at: the end of the file, where [[combatant]] tables would go.
         let end = source.text.len();
@@ -754,19 +629,9 @@ fn inline_items(source: &SourceFile) -> SourceFile {
     }
 }
 
-fn seat_of(name: &str, seats: &mut Vec<String>) -> Seat {
-    match seats.iter().position(|s| s == name) {
-        Some(i) => Seat(i as u8),
-        None => {
-            seats.push(name.to_string());
-            Seat((seats.len() - 1) as u8)
-        }
-    }
-}
-
 fn objective(cx: &mut Ctx, o: &Spanned<RawObjective>, map: &Grid, chars: &[CharInfo]) -> Option<Objective> {
     let r = o.get_ref();
-    let squares: Vec<Pos> = r.squares.iter().filter_map(|s| cx.pos(s, map)).collect();
+    let squares: Vec<Pos> = r.squares.iter().filter_map(|s| pos(cx, s, map)).collect();
     let who = match &r.who {
         None => None,
         Some(w) => match chars.iter().position(|c| &c.id == w.get_ref()) {
@@ -831,30 +696,9 @@ fn character(
     let span = raw.span();
     let r = raw.get_ref().over(base);
     let errors_before = cx.errors.len();
-    let id = match (&r.id, template) {
-        (Some(id), _) => {
-            if !is_word(id.get_ref()) {
-                cx.err(
-                    id.span(),
-                    "an id must be one word of letters, digits and '-' (e.g. \"guard-1\")",
-                );
-            }
-            id.get_ref().clone()
-        }
-        (None, true) => String::new(),
-        (None, false) => {
-            cx.err(span.clone(), "a combatant needs an id");
-            return None;
-        }
-    };
+    let id = enc::combatant_id(cx, r.id.as_ref(), span.clone(), template, "guard-1")?;
     let team = match (&r.team, template) {
-        (Some(s), _) => match teams.iter().position(|x| &x.id == s.get_ref()) {
-            Some(i) => i as u8,
-            None => {
-                cx.err(s.span(), format!("unknown team '{}'", s.get_ref()));
-                0
-            }
-        },
+        (Some(s), _) => enc::index_of(cx, s, teams.iter().map(|x| x.id.as_str()), "team").map_or(0, |i| i as u8),
         (None, true) => 0,
         (None, false) => {
             cx.err(span.clone(), format!("combatant '{id}' needs team = \"<team id>\""));
@@ -866,7 +710,7 @@ fn character(
         None => teams.get(team as usize).map_or(Seat::GM, |t| t.seat),
     };
     let at = match (&r.at, template) {
-        (Some(p), _) => cx.pos(p, map).unwrap_or(Pos::new(0, 0)),
+        (Some(p), _) => pos(cx, p, map).unwrap_or(Pos::new(0, 0)),
         (None, true) => Pos::new(0, 0),
         (None, false) => {
             cx.err(span.clone(), format!("combatant '{id}' needs a square: at = \"x,y\""));

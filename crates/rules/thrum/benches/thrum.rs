@@ -4,7 +4,6 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fray_dice::{Dice, DiceError, Faces, Prng, SeededDice};
-use fray_engine::diag::SourceFile;
 use fray_engine::text::TextRuleset;
 use fray_engine::{Policy, Ruleset, Seat, choose_first};
 use fray_thrum::state::{State, Step};
@@ -12,13 +11,7 @@ use fray_thrum::{Thrum, odds};
 use std::hint::black_box;
 
 fn bench_state() -> State {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../examples/thrum/bench-4v4.toml");
-    let text = std::fs::read_to_string(path).expect("the benchmark encounter exists");
-    let src = SourceFile {
-        name: "bench-4v4.toml".into(),
-        text,
-    };
-    let l = Thrum::load(&src, &mut |p: &str| Err(format!("no {p}"))).expect("valid encounter");
+    let l = fray_testkit::example::<Thrum>("bench-4v4.toml");
     Thrum::new_state(&l.setup, &l.options).expect("state")
 }
 

@@ -9,15 +9,17 @@
 //! derived number can be overridden, and NPC stat blocks usually give their numbers directly.
 //! Attributes are final values: a trait's +1 to an attribute is already in them.
 
-use crate::ability::{AbilityBook, AbilityId, Art, Attr, Kind, build_book, toml_diagnostic};
+use crate::ability::{AbilityBook, AbilityId, Art, Attr, Kind, build_book};
 use crate::options::{Options, StartAreaTooSmall, ZeroTolerancePc};
 use fray_engine::Seat;
 use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::encounter::{
+    self as enc, CombatantTable, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, is_word, seat_of,
+};
 use fray_engine::text::ReadFile;
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use toml::Spanned;
 
 /// Index of a combatant.
 pub type Cid = u16;
@@ -217,13 +219,6 @@ impl Eq for Steps {}
 
 // ---------------------------------------------------------------------------------------------
 
-#[derive(Deserialize, Clone)]
-#[serde(untagged)]
-enum RawPos {
-    Pair([i64; 2]),
-    Text(String),
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawEncounter {
@@ -232,7 +227,7 @@ struct RawEncounter {
     #[serde(default)]
     ability_files: Vec<Spanned<String>>,
     options: Option<Spanned<toml::Table>>,
-    map: Spanned<RawMap>,
+    map: Spanned<GridMap>,
     #[serde(default)]
     side: Vec<Spanned<RawSide>>,
     #[serde(default)]
@@ -241,12 +236,6 @@ struct RawEncounter {
     combatant: Vec<Spanned<RawChar>>,
     #[serde(default)]
     condition: Vec<Spanned<RawCondition>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawMap {
-    rows: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -288,40 +277,42 @@ struct RawChar {
     nova: Option<Spanned<BTreeMap<String, u8>>>,
 }
 
-impl RawChar {
-    /// Fills every field this one leaves out from `base` (a template).
-    fn over(&self, base: &RawChar) -> RawChar {
-        macro_rules! pick {
-            ($($f:ident),*) => { RawChar { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
-        }
-        pick!(
-            id,
-            name,
-            template,
-            side,
-            seat,
-            at,
-            level,
-            tier,
-            attributes,
-            training,
-            traits,
-            abilities,
-            attack,
-            initiative,
-            evasion,
-            resilience,
-            resolve,
-            speed,
-            max_fatigue_tolerance,
-            max_stress_tolerance,
-            fatigue_tolerance,
-            stress_tolerance,
-            wounds,
-            nova
-        )
+impl CombatantTable for RawChar {
+    fn id(&self) -> Option<&Spanned<String>> {
+        self.id.as_ref()
+    }
+    fn template(&self) -> Option<&Spanned<String>> {
+        self.template.as_ref()
     }
 }
+
+// A combatant takes every field it leaves out from its template.
+fray_engine::overlay!(RawChar {
+    id,
+    name,
+    template,
+    side,
+    seat,
+    at,
+    level,
+    tier,
+    attributes,
+    training,
+    traits,
+    abilities,
+    attack,
+    initiative,
+    evasion,
+    resilience,
+    resolve,
+    speed,
+    max_fatigue_tolerance,
+    max_stress_tolerance,
+    fatigue_tolerance,
+    stress_tolerance,
+    wounds,
+    nova
+});
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -334,44 +325,7 @@ struct RawCondition {
     rounds: Option<u16>,
 }
 
-struct Ctx<'a> {
-    file: &'a SourceFile,
-    errors: Vec<Diagnostic>,
-}
-
-impl Ctx<'_> {
-    fn err(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
-        self.errors.push(Diagnostic::at(self.file, span.start, msg));
-    }
-
-    fn pos(&mut self, raw: &Spanned<RawPos>, map: &Grid) -> Option<Pos> {
-        let p = match raw.get_ref() {
-            RawPos::Pair([x, y]) => match (i16::try_from(*x), i16::try_from(*y)) {
-                (Ok(x), Ok(y)) => Some(Pos::new(x, y)),
-                _ => None,
-            },
-            RawPos::Text(t) => t.parse::<Pos>().ok(),
-        };
-        match p {
-            None => {
-                self.err(raw.span(), "expected a square as \"x,y\" or [x, y]");
-                None
-            }
-            Some(p) if !map.contains(p) => {
-                self.err(
-                    raw.span(),
-                    format!(
-                        "square {p} is outside the map (x 0..{}, y 0..{})",
-                        map.width() - 1,
-                        map.height() - 1
-                    ),
-                );
-                None
-            }
-            Some(p) => Some(p),
-        }
-    }
-}
+type Ctx<'a> = Diags<'a>;
 
 /// Reads the ruleset id of an encounter without validating the rest.
 pub fn peek_ruleset(text: &str) -> Option<String> {
@@ -384,34 +338,12 @@ pub fn peek_ruleset(text: &str) -> Option<String> {
 
 /// Loads and validates a Thrum encounter.
 pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = toml::from_str(&source.text).map_err(|e| vec![toml_diagnostic(source, &e)])?;
-    let mut cx = Ctx {
-        file: source,
-        errors: Vec::new(),
-    };
-    if raw.ruleset.get_ref() != "thrum" {
-        cx.err(
-            raw.ruleset.span(),
-            format!("this file is for ruleset '{}', not 'thrum'", raw.ruleset.get_ref()),
-        );
+    let raw: RawEncounter = enc::parse(source)?;
+    let mut cx = Diags::new(source);
+    if !enc::check_ruleset(&mut cx, &raw.ruleset, "thrum") {
         return Err(cx.errors);
     }
-
-    // Options: re-serialise the table and let serde check names and values.
-    let options = match &raw.options {
-        None => Options::default(),
-        Some(t) => match toml::Value::Table(t.get_ref().clone()).try_into::<Options>() {
-            Ok(o) => o,
-            Err(e) => {
-                cx.err(t.span(), format!("in [options]: {}", e.message().trim()));
-                Options::default()
-            }
-        },
-    };
-
-    if let (Some(t), Err(m)) = (&raw.options, options.validate()) {
-        cx.err(t.span(), format!("in [options]: {m}"));
-    }
+    let options = enc::options(&mut cx, raw.options.as_ref(), Options::validate);
 
     // Abilities: the built-in ones plus any files the encounter names.
     let mut extra = Vec::new();
@@ -431,38 +363,12 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
 
     // Map: a grid of squares (THR-R41), each with an integer elevation, 0 unless the cell
     // gives one (`.` is level 0, `+2`/`-1` higher or lower; THR-R61).
-    let rows: Vec<&str> = raw.map.get_ref().rows.iter().map(|r| r.get_ref().as_str()).collect();
-    let map = if rows.is_empty() {
-        cx.err(raw.map.span(), "the map needs at least one row");
-        None
-    } else {
-        match Grid::parse_rows(&rows) {
-            Ok(g) => Some(g),
-            Err(e) => {
-                let row = &raw.map.get_ref().rows[e.row.min(rows.len() - 1)];
-                // +1 skips the opening quote of the TOML string.
-                let offset = row.span().start + 1 + e.column.saturating_sub(1);
-                cx.errors
-                    .push(Diagnostic::at(source, offset, format!("in the map: {}", e.message)));
-                None
-            }
-        }
-    };
-    let Some(map) = map else {
+    let Some(map) = enc::grid(&mut cx, &raw.map) else {
         return Err(cx.errors);
     };
 
     // Seats and sides.
     let mut seats = vec!["gm".to_string()];
-    let mut seat_of = |name: &str, seats: &mut Vec<String>| -> Seat {
-        match seats.iter().position(|s| s == name) {
-            Some(i) => Seat(i as u8),
-            None => {
-                seats.push(name.to_string());
-                Seat((seats.len() - 1) as u8)
-            }
-        }
-    };
     let mut sides: Vec<Side> = Vec::new();
     for rs in &raw.side {
         let s = rs.get_ref();
@@ -529,77 +435,21 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     }
     let book = book;
 
-    // Templates.
-    let mut templates = BTreeMap::new();
-    for (name, rt) in &raw.template {
-        if let Some(c) = character(
-            &mut cx,
-            rt,
-            &RawChar::default(),
-            &map,
-            &book,
-            &sides,
-            &mut seats,
-            &mut seat_of,
-            &options,
-            true,
-        ) {
-            templates.insert(name.clone(), c);
-        }
-    }
-
-    // Combatants.
-    let mut chars: Vec<CharInfo> = Vec::new();
-    for rc in &raw.combatant {
-        let base = match &rc.get_ref().template {
-            None => RawChar::default(),
-            Some(t) => match raw.template.get(t.get_ref()) {
-                Some(b) => b.get_ref().clone(),
-                None => {
-                    cx.err(t.span(), format!("unknown template '{}'", t.get_ref()));
-                    continue;
-                }
-            },
-        };
-        if let Some(c) = character(
-            &mut cx,
-            rc,
-            &base,
-            &map,
-            &book,
-            &sides,
-            &mut seats,
-            &mut seat_of,
-            &options,
-            false,
-        ) {
-            // Typed ids match without regard to case (`State::find`), so ids that differ only
-            // by case could never both be named: refuse the second at its id.
-            let id_span = rc.get_ref().id.as_ref().map_or(rc.span(), |i| i.span());
-            if let Some(o) = chars.iter().find(|o| o.id.eq_ignore_ascii_case(&c.id)) {
-                if o.id == c.id {
-                    cx.err(id_span, format!("combatant '{}' is defined twice", c.id));
-                } else {
-                    cx.err(
-                        id_span,
-                        format!(
-                            "combatant id '{}' differs from '{}' only by case; ids are typed without regard to case, so pick another id",
-                            c.id, o.id
-                        ),
-                    );
-                }
-            }
-            if let Some(p) = c.start
-                && chars.iter().any(|o| o.start == Some(p))
-            {
-                cx.err(rc.span(), format!("square {p} already holds another combatant"));
-            }
-            chars.push(c);
-        }
-    }
-    if let Some(extra) = raw.combatant.get(64) {
-        cx.err(extra.span(), "at most 64 combatants are supported");
-    }
+    // Templates and combatants. Typed ids match without regard to case (`State::find`), so ids
+    // that differ only by case could never both be named: the second is refused at its id.
+    let rules = RosterRules {
+        limit: 64,
+        case_advice: "ids are typed without regard to case, so pick another id",
+        id: |c: &CharInfo| c.id.as_str(),
+        square: |c: &CharInfo| c.start,
+    };
+    let (templates, chars) = enc::roster(
+        &mut cx,
+        &raw.template,
+        &raw.combatant,
+        &rules,
+        |cx, rc, base, template| character(cx, rc, base, &map, &book, &sides, &mut seats, &options, template),
+    );
     if raw.combatant.is_empty() {
         cx.err(
             0..0,
@@ -639,7 +489,7 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
                 continue;
             }
         };
-        let squares: Vec<Pos> = c.squares.iter().filter_map(|s| cx.pos(s, &map)).collect();
+        let squares: Vec<Pos> = c.squares.iter().filter_map(|s| enc::square(&mut cx, s, &map)).collect();
         let who = match &c.who {
             None => None,
             Some(w) => match chars.iter().position(|x| &x.id == w.get_ref()) {
@@ -708,10 +558,6 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
     ))
 }
 
-fn is_word(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
 #[allow(clippy::too_many_arguments)]
 fn character(
     cx: &mut Ctx,
@@ -721,37 +567,15 @@ fn character(
     book: &AbilityBook,
     sides: &[Side],
     seats: &mut Vec<String>,
-    seat_of: &mut impl FnMut(&str, &mut Vec<String>) -> Seat,
     options: &Options,
     template: bool,
 ) -> Option<CharInfo> {
     let span = raw.span();
     let r = raw.get_ref().over(base);
     let errors_before = cx.errors.len();
-    let id = match (&r.id, template) {
-        (Some(id), _) => {
-            if !is_word(id.get_ref()) {
-                cx.err(
-                    id.span(),
-                    "an id must be one word of letters, digits and '-' (e.g. \"biffer-1\")",
-                );
-            }
-            id.get_ref().clone()
-        }
-        (None, true) => String::new(),
-        (None, false) => {
-            cx.err(span.clone(), "a combatant needs an id");
-            return None;
-        }
-    };
+    let id = enc::combatant_id(cx, r.id.as_ref(), span.clone(), template, "biffer-1")?;
     let side = match (&r.side, template) {
-        (Some(s), _) => match sides.iter().position(|x| &x.id == s.get_ref()) {
-            Some(i) => i as u8,
-            None => {
-                cx.err(s.span(), format!("unknown side '{}'", s.get_ref()));
-                0
-            }
-        },
+        (Some(s), _) => enc::index_of(cx, s, sides.iter().map(|x| x.id.as_str()), "side").map_or(0, |i| i as u8),
         (None, true) => 0,
         (None, false) => {
             cx.err(span.clone(), format!("combatant '{id}' needs a side"));
@@ -922,7 +746,7 @@ fn character(
     }
     let start = match &r.at {
         None => None,
-        Some(p) => cx.pos(p, map).and_then(|p| {
+        Some(p) => enc::square(cx, p, map).and_then(|p| {
             if map.get(p).is_some_and(|c| c.blocked) {
                 cx.err(raw.span(), format!("square {p} is blocked"));
                 None

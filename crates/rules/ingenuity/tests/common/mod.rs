@@ -1,4 +1,5 @@
-//! The one helper every Ingenuity rule test goes through.
+//! The one helper every Ingenuity rule test goes through: the test kit's `Table` (`fray-testkit`)
+//! with Ingenuity's encounter builders and lookups.
 //!
 //! A test builds a tiny encounter from TOML, feeds scripted dice as it goes (`dice`), and types
 //! commands exactly as a person at `fray play` would (`cmd`). `cmd` panics with the rejection's
@@ -12,46 +13,12 @@
 //! consciousness fortify test and the death check's luck die.
 #![allow(dead_code)]
 
-use fray_dice::{Dice, DiceError, Faces};
-use fray_engine::diag::SourceFile;
-use fray_engine::text::TextRuleset;
-use fray_engine::{Game, Reject, Seat};
 use fray_ingenuity::Ingenuity;
-use fray_ingenuity::command::Command;
 use fray_ingenuity::event::Event;
 use fray_ingenuity::setup::Cid;
 use fray_ingenuity::state::{Char, State};
-use std::cell::RefCell;
-use std::collections::VecDeque;
-use std::fmt;
-use std::rc::Rc;
-
-/// Dice shared between the test and the game: the test pushes faces, the game pops them.
-#[derive(Clone, Default)]
-pub struct Shared(pub Rc<RefCell<VecDeque<u16>>>);
-
-impl Dice for Shared {
-    fn roll(&mut self, count: usize, sides: u16, why: &dyn fmt::Display, out: &mut Faces) -> Result<(), DiceError> {
-        let mut q = self.0.borrow_mut();
-        for _ in 0..count {
-            let Some(f) = q.pop_front() else {
-                return Err(DiceError::Exhausted {
-                    sides,
-                    why: why.to_string(),
-                });
-            };
-            if f == 0 || f > sides {
-                return Err(DiceError::OutOfRange {
-                    face: f,
-                    sides,
-                    why: why.to_string(),
-                });
-            }
-            out.push(f)?;
-        }
-        Ok(())
-    }
-}
+use fray_testkit::Table;
+use std::ops::{Deref, DerefMut};
 
 /// The teams every test encounter uses: `pcs` (seat `players`) first and `foes` (seat `gm`)
 /// second, so `pcs` picks first unless `[initiative]` says otherwise.
@@ -118,32 +85,26 @@ pub fn who(id: &str, team: &str, at: &str, extra: &str) -> String {
     format!("[[combatant]]\nid = \"{id}\"\nteam = \"{team}\"\nat = \"{at}\"\n{extra}\n")
 }
 
-/// A test game.
-pub struct T {
-    pub game: Game<Ingenuity>,
-    pub dice: Shared,
-    pub last: Vec<Event>,
+/// A test game: the kit's [`Table`] for Ingenuity, with Ingenuity's own lookups.
+pub struct T(pub Table<Ingenuity>);
+
+impl Deref for T {
+    type Target = Table<Ingenuity>;
+    fn deref(&self) -> &Table<Ingenuity> {
+        &self.0
+    }
+}
+
+impl DerefMut for T {
+    fn deref_mut(&mut self) -> &mut Table<Ingenuity> {
+        &mut self.0
+    }
 }
 
 impl T {
     /// Loads the encounter (panicking with the diagnostics if it is invalid) and starts it.
     pub fn new(toml: &str) -> T {
-        let src = SourceFile {
-            name: "test.toml".into(),
-            text: toml.into(),
-        };
-        let mut read = |p: &str| Err(format!("no file {p} in this test"));
-        let loaded = Ingenuity::load(&src, &mut read).unwrap_or_else(|d| {
-            panic!(
-                "bad test encounter:\n{}",
-                d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n")
-            )
-        });
-        let dice = Shared::default();
-        let game = Game::<Ingenuity>::new_with_dice(loaded.setup, loaded.options, Box::new(dice.clone()))
-            .unwrap_or_else(|e| panic!("start failed: {e}"));
-        let last = game.record().start.events.clone();
-        T { game, dice, last }
+        T(Table::load(toml, &[], &[]))
     }
 
     /// Starts the encounter and picks `first` for the first turn.
@@ -155,74 +116,13 @@ impl T {
 
     /// Queues dice faces for the next rolls.
     pub fn dice(&mut self, faces: &[u16]) -> &mut Self {
-        self.dice.0.borrow_mut().extend(faces.iter().copied());
+        self.0.dice(faces);
         self
-    }
-
-    /// Asserts that every scripted face was used.
-    pub fn assert_dice_used(&self) {
-        let left: Vec<u16> = self.dice.0.borrow().iter().copied().collect();
-        assert!(left.is_empty(), "scripted dice left unused: {left:?}");
-    }
-
-    fn parse(&self, text: &str) -> Result<Command, Reject> {
-        Ingenuity::parse_command(self.s(), text)
-    }
-
-    fn seat_for(&self, text: &str) -> Seat {
-        if text.starts_with("gm ") {
-            Seat::GM
-        } else {
-            self.game.pending().map_or(Seat::GM, |p| p.first())
-        }
-    }
-
-    /// Types a command as the seat that must decide (GM for `gm ...`); panics if refused.
-    pub fn cmd(&mut self, text: &str) -> Vec<Event> {
-        let c = self
-            .parse(text)
-            .unwrap_or_else(|r| panic!("'{text}' does not parse: {}", r.reason));
-        let seat = self.seat_for(text);
-        match self.game.submit(seat, c) {
-            Ok(ev) => {
-                self.last = ev.to_vec();
-                self.last.clone()
-            }
-            Err(e) => panic!(
-                "'{text}' was refused: {e}\npending: {:?}\nlegal: {:?}",
-                self.game.pending(),
-                self.legal()
-            ),
-        }
-    }
-
-    /// Types several commands.
-    pub fn cmds(&mut self, texts: &[&str]) {
-        for t in texts {
-            self.cmd(t);
-        }
-    }
-
-    /// Asserts that a command is refused and changes nothing; returns the rejection.
-    pub fn reject(&mut self, text: &str) -> Reject {
-        let before = self.s().clone();
-        let c = match self.parse(text) {
-            Ok(c) => c,
-            Err(r) => return r,
-        };
-        let seat = self.seat_for(text);
-        let r = match self.game.submit(seat, c) {
-            Ok(_) => panic!("'{text}' was accepted"),
-            Err(fray_engine::SubmitError::Rejected(r)) => r,
-            Err(e) => panic!("'{text}' failed with an engine error: {e}"),
-        };
-        assert_eq!(self.s(), &before, "a rejected command changed the state");
-        r
     }
 
     /// The state.
     pub fn s(&self) -> &State {
-        self.game.state()
+        self.state()
     }
 
     /// A combatant's index by id.
@@ -242,43 +142,9 @@ impl T {
         (p.kind, p.actor.map(|a| self.s().info(a).id.clone()).unwrap_or_default())
     }
 
-    /// The legal commands, printed.
-    pub fn legal(&self) -> Vec<String> {
-        self.game
-            .legal_commands(self.game.pending().map_or(Seat::GM, |p| p.first()))
-            .iter()
-            .map(|c| Ingenuity::format_command(self.s(), c))
-            .collect()
-    }
-
-    /// The readable log of the last command.
-    pub fn log(&self) -> Vec<String> {
-        self.last
-            .iter()
-            .filter_map(|e| Ingenuity::describe_event(self.s(), e))
-            .collect()
-    }
-
     /// Whose turn it is.
     pub fn turn(&self) -> Option<String> {
         self.s().turn.as_ref().map(|t| self.s().info(t.who).id.clone())
-    }
-
-    /// Every event of the game so far.
-    pub fn all_events(&self) -> Vec<Event> {
-        let r = self.game.record();
-        r.start
-            .events
-            .iter()
-            .chain(r.entries.iter().flat_map(|e| e.events.iter()))
-            .cloned()
-            .collect()
-    }
-
-    /// Asserts the state survives a replay of the record.
-    pub fn assert_replays(&self) {
-        let g = Game::<Ingenuity>::replay(self.game.record()).expect("replay");
-        assert_eq!(g.state(), self.s());
     }
 
     /// The attack results among the last events: (hit, crit, evasion).

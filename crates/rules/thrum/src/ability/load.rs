@@ -224,13 +224,9 @@ struct RawTrigger {
     lines: Vec<Spanned<RawLine>>,
 }
 
-/// Converts a TOML deserialisation error into a diagnostic.
-pub fn toml_diagnostic(file: &SourceFile, e: &toml::de::Error) -> Diagnostic {
-    let offset = e.span().map_or(0, |s| s.start);
-    let msg = e.message().trim().to_string();
-    // Without a span (a problem of the document as a whole), point at the top of the file.
-    Diagnostic::at(file, offset, msg)
-}
+use fray_engine::encounter::is_word;
+/// Converts a TOML deserialisation error into a diagnostic (the encounter kit's).
+pub use fray_engine::encounter::toml_diagnostic;
 
 struct Loader<'a> {
     file: &'a SourceFile,
@@ -509,10 +505,6 @@ impl Loader<'_> {
             }
         }
     }
-}
-
-fn is_word(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// Loads abilities from one TOML file into `book`. Ids must be new; later files may not

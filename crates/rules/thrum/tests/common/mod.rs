@@ -1,4 +1,5 @@
-//! The one helper every Thrum rule test goes through.
+//! The one helper every Thrum rule test goes through: the test kit's `Table` (`fray-testkit`)
+//! with Thrum's encounter builders and lookups.
 //!
 //! A test builds a tiny encounter from TOML, feeds scripted dice as it goes (`dice`), and
 //! types commands exactly as a person at `fray play` would (`cmd`). `cmd` panics with the
@@ -8,46 +9,12 @@
 //! is called.
 #![allow(dead_code)]
 
-use fray_dice::{Dice, DiceError, Faces};
-use fray_engine::diag::SourceFile;
-use fray_engine::text::TextRuleset;
-use fray_engine::{Game, Reject, Seat};
+use fray_testkit::Table;
 use fray_thrum::Thrum;
-use fray_thrum::command::Command;
 use fray_thrum::event::Event;
 use fray_thrum::setup::Cid;
 use fray_thrum::state::{Char, State};
-use std::cell::RefCell;
-use std::collections::VecDeque;
-use std::fmt;
-use std::rc::Rc;
-
-/// Dice shared between the test and the game: the test pushes faces, the game pops them.
-#[derive(Clone, Default)]
-pub struct Shared(pub Rc<RefCell<VecDeque<u16>>>);
-
-impl Dice for Shared {
-    fn roll(&mut self, count: usize, sides: u16, why: &dyn fmt::Display, out: &mut Faces) -> Result<(), DiceError> {
-        let mut q = self.0.borrow_mut();
-        for _ in 0..count {
-            let Some(f) = q.pop_front() else {
-                return Err(DiceError::Exhausted {
-                    sides,
-                    why: why.to_string(),
-                });
-            };
-            if f == 0 || f > sides {
-                return Err(DiceError::OutOfRange {
-                    face: f,
-                    sides,
-                    why: why.to_string(),
-                });
-            }
-            out.push(f)?;
-        }
-        Ok(())
-    }
-}
+use std::ops::{Deref, DerefMut};
 
 /// The sides every test encounter uses: `pcs` (kind pc) and `npcs` (kind npc), both GM-seated
 /// unless a combatant names its own seat.
@@ -95,11 +62,20 @@ pub fn who(id: &str, side: &str, at: &str, extra: &str) -> String {
     format!("[[combatant]]\nid = \"{id}\"\nside = \"{side}\"\nat = \"{at}\"\n{extra}\n")
 }
 
-/// A test game.
-pub struct T {
-    pub game: Game<Thrum>,
-    pub dice: Shared,
-    pub last: Vec<Event>,
+/// A test game: the kit's [`Table`] for Thrum, with Thrum's own lookups.
+pub struct T(pub Table<Thrum>);
+
+impl Deref for T {
+    type Target = Table<Thrum>;
+    fn deref(&self) -> &Table<Thrum> {
+        &self.0
+    }
+}
+
+impl DerefMut for T {
+    fn deref_mut(&mut self) -> &mut Table<Thrum> {
+        &mut self.0
+    }
 }
 
 impl T {
@@ -112,34 +88,7 @@ impl T {
     /// Like [`T::new`], with extra files the encounter may name in `ability-files` (name, text).
     /// Use [`abilities`] to add test abilities to an encounter.
     pub fn with_files(toml: &str, files: &[(&str, &str)], init: &[u16]) -> T {
-        let src = SourceFile {
-            name: "test.toml".into(),
-            text: toml.into(),
-        };
-        let mut read = |p: &str| {
-            files
-                .iter()
-                .find(|(n, _)| *n == p)
-                .map(|(n, t)| SourceFile {
-                    name: n.to_string(),
-                    text: t.to_string(),
-                })
-                .ok_or_else(|| format!("no file {p} in this test"))
-        };
-        let loaded = Thrum::load(&src, &mut read).unwrap_or_else(|d| {
-            panic!(
-                "bad test encounter:\n{}",
-                d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n")
-            )
-        });
-        let dice = Shared::default();
-        dice.0.borrow_mut().extend(init.iter().copied());
-        let game = Game::<Thrum>::new_with_dice(loaded.setup, loaded.options, Box::new(dice.clone()))
-            .unwrap_or_else(|e| panic!("start failed: {e}"));
-        let last = game.record().start.events.clone();
-        let t = T { game, dice, last };
-        t.assert_dice_used();
-        t
+        T(Table::load(toml, files, init))
     }
 
     /// Like [`T::new`], then answers every Round Zero decision with `end` and begins round 1's
@@ -159,75 +108,13 @@ impl T {
 
     /// Queues dice faces for the next rolls.
     pub fn dice(&mut self, faces: &[u16]) -> &mut Self {
-        self.dice.0.borrow_mut().extend(faces.iter().copied());
+        self.0.dice(faces);
         self
-    }
-
-    /// Asserts that every scripted face was used.
-    pub fn assert_dice_used(&self) {
-        let left: Vec<u16> = self.dice.0.borrow().iter().copied().collect();
-        assert!(left.is_empty(), "scripted dice left unused: {left:?}");
-    }
-
-    fn parse(&self, text: &str) -> Result<Command, Reject> {
-        Thrum::parse_command(self.s(), text)
-    }
-
-    fn seat_for(&self, text: &str) -> Seat {
-        if text.starts_with("gm ") {
-            Seat::GM
-        } else {
-            self.game.pending().map_or(Seat::GM, |p| p.first())
-        }
-    }
-
-    /// Types a command as the seat that must decide (GM for `gm ...`); panics if refused.
-    /// Returns the events it produced.
-    pub fn cmd(&mut self, text: &str) -> Vec<Event> {
-        let c = self
-            .parse(text)
-            .unwrap_or_else(|r| panic!("'{text}' does not parse: {}", r.reason));
-        let seat = self.seat_for(text);
-        match self.game.submit(seat, c) {
-            Ok(ev) => {
-                self.last = ev.to_vec();
-                self.last.clone()
-            }
-            Err(e) => panic!(
-                "'{text}' was refused: {e}\npending: {:?}\nlegal: {:?}",
-                self.game.pending(),
-                self.legal()
-            ),
-        }
-    }
-
-    /// Types several commands.
-    pub fn cmds(&mut self, texts: &[&str]) {
-        for t in texts {
-            self.cmd(t);
-        }
-    }
-
-    /// Asserts that a command is refused and changes nothing; returns the rejection.
-    pub fn reject(&mut self, text: &str) -> Reject {
-        let before = self.s().clone();
-        let c = match self.parse(text) {
-            Ok(c) => c,
-            Err(r) => return r,
-        };
-        let seat = self.seat_for(text);
-        let r = match self.game.submit(seat, c) {
-            Ok(_) => panic!("'{text}' was accepted"),
-            Err(fray_engine::SubmitError::Rejected(r)) => r,
-            Err(e) => panic!("'{text}' failed with an engine error: {e}"),
-        };
-        assert_eq!(self.s(), &before, "a rejected command changed the state");
-        r
     }
 
     /// The state.
     pub fn s(&self) -> &State {
-        self.game.state()
+        self.state()
     }
 
     /// A combatant's index by id.
@@ -244,24 +131,6 @@ impl T {
     pub fn pending(&self) -> (&'static str, String) {
         let p = self.game.pending().expect("nothing is pending");
         (p.kind, p.actor.map(|a| self.s().info(a).id.clone()).unwrap_or_default())
-    }
-
-    /// The legal commands, printed.
-    pub fn legal(&self) -> Vec<String> {
-        self.game
-            .legal_commands(self.game.pending().map_or(Seat::GM, |p| p.first()))
-            .iter()
-            .map(|c| Thrum::format_command(self.s(), c))
-            .collect()
-    }
-
-    /// The readable log of the last command.
-    pub fn log(&self) -> Vec<String> {
-        // Described against the final state: good enough for assertions on wording.
-        self.last
-            .iter()
-            .filter_map(|e| Thrum::describe_event(self.s(), e))
-            .collect()
     }
 
     /// Whose turn or slot it is, and at which step.
@@ -282,23 +151,6 @@ impl T {
     /// Sets a gauge by GM ruling (`fatigue`, `stress`, `fatigue-tolerance`, ...).
     pub fn set(&mut self, id: &str, gauge: &str, value: i16) {
         self.cmd(&format!("gm set {id} {gauge} ={value}"));
-    }
-
-    /// Every event of the game so far.
-    pub fn all_events(&self) -> Vec<Event> {
-        let r = self.game.record();
-        r.start
-            .events
-            .iter()
-            .chain(r.entries.iter().flat_map(|e| e.events.iter()))
-            .cloned()
-            .collect()
-    }
-
-    /// Asserts the state survives a replay of the record.
-    pub fn assert_replays(&self) {
-        let g = Game::<Thrum>::replay(self.game.record()).expect("replay");
-        assert_eq!(g.state(), self.s());
     }
 }
 

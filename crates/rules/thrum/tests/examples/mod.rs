@@ -1,28 +1,10 @@
-//! The shipped Thrum examples, loaded as the `fray` command loads them (files an example refers
-//! to are read beside it), for the test files that run whole games on them.
+//! The shipped Thrum examples, loaded as the `fray` command loads them (by the test kit), for
+//! the test files that run whole games on them.
 
-use fray_engine::diag::SourceFile;
-use fray_engine::text::TextRuleset;
 use fray_thrum::Thrum;
-use std::path::Path;
 
 /// The setup and options of `examples/thrum/NAME`.
 pub fn load(name: &str) -> (fray_thrum::setup::Setup, fray_thrum::options::Options) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../examples/thrum")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("example exists");
-    let src = SourceFile {
-        name: name.into(),
-        text,
-    };
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut read = |p: &str| {
-        let f = dir.join(p);
-        std::fs::read_to_string(&f)
-            .map(|text| SourceFile { name: p.into(), text })
-            .map_err(|e| e.to_string())
-    };
-    let l = Thrum::load(&src, &mut read).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    let l = fray_testkit::example::<Thrum>(name);
     (l.setup, l.options)
 }

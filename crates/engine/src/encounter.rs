@@ -1,0 +1,629 @@
+//! The encounter kit: what every ruleset's encounter loader shares.
+//!
+//! An encounter file is TOML. Its parts that mean the same in every ruleset are read here, and
+//! every problem becomes a [`Diagnostic`] at the file, line and column of the value it is
+//! about:
+//!
+//! - [`Diags`]: the diagnostics of one file, each at the start of a byte span
+//!   ([`Diags::err`]), and [`parse`] for the document itself;
+//! - [`check_ruleset`]: the `ruleset = "..."` line names this ruleset;
+//! - [`options`]: the `[options]` table read into the ruleset's own options type and checked;
+//! - [`GridMap`] and [`grid`]: the `[map]` of rows of cells read into a [`Grid`], and
+//!   [`RawPos`] with [`square`] for a square on it (`"x,y"` or `[x, y]`);
+//! - [`is_word`], [`seat_of`], [`index_of`] and [`combatant_id`]: ids, seats and references by
+//!   id;
+//! - [`Overlay`], [`overlay!`](crate::overlay) and [`template_base`]: stat-block templates that
+//!   a combatant overlays field by field, and [`roster`]: templates and combatants read in
+//!   order, with the checks every ruleset makes of them (repeated ids, shared squares, the
+//!   limit).
+//!
+//! What a ruleset's tables hold, and the sentences about them, stay in the ruleset.
+
+use crate::Seat;
+use crate::diag::{Diagnostic, SourceFile};
+use fray_space::{Grid, Pos};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+pub use toml::Spanned;
+
+/// A byte range of a file, as TOML spans give them.
+pub type Span = Range<usize>;
+
+/// The diagnostics collected while reading one file.
+pub struct Diags<'a> {
+    /// The file the spans point into.
+    pub file: &'a SourceFile,
+    /// The problems found so far, in the order found.
+    pub errors: Vec<Diagnostic>,
+}
+
+impl<'a> Diags<'a> {
+    /// No problems yet in `file`.
+    pub fn new(file: &'a SourceFile) -> Self {
+        Diags {
+            file,
+            errors: Vec::new(),
+        }
+    }
+
+    /// A problem at the start of `span`.
+    pub fn err(&mut self, span: Span, message: impl Into<String>) {
+        self.errors.push(Diagnostic::at(self.file, span.start, message));
+    }
+}
+
+/// The diagnostic for a TOML error: at the error's span (the top of the file for a problem of
+/// the document as a whole), with the parser's message.
+pub fn toml_diagnostic(file: &SourceFile, e: &toml::de::Error) -> Diagnostic {
+    let offset = e.span().map_or(0, |s| s.start);
+    Diagnostic::at(file, offset, e.message().trim().to_string())
+}
+
+/// Reads a whole file as `T`; a file that is not valid TOML or does not fit `T` is one
+/// diagnostic.
+pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Vec<Diagnostic>> {
+    toml::from_str(&file.text).map_err(|e| vec![toml_diagnostic(file, &e)])
+}
+
+/// Checks that the `ruleset` value names `id` ("this file is for ruleset 'x', not 'id'" at the
+/// value otherwise); returns whether it does.
+pub fn check_ruleset(d: &mut Diags, ruleset: &Spanned<String>, id: &str) -> bool {
+    if ruleset.get_ref() == id {
+        return true;
+    }
+    d.err(
+        ruleset.span(),
+        format!("this file is for ruleset '{}', not '{id}'", ruleset.get_ref()),
+    );
+    false
+}
+
+/// The `[options]` table read into `O`, or `O::default()` when there is none. A table that does
+/// not fit `O` (an unknown name, a wrong value) is a diagnostic at the table and gives the
+/// default; one that fits but fails `check` is a diagnostic and is kept. Both start with
+/// "in [options]: ".
+pub fn options<O: DeserializeOwned + Default>(
+    d: &mut Diags,
+    table: Option<&Spanned<toml::Table>>,
+    check: impl FnOnce(&O) -> Result<(), String>,
+) -> O {
+    let Some(t) = table else {
+        return O::default();
+    };
+    match toml::Value::Table(t.get_ref().clone()).try_into::<O>() {
+        Ok(o) => {
+            if let Err(m) = check(&o) {
+                d.err(t.span(), format!("in [options]: {m}"));
+            }
+            o
+        }
+        Err(e) => {
+            d.err(t.span(), format!("in [options]: {}", e.message().trim()));
+            O::default()
+        }
+    }
+}
+
+/// The `[map]` table of a grid encounter: rows of cells from north to south (see
+/// [`Grid::parse_rows`] for the cells).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GridMap {
+    /// The rows, each a TOML string.
+    pub rows: Vec<Spanned<String>>,
+}
+
+/// Reads the `[map]` rows into a grid. An empty map is a diagnostic at the table; a bad cell is
+/// one at the cell ("in the map: ..."). `None` after any problem.
+pub fn grid(d: &mut Diags, map: &Spanned<GridMap>) -> Option<Grid> {
+    let rows: Vec<&str> = map.get_ref().rows.iter().map(|r| r.get_ref().as_str()).collect();
+    if rows.is_empty() {
+        d.err(map.span(), "the map needs at least one row");
+        return None;
+    }
+    match Grid::parse_rows(&rows) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            let row = &map.get_ref().rows[e.row.min(rows.len() - 1)];
+            // +1 skips the opening quote of the TOML string.
+            let offset = row.span().start + 1 + e.column.saturating_sub(1);
+            d.errors
+                .push(Diagnostic::at(d.file, offset, format!("in the map: {}", e.message)));
+            None
+        }
+    }
+}
+
+/// A square as written: `"x,y"` or `[x, y]`.
+#[derive(Deserialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum RawPos {
+    /// `[x, y]`.
+    Pair([i64; 2]),
+    /// `"x,y"`.
+    Text(String),
+}
+
+/// The square `raw` names, if it is one and it is on the map; a diagnostic at it otherwise.
+pub fn square(d: &mut Diags, raw: &Spanned<RawPos>, map: &Grid) -> Option<Pos> {
+    let p = match raw.get_ref() {
+        RawPos::Pair([x, y]) => match (i16::try_from(*x), i16::try_from(*y)) {
+            (Ok(x), Ok(y)) => Some(Pos::new(x, y)),
+            _ => None,
+        },
+        RawPos::Text(t) => t.parse::<Pos>().ok(),
+    };
+    match p {
+        None => {
+            d.err(raw.span(), "expected a square as \"x,y\" or [x, y]");
+            None
+        }
+        Some(p) if !map.contains(p) => {
+            d.err(
+                raw.span(),
+                format!(
+                    "square {p} is outside the map (x 0..{}, y 0..{})",
+                    map.width() - 1,
+                    map.height() - 1
+                ),
+            );
+            None
+        }
+        Some(p) => Some(p),
+    }
+}
+
+/// One word of letters, digits, '-' and '_' (ids of sides, teams, seats and combatants).
+pub fn is_word(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The seat called `name`, added to `seats` (seat numbers are positions in it; the GM's seat,
+/// `"gm"`, comes first) if it is new.
+pub fn seat_of(name: &str, seats: &mut Vec<String>) -> Seat {
+    match seats.iter().position(|s| s == name) {
+        Some(i) => Seat(i as u8),
+        None => {
+            seats.push(name.to_string());
+            Seat((seats.len() - 1) as u8)
+        }
+    }
+}
+
+/// The position of the id `name` names among `ids`; "unknown WHAT 'name'" at it otherwise.
+pub fn index_of<'i>(
+    d: &mut Diags,
+    name: &Spanned<String>,
+    ids: impl IntoIterator<Item = &'i str>,
+    what: &str,
+) -> Option<usize> {
+    let found = ids.into_iter().position(|id| id == name.get_ref());
+    if found.is_none() {
+        d.err(name.span(), format!("unknown {what} '{}'", name.get_ref()));
+    }
+    found
+}
+
+/// A combatant's (or template's) id. An id must be one word (the diagnostic gives `example`,
+/// such as "guard-1"); a combatant without one is refused at its table (`None`), a template
+/// without one has the empty id.
+pub fn combatant_id(
+    d: &mut Diags,
+    id: Option<&Spanned<String>>,
+    table: Span,
+    template: bool,
+    example: &str,
+) -> Option<String> {
+    match id {
+        Some(id) => {
+            if !is_word(id.get_ref()) {
+                d.err(
+                    id.span(),
+                    format!("an id must be one word of letters, digits and '-' (e.g. \"{example}\")"),
+                );
+            }
+            Some(id.get_ref().clone())
+        }
+        None if template => Some(String::new()),
+        None => {
+            d.err(table, "a combatant needs an id");
+            None
+        }
+    }
+}
+
+/// Which earlier id a new combatant id clashes with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IdClash<'a> {
+    /// The same id again.
+    Twice,
+    /// An id that differs only by case (typed ids ignore case, so both could never be named).
+    ByCase(&'a str),
+}
+
+/// Whether `id` clashes with one of `earlier` (see [`IdClash`]).
+pub fn id_clash<'i>(id: &str, earlier: impl IntoIterator<Item = &'i str>) -> Option<IdClash<'i>> {
+    let o = earlier.into_iter().find(|o| o.eq_ignore_ascii_case(id))?;
+    Some(if o == id { IdClash::Twice } else { IdClash::ByCase(o) })
+}
+
+/// A raw table whose fields a combatant takes from its template when it leaves them out.
+pub trait Overlay {
+    /// This table with every field it leaves out taken from `base`.
+    fn over(&self, base: &Self) -> Self;
+}
+
+/// Implements [`Overlay`] for a struct whose fields are all `Option`s:
+/// `overlay!(RawChar { id, name, speed });` must list every field.
+#[macro_export]
+macro_rules! overlay {
+    ($t:ident { $($f:ident),* $(,)? }) => {
+        impl $crate::encounter::Overlay for $t {
+            fn over(&self, base: &Self) -> Self {
+                $t { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* }
+            }
+        }
+    };
+}
+
+/// The template a combatant names (`template = "name"`), or the default table when it names
+/// none; `None` with "unknown template 'name'" at the name when there is no such template.
+pub fn template_base<T: Clone + Default>(
+    d: &mut Diags,
+    name: Option<&Spanned<String>>,
+    templates: &BTreeMap<String, Spanned<T>>,
+) -> Option<T> {
+    match name {
+        None => Some(T::default()),
+        Some(t) => match templates.get(t.get_ref()) {
+            Some(b) => Some(b.get_ref().clone()),
+            None => {
+                d.err(t.span(), format!("unknown template '{}'", t.get_ref()));
+                None
+            }
+        },
+    }
+}
+
+/// A combatant (or template) table as the kit reads it.
+pub trait CombatantTable: Overlay + Clone + Default {
+    /// The `id` field.
+    fn id(&self) -> Option<&Spanned<String>>;
+    /// The `template` field.
+    fn template(&self) -> Option<&Spanned<String>>;
+}
+
+/// How [`roster`] sees a ruleset's combatants.
+pub struct RosterRules<C> {
+    /// The most combatants an encounter may have ("at most N combatants are supported").
+    pub limit: usize,
+    /// The end of the sentence for ids that differ only by case ("combatant id 'a' differs from
+    /// 'A' only by case; ADVICE").
+    pub case_advice: &'static str,
+    /// A built combatant's id.
+    pub id: fn(&C) -> &str,
+    /// The square a built combatant starts on, if it has one now.
+    pub square: fn(&C) -> Option<Pos>,
+}
+
+/// Reads the templates (each built alone, in name order) and then the combatants (each built
+/// over the template it names, in file order) with `build(diags, table, base, is_template)`.
+/// A combatant whose id repeats an earlier one (or differs from it only by case) is refused at
+/// its id, one on an occupied square at its table, and tables beyond the limit at the first of
+/// them; the combatant is kept in all three cases, so later checks see it.
+pub fn roster<R: CombatantTable, C>(
+    d: &mut Diags,
+    templates: &BTreeMap<String, Spanned<R>>,
+    combatants: &[Spanned<R>],
+    rules: &RosterRules<C>,
+    mut build: impl FnMut(&mut Diags, &Spanned<R>, &R, bool) -> Option<C>,
+) -> (BTreeMap<String, C>, Vec<C>) {
+    let mut built = BTreeMap::new();
+    for (name, t) in templates {
+        if let Some(c) = build(d, t, &R::default(), true) {
+            built.insert(name.clone(), c);
+        }
+    }
+    let mut chars: Vec<C> = Vec::new();
+    for rc in combatants {
+        let Some(base) = template_base(d, rc.get_ref().template(), templates) else {
+            continue;
+        };
+        let Some(c) = build(d, rc, &base, false) else {
+            continue;
+        };
+        let id = (rules.id)(&c);
+        let id_at = rc.get_ref().id().map_or(rc.span(), |i| i.span());
+        match id_clash(id, chars.iter().map(|o| (rules.id)(o))) {
+            None => {}
+            Some(IdClash::Twice) => d.err(id_at, format!("combatant '{id}' is defined twice")),
+            Some(IdClash::ByCase(o)) => d.err(
+                id_at,
+                format!(
+                    "combatant id '{id}' differs from '{o}' only by case; {}",
+                    rules.case_advice
+                ),
+            ),
+        }
+        if let Some(p) = (rules.square)(&c)
+            && chars.iter().any(|o| (rules.square)(o) == Some(p))
+        {
+            d.err(rc.span(), format!("square {p} already holds another combatant"));
+        }
+        chars.push(c);
+    }
+    if let Some(extra) = combatants.get(rules.limit) {
+        d.err(
+            extra.span(),
+            format!("at most {} combatants are supported", rules.limit),
+        );
+    }
+    (built, chars)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile {
+            name: "enc.toml".into(),
+            text: text.into(),
+        }
+    }
+
+    fn texts(d: &Diags) -> Vec<String> {
+        d.errors.iter().map(|e| e.to_string()).collect()
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Doc {
+        ruleset: Spanned<String>,
+        options: Option<Spanned<toml::Table>>,
+        map: Option<Spanned<GridMap>>,
+        #[serde(default)]
+        at: Vec<Spanned<RawPos>>,
+        #[serde(default)]
+        template: BTreeMap<String, Spanned<Raw>>,
+        #[serde(default)]
+        combatant: Vec<Spanned<Raw>>,
+    }
+
+    #[derive(Deserialize, Clone, Default, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Raw {
+        id: Option<Spanned<String>>,
+        template: Option<Spanned<String>>,
+        speed: Option<i16>,
+        reach: Option<i16>,
+    }
+    overlay!(Raw {
+        id,
+        template,
+        speed,
+        reach
+    });
+
+    impl CombatantTable for Raw {
+        fn id(&self) -> Option<&Spanned<String>> {
+            self.id.as_ref()
+        }
+        fn template(&self) -> Option<&Spanned<String>> {
+            self.template.as_ref()
+        }
+    }
+
+    #[derive(Deserialize, Default, Debug, PartialEq)]
+    #[serde(deny_unknown_fields, rename_all = "kebab-case")]
+    struct Opts {
+        #[serde(default)]
+        max_rounds: u16,
+    }
+
+    #[test]
+    fn a_document_that_does_not_fit_is_one_diagnostic_at_its_place() {
+        let f = file("ruleset = \"toy\"\nnonsense = 1\n");
+        let e = parse::<Doc>(&f).err().expect("unknown field");
+        assert_eq!(e.len(), 1);
+        assert_eq!((e[0].line, e[0].column), (2, 1));
+        assert!(e[0].message.contains("unknown field `nonsense`"), "{}", e[0].message);
+        let e = parse::<Doc>(&file("ruleset = \n")).err().expect("not TOML");
+        assert_eq!(e[0].line, 1);
+    }
+
+    #[test]
+    fn the_ruleset_line_must_name_this_ruleset() {
+        let f = file("\nruleset = \"other\"\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert!(!check_ruleset(&mut d, &doc.ruleset, "toy"));
+        assert_eq!(
+            texts(&d),
+            ["enc.toml:2:11: error: this file is for ruleset 'other', not 'toy'"]
+        );
+        let mut d = Diags::new(&f);
+        assert!(check_ruleset(&mut d, &doc.ruleset, "other"));
+        assert!(d.errors.is_empty());
+    }
+
+    #[test]
+    fn options_are_read_checked_or_defaulted() {
+        let check = |o: &Opts| {
+            if o.max_rounds > 99 {
+                Err("max-rounds is at most 99".to_string())
+            } else {
+                Ok(())
+            }
+        };
+        let f = file("ruleset = \"toy\"\n[options]\nmax-rounds = 7\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert_eq!(options(&mut d, doc.options.as_ref(), check), Opts { max_rounds: 7 });
+        assert!(d.errors.is_empty());
+
+        let f = file("ruleset = \"toy\"\n[options]\nmax-rounds = 700\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert_eq!(options(&mut d, doc.options.as_ref(), check), Opts { max_rounds: 700 });
+        assert_eq!(
+            texts(&d),
+            ["enc.toml:2:1: error: in [options]: max-rounds is at most 99"]
+        );
+
+        let f = file("ruleset = \"toy\"\n[options]\nmax-turns = 7\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert_eq!(options(&mut d, doc.options.as_ref(), check), Opts::default());
+        assert_eq!(d.errors.len(), 1);
+        assert!(
+            d.errors[0]
+                .message
+                .starts_with("in [options]: unknown field `max-turns`")
+        );
+
+        let f = file("ruleset = \"toy\"\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert_eq!(
+            options(&mut d, doc.options.as_ref(), |_: &Opts| Err("never".into())),
+            Opts::default()
+        );
+        assert!(d.errors.is_empty());
+    }
+
+    #[test]
+    fn a_map_is_read_and_a_bad_cell_is_pointed_at() {
+        let f = file(
+            "ruleset = \"toy\"\nat = [\"1,1\", [2, 0], \"5,0\", \"a\"]\n[map]\nrows = [\n  \". . .\",\n  \". x .\",\n]\n",
+        );
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        let g = grid(&mut d, doc.map.as_ref().expect("map")).expect("grid");
+        assert_eq!((g.width(), g.height()), (3, 2));
+        let squares: Vec<Option<Pos>> = doc.at.iter().map(|p| square(&mut d, p, &g)).collect();
+        assert_eq!(squares, [Some(Pos::new(1, 1)), Some(Pos::new(2, 0)), None, None]);
+        assert_eq!(
+            texts(&d),
+            [
+                "enc.toml:2:22: error: square 5,0 is outside the map (x 0..2, y 0..1)",
+                "enc.toml:2:29: error: expected a square as \"x,y\" or [x, y]",
+            ]
+        );
+
+        let f = file("ruleset = \"toy\"\n[map]\nrows = [\n  \". . .\",\n  \". ? .\",\n]\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert!(grid(&mut d, doc.map.as_ref().expect("map")).is_none());
+        assert_eq!(d.errors.len(), 1);
+        assert_eq!((d.errors[0].line, d.errors[0].column), (5, 6), "at the ?");
+        assert!(d.errors[0].message.starts_with("in the map: "));
+
+        let f = file("ruleset = \"toy\"\n[map]\nrows = []\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert!(grid(&mut d, doc.map.as_ref().expect("map")).is_none());
+        assert_eq!(texts(&d), ["enc.toml:2:1: error: the map needs at least one row"]);
+    }
+
+    #[test]
+    fn seats_ids_and_references() {
+        let mut seats = vec!["gm".to_string()];
+        assert_eq!(seat_of("players", &mut seats), Seat(1));
+        assert_eq!(seat_of("gm", &mut seats), Seat::GM);
+        assert_eq!(seat_of("players", &mut seats), Seat(1));
+        assert_eq!(seats, ["gm", "players"]);
+        assert!(is_word("guard-1") && is_word("a_b") && !is_word("") && !is_word("two words"));
+        assert_eq!(id_clash("Ann", ["bob", "ann"]), Some(IdClash::ByCase("ann")));
+        assert_eq!(id_clash("ann", ["bob", "ann"]), Some(IdClash::Twice));
+        assert_eq!(id_clash("cy", ["bob", "ann"]), None);
+
+        let f =
+            file("ruleset = \"toy\"\n[[combatant]]\nid = \"bad id\"\ntemplate = \"orc\"\n[[combatant]]\nspeed = 3\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        let c = &doc.combatant;
+        assert_eq!(
+            combatant_id(&mut d, c[0].get_ref().id.as_ref(), c[0].span(), false, "guard-1").as_deref(),
+            Some("bad id")
+        );
+        assert_eq!(combatant_id(&mut d, None, c[1].span(), false, "guard-1"), None);
+        assert_eq!(
+            combatant_id(&mut d, None, c[1].span(), true, "guard-1").as_deref(),
+            Some("")
+        );
+        let name = c[0].get_ref().template.as_ref().expect("template");
+        assert_eq!(index_of(&mut d, name, ["elf", "orc"], "kind"), Some(1));
+        assert_eq!(index_of(&mut d, name, ["elf"], "kind"), None);
+        assert_eq!(
+            texts(&d),
+            [
+                "enc.toml:3:6: error: an id must be one word of letters, digits and '-' (e.g. \"guard-1\")",
+                "enc.toml:5:1: error: a combatant needs an id",
+                "enc.toml:4:12: error: unknown kind 'orc'",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_combatant_overlays_its_template() {
+        let f = file(
+            "ruleset = \"toy\"\n[template.orc]\nspeed = 5\nreach = 2\n[[combatant]]\nid = \"a\"\ntemplate = \"orc\"\nreach = 1\n[[combatant]]\nid = \"b\"\ntemplate = \"elf\"\n[[combatant]]\nid = \"c\"\n",
+        );
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        let mut out = Vec::new();
+        for c in &doc.combatant {
+            if let Some(base) = template_base(&mut d, c.get_ref().template.as_ref(), &doc.template) {
+                let r = c.get_ref().over(&base);
+                out.push((r.id.map(|i| i.into_inner()), r.speed, r.reach));
+            }
+        }
+        assert_eq!(
+            out,
+            [
+                (Some("a".to_string()), Some(5), Some(1)),
+                (Some("c".to_string()), None, None)
+            ]
+        );
+        assert_eq!(texts(&d), ["enc.toml:11:12: error: unknown template 'elf'"]);
+    }
+
+    #[test]
+    fn a_roster_reads_templates_then_combatants_and_refuses_clashes() {
+        let f = file(
+            "ruleset = \"toy\"\n[template.orc]\nspeed = 5\n[[combatant]]\nid = \"a\"\ntemplate = \"orc\"\n[[combatant]]\nid = \"A\"\nreach = 1\n[[combatant]]\nid = \"a\"\nreach = 1\n[[combatant]]\nid = \"b\"\ntemplate = \"elf\"\n",
+        );
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        let rules = RosterRules {
+            limit: 3,
+            case_advice: "pick another",
+            id: |c: &(String, Option<i16>, bool)| c.0.as_str(),
+            square: |c: &(String, Option<i16>, bool)| c.1.map(|r| Pos::new(r, 0)),
+        };
+        let (templates, chars) = roster(&mut d, &doc.template, &doc.combatant, &rules, |d, t, base, template| {
+            let r = t.get_ref().over(base);
+            let id = combatant_id(d, r.id.as_ref(), t.span(), template, "x")?;
+            Some((id, r.reach.or(r.speed), template))
+        });
+        assert_eq!(templates.get("orc"), Some(&(String::new(), Some(5), true)));
+        let ids: Vec<&str> = chars.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(ids, ["a", "A", "a"]);
+        assert_eq!(chars[0].1, Some(5), "from the template");
+        assert_eq!(
+            texts(&d),
+            [
+                "enc.toml:8:6: error: combatant id 'A' differs from 'a' only by case; pick another",
+                "enc.toml:11:6: error: combatant 'a' is defined twice",
+                "enc.toml:10:1: error: square 1,0 already holds another combatant",
+                "enc.toml:15:12: error: unknown template 'elf'",
+                "enc.toml:13:1: error: at most 3 combatants are supported",
+            ]
+        );
+    }
+}
