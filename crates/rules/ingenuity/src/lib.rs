@@ -15,6 +15,7 @@
 pub mod ai;
 pub mod calc;
 pub mod check;
+pub mod codes;
 pub mod command;
 pub mod data;
 pub mod event;

@@ -14,6 +14,7 @@ pub mod ai;
 pub mod board;
 pub mod calc;
 pub mod check;
+pub mod codes;
 pub mod command;
 pub mod event;
 pub mod legal;

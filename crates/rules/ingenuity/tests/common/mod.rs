@@ -203,20 +203,27 @@ impl T {
         }
     }
 
-    /// Asserts that a command is refused and changes nothing; returns the rejection.
+    /// Asserts that a command is refused with a listed code (the engine's or
+    /// `fray_ingenuity::codes::ALL`) and changes nothing; returns the rejection.
     pub fn reject(&mut self, text: &str) -> Reject {
         let before = self.s().clone();
-        let c = match self.parse(text) {
-            Ok(c) => c,
-            Err(r) => return r,
-        };
-        let seat = self.seat_for(text);
-        let r = match self.game.submit(seat, c) {
-            Ok(_) => panic!("'{text}' was accepted"),
-            Err(fray_engine::SubmitError::Rejected(r)) => r,
-            Err(e) => panic!("'{text}' failed with an engine error: {e}"),
+        let r = match self.parse(text) {
+            Ok(c) => {
+                let seat = self.seat_for(text);
+                match self.game.submit(seat, c) {
+                    Ok(_) => panic!("'{text}' was accepted"),
+                    Err(fray_engine::SubmitError::Rejected(r)) => r,
+                    Err(e) => panic!("'{text}' failed with an engine error: {e}"),
+                }
+            }
+            Err(r) => r,
         };
         assert_eq!(self.s(), &before, "a rejected command changed the state");
+        assert!(
+            fray_ingenuity::codes::ALL.contains(&r.code) || Reject::ENGINE_CODES.contains(&r.code),
+            "'{text}' was refused with the unlisted code {}",
+            r.code
+        );
         r
     }
 
