@@ -12,6 +12,8 @@
 //! - the state survives a JSON round trip unchanged;
 //! - the record survives a JSON round trip and replays to the same final state.
 //!
+//! [`check_rejection_codes`] checks a ruleset's list of rejection codes.
+//!
 //! Panics are not caught: a panic fails the calling test with its message and seed in the
 //! output, which is what we want from a test.
 
@@ -577,5 +579,45 @@ fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
             None => String::new(),
         },
         _ => format!(": {a} / {b}"),
+    }
+}
+
+// --- Rejection codes ------------------------------------------------------------------------
+
+/// Checks a ruleset's list of its own rejection codes (its `codes::ALL`): every code is
+/// kebab-case (lowercase ASCII words joined by single hyphens), none is listed twice, and none
+/// is one of [`Reject::ENGINE_CODES`](crate::Reject::ENGINE_CODES) (a ruleset refuses with the
+/// engine's constant for those and does not list them again). Returns the first problem.
+pub fn check_rejection_codes(codes: &[&str]) -> Result<(), String> {
+    for (i, c) in codes.iter().enumerate() {
+        let kebab = c
+            .split('-')
+            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+        if !kebab {
+            return Err(format!("rejection code '{c}' is not kebab-case"));
+        }
+        if codes[..i].contains(c) {
+            return Err(format!("rejection code '{c}' is listed twice"));
+        }
+        if crate::Reject::ENGINE_CODES.contains(c) {
+            return Err(format!(
+                "rejection code '{c}' is the engine's; use the engine's constant"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejection_code_lists_are_checked() {
+        assert_eq!(check_rejection_codes(&["out-of-range", "no-2nd-turn"]), Ok(()));
+        assert!(check_rejection_codes(&["a", "a"]).unwrap_err().contains("twice"));
+        assert!(check_rejection_codes(&["Bad_Code"]).unwrap_err().contains("kebab"));
+        assert!(check_rejection_codes(&["trailing-"]).unwrap_err().contains("kebab"));
+        assert!(check_rejection_codes(&["game-over"]).unwrap_err().contains("engine"));
     }
 }

@@ -75,6 +75,16 @@ impl Reject {
     pub const NOTHING_PENDING: &'static str = "nothing-pending";
     /// Code used when text cannot be understood as a command.
     pub const UNKNOWN_COMMAND: &'static str = "unknown-command";
+
+    /// Every engine code, in the order `docs/commands.md` lists them. Each ruleset lists its
+    /// own codes beside these (a `codes::ALL` of its own).
+    pub const ENGINE_CODES: &'static [&'static str] = &[
+        Reject::GAME_OVER,
+        Reject::NOT_YOUR_DECISION,
+        Reject::GM_ONLY,
+        Reject::NOTHING_PENDING,
+        Reject::UNKNOWN_COMMAND,
+    ];
 }
 
 impl fmt::Display for Reject {

@@ -28,6 +28,11 @@ pub type ReadFile<'a> = dyn FnMut(&str) -> Result<SourceFile, String> + 'a;
 
 /// The text interface of a ruleset.
 pub trait TextRuleset: Ruleset {
+    /// Every code this ruleset's rejections carry, besides the engine's
+    /// ([`Reject::ENGINE_CODES`]). `docs/commands.md` lists them, and the test kit refuses a
+    /// rejection with a code that is not here.
+    const REJECTION_CODES: &'static [&'static str] = &[];
+
     /// Loads and validates an encounter file.
     fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>>;
 

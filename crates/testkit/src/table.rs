@@ -177,6 +177,11 @@ impl<R: TextRuleset> Table<R> {
         };
         assert_eq!(self.state(), &state, "a rejected command changed the state");
         assert!(self.game.record() == &record, "a rejected command changed the record");
+        assert!(
+            R::REJECTION_CODES.contains(&r.code) || Reject::ENGINE_CODES.contains(&r.code),
+            "'{text}' was refused with the unlisted code {}",
+            r.code
+        );
         r
     }
 

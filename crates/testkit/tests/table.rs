@@ -115,6 +115,8 @@ impl Ruleset for Race {
 }
 
 impl TextRuleset for Race {
+    const REJECTION_CODES: &'static [&'static str] = &["no-such-player"];
+
     /// The encounter is the target score.
     fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
         let target = source

@@ -9,6 +9,7 @@
 //! command never gets here: parsing refuses it with the engine's `unknown-command`.
 
 use crate::calc::{self, distance};
+use crate::codes;
 use crate::command::{Action, Command, Ruling};
 use crate::data::{Cond, EffectDefence};
 use crate::event::AutoWhy;
@@ -51,18 +52,18 @@ pub fn task_cost(s: &State, seconds: Option<u16>) -> u8 {
 pub fn reaction_ok(s: &State, who: Cid, free: bool, stamina: i16, focus: i16) -> Result<(), Reject> {
     let c = s.ch(who);
     if !c.able() {
-        return Err(no("not-now", format!("{} cannot react", s.name(who))));
+        return Err(no(codes::NOT_NOW, format!("{} cannot react", s.name(who))));
     }
     if !free && !s.can_react(who) {
-        return Err(no("no-reaction", format!("{} has no reaction left", s.name(who))));
+        return Err(no(codes::NO_REACTION, format!("{} has no reaction left", s.name(who))));
     }
     let pays = !free || s.options.free_reaction_pays;
     if pays && s.options.reactions_need_resources {
         if c.stamina < stamina {
-            return Err(no("no-stamina", format!("{} has no stamina left", s.name(who))));
+            return Err(no(codes::NO_STAMINA, format!("{} has no stamina left", s.name(who))));
         }
         if c.focus < focus {
-            return Err(no("no-focus", format!("{} has no focus left", s.name(who))));
+            return Err(no(codes::NO_FOCUS, format!("{} has no focus left", s.name(who))));
         }
     }
     Ok(())
@@ -146,22 +147,22 @@ fn check_defence(s: &State, a: &Attack, cmd: &Command) -> Result<(), Reject> {
     match cmd {
         Command::Dodge => {
             if a.defences.dodge.is_some() {
-                return Err(no("not-now", "already dodging this attack"));
+                return Err(no(codes::NOT_NOW, "already dodging this attack"));
             }
             reaction_ok(s, t, free(a), 1, 0)
         }
         Command::Parry(slot) => {
             if a.defences.parry.is_some() {
-                return Err(no("not-now", "already parrying this attack"));
+                return Err(no(codes::NOT_NOW, "already parrying this attack"));
             }
             let Some(k) = s.carried(t, *slot) else {
-                return Err(no("unknown-item", "no such item"));
+                return Err(no(codes::UNKNOWN_ITEM, "no such item"));
             };
             if !k.held {
-                return Err(no("hands", "parrying needs an item in hand"));
+                return Err(no(codes::HANDS, "parrying needs an item in hand"));
             }
             if k.durability <= 0 {
-                return Err(no("broken", "a broken item cannot parry (ING-R55)"));
+                return Err(no(codes::BROKEN, "a broken item cannot parry (ING-R55)"));
             }
             reaction_ok(s, t, free(a), 1, 0)
         }
@@ -171,12 +172,15 @@ fn check_defence(s: &State, a: &Attack, cmd: &Command) -> Result<(), Reject> {
                 _ => (EffectDefence::Willpower, a.defences.resist.is_some()),
             };
             if done {
-                return Err(no("not-now", "already declared against this attack"));
+                return Err(no(codes::NOT_NOW, "already declared against this attack"));
             }
             match effect {
                 Some(e) if e.defence == want => {}
                 _ => {
-                    return Err(no("not-now", "this attack carries no effect that this defence resists"));
+                    return Err(no(
+                        codes::NOT_NOW,
+                        "this attack carries no effect that this defence resists",
+                    ));
                 }
             }
             let (st, fo) = if want == EffectDefence::Constitution {
@@ -186,24 +190,24 @@ fn check_defence(s: &State, a: &Attack, cmd: &Command) -> Result<(), Reject> {
             };
             reaction_ok(s, t, free(a), st, fo)
         }
-        _ => Err(no("not-now", "choose a defence or pass")),
+        _ => Err(no(codes::NOT_NOW, "choose a defence or pass")),
     }
 }
 
 fn check_block(s: &State, a: &Attack, slot: u8) -> Result<(), Reject> {
     let t = a.target;
     let Some(k) = s.carried(t, slot) else {
-        return Err(no("unknown-item", "no such item"));
+        return Err(no(codes::UNKNOWN_ITEM, "no such item"));
     };
     let item = s.setup.armoury.item(k.item);
     if item.block.is_none() {
-        return Err(no("bad-command", format!("{} cannot block", item.name)));
+        return Err(no(codes::BAD_COMMAND, format!("{} cannot block", item.name)));
     }
     if !k.held {
-        return Err(no("hands", "blocking needs the item in hand"));
+        return Err(no(codes::HANDS, "blocking needs the item in hand"));
     }
     if k.durability <= 0 {
-        return Err(no("broken", "a broken item cannot block (ING-R55)"));
+        return Err(no(codes::BROKEN, "a broken item cannot block (ING-R55)"));
     }
     reaction_ok(s, t, free(a), 1, 0)
 }
@@ -280,10 +284,10 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
         return match cmd {
             Command::Pick(c) => check_pick(s, *c),
             Command::Act(_) => Err(no(
-                "not-now",
+                codes::NOT_NOW,
                 "no turn has begun: the team whose slot it is must first pick who acts (pick <combatant>)",
             )),
-            _ => Err(no("not-now", "a team must pick who acts next: pick <combatant>")),
+            _ => Err(no(codes::NOT_NOW, "a team must pick who acts next: pick <combatant>")),
         };
     };
     let who = turn.who;
@@ -292,7 +296,7 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
         return match cmd {
             Command::Continue | Command::Abandon => Ok(()),
             _ => Err(no(
-                "not-now",
+                codes::NOT_NOW,
                 "an extended action is in progress: continue it or abandon it first (ING-R34)",
             )),
         };
@@ -303,15 +307,18 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
                 && let Some(op) = opening_action(s)
                 && *a != op
             {
-                return Err(no("not-now", "the action that started the fight comes first (ING-R69)"));
+                return Err(no(
+                    codes::NOT_NOW,
+                    "the action that started the fight comes first (ING-R69)",
+                ));
             }
             check_action(s, who, a, None)
         }
         // ING-R35: an extended action in progress may be abandoned at any time during the turn.
         Command::Abandon if c.econ.extended.is_some() => Ok(()),
-        Command::Continue | Command::Abandon => Err(no("not-now", "no extended action is in progress")),
+        Command::Continue | Command::Abandon => Err(no(codes::NOT_NOW, "no extended action is in progress")),
         _ => Err(no(
-            "not-now",
+            codes::NOT_NOW,
             format!("it is {}'s turn: take an action or end", s.name(who)),
         )),
     }
@@ -353,7 +360,7 @@ fn after_automatic(s: &State, cmd: &Command) -> Option<Reject> {
         AutoStep::OpeningDropped => "could not take the opening action",
     };
     Some(no(
-        "not-now",
+        codes::NOT_NOW,
         format!("{name} {what} ({}): nothing is asked now", why.text()),
     ))
 }
@@ -379,7 +386,7 @@ pub fn opening_action_ok(s: &State) -> Result<(), String> {
 
 fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
     if c as usize >= s.chars.len() {
-        return Err(no("unknown-combatant", "no such combatant"));
+        return Err(no(codes::UNKNOWN_COMBATANT, "no such combatant"));
     }
     // ING-R69 with trigger-acts-first: the starting team's first pick is the opener.
     if s.options.trigger_acts_first
@@ -391,7 +398,7 @@ fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
         && !s.order.has_acted(o.who)
     {
         return Err(no(
-            "not-now",
+            codes::NOT_NOW,
             format!(
                 "{} started the fight and acts first (trigger-acts-first)",
                 s.name(o.who)
@@ -404,7 +411,7 @@ fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
         use fray_engine::teams::PickError::*;
         match e {
             NotThisTeam => no(
-                "not-now",
+                codes::NOT_NOW,
                 format!(
                     "it is {}'s turn to pick",
                     s.order
@@ -413,10 +420,10 @@ fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
                         .map_or("nobody", |t| t.name.as_str())
                 ),
             ),
-            AlreadyActed => no("not-now", format!("{} has already acted this round", s.name(c))),
-            CannotAct => no("not-now", format!("{} cannot act now", s.name(c))),
-            RoundOver => no("not-now", "the round is over"),
-            Unknown => no("unknown-combatant", "no such combatant"),
+            AlreadyActed => no(codes::NOT_NOW, format!("{} has already acted this round", s.name(c))),
+            CannotAct => no(codes::NOT_NOW, format!("{} cannot act now", s.name(c))),
+            RoundOver => no(codes::NOT_NOW, "the round is over"),
+            Unknown => no(codes::UNKNOWN_COMBATANT, "no such combatant"),
         }
     })
 }
@@ -429,14 +436,14 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                 Command::Intercept(w) => {
                     if !a.intercept.contains(w) {
                         return Err(no(
-                            "invalid-target",
+                            codes::INVALID_TARGET,
                             "only an ally who can reach the attacked character may intercept",
                         ));
                     }
                     reaction_ok(s, *w, false, 1, 0)
                 }
                 Command::Pass => Ok(()),
-                _ => Err(no("not-now", "intercept <ally> or pass")),
+                _ => Err(no(codes::NOT_NOW, "intercept <ally> or pass")),
             },
             Stage::Defend => match cmd {
                 Command::Pass => Ok(()),
@@ -445,9 +452,9 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
             Stage::Block => match cmd {
                 Command::Pass => Ok(()),
                 Command::Block(slot) => check_block(s, a, *slot),
-                _ => Err(no("not-now", "block <item> or pass")),
+                _ => Err(no(codes::NOT_NOW, "block <item> or pass")),
             },
-            _ => Err(no("not-now", "an attack is being resolved")),
+            _ => Err(no(codes::NOT_NOW, "an attack is being resolved")),
         },
         Frame::Ready(w) => match cmd {
             Command::Hold => Ok(()),
@@ -456,16 +463,16 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                     .candidates
                     .get(w.asked as usize)
                     .copied()
-                    .ok_or_else(|| no("not-now", "nobody is asked"))?;
+                    .ok_or_else(|| no(codes::NOT_NOW, "nobody is asked"))?;
                 fire_ok(s, who, w.subject)
             }
-            _ => Err(no("not-now", "fire or hold")),
+            _ => Err(no(codes::NOT_NOW, "fire or hold")),
         },
         Frame::Conscious { who, .. } => match cmd {
             Command::Fall => Ok(()),
             Command::Fortify if fortify_to_stay_ok(s, *who) => Ok(()),
-            Command::Fortify => Err(no("no-reaction", "no reaction or stamina left to fortify")),
-            _ => Err(no("not-now", "fortify or fall")),
+            Command::Fortify => Err(no(codes::NO_REACTION, "no reaction or stamina left to fortify")),
+            _ => Err(no(codes::NOT_NOW, "fortify or fall")),
         },
         Frame::AfterDodge { who, used } => match cmd {
             Command::Pass => Ok(()),
@@ -473,21 +480,21 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
             Command::Act(Action::SeekCover) if used & 2 == 0 => seek_cover_ok(s, *who),
             Command::Act(Action::Step(p)) if used & 4 == 0 => step_ok(s, *who, *p, true),
             _ => Err(no(
-                "not-now",
+                codes::NOT_NOW,
                 "after a dodge: prone, seek-cover, step x,y (each once) or pass",
             )),
         },
-        Frame::Walk(_) => Err(no("not-now", "a move is being resolved")),
+        Frame::Walk(_) => Err(no(codes::NOT_NOW, "a move is being resolved")),
     }
 }
 
 /// Whether a readied action can be taken against `subject` now.
 pub fn fire_ok(s: &State, who: Cid, subject: Cid) -> Result<(), Reject> {
     if s.options.ready_uses_reaction && !s.can_react(who) {
-        return Err(no("no-reaction", "no reaction left to act on the readied action"));
+        return Err(no(codes::NO_REACTION, "no reaction left to act on the readied action"));
     }
     let Some(r) = &s.ch(who).ready else {
-        return Err(no("not-now", "nothing is readied"));
+        return Err(no(codes::NOT_NOW, "nothing is readied"));
     };
     match &r.action {
         ReadyAction::Attack { target, slot } => {
@@ -495,9 +502,9 @@ pub fn fire_ok(s: &State, who: Cid, subject: Cid) -> Result<(), Reject> {
             attack_ok(s, who, t, *slot)
         }
         ReadyAction::Move { to } => {
-            let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
             if s.options.prone_blocks_movement && s.ch(who).has(Cond::Prone) {
-                return Err(no("prone", "stand up before moving"));
+                return Err(no(codes::PRONE, "stand up before moving"));
             }
             reach_ok(s, who, from, *to, s.info(who).stats.speed)
         }
@@ -505,10 +512,10 @@ pub fn fire_ok(s: &State, who: Cid, subject: Cid) -> Result<(), Reject> {
 }
 
 fn seek_cover_ok(s: &State, who: Cid) -> Result<(), Reject> {
-    let p = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+    let p = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
     if s.options.seek_cover_needs_obstacle && calc::obstacles(s, p).next().is_none() {
         return Err(no(
-            "invalid-target",
+            codes::INVALID_TARGET,
             "no cover here: seeking cover needs a wall or higher ground next to you",
         ));
     }
@@ -516,35 +523,35 @@ fn seek_cover_ok(s: &State, who: Cid) -> Result<(), Reject> {
 }
 
 fn step_ok(s: &State, who: Cid, to: Pos, after_dodge: bool) -> Result<(), Reject> {
-    let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+    let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
     if chebyshev(from, to) != 1 {
-        return Err(no("out-of-range", "a step is to a square next to you (1 m)"));
+        return Err(no(codes::OUT_OF_RANGE, "a step is to a square next to you (1 m)"));
     }
     if !after_dodge && s.options.prone_blocks_movement && s.ch(who).has(Cond::Prone) {
-        return Err(no("prone", "stand up before moving"));
+        return Err(no(codes::PRONE, "stand up before moving"));
     }
     reach_ok(s, who, from, to, 1)
 }
 
 fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), Reject> {
     if to == from {
-        return Err(no("invalid-target", "already there"));
+        return Err(no(codes::INVALID_TARGET, "already there"));
     }
     if !s.setup.map.contains(to) {
-        return Err(no("invalid-target", format!("{to} is off the map")));
+        return Err(no(codes::INVALID_TARGET, format!("{to} is off the map")));
     }
     if s.setup.map.get(to).is_some_and(|c| c.blocked) {
-        return Err(no("blocked", format!("{to} is blocked")));
+        return Err(no(codes::BLOCKED, format!("{to} is blocked")));
     }
     if s.occupant(to).is_some_and(|o| o != who) {
-        return Err(no("blocked", format!("someone stands on {to}")));
+        return Err(no(codes::BLOCKED, format!("someone stands on {to}")));
     }
     let ok = calc::with_scratch(|sc| calc::search(s, who, from, budget, None, sc, &s.setup.map).can_end_on(to));
     if ok {
         Ok(())
     } else {
         Err(no(
-            "out-of-range",
+            codes::OUT_OF_RANGE,
             format!("{to} cannot be reached with {budget} m of movement"),
         ))
     }
@@ -554,9 +561,9 @@ fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), 
 /// beyond the character's items.
 fn missing_item(s: &State, who: Cid, slot: u8) -> Reject {
     if slot == crate::command::NO_SLOT {
-        no("no-weapon", format!("{} holds no weapon", s.name(who)))
+        no(codes::NO_WEAPON, format!("{} holds no weapon", s.name(who)))
     } else {
-        no("unknown-item", "no such item")
+        no(codes::UNKNOWN_ITEM, "no such item")
     }
 }
 
@@ -567,25 +574,31 @@ pub fn attack_ok(s: &State, who: Cid, target: Cid, slot: u8) -> Result<(), Rejec
     };
     let item = s.setup.armoury.item(k.item);
     if !item.weapon {
-        return Err(no("no-weapon", format!("{} is not a weapon", item.name)));
+        return Err(no(codes::NO_WEAPON, format!("{} is not a weapon", item.name)));
     }
     if !k.held {
-        return Err(no("hands", format!("{} is not in hand (brandish it first)", item.name)));
+        return Err(no(
+            codes::HANDS,
+            format!("{} is not in hand (brandish it first)", item.name),
+        ));
     }
     if item.reload > 0 && !k.loaded {
-        return Err(no("not-loaded", format!("{} must be reloaded first", item.name)));
+        return Err(no(codes::NOT_LOADED, format!("{} must be reloaded first", item.name)));
     }
     if target as usize >= s.chars.len() || target == who {
-        return Err(no("invalid-target", "choose another combatant"));
+        return Err(no(codes::INVALID_TARGET, "choose another combatant"));
     }
     let t = s.ch(target);
     if !t.present() || t.pos.is_none() {
-        return Err(no("invalid-target", format!("{} is not in the fight", s.name(target))));
+        return Err(no(
+            codes::INVALID_TARGET,
+            format!("{} is not in the fight", s.name(target)),
+        ));
     }
     let d = calc::distance_between(s, who, target);
     if d > item.range {
         return Err(no(
-            "out-of-range",
+            codes::OUT_OF_RANGE,
             format!(
                 "{} is {d} m away; {} reaches {} m",
                 s.name(target),
@@ -601,7 +614,7 @@ pub fn attack_ok(s: &State, who: Cid, target: Cid, slot: u8) -> Result<(), Rejec
 pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result<(), Reject> {
     let c = s.ch(who);
     if !c.able() {
-        return Err(no("not-now", format!("{} cannot act", s.name(who))));
+        return Err(no(codes::NOT_NOW, format!("{} cannot act", s.name(who))));
     }
     let (cost, extendable) = action_cost(s, who, a);
     if via.is_none() && cost > 0 {
@@ -609,7 +622,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
         let enough = if extendable { left >= 1 } else { left >= cost };
         if !enough {
             return Err(no(
-                "no-actions",
+                codes::NO_ACTIONS,
                 format!("{} has {left} action(s) left; this needs {cost}", s.name(who)),
             ));
         }
@@ -625,31 +638,37 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             | Action::Task { .. }
             | Action::Kill { .. }
             | Action::Sprint(_) => {
-                return Err(no("bad-command", "Command gives an ally one single action (ING-R20)"));
+                return Err(no(
+                    codes::BAD_COMMAND,
+                    "Command gives an ally one single action (ING-R20)",
+                ));
             }
             Action::Reload(_) if cost > 1 => {
-                return Err(no("bad-command", "Command gives one action; this reload takes more"));
+                return Err(no(
+                    codes::BAD_COMMAND,
+                    "Command gives one action; this reload takes more",
+                ));
             }
             _ => {}
         }
     }
-    let here = c.pos.ok_or_else(|| no("not-now", "not on the map"))?;
+    let here = c.pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
     let prone = c.has(Cond::Prone);
     let speed = s.info(who).stats.speed;
     match a {
         Action::Move(p) => {
             if via.is_none() && c.moved {
-                return Err(no("already-moved", "Move is once per turn (Sprint moves again)"));
+                return Err(no(codes::ALREADY_MOVED, "Move is once per turn (Sprint moves again)"));
             }
             if s.options.prone_blocks_movement && prone {
-                return Err(no("prone", "stand up before moving"));
+                return Err(no(codes::PRONE, "stand up before moving"));
             }
             reach_ok(s, who, here, *p, speed)
         }
         Action::Step(p) => {
             if via.is_none() && (c.stepped || (s.options.step_uses_move && c.moved)) {
                 return Err(no(
-                    "already-moved",
+                    codes::ALREADY_MOVED,
                     "a Step is once per turn, instead of a move (ING-H13)",
                 ));
             }
@@ -657,18 +676,18 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
         }
         Action::Sprint(p) => {
             if !c.moved {
-                return Err(no("not-now", "Sprint needs a move first this turn (ING-R23)"));
+                return Err(no(codes::NOT_NOW, "Sprint needs a move first this turn (ING-R23)"));
             }
             if let Some(limit) = s.options.sprint_limit
                 && c.sprints >= limit
             {
-                return Err(no("not-now", format!("at most {limit} Sprint(s) per turn")));
+                return Err(no(codes::NOT_NOW, format!("at most {limit} Sprint(s) per turn")));
             }
             if c.stamina < 1 {
-                return Err(no("no-stamina", "Sprint costs 1 stamina"));
+                return Err(no(codes::NO_STAMINA, "Sprint costs 1 stamina"));
             }
             if s.options.prone_blocks_movement && prone {
-                return Err(no("prone", "stand up before moving"));
+                return Err(no(codes::PRONE, "stand up before moving"));
             }
             reach_ok(s, who, here, *p, speed)
         }
@@ -679,10 +698,12 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             prof,
         } => {
             attack_ok(s, who, *target, *slot)?;
-            let item = s.item(who, *slot).ok_or_else(|| no("unknown-item", "no such item"))?;
+            let item = s
+                .item(who, *slot)
+                .ok_or_else(|| no(codes::UNKNOWN_ITEM, "no such item"))?;
             if !item.attributes.contains(attr) {
                 return Err(no(
-                    "bad-command",
+                    codes::BAD_COMMAND,
                     format!(
                         "{} attacks use {}",
                         item.name,
@@ -697,7 +718,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             if let Some(p) = prof {
                 if !item.proficiencies.contains(p) {
                     return Err(no(
-                        "bad-command",
+                        codes::BAD_COMMAND,
                         format!(
                             "{} takes the proficiencies {}",
                             item.name,
@@ -708,7 +729,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
                 // ING-R37: a proficiency is added only if the attacker has it.
                 if s.info(who).stats.prof(p) <= 0 {
                     return Err(no(
-                        "no-proficiency",
+                        codes::NO_PROFICIENCY,
                         format!("{} has no {p} proficiency: attack with prof none", s.name(who)),
                     ));
                 }
@@ -719,28 +740,28 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             let mut hands = 0;
             for (i, x) in slots.iter().enumerate() {
                 let Some(k) = s.carried(who, *x) else {
-                    return Err(no("unknown-item", "no such item"));
+                    return Err(no(codes::UNKNOWN_ITEM, "no such item"));
                 };
                 if slots[..i].contains(x) {
-                    return Err(no("bad-command", "an item is listed twice"));
+                    return Err(no(codes::BAD_COMMAND, "an item is listed twice"));
                 }
                 hands += s.setup.armoury.item(k.item).hands;
             }
             if hands > 2 {
-                return Err(no("hands", "that needs more than two hands"));
+                return Err(no(codes::HANDS, "that needs more than two hands"));
             }
             let now: Vec<u8> = (0..c.items.len() as u8).filter(|k| c.items[*k as usize].held).collect();
             let mut want = slots.clone();
             want.sort_unstable();
             if want == now {
-                return Err(no("bad-command", "those are already in hand"));
+                return Err(no(codes::BAD_COMMAND, "those are already in hand"));
             }
             Ok(())
         }
         Action::Interact(_) => Ok(()),
         Action::PickUp(i) => match s.ground.get(*i as usize) {
             Some((p, _)) if chebyshev(*p, here) <= 1 => Ok(()),
-            _ => Err(no("out-of-range", "nothing to pick up within reach")),
+            _ => Err(no(codes::OUT_OF_RANGE, "nothing to pick up within reach")),
         },
         Action::Guard | Action::Wait | Action::End => Ok(()),
         Action::Ready(r) => match &r.action {
@@ -750,33 +771,36 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
                 };
                 let item = s.setup.armoury.item(k.item);
                 if !item.weapon || !k.held {
-                    return Err(no("no-weapon", "a readied attack needs a weapon in hand"));
+                    return Err(no(codes::NO_WEAPON, "a readied attack needs a weapon in hand"));
                 }
                 if let Some(t) = target
                     && (!known(s, *t) || *t == who || !s.enemies(who, *t) || !s.ch(*t).present())
                 {
-                    return Err(no("invalid-target", "a readied attack names an enemy in the fight"));
+                    return Err(no(
+                        codes::INVALID_TARGET,
+                        "a readied attack names an enemy in the fight",
+                    ));
                 }
                 Ok(())
             }
             ReadyAction::Move { to } => {
                 if !s.setup.map.contains(*to) || s.setup.map.get(*to).is_some_and(|c| c.blocked) {
-                    return Err(no("invalid-target", format!("{to} cannot be moved to")));
+                    return Err(no(codes::INVALID_TARGET, format!("{to} cannot be moved to")));
                 }
                 Ok(())
             }
         },
         Action::Resuscitate(t) => {
             if !known(s, *t) {
-                return Err(no("unknown-combatant", "no such combatant"));
+                return Err(no(codes::UNKNOWN_COMBATANT, "no such combatant"));
             }
             let tc = s.ch(*t);
             if !tc.present() || !tc.unconscious || tc.dead {
-                return Err(no("invalid-target", format!("{} is not unconscious", s.name(*t))));
+                return Err(no(codes::INVALID_TARGET, format!("{} is not unconscious", s.name(*t))));
             }
             if tc.pos.is_none_or(|p| chebyshev(p, here) > 1) {
                 return Err(no(
-                    "out-of-range",
+                    codes::OUT_OF_RANGE,
                     format!("{} is not next to {}", s.name(*t), s.name(who)),
                 ));
             }
@@ -785,31 +809,31 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
         Action::SeekCover => seek_cover_ok(s, who),
         Action::Task { difficulty, .. } => {
             if *difficulty < 0 {
-                return Err(no("bad-command", "a difficulty is 0 or more"));
+                return Err(no(codes::BAD_COMMAND, "a difficulty is 0 or more"));
             }
             Ok(())
         }
         Action::StandUp => {
             if !prone {
-                return Err(no("not-now", format!("{} is not prone", s.name(who))));
+                return Err(no(codes::NOT_NOW, format!("{} is not prone", s.name(who))));
             }
             Ok(())
         }
         Action::Drop(slot) => match s.carried(who, *slot) {
             Some(k) if k.held => Ok(()),
-            Some(_) => Err(no("hands", "only an item in hand can be dropped")),
-            None => Err(no("unknown-item", "no such item")),
+            Some(_) => Err(no(codes::HANDS, "only an item in hand can be dropped")),
+            None => Err(no(codes::UNKNOWN_ITEM, "no such item")),
         },
         Action::DropProne => {
             if prone {
-                return Err(no("prone", "already prone"));
+                return Err(no(codes::PRONE, "already prone"));
             }
             Ok(())
         }
         Action::Reload(slot) => match s.item(who, *slot) {
-            Some(i) if i.reload == 0 => Err(no("bad-command", format!("{} needs no reloading", i.name))),
+            Some(i) if i.reload == 0 => Err(no(codes::BAD_COMMAND, format!("{} needs no reloading", i.name))),
             Some(i) if s.carried(who, *slot).is_some_and(|k| k.loaded) => {
-                Err(no("bad-command", format!("{} is already loaded", i.name)))
+                Err(no(codes::BAD_COMMAND, format!("{} is already loaded", i.name)))
             }
             Some(_) => {
                 if c.econ
@@ -817,20 +841,20 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
                     .as_ref()
                     .is_some_and(|e| matches!(e.action, Ext::Reload { slot: x } if x == *slot))
                 {
-                    return Err(no("not-now", "already reloading it"));
+                    return Err(no(codes::NOT_NOW, "already reloading it"));
                 }
                 Ok(())
             }
-            None => Err(no("unknown-item", "no such item")),
+            None => Err(no(codes::UNKNOWN_ITEM, "no such item")),
         },
         Action::Kill { target, slot } => {
             if !known(s, *target) {
-                return Err(no("unknown-combatant", "no such combatant"));
+                return Err(no(codes::UNKNOWN_COMBATANT, "no such combatant"));
             }
             let tc = s.ch(*target);
             if !tc.present() || !tc.unconscious || tc.dead {
                 return Err(no(
-                    "invalid-target",
+                    codes::INVALID_TARGET,
                     "a killing strike needs an unconscious target (ING-R64)",
                 ));
             }
@@ -839,47 +863,47 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             };
             let item = s.setup.armoury.item(k.item);
             if !item.weapon || !k.held {
-                return Err(no("no-weapon", "a killing strike needs a weapon in hand"));
+                return Err(no(codes::NO_WEAPON, "a killing strike needs a weapon in hand"));
             }
             match s.options.killing_strike_weapons {
                 KillingStrikeWeapons::LethalOnly if item.nonlethal => {
                     return Err(no(
-                        "no-weapon",
+                        codes::NO_WEAPON,
                         "killing strikes need a lethal weapon (killing-strike-weapons)",
                     ));
                 }
                 KillingStrikeWeapons::NonlethalOnly if !item.nonlethal => {
                     return Err(no(
-                        "no-weapon",
+                        codes::NO_WEAPON,
                         "killing strikes need a nonlethal weapon (killing-strike-weapons)",
                     ));
                 }
                 _ => {}
             }
             if calc::distance_between(s, who, *target) > item.range {
-                return Err(no("out-of-range", format!("{} is out of reach", s.name(*target))));
+                return Err(no(codes::OUT_OF_RANGE, format!("{} is out of reach", s.name(*target))));
             }
             Ok(())
         }
         Action::Command { ally, action } => {
             if via.is_some() {
-                return Err(no("bad-command", "a commanded ally cannot command"));
+                return Err(no(codes::BAD_COMMAND, "a commanded ally cannot command"));
             }
             if !known(s, *ally) || *ally == who || !s.allies(who, *ally) {
-                return Err(no("invalid-target", "Command gives an action to an ally"));
+                return Err(no(codes::INVALID_TARGET, "Command gives an action to an ally"));
             }
             if c.commanded & (1u64 << (*ally as u64 % 64)) != 0 {
                 return Err(no(
-                    "not-now",
+                    codes::NOT_NOW,
                     format!("{} was already commanded this turn", s.name(*ally)),
                 ));
             }
             if c.focus < 2 {
-                return Err(no("no-focus", "Command costs 2 focus"));
+                return Err(no(codes::NO_FOCUS, "Command costs 2 focus"));
             }
             let (inner, _) = action_cost(s, *ally, action);
             if inner > 1 {
-                return Err(no("bad-command", "Command gives one single action (ING-R20)"));
+                return Err(no(codes::BAD_COMMAND, "Command gives one single action (ING-R20)"));
             }
             check_action(s, *ally, action, Some(who))
         }
@@ -892,7 +916,7 @@ fn known(s: &State, c: Cid) -> bool {
 }
 
 fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
-    let bad = |m: String| Err(no("bad-ruling", m));
+    let bad = |m: String| Err(no(codes::BAD_RULING, m));
     let known = |c: Cid| known(s, c);
     let team_known = |t: u8| (t as usize) < s.setup.teams.len();
     match r {

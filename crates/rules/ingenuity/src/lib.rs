@@ -15,6 +15,7 @@
 pub mod ai;
 pub mod calc;
 pub mod check;
+pub mod codes;
 pub mod command;
 pub mod data;
 pub mod event;
@@ -200,6 +201,8 @@ impl Ingenuity {
 }
 
 impl TextRuleset for Ingenuity {
+    const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
     fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
         let (setup, options) = setup::load(source, read)?;
         Ok(Loaded {

@@ -12,6 +12,7 @@ use crate::Thrum;
 use crate::ability::{Ability, Defence, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, range_of};
 use crate::check::{self, action_targets, check};
+use crate::codes;
 use crate::command::{Action, Command, Target};
 use crate::legal;
 use crate::setup::Cid;
@@ -837,7 +838,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         && here_ok
             .as_ref()
             .err()
-            .is_none_or(|r| r.code == "out-of-range" || r.code == "obstructed")
+            .is_none_or(|r| r.code == codes::OUT_OF_RANGE || r.code == codes::OBSTRUCTED)
     {
         let range = range_of(s, me, a);
         let aimed = |scan: &mut Scan, p: Pos| targets.iter().all(|t| scan.aim(s, me, a, range, *t, p));

@@ -11,6 +11,7 @@
 
 use crate::ability::{Ability, Attr, Cond, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, range_of};
+use crate::codes;
 use crate::command::{Action, Command, Gauge, Ruling, Target};
 use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::resolve::{StepCost, terrain_step_cost};
@@ -77,14 +78,14 @@ pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<
     let map = &s.setup.map;
     // A step goes to any of the 8 neighbours, orthogonal or diagonal (THR-R42).
     let Some(c) = terrain_step_cost(map, from, to) else {
-        return Err(no("blocked", format!("{to} cannot be entered from {from}")));
+        return Err(no(codes::BLOCKED, format!("{to} cannot be entered from {from}")));
     };
     // An ally's square may be passed through (THR-R54); an enemy's may not be entered (THR-R57).
     if let Some(o) = s.occupant(to)
         && o != who
         && s.enemies(who, o)
     {
-        return Err(no("blocked", format!("{to} holds an enemy ({})", s.name(o))));
+        return Err(no(codes::BLOCKED, format!("{to} holds an enemy ({})", s.name(o))));
     }
     let leave = c.leave_difficult > 0 || loomed(s, who, from) || terrain_difficult(s, who, from);
     Ok(combine_step(s, c, leave, roll))
@@ -453,12 +454,12 @@ fn moving(s: &State) -> Result<Cid, Reject> {
     let who = s.turn.who;
     // No normal moves in Round Zero (THR-R21), nor outside the Move step or Dash's allowance.
     if !s.stack.is_empty() || s.phase != Phase::Rounds || !matches!(s.turn.step, Step::Move | Step::ActionMove) {
-        return Err(no("not-now", "moving is only possible in the Move step of a turn"));
+        return Err(no(codes::NOT_NOW, "moving is only possible in the Move step of a turn"));
     }
     if s.turn.move_ended {
         // THR-R67: a failed drop roll ends the character's movement for the turn.
         return Err(no(
-            "not-enough-movement",
+            codes::NOT_ENOUGH_MOVEMENT,
             format!(
                 "{}'s movement ended for this turn (a failed drop roll): no movement is left",
                 s.name(who)
@@ -466,12 +467,12 @@ fn moving(s: &State) -> Result<Cid, Reject> {
         ));
     }
     if calc::has(s, who, Cond::Immobilized) {
-        return Err(no("immobilized", format!("{} is Immobilized", s.name(who))));
+        return Err(no(codes::IMMOBILIZED, format!("{} is Immobilized", s.name(who))));
     }
     // THR-R218: a Stunned character that took its Action may not also Move.
     if s.turn.stunned && s.options.draft_stunned && s.turn.acted && s.turn.step == Step::Move {
         return Err(no(
-            "stunned",
+            codes::STUNNED,
             "a Stunned character may Move or take its Action, not both",
         ));
     }
@@ -501,7 +502,7 @@ fn already_done(s: &State, cmd: &Command, r: &Reject) -> Option<Reject> {
         Command::Defend(_) | Command::DefendWith(..) if !matches!(s.stack.last(), Some(Frame::Use(u)) if u.stage == UseStage::Defences) => {
             s.auto.iter().rev().find_map(|a| match a {
                 AutoStep::Defence { who, defence, why } => Some(no(
-                    "not-now",
+                    codes::NOT_NOW,
                     format!(
                         "{}'s defence was already taken for it: {}, the only choice ({})",
                         s.name(*who),
@@ -519,7 +520,7 @@ fn already_done(s: &State, cmd: &Command, r: &Reject) -> Option<Reject> {
                 about,
                 why,
             } if ability == id => Some(no(
-                "not-now",
+                codes::NOT_NOW,
                 format!(
                     "{}'s {} was not offered (about {}): {}",
                     s.name(*who),
@@ -549,22 +550,22 @@ fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
     match (cmd, s.turn.step) {
         (Command::Begin, Step::Slot) => Ok(()),
         (Command::Begin, _) if s.turn.began_by_itself => Err(no(
-            "not-now",
+            codes::NOT_NOW,
             format!("{}'s turn already began by itself (the only choice)", s.name(who)),
         )),
         (Command::Begin, Step::Move | Step::ActionMove | Step::Stance | Step::Place) => {
-            Err(no("not-now", format!("{}'s turn has already begun", s.name(who))))
+            Err(no(codes::NOT_NOW, format!("{}'s turn has already begun", s.name(who))))
         }
         (Command::Delay(after), Step::Slot) => check_delay(s, who, *after),
         (Command::Delay(_), _) if s.phase == Phase::Rounds => {
             if s.order.slot(who).is_some_and(|sl| sl.delayed) {
                 Err(no(
-                    "cannot-delay",
+                    codes::CANNOT_DELAY,
                     format!("{} has already delayed this round and must act now", s.name(who)),
                 ))
             } else {
                 Err(no(
-                    "cannot-delay",
+                    codes::CANNOT_DELAY,
                     "a Delay must be declared when the slot comes up, before the turn begins",
                 ))
             }
@@ -574,16 +575,16 @@ fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
                 .setup
                 .map
                 .get(*p)
-                .ok_or_else(|| no("blocked", format!("{p} is off the map")))?;
+                .ok_or_else(|| no(codes::BLOCKED, format!("{p} is off the map")))?;
             if cell.blocked {
-                return Err(no("blocked", format!("{p} is blocked")));
+                return Err(no(codes::BLOCKED, format!("{p} is blocked")));
             }
             if s.occupant(*p).is_some() {
-                return Err(no("occupied", format!("{p} is occupied")));
+                return Err(no(codes::OCCUPIED, format!("{p} is occupied")));
             }
             let fallback = s.options.start_area_too_small == StartAreaTooSmall::AnyEmptySquare && start_area_full(s);
             if !(cell.start || fallback) {
-                return Err(no("not-in-start-area", format!("{p} is not in the Starting Area")));
+                return Err(no(codes::NOT_IN_START_AREA, format!("{p} is not in the Starting Area")));
             }
             Ok(())
         }
@@ -591,41 +592,41 @@ fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
             let who = moving(s)?;
             if calc::has(s, who, Cond::Disoriented) {
                 return Err(no(
-                    "not-now",
+                    codes::NOT_NOW,
                     "a Disoriented character moves one step at a time (use step)",
                 ));
             }
-            let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
             if *to == from {
-                return Err(no("invalid-target", "already there"));
+                return Err(no(codes::INVALID_TARGET, "already there"));
             }
             if !can_stop(s, who, *to) {
-                return Err(no("cannot-stop-here", format!("{to} is not an empty square")));
+                return Err(no(codes::CANNOT_STOP_HERE, format!("{to} is not an empty square")));
             }
             let budget = movement_left(s).max(0);
             match path_for(s, who, from, *to, budget) {
                 Some(_) => Ok(()),
                 None => Err(no(
-                    "not-enough-movement",
+                    codes::NOT_ENOUGH_MOVEMENT,
                     format!("{to} cannot be reached with {budget} movement left"),
                 )),
             }
         }
         (Command::Step { dir, roll }, Step::Move | Step::ActionMove) => {
             let who = moving(s)?;
-            let from = s.ch(who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
             let to = from.step(*dir);
             let disoriented = calc::has(s, who, Cond::Disoriented);
             if let Some(a) = roll {
                 if !matches!(a, Attr::End | Attr::Ref) {
-                    return Err(no("bad-pick", "the drop roll uses END or REF"));
+                    return Err(no(codes::BAD_PICK, "the drop roll uses END or REF"));
                 }
                 // A Disoriented character does not know where its step goes: its roll is
                 // declared in advance and used if the step it really takes drops 2+ levels.
                 let drop = terrain_step_cost(&s.setup.map, from, to).map_or(0, |c| c.drop);
                 if drop < 2 && !disoriented {
                     return Err(no(
-                        "bad-pick",
+                        codes::BAD_PICK,
                         "a roll is only possible when stepping down 2 or more levels",
                     ));
                 }
@@ -633,58 +634,61 @@ fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
             let (cost, _) = paid_step_cost(s, who, from, to, roll.is_some())?;
             if !can_stop(s, who, to) {
                 return Err(no(
-                    "cannot-stop-here",
+                    codes::CANNOT_STOP_HERE,
                     format!("{to} is occupied; use move to pass through allies"),
                 ));
             }
             let left = movement_left(s);
             if cost > left && !(s.options.partial_steps && left > 0) && !disoriented {
                 return Err(no(
-                    "not-enough-movement",
+                    codes::NOT_ENOUGH_MOVEMENT,
                     format!("that step costs {cost} and {left} movement is left"),
                 ));
             }
             if disoriented && left <= 0 {
-                return Err(no("not-enough-movement", "no movement left"));
+                return Err(no(codes::NOT_ENOUGH_MOVEMENT, "no movement left"));
             }
             Ok(())
         }
         (Command::Act(a), Step::Move) => check_action(s, who, a),
         (Command::Act(_), Step::Slot) => Err(no(
-            "not-now",
+            codes::NOT_NOW,
             format!("{}'s turn has not begun: type begin (or delay) first", s.name(who)),
         )),
         (Command::Act(_), Step::Place) => Err(no(
-            "not-now",
+            codes::NOT_NOW,
             format!(
                 "{} must pick a starting square first (no Actions in Round Zero)",
                 s.name(who)
             ),
         )),
-        (Command::Act(_), _) => Err(no("not-now", "the Action has already been taken or skipped this turn")),
+        (Command::Act(_), _) => Err(no(
+            codes::NOT_NOW,
+            "the Action has already been taken or skipped this turn",
+        )),
         (Command::Stance(id), Step::Move | Step::ActionMove | Step::Stance) => {
             check_stop_here(s, who)?;
             let a = s.setup.book.get(*id);
             if a.kind != Kind::Stance || !has_ability(s, who, *id) {
                 return Err(no(
-                    "unknown-ability",
+                    codes::UNKNOWN_ABILITY,
                     format!("{} has no stance '{}'", s.name(who), a.id),
                 ));
             }
             if s.phase == Phase::RoundZero && !s.is_pc(who) && !s.options.npc_round_zero_stance {
-                return Err(no("not-now", "NPCs take no Stance in Round Zero"));
+                return Err(no(codes::NOT_NOW, "NPCs take no Stance in Round Zero"));
             }
             if !s.options.reenter_ended_stance && s.ch(who).stance_ended == Some(*id) {
                 return Err(no(
-                    "not-now",
+                    codes::NOT_NOW,
                     "that Stance ended since the last turn and cannot be entered again yet",
                 ));
             }
             if !s.ch(who).able() {
-                return Err(no("not-now", "an Incapacitated character cannot take a Stance"));
+                return Err(no(codes::NOT_NOW, "an Incapacitated character cannot take a Stance"));
             }
             if s.ch(who).stance == Some(*id) {
-                return Err(no("invalid-target", "already in that Stance (use end to keep it)"));
+                return Err(no(codes::INVALID_TARGET, "already in that Stance (use end to keep it)"));
             }
             no_action_ok(s)
         }
@@ -693,7 +697,7 @@ fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
             no_action_ok(s)
         }
         _ => Err(no(
-            "not-now",
+            codes::NOT_NOW,
             format!("that command is not possible now ({})", step_name(s)),
         )),
     }
@@ -709,7 +713,7 @@ fn indices(s: &State, cmd: &Command) -> Result<(), Reject> {
             Ok(())
         } else {
             Err(no(
-                "invalid-target",
+                codes::INVALID_TARGET,
                 format!("there is no combatant {c} ({chars} combatants)"),
             ))
         }
@@ -719,7 +723,7 @@ fn indices(s: &State, cmd: &Command) -> Result<(), Reject> {
             Ok(())
         } else {
             Err(no(
-                "unknown-ability",
+                codes::UNKNOWN_ABILITY,
                 format!("there is no ability {a} ({abilities} abilities)"),
             ))
         }
@@ -739,8 +743,10 @@ fn indices(s: &State, cmd: &Command) -> Result<(), Reject> {
             | Ruling::Status { who: c, .. }
             | Ruling::Incapacitate { who: c, .. }
             | Ruling::Move { who: c, .. }
-            | Ruling::Remove { who: c } => who(*c).map_err(|r| no("bad-ruling", r.reason)),
-            Ruling::Add { side, .. } if *side as usize >= s.setup.sides.len() => Err(no("bad-ruling", "no such side")),
+            | Ruling::Remove { who: c } => who(*c).map_err(|r| no(codes::BAD_RULING, r.reason)),
+            Ruling::Add { side, .. } if *side as usize >= s.setup.sides.len() => {
+                Err(no(codes::BAD_RULING, "no such side"))
+            }
             _ => Ok(()),
         },
         _ => Ok(()),
@@ -761,7 +767,7 @@ fn step_name(s: &State) -> &'static str {
 fn no_action_ok(s: &State) -> Result<(), Reject> {
     if s.phase == Phase::Rounds && s.turn.step == Step::Move && !s.options.allow_no_action && s.ch(s.turn.who).able() {
         return Err(no(
-            "not-now",
+            codes::NOT_NOW,
             "taking no Action is not allowed (allow-no-action = false)",
         ));
     }
@@ -775,7 +781,10 @@ fn check_stop_here(s: &State, who: Cid) -> Result<(), Reject> {
             .enumerate()
             .any(|(i, c)| i as Cid != who && c.pos == Some(p) && c.present())
     {
-        return Err(no("cannot-stop-here", "a character cannot stop in an ally's square"));
+        return Err(no(
+            codes::CANNOT_STOP_HERE,
+            "a character cannot stop in an ally's square",
+        ));
     }
     Ok(())
 }
@@ -790,30 +799,30 @@ fn start_area_full(s: &State) -> bool {
 fn check_delay(s: &State, who: Cid, after: Option<Cid>) -> Result<(), Reject> {
     let c = s.ch(who);
     if c.incapacitated && !s.options.incapacitated_may_delay {
-        return Err(no("cannot-delay", "an Incapacitated character may not Delay"));
+        return Err(no(codes::CANNOT_DELAY, "an Incapacitated character may not Delay"));
     }
     if s.options.delay_limit == DelayLimit::OncePerCombat && c.delays > 0 {
         return Err(no(
-            "cannot-delay",
+            codes::CANNOT_DELAY,
             "a character may Delay only once per combat (delay-limit)",
         ));
     }
     let explain = |e: DelayError| match e {
         DelayError::AlreadyDelayed => no(
-            "cannot-delay",
+            codes::CANNOT_DELAY,
             format!("{} has already delayed this round", s.name(who)),
         ),
-        DelayError::NothingLater => no("cannot-delay", "nobody acts later this round"),
+        DelayError::NothingLater => no(codes::CANNOT_DELAY, "nobody acts later this round"),
         DelayError::NotLater => no(
-            "cannot-delay",
+            codes::CANNOT_DELAY,
             "a Delay must name someone who acts later and has not acted this round",
         ),
-        DelayError::NotCurrent => no("cannot-delay", "it is not this character's slot"),
+        DelayError::NotCurrent => no(codes::CANNOT_DELAY, "it is not this character's slot"),
     };
     s.order.can_delay(who).map_err(explain)?;
     match after {
         None if !s.options.delay_to_end => Err(no(
-            "cannot-delay",
+            codes::CANNOT_DELAY,
             "delaying to the end of the round is off (delay-to-end)",
         )),
         None => Ok(()),
@@ -831,13 +840,13 @@ fn check_delay(s: &State, who: Cid, after: Option<Cid>) -> Result<(), Reject> {
 pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Reject> {
     let a = s.setup.book.get(act.ability);
     let range = range_of(s, user, a);
-    let upos = s.ch(user).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+    let upos = s.ch(user).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
     let single =
         |t: Cid, ok: bool, what: &str| -> Result<Vec<Cid>, Reject> { single_target(s, user, a, range, t, ok, what) };
     let one = |list: &Vec<Cid>| -> Result<Cid, Reject> {
         match list.as_slice() {
             [t] => Ok(*t),
-            _ => Err(no("invalid-target", format!("{} takes exactly one target", a.id))),
+            _ => Err(no(codes::INVALID_TARGET, format!("{} takes exactly one target", a.id))),
         }
     };
     match (&a.target, &act.target) {
@@ -870,7 +879,7 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
         }
         (TargetSpec::UpToEnemies(n), Target::Chars(l)) => {
             if l.is_empty() || l.len() > *n as usize {
-                return Err(no("invalid-target", format!("{} takes 1 to {n} enemies", a.id)));
+                return Err(no(codes::INVALID_TARGET, format!("{} takes 1 to {n} enemies", a.id)));
             }
             let ordered = if s.options.distinct_targets {
                 l.windows(2).all(|w| w[0] < w[1])
@@ -879,7 +888,7 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             };
             if !ordered {
                 return Err(no(
-                    "invalid-target",
+                    codes::INVALID_TARGET,
                     "list each target once, in the order the encounter lists them (the prompt shows the accepted form)",
                 ));
             }
@@ -895,23 +904,23 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             .collect()),
         (TargetSpec::Square, Target::Square(p)) => {
             if !in_range(s, user, range, *p) {
-                return Err(no("out-of-range", format!("{p} is out of range")));
+                return Err(no(codes::OUT_OF_RANGE, format!("{p} is out of range")));
             }
             let free = s.setup.map.get(*p).is_some_and(|c| !c.blocked);
             let occupant = s.occupant(*p);
             let swap_ok = !s.options.teleport_needs_empty && occupant.is_some_and(|o| s.allies(user, o));
             if !free || (occupant.is_some() && !swap_ok) {
-                return Err(no("occupied", format!("{p} is not an empty square")));
+                return Err(no(codes::OCCUPIED, format!("{p} is not an empty square")));
             }
             // Lines of a square-targeted ability (a teleport) apply to the user.
             Ok(vec![user])
         }
         (spec, target) if spec.is_shape() => {
             let squares = shape_squares(s, user, act, upos)
-                .ok_or_else(|| no("invalid-target", format!("{} needs {}", a.id, shape_hint(spec))))?;
+                .ok_or_else(|| no(codes::INVALID_TARGET, format!("{} needs {}", a.id, shape_hint(spec))))?;
             let _ = target;
             if squares.is_empty() {
-                return Err(no("invalid-target", "the shape lies entirely off the map"));
+                return Err(no(codes::INVALID_TARGET, "the shape lies entirely off the map"));
             }
             // Auras sit on the user and Line ∞ starts next to it: neither needs a range check.
             if !matches!(spec, TargetSpec::Aura(_) | TargetSpec::LineToEdge) {
@@ -925,7 +934,7 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
                 if !ok && r == 0 {
                     // THR-R48, THR-R80: Range 0 reaches only the user's own square.
                     return Err(no(
-                        "out-of-range",
+                        codes::OUT_OF_RANGE,
                         format!(
                             "{} has Range 0: its area must include its user's square ({upos})",
                             a.name
@@ -933,13 +942,13 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
                     ));
                 }
                 if !ok {
-                    return Err(no("out-of-range", "no square of the shape is within range"));
+                    return Err(no(codes::OUT_OF_RANGE, "no square of the shape is within range"));
                 }
             }
             if calc::rolls(s, a) {
                 // THR-R129, THR-R130: the shape needs at least one square that is not Obstructed.
                 if squares.iter().all(|p| obstructed(s, user, a, *p)) {
-                    return Err(no("obstructed", "every square of the shape is Obstructed"));
+                    return Err(no(codes::OBSTRUCTED, "every square of the shape is Obstructed"));
                 }
             }
             let mut hit: Vec<Cid> = s
@@ -951,7 +960,10 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             hit.sort_by_key(|&c| order(c));
             Ok(hit)
         }
-        (spec, _) => Err(no("invalid-target", format!("{} needs {}", a.id, shape_hint(spec)))),
+        (spec, _) => Err(no(
+            codes::INVALID_TARGET,
+            format!("{} needs {}", a.id, shape_hint(spec)),
+        )),
     }
 }
 
@@ -983,23 +995,32 @@ fn single_target(
     what: &str,
 ) -> Result<Vec<Cid>, Reject> {
     if t as usize >= s.chars.len() {
-        return Err(no("invalid-target", "no such combatant"));
+        return Err(no(codes::INVALID_TARGET, "no such combatant"));
     }
     let needs_incap = matches!(a.target, TargetSpec::IncapacitatedAlly | TargetSpec::IncapacitatedEnemy);
     if !ok || !s.ch(t).present() || s.ch(t).pos.is_none() || (!needs_incap && !targetable(s, t)) {
-        return Err(no("invalid-target", format!("{} must target {what}", a.id)));
+        return Err(no(codes::INVALID_TARGET, format!("{} must target {what}", a.id)));
     }
     let Some(from) = s.ch(user).pos else {
-        return Err(no("out-of-range", format!("{} is out of range of {}", s.name(t), a.id)));
+        return Err(no(
+            codes::OUT_OF_RANGE,
+            format!("{} is out of range of {}", s.name(t), a.id),
+        ));
     };
     match calc::aim_from(s, user, a, range, t, from) {
         Ok(()) => Ok(vec![t]),
-        Err(AimFail::Range) => Err(no("out-of-range", format!("{} is out of range of {}", s.name(t), a.id))),
+        Err(AimFail::Range) => Err(no(
+            codes::OUT_OF_RANGE,
+            format!("{} is out of range of {}", s.name(t), a.id),
+        )),
         Err(AimFail::Obstructed) => Err(no(
-            "obstructed",
+            codes::OBSTRUCTED,
             format!("{} is Obstructed from {}", s.name(t), s.name(user)),
         )),
-        Err(AimFail::Wall) => Err(no("obstructed", format!("a wall blocks the line to {}", s.name(t)))),
+        Err(AimFail::Wall) => Err(no(
+            codes::OBSTRUCTED,
+            format!("a wall blocks the line to {}", s.name(t)),
+        )),
     }
 }
 
@@ -1047,44 +1068,44 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Ve
 
 fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
     if s.phase != Phase::Rounds {
-        return Err(no("not-now", "no Actions in Round Zero")); // THR-R21
+        return Err(no(codes::NOT_NOW, "no Actions in Round Zero")); // THR-R21
     }
     if !s.ch(who).able() {
-        return Err(no("not-now", "an Incapacitated character cannot act"));
+        return Err(no(codes::NOT_NOW, "an Incapacitated character cannot act"));
     }
     if act.ability as usize >= s.setup.book.abilities.len() {
-        return Err(no("unknown-ability", "no such ability"));
+        return Err(no(codes::UNKNOWN_ABILITY, "no such ability"));
     }
     let a = s.setup.book.get(act.ability);
     // THR-R30: the one Action of the turn (only in the Move step, see `check`) is a Basic
     // Combat Ability or an Action the character picked from a Combat Art.
     if a.kind != Kind::Action || !has_ability(s, who, act.ability) {
         return Err(no(
-            "unknown-ability",
+            codes::UNKNOWN_ABILITY,
             format!("{} cannot use '{}' as an Action", s.name(who), a.id),
         ));
     }
     // THR-R218: a Stunned character that moved may not also take its Action.
     if s.turn.stunned && s.options.draft_stunned && s.turn.moved {
         return Err(no(
-            "stunned",
+            codes::STUNNED,
             "a Stunned character may Move or take its Action, not both",
         ));
     }
     // Nova: enough Potential, spent at most once per combat (THR-R226).
     if let Some(nv) = a.nova {
         match s.ch(who).nova.iter().find(|n| n.ability == act.ability) {
-            Some(n) if n.used => return Err(no("not-now", format!("{} was already used this combat", a.name))),
+            Some(n) if n.used => return Err(no(codes::NOT_NOW, format!("{} was already used this combat", a.name))),
             Some(n) if n.potential >= nv.cost => {}
             Some(n) => {
                 return Err(no(
-                    "not-now",
+                    codes::NOT_NOW,
                     format!("{} needs {} Potential and has {}", a.name, nv.cost, n.potential),
                 ));
             }
             None => {
                 return Err(no(
-                    "unknown-ability",
+                    codes::UNKNOWN_ABILITY,
                     format!("{} has no Potential for {}", s.name(who), a.name),
                 ));
             }
@@ -1094,12 +1115,12 @@ fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
     // Overexert (THR-R132 to THR-R134).
     if let Some(o) = act.overexert {
         let Some(ov) = a.overexert.get(o as usize) else {
-            return Err(no("bad-pick", format!("{} has no such Overexert option", a.id)));
+            return Err(no(codes::BAD_PICK, format!("{} has no such Overexert option", a.id)));
         };
         let cost = ov.stress.unwrap_or(s.options.overexert_stress);
         if !s.options.overexert_may_fray && s.ch(who).stress + cost > s.ch(who).st {
             return Err(no(
-                "would-fray",
+                codes::WOULD_FRAY,
                 "Overexert would make this character Frayed (overexert-may-fray = false)",
             ));
         }
@@ -1116,7 +1137,7 @@ fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
         let left = movement_left(s);
         if cost > left {
             return Err(no(
-                "not-enough-movement",
+                codes::NOT_ENOUGH_MOVEMENT,
                 format!("the teleport costs {cost} movement and {left} is left"),
             ));
         }
@@ -1148,42 +1169,45 @@ fn check_pick(s: &State, who: Cid, a: &Ability, act: &Action, targets: &[Cid]) -
     match (choose, pick.option) {
         (Some(c), Some(i)) => {
             let Some(choice) = c.get(i as usize) else {
-                return Err(no("bad-pick", "no such option"));
+                return Err(no(codes::BAD_PICK, "no such option"));
             };
             scan(&choice.ops);
         }
         (Some(c), None) => {
             let labels: Vec<&str> = c.iter().map(|c| c.label.as_str()).collect();
-            return Err(no("bad-pick", format!("{} needs: option {}", a.id, labels.join("|"))));
+            return Err(no(
+                codes::BAD_PICK,
+                format!("{} needs: option {}", a.id, labels.join("|")),
+            ));
         }
-        (None, Some(_)) => return Err(no("bad-pick", format!("{} has no options", a.id))),
+        (None, Some(_)) => return Err(no(codes::BAD_PICK, format!("{} has no options", a.id))),
         (None, None) => {}
     }
     match (needs_dir, pick.dir) {
-        (true, None) => return Err(no("bad-pick", "that needs a direction: dir <n|ne|e|se|s|sw|w|nw>")),
-        (false, Some(_)) => return Err(no("bad-pick", "no direction is needed")),
+        (true, None) => return Err(no(codes::BAD_PICK, "that needs a direction: dir <n|ne|e|se|s|sw|w|nw>")),
+        (false, Some(_)) => return Err(no(codes::BAD_PICK, "no direction is needed")),
         (true, Some(d)) => {
             // The shifted target must be able to land there now.
             for &t in targets {
                 let Some(p) = s.ch(t).pos else { continue };
                 let to = p.step(d);
                 if !can_stop(s, t, to) || s.occupant(to).is_some() {
-                    return Err(no("blocked", format!("{} cannot be moved to {to}", s.name(t))));
+                    return Err(no(codes::BLOCKED, format!("{} cannot be moved to {to}", s.name(t))));
                 }
             }
         }
         (false, None) => {}
     }
     match (needs_status, pick.status) {
-        (true, None) => Err(no("bad-pick", "that needs a status: status <name>")),
-        (false, Some(_)) => Err(no("bad-pick", "no status is needed")),
+        (true, None) => Err(no(codes::BAD_PICK, "that needs a status: status <name>")),
+        (false, Some(_)) => Err(no(codes::BAD_PICK, "no status is needed")),
         (true, Some(st)) => {
             let t = targets.first().copied().unwrap_or(who);
             if is_negative(s, st) && status_on(s, t, st) {
                 Ok(())
             } else {
                 Err(no(
-                    "bad-pick",
+                    codes::BAD_PICK,
                     format!("{} has no negative status '{}' to end", s.name(t), st.name()),
                 ))
             }
@@ -1219,14 +1243,14 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                 Ok(())
             } else {
                 Err(no(
-                    "bad-pick",
+                    codes::BAD_PICK,
                     format!("{} cannot defend with {} against {}", s.name(t), d.name(), a.name),
                 ))
             }
         }
         (Frame::Window(w), Command::Trigger(id)) => {
             let Some(&(holder, _)) = w.candidates.get(w.asked as usize) else {
-                return Err(no("not-now", "no trigger is on offer"));
+                return Err(no(codes::NOT_NOW, "no trigger is on offer"));
             };
             let mine = w.candidates[w.asked as usize..].iter().filter(|(h, _)| *h == holder);
             let allowed = if s.options.controller_orders_own_triggers {
@@ -1237,7 +1261,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
             if allowed {
                 Ok(())
             } else {
-                Err(no("unknown-ability", "that trigger is not on offer"))
+                Err(no(codes::UNKNOWN_ABILITY, "that trigger is not on offer"))
             }
         }
         (Frame::Use(u), Command::DefendWith(d, b)) if u.stage == UseStage::Defences => {
@@ -1249,11 +1273,11 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                     if spec.is_some_and(|x| x.defence_bonus.is_some() || x.reduce_damage > 0) {
                         Ok(())
                     } else {
-                        Err(no("bad-pick", "that Buff does not help defence rolls"))
+                        Err(no(codes::BAD_PICK, "that Buff does not help defence rolls"))
                     }
                 }
                 _ => Err(no(
-                    "bad-pick",
+                    codes::BAD_PICK,
                     format!("{} has no usable Buff '{}'", s.name(t), s.setup.book.get(*b).id),
                 )),
             }
@@ -1263,21 +1287,21 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
         (Frame::Prompt(Prompt::Move { .. }), Command::Pass) => Ok(()),
         (Frame::Prompt(Prompt::Move { who, budget, toward }), Command::Move(to)) => {
             if calc::has(s, *who, Cond::Immobilized) {
-                return Err(no("immobilized", format!("{} is Immobilized", s.name(*who))));
+                return Err(no(codes::IMMOBILIZED, format!("{} is Immobilized", s.name(*who))));
             }
-            let from = s.ch(*who).pos.ok_or_else(|| no("not-now", "not on the map"))?;
+            let from = s.ch(*who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
             if *to == from {
-                return Err(no("invalid-target", "already there (use pass to stay)"));
+                return Err(no(codes::INVALID_TARGET, "already there (use pass to stay)"));
             }
             if !can_stop(s, *who, *to) {
-                return Err(no("cannot-stop-here", format!("{to} is not an empty square")));
+                return Err(no(codes::CANNOT_STOP_HERE, format!("{to} is not an empty square")));
             }
             if let Some(t) = toward
                 && let Some(tp) = s.ch(*t).pos
                 && dist(s, *to, tp) > dist(s, from, tp)
             {
                 return Err(no(
-                    "invalid-target",
+                    codes::INVALID_TARGET,
                     format!("{to} is farther from {} than where {} stands", s.name(*t), s.name(*who)),
                 ));
             }
@@ -1285,14 +1309,14 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                 Ok(())
             } else {
                 Err(no(
-                    "not-enough-movement",
+                    codes::NOT_ENOUGH_MOVEMENT,
                     format!("{to} cannot be reached with {budget} movement"),
                 ))
             }
         }
         (Frame::Prompt(Prompt::BuffReplace { .. }), Command::Accept | Command::Decline) => Ok(()),
         (Frame::Prompt(Prompt::BuffKeep { .. } | Prompt::Upkeep { .. }), Command::Keep | Command::Release) => Ok(()),
-        _ => Err(no("not-now", "another decision is pending (see the prompt)")),
+        _ => Err(no(codes::NOT_NOW, "another decision is pending (see the prompt)")),
     }
 }
 
@@ -1301,7 +1325,7 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
     match r {
         Ruling::Adjust { who, gauge, by } => {
             if !known(*who) {
-                return Err(no("bad-ruling", "no such combatant"));
+                return Err(no(codes::BAD_RULING, "no such combatant"));
             }
             let v = by.apply(crate::event::gauge(s.ch(*who), *gauge));
             let min = match gauge {
@@ -1310,16 +1334,16 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
                 _ => 0,
             };
             if v < min {
-                return Err(no("bad-ruling", format!("{} cannot go below {min}", gauge.name())));
+                return Err(no(codes::BAD_RULING, format!("{} cannot go below {min}", gauge.name())));
             }
             if *gauge == Gauge::Wounds && v > 3 {
-                return Err(no("bad-ruling", "wounds go from 0 to 3"));
+                return Err(no(codes::BAD_RULING, "wounds go from 0 to 3"));
             }
             Ok(())
         }
         Ruling::Status { who, status, by } => {
             if !known(*who) {
-                return Err(no("bad-ruling", "no such combatant"));
+                return Err(no(codes::BAD_RULING, "no such combatant"));
             }
             let old = if status_on(s, *who, *status) {
                 match status {
@@ -1333,7 +1357,7 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             let max = if matches!(status, StatusRef::Cond(_)) { 1 } else { 255 };
             if !(0..=max).contains(&v) {
                 return Err(no(
-                    "bad-ruling",
+                    codes::BAD_RULING,
                     format!("{} must end between 0 and {max}", status.name()),
                 ));
             }
@@ -1341,11 +1365,11 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
         }
         Ruling::Incapacitate { who, on } => {
             if !known(*who) || s.ch(*who).removed {
-                return Err(no("bad-ruling", "no such combatant in the fight"));
+                return Err(no(codes::BAD_RULING, "no such combatant in the fight"));
             }
             if s.ch(*who).incapacitated == *on {
                 return Err(no(
-                    "bad-ruling",
+                    codes::BAD_RULING,
                     if *on {
                         "already Incapacitated"
                     } else {
@@ -1357,10 +1381,10 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
         }
         Ruling::Move { who, to } => {
             if !known(*who) || s.ch(*who).removed {
-                return Err(no("bad-ruling", "no such combatant in the fight"));
+                return Err(no(codes::BAD_RULING, "no such combatant in the fight"));
             }
             if !can_stop(s, *who, *to) {
-                return Err(no("bad-ruling", format!("{to} is not an empty square on the map")));
+                return Err(no(codes::BAD_RULING, format!("{to} is not an empty square on the map")));
             }
             Ok(())
         }
@@ -1369,35 +1393,35 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
                 || id.is_empty()
                 || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
             {
-                return Err(no("bad-ruling", format!("'{id}' is taken or not a valid id")));
+                return Err(no(codes::BAD_RULING, format!("'{id}' is taken or not a valid id")));
             }
             if !s.setup.templates.contains_key(template) {
                 let names: Vec<&str> = s.setup.templates.keys().map(String::as_str).collect();
                 return Err(no(
-                    "bad-ruling",
+                    codes::BAD_RULING,
                     format!("no template '{template}' (templates: {})", names.join(", ")),
                 ));
             }
             if *side as usize >= s.setup.sides.len() {
-                return Err(no("bad-ruling", "no such side"));
+                return Err(no(codes::BAD_RULING, "no such side"));
             }
             if s.chars.len() >= 64 {
-                return Err(no("bad-ruling", "at most 64 combatants"));
+                return Err(no(codes::BAD_RULING, "at most 64 combatants"));
             }
             if s.setup.map.get(*at).is_none_or(|c| c.blocked) || s.occupant(*at).is_some() {
-                return Err(no("bad-ruling", format!("{at} is not an empty square on the map")));
+                return Err(no(codes::BAD_RULING, format!("{at} is not an empty square on the map")));
             }
             Ok(())
         }
         Ruling::Remove { who } => {
             if !known(*who) || s.ch(*who).removed {
-                return Err(no("bad-ruling", "no such combatant in the fight"));
+                return Err(no(codes::BAD_RULING, "no such combatant in the fight"));
             }
             Ok(())
         }
         Ruling::End { winner } => {
             if winner.is_some_and(|w| w as usize >= s.setup.sides.len()) {
-                return Err(no("bad-ruling", "no such side"));
+                return Err(no(codes::BAD_RULING, "no such side"));
             }
             Ok(())
         }

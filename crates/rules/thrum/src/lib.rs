@@ -14,6 +14,7 @@ pub mod ai;
 pub mod board;
 pub mod calc;
 pub mod check;
+pub mod codes;
 pub mod command;
 pub mod event;
 pub mod legal;
@@ -246,6 +247,8 @@ fn rolloff(cx: &mut Cx, group: &mut Vec<Cid>) -> Result<(), EngineError> {
 }
 
 impl TextRuleset for Thrum {
+    const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
     fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
         let (setup, options) = setup::load(source, read)?;
         Ok(Loaded {
