@@ -12,6 +12,8 @@
 //! - the state survives a JSON round trip unchanged;
 //! - the record survives a JSON round trip and replays to the same final state.
 //!
+//! [`run_variants`] runs the same suite once per option variant a ruleset names, and
+//! [`check_option_variants`] checks that those variants change every option at least once;
 //! [`check_rejection_codes`] checks a ruleset's list of rejection codes.
 //!
 //! Panics are not caught: a panic fails the calling test with its message and seed in the
@@ -608,9 +610,196 @@ pub fn check_rejection_codes(codes: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
+// --- Option variants ------------------------------------------------------------------------
+//
+// Each ruleset names a few option variants (every option at a non-default value in at least
+// one of them) and runs the suite over its examples with each, so a reading of the rules that
+// no example uses is still played through.
+
+/// The options as a JSON object of top-level option names (as written in `[options]`).
+fn option_object<O: serde::Serialize>(options: &O) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    match serde_json::to_value(options) {
+        Ok(serde_json::Value::Object(m)) => Ok(m),
+        Ok(other) => Err(format!("options serialise to {other}, not to a table of named options")),
+        Err(e) => Err(format!("options do not serialise: {e}")),
+    }
+}
+
+/// Checks a ruleset's option variants: names are distinct and not empty, every variant
+/// changes at least one option from the default, and every top-level option is changed by at
+/// least one variant. An error names the first offending variant, or every option that no
+/// variant changes, so adding an option without a variant fails the ruleset's test.
+pub fn check_option_variants<O: serde::Serialize + Default>(variants: &[(&str, O)]) -> Result<(), String> {
+    let default = option_object(&O::default())?;
+    let mut changed = std::collections::BTreeSet::new();
+    for (i, (name, options)) in variants.iter().enumerate() {
+        if name.is_empty() || variants[..i].iter().any(|(n, _)| n == name) {
+            return Err(format!("option variant name '{name}' is empty or used twice"));
+        }
+        let object = option_object(options)?;
+        let mut any = false;
+        for (key, value) in &object {
+            if default.get(key) != Some(value) {
+                any = true;
+                changed.insert(key.clone());
+            }
+        }
+        if !any {
+            return Err(format!("option variant '{name}' changes no option"));
+        }
+    }
+    let unchanged: Vec<&str> = default
+        .keys()
+        .filter(|k| !changed.contains(*k))
+        .map(String::as_str)
+        .collect();
+    if unchanged.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "no option variant changes {} (give each a non-default value in some variant)",
+            unchanged.join(", ")
+        ))
+    }
+}
+
+/// An encounter's options with a variant laid over them: every top-level option the variant
+/// changes from the default takes the variant's value, every other keeps the encounter's.
+pub fn with_variant<O: serde::Serialize + serde::de::DeserializeOwned + Default>(
+    base: &O,
+    variant: &O,
+) -> Result<O, String> {
+    let default = option_object(&O::default())?;
+    let mut merged = option_object(base)?;
+    for (key, value) in option_object(variant)? {
+        if default.get(&key) != Some(&value) {
+            merged.insert(key, value);
+        }
+    }
+    serde_json::from_value(serde_json::Value::Object(merged))
+        .map_err(|e| format!("merged options do not deserialise: {e}"))
+}
+
+/// Runs the suite ([`run`]) over one encounter once per option variant, each laid over the
+/// encounter's own options ([`with_variant`]). A failure names its variant in
+/// [`Failure::what`]; the reports are summed.
+pub fn run_variants<R: Ruleset>(
+    setup: &R::Setup,
+    options: &R::Options,
+    variants: &[(&str, R::Options)],
+    config: &Config,
+    mut policy: impl FnMut(u64) -> Box<dyn Policy<R>>,
+) -> Result<Report, Failure> {
+    let mut total = Report::default();
+    for (name, variant) in variants {
+        let merged = with_variant(options, variant).map_err(|what| Failure {
+            seed: config.seeds.start,
+            step: 0,
+            what: format!("option variant '{name}': {what}"),
+        })?;
+        let report = run::<R>(setup, &merged, config, &mut policy).map_err(|f| Failure {
+            what: format!("option variant '{name}': {}", f.what),
+            ..f
+        })?;
+        total.playouts += report.playouts;
+        total.commands += report.commands;
+        total.legal_checked += report.legal_checked;
+        total.legal_resolved += report.legal_resolved;
+        total.illegal_checked += report.illegal_checked;
+    }
+    Ok(total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, rename_all = "kebab-case")]
+    struct Opts {
+        tie_rule: u8,
+        flag: bool,
+        limit: Option<u8>,
+    }
+
+    impl Default for Opts {
+        fn default() -> Self {
+            Opts {
+                tie_rule: 0,
+                flag: true,
+                limit: None,
+            }
+        }
+    }
+
+    #[test]
+    fn an_option_no_variant_changes_is_named() {
+        let variants = [(
+            "flagless",
+            Opts {
+                flag: false,
+                ..Opts::default()
+            },
+        )];
+        let err = check_option_variants(&variants).unwrap_err();
+        assert!(
+            err.contains("tie-rule, limit") || err.contains("limit, tie-rule"),
+            "{err}"
+        );
+        assert!(!err.contains("flag"), "{err}");
+        let all = [
+            variants[0].clone(),
+            (
+                "strict",
+                Opts {
+                    tie_rule: 1,
+                    limit: Some(2),
+                    ..Opts::default()
+                },
+            ),
+        ];
+        assert_eq!(check_option_variants(&all), Ok(()));
+    }
+
+    #[test]
+    fn a_variant_that_changes_nothing_or_repeats_a_name_is_refused() {
+        let same = [("same", Opts::default())];
+        assert!(
+            check_option_variants(&same)
+                .unwrap_err()
+                .contains("'same' changes no option")
+        );
+        let v = Opts {
+            tie_rule: 1,
+            flag: false,
+            limit: Some(1),
+        };
+        let twice = [("a", v.clone()), ("a", v)];
+        assert!(check_option_variants(&twice).unwrap_err().contains("used twice"));
+    }
+
+    #[test]
+    fn a_variant_overrides_only_what_it_changes() {
+        let base = Opts {
+            tie_rule: 3,
+            flag: true,
+            limit: Some(9),
+        };
+        let variant = Opts {
+            flag: false,
+            ..Opts::default()
+        };
+        let merged = with_variant(&base, &variant).unwrap();
+        assert_eq!(
+            merged,
+            Opts {
+                tie_rule: 3,
+                flag: false,
+                limit: Some(9)
+            }
+        );
+    }
 
     #[test]
     fn rejection_code_lists_are_checked() {

@@ -460,6 +460,119 @@ impl Options {
     }
 }
 
+impl Options {
+    /// Named option variants for the conformance suite: together they set every option to a
+    /// value other than its default at least once (the engine's `check_option_variants`
+    /// holds that, so a new option needs a place here), and every value of a three-way choice
+    /// once. Each variant changes one topic's options together, so the count stays small and a
+    /// failure points at a few options. All pass [`Options::check`].
+    ///
+    /// `end-when = "objective-or-gm"` is in a variant of its own, `objectives-only`: without a
+    /// GM, a fight under it ends only through objectives, so it is played only on an encounter
+    /// whose objectives always end it (the conformance test gives both teams of `shrine` one).
+    pub fn variants() -> Vec<(&'static str, Options)> {
+        let d = Options::default;
+        vec![
+            (
+                "teams",
+                Options {
+                    trigger_acts_first: true,
+                    team_order: TeamOrderRule::GmBetweenRounds,
+                    objective_changes: ObjectiveChanges::AnyTime,
+                    joining_teams: JoiningTeams::Next,
+                    surprised_can_react: false,
+                    ..d()
+                },
+            ),
+            (
+                "actions",
+                Options {
+                    sprint_limit: Some(1),
+                    refund_abandoned: true,
+                    seconds_per_action: 3,
+                    step_uses_move: false,
+                    command_uses_ally_actions: true,
+                    ready_uses_reaction: false,
+                    wait_extra_reactions: 2,
+                    interrupted_extended: InterruptedExtended::Kept,
+                    killing_strike_actions: 2,
+                    killing_strike_weapons: KillingStrikeWeapons::LethalOnly,
+                    killing_strike_reuse_roll: true,
+                    killing_strike_stack_advantage: false,
+                    resuscitate_attribute: "dex".into(),
+                    resuscitate_skill: "precision".into(),
+                    resuscitate_proficiency: "first-aid".into(),
+                    resuscitate_difficulty: 6,
+                    prone_blocks_movement: false,
+                    ..d()
+                },
+            ),
+            (
+                "reactions",
+                Options {
+                    reaction_refresh: ReactionRefresh::EveryTurn,
+                    reactions_need_resources: false,
+                    free_reaction_pays: false,
+                    defence_timing: DefenceTiming::AfterRoll,
+                    intercept_reach: InterceptReach::Adjacent,
+                    fortify_without: FortifyWithout::Allowed,
+                    ..d()
+                },
+            ),
+            (
+                "attacks",
+                Options {
+                    multiple_attack_penalty: 3,
+                    map_counts: MapCounts::OwnTurn,
+                    damage_total: DamageTotal::Unmodified,
+                    luck_modifier: 1,
+                    critical_damage: CriticalDamage::Bonus,
+                    flanking: Flanking::GmOnly,
+                    size_shift: SizeShift::First,
+                    parry_adds_to: ParryAddsTo::Evasion,
+                    min_damage: 0,
+                    block_overflow_reduced: true,
+                    misfire_target_defends: true,
+                    thrown_adjacent: ThrownAdjacent::Thrown,
+                    older_properties: false,
+                    hidden_ends_on_attack: false,
+                    guard_covers_deflection: false,
+                    ..d()
+                },
+            ),
+            (
+                "bodies-and-movement",
+                Options {
+                    defence_formula: DefenceFormula::Older,
+                    death_check: DeathCheck::AnyZero,
+                    harmed_rounding: HarmedRounding::Down,
+                    death_difficulty: 12,
+                    death_difficulty_step: 3,
+                    diagonals: Diagonals::Chebyshev,
+                    pass_through: PassThrough::Nobody,
+                    seek_cover_needs_obstacle: false,
+                    ..d()
+                },
+            ),
+            (
+                "open-ground",
+                Options {
+                    pass_through: PassThrough::Anyone,
+                    killing_strike_weapons: KillingStrikeWeapons::NonlethalOnly,
+                    ..d()
+                },
+            ),
+            (
+                "objectives-only",
+                Options {
+                    end_when: EndWhen::ObjectiveOrGm,
+                    ..d()
+                },
+            ),
+        ]
+    }
+}
+
 /// The option names, as written in `[options]` tables (for the documentation test).
 pub fn names() -> Vec<String> {
     match serde_json::to_value(Options::default()) {

@@ -348,10 +348,15 @@ impl Heuristic {
             }
         };
         let c = s.ch(me);
-        // Exhaustion: Recover when it ends Exhaustion (and so the Incapacity Roll).
+        // Exhaustion: Recover when it ends Exhaustion (and so the Incapacity Roll). When only
+        // attacks call for that roll (incapacity-after-any-action = false, THR-R167), a Recover
+        // that leaves the character Exhausted only puts the roll off: taken every turn it would
+        // keep a character that is far past its Tolerance up for good, and the fight would never
+        // end, so it is not considered then.
         if c.exhausted() {
             if let Some(id) = s.setup.book.find("recover")
                 && calc::has_ability(s, me, id)
+                && (c.fatigue == c.ft + 1 || s.options.incapacity_after_any_action)
             {
                 let action = Action {
                     ability: id,

@@ -19,7 +19,7 @@ use crate::setup::Cid;
 use crate::state::{AutoStep, Frame, Phase, Prompt, State, StatusRef, Step, UseStage};
 use fray_engine::Reject;
 use fray_engine::order::DelayError;
-use fray_space::{PathScratch, Pos, StepTable};
+use fray_space::{Dir, PathScratch, Pos, StepTable};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
@@ -764,8 +764,18 @@ fn step_name(s: &State) -> &'static str {
     }
 }
 
+/// With `allow-no-action = false` an able character must take its Action before its Stance
+/// step or the end of its turn, but only while it has a legal Action: one that can take none
+/// (Stunned after moving, THR-R218, or nothing usable) goes on without it, so the turn can
+/// always end.
 fn no_action_ok(s: &State) -> Result<(), Reject> {
-    if s.phase == Phase::Rounds && s.turn.step == Step::Move && !s.options.allow_no_action && s.ch(s.turn.who).able() {
+    // THR-R31: the requirement lapses when no Action is legal (THR-R218: Stunned and moved).
+    if s.phase == Phase::Rounds
+        && s.turn.step == Step::Move
+        && !s.options.allow_no_action
+        && s.ch(s.turn.who).able()
+        && crate::legal::any_action(s, s.turn.who)
+    {
         return Err(no(
             codes::NOT_NOW,
             "taking no Action is not allowed (allow-no-action = false)",
@@ -774,12 +784,29 @@ fn no_action_ok(s: &State) -> Result<(), Reject> {
     Ok(())
 }
 
+/// Refuses to end movement on a square another character fills (THR-R55) while the mover can
+/// still move off it. Filling is the notion the moves offered use ([`can_stop`],
+/// `State::occupant`): with `incapacitated-occupy = false` an Incapacitated character fills
+/// nothing (THR-R182), so a move onto its square may be stopped on; if it then revives there,
+/// both share the square, and one that can no longer move (its movement is over after its
+/// Action, THR-R37, or it is Immobilized) stays rather than being left with nothing legal.
 fn check_stop_here(s: &State, who: Cid) -> Result<(), Reject> {
+    let fills = |c: &crate::state::Char| c.present() && (!c.incapacitated || s.options.incapacitated_occupy);
+    // THR-R55, THR-R37: only while a move off the square is still possible.
+    let can_leave = || {
+        with_scratch(|sc| reachable(s, who, sc))
+            .iter()
+            .any(|(p, _)| check(s, &Command::Move(*p)).is_ok())
+            || Dir::ALL
+                .iter()
+                .any(|d| check(s, &Command::Step { dir: *d, roll: None }).is_ok())
+    };
     if let Some(p) = s.ch(who).pos
         && s.chars
             .iter()
             .enumerate()
-            .any(|(i, c)| i as Cid != who && c.pos == Some(p) && c.present())
+            .any(|(i, c)| i as Cid != who && c.pos == Some(p) && fills(c))
+        && can_leave()
     {
         return Err(no(
             codes::CANNOT_STOP_HERE,

@@ -11,6 +11,7 @@ use crate::command::{Action, Command, Target};
 use crate::setup::Cid;
 use crate::state::{Frame, Pick, Prompt, State, Step, UseStage};
 use fray_space::{Dir, Pos};
+use std::ops::ControlFlow;
 
 /// Appends every legal command.
 pub fn legal(s: &State, out: &mut Vec<Command>) {
@@ -278,6 +279,19 @@ pub fn pick_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, targ
 }
 
 fn actions(s: &State, who: Cid, out: &mut Vec<Command>) {
+    let _ = each_action(s, who, &mut |c| {
+        out.push(c);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Whether `who` has at least one legal Action now (stops at the first one found).
+pub fn any_action(s: &State, who: Cid) -> bool {
+    each_action(s, who, &mut |_| ControlFlow::Break(())).is_break()
+}
+
+/// Calls `f` with every legal Action of `who`, in the listed order, until it breaks.
+fn each_action(s: &State, who: Cid, f: &mut dyn FnMut(Command) -> ControlFlow<()>) -> ControlFlow<()> {
     for id in abilities_of(s, who) {
         let a = s.setup.book.get(id);
         if a.kind != Kind::Action {
@@ -306,10 +320,11 @@ fn actions(s: &State, who: Cid, out: &mut Vec<Command>) {
                         overexert: ov,
                     });
                     if check(s, &c).is_ok() {
-                        out.push(c);
+                        f(c)?;
                     }
                 }
             }
         }
     }
+    ControlFlow::Continue(())
 }

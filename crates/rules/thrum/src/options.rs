@@ -682,3 +682,136 @@ impl Options {
         }
     }
 }
+
+impl Options {
+    /// Named option variants for the conformance suite: together they set every option to a
+    /// value other than its default at least once (the engine's `check_option_variants`
+    /// holds that, so a new option needs a place here). Each variant flips one topic's
+    /// options together, so the count stays small; within a topic the options touch different
+    /// rules, and the topics are played separately so that a failure points at a few options.
+    /// Every variant is valid on every example (no option here depends on the map or on a
+    /// particular combatant).
+    pub fn variants() -> Vec<(&'static str, Options)> {
+        let d = Options::default;
+        vec![
+            (
+                "contests",
+                Options {
+                    tie_rule: TieRule::Reroll,
+                    critical_margin: 4,
+                    boon_stacking: BoonStacking::OneEach,
+                    environment_roll: EnvironmentRoll::FixedTarget,
+                    frayed_rolls: FrayedRolls::DefensiveAttributes,
+                    stances_help_fixed_rolls: true,
+                    doubles_from: DoublesFrom::AllDice,
+                    ability_critical_margin: AbilityMargin::BothSides,
+                    multi_target: MultiTarget::Shared,
+                    declined_defence: DeclinedDefence::DefenceZero,
+                    untrained_attack_modifier: -1,
+                    ..d()
+                },
+            ),
+            (
+                "order",
+                Options {
+                    stop_check: StopCheck::EndOfTurn,
+                    both_fall: BothFall::Draw,
+                    initiative_ties: InitiativeTies::Rolloff,
+                    delay_limit: DelayLimit::OncePerCombat,
+                    delay_to_end: false,
+                    incapacitated_may_delay: true,
+                    initiative_change: InitiativeChange::KeepOrder,
+                    joiner_turn: JoinerTurn::ThisRoundIfAhead,
+                    npc_round_zero_stance: false,
+                    start_area_too_small: StartAreaTooSmall::AnyEmptySquare,
+                    allow_no_action: false,
+                    reenter_ended_stance: false,
+                    panic_stun: PanicStun::NextTurn,
+                    tolerance_floor: -2,
+                    incapacity_after_any_action: false,
+                    ..d()
+                },
+            ),
+            (
+                "movement-and-cover",
+                Options {
+                    distance_ignores_elevation: false,
+                    range_zero: RangeZero::Touch,
+                    line_of_sight: LineOfSight::BlockedSquares,
+                    extra_costs: ExtraCosts::Largest,
+                    partial_steps: true,
+                    forced_into_allies: true,
+                    forced_moves_spend_movement: true,
+                    teleport_cost: TeleportCost::Free,
+                    teleport_needs_empty: false,
+                    involuntary_drop: InvoluntaryDrop::NoRoll,
+                    infinite_line: InfiniteLine::UserSquare,
+                    character_cover_height: 1,
+                    cover_on_line: true,
+                    max_cover_banes: 2,
+                    obstruction_for_mental: true,
+                    ..d()
+                },
+            ),
+            (
+                "attacks-and-triggers",
+                Options {
+                    distinct_targets: false,
+                    incapacitated_targetable: false,
+                    effect_on_miss: false,
+                    finisher_on_miss: false,
+                    vulnerable_after_lines: false,
+                    defence_timing: DefenceTiming::AfterTriggers,
+                    controller_orders_own_triggers: false,
+                    trigger_depth_limit: 2,
+                    triggered_moves: TriggeredMoves::PerTarget,
+                    area_leavers: AreaLeavers::Hit,
+                    incapacitated_foes: IncapacitatedFoes::Ignored,
+                    overexert_stress: 2,
+                    overexert_may_fray: false,
+                    upkeep_at_start_of_turn: false,
+                    terrain_effect_attacks: TerrainAttacks::Never,
+                    creator_gone: CreatorGone::Incapacitated,
+                    ..d()
+                },
+            ),
+            (
+                "statuses",
+                Options {
+                    dazed: DazedMode::Status,
+                    draft_stunned: false,
+                    draft_hidden: false,
+                    draft_hastened: false,
+                    scouted: ScoutedMode::OneTurn,
+                    rounding: Rounding::Up,
+                    hamstrung_after_attack: false,
+                    speed_floor: 1,
+                    status_effect_scales: true,
+                    mark_adds: false,
+                    negative_statuses: NegativeStatuses::XStatuses,
+                    dazed_survives_own_use: false,
+                    dazed_reapply: DazedReapply::RenewsApplier,
+                    draft_disoriented: false,
+                    non_attack_lines: NonAttackLines::EffectOnly,
+                    ..d()
+                },
+            ),
+            (
+                "fatigue-and-incapacity",
+                Options {
+                    incapacitated_may_defend: false,
+                    revive_before_wound: false,
+                    incapacitated_occupy: false,
+                    clamp_at_zero: false,
+                    minion_vanishes_at_zero: true,
+                    minions_count: true,
+                    incapacity_drop_same_turn: false,
+                    zero_tolerance_pc: ZeroTolerancePc::StaysIncapacitated,
+                    clear_at_end: false,
+                    coup_de_grace: false,
+                    ..d()
+                },
+            ),
+        ]
+    }
+}

@@ -708,6 +708,40 @@ fn thr_r182_thr_h23_an_incapacitated_character_still_occupies_its_square() {
     assert_eq!(t.reject("move 0,0").code, "not-enough-movement");
 }
 
+#[test]
+fn thr_r182_thr_r55_option_a_move_onto_an_incapacitated_character_may_end_there() {
+    // With incapacitated-occupy = false, Incapacitated D fills nothing (THR-R182): the enemy is
+    // offered D's square and, having moved there, may end its turn on it (THR-R55 forbids only
+    // a filled square), rather than being left with no legal command.
+    let mut t = corridor("[options]\nincapacitated-occupy = false\n");
+    t.cmds(&["begin", "end", "begin"]);
+    assert_eq!(t.turn().0, "e");
+    t.cmd("move 1,0");
+    let legal = t.legal();
+    assert!(legal.iter().any(|c| c == "end"), "{legal:?}");
+    assert!(legal.iter().any(|c| c.starts_with("act ")), "{legal:?}");
+    t.cmd("end");
+    assert_eq!(t.ch("e").pos, Some(fray_space::Pos::new(1, 0)));
+    assert_eq!(t.ch("d").pos, Some(fray_space::Pos::new(1, 0)));
+}
+
+#[test]
+fn thr_r55_thr_r37_option_a_revived_character_shares_the_square_until_one_can_move_off() {
+    // incapacitated-occupy = false: K stops on Incapacitated D's square and Resuscitates it
+    // there. Its movement is over after the Action (THR-R37), so it may end its turn sharing
+    // the square; D, able again, must move off on its turn while it can (THR-R55).
+    let mut t = corridor("[options]\nincapacitated-occupy = false\n");
+    t.cmds(&["begin", "move 1,0", "act resuscitate d"]);
+    assert!(!t.ch("d").incapacitated);
+    t.cmd("end");
+    t.cmds(&["begin", "end"]); // E
+    assert_eq!(t.turn().0, "d"); // its turn begins by itself
+    assert_eq!(t.reject("end").code, "cannot-stop-here");
+    t.cmd("move 2,0");
+    t.cmd("end");
+    assert_eq!(t.ch("k").pos, Some(fray_space::Pos::new(1, 0)));
+}
+
 fn cover(rest: &str) -> T {
     // E jabs K from 2 squares west; Incapacitated D stands between them.
     let enc = with_abilities(

@@ -221,6 +221,22 @@ fn thr_r31_option_an_action_is_required() {
 }
 
 #[test]
+fn thr_r31_thr_r218_option_an_action_is_required_only_while_one_is_legal() {
+    // THR-R31 with allow-no-action = false: a Stunned character (THR-R218) that has moved can
+    // take no Action, so the requirement lapses and its turn may still end or take a Stance.
+    let mut t = failed_panic("[options]\nallow-no-action = false\n");
+    assert_eq!(t.reject("end").code, "not-now"); // it could still act instead of moving
+    t.cmd("move 1,0");
+    assert_eq!(t.reject("act recover option fatigue").code, "stunned");
+    let legal = t.legal();
+    assert!(legal.iter().all(|c| !c.starts_with("act")), "{legal:?}");
+    assert!(legal.iter().any(|c| c == "end"), "{legal:?}");
+    assert!(legal.iter().any(|c| c == "stance brace"), "{legal:?}");
+    t.cmd("end");
+    assert_eq!(t.turn(), ("ogre".into(), Step::Move));
+}
+
+#[test]
 fn thr_r32_a_new_stance_ends_the_old_one_or_the_old_one_is_kept() {
     let toml = enc(
         &[". . . . . ."],
