@@ -494,7 +494,7 @@ mod tests {
 
     #[test]
     fn a_creature_may_hold_several_slots_each_with_its_own_turn() {
-        // EIN-R46-style: owner 0 holds cards 2 and 7, owner 1 card 4; lowest acts first.
+        // Several initiative cards (as in Einfelst Wilds): owner 0 holds cards 2 and 7, owner 1 card 4; lowest acts first.
         let mut o = InitiativeOrder::new([(0, 2), (1, 4), (0, 7)], false);
         let order: Vec<SlotRef> = o.slots().iter().map(Slot::at).collect();
         assert_eq!(
@@ -564,7 +564,7 @@ mod tests {
 
     #[test]
     fn a_newcomer_acts_twice_through_a_second_slot_that_is_then_removed() {
-        // HAL-R13-style: owner 9 joins with a catch-up slot at key -4 and its own at 8 (lowest
+        // A newcomer acting twice (as in Hallowed Earth): owner 9 joins with a catch-up slot at key -4 and its own at 8 (lowest
         // first), for next round.
         let mut o = InitiativeOrder::new([(0, 3), (1, 10)], false);
         o.finish_current();
