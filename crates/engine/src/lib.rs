@@ -33,6 +33,7 @@ pub mod stack;
 mod summary;
 pub mod teams;
 pub mod text;
+pub mod view;
 
 pub use error::{EngineError, Reject, RejectKind};
 pub use game::{Game, StartFailed, SubmitError, authorize};

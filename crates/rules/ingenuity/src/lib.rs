@@ -152,7 +152,7 @@ impl Ruleset for Ingenuity {
     type View<'a> = view::View<'a>;
 
     fn view(s: &State, seat: Seat) -> view::View<'_> {
-        view::View::new(s, seat)
+        view::view(s, seat)
     }
 
     const HIDDEN_INFORMATION: bool = true;

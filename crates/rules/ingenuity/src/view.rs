@@ -13,49 +13,22 @@ use crate::event::Event;
 use crate::setup::Cid;
 use crate::state::{Frame, State};
 use crate::text::sees;
+use fray_engine::view::Lens;
 use fray_engine::{Seat, Shown};
 use fray_space::Pos;
-use serde::{Serialize, Serializer};
-use std::ops::Deref;
 
 /// Whether `seat` may not see where `c` stands.
 fn hidden_from(s: &State, seat: Seat, c: Cid) -> bool {
     usize::from(c) < s.chars.len() && !sees(s, seat, c)
 }
 
-/// A seat's view: what its screen is sent and what its AI decides from. It serialises to the
-/// JSON view, which leaves out the squares hidden from the seat, and dereferences to the state
-/// for the AI, which may use them: a Hidden character can still be attacked, so the seat's legal
-/// targets already tell where it is. (A game whose hidden characters cannot be targeted hides them from its AI too.)
-#[derive(Clone, Copy, Debug)]
-pub struct View<'a> {
-    seat: Seat,
-    state: &'a State,
-}
+/// A seat's view: serialised, the JSON view without the squares hidden from the seat; for the
+/// AI, the whole state (see [`fray_engine::view::Lens`]).
+pub type View<'a> = Lens<'a, State>;
 
-impl<'a> View<'a> {
-    /// What `seat` may know of `s`.
-    pub fn new(s: &'a State, seat: Seat) -> View<'a> {
-        View { seat, state: s }
-    }
-
-    /// The seat whose view this is.
-    pub fn seat(&self) -> Seat {
-        self.seat
-    }
-}
-
-impl Deref for View<'_> {
-    type Target = State;
-    fn deref(&self) -> &State {
-        self.state
-    }
-}
-
-impl Serialize for View<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        crate::text::view(self.state, self.seat).serialize(ser)
-    }
+/// What `seat` may know of `s`.
+pub fn view(s: &State, seat: Seat) -> View<'_> {
+    Lens::new(s, seat, crate::text::view)
 }
 
 /// Whether the square of a character on the map is hidden from `seat`.
