@@ -31,6 +31,15 @@ impl<'a, R: Ruleset> Decision<'a, R> {
             .then_some(Decision { state, seat, pending })
     }
 
+    /// Like [`Decision::new`] with the pending decision the caller has already asked
+    /// `R::pending` for (the simulation loop does, and asking twice costs time).
+    pub fn with_pending(state: &'a R::State, seat: Seat, pending: Pending) -> Option<Decision<'a, R>> {
+        pending
+            .seats
+            .contains(seat)
+            .then_some(Decision { state, seat, pending })
+    }
+
     /// The deciding seat.
     pub fn seat(&self) -> Seat {
         self.seat

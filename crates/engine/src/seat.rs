@@ -72,7 +72,8 @@ impl Seats {
 
     /// The lowest seat in the set: the one a single-screen table asks first.
     pub fn first(self) -> Option<Seat> {
-        self.iter().next()
+        let (i, w) = self.0.iter().enumerate().find(|(_, w)| **w != 0)?;
+        Some(Seat((i * 64) as u8 + w.trailing_zeros() as u8))
     }
 
     /// The seats in increasing order.
@@ -142,5 +143,7 @@ mod tests {
         assert_eq!(json, "[0,3,64,200]");
         assert_eq!(serde_json::from_str::<Seats>(&json).unwrap(), s);
         assert!(Seats::EMPTY.is_empty() && Seats::EMPTY.first().is_none());
+        assert_eq!(Seats::one(Seat(200)).first(), Some(Seat(200)));
+        assert_eq!(t.first(), Some(Seat(3)));
     }
 }

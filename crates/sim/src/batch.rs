@@ -115,7 +115,7 @@ impl<R: Summarize> Worker<R> {
                 Some((_, k, pol)) => (*k, pol),
                 None => (self.default.0, &mut self.default.1),
             };
-            let Some(decision) = Decision::new(&state, seat) else {
+            let Some(decision) = Decision::with_pending(&state, seat, p) else {
                 return Err(engine(EngineError::Bug(format!(
                     "{seat} is a decider without a decision"
                 ))));
