@@ -484,6 +484,8 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 R::resolve(&mut s, decider, c, &mut SeededDice::new(seed ^ step as u64), &mut out)?;
                 Ok((s, out))
             };
+            // The chosen command resolved once, for every seat that compares against it.
+            let mut real: Option<(R::State, Vec<R::Event>)> = None;
             for &seat in seats {
                 if seat == decider {
                     continue;
@@ -500,14 +502,19 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 if alike.is_empty() {
                     continue;
                 }
-                let (real_after, real_events) =
-                    resolve(&choice).map_err(|e| fail(step, format!("{choice:?} failed to resolve: {e}")))?;
-                if !R::hides_from(&real_after, seat) {
+                if real.is_none() {
+                    real =
+                        Some(resolve(&choice).map_err(|e| fail(step, format!("{choice:?} failed to resolve: {e}")))?);
+                }
+                let Some((real_after, real_events)) = &real else {
+                    continue;
+                };
+                if !R::hides_from(real_after, seat) {
                     continue; // revealed within this step (both bids are in): nothing left to keep
                 }
                 let mut real_log = Vec::new();
-                TextGame::<R>::log_events(&mut state.clone(), seat, &real_events, &mut real_log);
-                let real_view = view_of(&real_after, seat);
+                TextGame::<R>::log_events(&mut state.clone(), seat, real_events, &mut real_log);
+                let real_view = view_of(real_after, seat);
                 for c in alike {
                     let (after, events) =
                         resolve(c).map_err(|e| fail(step, format!("{c:?} failed to resolve: {e}")))?;

@@ -194,7 +194,9 @@ impl<R: Summarize> Policy<R> for Search<R> {
                 {
                     steps += 1;
                     let who = p.first();
-                    let Some(next) = Decision::new(&s, who).and_then(|d| self.rollout.choose(&d, &mut prng)) else {
+                    let Some(next) =
+                        Decision::with_pending(&s, who, p).and_then(|d| self.rollout.choose(&d, &mut prng))
+                    else {
                         break;
                     };
                     self.events.clear();

@@ -247,6 +247,16 @@ impl Grid {
         self.cells.get(self.index(p)?)
     }
 
+    /// The up to eight squares around `at` that are on the grid and not blocked: the four
+    /// orthogonal ones first (east, west, north, south), then the diagonals.
+    pub fn open_neighbours(&self, at: Pos) -> impl Iterator<Item = Pos> + '_ {
+        const AROUND: [(i16, i16); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)];
+        AROUND
+            .into_iter()
+            .map(move |(dx, dy)| Pos::new(at.x + dx, at.y + dy))
+            .filter(|&p| self.get(p).is_some_and(|c| !c.blocked))
+    }
+
     /// The cell at `p` for editing, or `None` off the grid.
     #[inline]
     pub fn get_mut(&mut self, p: Pos) -> Option<&mut Cell> {
@@ -520,6 +530,21 @@ fn render_cell(cell: &Cell) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn open_neighbours_leave_out_blocked_and_off_grid_squares() {
+        let g = Grid::parse_rows(&[". x .", ". . ."]).unwrap();
+        let blocked = g.positions().find(|&p| g.get(p).is_some_and(|c| c.blocked)).unwrap();
+        let corner = Pos::new(0, 0);
+        let around: Vec<Pos> = g.open_neighbours(corner).collect();
+        // Of the corner's three neighbours on the grid, one is blocked.
+        assert_eq!(around.len(), 2, "{around:?}");
+        assert!(!around.contains(&blocked) && around.iter().all(|&p| g.contains(p) && p != corner));
+        assert_eq!(
+            g.open_neighbours(Pos::new(1, 0)).count() + g.open_neighbours(Pos::new(1, 1)).count(),
+            4 + 5
+        );
+    }
 
     #[test]
     fn sizes_are_checked() {

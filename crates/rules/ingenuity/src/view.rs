@@ -87,22 +87,15 @@ pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
         if !hidden_from(s, seat, c) {
             continue;
         }
-        let mut n = 0;
-        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
-            let p = Pos {
-                x: at.x + dx,
-                y: at.y + dy,
-            };
-            let open = s.setup.map.get(p).is_some_and(|cell| !cell.blocked);
-            if open && s.ids().all(|o| s.ch(o).pos != Some(p)) {
-                let mut v = s.clone();
-                v.chars[usize::from(c)].pos = Some(p);
-                out.push(v);
-                n += 1;
-                if n == 2 {
-                    break;
-                }
-            }
+        let free = s
+            .setup
+            .map
+            .open_neighbours(at)
+            .filter(|&p| s.ids().all(|o| s.ch(o).pos != Some(p)));
+        for p in free.take(2) {
+            let mut v = s.clone();
+            v.chars[usize::from(c)].pos = Some(p);
+            out.push(v);
         }
     }
 }

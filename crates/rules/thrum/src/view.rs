@@ -11,7 +11,6 @@ use crate::event::Event;
 use crate::state::State;
 use fray_engine::view::Lens;
 use fray_engine::{Seat, Shown};
-use fray_space::Pos;
 
 /// A seat's view: serialised, the JSON view without the squares hidden from the seat; for the
 /// AI, the whole state (see [`fray_engine::view::Lens`]).
@@ -67,22 +66,15 @@ pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
         if !hidden_from(s, seat, c) {
             continue;
         }
-        let mut n = 0;
-        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
-            let p = Pos {
-                x: at.x + dx,
-                y: at.y + dy,
-            };
-            let open = s.setup.map.get(p).is_some_and(|cell| !cell.blocked);
-            if open && s.occupant(p).is_none() && s.ids().all(|o| s.ch(o).pos != Some(p)) {
-                let mut v = s.clone();
-                v.chars[usize::from(c)].pos = Some(p);
-                out.push(v);
-                n += 1;
-                if n == 2 {
-                    break;
-                }
-            }
+        let free = s
+            .setup
+            .map
+            .open_neighbours(at)
+            .filter(|&p| s.ids().all(|o| s.ch(o).pos != Some(p)));
+        for p in free.take(2) {
+            let mut v = s.clone();
+            v.chars[usize::from(c)].pos = Some(p);
+            out.push(v);
         }
     }
 }
