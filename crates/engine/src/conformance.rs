@@ -19,7 +19,7 @@
 //! Panics are not caught: a panic fails the calling test with its message and seed in the
 //! output, which is what we want from a test.
 
-use crate::{EngineError, Game, Policy, Record, Ruleset, Seat};
+use crate::{Cx, EngineError, Game, Policy, Record, Ruleset, Seat};
 use crate::{SubmitError, authorize};
 use fray_dice::{Prng, SeededDice};
 use std::ops::Range;
@@ -139,7 +139,7 @@ fn playout<R: Ruleset>(
                 let mut copy = game.state().clone();
                 let mut out = Vec::new();
                 let mut dice = SeededDice::new(seed ^ (step as u64) ^ ((i as u64) << 32));
-                if let Err(e) = R::resolve(&mut copy, seat, c, &mut dice, &mut out) {
+                if let Err(e) = R::resolve(&mut Cx::new(&mut copy, &mut dice, &mut out), seat, c) {
                     return Err(fail(step, format!("legal command {c:?} failed to resolve: {e}")));
                 }
                 report.legal_resolved += 1;
@@ -481,7 +481,11 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
             let resolve = |c: &R::Command| -> Result<(R::State, Vec<R::Event>), EngineError> {
                 let mut s = state.clone();
                 let mut out = Vec::new();
-                R::resolve(&mut s, decider, c, &mut SeededDice::new(seed ^ step as u64), &mut out)?;
+                R::resolve(
+                    &mut Cx::new(&mut s, &mut SeededDice::new(seed ^ step as u64), &mut out),
+                    decider,
+                    c,
+                )?;
                 Ok((s, out))
             };
             // The chosen command resolved once, for every seat that compares against it.

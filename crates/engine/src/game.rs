@@ -7,6 +7,7 @@
 //! need records and calls the [`Ruleset`] functions directly.
 
 use crate::record::{Entry, RECORD_FORMAT, Record, StartEntry};
+use crate::resolve::{Cx, Observer};
 use crate::{EngineError, Pending, Reject, Ruleset, Seat};
 use fray_dice::{Dice, RecordingDice, ScriptedDice, SeededDice};
 
@@ -116,7 +117,7 @@ impl<R: Ruleset> Game<R> {
         };
         let mut events = Vec::new();
         let mut rec = RecordingDice::new(&mut *dice);
-        let started = R::start(&mut state, &mut rec, &mut events);
+        let started = R::start(&mut Cx::new(&mut state, &mut rec, &mut events));
         let drawn = rec.take_drawn();
         if let Err(error) = started {
             return Err(Self::unfinished(error, setup, options, seed, drawn, events));
@@ -210,12 +211,39 @@ impl<R: Ruleset> Game<R> {
     /// Checks authority and the rules, then resolves the command and records it. On any error
     /// the state and the record are exactly as before.
     pub fn submit(&mut self, seat: Seat, command: R::Command) -> Result<&[R::Event], SubmitError> {
+        self.submit_with(seat, command, None)
+    }
+
+    /// [`Game::submit`], showing each event to `observer` as it is emitted (against the state
+    /// before and after it). When the command fails after some events, the observer has seen
+    /// them but the state and the record are restored: discard what it gathered.
+    pub fn submit_observed(
+        &mut self,
+        seat: Seat,
+        command: R::Command,
+        observer: &mut dyn Observer<R>,
+    ) -> Result<&[R::Event], SubmitError> {
+        self.submit_with(seat, command, Some(observer))
+    }
+
+    fn submit_with(
+        &mut self,
+        seat: Seat,
+        command: R::Command,
+        observer: Option<&mut dyn Observer<R>>,
+    ) -> Result<&[R::Event], SubmitError> {
         authorize::<R>(&self.state, seat, &command)?;
         R::check(&self.state, seat, &command)?;
         let before = self.state.clone();
         let mut events = Vec::new();
         let mut rec = RecordingDice::new(&mut *self.dice);
-        let result = R::resolve(&mut self.state, seat, &command, &mut rec, &mut events);
+        let result = {
+            let mut cx = match observer {
+                Some(o) => Cx::observed(&mut self.state, &mut rec, &mut events, o),
+                None => Cx::new(&mut self.state, &mut rec, &mut events),
+            };
+            R::resolve(&mut cx, seat, &command)
+        };
         let drawn = rec.take_drawn();
         if let Err(e) = result {
             self.state = before;
@@ -367,7 +395,7 @@ fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<Seed
         &record.start.dice,
         &record.start.events,
         &mut seeded,
-        &mut |d, out| R::start(&mut state, d, out),
+        &mut |d, out| R::start(&mut Cx::new(&mut state, d, out)),
     )?;
     for (i, entry) in record.entries.iter().enumerate() {
         let label = format!("command {}", i + 1);
@@ -378,7 +406,7 @@ fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<Seed
                 what: format!("the command was rejected on replay: {r}"),
             })?;
         run(&label, &entry.dice, &entry.events, &mut seeded, &mut |d, out| {
-            R::resolve(&mut state, entry.seat, &entry.command, d, out)
+            R::resolve(&mut Cx::new(&mut state, d, out), entry.seat, &entry.command)
         })?;
     }
     Ok((state, seeded))

@@ -10,8 +10,11 @@
 //!   the faces it drew and the events it produced; [`Game::replay`] re-runs a record and fails on
 //!   the first divergence;
 //! - **turn orders** ([`order`]: sorted initiative with delays; [`teams`]: team alternation), the
-//!   **action economy** ([`economy`]: actions per turn, reactions per round, extended actions) and
-//!   the **reaction stack** ([`stack`]) that rulesets reuse;
+//!   **action economy** ([`economy`]: actions per turn, reactions per round, extended actions)
+//!   that rulesets reuse;
+//! - the **resolution kit** ([`resolve`]: the context that changes state only through `emit`,
+//!   the frame stack with its depth limit, the `settle` driver) and the **GM-ruling vocabulary**
+//!   ([`gm`]);
 //! - the **text layer** ([`text`]) through which the `fray` command talks to any ruleset, and the
 //!   **encounter kit** ([`encounter`]) that reads what every encounter file shares;
 //! - the **conformance suite** ([`conformance`]) every ruleset runs over its examples.
@@ -24,12 +27,13 @@ pub mod economy;
 pub mod encounter;
 mod error;
 mod game;
+pub mod gm;
 pub mod order;
 mod policy;
 mod record;
+pub mod resolve;
 mod ruleset;
 mod seat;
-pub mod stack;
 mod summary;
 pub mod teams;
 pub mod text;
@@ -39,6 +43,7 @@ pub use error::{EngineError, Reject, RejectKind};
 pub use game::{Game, StartFailed, SubmitError, authorize};
 pub use policy::{Decision, FirstLegal, Policy, RandomLegal, choose_first};
 pub use record::{Entry, RECORD_FORMAT, Record, StartEntry};
+pub use resolve::{Cx, Flow, Frames, Observer};
 pub use ruleset::{Outcome, Pending, Ruleset, Shown};
 pub use seat::{Seat, Seats};
 pub use summary::{CombatantEnd, SeatPolicy, Summarize};

@@ -12,8 +12,8 @@
 //! is a typed [`Ruleset::View`], and events are shown to each seat through
 //! [`Ruleset::redact`], so hidden information never reaches a seat's screen, log or AI.
 
+use crate::resolve::Cx;
 use crate::{EngineError, Reject, Seat, Seats};
-use fray_dice::Dice;
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
@@ -99,7 +99,7 @@ pub trait Ruleset: Sized + 'static {
     fn new_state(setup: &Self::Setup, options: &Self::Options) -> Result<Self::State, EngineError>;
 
     /// Runs everything up to the first decision (for example the initiative rolls).
-    fn start(state: &mut Self::State, dice: &mut dyn Dice, out: &mut Vec<Self::Event>) -> Result<(), EngineError>;
+    fn start(cx: &mut Cx<'_, Self>) -> Result<(), EngineError>;
 
     /// Who must decide now; `None` once the game is over. The seat set is never empty.
     fn pending(state: &Self::State) -> Option<Pending>;
@@ -118,17 +118,12 @@ pub trait Ruleset: Sized + 'static {
     /// deserialises must be refused, never panic.
     fn check(state: &Self::State, seat: Seat, command: &Self::Command) -> Result<(), Reject>;
 
-    /// Resolves a command of `seat` that passed [`Ruleset::check`]: draws dice, emits events
-    /// and applies each one with [`Ruleset::apply`] as it goes, then runs automatic steps until
-    /// the next decision. Only dice failures (or bugs) may make it fail; the caller then
-    /// restores the state it had before.
-    fn resolve(
-        state: &mut Self::State,
-        seat: Seat,
-        command: &Self::Command,
-        dice: &mut dyn Dice,
-        out: &mut Vec<Self::Event>,
-    ) -> Result<(), EngineError>;
+    /// Resolves a command of `seat` that passed [`Ruleset::check`]: draws dice from `cx.dice`,
+    /// changes the state only with [`Cx::emit`] (which applies each event with
+    /// [`Ruleset::apply`] as it goes), then runs automatic steps until the next decision
+    /// ([`crate::resolve::settle`]). Only dice failures (or bugs) may make it fail; the caller
+    /// then restores the state it had before.
+    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, command: &Self::Command) -> Result<(), EngineError>;
 
     /// Applies one event. The only function that changes state.
     fn apply(state: &mut Self::State, event: &Self::Event);

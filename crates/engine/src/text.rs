@@ -8,7 +8,7 @@
 
 use crate::SubmitError;
 use crate::diag::{Diagnostic, SourceFile};
-use crate::{Decision, EngineError, Game, Outcome, Pending, Policy, Record, Reject, Ruleset, Seat, Shown};
+use crate::{Decision, EngineError, Game, Observer, Outcome, Pending, Policy, Record, Reject, Ruleset, Seat, Shown};
 use fray_dice::{Dice, Prng};
 use std::marker::PhantomData;
 
@@ -172,6 +172,33 @@ pub trait AnyGame {
     fn tracker(&self, seat: Seat) -> String;
 }
 
+/// Builds the log lines one seat is shown, event by event: each event passes
+/// [`Ruleset::redact`] against the state before it and is described against the state right
+/// after it.
+struct Logger<R: Ruleset> {
+    seat: Seat,
+    shown: Option<Shown<R::Event>>,
+    out: Vec<LogLine>,
+}
+
+impl<R: TextRuleset> Observer<R> for Logger<R> {
+    fn before(&mut self, state: &R::State, event: &R::Event) {
+        self.shown = Some(R::redact(state, self.seat, event));
+    }
+
+    fn after(&mut self, state: &R::State, event: &R::Event) {
+        let line = |e: &R::Event| LogLine {
+            text: R::describe_event(state, e),
+            json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
+        };
+        match self.shown.take() {
+            Some(Shown::All) | None => self.out.push(line(event)),
+            Some(Shown::Nothing) => {}
+            Some(Shown::As(other)) => self.out.push(line(&other)),
+        }
+    }
+}
+
 /// [`AnyGame`] for a concrete ruleset.
 pub struct TextGame<R: TextRuleset> {
     game: Game<R>,
@@ -196,19 +223,17 @@ impl<R: TextRuleset> TextGame<R> {
     /// event passes [`Ruleset::redact`] against the state before it and is described against
     /// the state right after it.
     pub fn log_events(state: &mut R::State, seat: Seat, events: &[R::Event], out: &mut Vec<LogLine>) {
+        let mut log = Logger::<R> {
+            seat,
+            shown: None,
+            out: std::mem::take(out),
+        };
         for e in events {
-            let shown = R::redact(state, seat, e);
+            log.before(state, e);
             R::apply(state, e);
-            let line = |e: &R::Event| LogLine {
-                text: R::describe_event(state, e),
-                json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
-            };
-            match shown {
-                Shown::All => out.push(line(e)),
-                Shown::Nothing => {}
-                Shown::As(other) => out.push(line(&other)),
-            }
+            log.after(state, e);
         }
+        *out = log.out;
     }
 
     /// Builds the log `seat` is shown of a record by applying its events one by one to a
@@ -224,13 +249,14 @@ impl<R: TextRuleset> TextGame<R> {
     }
 
     fn submit_logged(&mut self, seat: Seat, command: R::Command) -> Result<Vec<LogLine>, SubmitError> {
-        // The table's log is the GM's: replay the new events on a copy of the state from
-        // before the command.
-        let mut shadow = self.game.state().clone();
-        let events = self.game.submit(seat, command)?;
-        let mut out = Vec::with_capacity(events.len());
-        Self::log_events(&mut shadow, Seat::GM, events, &mut out);
-        Ok(out)
+        // The table's log is the GM's: each event is described as it is emitted.
+        let mut log = Logger::<R> {
+            seat: Seat::GM,
+            shown: None,
+            out: Vec::new(),
+        };
+        self.game.submit_observed(seat, command, &mut log)?;
+        Ok(log.out)
     }
 }
 

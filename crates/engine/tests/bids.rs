@@ -4,12 +4,12 @@
 //! their seat's view, and the conformance suite's hidden-information check (which must catch a
 //! ruleset that leaks).
 
-use fray_dice::{Dice, Prng};
+use fray_dice::Prng;
 use fray_engine::conformance::{Config, hidden_information, run};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::text::{AnyGame, Loaded, ReadFile, TextGame, TextRuleset};
 use fray_engine::{
-    Decision, EngineError, Game, Outcome, Pending, Policy, RandomLegal, Reject, Ruleset, Seat, Seats, Shown,
+    Cx, Decision, EngineError, Game, Outcome, Pending, Policy, RandomLegal, Reject, Ruleset, Seat, Seats, Shown,
     SubmitError,
 };
 use serde::{Deserialize, Serialize};
@@ -51,6 +51,24 @@ fn player(seat: Seat) -> Option<usize> {
     matches!(seat.0, 1 | 2).then(|| usize::from(seat.0 - 1))
 }
 
+/// The bids' resolution, shared by the leaking variants below.
+fn bids_resolve<R: Ruleset<State = St, Event = Ev>>(
+    cx: &mut Cx<'_, R>,
+    seat: Seat,
+    c: &Cmd,
+) -> Result<(), EngineError> {
+    let Cmd::Bid(b) = *c;
+    let p = player(seat).ok_or_else(|| EngineError::Bug("a bid from a non-player".into()))?;
+    cx.emit(Ev::Bid(p as u8, Some(b)));
+    if let [Some(a), Some(b)] = cx.s.bids {
+        cx.emit(Ev::Reveal([a, b]));
+        if let Some(w) = (0..2u8).find(|&p| cx.s.scores[usize::from(p)] >= 6) {
+            cx.emit(Ev::Won(w));
+        }
+    }
+    Ok(())
+}
+
 impl Ruleset for Bids {
     const ID: &'static str = "bids";
     const VERSION: &'static str = "1";
@@ -65,7 +83,7 @@ impl Ruleset for Bids {
     fn new_state(_: &(), _: &()) -> Result<St, EngineError> {
         Ok(St::default())
     }
-    fn start(_: &mut St, _: &mut dyn Dice, _: &mut Vec<Ev>) -> Result<(), EngineError> {
+    fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
     fn pending(s: &St) -> Option<Pending> {
@@ -101,21 +119,8 @@ impl Ruleset for Bids {
         }
         Ok(())
     }
-    fn resolve(s: &mut St, seat: Seat, c: &Cmd, _: &mut dyn Dice, out: &mut Vec<Ev>) -> Result<(), EngineError> {
-        let Cmd::Bid(b) = *c;
-        let p = player(seat).ok_or_else(|| EngineError::Bug("a bid from a non-player".into()))?;
-        let mut emit = |s: &mut St, e: Ev| {
-            Self::apply(s, &e);
-            out.push(e);
-        };
-        emit(s, Ev::Bid(p as u8, Some(b)));
-        if let [Some(a), Some(b)] = s.bids {
-            emit(s, Ev::Reveal([a, b]));
-            if let Some(w) = (0..2u8).find(|&p| s.scores[usize::from(p)] >= 6) {
-                emit(s, Ev::Won(w));
-            }
-        }
-        Ok(())
+    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, c: &Cmd) -> Result<(), EngineError> {
+        bids_resolve(cx, seat, c)
     }
     fn apply(s: &mut St, e: &Ev) {
         match *e {
@@ -334,8 +339,8 @@ macro_rules! like_bids {
             fn new_state(a: &(), b: &()) -> Result<St, EngineError> {
                 Bids::new_state(a, b)
             }
-            fn start(s: &mut St, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
-                Bids::start(s, d, o)
+            fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
+                Ok(())
             }
             fn pending(s: &St) -> Option<Pending> {
                 Bids::pending(s)
@@ -349,8 +354,8 @@ macro_rules! like_bids {
             fn check(s: &St, seat: Seat, c: &Cmd) -> Result<(), Reject> {
                 Bids::check(s, seat, c)
             }
-            fn resolve(s: &mut St, seat: Seat, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
-                Bids::resolve(s, seat, c, d, o)
+            fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, c: &Cmd) -> Result<(), EngineError> {
+                bids_resolve(cx, seat, c)
             }
             fn apply(s: &mut St, e: &Ev) {
                 Bids::apply(s, e)

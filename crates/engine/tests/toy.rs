@@ -5,7 +5,7 @@
 use fray_dice::{Dice, ScriptedDice};
 use fray_engine::conformance::{Config, run};
 use fray_engine::{
-    EngineError, Game, Outcome, Pending, Policy, RandomLegal, Record, Reject, Ruleset, Seat, SubmitError,
+    Cx, EngineError, Game, Outcome, Pending, Policy, RandomLegal, Record, Reject, Ruleset, Seat, SubmitError,
 };
 use serde::{Deserialize, Serialize};
 
@@ -47,7 +47,7 @@ impl Ruleset for Race {
     fn new_state(_: &(), _: &u8) -> Result<St, EngineError> {
         Ok(St::default())
     }
-    fn start(_: &mut St, _: &mut dyn Dice, _: &mut Vec<Ev>) -> Result<(), EngineError> {
+    fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
     fn pending(s: &St) -> Option<Pending> {
@@ -66,27 +66,8 @@ impl Ruleset for Race {
             _ => Ok(()),
         }
     }
-    fn resolve(s: &mut St, _: Seat, c: &Cmd, dice: &mut dyn Dice, out: &mut Vec<Ev>) -> Result<(), EngineError> {
-        let mut emit = |s: &mut St, e: Ev| {
-            Self::apply(s, &e);
-            out.push(e);
-        };
-        match c {
-            Cmd::Roll => {
-                let r = fray_dice::roll(dice, 1, 6, fray_dice::Keep::All, &"a race roll")?;
-                let p = s.turn;
-                emit(s, Ev::Rolled(p, r.faces.as_slice()[0]));
-                if s.scores[p as usize] >= 10 {
-                    emit(s, Ev::Won(p));
-                }
-            }
-            Cmd::Hold => {
-                let p = s.turn;
-                emit(s, Ev::Passed(p));
-            }
-            Cmd::SetScore(p, v) => emit(s, Ev::Score(*p, *v)),
-        }
-        Ok(())
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+        race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
         match e {
@@ -253,8 +234,8 @@ impl Ruleset for Liar {
     fn new_state(a: &(), b: &u8) -> Result<St, EngineError> {
         Race::new_state(a, b)
     }
-    fn start(s: &mut St, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
-        Race::start(s, d, o)
+    fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
+        Ok(())
     }
     fn pending(s: &St) -> Option<Pending> {
         Race::pending(s)
@@ -269,8 +250,8 @@ impl Ruleset for Liar {
     fn check(s: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
         Race::check(s, Seat(1), c)
     }
-    fn resolve(s: &mut St, _: Seat, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
-        Race::resolve(s, Seat(1), c, d, o)
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+        race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
         Race::apply(s, e)
@@ -299,6 +280,26 @@ fn the_conformance_suite_catches_an_enumeration_listing_an_illegal_command() {
     assert!(failure.what.contains("was rejected"), "{failure}");
 }
 
+/// The race's resolution, for the race and the variants below that share its state and events.
+fn race_resolve<R: Ruleset<State = St, Event = Ev>>(cx: &mut Cx<'_, R>, c: &Cmd) -> Result<(), EngineError> {
+    match c {
+        Cmd::Roll => {
+            let r = fray_dice::roll(cx.dice, 1, 6, fray_dice::Keep::All, &"a race roll")?;
+            let p = cx.s.turn;
+            cx.emit(Ev::Rolled(p, r.faces.as_slice()[0]));
+            if cx.s.scores[p as usize] >= 10 {
+                cx.emit(Ev::Won(p));
+            }
+        }
+        Cmd::Hold => {
+            let p = cx.s.turn;
+            cx.emit(Ev::Passed(p));
+        }
+        Cmd::SetScore(p, v) => cx.emit(Ev::Score(*p, *v)),
+    }
+    Ok(())
+}
+
 /// The race with an opening roll per player at the start, like initiative.
 struct Opening;
 
@@ -313,12 +314,10 @@ impl Ruleset for Opening {
     fn new_state(a: &(), b: &u8) -> Result<St, EngineError> {
         Race::new_state(a, b)
     }
-    fn start(s: &mut St, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
+    fn start(cx: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         for p in 0..2u8 {
-            let r = fray_dice::roll(d, 1, 6, fray_dice::Keep::All, &"an opening roll")?;
-            let e = Ev::Score(p, r.faces.as_slice()[0] as u8);
-            Race::apply(s, &e);
-            o.push(e);
+            let r = fray_dice::roll(cx.dice, 1, 6, fray_dice::Keep::All, &"an opening roll")?;
+            cx.emit(Ev::Score(p, r.faces.as_slice()[0] as u8));
         }
         Ok(())
     }
@@ -334,8 +333,8 @@ impl Ruleset for Opening {
     fn check(s: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
         Race::check(s, Seat(1), c)
     }
-    fn resolve(s: &mut St, _: Seat, c: &Cmd, d: &mut dyn Dice, o: &mut Vec<Ev>) -> Result<(), EngineError> {
-        Race::resolve(s, Seat(1), c, d, o)
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+        race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
         Race::apply(s, e)
@@ -433,11 +432,9 @@ enum CardEv {
 }
 
 impl Cards {
-    fn draw(s: &mut CardSt, p: u8, dice: &mut dyn Dice, out: &mut Vec<CardEv>) -> Result<u16, EngineError> {
-        let card = dice.draw(s.deck.cards(), &format_args!("player {p}'s card"))?;
-        let e = CardEv::Drew(p, card);
-        Self::apply(s, &e);
-        out.push(e);
+    fn draw(cx: &mut Cx<'_, Self>, p: u8) -> Result<u16, EngineError> {
+        let card = cx.dice.draw(cx.s.deck.cards(), &format_args!("player {p}'s card"))?;
+        cx.emit(CardEv::Drew(p, card));
         Ok(card)
     }
 }
@@ -458,9 +455,9 @@ impl Ruleset for Cards {
             turn: 0,
         })
     }
-    fn start(s: &mut CardSt, d: &mut dyn Dice, o: &mut Vec<CardEv>) -> Result<(), EngineError> {
+    fn start(cx: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         for p in 0..2 {
-            Self::draw(s, p, d, o)?;
+            Self::draw(cx, p)?;
         }
         Ok(())
     }
@@ -482,18 +479,14 @@ impl Ruleset for Cards {
             _ => Ok(()),
         }
     }
-    fn resolve(s: &mut CardSt, _: Seat, c: &CardCmd, d: &mut dyn Dice, o: &mut Vec<CardEv>) -> Result<(), EngineError> {
-        let p = s.turn;
-        let first = Self::draw(s, p, d, o)?;
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &CardCmd) -> Result<(), EngineError> {
+        let p = cx.s.turn;
+        let first = Self::draw(cx, p)?;
         if *c == CardCmd::DrawTwoKeepOne {
-            let second = Self::draw(s, p, d, o)?;
-            let e = CardEv::PutBack(p, first.min(second));
-            Self::apply(s, &e);
-            o.push(e);
+            let second = Self::draw(cx, p)?;
+            cx.emit(CardEv::PutBack(p, first.min(second)));
         }
-        let e = CardEv::Turn(1 - p);
-        Self::apply(s, &e);
-        o.push(e);
+        cx.emit(CardEv::Turn(1 - p));
         Ok(())
     }
     fn apply(s: &mut CardSt, e: &CardEv) {

@@ -1,0 +1,225 @@
+//! The resolution kit: what every ruleset's `start` and `resolve` are written with.
+//!
+//! - [`Cx`] hands the ruleset the state read-only ([`Ro`]) and changes it only through
+//!   [`Cx::emit`], which applies the event with [`Ruleset::apply`], tells an optional
+//!   [`Observer`] (the text layer describes each event as it happens, against the state before
+//!   and after it, instead of applying the events a second time on a copy), and records it.
+//! - [`Frames`] + [`Cx::push`], [`Cx::update`], [`Cx::set_frame`], [`Cx::pop`]: a resolution
+//!   stack kept in the state and changed by the ruleset's own frame events, with one depth limit
+//!   ([`Frames::MAX_DEPTH`]) against runaway chains of triggers.
+//! - [`settle`]: the driver that runs automatic steps until the next decision, with one loop
+//!   guard for every ruleset (a step that asks to go on without emitting anything would repeat
+//!   forever, and is reported as a bug at once).
+
+use crate::{EngineError, Ruleset};
+use fray_dice::Dice;
+use std::ops::Deref;
+
+/// Read-only access to the state inside a [`Cx`]: it dereferences to the state, but only
+/// [`Cx::emit`] can change it.
+pub struct Ro<'a, S>(&'a mut S);
+
+impl<S> Deref for Ro<'_, S> {
+    type Target = S;
+    fn deref(&self) -> &S {
+        self.0
+    }
+}
+
+/// Sees every event as it is emitted: [`Observer::before`] against the state before it is
+/// applied, [`Observer::after`] against the state right after.
+pub trait Observer<R: Ruleset> {
+    /// The event is about to be applied to `state`.
+    fn before(&mut self, state: &R::State, event: &R::Event);
+    /// The event has just been applied; `state` is the state after it.
+    fn after(&mut self, state: &R::State, event: &R::Event);
+}
+
+/// The resolution context: the state (read-only), the dice, and the events emitted so far.
+pub struct Cx<'a, R: Ruleset> {
+    /// The state; change it with [`Cx::emit`].
+    pub s: Ro<'a, R::State>,
+    /// Where dice (and cards) come from.
+    pub dice: &'a mut dyn Dice,
+    out: &'a mut Vec<R::Event>,
+    observer: Option<&'a mut dyn Observer<R>>,
+}
+
+impl<'a, R: Ruleset> Cx<'a, R> {
+    /// A context that appends the events it emits to `out`.
+    pub fn new(state: &'a mut R::State, dice: &'a mut dyn Dice, out: &'a mut Vec<R::Event>) -> Self {
+        Cx {
+            s: Ro(state),
+            dice,
+            out,
+            observer: None,
+        }
+    }
+
+    /// A context whose events are also shown to `observer` as they happen.
+    pub fn observed(
+        state: &'a mut R::State,
+        dice: &'a mut dyn Dice,
+        out: &'a mut Vec<R::Event>,
+        observer: &'a mut dyn Observer<R>,
+    ) -> Self {
+        Cx {
+            s: Ro(state),
+            dice,
+            out,
+            observer: Some(observer),
+        }
+    }
+
+    /// Applies an event to the state, shows it to the observer and records it: the only way
+    /// resolution changes the state.
+    pub fn emit(&mut self, event: R::Event) {
+        if let Some(o) = self.observer.as_mut() {
+            o.before(self.s.0, &event);
+        }
+        R::apply(self.s.0, &event);
+        if let Some(o) = self.observer.as_mut() {
+            o.after(self.s.0, &event);
+        }
+        self.out.push(event);
+    }
+
+    /// The state (the same as `&*cx.s`).
+    pub fn state(&self) -> &R::State {
+        self.s.0
+    }
+
+    /// The events emitted so far through this context's output.
+    pub fn emitted(&self) -> &[R::Event] {
+        self.out
+    }
+}
+
+/// A ruleset whose resolution keeps a stack of frames in its state (an attack waiting for
+/// defences, a trigger window, a prompt): the top frame is what is being resolved now, and a
+/// frame pushed on top resolves fully before the one under it goes on (last in, first out).
+///
+/// The ruleset keeps its own frame events (so its records and logs keep their form) and says
+/// here how the kit's operations map onto them; its `apply` changes the stack with
+/// [`apply_frame_op`].
+pub trait Frames: Ruleset {
+    /// One frame.
+    type Frame: Clone;
+    /// The deepest the stack may grow: a push beyond it is refused with
+    /// [`EngineError::Bug`] (a chain of triggers that never ends).
+    const MAX_DEPTH: usize = 64;
+    /// The stack, bottom first.
+    fn frames(state: &Self::State) -> &[Self::Frame];
+    /// The event that performs `op`.
+    fn frame_event(op: FrameOp<Self::Frame>) -> Self::Event;
+}
+
+/// A change of the resolution stack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FrameOp<F> {
+    /// Push a frame.
+    Push(F),
+    /// Replace the top frame.
+    Update(F),
+    /// Replace the frame at an index (bottom = 0), for a trigger that changes what it answers.
+    Set(usize, F),
+    /// Remove the top frame.
+    Pop,
+}
+
+/// Performs a frame operation on a stack kept as a vector (what a ruleset's `apply` calls for
+/// its frame events). Replacing or popping what is not there does nothing.
+pub fn apply_frame_op<F: Clone>(stack: &mut Vec<F>, op: FrameOp<&F>) {
+    match op {
+        FrameOp::Push(f) => stack.push(f.clone()),
+        FrameOp::Update(f) => {
+            if let Some(top) = stack.last_mut() {
+                top.clone_from(f);
+            }
+        }
+        FrameOp::Set(i, f) => {
+            if let Some(x) = stack.get_mut(i) {
+                x.clone_from(f);
+            }
+        }
+        FrameOp::Pop => {
+            stack.pop();
+        }
+    }
+}
+
+impl<R: Frames> Cx<'_, R> {
+    /// The frame being resolved now.
+    pub fn top(&self) -> Option<&R::Frame> {
+        R::frames(&self.s).last()
+    }
+
+    /// How many frames are on the stack.
+    pub fn depth(&self) -> usize {
+        R::frames(&self.s).len()
+    }
+
+    /// Pushes a frame, unless the stack is already [`Frames::MAX_DEPTH`] deep.
+    pub fn push(&mut self, frame: R::Frame) -> Result<(), EngineError> {
+        if self.depth() >= R::MAX_DEPTH {
+            return Err(EngineError::Bug(format!(
+                "the resolution stack would grow beyond {} frames: a chain of triggers that never ends",
+                R::MAX_DEPTH
+            )));
+        }
+        self.emit(R::frame_event(FrameOp::Push(frame)));
+        Ok(())
+    }
+
+    /// Replaces the top frame.
+    pub fn update(&mut self, frame: R::Frame) {
+        self.emit(R::frame_event(FrameOp::Update(frame)));
+    }
+
+    /// Replaces the frame at `index` (bottom = 0).
+    pub fn set_frame(&mut self, index: usize, frame: R::Frame) {
+        self.emit(R::frame_event(FrameOp::Set(index, frame)));
+    }
+
+    /// Removes the top frame.
+    pub fn pop(&mut self) {
+        self.emit(R::frame_event(FrameOp::Pop));
+    }
+}
+
+/// What an automatic step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// A decision is pending, or the game is over: stop here.
+    Wait,
+    /// The step changed something (it emitted at least one event): run the next one.
+    Go,
+}
+
+/// At most this many automatic steps run between two decisions.
+pub const SETTLE_LIMIT: usize = 100_000;
+
+/// Runs `step` until it says [`Flow::Wait`]: the driver behind every ruleset's "run everything
+/// automatic until the next decision". A step that says [`Flow::Go`] without emitting an event
+/// changed nothing and would run forever: that, and more than [`SETTLE_LIMIT`] steps, is
+/// [`EngineError::Bug`].
+pub fn settle<R: Ruleset>(
+    cx: &mut Cx<'_, R>,
+    mut step: impl FnMut(&mut Cx<'_, R>) -> Result<Flow, EngineError>,
+) -> Result<(), EngineError> {
+    for _ in 0..SETTLE_LIMIT {
+        let before = cx.out.len();
+        match step(cx)? {
+            Flow::Wait => return Ok(()),
+            Flow::Go if cx.out.len() == before => {
+                return Err(EngineError::Bug(
+                    "an automatic step changed nothing and asked to go on: it would repeat forever".into(),
+                ));
+            }
+            Flow::Go => {}
+        }
+    }
+    Err(EngineError::Bug(format!(
+        "resolution did not reach a decision within {SETTLE_LIMIT} automatic steps"
+    )))
+}

@@ -1,0 +1,217 @@
+//! The resolution kit: the context changes state only through `emit` and shows each event to an
+//! observer; the frame stack has one depth limit; `settle` runs automatic steps to the next
+//! decision and reports a step that would repeat forever.
+
+use fray_dice::SeededDice;
+use fray_engine::resolve::{FrameOp, apply_frame_op, settle};
+use fray_engine::{Cx, EngineError, Flow, Frames, Game, Observer, Outcome, Pending, Reject, Ruleset, Seat};
+use serde::{Deserialize, Serialize};
+
+/// A countdown: `Go(n)` pushes a frame that counts down to zero by itself, one event per step;
+/// a frame that reaches zero pops and the seat is asked again. `Stuck` makes a step that asks
+/// to go on without emitting anything; `Chain(n)` pushes `n` frames at once.
+struct Countdown;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct St {
+    stack: Vec<u32>,
+    ticks: u32,
+    stuck: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+enum Cmd {
+    Go(u32),
+    Stuck,
+    Chain(usize),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Ev {
+    Push(u32),
+    Top(u32),
+    Pop,
+    Tick,
+    Stuck,
+}
+
+impl Frames for Countdown {
+    type Frame = u32;
+    const MAX_DEPTH: usize = 5;
+    fn frames(s: &St) -> &[u32] {
+        &s.stack
+    }
+    fn frame_event(op: FrameOp<u32>) -> Ev {
+        match op {
+            FrameOp::Push(f) => Ev::Push(f),
+            FrameOp::Update(f) | FrameOp::Set(_, f) => Ev::Top(f),
+            FrameOp::Pop => Ev::Pop,
+        }
+    }
+}
+
+fn advance(cx: &mut Cx<'_, Countdown>) -> Result<(), EngineError> {
+    settle(cx, |cx| {
+        if cx.s.stuck {
+            // Changes nothing, yet asks to go on.
+            return Ok(Flow::Go);
+        }
+        match cx.top().copied() {
+            None => Ok(Flow::Wait),
+            Some(0) => {
+                cx.pop();
+                Ok(Flow::Go)
+            }
+            Some(n) => {
+                cx.emit(Ev::Tick);
+                cx.update(n - 1);
+                Ok(Flow::Go)
+            }
+        }
+    })
+}
+
+impl Ruleset for Countdown {
+    const ID: &'static str = "countdown";
+    const VERSION: &'static str = "1";
+    type Options = ();
+    type Setup = ();
+    type State = St;
+    type Command = Cmd;
+    type Event = Ev;
+    type View<'a> = ();
+    fn new_state(_: &(), _: &()) -> Result<St, EngineError> {
+        Ok(St::default())
+    }
+    fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
+        Ok(())
+    }
+    fn pending(_: &St) -> Option<Pending> {
+        Some(Pending::one(Seat(1), "go", None))
+    }
+    fn is_ruling(_: &Cmd) -> bool {
+        false
+    }
+    fn legal_commands(_: &St, _: Seat, out: &mut Vec<Cmd>) {
+        out.push(Cmd::Go(1));
+    }
+    fn check(_: &St, _: Seat, _: &Cmd) -> Result<(), Reject> {
+        Ok(())
+    }
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+        match c {
+            Cmd::Go(n) => cx.push(*n)?,
+            Cmd::Stuck => cx.emit(Ev::Stuck),
+            Cmd::Chain(n) => {
+                for i in 0..*n {
+                    cx.push(i as u32 + 1)?;
+                }
+            }
+        }
+        advance(cx)
+    }
+    fn apply(s: &mut St, e: &Ev) {
+        match e {
+            Ev::Push(f) => apply_frame_op(&mut s.stack, FrameOp::Push(f)),
+            Ev::Top(f) => apply_frame_op(&mut s.stack, FrameOp::Update(f)),
+            Ev::Pop => apply_frame_op(&mut s.stack, FrameOp::Pop),
+            Ev::Tick => s.ticks += 1,
+            Ev::Stuck => s.stuck = true,
+        }
+    }
+    fn outcome(_: &St) -> Option<Outcome> {
+        None
+    }
+    fn view(_: &St, _: Seat) {}
+}
+
+fn game() -> Game<Countdown> {
+    Game::new_seeded((), (), 1).expect("starts")
+}
+
+#[test]
+fn settle_runs_automatic_steps_until_a_decision() {
+    let mut g = game();
+    let events = g.submit(Seat(1), Cmd::Go(3)).expect("accepted").to_vec();
+    // Push 3, then three ticks each followed by the new top, then the pop at zero.
+    assert_eq!(
+        events,
+        vec![
+            Ev::Push(3),
+            Ev::Tick,
+            Ev::Top(2),
+            Ev::Tick,
+            Ev::Top(1),
+            Ev::Tick,
+            Ev::Top(0),
+            Ev::Pop
+        ]
+    );
+    assert_eq!(g.state().ticks, 3);
+    assert!(g.state().stack.is_empty());
+}
+
+#[test]
+fn a_step_that_changes_nothing_is_a_bug_not_a_hang_and_the_game_is_unchanged() {
+    let mut g = game();
+    let before = g.state().clone();
+    let err = g.submit(Seat(1), Cmd::Stuck).expect_err("refused");
+    assert!(err.to_string().contains("changed nothing"), "{err}");
+    assert_eq!(g.state(), &before);
+    assert!(g.record().entries.is_empty());
+}
+
+#[test]
+fn the_frame_stack_has_one_depth_limit() {
+    let mut g = game();
+    // Five frames fit (they then count down by themselves)...
+    g.submit(Seat(1), Cmd::Chain(5)).expect("five frames fit");
+    // ...a sixth does not.
+    let err = g.submit(Seat(1), Cmd::Chain(6)).expect_err("too deep");
+    assert!(err.to_string().contains("beyond 5 frames"), "{err}");
+}
+
+/// Sees each event with the state before and after it.
+#[derive(Default)]
+struct Watch {
+    seen: Vec<(u32, String, u32)>,
+}
+
+impl Observer<Countdown> for Watch {
+    fn before(&mut self, s: &St, e: &Ev) {
+        self.seen.push((s.ticks, format!("{e:?}"), 0));
+    }
+    fn after(&mut self, s: &St, _: &Ev) {
+        if let Some(last) = self.seen.last_mut() {
+            last.2 = s.ticks;
+        }
+    }
+}
+
+#[test]
+fn the_observer_sees_each_event_once_between_the_state_before_and_after() {
+    let mut g = game();
+    let mut w = Watch::default();
+    let events = g
+        .submit_observed(Seat(1), Cmd::Go(2), &mut w)
+        .expect("accepted")
+        .to_vec();
+    assert_eq!(w.seen.len(), events.len());
+    let ticks: Vec<_> = w
+        .seen
+        .iter()
+        .filter(|(_, e, _)| e == "Tick")
+        .map(|(b, _, a)| (*b, *a))
+        .collect();
+    assert_eq!(ticks, vec![(0, 1), (1, 2)]);
+    // A context built by hand observes the same way, and its emitted events are the output.
+    let mut s = St::default();
+    let mut out = Vec::new();
+    let mut w2 = Watch::default();
+    let mut dice = SeededDice::new(0);
+    let mut cx = Cx::<Countdown>::observed(&mut s, &mut dice, &mut out, &mut w2);
+    Countdown::resolve(&mut cx, Seat(1), &Cmd::Go(2)).expect("resolves");
+    assert_eq!(cx.emitted(), events.as_slice());
+    assert_eq!(cx.state().ticks, 2);
+    assert_eq!(w2.seen, w.seen);
+}
