@@ -143,6 +143,10 @@ enum Cmd {
         /// Print the events as JSON lines.
         #[arg(long)]
         json: bool,
+        /// Print the log as this seat was shown it (what is hidden from it left out or
+        /// redacted) and its tracker instead of the GM's summary.
+        #[arg(long)]
+        seat: Option<String>,
     },
 }
 
@@ -188,7 +192,7 @@ fn main() -> ExitCode {
             record,
             json,
         } => play::play(&file, seed, dice.as_deref(), record.as_deref(), json),
-        Cmd::Replay { record, json } => replay(&record, json),
+        Cmd::Replay { record, json, seat } => replay(&record, json, seat.as_deref()),
         Cmd::Odds { what, args } => odds::odds(&what, &args),
         Cmd::Sim {
             file,
@@ -375,16 +379,30 @@ fn run(path: &Path, seed: Option<u64>, json: bool, record: Option<&Path>) -> Res
     write_record(record, &*game)
 }
 
-fn replay(path: &Path, json: bool) -> Result<(), Fail> {
+fn replay(path: &Path, json: bool, seat: Option<&str>) -> Result<(), Fail> {
     let src = read_source(path)?;
     let entry = registry::for_record(&src)?;
     let game = entry
         .replay(&src.text)
         .map_err(|e| Fail::input(format!("{}: error: {e}", path.display())))?;
+    let seat = match seat {
+        None => None,
+        Some(name) => Some(game.seat_by_name(name).ok_or_else(|| {
+            Fail::input(format!(
+                "--seat {name}: the record has no seat '{name}' (the GM seat is 'gm'; the others are named in the encounter's seats)"
+            ))
+        })?),
+    };
     print_header(&*game, json);
-    print_log(&game.full_log(), json);
+    match seat {
+        None => print_log(&game.full_log(), json),
+        Some(s) => print_log(&game.log_for(s), json),
+    }
     if !json {
-        say_nonl!("{}", game.summary());
+        match seat {
+            None => say_nonl!("{}", game.summary()),
+            Some(s) => say_nonl!("{}", game.tracker(s)),
+        }
     }
     Ok(())
 }

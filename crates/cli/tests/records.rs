@@ -76,3 +76,34 @@ fn a_killed_play_leaves_a_record_that_parses_and_replays() {
         assert!(name.ends_with(".json") || name.ends_with(".tmp"), "{name}");
     }
 }
+
+/// `fray replay --seat` prints the log one seat was shown: the GM's is the full log, a
+/// player seat's ends with its tracker instead of the GM's summary, and a seat the record
+/// does not have is bad input (exit 2) naming it.
+#[test]
+fn replay_as_a_seat_prints_that_seats_log() {
+    let dir = tmp_dir("seat");
+    let rec = dir.join("ambush.json");
+    let run = fray()
+        .args(["run", "examples/ingenuity/ambush.toml", "--seed", "4", "--record"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let full = fray().arg("replay").arg(&rec).output().unwrap();
+    let gm = fray().arg("replay").arg(&rec).args(["--seat", "gm"]).output().unwrap();
+    assert!(full.status.success() && gm.status.success(), "{}", text(&gm.stderr));
+    assert_eq!(text(&gm.stdout), text(&full.stdout));
+    let players = fray().arg("replay").arg(&rec).args(["--seat", "players"]).output().unwrap();
+    assert!(players.status.success(), "{}", text(&players.stderr));
+    let (p, f) = (text(&players.stdout), text(&full.stdout));
+    assert_ne!(p, f, "the players' replay ends with their tracker, not the GM's summary");
+    // The log lines before the closing part are the same here (nothing was hidden in this
+    // fight); the players' output has no line the GM's log lacks.
+    let full_lines: std::collections::HashSet<&str> = f.lines().collect();
+    let header_and_log = p.lines().take_while(|l| full_lines.contains(l)).count();
+    assert!(header_and_log > 10, "{p}");
+    let bad = fray().arg("replay").arg(&rec).args(["--seat", "nobody"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("no seat 'nobody'"), "{}", text(&bad.stderr));
+}
