@@ -33,7 +33,6 @@ use crate::options::{InitiativeTies, Options};
 use crate::resolve::{Cx, advance, roll2d6, stop_check};
 use crate::setup::{Cid, Setup};
 use crate::state::{Char, Frame, Phase, State, Step, Turn, UseStage};
-use fray_dice::Dice;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
@@ -73,23 +72,22 @@ impl Ruleset for Thrum {
         })
     }
 
-    fn start(state: &mut State, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
-        let mut cx = Cx { s: state, dice, out };
+    fn start(cx: &mut Cx) -> Result<(), EngineError> {
         // Initiative (THR-R9): 2d6 + Initiative modifier for everyone, once.
         let n = cx.s.chars.len() as Cid;
         for who in 0..n {
             let modifier = cx.s.info(who).stats.initiative;
             let name = cx.s.name(who).to_string();
-            let roll = roll2d6(&mut cx, 0, modifier, &format_args!("{name}'s Initiative"))?;
+            let roll = roll2d6(cx, 0, modifier, &format_args!("{name}'s Initiative"))?;
             cx.emit(Event::InitiativeRolled { who, roll });
         }
-        let order = initiative_order(&mut cx)?;
+        let order = initiative_order(cx)?;
         cx.emit(Event::OrderSet { order });
-        stop_check(&mut cx);
+        stop_check(cx);
         if cx.s.outcome.is_none() {
             cx.emit(Event::RoundStarted { round: 0 });
         }
-        advance(&mut cx)
+        advance(cx)
     }
 
     fn pending(s: &State) -> Option<Pending> {
@@ -133,15 +131,8 @@ impl Ruleset for Thrum {
         check::check(s, command)
     }
 
-    fn resolve(
-        s: &mut State,
-        _seat: Seat,
-        command: &Command,
-        dice: &mut dyn Dice,
-        out: &mut Vec<Event>,
-    ) -> Result<(), EngineError> {
-        let mut cx = Cx { s, dice, out };
-        resolve::resolve(&mut cx, command)
+    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command) -> Result<(), EngineError> {
+        resolve::resolve(cx, command)
     }
 
     fn apply(s: &mut State, e: &Event) {

@@ -25,7 +25,7 @@ pub(super) fn buff_on_defence(cx: &mut Cx, t: Cid) {
         return;
     };
     let i = u.index as usize;
-    let bonus = spec.defence_bonus.as_ref().map_or(0, |x| eval(cx.s, b.creator, x));
+    let bonus = spec.defence_bonus.as_ref().map_or(0, |x| eval(&cx.s, b.creator, x));
     u.mods[i].defence_flat += bonus;
     u.mods[i].reduce += spec.reduce_damage;
     u.mods[i].buff_used = true;
@@ -135,7 +135,7 @@ pub(super) fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
         }
     }
     let aura = match &a.target {
-        crate::ability::TargetSpec::Aura(x) => Some(eval(cx.s, u.user, x).max(1) as u16),
+        crate::ability::TargetSpec::Aura(x) => Some(eval(&cx.s, u.user, x).max(1) as u16),
         _ => None,
     };
     let over = u.overexert.and_then(|i| a.overexert.get(i as usize));
@@ -167,7 +167,7 @@ pub(super) fn terrain_lines(
         let Some(spec) = cx.s.setup.book.get(t.ability).terrain.clone() else {
             continue;
         };
-        if !terrain_squares(cx.s, t).contains(&p) || !terrain_affects(cx.s, t, who, spec.affects) {
+        if !terrain_squares(&cx.s, t).contains(&p) || !terrain_affects(&cx.s, t, who, spec.affects) {
             continue;
         }
         let lines = pick(&spec, t);
@@ -220,7 +220,7 @@ pub(super) fn entered(cx: &mut Cx, who: Cid, p: Pos) -> R {
 /// Start of Turn, step b (THR-R28): upkeep payments, start-of-turn passives, Terrain Effects.
 pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
     // Start-of-turn passives (Jittery) apply by themselves.
-    let passives: Vec<crate::ability::AbilityId> = triggered_abilities(cx.s, who).collect();
+    let passives: Vec<crate::ability::AbilityId> = triggered_abilities(&cx.s, who).collect();
     for id in passives {
         let setup = Arc::clone(&cx.s.setup);
         let ab = setup.book.get(id);
@@ -232,7 +232,7 @@ pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
             && cx.s.ch(who).pos.is_none_or(|p| {
                 !cx.s.ids().any(|o| {
                     cx.s.enemies(who, o)
-                        && calc::counts_as_foe(cx.s, o)
+                        && calc::counts_as_foe(&cx.s, o)
                         && cx.s.ch(o).pos.is_some_and(|q| fray_space::chebyshev(p, q) == 1)
                 })
             })
@@ -298,14 +298,14 @@ pub(super) fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
     match (p, cmd) {
         (Prompt::Move { who, budget, .. }, Command::Move(to)) => {
             let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-            let Some((path, _)) = check::path_for(cx.s, who, from, *to, budget) else {
+            let Some((path, _)) = check::path_for(&cx.s, who, from, *to, budget) else {
                 return Ok(());
             };
             let mut at = from;
             for next in path {
                 // A Weaver moving on its own turn uses its exemption here too, as the search
                 // that found the path assumed (THR-R76).
-                if let Ok((_, true)) = check::paid_step_cost(cx.s, who, at, next, false) {
+                if let Ok((_, true)) = check::paid_step_cost(&cx.s, who, at, next, false) {
                     cx.emit(Event::WeaverIgnored { who, slowed: false });
                 }
                 cx.emit(Event::Moved {

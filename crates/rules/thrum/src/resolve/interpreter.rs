@@ -30,7 +30,7 @@ fn first_stage(s: &State, a: &Ability) -> UseStage {
 }
 
 pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
-    let targets = action_targets(cx.s, user, act).map_err(|r| EngineError::Bug(r.reason))?;
+    let targets = action_targets(&cx.s, user, act).map_err(|r| EngineError::Bug(r.reason))?;
     cx.emit(Event::Declared {
         user,
         ability: act.ability,
@@ -65,7 +65,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         for &t in &targets {
             if cx.s.ch(t).has(Cond::Hidden)
                 && cx.s.enemies(user, t)
-                && calc::dist_between(cx.s, user, t).is_some_and(|d| d <= 1)
+                && calc::dist_between(&cx.s, user, t).is_some_and(|d| d <= 1)
             {
                 cx.emit(Event::Condition {
                     who: t,
@@ -81,7 +81,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         _ => None,
     };
     let shape = match cx.s.ch(user).pos {
-        Some(up) => check::shape_squares(cx.s, user, act, up).unwrap_or_default(),
+        Some(up) => check::shape_squares(&cx.s, user, act, up).unwrap_or_default(),
         None => Vec::new(),
     };
     start_use(
@@ -122,7 +122,7 @@ fn start_use(
         pick,
         overexert,
         is_action,
-        stage: first_stage(cx.s, a),
+        stage: first_stage(&cx.s, a),
         index: 0,
         post: false,
         defences: vec![None; n],
@@ -208,7 +208,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     i += 1;
                     continue;
                 }
-                let options = calc::defences(cx.s, t, a);
+                let options = calc::defences(&cx.s, t, a);
                 if cx.s.ch(t).incapacitated && !cx.s.options.incapacitated_may_defend {
                     cx.emit(Event::DefenceChosen {
                         who: t,
@@ -219,7 +219,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     continue;
                 }
                 if options.len() == 1 {
-                    let why = only_defence(cx.s, t, a);
+                    let why = only_defence(&cx.s, t, a);
                     cx.emit(Event::DefenceChosen {
                         who: t,
                         defence: options[0],
@@ -242,7 +242,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                 Some(Frame::Use(v)) => v.clone(),
                 _ => u,
             };
-            v.stage = next_stage(cx.s, UseStage::Defences);
+            v.stage = next_stage(&cx.s, UseStage::Defences);
             v.index = 0;
             set_top_use(cx, v);
             Ok(Flow::Go)
@@ -250,7 +250,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
         UseStage::Triggers => {
             let i = u.index as usize;
             if i >= n {
-                u.stage = next_stage(cx.s, UseStage::Triggers);
+                u.stage = next_stage(&cx.s, UseStage::Triggers);
                 u.index = 0;
                 set_top_use(cx, u);
                 return Ok(Flow::Go);
@@ -258,7 +258,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
             let t = u.targets[i];
             u.index += 1;
             let mut skipped = Vec::new();
-            let candidates = trigger_candidates(cx.s, &u, a, t, &mut skipped);
+            let candidates = trigger_candidates(&cx.s, &u, a, t, &mut skipped);
             set_top_use(cx, u);
             // Triggers whose condition held but that are not offered are logged with the reason.
             for (h, id, why) in skipped {
@@ -477,8 +477,8 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
             // (THR-R200); using either ends the Stance (`EndsStance::Always` below).
             Reaction::DefenceBanes(n) => u.mods[ti].defence_boons -= n,
             Reaction::DefenceBoons(n) => u.mods[ti].defence_boons += n,
-            Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(cx.s, holder, a),
-            Reaction::MoveToward(a) => moves.push(eval(cx.s, holder, a)),
+            Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(&cx.s, holder, a),
+            Reaction::MoveToward(a) => moves.push(eval(&cx.s, holder, a)),
             Reaction::Lines(l) => lines.extend(l.iter().cloned()),
         }
     }
@@ -513,7 +513,7 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     for n in moves {
         // The holder chooses where to move, toward the attacked ally (Interpose); an
         // Immobilized holder cannot move of its own accord (THR-R215).
-        if n > 0 && cx.s.ch(holder).able() && !calc::has(cx.s, holder, Cond::Immobilized) {
+        if n > 0 && cx.s.ch(holder).able() && !calc::has(&cx.s, holder, Cond::Immobilized) {
             cx.emit(Event::Push {
                 frame: Frame::Prompt(Prompt::Move {
                     who: holder,
@@ -579,7 +579,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     }
     let setup = Arc::clone(&cx.s.setup);
     let a = setup.book.get(u.ability);
-    if !calc::rolls(cx.s, a) {
+    if !calc::rolls(&cx.s, a) {
         apply_lines(cx, depth, &u, a, t, None)?;
         if a.buff_spec.is_some() {
             apply_buff(cx, &u, t);
@@ -588,7 +588,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     }
     let d = u.defences[i].unwrap_or(Defence::Decline);
     let mods = u.mods[i];
-    let (margin, def_margin) = calc::margins(cx.s, user, a);
+    let (margin, def_margin) = calc::margins(&cx.s, user, a);
     let (uname, tname) = (cx.s.name(user).to_string(), cx.s.name(t).to_string());
     let attack_parts = |s: &State| -> (i16, i16) {
         let tally = calc::attack_tally(s, user, a, t);
@@ -598,21 +598,21 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         match cx.s.options.declined_defence {
             DeclinedDefence::AutoSuccess => (None, None, Verdict::AttackerSuccess),
             DeclinedDefence::DefenceZero => {
-                let (net, m) = attack_parts(cx.s);
+                let (net, m) = attack_parts(&cx.s);
                 let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
                 let v = verdict_of(r.total, 0, margin, def_margin);
                 (Some(r), None, v)
             }
         }
     } else {
-        let mut dt = calc::defence_tally(cx.s, t, d);
+        let mut dt = calc::defence_tally(&cx.s, t, d);
         dt.add(mods.defence_boons);
-        let dm = calc::defence_modifier(cx.s, t, d, user) + mods.defence_flat;
+        let dm = calc::defence_modifier(&cx.s, t, d, user) + mods.defence_flat;
         loop {
             let r = match (cx.s.options.multi_target, shared_attack(cx, depth)) {
                 (MultiTarget::Shared, Some(r)) => r,
                 _ => {
-                    let (net, m) = attack_parts(cx.s);
+                    let (net, m) = attack_parts(&cx.s);
                     let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
                     if cx.s.options.multi_target == MultiTarget::Shared {
                         remember_shared(cx, depth, r);
@@ -620,7 +620,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
                     r
                 }
             };
-            let dnet = dt.net(cx.s);
+            let dnet = dt.net(&cx.s);
             let dr = roll2d6(cx, dnet, dm, &format_args!("{tname}'s {} roll", d.name()))?;
             if r.total == dr.total && cx.s.options.tie_rule == TieRule::Reroll {
                 cx.emit(Event::Contest {

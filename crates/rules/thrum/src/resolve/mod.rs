@@ -19,11 +19,12 @@
 //! `effects` Buffs, Terrain Effects, Nova, Minions and prompts, `end` the stop conditions and
 //! End of Combat, and `rulings` the GM's rulings.
 
+use crate::Thrum;
 use crate::check;
 use crate::command::Command;
-use crate::event::{Event, Rolled, apply};
+use crate::event::{Event, Rolled};
 use crate::state::{Frame, Phase, State, Step};
-use fray_dice::{Dice, Dist, Keep, MAX_DICE};
+use fray_dice::{Dist, Keep, MAX_DICE};
 use fray_engine::EngineError;
 use std::fmt;
 
@@ -48,23 +49,10 @@ use self::movement::{do_move, do_step};
 use self::rulings::ruling;
 use self::turn::{answer_reroll, begin_turn, next_slot};
 
-/// The resolution context: the state, the dice, and the events emitted so far.
-pub struct Cx<'a> {
-    /// The state being changed.
-    pub s: &'a mut State,
-    /// Where dice come from.
-    pub dice: &'a mut dyn Dice,
-    /// Events emitted, in order.
-    pub out: &'a mut Vec<Event>,
-}
-
-impl Cx<'_> {
-    /// Applies an event and records it.
-    pub fn emit(&mut self, e: Event) {
-        apply(self.s, &e);
-        self.out.push(e);
-    }
-}
+/// The resolution context: the state (read-only), the dice, and the events emitted so far.
+/// [`fray_engine::Cx::emit`] applies an event through [`crate::Thrum`]'s `apply` and records it:
+/// the only way resolution changes the state.
+pub type Cx<'a> = fray_engine::Cx<'a, Thrum>;
 
 type R<T = ()> = Result<T, EngineError>;
 
@@ -194,13 +182,13 @@ pub fn advance(cx: &mut Cx) -> R {
         let who = cx.s.turn.who;
         match cx.s.turn.step {
             Step::Slot => {
-                if cx.s.phase == Phase::Rounds && slot_needs_decision(cx.s) {
+                if cx.s.phase == Phase::Rounds && slot_needs_decision(&cx.s) {
                     return Ok(());
                 }
                 // Say why a slot in the rounds began without asking (THR-R15: no Delay was
                 // possible); Round Zero slots never offer one.
                 let why = (cx.s.phase == Phase::Rounds && cx.s.ch(who).present())
-                    .then(|| check::check(cx.s, &Command::Delay(None)).err())
+                    .then(|| check::check(&cx.s, &Command::Delay(None)).err())
                     .flatten()
                     .map(|r| r.reason);
                 begin_turn(cx)?;

@@ -60,9 +60,9 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
     let name = cx.s.name(who).to_string();
     match kind {
         FixedKind::Panic => {
-            let (mut tally, modifier) = calc::panic_tally(cx.s, who);
-            tally.add(-calc::turn_banes(cx.s, who));
-            let net = tally.net(cx.s);
+            let (mut tally, modifier) = calc::panic_tally(&cx.s, who);
+            tally.add(-calc::turn_banes(&cx.s, who));
+            let net = tally.net(&cx.s);
             let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Panic Roll"))?;
             let load = cx.s.ch(who).stress;
             // THR-R163: a total equal to the Stress Load (3 against 3) fails.
@@ -76,9 +76,9 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
             Ok(passed)
         }
         FixedKind::Incapacity => {
-            let (mut tally, modifier) = calc::incapacity_tally(cx.s, who);
-            tally.add(-calc::turn_banes(cx.s, who));
-            let net = tally.net(cx.s);
+            let (mut tally, modifier) = calc::incapacity_tally(&cx.s, who);
+            tally.add(-calc::turn_banes(&cx.s, who));
+            let net = tally.net(&cx.s);
             let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Incapacity Roll"))?;
             let load = cx.s.ch(who).fatigue;
             let passed = roll.total > load;
@@ -155,7 +155,7 @@ pub(super) fn step_roll(cx: &mut Cx, r: FixedRoll) -> R<Flow> {
     if roll_fixed(cx, r.who, r.kind)? {
         return Ok(Flow::Go);
     }
-    if can_reroll(cx.s, r.who, r.kind) {
+    if can_reroll(&cx.s, r.who, r.kind) {
         cx.emit(Event::Push {
             frame: Frame::Roll(FixedRoll { asking: true, ..r }),
         });
@@ -227,7 +227,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     {
         terrain_lines(cx, who, p, |spec, _| spec.end_of_turn.clone())?;
     }
-    let burning = calc::status_weight(cx.s, who, XStatus::Burning); // 1, or X when effects scale
+    let burning = calc::status_weight(&cx.s, who, XStatus::Burning); // 1, or X when effects scale
     if burning > 0 {
         deal(cx, who, Gauge::Fatigue, burning, None, 0);
     }
