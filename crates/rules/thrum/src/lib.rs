@@ -35,8 +35,9 @@ use crate::setup::{Cid, Setup};
 use crate::state::{Char, Frame, Phase, State, Step, Turn, UseStage};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
+use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
-use fray_engine::{EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
+use fray_engine::{EngineError, Frames, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
 use std::sync::Arc;
 
 /// The Thrum ruleset.
@@ -165,6 +166,35 @@ impl Ruleset for Thrum {
 
     fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
         view::indistinguishable(s, seat, out)
+    }
+}
+
+/// The resolution stack (`State::stack`) through the engine's frame kit, with Thrum's own frame
+/// events, so records and logs keep their form.
+impl Frames for Thrum {
+    type Frame = Frame;
+
+    /// Above any depth the rules reach, so the limit is only a guard against bugs: Thrum's own
+    /// guard against endless chains is `trigger-depth-limit` (THR-R146), at most 255 frames of
+    /// ability uses and trigger windows, with a few prompts and rolls on top of them.
+    const MAX_DEPTH: usize = 512;
+
+    fn frames(s: &State) -> &[Frame] {
+        &s.stack
+    }
+
+    fn frame_event(op: FrameOp<Frame>) -> Event {
+        match op {
+            FrameOp::Push(frame) => Event::Push { frame },
+            FrameOp::Update(frame) => Event::SetTop { frame },
+            // Only ability uses are replaced by index, and they sit below `trigger-depth-limit`
+            // (a `u8`), so the index always fits (the same `as u8` as before the kit).
+            FrameOp::Set(index, frame) => Event::SetFrame {
+                index: index as u8,
+                frame,
+            },
+            FrameOp::Pop => Event::Pop,
+        }
     }
 }
 

@@ -94,7 +94,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         act.pick,
         act.overexert,
         true,
-    );
+    )?;
     Ok(())
 }
 
@@ -109,7 +109,7 @@ fn start_use(
     pick: Pick,
     overexert: Option<u8>,
     is_action: bool,
-) {
+) -> R {
     let a = cx.s.setup.book.get(ability);
     let n = targets.len();
     let u = Use {
@@ -131,7 +131,7 @@ fn start_use(
         shared_attack: None,
         moved: 0,
     };
-    cx.emit(Event::Push { frame: Frame::Use(u) });
+    cx.push(Frame::Use(u))
 }
 
 pub(super) fn step_frame(cx: &mut Cx) -> R<Flow> {
@@ -152,10 +152,6 @@ pub(super) fn step_frame(cx: &mut Cx) -> R<Flow> {
         }
         None => Ok(Flow::Wait),
     }
-}
-
-fn set_top_use(cx: &mut Cx, u: Use) {
-    cx.emit(Event::SetTop { frame: Frame::Use(u) });
 }
 
 fn next_stage(s: &State, stage: UseStage) -> UseStage {
@@ -194,7 +190,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
     // A user who left the fight (a GM ruling) stops its ability.
     if !cx.s.ch(u.user).present() && u.stage != UseStage::Finish {
         u.stage = UseStage::Finish;
-        set_top_use(cx, u);
+        cx.update(Frame::Use(u));
         return Ok(Flow::Go);
     }
     match u.stage {
@@ -234,7 +230,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                         _ => u.clone(),
                     };
                     v.index = i as u8;
-                    set_top_use(cx, v);
+                    cx.update(Frame::Use(v));
                 }
                 return Ok(Flow::Wait);
             }
@@ -244,7 +240,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
             };
             v.stage = next_stage(&cx.s, UseStage::Defences);
             v.index = 0;
-            set_top_use(cx, v);
+            cx.update(Frame::Use(v));
             Ok(Flow::Go)
         }
         UseStage::Triggers => {
@@ -252,14 +248,14 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
             if i >= n {
                 u.stage = next_stage(&cx.s, UseStage::Triggers);
                 u.index = 0;
-                set_top_use(cx, u);
+                cx.update(Frame::Use(u));
                 return Ok(Flow::Go);
             }
             let t = u.targets[i];
             u.index += 1;
             let mut skipped = Vec::new();
             let candidates = trigger_candidates(&cx.s, &u, a, t, &mut skipped);
-            set_top_use(cx, u);
+            cx.update(Frame::Use(u));
             // Triggers whose condition held but that are not offered are logged with the reason.
             for (h, id, why) in skipped {
                 cx.emit(Event::NotOffered {
@@ -282,14 +278,12 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                 }
             }
             if !candidates.is_empty() && !deep {
-                cx.emit(Event::Push {
-                    frame: Frame::Window(WindowFrame {
-                        use_frame: depth as u8,
-                        target_index: i as u8,
-                        candidates,
-                        asked: 0,
-                    }),
-                });
+                cx.push(Frame::Window(WindowFrame {
+                    use_frame: depth as u8,
+                    target_index: i as u8,
+                    candidates,
+                    asked: 0,
+                }))?;
             }
             Ok(Flow::Go)
         }
@@ -299,19 +293,19 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                 u.stage = UseStage::Finish;
                 u.index = 0;
                 u.post = false;
-                set_top_use(cx, u);
+                cx.update(Frame::Use(u));
                 return Ok(Flow::Go);
             }
             if !u.post {
                 // Roll this target and apply its lines; anything those lines start (a move, a
                 // roll) resolves before the after-effects.
                 u.post = true;
-                set_top_use(cx, u);
+                cx.update(Frame::Use(u));
                 resolve_target(cx, depth, i)?;
             } else {
                 u.post = false;
                 u.index += 1;
-                set_top_use(cx, u);
+                cx.update(Frame::Use(u));
                 post_target(cx, depth, i)?;
             }
             Ok(Flow::Go)
@@ -319,10 +313,10 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
         UseStage::Finish => {
             if !u.post {
                 u.post = true;
-                set_top_use(cx, u.clone());
+                cx.update(Frame::Use(u.clone()));
                 finish_use(cx, &u)?;
             } else {
-                cx.emit(Event::Pop);
+                cx.pop();
                 after_use(cx, &u)?;
             }
             Ok(Flow::Go)
@@ -433,11 +427,9 @@ fn step_window(cx: &mut Cx) -> Flow {
             return Flow::Wait;
         }
         w.asked += 1;
-        cx.emit(Event::SetTop {
-            frame: Frame::Window(w.clone()),
-        });
+        cx.update(Frame::Window(w.clone()));
     }
-    cx.emit(Event::Pop);
+    cx.pop();
     Flow::Go
 }
 
@@ -452,9 +444,7 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     // The controller picks which of its triggers goes first (THR-R148).
     if let Some(j) = w.candidates[at..].iter().position(|c| *c == (holder, id)) {
         w.candidates.swap(at, at + j);
-        cx.emit(Event::SetTop {
-            frame: Frame::Window(w.clone()),
-        });
+        cx.update(Frame::Window(w.clone()));
     }
     let Some(Frame::Use(mut u)) = cx.s.stack.get(w.use_frame as usize).cloned() else {
         return Ok(());
@@ -500,10 +490,7 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
         EndsStance::UnlessDefenceCritical => u.mods[ti].ends_unless_critical = Some(holder),
         EndsStance::Never => {}
     }
-    cx.emit(Event::SetFrame {
-        index: w.use_frame,
-        frame: Frame::Use(u),
-    });
+    cx.set_frame(w.use_frame as usize, Frame::Use(u));
     if !lines.is_empty() {
         let su = synthetic_use(cx, holder, id);
         for l in &lines {
@@ -514,13 +501,11 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
         // The holder chooses where to move, toward the attacked ally (Interpose); an
         // Immobilized holder cannot move of its own accord (THR-R215).
         if n > 0 && cx.s.ch(holder).able() && !calc::has(&cx.s, holder, Cond::Immobilized) {
-            cx.emit(Event::Push {
-                frame: Frame::Prompt(Prompt::Move {
-                    who: holder,
-                    budget: n,
-                    toward: Some(about),
-                }),
-            });
+            cx.push(Frame::Prompt(Prompt::Move {
+                who: holder,
+                budget: n,
+                toward: Some(about),
+            }))?;
         }
     }
     Ok(())
@@ -551,9 +536,7 @@ pub(super) fn pass_trigger(cx: &mut Cx) {
             .collect();
         if keep.len() != w.candidates.len() {
             w.candidates = keep;
-            cx.emit(Event::SetTop {
-                frame: Frame::Window(w),
-            });
+            cx.update(Frame::Window(w));
         }
     }
 }
@@ -582,7 +565,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     if !calc::rolls(&cx.s, a) {
         apply_lines(cx, depth, &u, a, t, None)?;
         if a.buff_spec.is_some() {
-            apply_buff(cx, &u, t);
+            apply_buff(cx, &u, t)?;
         }
         return Ok(());
     }
@@ -651,10 +634,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     });
     if let Some(mut v) = cx.s.use_at(depth).cloned() {
         v.verdicts[i] = Some(verdict);
-        cx.emit(Event::SetFrame {
-            index: depth as u8,
-            frame: Frame::Use(v),
-        });
+        cx.set_frame(depth, Frame::Use(v));
     }
     nova_on_contest(cx, user, t, verdict, attack);
     // Evasion short of a Critical, a tie included, leaves the defender +1 Vulnerable (THR-R112).
@@ -702,11 +682,11 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
             target: crate::command::Target::Chars(vec![user]),
             overexert: None,
         });
-        start_use(cx, h, f, vec![user], None, Vec::new(), Pick::default(), None, false);
+        start_use(cx, h, f, vec![user], None, Vec::new(), Pick::default(), None, false)?;
     }
     // A used-up Buff: its creator decides whether to keep it.
     if mods.buff_used {
-        buff_keep_prompt(cx, t);
+        buff_keep_prompt(cx, t)?;
     }
     // Finisher (THR-R117, THR-R118): first of all.
     if a.finisher
@@ -714,7 +694,7 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         && cx.s.ch(t).exhausted()
         && !cx.s.ch(t).incapacitated
     {
-        fixed_roll(cx, t, FixedKind::Incapacity);
+        fixed_roll(cx, t, FixedKind::Incapacity)?;
     }
     Ok(())
 }
@@ -726,10 +706,7 @@ pub(super) fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
 fn remember_shared(cx: &mut Cx, depth: usize, r: Rolled) {
     if let Some(mut u) = cx.s.use_at(depth).cloned() {
         u.shared_attack = Some(r);
-        cx.emit(Event::SetFrame {
-            index: depth as u8,
-            frame: Frame::Use(u),
-        });
+        cx.set_frame(depth, Frame::Use(u));
     }
 }
 
@@ -738,10 +715,7 @@ fn forget_shared(cx: &mut Cx, depth: usize) {
         && u.shared_attack.is_some()
     {
         u.shared_attack = None;
-        cx.emit(Event::SetFrame {
-            index: depth as u8,
-            frame: Frame::Use(u),
-        });
+        cx.set_frame(depth, Frame::Use(u));
     }
 }
 
@@ -799,7 +773,7 @@ fn finish_use(cx: &mut Cx, u: &Use) -> R {
         && cx.s.ch(user).exhausted()
         && (cx.s.options.incapacity_after_any_action || a.is_attack())
     {
-        fixed_roll(cx, user, FixedKind::Incapacity); // THR-R166
+        fixed_roll(cx, user, FixedKind::Incapacity)?; // THR-R166
     }
     Ok(())
 }

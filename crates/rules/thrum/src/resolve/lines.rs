@@ -246,18 +246,16 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
         Op::Remove => {
             remove(cx, r, Removal::CoupDeGrace);
         }
-        Op::IncapacityRoll => fixed_roll(cx, r, FixedKind::Incapacity),
+        Op::IncapacityRoll => fixed_roll(cx, r, FixedKind::Incapacity)?,
         Op::Follow(a) => {
             let budget = eval(&cx.s, user, a);
             // A follow-up move is the recipient's own movement: not while Immobilized (THR-R215).
             if budget > 0 && cx.s.ch(r).able() && !calc::has(&cx.s, r, Cond::Immobilized) {
-                cx.emit(Event::Push {
-                    frame: Frame::Prompt(Prompt::Move {
-                        who: r,
-                        budget,
-                        toward: None,
-                    }),
-                });
+                cx.push(Frame::Prompt(Prompt::Move {
+                    who: r,
+                    budget,
+                    toward: None,
+                }))?;
             }
         }
         Op::Initiative(a) => {
@@ -352,10 +350,7 @@ fn damage(cx: &mut Cx, depth: usize, u: &Use, r: Cid, g: Gauge, amount: i16) {
         let take = v.mods[i].reduce.min(n);
         n -= take;
         v.mods[i].reduce -= take;
-        cx.emit(Event::SetFrame {
-            index: depth as u8,
-            frame: Frame::Use(v),
-        });
+        cx.set_frame(depth, Frame::Use(v));
     }
     if cx.s.info(r).minion_of.is_some() {
         if n > 0 || (amount > 0 && cx.s.options.minion_vanishes_at_zero) {
