@@ -1,8 +1,10 @@
 //! Resolution: commands become events, and the combat runs until the next decision.
 //!
-//! Everything here goes through [`Cx::emit`], which applies an event and records it, so the
-//! state changes only through `apply`. Resolution is a loop ([`advance`]) over the resolution
-//! stack and the turn: the top frame (an ability use, a trigger window) is advanced until it
+//! Everything here goes through the engine's resolution kit: [`Cx`] hands out the state
+//! read-only and `emit` applies an event and records it, so the state changes only through
+//! `apply`; the resolution stack changes through `push`, `update`, `set_frame` and `pop` (Thrum's
+//! `Push`, `SetTop`, `SetFrame` and `Pop` events). Resolution is a loop ([`advance`], the
+//! engine's `settle` repeating one automatic step) over the resolution stack and the turn: the top frame (an ability use, a trigger window) is advanced until it
 //! needs a decision or finishes; with an empty stack, the turn moves on (start of turn, end of
 //! turn, next slot, next round) until a seat must decide or the combat ends.
 //!
