@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use fray_dice::{Dice, DiceError, Faces, Prng, SeededDice};
 use fray_engine::text::TextRuleset;
-use fray_engine::{Policy, Ruleset, Seat, choose_first};
+use fray_engine::{Cx, Policy, Ruleset, Seat, choose_first};
 use fray_thrum::state::{State, Step};
 use fray_thrum::{Thrum, odds};
 use std::hint::black_box;
@@ -53,11 +53,11 @@ fn combat_with(
     ai.new_combat();
     let mut rng = Prng::for_stream(seed, 1);
     events.clear();
-    Thrum::start(&mut s, &mut *dice, events).expect("start");
+    Thrum::start(&mut Cx::new(&mut s, &mut *dice, events)).expect("start");
     while Thrum::pending(&s).is_some() {
         let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
         events.clear();
-        Thrum::resolve(&mut s, seat, &c, &mut *dice, events).expect("resolve");
+        Thrum::resolve(&mut Cx::new(&mut s, &mut *dice, events), seat, &c).expect("resolve");
     }
     s.round
 }
@@ -71,10 +71,10 @@ fn thrum(c: &mut Criterion) {
     let mut mid = base.clone();
     let mut dice = SeededDice::new(7);
     let mut rng = Prng::from_seed(7);
-    Thrum::start(&mut mid, &mut dice, &mut events).expect("start");
+    Thrum::start(&mut Cx::new(&mut mid, &mut dice, &mut events)).expect("start");
     while Thrum::pending(&mid).is_some() && (mid.round < 2 || mid.turn.step != Step::Slot) {
         let (seat, cmd) = choose_first(&mut *ai, &mid, &mut rng).expect("a command");
-        Thrum::resolve(&mut mid, seat, &cmd, &mut dice, &mut events).expect("resolve");
+        Thrum::resolve(&mut Cx::new(&mut mid, &mut dice, &mut events), seat, &cmd).expect("resolve");
     }
     c.bench_function("thrum one turn (heuristic, bench-4v4)", |b| {
         let mut seed = 0u64;
@@ -86,7 +86,7 @@ fn thrum(c: &mut Criterion) {
             let mut rng = Prng::from_seed(seed);
             while let Some((seat, cmd)) = choose_first(&mut *ai, &s, &mut rng) {
                 events.clear();
-                Thrum::resolve(&mut s, seat, &cmd, &mut dice, &mut events).expect("resolve");
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &cmd).expect("resolve");
                 if s.turn.who != who || Thrum::pending(&s).is_none() {
                     break;
                 }
@@ -149,10 +149,10 @@ fn thrum(c: &mut Criterion) {
             let mut dice = SeededDice::for_stream(seed, 0);
             let mut rng = Prng::for_stream(seed, 1);
             let mut cmds = Vec::new();
-            Thrum::start(&mut s, &mut dice, &mut events).expect("start");
+            Thrum::start(&mut Cx::new(&mut s, &mut dice, &mut events)).expect("start");
             while Thrum::pending(&s).is_some() {
                 let (seat, c) = choose_first(&mut *ai, &s, &mut rng).expect("a command");
-                Thrum::resolve(&mut s, seat, &c, &mut dice, &mut events).expect("resolve");
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c).expect("resolve");
                 cmds.push((seat, c));
             }
             (seed, cmds)
@@ -168,10 +168,10 @@ fn thrum(c: &mut Criterion) {
             let mut s = base.clone();
             let mut dice = SeededDice::for_stream(*seed, 0);
             events.clear();
-            Thrum::start(&mut s, &mut dice, &mut events).expect("start");
+            Thrum::start(&mut Cx::new(&mut s, &mut dice, &mut events)).expect("start");
             for (seat, c) in cmds {
                 events.clear();
-                Thrum::resolve(&mut s, *seat, c, &mut dice, &mut events).expect("resolve");
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), *seat, c).expect("resolve");
             }
             black_box(s.round)
         })

@@ -12,7 +12,7 @@
 use crate::ability::{Ability, Attr, Cond, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, range_of};
 use crate::codes;
-use crate::command::{Action, Command, Gauge, Ruling, Target};
+use crate::command::{Action, Command, Gauge, Ruling, Target, ThrumRuling};
 use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::resolve::{StepCost, terrain_step_cost};
 use crate::setup::Cid;
@@ -740,8 +740,8 @@ fn indices(s: &State, cmd: &Command) -> Result<(), Reject> {
         Command::Stance(a) | Command::Trigger(a) | Command::DefendWith(_, a) => ability(*a),
         Command::Gm(r) => match r {
             Ruling::Adjust { who: c, .. }
-            | Ruling::Status { who: c, .. }
-            | Ruling::Incapacitate { who: c, .. }
+            | Ruling::Other(ThrumRuling::Status { who: c, .. })
+            | Ruling::Other(ThrumRuling::Incapacitate { who: c, .. })
             | Ruling::Move { who: c, .. }
             | Ruling::Remove { who: c } => who(*c).map_err(|r| no(codes::BAD_RULING, r.reason)),
             Ruling::Add { side, .. } if *side as usize >= s.setup.sides.len() => {
@@ -1368,7 +1368,7 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             }
             Ok(())
         }
-        Ruling::Status { who, status, by } => {
+        Ruling::Other(ThrumRuling::Status { who, status, by }) => {
             if !known(*who) {
                 return Err(no(codes::BAD_RULING, "no such combatant"));
             }
@@ -1390,7 +1390,7 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             }
             Ok(())
         }
-        Ruling::Incapacitate { who, on } => {
+        Ruling::Other(ThrumRuling::Incapacitate { who, on }) => {
             if !known(*who) || s.ch(*who).removed {
                 return Err(no(codes::BAD_RULING, "no such combatant in the fight"));
             }

@@ -7,6 +7,7 @@ use crate::ability::{AbilityId, Attr, Defence};
 use crate::setup::Cid;
 use crate::state::{Pick, State, StatusRef};
 use fray_engine::Reject;
+use fray_engine::gm::{self, Adjust};
 use fray_space::{Dir, Pos};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -92,58 +93,10 @@ impl Gauge {
     }
 }
 
-/// A change: add (possibly negative) or set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Adjust {
-    /// Add this amount.
-    Add(i16),
-    /// Set to this value.
-    Set(i16),
-}
-
-impl Adjust {
-    /// The new value from the old.
-    pub fn apply(self, old: i16) -> i16 {
-        match self {
-            Adjust::Add(d) => old.saturating_add(d),
-            Adjust::Set(v) => v,
-        }
-    }
-
-    fn parse(s: &str) -> Option<Adjust> {
-        if let Some(v) = s.strip_prefix('=') {
-            return v.parse().ok().map(Adjust::Set);
-        }
-        if let Some(v) = s.strip_prefix('+') {
-            return v.parse().ok().map(Adjust::Add);
-        }
-        if s.starts_with('-') {
-            return s.parse().ok().map(Adjust::Add);
-        }
-        None
-    }
-
-    fn text(self) -> String {
-        match self {
-            Adjust::Add(d) if d >= 0 => format!("+{d}"),
-            Adjust::Add(d) => format!("{d}"),
-            Adjust::Set(v) => format!("={v}"),
-        }
-    }
-}
-
-/// A GM ruling: recorded like any other command.
+/// Thrum's own GM rulings, beside the shared ones of [`gm::Ruling`] (their JSON keeps its own
+/// tags: `{"Status":{..}}`, `{"Incapacitate":{..}}`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Ruling {
-    /// Change a load, tolerance, wound count, initiative or mark.
-    Adjust {
-        /// Who.
-        who: Cid,
-        /// What.
-        gauge: Gauge,
-        /// How.
-        by: Adjust,
-    },
+pub enum ThrumRuling {
     /// Add or remove a status or condition (`by` = X for statuses; conditions use 0/1).
     Status {
         /// Who.
@@ -160,35 +113,12 @@ pub enum Ruling {
         /// On or off.
         on: bool,
     },
-    /// Put a combatant on a square (no movement rules).
-    Move {
-        /// Who.
-        who: Cid,
-        /// Where.
-        to: Pos,
-    },
-    /// A new combatant from a template joins (rolls Initiative on arrival, THR-R19).
-    Add {
-        /// Its id.
-        id: String,
-        /// The template name.
-        template: String,
-        /// Its side.
-        side: u8,
-        /// Its square.
-        at: Pos,
-    },
-    /// Remove a combatant from combat (fled, surrendered...).
-    Remove {
-        /// Who.
-        who: Cid,
-    },
-    /// End the combat now, with the given winning side (or none).
-    End {
-        /// The winner.
-        winner: Option<u8>,
-    },
 }
+
+/// A GM ruling, recorded like any other command: the engine's shared rulings (change a
+/// [`Gauge`], move, add a combatant from a template, which rolls Initiative on arrival
+/// (THR-R19), remove, end) and Thrum's own ([`ThrumRuling`]).
+pub type Ruling = gm::Ruling<Cid, Gauge, Pos, ThrumRuling>;
 
 /// Everything a seat can submit.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -424,96 +354,86 @@ pub fn choice_labels(state: &State, id: AbilityId) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn parse_gm(state: &State, words: &[&str]) -> Result<Command, Reject> {
-    let mut w = words.iter().copied();
-    let verb = w
-        .next()
-        .ok_or_else(|| reject("expected a ruling: set, status, incapacitate, revive, move, add, remove or end"))?;
-    let r = match verb {
-        "set" => {
-            let c = who(state, w.next())?;
-            let g = w.next().ok_or_else(|| reject("expected what to change"))?;
-            let gauge = Gauge::parse(g).ok_or_else(|| {
-                reject(format!(
-                    "'{g}' cannot be set: expected fatigue, stress, fatigue-tolerance, stress-tolerance, wounds, initiative, mark or scouted"
-                ))
-            })?;
-            let v = w.next().ok_or_else(|| reject("expected +N, -N or =N"))?;
-            let by = Adjust::parse(v).ok_or_else(|| reject(format!("'{v}' is not a change: expected +N, -N or =N")))?;
-            Ruling::Adjust { who: c, gauge, by }
-        }
-        "status" => {
-            let c = who(state, w.next())?;
-            let s = w.next().ok_or_else(|| reject("expected a status or condition"))?;
-            let status = StatusRef::parse(s).ok_or_else(|| reject(format!("'{s}' is not a status or condition")))?;
-            let v = w.next().ok_or_else(|| reject("expected +N, -N, =N, on or off"))?;
-            let by = match v {
-                "on" => Adjust::Set(1),
-                "off" => Adjust::Set(0),
-                _ => Adjust::parse(v)
-                    .ok_or_else(|| reject(format!("'{v}' is not a change: expected +N, -N, =N, on or off")))?,
-            };
-            Ruling::Status { who: c, status, by }
-        }
-        "incapacitate" => Ruling::Incapacitate {
-            who: who(state, w.next())?,
-            on: true,
-        },
-        "revive" => Ruling::Incapacitate {
-            who: who(state, w.next())?,
-            on: false,
-        },
-        "move" => Ruling::Move {
-            who: who(state, w.next())?,
-            to: pos(w.next())?,
-        },
-        "add" => {
-            let id = w
-                .next()
-                .ok_or_else(|| reject("expected 'gm add <new-id> <template> <side> <x,y>'"))?
-                .to_string();
-            let template = w.next().ok_or_else(|| reject("expected a template name"))?.to_string();
-            let s = w.next().ok_or_else(|| reject("expected a side id"))?;
-            let side = state
-                .setup
-                .sides
-                .iter()
-                .position(|x| x.id.eq_ignore_ascii_case(s))
-                .ok_or_else(|| reject(format!("no side '{s}'")))? as u8;
-            Ruling::Add {
-                id,
-                template,
-                side,
-                at: pos(w.next())?,
-            }
-        }
-        "remove" => Ruling::Remove {
-            who: who(state, w.next())?,
-        },
-        "end" => {
-            let winner = match w.next() {
-                None | Some("none") | Some("draw") => None,
-                Some(s) => Some(
-                    state
-                        .setup
-                        .sides
-                        .iter()
-                        .position(|x| x.id.eq_ignore_ascii_case(s))
-                        .ok_or_else(|| reject(format!("no side '{s}'")))? as u8,
-                ),
-            };
-            Ruling::End { winner }
-        }
-        other => {
-            return Err(reject(format!(
-                "unknown ruling '{other}': expected set, status, incapacitate, revive, move, add, remove or end"
-            )));
-        }
-    };
-    if let Some(x) = w.next() {
-        return Err(reject(format!("unexpected '{x}' at the end of the ruling")));
+/// The words of Thrum's GM rulings in a position: its combatants, gauges, squares and sides,
+/// and its own rulings (`status`, `incapacitate`, `revive`).
+struct GmWords<'a>(&'a State);
+
+/// Every ruling verb, for the message when one is missing or unknown.
+const GM_VERBS: &str = "set, status, incapacitate, revive, move, add, remove or end";
+
+impl gm::Vocabulary for GmWords<'_> {
+    type Who = Cid;
+    type Gauge = Gauge;
+    type Pos = Pos;
+    type Other = ThrumRuling;
+
+    fn who(&self, word: &str) -> Result<Cid, Reject> {
+        who(self.0, Some(word))
     }
-    Ok(Command::Gm(r))
+
+    fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
+        Gauge::parse(word).ok_or_else(|| {
+            reject(format!(
+                "'{word}' cannot be set: expected fatigue, stress, fatigue-tolerance, stress-tolerance, wounds, initiative, mark or scouted"
+            ))
+        })
+    }
+
+    fn pos(&self, word: &str) -> Result<Pos, Reject> {
+        pos(Some(word))
+    }
+
+    fn side(&self, word: &str) -> Result<u8, Reject> {
+        self.0
+            .setup
+            .sides
+            .iter()
+            .position(|x| x.id.eq_ignore_ascii_case(word))
+            .map(|i| i as u8)
+            .ok_or_else(|| reject(format!("no side '{word}'")))
+    }
+
+    fn other(&self, words: &[&str]) -> Option<Result<ThrumRuling, Reject>> {
+        let (&verb, rest) = words.split_first()?;
+        let mut w = rest.iter().copied();
+        let ruling = match verb {
+            "status" => self.status(&mut w),
+            "incapacitate" | "revive" => who(self.0, w.next()).map(|who| ThrumRuling::Incapacitate {
+                who,
+                on: verb == "incapacitate",
+            }),
+            _ => return None,
+        };
+        Some(ruling.and_then(|r| match w.next() {
+            Some(x) => Err(reject(format!("unexpected '{x}' at the end of the ruling"))),
+            None => Ok(r),
+        }))
+    }
+
+    fn verbs(&self) -> &'static str {
+        GM_VERBS
+    }
+}
+
+impl GmWords<'_> {
+    /// `gm status <id> <status-or-condition> +N|-N|=N|on|off`.
+    fn status<'w>(&self, w: &mut impl Iterator<Item = &'w str>) -> Result<ThrumRuling, Reject> {
+        let who = who(self.0, w.next())?;
+        let s = w.next().ok_or_else(|| reject("expected a status or condition"))?;
+        let status = StatusRef::parse(s).ok_or_else(|| reject(format!("'{s}' is not a status or condition")))?;
+        let v = w.next().ok_or_else(|| reject("expected +N, -N, =N, on or off"))?;
+        let by = match v {
+            "on" => Adjust::Set(1),
+            "off" => Adjust::Set(0),
+            _ => Adjust::parse(v)
+                .ok_or_else(|| reject(format!("'{v}' is not a change: expected +N, -N, =N, on or off")))?,
+        };
+        Ok(ThrumRuling::Status { who, status, by })
+    }
+}
+
+fn parse_gm(state: &State, words: &[&str]) -> Result<Command, Reject> {
+    gm::parse(&GmWords(state), words).map(Command::Gm)
 }
 
 /// Prints a command in the form [`parse`] reads.
@@ -579,23 +499,20 @@ pub fn format(state: &State, cmd: &Command) -> String {
             }
             s
         }
-        Command::Gm(r) => match r {
-            Ruling::Adjust { who, gauge, by } => format!("gm set {} {} {}", id(*who), gauge.name(), by.text()),
-            Ruling::Status { who, status, by } => format!("gm status {} {} {}", id(*who), status.name(), by.text()),
-            Ruling::Incapacitate { who, on: true } => format!("gm incapacitate {}", id(*who)),
-            Ruling::Incapacitate { who, on: false } => format!("gm revive {}", id(*who)),
-            Ruling::Move { who, to } => format!("gm move {} {to}", id(*who)),
-            Ruling::Add {
-                id: new,
-                template,
-                side,
-                at,
-            } => {
-                format!("gm add {new} {template} {} {at}", state.setup.sides[*side as usize].id)
-            }
-            Ruling::Remove { who } => format!("gm remove {}", id(*who)),
-            Ruling::End { winner: None } => "gm end none".into(),
-            Ruling::End { winner: Some(s) } => format!("gm end {}", state.setup.sides[*s as usize].id),
-        },
+        Command::Gm(r) => {
+            let r = gm::format(
+                r,
+                |c| id(*c),
+                |g| g.name().to_string(),
+                Pos::to_string,
+                |s| state.setup.sides[s as usize].id.clone(),
+                |x| match x {
+                    ThrumRuling::Status { who, status, by } => format!("status {} {} {by}", id(*who), status.name()),
+                    ThrumRuling::Incapacitate { who, on: true } => format!("incapacitate {}", id(*who)),
+                    ThrumRuling::Incapacitate { who, on: false } => format!("revive {}", id(*who)),
+                },
+            );
+            format!("gm {r}")
+        }
     }
 }

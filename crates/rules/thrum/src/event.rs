@@ -11,6 +11,7 @@ use crate::state::{AutoStep, BuffOn, Char, Frame, Phase, State, Step, TerrainIns
 use fray_dice::Roll;
 use fray_engine::Outcome;
 use fray_engine::order::InitiativeOrder;
+use fray_engine::resolve::{FrameOp, apply_frame_op};
 use fray_space::Pos;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -723,20 +724,11 @@ pub fn apply(s: &mut State, e: &Event) {
                 s.turn.acted = true;
             }
         }
-        Event::Push { frame } => s.stack.push(frame.clone()),
-        Event::SetTop { frame } => {
-            if let Some(top) = s.stack.last_mut() {
-                *top = frame.clone();
-            }
-        }
-        Event::SetFrame { index, frame } => {
-            if let Some(f) = s.stack.get_mut(*index as usize) {
-                *f = frame.clone();
-            }
-        }
-        Event::Pop => {
-            s.stack.pop();
-        }
+        // The resolution stack, through the engine's frame operations (see `Frames for Thrum`).
+        Event::Push { frame } => apply_frame_op(&mut s.stack, FrameOp::Push(frame)),
+        Event::SetTop { frame } => apply_frame_op(&mut s.stack, FrameOp::Update(frame)),
+        Event::SetFrame { index, frame } => apply_frame_op(&mut s.stack, FrameOp::Set(*index as usize, frame)),
+        Event::Pop => apply_frame_op(&mut s.stack, FrameOp::Pop),
         Event::DefenceChosen { who, defence, only } => {
             if let Some(why) = only {
                 s.auto.push(AutoStep::Defence {

@@ -33,11 +33,11 @@ use crate::options::{InitiativeTies, Options};
 use crate::resolve::{Cx, advance, roll2d6, stop_check};
 use crate::setup::{Cid, Setup};
 use crate::state::{Char, Frame, Phase, State, Step, Turn, UseStage};
-use fray_dice::Dice;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
+use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
-use fray_engine::{EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
+use fray_engine::{EngineError, Frames, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
 use std::sync::Arc;
 
 /// The Thrum ruleset.
@@ -73,23 +73,22 @@ impl Ruleset for Thrum {
         })
     }
 
-    fn start(state: &mut State, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
-        let mut cx = Cx { s: state, dice, out };
+    fn start(cx: &mut Cx) -> Result<(), EngineError> {
         // Initiative (THR-R9): 2d6 + Initiative modifier for everyone, once.
         let n = cx.s.chars.len() as Cid;
         for who in 0..n {
             let modifier = cx.s.info(who).stats.initiative;
             let name = cx.s.name(who).to_string();
-            let roll = roll2d6(&mut cx, 0, modifier, &format_args!("{name}'s Initiative"))?;
+            let roll = roll2d6(cx, 0, modifier, &format_args!("{name}'s Initiative"))?;
             cx.emit(Event::InitiativeRolled { who, roll });
         }
-        let order = initiative_order(&mut cx)?;
+        let order = initiative_order(cx)?;
         cx.emit(Event::OrderSet { order });
-        stop_check(&mut cx);
+        stop_check(cx);
         if cx.s.outcome.is_none() {
             cx.emit(Event::RoundStarted { round: 0 });
         }
-        advance(&mut cx)
+        advance(cx)
     }
 
     fn pending(s: &State) -> Option<Pending> {
@@ -133,15 +132,8 @@ impl Ruleset for Thrum {
         check::check(s, command)
     }
 
-    fn resolve(
-        s: &mut State,
-        _seat: Seat,
-        command: &Command,
-        dice: &mut dyn Dice,
-        out: &mut Vec<Event>,
-    ) -> Result<(), EngineError> {
-        let mut cx = Cx { s, dice, out };
-        resolve::resolve(&mut cx, command)
+    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command) -> Result<(), EngineError> {
+        resolve::resolve(cx, command)
     }
 
     fn apply(s: &mut State, e: &Event) {
@@ -174,6 +166,35 @@ impl Ruleset for Thrum {
 
     fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
         view::indistinguishable(s, seat, out)
+    }
+}
+
+/// The resolution stack (`State::stack`) through the engine's frame kit, with Thrum's own frame
+/// events, so records and logs keep their form.
+impl Frames for Thrum {
+    type Frame = Frame;
+
+    /// Above any depth the rules reach, so the limit is only a guard against bugs: Thrum's own
+    /// guard against endless chains is `trigger-depth-limit` (THR-R146), at most 255 frames of
+    /// ability uses and trigger windows, with a few prompts and rolls on top of them.
+    const MAX_DEPTH: usize = 512;
+
+    fn frames(s: &State) -> &[Frame] {
+        &s.stack
+    }
+
+    fn frame_event(op: FrameOp<Frame>) -> Event {
+        match op {
+            FrameOp::Push(frame) => Event::Push { frame },
+            FrameOp::Update(frame) => Event::SetTop { frame },
+            // Only ability uses are replaced by index, and they sit below `trigger-depth-limit`
+            // (a `u8`), so the index always fits (the same `as u8` as before the kit).
+            FrameOp::Set(index, frame) => Event::SetFrame {
+                index: index as u8,
+                frame,
+            },
+            FrameOp::Pop => Event::Pop,
+        }
     }
 }
 

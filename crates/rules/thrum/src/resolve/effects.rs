@@ -25,11 +25,11 @@ pub(super) fn buff_on_defence(cx: &mut Cx, t: Cid) {
         return;
     };
     let i = u.index as usize;
-    let bonus = spec.defence_bonus.as_ref().map_or(0, |x| eval(cx.s, b.creator, x));
+    let bonus = spec.defence_bonus.as_ref().map_or(0, |x| eval(&cx.s, b.creator, x));
     u.mods[i].defence_flat += bonus;
     u.mods[i].reduce += spec.reduce_damage;
     u.mods[i].buff_used = true;
-    cx.emit(Event::SetTop { frame: Frame::Use(u) });
+    cx.update(Frame::Use(u));
     use_buff(cx, t);
 }
 
@@ -44,10 +44,10 @@ pub(super) fn use_buff(cx: &mut Cx, who: Cid) {
 }
 
 /// After a use, a used-up Buff either asks its creator to pay to keep it or ends.
-pub(super) fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) {
-    let Some(b) = cx.s.ch(bearer).buff else { return };
+pub(super) fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) -> R {
+    let Some(b) = cx.s.ch(bearer).buff else { return Ok(()) };
     if b.uses > 0 {
-        return;
+        return Ok(());
     }
     let keep =
         cx.s.setup
@@ -58,23 +58,22 @@ pub(super) fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) {
             .and_then(|x| x.keep_cost);
     match keep {
         Some(cost) if cx.s.ch(b.creator).present() => {
-            cx.emit(Event::Push {
-                frame: Frame::Prompt(Prompt::BuffKeep {
-                    creator: b.creator,
-                    target: bearer,
-                    cost,
-                }),
-            });
+            cx.push(Frame::Prompt(Prompt::BuffKeep {
+                creator: b.creator,
+                target: bearer,
+                cost,
+            }))?;
         }
         _ => end_buff(cx, bearer),
     }
+    Ok(())
 }
 
 /// Gives a Buff to a target (THR-R139 to THR-R142): at once if it has none, else the target
 /// chooses between the old and the new.
-pub(super) fn apply_buff(cx: &mut Cx, u: &Use, t: Cid) {
+pub(super) fn apply_buff(cx: &mut Cx, u: &Use, t: Cid) -> R {
     let Some(spec) = cx.s.setup.book.get(u.ability).buff_spec.clone() else {
-        return;
+        return Ok(());
     };
     let buff = BuffOn {
         creator: u.user,
@@ -85,14 +84,13 @@ pub(super) fn apply_buff(cx: &mut Cx, u: &Use, t: Cid) {
     if cx.s.ch(t).buff.is_none() {
         cx.emit(Event::BuffGained { who: t, buff });
     } else {
-        cx.emit(Event::Push {
-            frame: Frame::Prompt(Prompt::BuffReplace {
-                target: t,
-                creator: u.user,
-                ability: u.ability,
-            }),
-        });
+        cx.push(Frame::Prompt(Prompt::BuffReplace {
+            target: t,
+            creator: u.user,
+            ability: u.ability,
+        }))?;
     }
+    Ok(())
 }
 
 /// The squares a Terrain Effect covers now (an Aura follows its creator, THR-R83).
@@ -135,7 +133,7 @@ pub(super) fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
         }
     }
     let aura = match &a.target {
-        crate::ability::TargetSpec::Aura(x) => Some(eval(cx.s, u.user, x).max(1) as u16),
+        crate::ability::TargetSpec::Aura(x) => Some(eval(&cx.s, u.user, x).max(1) as u16),
         _ => None,
     };
     let over = u.overexert.and_then(|i| a.overexert.get(i as usize));
@@ -167,7 +165,7 @@ pub(super) fn terrain_lines(
         let Some(spec) = cx.s.setup.book.get(t.ability).terrain.clone() else {
             continue;
         };
-        if !terrain_squares(cx.s, t).contains(&p) || !terrain_affects(cx.s, t, who, spec.affects) {
+        if !terrain_squares(&cx.s, t).contains(&p) || !terrain_affects(&cx.s, t, who, spec.affects) {
             continue;
         }
         let lines = pick(&spec, t);
@@ -220,7 +218,7 @@ pub(super) fn entered(cx: &mut Cx, who: Cid, p: Pos) -> R {
 /// Start of Turn, step b (THR-R28): upkeep payments, start-of-turn passives, Terrain Effects.
 pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
     // Start-of-turn passives (Jittery) apply by themselves.
-    let passives: Vec<crate::ability::AbilityId> = triggered_abilities(cx.s, who).collect();
+    let passives: Vec<crate::ability::AbilityId> = triggered_abilities(&cx.s, who).collect();
     for id in passives {
         let setup = Arc::clone(&cx.s.setup);
         let ab = setup.book.get(id);
@@ -232,7 +230,7 @@ pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
             && cx.s.ch(who).pos.is_none_or(|p| {
                 !cx.s.ids().any(|o| {
                     cx.s.enemies(who, o)
-                        && calc::counts_as_foe(cx.s, o)
+                        && calc::counts_as_foe(&cx.s, o)
                         && cx.s.ch(o).pos.is_some_and(|q| fray_space::chebyshev(p, q) == 1)
                 })
             })
@@ -260,12 +258,12 @@ pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
     }
     // Upkeep Overexerts this character keeps up ask to be paid again (THR-R135).
     if cx.s.options.upkeep_at_start_of_turn {
-        upkeep_prompts(cx, who);
+        upkeep_prompts(cx, who)?;
     }
     Ok(())
 }
 
-pub(super) fn upkeep_prompts(cx: &mut Cx, who: Cid) {
+pub(super) fn upkeep_prompts(cx: &mut Cx, who: Cid) -> R {
     let asks: Vec<(usize, i16)> =
         cx.s.terrain
             .iter()
@@ -274,14 +272,13 @@ pub(super) fn upkeep_prompts(cx: &mut Cx, who: Cid) {
             .filter_map(|(i, t)| t.upkeep.map(|c| (i, c)))
             .collect();
     for (i, cost) in asks.into_iter().rev() {
-        cx.emit(Event::Push {
-            frame: Frame::Prompt(Prompt::Upkeep {
-                creator: who,
-                effect: i as u8,
-                cost,
-            }),
-        });
+        cx.push(Frame::Prompt(Prompt::Upkeep {
+            creator: who,
+            effect: i as u8,
+            cost,
+        }))?;
     }
+    Ok(())
 }
 
 pub(super) fn step_prompt(_cx: &mut Cx, _p: &Prompt) -> Flow {
@@ -294,18 +291,18 @@ pub(super) fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
     let Some(Frame::Prompt(p)) = cx.s.stack.last().cloned() else {
         return Ok(());
     };
-    cx.emit(Event::Pop);
+    cx.pop();
     match (p, cmd) {
         (Prompt::Move { who, budget, .. }, Command::Move(to)) => {
             let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-            let Some((path, _)) = check::path_for(cx.s, who, from, *to, budget) else {
+            let Some((path, _)) = check::path_for(&cx.s, who, from, *to, budget) else {
                 return Ok(());
             };
             let mut at = from;
             for next in path {
                 // A Weaver moving on its own turn uses its exemption here too, as the search
                 // that found the path assumed (THR-R76).
-                if let Ok((_, true)) = check::paid_step_cost(cx.s, who, at, next, false) {
+                if let Ok((_, true)) = check::paid_step_cost(&cx.s, who, at, next, false) {
                     cx.emit(Event::WeaverIgnored { who, slowed: false });
                 }
                 cx.emit(Event::Moved {

@@ -96,9 +96,9 @@ pub(super) fn end_of_round_conditions(cx: &mut Cx, round: u16) {
         };
         if holds {
             let (winner, reason) = if c.win {
-                (pc_side(cx.s), "win-condition")
+                (pc_side(&cx.s), "win-condition")
             } else {
-                (npc_side(cx.s), "defeat-condition")
+                (npc_side(&cx.s), "defeat-condition")
             };
             end_combat(cx, winner, reason);
             return;

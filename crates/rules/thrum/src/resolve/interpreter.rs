@@ -30,7 +30,7 @@ fn first_stage(s: &State, a: &Ability) -> UseStage {
 }
 
 pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
-    let targets = action_targets(cx.s, user, act).map_err(|r| EngineError::Bug(r.reason))?;
+    let targets = action_targets(&cx.s, user, act).map_err(|r| EngineError::Bug(r.reason))?;
     cx.emit(Event::Declared {
         user,
         ability: act.ability,
@@ -65,7 +65,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         for &t in &targets {
             if cx.s.ch(t).has(Cond::Hidden)
                 && cx.s.enemies(user, t)
-                && calc::dist_between(cx.s, user, t).is_some_and(|d| d <= 1)
+                && calc::dist_between(&cx.s, user, t).is_some_and(|d| d <= 1)
             {
                 cx.emit(Event::Condition {
                     who: t,
@@ -81,7 +81,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         _ => None,
     };
     let shape = match cx.s.ch(user).pos {
-        Some(up) => check::shape_squares(cx.s, user, act, up).unwrap_or_default(),
+        Some(up) => check::shape_squares(&cx.s, user, act, up).unwrap_or_default(),
         None => Vec::new(),
     };
     start_use(
@@ -94,7 +94,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         act.pick,
         act.overexert,
         true,
-    );
+    )?;
     Ok(())
 }
 
@@ -109,7 +109,7 @@ fn start_use(
     pick: Pick,
     overexert: Option<u8>,
     is_action: bool,
-) {
+) -> R {
     let a = cx.s.setup.book.get(ability);
     let n = targets.len();
     let u = Use {
@@ -122,7 +122,7 @@ fn start_use(
         pick,
         overexert,
         is_action,
-        stage: first_stage(cx.s, a),
+        stage: first_stage(&cx.s, a),
         index: 0,
         post: false,
         defences: vec![None; n],
@@ -131,7 +131,7 @@ fn start_use(
         shared_attack: None,
         moved: 0,
     };
-    cx.emit(Event::Push { frame: Frame::Use(u) });
+    cx.push(Frame::Use(u))
 }
 
 pub(super) fn step_frame(cx: &mut Cx) -> R<Flow> {
@@ -152,10 +152,6 @@ pub(super) fn step_frame(cx: &mut Cx) -> R<Flow> {
         }
         None => Ok(Flow::Wait),
     }
-}
-
-fn set_top_use(cx: &mut Cx, u: Use) {
-    cx.emit(Event::SetTop { frame: Frame::Use(u) });
 }
 
 fn next_stage(s: &State, stage: UseStage) -> UseStage {
@@ -194,7 +190,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
     // A user who left the fight (a GM ruling) stops its ability.
     if !cx.s.ch(u.user).present() && u.stage != UseStage::Finish {
         u.stage = UseStage::Finish;
-        set_top_use(cx, u);
+        cx.update(Frame::Use(u));
         return Ok(Flow::Go);
     }
     match u.stage {
@@ -208,7 +204,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     i += 1;
                     continue;
                 }
-                let options = calc::defences(cx.s, t, a);
+                let options = calc::defences(&cx.s, t, a);
                 if cx.s.ch(t).incapacitated && !cx.s.options.incapacitated_may_defend {
                     cx.emit(Event::DefenceChosen {
                         who: t,
@@ -219,7 +215,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     continue;
                 }
                 if options.len() == 1 {
-                    let why = only_defence(cx.s, t, a);
+                    let why = only_defence(&cx.s, t, a);
                     cx.emit(Event::DefenceChosen {
                         who: t,
                         defence: options[0],
@@ -234,7 +230,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                         _ => u.clone(),
                     };
                     v.index = i as u8;
-                    set_top_use(cx, v);
+                    cx.update(Frame::Use(v));
                 }
                 return Ok(Flow::Wait);
             }
@@ -242,24 +238,24 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                 Some(Frame::Use(v)) => v.clone(),
                 _ => u,
             };
-            v.stage = next_stage(cx.s, UseStage::Defences);
+            v.stage = next_stage(&cx.s, UseStage::Defences);
             v.index = 0;
-            set_top_use(cx, v);
+            cx.update(Frame::Use(v));
             Ok(Flow::Go)
         }
         UseStage::Triggers => {
             let i = u.index as usize;
             if i >= n {
-                u.stage = next_stage(cx.s, UseStage::Triggers);
+                u.stage = next_stage(&cx.s, UseStage::Triggers);
                 u.index = 0;
-                set_top_use(cx, u);
+                cx.update(Frame::Use(u));
                 return Ok(Flow::Go);
             }
             let t = u.targets[i];
             u.index += 1;
             let mut skipped = Vec::new();
-            let candidates = trigger_candidates(cx.s, &u, a, t, &mut skipped);
-            set_top_use(cx, u);
+            let candidates = trigger_candidates(&cx.s, &u, a, t, &mut skipped);
+            cx.update(Frame::Use(u));
             // Triggers whose condition held but that are not offered are logged with the reason.
             for (h, id, why) in skipped {
                 cx.emit(Event::NotOffered {
@@ -282,14 +278,12 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                 }
             }
             if !candidates.is_empty() && !deep {
-                cx.emit(Event::Push {
-                    frame: Frame::Window(WindowFrame {
-                        use_frame: depth as u8,
-                        target_index: i as u8,
-                        candidates,
-                        asked: 0,
-                    }),
-                });
+                cx.push(Frame::Window(WindowFrame {
+                    use_frame: depth as u8,
+                    target_index: i as u8,
+                    candidates,
+                    asked: 0,
+                }))?;
             }
             Ok(Flow::Go)
         }
@@ -299,19 +293,19 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                 u.stage = UseStage::Finish;
                 u.index = 0;
                 u.post = false;
-                set_top_use(cx, u);
+                cx.update(Frame::Use(u));
                 return Ok(Flow::Go);
             }
             if !u.post {
                 // Roll this target and apply its lines; anything those lines start (a move, a
                 // roll) resolves before the after-effects.
                 u.post = true;
-                set_top_use(cx, u);
+                cx.update(Frame::Use(u));
                 resolve_target(cx, depth, i)?;
             } else {
                 u.post = false;
                 u.index += 1;
-                set_top_use(cx, u);
+                cx.update(Frame::Use(u));
                 post_target(cx, depth, i)?;
             }
             Ok(Flow::Go)
@@ -319,10 +313,10 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
         UseStage::Finish => {
             if !u.post {
                 u.post = true;
-                set_top_use(cx, u.clone());
+                cx.update(Frame::Use(u.clone()));
                 finish_use(cx, &u)?;
             } else {
-                cx.emit(Event::Pop);
+                cx.pop();
                 after_use(cx, &u)?;
             }
             Ok(Flow::Go)
@@ -433,11 +427,9 @@ fn step_window(cx: &mut Cx) -> Flow {
             return Flow::Wait;
         }
         w.asked += 1;
-        cx.emit(Event::SetTop {
-            frame: Frame::Window(w.clone()),
-        });
+        cx.update(Frame::Window(w.clone()));
     }
-    cx.emit(Event::Pop);
+    cx.pop();
     Flow::Go
 }
 
@@ -452,9 +444,7 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     // The controller picks which of its triggers goes first (THR-R148).
     if let Some(j) = w.candidates[at..].iter().position(|c| *c == (holder, id)) {
         w.candidates.swap(at, at + j);
-        cx.emit(Event::SetTop {
-            frame: Frame::Window(w.clone()),
-        });
+        cx.update(Frame::Window(w.clone()));
     }
     let Some(Frame::Use(mut u)) = cx.s.stack.get(w.use_frame as usize).cloned() else {
         return Ok(());
@@ -477,8 +467,8 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
             // (THR-R200); using either ends the Stance (`EndsStance::Always` below).
             Reaction::DefenceBanes(n) => u.mods[ti].defence_boons -= n,
             Reaction::DefenceBoons(n) => u.mods[ti].defence_boons += n,
-            Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(cx.s, holder, a),
-            Reaction::MoveToward(a) => moves.push(eval(cx.s, holder, a)),
+            Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(&cx.s, holder, a),
+            Reaction::MoveToward(a) => moves.push(eval(&cx.s, holder, a)),
             Reaction::Lines(l) => lines.extend(l.iter().cloned()),
         }
     }
@@ -500,10 +490,7 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
         EndsStance::UnlessDefenceCritical => u.mods[ti].ends_unless_critical = Some(holder),
         EndsStance::Never => {}
     }
-    cx.emit(Event::SetFrame {
-        index: w.use_frame,
-        frame: Frame::Use(u),
-    });
+    cx.set_frame(w.use_frame as usize, Frame::Use(u));
     if !lines.is_empty() {
         let su = synthetic_use(cx, holder, id);
         for l in &lines {
@@ -513,14 +500,12 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     for n in moves {
         // The holder chooses where to move, toward the attacked ally (Interpose); an
         // Immobilized holder cannot move of its own accord (THR-R215).
-        if n > 0 && cx.s.ch(holder).able() && !calc::has(cx.s, holder, Cond::Immobilized) {
-            cx.emit(Event::Push {
-                frame: Frame::Prompt(Prompt::Move {
-                    who: holder,
-                    budget: n,
-                    toward: Some(about),
-                }),
-            });
+        if n > 0 && cx.s.ch(holder).able() && !calc::has(&cx.s, holder, Cond::Immobilized) {
+            cx.push(Frame::Prompt(Prompt::Move {
+                who: holder,
+                budget: n,
+                toward: Some(about),
+            }))?;
         }
     }
     Ok(())
@@ -551,9 +536,7 @@ pub(super) fn pass_trigger(cx: &mut Cx) {
             .collect();
         if keep.len() != w.candidates.len() {
             w.candidates = keep;
-            cx.emit(Event::SetTop {
-                frame: Frame::Window(w),
-            });
+            cx.update(Frame::Window(w));
         }
     }
 }
@@ -579,16 +562,16 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     }
     let setup = Arc::clone(&cx.s.setup);
     let a = setup.book.get(u.ability);
-    if !calc::rolls(cx.s, a) {
+    if !calc::rolls(&cx.s, a) {
         apply_lines(cx, depth, &u, a, t, None)?;
         if a.buff_spec.is_some() {
-            apply_buff(cx, &u, t);
+            apply_buff(cx, &u, t)?;
         }
         return Ok(());
     }
     let d = u.defences[i].unwrap_or(Defence::Decline);
     let mods = u.mods[i];
-    let (margin, def_margin) = calc::margins(cx.s, user, a);
+    let (margin, def_margin) = calc::margins(&cx.s, user, a);
     let (uname, tname) = (cx.s.name(user).to_string(), cx.s.name(t).to_string());
     let attack_parts = |s: &State| -> (i16, i16) {
         let tally = calc::attack_tally(s, user, a, t);
@@ -598,21 +581,21 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         match cx.s.options.declined_defence {
             DeclinedDefence::AutoSuccess => (None, None, Verdict::AttackerSuccess),
             DeclinedDefence::DefenceZero => {
-                let (net, m) = attack_parts(cx.s);
+                let (net, m) = attack_parts(&cx.s);
                 let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
                 let v = verdict_of(r.total, 0, margin, def_margin);
                 (Some(r), None, v)
             }
         }
     } else {
-        let mut dt = calc::defence_tally(cx.s, t, d);
+        let mut dt = calc::defence_tally(&cx.s, t, d);
         dt.add(mods.defence_boons);
-        let dm = calc::defence_modifier(cx.s, t, d, user) + mods.defence_flat;
+        let dm = calc::defence_modifier(&cx.s, t, d, user) + mods.defence_flat;
         loop {
             let r = match (cx.s.options.multi_target, shared_attack(cx, depth)) {
                 (MultiTarget::Shared, Some(r)) => r,
                 _ => {
-                    let (net, m) = attack_parts(cx.s);
+                    let (net, m) = attack_parts(&cx.s);
                     let r = roll2d6(cx, net, m, &format_args!("{uname}'s attack on {tname}"))?;
                     if cx.s.options.multi_target == MultiTarget::Shared {
                         remember_shared(cx, depth, r);
@@ -620,7 +603,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
                     r
                 }
             };
-            let dnet = dt.net(cx.s);
+            let dnet = dt.net(&cx.s);
             let dr = roll2d6(cx, dnet, dm, &format_args!("{tname}'s {} roll", d.name()))?;
             if r.total == dr.total && cx.s.options.tie_rule == TieRule::Reroll {
                 cx.emit(Event::Contest {
@@ -651,10 +634,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     });
     if let Some(mut v) = cx.s.use_at(depth).cloned() {
         v.verdicts[i] = Some(verdict);
-        cx.emit(Event::SetFrame {
-            index: depth as u8,
-            frame: Frame::Use(v),
-        });
+        cx.set_frame(depth, Frame::Use(v));
     }
     nova_on_contest(cx, user, t, verdict, attack);
     // Evasion short of a Critical, a tie included, leaves the defender +1 Vulnerable (THR-R112).
@@ -702,11 +682,11 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
             target: crate::command::Target::Chars(vec![user]),
             overexert: None,
         });
-        start_use(cx, h, f, vec![user], None, Vec::new(), Pick::default(), None, false);
+        start_use(cx, h, f, vec![user], None, Vec::new(), Pick::default(), None, false)?;
     }
     // A used-up Buff: its creator decides whether to keep it.
     if mods.buff_used {
-        buff_keep_prompt(cx, t);
+        buff_keep_prompt(cx, t)?;
     }
     // Finisher (THR-R117, THR-R118): first of all.
     if a.finisher
@@ -714,7 +694,7 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         && cx.s.ch(t).exhausted()
         && !cx.s.ch(t).incapacitated
     {
-        fixed_roll(cx, t, FixedKind::Incapacity);
+        fixed_roll(cx, t, FixedKind::Incapacity)?;
     }
     Ok(())
 }
@@ -726,10 +706,7 @@ pub(super) fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
 fn remember_shared(cx: &mut Cx, depth: usize, r: Rolled) {
     if let Some(mut u) = cx.s.use_at(depth).cloned() {
         u.shared_attack = Some(r);
-        cx.emit(Event::SetFrame {
-            index: depth as u8,
-            frame: Frame::Use(u),
-        });
+        cx.set_frame(depth, Frame::Use(u));
     }
 }
 
@@ -738,10 +715,7 @@ fn forget_shared(cx: &mut Cx, depth: usize) {
         && u.shared_attack.is_some()
     {
         u.shared_attack = None;
-        cx.emit(Event::SetFrame {
-            index: depth as u8,
-            frame: Frame::Use(u),
-        });
+        cx.set_frame(depth, Frame::Use(u));
     }
 }
 
@@ -799,7 +773,7 @@ fn finish_use(cx: &mut Cx, u: &Use) -> R {
         && cx.s.ch(user).exhausted()
         && (cx.s.options.incapacity_after_any_action || a.is_attack())
     {
-        fixed_roll(cx, user, FixedKind::Incapacity); // THR-R166
+        fixed_roll(cx, user, FixedKind::Incapacity)?; // THR-R166
     }
     Ok(())
 }

@@ -84,7 +84,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
         return Ok(());
     }
     // A Minion ignores every status and condition (THR-R222).
-    if is_minion(cx.s, r)
+    if is_minion(&cx.s, r)
         && matches!(
             l.op,
             Op::Status(..) | Op::Condition(_) | Op::Mark(_) | Op::Scouted(_) | Op::TurnBanes(_)
@@ -94,11 +94,11 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
     }
     match &l.op {
         Op::Fatigue(a) => {
-            let n = eval(cx.s, user, a);
+            let n = eval(&cx.s, user, a);
             damage(cx, depth, u, r, Gauge::Fatigue, n);
         }
         Op::Stress(a) => {
-            let n = eval(cx.s, user, a);
+            let n = eval(&cx.s, user, a);
             damage(cx, depth, u, r, Gauge::Stress, n);
         }
         // Recover's "reduce Fatigue Load by 1" and "reduce Stress Load by 1" (THR-R191).
@@ -108,7 +108,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
             } else {
                 Gauge::Stress
             };
-            let n = eval(cx.s, user, a);
+            let n = eval(&cx.s, user, a);
             let old = gauge(cx.s.ch(r), g);
             let v = if cx.s.options.clamp_at_zero {
                 (old - n).max(0)
@@ -127,7 +127,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
             }
         }
         Op::Status(x, a) => {
-            let n = eval(cx.s, user, a).clamp(0, 255) as u8;
+            let n = eval(&cx.s, user, a).clamp(0, 255) as u8;
             if n > 0 {
                 let v = cx.s.ch(r).status(*x).saturating_add(n);
                 cx.emit(Event::Status {
@@ -144,7 +144,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
             } else {
                 Gauge::Scouted
             };
-            let n = eval(cx.s, user, a);
+            let n = eval(&cx.s, user, a);
             let v = if cx.s.options.mark_adds {
                 gauge(cx.s.ch(r), g) + n
             } else {
@@ -164,13 +164,13 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
             }
         }
         Op::Shift(a) => {
-            let n = eval(cx.s, user, a);
+            let n = eval(&cx.s, user, a);
             if let Some(d) = u.pick.dir {
                 forced_move(cx, r, n, |_, p| Some(p.step(d)))?;
             }
         }
         Op::Push(a) | Op::Pull(a) => {
-            let n = eval(cx.s, user, a);
+            let n = eval(&cx.s, user, a);
             let push = matches!(l.op, Op::Push(_));
             let Some(src) = cx.s.ch(user).pos else { return Ok(()) };
             forced_move(cx, r, n, move |_, p| {
@@ -210,7 +210,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
                 gauge: Gauge::Stress,
                 value: st.div_euclid(2),
             });
-            for st in check::negative_statuses(cx.s, r) {
+            for st in check::negative_statuses(&cx.s, r) {
                 clear_status(cx, r, st);
             }
         }
@@ -233,7 +233,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
             };
             let old = gauge(cx.s.ch(r), g);
             let v = old
-                .saturating_add(eval(cx.s, user, a))
+                .saturating_add(eval(&cx.s, user, a))
                 .max(cx.s.options.tolerance_floor);
             if v != old {
                 cx.emit(Event::Set {
@@ -246,29 +246,27 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
         Op::Remove => {
             remove(cx, r, Removal::CoupDeGrace);
         }
-        Op::IncapacityRoll => fixed_roll(cx, r, FixedKind::Incapacity),
+        Op::IncapacityRoll => fixed_roll(cx, r, FixedKind::Incapacity)?,
         Op::Follow(a) => {
-            let budget = eval(cx.s, user, a);
+            let budget = eval(&cx.s, user, a);
             // A follow-up move is the recipient's own movement: not while Immobilized (THR-R215).
-            if budget > 0 && cx.s.ch(r).able() && !calc::has(cx.s, r, Cond::Immobilized) {
-                cx.emit(Event::Push {
-                    frame: Frame::Prompt(Prompt::Move {
-                        who: r,
-                        budget,
-                        toward: None,
-                    }),
-                });
+            if budget > 0 && cx.s.ch(r).able() && !calc::has(&cx.s, r, Cond::Immobilized) {
+                cx.push(Frame::Prompt(Prompt::Move {
+                    who: r,
+                    budget,
+                    toward: None,
+                }))?;
             }
         }
         Op::Initiative(a) => {
-            let delta = eval(cx.s, user, a);
+            let delta = eval(&cx.s, user, a);
             if delta != 0 {
                 let resort = cx.s.options.initiative_change == InitiativeChange::ResortNextRound;
                 cx.emit(Event::InitiativeChanged { who: r, delta, resort });
             }
         }
         Op::TurnBanes(a) => {
-            let n = eval(cx.s, user, a);
+            let n = eval(&cx.s, user, a);
             if cx.s.turn.who == r && n != 0 {
                 let banes = cx.s.turn.banes + n;
                 cx.emit(Event::TurnBanes { who: r, banes });
@@ -284,7 +282,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -
                 return Ok(());
             };
             let cost = if *uses_movement {
-                check::teleport_cost(cx.s, from, to)
+                check::teleport_cost(&cx.s, from, to)
             } else {
                 0
             };
@@ -352,10 +350,7 @@ fn damage(cx: &mut Cx, depth: usize, u: &Use, r: Cid, g: Gauge, amount: i16) {
         let take = v.mods[i].reduce.min(n);
         n -= take;
         v.mods[i].reduce -= take;
-        cx.emit(Event::SetFrame {
-            index: depth as u8,
-            frame: Frame::Use(v),
-        });
+        cx.set_frame(depth, Frame::Use(v));
     }
     if cx.s.info(r).minion_of.is_some() {
         if n > 0 || (amount > 0 && cx.s.options.minion_vanishes_at_zero) {
@@ -425,7 +420,7 @@ pub fn incapacitate(cx: &mut Cx, who: Cid) {
         creator_gone(cx, who);
     }
     for o in cx.s.ids().collect::<Vec<_>>() {
-        if cx.s.enemies(o, who) && !is_minion(cx.s, o) {
+        if cx.s.enemies(o, who) && !is_minion(&cx.s, o) {
             nova_earn(cx, o, NovaEarn::EnemyIncapacitated);
         }
     }

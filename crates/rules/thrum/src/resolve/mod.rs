@@ -1,8 +1,10 @@
 //! Resolution: commands become events, and the combat runs until the next decision.
 //!
-//! Everything here goes through [`Cx::emit`], which applies an event and records it, so the
-//! state changes only through `apply`. Resolution is a loop ([`advance`]) over the resolution
-//! stack and the turn: the top frame (an ability use, a trigger window) is advanced until it
+//! Everything here goes through the engine's resolution kit: [`Cx`] hands out the state
+//! read-only and `emit` applies an event and records it, so the state changes only through
+//! `apply`; the resolution stack changes through `push`, `update`, `set_frame` and `pop` (Thrum's
+//! `Push`, `SetTop`, `SetFrame` and `Pop` events). Resolution is a loop ([`advance`], the
+//! engine's `settle` repeating one automatic step) over the resolution stack and the turn: the top frame (an ability use, a trigger window) is advanced until it
 //! needs a decision or finishes; with an empty stack, the turn moves on (start of turn, end of
 //! turn, next slot, next round) until a seat must decide or the combat ends.
 //!
@@ -19,12 +21,14 @@
 //! `effects` Buffs, Terrain Effects, Nova, Minions and prompts, `end` the stop conditions and
 //! End of Combat, and `rulings` the GM's rulings.
 
+use crate::Thrum;
 use crate::check;
 use crate::command::Command;
-use crate::event::{Event, Rolled, apply};
+use crate::event::{Event, Rolled};
 use crate::state::{Frame, Phase, State, Step};
-use fray_dice::{Dice, Dist, Keep, MAX_DICE};
-use fray_engine::EngineError;
+use fray_dice::{Dist, Keep, MAX_DICE};
+use fray_engine::resolve::settle;
+use fray_engine::{EngineError, Flow};
 use std::fmt;
 
 mod effects;
@@ -48,33 +52,12 @@ use self::movement::{do_move, do_step};
 use self::rulings::ruling;
 use self::turn::{answer_reroll, begin_turn, next_slot};
 
-/// The resolution context: the state, the dice, and the events emitted so far.
-pub struct Cx<'a> {
-    /// The state being changed.
-    pub s: &'a mut State,
-    /// Where dice come from.
-    pub dice: &'a mut dyn Dice,
-    /// Events emitted, in order.
-    pub out: &'a mut Vec<Event>,
-}
-
-impl Cx<'_> {
-    /// Applies an event and records it.
-    pub fn emit(&mut self, e: Event) {
-        apply(self.s, &e);
-        self.out.push(e);
-    }
-}
+/// The resolution context: the state (read-only), the dice, and the events emitted so far.
+/// [`fray_engine::Cx::emit`] applies an event through [`crate::Thrum`]'s `apply` and records it:
+/// the only way resolution changes the state.
+pub type Cx<'a> = fray_engine::Cx<'a, Thrum>;
 
 type R<T = ()> = Result<T, EngineError>;
-
-/// What a stack frame needs next.
-enum Flow {
-    /// A decision is pending.
-    Wait,
-    /// Keep going.
-    Go,
-}
 
 // ---------------------------------------------------------------------------------------------
 // Dice
@@ -178,63 +161,60 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
     advance(cx)
 }
 
-/// Runs automatic steps until a decision is pending or the combat is over.
+/// Runs automatic steps until a decision is pending or the combat is over (the engine's
+/// [`settle`] loop, which reports a step that would repeat forever).
 pub fn advance(cx: &mut Cx) -> R {
-    // A generous bound: each loop iteration either emits an event or returns.
-    for _ in 0..100_000 {
-        if cx.s.outcome.is_some() {
-            return Ok(());
-        }
-        if !cx.s.stack.is_empty() {
-            match step_frame(cx)? {
-                Flow::Wait => return Ok(()),
-                Flow::Go => continue,
+    settle(cx, step)
+}
+
+/// One automatic step: the top frame, or else the turn's next step. [`Flow::Wait`] when a seat
+/// must decide or the combat is over.
+fn step(cx: &mut Cx) -> R<Flow> {
+    if cx.s.outcome.is_some() {
+        return Ok(Flow::Wait);
+    }
+    if !cx.s.stack.is_empty() {
+        return step_frame(cx);
+    }
+    let who = cx.s.turn.who;
+    match cx.s.turn.step {
+        Step::Slot => {
+            if cx.s.phase == Phase::Rounds && slot_needs_decision(&cx.s) {
+                return Ok(Flow::Wait);
+            }
+            // Say why a slot in the rounds began without asking (THR-R15: no Delay was
+            // possible); Round Zero slots never offer one.
+            let why = (cx.s.phase == Phase::Rounds && cx.s.ch(who).present())
+                .then(|| check::check(&cx.s, &Command::Delay(None)).err())
+                .flatten()
+                .map(|r| r.reason);
+            begin_turn(cx)?;
+            if let Some(why) = why {
+                cx.emit(Event::BeganByItself { who, why });
             }
         }
-        let who = cx.s.turn.who;
-        match cx.s.turn.step {
-            Step::Slot => {
-                if cx.s.phase == Phase::Rounds && slot_needs_decision(cx.s) {
-                    return Ok(());
-                }
-                // Say why a slot in the rounds began without asking (THR-R15: no Delay was
-                // possible); Round Zero slots never offer one.
-                let why = (cx.s.phase == Phase::Rounds && cx.s.ch(who).present())
-                    .then(|| check::check(cx.s, &Command::Delay(None)).err())
-                    .flatten()
-                    .map(|r| r.reason);
-                begin_turn(cx)?;
-                if let Some(why) = why {
-                    cx.emit(Event::BeganByItself { who, why });
-                }
-            }
-            Step::Place | Step::Move | Step::ActionMove | Step::Stance => {
-                let c = cx.s.ch(who);
-                if c.removed {
-                    cx.emit(Event::TurnEnded { who });
-                    continue;
-                }
+        Step::Place | Step::Move | Step::ActionMove | Step::Stance => {
+            let c = cx.s.ch(who);
+            if c.removed {
+                cx.emit(Event::TurnEnded { who });
+            } else if c.incapacitated {
                 // THR-R170: an Incapacitated character's turn skips its Move, Action and Stance
                 // steps and goes on to End of Turn (where its statuses still tick).
-                if c.incapacitated {
-                    end_turn(cx, who)?;
-                    continue;
-                }
+                end_turn(cx, who)?;
+            } else if cx.s.phase == Phase::RoundZero
+                && cx.s.turn.step == Step::Stance
+                && !cx.s.is_pc(who)
+                && !cx.s.options.npc_round_zero_stance
+            {
                 // THR-R24 (option `npc_round_zero_stance` off): no Round Zero Stance for NPCs.
-                if cx.s.phase == Phase::RoundZero
-                    && cx.s.turn.step == Step::Stance
-                    && !cx.s.is_pc(who)
-                    && !cx.s.options.npc_round_zero_stance
-                {
-                    end_turn(cx, who)?;
-                    continue;
-                }
-                return Ok(());
+                end_turn(cx, who)?;
+            } else {
+                return Ok(Flow::Wait);
             }
-            Step::Done => next_slot(cx)?,
         }
+        Step::Done => next_slot(cx)?,
     }
-    Err(EngineError::Bug("resolution did not settle".into()))
+    Ok(Flow::Go)
 }
 
 fn slot_needs_decision(s: &State) -> bool {

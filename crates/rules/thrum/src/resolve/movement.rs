@@ -84,8 +84,8 @@ pub fn terrain_step_cost(map: &Grid, from: Pos, to: Pos) -> Option<StepCost> {
 
 pub(super) fn do_move(cx: &mut Cx, who: Cid, to: Pos) -> R {
     let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-    let budget = check::movement_left(cx.s);
-    let Some((path, planned)) = check::path_for(cx.s, who, from, to, budget) else {
+    let budget = check::movement_left(&cx.s);
+    let Some((path, planned)) = check::path_for(&cx.s, who, from, to, budget) else {
         return Err(EngineError::Bug(format!("checked move to {to} has no path")));
     };
     let mut at = from;
@@ -116,7 +116,7 @@ pub(super) fn do_move(cx: &mut Cx, who: Cid, to: Pos) -> R {
 /// recorded). The cost comes from [`check::paid_step_cost`], which the legality check and the
 /// path searches use too.
 fn paid_cost(cx: &mut Cx, who: Cid, from: Pos, to: Pos, roll: bool) -> R<i16> {
-    let (cost, uses) = check::paid_step_cost(cx.s, who, from, to, roll).map_err(|r| EngineError::Bug(r.reason))?;
+    let (cost, uses) = check::paid_step_cost(&cx.s, who, from, to, roll).map_err(|r| EngineError::Bug(r.reason))?;
     if uses {
         cx.emit(Event::WeaverIgnored { who, slowed: false });
     }
@@ -152,9 +152,9 @@ pub(super) fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R 
         // A roll declared with the step is used if the step really taken drops 2+ levels.
         let drop = terrain_step_cost(&cx.s.setup.map, from, to).map_or(0, |c| c.drop as i16);
         let rolls = roll.filter(|_| drop >= 2);
-        let cost = check::paid_step_cost(cx.s, who, from, to, rolls.is_some()).ok();
-        let ok = cost.is_some() && can_stop(cx.s, who, to) && (draft || shift == 0);
-        let left = check::movement_left(cx.s).max(0);
+        let cost = check::paid_step_cost(&cx.s, who, from, to, rolls.is_some()).ok();
+        let ok = cost.is_some() && can_stop(&cx.s, who, to) && (draft || shift == 0);
+        let left = check::movement_left(&cx.s).max(0);
         // A step onto a square it cannot enter is lost but its movement is spent; so is a step
         // that costs more than the movement left (unless partial steps are allowed).
         let too_dear = cost.is_some_and(|(c, _)| c > left && !(cx.s.options.partial_steps && left > 0));
@@ -208,7 +208,7 @@ pub(super) fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R 
 
 /// A roll against the environment at level `level` (THR-R64, THR-H16).
 fn drop_roll(cx: &mut Cx, who: Cid, attr: Attr, level: i16) -> R<bool> {
-    let (net, modifier) = env_roll_parts(cx.s, who, attr);
+    let (net, modifier) = env_roll_parts(&cx.s, who, attr);
     let name = cx.s.name(who).to_string();
     let roll = roll2d6(
         cx,
@@ -277,7 +277,7 @@ fn fall_consequences(cx: &mut Cx, who: Cid) {
     // THR-R73: Speed 4 with 2 spent, the roll fails: Slowed makes Speed 2 and the step made
     // the spent 3 ≥ 2, so movement ends and Dazed follows.
     let spent = if cx.s.turn.who == who { cx.s.turn.spent } else { 0 };
-    if spent >= calc::speed(cx.s, who) {
+    if spent >= calc::speed(&cx.s, who) {
         if cx.s.turn.who == who {
             cx.emit(Event::MovementStopped { who });
         }
@@ -287,7 +287,7 @@ fn fall_consequences(cx: &mut Cx, who: Cid) {
 
 /// A forced move of `n` squares, one at a time (THR-R56, THR-R68, THR-R74).
 pub(super) fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&State, Pos) -> Option<Pos>) -> R {
-    if calc::immovable(cx.s, who) {
+    if calc::immovable(&cx.s, who) {
         return Ok(()); // Stand Firm at Tier 1+.
     }
     let mut left = n.max(0);
@@ -304,7 +304,7 @@ pub(super) fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&S
             })
         };
         // No next square: the move has nowhere further to go (a pull that reached its user).
-        let Some(to) = next(cx.s, from) else { return Ok(()) };
+        let Some(to) = next(&cx.s, from) else { return Ok(()) };
         let Some(c) = terrain_step_cost(&cx.s.setup.map, from, to) else {
             stopped(cx, None);
             return Ok(());
@@ -320,11 +320,11 @@ pub(super) fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&S
                 return Ok(());
             }
             // Look one square further; stop if that one is not free either.
-            let Some(beyond) = next(cx.s, to) else {
+            let Some(beyond) = next(&cx.s, to) else {
                 stopped(cx, Some(o));
                 return Ok(());
             };
-            if !can_stop(cx.s, who, beyond) || terrain_step_cost(&cx.s.setup.map, to, beyond).is_none() {
+            if !can_stop(&cx.s, who, beyond) || terrain_step_cost(&cx.s.setup.map, to, beyond).is_none() {
                 stopped(cx, Some(o));
                 return Ok(());
             }
@@ -348,7 +348,7 @@ pub(super) fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&S
         if rolls {
             let level = c.drop as i16;
             // The character's choice: the attribute with the better chance.
-            let attr = if drop_odds(cx.s, who, Attr::Ref, level) > drop_odds(cx.s, who, Attr::End, level) {
+            let attr = if drop_odds(&cx.s, who, Attr::Ref, level) > drop_odds(&cx.s, who, Attr::End, level) {
                 Attr::Ref
             } else {
                 Attr::End

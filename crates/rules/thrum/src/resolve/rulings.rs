@@ -7,7 +7,7 @@ use super::lines::incapacitate;
 use super::roll2d6;
 use super::{Cx, R};
 use crate::ability::Cond;
-use crate::command::{Gauge, Ruling};
+use crate::command::{Gauge, Ruling, ThrumRuling};
 use crate::event::{Event, Removal, gauge};
 use crate::options::{DazedMode, InitiativeChange, JoinerTurn};
 use crate::setup::{CharInfo, Cid};
@@ -39,7 +39,7 @@ pub(super) fn ruling(cx: &mut Cx, r: &Ruling) -> R {
                 remove(cx, *who, Removal::Wounds);
             }
         }
-        Ruling::Status { who, status, by } => match status {
+        Ruling::Other(ThrumRuling::Status { who, status, by }) => match status {
             StatusRef::X(x) => {
                 let v = by.apply(cx.s.ch(*who).status(*x) as i16).clamp(0, 255) as u8;
                 cx.emit(Event::Status {
@@ -61,7 +61,7 @@ pub(super) fn ruling(cx: &mut Cx, r: &Ruling) -> R {
                 });
             }
         },
-        Ruling::Incapacitate { who, on: true } => {
+        Ruling::Other(ThrumRuling::Incapacitate { who, on: true }) => {
             let load = cx.s.ch(*who).fatigue;
             incapacitate(cx, *who);
             // THR-R172, THR-R177: the drop on becoming Incapacitated took a Load of 0 or 1 to 0,
@@ -70,7 +70,7 @@ pub(super) fn ruling(cx: &mut Cx, r: &Ruling) -> R {
                 cx.emit(Event::RevivedAtOnce { who: *who, load });
             }
         }
-        Ruling::Incapacitate { who, on: false } => cx.emit(Event::Revived { who: *who }),
+        Ruling::Other(ThrumRuling::Incapacitate { who, on: false }) => cx.emit(Event::Revived { who: *who }),
         Ruling::Move { who, to } => cx.emit(Event::Relocated { who: *who, to: *to }),
         Ruling::Add { id, template, side, at } => {
             let Some(t) = cx.s.setup.templates.get(template) else {
@@ -93,6 +93,8 @@ pub(super) fn ruling(cx: &mut Cx, r: &Ruling) -> R {
             let who = cx.s.chars.len() as Cid;
             cx.emit(Event::Joined { info: Box::new(info) });
             let name = cx.s.name(who).to_string();
+            // THR-R19: a joiner rolls 2d6 + Initiative on arrival (`joiner-turn` says when it
+            // first acts).
             let roll = roll2d6(cx, 0, modifier, &format_args!("{name}'s Initiative"))?;
             cx.emit(Event::InitiativeRolled { who, roll });
             let this_round = cx.s.options.joiner_turn == JoinerTurn::ThisRoundIfAhead && cx.s.phase == Phase::Rounds;

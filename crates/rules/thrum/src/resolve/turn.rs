@@ -35,24 +35,20 @@ pub(super) fn begin_turn(cx: &mut Cx) -> R {
     }
     // Start of Turn runs as a frame: step a (the Panic Roll) may pause for a reroll decision,
     // and step b (upkeep, start-of-turn passives and Terrain Effects) may pause too.
-    cx.emit(Event::Push {
-        frame: Frame::StartOfTurn { who, step: 0 },
-    });
+    cx.push(Frame::StartOfTurn { who, step: 0 })?;
     Ok(())
 }
 
 /// Starts a Panic or Incapacity Roll (a frame: a Buff may allow a reroll of a failure).
-pub fn fixed_roll(cx: &mut Cx, who: Cid, kind: FixedKind) {
+pub fn fixed_roll(cx: &mut Cx, who: Cid, kind: FixedKind) -> R {
     if !cx.s.ch(who).present() || (kind == FixedKind::Incapacity && cx.s.ch(who).incapacitated) {
-        return;
+        return Ok(());
     }
-    cx.emit(Event::Push {
-        frame: Frame::Roll(FixedRoll {
-            who,
-            kind,
-            asking: false,
-        }),
-    });
+    cx.push(Frame::Roll(FixedRoll {
+        who,
+        kind,
+        asking: false,
+    }))
 }
 
 /// Rolls a Panic or Incapacity Roll and reports whether it passed.
@@ -60,9 +56,9 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
     let name = cx.s.name(who).to_string();
     match kind {
         FixedKind::Panic => {
-            let (mut tally, modifier) = calc::panic_tally(cx.s, who);
-            tally.add(-calc::turn_banes(cx.s, who));
-            let net = tally.net(cx.s);
+            let (mut tally, modifier) = calc::panic_tally(&cx.s, who);
+            tally.add(-calc::turn_banes(&cx.s, who));
+            let net = tally.net(&cx.s);
             let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Panic Roll"))?;
             let load = cx.s.ch(who).stress;
             // THR-R163: a total equal to the Stress Load (3 against 3) fails.
@@ -76,9 +72,9 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
             Ok(passed)
         }
         FixedKind::Incapacity => {
-            let (mut tally, modifier) = calc::incapacity_tally(cx.s, who);
-            tally.add(-calc::turn_banes(cx.s, who));
-            let net = tally.net(cx.s);
+            let (mut tally, modifier) = calc::incapacity_tally(&cx.s, who);
+            tally.add(-calc::turn_banes(&cx.s, who));
+            let net = tally.net(&cx.s);
             let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Incapacity Roll"))?;
             let load = cx.s.ch(who).fatigue;
             let passed = roll.total > load;
@@ -148,17 +144,15 @@ pub(super) fn step_roll(cx: &mut Cx, r: FixedRoll) -> R<Flow> {
     if r.asking {
         return Ok(Flow::Wait);
     }
-    cx.emit(Event::Pop);
+    cx.pop();
     if !cx.s.ch(r.who).present() || (r.kind == FixedKind::Incapacity && cx.s.ch(r.who).incapacitated) {
         return Ok(Flow::Go);
     }
     if roll_fixed(cx, r.who, r.kind)? {
         return Ok(Flow::Go);
     }
-    if can_reroll(cx.s, r.who, r.kind) {
-        cx.emit(Event::Push {
-            frame: Frame::Roll(FixedRoll { asking: true, ..r }),
-        });
+    if can_reroll(&cx.s, r.who, r.kind) {
+        cx.push(Frame::Roll(FixedRoll { asking: true, ..r }))?;
         return Ok(Flow::Wait);
     }
     fixed_failed(cx, r.who, r.kind);
@@ -170,7 +164,7 @@ pub(super) fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
     let Some(Frame::Roll(r)) = cx.s.stack.last().cloned() else {
         return Ok(());
     };
-    cx.emit(Event::Pop);
+    cx.pop();
     if !reroll {
         fixed_failed(cx, r.who, r.kind);
         return Ok(());
@@ -180,19 +174,17 @@ pub(super) fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
         fixed_failed(cx, r.who, r.kind);
     }
     // A Buff used up by the reroll asks its creator to keep it, as after a defence.
-    buff_keep_prompt(cx, r.who);
+    buff_keep_prompt(cx, r.who)?;
     Ok(())
 }
 
 pub(super) fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
-    cx.emit(Event::SetTop {
-        frame: Frame::StartOfTurn { who, step: step + 1 },
-    });
+    cx.update(Frame::StartOfTurn { who, step: step + 1 });
     match step {
         0 => {
             // Step a: the Panic Roll (THR-R27, THR-R157).
             if cx.s.ch(who).frayed() && cx.s.ch(who).present() {
-                fixed_roll(cx, who, FixedKind::Panic);
+                fixed_roll(cx, who, FixedKind::Panic)?;
             }
         }
         1 => {
@@ -204,7 +196,7 @@ pub(super) fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
             }
             start_of_turn_effects(cx, who)?;
         }
-        _ => cx.emit(Event::Pop),
+        _ => cx.pop(),
     }
     Ok(Flow::Go)
 }
@@ -219,7 +211,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     // With `upkeep-at-start-of-turn = false`, upkeep Overexerts are paid at the end of their
     // creator's turns instead, from the turn after the one that placed them (THR-R135).
     if !cx.s.options.upkeep_at_start_of_turn {
-        upkeep_prompts(cx, who);
+        upkeep_prompts(cx, who)?;
     }
     // Step a: End of Turn effects. Burning deals 1 Fatigue (THR-R205).
     if let Some(p) = cx.s.ch(who).pos
@@ -227,7 +219,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     {
         terrain_lines(cx, who, p, |spec, _| spec.end_of_turn.clone())?;
     }
-    let burning = calc::status_weight(cx.s, who, XStatus::Burning); // 1, or X when effects scale
+    let burning = calc::status_weight(&cx.s, who, XStatus::Burning); // 1, or X when effects scale
     if burning > 0 {
         deal(cx, who, Gauge::Fatigue, burning, None, 0);
     }
