@@ -7,7 +7,7 @@
 use crate::data::{Attr, Cond};
 use crate::setup::{Cid, Objective};
 use crate::state::{Readied, ReadyAction, State, Trigger};
-use fray_engine::Reject;
+use fray_engine::{Reject, gm};
 use fray_space::Pos;
 use serde::{Deserialize, Serialize};
 
@@ -86,45 +86,8 @@ pub enum Action {
     End,
 }
 
-/// A number a ruling changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Adjust {
-    /// Add this amount.
-    Add(i16),
-    /// Set to this value.
-    Set(i16),
-}
-
-impl Adjust {
-    /// The new value from the old.
-    pub fn apply(self, old: i16) -> i16 {
-        match self {
-            Adjust::Add(d) => old.saturating_add(d),
-            Adjust::Set(v) => v,
-        }
-    }
-
-    fn parse(s: &str) -> Option<Adjust> {
-        if let Some(v) = s.strip_prefix('=') {
-            return v.parse().ok().map(Adjust::Set);
-        }
-        if let Some(v) = s.strip_prefix('+') {
-            return v.parse().ok().map(Adjust::Add);
-        }
-        if s.starts_with('-') {
-            return s.parse().ok().map(Adjust::Add);
-        }
-        None
-    }
-
-    fn text(self) -> String {
-        match self {
-            Adjust::Add(d) if d >= 0 => format!("+{d}"),
-            Adjust::Add(d) => format!("{d}"),
-            Adjust::Set(v) => format!("={v}"),
-        }
-    }
-}
+/// A number a ruling changes: the engine's shared [`gm::Adjust`] (same JSON).
+pub use fray_engine::gm::Adjust;
 
 /// A GM ruling.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -162,6 +125,28 @@ pub enum Ruling {
     Objective(u8, Option<Objective>),
     /// Reorder the teams: at once before anyone has acted in a round, otherwise from the next.
     Order(Vec<u8>),
+}
+
+/// A ruling read by the engine's shared vocabulary ([`gm::parse`]): a shared verb, or one of
+/// Ingenuity's own (`Other`, already a [`Ruling`]).
+pub type SharedRuling = gm::Ruling<Cid, String, Pos, Ruling>;
+
+impl From<SharedRuling> for Ruling {
+    fn from(r: SharedRuling) -> Ruling {
+        match r {
+            gm::Ruling::Adjust { who, gauge, by } => Ruling::Set(who, gauge, by),
+            gm::Ruling::Move { who, to } => Ruling::Move(who, to),
+            gm::Ruling::Add { id, template, side, at } => Ruling::Add {
+                id,
+                template,
+                team: side,
+                at,
+            },
+            gm::Ruling::Remove { who } => Ruling::Remove(who),
+            gm::Ruling::End { winner } => Ruling::End(winner),
+            gm::Ruling::Other(r) => r,
+        }
+    }
 }
 
 /// What a seat can submit.
@@ -623,24 +608,68 @@ fn parse_objective(s: &State, words: &[&str]) -> Result<Option<Objective>, Rejec
     }))
 }
 
-fn parse_ruling(s: &State, w: &[&str]) -> Result<Ruling, Reject> {
-    let usage = "gm rulings: set <id> <health|endurance|stamina|focus|death-difficulty> +N|-N|=N, durability <id> <item> +N|-N|=N, condition <id> <condition> on|off, knockout <id>, revive <id>, kill <id>, move <id> x,y, add <new-id> <template> <team> x,y, remove <id>, end <team>|none, objective <team> <objective>, order <team>,<team>,...";
-    let adj = |t: &str| Adjust::parse(t).ok_or_else(|| no(format!("'{t}': expected +N, -N or =N")));
-    Ok(match w {
-        ["set", id, what, v] => {
-            let what = match *what {
-                "health" | "endurance" | "stamina" | "focus" | "death-difficulty" => (*what).to_string(),
-                other => {
-                    return Err(no(format!(
-                        "cannot set '{other}': health, endurance, stamina, focus or death-difficulty"
-                    )));
-                }
-            };
-            Ruling::Set(who(s, id)?, what, adj(v)?)
+/// Every ruling and its words (the message for a ruling that does not read).
+const RULINGS: &str = "set <id> <health|endurance|stamina|focus|death-difficulty> +N|-N|=N, durability <id> <item> +N|-N|=N, condition <id> <condition> on|off, knockout <id>, revive <id>, kill <id>, move <id> x,y, add <new-id> <template> <team> x,y, remove <id>, end <team>|none, objective <team> <objective>, order <team>,<team>,...";
+
+/// Ingenuity's words for the shared GM rulings: combatants by id, the numbers `gm set` may
+/// change, squares, teams by id; and its own rulings.
+struct Words<'a>(&'a State);
+
+impl gm::Vocabulary for Words<'_> {
+    type Who = Cid;
+    type Gauge = String;
+    type Pos = Pos;
+    type Other = Ruling;
+
+    fn who(&self, word: &str) -> Result<Cid, Reject> {
+        who(self.0, word)
+    }
+
+    fn gauge(&self, word: &str) -> Result<String, Reject> {
+        match word {
+            "health" | "endurance" | "stamina" | "focus" | "death-difficulty" => Ok(word.to_string()),
+            other => Err(no(format!(
+                "cannot set '{other}': health, endurance, stamina, focus or death-difficulty"
+            ))),
         }
+    }
+
+    fn pos(&self, word: &str) -> Result<Pos, Reject> {
+        pos(word)
+    }
+
+    fn side(&self, word: &str) -> Result<u8, Reject> {
+        team(self.0, word)
+    }
+
+    fn other(&self, words: &[&str]) -> Option<Result<Ruling, Reject>> {
+        own_ruling(self.0, words).transpose()
+    }
+
+    fn verbs(&self) -> &'static str {
+        RULINGS
+    }
+}
+
+/// The verbs of Ingenuity's own rulings (beside the shared `set`, `move`, `add`, `remove`, `end`).
+const OWN_RULINGS: [&str; 7] = [
+    "durability",
+    "condition",
+    "knockout",
+    "revive",
+    "kill",
+    "objective",
+    "order",
+];
+
+/// Ingenuity's own rulings; `None` when the verb is not one of them.
+fn own_ruling(s: &State, w: &[&str]) -> Result<Option<Ruling>, Reject> {
+    Ok(Some(match w {
         ["durability", id, item, v] => {
             let c = who(s, id)?;
-            Ruling::Durability(c, slot_of(s, c, item)?, adj(v)?)
+            let slot = slot_of(s, c, item)?;
+            let by = Adjust::parse(v).ok_or_else(|| no(format!("'{v}' is not a change: expected +N, -N or =N")))?;
+            Ruling::Durability(c, slot, by)
         }
         ["condition", id, cond, on] => {
             let cond = Cond::parse(cond).ok_or_else(|| {
@@ -659,16 +688,6 @@ fn parse_ruling(s: &State, w: &[&str]) -> Result<Ruling, Reject> {
         ["knockout", id] => Ruling::KnockOut(who(s, id)?),
         ["revive", id] => Ruling::Revive(who(s, id)?),
         ["kill", id] => Ruling::Kill(who(s, id)?),
-        ["move", id, p] => Ruling::Move(who(s, id)?, pos(p)?),
-        ["add", id, template, t, p] => Ruling::Add {
-            id: (*id).to_string(),
-            template: (*template).to_string(),
-            team: team(s, t)?,
-            at: pos(p)?,
-        },
-        ["remove", id] => Ruling::Remove(who(s, id)?),
-        ["end", "none"] => Ruling::End(None),
-        ["end", t] => Ruling::End(Some(team(s, t)?)),
         ["objective", t, rest @ ..] => Ruling::Objective(team(s, t)?, parse_objective(s, rest)?),
         ["order", list] => {
             let mut v = Vec::new();
@@ -677,8 +696,15 @@ fn parse_ruling(s: &State, w: &[&str]) -> Result<Ruling, Reject> {
             }
             Ruling::Order(v)
         }
-        _ => return Err(no(usage)),
-    })
+        [verb, ..] if OWN_RULINGS.contains(verb) => return Err(no(format!("gm rulings: {RULINGS}"))),
+        _ => return Ok(None),
+    }))
+}
+
+/// Reads a GM ruling (the words after `gm`): the shared verbs through [`gm::parse`], with
+/// Ingenuity's words and its own rulings.
+fn parse_ruling(s: &State, w: &[&str]) -> Result<Ruling, Reject> {
+    gm::parse(&Words(s), w).map(Ruling::from)
 }
 
 fn id(s: &State, c: Cid) -> &str {
@@ -816,9 +842,9 @@ pub fn format(s: &State, c: &Command) -> String {
         Command::Gm(r) => {
             let team = |t: u8| s.setup.teams.get(t as usize).map_or("?".to_string(), |x| x.id.clone());
             let body = match r {
-                Ruling::Set(w, what, a) => format!("set {} {what} {}", id(s, *w), a.text()),
+                Ruling::Set(w, what, a) => format!("set {} {what} {a}", id(s, *w)),
                 Ruling::Durability(w, slot, a) => {
-                    format!("durability {} {} {}", id(s, *w), slot_name(s, *w, *slot), a.text())
+                    format!("durability {} {} {a}", id(s, *w), slot_name(s, *w, *slot))
                 }
                 Ruling::Condition(w, c, on) => format!(
                     "condition {} {} {}",

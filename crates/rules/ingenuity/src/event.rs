@@ -1,9 +1,12 @@
 //! Events: everything that happens, with every die, and the one function that applies them.
 
+use crate::Ingenuity;
 use crate::data::{Attr, Cond};
 use crate::setup::{CharInfo, Cid, Objective};
 use crate::state::{Carried, Char, Ext, Frame, Phase, Readied, State, Turn};
+use fray_engine::Frames;
 use fray_engine::Outcome;
+use fray_engine::resolve::{FrameOp, apply_frame_op};
 use fray_space::Pos;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -592,6 +595,14 @@ pub enum Event {
         /// The new top frame.
         frame: Box<Frame>,
     },
+    /// The frame at a stack index (bottom = 0) was replaced (bookkeeping; the kit's
+    /// [`FrameOp::Set`], which Ingenuity's own resolution does not use).
+    SetFrame {
+        /// The stack index.
+        index: usize,
+        /// The new frame.
+        frame: Box<Frame>,
+    },
     /// The top frame was removed (bookkeeping).
     Pop,
 }
@@ -983,14 +994,32 @@ pub fn apply(s: &mut State, e: &Event) {
             s.outcome = Some(outcome.clone());
             s.stack.clear();
         }
-        Event::Push { frame } => s.stack.push((**frame).clone()),
-        Event::Update { frame } => {
-            if let Some(top) = s.stack.last_mut() {
-                *top = (**frame).clone();
-            }
-        }
-        Event::Pop => {
-            s.stack.pop();
+        Event::Push { frame } => apply_frame_op(&mut s.stack, FrameOp::Push(&**frame)),
+        Event::Update { frame } => apply_frame_op(&mut s.stack, FrameOp::Update(&**frame)),
+        Event::SetFrame { index, frame } => apply_frame_op(&mut s.stack, FrameOp::Set(*index, &**frame)),
+        Event::Pop => apply_frame_op(&mut s.stack, FrameOp::Pop),
+    }
+}
+
+/// The resolution stack (attacks, readied-action windows, the consciousness fortify, the
+/// options after a dodge, walks) lives in `State::stack` and changes by Ingenuity's own frame
+/// events.
+impl Frames for Ingenuity {
+    type Frame = Frame;
+
+    fn frames(s: &State) -> &[Frame] {
+        &s.stack
+    }
+
+    fn frame_event(op: FrameOp<Frame>) -> Event {
+        match op {
+            FrameOp::Push(f) => Event::Push { frame: Box::new(f) },
+            FrameOp::Update(f) => Event::Update { frame: Box::new(f) },
+            FrameOp::Set(index, f) => Event::SetFrame {
+                index,
+                frame: Box::new(f),
+            },
+            FrameOp::Pop => Event::Pop,
         }
     }
 }

@@ -34,7 +34,6 @@ use crate::options::Options;
 use crate::resolve::Cx;
 use crate::setup::{Cid, Setup};
 use crate::state::{Char, Frame, Phase, Stage, State};
-use fray_dice::Dice;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::teams::TeamOrder;
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
@@ -68,9 +67,8 @@ impl Ruleset for Ingenuity {
         Ok(state)
     }
 
-    fn start(state: &mut State, dice: &mut dyn Dice, out: &mut Vec<Event>) -> Result<(), EngineError> {
-        let mut cx = Cx { s: state, dice, out };
-        resolve::start(&mut cx)
+    fn start(cx: &mut Cx) -> Result<(), EngineError> {
+        resolve::start(cx)
     }
 
     fn pending(s: &State) -> Option<Pending> {
@@ -130,15 +128,8 @@ impl Ruleset for Ingenuity {
         check::check(s, command)
     }
 
-    fn resolve(
-        s: &mut State,
-        _seat: Seat,
-        command: &Command,
-        dice: &mut dyn Dice,
-        out: &mut Vec<Event>,
-    ) -> Result<(), EngineError> {
-        let mut cx = Cx { s, dice, out };
-        resolve::resolve(&mut cx, command)
+    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command) -> Result<(), EngineError> {
+        resolve::resolve(cx, command)
     }
 
     fn apply(s: &mut State, e: &Event) {

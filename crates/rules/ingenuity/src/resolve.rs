@@ -12,11 +12,12 @@
 //! roll (each rolls its test), the attack test, a misfire's pick, then damage, the
 //! consciousness fortify and a death check.
 
+use crate::Ingenuity;
 use crate::calc;
 use crate::check::{self, action_cost};
 use crate::command::{Action, Command, Ruling};
 use crate::data::{Attr, Cond, DamageClass, EffectDefence, Lasts};
-use crate::event::{AutoStep, AutoWhy, Cost, DefenceKind, Die, Event, Reroll, TestRoll, TurnEnd, apply};
+use crate::event::{AutoStep, AutoWhy, Cost, DefenceKind, Die, Event, Reroll, TestRoll, TurnEnd};
 use crate::options::{
     DamageTotal, DeathCheck, DefenceTiming, EndWhen, JoiningTeams, ObjectiveChanges, ParryAddsTo, SizeShift,
 };
@@ -24,47 +25,24 @@ use crate::setup::{Cid, Objective};
 use crate::state::{
     Attack, AttackKind, Defences, Ext, Frame, Phase, ReadyAction, ReadyWindow, Stage, State, Trigger, Walk,
 };
-use fray_dice::{Dice, Faces};
-use fray_engine::{EngineError, Outcome};
+use fray_dice::Faces;
+use fray_engine::resolve::settle;
+use fray_engine::{EngineError, Flow, Outcome};
 use std::fmt;
 
-/// What resolution works with.
-pub struct Cx<'a> {
-    /// The state.
-    pub s: &'a mut State,
-    /// The dice.
-    pub dice: &'a mut dyn Dice,
-    /// Events emitted so far.
-    pub out: &'a mut Vec<Event>,
-}
+/// What resolution works with: the engine's context (the state read-only, changed only by
+/// [`fray_engine::Cx::emit`]; the dice; the frame stack through [`crate::event`]'s
+/// `Frames` impl).
+pub type Cx<'a> = fray_engine::Cx<'a, Ingenuity>;
 
 /// Resolution result.
 pub type R = Result<(), EngineError>;
 
-impl Cx<'_> {
-    /// Applies and records an event.
-    pub fn emit(&mut self, e: Event) {
-        apply(self.s, &e);
-        self.out.push(e);
-    }
-
-    fn push(&mut self, f: Frame) {
-        self.emit(Event::Push { frame: Box::new(f) });
-    }
-
-    fn update(&mut self, f: Frame) {
-        self.emit(Event::Update { frame: Box::new(f) });
-    }
-
-    fn pop(&mut self) {
-        self.emit(Event::Pop);
-    }
-
-    fn die(&mut self, sides: u16, why: &dyn fmt::Display) -> Result<u16, EngineError> {
-        let mut f = Faces::new();
-        self.dice.roll(1, sides, why, &mut f)?;
-        Ok(f.iter().next().unwrap_or(1))
-    }
+/// Rolls one die.
+fn die(cx: &mut Cx, sides: u16, why: &dyn fmt::Display) -> Result<u16, EngineError> {
+    let mut f = Faces::new();
+    cx.dice.roll(1, sides, why, &mut f)?;
+    Ok(f.iter().next().unwrap_or(1))
 }
 
 struct Why<'a>(&'a str, &'a str);
@@ -89,15 +67,17 @@ pub fn roll_test(
     what: &str,
 ) -> Result<TestRoll, EngineError> {
     let name = cx.s.name(who).to_string();
-    let a = cx.die(
+    let a = die(
+        cx,
         u16::from(attr_die),
         &Why(&name, &format!("{what} (attribute d{attr_die})")),
     )?;
-    let k = cx.die(
+    let k = die(
+        cx,
         u16::from(skill_die),
         &Why(&name, &format!("{what} (skill d{skill_die})")),
     )?;
-    let luck = cx.die(20, &Why(&name, &format!("{what} (luck d20)")))?;
+    let luck = die(cx, 20, &Why(&name, &format!("{what} (luck d20)")))?;
     let mut dice = [
         Die {
             sides: attr_die,
@@ -121,7 +101,7 @@ pub fn roll_test(
             usize::from(dice[1].face > dice[0].face)
         };
         let sides = dice[which].sides;
-        let new = cx.die(u16::from(sides), &Why(&name, &format!("{what} (reroll d{sides})")))?;
+        let new = die(cx, u16::from(sides), &Why(&name, &format!("{what} (reroll d{sides})")))?;
         let old = dice[which].face;
         dice[which].face = if adv { old.max(new) } else { old.min(new) };
         rerolls.push(Reroll {
@@ -148,7 +128,7 @@ pub fn roll_test(
 /// A luck test: the luck die alone (core rule 3).
 fn luck_test(cx: &mut Cx, who: Cid, what: &str) -> Result<(u16, i16), EngineError> {
     let name = cx.s.name(who).to_string();
-    let luck = cx.die(20, &Why(&name, what))?;
+    let luck = die(cx, 20, &Why(&name, what))?;
     Ok((
         luck,
         luck as i16 + cx.s.options.luck_modifier + cx.s.info(who).stats.luck_modifier,
@@ -211,7 +191,7 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
                 refund: refund.min(crate::state::ACTIONS_PER_TURN.saturating_sub(left)),
             });
         }
-        Command::Act(a) => match cx.s.stack.last() {
+        Command::Act(a) => match cx.top() {
             Some(Frame::AfterDodge { who, used }) => {
                 let (who, used) = (*who, *used);
                 after_dodge(cx, who, used, a)?;
@@ -247,64 +227,58 @@ fn turn_who(cx: &Cx) -> Result<Cid, EngineError> {
 
 /// Runs everything automatic until the next decision or the end.
 pub fn advance(cx: &mut Cx) -> R {
-    let mut guard = 0u32;
-    loop {
-        guard += 1;
-        if guard > 100_000 {
-            return Err(EngineError::Bug("resolution does not settle".into()));
-        }
-        if cx.s.outcome.is_some() {
-            return Ok(());
-        }
-        if end_check(cx) {
-            return Ok(());
-        }
-        if let Some(top) = cx.s.stack.last().cloned() {
-            if step_frame(cx, top)? {
-                return Ok(());
-            }
-            continue;
-        }
-        if let Some(t) = cx.s.turn.clone() {
-            let who = t.who;
-            if !cx.s.ch(who).able() {
-                cx.emit(Event::TurnEnded {
-                    who,
-                    how: TurnEnd::Lost,
-                });
-                continue;
-            }
-            if t.opening {
-                let ok = check::opening_action(cx.s).is_some_and(|a| check::check_action(cx.s, who, &a, None).is_ok());
-                if !ok {
-                    // ING-R69: the action that started the fight cannot be taken any more.
-                    cx.emit(Event::Automatic {
-                        who,
-                        step: AutoStep::OpeningDropped,
-                        why: AutoWhy::NotLegal,
-                    });
-                    cx.emit(Event::OpeningDone);
-                    continue;
-                }
-            }
-            return Ok(());
-        }
-        if cx.s.order.team_to_pick(|w| cx.s.can_take_turn(w)).is_some() {
-            return Ok(());
-        }
-        // ING-R10: every eligible participant has acted: the next round starts at slot 1
-        // (`TeamOrder::start_round`).
-        new_round(cx)?;
-        if cx.s.outcome.is_none() && cx.s.order.team_to_pick(|w| cx.s.can_take_turn(w)).is_none() {
-            // Nobody can be given a turn in a fresh round: nothing can ever change.
-            let outcome = Outcome {
-                winner: None,
-                reason: "no-one-can-act".into(),
-            };
-            cx.emit(Event::Ended { outcome });
-            return Ok(());
-        }
+    settle(cx, step)
+}
+
+/// One automatic step: the top frame, a turn that cannot go on, an opening action that cannot
+/// be taken, or a new round; [`Flow::Wait`] at a decision or the end.
+fn step(cx: &mut Cx) -> Result<Flow, EngineError> {
+    if cx.s.outcome.is_some() || end_check(cx) {
+        return Ok(Flow::Wait);
     }
+    if let Some(top) = cx.top().cloned() {
+        return step_frame(cx, top);
+    }
+    if let Some(t) = cx.s.turn.clone() {
+        let who = t.who;
+        if !cx.s.ch(who).able() {
+            cx.emit(Event::TurnEnded {
+                who,
+                how: TurnEnd::Lost,
+            });
+            return Ok(Flow::Go);
+        }
+        if t.opening {
+            let ok = check::opening_action(&cx.s).is_some_and(|a| check::check_action(&cx.s, who, &a, None).is_ok());
+            if !ok {
+                // ING-R69: the action that started the fight cannot be taken any more.
+                cx.emit(Event::Automatic {
+                    who,
+                    step: AutoStep::OpeningDropped,
+                    why: AutoWhy::NotLegal,
+                });
+                cx.emit(Event::OpeningDone);
+                return Ok(Flow::Go);
+            }
+        }
+        return Ok(Flow::Wait);
+    }
+    if cx.s.order.team_to_pick(|w| cx.s.can_take_turn(w)).is_some() {
+        return Ok(Flow::Wait);
+    }
+    // ING-R10: every eligible participant has acted: the next round starts at slot 1
+    // (`TeamOrder::start_round`).
+    new_round(cx)?;
+    if cx.s.outcome.is_none() && cx.s.order.team_to_pick(|w| cx.s.can_take_turn(w)).is_none() {
+        // Nobody can be given a turn in a fresh round: nothing can ever change.
+        let outcome = Outcome {
+            winner: None,
+            reason: "no-one-can-act".into(),
+        };
+        cx.emit(Event::Ended { outcome });
+        return Ok(Flow::Wait);
+    }
+    Ok(Flow::Go)
 }
 
 fn new_round(cx: &mut Cx) -> R {
@@ -330,7 +304,7 @@ fn new_round(cx: &mut Cx) -> R {
         for t in 0..cx.s.setup.teams.len() as u8 {
             if let Some(Objective::Survive { rounds }) = cx.s.objectives.get(t as usize).cloned().flatten()
                 && done >= rounds
-                && team_standing(cx.s, t)
+                && team_standing(&cx.s, t)
             {
                 cx.emit(Event::Ended {
                     outcome: Outcome {
@@ -406,8 +380,8 @@ fn end_check(cx: &mut Cx) -> bool {
     }
 }
 
-/// Steps the top frame; `true` when it waits for a decision.
-fn step_frame(cx: &mut Cx, top: Frame) -> Result<bool, EngineError> {
+/// Steps the top frame.
+fn step_frame(cx: &mut Cx, top: Frame) -> Result<Flow, EngineError> {
     match top {
         Frame::Attack(a) => attack_step(cx, *a),
         Frame::Walk(w) => walk_step(cx, w),
@@ -415,28 +389,28 @@ fn step_frame(cx: &mut Cx, top: Frame) -> Result<bool, EngineError> {
             if let Some(&c) = w.candidates.get(w.asked as usize) {
                 let still = cx.s.ch(c).ready.as_ref().is_some_and(|r| r.trigger == w.trigger)
                     && cx.s.ch(w.subject).present()
-                    && check::fire_ok(cx.s, c, w.subject).is_ok();
+                    && check::fire_ok(&cx.s, c, w.subject).is_ok();
                 if still {
-                    return Ok(true);
+                    return Ok(Flow::Wait);
                 }
                 let mut w = w;
                 w.asked += 1;
                 cx.update(Frame::Ready(w));
-                return Ok(false);
+                return Ok(Flow::Go);
             }
             cx.pop();
-            Ok(false)
+            Ok(Flow::Go)
         }
         Frame::Conscious { who, .. } => {
             if !cx.s.ch(who).present() || cx.s.ch(who).unconscious {
                 cx.pop();
-                return Ok(false);
+                return Ok(Flow::Go);
             }
-            if check::fortify_to_stay_ok(cx.s, who) {
-                return Ok(true);
+            if check::fortify_to_stay_ok(&cx.s, who) {
+                return Ok(Flow::Wait);
             }
             // No reaction or stamina left: unconscious (ING-R60, ING-H8); the log says why.
-            let why = check::why_no_reaction(cx.s, who, false);
+            let why = check::why_no_reaction(&cx.s, who, false);
             cx.pop();
             cx.emit(Event::Automatic {
                 who,
@@ -444,18 +418,18 @@ fn step_frame(cx: &mut Cx, top: Frame) -> Result<bool, EngineError> {
                 why,
             });
             knock_out(cx, who);
-            Ok(false)
+            Ok(Flow::Go)
         }
         Frame::AfterDodge { who, used } => {
             let any = [Command::Act(Action::DropProne), Command::Act(Action::SeekCover)]
                 .iter()
-                .any(|c| check::check(cx.s, c).is_ok())
+                .any(|c| check::check(&cx.s, c).is_ok())
                 || (used & 4 == 0 && cx.s.ch(who).able());
             if cx.s.ch(who).able() && any {
-                return Ok(true);
+                return Ok(Flow::Wait);
             }
             cx.pop();
-            Ok(false)
+            Ok(Flow::Go)
         }
     }
 }
@@ -482,18 +456,18 @@ fn begin_turn(cx: &mut Cx, who: Cid) -> R {
         cx.emit(Event::OwedPaid { who });
     }
     // Readied actions that wait for an enemy's turn (ING-R24).
-    ready_window(cx, Trigger::Turn, who, None);
+    ready_window(cx, Trigger::Turn, who, None)?;
     Ok(())
 }
 
 /// Asks the readied characters a trigger sets off (ING-R24); those whose trigger it is but who
 /// cannot act on it (no reaction left with `ready-uses-reaction`, ING-H15) get a log line saying
 /// so.
-fn ready_window(cx: &mut Cx, trigger: Trigger, subject: Cid, from: Option<fray_space::Pos>) {
-    let cands = check::ready_candidates(cx.s, trigger, subject, from);
-    for c in check::ready_triggered(cx.s, trigger, subject, from) {
+fn ready_window(cx: &mut Cx, trigger: Trigger, subject: Cid, from: Option<fray_space::Pos>) -> R {
+    let cands = check::ready_candidates(&cx.s, trigger, subject, from);
+    for c in check::ready_triggered(&cx.s, trigger, subject, from) {
         if !cands.contains(&c) {
-            let why = check::why_no_reaction(cx.s, c, false);
+            let why = check::why_no_reaction(&cx.s, c, false);
             cx.emit(Event::Automatic {
                 who: c,
                 step: AutoStep::ReadyNotFired,
@@ -507,8 +481,9 @@ fn ready_window(cx: &mut Cx, trigger: Trigger, subject: Cid, from: Option<fray_s
             subject,
             candidates: cands,
             asked: 0,
-        }));
+        }))?;
     }
+    Ok(())
 }
 
 fn end_turn(cx: &mut Cx, who: Cid, how: TurnEnd) {
@@ -659,14 +634,14 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
                 kind: if sprint { "sprint" } else { "move" }.into(),
             });
             let speed = cx.s.info(who).stats.speed;
-            walk(cx, who, *p, speed);
+            walk(cx, who, *p, speed)?;
         }
         Action::Step(p) => {
             cx.emit(Event::MoveBegun {
                 who,
                 kind: "step".into(),
             });
-            walk(cx, who, *p, 1);
+            walk(cx, who, *p, 1)?;
         }
         Action::Attack {
             target,
@@ -675,7 +650,7 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
             prof,
         } => {
             charge(cx, 1);
-            declare_attack(cx, who, *target, *slot, *attr, prof.clone(), AttackKind::Normal);
+            declare_attack(cx, who, *target, *slot, *attr, prof.clone(), AttackKind::Normal)?;
         }
         Action::Brandish(slots) => {
             charge(cx, 1);
@@ -745,7 +720,7 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
             difficulty,
             seconds,
         } => {
-            let cost = check::task_cost(cx.s, *seconds);
+            let cost = check::task_cost(&cx.s, *seconds);
             pay_or_extend(
                 cx,
                 who,
@@ -775,7 +750,7 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
             until_turn_end: false,
         }),
         Action::Reload(slot) => {
-            let (cost, _) = action_cost(cx.s, who, a);
+            let (cost, _) = action_cost(&cx.s, who, a);
             if via.is_some() {
                 complete(cx, who, Ext::Reload { slot: *slot })?;
             } else {
@@ -808,7 +783,7 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
                 commander: who,
                 ally: *ally,
             });
-            if cx.s.options.command_uses_ally_actions && action_cost(cx.s, *ally, action).0 > 0 {
+            if cx.s.options.command_uses_ally_actions && action_cost(&cx.s, *ally, action).0 > 0 {
                 cx.emit(Event::Owed { who: *ally });
             }
             act(cx, *ally, action, Some(who))?;
@@ -819,21 +794,21 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
 }
 
 /// Starts a walk to `to` within `budget` metres (checked already).
-fn walk(cx: &mut Cx, who: Cid, to: fray_space::Pos, budget: i16) {
-    let Some(from) = cx.s.ch(who).pos else { return };
+fn walk(cx: &mut Cx, who: Cid, to: fray_space::Pos, budget: i16) -> R {
+    let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
     let setup = std::sync::Arc::clone(&cx.s.setup);
-    let path = calc::with_scratch(|sc| calc::search(cx.s, who, from, budget, None, sc, &setup.map).path_to(to));
-    let Some(path) = path else { return };
-    let costs = calc::step_costs(cx.s, from, &path);
+    let path = calc::with_scratch(|sc| calc::search(&cx.s, who, from, budget, None, sc, &setup.map).path_to(to));
+    let Some(path) = path else { return Ok(()) };
+    let costs = calc::step_costs(&cx.s, from, &path);
     cx.push(Frame::Walk(Walk {
         who,
         path,
         next: 0,
         costs,
-    }));
+    }))
 }
 
-fn walk_step(cx: &mut Cx, mut w: Walk) -> Result<bool, EngineError> {
+fn walk_step(cx: &mut Cx, mut w: Walk) -> Result<Flow, EngineError> {
     let who = w.who;
     let i = w.next as usize;
     // Knocked prone part-way (a readied attack's effect): the move stops there, as a prone
@@ -841,22 +816,22 @@ fn walk_step(cx: &mut Cx, mut w: Walk) -> Result<bool, EngineError> {
     let felled = i > 0 && cx.s.options.prone_blocks_movement && cx.s.ch(who).has(Cond::Prone);
     if !cx.s.ch(who).able() || i >= w.path.len() || felled {
         cx.pop();
-        return Ok(false);
+        return Ok(Flow::Go);
     }
     let to = w.path[i];
     let last = i + 1 == w.path.len();
     let blocked = match cx.s.occupant(to) {
-        Some(o) if o != who => !calc::passable(cx.s, who, o) || last,
+        Some(o) if o != who => !calc::passable(&cx.s, who, o) || last,
         _ => false,
     };
     let Some(from) = cx.s.ch(who).pos else {
         cx.pop();
-        return Ok(false);
+        return Ok(Flow::Go);
     };
     if blocked {
         // Someone moved into the way since the move began: it stops here.
         cx.pop();
-        return Ok(false);
+        return Ok(Flow::Go);
     }
     w.next += 1;
     cx.update(Frame::Walk(w.clone()));
@@ -866,8 +841,8 @@ fn walk_step(cx: &mut Cx, mut w: Walk) -> Result<bool, EngineError> {
         to,
         metres: w.costs.get(i).copied().unwrap_or(1),
     });
-    ready_window(cx, Trigger::Approach, who, Some(from));
-    Ok(false)
+    ready_window(cx, Trigger::Approach, who, Some(from))?;
+    Ok(Flow::Go)
 }
 
 fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action) -> R {
@@ -895,7 +870,7 @@ fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action) -> R {
                 who,
                 kind: "dodge-step".into(),
             });
-            walk(cx, who, *p, 1);
+            walk(cx, who, *p, 1)?;
         }
         _ => {}
     }
@@ -907,7 +882,7 @@ fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action) -> R {
 // ---------------------------------------------------------------------------------------------
 
 fn decision(cx: &mut Cx, cmd: &Command) -> R {
-    let Some(top) = cx.s.stack.last().cloned() else {
+    let Some(top) = cx.top().cloned() else {
         return Err(EngineError::Bug("a decision with nothing to decide".into()));
     };
     match top {
@@ -981,7 +956,7 @@ fn decision(cx: &mut Cx, cmd: &Command) -> R {
             cx.pop();
             match cmd {
                 Command::Fortify => {
-                    let can_pay = check::reaction_ok(cx.s, who, false, 1, 0).is_ok();
+                    let can_pay = check::reaction_ok(&cx.s, who, false, 1, 0).is_ok();
                     if can_pay {
                         pay(
                             cx,
@@ -993,9 +968,9 @@ fn decision(cx: &mut Cx, cmd: &Command) -> R {
                             },
                         );
                     }
-                    let g = calc::guard(cx.s, who);
+                    let g = calc::guard(&cx.s, who);
                     let roll = named_test(cx, who, Attr::Str, "athletics", "fortitude", g, "fortify")?;
-                    let result = roll.total.max(calc::constitution(cx.s, who));
+                    let result = roll.total.max(calc::constitution(&cx.s, who));
                     let stayed = result >= missing;
                     cx.emit(Event::Fortified {
                         who,
@@ -1038,7 +1013,7 @@ fn reaction_paid(cx: &mut Cx, who: Cid, free: bool, stamina: i16, focus: i16) {
 fn defend(cx: &mut Cx, mut a: Attack, cmd: &Command) -> R {
     let who = a.target;
     let free = a.defences.free > 0;
-    let g = calc::guard(cx.s, who);
+    let g = calc::guard(&cx.s, who);
     // ING-R31: Dodge, Parry and Fortify cost 1 stamina, Resist 1 focus (Block and Intercept,
     // 1 stamina each, are paid where they are taken).
     let (kind, stamina, focus) = match cmd {
@@ -1107,9 +1082,9 @@ fn fire(cx: &mut Cx, who: Cid, subject: Cid) -> R {
     match r.action {
         ReadyAction::Attack { target, slot } => {
             let t = target.unwrap_or(subject);
-            let attr = crate::command::default_attr(cx.s, who, slot);
-            let prof = crate::command::default_prof(cx.s, who, slot);
-            declare_attack(cx, who, t, slot, attr, prof, AttackKind::Readied);
+            let attr = crate::command::default_attr(&cx.s, who, slot);
+            let prof = crate::command::default_prof(&cx.s, who, slot);
+            declare_attack(cx, who, t, slot, attr, prof, AttackKind::Readied)?;
         }
         ReadyAction::Move { to } => {
             cx.emit(Event::MoveBegun {
@@ -1117,7 +1092,7 @@ fn fire(cx: &mut Cx, who: Cid, subject: Cid) -> R {
                 kind: "ready-move".into(),
             });
             let speed = cx.s.info(who).stats.speed;
-            walk(cx, who, to, speed);
+            walk(cx, who, to, speed)?;
         }
     }
     Ok(())
@@ -1127,9 +1102,17 @@ fn fire(cx: &mut Cx, who: Cid, subject: Cid) -> R {
 // Attacks
 // ---------------------------------------------------------------------------------------------
 
-fn declare_attack(cx: &mut Cx, who: Cid, target: Cid, slot: u8, attr: Attr, prof: Option<String>, kind: AttackKind) {
-    let penalty = calc::attack_penalty(cx.s, who);
-    let bonus = calc::property_bonus(cx.s, who, slot, target);
+fn declare_attack(
+    cx: &mut Cx,
+    who: Cid,
+    target: Cid,
+    slot: u8,
+    attr: Attr,
+    prof: Option<String>,
+    kind: AttackKind,
+) -> R {
+    let penalty = calc::attack_penalty(&cx.s, who);
+    let bonus = calc::property_bonus(&cx.s, who, slot, target);
     cx.emit(Event::AttackDeclared {
         attacker: who,
         target,
@@ -1158,16 +1141,19 @@ fn declare_attack(cx: &mut Cx, who: Cid, target: Cid, slot: u8, attr: Attr, prof
         hit: false,
         raw: 0,
         misfired: false,
-        thrown_from_afar: cx.s.item(who, slot).is_some_and(|i| calc::throws(cx.s, who, target, i)),
-    })));
+        thrown_from_afar: cx
+            .s
+            .item(who, slot)
+            .is_some_and(|i| calc::throws(&cx.s, who, target, i)),
+    })))
 }
 
-fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
+fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
     let before_roll = a.total.is_none();
     if before_roll && (!cx.s.ch(a.attacker).able() || !cx.s.ch(a.target).present()) {
         // The attacker was stopped (a readied attack knocked it out) or the target left.
         cx.pop();
-        return Ok(false);
+        return Ok(Flow::Go);
     }
     match a.stage {
         Stage::Ready => {
@@ -1176,46 +1162,46 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
             a.stage = Stage::Intercept;
             cx.update(Frame::Attack(Box::new(a)));
             if !fallback {
-                ready_window(cx, Trigger::Attack, attacker, None);
+                ready_window(cx, Trigger::Attack, attacker, None)?;
             }
-            Ok(false)
+            Ok(Flow::Go)
         }
         Stage::Intercept => {
             if a.kind == AttackKind::KillFallback {
                 a.stage = Stage::Roll;
                 cx.update(Frame::Attack(Box::new(a)));
-                return Ok(false);
+                return Ok(Flow::Go);
             }
             // ING-R33: every ally who may intercept is asked at once, in one decision of the
             // target's team seat (`intercept <ally>` or `pass`).
             if a.intercept.is_empty() {
-                let c = check::intercept_candidates(cx.s, &a);
+                let c = check::intercept_candidates(&cx.s, &a);
                 if c.is_empty() {
                     a.stage = Stage::Defend;
                     cx.update(Frame::Attack(Box::new(a)));
-                    return Ok(false);
+                    return Ok(Flow::Go);
                 }
                 a.intercept = c;
                 cx.update(Frame::Attack(Box::new(a)));
-                return Ok(false);
+                return Ok(Flow::Go);
             }
             if a.intercept
                 .iter()
-                .any(|&c| check::reaction_ok(cx.s, c, false, 1, 0).is_ok())
+                .any(|&c| check::reaction_ok(&cx.s, c, false, 1, 0).is_ok())
             {
-                return Ok(true);
+                return Ok(Flow::Wait);
             }
             a.stage = Stage::Defend;
             cx.update(Frame::Attack(Box::new(a)));
-            Ok(false)
+            Ok(Flow::Go)
         }
         Stage::Defend => {
-            if defend_now(cx.s, &a) {
-                if cx.s.ch(a.target).able() && check::can_defend(cx.s, &a) {
-                    return Ok(true);
+            if defend_now(&cx.s, &a) {
+                if cx.s.ch(a.target).able() && check::can_defend(&cx.s, &a) {
+                    return Ok(Flow::Wait);
                 }
                 // Say why the target is not asked (ING-R30, ING-R32, ING-R14's option).
-                let why = check::why_no_reaction(cx.s, a.target, a.defences.free > 0);
+                let why = check::why_no_reaction(&cx.s, a.target, a.defences.free > 0);
                 cx.emit(Event::Automatic {
                     who: a.target,
                     step: AutoStep::NoDefence,
@@ -1224,27 +1210,27 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
             }
             a.stage = Stage::Roll;
             cx.update(Frame::Attack(Box::new(a)));
-            Ok(false)
+            Ok(Flow::Go)
         }
         Stage::Roll => {
             if a.total.is_none() {
                 roll_attack(cx, &mut a)?;
-                if defend_now(cx.s, &a) && cx.s.ch(a.target).able() {
+                if defend_now(&cx.s, &a) && cx.s.ch(a.target).able() {
                     a.stage = Stage::Defend;
                     cx.update(Frame::Attack(Box::new(a)));
-                    return Ok(false);
+                    return Ok(Flow::Go);
                 }
             }
             decide_hit(cx, a)?;
-            Ok(false)
+            Ok(Flow::Go)
         }
         Stage::Block => {
-            if cx.s.ch(a.target).able() && check::can_block(cx.s, &a) {
-                return Ok(true);
+            if cx.s.ch(a.target).able() && check::can_block(&cx.s, &a) {
+                return Ok(Flow::Wait);
             }
             // A blocking item in hand that cannot be used: say why (ING-R51, ING-R32).
-            if check::holds_blocker(cx.s, a.target) {
-                let why = check::why_no_reaction(cx.s, a.target, a.defences.free > 0);
+            if check::holds_blocker(&cx.s, a.target) {
+                let why = check::why_no_reaction(&cx.s, a.target, a.defences.free > 0);
                 cx.emit(Event::Automatic {
                     who: a.target,
                     step: AutoStep::NoBlock,
@@ -1252,7 +1238,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
                 });
             }
             apply_hit(cx, a, None)?;
-            Ok(false)
+            Ok(Flow::Go)
         }
         Stage::Done => {
             let dodged = a.defences.dodge.is_some();
@@ -1270,9 +1256,9 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<bool, EngineError> {
                 });
             }
             if dodged && cx.s.ch(who).able() {
-                cx.push(Frame::AfterDodge { who, used: 0 });
+                cx.push(Frame::AfterDodge { who, used: 0 })?;
             }
-            Ok(false)
+            Ok(Flow::Go)
         }
     }
 }
@@ -1293,7 +1279,7 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
     let Some(item) = cx.s.item(a.attacker, a.slot).cloned() else {
         return Err(EngineError::Bug("attack with no item".into()));
     };
-    let (mut adv, mut reasons) = calc::advantage(cx.s, a.attacker, a.target, &item);
+    let (mut adv, mut reasons) = calc::advantage(&cx.s, a.attacker, a.target, &item);
     if a.kind == AttackKind::KillFallback && !reasons.iter().any(|r| r == "sneak attack") {
         adv += 1;
         reasons.push("sneak attack".into());
@@ -1301,7 +1287,7 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
     let st = &cx.s.info(a.attacker).stats;
     let attr_die = st.attr(a.attr);
     let skill_die = st.skill("combat");
-    let prof = calc::prof_bonus(cx.s, a.attacker, a.prof.as_deref());
+    let prof = calc::prof_bonus(&cx.s, a.attacker, a.prof.as_deref());
     let roll = roll_test(
         cx,
         a.attacker,
@@ -1348,7 +1334,7 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
             cx.s.ids()
                 .filter(|&c| c != a.target && c != a.attacker && cx.s.ch(c).present())
                 .filter(|&c| match (cx.s.ch(c).pos, tp) {
-                    (Some(p), Some(q)) => calc::distance(cx.s, p, q) <= 1,
+                    (Some(p), Some(q)) => calc::distance(&cx.s, p, q) <= 1,
                     _ => false,
                 })
                 .collect();
@@ -1357,7 +1343,7 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
                 (None, near[0])
             } else {
                 let name = cx.s.name(a.attacker).to_string();
-                let k = cx.die(near.len() as u16, &Why(&name, "misfire (who is hit)"))?;
+                let k = die(cx, near.len() as u16, &Why(&name, "misfire (who is hit)"))?;
                 (Some(k), near[(k as usize - 1).min(near.len() - 1)])
             };
             cx.emit(Event::Misfired {
@@ -1369,7 +1355,7 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
             a.target = target;
             a.misfired = true;
             a.defences = Defences::default();
-            if !defend_now(cx.s, a) && cx.s.ch(target).able() {
+            if !defend_now(&cx.s, a) && cx.s.ch(target).able() {
                 cx.emit(Event::Automatic {
                     who: target,
                     step: AutoStep::NoDefence,
@@ -1400,7 +1386,7 @@ pub fn effective_evasion(s: &State, a: &Attack) -> i16 {
 }
 
 fn decide_hit(cx: &mut Cx, mut a: Attack) -> R {
-    let evasion = effective_evasion(cx.s, &a);
+    let evasion = effective_evasion(&cx.s, &a);
     let total = a.total.unwrap_or(0);
     a.hit = a.crit || total >= evasion;
     cx.emit(Event::AttackResult {
@@ -1456,7 +1442,7 @@ fn apply_hit(cx: &mut Cx, mut a: Attack, block: Option<u8>) -> R {
     let min = cx.s.options.min_damage;
     let t = a.target;
     let nonlethal = cx.s.item(a.attacker, a.slot).is_some_and(|i| i.nonlethal);
-    let reduced_by = reduction(cx.s, &a);
+    let reduced_by = reduction(&cx.s, &a);
     let dealt = match block {
         None => Some((a.raw - reduced_by).max(min)),
         Some(slot) => {
@@ -1548,8 +1534,8 @@ fn deal(cx: &mut Cx, who: Cid, amount: i16, reduced_by: i16, nonlethal: bool, at
         return Ok(());
     }
     let missing = cx.s.info(who).stats.health - c.health;
-    if !c.unconscious && missing > calc::constitution(cx.s, who) {
-        cx.push(Frame::Conscious { who, missing });
+    if !c.unconscious && missing > calc::constitution(&cx.s, who) {
+        cx.push(Frame::Conscious { who, missing })?;
     }
     Ok(())
 }
@@ -1593,7 +1579,7 @@ fn effect(cx: &mut Cx, a: &Attack) -> R {
         return Ok(());
     }
     let difficulty = e.difficulty.unwrap_or(a.total.unwrap_or(0));
-    let passive = calc::effect_defence(cx.s, t, e.defence);
+    let passive = calc::effect_defence(&cx.s, t, e.defence);
     let declared = match e.defence {
         EffectDefence::Constitution => a.defences.fortify,
         EffectDefence::Willpower => a.defences.resist,
@@ -1621,17 +1607,17 @@ fn effect(cx: &mut Cx, a: &Attack) -> R {
 /// A killing strike once paid (ING-R64, ING-H26).
 fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
     let t = cx.s.ch(target);
-    if !t.present() || !t.unconscious || t.dead || check::attack_ok(cx.s, who, target, slot).is_err() {
+    if !t.present() || !t.unconscious || t.dead || check::attack_ok(&cx.s, who, target, slot).is_err() {
         cx.emit(Event::Interacted {
             who,
             what: format!("the killing strike on {} cannot be made any more", cx.s.name(target)),
         });
         return Ok(());
     }
-    let attr = crate::command::default_attr(cx.s, who, slot);
-    let prof = crate::command::default_prof(cx.s, who, slot);
-    let penalty = calc::attack_penalty(cx.s, who);
-    let bonus = calc::property_bonus(cx.s, who, slot, target);
+    let attr = crate::command::default_attr(&cx.s, who, slot);
+    let prof = crate::command::default_prof(&cx.s, who, slot);
+    let penalty = calc::attack_penalty(&cx.s, who);
+    let bonus = calc::property_bonus(&cx.s, who, slot, target);
     cx.emit(Event::AttackDeclared {
         attacker: who,
         target,
@@ -1648,22 +1634,22 @@ fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
     {
         // Every other source counts, disadvantages included (ING-R26, ING-R47); the victim
         // being unable to see is the killing strike's own advantage, not a second one.
-        if calc::flanked(cx.s, target) {
+        if calc::flanked(&cx.s, target) {
             adv += 1;
         }
-        let ranged = calc::ranged_attack(cx.s, who, target, item);
+        let ranged = calc::ranged_attack(&cx.s, who, target, item);
         if cx.s.ch(target).has(Cond::Prone) {
             adv += if ranged { -1 } else { 1 };
         }
-        if ranged && calc::behind_cover(cx.s, target, who) {
+        if ranged && calc::behind_cover(&cx.s, target, who) {
             adv -= 1;
         }
     }
     let st = &cx.s.info(who).stats;
     let (ad, sd) = (st.attr(attr), st.skill("combat"));
-    let p = calc::prof_bonus(cx.s, who, prof.as_deref());
+    let p = calc::prof_bonus(&cx.s, who, prof.as_deref());
     let roll = roll_test(cx, who, ad, sd, p + penalty + bonus, adv, false, "killing strike")?;
-    let difficulty = calc::constitution(cx.s, target);
+    let difficulty = calc::constitution(&cx.s, target);
     let success = roll.total >= difficulty;
     let total = roll.total;
     cx.emit(Event::Tested {
@@ -1704,7 +1690,7 @@ fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
         a.base_total = Some(total - penalty - bonus);
         a.luck = Some(0);
     }
-    cx.push(Frame::Attack(Box::new(a)));
+    cx.push(Frame::Attack(Box::new(a)))?;
     Ok(())
 }
 

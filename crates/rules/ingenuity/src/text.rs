@@ -377,7 +377,7 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
             Some(w) => format!("The combat ends: {} win ({})", team(w), outcome.reason),
             None => format!("The combat ends with no winner ({})", outcome.reason),
         },
-        Event::Push { .. } | Event::Update { .. } | Event::Pop => return None,
+        Event::Push { .. } | Event::Update { .. } | Event::SetFrame { .. } | Event::Pop => return None,
     })
 }
 

@@ -43,7 +43,7 @@ pub fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
     let who = match event {
         Event::Moved { who, .. } | Event::Thrown { who, .. } | Event::Placed { who, .. } => *who,
         // A walk's frame carries its whole path.
-        Event::Push { frame } | Event::Update { frame } => match &**frame {
+        Event::Push { frame } | Event::Update { frame } | Event::SetFrame { frame, .. } => match &**frame {
             Frame::Walk(w) => w.who,
             _ => return Shown::All,
         },
