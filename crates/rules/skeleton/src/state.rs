@@ -99,20 +99,22 @@ pub struct Attack {
     pub dodge: Option<bool>,
 }
 
-/// What resolution produces; the only thing that changes the state.
+/// What resolution produces; the only thing that changes the state. `who`, `by` and `target`
+/// are combatants; every roll keeps its face.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Event {
-    /// An initiative roll (SKL-R1).
+    /// An initiative roll (SKL-R1): the d6 and the total with speed.
     Initiative { who: Cid, roll: u16, total: i16 },
     /// A round begins; round 1 sorts the order.
     RoundStarted { round: u32 },
     /// A turn begins.
     TurnStarted { who: Cid },
-    /// A move.
+    /// A move to `to`, costing `cost` squares of movement.
     Moved { who: Cid, to: Pos, cost: i16 },
     /// The attack stack changes (a push declares an attack).
     Frame(FrameOp<Attack>),
-    /// An attack roll (SKL-R6).
+    /// An attack roll (SKL-R6): the d20, the total with attack, the defence it had to reach
+    /// (with the dodge, if `dodged`), and whether it hit.
     Attacked {
         by: Cid,
         target: Cid,
@@ -122,7 +124,7 @@ pub enum Event {
         dodged: bool,
         hit: bool,
     },
-    /// Damage (SKL-R6, SKL-R7).
+    /// `amount` damage (SKL-R6); at 0 health the combatant is out (SKL-R7).
     Damaged { who: Cid, amount: i16 },
     /// The turn is over.
     TurnEnded { who: Cid },
