@@ -46,7 +46,7 @@ pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
         }
         return Ok(());
     }
-    let entry = registry::all().into_iter().find(|e| e.id() == what).ok_or_else(|| {
+    let entry = registry::all().iter().find(|e| e.id() == what).ok_or_else(|| {
         let mut known = vec!["roll"];
         known.extend(registry::all().iter().map(|e| e.id()));
         Fail::input(format!(

@@ -1,27 +1,37 @@
-//! The rulesets this build knows, by id. Adding a game means adding one line here.
+//! The rulesets this build knows, by id. Adding a game means adding one line to the
+//! `rulesets!` list below (and the crate to this crate's `Cargo.toml`).
 
 use crate::Fail;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::text::{Entry, RulesetEntry};
 use fray_sim::{SimEntry, SimOf};
 
-static THRUM: Entry<fray_thrum::Thrum> = Entry::new();
-static THRUM_SIM: SimOf<fray_thrum::Thrum> = SimOf::new();
-static INGENUITY: Entry<fray_ingenuity::Ingenuity> = Entry::new();
-static INGENUITY_SIM: SimOf<fray_ingenuity::Ingenuity> = SimOf::new();
+/// Builds [`all`] and [`sims`] from one list of ruleset types (each a `TextRuleset` and a
+/// `Summarize`; its id is its `Ruleset::ID`).
+macro_rules! rulesets {
+    ($($ruleset:ty),+ $(,)?) => {
+        /// Every ruleset, in the order listed.
+        pub fn all() -> &'static [&'static dyn RulesetEntry] {
+            static ALL: &[&dyn RulesetEntry] = &[$(&Entry::<$ruleset>::new()),+];
+            ALL
+        }
 
-/// Every ruleset's simulation entry.
-pub fn sims() -> [&'static dyn SimEntry; 2] {
-    [&THRUM_SIM, &INGENUITY_SIM]
+        /// Every ruleset's simulation entry, in the same order.
+        pub fn sims() -> &'static [&'static dyn SimEntry] {
+            static SIMS: &[&dyn SimEntry] = &[$(&SimOf::<$ruleset>::new()),+];
+            SIMS
+        }
+    };
 }
 
-/// Every ruleset, by id.
-pub fn all() -> [&'static dyn RulesetEntry; 2] {
-    [&THRUM, &INGENUITY]
+rulesets! {
+    fray_thrum::Thrum,
+    fray_ingenuity::Ingenuity,
+    fray_skeleton::Skeleton,
 }
 
 fn by_id(id: &str) -> Option<&'static dyn RulesetEntry> {
-    all().into_iter().find(|e| e.id() == id)
+    all().iter().copied().find(|e| e.id() == id)
 }
 
 fn known() -> String {
@@ -94,7 +104,8 @@ pub fn for_record(src: &SourceFile) -> Result<&'static dyn RulesetEntry, Fail> {
 pub fn sim_for_encounter(src: &SourceFile) -> Result<&'static dyn SimEntry, Fail> {
     let id = for_encounter(src)?.id();
     sims()
-        .into_iter()
+        .iter()
+        .copied()
         .find(|e| e.id() == id)
         .ok_or_else(|| Fail::input(format!("{}: error: ruleset '{id}' cannot be simulated yet", src.name)))
 }
@@ -103,7 +114,8 @@ pub fn sim_for_encounter(src: &SourceFile) -> Result<&'static dyn SimEntry, Fail
 pub fn sim_for_record(src: &SourceFile) -> Result<&'static dyn SimEntry, Fail> {
     let id = for_record(src)?.id();
     sims()
-        .into_iter()
+        .iter()
+        .copied()
         .find(|e| e.id() == id)
         .ok_or_else(|| Fail::input(format!("{}: error: ruleset '{id}' cannot be simulated yet", src.name)))
 }

@@ -35,7 +35,7 @@ fn text(b: &[u8]) -> String {
 #[test]
 fn check_accepts_every_example() {
     let mut seen = 0;
-    for dir in ["thrum", "ingenuity"] {
+    for dir in ["thrum", "ingenuity", "skeleton"] {
         for entry in std::fs::read_dir(root().join("examples").join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "toml") {
@@ -75,7 +75,7 @@ fn check_reports_file_line_and_column_and_exits_2() {
     std::fs::write(&p, "ruleset = \"chess\"\n").unwrap();
     let out = fray().arg("check").arg(&p).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("unknown ruleset 'chess' (known: thrum, ingenuity)"));
+    assert!(text(&out.stderr).contains("unknown ruleset 'chess' (known: thrum, ingenuity, skeleton)"));
 
     let out = fray().args(["check", "no/such/file.toml"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -414,4 +414,80 @@ fn odds_ingenuity_prints_exact_numbers_and_refuses_bad_dice() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("'d7'"));
+}
+
+// The skeleton ruleset: its one line in the registry is all it takes for check, play, replay,
+// run, sim and odds to reach it.
+
+const DUEL: &str = "examples/skeleton/duel.toml";
+
+#[test]
+fn check_play_and_replay_reach_the_skeleton() {
+    let out = fray().args(["check", DUEL]).output().unwrap();
+    assert!(
+        text(&out.stdout).contains("ok (skeleton encounter \"Duel in the well yard\")"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Initiative: Maren 5 + 3, Tobin 2 + 4. Tobin's attack: d20 17 + 4 against 13 + 2 (dodging), d6 6.
+    let rec = tmp("duel.json");
+    let mut c = fray();
+    c.args(["play", DUEL, "--dice", "5,2,17,6", "--record"]).arg(&rec);
+    let out = with_stdin(c, "move 3,0\nend\nmove 2,0\nattack maren\ndodge\nend\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = text(&out.stdout);
+    assert!(
+        log.contains("[west] Round 1: Tobin Reed's turn (4 of 4 movement left)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("[east] Tobin Reed attacks Maren Holt: dodge (+2 defence, once a round) or take"),
+        "{log}"
+    );
+    assert!(
+        log.contains("d20 17 + 4 = 21 against defence 15 (dodging): hit"),
+        "{log}"
+    );
+    assert!(log.contains("Maren Holt takes 6 damage: health 3"), "{log}");
+    let r = fray().arg("replay").arg(&rec).output().unwrap();
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert!(text(&r.stdout).contains("Maren Holt takes 6 damage: health 3"));
+
+    // A refused command ends a script with exit 1 and its code.
+    let mut c = fray();
+    c.args(["play", DUEL, "--seed", "1"]);
+    let out = with_stdin(c, "attack tobin\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("rejected (not-adjacent)"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn run_sim_and_odds_reach_the_skeleton() {
+    let out = fray().args(["run", DUEL, "--seed", "7"]).output().unwrap();
+    assert!(
+        text(&out.stdout).contains(" win (last-side-standing)"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = fray().args(["sim", DUEL, "-n", "60", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(
+        (v["ruleset"].as_str(), v["combats"].as_u64()),
+        (Some("skeleton"), Some(60))
+    );
+
+    let out = fray()
+        .args(["odds", "skeleton", "--attack", "3", "--defence", "12", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!((v["hit_faces"].as_u64(), v["p_hit"].as_f64()), (Some(12), Some(0.6)));
 }

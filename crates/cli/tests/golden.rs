@@ -51,3 +51,8 @@ fn golden_ingenuity_night_raid() {
 fn golden_ingenuity_shrine() {
     insta::assert_snapshot!("ingenuity-shrine-seed-7", run("ingenuity/shrine", 7));
 }
+
+#[test]
+fn golden_skeleton_duel() {
+    insta::assert_snapshot!("skeleton-duel-seed-7", run("skeleton/duel", 7));
+}

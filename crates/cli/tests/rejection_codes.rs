@@ -12,11 +12,12 @@ fn root() -> PathBuf {
 }
 
 /// Each list of codes with the heading of its table in docs/commands.md.
-fn lists() -> [(&'static str, &'static [&'static str]); 3] {
+fn lists() -> [(&'static str, &'static [&'static str]); 4] {
     [
         ("Engine codes", Reject::ENGINE_CODES),
         ("Thrum codes", fray_thrum::codes::ALL),
         ("Ingenuity codes", fray_ingenuity::codes::ALL),
+        ("Skeleton codes", fray_skeleton::codes::ALL),
     ]
 }
 
@@ -94,6 +95,7 @@ fn sources() -> Vec<PathBuf> {
         "cli",
         "rules/thrum",
         "rules/ingenuity",
+        "rules/skeleton",
     ] {
         walk(&root().join("crates").join(krate).join("src"), &mut out);
     }

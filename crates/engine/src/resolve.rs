@@ -114,8 +114,10 @@ pub trait Frames: Ruleset {
     fn frame_event(op: FrameOp<Self::Frame>) -> Self::Event;
 }
 
-/// A change of the resolution stack.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A change of the resolution stack. It serialises (`{"Push": frame}`, `"Pop"`...), so a new
+/// ruleset may keep its frame events as one event variant holding a `FrameOp<Frame>` and apply
+/// it with `apply_frame_op(&mut stack, op.as_ref())`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FrameOp<F> {
     /// Push a frame.
     Push(F),
@@ -125,6 +127,18 @@ pub enum FrameOp<F> {
     Set(usize, F),
     /// Remove the top frame.
     Pop,
+}
+
+impl<F> FrameOp<F> {
+    /// The same operation borrowing its frame (what [`apply_frame_op`] takes).
+    pub fn as_ref(&self) -> FrameOp<&F> {
+        match self {
+            FrameOp::Push(f) => FrameOp::Push(f),
+            FrameOp::Update(f) => FrameOp::Update(f),
+            FrameOp::Set(i, f) => FrameOp::Set(*i, f),
+            FrameOp::Pop => FrameOp::Pop,
+        }
+    }
 }
 
 /// Performs a frame operation on a stack kept as a vector (what a ruleset's `apply` calls for

@@ -494,3 +494,55 @@ impl<R: TextRuleset> RulesetEntry for Entry<R> {
         R::odds(args)
     }
 }
+
+/// A square grid as text, for a ruleset's [`TextRuleset::map`]: north at the top, `y` down the
+/// left and `x` along the bottom, so a square reads as `x,y` as in commands. `mark` gives each
+/// square's symbol (a combatant's marker, a terrain sign); every column is one space wider than
+/// the widest symbol or `x` number. The ruleset adds its own header and legend.
+pub fn grid_text(grid: &fray_space::Grid, mut mark: impl FnMut(fray_space::Pos) -> String) -> String {
+    use std::fmt::Write;
+    let (w, h) = (grid.width() as i16, grid.height() as i16);
+    let rows: Vec<Vec<String>> = (0..h)
+        .rev()
+        .map(|y| (0..w).map(|x| mark(fray_space::Pos::new(x, y))).collect())
+        .collect();
+    let widest = rows.iter().flatten().map(|m| m.chars().count()).max().unwrap_or(1);
+    let cw = widest.max((w - 1).to_string().len()) + 1;
+    let yw = (h - 1).to_string().len();
+    let mut out = String::new();
+    for (row, y) in rows.iter().zip((0..h).rev()) {
+        let _ = write!(out, "{y:>yw$}");
+        for m in row {
+            let _ = write!(out, "{m:>cw$}");
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "{:yw$}", "");
+    for x in 0..w {
+        let _ = write!(out, "{x:>cw$}");
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grid_text;
+    use fray_space::{Grid, Pos};
+
+    #[test]
+    fn a_grid_prints_north_up_with_both_axes_and_columns_as_wide_as_the_widest_mark() {
+        let g = Grid::parse_rows(&[". . x", ". . ."]).expect("map");
+        let text = grid_text(&g, |p| match p {
+            p if p == Pos::new(0, 0) => "Ab".into(),
+            p if g.get(p).is_some_and(|c| c.blocked) => "#".into(),
+            _ => ".".into(),
+        });
+        assert_eq!(text, "1  .  .  #\n0 Ab  .  .\n   0  1  2\n");
+        let wide = Grid::new(11, 1).expect("grid");
+        assert_eq!(
+            grid_text(&wide, |_| ".".into()).lines().last(),
+            Some("   0  1  2  3  4  5  6  7  8  9 10")
+        );
+    }
+}

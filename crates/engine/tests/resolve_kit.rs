@@ -215,3 +215,24 @@ fn the_observer_sees_each_event_once_between_the_state_before_and_after() {
     assert_eq!(cx.state().ticks, 2);
     assert_eq!(w2.seen, w.seen);
 }
+
+#[test]
+fn a_frame_op_can_be_an_event_of_its_own_and_applies_through_as_ref() {
+    // A ruleset may keep its frame events as one variant holding the kit's FrameOp.
+    let ops = [
+        FrameOp::Push(7u32),
+        FrameOp::Push(9),
+        FrameOp::Update(8),
+        FrameOp::Set(0, 5),
+        FrameOp::Pop,
+    ];
+    let json = serde_json::to_string(&ops).expect("serialises");
+    assert_eq!(json, r#"[{"Push":7},{"Push":9},{"Update":8},{"Set":[0,5]},"Pop"]"#);
+    let back: Vec<FrameOp<u32>> = serde_json::from_str(&json).expect("reads back");
+    assert_eq!(back, ops);
+    let mut stack = Vec::new();
+    for op in &back {
+        apply_frame_op(&mut stack, op.as_ref());
+    }
+    assert_eq!(stack, vec![5]);
+}

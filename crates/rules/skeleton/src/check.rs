@@ -1,0 +1,128 @@
+//! Legality, from one source: [`check`] refuses a command with a typed rejection, and
+//! [`legal`] lists every answer [`check`] accepts, in a fixed order (attacks, moves, the rest).
+
+use crate::codes;
+use crate::command::{Command, Ruling};
+use crate::setup::{Cid, MAX_COMBATANTS, STAT_LIMIT};
+use crate::state::{State, Turn};
+use fray_engine::Reject;
+use fray_engine::encounter::is_word;
+use fray_engine::gm::Ruling as R;
+use fray_space::{PathScratch, Pos, cheapest_path, is_adjacent, reach};
+
+fn no(code: &'static str, reason: impl Into<String>) -> Reject {
+    Reject::new(code, reason)
+}
+
+/// Whether the rules accept `c` now (the engine has already checked who may send it).
+pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
+    if let Command::Gm(r) = c {
+        return ruling(s, r);
+    }
+    match (c, s.frames.last(), &s.turn) {
+        (Command::Dodge | Command::Take, Some(_), _) => Ok(()),
+        (Command::Move(to), None, Some(t)) => move_cost(s, t, *to).map(drop),
+        (Command::Attack(x), None, Some(t)) => attack(s, t, *x),
+        (Command::End, None, Some(_)) => Ok(()),
+        _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
+    }
+}
+
+/// The squares a move to `to` costs (SKL-R3): the shortest way through open squares.
+pub fn move_cost(s: &State, t: &Turn, to: Pos) -> Result<i16, Reject> {
+    if !s.open(to) {
+        return Err(no(codes::BLOCKED, format!("{to} is not an open square")));
+    }
+    let step = |_: Pos, b: Pos| s.open(b).then_some(1);
+    let from = s.ch(t.who).at;
+    match cheapest_path(
+        &s.setup.map,
+        from,
+        to,
+        u32::MAX,
+        step,
+        |_| true,
+        &mut PathScratch::new(),
+    ) {
+        None => Err(no(
+            codes::BLOCKED,
+            format!("there is no way to {to} through open squares"),
+        )),
+        Some((_, cost)) if cost > t.moves_left.max(0) as u32 => Err(no(
+            codes::TOO_FAR,
+            format!("{to} is {cost} squares away and {} are left", t.moves_left),
+        )),
+        Some((_, cost)) => Ok(cost as i16),
+    }
+}
+
+fn attack(s: &State, t: &Turn, x: Cid) -> Result<(), Reject> {
+    if t.attacked {
+        return Err(no(codes::ALREADY_ATTACKED, "one attack a turn"));
+    }
+    let me = s.ch(t.who);
+    let Some(foe) = s.chars.get(x as usize).filter(|c| !c.out() && c.side != me.side) else {
+        return Err(no(codes::BAD_TARGET, "attack a foe who is still in the fight"));
+    };
+    if !is_adjacent(me.at, foe.at) {
+        return Err(no(
+            codes::NOT_ADJACENT,
+            format!("{} is not next to {}", foe.name, me.name),
+        ));
+    }
+    Ok(())
+}
+
+fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
+    let bad = |m: String| Err(no(codes::BAD_RULING, m));
+    let live = |w: &Cid| match s.chars.get(*w as usize) {
+        Some(c) if c.out() => bad(format!("{} is out of the fight", c.name)),
+        Some(_) => Ok(()),
+        None => bad(format!("no combatant #{w}")),
+    };
+    match r {
+        R::Adjust { who, by, .. } => {
+            live(who)?;
+            match by.apply(s.ch(*who).health) {
+                v if (0..=STAT_LIMIT).contains(&v) => Ok(()),
+                v => bad(format!("health would be {v}: it must stay within 0..={STAT_LIMIT}")),
+            }
+        }
+        R::Move { who, to } if s.open(*to) => live(who),
+        R::Move { to, .. } => bad(format!("{to} is not an open square")),
+        R::Add { id, template, side, at } => {
+            if !is_word(id) || s.find(id).is_some() {
+                bad(format!("'{id}' is not a new one-word id"))
+            } else if !s.setup.templates.contains_key(template) {
+                bad(format!("no template '{template}'"))
+            } else if *side as usize >= s.setup.sides.len() || !s.open(*at) || s.chars.len() >= MAX_COMBATANTS {
+                bad(format!(
+                    "no room for '{id}' on {at} (or no such side, or {MAX_COMBATANTS} combatants already)"
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        R::Remove { who } => live(who),
+        R::End { winner: Some(w) } if *w as usize >= s.setup.sides.len() => bad(format!("no side #{w}")),
+        R::End { .. } => Ok(()),
+        R::Other(x) => match *x {},
+    }
+}
+
+/// Every legal answer to the pending decision.
+pub fn legal(s: &State, out: &mut Vec<Command>) {
+    if !s.frames.is_empty() {
+        // Only a defender who has not dodged this round is asked (SKL-R5).
+        out.extend([Command::Dodge, Command::Take]);
+        return;
+    }
+    let Some(t) = &s.turn else { return };
+    out.extend(s.ids().filter(|x| attack(s, t, *x).is_ok()).map(Command::Attack));
+    let step = |_: Pos, b: Pos| s.open(b).then_some(1);
+    let mut scratch = PathScratch::new();
+    let budget = t.moves_left.max(0) as u32;
+    let r = reach(&s.setup.map, s.ch(t.who).at, budget, step, |_| true, &mut scratch);
+    out.extend(r.destinations().map(|(p, _)| Command::Move(p)));
+    out.push(Command::End);
+}

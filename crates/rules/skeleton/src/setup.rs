@@ -1,0 +1,316 @@
+//! Encounter files, read with the engine's encounter kit (`fray_engine::encounter`): every
+//! problem is a diagnostic at its file, line and column. [`validate`] checks a whole setup
+//! again, because a setup read back from a record is untrusted input.
+
+use crate::Skeleton;
+use crate::options::Options;
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::encounter::{self as enc, CombatantTable, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
+use fray_engine::{Ruleset, Seat};
+use fray_space::{Grid, Pos};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Index of a combatant (its place in the encounter, GM additions after).
+pub type Cid = u16;
+/// Every stat lies within ±`STAT_LIMIT`, so no sum of a few of them can overflow an `i16`.
+pub const STAT_LIMIT: i16 = 999;
+/// The most combatants a combat may have, GM additions included.
+pub const MAX_COMBATANTS: usize = 64;
+
+/// A stat block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Health at the start; at 0 the combatant is out (SKL-R7).
+    pub health: i16,
+    /// Added to the d20 of its attacks (SKL-R6).
+    pub attack: i16,
+    /// What an attack on it must reach (SKL-R6).
+    pub defence: i16,
+    /// Squares it may move in a turn (SKL-R3), also added to its initiative (SKL-R1).
+    pub speed: i16,
+}
+
+impl Stats {
+    /// Whether every number is in range.
+    pub fn check(&self) -> Result<(), String> {
+        let ok = (1..=STAT_LIMIT).contains(&self.health)
+            && (0..=STAT_LIMIT).contains(&self.speed)
+            && [self.attack, self.defence].iter().all(|v| v.abs() <= STAT_LIMIT);
+        ok.then_some(()).ok_or_else(|| {
+            format!("health must be within 1..={STAT_LIMIT}, speed within 0..={STAT_LIMIT}, attack and defence within ±{STAT_LIMIT}")
+        })
+    }
+}
+
+/// A combatant as the encounter places it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combatant {
+    /// The id typed in commands.
+    pub id: String,
+    /// The name in logs.
+    pub name: String,
+    /// Index of its side.
+    pub side: u8,
+    /// Where it starts.
+    pub at: Pos,
+    /// Its numbers.
+    pub stats: Stats,
+}
+
+/// A side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    /// The id used in the file and in `gm end`.
+    pub id: String,
+    /// The name in logs.
+    pub name: String,
+    /// The seat that decides for its members.
+    pub seat: Seat,
+    /// The AI policy the file names for simulations, if any.
+    pub policy: Option<String>,
+}
+
+/// A validated encounter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// A title for logs.
+    pub title: String,
+    /// The map; only blocked cells matter here.
+    pub map: Grid,
+    /// Seat names; seat 0 is always `gm`.
+    pub seats: Vec<String>,
+    /// The sides.
+    pub sides: Vec<Side>,
+    /// The combatants at the start.
+    pub combatants: Vec<Combatant>,
+    /// Stat blocks the GM may bring in (`gm add`), by name.
+    pub templates: BTreeMap<String, Stats>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEncounter {
+    ruleset: Spanned<String>,
+    title: Option<String>,
+    options: Option<Spanned<toml::Table>>,
+    map: Spanned<GridMap>,
+    #[serde(default)]
+    side: Vec<Spanned<RawSide>>,
+    #[serde(default)]
+    template: BTreeMap<String, Spanned<RawCombatant>>,
+    #[serde(default)]
+    combatant: Vec<Spanned<RawCombatant>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSide {
+    id: Spanned<String>,
+    name: Option<String>,
+    seat: Option<Spanned<String>>,
+    policy: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields)]
+struct RawCombatant {
+    id: Option<Spanned<String>>,
+    name: Option<String>,
+    template: Option<Spanned<String>>,
+    side: Option<Spanned<String>>,
+    at: Option<Spanned<RawPos>>,
+    health: Option<i16>,
+    attack: Option<i16>,
+    defence: Option<i16>,
+    speed: Option<i16>,
+}
+
+// A combatant takes every field it leaves out from its template.
+fray_engine::overlay!(RawCombatant {
+    id,
+    name,
+    template,
+    side,
+    at,
+    health,
+    attack,
+    defence,
+    speed
+});
+
+impl CombatantTable for RawCombatant {
+    fn id(&self) -> Option<&Spanned<String>> {
+        self.id.as_ref()
+    }
+    fn template(&self) -> Option<&Spanned<String>> {
+        self.template.as_ref()
+    }
+}
+
+/// Reads and validates an encounter.
+pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
+    let raw: RawEncounter = enc::parse(source)?;
+    let mut d = Diags::new(source);
+    if !enc::check_ruleset(&mut d, &raw.ruleset, Skeleton::ID) {
+        return Err(d.errors);
+    }
+    let options = enc::options(&mut d, raw.options.as_ref(), Options::validate);
+    let Some(map) = enc::grid(&mut d, &raw.map) else {
+        return Err(d.errors);
+    };
+    let mut seats = vec!["gm".to_string()];
+    let mut sides: Vec<Side> = Vec::new();
+    for s in raw.side.iter().map(Spanned::get_ref) {
+        let id = s.id.get_ref();
+        let seat = s.seat.as_ref().unwrap_or(&s.id);
+        for word in [&s.id, seat] {
+            if !enc::is_word(word.get_ref()) {
+                d.err(word.span(), "expected one word of letters, digits and '-'");
+            }
+        }
+        if sides.iter().any(|x| &x.id == id) {
+            d.err(s.id.span(), format!("side '{id}' is defined twice"));
+        }
+        sides.push(Side {
+            id: id.clone(),
+            name: s.name.clone().unwrap_or_else(|| id.clone()),
+            seat: enc::seat_of(seat.get_ref(), &mut seats),
+            policy: s.policy.clone(),
+        });
+    }
+    if sides.len() < 2 {
+        d.err(
+            raw.side.last().map_or(0..0, Spanned::span),
+            "an encounter needs at least two [[side]] tables",
+        );
+    }
+    let rules = RosterRules {
+        limit: MAX_COMBATANTS,
+        case_advice: "ids are typed without regard to case, so pick another id",
+        id: |c: &Combatant| c.id.as_str(),
+        square: |c: &Combatant| Some(c.at),
+    };
+    let (templates, combatants) = enc::roster(&mut d, &raw.template, &raw.combatant, &rules, |d, t, base, template| {
+        combatant(d, t, base, template, &map, &sides)
+    });
+    for (i, side) in raw.side.iter().enumerate() {
+        // Only on an otherwise good file: a combatant refused above would be a false lead.
+        if d.errors.is_empty() && !combatants.iter().any(|c| c.side as usize == i) {
+            d.err(
+                side.span(),
+                format!("side '{}' has no combatants", side.get_ref().id.get_ref()),
+            );
+        }
+    }
+    if !d.errors.is_empty() {
+        return Err(d.errors);
+    }
+    let title = raw.title.unwrap_or_else(|| source.name.clone());
+    let templates = templates.into_iter().map(|(k, c)| (k, c.stats)).collect();
+    Ok((
+        Setup {
+            title,
+            map,
+            seats,
+            sides,
+            combatants,
+            templates,
+        },
+        options,
+    ))
+}
+
+/// One combatant (or template: no side or square) over the template it names.
+fn combatant(
+    d: &mut Diags,
+    raw: &Spanned<RawCombatant>,
+    base: &RawCombatant,
+    template: bool,
+    map: &Grid,
+    sides: &[Side],
+) -> Option<Combatant> {
+    let r = raw.get_ref().over(base);
+    let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "guard-1")?;
+    let (mut side, mut at) = (0, Pos::new(0, 0));
+    if !template {
+        let (Some(s), Some(a)) = (&r.side, &r.at) else {
+            d.err(
+                raw.span(),
+                format!("combatant '{id}' needs a side and a square (at = \"x,y\")"),
+            );
+            return None;
+        };
+        side = enc::index_of(d, s, sides.iter().map(|x| x.id.as_str()), "side")? as u8;
+        at = enc::square(d, a, map)?;
+        if map.get(at).is_some_and(|c| c.blocked) {
+            d.err(a.span(), format!("square {at} is blocked"));
+        }
+    }
+    let (Some(health), Some(attack), Some(defence), Some(speed)) = (r.health, r.attack, r.defence, r.speed) else {
+        d.err(raw.span(), "a stat block needs health, attack, defence and speed");
+        return None;
+    };
+    let stats = Stats {
+        health,
+        attack,
+        defence,
+        speed,
+    };
+    if let Err(m) = stats.check() {
+        d.err(raw.span(), m);
+    }
+    Some(Combatant {
+        name: r.name.unwrap_or_else(|| id.clone()),
+        id,
+        side,
+        at,
+        stats,
+    })
+}
+
+/// Checks a whole setup and its options as strictly as the loader (a record's setup is
+/// untrusted), and what spans the whole file: every side has a combatant.
+pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
+    o.validate()?;
+    if s.seats.first().map(String::as_str) != Some("gm") || s.seats.len() > 256 {
+        return Err("seat 0 must be gm, and there are at most 256 seats".into());
+    }
+    if !(2..=16).contains(&s.sides.len()) {
+        return Err("an encounter needs 2 to 16 sides".into());
+    }
+    if let Some(x) = s.sides.iter().find(|x| x.seat.0 as usize >= s.seats.len()) {
+        return Err(format!("side '{}' names seat {}, which does not exist", x.id, x.seat.0));
+    }
+    if s.combatants.len() > MAX_COMBATANTS {
+        return Err(format!("at most {MAX_COMBATANTS} combatants are supported"));
+    }
+    for (i, c) in s.combatants.iter().enumerate() {
+        let earlier = &s.combatants[..i];
+        if (c.side as usize) >= s.sides.len() || !enc::is_word(&c.id) {
+            return Err(format!("combatant '{}' has a bad id or side", c.id));
+        }
+        if enc::id_clash(&c.id, earlier.iter().map(|e| e.id.as_str())).is_some() {
+            return Err(format!("combatant id '{}' is used twice", c.id));
+        }
+        if s.map.get(c.at).is_none_or(|cell| cell.blocked) || earlier.iter().any(|e| e.at == c.at) {
+            return Err(format!(
+                "combatant '{}' stands on {}, which is not an open square",
+                c.id, c.at
+            ));
+        }
+        c.stats.check().map_err(|m| format!("combatant '{}': {m}", c.id))?;
+    }
+    for (name, t) in &s.templates {
+        t.check().map_err(|m| format!("template '{name}': {m}"))?;
+    }
+    match s
+        .sides
+        .iter()
+        .enumerate()
+        .find(|(i, _)| !s.combatants.iter().any(|c| c.side as usize == *i))
+    {
+        Some((_, x)) => Err(format!("side '{}' has no combatants", x.id)),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,50 @@
+//! The report hooks `fray sim` needs: sides, rounds, and how each combatant ended.
+
+use crate::Skeleton;
+use crate::state::State;
+use fray_engine::{CombatantEnd, Policy, SeatPolicy, Summarize};
+
+impl Summarize for Skeleton {
+    fn sides(s: &State) -> Vec<String> {
+        s.setup.sides.iter().map(|x| x.name.clone()).collect()
+    }
+
+    fn round(s: &State) -> u32 {
+        s.round
+    }
+
+    fn combatants(s: &State) -> Vec<CombatantEnd> {
+        let end = |c: &crate::state::Char| CombatantEnd {
+            id: c.id.clone(),
+            side: c.side,
+            incapacitated: c.health <= 0 && !c.removed,
+            removed: c.removed,
+            killed: false,
+            resources: vec![("health", c.health.into())],
+        };
+        s.chars.iter().map(end).collect()
+    }
+
+    fn side_of(s: &State, actor: u16) -> Option<u8> {
+        s.chars.get(actor as usize).map(|c| c.side)
+    }
+
+    fn seats(s: &State) -> Vec<SeatPolicy> {
+        let mut out: Vec<SeatPolicy> = Vec::new();
+        for side in &s.setup.sides {
+            if !out.iter().any(|p| p.seat == side.seat) {
+                let name = s.setup.seats[side.seat.0 as usize].clone();
+                out.push(SeatPolicy {
+                    seat: side.seat,
+                    name,
+                    policy: side.policy.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    fn heuristic_policy() -> Box<dyn Policy<Self>> {
+        Box::new(crate::ai::Heuristic::default())
+    }
+}
