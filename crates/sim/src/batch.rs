@@ -8,7 +8,7 @@
 use crate::policy::{PolicyKind, make};
 use crate::stats::{CombatantTally, Tally};
 use fray_dice::{Prng, SeededDice};
-use fray_engine::{Decision, EngineError, Policy, Seat, Summarize};
+use fray_engine::{Cx, Decision, EngineError, Policy, Seat, Summarize};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -97,7 +97,7 @@ impl<R: Summarize> Worker<R> {
         let mut state = base.clone();
         if b.from.is_none() {
             self.events.clear();
-            R::start(&mut state, &mut dice, &mut self.events).map_err(engine)?;
+            R::start(&mut Cx::new(&mut state, &mut dice, &mut self.events)).map_err(engine)?;
         }
         for (_, _, p) in &mut self.policies {
             p.new_combat();
@@ -138,7 +138,7 @@ impl<R: Summarize> Worker<R> {
                 });
             }
             self.events.clear();
-            R::resolve(&mut state, seat, &cmd, &mut dice, &mut self.events).map_err(engine)?;
+            R::resolve(&mut Cx::new(&mut state, &mut dice, &mut self.events), seat, &cmd).map_err(engine)?;
         }
         self.record(&state, cut);
         Ok(())

@@ -10,7 +10,7 @@
 //!   that are down.
 
 use fray_dice::{Prng, SeededDice};
-use fray_engine::{Decision, Policy, RandomLegal, Summarize};
+use fray_engine::{Cx, Decision, Policy, RandomLegal, Summarize};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -184,7 +184,7 @@ impl<R: Summarize> Policy<R> for Search<R> {
                 let mut prng = Prng::from_seed(rng.next_u64());
                 self.rollout.new_combat();
                 self.events.clear();
-                if R::resolve(&mut s, seat, c, &mut dice, &mut self.events).is_err() {
+                if R::resolve(&mut Cx::new(&mut s, &mut dice, &mut self.events), seat, c).is_err() {
                     continue;
                 }
                 let mut steps = 0u32;
@@ -201,7 +201,7 @@ impl<R: Summarize> Policy<R> for Search<R> {
                     };
                     self.events.clear();
                     if R::check(&s, who, &next).is_err()
-                        || R::resolve(&mut s, who, &next, &mut dice, &mut self.events).is_err()
+                        || R::resolve(&mut Cx::new(&mut s, &mut dice, &mut self.events), who, &next).is_err()
                     {
                         break;
                     }

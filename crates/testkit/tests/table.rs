@@ -1,10 +1,9 @@
 //! The table harness on a toy text ruleset (a dice race): scripted dice, commands typed by
 //! seat, rejections checked by code with nothing changed, log lines and legal commands.
 
-use fray_dice::Dice;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
-use fray_engine::{EngineError, FirstLegal, Outcome, Pending, Policy, Reject, Ruleset, Seat, SubmitError};
+use fray_engine::{Cx, EngineError, FirstLegal, Outcome, Pending, Policy, Reject, Ruleset, Seat, SubmitError};
 use fray_testkit::Table;
 use serde::{Deserialize, Serialize};
 
@@ -50,7 +49,7 @@ impl Ruleset for Race {
             ..St::default()
         })
     }
-    fn start(_: &mut St, _: &mut dyn Dice, _: &mut Vec<Ev>) -> Result<(), EngineError> {
+    fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
     fn pending(s: &St) -> Option<Pending> {
@@ -69,25 +68,21 @@ impl Ruleset for Race {
             _ => Ok(()),
         }
     }
-    fn resolve(s: &mut St, _: Seat, c: &Cmd, dice: &mut dyn Dice, out: &mut Vec<Ev>) -> Result<(), EngineError> {
-        let mut emit = |s: &mut St, e: Ev| {
-            Self::apply(s, &e);
-            out.push(e);
-        };
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
         match c {
             Cmd::Roll => {
-                let r = fray_dice::roll(dice, 1, 6, fray_dice::Keep::All, &"a race roll")?;
-                let p = s.turn;
-                emit(s, Ev::Rolled(p, r.faces.as_slice()[0]));
-                if s.scores[p as usize] >= s.target {
-                    emit(s, Ev::Won(p));
+                let r = fray_dice::roll(cx.dice, 1, 6, fray_dice::Keep::All, &"a race roll")?;
+                let p = cx.s.turn;
+                cx.emit(Ev::Rolled(p, r.faces.as_slice()[0]));
+                if cx.s.scores[p as usize] >= cx.s.target {
+                    cx.emit(Ev::Won(p));
                 }
             }
             Cmd::Hold => {
-                let p = s.turn;
-                emit(s, Ev::Passed(p));
+                let p = cx.s.turn;
+                cx.emit(Ev::Passed(p));
             }
-            Cmd::SetScore(p, v) => emit(s, Ev::Score(*p, *v)),
+            Cmd::SetScore(p, v) => cx.emit(Ev::Score(*p, *v)),
         }
         Ok(())
     }
