@@ -394,14 +394,19 @@ fn replay(path: &Path, json: bool, seat: Option<&str>) -> Result<(), Fail> {
         })?),
     };
     print_header(&*game, json);
-    match seat {
-        None => print_log(&game.full_log(), json),
-        Some(s) => print_log(&game.log_for(s), json),
-    }
-    if !json {
-        match seat {
-            None => say_nonl!("{}", game.summary()),
-            Some(s) => say_nonl!("{}", game.tracker(s)),
+    // The GM's replay is the full one.
+    match seat.filter(|s| !s.is_gm()) {
+        None => {
+            print_log(&game.full_log(), json);
+            if !json {
+                say_nonl!("{}", game.summary());
+            }
+        }
+        Some(s) => {
+            print_log(&game.log_for(s), json);
+            if !json {
+                say_nonl!("{}", game.tracker(s));
+            }
         }
     }
     Ok(())

@@ -103,6 +103,23 @@ fn standing_enemies(s: &State, me: Cid) -> impl Iterator<Item = Cid> + '_ {
         .filter(move |&e| s.enemies(me, e) && s.ch(e).standing() && s.ch(e).pos.is_some())
 }
 
+/// How much endurance and health `c` has left, as the seat of `viewer` knows it: exactly for
+/// its own characters (and for the GM, who knows everything); for anyone else only what every
+/// seat is shown (the tracker's "harmed" and "bloodied"), read as a guess: untouched 12,
+/// harmed 6, bloodied 2. The AI never uses numbers its seat is not shown.
+fn known_left(s: &State, viewer: Cid, c: Cid) -> i16 {
+    let seat = s.info(viewer).seat;
+    if seat.is_gm() || s.info(c).seat == seat {
+        s.ch(c).endurance + s.ch(c).health
+    } else if calc::bloodied(s, c) {
+        2
+    } else if calc::harmed(s, c) {
+        6
+    } else {
+        12
+    }
+}
+
 /// The best attack `me` can make now from where it stands: (expected damage, action).
 fn best_attack(s: &State, me: Cid) -> Option<(f64, Action)> {
     let c = s.ch(me);
@@ -128,8 +145,9 @@ fn best_attack(s: &State, me: Cid) -> Option<(f64, Action)> {
                 continue;
             };
             let o = odds::attack(&q);
-            // Finishing someone who is nearly down is worth more.
-            let left = f64::from(s.ch(t).endurance + s.ch(t).health).max(1.0);
+            // Finishing someone who is nearly down is worth more (as far as `me`'s seat can
+            // tell: see `known_left`).
+            let left = f64::from(known_left(s, me, t)).max(1.0);
             let score = o.mean_damage * (1.0 + 2.0 / left);
             if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-9) {
                 best = Some((score, action));
@@ -315,9 +333,13 @@ fn approach(s: &State, me: Cid) -> Option<Pos> {
 
 fn intercept(s: &State, a: &Attack) -> Command {
     // Take the hit for an ally who is nearly down, when fresh enough to: the freshest of the
-    // allies who may (ties: the first listed).
+    // allies who may (ties: the first listed). How far down the ally is, as the seat deciding
+    // (the interceptors') can tell.
     let ally = a.target;
-    let ally_left = s.ch(ally).endurance + s.ch(ally).health;
+    let Some(&first) = a.intercept.first() else {
+        return Command::Pass;
+    };
+    let ally_left = known_left(s, first, ally);
     if ally_left > 6 {
         return Command::Pass;
     }

@@ -5,8 +5,9 @@
 //! and the tracker leave them out). The JSON view leaves those squares out and the seat's log
 //! leaves out their steps.
 //!
-//! The built-in AI reads the whole state through [`View`]'s `Deref`, other characters'
-//! resources included (it weighs targets by them): a known leftover of the move to views.
+//! The built-in AI reads the state through [`View`]'s `Deref` (a Hidden foe may still be
+//! targeted by the rules), but of other seats' characters it uses only what every seat is shown
+//! (harmed, bloodied), never their resources (`ai::known_left`).
 
 use crate::command::{Action, Command};
 use crate::event::Event;
