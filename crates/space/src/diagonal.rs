@@ -138,6 +138,9 @@ impl DiagonalReach<'_> {
 /// diagonal steps cost 1 and 2 alternately (or always 1 when `alternating` is false), and
 /// `enter(from, to)` adds a cost (or forbids the step with `None`). `can_stop(p)` is asked once
 /// per reached square.
+// Inlined into the caller's search (with its two closures): Ingenuity's simulations spend
+// about half their time here, and an out-of-line copy measured 4% slower on the ambush example.
+#[inline]
 pub fn reach_diagonal<'a>(
     grid: &'a Grid,
     start: Pos,
