@@ -3,7 +3,8 @@
 //! list of [`Side`]s and a list of seat names with the GM's seat first.
 //!
 //! - [`read`]: the tables read, each problem a diagnostic at its value;
-//! - [`check`]: the same lists checked again when a setup comes from a record;
+//! - [`check`]: the same lists checked again when a setup comes from a record, and
+//!   [`empty_side`] for a side without combatants (in a file or a record);
 //! - [`seat_name`], [`seat_by_name`] and [`seat_policies`]: what the text layer and the
 //!   simulation reports ask of the seat list.
 //!
@@ -91,6 +92,13 @@ pub fn check(seats: &[String], sides: &[Side]) -> Result<(), String> {
     Ok(())
 }
 
+/// The first side no combatant is on (`members` gives each combatant's side), with "side 'id'
+/// has no combatants".
+pub fn empty_side(sides: &[Side], members: impl IntoIterator<Item = usize> + Clone) -> Option<(usize, String)> {
+    let i = (0..sides.len()).find(|i| !members.clone().into_iter().any(|m| m == *i))?;
+    Some((i, format!("side '{}' has no combatants", sides[i].id)))
+}
+
 /// The name of `seat` in `seats`, or its number when there is no such seat.
 pub fn seat_name(seats: &[String], seat: Seat) -> String {
     seats.get(seat.0 as usize).cloned().unwrap_or_else(|| seat.to_string())
@@ -101,14 +109,15 @@ pub fn seat_by_name(seats: &[String], name: &str) -> Option<Seat> {
     seats.iter().position(|s| s == name).map(|i| Seat(i as u8))
 }
 
-/// Every seat the sides name, once, in the order of its first side, with that side's policy:
-/// `sides` gives each side's seat and policy.
+/// For `Summarize::seats`: each seat of `deciders` (a seat and the policy named for it, for
+/// each side or combatant in order) once, in the order of its first appearance, with the
+/// policy named there and its name in `seats` (empty when there is none).
 pub fn seat_policies<'p>(
     seats: &[String],
-    sides: impl IntoIterator<Item = (Seat, Option<&'p String>)>,
+    deciders: impl IntoIterator<Item = (Seat, Option<&'p String>)>,
 ) -> Vec<SeatPolicy> {
     let mut out: Vec<SeatPolicy> = Vec::new();
-    for (seat, policy) in sides {
+    for (seat, policy) in deciders {
         if !out.iter().any(|p| p.seat == seat) {
             out.push(SeatPolicy {
                 seat,
@@ -226,6 +235,17 @@ mod tests {
             check(&seats, &[side("a", 0), side("b", 2)]).unwrap_err(),
             "side 'b' names seat 2, which does not exist"
         );
+    }
+
+    #[test]
+    fn a_side_without_combatants_is_found() {
+        let three = [side("a", 0), side("b", 0), side("c", 0)];
+        assert_eq!(empty_side(&three, [0, 2, 0, 1]), None);
+        assert_eq!(
+            empty_side(&three, [2, 0]),
+            Some((1, "side 'b' has no combatants".to_string()))
+        );
+        assert_eq!(empty_side(&three, []).map(|(i, _)| i), Some(0));
     }
 
     #[test]

@@ -147,14 +147,11 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         &ROSTER,
         |d, t, base, template| combatant(d, t, base, template, &map, &sides),
     );
-    for (i, side) in raw.side.iter().enumerate() {
-        // Only on an otherwise good file: a combatant refused above would be a false lead.
-        if d.errors.is_empty() && !combatants.iter().any(|c| c.side as usize == i) {
-            d.err(
-                side.span(),
-                format!("side '{}' has no combatants", side.get_ref().id.get_ref()),
-            );
-        }
+    // Only on an otherwise good file: a combatant refused above would be a false lead.
+    if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
+        && d.errors.is_empty()
+    {
+        d.err(raw.side[i].span(), m);
     }
     if !d.errors.is_empty() {
         return Err(d.errors);
@@ -238,13 +235,8 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     for (name, t) in &s.templates {
         t.check().map_err(|m| format!("template '{name}': {m}"))?;
     }
-    match s
-        .sides
-        .iter()
-        .enumerate()
-        .find(|(i, _)| !s.combatants.iter().any(|c| c.side as usize == *i))
-    {
-        Some((_, x)) => Err(format!("side '{}' has no combatants", x.id)),
+    match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {
+        Some((_, m)) => Err(m),
         None => Ok(()),
     }
 }
