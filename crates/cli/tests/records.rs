@@ -94,29 +94,16 @@ fn replay_as_a_seat_prints_that_seats_log() {
     let gm = fray().arg("replay").arg(&rec).args(["--seat", "gm"]).output().unwrap();
     assert!(full.status.success() && gm.status.success(), "{}", text(&gm.stderr));
     assert_eq!(text(&gm.stdout), text(&full.stdout));
-    let players = fray()
-        .arg("replay")
-        .arg(&rec)
-        .args(["--seat", "players"])
-        .output()
-        .unwrap();
+    let players = fray().arg("replay").arg(&rec).args(["--seat", "players"]).output().unwrap();
     assert!(players.status.success(), "{}", text(&players.stderr));
     let (p, f) = (text(&players.stdout), text(&full.stdout));
-    assert_ne!(
-        p, f,
-        "the players' replay ends with their tracker, not the GM's summary"
-    );
+    assert_ne!(p, f, "the players' replay ends with their tracker, not the GM's summary");
     // The log lines before the closing part are the same here (nothing was hidden in this
     // fight); the players' output has no line the GM's log lacks.
     let full_lines: std::collections::HashSet<&str> = f.lines().collect();
     let header_and_log = p.lines().take_while(|l| full_lines.contains(l)).count();
     assert!(header_and_log > 10, "{p}");
-    let bad = fray()
-        .arg("replay")
-        .arg(&rec)
-        .args(["--seat", "nobody"])
-        .output()
-        .unwrap();
+    let bad = fray().arg("replay").arg(&rec).args(["--seat", "nobody"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("no seat 'nobody'"), "{}", text(&bad.stderr));
 }
