@@ -15,7 +15,12 @@
 //! - [`Overlay`], [`overlay!`](crate::overlay) and [`template_base`]: stat-block templates that
 //!   a combatant overlays field by field, and [`roster`]: templates and combatants read in
 //!   order, with the checks every ruleset makes of them (repeated ids, shared squares, the
-//!   limit).
+//!   limit), with [`combatant_table!`](crate::combatant_table) for both traits of a combatant
+//!   table at once;
+//! - [`recheck_roster`]: a record's combatants checked again as strictly as `roster` read them,
+//!   and [`find_id`] for a combatant by the id typed (ignoring case).
+//!
+//! Sides and seats are in [`sides`](crate::sides).
 //!
 //! What a ruleset's tables hold, and the sentences about them, stay in the ruleset.
 
@@ -269,6 +274,25 @@ macro_rules! overlay {
     };
 }
 
+/// Implements [`Overlay`] (as [`overlay!`](crate::overlay) does) and [`CombatantTable`] for a
+/// combatant table whose fields are all `Option`s and include `id` and `template` (both
+/// `Option<Spanned<String>>`): `combatant_table!(RawChar { id, template, speed });` must list
+/// every field.
+#[macro_export]
+macro_rules! combatant_table {
+    ($t:ident { $($f:ident),* $(,)? }) => {
+        $crate::overlay!($t { $($f),* });
+        impl $crate::encounter::CombatantTable for $t {
+            fn id(&self) -> Option<&$crate::encounter::Spanned<String>> {
+                self.id.as_ref()
+            }
+            fn template(&self) -> Option<&$crate::encounter::Spanned<String>> {
+                self.template.as_ref()
+            }
+        }
+    };
+}
+
 /// The template a combatant names (`template = "name"`), or the default table when it names
 /// none; `None` with "unknown template 'name'" at the name when there is no such template.
 pub fn template_base<T: Clone + Default>(
@@ -364,6 +388,46 @@ pub fn roster<R: CombatantTable, C>(
     (built, chars)
 }
 
+/// The position of the id typed as `typed` among `ids`: typed ids ignore case.
+pub fn find_id<'i>(ids: impl IntoIterator<Item = &'i str>, typed: &str) -> Option<usize> {
+    ids.into_iter().position(|id| id.eq_ignore_ascii_case(typed))
+}
+
+/// Checks a record's combatants again as [`roster`] and the loader did: at most the limit, and
+/// each in turn has a one-word id on an existing side (of `sides`), an id no earlier one has
+/// (ignoring case) and an open square of `map` no earlier one stands on, then passes `more`
+/// (the ruleset's own checks of it). A combatant without a square (`rules.square` gives
+/// `None`) is not checked for one.
+pub fn recheck_roster<C>(
+    combatants: &[C],
+    sides: usize,
+    map: &Grid,
+    rules: &RosterRules<C>,
+    side: fn(&C) -> usize,
+    mut more: impl FnMut(&C) -> Result<(), String>,
+) -> Result<(), String> {
+    if combatants.len() > rules.limit {
+        return Err(format!("at most {} combatants are supported", rules.limit));
+    }
+    for (i, c) in combatants.iter().enumerate() {
+        let earlier = &combatants[..i];
+        let id = (rules.id)(c);
+        if side(c) >= sides || !is_word(id) {
+            return Err(format!("combatant '{id}' has a bad id or side"));
+        }
+        if id_clash(id, earlier.iter().map(|e| (rules.id)(e))).is_some() {
+            return Err(format!("combatant id '{id}' is used twice"));
+        }
+        if let Some(at) = (rules.square)(c)
+            && (map.get(at).is_none_or(|cell| cell.blocked) || earlier.iter().any(|e| (rules.square)(e) == Some(at)))
+        {
+            return Err(format!("combatant '{id}' stands on {at}, which is not an open square"));
+        }
+        more(c)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -402,21 +466,12 @@ mod tests {
         speed: Option<i16>,
         reach: Option<i16>,
     }
-    overlay!(Raw {
+    crate::combatant_table!(Raw {
         id,
         template,
         speed,
         reach
     });
-
-    impl CombatantTable for Raw {
-        fn id(&self) -> Option<&Spanned<String>> {
-            self.id.as_ref()
-        }
-        fn template(&self) -> Option<&Spanned<String>> {
-            self.template.as_ref()
-        }
-    }
 
     #[derive(Deserialize, Default, Debug, PartialEq)]
     #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -624,6 +679,75 @@ mod tests {
                 "enc.toml:15:12: error: unknown template 'elf'",
                 "enc.toml:13:1: error: at most 3 combatants are supported",
             ]
+        );
+    }
+
+    #[test]
+    fn ids_are_found_ignoring_case() {
+        assert_eq!(find_id(["bob", "Ann"], "ann"), Some(1));
+        assert_eq!(find_id(["bob", "Ann"], "BOB"), Some(0));
+        assert_eq!(find_id(["bob", "Ann"], "cy"), None);
+    }
+
+    #[test]
+    fn a_records_roster_is_checked_again() {
+        // (id, side, square): squares 0..3 along the top row; the middle one is blocked.
+        type C = (&'static str, usize, Option<i16>);
+        let map = Grid::parse_rows(&[". x ."]).expect("map");
+        let rules = RosterRules {
+            limit: 3,
+            case_advice: "",
+            id: |c: &C| c.0,
+            square: |c: &C| c.2.map(|x| Pos::new(x, 0)),
+        };
+        let check = |cs: &[C]| {
+            let mut seen = Vec::new();
+            let r = recheck_roster(
+                cs,
+                2,
+                &map,
+                &rules,
+                |c: &C| c.1,
+                |c| {
+                    seen.push(c.0);
+                    if c.0 == "bad" { Err("bad stats".into()) } else { Ok(()) }
+                },
+            );
+            (r, seen)
+        };
+        assert_eq!(
+            check(&[("a", 0, Some(0)), ("b", 1, Some(2)), ("c", 1, None)]),
+            (Ok(()), vec!["a", "b", "c"])
+        );
+        let four = [("a", 0, Some(0)), ("b", 1, Some(2)), ("c", 1, None), ("d", 1, None)];
+        assert_eq!(check(&four).0.unwrap_err(), "at most 3 combatants are supported");
+        let fails = |cs: &[C]| check(cs).0.unwrap_err();
+        assert_eq!(fails(&[("a", 2, Some(0))]), "combatant 'a' has a bad id or side");
+        assert_eq!(fails(&[("a b", 0, Some(0))]), "combatant 'a b' has a bad id or side");
+        assert_eq!(
+            fails(&[("a", 0, Some(0)), ("A", 1, Some(2))]),
+            "combatant id 'A' is used twice"
+        );
+        assert_eq!(
+            fails(&[("a", 0, Some(1))]),
+            "combatant 'a' stands on 1,0, which is not an open square"
+        );
+        assert_eq!(
+            fails(&[("a", 0, Some(5))]),
+            "combatant 'a' stands on 5,0, which is not an open square"
+        );
+        assert_eq!(
+            fails(&[("a", 0, Some(0)), ("b", 1, Some(0))]),
+            "combatant 'b' stands on 0,0, which is not an open square"
+        );
+        // The ruleset's own checks run for each combatant after the kit's, in order.
+        assert_eq!(
+            check(&[("bad", 0, Some(0)), ("a", 0, Some(0))]),
+            (Err("bad stats".into()), vec!["bad"])
+        );
+        assert_eq!(
+            check(&[("a", 0, Some(0)), ("bad", 0, Some(0))]).0.unwrap_err(),
+            "combatant 'bad' stands on 0,0, which is not an open square"
         );
     }
 }

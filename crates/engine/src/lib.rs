@@ -16,7 +16,8 @@
 //!   the frame stack with its depth limit, the `settle` driver) and the **GM-ruling vocabulary**
 //!   ([`gm`]);
 //! - the **text layer** ([`text`]) through which the `fray` command talks to any ruleset, and the
-//!   **encounter kit** ([`encounter`]) that reads what every encounter file shares;
+//!   **encounter kit** ([`encounter`]) that reads what every encounter file shares, with
+//!   [`sides`] for `[[side]]` tables and seats;
 //! - the **conformance suite** ([`conformance`]) every ruleset runs over its examples.
 //!
 //! The engine never depends on a concrete ruleset.
@@ -34,6 +35,7 @@ mod record;
 pub mod resolve;
 mod ruleset;
 mod seat;
+pub mod sides;
 mod summary;
 pub mod teams;
 pub mod text;

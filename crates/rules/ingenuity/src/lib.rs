@@ -220,16 +220,11 @@ impl TextRuleset for Ingenuity {
     }
 
     fn seat_name(state: &State, seat: Seat) -> String {
-        state
-            .setup
-            .seats
-            .get(seat.0 as usize)
-            .cloned()
-            .unwrap_or_else(|| seat.to_string())
+        fray_engine::sides::seat_name(&state.setup.seats, seat)
     }
 
     fn seat_by_name(state: &State, name: &str) -> Option<Seat> {
-        state.setup.seats.iter().position(|s| s == name).map(|i| Seat(i as u8))
+        fray_engine::sides::seat_by_name(&state.setup.seats, name)
     }
 
     fn summary(state: &State) -> String {
@@ -335,17 +330,8 @@ impl Summarize for Ingenuity {
     }
 
     fn seats(state: &State) -> Vec<SeatPolicy> {
-        let mut out: Vec<SeatPolicy> = Vec::new();
-        for t in &state.setup.teams {
-            if !out.iter().any(|s| s.seat == t.seat) {
-                out.push(SeatPolicy {
-                    seat: t.seat,
-                    name: state.setup.seats.get(t.seat.0 as usize).cloned().unwrap_or_default(),
-                    policy: t.policy.clone(),
-                });
-            }
-        }
-        out
+        let teams = state.setup.teams.iter().map(|t| (t.seat, t.policy.as_ref()));
+        fray_engine::sides::seat_policies(&state.setup.seats, teams)
     }
 
     fn heuristic_policy() -> Box<dyn Policy<Self>> {

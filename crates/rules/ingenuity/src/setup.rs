@@ -13,9 +13,7 @@ use crate::data::{Armoury, Attr, Cond, ItemId, build};
 use crate::options::{DefenceFormula, Options};
 use fray_engine::Seat;
 use fray_engine::diag::{Diagnostic, SourceFile};
-use fray_engine::encounter::{
-    self as enc, CombatantTable, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, seat_of,
-};
+use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, seat_of};
 use fray_engine::text::ReadFile;
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
@@ -323,17 +321,8 @@ struct RawChar {
     conditions: Option<Vec<Spanned<String>>>,
 }
 
-impl CombatantTable for RawChar {
-    fn id(&self) -> Option<&Spanned<String>> {
-        self.id.as_ref()
-    }
-    fn template(&self) -> Option<&Spanned<String>> {
-        self.template.as_ref()
-    }
-}
-
 // A combatant takes every field it leaves out from its template.
-fray_engine::overlay!(RawChar {
+fray_engine::combatant_table!(RawChar {
     id,
     name,
     template,

@@ -4,9 +4,10 @@
 
 use crate::Skeleton;
 use crate::options::Options;
+use fray_engine::Ruleset;
 use fray_engine::diag::{Diagnostic, SourceFile};
-use fray_engine::encounter::{self as enc, CombatantTable, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
-use fray_engine::{Ruleset, Seat};
+use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
+use fray_engine::sides::{self, RawSide};
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -58,18 +59,7 @@ pub struct Combatant {
     pub stats: Stats,
 }
 
-/// A side.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Side {
-    /// The id used in the file and in `gm end`.
-    pub id: String,
-    /// The name in logs.
-    pub name: String,
-    /// The seat that decides for its members.
-    pub seat: Seat,
-    /// The AI policy the file names for simulations, if any.
-    pub policy: Option<String>,
-}
+pub use fray_engine::sides::Side;
 
 /// A validated encounter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,15 +93,6 @@ struct RawEncounter {
     combatant: Vec<Spanned<RawCombatant>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSide {
-    id: Spanned<String>,
-    name: Option<String>,
-    seat: Option<Spanned<String>>,
-    policy: Option<String>,
-}
-
 #[derive(Deserialize, Clone, Default)]
 #[serde(deny_unknown_fields)]
 struct RawCombatant {
@@ -127,7 +108,7 @@ struct RawCombatant {
 }
 
 // A combatant takes every field it leaves out from its template.
-fray_engine::overlay!(RawCombatant {
+fray_engine::combatant_table!(RawCombatant {
     id,
     name,
     template,
@@ -139,14 +120,13 @@ fray_engine::overlay!(RawCombatant {
     speed
 });
 
-impl CombatantTable for RawCombatant {
-    fn id(&self) -> Option<&Spanned<String>> {
-        self.id.as_ref()
-    }
-    fn template(&self) -> Option<&Spanned<String>> {
-        self.template.as_ref()
-    }
-}
+/// How the kit sees the combatants, in a file and in a record.
+const ROSTER: RosterRules<Combatant> = RosterRules {
+    limit: MAX_COMBATANTS,
+    case_advice: "ids are typed without regard to case, so pick another id",
+    id: |c| c.id.as_str(),
+    square: |c| Some(c.at),
+};
 
 /// Reads and validates an encounter.
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
@@ -159,49 +139,19 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     let Some(map) = enc::grid(&mut d, &raw.map) else {
         return Err(d.errors);
     };
-    let mut seats = vec!["gm".to_string()];
-    let mut sides: Vec<Side> = Vec::new();
-    for s in raw.side.iter().map(Spanned::get_ref) {
-        let id = s.id.get_ref();
-        let seat = s.seat.as_ref().unwrap_or(&s.id);
-        for word in [&s.id, seat] {
-            if !enc::is_word(word.get_ref()) {
-                d.err(word.span(), "expected one word of letters, digits and '-'");
-            }
-        }
-        if sides.iter().any(|x| &x.id == id) {
-            d.err(s.id.span(), format!("side '{id}' is defined twice"));
-        }
-        sides.push(Side {
-            id: id.clone(),
-            name: s.name.clone().unwrap_or_else(|| id.clone()),
-            seat: enc::seat_of(seat.get_ref(), &mut seats),
-            policy: s.policy.clone(),
-        });
-    }
-    if sides.len() < 2 {
-        d.err(
-            raw.side.last().map_or(0..0, Spanned::span),
-            "an encounter needs at least two [[side]] tables",
-        );
-    }
-    let rules = RosterRules {
-        limit: MAX_COMBATANTS,
-        case_advice: "ids are typed without regard to case, so pick another id",
-        id: |c: &Combatant| c.id.as_str(),
-        square: |c: &Combatant| Some(c.at),
-    };
-    let (templates, combatants) = enc::roster(&mut d, &raw.template, &raw.combatant, &rules, |d, t, base, template| {
-        combatant(d, t, base, template, &map, &sides)
-    });
-    for (i, side) in raw.side.iter().enumerate() {
-        // Only on an otherwise good file: a combatant refused above would be a false lead.
-        if d.errors.is_empty() && !combatants.iter().any(|c| c.side as usize == i) {
-            d.err(
-                side.span(),
-                format!("side '{}' has no combatants", side.get_ref().id.get_ref()),
-            );
-        }
+    let (seats, sides) = sides::read(&mut d, &raw.side);
+    let (templates, combatants) = enc::roster(
+        &mut d,
+        &raw.template,
+        &raw.combatant,
+        &ROSTER,
+        |d, t, base, template| combatant(d, t, base, template, &map, &sides),
+    );
+    // Only on an otherwise good file: a combatant refused above would be a false lead.
+    if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
+        && d.errors.is_empty()
+    {
+        d.err(raw.side[i].span(), m);
     }
     if !d.errors.is_empty() {
         return Err(d.errors);
@@ -273,44 +223,20 @@ fn combatant(
 /// untrusted), and what spans the whole file: every side has a combatant.
 pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     o.validate()?;
-    if s.seats.first().map(String::as_str) != Some("gm") || s.seats.len() > 256 {
-        return Err("seat 0 must be gm, and there are at most 256 seats".into());
-    }
-    if !(2..=16).contains(&s.sides.len()) {
-        return Err("an encounter needs 2 to 16 sides".into());
-    }
-    if let Some(x) = s.sides.iter().find(|x| x.seat.0 as usize >= s.seats.len()) {
-        return Err(format!("side '{}' names seat {}, which does not exist", x.id, x.seat.0));
-    }
-    if s.combatants.len() > MAX_COMBATANTS {
-        return Err(format!("at most {MAX_COMBATANTS} combatants are supported"));
-    }
-    for (i, c) in s.combatants.iter().enumerate() {
-        let earlier = &s.combatants[..i];
-        if (c.side as usize) >= s.sides.len() || !enc::is_word(&c.id) {
-            return Err(format!("combatant '{}' has a bad id or side", c.id));
-        }
-        if enc::id_clash(&c.id, earlier.iter().map(|e| e.id.as_str())).is_some() {
-            return Err(format!("combatant id '{}' is used twice", c.id));
-        }
-        if s.map.get(c.at).is_none_or(|cell| cell.blocked) || earlier.iter().any(|e| e.at == c.at) {
-            return Err(format!(
-                "combatant '{}' stands on {}, which is not an open square",
-                c.id, c.at
-            ));
-        }
-        c.stats.check().map_err(|m| format!("combatant '{}': {m}", c.id))?;
-    }
+    sides::check(&s.seats, &s.sides)?;
+    enc::recheck_roster(
+        &s.combatants,
+        s.sides.len(),
+        &s.map,
+        &ROSTER,
+        |c| c.side.into(),
+        |c| c.stats.check().map_err(|m| format!("combatant '{}': {m}", c.id)),
+    )?;
     for (name, t) in &s.templates {
         t.check().map_err(|m| format!("template '{name}': {m}"))?;
     }
-    match s
-        .sides
-        .iter()
-        .enumerate()
-        .find(|(i, _)| !s.combatants.iter().any(|c| c.side as usize == *i))
-    {
-        Some((_, x)) => Err(format!("side '{}' has no combatants", x.id)),
+    match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {
+        Some((_, m)) => Err(m),
         None => Ok(()),
     }
 }

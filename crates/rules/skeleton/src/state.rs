@@ -161,10 +161,7 @@ impl State {
 
     /// The combatant with this id (typed ids ignore case).
     pub fn find(&self, id: &str) -> Option<Cid> {
-        self.chars
-            .iter()
-            .position(|c| c.id.eq_ignore_ascii_case(id))
-            .map(|i| i as Cid)
+        fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
     }
 
     /// Whether a combatant may step onto `p`: on the map, not blocked, nobody in the fight there.

@@ -30,18 +30,8 @@ impl Summarize for Skeleton {
     }
 
     fn seats(s: &State) -> Vec<SeatPolicy> {
-        let mut out: Vec<SeatPolicy> = Vec::new();
-        for side in &s.setup.sides {
-            if !out.iter().any(|p| p.seat == side.seat) {
-                let name = s.setup.seats[side.seat.0 as usize].clone();
-                out.push(SeatPolicy {
-                    seat: side.seat,
-                    name,
-                    policy: side.policy.clone(),
-                });
-            }
-        }
-        out
+        let sides = s.setup.sides.iter().map(|x| (x.seat, x.policy.as_ref()));
+        fray_engine::sides::seat_policies(&s.setup.seats, sides)
     }
 
     fn heuristic_policy() -> Box<dyn Policy<Self>> {

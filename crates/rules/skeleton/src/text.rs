@@ -81,15 +81,11 @@ impl TextRuleset for Skeleton {
     }
 
     fn seat_name(s: &State, seat: Seat) -> String {
-        s.setup
-            .seats
-            .get(seat.0 as usize)
-            .cloned()
-            .unwrap_or_else(|| seat.to_string())
+        fray_engine::sides::seat_name(&s.setup.seats, seat)
     }
 
     fn seat_by_name(s: &State, name: &str) -> Option<Seat> {
-        s.setup.seats.iter().position(|x| x == name).map(|i| Seat(i as u8))
+        fray_engine::sides::seat_by_name(&s.setup.seats, name)
     }
 
     fn summary(s: &State) -> String {

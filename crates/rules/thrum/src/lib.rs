@@ -296,16 +296,11 @@ impl TextRuleset for Thrum {
     }
 
     fn seat_name(state: &State, seat: Seat) -> String {
-        state
-            .setup
-            .seats
-            .get(seat.0 as usize)
-            .cloned()
-            .unwrap_or_else(|| seat.to_string())
+        fray_engine::sides::seat_name(&state.setup.seats, seat)
     }
 
     fn seat_by_name(state: &State, name: &str) -> Option<Seat> {
-        state.setup.seats.iter().position(|s| s == name).map(|i| Seat(i as u8))
+        fray_engine::sides::seat_by_name(&state.setup.seats, name)
     }
 
     fn summary(state: &State) -> String {

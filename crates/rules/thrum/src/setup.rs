@@ -13,9 +13,7 @@ use crate::ability::{AbilityBook, AbilityId, Art, Attr, Kind, build_book};
 use crate::options::{Options, StartAreaTooSmall, ZeroTolerancePc};
 use fray_engine::Seat;
 use fray_engine::diag::{Diagnostic, SourceFile};
-use fray_engine::encounter::{
-    self as enc, CombatantTable, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, is_word, seat_of,
-};
+use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, is_word, seat_of};
 use fray_engine::text::ReadFile;
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
@@ -277,17 +275,8 @@ struct RawChar {
     nova: Option<Spanned<BTreeMap<String, u8>>>,
 }
 
-impl CombatantTable for RawChar {
-    fn id(&self) -> Option<&Spanned<String>> {
-        self.id.as_ref()
-    }
-    fn template(&self) -> Option<&Spanned<String>> {
-        self.template.as_ref()
-    }
-}
-
 // A combatant takes every field it leaves out from its template.
-fray_engine::overlay!(RawChar {
+fray_engine::combatant_table!(RawChar {
     id,
     name,
     template,

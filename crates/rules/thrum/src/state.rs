@@ -564,11 +564,7 @@ impl State {
 
     /// The combatant with this id (as typed).
     pub fn find(&self, id: &str) -> Option<Cid> {
-        self.setup
-            .chars
-            .iter()
-            .position(|c| c.id.eq_ignore_ascii_case(id))
-            .map(|i| i as Cid)
+        fray_engine::encounter::find_id(self.setup.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
     }
 
     /// The ability use at stack index `i`.

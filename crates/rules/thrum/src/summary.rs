@@ -44,20 +44,12 @@ impl Summarize for Thrum {
     }
 
     fn seats(s: &State) -> Vec<SeatPolicy> {
-        let mut out: Vec<SeatPolicy> = Vec::new();
-        for c in &s.setup.chars {
-            if out.iter().any(|p| p.seat == c.seat) {
-                continue;
-            }
+        // A member with a seat of its own takes no policy from its side.
+        let deciders = s.setup.chars.iter().map(|c| {
             let side = &s.setup.sides[c.side as usize];
-            let policy = if side.seat == c.seat { side.policy.clone() } else { None };
-            out.push(SeatPolicy {
-                seat: c.seat,
-                name: s.setup.seats.get(c.seat.0 as usize).cloned().unwrap_or_default(),
-                policy,
-            });
-        }
-        out
+            (c.seat, side.policy.as_ref().filter(|_| side.seat == c.seat))
+        });
+        fray_engine::sides::seat_policies(&s.setup.seats, deciders)
     }
 
     fn heuristic_policy() -> Box<dyn Policy<Self>> {

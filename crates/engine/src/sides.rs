@@ -1,0 +1,276 @@
+//! Sides and seats as the skeleton (and a ruleset copied from it) writes them: `[[side]]`
+//! tables with an id, a name, the seat that decides for the side and an AI policy, read into a
+//! list of [`Side`]s and a list of seat names with the GM's seat first.
+//!
+//! - [`read`]: the tables read, each problem a diagnostic at its value;
+//! - [`check`]: the same lists checked again when a setup comes from a record, and
+//!   [`empty_side`] for a side without combatants (in a file or a record);
+//! - [`seat_name`], [`seat_by_name`] and [`seat_policies`]: what the text layer and the
+//!   simulation reports ask of the seat list.
+//!
+//! A ruleset whose sides hold more (Thrum's kind, Ingenuity's objectives) or whose sentences
+//! differ keeps its own reading, and can still use the seat helpers.
+
+use crate::encounter::{self as enc, Diags, Spanned};
+use crate::{Seat, SeatPolicy};
+use serde::{Deserialize, Serialize};
+
+/// A side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    /// The id used in the file and in `gm end`.
+    pub id: String,
+    /// The name in logs.
+    pub name: String,
+    /// The seat that decides for its members.
+    pub seat: Seat,
+    /// The AI policy the file names for simulations, if any.
+    pub policy: Option<String>,
+}
+
+/// A `[[side]]` table as written: `id`, and optionally `name` (the id otherwise), `seat` (the
+/// id otherwise) and `policy`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSide {
+    /// The side's id.
+    pub id: Spanned<String>,
+    /// Its name in logs.
+    pub name: Option<String>,
+    /// The seat that decides for it.
+    pub seat: Option<Spanned<String>>,
+    /// The AI policy for simulations.
+    pub policy: Option<String>,
+}
+
+/// Reads the `[[side]]` tables in order into the seat names (`"gm"` first, then each new seat
+/// in the order the sides name them) and the sides. An id or seat that is not one word is a
+/// diagnostic at it, a repeated side id one at the repeat, and fewer than two sides one at the
+/// last table (the top of the file when there is none).
+pub fn read(d: &mut Diags, raw: &[Spanned<RawSide>]) -> (Vec<String>, Vec<Side>) {
+    let mut seats = vec!["gm".to_string()];
+    let mut sides: Vec<Side> = Vec::new();
+    for s in raw.iter().map(Spanned::get_ref) {
+        let id = s.id.get_ref();
+        let seat = s.seat.as_ref().unwrap_or(&s.id);
+        for word in [&s.id, seat] {
+            if !enc::is_word(word.get_ref()) {
+                d.err(word.span(), "expected one word of letters, digits and '-'");
+            }
+        }
+        if sides.iter().any(|x| &x.id == id) {
+            d.err(s.id.span(), format!("side '{id}' is defined twice"));
+        }
+        sides.push(Side {
+            id: id.clone(),
+            name: s.name.clone().unwrap_or_else(|| id.clone()),
+            seat: enc::seat_of(seat.get_ref(), &mut seats),
+            policy: s.policy.clone(),
+        });
+    }
+    if sides.len() < 2 {
+        d.err(
+            raw.last().map_or(0..0, Spanned::span),
+            "an encounter needs at least two [[side]] tables",
+        );
+    }
+    (seats, sides)
+}
+
+/// Checks seats and sides from a record: seat 0 is `gm` and there are at most 256 seats, there
+/// are 2 to 16 sides, and every side's seat exists.
+pub fn check(seats: &[String], sides: &[Side]) -> Result<(), String> {
+    if seats.first().map(String::as_str) != Some("gm") || seats.len() > 256 {
+        return Err("seat 0 must be gm, and there are at most 256 seats".into());
+    }
+    if !(2..=16).contains(&sides.len()) {
+        return Err("an encounter needs 2 to 16 sides".into());
+    }
+    if let Some(x) = sides.iter().find(|x| x.seat.0 as usize >= seats.len()) {
+        return Err(format!("side '{}' names seat {}, which does not exist", x.id, x.seat.0));
+    }
+    Ok(())
+}
+
+/// The first side no combatant is on (`members` gives each combatant's side), with "side 'id'
+/// has no combatants".
+pub fn empty_side(sides: &[Side], members: impl IntoIterator<Item = usize> + Clone) -> Option<(usize, String)> {
+    let i = (0..sides.len()).find(|i| !members.clone().into_iter().any(|m| m == *i))?;
+    Some((i, format!("side '{}' has no combatants", sides[i].id)))
+}
+
+/// The name of `seat` in `seats`, or its number when there is no such seat.
+pub fn seat_name(seats: &[String], seat: Seat) -> String {
+    seats.get(seat.0 as usize).cloned().unwrap_or_else(|| seat.to_string())
+}
+
+/// The seat called `name` (exactly) in `seats`.
+pub fn seat_by_name(seats: &[String], name: &str) -> Option<Seat> {
+    seats.iter().position(|s| s == name).map(|i| Seat(i as u8))
+}
+
+/// For `Summarize::seats`: each seat of `deciders` (a seat and the policy named for it, for
+/// each side or combatant in order) once, in the order of its first appearance, with the
+/// policy named there and its name in `seats` (empty when there is none).
+pub fn seat_policies<'p>(
+    seats: &[String],
+    deciders: impl IntoIterator<Item = (Seat, Option<&'p String>)>,
+) -> Vec<SeatPolicy> {
+    let mut out: Vec<SeatPolicy> = Vec::new();
+    for (seat, policy) in deciders {
+        if !out.iter().any(|p| p.seat == seat) {
+            out.push(SeatPolicy {
+                seat,
+                name: seats.get(seat.0 as usize).cloned().unwrap_or_default(),
+                policy: policy.cloned(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceFile;
+
+    #[derive(Deserialize)]
+    struct Doc {
+        #[serde(default)]
+        side: Vec<Spanned<RawSide>>,
+    }
+
+    fn read_text(text: &str) -> (Vec<String>, Vec<Side>, Vec<String>) {
+        let f = SourceFile {
+            name: "enc.toml".into(),
+            text: text.into(),
+        };
+        let doc: Doc = enc::parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        let (seats, sides) = read(&mut d, &doc.side);
+        let errors = d.errors.iter().map(|e| e.to_string()).collect();
+        (seats, sides, errors)
+    }
+
+    #[test]
+    fn sides_are_read_with_their_seats_gm_first() {
+        let (seats, sides, errors) = read_text(
+            "[[side]]\nid = \"heroes\"\nname = \"The heroes\"\npolicy = \"heuristic\"\n[[side]]\nid = \"orcs\"\nseat = \"gm\"\n[[side]]\nid = \"wolves\"\nseat = \"heroes\"\n",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(seats, ["gm", "heroes"]);
+        let got: Vec<(&str, &str, Seat, Option<&str>)> = sides
+            .iter()
+            .map(|s| (s.id.as_str(), s.name.as_str(), s.seat, s.policy.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("heroes", "The heroes", Seat(1), Some("heuristic")),
+                ("orcs", "orcs", Seat::GM, None),
+                ("wolves", "wolves", Seat(1), None),
+            ]
+        );
+        assert_eq!(check(&seats, &sides), Ok(()));
+    }
+
+    #[test]
+    fn bad_words_repeats_and_too_few_sides_are_pointed_at() {
+        let (_, sides, errors) =
+            read_text("[[side]]\nid = \"a b\"\n[[side]]\nid = \"c\"\nseat = \"x y\"\n[[side]]\nid = \"c\"\n");
+        assert_eq!(sides.len(), 3, "every table is kept");
+        assert_eq!(
+            errors,
+            [
+                // Once as the id and once as the seat it also names.
+                "enc.toml:2:6: error: expected one word of letters, digits and '-'",
+                "enc.toml:2:6: error: expected one word of letters, digits and '-'",
+                "enc.toml:5:8: error: expected one word of letters, digits and '-'",
+                "enc.toml:7:6: error: side 'c' is defined twice",
+            ]
+        );
+        let (_, _, errors) = read_text("[[side]]\nid = \"a\"\n");
+        assert_eq!(
+            errors,
+            ["enc.toml:1:1: error: an encounter needs at least two [[side]] tables"]
+        );
+        let (_, _, errors) = read_text("");
+        assert_eq!(
+            errors,
+            ["enc.toml:1:1: error: an encounter needs at least two [[side]] tables"]
+        );
+    }
+
+    fn side(id: &str, seat: u8) -> Side {
+        Side {
+            id: id.into(),
+            name: id.into(),
+            seat: Seat(seat),
+            policy: None,
+        }
+    }
+
+    #[test]
+    fn a_records_seats_and_sides_are_checked_again() {
+        let seats = vec!["gm".to_string(), "p".to_string()];
+        let two = [side("a", 1), side("b", 0)];
+        assert_eq!(check(&seats, &two), Ok(()));
+        let no_gm = vec!["p".to_string()];
+        assert_eq!(
+            check(&no_gm, &two).unwrap_err(),
+            "seat 0 must be gm, and there are at most 256 seats"
+        );
+        let many: Vec<String> = (0..257)
+            .map(|i| if i == 0 { "gm".into() } else { format!("s{i}") })
+            .collect();
+        assert!(check(&many, &two).is_err());
+        assert_eq!(
+            check(&seats, &two[..1]).unwrap_err(),
+            "an encounter needs 2 to 16 sides"
+        );
+        let seventeen: Vec<Side> = (0..17).map(|i| side(&format!("s{i}"), 0)).collect();
+        assert!(check(&seats, &seventeen).is_err());
+        assert!(check(&seats, &seventeen[..16]).is_ok());
+        assert_eq!(
+            check(&seats, &[side("a", 0), side("b", 2)]).unwrap_err(),
+            "side 'b' names seat 2, which does not exist"
+        );
+    }
+
+    #[test]
+    fn a_side_without_combatants_is_found() {
+        let three = [side("a", 0), side("b", 0), side("c", 0)];
+        assert_eq!(empty_side(&three, [0, 2, 0, 1]), None);
+        assert_eq!(
+            empty_side(&three, [2, 0]),
+            Some((1, "side 'b' has no combatants".to_string()))
+        );
+        assert_eq!(empty_side(&three, []).map(|(i, _)| i), Some(0));
+    }
+
+    #[test]
+    fn seats_by_number_and_name_and_their_policies() {
+        let seats = vec!["gm".to_string(), "players".to_string()];
+        assert_eq!(seat_name(&seats, Seat(1)), "players");
+        assert_eq!(seat_name(&seats, Seat(7)), Seat(7).to_string());
+        assert_eq!(seat_by_name(&seats, "players"), Some(Seat(1)));
+        assert_eq!(seat_by_name(&seats, "Players"), None);
+        let smart = "heuristic".to_string();
+        let got = seat_policies(&seats, [(Seat(1), Some(&smart)), (Seat(0), None), (Seat(1), None)]);
+        assert_eq!(
+            got,
+            [
+                SeatPolicy {
+                    seat: Seat(1),
+                    name: "players".into(),
+                    policy: Some(smart.clone())
+                },
+                SeatPolicy {
+                    seat: Seat::GM,
+                    name: "gm".into(),
+                    policy: None
+                },
+            ]
+        );
+    }
+}
