@@ -74,17 +74,37 @@ pub fn read(d: &mut Diags, raw: &[Spanned<RawSide>]) -> (Vec<String>, Vec<Side>)
             "an encounter needs at least two [[side]] tables",
         );
     }
+    if let Some(extra) = raw.get(MAX_SIDES) {
+        d.err(extra.span(), format!("an encounter has at most {MAX_SIDES} sides"));
+    }
     (seats, sides)
 }
 
-/// Checks seats and sides from a record: seat 0 is `gm` and there are at most 256 seats, there
-/// are 2 to 16 sides, and every side's seat exists.
+/// The most sides an encounter may have.
+pub const MAX_SIDES: usize = 16;
+
+/// Checks seats and sides from a record as strictly as [`read`] checks a file: seat 0 is `gm`
+/// and there are at most 256 seats, every seat name and side id is one word and none repeats,
+/// there are 2 to [`MAX_SIDES`] sides, and every side's seat exists.
 pub fn check(seats: &[String], sides: &[Side]) -> Result<(), String> {
     if seats.first().map(String::as_str) != Some("gm") || seats.len() > 256 {
         return Err("seat 0 must be gm, and there are at most 256 seats".into());
     }
-    if !(2..=16).contains(&sides.len()) {
-        return Err("an encounter needs 2 to 16 sides".into());
+    if !(2..=MAX_SIDES).contains(&sides.len()) {
+        return Err(format!("an encounter needs 2 to {MAX_SIDES} sides"));
+    }
+    for (what, names) in [
+        ("seat", seats.iter().collect::<Vec<_>>()),
+        ("side", sides.iter().map(|x| &x.id).collect()),
+    ] {
+        for (i, n) in names.iter().enumerate() {
+            if !enc::is_word(n) {
+                return Err(format!("{what} '{n}' is not one word of letters, digits and '-'"));
+            }
+            if names[..i].contains(n) {
+                return Err(format!("{what} '{n}' is defined twice"));
+            }
+        }
     }
     if let Some(x) = sides.iter().find(|x| x.seat.0 as usize >= seats.len()) {
         return Err(format!("side '{}' names seat {}, which does not exist", x.id, x.seat.0));
@@ -235,6 +255,27 @@ mod tests {
             check(&seats, &[side("a", 0), side("b", 2)]).unwrap_err(),
             "side 'b' names seat 2, which does not exist"
         );
+        // As strict as the loader: words, and no repeats.
+        assert_eq!(
+            check(&seats, &[side("a", 0), side("a", 1)]).unwrap_err(),
+            "side 'a' is defined twice"
+        );
+        assert_eq!(
+            check(&seats, &[side("a b", 0), side("c", 1)]).unwrap_err(),
+            "side 'a b' is not one word of letters, digits and '-'"
+        );
+        let twice = vec!["gm".to_string(), "gm".to_string()];
+        assert_eq!(check(&twice, &two).unwrap_err(), "seat 'gm' is defined twice");
+    }
+
+    #[test]
+    fn more_sides_than_the_most_is_pointed_at_the_first_extra_table() {
+        let text: String = (0..=MAX_SIDES).map(|i| format!("[[side]]\nid = \"s{i}\"\n")).collect();
+        let (_, sides, errors) = read_text(&text);
+        assert_eq!(sides.len(), MAX_SIDES + 1);
+        assert_eq!(errors, ["enc.toml:33:1: error: an encounter has at most 16 sides"]);
+        let (_, _, errors) = read_text(&text[..text.rfind("[[side]]").unwrap_or(0)]);
+        assert!(errors.is_empty(), "{errors:?}");
     }
 
     #[test]
