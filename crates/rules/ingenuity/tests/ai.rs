@@ -5,7 +5,7 @@ mod common;
 use common::{T, enc, who};
 use fray_dice::Prng;
 use fray_engine::text::TextRuleset;
-use fray_engine::{Ruleset, Seat, choose_first};
+use fray_engine::{Seat, choose_first};
 use fray_ingenuity::{Ingenuity, calc};
 
 /// `hero` between two identical foes, `a` west and `b` east, on one row.
