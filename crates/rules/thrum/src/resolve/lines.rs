@@ -394,12 +394,10 @@ pub fn deal(cx: &mut Cx, who: Cid, g: Gauge, amount: i16, source: Option<Cid>, u
     }
 }
 
-/// Becoming Incapacitated (THR-R169, THR-R172, THR-R177).
-pub fn incapacitate(cx: &mut Cx, who: Cid) {
-    cx.emit(Event::Incapacitated { who });
-    if let Some(st) = cx.s.ch(who).stance {
-        cx.emit(Event::StanceEnded { who, ability: st });
-    }
+/// The Incapacitated drop: Fatigue Tolerance −1 (not below the tolerance floor) and Fatigue
+/// Load −1 (not below 0), on becoming Incapacitated and at each End of Turn after
+/// (THR-R172, THR-R173). Returns the new Fatigue Load.
+pub(super) fn incapacity_drop(cx: &mut Cx, who: Cid) -> i16 {
     let c = cx.s.ch(who);
     let (ft, fl) = ((c.ft - 1).max(cx.s.options.tolerance_floor), (c.fatigue - 1).max(0));
     cx.emit(Event::Set {
@@ -412,7 +410,16 @@ pub fn incapacitate(cx: &mut Cx, who: Cid) {
         gauge: Gauge::Fatigue,
         value: fl,
     });
-    if fl == 0 {
+    fl
+}
+
+/// Becoming Incapacitated (THR-R169, THR-R172, THR-R177).
+pub fn incapacitate(cx: &mut Cx, who: Cid) {
+    cx.emit(Event::Incapacitated { who });
+    if let Some(st) = cx.s.ch(who).stance {
+        cx.emit(Event::StanceEnded { who, ability: st });
+    }
+    if incapacity_drop(cx, who) == 0 {
         cx.emit(Event::Revived { who });
     }
     // THR-R143 option: Buffs and Terrain Effects end when their creator is Incapacitated.

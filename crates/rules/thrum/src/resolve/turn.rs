@@ -6,7 +6,7 @@ use super::effects::{
     buff_keep_prompt, nova_earn, remove, start_of_turn_effects, terrain_lines, upkeep_prompts, use_buff,
 };
 use super::end::{end_combat, end_of_round_conditions, stop_check};
-use super::lines::{deal, incapacitate};
+use super::lines::{deal, incapacitate, incapacity_drop};
 use super::roll2d6;
 use super::{Cx, Flow, R};
 use crate::ability::{Cond, NovaEarn, XStatus};
@@ -207,7 +207,6 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
         cx.emit(Event::TurnEnded { who });
         return Ok(());
     }
-    let floor = cx.s.options.tolerance_floor;
     // With `upkeep-at-start-of-turn = false`, upkeep Overexerts are paid at the end of their
     // creator's turns instead, from the turn after the one that placed them (THR-R135).
     if !cx.s.options.upkeep_at_start_of_turn {
@@ -228,18 +227,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     // turn already had its drop for the turn (THR-R172, THR-R173).
     let dropped = cx.s.turn.fell && !cx.s.options.incapacity_drop_same_turn;
     if cx.s.ch(who).incapacitated && cx.s.ch(who).present() && !dropped {
-        let c = cx.s.ch(who);
-        let (ft, fl) = ((c.ft - 1).max(floor), (c.fatigue - 1).max(0));
-        cx.emit(Event::Set {
-            who,
-            gauge: Gauge::FatigueTolerance,
-            value: ft,
-        });
-        cx.emit(Event::Set {
-            who,
-            gauge: Gauge::Fatigue,
-            value: fl,
-        });
+        let fl = incapacity_drop(cx, who);
         // THR-R181: so Tolerance 3 / Load 4 falls to 2 / 3, then 1 / 2, 0 / 1 (Wound 1 below),
         // then Load 0 revives here, before the Wound check.
         if cx.s.options.revive_before_wound && fl == 0 {
