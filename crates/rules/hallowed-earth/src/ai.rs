@@ -1,0 +1,176 @@
+//! The built-in AI (`fray run`, `heuristic` in `fray sim`). It decides from its seat's view: of
+//! other creatures it reads positions, gauges and conditions (open to every seat), never a
+//! declaration its seat has not seen ([`crate::view::known_declaration`]).
+//!
+//! - Declaring: stabilise a Dying or Incapacitated ally within reach of a short walk if it has
+//!   a Heal bonus; otherwise attack the nearest foe still fighting with the weapon of the best
+//!   expected damage (a ranged weapon when the foe is beyond its melee reach), or take full
+//!   defence when it is Incapacitated itself.
+//! - Its turn: take the declared action when it can; otherwise walk to the square nearest the
+//!   target (by walking distance), then act; otherwise end the turn.
+//! - A Reposte: always, with the first weapon listed. An injury table: the first listed.
+
+use crate::HallowedEarth;
+use crate::check;
+use crate::command::Command;
+use crate::odds;
+use crate::setup::Cid;
+use crate::state::{Action, Cap, State};
+use fray_dice::Prng;
+use fray_engine::{Decision, Policy};
+use fray_space::{PathScratch, Pos, reach};
+
+/// The heuristic policy.
+#[derive(Default)]
+pub struct Heuristic {
+    legal: Vec<Command>,
+    scratch: PathScratch,
+}
+
+impl Policy<HallowedEarth> for Heuristic {
+    fn choose(&mut self, d: &Decision<'_, HallowedEarth>, _: &mut Prng) -> Option<Command> {
+        self.legal.clear();
+        d.legal(&mut self.legal);
+        let view = d.view();
+        let s: &State = &view;
+        if self.legal.iter().any(|c| matches!(c, Command::Declare { .. })) {
+            return Some(self.declare(s));
+        }
+        if let Some(t) = s.turn.filter(|_| s.frames.is_empty()) {
+            return Some(self.turn(s, t.who));
+        }
+        self.legal.first().cloned()
+    }
+
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+
+    fn checks_own_commands(&self) -> bool {
+        true // it picks from the legal list
+    }
+}
+
+impl Heuristic {
+    fn declare(&mut self, s: &State) -> Command {
+        let Some(Command::Declare { who, .. }) = self.legal.first().cloned() else {
+            return Command::End;
+        };
+        let me = s.ch(who);
+        let pick = |want: &dyn Fn(&Action) -> bool, legal: &[Command]| {
+            legal.iter().find_map(|c| match c {
+                Command::Declare { action, .. } if want(action) => Some(c.clone()),
+                _ => None,
+            })
+        };
+        // Stabilise a fallen ally nearby.
+        if s.stats(who).heal > 0 {
+            let near = |t: Cid| s.distance(who, t) <= check::move_budget(s, who, None) / 2 + 1;
+            if let Some(c) = pick(&|a| matches!(a, Action::Heal { target } if near(*target)), &self.legal) {
+                return c;
+            }
+        }
+        if me.wp <= 0
+            && let Some(c) = pick(&|a| *a == Action::FullDefense, &self.legal)
+        {
+            return c;
+        }
+        // The nearest foe still fighting.
+        let foe = s
+            .ids()
+            .filter(|&c| s.hostile(who, c) && s.ch(c).fighting())
+            .min_by_key(|&c| (s.distance(who, c), s.ch(c).wp, c));
+        if let Some(f) = foe {
+            let dist = s.distance(who, f);
+            let value = |c: &Command| -> Option<(i64, u8)> {
+                let Command::Declare { action, .. } = c else {
+                    return None;
+                };
+                let (target, w, thrown) = match *action {
+                    Action::Attack { target, weapon } => (target, weapon, false),
+                    _ => return None,
+                };
+                if target != f {
+                    return None;
+                }
+                let weapon = s.stats(who).weapons.get(usize::from(w))?;
+                let reach = check::weapon_reach(s, weapon, thrown);
+                // A ranged weapon is for a foe out of melee reach; a melee one for any foe.
+                if weapon.ranged() && dist <= check::threat_range(s, who) {
+                    return None;
+                }
+                let o = odds::attack(&odds::of(s, who, target, weapon, thrown), &s.options).ok()?;
+                let score = ((o.expected_stress + 3.0 * o.expected_wp) * 1000.0) as i64;
+                let in_reach = i64::from(reach >= dist);
+                Some((in_reach * 1_000_000 + score, w))
+            };
+            let best = self
+                .legal
+                .iter()
+                .filter_map(|c| value(c).map(|v| (v, c)))
+                .max_by_key(|((v, w), _)| (*v, std::cmp::Reverse(*w)));
+            if let Some((_, c)) = best {
+                return c.clone();
+            }
+        }
+        pick(&|a| *a == Action::Move, &self.legal).unwrap_or_else(|| self.legal[0].clone())
+    }
+
+    fn turn(&mut self, s: &State, who: Cid) -> Command {
+        if self.legal.contains(&Command::Act(None)) {
+            return Command::Act(None);
+        }
+        let Some(t) = s.turn else { return Command::End };
+        let action = s.acts[usize::from(t.act)].action;
+        // With retarget on and the target gone, the nearest foe in reach.
+        if let Some(c) = self.legal.iter().find(|c| matches!(c, Command::Act(Some(_)))) {
+            return c.clone();
+        }
+        let goal = match action {
+            Action::FullDefense | Action::Move | Action::Flee => None,
+            _ if t.acted => None,
+            a => a.target().filter(|&x| !s.ch(x).gone()),
+        };
+        // A crawler that would strain itself or a Dying one that must choose: no move.
+        if s.cap_now(who) == Cap::Dying {
+            return Command::End;
+        }
+        let Some(goal) = goal else { return Command::End };
+        let far = self.walking(s, s.ch(goal).at);
+        let here = far(s.ch(who).at);
+        let best = self
+            .legal
+            .iter()
+            .filter_map(|c| match c {
+                Command::Move(p) => Some((far(*p), *p)),
+                _ => None,
+            })
+            .min();
+        match best {
+            Some((d, p)) if d < here => Command::Move(p),
+            _ => Command::End,
+        }
+    }
+
+    /// Walking distance from every square to `to` (through open squares; `to` itself taken).
+    fn walking(&mut self, s: &State, to: Pos) -> impl Fn(Pos) -> u32 + use<> {
+        let map = &s.setup.map;
+        let step = |_: Pos, b: Pos| s.open(b).then_some(1);
+        let r = reach(map, to, u32::MAX, step, |_| true, &mut self.scratch);
+        let mut best = vec![u32::MAX; map.len()];
+        for (p, d) in r.destinations() {
+            if let Some(i) = map.index(p) {
+                best[i] = d;
+            }
+        }
+        let (w, h) = (map.width() as i16, map.height() as i16);
+        move |p: Pos| {
+            let inside = (0..w).contains(&p.x) && (0..h).contains(&p.y);
+            if inside {
+                best[p.y as usize * w as usize + p.x as usize]
+            } else {
+                u32::MAX
+            }
+        }
+    }
+}

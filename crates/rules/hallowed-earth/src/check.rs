@@ -1,0 +1,675 @@
+//! Legality, from one source: [`check`] refuses a command with a typed rejection, and
+//! [`legal`] lists every answer [`check`] accepts, in a fixed order. Both read the helpers here
+//! (who declares next, movement, reach), which resolution and the AI share.
+
+use crate::codes;
+use crate::command::{Command, Gauge, OwnRuling, Ruling};
+use crate::data::{Hand, STAT_LIMIT, Weapon};
+use crate::options::Declaration;
+use crate::setup::{Cid, MAX_COMBATANTS};
+use crate::state::{Action, Cap, Conditions, Frame, Phase, State, Turn};
+use fray_engine::encounter::is_word;
+use fray_engine::gm::Ruling as R;
+use fray_engine::{Reject, Seat};
+use fray_space::{PathScratch, Pos, cheapest_path, reach};
+
+fn no(code: &'static str, reason: impl Into<String>) -> Reject {
+    Reject::new(code, reason)
+}
+
+/// Whether a creature declares this round at all: in the combat, not Surprised (HAL-R3), able
+/// to act (not paralysed), not resting from an injury, and not already fleeing (a fleeing
+/// creature's flight is declared for it).
+pub fn declares(s: &State, c: Cid) -> bool {
+    let ch = s.ch(c);
+    !ch.gone()
+        && ch.base.is_some()
+        && !ch.has(Conditions::SURPRISED | Conditions::PARALYZED | Conditions::FLEEING)
+        && !resting(s, c)
+}
+
+/// An injury that lets a creature act only every second round, and it acted last round.
+pub fn resting(s: &State, c: Cid) -> bool {
+    let ch = s.ch(c);
+    ch.has(Conditions::EVERY_OTHER) && ch.last_acted + 1 == s.round && s.round > 1
+}
+
+/// Whether a creature's declaration is due now: in the declaration step, or a newcomer in the
+/// middle of a round (HAL-R12).
+pub fn due(s: &State, c: Cid) -> bool {
+    let ch = s.ch(c);
+    if ch.declared.is_some() || !declares(s, c) {
+        return false;
+    }
+    match s.phase {
+        Phase::Declaring => true,
+        Phase::Resolving => ch.arrived == s.round,
+        Phase::Setup => false,
+    }
+}
+
+/// The order of the one-at-a-time declaration methods (HAL-R11); ties in encounter order
+/// (HAL-H20).
+pub fn declaration_order(s: &State) -> Vec<Cid> {
+    let mut ids: Vec<Cid> = s.ids().collect();
+    let o = &s.options;
+    let seats = s.setup.seats.len() as u32;
+    match o.declaration {
+        Declaration::Secret => {}
+        Declaration::Agility => ids.sort_by_key(|&c| std::cmp::Reverse(s.score(c, crate::data::Ability::Agility))),
+        Declaration::InitiativeModifier => {
+            ids.sort_by_key(|&c| -s.modifier(c, crate::data::Ability::Agility) + s.stats(c).initiative)
+        }
+        // The seats after the Referee's, round the table, the Referee's own creatures last.
+        Declaration::Clockwise => ids.sort_by_key(|&c| (u32::from(s.seat_of(c).0) + seats - 1) % seats),
+        Declaration::Counterclockwise => ids.sort_by_key(|&c| match s.seat_of(c).0 {
+            0 => seats,
+            n => seats - u32::from(n),
+        }),
+        Declaration::Listed => ids.sort_by_key(|&c| {
+            let listed = o
+                .declaration_list
+                .iter()
+                .position(|id| id.eq_ignore_ascii_case(&s.ch(c).id));
+            listed.unwrap_or(usize::MAX)
+        }),
+    }
+    ids
+}
+
+/// The creature whose declaration is due next in the one-at-a-time methods; in the secret
+/// method, `None` (every seat declares at once).
+pub fn next_declarer(s: &State) -> Option<Cid> {
+    // A newcomer in the middle of a round declares at once, whatever the method (HAL-R12).
+    if s.phase == Phase::Resolving {
+        return s.ids().find(|&c| due(s, c));
+    }
+    if s.options.declaration == Declaration::Secret {
+        return None;
+    }
+    declaration_order(s).into_iter().find(|&c| due(s, c))
+}
+
+/// Whether a weapon is in hand: not thrown away, its arm not injured (HAL-R40).
+pub fn weapon_ready(s: &State, c: Cid, w: u8) -> Result<&Weapon, Reject> {
+    let ch = s.ch(c);
+    let Some(weapon) = s.stats(c).weapons.get(usize::from(w)) else {
+        return Err(no(codes::NO_WEAPON, format!("{} has no weapon #{w}", ch.name)));
+    };
+    if ch.thrown & (1 << (w & 15)) != 0 {
+        return Err(no(
+            codes::NO_WEAPON,
+            format!("{} has thrown its {} away", ch.name, weapon.name),
+        ));
+    }
+    let main = ch.has(Conditions::MAIN_ARM);
+    let off = ch.has(Conditions::OFF_ARM);
+    let hurt = match weapon.hand {
+        Hand::Main => main,
+        Hand::Off => off,
+        Hand::Both => main || off,
+        Hand::Natural => false,
+    };
+    if hurt {
+        return Err(no(
+            codes::NO_WEAPON,
+            format!("{}'s injured arm cannot use its {}", ch.name, weapon.name),
+        ));
+    }
+    Ok(weapon)
+}
+
+/// How far a weapon strikes, in squares: its threat range for a melee weapon (HAL-H10), its
+/// range for a ranged or thrown one.
+pub fn weapon_reach(s: &State, w: &Weapon, thrown: bool) -> u32 {
+    let o = &s.options;
+    if w.ranged() || thrown {
+        o.squares(w.range)
+    } else if w.long {
+        o.squares(o.long_reach)
+    } else {
+        o.squares(o.melee_reach)
+    }
+}
+
+/// A creature's threat range in squares (HAL-H10): the longest reach of its melee weapons in
+/// hand, 0 without one.
+pub fn threat_range(s: &State, c: Cid) -> u32 {
+    let st = s.stats(c);
+    (0..st.weapons.len() as u8)
+        .filter_map(|w| weapon_ready(s, c, w).ok())
+        .filter(|w| !w.ranged())
+        .map(|w| weapon_reach(s, w, false))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Squares a creature may move this round (HAL-R18): its Speed, halved in full defence
+/// (HAL-R14), Stabilized (HAL-R33), lame or prone (injuries); 1 yard a turn while Incapacitated
+/// or Dying (HAL-R29).
+pub fn move_budget(s: &State, c: Cid, t: Option<&Turn>) -> u32 {
+    let ch = s.ch(c);
+    let o = &s.options;
+    match s.cap_now(c) {
+        Cap::Out => return 0,
+        // HAL-R29, HAL-R30: a crawl of 1 yard a turn.
+        Cap::Incapacitated | Cap::Dying => {
+            let used = t.map_or(0, |t| t.moved);
+            return ch.moved + o.squares(1).saturating_sub(used);
+        }
+        Cap::Able | Cap::Stable => {}
+    }
+    let full = o.squares(s.stats(c).speed);
+    let guarding = s.acts.iter().any(|a| a.who == c && a.action == Action::FullDefense)
+        || ch.declared == Some(Action::FullDefense);
+    // HAL-R14 (full defence), HAL-R33 (Stabilized), injuries: half speed.
+    let halved = guarding || s.cap_now(c) == Cap::Stable || ch.has(Conditions::LAME | Conditions::PRONE);
+    if halved { full / 2 } else { full }
+}
+
+/// The squares left to move this turn.
+pub fn moves_left(s: &State, t: &Turn) -> u32 {
+    move_budget(s, t.who, Some(t)).saturating_sub(s.ch(t.who).moved)
+}
+
+/// The shortest way to `to` through open squares, and its cost in squares.
+pub fn move_path(s: &State, t: &Turn, to: Pos, scratch: &mut PathScratch) -> Result<(Vec<Pos>, u32), Reject> {
+    if !s.open(to) {
+        return Err(no(codes::BLOCKED, format!("{to} is not an open square")));
+    }
+    let step = |_: Pos, b: Pos| s.open(b).then_some(1);
+    let from = s.ch(t.who).at;
+    let left = moves_left(s, t);
+    match cheapest_path(&s.setup.map, from, to, u32::MAX, step, |_| true, scratch) {
+        None => Err(no(
+            codes::BLOCKED,
+            format!("there is no way to {to} through open squares"),
+        )),
+        Some((_, cost)) if cost > left => Err(no(
+            codes::TOO_FAR,
+            format!("{to} is {cost} squares away and {left} are left this round"),
+        )),
+        Some((path, cost)) => Ok((path, cost)),
+    }
+}
+
+/// Whether a creature can declare `action` (what does not depend on where anyone will be on
+/// its count).
+pub fn action_ok(s: &State, who: Cid, action: &Action) -> Result<(), Reject> {
+    let me = s.ch(who);
+    let st = s.stats(who);
+    let target = |t: Cid, foe: bool| -> Result<(), Reject> {
+        match s.chars.get(usize::from(t)) {
+            None => Err(no(codes::BAD_TARGET, format!("no combatant #{t}"))),
+            Some(c) if c.gone() => Err(no(codes::BAD_TARGET, format!("{} is out of the combat", c.name))),
+            Some(c) if foe && c.side == me.side => {
+                Err(no(codes::BAD_TARGET, format!("{} is on {}'s side", c.name, me.name)))
+            }
+            Some(c) if !foe && c.side != me.side => {
+                Err(no(codes::BAD_TARGET, format!("{} is a foe of {}", c.name, me.name)))
+            }
+            Some(_) => Ok(()),
+        }
+    };
+    let speech = || {
+        if me.has(Conditions::MUTE) && s.options.silence_blocks_speech_actions {
+            Err(no(codes::CANNOT_SPEAK, format!("{} cannot speak", me.name)))
+        } else {
+            Ok(())
+        }
+    };
+    match *action {
+        Action::Attack { target: t, weapon } => {
+            weapon_ready(s, who, weapon)?;
+            target(t, true)
+        }
+        Action::Defensive { target: t, weapon } => {
+            if t.is_some() || !st.weapons.is_empty() {
+                weapon_ready(s, who, weapon)?;
+            }
+            t.map_or(Ok(()), |t| target(t, true))
+        }
+        Action::Throw { weapon, target: t } => {
+            let w = weapon_ready(s, who, weapon)?;
+            if !w.thrown {
+                return Err(no(codes::NO_WEAPON, format!("{} is not made for throwing", w.name)));
+            }
+            target(t, true)
+        }
+        Action::Cast { spell, target: t } => {
+            let Some(sp) = st.spells.get(usize::from(spell)) else {
+                return Err(no(codes::BAD_TARGET, format!("{} has no spell #{spell}", me.name)));
+            };
+            speech()?;
+            // HAL-R26: Stress pays what Mana cannot.
+            if me.mana + me.stress < sp.mana {
+                return Err(no(
+                    codes::SPENT,
+                    format!(
+                        "{} costs {} and {} has {} Mana and {} Stress",
+                        sp.name, sp.mana, me.name, me.mana, me.stress
+                    ),
+                ));
+            }
+            target(t, sp.damage.is_some())
+        }
+        Action::Use { item, target: t } => {
+            let Some(it) = st.items.get(usize::from(item)) else {
+                return Err(no(codes::BAD_TARGET, format!("{} has no item #{item}", me.name)));
+            };
+            if me.used.get(usize::from(item)).copied().unwrap_or(u8::MAX) >= it.count {
+                return Err(no(codes::SPENT, format!("{} has no {} left", me.name, it.name)));
+            }
+            target(t, false)
+        }
+        Action::Heal { target: t } => {
+            target(t, false).or_else(|_| match s.chars.get(usize::from(t)) {
+                Some(c) if !c.gone() => Ok(()),
+                _ => Err(no(codes::BAD_TARGET, "heal a creature still in the combat")),
+            })?;
+            let c = s.ch(t);
+            // HAL-R32: only the Dying or Incapacitated need stabilising.
+            if c.wp > 0 || c.has(Conditions::STABILIZED) {
+                return Err(no(
+                    codes::BAD_TARGET,
+                    format!("{} is not Incapacitated or Dying, or is Stabilized already", c.name),
+                ));
+            }
+            Ok(())
+        }
+        Action::Intimidate { target: t } => {
+            speech()?;
+            target(t, true)?;
+            // HAL-R19, HAL-H22: only monsters check morale.
+            if !s.stats(t).monster && !s.options.pc_morale {
+                return Err(no(
+                    codes::BAD_TARGET,
+                    format!("{} is not a monster: it checks no morale", s.ch(t).name),
+                ));
+            }
+            Ok(())
+        }
+        Action::FullDefense | Action::Move | Action::Flee => Ok(()),
+    }
+}
+
+/// How far (in squares) the action reaches, and whether it needs the target at all.
+fn action_reach(s: &State, who: Cid, action: &Action) -> Option<u32> {
+    let st = s.stats(who);
+    match *action {
+        Action::Attack { weapon, .. } | Action::Defensive { weapon, .. } => {
+            st.weapons.get(usize::from(weapon)).map(|w| weapon_reach(s, w, false))
+        }
+        Action::Throw { weapon, .. } => st.weapons.get(usize::from(weapon)).map(|w| weapon_reach(s, w, true)),
+        Action::Cast { spell, .. } => st.spells.get(usize::from(spell)).map(|sp| s.options.squares(sp.range)),
+        Action::Use { .. } | Action::Heal { .. } => Some(s.options.squares(s.options.heal_reach)),
+        Action::Intimidate { .. } => Some(u32::MAX),
+        Action::FullDefense | Action::Move | Action::Flee => None,
+    }
+}
+
+/// The declared action of the turn under way, as it would be taken with `new_target`.
+pub fn turn_action(s: &State, t: &Turn, new_target: Option<Cid>) -> Action {
+    let a = s.acts[usize::from(t.act)].action;
+    match new_target {
+        Some(n) => a.with_target(n),
+        None => a,
+    }
+}
+
+/// Whether the turn's declared action can be taken now, aimed as declared or (HAL-H16's
+/// option) at `new_target`.
+pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject> {
+    let declared = s.acts[usize::from(t.act)].action;
+    let me = s.ch(t.who);
+    if t.acted {
+        return Err(no(
+            codes::CANNOT_ACT,
+            format!("{} has taken its action this turn", me.name),
+        ));
+    }
+    if matches!(declared, Action::FullDefense | Action::Move | Action::Flee) {
+        return Err(no(
+            codes::CANNOT_ACT,
+            "the declared action has nothing to do now: move or end",
+        ));
+    }
+    if matches!(declared, Action::Defensive { target: None, .. }) && new_target.is_none() {
+        return Err(no(
+            codes::CANNOT_ACT,
+            "a defensive attack without a target has nothing to do: move or end",
+        ));
+    }
+    let cap = s.cap_now(t.who);
+    // HAL-R30: the Dying take one action a round, and not both move and act.
+    if cap == Cap::Dying && (t.moved > 0 || me.actions > 0) {
+        return Err(no(
+            codes::CANNOT_ACT,
+            format!("{} is Dying: one action a round, and not after moving", me.name),
+        ));
+    }
+    if let Some(n) = new_target {
+        let old = declared.target();
+        let gone = old.is_some_and(|o| target_gone(s, o));
+        if !s.options.retarget || !gone {
+            return Err(no(
+                codes::BAD_TARGET,
+                "a declaration is binding: a new target only when the declared one is gone (option retarget)",
+            ));
+        }
+        if Some(n) == old {
+            return Err(no(codes::BAD_TARGET, "that is the declared target"));
+        }
+    }
+    let action = turn_action(s, t, new_target);
+    action_ok(s, t.who, &action)?;
+    if let Some(target) = action.target() {
+        if new_target.is_none() && target_gone(s, target) {
+            return Err(no(
+                codes::BAD_TARGET,
+                format!("{} is gone: the action is lost", s.ch(target).name),
+            ));
+        }
+        let reach = action_reach(s, t.who, &action).unwrap_or(0);
+        let d = s.distance(t.who, target);
+        if d > reach {
+            return Err(no(
+                codes::OUT_OF_REACH,
+                format!(
+                    "{} is {d} squares away and the action reaches {reach}",
+                    s.ch(target).name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A declared target that is gone (HAL-H16): dead, fled, surrendered or removed before this
+/// count began (one killed on this very count is still there: HAL-R10).
+pub fn target_gone(s: &State, t: Cid) -> bool {
+    s.chars
+        .get(usize::from(t))
+        .is_none_or(|c| c.gone() && (s.caps.is_empty() || s.cap_now(t) == Cap::Out))
+}
+
+/// The weapons `by` could Reposte with against `against`: melee weapons in hand that reach it
+/// (HAL-H9: a Reposte is a weapon attack within the threat range).
+pub fn reposte_weapons(s: &State, by: Cid, against: Cid) -> impl Iterator<Item = u8> + '_ {
+    let d = s.distance(by, against);
+    (0..s.stats(by).weapons.len() as u8)
+        .filter(move |&w| weapon_ready(s, by, w).is_ok_and(|x| !x.ranged() && weapon_reach(s, x, false) >= d))
+}
+
+/// Whether `by` may Reposte now at all (HAL-R17, HAL-R30): its Reaction unused, able to act,
+/// and, if Dying, no action taken this round.
+pub fn may_react(s: &State, by: Cid) -> bool {
+    let c = s.ch(by);
+    let cap = s.cap_now(by);
+    // HAL-R30: a Dying creature's one action a round, and not on its own turn.
+    let dying_busy = cap == Cap::Dying && (c.actions > 0 || s.turn.is_some_and(|t| t.who == by));
+    !c.gone() && !c.reacted && cap != Cap::Out && !c.has(Conditions::SURPRISED) && !dying_busy
+}
+
+/// Whether the rules accept `c` from `seat` now.
+pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
+    if let Command::Gm(r) = c {
+        return ruling(s, r);
+    }
+    if let Some(f) = s.frames.last() {
+        return match (c, f) {
+            (Command::Pass, Frame::Reposte { .. }) => Ok(()),
+            (Command::Reposte(w), Frame::Reposte { by, against }) => match w {
+                Some(w) if reposte_weapons(s, *by, *against).any(|x| x == *w) => Ok(()),
+                None if reposte_weapons(s, *by, *against).next().is_some() => Ok(()),
+                _ => Err(no(codes::OUT_OF_REACH, "no weapon in hand reaches the creature")),
+            },
+            (Command::Injury(t), Frame::InjuryType { types, .. }) => {
+                if types.iter().any(|x| x == t) {
+                    Ok(())
+                } else {
+                    Err(no(
+                        codes::BAD_INJURY_TYPE,
+                        format!("the damage types were {}", types.join(", ")),
+                    ))
+                }
+            }
+            _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
+        };
+    }
+    if let Command::Declare { who, action } = c {
+        return declare(s, seat, *who, action);
+    }
+    let Some(t) = s
+        .turn
+        .as_ref()
+        .filter(|_| next_declarer(s).is_none() && s.phase == Phase::Resolving)
+    else {
+        return Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now"));
+    };
+    match c {
+        Command::Move(to) => {
+            let me = s.ch(t.who);
+            if s.cap_now(t.who) == Cap::Dying && t.acted {
+                return Err(no(
+                    codes::CANNOT_MOVE,
+                    format!("{} is Dying and has acted: it cannot move too", me.name),
+                ));
+            }
+            if moves_left(s, t) == 0 {
+                return Err(no(
+                    codes::CANNOT_MOVE,
+                    format!("{} has no movement left this round", me.name),
+                ));
+            }
+            move_path(s, t, *to, &mut PathScratch::new()).map(drop)
+        }
+        Command::Act(n) => act_ok(s, t, *n),
+        Command::End => Ok(()),
+        _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
+    }
+}
+
+fn declare(s: &State, seat: Seat, who: Cid, action: &Action) -> Result<(), Reject> {
+    let Some(c) = s.chars.get(usize::from(who)) else {
+        return Err(no(codes::BAD_TARGET, format!("no combatant #{who}")));
+    };
+    if s.seat_of(who) != seat {
+        return Err(no(
+            codes::NOT_YOUR_CREATURE,
+            format!("this seat does not declare for {}", c.name),
+        ));
+    }
+    if c.declared.is_some() {
+        return Err(no(
+            codes::ALREADY_DECLARED,
+            format!("{} has declared this round", c.name),
+        ));
+    }
+    if !due(s, who) {
+        return Err(no(codes::NOT_NOW, format!("{} has no declaration to make now", c.name)));
+    }
+    if s.turn.is_some() && s.phase == Phase::Declaring {
+        return Err(no(codes::NOT_NOW, "a turn is under way"));
+    }
+    // The secret method: each seat declares for its creatures in encounter order.
+    let next = next_declarer(s).or_else(|| s.ids().find(|&c| due(s, c) && s.seat_of(c) == seat));
+    if let Some(next) = next
+        && next != who
+    {
+        return Err(no(
+            codes::NOT_YOUR_CREATURE,
+            format!("it is {}'s turn to declare", s.ch(next).name),
+        ));
+    }
+    action_ok(s, who, action)
+}
+
+fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
+    let bad = |m: String| Err(no(codes::BAD_RULING, m));
+    let live = |w: &Cid| match s.chars.get(usize::from(*w)) {
+        Some(c) if c.gone() => bad(format!("{} is out of the combat", c.name)),
+        Some(_) => Ok(()),
+        None => bad(format!("no combatant #{w}")),
+    };
+    match r {
+        R::Adjust { who, gauge, by } => {
+            live(who)?;
+            let c = s.ch(*who);
+            let (now, lo, hi) = match gauge {
+                Gauge::Stress => (c.stress, 0, c.stress_max),
+                Gauge::Wp => (c.wp, -STAT_LIMIT, s.wp_max(*who)),
+                Gauge::Mana => (c.mana, 0, STAT_LIMIT),
+            };
+            match by.apply(now) {
+                v if (lo..=hi).contains(&v) => Ok(()),
+                v => bad(format!(
+                    "{} would be {v}: it must stay within {lo}..={hi}",
+                    gauge.name()
+                )),
+            }
+        }
+        R::Move { who, to } if s.open(*to) => live(who),
+        R::Move { to, .. } => bad(format!("{to} is not an open square")),
+        R::Add { id, template, side, at } => {
+            if !is_word(id) || s.find(id).is_some() {
+                bad(format!("'{id}' is not a new one-word id"))
+            } else if !s.setup.templates.contains_key(template) {
+                bad(format!("no template '{template}'"))
+            } else if usize::from(*side) >= s.setup.sides.len() || !s.open(*at) || s.chars.len() >= MAX_COMBATANTS {
+                bad(format!(
+                    "no room for '{id}' on {at} (or no such side, or {MAX_COMBATANTS} combatants already)"
+                ))
+            } else if s.phase == Phase::Setup {
+                bad("newcomers join once the first round has begun".into())
+            } else {
+                Ok(())
+            }
+        }
+        R::Remove { who } => live(who),
+        R::End { winner: Some(w) } if usize::from(*w) >= s.setup.sides.len() => bad(format!("no side #{w}")),
+        R::End { .. } => Ok(()),
+        R::Other(OwnRuling::Unaware(who)) => {
+            live(who)?;
+            let c = s.ch(*who);
+            let fresh = c.arrived == s.round || s.round <= 1;
+            if c.declared.is_some() || !fresh || c.has(Conditions::SURPRISED) {
+                bad(format!(
+                    "{} cannot be made unaware now: only a newcomer, or anyone in round 1, before declaring",
+                    c.name
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        R::Other(OwnRuling::Obvious(who)) => {
+            live(who)?;
+            if s.ch(*who).has(Conditions::HOPELESS) {
+                bad(format!("{}'s outcome is obvious already", s.ch(*who).name))
+            } else {
+                Ok(())
+            }
+        }
+        R::Other(OwnRuling::Blind(who)) => live(who),
+    }
+}
+
+/// Every action a creature could declare now, in a fixed order.
+pub fn declarable(s: &State, who: Cid, out: &mut Vec<Action>) {
+    let st = s.stats(who);
+    let all = || s.ids();
+    let mut push = |a: Action| {
+        if action_ok(s, who, &a).is_ok() {
+            out.push(a);
+        }
+    };
+    for w in 0..st.weapons.len() as u8 {
+        for t in all() {
+            push(Action::Attack { target: t, weapon: w });
+        }
+    }
+    for w in 0..st.weapons.len() as u8 {
+        for t in all() {
+            push(Action::Defensive {
+                target: Some(t),
+                weapon: w,
+            });
+        }
+    }
+    push(Action::Defensive {
+        target: None,
+        weapon: 0,
+    });
+    push(Action::FullDefense);
+    for sp in 0..st.spells.len() as u8 {
+        for t in all() {
+            push(Action::Cast { spell: sp, target: t });
+        }
+    }
+    for it in 0..st.items.len() as u8 {
+        for t in all() {
+            push(Action::Use { item: it, target: t });
+        }
+    }
+    for w in 0..st.weapons.len() as u8 {
+        for t in all() {
+            push(Action::Throw { weapon: w, target: t });
+        }
+    }
+    for t in all() {
+        push(Action::Heal { target: t });
+    }
+    for t in all() {
+        push(Action::Intimidate { target: t });
+    }
+    push(Action::Move);
+    push(Action::Flee);
+}
+
+/// Every legal answer of `seat` to the pending decision.
+pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
+    let start = out.len();
+    if let Some(f) = s.frames.last() {
+        match f {
+            Frame::Reposte { by, against } => {
+                out.extend(reposte_weapons(s, *by, *against).map(|w| Command::Reposte(Some(w))));
+                out.push(Command::Pass);
+            }
+            Frame::InjuryType { types, .. } => out.extend(types.iter().cloned().map(Command::Injury)),
+        }
+    } else if let Some(who) = next_declarer(s).or_else(|| {
+        (s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret)
+            .then(|| s.ids().find(|&c| due(s, c) && s.seat_of(c) == seat))
+            .flatten()
+    }) {
+        let mut actions = Vec::new();
+        declarable(s, who, &mut actions);
+        out.extend(actions.into_iter().map(|action| Command::Declare { who, action }));
+    } else if let Some(t) = &s.turn {
+        out.push(Command::Act(None));
+        if s.options.retarget {
+            out.extend(s.ids().map(|n| Command::Act(Some(n))));
+        }
+        if moves_left(s, t) > 0 {
+            let step = |_: Pos, b: Pos| s.open(b).then_some(1);
+            let mut scratch = PathScratch::new();
+            let r = reach(
+                &s.setup.map,
+                s.ch(t.who).at,
+                moves_left(s, t),
+                step,
+                |_| true,
+                &mut scratch,
+            );
+            out.extend(
+                r.destinations()
+                    .filter(|(p, _)| *p != s.ch(t.who).at)
+                    .map(|(p, _)| Command::Move(p)),
+            );
+        }
+        out.push(Command::End);
+    }
+    let mut listed = out.split_off(start);
+    listed.retain(|c| check(s, seat, c).is_ok());
+    out.extend(listed);
+}

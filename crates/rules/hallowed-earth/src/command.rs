@@ -1,0 +1,360 @@
+//! Commands, typed and as text. The printed form of every command parses back to it, so a
+//! person or a script can type what the prompt lists.
+//!
+//! ```text
+//! declare <who> attack <target> [with <weapon>]      declare <who> full-defense
+//! declare <who> defensive [<target>] [with <weapon>] declare <who> cast <spell> <target>
+//! declare <who> use <item> [<target>]                declare <who> throw <weapon> <target>
+//! declare <who> heal <target>                        declare <who> intimidate <target>
+//! declare <who> move                                 declare <who> flee
+//! move <x,y>    act [<new-target>]    end    reposte [with <weapon>]    pass    injury <type>
+//! ```
+
+use crate::setup::Cid;
+use crate::state::{Action, State};
+use fray_engine::Reject;
+use fray_engine::gm::{self, Vocabulary};
+use fray_space::Pos;
+use serde::{Deserialize, Serialize};
+
+/// What a seat can submit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Command {
+    /// Declare a creature's action for the round (HAL-R6).
+    Declare { who: Cid, action: Action },
+    /// Move to a square on the creature's count (HAL-R18, HAL-H17).
+    Move(Pos),
+    /// Take the declared action now; with a creature, aimed at a new target (HAL-H16).
+    Act(Option<Cid>),
+    /// End the turn (giving up the declared action if it was not taken).
+    End,
+    /// Answer a Reposte chance with an attack, with a named weapon or the first that reaches
+    /// (HAL-R14, HAL-R16).
+    Reposte(Option<u8>),
+    /// Let a Reposte chance go.
+    Pass,
+    /// Pick the injury table of a critical hit with several damage types (HAL-R39).
+    Injury(String),
+    /// A GM ruling.
+    Gm(Ruling),
+}
+
+/// The gauges a GM may set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Gauge {
+    /// Stress now.
+    Stress,
+    /// Wound Points now.
+    Wp,
+    /// Mana now.
+    Mana,
+}
+
+impl Gauge {
+    /// Its name in commands.
+    pub fn name(self) -> &'static str {
+        match self {
+            Gauge::Stress => "stress",
+            Gauge::Wp => "wp",
+            Gauge::Mana => "mana",
+        }
+    }
+}
+
+/// Hallowed Earth's own rulings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OwnRuling {
+    /// `gm unaware <id>`: the creature is Surprised this round (HAL-R2, HAL-H21): a newcomer
+    /// before it declares, or anyone before round 1's declarations.
+    Unaware(Cid),
+    /// `gm obvious <id>`: the outcome is obvious to this monster; its morale checks fail
+    /// (HAL-R22).
+    Obvious(Cid),
+    /// `gm blind <id>`: the creature is Blinded, or no longer (HAL-H6).
+    Blind(Cid),
+}
+
+/// A GM ruling in the shared vocabulary.
+pub type Ruling = gm::Ruling<Cid, Gauge, Pos, OwnRuling>;
+
+/// The names rulings use, read against a state.
+struct Words<'a>(&'a State);
+
+impl Vocabulary for Words<'_> {
+    type Who = Cid;
+    type Gauge = Gauge;
+    type Pos = Pos;
+    type Other = OwnRuling;
+    fn who(&self, word: &str) -> Result<Cid, Reject> {
+        self.0
+            .find(word)
+            .ok_or_else(|| Reject::unreadable(format!("no combatant '{word}'")))
+    }
+    fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
+        match word {
+            "stress" => Ok(Gauge::Stress),
+            "wp" => Ok(Gauge::Wp),
+            "mana" => Ok(Gauge::Mana),
+            _ => Err(Reject::unreadable(format!(
+                "'{word}' cannot be set: the gauges are stress, wp and mana"
+            ))),
+        }
+    }
+    fn pos(&self, word: &str) -> Result<Pos, Reject> {
+        word.parse()
+            .map_err(|_| Reject::unreadable(format!("'{word}' is not a square: expected x,y")))
+    }
+    fn side(&self, word: &str) -> Result<u8, Reject> {
+        let sides = &self.0.setup.sides;
+        let i = sides.iter().position(|s| s.id == word);
+        i.map(|i| i as u8)
+            .ok_or_else(|| Reject::unreadable(format!("no side '{word}'")))
+    }
+    fn other(&self, words: &[&str]) -> Option<Result<OwnRuling, Reject>> {
+        let make: fn(Cid) -> OwnRuling = match *words.first()? {
+            "unaware" => OwnRuling::Unaware,
+            "obvious" => OwnRuling::Obvious,
+            "blind" => OwnRuling::Blind,
+            _ => return None,
+        };
+        Some(match words {
+            [_, who] => self.who(who).map(make),
+            [verb, ..] => Err(Reject::unreadable(format!("'gm {verb}' needs one combatant id"))),
+            [] => return None,
+        })
+    }
+    fn verbs(&self) -> &'static str {
+        "set, move, add, remove, end, unaware, obvious or blind"
+    }
+}
+
+/// Reads a weapon, spell or item name of a creature's stat block.
+fn named(list: impl Iterator<Item = String>, word: &str, what: &str, who: &str) -> Result<u8, Reject> {
+    let names: Vec<String> = list.collect();
+    names
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(word))
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            let known = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            };
+            Reject::unreadable(format!("{who} has no {what} '{word}' (known: {known})"))
+        })
+}
+
+/// Reads a declaration's action words (after `declare <who>`).
+fn action(s: &State, who: Cid, words: &[&str]) -> Result<Action, Reject> {
+    let w = Words(s);
+    let st = s.stats(who);
+    let name = &s.ch(who).name;
+    let weapon = |word: &str| named(st.weapons.iter().map(|x| x.name.clone()), word, "weapon", name);
+    let first_weapon = || {
+        if st.weapons.is_empty() {
+            Err(Reject::unreadable(format!("{name} has no weapon")))
+        } else {
+            Ok(0)
+        }
+    };
+    Ok(match words {
+        ["attack", t] => Action::Attack {
+            target: w.who(t)?,
+            weapon: first_weapon()?,
+        },
+        ["attack", t, "with", x] => Action::Attack {
+            target: w.who(t)?,
+            weapon: weapon(x)?,
+        },
+        ["defensive"] => Action::Defensive {
+            target: None,
+            weapon: first_weapon().unwrap_or(0),
+        },
+        ["defensive", "with", x] => Action::Defensive {
+            target: None,
+            weapon: weapon(x)?,
+        },
+        ["defensive", t] => Action::Defensive {
+            target: Some(w.who(t)?),
+            weapon: first_weapon()?,
+        },
+        ["defensive", t, "with", x] => Action::Defensive {
+            target: Some(w.who(t)?),
+            weapon: weapon(x)?,
+        },
+        ["full-defense"] => Action::FullDefense,
+        ["cast", sp, t] => Action::Cast {
+            spell: named(st.spells.iter().map(|x| x.name.clone()), sp, "spell", name)?,
+            target: w.who(t)?,
+        },
+        ["use", it] => Action::Use {
+            item: named(st.items.iter().map(|x| x.name.clone()), it, "item", name)?,
+            target: who,
+        },
+        ["use", it, t] => Action::Use {
+            item: named(st.items.iter().map(|x| x.name.clone()), it, "item", name)?,
+            target: w.who(t)?,
+        },
+        ["throw", x, t] => Action::Throw {
+            weapon: weapon(x)?,
+            target: w.who(t)?,
+        },
+        ["heal", t] => Action::Heal { target: w.who(t)? },
+        ["intimidate", t] => Action::Intimidate { target: w.who(t)? },
+        ["move"] => Action::Move,
+        ["flee"] => Action::Flee,
+        _ => {
+            return Err(Reject::unreadable(
+                "declare <who> followed by: attack <target> [with <weapon>], defensive [<target>] [with <weapon>], \
+                 full-defense, cast <spell> <target>, use <item> [<target>], throw <weapon> <target>, heal <target>, \
+                 intimidate <target>, move or flee",
+            ));
+        }
+    })
+}
+
+/// Reads a typed command.
+pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let w = Words(s);
+    Ok(match words.as_slice() {
+        ["gm", rest @ ..] => Command::Gm(gm::parse(&w, rest)?),
+        ["declare", who, rest @ ..] => {
+            let who = w.who(who)?;
+            Command::Declare {
+                who,
+                action: action(s, who, rest)?,
+            }
+        }
+        ["move", p] => Command::Move(w.pos(p)?),
+        ["act"] => Command::Act(None),
+        ["act", t] => Command::Act(Some(w.who(t)?)),
+        ["end"] => Command::End,
+        ["reposte"] => Command::Reposte(None),
+        ["reposte", "with", x] => {
+            let Some(f) = s.frames.last() else {
+                return Err(Reject::unreadable("there is no Reposte to make now"));
+            };
+            let crate::state::Frame::Reposte { by, .. } = f else {
+                return Err(Reject::unreadable("there is no Reposte to make now"));
+            };
+            let st = s.stats(*by);
+            Command::Reposte(Some(named(
+                st.weapons.iter().map(|x| x.name.clone()),
+                x,
+                "weapon",
+                &s.ch(*by).name,
+            )?))
+        }
+        ["pass"] => Command::Pass,
+        ["injury", t] => Command::Injury((*t).to_string()),
+        _ => {
+            return Err(Reject::unreadable(format!(
+                "'{text}' is not a command: expected declare <who> <action>, move x,y, act [<target>], end, \
+                 reposte [with <weapon>], pass, injury <type> or gm <ruling>"
+            )));
+        }
+    })
+}
+
+/// Prints a declared action as [`parse`] reads it after `declare <who>`.
+pub fn format_action(s: &State, who: Cid, a: &Action) -> String {
+    let id = |w: Cid| {
+        s.chars
+            .get(usize::from(w))
+            .map_or_else(|| format!("#{w}"), |c| c.id.clone())
+    };
+    let stats = s.chars.get(usize::from(who)).map(|_| s.stats(who));
+    let weapon = |i: u8| {
+        stats
+            .and_then(|st| st.weapons.get(usize::from(i)))
+            .map_or_else(|| format!("#{i}"), |x| x.name.clone())
+    };
+    match *a {
+        Action::Attack { target, weapon: x } => format!("attack {} with {}", id(target), weapon(x)),
+        Action::Defensive {
+            target: Some(t),
+            weapon: x,
+        } => format!("defensive {} with {}", id(t), weapon(x)),
+        Action::Defensive {
+            target: None,
+            weapon: x,
+        } => match stats.and_then(|st| st.weapons.get(usize::from(x))) {
+            Some(w) => format!("defensive with {}", w.name),
+            None => "defensive".into(),
+        },
+        Action::FullDefense => "full-defense".into(),
+        Action::Cast { spell, target } => {
+            let sp = stats
+                .and_then(|st| st.spells.get(usize::from(spell)))
+                .map_or_else(|| format!("#{spell}"), |x| x.name.clone());
+            format!("cast {sp} {}", id(target))
+        }
+        Action::Use { item, target } => {
+            let it = stats
+                .and_then(|st| st.items.get(usize::from(item)))
+                .map_or_else(|| format!("#{item}"), |x| x.name.clone());
+            format!("use {it} {}", id(target))
+        }
+        Action::Throw { weapon: x, target } => format!("throw {} {}", weapon(x), id(target)),
+        Action::Heal { target } => format!("heal {}", id(target)),
+        Action::Intimidate { target } => format!("intimidate {}", id(target)),
+        Action::Move => "move".into(),
+        Action::Flee => "flee".into(),
+    }
+}
+
+/// Prints a command as [`parse`] reads it (an index that names nobody, from an edited record,
+/// prints as `#N`).
+pub fn format(s: &State, c: &Command) -> String {
+    let id = |w: &Cid| {
+        s.chars
+            .get(usize::from(*w))
+            .map_or_else(|| format!("#{w}"), |c| c.id.clone())
+    };
+    match c {
+        Command::Declare { who, action } => format!("declare {} {}", id(who), format_action(s, *who, action)),
+        Command::Move(p) => format!("move {p}"),
+        Command::Act(None) => "act".into(),
+        Command::Act(Some(t)) => format!("act {}", id(t)),
+        Command::End => "end".into(),
+        Command::Reposte(None) => "reposte".into(),
+        Command::Reposte(Some(x)) => {
+            let by = match s.frames.last() {
+                Some(crate::state::Frame::Reposte { by, .. }) => Some(*by),
+                _ => None,
+            };
+            let name = by
+                .and_then(|b| s.stats(b).weapons.get(usize::from(*x)))
+                .map_or_else(|| format!("#{x}"), |w| w.name.clone());
+            format!("reposte with {name}")
+        }
+        Command::Pass => "pass".into(),
+        Command::Injury(t) => format!("injury {t}"),
+        Command::Gm(r) => {
+            let side = |i: u8| {
+                s.setup
+                    .sides
+                    .get(usize::from(i))
+                    .map_or_else(|| format!("#{i}"), |x| x.id.clone())
+            };
+            let ruling = gm::format(
+                r,
+                id,
+                |g| g.name().into(),
+                Pos::to_string,
+                side,
+                |x| match x {
+                    OwnRuling::Unaware(w) => format!("unaware {}", id(w)),
+                    OwnRuling::Obvious(w) => format!("obvious {}", id(w)),
+                    OwnRuling::Blind(w) => format!("blind {}", id(w)),
+                },
+            );
+            format!("gm {ruling}")
+        }
+    }
+}

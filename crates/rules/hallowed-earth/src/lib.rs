@@ -1,0 +1,146 @@
+//! Hallowed Earth: declared actions, speed-based initiative resolved lowest first with
+//! simultaneous ties, Stress and Wound Points, critical injuries and monster morale. Its rules
+//! are numbered in `shared/rules/hallowed-earth.md` (`HAL-R1` ...); code and tests cite them,
+//! and `docs/hallowed-earth.md` says how fray plays them and where it had to choose.
+//!
+//! A round: every creature that is not surprised declares an action (secretly or one at a
+//! time, per the `declaration` option); each one's round initiative is its Base Initiative
+//! (d12 − Agility modifier, once a combat) plus the action's speed; the actions resolve from the
+//! lowest count up, equal counts at the same time; at the end of the round the Dying bleed and
+//! monsters check morale.
+//!
+//! Module map: [`options`], [`codes`] (rejection codes), [`data`] (stat blocks, weapons,
+//! injury tables), [`setup`] (encounter files), [`state`] (state, events and the one `apply`),
+//! [`command`] (typed and text forms), [`check`] (legality and the legal list), [`resolve`]
+//! (dice and round flow), [`view`] (what each seat may know), [`text`] (the `TextRuleset`),
+//! [`ai`], [`odds`]; the report hooks for simulations are in `summary.rs`.
+
+pub mod ai;
+pub mod check;
+pub mod codes;
+pub mod command;
+pub mod data;
+pub mod odds;
+pub mod options;
+pub mod resolve;
+pub mod setup;
+pub mod state;
+mod summary;
+pub mod text;
+pub mod view;
+
+use crate::command::Command;
+use crate::options::{Declaration, Options};
+use crate::setup::Setup;
+use crate::state::{Event, Frame, Phase, State};
+use fray_engine::resolve::FrameOp;
+use fray_engine::{Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats, Shown};
+
+/// The Hallowed Earth ruleset.
+pub struct HallowedEarth;
+
+impl Ruleset for HallowedEarth {
+    const ID: &'static str = "hallowed-earth";
+    const VERSION: &'static str = "0.1.0";
+    type Options = Options;
+    type Setup = Setup;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
+        setup::validate(setup, options).map_err(EngineError::Invalid)?;
+        Ok(State::new(setup, options))
+    }
+
+    fn start(cx: &mut Cx<'_, Self>) -> Result<(), EngineError> {
+        resolve::start(cx)
+    }
+
+    fn pending(s: &State) -> Option<Pending> {
+        if s.outcome.is_some() {
+            return None;
+        }
+        if let Some(f) = s.frames.last() {
+            let (by, kind) = match f {
+                Frame::Reposte { by, .. } => (*by, "reposte"),
+                Frame::InjuryType { by, .. } => (*by, "injury"),
+            };
+            return Some(Pending::one(s.seat_of(by), kind, Some(by)));
+        }
+        if let Some(c) = check::next_declarer(s) {
+            return Some(Pending::one(s.seat_of(c), "declare", Some(c)));
+        }
+        if s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret {
+            // HAL-R11: every seat with a declaration due declares at once.
+            let seats: Seats = s.ids().filter(|&c| check::due(s, c)).map(|c| s.seat_of(c)).collect();
+            if !seats.is_empty() {
+                return Some(Pending {
+                    seats,
+                    kind: "declare",
+                    actor: None,
+                });
+            }
+        }
+        let t = s.turn.as_ref()?;
+        Some(Pending::one(s.seat_of(t.who), "turn", Some(t.who)))
+    }
+
+    fn is_ruling(command: &Command) -> bool {
+        matches!(command, Command::Gm(_))
+    }
+
+    fn legal_commands(s: &State, seat: Seat, out: &mut Vec<Command>) {
+        check::legal(s, seat, out)
+    }
+
+    fn check(s: &State, seat: Seat, command: &Command) -> Result<(), Reject> {
+        check::check(s, seat, command)
+    }
+
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command) -> Result<(), EngineError> {
+        resolve::resolve(cx, command)
+    }
+
+    fn apply(s: &mut State, e: &Event) {
+        state::apply(s, e)
+    }
+
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome.clone()
+    }
+
+    type View<'a> = view::View<'a>;
+
+    fn view(s: &State, seat: Seat) -> view::View<'_> {
+        view::view(s, seat)
+    }
+
+    const HIDDEN_INFORMATION: bool = true;
+
+    fn hides_from(s: &State, seat: Seat) -> bool {
+        view::hides_from(s, seat)
+    }
+
+    fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
+        view::redact(s, seat, event)
+    }
+
+    fn redact_command(s: &State, seat: Seat, command: &Command) -> Shown<Command> {
+        view::redact_command(s, seat, command)
+    }
+
+    fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
+        view::indistinguishable(s, seat, out)
+    }
+}
+
+impl Frames for HallowedEarth {
+    type Frame = Frame;
+    fn frames(s: &State) -> &[Frame] {
+        &s.frames
+    }
+    fn frame_event(op: FrameOp<Frame>) -> Event {
+        Event::Frame(op)
+    }
+}

@@ -1,0 +1,356 @@
+//! Encounter files, read with the engine's encounter kit (`fray_engine::encounter`): every
+//! problem is a diagnostic at its file, line and column. [`validate`] checks a whole setup
+//! again, because a setup read back from a record is untrusted input.
+
+use crate::HallowedEarth;
+use crate::data::{Injury, InjuryTables, Item, Spell, Stats, Weapon};
+use crate::options::{Declaration, Options};
+use fray_engine::Ruleset;
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
+use fray_engine::sides::{self, RawSide};
+use fray_space::{Grid, Pos};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Index of a combatant (its place in the encounter, GM additions after).
+pub type Cid = u16;
+/// The most combatants a combat may have, GM additions included.
+pub const MAX_COMBATANTS: usize = 64;
+
+/// A combatant as the encounter places it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combatant {
+    /// The id typed in commands.
+    pub id: String,
+    /// The name in logs.
+    pub name: String,
+    /// Index of its side.
+    pub side: u8,
+    /// Where it starts.
+    pub at: Pos,
+    /// Its stat block: an index into [`Setup::blocks`].
+    pub block: u16,
+    /// The shared initiative roll it belongs to, if any (HAL-R5).
+    pub group: Option<String>,
+    /// Unaware of its enemies when the combat starts (HAL-R2).
+    pub surprised: bool,
+}
+
+pub use fray_engine::sides::Side;
+
+/// A validated encounter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// A title for logs.
+    pub title: String,
+    /// The map; one square is `yards-per-square` yards.
+    pub map: Grid,
+    /// Seat names; seat 0 is always `gm`.
+    pub seats: Vec<String>,
+    /// The sides.
+    pub sides: Vec<Side>,
+    /// The combatants at the start.
+    pub combatants: Vec<Combatant>,
+    /// Every stat block: the combatants' and the templates'.
+    pub blocks: Vec<Stats>,
+    /// Stat blocks the GM may bring in (`gm add`), by name: indexes into `blocks`.
+    pub templates: BTreeMap<String, u16>,
+    /// The combat injury tables (HAL-R39, HAL-R40, HAL-H8).
+    pub injuries: InjuryTables,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEncounter {
+    ruleset: Spanned<String>,
+    title: Option<String>,
+    options: Option<Spanned<toml::Table>>,
+    map: Spanned<GridMap>,
+    #[serde(default)]
+    side: Vec<Spanned<RawSide>>,
+    #[serde(default)]
+    template: BTreeMap<String, Spanned<RawCombatant>>,
+    #[serde(default)]
+    combatant: Vec<Spanned<RawCombatant>>,
+    #[serde(default)]
+    injuries: BTreeMap<String, Spanned<Vec<Injury>>>,
+}
+
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawCombatant {
+    id: Option<Spanned<String>>,
+    name: Option<String>,
+    template: Option<Spanned<String>>,
+    side: Option<Spanned<String>>,
+    at: Option<Spanned<RawPos>>,
+    group: Option<Spanned<String>>,
+    surprised: Option<bool>,
+    strength: Option<i16>,
+    agility: Option<i16>,
+    dexterity: Option<i16>,
+    insight: Option<i16>,
+    perception: Option<i16>,
+    memory: Option<i16>,
+    hd: Option<u8>,
+    hd_die: Option<u16>,
+    stress: Option<i16>,
+    wp_bonus: Option<i16>,
+    defense_bonus: Option<i16>,
+    armour: Option<i16>,
+    speed: Option<i16>,
+    attack: Option<i16>,
+    casting: Option<i16>,
+    heal: Option<i16>,
+    intimidation: Option<i16>,
+    initiative: Option<i16>,
+    mana: Option<i16>,
+    monster: Option<bool>,
+    weapons: Option<Vec<Weapon>>,
+    spells: Option<Vec<Spell>>,
+    items: Option<Vec<Item>>,
+}
+
+// A combatant takes every field it leaves out from its template.
+fray_engine::combatant_table!(RawCombatant {
+    id,
+    name,
+    template,
+    side,
+    at,
+    group,
+    surprised,
+    strength,
+    agility,
+    dexterity,
+    insight,
+    perception,
+    memory,
+    hd,
+    hd_die,
+    stress,
+    wp_bonus,
+    defense_bonus,
+    armour,
+    speed,
+    attack,
+    casting,
+    heal,
+    intimidation,
+    initiative,
+    mana,
+    monster,
+    weapons,
+    spells,
+    items
+});
+
+/// How the kit sees the combatants, in a file and in a record.
+const ROSTER: RosterRules<Combatant> = RosterRules {
+    limit: MAX_COMBATANTS,
+    case_advice: "ids are typed without regard to case, so pick another id",
+    id: |c| c.id.as_str(),
+    square: |c| Some(c.at),
+};
+
+/// A combatant (or a template) as read, with its stat block beside it.
+struct Built {
+    c: Combatant,
+    stats: Stats,
+}
+
+/// Reads and validates an encounter.
+pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
+    let raw: RawEncounter = enc::parse(source)?;
+    let mut d = Diags::new(source);
+    if !enc::check_ruleset(&mut d, &raw.ruleset, HallowedEarth::ID) {
+        return Err(d.errors);
+    }
+    let options = enc::options(&mut d, raw.options.as_ref(), Options::validate);
+    let Some(map) = enc::grid(&mut d, &raw.map) else {
+        return Err(d.errors);
+    };
+    let (seats, sides) = sides::read(&mut d, &raw.side);
+    let rules = RosterRules {
+        limit: MAX_COMBATANTS,
+        case_advice: ROSTER.case_advice,
+        id: |b: &Built| b.c.id.as_str(),
+        square: |b: &Built| Some(b.c.at),
+    };
+    let (templates, combatants) = enc::roster(&mut d, &raw.template, &raw.combatant, &rules, |d, t, base, template| {
+        combatant(d, t, base, template, &map, &sides)
+    });
+    if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|b| b.c.side.into()))
+        && d.errors.is_empty()
+    {
+        d.err(raw.side[i].span(), m);
+    }
+    let mut injuries = InjuryTables::default();
+    for (kind, t) in &raw.injuries {
+        injuries.0.insert(kind.clone(), t.get_ref().clone());
+        let mut one = InjuryTables::default();
+        one.0.insert(kind.clone(), t.get_ref().clone());
+        if let Err(m) = one.check() {
+            d.err(t.span(), m);
+        }
+    }
+    if let Some(opts) = &raw.options
+        && options.declaration == Declaration::Listed
+    {
+        for id in &options.declaration_list {
+            if !combatants.iter().any(|b| b.c.id.eq_ignore_ascii_case(id)) {
+                d.err(
+                    opts.span(),
+                    format!("declaration-list names '{id}', who is not in the encounter"),
+                );
+            }
+        }
+    }
+    if !d.errors.is_empty() {
+        return Err(d.errors);
+    }
+    let title = raw.title.unwrap_or_else(|| source.name.clone());
+    let mut blocks = Vec::new();
+    let mut roster = Vec::new();
+    for mut b in combatants {
+        b.c.block = blocks.len() as u16;
+        blocks.push(b.stats);
+        roster.push(b.c);
+    }
+    let mut names = BTreeMap::new();
+    for (name, b) in templates {
+        names.insert(name, blocks.len() as u16);
+        blocks.push(b.stats);
+    }
+    Ok((
+        Setup {
+            title,
+            map,
+            seats,
+            sides,
+            combatants: roster,
+            blocks,
+            templates: names,
+            injuries,
+        },
+        options,
+    ))
+}
+
+/// One combatant (or template: no side or square) over the template it names.
+fn combatant(
+    d: &mut Diags,
+    raw: &Spanned<RawCombatant>,
+    base: &RawCombatant,
+    template: bool,
+    map: &Grid,
+    sides: &[Side],
+) -> Option<Built> {
+    let r = raw.get_ref().over(base);
+    let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "ghoul-1")?;
+    let (mut side, mut at) = (0, Pos::new(0, 0));
+    if !template {
+        let (Some(s), Some(a)) = (&r.side, &r.at) else {
+            d.err(
+                raw.span(),
+                format!("combatant '{id}' needs a side and a square (at = \"x,y\")"),
+            );
+            return None;
+        };
+        side = enc::index_of(d, s, sides.iter().map(|x| x.id.as_str()), "side")? as u8;
+        at = enc::square(d, a, map)?;
+        if map.get(at).is_some_and(|c| c.blocked) {
+            d.err(a.span(), format!("square {at} is blocked"));
+        }
+    }
+    let group = match &r.group {
+        Some(g) if !enc::is_word(g.get_ref()) => {
+            d.err(g.span(), format!("group '{}' must be one word", g.get_ref()));
+            None
+        }
+        g => g.as_ref().map(|g| g.get_ref().clone()),
+    };
+    let ten = |v: Option<i16>| v.unwrap_or(10);
+    let stats = Stats {
+        abilities: [
+            ten(r.strength),
+            ten(r.agility),
+            ten(r.dexterity),
+            ten(r.insight),
+            ten(r.perception),
+            ten(r.memory),
+        ],
+        hd: r.hd.unwrap_or(1),
+        hd_die: r.hd_die.unwrap_or(8),
+        stress: r.stress,
+        wp_bonus: r.wp_bonus.unwrap_or(0),
+        defense_bonus: r.defense_bonus.unwrap_or(0),
+        armour: r.armour.unwrap_or(0),
+        speed: r.speed.unwrap_or(10),
+        attack: r.attack.unwrap_or(0),
+        casting: r.casting.unwrap_or(0),
+        heal: r.heal.unwrap_or(0),
+        intimidation: r.intimidation.unwrap_or(0),
+        initiative: r.initiative.unwrap_or(0),
+        mana: r.mana.unwrap_or(0),
+        monster: r.monster.unwrap_or(false),
+        weapons: r.weapons.unwrap_or_default(),
+        spells: r.spells.unwrap_or_default(),
+        items: r.items.unwrap_or_default(),
+    };
+    if let Err(m) = stats.check() {
+        d.err(raw.span(), m);
+    }
+    Some(Built {
+        c: Combatant {
+            name: r.name.unwrap_or_else(|| id.clone()),
+            id,
+            side,
+            at,
+            block: 0,
+            group,
+            surprised: r.surprised.unwrap_or(false),
+        },
+        stats,
+    })
+}
+
+/// Checks a whole setup and its options as strictly as the loader (a record's setup is
+/// untrusted), and what spans the whole file: every side has a combatant.
+pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
+    o.validate()?;
+    sides::check(&s.seats, &s.sides)?;
+    if s.blocks.len() > 2 * MAX_COMBATANTS + 64 {
+        return Err("too many stat blocks".into());
+    }
+    enc::recheck_roster(
+        &s.combatants,
+        s.sides.len(),
+        &s.map,
+        &ROSTER,
+        |c| c.side.into(),
+        |c| {
+            if usize::from(c.block) >= s.blocks.len() {
+                return Err(format!("combatant '{}' has no stat block #{}", c.id, c.block));
+            }
+            if c.group.as_deref().is_some_and(|g| !enc::is_word(g)) {
+                return Err(format!("combatant '{}': a group is one word", c.id));
+            }
+            Ok(())
+        },
+    )?;
+    for (i, b) in s.blocks.iter().enumerate() {
+        b.check().map_err(|m| format!("stat block #{i}: {m}"))?;
+    }
+    for (name, &b) in &s.templates {
+        if usize::from(b) >= s.blocks.len() || !enc::is_word(name) {
+            return Err(format!("template '{name}' has no stat block #{b}"));
+        }
+    }
+    s.injuries.check()?;
+    match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {
+        Some((_, m)) => Err(m),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,961 @@
+//! The state, the events, and the one [`apply`] that changes the state.
+
+use crate::command::{OwnRuling, Ruling};
+use crate::data::{Ability, Effect, Stats};
+use crate::options::{FullDefenseTiming, Options};
+use crate::setup::{Cid, Combatant, Setup};
+use fray_engine::Outcome;
+use fray_engine::gm::Ruling as R;
+use fray_engine::order::InitiativeOrder;
+use fray_engine::resolve::{FrameOp, apply_frame_op};
+use fray_space::Pos;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Where the round is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Before the first round: Stress and Base Initiative are being rolled.
+    Setup,
+    /// Creatures declare their actions (HAL-R6).
+    Declaring,
+    /// Declared actions resolve, lowest count first (HAL-R9).
+    Resolving,
+}
+
+/// A declared action (HAL-R6, HAL-R8). Weapons, spells and items are indexes into the actor's
+/// stat block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// Attack with a weapon (+ weapon speed).
+    Attack { target: Cid, weapon: u8 },
+    /// Defensive attack (+ weapon speed + 1; +1 without a target): no Reposte on entering a
+    /// threat range (HAL-R15).
+    Defensive { target: Option<Cid>, weapon: u8 },
+    /// Full defence (−1): +4 Defense, Reposte when attacked, half speed (HAL-R14).
+    FullDefense,
+    /// Cast a spell (+ spell speed).
+    Cast { spell: u8, target: Cid },
+    /// Use a consumable (+6 unless stated).
+    Use { item: u8, target: Cid },
+    /// Throw a weapon (+2 unless stated).
+    Throw { weapon: u8, target: Cid },
+    /// A Heal check to stabilise a creature (HAL-R32; HAL-H24 speed).
+    Heal { target: Cid },
+    /// An Intimidation check against a monster's morale (HAL-R19, HAL-R21; HAL-H24 speed).
+    Intimidate { target: Cid },
+    /// Only move, or nothing at all (HAL-H24 speed).
+    Move,
+    /// Run for an edge of the map (after a failed morale check, or by choice: HAL-H13).
+    Flee,
+}
+
+impl Action {
+    /// The creature the action is aimed at, if any.
+    pub fn target(&self) -> Option<Cid> {
+        match *self {
+            Action::Attack { target, .. }
+            | Action::Cast { target, .. }
+            | Action::Use { target, .. }
+            | Action::Throw { target, .. }
+            | Action::Heal { target }
+            | Action::Intimidate { target } => Some(target),
+            Action::Defensive { target, .. } => target,
+            Action::FullDefense | Action::Move | Action::Flee => None,
+        }
+    }
+
+    /// The same action aimed at another creature (HAL-H16's retarget).
+    pub fn with_target(self, t: Cid) -> Action {
+        match self {
+            Action::Attack { weapon, .. } => Action::Attack { target: t, weapon },
+            Action::Defensive { weapon, .. } => Action::Defensive {
+                target: Some(t),
+                weapon,
+            },
+            Action::Cast { spell, .. } => Action::Cast { spell, target: t },
+            Action::Use { item, .. } => Action::Use { item, target: t },
+            Action::Throw { weapon, .. } => Action::Throw { weapon, target: t },
+            Action::Heal { .. } => Action::Heal { target: t },
+            Action::Intimidate { .. } => Action::Intimidate { target: t },
+            a => a,
+        }
+    }
+
+    /// Its initiative modifier (HAL-R8, HAL-H11, HAL-H12, HAL-H24) for a creature with `stats`.
+    pub fn speed(&self, stats: &Stats, o: &Options) -> i16 {
+        let weapon = |w: u8| {
+            stats
+                .weapons
+                .get(usize::from(w))
+                .and_then(|w| w.speed)
+                .unwrap_or(o.default_weapon_speed)
+        };
+        match *self {
+            // HAL-R8: + weapon speed.
+            Action::Attack { weapon: w, .. } => weapon(w),
+            // HAL-R8: + weapon speed + 1, or +1 when it attacks no one.
+            Action::Defensive {
+                target: Some(_),
+                weapon: w,
+            } => weapon(w) + 1,
+            Action::Defensive { target: None, .. } => 1,
+            // HAL-R8: full defence −1.
+            Action::FullDefense => -1,
+            // HAL-R8, HAL-H12: + spell speed, the casting TN − 10 unless stated.
+            Action::Cast { spell, .. } => stats
+                .spells
+                .get(usize::from(spell))
+                .map_or(0, |s| s.speed.unwrap_or(s.tn - o.spell_speed_offset)),
+            // HAL-R8: a consumable +6 unless stated.
+            Action::Use { item, .. } => stats.items.get(usize::from(item)).and_then(|i| i.speed).unwrap_or(6),
+            // HAL-R8: throwing +2 unless stated.
+            Action::Throw { weapon, .. } => stats
+                .weapons
+                .get(usize::from(weapon))
+                .and_then(|w| w.throw_speed)
+                .unwrap_or(2),
+            // HAL-H24: an action the list leaves out.
+            Action::Heal { .. } | Action::Intimidate { .. } | Action::Move | Action::Flee => o.other_action_speed,
+        }
+    }
+}
+
+/// One action scheduled in this round's order: the order's owners are indexes into
+/// [`State::acts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Act {
+    /// Who acts.
+    pub who: Cid,
+    /// What it declared.
+    pub action: Action,
+    /// Its round initiative for this action (HAL-R7).
+    pub count: i32,
+    /// A late arrival's catch-up action (HAL-R13).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub catch_up: bool,
+    /// What the creature could do when it declared (HAL-H16: one dropped to Dying since loses
+    /// the action).
+    pub was: Cap,
+}
+
+/// What a creature can do, judged at the start of a count so that creatures on the same count
+/// act simultaneously (HAL-R10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cap {
+    /// Fighting normally.
+    Able,
+    /// Stabilized (HAL-R33).
+    Stable,
+    /// At 0 Wound Points (HAL-R29).
+    Incapacitated,
+    /// Below 0 (HAL-R30).
+    Dying,
+    /// Dead, gone, or unable to act at all (paralysed).
+    Out,
+}
+
+/// A creature's conditions, as a set of flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Conditions(pub u32);
+
+impl Conditions {
+    /// Unaware this round (HAL-R2, HAL-R3, HAL-H21).
+    pub const SURPRISED: u32 = 1;
+    /// Stabilized (HAL-R32, HAL-R33).
+    pub const STABILIZED: u32 = 1 << 1;
+    /// Dead (HAL-R31).
+    pub const DEAD: u32 = 1 << 2;
+    /// Broke after a failed morale check, or chose to run (HAL-H13).
+    pub const FLEEING: u32 = 1 << 3;
+    /// Left the battlefield.
+    pub const FLED: u32 = 1 << 4;
+    /// Surrendered (captured).
+    pub const SURRENDERED: u32 = 1 << 5;
+    /// Taken out by the GM.
+    pub const REMOVED: u32 = 1 << 6;
+    /// Prone until healed (injury).
+    pub const PRONE: u32 = 1 << 7;
+    /// Paralysed (injury, HAL-H6).
+    pub const PARALYZED: u32 = 1 << 8;
+    /// Concussed (injury, HAL-H6).
+    pub const CONCUSSED: u32 = 1 << 9;
+    /// Cannot speak (injury).
+    pub const MUTE: u32 = 1 << 10;
+    /// Moves at half speed (injury).
+    pub const LAME: u32 = 1 << 11;
+    /// Acts only every second round (injury).
+    pub const EVERY_OTHER: u32 = 1 << 12;
+    /// The main arm or hand is out of use (injury).
+    pub const MAIN_ARM: u32 = 1 << 13;
+    /// The off arm or hand is out of use (injury).
+    pub const OFF_ARM: u32 = 1 << 14;
+    /// Blinded (HAL-H6; only by a GM ruling).
+    pub const BLINDED: u32 = 1 << 15;
+    /// The morale outcome is obvious: its checks fail (HAL-R22).
+    pub const HOPELESS: u32 = 1 << 16;
+    /// Full defence is in force (HAL-R14).
+    pub const GUARDING: u32 = 1 << 17;
+
+    /// Whether a flag is set.
+    pub fn has(self, flag: u32) -> bool {
+        self.0 & flag != 0
+    }
+}
+
+/// A wound: one instance of Wound Point damage (HAL-R28).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wound {
+    /// Its damage type (`untyped` for the costs of acting hurt, HAL-R43).
+    pub kind: String,
+    /// Wound Points lost.
+    pub amount: i16,
+}
+
+/// A combatant now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Char {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its side.
+    pub side: u8,
+    /// Its stat block (an index into the setup's blocks).
+    pub block: u16,
+    /// Where it stands.
+    pub at: Pos,
+    /// Its shared initiative roll, if any (HAL-R5).
+    pub group: Option<String>,
+    /// Base Initiative, once rolled (HAL-R4).
+    pub base: Option<i16>,
+    /// Maximum Stress, once known (HAL-R24).
+    pub stress_max: i16,
+    /// Stress now (HAL-R25).
+    pub stress: i16,
+    /// Wound Points now (HAL-R27).
+    pub wp: i16,
+    /// Mana now (HAL-R26).
+    pub mana: i16,
+    /// Wounds taken (HAL-R28).
+    pub wounds: Vec<Wound>,
+    /// Ability damage from injuries, by [`Ability::index`] (HAL-H18).
+    pub loss: [i16; 6],
+    /// Injuries taken: the table and the entry's name (HAL-R38).
+    pub injuries: Vec<String>,
+    /// A Balance penalty from injuries.
+    pub balance: i16,
+    /// Conditions.
+    pub cond: Conditions,
+    /// This round's declaration.
+    pub declared: Option<Action>,
+    /// A late arrival's missed action, taken next round at −12 (HAL-R13).
+    pub catch_up: Option<(Action, i32)>,
+    /// The round it joined (0 for the encounter's creatures).
+    pub arrived: u32,
+    /// Actions taken this round, reactions included (HAL-R17, HAL-R30, HAL-R33).
+    pub actions: u8,
+    /// Whether its Reaction is spent this round (HAL-R17).
+    pub reacted: bool,
+    /// The last round it took an action (an injury may make it rest every second round).
+    pub last_acted: u32,
+    /// Squares moved this round (HAL-R18).
+    pub moved: u32,
+    /// Wound Points lost to the largest single hit this round (HAL-H15).
+    pub worst_hit: i16,
+    /// The best Intimidation result against it this round (HAL-R21).
+    pub intimidated: Option<i16>,
+    /// Weapons it has thrown away, by index (bits).
+    pub thrown: u16,
+    /// Consumables used, by index.
+    pub used: [u8; 16],
+}
+
+impl Char {
+    /// A combatant as it enters the fight (`round` 0 for the encounter's own).
+    pub fn new(c: &Combatant, stats: &Stats, round: u32) -> Char {
+        Char {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            side: c.side,
+            block: c.block,
+            at: c.at,
+            group: c.group.clone(),
+            base: None,
+            stress_max: 0,
+            stress: 0,
+            wp: 0,
+            mana: stats.mana,
+            wounds: Vec::new(),
+            loss: [0; 6],
+            injuries: Vec::new(),
+            balance: 0,
+            cond: Conditions(if c.surprised { Conditions::SURPRISED } else { 0 }),
+            declared: None,
+            catch_up: None,
+            arrived: round,
+            actions: 0,
+            reacted: false,
+            last_acted: 0,
+            moved: 0,
+            worst_hit: 0,
+            intimidated: None,
+            thrown: 0,
+            used: [0; 16],
+        }
+    }
+
+    /// Whether a condition flag is set.
+    pub fn has(&self, flag: u32) -> bool {
+        self.cond.has(flag)
+    }
+
+    /// Dead, fled, surrendered or removed: no longer in the combat at all.
+    pub fn gone(&self) -> bool {
+        self.has(Conditions::DEAD | Conditions::FLED | Conditions::SURRENDERED | Conditions::REMOVED)
+    }
+
+    /// Still fighting (HAL-H14): in the combat, above 0 Wound Points, not fleeing.
+    pub fn fighting(&self) -> bool {
+        !self.gone() && self.wp > 0 && !self.has(Conditions::FLEEING)
+    }
+
+    /// What it can do now.
+    pub fn cap(&self) -> Cap {
+        if self.gone() || self.has(Conditions::PARALYZED) {
+            Cap::Out
+        } else if self.wp > 0 {
+            Cap::Able
+        } else if self.has(Conditions::STABILIZED) {
+            Cap::Stable
+        } else if self.wp == 0 {
+            Cap::Incapacitated
+        } else {
+            Cap::Dying
+        }
+    }
+}
+
+/// The turn under way: one scheduled act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The act (index into [`State::acts`]).
+    pub act: u16,
+    /// Whose turn.
+    pub who: Cid,
+    /// Whether the declared action has been taken (or given up).
+    pub acted: bool,
+    /// Squares moved on this turn (HAL-R29's crawl, HAL-R30).
+    pub moved: u32,
+}
+
+/// A decision of another seat in the middle of something.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Frame {
+    /// `by` may Reposte against `against` (HAL-R14, HAL-R16, HAL-H9).
+    Reposte { by: Cid, against: Cid },
+    /// A critical hit injured `target`; the attacker's seat picks the table among `types`
+    /// (HAL-R39).
+    InjuryType { by: Cid, target: Cid, types: Vec<String> },
+}
+
+/// The cause of damage: what ends Stabilized (HAL-R34) and what counts as a hit (HAL-H15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cause {
+    /// A hit of an attack or a spell.
+    Hit,
+    /// A critical hit (HAL-R37).
+    Crit,
+    /// Acting while Incapacitated, Dying or (beyond the first action) Stabilized (HAL-R29,
+    /// HAL-R33, HAL-R43).
+    Strain,
+    /// The end-of-round loss of the Dying (HAL-R30, HAL-R43).
+    Bleeding,
+}
+
+/// Why a declared action came to nothing (HAL-H16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lost {
+    /// The actor is dead, gone, paralysed or Dying.
+    Unable,
+    /// Dropped to Incapacitated before its count, with `incapacitated-may-act` off.
+    Dropped,
+    /// An injury lets it act only every second round.
+    Resting,
+}
+
+/// What a check was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckKind {
+    /// A Heal check to stabilise (HAL-R32).
+    Heal,
+    /// An Intimidation check (HAL-R21).
+    Intimidation,
+    /// A casting check.
+    Casting,
+    /// A morale check (HAL-R20, HAL-R21); `roll` is the 3d6.
+    Morale,
+}
+
+/// What resolution produces; the only thing that changes the state. Every roll keeps its face.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Event {
+    /// Maximum Stress rolled from Hit Dice (HAL-R24), or fixed by the stat block.
+    Stress { who: Cid, max: i16 },
+    /// A Base Initiative d12 (HAL-R4), shared by a group (HAL-R5).
+    Initiative { group: Vec<Cid>, roll: u16 },
+    /// A round begins: declarations open (HAL-R1, HAL-R6).
+    RoundStarted { round: u32 },
+    /// A creature declares (HAL-R6); `None` as shown to seats it is secret from (HAL-R11).
+    Declared { who: Cid, action: Option<Action> },
+    /// Every declaration is in: the round's order (HAL-R7, HAL-R9, HAL-R10).
+    Revealed { acts: Vec<Act> },
+    /// A late arrival's action is scheduled this round (HAL-R42) or kept for the next (HAL-R13).
+    Scheduled { act: Act, this_round: bool },
+    /// A count begins: what each creature can do is fixed for it (HAL-R10).
+    CountStarted { count: i32 },
+    /// An act's turn begins.
+    TurnStarted { act: u16 },
+    /// An act comes to nothing.
+    ActLost { act: u16, why: Lost },
+    /// A move of `cost` squares.
+    Moved { who: Cid, to: Pos, cost: u32 },
+    /// The frame stack changes.
+    Frame(FrameOp<Frame>),
+    /// An action (or a Reaction) is taken (HAL-R17).
+    Acting { who: Cid, reaction: bool },
+    /// Full defence is in force (HAL-R14, HAL-H23).
+    Guarding { who: Cid },
+    /// An attack roll (HAL-R35, HAL-H3).
+    Attacked {
+        by: Cid,
+        target: Cid,
+        natural: u16,
+        total: i16,
+        defense: i16,
+        hit: bool,
+        crit: bool,
+        reposte: bool,
+    },
+    /// Damage taken: Stress and Wound Points lost (HAL-R25, HAL-R36, HAL-R37), the wound's type.
+    Damaged {
+        who: Cid,
+        stress: i16,
+        wp: i16,
+        kind: String,
+        cause: Cause,
+    },
+    /// The injury d100 after a critical hit (HAL-R38).
+    InjuryRoll { who: Cid, roll: u16, chance: i16 },
+    /// A combat injury (HAL-R39..R41): the table's entry, the side for the arm entries (true
+    /// for the main arm), the ability damage.
+    Injured {
+        who: Cid,
+        table: String,
+        entry: u8,
+        main: Option<bool>,
+        loss: Vec<(Ability, i16)>,
+    },
+    /// An Intimidation result against a monster's morale this round (HAL-R21).
+    Intimidated { target: Cid, result: i16 },
+    /// A check.
+    Checked {
+        who: Cid,
+        kind: CheckKind,
+        roll: u16,
+        total: i16,
+        tn: i16,
+        success: bool,
+    },
+    /// Stabilized (HAL-R32).
+    Stabilized { who: Cid },
+    /// Mana and Stress spent on a spell (HAL-R26).
+    Spent { who: Cid, mana: i16, stress: i16 },
+    /// Stress restored.
+    Restored { who: Cid, stress: i16 },
+    /// A consumable used up.
+    ItemUsed { who: Cid, item: u8 },
+    /// A weapon thrown away.
+    Thrown { who: Cid, weapon: u8 },
+    /// A monster breaks (HAL-H13), or a creature chose to run.
+    Broke { who: Cid },
+    /// It left the battlefield.
+    Fled { who: Cid },
+    /// It surrendered (HAL-H13).
+    Surrendered { who: Cid },
+    /// The turn is over.
+    TurnEnded { act: u16 },
+    /// The round is over (HAL-R26's end-of-round steps follow).
+    RoundEnded { round: u32 },
+    /// A GM ruling.
+    Ruled(Ruling),
+    /// The combat is over (HAL-R23).
+    Ended { winner: Option<u8> },
+}
+
+/// A whole game position. Clones are cheap: the setup sits behind an `Arc`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The encounter.
+    pub setup: Arc<Setup>,
+    /// The options in force.
+    pub options: Options,
+    /// The round (0 before the first).
+    pub round: u32,
+    /// Where the round is.
+    pub phase: Phase,
+    /// Every combatant, GM additions after the encounter's.
+    pub chars: Vec<Char>,
+    /// This round's scheduled acts.
+    pub acts: Vec<Act>,
+    /// The order of this round's acts, lowest count first, ties together (HAL-R9, HAL-R10).
+    pub order: InitiativeOrder,
+    /// What each creature could do when the current count began (HAL-R10).
+    pub caps: Vec<Cap>,
+    /// The last count fully resolved this round (HAL-R42).
+    pub last_count: Option<i32>,
+    /// The turn under way, if any.
+    pub turn: Option<Turn>,
+    /// Decisions of other seats under way.
+    pub frames: Vec<Frame>,
+    /// How the combat ended, once it has.
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The state before anything is rolled.
+    pub fn new(setup: &Setup, options: &Options) -> State {
+        let chars = setup
+            .combatants
+            .iter()
+            .map(|c| Char::new(c, &setup.blocks[usize::from(c.block)], 0))
+            .collect();
+        State {
+            setup: Arc::new(setup.clone()),
+            options: options.clone(),
+            round: 0,
+            phase: Phase::Setup,
+            chars,
+            acts: Vec::new(),
+            order: InitiativeOrder::new([], false),
+            caps: Vec::new(),
+            last_count: None,
+            turn: None,
+            frames: Vec::new(),
+            outcome: None,
+        }
+    }
+
+    /// A combatant (the index must be valid: check commands first).
+    pub fn ch(&self, c: Cid) -> &Char {
+        &self.chars[usize::from(c)]
+    }
+
+    /// A combatant's stat block.
+    pub fn stats(&self, c: Cid) -> &Stats {
+        &self.setup.blocks[usize::from(self.ch(c).block)]
+    }
+
+    /// Every combatant's index.
+    pub fn ids(&self) -> impl Iterator<Item = Cid> + use<> {
+        0..self.chars.len() as Cid
+    }
+
+    /// The combatant with this id (typed ids ignore case).
+    pub fn find(&self, id: &str) -> Option<Cid> {
+        fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
+    }
+
+    /// An ability score now, after injuries (HAL-H18).
+    pub fn score(&self, c: Cid, a: Ability) -> i16 {
+        (self.stats(c).score(a) - self.ch(c).loss[a.index()]).max(0)
+    }
+
+    /// An ability modifier now (HAL-H2).
+    pub fn modifier(&self, c: Cid, a: Ability) -> i16 {
+        self.options.modifier(self.score(c, a))
+    }
+
+    /// Maximum Wound Points now: the Strength score plus modifiers (HAL-R27, HAL-H18).
+    pub fn wp_max(&self, c: Cid) -> i16 {
+        self.score(c, Ability::Strength) + self.stats(c).wp_bonus
+    }
+
+    /// Defense now: 10 + Agility modifier + Defense bonus, +4 in full defence (HAL-R35,
+    /// HAL-R14).
+    pub fn defense(&self, c: Cid) -> i16 {
+        let guard = if self.ch(c).has(Conditions::GUARDING) { 4 } else { 0 };
+        10 + self.modifier(c, Ability::Agility) + self.stats(c).defense_bonus + guard
+    }
+
+    /// Whether a creature may step onto `p`: on the map, not blocked, nobody still in the
+    /// combat there.
+    pub fn open(&self, p: Pos) -> bool {
+        self.setup.map.get(p).is_some_and(|c| !c.blocked) && !self.chars.iter().any(|c| c.at == p && !c.gone())
+    }
+
+    /// Squares between two creatures.
+    pub fn distance(&self, a: Cid, b: Cid) -> u32 {
+        self.options.metric.distance(self.ch(a).at, self.ch(b).at)
+    }
+
+    /// The seat that decides for a combatant.
+    pub fn seat_of(&self, c: Cid) -> fray_engine::Seat {
+        self.setup.sides[usize::from(self.ch(c).side)].seat
+    }
+
+    /// What a creature can do on the count under way: as it was when the count began
+    /// (HAL-R10), or now outside a count.
+    pub fn cap_now(&self, c: Cid) -> Cap {
+        self.caps
+            .get(usize::from(c))
+            .copied()
+            .unwrap_or_else(|| self.ch(c).cap())
+    }
+
+    /// Whether a creature is still hostile to another.
+    pub fn hostile(&self, a: Cid, b: Cid) -> bool {
+        self.ch(a).side != self.ch(b).side
+    }
+}
+
+/// Applies one event: the only function that changes the state.
+pub fn apply(s: &mut State, e: &Event) {
+    match e {
+        Event::Stress { who, max } => {
+            let wp = s.wp_max(*who);
+            let c = &mut s.chars[usize::from(*who)];
+            c.stress_max = *max;
+            c.stress = *max;
+            c.wp = wp;
+        }
+        Event::Initiative { group, roll } => {
+            for &who in group {
+                // HAL-R4: d12 − Agility modifier + trait modifiers; HAL-R5: a group shares the d12.
+                let base = *roll as i16 - s.modifier(who, Ability::Agility) + s.stats(who).initiative;
+                s.chars[usize::from(who)].base = Some(base);
+            }
+        }
+        Event::RoundStarted { round } => {
+            s.round = *round;
+            s.phase = Phase::Declaring;
+            s.acts.clear();
+            s.order = InitiativeOrder::new([], false);
+            s.caps.clear();
+            s.last_count = None;
+            let first = *round == 1;
+            for c in &mut s.chars {
+                c.declared = None;
+                c.actions = 0;
+                c.reacted = false;
+                c.moved = 0;
+                c.worst_hit = 0;
+                c.intimidated = None;
+                c.cond.0 &= !Conditions::GUARDING;
+                // HAL-R2: surprise lasts round 1 only (a newcomer's, its arrival round: HAL-H21).
+                if !first && c.arrived < *round {
+                    c.cond.0 &= !Conditions::SURPRISED;
+                }
+            }
+        }
+        Event::Declared { who, action } => {
+            let c = &mut s.chars[usize::from(*who)];
+            // A secret declaration shown to another seat keeps only that one was made.
+            c.declared = Some(action.unwrap_or(Action::Move));
+        }
+        Event::Revealed { acts } => {
+            s.phase = Phase::Resolving;
+            s.acts.clone_from(acts);
+            // HAL-R9, HAL-R10: lowest first, equal counts together; `acts` is already sorted.
+            let keys = acts.iter().enumerate().map(|(i, a)| (i as u16, a.count));
+            s.order = InitiativeOrder::new(keys, false).with_simultaneous_ties(true);
+            for a in acts {
+                if a.action == Action::FullDefense && s.options.full_defense_timing == FullDefenseTiming::WholeRound {
+                    s.chars[usize::from(a.who)].cond.0 |= Conditions::GUARDING;
+                }
+                if a.catch_up {
+                    s.chars[usize::from(a.who)].catch_up = None;
+                }
+            }
+        }
+        Event::Scheduled { act, this_round } => {
+            if *this_round {
+                let i = s.acts.len() as u16;
+                s.acts.push(*act);
+                s.order.add_slot(i, act.count, true);
+                let cap = s.ch(act.who).cap();
+                if let Some(c) = s.caps.get_mut(usize::from(act.who)) {
+                    *c = cap;
+                }
+            } else {
+                s.chars[usize::from(act.who)].catch_up = Some((act.action, act.count));
+            }
+        }
+        Event::CountStarted { .. } => {
+            s.caps = s.chars.iter().map(Char::cap).collect();
+        }
+        Event::TurnStarted { act } => {
+            let who = s.acts[usize::from(*act)].who;
+            s.turn = Some(Turn {
+                act: *act,
+                who,
+                acted: false,
+                moved: 0,
+            });
+        }
+        Event::ActLost { act, .. } => finish_act(s, *act),
+        Event::Moved { who, to, cost } => {
+            let c = &mut s.chars[usize::from(*who)];
+            c.at = *to;
+            c.moved += cost;
+            if let Some(t) = s.turn.as_mut().filter(|t| t.who == *who) {
+                t.moved += cost;
+            }
+        }
+        Event::Frame(op) => apply_frame_op(&mut s.frames, op.as_ref()),
+        Event::Acting { who, reaction } => {
+            let round = s.round;
+            let c = &mut s.chars[usize::from(*who)];
+            c.actions = c.actions.saturating_add(1);
+            c.last_acted = round;
+            if *reaction {
+                c.reacted = true;
+            } else if let Some(t) = &mut s.turn {
+                t.acted = true;
+            }
+        }
+        Event::Guarding { who } => s.chars[usize::from(*who)].cond.0 |= Conditions::GUARDING,
+        Event::Attacked { .. } | Event::InjuryRoll { .. } => {}
+        Event::Damaged {
+            who,
+            stress,
+            wp,
+            kind,
+            cause,
+        } => damage(s, *who, *stress, *wp, kind, *cause),
+        Event::Injured {
+            who,
+            main,
+            loss,
+            table,
+            entry,
+        } => injure(s, *who, table, *entry, *main, loss),
+        Event::Checked { .. } => {}
+        Event::Intimidated { target, result } => {
+            let c = &mut s.chars[usize::from(*target)];
+            c.intimidated = Some(c.intimidated.map_or(*result, |r| r.max(*result)));
+        }
+        Event::Stabilized { who } => s.chars[usize::from(*who)].cond.0 |= Conditions::STABILIZED,
+        Event::Spent { who, mana, stress } => {
+            let c = &mut s.chars[usize::from(*who)];
+            c.mana -= mana;
+            c.stress -= stress;
+        }
+        Event::Restored { who, stress } => {
+            let c = &mut s.chars[usize::from(*who)];
+            c.stress = (c.stress + stress).min(c.stress_max);
+        }
+        Event::ItemUsed { who, item } => {
+            if let Some(n) = s.chars[usize::from(*who)].used.get_mut(usize::from(*item)) {
+                *n = n.saturating_add(1);
+            }
+        }
+        Event::Thrown { who, weapon } => s.chars[usize::from(*who)].thrown |= 1 << (weapon & 15),
+        Event::Broke { who } => s.chars[usize::from(*who)].cond.0 |= Conditions::FLEEING,
+        Event::Fled { who } => leave(s, *who, Conditions::FLED),
+        Event::Surrendered { who } => leave(s, *who, Conditions::SURRENDERED),
+        Event::TurnEnded { act } => {
+            s.turn = None;
+            finish_act(s, *act);
+        }
+        Event::RoundEnded { .. } => {
+            s.caps.clear();
+        }
+        Event::Ruled(r) => rule(s, r),
+        Event::Ended { winner } => {
+            s.outcome = Some(Outcome {
+                winner: *winner,
+                reason: if winner.is_some() {
+                    "last-side-fighting"
+                } else {
+                    "nobody-fighting"
+                }
+                .into(),
+            });
+        }
+    }
+}
+
+/// Marks an act done; once its count has no act left, that count is resolved (HAL-R42).
+fn finish_act(s: &mut State, act: u16) {
+    let count = s.acts.get(usize::from(act)).map(|a| a.count);
+    s.order.finish_slot(fray_engine::order::SlotRef::first(act));
+    let next = s.order.current_slot().and_then(|at| s.order.get(at)).map(|x| x.key);
+    if next != count {
+        s.last_count = count;
+        s.caps.clear();
+    }
+}
+
+/// A creature leaves the combat: its acts are dropped from the order.
+fn leave(s: &mut State, who: Cid, flag: u32) {
+    s.chars[usize::from(who)].cond.0 |= flag;
+    let mine: Vec<u16> = (0..s.acts.len() as u16)
+        .filter(|&i| s.acts[usize::from(i)].who == who)
+        .collect();
+    for i in mine {
+        if s.turn.is_none_or(|t| t.act != i) {
+            s.order.deactivate(i);
+        }
+    }
+}
+
+fn damage(s: &mut State, who: Cid, stress: i16, wp: i16, kind: &str, cause: Cause) {
+    let strength = s.score(who, Ability::Strength);
+    let ends_stable = s.options.damage_ends_stabilized;
+    let c = &mut s.chars[usize::from(who)];
+    c.stress = (c.stress - stress).max(0);
+    if wp > 0 {
+        c.wp -= wp;
+        // HAL-R28, HAL-R43: every instance of Wound Point damage is a wound.
+        c.wounds.push(Wound {
+            kind: kind.to_string(),
+            amount: wp,
+        });
+        if matches!(cause, Cause::Hit | Cause::Crit) {
+            // HAL-H15: the largest single hit this round.
+            c.worst_hit = c.worst_hit.max(wp);
+            // HAL-R34: new damage from an attack or effect ends Stabilized.
+            if ends_stable {
+                c.cond.0 &= !Conditions::STABILIZED;
+            }
+        }
+    }
+    // HAL-R31: dead at −Strength.
+    if c.wp <= -strength && !c.has(Conditions::DEAD) {
+        leave(s, who, Conditions::DEAD);
+    }
+}
+
+fn injure(s: &mut State, who: Cid, table: &str, entry: u8, main: Option<bool>, loss: &[(Ability, i16)]) {
+    let effects = s
+        .setup
+        .injuries
+        .table(table)
+        .get(usize::from(entry))
+        .map(|e| (e.name.clone(), e.effects.clone()));
+    let Some((name, effects)) = effects else { return };
+    let old_max = s.wp_max(who);
+    let c = &mut s.chars[usize::from(who)];
+    c.injuries.push(name);
+    for (a, v) in loss {
+        c.loss[a.index()] += v;
+    }
+    for e in effects {
+        let arm = if main.unwrap_or(true) {
+            Conditions::MAIN_ARM
+        } else {
+            Conditions::OFF_ARM
+        };
+        c.cond.0 |= match e {
+            Effect::Balance(v) => {
+                c.balance += v;
+                0
+            }
+            Effect::HalfSpeed => Conditions::LAME,
+            Effect::Prone => Conditions::PRONE,
+            Effect::EveryOtherTurn => Conditions::EVERY_OTHER,
+            Effect::ArmCannotAttack | Effect::ArmCannotHold | Effect::HandUseless => arm,
+            Effect::Paralyzed => Conditions::PARALYZED,
+            Effect::Mute => Conditions::MUTE,
+            Effect::Concussed => Conditions::CONCUSSED,
+            Effect::Breathless | Effect::NoChewing | Effect::Anosmia | Effect::OneEye | Effect::OneEar => 0,
+        };
+    }
+    // HAL-H18: a Strength drop lowers maximum Wound Points; current ones cannot exceed it.
+    let new_max = s.wp_max(who);
+    if new_max < old_max {
+        let c = &mut s.chars[usize::from(who)];
+        c.wp = c.wp.min(new_max);
+        let strength = s.score(who, Ability::Strength);
+        if s.ch(who).wp <= -strength && !s.ch(who).has(Conditions::DEAD) {
+            leave(s, who, Conditions::DEAD);
+        }
+    }
+    if s.options.agility_loss_rerolls_initiative && loss.iter().any(|(a, _)| *a == Ability::Agility) {
+        // HAL-H18 (option): the lower modifier raises Base Initiative at once.
+        let d: i16 = loss
+            .iter()
+            .filter(|(a, _)| *a == Ability::Agility)
+            .map(|(_, v)| *v)
+            .sum();
+        let before = s.options.modifier(s.score(who, Ability::Agility) + d);
+        let after = s.modifier(who, Ability::Agility);
+        if let Some(b) = &mut s.chars[usize::from(who)].base {
+            *b += before - after;
+        }
+    }
+}
+
+fn rule(s: &mut State, r: &Ruling) {
+    use crate::command::Gauge;
+    match r {
+        R::Adjust { who, gauge, by } => {
+            let strength = s.score(*who, Ability::Strength);
+            let c = &mut s.chars[usize::from(*who)];
+            match gauge {
+                Gauge::Stress => c.stress = by.apply(c.stress),
+                Gauge::Wp => c.wp = by.apply(c.wp),
+                Gauge::Mana => c.mana = by.apply(c.mana),
+            }
+            if c.wp <= -strength && !c.has(Conditions::DEAD) {
+                leave(s, *who, Conditions::DEAD);
+            }
+        }
+        R::Move { who, to } => s.chars[usize::from(*who)].at = *to,
+        R::Add { id, template, side, at } => {
+            let Some(&block) = s.setup.templates.get(template) else {
+                return;
+            };
+            let c = Combatant {
+                name: id.clone(),
+                id: id.clone(),
+                side: *side,
+                at: *at,
+                block,
+                group: None,
+                surprised: false,
+            };
+            // HAL-R12: it joins now; its Stress and Base Initiative are rolled next.
+            let round = s.round.max(1);
+            let ch = Char::new(&c, &s.setup.blocks[usize::from(block)], round);
+            s.chars.push(ch);
+            if !s.caps.is_empty() {
+                s.caps.push(Cap::Out);
+            }
+        }
+        R::Remove { who } => leave(s, *who, Conditions::REMOVED),
+        R::End { winner } => {
+            s.outcome = Some(Outcome {
+                winner: *winner,
+                reason: "gm-ended".into(),
+            })
+        }
+        R::Other(OwnRuling::Unaware(who)) => {
+            let c = &mut s.chars[usize::from(*who)];
+            c.cond.0 |= Conditions::SURPRISED;
+            c.declared = None;
+        }
+        R::Other(OwnRuling::Obvious(who)) => s.chars[usize::from(*who)].cond.0 |= Conditions::HOPELESS,
+        R::Other(OwnRuling::Blind(who)) => s.chars[usize::from(*who)].cond.0 ^= Conditions::BLINDED,
+    }
+}

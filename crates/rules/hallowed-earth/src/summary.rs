@@ -1,0 +1,49 @@
+//! The report hooks `fray sim` needs: sides, rounds, and how each combatant ended.
+
+use crate::HallowedEarth;
+use crate::state::{Conditions, State};
+use fray_engine::{CombatantEnd, Policy, SeatPolicy, Summarize};
+
+impl Summarize for HallowedEarth {
+    fn sides(s: &State) -> Vec<String> {
+        s.setup.sides.iter().map(|x| x.name.clone()).collect()
+    }
+
+    fn round(s: &State) -> u32 {
+        s.round
+    }
+
+    fn combatants(s: &State) -> Vec<CombatantEnd> {
+        s.ids()
+            .map(|i| {
+                let c = s.ch(i);
+                CombatantEnd {
+                    id: c.id.clone(),
+                    side: c.side,
+                    incapacitated: !c.fighting() && !c.has(Conditions::REMOVED),
+                    removed: c.has(Conditions::REMOVED),
+                    killed: c.has(Conditions::DEAD),
+                    resources: vec![
+                        ("stress", c.stress.into()),
+                        ("wp", c.wp.into()),
+                        ("wounds", c.wounds.len() as i64),
+                        ("injuries", c.injuries.len() as i64),
+                    ],
+                }
+            })
+            .collect()
+    }
+
+    fn side_of(s: &State, actor: u16) -> Option<u8> {
+        s.chars.get(usize::from(actor)).map(|c| c.side)
+    }
+
+    fn seats(s: &State) -> Vec<SeatPolicy> {
+        let sides = s.setup.sides.iter().map(|x| (x.seat, x.policy.as_ref()));
+        fray_engine::sides::seat_policies(&s.setup.seats, sides)
+    }
+
+    fn heuristic_policy() -> Box<dyn Policy<Self>> {
+        Box::new(crate::ai::Heuristic::default())
+    }
+}

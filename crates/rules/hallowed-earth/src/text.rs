@@ -1,0 +1,501 @@
+//! The text layer (`TextRuleset`): encounters in, commands as text, log lines, the pending
+//! decision, the summary, the map, the tracker, odds. A seat is shown what [`crate::view`]
+//! lets it know: a secret declaration of another seat reads "declared".
+
+use crate::command::{self, Command};
+use crate::state::{Act, Cap, CheckKind, Conditions, Event, Frame, Lost, Phase, State};
+use crate::{HallowedEarth, ai, check, codes, odds, setup, view};
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::gm::Ruling;
+use fray_engine::resolve::FrameOp;
+use fray_engine::text::{Loaded, ReadFile, TextRuleset, grid_text};
+use fray_engine::{Pending, Policy, Reject, Seat};
+use std::fmt::Write;
+
+impl TextRuleset for HallowedEarth {
+    const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
+        let (setup, options) = setup::load(source)?;
+        let title = setup.title.clone();
+        Ok(Loaded { setup, options, title })
+    }
+
+    fn parse_command(s: &State, text: &str) -> Result<Command, Reject> {
+        command::parse(s, text)
+    }
+
+    fn format_command(s: &State, c: &Command) -> String {
+        command::format(s, c)
+    }
+
+    fn describe_event(s: &State, e: &Event) -> Option<String> {
+        let name = |w: &u16| s.ch(*w).name.as_str();
+        Some(match e {
+            Event::Stress { who, max } => format!("{}: Stress {max}, Wound Points {}", name(who), s.ch(*who).wp),
+            Event::Initiative { group, roll } => {
+                let bases: Vec<String> = group
+                    .iter()
+                    .map(|c| format!("{} {}", name(c), s.ch(*c).base.unwrap_or(0)))
+                    .collect();
+                let shared = if group.len() > 1 { "shared " } else { "" };
+                format!("Base Initiative: {} ({shared}d12 {roll})", bases.join(", "))
+            }
+            Event::RoundStarted { round } => format!("Round {round}: declare actions"),
+            Event::Declared { who, action: Some(a) } => {
+                format!("{} declares: {}", name(who), command::format_action(s, *who, a))
+            }
+            Event::Declared { who, action: None } => format!("{} declares in secret", name(who)),
+            Event::Revealed { acts } => {
+                let order: Vec<String> = acts.iter().map(|a| act_text(s, a)).collect();
+                format!("Round {} order, lowest first: {}", s.round, order.join("; "))
+            }
+            Event::Scheduled { act, this_round: true } => {
+                format!("{} joins this round at count {}", name(&act.who), act.count)
+            }
+            Event::Scheduled { act, this_round: false } => format!(
+                "{}'s count {} has passed: it acts next round twice, at {} and at its new count",
+                name(&act.who),
+                act.count,
+                act.count - 12
+            ),
+            Event::CountStarted { count } => format!("Count {count}"),
+            Event::TurnStarted { act } => {
+                let a = &s.acts[usize::from(*act)];
+                format!("{} acts: {}", name(&a.who), act_text(s, a))
+            }
+            Event::ActLost { act, why } => {
+                let a = &s.acts[usize::from(*act)];
+                let why = match why {
+                    Lost::Unable => "it cannot act",
+                    Lost::Dropped => "it was dropped before its count",
+                    Lost::Resting => "its injury lets it act only every other round",
+                };
+                format!("{} loses its action ({why})", name(&a.who))
+            }
+            Event::Moved { who, to, cost } => format!("{} moves to {to} ({cost} squares)", name(who)),
+            Event::Frame(FrameOp::Push(Frame::Reposte { by, against })) => {
+                format!("{} may Reposte against {}", name(by), name(against))
+            }
+            Event::Frame(FrameOp::Push(Frame::InjuryType { by, types, .. })) => {
+                format!("{}'s side picks the injury table: {}", name(by), types.join(" or "))
+            }
+            Event::Frame(_) | Event::Acting { .. } | Event::TurnEnded { .. } | Event::Intimidated { .. } => {
+                return None;
+            }
+            Event::Guarding { who } => format!("{} is in full defence: Defense {}", name(who), s.defense(*who)),
+            Event::Attacked {
+                by,
+                target,
+                natural,
+                total,
+                defense,
+                hit,
+                crit,
+                reposte,
+            } => format!(
+                "{}{} on {}: d{} {natural} -> {total} against Defense {defense}: {}",
+                name(by),
+                if *reposte { "'s Reposte" } else { "'s attack" },
+                name(target),
+                s.options.check_die,
+                match (hit, crit) {
+                    (_, true) => "critical hit",
+                    (true, false) => "hit",
+                    (false, _) => "miss",
+                }
+            ),
+            Event::Damaged {
+                who,
+                stress,
+                wp,
+                kind,
+                cause,
+            } => {
+                let c = s.ch(*who);
+                let what = match cause {
+                    crate::state::Cause::Strain => "strains itself".to_string(),
+                    crate::state::Cause::Bleeding => "bleeds".to_string(),
+                    _ if *stress == 0 && *wp == 0 => "takes no damage (Armour)".to_string(),
+                    _ => format!("takes {stress} Stress and {wp} Wound Points ({kind})"),
+                };
+                format!(
+                    "{} {what}: Stress {}/{}, Wound Points {}/{}{}",
+                    c.name,
+                    c.stress,
+                    c.stress_max,
+                    c.wp,
+                    s.wp_max(*who),
+                    status(s, *who)
+                )
+            }
+            Event::InjuryRoll { who, roll, chance } => format!(
+                "Injury roll for {}: d100 {roll} against {chance}: {}",
+                name(who),
+                if i16::try_from(*roll).unwrap_or(i16::MAX) <= *chance {
+                    "injured"
+                } else {
+                    "no injury"
+                }
+            ),
+            Event::Injured {
+                who,
+                table,
+                entry,
+                main,
+                loss,
+            } => {
+                let e = s.setup.injuries.table(table).get(usize::from(*entry));
+                let mut t = format!(
+                    "{} suffers a {} injury: {}",
+                    name(who),
+                    table,
+                    e.map_or("?", |e| e.name.as_str())
+                );
+                if let Some(m) = main {
+                    t += if *m { " (main side)" } else { " (off side)" };
+                }
+                for (a, v) in loss {
+                    let _ = write!(t, ", {} -{v}", a.name());
+                }
+                t
+            }
+            Event::Checked {
+                who,
+                kind,
+                roll,
+                total,
+                tn,
+                success,
+            } => match kind {
+                CheckKind::Intimidation => format!(
+                    "{}'s Intimidation check: d{} {roll} -> {total}",
+                    name(who),
+                    s.options.check_die
+                ),
+                CheckKind::Morale => format!(
+                    "{}'s morale: 3d6 {roll} -> {total} against {tn}: {}",
+                    name(who),
+                    if *success { "holds" } else { "breaks" }
+                ),
+                k => format!(
+                    "{}'s {} check: d{} {roll} -> {total} against TN {tn}: {}",
+                    name(who),
+                    if *k == CheckKind::Heal { "Heal" } else { "casting" },
+                    s.options.check_die,
+                    if *success { "success" } else { "failure" }
+                ),
+            },
+            Event::Stabilized { who } => format!("{} is Stabilized", name(who)),
+            Event::Spent { who, mana, stress } => format!("{} spends {mana} Mana and {stress} Stress", name(who)),
+            Event::Restored { who, stress } => format!(
+                "{} recovers {stress} Stress: {}/{}",
+                name(who),
+                s.ch(*who).stress,
+                s.ch(*who).stress_max
+            ),
+            Event::ItemUsed { who, item } => format!(
+                "{} uses {}",
+                name(who),
+                s.stats(*who)
+                    .items
+                    .get(usize::from(*item))
+                    .map_or("?", |i| i.name.as_str())
+            ),
+            Event::Thrown { who, weapon } => format!(
+                "{} throws its {}",
+                name(who),
+                s.stats(*who)
+                    .weapons
+                    .get(usize::from(*weapon))
+                    .map_or("?", |w| w.name.as_str())
+            ),
+            Event::Broke { who } => format!("{} breaks and will flee", name(who)),
+            Event::Fled { who } => format!("{} flees the battlefield", name(who)),
+            Event::Surrendered { who } => format!("{} surrenders", name(who)),
+            Event::RoundEnded { round } => format!("End of round {round}"),
+            Event::Ruled(r) => {
+                let ruling = command::format(s, &Command::Gm(r.clone()));
+                match (r, result(s)) {
+                    (Ruling::End { .. }, Some(res)) => format!("Ruling: {ruling}: the combat ends, {res}"),
+                    _ => format!("Ruling: {ruling}"),
+                }
+            }
+            Event::Ended { .. } => format!("The combat ends: {}", result(s)?),
+        })
+    }
+
+    fn describe_pending(s: &State, p: &Pending) -> String {
+        now(s, p.seats.first().unwrap_or(Seat::GM))
+    }
+
+    fn seat_name(s: &State, seat: Seat) -> String {
+        fray_engine::sides::seat_name(&s.setup.seats, seat)
+    }
+
+    fn seat_by_name(s: &State, name: &str) -> Option<Seat> {
+        fray_engine::sides::seat_by_name(&s.setup.seats, name)
+    }
+
+    fn summary(s: &State) -> String {
+        let mut out = result(s).map_or_else(|| format!("Round {}, under way", s.round), |r| format!("Result: {r}"));
+        for (i, c) in s.chars.iter().enumerate() {
+            let side = &s.setup.sides[usize::from(c.side)].name;
+            let _ = write!(
+                out,
+                "\n  {} ({side}): Stress {}/{}, Wound Points {}/{}{}",
+                c.name,
+                c.stress,
+                c.stress_max,
+                c.wp,
+                s.wp_max(i as u16),
+                status(s, i as u16)
+            );
+        }
+        out + "\n"
+    }
+
+    /// The battlefield: `#` blocked, `.` open, a letter per creature in the combat, a legend.
+    fn map(s: &State, seat: Seat) -> Option<String> {
+        let at = |p| s.chars.iter().position(|c| c.at == p && !c.gone());
+        let grid = grid_text(&s.setup.map, |p| match at(p) {
+            Some(i) => marker(i).to_string(),
+            None if s.setup.map.get(p).is_some_and(|c| c.blocked) => "#".into(),
+            None => ".".into(),
+        });
+        let live = s.chars.iter().enumerate().filter(|(_, c)| !c.gone());
+        let legend: Vec<String> = live.map(|(i, c)| format!("{} {}", marker(i), c.id)).collect();
+        Some(format!(
+            "{}\n{grid}Key: # blocked, {}; one square is {} yard(s)\n",
+            now(s, seat),
+            legend.join(", "),
+            s.options.yards_per_square
+        ))
+    }
+
+    /// This round's order with counts (or the declarations so far), and every creature's
+    /// gauges.
+    fn tracker(s: &State, seat: Seat) -> String {
+        let mut out = format!("{}\n", now(s, seat));
+        if s.phase == Phase::Resolving {
+            for slot in s.order.slots() {
+                let a = &s.acts[usize::from(slot.who)];
+                let mark = if s.turn.is_some_and(|t| t.act == slot.who) {
+                    "> "
+                } else {
+                    "  "
+                };
+                let done = if slot.acted { ", done" } else { "" };
+                let _ = writeln!(out, "{mark}{:>4} {}{done}", a.count, act_text(s, a));
+            }
+        }
+        for (i, c) in s.chars.iter().enumerate() {
+            let i = i as u16;
+            let side = &s.setup.sides[usize::from(c.side)].id;
+            let declared = match (view::known_declaration(s, seat, i), c.declared) {
+                (Some(a), _) if s.phase == Phase::Declaring => {
+                    format!(", declared {}", command::format_action(s, i, &a))
+                }
+                (None, Some(_)) if s.phase == Phase::Declaring => ", declared".to_string(),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "  {} ({side}): base {}, Stress {}/{}, Wound Points {}/{}, Defense {} at {}{}{declared}",
+                c.name,
+                c.base.map_or("-".into(), |b| b.to_string()),
+                c.stress,
+                c.stress_max,
+                c.wp,
+                s.wp_max(i),
+                s.defense(i),
+                c.at,
+                status(s, i)
+            );
+        }
+        out
+    }
+
+    fn title(s: &State) -> String {
+        s.setup.title.clone()
+    }
+
+    fn heuristic() -> Box<dyn Policy<Self>> {
+        Box::new(ai::Heuristic::default())
+    }
+
+    fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
+        let (a, o) = odds::parse(args)?;
+        let odds = odds::attack(&a, &o)?;
+        Ok((
+            odds::text(&odds),
+            serde_json::to_value(&odds).map_err(|e| e.to_string())?,
+        ))
+    }
+
+    fn gm_help() -> &'static str {
+        "gm set <id> stress|wp|mana +N|-N|=N   gm move <id> <x,y>   gm remove <id>
+gm add <new-id> <template> <side> <x,y>   (rolls initiative and declares at once: HAL-R12)
+gm unaware <id>    (Surprised this round: a newcomer, or anyone before round 1's declarations)
+gm obvious <id>    (its morale checks fail: HAL-R22)    gm blind <id>   (Blinded on/off)
+gm end <side>|none"
+    }
+
+    /// The odds of each attack at the prompt: declared attacks, the turn's attack, a Reposte.
+    fn note(s: &State, c: &Command) -> Option<String> {
+        let (by, target, w, thrown) = match c {
+            Command::Declare { who, action } => match *action {
+                crate::state::Action::Attack { target, weapon }
+                | crate::state::Action::Defensive {
+                    target: Some(target),
+                    weapon,
+                } => (*who, target, weapon, false),
+                crate::state::Action::Throw { weapon, target } => (*who, target, weapon, true),
+                _ => return None,
+            },
+            Command::Act(n) => {
+                let t = s.turn.as_ref()?;
+                match check::turn_action(s, t, *n) {
+                    crate::state::Action::Attack { target, weapon }
+                    | crate::state::Action::Defensive {
+                        target: Some(target),
+                        weapon,
+                    } => (t.who, target, weapon, false),
+                    crate::state::Action::Throw { weapon, target } => (t.who, target, weapon, true),
+                    _ => return None,
+                }
+            }
+            Command::Reposte(w) => match s.frames.last()? {
+                Frame::Reposte { by, against } => {
+                    let w = w.or_else(|| check::reposte_weapons(s, *by, *against).next())?;
+                    (*by, *against, w, false)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let weapon = s.stats(by).weapons.get(usize::from(w))?;
+        let target_char = s.chars.get(usize::from(target))?;
+        let _ = target_char;
+        let o = odds::attack(&odds::of(s, by, target, weapon, thrown), &s.options).ok()?;
+        Some(format!(
+            "hit {:.0}%, critical {:.0}%, expected {:.1} Stress and {:.1} Wound Points, injury {:.1}%",
+            100.0 * o.p_hit,
+            100.0 * o.p_crit,
+            o.expected_stress,
+            o.expected_wp,
+            100.0 * o.p_injury
+        ))
+    }
+}
+
+/// An act as text: its count, its creature and its action.
+fn act_text(s: &State, a: &Act) -> String {
+    let catch_up = if a.catch_up { " (catch-up)" } else { "" };
+    format!(
+        "{} {}: {}{catch_up}",
+        a.count,
+        s.ch(a.who).name,
+        command::format_action(s, a.who, &a.action)
+    )
+}
+
+/// A creature's condition, as a suffix.
+fn status(s: &State, c: u16) -> String {
+    let ch = s.ch(c);
+    let mut parts: Vec<&str> = Vec::new();
+    let flags = [
+        (Conditions::DEAD, "dead"),
+        (Conditions::FLED, "fled"),
+        (Conditions::SURRENDERED, "surrendered"),
+        (Conditions::REMOVED, "removed"),
+        (Conditions::FLEEING, "fleeing"),
+        (Conditions::SURPRISED, "surprised"),
+        (Conditions::STABILIZED, "stabilized"),
+        (Conditions::GUARDING, "full defence"),
+        (Conditions::PRONE, "prone"),
+        (Conditions::PARALYZED, "paralysed"),
+        (Conditions::CONCUSSED, "concussed"),
+        (Conditions::BLINDED, "blinded"),
+    ];
+    if !ch.gone() {
+        match ch.cap() {
+            Cap::Incapacitated => parts.push("Incapacitated"),
+            Cap::Dying => parts.push("Dying"),
+            Cap::Stable if ch.wp < 0 => parts.push("Dying"),
+            Cap::Stable => parts.push("Incapacitated"),
+            _ => {}
+        }
+    }
+    parts.extend(flags.iter().filter(|(f, _)| ch.has(*f)).map(|(_, n)| *n));
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", parts.join(", "))
+    }
+}
+
+/// "X win (reason)" or "no winner (reason)", once the combat has ended.
+fn result(s: &State) -> Option<String> {
+    let o = s.outcome.as_ref()?;
+    let winner = o.winner.and_then(|w| s.setup.sides.get(usize::from(w)));
+    Some(format!(
+        "{} ({})",
+        winner.map_or("no winner".into(), |x| format!("{} win", x.name)),
+        o.reason
+    ))
+}
+
+/// The pending decision (or the end) in a sentence, as `seat` may know it.
+fn now(s: &State, seat: Seat) -> String {
+    if let Some(r) = result(s) {
+        return format!("The combat is over: {r}");
+    }
+    if let Some(f) = s.frames.last() {
+        return match f {
+            Frame::Reposte { by, against } => format!(
+                "{} may Reposte against {}: reposte [with <weapon>] or pass",
+                s.ch(*by).name,
+                s.ch(*against).name
+            ),
+            Frame::InjuryType { types, .. } => format!("Pick the injury table: injury {}", types.join(" | injury ")),
+        };
+    }
+    if let Some(c) = check::next_declarer(s) {
+        return format!("Round {}: {} declares an action", s.round, s.ch(c).name);
+    }
+    if s.phase == Phase::Declaring {
+        let mine: Vec<&str> = s
+            .ids()
+            .filter(|&c| check::due(s, c) && (seat.is_gm() || s.seat_of(c) == seat))
+            .map(|c| s.ch(c).name.as_str())
+            .collect();
+        return format!(
+            "Round {}: secret declarations; still to declare: {}",
+            s.round,
+            mine.join(", ")
+        );
+    }
+    match &s.turn {
+        Some(t) => {
+            let c = s.ch(t.who);
+            let left = check::moves_left(s, t);
+            let act = &s.acts[usize::from(t.act)];
+            let done = if t.acted { ", action taken" } else { "" };
+            format!(
+                "Round {}, count {}: {}'s turn ({}; {left} squares of movement left{done}): move, act or end",
+                s.round,
+                act.count,
+                c.name,
+                command::format_action(s, t.who, &act.action)
+            )
+        }
+        None => format!("Round {}", s.round),
+    }
+}
+
+/// The marker of combatant `i` on the map.
+fn marker(i: usize) -> char {
+    const MARKS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@&";
+    MARKS.get(i).map_or('?', |&b| b as char)
+}

@@ -1,0 +1,104 @@
+//! What each seat may know, and what it is shown of events and commands.
+//!
+//! With secret declarations (HAL-R11), a creature's declared action is hidden from every seat
+//! but its own (and the GM's) until all declarations are in and the round's order is revealed:
+//! not in the seat's JSON view, not in its log (the declaration shows as made, not what it
+//! is), and not in the commands it is shown. The one-at-a-time methods hide nothing: each
+//! declaration is seen by those who declare after it. Everything else is open.
+//!
+//! The built-in AI reads the state through [`View`]'s `Deref`, but reads other creatures'
+//! declarations only through [`known_declaration`], so it decides from what its seat may know.
+
+use crate::command::Command;
+use crate::options::Declaration;
+use crate::setup::Cid;
+use crate::state::{Action, Event, Phase, State};
+use fray_engine::view::Lens;
+use fray_engine::{Seat, Shown};
+
+/// A seat's view: serialised, the JSON view without the declarations hidden from the seat; for
+/// the AI, the whole state (see [`fray_engine::view::Lens`]).
+pub type View<'a> = Lens<'a, State>;
+
+/// What `seat` may know of `s`.
+pub fn view(s: &State, seat: Seat) -> View<'_> {
+    Lens::new(s, seat, json)
+}
+
+/// Whether declarations are secret right now: the secret method, during the declaration step.
+fn secret(s: &State) -> bool {
+    s.options.declaration == Declaration::Secret && s.phase == Phase::Declaring
+}
+
+/// Whether `seat` may not see what `c` declared.
+pub fn hidden_from(s: &State, seat: Seat, c: Cid) -> bool {
+    secret(s) && !seat.is_gm() && usize::from(c) < s.chars.len() && s.seat_of(c) != seat
+}
+
+/// The declaration of `c` as `seat` knows it: `None` when it has not declared or the
+/// declaration is secret from the seat.
+pub fn known_declaration(s: &State, seat: Seat, c: Cid) -> Option<Action> {
+    if hidden_from(s, seat, c) {
+        None
+    } else {
+        s.ch(c).declared
+    }
+}
+
+/// The JSON view: the state with each declaration hidden from the seat written as `"secret"`.
+pub fn json(s: &State, seat: Seat) -> serde_json::Value {
+    let mut v = serde_json::to_value(s).unwrap_or_default();
+    if let Some(chars) = v.get_mut("chars").and_then(|c| c.as_array_mut()) {
+        for (i, c) in chars.iter_mut().enumerate() {
+            let hidden = hidden_from(s, seat, i as Cid) && s.chars[i].declared.is_some();
+            if hidden && let Some(d) = c.get_mut("declared") {
+                *d = serde_json::Value::String("secret".into());
+            }
+        }
+    }
+    v
+}
+
+/// Whether anything is hidden from `seat` now.
+pub fn hides_from(s: &State, seat: Seat) -> bool {
+    s.ids().any(|c| hidden_from(s, seat, c) && s.ch(c).declared.is_some())
+}
+
+/// A secret declaration is shown to other seats as made, without the action (judged before the
+/// event, so the reveal itself is shown whole).
+pub fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
+    match event {
+        Event::Declared { who, .. } if hidden_from(s, seat, *who) => Shown::As(Event::Declared {
+            who: *who,
+            action: None,
+        }),
+        _ => Shown::All,
+    }
+}
+
+/// A secret declaration's command is not shown to other seats at all.
+pub fn redact_command(s: &State, seat: Seat, command: &Command) -> Shown<Command> {
+    match command {
+        Command::Declare { who, .. } if hidden_from(s, seat, *who) => Shown::Nothing,
+        _ => Shown::All,
+    }
+}
+
+/// Positions `seat` cannot tell apart from `s`: each declaration hidden from it replaced by
+/// another action.
+pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
+    for c in s.ids() {
+        let Some(d) = s.ch(c).declared else { continue };
+        if !hidden_from(s, seat, c) {
+            continue;
+        }
+        let other = if d == Action::Move {
+            Action::FullDefense
+        } else {
+            Action::Move
+        };
+        let mut v = s.clone();
+        v.chars[usize::from(c)].declared = Some(other);
+        out.push(v);
+    }
+}
