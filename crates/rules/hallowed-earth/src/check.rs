@@ -450,6 +450,12 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
     match c {
         Command::Move(to) => {
             let me = s.ch(t.who);
+            if me.gone() {
+                return Err(no(
+                    codes::CANNOT_MOVE,
+                    format!("{} was killed on this count: it may still act, but not move", me.name),
+                ));
+            }
             if s.cap_now(t.who) == Cap::Dying && t.acted {
                 return Err(no(
                     codes::CANNOT_MOVE,

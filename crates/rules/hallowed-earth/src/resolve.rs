@@ -155,7 +155,9 @@ fn schedule_newcomer(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), En
     let at = (!s.caps.is_empty())
         .then(|| s.order.current_slot().and_then(|x| s.order.get(x)).map(|x| x.key))
         .flatten();
-    // HAL-R42: passed = at or below the last count resolved, or below the count under way.
+    // HAL-R42: passed = at or below the last count fully resolved, or below the count under
+    // way (fray moves from one count to the next without a pause, so a newcomer arrives while
+    // some count is under way; at that very count it joins it).
     let passed = s.last_count.is_some_and(|l| count <= l) || at.is_some_and(|a| count < a);
     let act = Act {
         who,
@@ -646,7 +648,8 @@ fn resolving(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
         return Ok(Flow::Wait);
     }
     if let Some(t) = s.turn {
-        if s.ch(t.who).gone() {
+        // One killed on this very count still finishes its turn (HAL-R10).
+        if gone_for_good(s, t.who) || s.cap_now(t.who) == Cap::Out {
             cx.emit(Event::TurnEnded { act: t.act });
             return Ok(Flow::Go);
         }
@@ -674,6 +677,7 @@ fn resolving(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
     // declared loses it; one dropped to Incapacitated may still act (paying HAL-R29's cost),
     // unless `incapacitated-may-act` is off.
     let lost = match cap {
+        _ if gone_for_good(s, who) => Some(Lost::Unable),
         Cap::Out => Some(Lost::Unable),
         Cap::Dying if act.was != Cap::Dying => Some(Lost::Unable),
         Cap::Incapacitated if act.was == Cap::Able && !s.options.incapacitated_may_act => Some(Lost::Dropped),
@@ -693,6 +697,12 @@ fn resolving(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
         flee(cx, i, who)?;
     }
     Ok(Flow::Go)
+}
+
+/// Fled, surrendered or removed: out of the combat even on the count under way (unlike one
+/// killed on it, HAL-R10).
+fn gone_for_good(s: &State, who: Cid) -> bool {
+    s.ch(who).gone() && !s.ch(who).has(Conditions::DEAD)
 }
 
 /// A fleeing creature runs for the nearest edge of the map by walking distance and leaves once

@@ -806,17 +806,10 @@ fn finish_act(s: &mut State, act: u16) {
     }
 }
 
-/// A creature leaves the combat: its acts are dropped from the order.
+/// A creature leaves the combat. Its acts stay in the order: one on the count under way still
+/// happens (HAL-R10), later ones are lost when their count comes.
 fn leave(s: &mut State, who: Cid, flag: u32) {
     s.chars[usize::from(who)].cond.0 |= flag;
-    let mine: Vec<u16> = (0..s.acts.len() as u16)
-        .filter(|&i| s.acts[usize::from(i)].who == who)
-        .collect();
-    for i in mine {
-        if s.turn.is_none_or(|t| t.act != i) {
-            s.order.deactivate(i);
-        }
-    }
 }
 
 fn damage(s: &mut State, who: Cid, stress: i16, wp: i16, kind: &str, cause: Cause) {

@@ -1,0 +1,1003 @@
+//! Rule tests: tiny encounters, scripted dice, commands typed as a player would, through the
+//! test kit's `Table`. Each test names the rules it checks (`hal_r10_...`, or `// HAL-R10`).
+//!
+//! Dice at the start: for each creature in encounter order, its Stress dice (none here: the
+//! stat blocks fix `stress`), then its Base Initiative d12 (one for a whole group).
+
+use fray_engine::{Reject, Seat};
+use fray_hallowed_earth::HallowedEarth;
+use fray_hallowed_earth::codes;
+use fray_hallowed_earth::state::{Action, Cap, Conditions, Event, Phase};
+use fray_testkit::Table;
+
+const PCS: Seat = Seat(1);
+const FOES: Seat = Seat(2);
+
+/// A 10 × 5 yard field, sides `pcs` and `foes` (each its own seat), `options`, then `rest`.
+fn enc(options: &str, rest: &str) -> String {
+    format!(
+        r#"ruleset = "hallowed-earth"
+[options]
+{options}
+[map]
+rows = [". . . . . . . . . .", ". . . . . . . . . .", ". . . . . . . . . .", ". . . . . . . . . .", ". . . . . . . . . ."]
+[[side]]
+id = "pcs"
+[[side]]
+id = "foes"
+{rest}"#
+    )
+}
+
+/// A combatant: Strength 12 (12 Wound Points), Agility 10, Stress 10, Speed 6 yards, attack
+/// +0 and a sword (1d6, speed 0, ×2), unless `extra` sets them.
+fn who(id: &str, side: &str, at: &str, extra: &str) -> String {
+    let defaults = [
+        ("strength", "12"),
+        ("agility", "10"),
+        ("stress", "10"),
+        ("speed", "6"),
+        ("weapons", r#"[{ name = "sword", damage = "1d6" }]"#),
+    ];
+    let stats: String = defaults
+        .iter()
+        .filter(|(k, _)| !extra.lines().any(|l| l.trim_start().starts_with(&format!("{k} ="))))
+        .map(|(k, v)| format!("{k} = {v}\n"))
+        .collect();
+    format!("[[combatant]]\nid = \"{id}\"\nside = \"{side}\"\nat = \"{at}\"\n{stats}{extra}\n")
+}
+
+/// The game as the text layer shows it to each seat (a replay of its record).
+fn text_game(t: &Table<HallowedEarth>) -> fray_engine::text::TextGame<HallowedEarth> {
+    fray_engine::text::TextGame::new(fray_engine::Game::replay(t.game.record()).expect("replays"))
+}
+
+fn events(t: &Table<HallowedEarth>) -> Vec<Event> {
+    t.all_events()
+}
+
+fn wp(t: &Table<HallowedEarth>, id: &str) -> i16 {
+    let s = t.state();
+    s.ch(s.find(id).unwrap()).wp
+}
+
+fn stress(t: &Table<HallowedEarth>, id: &str) -> i16 {
+    let s = t.state();
+    s.ch(s.find(id).unwrap()).stress
+}
+
+fn has(t: &Table<HallowedEarth>, id: &str, flag: u32) -> bool {
+    let s = t.state();
+    s.ch(s.find(id).unwrap()).has(flag)
+}
+
+/// Two duellists next to each other: ash (pcs) at 0,0 and bo (foes) at 1,0.
+fn duel(options: &str, ash: &str, bo: &str, d12: [u16; 2]) -> Table<HallowedEarth> {
+    let toml = enc(
+        options,
+        &[who("ash", "pcs", "0,0", ash), who("bo", "foes", "1,0", bo)].concat(),
+    );
+    Table::<HallowedEarth>::load(&toml, &[], &d12)
+}
+
+/// The duel with a third creature, zed (pcs, far away, surprised in round 1), so that the
+/// travellers' side keeps someone fighting while ash is down.
+fn duel_z(options: &str, ash: &str, bo: &str, d12: [u16; 2]) -> Table<HallowedEarth> {
+    let toml = enc(
+        options,
+        &[
+            who("ash", "pcs", "0,0", ash),
+            who("bo", "foes", "1,0", bo),
+            who("zed", "pcs", "9,4", "surprised = true"),
+        ]
+        .concat(),
+    );
+    Table::<HallowedEarth>::load(&toml, &[], &[d12[0], d12[1], 12])
+}
+
+#[test]
+fn hal_r1_r6_r7_r9_a_round_declares_then_resolves_from_the_lowest_count_and_ends() {
+    // HAL-R4: bases 7 and 3 (Agility 10: no modifier).
+    let mut t = duel("", "", "", [7, 3]);
+    assert_eq!(t.state().phase, Phase::Declaring);
+    // HAL-R6: nothing resolves before every creature has declared.
+    t.type_as(PCS, "declare ash attack bo");
+    assert_eq!(t.state().phase, Phase::Declaring);
+    t.type_as(FOES, "declare bo full-defense");
+    // HAL-R7, HAL-R8, HAL-R9: ash 7 + 0, bo 3 − 1 = 2: bo first.
+    assert!(
+        t.log()
+            .contains(&"Round 1 order, lowest first: 2 bo: full-defense; 7 ash: attack bo with sword".to_string()),
+        "{:?}",
+        t.log()
+    );
+    assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("turn", Some(1))));
+    t.cmd("end");
+    // ash attacks bo, in full defence now: Defense 10 + 4 = 14; a d20 of 14 hits, d6 3.
+    t.dice(&[14, 3]).cmd("act");
+    t.cmd("pass"); // bo's Reposte chance (HAL-R14)
+    assert_eq!(stress(&t, "bo"), 7);
+    t.cmd("end");
+    // HAL-R1: the round ends (morale, nothing to check) and round 2 opens with declarations.
+    assert_eq!(t.state().round, 2);
+    assert_eq!(t.state().phase, Phase::Declaring);
+    let kinds: Vec<&str> = events(&t)
+        .iter()
+        .filter_map(|e| match e {
+            Event::RoundStarted { .. } => Some("round"),
+            Event::Declared { .. } => Some("declared"),
+            Event::Revealed { .. } => Some("revealed"),
+            Event::CountStarted { .. } => Some("count"),
+            Event::RoundEnded { .. } => Some("end"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "round", "declared", "declared", "revealed", "count", "count", "end", "round"
+        ]
+    );
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn hal_r2_r3_surprised_creatures_roll_initiative_but_neither_declare_nor_act_in_round_one() {
+    let mut t = duel("", "", "surprised = true", [7, 3]);
+    // HAL-R3: bo rolled its Base Initiative all the same.
+    assert_eq!(t.state().ch(1).base, Some(3));
+    // HAL-R2: only ash declares in round 1.
+    let p = t.game.pending().unwrap();
+    assert_eq!(p.seats.iter().collect::<Vec<_>>(), vec![PCS]);
+    t.expect_rejection(FOES, "declare bo attack ash", Reject::NOT_YOUR_DECISION);
+    t.type_as(PCS, "declare ash move");
+    t.cmd("end");
+    // HAL-R17: bo cannot Reposte either while surprised; in round 2 it declares.
+    assert_eq!(t.state().round, 2);
+    assert!(!has(&t, "bo", Conditions::SURPRISED));
+    let p = t.game.pending().unwrap();
+    assert_eq!(p.seats.iter().collect::<Vec<_>>(), vec![PCS, FOES]);
+    t.assert_replays();
+}
+
+#[test]
+fn hal_r4_base_initiative_is_a_d12_minus_the_agility_modifier_plus_traits() {
+    // Agility 14 (+2): d12 5 − 2 = 3; Agility 8 (−1): 5 + 1 = 6; plus a trait's +1 = 7.
+    let t = duel("", "agility = 14", "agility = 8\ninitiative = 1", [5, 5]);
+    assert_eq!((t.state().ch(0).base, t.state().ch(1).base), (Some(3), Some(7)));
+    assert!(
+        t.log().contains(&"Base Initiative: ash 3 (d12 5)".to_string()),
+        "{:?}",
+        t.log()
+    );
+    // The range of 1d12 − 2 is −1..=10 and of 1d12 + 1 is 2..=13.
+    let low = duel("", "agility = 14", "agility = 8", [1, 12]);
+    assert_eq!((low.state().ch(0).base, low.state().ch(1).base), (Some(-1), Some(13)));
+}
+
+#[test]
+fn hal_r5_the_seeds_mixed_group_rolls_four_times_and_members_keep_their_own_modifiers() {
+    let wolf = "agility = 15\ngroup = \"wolves\"";
+    let warrior = "agility = 10\ngroup = \"warriors\"";
+    let toml = enc(
+        "",
+        &[
+            who("hero", "pcs", "0,0", ""),
+            who("witch", "foes", "9,0", "agility = 12"),
+            who("scoundrel", "foes", "9,1", ""),
+            who("warrior-1", "foes", "8,0", warrior),
+            who("warrior-2", "foes", "8,1", warrior),
+            who("warrior-3", "foes", "8,2", warrior),
+            who("warrior-4", "foes", "8,3", warrior),
+            who("wolf-1", "foes", "7,0", wolf),
+            who("wolf-2", "foes", "7,1", &format!("{wolf}\ninitiative = -1")),
+        ]
+        .concat(),
+    );
+    // hero, witch, scoundrel, the warriors' one roll, the wolves' one roll: the foes roll 4.
+    let t = Table::<HallowedEarth>::load(&toml, &[], &[6, 9, 4, 10, 8]);
+    let rolls: Vec<usize> = events(&t)
+        .iter()
+        .filter_map(|e| match e {
+            Event::Initiative { group, .. } => Some(group.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolls, [1, 1, 1, 4, 2]);
+    let base = |id: &str| t.state().ch(t.state().find(id).unwrap()).base.unwrap();
+    assert_eq!((base("witch"), base("scoundrel")), (8, 4));
+    assert!((1..=4).all(|i| base(&format!("warrior-{i}")) == 10));
+    // The shared d12 8; Agility 15 is +2; wolf-2's trait adds −1.
+    assert_eq!((base("wolf-1"), base("wolf-2")), (6, 5));
+}
+
+#[test]
+fn hal_r8_hal_h11_h12_h24_each_kind_of_action_has_its_modifier() {
+    let kit = r#"weapons = [
+  { name = "sword", damage = "1d6" },
+  { name = "maul", damage = "2d6", speed = 3, hand = "both" },
+  { name = "knife", damage = "1d4", thrown = true, range = 10, speed = -1 },
+  { name = "dart", damage = "1d3", thrown = true, range = 10, throw-speed = 1 },
+]
+spells = [
+  { name = "bolt", tn = 14, damage = "1d6" },
+  { name = "quick", tn = 14, speed = 1, damage = "1d4" },
+]
+items = [{ name = "tonic", restores = "1d4" }, { name = "salve", restores = "1d4", speed = 3 }]
+mana = 10"#;
+    let cases = [
+        ("attack bo with sword", 0),   // + weapon speed (HAL-H11: 0 when not given)
+        ("attack bo with maul", 3),    // + weapon speed
+        ("defensive bo with maul", 4), // + weapon speed + 1
+        ("defensive", 1),              // no attack: +1
+        ("full-defense", -1),          // −1
+        ("cast bolt bo", 4),           // HAL-H12: TN 14 − 10
+        ("cast quick bo", 1),          // a spell's own speed
+        ("use tonic ash", 6),          // a consumable: +6
+        ("use salve ash", 3),          // unless stated
+        ("throw knife bo", 2),         // a throw: +2
+        ("throw dart bo", 1),          // unless stated
+        ("heal zed", 0),               // HAL-H24: +0 (zed is down below)
+        ("move", 0),                   // HAL-H24
+    ];
+    for (action, modifier) in cases {
+        let mut t = duel_z("", kit, "strength = 12", [5, 12]);
+        if action.starts_with("heal") {
+            t.cmd("gm set zed wp =0");
+        }
+        t.type_as(PCS, &format!("declare ash {action}"));
+        t.type_as(FOES, "declare bo move");
+        let count = t.state().acts.iter().find(|a| a.who == 0).unwrap().count;
+        assert_eq!(count, 5 + modifier, "{action}");
+    }
+    // The default for weapons without a speed is the option's.
+    let mut t = duel("default-weapon-speed = 2", "", "", [5, 5]);
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo move");
+    assert_eq!(t.state().acts.iter().find(|a| a.who == 0).unwrap().count, 7);
+}
+
+#[test]
+fn hal_r10_equal_counts_resolve_together_so_both_attacks_land_a_double_ko() {
+    // Strength 3: 3 Wound Points, dead at −3; no Stress. A 1d6+8 blow kills.
+    let fragile = "strength = 3\nstress = 0\nweapons = [{ name = \"axe\", damage = \"1d6+8\" }]";
+    let mut t = duel("", fragile, fragile, [6, 6]);
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo attack ash");
+    // Both at count 6. ash strikes first and kills bo (d20 15 hits Defense 10; 1 + 8 = 9).
+    t.dice(&[15, 1]).cmd("act");
+    assert!(has(&t, "bo", Conditions::DEAD));
+    t.cmd("end");
+    // bo still acts on the same count (HAL-R10): its blow lands and kills ash too.
+    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(1));
+    t.dice(&[15, 2]).cmd("act");
+    assert!(has(&t, "ash", Conditions::DEAD));
+    t.cmd("end");
+    // HAL-R23: nobody is left fighting.
+    let o = t.game.outcome().expect("over");
+    assert_eq!((o.winner, o.reason.as_str()), (None, "nobody-fighting"));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn hal_r10_a_creature_killed_on_an_earlier_count_does_not_act() {
+    let fragile = "strength = 3\nstress = 0\nweapons = [{ name = \"axe\", damage = \"1d6+8\" }]";
+    let mut t = duel("", fragile, fragile, [5, 6]);
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo attack ash");
+    t.dice(&[15, 1]).cmd("act");
+    t.cmd("end");
+    // Count 6 never comes for the dead: the combat ends, ash's side wins.
+    assert_eq!(t.game.outcome().and_then(|o| o.winner), Some(0));
+}
+
+#[test]
+fn hal_r11_secret_declarations_reach_no_other_seat_until_the_reveal() {
+    let mut t = duel("", "", "", [7, 3]);
+    // Both seats are asked at once.
+    let p = t.game.pending().unwrap();
+    assert_eq!(p.seats.iter().collect::<Vec<_>>(), vec![PCS, FOES]);
+    t.expect_rejection(PCS, "declare bo move", codes::NOT_YOUR_CREATURE);
+    t.type_as(PCS, "declare ash attack bo");
+    let g = text_game(&t);
+    use fray_engine::text::AnyGame;
+    assert_eq!(g.view_json(FOES)["chars"][0]["declared"], "secret");
+    assert_eq!(g.view_json(PCS)["chars"][0]["declared"]["attack"]["target"], 1);
+    let theirs: Vec<String> = g.log_for(FOES).into_iter().filter_map(|l| l.text).collect();
+    assert!(theirs.contains(&"ash declares in secret".to_string()), "{theirs:?}");
+    assert!(!theirs.iter().any(|l| l.contains("attack bo")), "{theirs:?}");
+    assert!(
+        g.full_log()
+            .iter()
+            .any(|l| l.text.as_deref() == Some("ash declares: attack bo with sword"))
+    );
+    // This seat has nothing left to declare: the engine refuses it before the rules do.
+    t.expect_rejection(PCS, "declare ash move", Reject::NOT_YOUR_DECISION);
+    t.type_as(FOES, "declare bo move");
+    // The reveal shows everything to everyone.
+    let g = text_game(&t);
+    let after: Vec<String> = g.log_for(FOES).into_iter().filter_map(|l| l.text).collect();
+    assert!(
+        after.iter().any(|l| l.contains("7 ash: attack bo with sword")),
+        "{after:?}"
+    );
+    t.assert_replays();
+}
+
+#[test]
+fn hal_r11_hal_h20_one_at_a_time_methods_follow_their_order_and_show_earlier_declarations() {
+    let three = |options: &str| {
+        let toml = enc(
+            options,
+            &[
+                who("ash", "pcs", "0,0", "agility = 12"),
+                who("bo", "foes", "1,0", "agility = 16"),
+                who("cy", "pcs", "0,1", "agility = 12\ninitiative = -3"),
+            ]
+            .concat(),
+        );
+        Table::<HallowedEarth>::load(&toml, &[], &[5, 5, 5])
+    };
+    let order = |options: &str| {
+        let mut t = three(options);
+        let mut seen = Vec::new();
+        while let Some(p) = t.game.pending().filter(|p| p.kind == "declare") {
+            let who = p.actor.expect("one creature at a time");
+            seen.push(t.state().ch(who).id.clone());
+            let id = t.state().ch(who).id.clone();
+            t.cmd(&format!("declare {id} move"));
+        }
+        seen
+    };
+    // Highest Agility score first; ties in encounter order (HAL-H20).
+    assert_eq!(order("declaration = \"agility\""), ["bo", "ash", "cy"]);
+    // Lowest initiative modifier (−Agility modifier + traits) first: cy −4, bo −3, ash −1.
+    assert_eq!(order("declaration = \"initiative-modifier\""), ["cy", "bo", "ash"]);
+    // Round the table: the first seat after the Referee's, then the next.
+    assert_eq!(order("declaration = \"clockwise\""), ["ash", "cy", "bo"]);
+    assert_eq!(order("declaration = \"counterclockwise\""), ["bo", "ash", "cy"]);
+    // The Referee's own list; those it leaves out follow in encounter order.
+    assert_eq!(
+        order("declaration = \"listed\"\ndeclaration-list = [\"cy\"]"),
+        ["cy", "ash", "bo"]
+    );
+    // Each declaration is seen by those who declare after it, and out-of-turn ones are refused.
+    let mut t = three("declaration = \"agility\"");
+    t.expect_rejection(PCS, "declare ash move", Reject::NOT_YOUR_DECISION);
+    t.cmd("declare bo attack ash");
+    // ash is next, not cy (the same seat), and ash cannot declare twice.
+    t.expect_rejection(PCS, "declare cy move", codes::NOT_YOUR_CREATURE);
+    let g = text_game(&t);
+    use fray_engine::text::AnyGame;
+    assert_eq!(g.view_json(PCS)["chars"][1]["declared"]["attack"]["target"], 0);
+    t.cmd("declare ash move");
+    t.expect_rejection(PCS, "declare ash move", codes::ALREADY_DECLARED);
+}
+
+#[test]
+fn hal_r12_r13_the_seeds_ghoul_arrives_after_count_thirteen_and_acts_twice_next_round() {
+    // A sentry acts at 13 (d12 10 + a +3 trait), a scout at 15; the ghoul template is ready.
+    let toml = enc(
+        "",
+        &[
+            who("sentry", "pcs", "0,0", "initiative = 3"),
+            who("scout", "pcs", "0,1", "initiative = 5"),
+            who("bo", "foes", "9,4", ""),
+            "[template.ghoul]\nstrength = 12\nstress = 10\nspeed = 6\nweapons = [{ name = \"claws\", damage = \"1d4\", hand = \"natural\" }]\n".into(),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[10, 10, 1]);
+    t.type_as(PCS, "declare sentry move");
+    t.type_as(PCS, "declare scout move");
+    t.type_as(FOES, "declare bo move");
+    t.cmd("end"); // bo at 1
+    t.cmd("end"); // the sentry at 13: count 13 has resolved
+    // HAL-R12: the ghoul rolls its Base Initiative at once (d12 8) and declares.
+    t.dice(&[8]).cmd("gm add ghoul ghoul foes 1,0");
+    assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("declare", Some(3))));
+    t.cmd("declare ghoul attack sentry with claws");
+    // HAL-R13: 8 has passed: it does not act this round.
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l.contains("count 8 has passed: it acts next round twice, at -4")),
+        "{:?}",
+        t.log()
+    );
+    t.cmd("end"); // the scout at 15
+    assert_eq!(t.state().round, 2);
+    t.type_as(PCS, "declare sentry move");
+    t.type_as(PCS, "declare scout move");
+    t.type_as(FOES, "declare bo move");
+    t.type_as(FOES, "declare ghoul attack sentry with claws");
+    let ghoul: Vec<i32> = t.state().acts.iter().filter(|a| a.who == 3).map(|a| a.count).collect();
+    assert_eq!(ghoul, [-4, 8], "twice: the missed action at 8 − 12, then the new one");
+    // The round after, once.
+    while t.state().round == 2 {
+        match t.game.pending().map(|p| p.kind) {
+            Some("turn") => {
+                t.cmd("end");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    t.type_as(PCS, "declare sentry move");
+    t.type_as(PCS, "declare scout move");
+    t.type_as(FOES, "declare bo move");
+    t.type_as(FOES, "declare ghoul attack sentry with claws");
+    let ghoul: Vec<i32> = t.state().acts.iter().filter(|a| a.who == 3).map(|a| a.count).collect();
+    assert_eq!(ghoul, [8]);
+    t.assert_replays();
+}
+
+#[test]
+fn hal_r42_a_newcomer_joins_this_round_unless_its_count_has_passed() {
+    let toml = enc(
+        "",
+        &[
+            who("sentry", "pcs", "0,0", "initiative = 3"),
+            who("scout", "pcs", "0,1", "initiative = 8"),
+            who("bo", "foes", "9,4", ""),
+            "[template.ghoul]\nstrength = 12\nstress = 10\nspeed = 6\ninitiative = 5\nweapons = [{ name = \"claws\", damage = \"1d4\", hand = \"natural\" }]\n".into(),
+        ]
+        .concat(),
+    );
+    // Counts: bo 1, the sentry 13, the scout 18. The ghoul's count is its d12 + 5.
+    // (arrives during, d12, acts this round)
+    let cases = [
+        ("sentry", 7u16, false), // 12 < 13, the count under way: passed
+        ("sentry", 8, true),     // 13: joins the count under way
+        ("sentry", 10, true),    // 15: still ahead
+        ("scout", 8, false),     // 13: at or below the last count resolved (13)
+        ("scout", 10, false),    // 15: below 18, the count under way
+    ];
+    for (during, d12, this_round) in cases {
+        let mut t = Table::<HallowedEarth>::load(&toml, &[], &[10, 10, 1]);
+        t.type_as(PCS, "declare sentry move");
+        t.type_as(PCS, "declare scout move");
+        t.type_as(FOES, "declare bo move");
+        t.cmd("end"); // bo at 1
+        if during == "scout" {
+            t.cmd("end"); // the sentry at 13: count 13 has resolved
+        }
+        t.dice(&[d12]).cmd("gm add ghoul ghoul foes 1,0");
+        t.cmd("declare ghoul move");
+        let scheduled = t.state().acts.iter().any(|a| a.who == 3);
+        assert_eq!(scheduled, this_round, "during the {during}'s turn, d12 {d12}");
+        // Play out the round; the ghoul ends its own turn when it comes.
+        while t.state().round == 1 {
+            t.cmd("end");
+        }
+        t.type_as(PCS, "declare sentry move");
+        t.type_as(PCS, "declare scout move");
+        t.type_as(FOES, "declare bo move");
+        t.type_as(FOES, "declare ghoul move");
+        let n = t.state().acts.iter().filter(|a| a.who == 3).count();
+        assert_eq!(
+            n,
+            if this_round { 1 } else { 2 },
+            "during the {during}'s turn, d12 {d12}"
+        );
+    }
+}
+
+#[test]
+fn hal_h21_a_newcomer_that_arrives_unaware_neither_declares_nor_catches_up() {
+    let toml = enc(
+        "",
+        &[
+            who("sentry", "pcs", "0,0", "initiative = 3"),
+            who("bo", "foes", "9,4", ""),
+            "[template.ghoul]\nstrength = 12\nstress = 10\nweapons = [{ name = \"claws\", damage = \"1d4\" }]\n".into(),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[10, 1]);
+    t.type_as(PCS, "declare sentry move");
+    t.type_as(FOES, "declare bo move");
+    t.cmds(&["end"]);
+    t.dice(&[8]).cmd("gm add ghoul ghoul foes 1,0");
+    t.cmd("gm unaware ghoul");
+    assert_eq!(
+        t.game.pending().map(|p| p.kind),
+        Some("turn"),
+        "no declaration is asked"
+    );
+    t.cmd("end");
+    assert_eq!(t.state().round, 2);
+    t.type_as(PCS, "declare sentry move");
+    t.type_as(FOES, "declare bo move");
+    t.type_as(FOES, "declare ghoul move");
+    assert_eq!(
+        t.state().acts.iter().filter(|a| a.who == 2).count(),
+        1,
+        "no catch-up turn"
+    );
+}
+
+#[test]
+fn hal_r14_hal_h23_full_defence_adds_four_from_its_count_halves_speed_and_allows_a_reposte() {
+    // bo (foes) declares full defence at 5 − 1 = 4; ash attacks at 2 and at 7 (two creatures).
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "0,0", ""),
+            who("bo", "foes", "1,0", "speed = 6"),
+            who("cy", "pcs", "1,1", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[2, 5, 7]);
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(PCS, "declare cy attack bo");
+    t.type_as(FOES, "declare bo full-defense");
+    // Count 2: no bonus yet (Defense 10): a 10 hits.
+    t.dice(&[10, 1]).cmd("act");
+    t.cmd("end");
+    // Count 4: bo's turn: +4 now, and only 3 squares of movement (half of 6).
+    assert_eq!(t.state().defense(1), 14);
+    t.expect_rejection(FOES, "move 5,0", codes::TOO_FAR);
+    t.cmd("end");
+    // Count 7: cy's 12 + 1 (Strength 12) = 13 misses Defense 14, and bo may Reposte (HAL-R14).
+    t.dice(&[12]).cmd("act");
+    assert_eq!(t.game.pending().map(|p| (p.kind, p.first())), Some(("reposte", FOES)));
+    assert_eq!(t.legal(), ["reposte with sword", "pass"]);
+    t.dice(&[15, 4]).cmd("reposte with sword");
+    assert_eq!(stress(&t, "cy"), 6);
+    t.assert_dice_used();
+    // HAL-H23's other reading: the bonus holds for the whole round.
+    let toml2 = toml.replace("[options]\n", "[options]\nfull-defense-timing = \"whole-round\"\n");
+    let mut t = Table::<HallowedEarth>::load(&toml2, &[], &[2, 5, 7]);
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(PCS, "declare cy attack bo");
+    t.type_as(FOES, "declare bo full-defense");
+    assert_eq!(t.state().defense(1), 14);
+}
+
+#[test]
+fn hal_r15_r16_entering_a_threat_range_provokes_a_reposte_unless_the_mover_attacks_defensively() {
+    for (declared, provokes) in [("attack bo", true), ("defensive bo", false)] {
+        let toml = enc(
+            "",
+            &[who("ash", "pcs", "0,0", ""), who("bo", "foes", "6,0", "")].concat(),
+        );
+        let mut t = Table::<HallowedEarth>::load(&toml, &[], &[5, 9]);
+        t.type_as(PCS, &format!("declare ash {declared}"));
+        t.type_as(FOES, "declare bo move");
+        // ash walks towards bo: 4,0 is 2 yards from bo, inside its 2-yard threat range (HAL-H10).
+        t.cmd("move 5,0");
+        let at = t.state().ch(0).at;
+        if provokes {
+            // The move stops on the first square inside the range, and bo's seat is asked.
+            assert_eq!(at.to_string(), "4,0");
+            assert_eq!(t.game.pending().map(|p| (p.kind, p.first())), Some(("reposte", FOES)));
+            t.cmd("pass");
+            // Moving on within the range provokes nothing more.
+            t.cmd("move 5,0");
+            assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+        } else {
+            assert_eq!(at.to_string(), "5,0");
+            assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+        }
+    }
+    // With the option off, nothing provokes.
+    let toml = enc(
+        "reposte-on-entry = false",
+        &[who("ash", "pcs", "0,0", ""), who("bo", "foes", "6,0", "")].concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[5, 9]);
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo move");
+    t.cmd("move 5,0");
+    assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+}
+
+#[test]
+fn hal_r17_one_action_and_one_reaction_a_round() {
+    // Two foes walk past ash in one round: ash may Reposte against the first only.
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "4,2", ""),
+            who("bo", "foes", "0,0", ""),
+            who("cy", "foes", "0,4", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[9, 2, 3]);
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo attack ash");
+    t.type_as(FOES, "declare cy attack ash");
+    t.cmd("move 3,1"); // bo enters ash's range at 2,1 (2 yards from 4,2)
+    assert_eq!(t.game.pending().map(|p| p.kind), Some("reposte"));
+    t.dice(&[2]).cmd("reposte"); // a miss
+    t.dice(&[3]).cmd("act");
+    t.cmd("end");
+    t.cmd("move 3,3"); // cy enters the range: ash has no Reaction left
+    assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+    t.dice(&[3]).cmd("act");
+    // One standard action: a second `act` is refused.
+    t.expect_rejection(FOES, "act", codes::CANNOT_ACT);
+    t.cmd("end");
+    t.dice(&[4]).cmd("act");
+    t.expect_rejection(PCS, "act", codes::CANNOT_ACT);
+    t.assert_dice_used();
+}
+
+#[test]
+fn hal_r18_hal_h17_movement_comes_in_legs_on_the_creatures_count_up_to_its_speed() {
+    let mut t = duel("", "", "", [7, 3]);
+    t.type_as(PCS, "declare ash move");
+    t.type_as(FOES, "declare bo move");
+    t.cmd("end"); // bo
+    // ash: Speed 6 yards = 6 squares, in three legs.
+    t.expect_rejection(PCS, "move 1,0", codes::BLOCKED); // bo stands there
+    t.cmds(&["move 0,2", "move 2,2"]);
+    t.expect_rejection(PCS, "move 5,2", codes::TOO_FAR);
+    t.cmd("move 4,2");
+    t.expect_rejection(PCS, "move 5,2", codes::CANNOT_MOVE);
+}
+
+#[test]
+fn hal_r19_r20_r21_an_outnumbered_monster_rolls_3d6_plus_insight_hd_and_allies_against_eleven_plus_foes() {
+    // Three travellers against two monsters: outnumbered. orc: Insight 12 (+1), 2 HD, 1 ally.
+    let monster = "monster = true\ninsight = 12\nhd = 2";
+    let toml = enc(
+        "",
+        &[
+            who("a", "pcs", "0,0", ""),
+            who("b", "pcs", "0,1", ""),
+            who("c", "pcs", "0,2", ""),
+            who("orc", "foes", "9,0", monster),
+            who("gob", "foes", "9,1", "monster = true"),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[1, 2, 3, 4, 5]);
+    for (seat, id) in [(PCS, "a"), (PCS, "b"), (PCS, "c"), (FOES, "orc"), (FOES, "gob")] {
+        t.type_as(seat, &format!("declare {id} move"));
+    }
+    t.cmds(&["end", "end", "end", "end"]);
+    // orc: 3d6 (2 + 3 + 4 = 9) + 1 + 2 + 1 = 13 against 11 + 3 = 14: breaks.
+    // gob: 3d6 (6 + 6 + 2 = 14) + 0 + 1 + 1 = 16 ≥ 14: holds.
+    t.dice(&[2, 3, 4, 6, 6, 2]).cmd("end");
+    let checks: Vec<(u16, i16, i16, bool)> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Checked {
+                roll,
+                total,
+                tn,
+                success,
+                ..
+            } => Some((*roll, *total, *tn, *success)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, [(9, 13, 14, false), (14, 16, 14, true)]);
+    // HAL-H13: the orc flees from the next round: its flight is declared for it.
+    assert!(has(&t, "orc", Conditions::FLEEING));
+    assert_eq!(t.state().ch(3).declared, Some(Action::Flee));
+    t.assert_dice_used();
+}
+
+#[test]
+fn hal_r19_r21_r22_intimidation_is_opposed_and_an_obvious_outcome_fails() {
+    let toml = enc(
+        "",
+        &[
+            who("a", "pcs", "0,0", "intimidation = 4"),
+            who("orc", "foes", "9,0", "monster = true\nhd = 3"),
+            who("gob", "foes", "9,1", "monster = true"),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[1, 2, 3]);
+    t.type_as(PCS, "declare a intimidate orc");
+    t.type_as(FOES, "declare orc move");
+    t.type_as(FOES, "declare gob move");
+    // HAL-R19, HAL-R21: an Intimidation check of 12 + 4 = 16 sets the orc's morale TN.
+    t.dice(&[12]).cmd("act");
+    t.cmds(&["end", "end"]);
+    t.cmd("gm obvious gob");
+    // orc: 3d6 9 + 0 + 3 + 1 = 13 < 16: breaks; gob is not outnumbered and was not
+    // intimidated, so it makes no check at all, obvious or not.
+    t.dice(&[3, 3, 3]).cmd("end");
+    let checks: Vec<(i16, i16)> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Checked { total, tn, .. } => Some((*total, *tn)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, [(13, 16)]);
+    assert!(has(&t, "orc", Conditions::FLEEING));
+    // HAL-R22: next round both are outnumbered-free... make gob face two foes via a newcomer.
+    let toml = enc(
+        "",
+        &[
+            who("a", "pcs", "0,0", ""),
+            who("b", "pcs", "0,1", ""),
+            who("gob", "foes", "9,1", "monster = true\nhd = 9\ninsight = 18"),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[1, 2, 3]);
+    t.cmd("gm obvious gob");
+    t.type_as(PCS, "declare a move");
+    t.type_as(PCS, "declare b move");
+    t.type_as(FOES, "declare gob move");
+    t.cmds(&["end", "end"]);
+    // 3d6 18 + 4 + 9 = 31 would pass TN 13, but the outcome is obvious: it fails.
+    t.dice(&[6, 6, 6]).cmd("end");
+    assert!(t.last.iter().any(|e| matches!(
+        e,
+        Event::Checked {
+            success: false,
+            total: 31,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn hal_h13_a_fleeing_monster_runs_for_the_edge_and_leaves_or_surrenders_with_the_option() {
+    // Two travellers against an orc and a steady goblin (Insight 18, 6 HD: it holds).
+    let toml = enc(
+        "",
+        &[
+            who("a", "pcs", "0,0", ""),
+            who("b", "pcs", "0,1", ""),
+            who("c", "pcs", "0,2", ""),
+            who("orc", "foes", "7,2", "monster = true"),
+            who("gob", "foes", "9,0", "monster = true\ninsight = 18\nhd = 6"),
+        ]
+        .concat(),
+    );
+    let start = |toml: &str| {
+        let mut t = Table::<HallowedEarth>::load(toml, &[], &[1, 2, 3, 4, 5]);
+        for (seat, id) in [(PCS, "a"), (PCS, "b"), (PCS, "c"), (FOES, "orc"), (FOES, "gob")] {
+            t.type_as(seat, &format!("declare {id} move"));
+        }
+        t.cmds(&["end", "end", "end", "end"]);
+        // Outnumbered 3 to 2: orc 3 + 0 + 1 + 1 = 5 < 14 breaks; gob 3 + 4 + 6 + 1 = 14 holds.
+        t.dice(&[1, 1, 1, 1, 1, 1]).cmd("end");
+        t
+    };
+    let mut t = start(&toml);
+    assert!(has(&t, "orc", Conditions::FLEEING));
+    // It no longer counts as fighting, but the goblin does: the combat goes on.
+    assert!(t.game.outcome().is_none());
+    for id in ["a", "b", "c"] {
+        t.type_as(PCS, &format!("declare {id} move"));
+    }
+    t.type_as(FOES, "declare gob move");
+    t.cmds(&["end", "end", "end"]);
+    // On its count (4) it runs 2 squares to the nearest edge (the south one, diagonally)
+    // and leaves the battlefield.
+    assert!(has(&t, "orc", Conditions::FLED), "{:?}", t.log());
+    assert_eq!(t.state().ch(3).at.to_string(), "5,0");
+    let toml = toml.replace("[options]\n", "[options]\nmorale-failure = \"surrender\"\n");
+    let t = start(&toml);
+    assert!(has(&t, "orc", Conditions::SURRENDERED));
+}
+
+#[test]
+fn hal_h22_player_characters_check_no_morale_unless_the_option_says_so() {
+    for (options, checks) in [("", 0), ("pc-morale = true", 1)] {
+        let toml = enc(
+            options,
+            &[
+                who("a", "pcs", "0,0", ""),
+                who("x", "foes", "9,0", ""),
+                who("y", "foes", "9,1", ""),
+            ]
+            .concat(),
+        );
+        let mut t = Table::<HallowedEarth>::load(&toml, &[], &[1, 2, 3]);
+        t.type_as(PCS, "declare a move");
+        t.type_as(FOES, "declare x move");
+        t.type_as(FOES, "declare y move");
+        t.cmds(&["end", "end"]);
+        t.dice(&vec![6; 3 * checks]).cmd("end");
+        let n = t.last.iter().filter(|e| matches!(e, Event::Checked { .. })).count();
+        assert_eq!(n, checks, "{options}");
+    }
+}
+
+#[test]
+fn hal_r24_stress_is_rolled_per_hit_die_with_the_strength_modifier_the_first_at_its_maximum() {
+    // The seed's Leonin: 5 HD of d8, Strength 16 (+3): 8 + 4d8 + 15.
+    let leonin = "stress = 0\nhd = 5\nhd-die = 8\nstrength = 16";
+    let toml = enc(
+        "",
+        &(who("leo", "pcs", "0,0", leonin).replace("stress = 0\n", "") + &who("x", "foes", "9,0", "")),
+    );
+    let t = Table::<HallowedEarth>::load(&toml, &[], &[1, 2, 3, 4, 6, 6]);
+    assert_eq!(
+        t.state().ch(0).stress_max,
+        8 + 3 + (1 + 3) + (2 + 3) + (3 + 3) + (4 + 3)
+    );
+    // With `first-hd-max` off, all five are rolled: 5d8 + 15.
+    let off = toml.replace("[options]\n", "[options]\nfirst-hd-max = false\n");
+    let t = Table::<HallowedEarth>::load(&off, &[], &[1, 2, 3, 4, 5, 6, 6]);
+    assert_eq!(t.state().ch(0).stress_max, 15 + 15);
+    // A negative modifier still yields at least 1 a die: Strength 6 (−2), 3 HD of d4.
+    let weak = enc(
+        "first-hd-max = false",
+        &(who("w", "pcs", "0,0", "hd = 3\nhd-die = 4\nstrength = 6").replace("stress = 10\n", "")
+            + &who("x", "foes", "9,0", "")),
+    );
+    let t = Table::<HallowedEarth>::load(&weak, &[], &[1, 2, 4, 6, 6]);
+    assert_eq!(t.state().ch(0).stress_max, 1 + 1 + 2);
+}
+
+#[test]
+fn hal_r25_r36_damage_loses_armour_then_stress_and_overflows_into_wound_points() {
+    // bo: Stress 4, Armour 1. A 1d6+3 sword hit of 6 + 3 = 9: 8 after Armour, 4 to Stress, 4 WP.
+    let mut t = duel(
+        "",
+        "weapons = [{ name = \"sword\", damage = \"1d6+3\" }]",
+        "stress = 4\narmour = 1",
+        [5, 9],
+    );
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo move");
+    t.dice(&[15, 6]).cmd("act");
+    assert_eq!((stress(&t, "bo"), wp(&t, "bo")), (0, 8));
+    // HAL-R28: the Wound Point damage is a wound with its type and amount.
+    let bo = t.state().ch(1);
+    assert_eq!(
+        (bo.wounds.len(), bo.wounds[0].kind.as_str(), bo.wounds[0].amount),
+        (1, "blunt", 4)
+    );
+}
+
+#[test]
+fn hal_r27_maximum_wound_points_are_the_strength_score_plus_modifiers_whatever_the_hd() {
+    let t = duel("", "strength = 15\nwp-bonus = 2\nhd = 6", "strength = 9", [5, 9]);
+    assert_eq!((wp(&t, "ash"), wp(&t, "bo")), (17, 9));
+}
+
+#[test]
+fn hal_r26_a_spell_is_paid_in_mana_and_then_stress() {
+    let caster = "mana = 2\ncasting = 2\nspells = [{ name = \"bolt\", tn = 12, mana = 5, damage = \"1d6\" }]";
+    let mut t = duel("", caster, "", [5, 9]);
+    t.type_as(PCS, "declare ash cast bolt bo");
+    t.type_as(FOES, "declare bo move");
+    // Casting check 12 + 2 = 14 ≥ TN 12; damage 4 to bo's Stress.
+    t.dice(&[12, 4]).cmd("act");
+    assert_eq!((t.state().ch(0).mana, stress(&t, "ash")), (0, 7));
+    assert_eq!(stress(&t, "bo"), 6);
+    // Not enough Mana and Stress together: refused.
+    let mut t = duel("", &caster.replace("mana = 5", "mana = 13"), "", [5, 9]);
+    t.expect_rejection(PCS, "declare ash cast bolt bo", codes::SPENT);
+}
+
+#[test]
+fn hal_r29_hal_r43_the_incapacitated_crawl_a_yard_and_pay_a_wound_point_to_act() {
+    let mut t = duel_z("", "", "", [5, 9]);
+    t.cmd("gm set ash wp =0");
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo move");
+    // A crawl of 1 yard a turn.
+    t.expect_rejection(PCS, "move 0,2", codes::TOO_FAR);
+    t.cmd("move 0,1");
+    t.expect_rejection(PCS, "move 0,2", codes::CANNOT_MOVE);
+    // Acting costs 1 Wound Point even with Stress left (HAL-R43), as an untyped wound.
+    t.dice(&[2]).cmd("act");
+    assert_eq!((wp(&t, "ash"), stress(&t, "ash")), (-1, 10));
+    let w = &t.state().ch(0).wounds;
+    assert_eq!((w[0].kind.as_str(), w[0].amount), ("untyped", 1));
+    t.assert_dice_used();
+}
+
+#[test]
+fn hal_r30_the_dying_take_one_action_not_after_moving_and_bleed_at_the_end_of_the_round() {
+    let mut t = duel_z("", "", "", [5, 9]);
+    t.cmd("gm set ash wp =-2");
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo move");
+    t.cmd("move 0,1");
+    t.expect_rejection(PCS, "act", codes::CANNOT_ACT); // moved: no action
+    t.cmd("end");
+    t.cmd("end"); // bo
+    // End of round: 1 Wound Point lost (HAL-R43: untyped).
+    assert_eq!(wp(&t, "ash"), -3);
+    assert!(t.last.iter().any(|e| matches!(
+        e,
+        Event::Damaged {
+            wp: 1,
+            cause: fray_hallowed_earth::state::Cause::Bleeding,
+            ..
+        }
+    )));
+    // Round 2: acting first (1 more Wound Point), it may not move after.
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(PCS, "declare zed move");
+    t.type_as(FOES, "declare bo move");
+    t.dice(&[2]).cmd("act");
+    assert_eq!(wp(&t, "ash"), -4);
+    t.expect_rejection(PCS, "move 0,0", codes::CANNOT_MOVE);
+    t.assert_dice_used();
+}
+
+#[test]
+fn hal_r31_a_creature_dies_at_minus_its_strength() {
+    let mut t = duel_z("", "strength = 10", "", [5, 9]);
+    t.cmd("gm set ash wp =-9");
+    assert!(!has(&t, "ash", Conditions::DEAD));
+    t.cmd("gm set ash wp -1");
+    assert!(has(&t, "ash", Conditions::DEAD));
+}
+
+#[test]
+fn hal_r32_r33_r34_a_heal_check_against_ten_plus_the_worst_wound_stabilizes() {
+    let crit = "weapons = [{ name = \"sword\", damage = \"1d6+4\", crit = 2 }]";
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "0,0", crit),
+            who("bo", "foes", "1,0", "stress = 0\nstrength = 10"),
+            who("cy", "foes", "2,0", "heal = 2"),
+        ]
+        .concat(),
+    );
+    // Counts: ash 1, bo 9, cy 10.
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[1, 9, 10]);
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo move");
+    t.type_as(FOES, "declare cy move");
+    // A natural 20: (2 + 4) × 2 = 12 Wound Points (HAL-R37); the d100 of 50 is no injury.
+    t.dice(&[20, 2, 50]).cmd("act");
+    assert_eq!(wp(&t, "bo"), -2);
+    t.cmd("end");
+    // HAL-H16: bo, dropped to Dying since it declared, loses its action; cy's turn comes.
+    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(2));
+    t.cmd("end");
+    assert_eq!(wp(&t, "bo"), -3, "bled at the end of the round (HAL-R30)");
+    t.type_as(PCS, "declare ash move");
+    t.type_as(FOES, "declare bo move");
+    t.type_as(FOES, "declare cy heal bo");
+    t.cmd("end"); // ash
+    t.cmd("end"); // bo, Dying since before it declared: its turn comes, and it ends it
+    // HAL-R32: TN 10 + 12 (the worst wound) = 22; cy's 20 + 2 = 22 succeeds.
+    t.dice(&[20]).cmd("act");
+    assert!(has(&t, "bo", Conditions::STABILIZED));
+    t.cmd("end");
+    // HAL-R34: no bleeding while Stabilized.
+    assert_eq!(wp(&t, "bo"), -3);
+    assert_eq!(t.state().ch(1).cap(), Cap::Stable);
+    // HAL-R33: half speed (3 of 6), one action a round free, 1 Wound Point for each beyond.
+    t.type_as(PCS, "declare ash move");
+    t.type_as(FOES, "declare bo attack ash");
+    t.type_as(FOES, "declare cy move");
+    t.cmd("move 0,3"); // ash walks away and back: bo's Reposte chance is a second action
+    t.cmd("move 0,0");
+    assert_eq!(t.game.pending().map(|p| p.kind), Some("reposte"));
+    t.dice(&[2]).cmd("reposte"); // its first action this round: free
+    assert_eq!(wp(&t, "bo"), -3);
+    t.cmd("pass"); // cy's chance too
+    t.cmd("end");
+    t.expect_rejection(FOES, "move 5,0", codes::TOO_FAR);
+    t.dice(&[2]).cmd("act"); // the second: 1 Wound Point
+    assert_eq!(wp(&t, "bo"), -4);
+    assert!(
+        has(&t, "bo", Conditions::STABILIZED),
+        "its own strain does not end Stabilized"
+    );
+    t.cmd("end");
+    t.cmd("end"); // cy
+    // HAL-R34: new damage from an attack ends Stabilized.
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo move");
+    t.type_as(FOES, "declare cy move");
+    t.dice(&[15, 1]).cmd("act");
+    assert!(!has(&t, "bo", Conditions::STABILIZED));
+    t.assert_dice_used();
+}
