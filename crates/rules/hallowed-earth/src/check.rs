@@ -362,14 +362,18 @@ pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject
         }
     }
     let action = turn_action(s, t, new_target);
+    // HAL-H16: a declaration binds; with its target gone the action is lost.
+    if let Some(target) = action.target()
+        && new_target.is_none()
+        && target_gone(s, target)
+    {
+        return Err(no(
+            codes::BAD_TARGET,
+            format!("{} is gone: the action is lost", s.ch(target).name),
+        ));
+    }
     action_ok(s, t.who, &action)?;
     if let Some(target) = action.target() {
-        if new_target.is_none() && target_gone(s, target) {
-            return Err(no(
-                codes::BAD_TARGET,
-                format!("{} is gone: the action is lost", s.ch(target).name),
-            ));
-        }
         let reach = action_reach(s, t.who, &action).unwrap_or(0);
         let d = s.distance(t.who, target);
         if d > reach {
