@@ -3,9 +3,9 @@
 //! is accepted, unlisted ones are refused without a trace, records replay, state survives
 //! JSON), and the same once per option variant.
 
-use fray_engine::conformance::{Config, check_option_variants, run, run_variants};
+use fray_engine::conformance::{Config, check_option_variants, hidden_information, run, run_variants};
 use fray_engine::text::TextRuleset;
-use fray_engine::{Policy, RandomLegal};
+use fray_engine::{Policy, RandomLegal, Seat};
 use fray_hallowed_earth::HallowedEarth;
 use fray_hallowed_earth::options::Options;
 use fray_testkit::example;
@@ -58,4 +58,22 @@ fn conformance_of_every_option_variant() {
         run_variants::<HallowedEarth>(&e.setup, &e.options, &variants, &config, random)
             .unwrap_or_else(|f| panic!("{name}, random: {f}"));
     }
+}
+
+#[test]
+fn secret_declarations_leak_into_no_other_seats_view_log_or_commands() {
+    let e = example::<HallowedEarth>("roadside.toml");
+    let seats: Vec<Seat> = (0..e.setup.seats.len() as u8).map(Seat).collect();
+    // HAL-R11: the roadside ambush declares in secret.
+    assert_eq!(e.options.declaration, fray_hallowed_earth::options::Declaration::Secret);
+    let ai = hidden_information::<HallowedEarth>(&e.setup, &e.options, 0..6, &seats, 20_000, |_| {
+        HallowedEarth::heuristic()
+    })
+    .unwrap_or_else(|f| panic!("roadside, heuristic: {f}"));
+    let random = hidden_information::<HallowedEarth>(&e.setup, &e.options, 0..3, &seats, 50_000, random)
+        .unwrap_or_else(|f| panic!("roadside, random: {f}"));
+    assert!(
+        ai.variants_compared > 0 && random.variants_compared > 0 && random.commands_compared > 0,
+        "nothing hidden was checked: {ai:?} {random:?}"
+    );
 }

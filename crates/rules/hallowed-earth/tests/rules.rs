@@ -1441,3 +1441,83 @@ fn hal_h16_a_declaration_binds_its_target_is_gone_and_the_fallen_may_still_act()
         }
     )));
 }
+
+#[test]
+fn hal_h26_the_dying_bleed_before_morale_so_the_counts_see_that_rounds_deaths() {
+    // Two monsters against two travellers; imp is Dying at −11 (Strength 12: dead at −12).
+    // Bleeding first, imp dies before morale: orc is then outnumbered 2 to 1 and checks.
+    // Morale first, imp still counts... as not fighting either way (it is Dying), so the
+    // difference shows in the order of the events.
+    let toml = |options: &str| {
+        enc(
+            options,
+            &[
+                who("a", "pcs", "0,0", ""),
+                who("b", "pcs", "0,1", ""),
+                who("orc", "foes", "9,0", "monster = true"),
+                who("imp", "foes", "9,2", "monster = true"),
+            ]
+            .concat(),
+        )
+    };
+    for (options, dying_first) in [("", true), ("end-of-round = \"morale-then-dying\"", false)] {
+        let mut t = Table::<HallowedEarth>::load(&toml(options), &[], &[1, 2, 3, 4]);
+        t.cmd("gm set imp wp =-11");
+        t.type_as(PCS, "declare a move");
+        t.type_as(PCS, "declare b move");
+        t.type_as(FOES, "declare orc move");
+        t.type_as(FOES, "declare imp move");
+        t.cmds(&["end", "end", "end"]);
+        t.dice(&[6, 6, 6]).cmd("end");
+        let order: Vec<&str> = t
+            .last
+            .iter()
+            .filter_map(|e| match e {
+                Event::Damaged { .. } => Some("bleed"),
+                Event::Checked { .. } => Some("morale"),
+                _ => None,
+            })
+            .collect();
+        let want = if dying_first {
+            ["bleed", "morale"]
+        } else {
+            ["morale", "bleed"]
+        };
+        assert_eq!(order, want, "{options}");
+        assert!(has(&t, "imp", Conditions::DEAD));
+    }
+}
+
+#[test]
+fn gm_rulings_set_gauges_move_add_remove_and_end() {
+    let mut t = duel_z("", "", "", [1, 9]);
+    t.expect_rejection(PCS, "gm set bo stress -3", Reject::GM_ONLY);
+    t.cmd("gm set bo stress -3");
+    assert_eq!(t.log(), ["Ruling: gm set bo stress -3"]);
+    assert_eq!(stress(&t, "bo"), 7);
+    t.expect_rejection(Seat::GM, "gm set bo stress +9", codes::BAD_RULING); // above its maximum
+    t.expect_rejection(Seat::GM, "gm set bo wp +1", codes::BAD_RULING);
+    t.cmd("gm set bo mana =4");
+    t.expect_rejection(Seat::GM, "gm move bo 0,0", codes::BAD_RULING); // ash stands there
+    t.cmd("gm move bo 2,0");
+    assert_eq!(t.state().ch(1).at.to_string(), "2,0");
+    t.expect_rejection(Seat::GM, "gm add bo2 nothing foes 5,4", codes::BAD_RULING);
+    t.expect_rejection(Seat::GM, "gm add ash bo foes 5,4", codes::BAD_RULING);
+    t.expect_rejection(Seat::GM, "gm obvious nobody", Reject::UNKNOWN_COMMAND);
+    t.cmd("gm obvious bo");
+    assert!(has(&t, "bo", Conditions::HOPELESS));
+    t.expect_rejection(Seat::GM, "gm obvious bo", codes::BAD_RULING);
+    t.cmd("gm blind ash");
+    assert!(has(&t, "ash", Conditions::BLINDED));
+    t.cmd("gm blind ash");
+    assert!(!has(&t, "ash", Conditions::BLINDED));
+    t.cmd("gm remove zed");
+    assert!(has(&t, "zed", Conditions::REMOVED));
+    t.expect_rejection(Seat::GM, "gm remove zed", codes::BAD_RULING);
+    t.cmd("gm end foes");
+    assert_eq!(
+        t.game.outcome().map(|o| (o.winner, o.reason)),
+        Some((Some(1), "gm-ended".into()))
+    );
+    t.assert_replays();
+}
