@@ -122,6 +122,17 @@ pub struct Options {
     pub first_hd_max: bool,
     /// The least Stress one Hit Die yields after the Strength modifier (HAL-R24).
     pub min_stress_per_hd: i16,
+    /// Each member of a group applies its own modifiers to the shared d12; off, the whole group
+    /// takes the first member's Base Initiative (HAL-R5).
+    pub group_own_modifiers: bool,
+    /// Damage beyond the Stress left goes on to Wound Points within the same hit; off, a hit
+    /// that empties Stress stops there (HAL-R25).
+    pub stress_overflow: bool,
+    /// The damage type of the Wound Point costs of acting hurt and of bleeding (HAL-R43).
+    pub strain_damage_type: String,
+    /// Stress lost to one hit counts towards the "over half its Wound Points" morale trigger
+    /// (HAL-H15).
+    pub big_hit_counts_stress: bool,
     /// A natural result in the crit range other than the top face crits only on a hit (HAL-H3).
     pub crit_needs_hit: bool,
     /// The top face of the attack die always hits (HAL-H3).
@@ -205,6 +216,10 @@ impl Default for Options {
             check_die: 20,
             first_hd_max: true,
             min_stress_per_hd: 1,
+            group_own_modifiers: true,
+            stress_overflow: true,
+            strain_damage_type: "untyped".into(),
+            big_hit_counts_stress: false,
             crit_needs_hit: true,
             natural_top_hits: true,
             natural_1_misses: true,
@@ -274,6 +289,12 @@ impl Options {
         ] {
             within(name, v, -20, 20)?;
         }
+        if !fray_engine::encounter::is_word(&self.strain_damage_type) {
+            return Err(format!(
+                "strain-damage-type = '{}' must be one word",
+                self.strain_damage_type
+            ));
+        }
         if self.declaration_list.len() > 64 {
             return Err("declaration-list names more than 64 combatants".into());
         }
@@ -309,6 +330,10 @@ impl Options {
                     crit_armour_order: CritArmourOrder::ReduceThenMultiply,
                     injury_chance: InjuryChance::RolledDamage,
                     dual_ability_damage: DualAbilityDamage::SeparateRolls,
+                    group_own_modifiers: false,
+                    stress_overflow: false,
+                    strain_damage_type: "strain".into(),
+                    big_hit_counts_stress: true,
                     ..d()
                 },
             ),

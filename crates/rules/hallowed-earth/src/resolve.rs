@@ -183,13 +183,14 @@ fn take_action(cx: Cx1<'_, '_>, who: Cid, reaction: bool) -> Result<(), EngineEr
         Cap::Stable => s.ch(who).actions >= 1,
         Cap::Able | Cap::Out => false,
     };
+    let kind = s.options.strain_damage_type.clone();
     cx.emit(Event::Acting { who, reaction });
     if cost {
         cx.emit(Event::Damaged {
             who,
             stress: 0,
             wp: 1,
-            kind: "untyped".into(),
+            kind,
             cause: Cause::Strain,
         });
     }
@@ -403,12 +404,20 @@ fn deal(
     let s = &*cx.s;
     let armour = s.stats(target).armour;
     let Some(mult) = crit else {
+        // HAL-R36: Armour off each hit; HAL-R25: Stress first, the rest (with the option) to
+        // Wound Points.
         let dmg = (d - armour).max(0);
-        let stress = dmg.min(s.ch(target).stress);
+        let now = s.ch(target).stress;
+        let stress = dmg.min(now);
+        let overflow = if now > 0 && !s.options.stress_overflow {
+            0
+        } else {
+            dmg - stress
+        };
         cx.emit(Event::Damaged {
             who: target,
             stress,
-            wp: dmg - stress,
+            wp: overflow,
             kind: kind.into(),
             cause: Cause::Hit,
         });
@@ -793,12 +802,13 @@ fn bleed(cx: Cx1<'_, '_>) {
                 !ch.gone() && ch.wp < 0 && !ch.has(Conditions::STABILIZED)
             })
             .collect();
+    let kind = cx.s.options.strain_damage_type.clone();
     for who in dying {
         cx.emit(Event::Damaged {
             who,
             stress: 0,
             wp: 1,
-            kind: "untyped".into(),
+            kind: kind.clone(),
             cause: Cause::Bleeding,
         });
     }

@@ -639,9 +639,12 @@ pub fn apply(s: &mut State, e: &Event) {
             c.wp = wp;
         }
         Event::Initiative { group, roll } => {
+            let Some(&first) = group.first() else { return };
             for &who in group {
-                // HAL-R4: d12 − Agility modifier + trait modifiers; HAL-R5: a group shares the d12.
-                let base = *roll as i16 - s.modifier(who, Ability::Agility) + s.stats(who).initiative;
+                // HAL-R4: d12 − Agility modifier + trait modifiers; HAL-R5: a group shares the
+                // d12, each member with its own modifiers unless `group-own-modifiers` is off.
+                let from = if s.options.group_own_modifiers { who } else { first };
+                let base = *roll as i16 - s.modifier(from, Ability::Agility) + s.stats(from).initiative;
                 s.chars[usize::from(who)].base = Some(base);
             }
         }
@@ -815,8 +818,15 @@ fn leave(s: &mut State, who: Cid, flag: u32) {
 fn damage(s: &mut State, who: Cid, stress: i16, wp: i16, kind: &str, cause: Cause) {
     let strength = s.score(who, Ability::Strength);
     let ends_stable = s.options.damage_ends_stabilized;
+    let big_hit_counts_stress = s.options.big_hit_counts_stress;
     let c = &mut s.chars[usize::from(who)];
     c.stress = (c.stress - stress).max(0);
+    let hit = matches!(cause, Cause::Hit | Cause::Crit);
+    if hit {
+        // HAL-H15: the largest single hit this round (Stress too, with the option).
+        let counted = if big_hit_counts_stress { wp + stress } else { wp };
+        c.worst_hit = c.worst_hit.max(counted);
+    }
     if wp > 0 {
         c.wp -= wp;
         // HAL-R28, HAL-R43: every instance of Wound Point damage is a wound.
@@ -824,13 +834,9 @@ fn damage(s: &mut State, who: Cid, stress: i16, wp: i16, kind: &str, cause: Caus
             kind: kind.to_string(),
             amount: wp,
         });
-        if matches!(cause, Cause::Hit | Cause::Crit) {
-            // HAL-H15: the largest single hit this round.
-            c.worst_hit = c.worst_hit.max(wp);
-            // HAL-R34: new damage from an attack or effect ends Stabilized.
-            if ends_stable {
-                c.cond.0 &= !Conditions::STABILIZED;
-            }
+        // HAL-R34: new damage from an attack or effect ends Stabilized.
+        if hit && ends_stable {
+            c.cond.0 &= !Conditions::STABILIZED;
         }
     }
     // HAL-R31: dead at −Strength.

@@ -1521,3 +1521,52 @@ fn gm_rulings_set_gauges_move_add_remove_and_end() {
     );
     t.assert_replays();
 }
+
+#[test]
+fn hal_r5_r25_r43_hal_h15_their_assumptions_are_options() {
+    // HAL-R5: with `group-own-modifiers` off, the group takes its first member's base.
+    let toml = enc(
+        "group-own-modifiers = false",
+        &[
+            who("a", "pcs", "0,0", ""),
+            who("w1", "foes", "9,0", "group = \"w\""),
+            who("w2", "foes", "9,1", "group = \"w\"\nagility = 16"),
+        ]
+        .concat(),
+    );
+    let t = Table::<HallowedEarth>::load(&toml, &[], &[1, 6]);
+    assert_eq!((t.state().ch(1).base, t.state().ch(2).base), (Some(6), Some(6)));
+    // HAL-R25: with `stress-overflow` off, a hit that empties Stress stops there.
+    let t = strike(
+        "stress-overflow = false",
+        r#"{ name = "axe", damage = "1d8+4" }"#,
+        "stress = 3",
+        &[15, 6],
+    );
+    assert_eq!((stress(&t, "bo"), wp(&t, "bo")), (0, 12));
+    let t = strike("", r#"{ name = "axe", damage = "1d8+4" }"#, "stress = 3", &[15, 6]);
+    assert_eq!((stress(&t, "bo"), wp(&t, "bo")), (0, 5));
+    // HAL-R43: the type of the strain wounds.
+    let mut t = duel_z("strain-damage-type = \"strain\"", "", "", [5, 9]);
+    t.cmd("gm set ash wp =0");
+    t.type_as(PCS, "declare ash attack bo");
+    t.type_as(FOES, "declare bo move");
+    t.dice(&[2]).cmd("act");
+    assert_eq!(t.state().ch(0).wounds[0].kind, "strain");
+    // HAL-H15: with `big-hit-counts-stress`, 7 to Stress is a big hit too.
+    let toml = enc(
+        "big-hit-counts-stress = true",
+        &[
+            who("a", "pcs", "0,0", "weapons = [{ name = \"axe\", damage = \"1d8\" }]"),
+            who("orc", "foes", "1,0", "monster = true"),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[1, 9]);
+    t.type_as(PCS, "declare a attack orc");
+    t.type_as(FOES, "declare orc move");
+    t.dice(&[15, 7]).cmd("act");
+    t.cmd("end");
+    t.dice(&[6, 6, 6]).cmd("end");
+    assert!(t.last.iter().any(|e| matches!(e, Event::Checked { .. })));
+}
