@@ -70,15 +70,16 @@ impl Heuristic {
                 return c;
             }
         }
+        // Down: any action would cost a Wound Point (HAL-R29): lie still.
         if me.wp <= 0
-            && let Some(c) = pick(&|a| *a == Action::FullDefense, &self.legal)
+            && let Some(c) = pick(&|a| *a == Action::Move, &self.legal)
         {
             return c;
         }
         // The nearest foe still fighting.
         let foe = s
             .ids()
-            .filter(|&c| s.hostile(who, c) && s.ch(c).fighting())
+            .filter(|&c| s.hostile(who, c) && s.fighting(c))
             .min_by_key(|&c| (s.distance(who, c), s.ch(c).wp, c));
         if let Some(f) = foe {
             let dist = s.distance(who, f);

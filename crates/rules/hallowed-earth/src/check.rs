@@ -174,6 +174,9 @@ pub fn moves_left(s: &State, t: &Turn) -> u32 {
 
 /// The shortest way to `to` through open squares, and its cost in squares.
 pub fn move_path(s: &State, t: &Turn, to: Pos, scratch: &mut PathScratch) -> Result<(Vec<Pos>, u32), Reject> {
+    if s.ch(t.who).at == to {
+        return Err(no(codes::BLOCKED, format!("{} is there already", s.ch(t.who).name)));
+    }
     if !s.open(to) {
         return Err(no(codes::BLOCKED, format!("{to} is not an open square")));
     }
@@ -223,12 +226,14 @@ pub fn action_ok(s: &State, who: Cid, action: &Action) -> Result<(), Reject> {
             weapon_ready(s, who, weapon)?;
             target(t, true)
         }
-        Action::Defensive { target: t, weapon } => {
-            if t.is_some() || !st.weapons.is_empty() {
+        Action::Defensive { target: t, weapon } => match t {
+            // HAL-R8: without an attack the weapon does not matter (its speed counts as 0).
+            None => Ok(()),
+            Some(t) => {
                 weapon_ready(s, who, weapon)?;
+                target(t, true)
             }
-            t.map_or(Ok(()), |t| target(t, true))
-        }
+        },
         Action::Throw { weapon, target: t } => {
             let w = weapon_ready(s, who, weapon)?;
             if !w.thrown {
@@ -372,7 +377,12 @@ pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject
             format!("{} is gone: the action is lost", s.ch(target).name),
         ));
     }
-    action_ok(s, t.who, &action)?;
+    // HAL-R10: an act that was possible when its count began still happens, whatever another
+    // act of the same count did to its creature since.
+    let fixed = new_target.is_none() && !s.caps.is_empty() && s.ready.contains(&t.act);
+    if !fixed {
+        action_ok(s, t.who, &action)?;
+    }
     if let Some(target) = action.target() {
         let reach = action_reach(s, t.who, &action).unwrap_or(0);
         let d = s.distance(t.who, target);
@@ -454,12 +464,6 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
     match c {
         Command::Move(to) => {
             let me = s.ch(t.who);
-            if me.gone() {
-                return Err(no(
-                    codes::CANNOT_MOVE,
-                    format!("{} was killed on this count: it may still act, but not move", me.name),
-                ));
-            }
             if s.cap_now(t.who) == Cap::Dying && t.acted {
                 return Err(no(
                     codes::CANNOT_MOVE,
@@ -572,14 +576,7 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
                 Ok(())
             }
         }
-        R::Other(OwnRuling::Obvious(who)) => {
-            live(who)?;
-            if s.ch(*who).has(Conditions::HOPELESS) {
-                bad(format!("{}'s outcome is obvious already", s.ch(*who).name))
-            } else {
-                Ok(())
-            }
-        }
+        R::Other(OwnRuling::Obvious(who)) => live(who),
         R::Other(OwnRuling::Blind(who)) => live(who),
     }
 }

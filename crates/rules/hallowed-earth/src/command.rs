@@ -70,8 +70,8 @@ pub enum OwnRuling {
     /// `gm unaware <id>`: the creature is Surprised this round (HAL-R2, HAL-H21): a newcomer
     /// before it declares, or anyone before round 1's declarations.
     Unaware(Cid),
-    /// `gm obvious <id>`: the outcome is obvious to this monster; its morale checks fail
-    /// (HAL-R22).
+    /// `gm obvious <id>`: the outcome is obvious to this monster, so its morale checks fail
+    /// (HAL-R22); typed again, it no longer is.
     Obvious(Cid),
     /// `gm blind <id>`: the creature is Blinded, or no longer (HAL-H6).
     Blind(Cid),

@@ -64,6 +64,10 @@ impl Ruleset for HallowedEarth {
         if let Some(f) = s.frames.last() {
             let (by, kind) = match f {
                 Frame::Reposte { by, .. } => (*by, "reposte"),
+                // HAL-R39: the Referee picks for monsters.
+                Frame::InjuryType { by, .. } if s.stats(*by).monster => {
+                    return Some(Pending::one(Seat::GM, "injury", Some(*by)));
+                }
                 Frame::InjuryType { by, .. } => (*by, "injury"),
             };
             return Some(Pending::one(s.seat_of(by), kind, Some(by)));

@@ -54,6 +54,12 @@ pub struct Odds {
     pub p_injury: f64,
 }
 
+/// Damage `v` after Armour (HAL-R36): the whole Armour score off, down to the `armour-floor`
+/// option (never more than the damage itself), never below 0.
+pub fn after_armour(v: i64, armour: i64, floor: i64) -> i64 {
+    (v - armour).max(floor.min(v.max(0))).max(0)
+}
+
 /// Which natural faces hit and which crit, under the options (HAL-H3).
 fn classify(a: &Attack, o: &Options, face: u16) -> (bool, bool) {
     let top = o.check_die;
@@ -90,7 +96,8 @@ pub fn attack(a: &Attack, o: &Options) -> Result<Odds, String> {
     for (v, n) in dist.iter() {
         let p = n as f64 / total;
         let d = v.max(0);
-        let dmg = (d - armour).max(0);
+        let floor = i64::from(o.armour_floor);
+        let dmg = after_armour(d, armour, floor);
         let stress = dmg.min(i64::from(a.stress.max(0)));
         hit_stress += p * stress as f64;
         hit_wp += p * (dmg - stress) as f64;
@@ -98,8 +105,8 @@ pub fn attack(a: &Attack, o: &Options) -> Result<Odds, String> {
             hit_any_wp += p;
         }
         let wp = match o.crit_armour_order {
-            CritArmourOrder::MultiplyThenReduce => (d * m - armour).max(0),
-            CritArmourOrder::ReduceThenMultiply => (d - armour).max(0) * m,
+            CritArmourOrder::MultiplyThenReduce => after_armour(d * m, armour, floor),
+            CritArmourOrder::ReduceThenMultiply => after_armour(d, armour, floor) * m,
         };
         crit_wp += p * wp as f64;
         if wp > 0 {

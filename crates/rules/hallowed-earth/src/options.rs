@@ -157,9 +157,21 @@ pub struct Options {
     pub default_weapon_speed: i16,
     /// Spell speed is the casting TN minus this, unless the spell gives a speed (HAL-H12).
     pub spell_speed_offset: i16,
-    /// Initiative modifier of an action the chapter's list leaves out: moving only, a Heal
-    /// check, an Intimidation check, fleeing (HAL-H24).
-    pub other_action_speed: i16,
+    /// Initiative modifier of a Heal check, an action the chapter's list leaves out (HAL-H24).
+    pub heal_speed: i16,
+    /// Initiative modifier of an Intimidation check (HAL-H24).
+    pub intimidate_speed: i16,
+    /// Initiative modifier of moving only, or doing nothing (HAL-H24).
+    pub move_speed: i16,
+    /// Initiative modifier of fleeing (HAL-H24).
+    pub flee_speed: i16,
+    /// A Stabilized creature no longer loses a Wound Point at the end of each round (HAL-R34).
+    pub stabilized_stops_bleeding: bool,
+    /// The least damage a hit does after Armour (HAL-R36).
+    pub armour_floor: i16,
+    /// A creature fleeing after a failed morale check still counts as fighting until it
+    /// leaves (fray's own reading of HAL-H14 and HAL-R23; off: it has stopped fighting).
+    pub fleeing_counts_as_fighting: bool,
     /// When full defence's +4 and Reposte start (HAL-H23).
     pub full_defense_timing: FullDefenseTiming,
     /// Entering a creature's threat range provokes a Reposte from it (HAL-R16).
@@ -232,7 +244,13 @@ impl Default for Options {
             metric: Metric::Chebyshev,
             default_weapon_speed: 0,
             spell_speed_offset: 10,
-            other_action_speed: 0,
+            heal_speed: 0,
+            intimidate_speed: 0,
+            move_speed: 0,
+            flee_speed: 0,
+            stabilized_stops_bleeding: true,
+            armour_floor: 0,
+            fleeing_counts_as_fighting: false,
             full_defense_timing: FullDefenseTiming::FromCount,
             reposte_on_entry: true,
             catch_up_on_missed: true,
@@ -278,7 +296,11 @@ impl Options {
         within("yards-per-square", self.yards_per_square, 1, 10)?;
         within("default-weapon-speed", self.default_weapon_speed, -20, 20)?;
         within("spell-speed-offset", self.spell_speed_offset, -50, 50)?;
-        within("other-action-speed", self.other_action_speed, -20, 20)?;
+        within("heal-speed", self.heal_speed, -20, 20)?;
+        within("intimidate-speed", self.intimidate_speed, -20, 20)?;
+        within("move-speed", self.move_speed, -20, 20)?;
+        within("flee-speed", self.flee_speed, -20, 20)?;
+        within("armour-floor", self.armour_floor, 0, 20)?;
         within("heal-reach", self.heal_reach, 1, 30)?;
         for (name, v) in [
             ("prone-melee-bonus", self.prone_melee_bonus),
@@ -358,7 +380,13 @@ impl Options {
                     yards_per_square: 2,
                     default_weapon_speed: 1,
                     spell_speed_offset: 8,
-                    other_action_speed: 2,
+                    heal_speed: 2,
+                    intimidate_speed: 1,
+                    move_speed: -1,
+                    flee_speed: 3,
+                    stabilized_stops_bleeding: false,
+                    armour_floor: 1,
+                    fleeing_counts_as_fighting: true,
                     full_defense_timing: FullDefenseTiming::WholeRound,
                     reposte_on_entry: false,
                     catch_up_on_missed: false,

@@ -152,12 +152,11 @@ fn schedule_newcomer(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), En
         .base
         .ok_or_else(|| bug("a newcomer declared before its initiative"))?;
     let count = i32::from(base) + i32::from(action.speed(s.stats(who), &s.options));
-    let at = (!s.caps.is_empty())
+    let at = count_begun(s)
         .then(|| s.order.current_slot().and_then(|x| s.order.get(x)).map(|x| x.key))
         .flatten();
-    // HAL-R42: passed = at or below the last count fully resolved, or below the count under
-    // way (fray moves from one count to the next without a pause, so a newcomer arrives while
-    // some count is under way; at that very count it joins it).
+    // HAL-R42: passed = at or below the last count fully resolved, or below a count under way
+    // that has begun (something happened on it); at that very count it joins it.
     let passed = s.last_count.is_some_and(|l| count <= l) || at.is_some_and(|a| count < a);
     let act = Act {
         who,
@@ -171,6 +170,22 @@ fn schedule_newcomer(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), En
         this_round: !passed,
     });
     Ok(())
+}
+
+/// Whether the count under way has begun: a turn of it has done something (moved, acted,
+/// raised a decision of another seat) or finished. fray goes from one count to the next without
+/// a pause, so the first turn of a count, untouched, stands for the moment between counts
+/// (HAL-R42).
+fn count_begun(s: &State) -> bool {
+    if s.caps.is_empty() {
+        return false;
+    }
+    let Some(key) = s.order.current_slot().and_then(|x| s.order.get(x)).map(|x| x.key) else {
+        return false;
+    };
+    let untouched = s.turn.is_some_and(|t| t.moved == 0 && !t.acted) && s.frames.is_empty();
+    let finished = s.order.slots().iter().any(|x| x.key == key && x.acted);
+    !untouched || finished
 }
 
 /// An action (or Reaction) is taken: counted (HAL-R17), and paid for in Wound Points by the
@@ -249,7 +264,7 @@ fn perform(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), EngineError>
                     let v = roll(cx, d, &format!("{}'s Stress restored", sp.name))?.max(0);
                     cx.emit(Event::Restored { who: target, stress: v });
                 } else if let Some(d) = sp.damage {
-                    let kind = sp.types.first().cloned().unwrap_or_else(|| "blunt".into());
+                    let kind = sp.types.join("/");
                     let hit = if cx.s.options.spells_hit_automatically {
                         true
                     } else {
@@ -383,7 +398,8 @@ fn strike(cx: Cx1<'_, '_>, by: Cid, target: Cid, w: u8, reposte: bool, thrown: b
             &format!("{}'s {} damage", cx.s.ch(by).name, weapon.name),
         )?
         .max(0);
-        let kind = weapon.types.first().cloned().unwrap_or_else(|| "blunt".into());
+        // HAL-R28: the wound keeps every damage type of the weapon.
+        let kind = weapon.types.join("/");
         deal(cx, by, target, d, crit.then_some(weapon.crit), &kind, &weapon.types)?;
     }
     Ok(())
@@ -406,7 +422,8 @@ fn deal(
     let Some(mult) = crit else {
         // HAL-R36: Armour off each hit; HAL-R25: Stress first, the rest (with the option) to
         // Wound Points.
-        let dmg = (d - armour).max(0);
+        let floor = i64::from(s.options.armour_floor);
+        let dmg = crate::odds::after_armour(d.into(), armour.into(), floor) as i16;
         let now = s.ch(target).stress;
         let stress = dmg.min(now);
         let overflow = if now > 0 && !s.options.stress_overflow {
@@ -424,9 +441,11 @@ fn deal(
         return Ok(());
     };
     let m = i16::from(mult);
+    let floor = i64::from(s.options.armour_floor);
+    let after = |v: i16| crate::odds::after_armour(v.into(), armour.into(), floor) as i16;
     let wp = match s.options.crit_armour_order {
-        CritArmourOrder::MultiplyThenReduce => (d.saturating_mul(m) - armour).max(0),
-        CritArmourOrder::ReduceThenMultiply => (d - armour).max(0).saturating_mul(m),
+        CritArmourOrder::MultiplyThenReduce => after(d.saturating_mul(m)),
+        CritArmourOrder::ReduceThenMultiply => after(d).saturating_mul(m),
     };
     let chance = match s.options.injury_chance {
         InjuryChance::WoundDamage => wp,
@@ -455,7 +474,7 @@ fn deal(
                 types: types.to_vec(),
             })?;
         } else {
-            injure(cx, target, kind)?;
+            injure(cx, target, types.first().map_or("blunt", String::as_str))?;
         }
     }
     Ok(())
@@ -698,9 +717,14 @@ fn resolving(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
         return Ok(Flow::Go);
     }
     cx.emit(Event::TurnStarted { act: i });
-    if act.action == Action::FullDefense && cx.s.options.full_defense_timing == FullDefenseTiming::FromCount {
-        // HAL-R14, HAL-H23: +4 Defense and the Reposte option from its own count.
-        cx.emit(Event::Guarding { who });
+    if act.action == Action::FullDefense {
+        // Full defence is the declared action: taking it counts, and costs the hurt their
+        // Wound Point (HAL-R17, HAL-R29, HAL-R30, HAL-R33).
+        take_action(cx, who, false)?;
+        if cx.s.options.full_defense_timing == FullDefenseTiming::FromCount {
+            // HAL-R14, HAL-H23: +4 Defense and the Reposte option from its own count.
+            cx.emit(Event::Guarding { who });
+        }
     }
     if act.action == Action::Flee {
         flee(cx, i, who)?;
@@ -763,7 +787,8 @@ fn flee(cx: Cx1<'_, '_>, act: u16, who: Cid) -> Result<(), EngineError> {
 
 /// HAL-R23, HAL-H14: the combat ends once at most one side has creatures still fighting.
 pub fn end_check(s: &State) -> Option<Option<u8>> {
-    let mut sides = s.chars.iter().filter(|c| c.fighting()).map(|c| c.side);
+    let fleeing = s.options.fleeing_counts_as_fighting;
+    let mut sides = s.chars.iter().filter(|c| c.fighting(fleeing)).map(|c| c.side);
     match sides.next() {
         None => Some(None),
         Some(first) => sides.all(|x| x == first).then_some(Some(first)),
@@ -799,7 +824,8 @@ fn bleed(cx: Cx1<'_, '_>) {
         cx.s.ids()
             .filter(|&c| {
                 let ch = cx.s.ch(c);
-                !ch.gone() && ch.wp < 0 && !ch.has(Conditions::STABILIZED)
+                let stable = ch.has(Conditions::STABILIZED) && cx.s.options.stabilized_stops_bleeding;
+                !ch.gone() && ch.wp < 0 && !stable
             })
             .collect();
     let kind = cx.s.options.strain_damage_type.clone();
@@ -821,13 +847,14 @@ fn morale(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
     let fighting = |side: u8, same: bool| {
         s.chars
             .iter()
-            .filter(|c| c.fighting() && (c.side == side) == same)
+            .filter(|c| c.fighting(s.options.fleeing_counts_as_fighting) && (c.side == side) == same)
             .count() as i16
     };
     let mut checks = Vec::new();
     for c in s.ids() {
         let ch = s.ch(c);
-        if !ch.fighting() || !(s.stats(c).monster || s.options.pc_morale) {
+        // A fleeing monster has broken already: it checks no more.
+        if !s.fighting(c) || ch.has(Conditions::FLEEING) || !(s.stats(c).monster || s.options.pc_morale) {
             continue;
         }
         let (own, foes) = (fighting(ch.side, true), fighting(ch.side, false));
@@ -840,7 +867,13 @@ fn morale(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
         }
         // HAL-R20: 3d6 + Insight modifier + HD + allies; HAL-R21: TN 11 + opponents, or the
         // Intimidation result.
-        let bonus = s.modifier(c, Ability::Insight) + i16::from(s.stats(c).hd) + (own - 1);
+        // HAL-H6: a concussed monster's check is at −2 too.
+        let dazed = if ch.has(Conditions::CONCUSSED) {
+            s.options.concussed_penalty
+        } else {
+            0
+        };
+        let bonus = s.modifier(c, Ability::Insight) + i16::from(s.stats(c).hd) + (own - 1) - dazed;
         let tn = ch.intimidated.unwrap_or(11 + foes);
         checks.push((c, bonus, tn, ch.has(Conditions::HOPELESS), ch.name.clone()));
     }

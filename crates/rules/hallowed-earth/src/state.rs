@@ -118,7 +118,10 @@ impl Action {
                 .and_then(|w| w.throw_speed)
                 .unwrap_or(2),
             // HAL-H24: an action the list leaves out.
-            Action::Heal { .. } | Action::Intimidate { .. } | Action::Move | Action::Flee => o.other_action_speed,
+            Action::Heal { .. } => o.heal_speed,
+            Action::Intimidate { .. } => o.intimidate_speed,
+            Action::Move => o.move_speed,
+            Action::Flee => o.flee_speed,
         }
     }
 }
@@ -319,9 +322,10 @@ impl Char {
         self.has(Conditions::DEAD | Conditions::FLED | Conditions::SURRENDERED | Conditions::REMOVED)
     }
 
-    /// Still fighting (HAL-H14): in the combat, above 0 Wound Points, not fleeing.
-    pub fn fighting(&self) -> bool {
-        !self.gone() && self.wp > 0 && !self.has(Conditions::FLEEING)
+    /// Still fighting (HAL-H14): in the combat, above 0 Wound Points, and not fleeing unless
+    /// `fleeing` (the option `fleeing-counts-as-fighting`).
+    pub fn fighting(&self, fleeing: bool) -> bool {
+        !self.gone() && self.wp > 0 && (fleeing || !self.has(Conditions::FLEEING))
     }
 
     /// What it can do now.
@@ -521,6 +525,9 @@ pub struct State {
     pub order: InitiativeOrder,
     /// What each creature could do when the current count began (HAL-R10).
     pub caps: Vec<Cap>,
+    /// The acts of the count under way whose declared action was possible when it began: they
+    /// happen even if another act of the same count disables their creature (HAL-R10).
+    pub ready: Vec<u16>,
     /// The last count fully resolved this round (HAL-R42).
     pub last_count: Option<i32>,
     /// The turn under way, if any.
@@ -548,6 +555,7 @@ impl State {
             acts: Vec::new(),
             order: InitiativeOrder::new([], false),
             caps: Vec::new(),
+            ready: Vec::new(),
             last_count: None,
             turn: None,
             frames: Vec::new(),
@@ -622,6 +630,11 @@ impl State {
             .unwrap_or_else(|| self.ch(c).cap())
     }
 
+    /// Whether a creature is still fighting (HAL-H14) under the options.
+    pub fn fighting(&self, c: Cid) -> bool {
+        self.ch(c).fighting(self.options.fleeing_counts_as_fighting)
+    }
+
     /// Whether a creature is still hostile to another.
     pub fn hostile(&self, a: Cid, b: Cid) -> bool {
         self.ch(a).side != self.ch(b).side
@@ -654,6 +667,8 @@ pub fn apply(s: &mut State, e: &Event) {
             s.acts.clear();
             s.order = InitiativeOrder::new([], false);
             s.caps.clear();
+            s.ready.clear();
+            s.ready.clear();
             s.last_count = None;
             let first = *round == 1;
             for c in &mut s.chars {
@@ -694,17 +709,38 @@ pub fn apply(s: &mut State, e: &Event) {
             if *this_round {
                 let i = s.acts.len() as u16;
                 s.acts.push(*act);
-                s.order.add_slot(i, act.count, true);
-                let cap = s.ch(act.who).cap();
-                if let Some(c) = s.caps.get_mut(usize::from(act.who)) {
-                    *c = cap;
+                let under_way = s.order.current_slot().and_then(|x| s.order.get(x)).map(|x| x.key);
+                if under_way.is_some_and(|k| act.count < k) {
+                    // HAL-R42: the count under way had not begun (see `count_begun`): the
+                    // newcomer's earlier count comes first.
+                    rebuild_order(s);
+                    s.turn = None;
+                    s.caps.clear();
+                    s.ready.clear();
+                } else {
+                    s.order.add_slot(i, act.count, true);
+                    let cap = s.ch(act.who).cap();
+                    if let Some(c) = s.caps.get_mut(usize::from(act.who)) {
+                        *c = cap;
+                    }
+                    if !s.caps.is_empty() && crate::check::action_ok(s, act.who, &act.action).is_ok() {
+                        s.ready.push(i);
+                    }
                 }
             } else {
                 s.chars[usize::from(act.who)].catch_up = Some((act.action, act.count));
             }
         }
-        Event::CountStarted { .. } => {
+        Event::CountStarted { count } => {
             s.caps = s.chars.iter().map(Char::cap).collect();
+            // HAL-R10: what each act of this count can do is fixed now.
+            let ready: Vec<u16> = (0..s.acts.len() as u16)
+                .filter(|&i| {
+                    let a = &s.acts[usize::from(i)];
+                    a.count == *count && crate::check::action_ok(s, a.who, &a.action).is_ok()
+                })
+                .collect();
+            s.ready = ready;
         }
         Event::TurnStarted { act } => {
             let who = s.acts[usize::from(*act)].who;
@@ -760,8 +796,8 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::Stabilized { who } => s.chars[usize::from(*who)].cond.0 |= Conditions::STABILIZED,
         Event::Spent { who, mana, stress } => {
             let c = &mut s.chars[usize::from(*who)];
-            c.mana -= mana;
-            c.stress -= stress;
+            c.mana = (c.mana - mana).max(0);
+            c.stress = (c.stress - stress).max(0);
         }
         Event::Restored { who, stress } => {
             let c = &mut s.chars[usize::from(*who)];
@@ -782,6 +818,8 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::RoundEnded { .. } => {
             s.caps.clear();
+            s.ready.clear();
+            s.ready.clear();
         }
         Event::Ruled(r) => rule(s, r),
         Event::Ended { winner } => {
@@ -798,6 +836,23 @@ pub fn apply(s: &mut State, e: &Event) {
     }
 }
 
+/// The order of this round's acts made again from their counts (lowest first, equal counts in
+/// encounter order, a catch-up before the creature's own act), keeping which have acted.
+fn rebuild_order(s: &mut State) {
+    use fray_engine::order::SlotRef;
+    let acted: Vec<u16> = s.order.slots().iter().filter(|x| x.acted).map(|x| x.who).collect();
+    let mut ids: Vec<u16> = (0..s.acts.len() as u16).collect();
+    ids.sort_by_key(|&i| {
+        let a = &s.acts[usize::from(i)];
+        (a.count, a.who, !a.catch_up)
+    });
+    let keys = ids.iter().map(|&i| (i, s.acts[usize::from(i)].count));
+    s.order = InitiativeOrder::new(keys, false).with_simultaneous_ties(true);
+    for i in acted {
+        s.order.finish_slot(SlotRef::first(i));
+    }
+}
+
 /// Marks an act done; once its count has no act left, that count is resolved (HAL-R42).
 fn finish_act(s: &mut State, act: u16) {
     let count = s.acts.get(usize::from(act)).map(|a| a.count);
@@ -806,6 +861,7 @@ fn finish_act(s: &mut State, act: u16) {
     if next != count {
         s.last_count = count;
         s.caps.clear();
+        s.ready.clear();
     }
 }
 
@@ -954,7 +1010,7 @@ fn rule(s: &mut State, r: &Ruling) {
             c.cond.0 |= Conditions::SURPRISED;
             c.declared = None;
         }
-        R::Other(OwnRuling::Obvious(who)) => s.chars[usize::from(*who)].cond.0 |= Conditions::HOPELESS,
+        R::Other(OwnRuling::Obvious(who)) => s.chars[usize::from(*who)].cond.0 ^= Conditions::HOPELESS,
         R::Other(OwnRuling::Blind(who)) => s.chars[usize::from(*who)].cond.0 ^= Conditions::BLINDED,
     }
 }

@@ -20,7 +20,7 @@ impl Summarize for HallowedEarth {
                 CombatantEnd {
                     id: c.id.clone(),
                     side: c.side,
-                    incapacitated: !c.fighting() && !c.has(Conditions::REMOVED),
+                    incapacitated: !s.fighting(i) && !c.has(Conditions::REMOVED),
                     removed: c.has(Conditions::REMOVED),
                     killed: c.has(Conditions::DEAD),
                     resources: vec![

@@ -53,12 +53,18 @@ impl TextRuleset for HallowedEarth {
             Event::Scheduled { act, this_round: true } => {
                 format!("{} joins this round at count {}", name(&act.who), act.count)
             }
-            Event::Scheduled { act, this_round: false } => format!(
-                "{}'s count {} has passed: it acts next round twice, at {} and at its new count",
-                name(&act.who),
-                act.count,
-                act.count - 12
-            ),
+            Event::Scheduled { act, this_round: false } => {
+                let catch_up = if s.options.catch_up_on_missed {
+                    format!("at {}", act.count - 12)
+                } else {
+                    "at its new count − 12".to_string()
+                };
+                format!(
+                    "{}'s count {} has passed: it acts next round twice, {catch_up} and at its new count",
+                    name(&act.who),
+                    act.count
+                )
+            }
             Event::CountStarted { count } => format!("Count {count}"),
             Event::TurnStarted { act } => {
                 let a = &s.acts[usize::from(*act)];

@@ -446,15 +446,17 @@ fn hal_r42_a_newcomer_joins_this_round_unless_its_count_has_passed() {
         .concat(),
     );
     // Counts: bo 1, the sentry 13, the scout 18. The ghoul's count is its d12 + 5.
-    // (arrives during, d12, acts this round)
+    // (arrives during whose turn, after it moved, d12, acts this round)
     let cases = [
-        ("sentry", 7u16, false), // 12 < 13, the count under way: passed
-        ("sentry", 8, true),     // 13: joins the count under way
-        ("sentry", 10, true),    // 15: still ahead
-        ("scout", 8, false),     // 13: at or below the last count resolved (13)
-        ("scout", 10, false),    // 15: below 18, the count under way
+        ("sentry", true, 7u16, false), // 12 < 13, a count under way: passed
+        ("sentry", false, 7, true),    // 12, the sentry's count not begun: still ahead
+        ("sentry", true, 8, true),     // 13: joins the count under way
+        ("sentry", true, 10, true),    // 15: still ahead
+        ("scout", false, 8, false),    // 13: at or below the last count resolved (13)
+        ("scout", false, 10, true),    // 15: after 13 resolved, before 18 began: ahead
+        ("scout", true, 10, false),    // 15: below 18, begun
     ];
-    for (during, d12, this_round) in cases {
+    for (during, moved, d12, this_round) in cases {
         let mut t = Table::<HallowedEarth>::load(&toml, &[], &[10, 10, 1]);
         t.type_as(PCS, "declare sentry move");
         t.type_as(PCS, "declare scout move");
@@ -463,10 +465,20 @@ fn hal_r42_a_newcomer_joins_this_round_unless_its_count_has_passed() {
         if during == "scout" {
             t.cmd("end"); // the sentry at 13: count 13 has resolved
         }
+        if moved {
+            t.cmd("move 2,2");
+        }
         t.dice(&[d12]).cmd("gm add ghoul ghoul foes 1,0");
         t.cmd("declare ghoul move");
         let scheduled = t.state().acts.iter().any(|a| a.who == 3);
-        assert_eq!(scheduled, this_round, "during the {during}'s turn, d12 {d12}");
+        assert_eq!(
+            scheduled, this_round,
+            "during the {during}'s turn (moved: {moved}), d12 {d12}"
+        );
+        if this_round && !moved && d12 < 10 + if during == "scout" { 3 } else { 0 } {
+            // It comes before the untouched turn, which starts again after it.
+            assert_eq!(t.game.pending().and_then(|p| p.actor), Some(3));
+        }
         // Play out the round; the ghoul ends its own turn when it comes.
         while t.state().round == 1 {
             t.cmd("end");
