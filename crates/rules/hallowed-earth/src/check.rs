@@ -425,6 +425,25 @@ pub fn may_react(s: &State, by: Cid) -> bool {
     !c.gone() && !c.reacted && cap != Cap::Out && !c.has(Conditions::SURPRISED) && !dying_busy
 }
 
+/// Whether the creature whose turn it is may move at all now (HAL-R30: not the Dying after
+/// acting; not without movement left).
+fn move_allowed(s: &State, t: &Turn) -> Result<(), Reject> {
+    let me = s.ch(t.who);
+    if s.cap_now(t.who) == Cap::Dying && t.acted {
+        return Err(no(
+            codes::CANNOT_MOVE,
+            format!("{} is Dying and has acted: it cannot move too", me.name),
+        ));
+    }
+    if moves_left(s, t) == 0 {
+        return Err(no(
+            codes::CANNOT_MOVE,
+            format!("{} has no movement left this round", me.name),
+        ));
+    }
+    Ok(())
+}
+
 /// Whether the rules accept `c` from `seat` now.
 pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
     if let Command::Gm(r) = c {
@@ -463,19 +482,7 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
     };
     match c {
         Command::Move(to) => {
-            let me = s.ch(t.who);
-            if s.cap_now(t.who) == Cap::Dying && t.acted {
-                return Err(no(
-                    codes::CANNOT_MOVE,
-                    format!("{} is Dying and has acted: it cannot move too", me.name),
-                ));
-            }
-            if moves_left(s, t) == 0 {
-                return Err(no(
-                    codes::CANNOT_MOVE,
-                    format!("{} has no movement left this round", me.name),
-                ));
-            }
+            move_allowed(s, t)?;
             move_path(s, t, *to, &mut PathScratch::new()).map(drop)
         }
         Command::Act(n) => act_ok(s, t, *n),
@@ -657,24 +664,24 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
         if s.options.retarget {
             out.extend(s.ids().map(|n| Command::Act(Some(n))));
         }
-        if moves_left(s, t) > 0 {
+        let mut acts = out.split_off(start);
+        acts.retain(|c| check(s, seat, c).is_ok());
+        out.extend(acts);
+        // The moves `check` accepts are the squares one search reaches within the movement
+        // left: they are listed from that search, not checked one by one (a search each).
+        if move_allowed(s, t).is_ok() {
+            let at = s.ch(t.who).at;
             let step = |_: Pos, b: Pos| s.open(b).then_some(1);
             let mut scratch = PathScratch::new();
-            let r = reach(
-                &s.setup.map,
-                s.ch(t.who).at,
-                moves_left(s, t),
-                step,
-                |_| true,
-                &mut scratch,
-            );
+            let r = reach(&s.setup.map, at, moves_left(s, t), step, |_| true, &mut scratch);
             out.extend(
                 r.destinations()
-                    .filter(|(p, _)| *p != s.ch(t.who).at)
+                    .filter(|(p, _)| *p != at)
                     .map(|(p, _)| Command::Move(p)),
             );
         }
         out.push(Command::End);
+        return;
     }
     let mut listed = out.split_off(start);
     listed.retain(|c| check(s, seat, c).is_ok());
