@@ -3,9 +3,12 @@
 //! declaration its seat has not seen ([`crate::view::known_declaration`]).
 //!
 //! - Declaring: stabilise a Dying or Incapacitated ally within reach of a short walk if it has
-//!   a Heal bonus; otherwise attack the nearest foe still fighting with the weapon of the best
-//!   expected damage (a ranged weapon when the foe is beyond its melee reach), or take full
-//!   defence when it is Incapacitated itself.
+//!   a Heal bonus; lie still when down itself (acting would cost a Wound Point); out of Stress
+//!   and hurt, drink a restorative it carries; out of Stress with two foes close, full defence
+//!   on even rounds;
+//!   otherwise cast a damage spell it can pay from Mana at the nearest foe still fighting if that
+//!   foe is beyond its melee reach, or attack it with the weapon of the best expected damage (a
+//!   ranged weapon only when the foe is beyond melee reach).
 //! - Its turn: take the declared action when it can; otherwise walk to the square nearest the
 //!   target (by walking distance), then act; otherwise end the turn.
 //! - A Reposte: always, with the first weapon listed. An injury table: the first listed.
@@ -76,6 +79,30 @@ impl Heuristic {
         {
             return c;
         }
+        let st = s.stats(who);
+        // Out of Stress and hurt: drink a restorative if it carries one.
+        if me.stress == 0
+            && me.wp < s.wp_max(who)
+            && let Some(c) = pick(
+                &|a| matches!(a, Action::Use { target, .. } if *target == who),
+                &self.legal,
+            )
+        {
+            return c;
+        }
+        // Out of Stress with two or more foes within reach: full defence (HAL-R14), every
+        // second round (so that two such sides cannot guard for ever).
+        let close = s
+            .ids()
+            .filter(|&c| s.hostile(who, c) && s.fighting(c) && s.distance(who, c) <= check::threat_range(s, c).max(1))
+            .count();
+        if me.stress == 0
+            && close >= 2
+            && s.round % 2 == 0
+            && let Some(c) = pick(&|a| *a == Action::FullDefense, &self.legal)
+        {
+            return c;
+        }
         // The nearest foe still fighting.
         let foe = s
             .ids()
@@ -83,6 +110,19 @@ impl Heuristic {
             .min_by_key(|&c| (s.distance(who, c), s.ch(c).wp, c));
         if let Some(f) = foe {
             let dist = s.distance(who, f);
+            // A damage spell paid from Mana alone at a foe beyond melee reach.
+            let spell = |a: &Action| match *a {
+                Action::Cast { spell, target } if target == f => st
+                    .spells
+                    .get(usize::from(spell))
+                    .is_some_and(|sp| sp.damage.is_some() && sp.mana <= me.mana && s.options.squares(sp.range) >= dist),
+                _ => false,
+            };
+            if dist > check::threat_range(s, who).max(1)
+                && let Some(c) = pick(&spell, &self.legal)
+            {
+                return c;
+            }
             let value = |c: &Command| -> Option<(i64, u8)> {
                 let Command::Declare { action, .. } = c else {
                     return None;
