@@ -98,7 +98,7 @@ impl Heuristic {
             .count();
         if me.stress == 0
             && close >= 2
-            && s.round % 2 == 0
+            && s.round.is_multiple_of(2)
             && let Some(c) = pick(&|a| *a == Action::FullDefense, &self.legal)
         {
             return c;
