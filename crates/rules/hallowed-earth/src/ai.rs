@@ -2,7 +2,7 @@
 //! other creatures it reads positions, gauges and conditions (open to every seat), never a
 //! declaration its seat has not seen ([`crate::view::known_declaration`]).
 //!
-//! - Declaring: stabilise a Dying or Incapacitated ally within reach of a short walk if it has
+//! - Declaring: stabilise a Dying or Incapacitated ally (never a foe) within reach of a short walk if it has
 //!   a Heal bonus; lie still when down itself (acting would cost a Wound Point); out of Stress
 //!   and hurt, drink a restorative it carries; out of Stress with two foes close, full defence
 //!   on even rounds;
@@ -68,7 +68,7 @@ impl Heuristic {
         };
         // Stabilise a fallen ally nearby.
         if s.stats(who).heal > 0 {
-            let near = |t: Cid| s.distance(who, t) <= check::move_budget(s, who, None) / 2 + 1;
+            let near = |t: Cid| !s.hostile(who, t) && s.distance(who, t) <= check::move_budget(s, who, None) / 2 + 1;
             if let Some(c) = pick(&|a| matches!(a, Action::Heal { target } if near(*target)), &self.legal) {
                 return c;
             }

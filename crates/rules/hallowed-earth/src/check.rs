@@ -11,7 +11,7 @@ use crate::state::{Action, Cap, Conditions, Frame, Phase, State, Turn};
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
 use fray_engine::{Reject, Seat};
-use fray_space::{PathScratch, Pos, cheapest_path, reach};
+use fray_space::{DiagonalReach, DiagonalScratch, Metric, Pos, reach_diagonal};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
@@ -173,27 +173,56 @@ pub fn moves_left(s: &State, t: &Turn) -> u32 {
 }
 
 /// The shortest way to `to` through open squares, and its cost in squares.
-pub fn move_path(s: &State, t: &Turn, to: Pos, scratch: &mut PathScratch) -> Result<(Vec<Pos>, u32), Reject> {
+pub fn move_path(s: &State, t: &Turn, to: Pos, scratch: &mut DiagonalScratch) -> Result<(Vec<Pos>, u32), Reject> {
     if s.ch(t.who).at == to {
         return Err(no(codes::BLOCKED, format!("{} is there already", s.ch(t.who).name)));
     }
     if !s.open(to) {
         return Err(no(codes::BLOCKED, format!("{to} is not an open square")));
     }
-    let step = |_: Pos, b: Pos| s.open(b).then_some(1);
-    let from = s.ch(t.who).at;
     let left = moves_left(s, t);
-    match cheapest_path(&s.setup.map, from, to, u32::MAX, step, |_| true, scratch) {
-        None => Err(no(
-            codes::BLOCKED,
-            format!("there is no way to {to} through open squares"),
-        )),
-        Some((_, cost)) if cost > left => Err(no(
+    let r = walk_reach(s, s.ch(t.who).at, u32::MAX, scratch);
+    match (r.cost_to(to), r.path_to(to)) {
+        (Some(cost), _) if cost > left => Err(no(
             codes::TOO_FAR,
             format!("{to} is {cost} squares away and {left} are left this round"),
         )),
-        Some((path, cost)) => Ok((path, cost)),
+        (Some(cost), Some(path)) => Ok((path, cost)),
+        _ => Err(no(
+            codes::BLOCKED,
+            format!("there is no way to {to} through open squares"),
+        )),
     }
+}
+
+/// The cost of each square of a walk from `from` along `path` (the squares after the start),
+/// counted from the start: 1 a step, or with alternating diagonals every second diagonal 2.
+pub fn path_costs(s: &State, from: Pos, path: &[Pos]) -> Vec<u32> {
+    let alternating = s.options.metric == Metric::AlternatingDiagonal;
+    let (mut prev, mut total, mut diagonals) = (from, 0u32, 0u32);
+    path.iter()
+        .map(|&p| {
+            let diagonal = p.x != prev.x && p.y != prev.y;
+            if diagonal {
+                diagonals += 1;
+            }
+            total += if alternating && diagonal && diagonals % 2 == 0 {
+                2
+            } else {
+                1
+            };
+            prev = p;
+            total
+        })
+        .collect()
+}
+
+/// Every square a creature at `from` may walk to for at most `budget` squares, through open
+/// squares, diagonal steps counted by the `metric` option (HAL-R18).
+pub fn walk_reach<'a>(s: &'a State, from: Pos, budget: u32, scratch: &'a mut DiagonalScratch) -> DiagonalReach<'a> {
+    let alternating = s.options.metric == Metric::AlternatingDiagonal;
+    let enter = |_: Pos, b: Pos| s.open(b).then_some(0);
+    reach_diagonal(&s.setup.map, from, budget, alternating, enter, |_| true, scratch)
 }
 
 /// Whether a creature can declare `action` (what does not depend on where anyone will be on
@@ -483,7 +512,7 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
     match c {
         Command::Move(to) => {
             move_allowed(s, t)?;
-            move_path(s, t, *to, &mut PathScratch::new()).map(drop)
+            move_path(s, t, *to, &mut DiagonalScratch::new()).map(drop)
         }
         Command::Act(n) => act_ok(s, t, *n),
         Command::End => Ok(()),
@@ -671,9 +700,8 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
         // left: they are listed from that search, not checked one by one (a search each).
         if move_allowed(s, t).is_ok() {
             let at = s.ch(t.who).at;
-            let step = |_: Pos, b: Pos| s.open(b).then_some(1);
-            let mut scratch = PathScratch::new();
-            let r = reach(&s.setup.map, at, moves_left(s, t), step, |_| true, &mut scratch);
+            let mut scratch = DiagonalScratch::new();
+            let r = walk_reach(s, at, moves_left(s, t), &mut scratch);
             out.extend(
                 r.destinations()
                     .filter(|(p, _)| *p != at)

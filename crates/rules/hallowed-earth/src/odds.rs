@@ -176,7 +176,8 @@ pub fn of(s: &State, by: Cid, target: Cid, w: &Weapon, thrown: bool) -> Attack {
 }
 
 /// Reads `--attack N --defense N --damage NdS+K [--armour N] [--crit 2|3|4] [--crit-range N]
-/// [--stress N]`, with the table's options from `--option name=value` pairs.
+/// [--stress N]` (Stress 999, enough for any plain hit, when left out), with the table's
+/// options from `--option name=value` pairs.
 pub fn parse(args: &[String]) -> Result<(Attack, Options), String> {
     let usage = "expected --attack N --defense N --damage NdS+K [--armour N] [--crit 2|3|4] [--crit-range N] [--stress N] [--option name=value]";
     let mut a = Attack {
@@ -190,7 +191,8 @@ pub fn parse(args: &[String]) -> Result<(Attack, Options), String> {
         crit_from: 0,
         mult: 2,
         armour: 0,
-        stress: 0,
+        // Without --stress, the target has Stress enough for any plain hit.
+        stress: 999,
     };
     let mut options = toml::Table::new();
     let (mut got_attack, mut got_defense, mut got_damage) = (false, false, false);

@@ -12,7 +12,7 @@ use crate::setup::Cid;
 use crate::state::{Act, Action, Cap, Cause, CheckKind, Conditions, Event, Frame, Lost, Phase, State, Turn};
 use fray_engine::resolve::settle;
 use fray_engine::{Cx, EngineError, Flow};
-use fray_space::{PathScratch, Pos, reach};
+use fray_space::Pos;
 
 type Cx1<'a, 'b> = &'a mut Cx<'b, HallowedEarth>;
 
@@ -458,6 +458,10 @@ fn deal(
         kind: kind.into(),
         cause: Cause::Crit,
     });
+    // The dead suffer no injury worth rolling for.
+    if cx.s.ch(target).has(Conditions::DEAD) {
+        return Ok(());
+    }
     let name = cx.s.ch(target).name.clone();
     let r = dice(cx, 1, 100, &format!("injury chance for {name}"))? as u16;
     cx.emit(Event::InjuryRoll {
@@ -532,13 +536,13 @@ fn injure(cx: Cx1<'_, '_>, target: Cid, kind: &str) -> Result<(), EngineError> {
 fn walk(cx: Cx1<'_, '_>, to: Pos) -> Result<(), EngineError> {
     let s = &*cx.s;
     let t: Turn = s.turn.ok_or_else(|| bug("a move without a turn"))?;
-    let (path, _) = move_path(s, &t, to, &mut PathScratch::new()).map_err(|r| bug(r.reason))?;
+    let (path, _) = move_path(s, &t, to, &mut fray_space::DiagonalScratch::new()).map_err(|r| bug(r.reason))?;
     let who = t.who;
     let defensive = matches!(s.acts[usize::from(t.act)].action, Action::Defensive { .. });
     let m = s.options.metric;
     let mut prev = s.ch(who).at;
-    // The path lists the squares after the start: the i-th costs i + 1 squares.
-    let mut stop = (to, path.len() as u32);
+    let costs = check::path_costs(s, s.ch(who).at, &path);
+    let mut stop = (to, costs.last().copied().unwrap_or(0));
     let mut provoked: Vec<Cid> = Vec::new();
     if s.options.reposte_on_entry && !defensive {
         for (i, &sq) in path.iter().enumerate() {
@@ -553,7 +557,7 @@ fn walk(cx: Cx1<'_, '_>, to: Pos) -> Result<(), EngineError> {
                 })
                 .collect();
             if !provoked.is_empty() {
-                stop = (sq, i as u32 + 1);
+                stop = (sq, costs[i]);
                 break;
             }
             prev = sq;
@@ -752,9 +756,8 @@ fn flee(cx: Cx1<'_, '_>, act: u16, who: Cid) -> Result<(), EngineError> {
         cx.emit(Event::TurnEnded { act });
         return Ok(());
     }
-    let step = |_: Pos, b: Pos| s.open(b).then_some(1);
-    let mut scratch = PathScratch::new();
-    let r = reach(map, at, u32::MAX, step, |_| true, &mut scratch);
+    let mut scratch = fray_space::DiagonalScratch::new();
+    let r = check::walk_reach(s, at, u32::MAX, &mut scratch);
     let best = r
         .destinations()
         .filter(|(p, _)| edge(*p))
@@ -764,18 +767,18 @@ fn flee(cx: Cx1<'_, '_>, act: u16, who: Cid) -> Result<(), EngineError> {
         cx.emit(Event::TurnEnded { act });
         return Ok(());
     };
-    let path = fray_space::cheapest_path(map, at, goal, u32::MAX, step, |_| true, &mut scratch)
-        .map(|(p, _)| p)
-        .unwrap_or_default();
+    let path = r.path_to(goal).unwrap_or_default();
     let t = s.turn.ok_or_else(|| bug("a flight without a turn"))?;
     let budget = move_budget(s, who, Some(&t)).saturating_sub(s.ch(who).moved) as usize;
-    // The path lists the squares after the start.
-    let n = budget.min(path.len());
+    // The path lists the squares after the start: go as far along it as the budget allows.
+    let costs = check::path_costs(s, at, &path);
+    let n = costs.iter().take_while(|&&c| c as usize <= budget).count();
+    let spent = if n > 0 { costs[n - 1] } else { 0 };
     if n > 0 {
         cx.emit(Event::Moved {
             who,
             to: path[n - 1],
-            cost: n as u32,
+            cost: spent,
         });
     }
     if n > 0 && edge(path[n - 1]) {

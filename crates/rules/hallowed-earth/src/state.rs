@@ -817,6 +817,10 @@ pub fn apply(s: &mut State, e: &Event) {
             finish_act(s, *act);
         }
         Event::RoundEnded { .. } => {
+            // Full defence lasts to the end of the round (HAL-R14).
+            for c in &mut s.chars {
+                c.cond.0 &= !Conditions::GUARDING;
+            }
             s.caps.clear();
             s.ready.clear();
             s.ready.clear();
