@@ -56,3 +56,10 @@ fn golden_ingenuity_shrine() {
 fn golden_skeleton_duel() {
     insta::assert_snapshot!("skeleton-duel-seed-7", run("skeleton/duel", 7));
 }
+
+#[test]
+fn golden_hallowed_earth_roadside() {
+    // Shared initiative rolls, declarations and lowest-first counts, Repostes, critical hits
+    // and injuries, morale and flight, a failed Heal check, Dying and death.
+    insta::assert_snapshot!("hallowed-earth-roadside-seed-1", run("hallowed-earth/roadside", 1));
+}

@@ -138,7 +138,9 @@ fn jobs_are_bounded() {
 fn odds_names_every_known_ruleset() {
     let err = refused(&fray().args(["odds", "chess"]).output().unwrap());
     assert!(
-        err.contains("'chess' is neither 'roll' nor a ruleset (known: roll, thrum, ingenuity, skeleton)"),
+        err.contains(
+            "'chess' is neither 'roll' nor a ruleset (known: roll, thrum, ingenuity, skeleton, hallowed-earth)"
+        ),
         "{err}"
     );
 }

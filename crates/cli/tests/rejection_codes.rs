@@ -12,12 +12,13 @@ fn root() -> PathBuf {
 }
 
 /// Each list of codes with the heading of its table in docs/commands.md.
-fn lists() -> [(&'static str, &'static [&'static str]); 4] {
+fn lists() -> [(&'static str, &'static [&'static str]); 5] {
     [
         ("Engine codes", Reject::ENGINE_CODES),
         ("Thrum codes", fray_thrum::codes::ALL),
         ("Ingenuity codes", fray_ingenuity::codes::ALL),
         ("Skeleton codes", fray_skeleton::codes::ALL),
+        ("Hallowed Earth codes", fray_hallowed_earth::codes::ALL),
     ]
 }
 
@@ -96,6 +97,7 @@ fn sources() -> Vec<PathBuf> {
         "rules/thrum",
         "rules/ingenuity",
         "rules/skeleton",
+        "rules/hallowed-earth",
     ] {
         walk(&root().join("crates").join(krate).join("src"), &mut out);
     }

@@ -10,7 +10,7 @@ use fray_hallowed_earth::HallowedEarth;
 use fray_hallowed_earth::options::Options;
 use fray_testkit::example;
 
-const EXAMPLES: &[&str] = &["roadside.toml"];
+const EXAMPLES: &[&str] = &["roadside.toml", "crypt.toml", "duel.toml"];
 
 fn random(_: u64) -> Box<dyn Policy<HallowedEarth>> {
     Box::new(RandomLegal::<HallowedEarth>::new())
