@@ -1,8 +1,8 @@
 //! What each seat may know, and what it is shown of events and commands.
 //!
 //! With secret declarations (HAL-R11), a creature's declared action is hidden from every seat
-//! but its own until all declarations are in and the round's order is revealed (the GM sees
-//! them only when it runs no side itself):
+//! but its own (and the GM's, whose log is the full log) until all declarations are in and the
+//! round's order is revealed:
 //! not in the seat's JSON view, not in its log (the declaration shows as made, not what it
 //! is), and not in the commands it is shown. The one-at-a-time methods hide nothing: each
 //! declaration is seen by those who declare after it. Everything else is open.
@@ -31,11 +31,11 @@ fn secret(s: &State) -> bool {
     s.options.declaration == Declaration::Secret && s.phase == Phase::Declaring
 }
 
-/// Whether `seat` may not see what `c` declared. The GM sees every declaration only when it
-/// runs no side itself: a GM who declares for monsters declares in secret like the players.
+/// Whether `seat` may not see what `c` declared. The GM's seat sees everything, as in every
+/// ruleset (its log is the full log): a table that wants the monsters' declarations made
+/// without sight of the players' gives the monsters a seat of their own.
 pub fn hidden_from(s: &State, seat: Seat, c: Cid) -> bool {
-    let referee_only = seat.is_gm() && !s.setup.sides.iter().any(|x| x.seat.is_gm());
-    secret(s) && !referee_only && usize::from(c) < s.chars.len() && s.seat_of(c) != seat
+    secret(s) && !seat.is_gm() && usize::from(c) < s.chars.len() && s.seat_of(c) != seat
 }
 
 /// The declaration of `c` as `seat` knows it: `None` when it has not declared or the
