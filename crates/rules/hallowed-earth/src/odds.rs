@@ -99,9 +99,16 @@ pub fn attack(a: &Attack, o: &Options) -> Result<Odds, String> {
         let floor = i64::from(o.armour_floor);
         let dmg = after_armour(d, armour, floor);
         let stress = dmg.min(i64::from(a.stress.max(0)));
+        // HAL-R25: what Stress does not take goes on to Wound Points, unless the option stops
+        // a hit at the Stress it empties.
+        let wp = if a.stress > 0 && !o.stress_overflow {
+            0
+        } else {
+            dmg - stress
+        };
         hit_stress += p * stress as f64;
-        hit_wp += p * (dmg - stress) as f64;
-        if dmg > stress {
+        hit_wp += p * wp as f64;
+        if wp > 0 {
             hit_any_wp += p;
         }
         let wp = match o.crit_armour_order {
@@ -307,6 +314,26 @@ mod tests {
         assert!((odds.expected_wp - 9.0 / 20.0).abs() < 1e-12);
         // HAL-R38: injury when d100 ≤ the Wound Point damage: mean 9 of 100.
         assert!((odds.p_injury - 0.05 * 0.09).abs() < 1e-12);
+    }
+
+    #[test]
+    fn hal_r25_the_odds_follow_stress_overflow() {
+        // 1d8 against 3 Stress: plain hits overflow by 1..=5 (mean 15/8), or not at all.
+        let a = Attack {
+            stress: 3,
+            defense: 40,
+            crit_from: 21,
+            ..sword()
+        };
+        let a = Attack { defense: 4, ..a };
+        let on = attack(&a, &Options::default()).unwrap();
+        let off = Options {
+            stress_overflow: false,
+            ..Options::default()
+        };
+        let off = attack(&a, &off).unwrap();
+        assert!((on.expected_wp - on.p_hit * 15.0 / 8.0).abs() < 1e-12, "{on:?}");
+        assert_eq!(off.expected_wp, 0.0);
     }
 
     #[test]

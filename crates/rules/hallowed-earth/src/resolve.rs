@@ -712,6 +712,8 @@ fn resolving(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
         _ if gone_for_good(s, who) => Some(Lost::Unable),
         Cap::Out => Some(Lost::Unable),
         Cap::Dying if act.was != Cap::Dying => Some(Lost::Unable),
+        // HAL-R30: one action a round for the Dying (a Reposte already taken counts).
+        Cap::Dying if s.ch(who).actions > 0 => Some(Lost::Unable),
         Cap::Incapacitated if act.was == Cap::Able && !s.options.incapacitated_may_act => Some(Lost::Dropped),
         _ if check::resting(s, who) && !act.catch_up && s.ch(who).last_acted + 1 == s.round => Some(Lost::Resting),
         _ => None,

@@ -608,7 +608,11 @@ impl State {
     /// Whether a creature may step onto `p`: on the map, not blocked, nobody still in the
     /// combat there.
     pub fn open(&self, p: Pos) -> bool {
-        self.setup.map.get(p).is_some_and(|c| !c.blocked) && !self.chars.iter().any(|c| c.at == p && !c.gone())
+        // One killed on the count under way still stands there until the count is over (HAL-R10).
+        let stands = |(i, c): (usize, &Char)| {
+            c.at == p && (!c.gone() || self.caps.get(i).is_some_and(|&k| k != Cap::Out) && c.has(Conditions::DEAD))
+        };
+        self.setup.map.get(p).is_some_and(|c| !c.blocked) && !self.chars.iter().enumerate().any(stands)
     }
 
     /// Squares between two creatures.
@@ -667,7 +671,6 @@ pub fn apply(s: &mut State, e: &Event) {
             s.acts.clear();
             s.order = InitiativeOrder::new([], false);
             s.caps.clear();
-            s.ready.clear();
             s.ready.clear();
             s.last_count = None;
             let first = *round == 1;
@@ -822,7 +825,6 @@ pub fn apply(s: &mut State, e: &Event) {
                 c.cond.0 &= !Conditions::GUARDING;
             }
             s.caps.clear();
-            s.ready.clear();
             s.ready.clear();
         }
         Event::Ruled(r) => rule(s, r),

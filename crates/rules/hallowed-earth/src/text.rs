@@ -343,7 +343,7 @@ impl TextRuleset for HallowedEarth {
         "gm set <id> stress|wp|mana +N|-N|=N   gm move <id> <x,y>   gm remove <id>
 gm add <new-id> <template> <side> <x,y>   (rolls initiative and declares at once: HAL-R12)
 gm unaware <id>    (Surprised this round: a newcomer, or anyone before round 1's declarations)
-gm obvious <id>    (its morale checks fail: HAL-R22)    gm blind <id>   (Blinded on/off)
+gm obvious <id>    (its morale checks fail, HAL-R22: on/off)    gm blind <id>   (Blinded on/off)
 gm end <side>|none"
     }
 
