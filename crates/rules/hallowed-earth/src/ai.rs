@@ -177,7 +177,10 @@ impl Heuristic {
             return Command::End;
         }
         let Some(goal) = goal else { return Command::End };
-        let far = self.walking(s, s.ch(goal).at);
+        // Walking distances from the goal, through open squares (its own square taken).
+        let step = |_: Pos, b: Pos| s.open(b).then_some(1);
+        let r = reach(&s.setup.map, s.ch(goal).at, u32::MAX, step, |_| true, &mut self.scratch);
+        let far = |p: Pos| r.cost_to(p).unwrap_or(u32::MAX);
         let here = far(s.ch(who).at);
         let best = self
             .legal
@@ -190,28 +193,6 @@ impl Heuristic {
         match best {
             Some((d, p)) if d < here => Command::Move(p),
             _ => Command::End,
-        }
-    }
-
-    /// Walking distance from every square to `to` (through open squares; `to` itself taken).
-    fn walking(&mut self, s: &State, to: Pos) -> impl Fn(Pos) -> u32 + use<> {
-        let map = &s.setup.map;
-        let step = |_: Pos, b: Pos| s.open(b).then_some(1);
-        let r = reach(map, to, u32::MAX, step, |_| true, &mut self.scratch);
-        let mut best = vec![u32::MAX; map.len()];
-        for (p, d) in r.destinations() {
-            if let Some(i) = map.index(p) {
-                best[i] = d;
-            }
-        }
-        let (w, h) = (map.width() as i16, map.height() as i16);
-        move |p: Pos| {
-            let inside = (0..w).contains(&p.x) && (0..h).contains(&p.y);
-            if inside {
-                best[p.y as usize * w as usize + p.x as usize]
-            } else {
-                u32::MAX
-            }
         }
     }
 }

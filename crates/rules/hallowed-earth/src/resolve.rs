@@ -715,7 +715,7 @@ fn resolving(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
         // HAL-R30: one action a round for the Dying (a Reposte already taken counts).
         Cap::Dying if s.ch(who).actions > 0 => Some(Lost::Unable),
         Cap::Incapacitated if act.was == Cap::Able && !s.options.incapacitated_may_act => Some(Lost::Dropped),
-        _ if check::resting(s, who) && !act.catch_up && s.ch(who).last_acted + 1 == s.round => Some(Lost::Resting),
+        _ if !act.catch_up && check::resting(s, who) => Some(Lost::Resting),
         _ => None,
     };
     if let Some(why) = lost {

@@ -381,8 +381,7 @@ gm end <side>|none"
             _ => return None,
         };
         let weapon = s.stats(by).weapons.get(usize::from(w))?;
-        let target_char = s.chars.get(usize::from(target))?;
-        let _ = target_char;
+        s.chars.get(usize::from(target))?;
         let o = odds::attack(&odds::of(s, by, target, weapon, thrown), &s.options).ok()?;
         Some(format!(
             "hit {:.0}%, critical {:.0}%, expected {:.1} Stress and {:.1} Wound Points, injury {:.1}%",

@@ -1252,15 +1252,13 @@ fn hal_h18_agility_loss_keeps_base_initiative_unless_the_option_recomputes_it() 
 
 #[test]
 fn hal_h6_prone_paralysed_blinded_and_concussed_change_attack_rolls() {
-    let bow = r#"{ name = "bow", damage = "1d6", range = 20 }"#;
-    let sword = r#"{ name = "sword", damage = "1d6" }"#;
     let total = |t: &Table<HallowedEarth>| {
         t.last.iter().find_map(|e| match e {
             Event::Attacked { total, .. } => Some(*total),
             _ => None,
         })
     };
-    // A prone target (entry 3): melee +2, ranged −2. ash: Strength 12 (+1), Dexterity 10 (0).
+    // A prone target (entry 3): melee attacks on it +2. ash: Strength 12 (+1).
     let mut t = strike(
         "",
         r#"{ name = "maul", damage = "1d6", crit = 2 }"#,
@@ -1269,7 +1267,6 @@ fn hal_h6_prone_paralysed_blinded_and_concussed_change_attack_rolls() {
     );
     t.cmd("end");
     t.cmd("end");
-    let _ = (bow, sword);
     t.type_as(PCS, "declare ash attack bo with maul");
     t.type_as(PCS, "declare zed move");
     t.type_as(FOES, "declare bo move");
