@@ -17,9 +17,10 @@
 //! * [`diagonal`]: pathfinding where every second diagonal step costs two.
 //! * [`shape`]: areas of effect (blocks, lines, auras) and range checks.
 //! * [`cover`](mod@cover): dividing lines, flanks and the cover/obstruction test.
-//!
-//! Zone graphs, the abstract "zones and links" maps of some other games, will
-//! also live in this crate.
+//! * [`zone`]: zone maps, the abstract "zones and links" battlefields of
+//!   zone-based games ([`ZoneMap`], [`ZoneId`], the bit set [`ZoneSet`]):
+//!   all-pairs link distances worked out once, range bands, and path search
+//!   around blocked zones.
 //!
 //! The crate sits on the simulation hot path, so distance, adjacency and
 //! cover functions never allocate, pathfinding reuses a
@@ -34,6 +35,7 @@ pub mod metric;
 pub mod movement;
 pub mod pos;
 pub mod shape;
+pub mod zone;
 
 pub use cover::{CoverCheck, beyond_dividing_line, cover, flanks};
 pub use diagonal::{DiagonalReach, DiagonalScratch, reach_diagonal};
@@ -42,3 +44,4 @@ pub use metric::{Metric, alternating_diagonal, chebyshev, is_adjacent, neighbour
 pub use movement::{PathScratch, Reach, StepTable, cheapest_path, cheapest_path_indexed, reach, reach_indexed};
 pub use pos::{Dir, ParseDirError, ParsePosError, Pos};
 pub use shape::{area, aura, in_range, line, line_to_edge};
+pub use zone::{Link, LinkSpec, MAX_ZONES, Zone, ZoneError, ZoneId, ZoneMap, ZonePath, ZoneSet, ZoneSetIter, is_word};
