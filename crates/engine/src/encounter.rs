@@ -10,6 +10,8 @@
 //! - [`options`]: the `[options]` table read into the ruleset's own options type and checked;
 //! - [`GridMap`] and [`grid`]: the `[map]` of rows of cells read into a [`Grid`], and
 //!   [`RawPos`] with [`square`] for a square on it (`"x,y"` or `[x, y]`);
+//! - [`RawZone`] and [`zones`]: the `[[zone]]` tables of a zone encounter read into a
+//!   [`ZoneMap`], and [`zone_of`] for a zone named by id;
 //! - [`is_word`], [`seat_of`], [`index_of`] and [`combatant_id`]: ids, seats and references by
 //!   id;
 //! - [`Overlay`], [`overlay!`](crate::overlay) and [`template_base`]: stat-block templates that
@@ -26,10 +28,10 @@
 
 use crate::Seat;
 use crate::diag::{Diagnostic, SourceFile};
-use fray_space::{Grid, Pos};
+use fray_space::{Grid, LinkSpec, MAX_ZONES, Pos, Zone, ZoneError, ZoneId, ZoneMap};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 pub use toml::Spanned;
@@ -181,9 +183,186 @@ pub fn square(d: &mut Diags, raw: &Spanned<RawPos>, map: &Grid) -> Option<Pos> {
     }
 }
 
-/// One word of letters, digits, '-' and '_' (ids of sides, teams, seats and combatants).
+/// One word of letters, digits, '-' and '_' (ids of sides, teams, seats, combatants and zones):
+/// [`fray_space::is_word`].
 pub fn is_word(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    fray_space::is_word(s)
+}
+
+/// A `[[zone]]` table of a zone encounter (see docs/encounters.md, "Zone maps").
+#[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawZone {
+    /// The id, one word, typed in commands.
+    pub id: Spanned<String>,
+    /// An optional display name.
+    pub name: Option<Spanned<String>>,
+    /// The zones this one is linked to. Links are undirected: listing one from either end, or
+    /// from both, gives the same link.
+    #[serde(default)]
+    pub links: Vec<Spanned<String>>,
+    /// How many cover spots the zone has (default 0).
+    #[serde(default)]
+    pub cover: u8,
+    /// Whether the zone is an exit from the battlefield (default `false`).
+    #[serde(default)]
+    pub exit: bool,
+    /// Free words the ruleset interprets (`dark`, `water`).
+    #[serde(default)]
+    pub tags: Vec<Spanned<String>>,
+    /// Obstacle labels by linked zone: `{ woods = "brambles" }` puts `brambles` on the link to
+    /// `woods` (which either end may list).
+    #[serde(default)]
+    pub obstacles: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+/// "unknown zone 'x'; the zones are: a, b, c".
+fn unknown_zone<'i>(name: &str, ids: impl IntoIterator<Item = &'i str>) -> String {
+    let ids: Vec<&str> = ids.into_iter().collect();
+    format!("unknown zone '{name}'; the zones are: {}", ids.join(", "))
+}
+
+/// The lower-case ids of a link's ends, in sorted order: one key for both directions.
+fn link_key(a: &str, b: &str) -> (String, String) {
+    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+    if a <= b { (a, b) } else { (b, a) }
+}
+
+/// Reads the `[[zone]]` tables into a [`ZoneMap`] (each zone's [`ZoneId`] is its position in
+/// the file). Links are declared in file order, each zone's `links` in turn; a link listed again
+/// from its other end is the same link (its place in the order is the first listing). Every
+/// problem is a diagnostic: no zones at all (for the file), more than 64 (at the first zone
+/// beyond), a bad or repeated id (also by case), a bad name or tag (at it), a link to an unknown
+/// zone ("unknown zone 'x'; the zones are: ..."), to the zone itself or listed twice from the
+/// same zone (at the name in `links`), an obstacle on a zone this one has no link to (at the
+/// key), a bad obstacle label or one the link's other end gives differently (at the label).
+/// `None` after any problem.
+pub fn zones(d: &mut Diags, raw: &[Spanned<RawZone>]) -> Option<ZoneMap> {
+    if raw.is_empty() {
+        d.errors.push(Diagnostic {
+            file: d.file.name.clone(),
+            line: 0,
+            column: 0,
+            message: "a zone encounter needs at least one [[zone]]".into(),
+        });
+        return None;
+    }
+    if let Some(extra) = raw.get(MAX_ZONES) {
+        d.err(extra.span(), format!("at most {MAX_ZONES} zones are supported"));
+        return None;
+    }
+    let mut links: Vec<LinkSpec> = Vec::new();
+    // Where each link was first listed (the name in `links`) and where its obstacle came from.
+    let mut link_spans: Vec<Span> = Vec::new();
+    let mut label_spans: Vec<Option<Span>> = Vec::new();
+    let mut by_key: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut listed: BTreeSet<(String, String)> = BTreeSet::new();
+    for z in raw.iter().map(Spanned::get_ref) {
+        let from = z.id.get_ref();
+        for to in &z.links {
+            let directed = (from.to_ascii_lowercase(), to.get_ref().to_ascii_lowercase());
+            let key = link_key(from, to.get_ref());
+            // Listed from the other end already: the same link. Listed from this end again: a
+            // second link, which the map refuses as a repeat.
+            if listed.insert(directed) && by_key.contains_key(&key) {
+                continue;
+            }
+            by_key.entry(key).or_insert(links.len());
+            links.push(LinkSpec::new(from.clone(), to.get_ref().clone()));
+            link_spans.push(to.span());
+            label_spans.push(None);
+        }
+    }
+    let mut fine = true;
+    for z in raw.iter().map(Spanned::get_ref) {
+        let from = z.id.get_ref();
+        for (to, label) in &z.obstacles {
+            let Some(&k) = by_key.get(&link_key(from, to.get_ref())) else {
+                d.err(
+                    to.span(),
+                    format!("zone '{from}' has no link to '{}' to put an obstacle on", to.get_ref()),
+                );
+                fine = false;
+                continue;
+            };
+            match &links[k].obstacle {
+                Some(other) if other != label.get_ref() => {
+                    d.err(
+                        label.span(),
+                        format!(
+                            "the link between '{}' and '{}' already has the obstacle '{other}'",
+                            links[k].a, links[k].b
+                        ),
+                    );
+                    fine = false;
+                }
+                Some(_) => {}
+                None => {
+                    links[k].obstacle = Some(label.get_ref().clone());
+                    label_spans[k] = Some(label.span());
+                }
+            }
+        }
+    }
+    let specs: Vec<Zone> = raw
+        .iter()
+        .map(|z| {
+            let z = z.get_ref();
+            Zone {
+                id: z.id.get_ref().clone(),
+                name: z.name.as_ref().map(|n| n.get_ref().clone()),
+                cover: z.cover,
+                exit: z.exit,
+                tags: z.tags.iter().map(|t| t.get_ref().clone()).collect(),
+            }
+        })
+        .collect();
+    let problems = ZoneMap::problems(&specs, &links);
+    for p in &problems {
+        let zone = |i: usize| raw[i].get_ref();
+        let (span, message) = match p {
+            ZoneError::NoZones | ZoneError::TooManyZones { .. } => (raw[0].span(), p.to_string()),
+            ZoneError::BadId { zone: i, .. } | ZoneError::DuplicateId { zone: i, .. } => {
+                (zone(*i).id.span(), p.to_string())
+            }
+            ZoneError::BadName { zone: i, .. } => {
+                let span = zone(*i).name.as_ref().map_or_else(|| raw[*i].span(), Spanned::span);
+                (span, p.to_string())
+            }
+            ZoneError::BadTag { zone: i, tag_index, .. } | ZoneError::DuplicateTag { zone: i, tag_index, .. } => {
+                (zone(*i).tags[*tag_index].span(), p.to_string())
+            }
+            ZoneError::UnknownZone { link, name } => (
+                link_spans[*link].clone(),
+                unknown_zone(name, raw.iter().map(|z| z.get_ref().id.get_ref().as_str())),
+            ),
+            ZoneError::SelfLink { link, .. } | ZoneError::DuplicateLink { link, .. } => {
+                (link_spans[*link].clone(), p.to_string())
+            }
+            ZoneError::BadObstacle { link, .. } => (
+                label_spans[*link].clone().unwrap_or_else(|| link_spans[*link].clone()),
+                p.to_string(),
+            ),
+        };
+        d.err(span, message);
+    }
+    if !fine || !problems.is_empty() {
+        return None;
+    }
+    ZoneMap::new(specs, links).ok()
+}
+
+/// The zone `name` names (ignoring case); "unknown zone 'x'; the zones are: a, b, c" at it
+/// otherwise.
+pub fn zone_of(d: &mut Diags, name: &Spanned<String>, map: &ZoneMap) -> Option<ZoneId> {
+    let found = map.find(name.get_ref());
+    if found.is_none() {
+        d.err(
+            name.span(),
+            unknown_zone(name.get_ref(), map.zones().iter().map(|z| z.id.as_str())),
+        );
+    }
+    found
 }
 
 /// The seat called `name`, added to `seats` (seat numbers are positions in it; the GM's seat,
