@@ -147,7 +147,7 @@ impl ZoneSet {
     /// The zones `0..n` (all of them from 64 on).
     #[must_use]
     #[inline]
-    pub const fn first(n: usize) -> ZoneSet {
+    pub(crate) const fn below(n: usize) -> ZoneSet {
         if n >= MAX_ZONES {
             ZoneSet(u64::MAX)
         } else {
@@ -893,7 +893,7 @@ impl ZoneMap {
     #[must_use]
     #[inline]
     pub fn all(&self) -> ZoneSet {
-        ZoneSet::first(self.zones.len())
+        ZoneSet::below(self.zones.len())
     }
 
     /// The zone whose id is `name`, ignoring ASCII case.
@@ -1140,9 +1140,9 @@ mod tests {
         assert_eq!(s.difference(t), ZoneSet::from(z(0)));
         assert!(s.remove(z(63)) && !s.remove(z(63)));
         assert_eq!(s.bits(), 1);
-        assert_eq!(ZoneSet::first(3).bits(), 0b111);
-        assert_eq!(ZoneSet::first(64).len(), 64);
-        assert_eq!(ZoneSet::first(0), ZoneSet::EMPTY);
+        assert_eq!(ZoneSet::below(3).bits(), 0b111);
+        assert_eq!(ZoneSet::below(64).len(), 64);
+        assert_eq!(ZoneSet::below(0), ZoneSet::EMPTY);
         assert_eq!(format!("{:?}", t), "{5, 63}");
     }
 
