@@ -1,0 +1,218 @@
+//! The built-in AI (`fray run`, `heuristic` in `fray sim`). It picks from the legal list:
+//!
+//! - on its turn: break free when held, put out a fire when burning; attack the foe it hurts
+//!   most (the largest pool against the least Harm left), shooting when a foe is in its weapon's
+//!   band and striking (or punching) in its zone; close in on a foe that needs it; otherwise
+//!   move one zone toward the nearest foe (or draw a better weapon); end the turn when nothing
+//!   helps;
+//! - reactions: parry, dodge or break free when it has a manoeuvre to spare (after its turn, or
+//!   when the defence pool is at least 2 dice); chase and hold whenever it may; resist spells;
+//! - extra successes all on damage; Harm split to keep the most dice without going severe;
+//!   the lower of two cards; swaps after a defence when the attacker's card is lower; no trades
+//!   at the start of a round.
+
+use crate::Einfelst;
+use crate::command::Command;
+use crate::resolve::{Kind, pool};
+use crate::setup::Cid;
+use crate::state::{Frame, Stage, State, place};
+use fray_dice::Prng;
+use fray_engine::{Decision, Policy};
+
+/// The heuristic policy.
+#[derive(Default)]
+pub struct Heuristic {
+    legal: Vec<Command>,
+}
+
+fn has(legal: &[Command], c: &Command) -> bool {
+    legal.contains(c)
+}
+
+impl Policy<Einfelst> for Heuristic {
+    fn choose(&mut self, d: &Decision<'_, Einfelst>, _: &mut Prng) -> Option<Command> {
+        self.legal.clear();
+        d.legal(&mut self.legal);
+        let s: &State = d.view();
+        let legal = &self.legal;
+        if let Some(f) = s.frames.last() {
+            return Some(answer(s, f, legal));
+        }
+        if s.stage == Stage::Swaps {
+            return legal.iter().find(|c| **c == Command::Ready).cloned();
+        }
+        let t = s.turn?;
+        Some(turn(s, t.who, legal))
+    }
+
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+
+    fn checks_own_commands(&self) -> bool {
+        true // it picks from the legal list
+    }
+}
+
+fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
+    let first = || legal.first().cloned().unwrap_or(Command::Pass);
+    match f {
+        Frame::Attack(a) if a.defence.is_none() => {
+            let acted = s.order.slots_of(a.target).all(|sl| sl.acted);
+            for c in [Command::BreakFree, Command::Resist, Command::Parry, Command::Dodge] {
+                if has(legal, &c) {
+                    let action = match c {
+                        Command::Dodge => crate::data::Action::Finesse,
+                        Command::Parry => crate::data::Action::Strike,
+                        _ => crate::data::Action::Force,
+                    };
+                    let dice = pool(s, a.target, action, Kind::Defence, 0).0;
+                    if acted || dice >= 2 {
+                        return c;
+                    }
+                }
+            }
+            Command::Pass
+        }
+        Frame::Attack(a) if a.rolled.is_some() && a.spend.is_none() && legal.iter().any(|c| matches!(c, Command::Swap(_))) => {
+            // After beating an attack: take the attacker's card if it is lower.
+            let mine = s.ch(a.target).cards.best();
+            legal
+                .iter()
+                .filter_map(|c| match c {
+                    Command::Swap(card) if mine.is_some_and(|m| card.key(false) < m.key(false)) => Some(c.clone()),
+                    _ => None,
+                })
+                .next()
+                .unwrap_or(Command::Pass)
+        }
+        Frame::Attack(_) => legal
+            .iter()
+            .find(|c| matches!(c, Command::Spend(sp) if sp.cost() == 0))
+            .cloned()
+            .unwrap_or_else(first),
+        Frame::Flee(_) => legal.iter().find(|c| matches!(c, Command::Chase(_))).cloned().unwrap_or(Command::Pass),
+        Frame::Break(_) => {
+            if has(legal, &Command::Hold) {
+                Command::Hold
+            } else {
+                Command::Pass
+            }
+        }
+        Frame::Split(sp) => {
+            // Keep the most dice without going severe, then the fewest marks.
+            let c = s.ch(sp.who);
+            let rows = if sp.mental { c.harm.mental } else { c.harm.physical };
+            legal
+                .iter()
+                .min_by_key(|cmd| match cmd {
+                    Command::Split(p) => {
+                        let (r, over) = place(rows, s.options.harm_slots, p);
+                        (over, r[2], r[0] + r[1], p.len())
+                    }
+                    _ => (true, u8::MAX, u8::MAX, usize::MAX),
+                })
+                .cloned()
+                .unwrap_or_else(first)
+        }
+        Frame::Keep(_) => first(),
+    }
+}
+
+/// How much a foe is worth hitting: the attacker's pool, then the foe's nearness to going out.
+fn harm_left(s: &State, x: Cid) -> i32 {
+    let c = s.ch(x);
+    match s.stats(x).harm_points {
+        Some(cap) => i32::from(cap) - i32::from(c.harm.points),
+        None => {
+            let slots = s.options.harm_slots;
+            let free = |r: &[u8; 3]| i32::from(slots[0] + slots[1]) - i32::from(r[0] + r[1]);
+            free(&c.harm.physical)
+        }
+    }
+}
+
+fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
+    let me = s.ch(who);
+    for c in [Command::BreakFree, Command::Extinguish] {
+        if has(legal, &c) {
+            return c;
+        }
+    }
+    if me.fire.is_some() {
+        return Command::End;
+    }
+    // Attacks: the weakest foe first, with the biggest pool.
+    let attack = legal
+        .iter()
+        .filter_map(|c| {
+            let (x, action) = match c {
+                Command::Strike(x) => (*x, crate::data::Action::Strike),
+                Command::Shoot(x) => (*x, crate::data::Action::Shoot),
+                Command::Punch(x) => (*x, crate::data::Action::Force),
+                Command::Cast(_, x) => (*x, crate::data::Action::Cast),
+                _ => return None,
+            };
+            let dice = i32::from(pool(s, who, action, Kind::Attack, 0).0);
+            let damage = match c {
+                Command::Strike(_) | Command::Shoot(_) => {
+                    i32::from(me.wield.and_then(|w| s.weapon(w)).map_or(1, |w| w.damage))
+                }
+                _ => 1,
+            };
+            Some(((harm_left(s, x), -(dice * 2 + damage)), c.clone()))
+        })
+        .min_by_key(|(k, _)| *k)
+        .map(|(_, c)| c);
+    if let Some(c) = attack {
+        return c;
+    }
+    let foes: Vec<Cid> = s.ids().filter(|&o| s.foes(who, o) && !s.ch(o).out()).collect();
+    // Close in on a foe in the zone that needs it.
+    if let Some(c) = legal.iter().find(|c| matches!(c, Command::Close(x) if foes.contains(x))) {
+        return c.clone();
+    }
+    // A weapon that could reach someone, in hand.
+    let reaches = |w: u8| {
+        s.weapon(w).is_some_and(|wp| {
+            foes.iter().any(|&f| {
+                let d = s.distance(who, f);
+                (wp.melee() && d == 0) || (wp.kind != crate::data::WeaponKind::Melee && d >= wp.range[0].max(1) && d <= wp.range[1])
+            })
+        })
+    };
+    if me.wield.is_none_or(|w| !reaches(w))
+        && let Some(c) = legal.iter().find(|c| matches!(c, Command::Draw(Some(w)) if reaches(*w)))
+    {
+        return c.clone();
+    }
+    if let Some(c) = legal.iter().find(|c| matches!(c, Command::PickUp(_))) {
+        return c.clone();
+    }
+    // Toward the nearest foe.
+    let nearest = |z: fray_space::ZoneId| {
+        foes.iter()
+            .filter_map(|&f| s.setup.zones.distance(z, s.ch(f).zone))
+            .min()
+            .unwrap_or(u8::MAX)
+    };
+    let here = nearest(me.zone);
+    if here > 0 {
+        let step = legal
+            .iter()
+            .filter_map(|c| match c {
+                Command::Move(z) => Some((nearest(*z), c.clone())),
+                _ => None,
+            })
+            .min_by_key(|(d, _)| *d);
+        if let Some((d, c)) = step
+            && d < here
+        {
+            return c;
+        }
+    }
+    if has(legal, &Command::Stand) {
+        return Command::Stand;
+    }
+    Command::End
+}

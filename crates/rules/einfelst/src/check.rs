@@ -1,0 +1,806 @@
+//! Legality, from one source: [`check`] refuses a command with a typed rejection, and
+//! [`legal`] lists every answer [`check`] accepts, in a fixed order (it generates candidates and
+//! keeps those [`check`] accepts).
+
+use crate::codes;
+use crate::command::{Command, Own, PushTo, Ruling, Spend};
+use crate::data::{Action, WeaponKind};
+use crate::options::CloseIn;
+use crate::setup::{Cid, MAX_COMBATANTS};
+use crate::state::{AttackFrame, AttackKind, Card, Frame, Stage, State, place};
+use crate::zones::MapExt;
+use fray_engine::gm::Ruling as R;
+use fray_engine::{Reject, Seat};
+use fray_space::{ZoneId, ZoneSet};
+
+fn no(code: &'static str, reason: impl Into<String>) -> Reject {
+    Reject::new(code, reason)
+}
+
+/// Which allowance pays a manoeuvre: card `n`, and whether the slow one is spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pay {
+    /// The card whose allowance pays.
+    pub n: u8,
+    /// The slow manoeuvre is spent (for a slow manoeuvre, or a fast one taken in its place).
+    pub slow: bool,
+}
+
+/// How the turn's creature pays a slow manoeuvre (EIN-R16).
+pub fn pay_slow(s: &State, who: Cid, n: u8) -> Option<Pay> {
+    (s.ch(who).left[n as usize][0] > 0).then_some(Pay { n, slow: true })
+}
+
+/// How the turn's creature pays a fast manoeuvre: the fast one, else the slow one taken as a
+/// fast one (EIN-R16).
+pub fn pay_fast(s: &State, who: Cid, n: u8) -> Option<Pay> {
+    let l = s.ch(who).left[n as usize];
+    if l[1] > 0 {
+        Some(Pay { n, slow: false })
+    } else if l[0] > 0 {
+        Some(Pay { n, slow: true })
+    } else {
+        None
+    }
+}
+
+/// How a creature pays a reaction (EIN-R19): a fast manoeuvre of any of its cards (its turn's
+/// card first, then in card order), else a slow one when `reaction-may-use-slow` allows.
+pub fn pay_reaction(s: &State, who: Cid) -> Option<Pay> {
+    let c = s.ch(who);
+    let cards = c.cards.len().max(1) as u8;
+    let mine = s.turn.filter(|t| t.who == who).map(|t| t.n);
+    let order = mine.into_iter().chain((0..cards).filter(move |n| Some(*n) != mine));
+    let order: Vec<u8> = order.collect();
+    if let Some(&n) = order.iter().find(|&&n| c.left[n as usize][1] > 0) {
+        return Some(Pay { n, slow: false });
+    }
+    if s.options.reaction_may_use_slow
+        && let Some(&n) = order.iter().find(|&&n| c.left[n as usize][0] > 0)
+    {
+        return Some(Pay { n, slow: true });
+    }
+    None
+}
+
+/// Whether a creature may react at all now: in the fight, not burning (EIN-R39), with a
+/// manoeuvre left (EIN-R19).
+pub fn may_react(s: &State, who: Cid) -> bool {
+    let c = s.ch(who);
+    !c.out() && c.fire.is_none() && pay_reaction(s, who).is_some()
+}
+
+/// The circumstance successes a test of `action` by `who` needs (EIN-R14, EIN-R49): every
+/// circumstance in force in its zone or the other zone named, once each, unless it is immune.
+pub fn circumstance_extra(s: &State, who: Cid, action: Action, other: Option<ZoneId>) -> u8 {
+    let zones = [Some(s.ch(who).zone), other];
+    let stats = s.stats(who);
+    let mut total = 0u8;
+    for (name, def) in &s.setup.circumstances {
+        if !def.actions.contains(&action) || stats.immune.contains(name) {
+            continue;
+        }
+        let in_force = s.circumstances.iter().any(|(n, z)| n == name && (z.is_none() || zones.contains(z)))
+            || zones.iter().flatten().any(|z| s.setup.zones.has_tag(*z, name));
+        if in_force {
+            total = total.saturating_add(def.extra);
+        }
+    }
+    total
+}
+
+/// The successes an attack needs (EIN-R22): 1, plus circumstances (EIN-R14), plus cover
+/// against a ranged attack (EIN-H15).
+pub fn attack_need(s: &State, by: Cid, target: Cid, kind: AttackKind) -> u8 {
+    let t = s.ch(target);
+    let cover = if !kind.melee() && t.cover { s.options.cover_extra } else { 0 };
+    1 + circumstance_extra(s, by, kind.action(), Some(t.zone)) + cover
+}
+
+/// The card the turn's creature holds for the turn under way (its `n`-th lowest).
+pub fn turn_card(s: &State, who: Cid, n: u8) -> Option<Card> {
+    let mut cards: Vec<Card> = s.ch(who).cards.cards().to_vec();
+    cards.sort_by_key(|c| c.key(false));
+    cards.get(n as usize).copied()
+}
+
+/// Whether `who` may do only what a restrained or burning creature may (EIN-R28, EIN-R39).
+fn hampered(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
+    let me = s.ch(who);
+    if me.held_by.is_some() && !matches!(c, Command::BreakFree | Command::Shout | Command::End | Command::Release) {
+        // EIN-R28, EIN-R31, EIN-H10: break free, shout, parry (a reaction), nothing else.
+        return Err(no(
+            codes::RESTRAINED,
+            format!("{} is restrained: it may only break free, shout or end its turn", me.name),
+        ));
+    }
+    if me.fire.is_some() && !matches!(c, Command::Extinguish | Command::Flee(_) | Command::Shout | Command::End) {
+        // EIN-R39.
+        return Err(no(
+            codes::BURNING,
+            format!("{} is on fire: it may only put it out, flee or shout", me.name),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the rules accept `c` now from `seat` (the engine has already checked the seat is a
+/// decider).
+pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
+    if let Command::Gm(r) = c {
+        return ruling(s, r);
+    }
+    if let Some(f) = s.frames.last() {
+        return answer(s, f, c);
+    }
+    if s.stage == Stage::Swaps {
+        return swap_stage(s, seat, c);
+    }
+    let Some(t) = s.turn else {
+        return Err(no(codes::NOT_NOW, "nothing is asked now"));
+    };
+    turn(s, t.who, t.n, c)
+}
+
+fn not_now() -> Reject {
+    no(codes::NOT_NOW, "that is not an answer to the decision asked now")
+}
+
+/// A foe in the fight.
+fn foe(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
+    match s.chars.get(x as usize) {
+        Some(t) if !t.out() && t.side != s.ch(who).side => Ok(()),
+        Some(t) => Err(no(codes::BAD_TARGET, format!("{} is not a foe still in the fight", t.name))),
+        None => Err(no(codes::BAD_TARGET, format!("no creature #{x}"))),
+    }
+}
+
+/// Close combat: the same zone (EIN-R12), and beside the target when it stands far off or in
+/// cover (or always, by the `close-in` option).
+fn reach_melee(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
+    let (me, t) = (s.ch(who), s.ch(x));
+    if me.zone != t.zone {
+        return Err(no(
+            codes::OUT_OF_REACH,
+            format!("{} is not in {}'s zone: close combat needs the same zone", t.name, me.name),
+        ));
+    }
+    let apart = match s.options.close_in {
+        CloseIn::FarOrCover => t.far || t.cover || me.far,
+        CloseIn::Always => true,
+    };
+    if apart && me.beside != Some(x) {
+        return Err(no(
+            codes::CLOSE_IN,
+            format!("{} must close in on {} first (close {})", me.name, t.name, t.id),
+        ));
+    }
+    Ok(())
+}
+
+fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
+    hampered(s, who, c)?;
+    let me = s.ch(who);
+    let slow = || pay_slow(s, who, n).map(drop).ok_or_else(|| no(codes::NO_MANEUVER, format!("{} has no slow manoeuvre left this round", me.name)));
+    let fast = || pay_fast(s, who, n).map(drop).ok_or_else(|| no(codes::NO_MANEUVER, format!("{} has no manoeuvre left this round", me.name)));
+    match c {
+        Command::Strike(x) => {
+            slow()?;
+            foe(s, who, *x)?;
+            match me.wield.and_then(|w| s.weapon(w)) {
+                Some(w) if w.melee() => {}
+                Some(w) => return Err(no(codes::NO_WEAPON, format!("a {} cannot strike in close combat: shoot, or draw another weapon", w.name))),
+                None => return Err(no(codes::NO_WEAPON, format!("{} holds no weapon: punch, or draw one", me.name))),
+            }
+            reach_melee(s, who, *x)
+        }
+        Command::Punch(x) | Command::Grapple(x) => {
+            slow()?;
+            foe(s, who, *x)?;
+            reach_melee(s, who, *x)
+        }
+        Command::Shove(x, to) => {
+            slow()?;
+            foe(s, who, *x)?;
+            reach_melee(s, who, *x)?;
+            push_ok(s, *x, *to)
+        }
+        Command::Shoot(x) => {
+            slow()?;
+            foe(s, who, *x)?;
+            let Some(w) = me.wield.and_then(|w| s.weapon(w)) else {
+                return Err(no(codes::NO_WEAPON, format!("{} holds no weapon to shoot or throw", me.name)));
+            };
+            let d = s.distance(who, *x);
+            // EIN-R11, EIN-R48: a ranged weapon's whole band; a thrown one from 1 zone on.
+            let [lo, hi] = w.range;
+            let band = match w.kind {
+                WeaponKind::Melee => None,
+                WeaponKind::Thrown => Some((lo.max(1), hi)),
+                WeaponKind::Ranged => Some((lo, hi)),
+            };
+            match band {
+                None => Err(no(codes::NO_WEAPON, format!("a {} is not shot or thrown", w.name))),
+                Some((a, b)) if d < a || d > b => Err(no(
+                    codes::OUT_OF_REACH,
+                    format!("{} is {} zones away; a {} reaches {a} to {b}", s.ch(*x).name, zones_text(d), w.name),
+                )),
+                Some(_) => Ok(()),
+            }
+        }
+        Command::Cast(sp, x) => {
+            slow()?;
+            let Some((id, spell)) = s.setup.spells.iter().nth(*sp as usize) else {
+                return Err(no(codes::BAD_TARGET, "no such spell"));
+            };
+            if !s.stats(who).spells.contains(id) {
+                return Err(no(codes::NO_WEAPON, format!("{} does not know {}", me.name, spell.name)));
+            }
+            foe(s, who, *x)?;
+            let d = s.distance(who, *x);
+            let [a, b] = spell.range;
+            if d < a || d > b {
+                return Err(no(codes::OUT_OF_REACH, format!("{} reaches {a} to {b} zones", spell.name)));
+            }
+            Ok(())
+        }
+        Command::Flee(_) => {
+            slow()?;
+            if me.held_by.is_some() {
+                return Err(no(codes::RESTRAINED, "a restrained creature cannot flee (EIN-R31)"));
+            }
+            flee_route(s, who).map(drop)
+        }
+        Command::Extinguish => {
+            slow()?;
+            if me.fire.is_none() {
+                return Err(no(codes::NOT_NOW, format!("{} is not on fire", me.name)));
+            }
+            Ok(())
+        }
+        Command::Test(_) => slow(),
+        Command::Move(z) => {
+            let links = s.setup.zones.distance(me.zone, *z);
+            if links != Some(1) {
+                return Err(no(codes::OUT_OF_REACH, format!("{} is not a neighbouring zone", s.setup.zones.id(*z))));
+            }
+            match s.setup.zones.obstacle(me.zone, *z).and_then(|o| s.setup.obstacles.get(o)) {
+                // EIN-R15: some obstacles take the slow manoeuvre.
+                Some(ob) if ob.slow => slow(),
+                _ => fast(),
+            }
+        }
+        Command::Close(x) => {
+            fast()?;
+            match s.chars.get(*x as usize) {
+                Some(t) if *x != who && !t.out() && t.zone == me.zone && me.beside != Some(*x) => Ok(()),
+                _ => Err(no(codes::BAD_TARGET, "close in on another creature in the zone, not already beside it")),
+            }
+        }
+        Command::Withdraw => {
+            fast()?;
+            if me.far {
+                return Err(no(codes::NOT_NOW, format!("{} already stands apart", me.name)));
+            }
+            Ok(())
+        }
+        Command::Cover => {
+            fast()?;
+            let spots = s.setup.zones.cover(me.zone);
+            let taken = s.chars.iter().filter(|o| !o.out() && o.zone == me.zone && o.cover).count();
+            if me.cover {
+                Err(no(codes::NOT_NOW, format!("{} is already in cover", me.name)))
+            } else if taken >= spots as usize {
+                Err(no(codes::NO_COVER, format!("{} has no free place of cover", s.setup.zones.id(me.zone))))
+            } else {
+                Ok(())
+            }
+        }
+        Command::Draw(w) => {
+            fast()?;
+            match w {
+                None if me.wield.is_some() => Ok(()),
+                Some(w) if me.carried.has(*w) && me.wield != Some(*w) => Ok(()),
+                _ => Err(no(codes::NO_WEAPON, "draw a weapon carried and not in hand, or put the one in hand away")),
+            }
+        }
+        Command::PickUp(w) => {
+            fast()?;
+            if s.dropped.iter().any(|&(x, z)| x == *w && z == me.zone) {
+                Ok(())
+            } else {
+                Err(no(codes::NO_WEAPON, "no such weapon lies in this zone"))
+            }
+        }
+        Command::Stand => {
+            fast()?;
+            if me.prone { Ok(()) } else { Err(no(codes::NOT_NOW, format!("{} is not down", me.name))) }
+        }
+        Command::Shout => {
+            fast()?;
+            if me.silenced {
+                return Err(no(codes::RESTRAINED, format!("{} is silenced", me.name)));
+            }
+            Ok(())
+        }
+        Command::Interact => fast(),
+        Command::BreakFree => {
+            if me.held_by.is_none() {
+                return Err(no(codes::NOT_NOW, format!("{} is not restrained", me.name)));
+            }
+            if me.broke_free {
+                return Err(no(codes::NOT_NOW, "one attempt to break free a turn (EIN-R30)"));
+            }
+            fast()
+        }
+        Command::Release => {
+            if s.chars.iter().any(|o| o.held_by == Some(who)) {
+                Ok(())
+            } else {
+                Err(no(codes::NOT_NOW, format!("{} holds nobody", me.name)))
+            }
+        }
+        Command::End => Ok(()),
+        _ => Err(not_now()),
+    }
+}
+
+fn zones_text(d: u8) -> String {
+    if d == u8::MAX { "unreachable".into() } else { d.to_string() }
+}
+
+/// Zones held by the foes of `who` (those still in the fight).
+pub fn enemy_zones(s: &State, who: Cid) -> ZoneSet {
+    let mut z = ZoneSet::EMPTY;
+    for (i, c) in s.chars.iter().enumerate() {
+        if !c.out() && s.foes(who, i as Cid) {
+            z.insert(c.zone);
+        }
+    }
+    z
+}
+
+/// The way out for a fleer (EIN-R32): `Ok(None)` when it stands in an exit zone, `Ok(Some(z))`
+/// the next zone of the shortest way to an exit that passes no zone a foe holds (its own zone
+/// does not count).
+pub fn flee_route(s: &State, who: Cid) -> Result<Option<ZoneId>, Reject> {
+    let zones = &s.setup.zones;
+    let here = s.ch(who).zone;
+    if zones.is_exit(here) {
+        return Ok(None);
+    }
+    let exits = zones.exits();
+    if exits.is_empty() {
+        return Err(no(codes::NO_ESCAPE, "this map has no exit zone to flee through"));
+    }
+    match zones.first_step(here, exits, enemy_zones(s, who)) {
+        Some(z) => Ok(Some(z)),
+        None => Err(no(
+            codes::NO_ESCAPE,
+            "every way to an exit passes through a zone a foe holds (EIN-R32)",
+        )),
+    }
+}
+
+fn push_ok(s: &State, x: Cid, to: PushTo) -> Result<(), Reject> {
+    let t = s.ch(x);
+    let ok = match to {
+        PushTo::Zone(z) => s.setup.zones.distance(t.zone, z) == Some(1),
+        PushTo::Far => !t.far,
+        PushTo::Down => !t.prone,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(no(codes::BAD_PUSH, format!("{} cannot be pushed there", t.name)))
+    }
+}
+
+/// The extra successes of an attack that hit, once rolled.
+pub fn extra(a: &AttackFrame) -> Option<u8> {
+    let (att, def) = a.rolled?;
+    let net = att.saturating_sub(def);
+    (net >= a.need).then(|| net - a.need)
+}
+
+/// Whether the defender beat the attack and may swap cards (EIN-R7, EIN-H18).
+pub fn defender_may_swap(s: &State, a: &AttackFrame) -> bool {
+    let Some((att, def)) = a.rolled else { return false };
+    let defended = matches!(a.defence, Some(crate::state::Defence::Dodge | crate::state::Defence::Parry));
+    defended && def > att && !s.ch(a.by).out() && !s.ch(a.target).out() && !s.ch(a.by).cards.is_empty() && !s.ch(a.target).cards.is_empty()
+}
+
+fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend) -> Result<(), Reject> {
+    let Some(extra) = extra(a) else { return Err(not_now()) };
+    if sp.cost() > extra {
+        return Err(no(
+            codes::BAD_SPEND,
+            format!("that takes {} extra successes and there are {extra}", sp.cost()),
+        ));
+    }
+    let bad = |m: &str| Err(no(codes::BAD_SPEND, m.to_string()));
+    let k = a.kind;
+    let harmful = matches!(k, AttackKind::Strike | AttackKind::Shoot | AttackKind::Unarmed | AttackKind::Cast(_));
+    if let Some(card) = sp.swap {
+        let t = s.ch(a.target);
+        if !t.cards.cards().contains(&card) {
+            return bad("swap=<card> must name one of the target's cards (EIN-R6)");
+        }
+        let mine = s.turn.filter(|t| t.who == a.by).and_then(|t| turn_card(s, a.by, t.n));
+        if mine.is_none_or(|m| m == card) {
+            return bad("the swap would change nothing");
+        }
+    }
+    if sp.mental && !harmful {
+        return bad("only a blow that deals Harm can deal Mental Harm instead");
+    }
+    if let Some(to) = sp.push {
+        if !matches!(k, AttackKind::Strike | AttackKind::Unarmed) {
+            return bad("only a close-combat blow can push");
+        }
+        push_ok(s, a.target, to)?;
+    }
+    if sp.disarm && (!matches!(k, AttackKind::Strike | AttackKind::Unarmed) || s.ch(a.target).wield.is_none()) {
+        return bad("disarm takes a close-combat blow against a foe with a weapon in hand");
+    }
+    if sp.pin && k != AttackKind::Shoot {
+        return bad("only a shot can pin");
+    }
+    if sp.silence && k != AttackKind::Grapple {
+        return bad("only a grapple can silence (EIN-R28)");
+    }
+    Ok(())
+}
+
+/// The distinct ways `amount` Harm may be split into levels 1 to 3 (EIN-R34): each list largest
+/// first, one per distinct result on the track, in a fixed order.
+pub fn splits(s: &State, who: Cid, mental: bool, amount: u8) -> Vec<Vec<u8>> {
+    let c = s.ch(who);
+    let rows = if mental { c.harm.mental } else { c.harm.physical };
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut seen: Vec<([u8; 3], bool)> = Vec::new();
+    let mut parts = Vec::new();
+    fn go(left: u8, max: u8, parts: &mut Vec<u8>, f: &mut dyn FnMut(&[u8])) {
+        if left == 0 {
+            f(parts);
+            return;
+        }
+        for p in (1..=max.min(left)).rev() {
+            parts.push(p);
+            go(left - p, p, parts, f);
+            parts.pop();
+        }
+    }
+    let slots = s.options.harm_slots;
+    go(amount.min(12), 3, &mut parts, &mut |p: &[u8]| {
+        let r = place(rows, slots, p);
+        if !seen.contains(&r) {
+            seen.push(r);
+            out.push(p.to_vec());
+        }
+    });
+    out
+}
+
+fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
+    match (f, c) {
+        (Frame::Attack(a), _) if a.defence.is_none() => {
+            let Some(d) = c.defence() else { return Err(not_now()) };
+            defence_ok(s, a, d)
+        }
+        (Frame::Attack(a), Command::Swap(card)) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
+            if s.ch(a.by).cards.cards().contains(card) {
+                Ok(())
+            } else {
+                Err(no(codes::BAD_SPEND, "swap <card> must name one of the attacker's cards (EIN-R7)"))
+            }
+        }
+        (Frame::Attack(a), Command::Pass) if a.defender_swap.is_none() && defender_may_swap(s, a) => Ok(()),
+        (Frame::Attack(a), Command::Spend(sp)) if a.spend.is_none() && extra(a).is_some_and(|e| e > 0) => {
+            spend_ok(s, a, sp)
+        }
+        (Frame::Flee(fl), Command::Chase(_) | Command::Pass) => match crate::resolve::next_chaser(s, fl) {
+            Some(_) => Ok(()),
+            None => Err(not_now()),
+        },
+        (Frame::Break(b), Command::Hold | Command::Pass) if b.hold.is_none() => Ok(()),
+        (Frame::Split(sp), Command::Split(parts)) => {
+            if splits(s, sp.who, sp.mental, sp.amount).iter().any(|p| p == parts) {
+                Ok(())
+            } else {
+                let sum: u32 = parts.iter().map(|&p| u32::from(p)).sum();
+                Err(no(
+                    codes::BAD_SPLIT,
+                    format!("the levels add up to {sum}; they must add up to {} (and each be 1 to 3)", sp.amount),
+                ))
+            }
+        }
+        (Frame::Keep(k), Command::Keep(card)) if k.drawn.contains(card) => Ok(()),
+        (Frame::Keep(k), Command::Keep(_)) => Err(no(
+            codes::BAD_CARD,
+            format!("keep {} or {}", k.drawn[0], k.drawn[1]),
+        )),
+        _ => Err(not_now()),
+    }
+}
+
+/// Whether the target may answer an attack with this reaction (EIN-R25, EIN-R27, EIN-H14,
+/// EIN-H16).
+fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Result<(), Reject> {
+    use crate::state::Defence as D;
+    if d == D::None {
+        return Ok(());
+    }
+    let t = s.ch(a.target);
+    if !may_react(s, a.target) {
+        return Err(no(codes::NO_MANEUVER, format!("{} has no manoeuvre left to react with", t.name)));
+    }
+    let restrained = t.held_by.is_some();
+    let ok = match (d, a.kind) {
+        (D::BreakFree, AttackKind::Grapple) => true,
+        (_, AttackKind::Grapple) => false,
+        (D::Resist, AttackKind::Cast(_)) => true,
+        (_, AttackKind::Cast(_)) => false,
+        // EIN-R31, EIN-H10: the restrained may parry.
+        (D::Parry, k) => k.melee(),
+        (D::Dodge, k) => !restrained && (!k.melee() || s.options.dodge_melee),
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(no(codes::BAD_REACTION, format!("{} cannot answer this attack that way", t.name)))
+    }
+}
+
+/// Whether two player characters may swap cards now (EIN-R5).
+pub fn trade_ok(s: &State, seat: Seat, a: Cid, b: Cid) -> Result<(), Reject> {
+    let (Some(x), Some(y)) = (s.chars.get(a as usize), s.chars.get(b as usize)) else {
+        return Err(no(codes::BAD_TARGET, "no such creature"));
+    };
+    if a == b || !x.pc || !y.pc || x.out() || y.out() {
+        return Err(no(codes::BAD_TRADE, "two player characters in the fight swap cards"));
+    }
+    if s.seat_of(a) != seat && s.seat_of(b) != seat {
+        return Err(no(codes::BAD_TRADE, "a seat swaps cards for its own characters"));
+    }
+    if x.silenced || y.silenced {
+        return Err(no(codes::BAD_TRADE, "a silenced character cannot agree to a swap"));
+    }
+    if let Some(r) = s.options.swap_range
+        && s.distance(a, b) > r
+    {
+        return Err(no(codes::BAD_TRADE, format!("{} and {} are too far apart to talk", x.name, y.name)));
+    }
+    if x.cards.best() == y.cards.best() {
+        return Err(no(codes::BAD_TRADE, "they hold the same card"));
+    }
+    Ok(())
+}
+
+fn swap_stage(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
+    match c {
+        Command::Ready if s.swapping.contains(seat) => Ok(()),
+        Command::Trade(a, b) if s.swapping.contains(seat) => {
+            trade_ok(s, seat, *a, *b)?;
+            let pair = (*a.min(b), *a.max(b));
+            if s.proposals.iter().any(|p| p.pair == pair && p.agreed.contains(seat)) {
+                return Err(no(codes::BAD_TRADE, "this seat has already agreed to that swap"));
+            }
+            Ok(())
+        }
+        _ => Err(not_now()),
+    }
+}
+
+fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
+    let bad = |m: String| Err(no(codes::BAD_RULING, m));
+    let live = |w: &Cid| match s.chars.get(*w as usize) {
+        Some(c) if c.out() => bad(format!("{} is out of the fight", c.name)),
+        Some(_) => Ok(()),
+        None => bad(format!("no creature #{w}")),
+    };
+    let any = |w: &Cid| match s.chars.get(*w as usize) {
+        Some(_) => Ok(()),
+        None => bad(format!("no creature #{w}")),
+    };
+    let zone = |z: &ZoneId| {
+        if z.index() < s.setup.zones.len() { Ok(()) } else { bad(format!("no zone #{}", z.get())) }
+    };
+    match r {
+        R::Adjust { who, by, .. } => {
+            any(who)?;
+            if s.ch(*who).status == crate::state::Status::Fled {
+                return bad("a creature that fled is gone".into());
+            }
+            match by.apply(0) {
+                v if (-20..=20).contains(&v) => Ok(()),
+                v => bad(format!("{v} is out of range")),
+            }
+        }
+        R::Move { who, to } => {
+            live(who)?;
+            zone(to)
+        }
+        R::Add { id, template, side, at } => {
+            if !fray_engine::encounter::is_word(id) || s.find(id).is_some() {
+                bad(format!("'{id}' is not a new one-word id"))
+            } else if !s.setup.templates.contains_key(template) {
+                bad(format!("no template '{template}'"))
+            } else if *side as usize >= s.setup.sides.len() || s.chars.len() >= MAX_COMBATANTS {
+                bad(format!("no side #{side}, or {MAX_COMBATANTS} creatures already"))
+            } else {
+                zone(at)
+            }
+        }
+        R::Remove { who } => live(who),
+        R::End { winner: Some(w) } if *w as usize >= s.setup.sides.len() => bad(format!("no side #{w}")),
+        R::End { .. } => Ok(()),
+        R::Other(o) => match o {
+            Own::Fear { who, value, .. } => {
+                live(who)?;
+                if *value > 9 { bad("a Fear value is 0 to 9".into()) } else { Ok(()) }
+            }
+            Own::Ignite { who, intensity } => {
+                live(who)?;
+                if (1..=3).contains(intensity) { Ok(()) } else { bad("a fire's intensity is 1 to 3 (EIN-H4)".into()) }
+            }
+            Own::Poison { who, toxicity, .. } => {
+                live(who)?;
+                if (1..=30).contains(toxicity) { Ok(()) } else { bad("toxicity is 1 to 30".into()) }
+            }
+            Own::Fall { who, feet, .. } => {
+                live(who)?;
+                if *feet <= 150 { Ok(()) } else { bad("a fall of at most 150 feet".into()) }
+            }
+            Own::Douse { who } | Own::Antidote { who } | Own::Deprive { who, .. } | Own::Prone { who, .. } | Own::Release { who } => {
+                live(who)
+            }
+            Own::Circumstance { name, zone: z, .. } => {
+                if !s.setup.circumstances.contains_key(name) {
+                    return bad(format!("no circumstance '{name}'"));
+                }
+                match z {
+                    Some(z) => zone(z),
+                    None => Ok(()),
+                }
+            }
+        },
+    }
+}
+
+/// Every legal answer of `seat` to the pending decision, in a fixed order.
+pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
+    let mut push = |c: Command| {
+        if check(s, seat, &c).is_ok() {
+            out.push(c);
+        }
+    };
+    if let Some(f) = s.frames.last() {
+        match f {
+            Frame::Attack(a) if a.defence.is_none() => {
+                for c in [Command::Dodge, Command::Parry, Command::BreakFree, Command::Resist, Command::Pass] {
+                    push(c);
+                }
+            }
+            Frame::Attack(a) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
+                for &card in s.ch(a.by).cards.cards() {
+                    push(Command::Swap(card));
+                }
+                push(Command::Pass);
+            }
+            Frame::Attack(a) => {
+                for sp in spend_candidates(s, a) {
+                    push(Command::Spend(sp));
+                }
+            }
+            Frame::Flee(_) => {
+                push(Command::Chase(Action::Finesse));
+                push(Command::Chase(Action::Track));
+                push(Command::Pass);
+            }
+            Frame::Break(_) => {
+                push(Command::Hold);
+                push(Command::Pass);
+            }
+            Frame::Split(sp) => {
+                for p in splits(s, sp.who, sp.mental, sp.amount) {
+                    push(Command::Split(p));
+                }
+            }
+            Frame::Keep(k) => {
+                push(Command::Keep(k.drawn[0]));
+                if k.drawn[1] != k.drawn[0] {
+                    push(Command::Keep(k.drawn[1]));
+                }
+            }
+        }
+        return;
+    }
+    if s.stage == Stage::Swaps {
+        let n = s.chars.len() as Cid;
+        for a in 0..n {
+            for b in a + 1..n {
+                push(Command::Trade(a, b));
+            }
+        }
+        push(Command::Ready);
+        return;
+    }
+    let Some(t) = s.turn else { return };
+    let me = s.ch(t.who);
+    for x in s.ids() {
+        push(Command::Strike(x));
+        push(Command::Shoot(x));
+        push(Command::Punch(x));
+        push(Command::Grapple(x));
+        for sp in 0..s.setup.spells.len() as u8 {
+            push(Command::Cast(sp, x));
+        }
+    }
+    for x in s.ids() {
+        if s.ch(x).zone == me.zone {
+            for &z in s.setup.zones.neighbours(s.ch(x).zone) {
+                push(Command::Shove(x, PushTo::Zone(z)));
+            }
+            push(Command::Shove(x, PushTo::Far));
+            push(Command::Shove(x, PushTo::Down));
+        }
+    }
+    push(Command::Flee(Action::Finesse));
+    push(Command::Flee(Action::Sneak));
+    push(Command::Extinguish);
+    for &z in s.setup.zones.neighbours(me.zone) {
+        push(Command::Move(z));
+    }
+    for x in s.ids() {
+        push(Command::Close(x));
+    }
+    for c in [Command::Withdraw, Command::Cover, Command::Draw(None)] {
+        push(c);
+    }
+    for &w in me.carried.items() {
+        push(Command::Draw(Some(w)));
+    }
+    let mut seen: Vec<u8> = Vec::new();
+    for &(w, z) in &s.dropped {
+        if z == me.zone && !seen.contains(&w) {
+            seen.push(w);
+            push(Command::PickUp(w));
+        }
+    }
+    for c in [Command::Stand, Command::BreakFree, Command::Release, Command::End] {
+        push(c);
+    }
+}
+
+/// Every way to spend an attack's extra successes worth listing: each combination of named
+/// options that fits (the rest goes on damage).
+fn spend_candidates(s: &State, a: &AttackFrame) -> Vec<Spend> {
+    let Some(extra) = extra(a) else { return Vec::new() };
+    let t = s.ch(a.target);
+    let mut swaps: Vec<Option<Card>> = vec![None];
+    swaps.extend(t.cards.cards().iter().map(|&c| Some(c)));
+    let mut pushes: Vec<Option<PushTo>> = vec![None];
+    pushes.extend(s.setup.zones.neighbours(t.zone).iter().map(|&z| z).map(|z| Some(PushTo::Zone(z))));
+    pushes.extend([Some(PushTo::Far), Some(PushTo::Down)]);
+    let mut out = Vec::new();
+    for &swap in &swaps {
+        for &push in &pushes {
+            for bits in 0u8..16 {
+                let sp = Spend {
+                    swap,
+                    mental: bits & 1 != 0,
+                    push,
+                    disarm: bits & 2 != 0,
+                    pin: bits & 4 != 0,
+                    silence: bits & 8 != 0,
+                };
+                if sp.cost() <= extra {
+                    out.push(sp);
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,129 @@
+//! Einfelst Wilds: the combat chapter of a Year Zero Engine style fantasy game. Its rules are
+//! numbered in `shared/rules/einfelst.md` (`EIN-R1` ...); code and tests cite them, and
+//! `docs/einfelst.md` describes the game in fray.
+//!
+//! The battlefield is a map of zones. Everyone draws an initiative card (1 to 10) once and keeps
+//! it; the lowest acts first. A turn is one slow and one fast manoeuvre (or two fast); reactions
+//! (dodge, parry, break free, hold, chase, resist) spend those manoeuvres at any time in the
+//! round, declared before the roll they answer. Tests roll Attribute + Action d6 and count
+//! sixes; extra successes buy damage, card swaps and other effects. Harm fills Physical and
+//! Mental rows that cost dice; hazards (fear, fire, poison, falls) add more.
+//!
+//! Module map: [`options`], [`codes`] (rejection codes), [`data`] (attributes, Actions,
+//! weapons), [`setup`] (encounter files), [`state`] (state, events and the one `apply`),
+//! [`command`] (typed and text forms), [`check`] (legality and the legal list), [`resolve`]
+//! (dice and turn flow), [`zones`] (the zone map's answers), [`text`] (the `TextRuleset`), [`ai`],
+//! [`odds`]; the report hooks for simulations are in `summary.rs`. This file holds the
+//! `Ruleset` itself.
+
+pub mod ai;
+pub mod check;
+pub mod codes;
+pub mod command;
+pub mod data;
+pub mod odds;
+pub mod options;
+pub mod resolve;
+pub mod setup;
+pub mod state;
+mod summary;
+// pub mod text;
+pub mod zones;
+
+use crate::command::Command;
+use crate::options::Options;
+use crate::setup::Setup;
+use crate::state::{Event, Frame, Stage, State};
+use fray_engine::resolve::FrameOp;
+use fray_engine::{Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats};
+
+/// The Einfelst Wilds ruleset.
+pub struct Einfelst;
+
+impl Ruleset for Einfelst {
+    const ID: &'static str = "einfelst";
+    const VERSION: &'static str = "0.1.0";
+    type Options = Options;
+    type Setup = Setup;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
+        setup::validate(setup, options).map_err(EngineError::Invalid)?;
+        Ok(State::new(setup, options))
+    }
+
+    fn start(cx: &mut Cx<'_, Self>) -> Result<(), EngineError> {
+        resolve::start(cx)
+    }
+
+    fn pending(s: &State) -> Option<Pending> {
+        if s.outcome.is_some() {
+            return None;
+        }
+        let one = |who: u16, kind: &'static str| Some(Pending::one(s.seat_of(who), kind, Some(who)));
+        if let Some(f) = s.frames.last() {
+            return match f {
+                Frame::Attack(a) if a.defence.is_none() => one(a.target, "reaction"),
+                Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(s, a) => one(a.target, "swap"),
+                Frame::Attack(a) => one(a.by, "extra-successes"),
+                Frame::Flee(fl) => one(resolve::next_chaser(s, fl)?, "chase"),
+                Frame::Break(b) => one(b.holder, "hold"),
+                Frame::Split(sp) => one(sp.who, "harm"),
+                Frame::Keep(k) => one(k.who, "card"),
+            };
+        }
+        if s.stage == Stage::Swaps {
+            let seats: Seats = s.swapping;
+            return (!seats.is_empty()).then_some(Pending {
+                seats,
+                kind: "card-swaps",
+                actor: None,
+            });
+        }
+        let t = s.turn?;
+        one(t.who, "turn")
+    }
+
+    fn is_ruling(command: &Command) -> bool {
+        matches!(command, Command::Gm(_))
+    }
+
+    fn legal_commands(s: &State, seat: Seat, out: &mut Vec<Command>) {
+        check::legal(s, seat, out)
+    }
+
+    fn check(s: &State, seat: Seat, command: &Command) -> Result<(), Reject> {
+        check::check(s, seat, command)
+    }
+
+    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, command: &Command) -> Result<(), EngineError> {
+        resolve::resolve(cx, seat, command)
+    }
+
+    fn apply(s: &mut State, e: &Event) {
+        state::apply(s, e)
+    }
+
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome.clone()
+    }
+
+    // Nothing is hidden: initiative cards are open (EIN-R45), and so is everything else.
+    type View<'a> = &'a State;
+
+    fn view(s: &State, _: Seat) -> &State {
+        s
+    }
+}
+
+impl Frames for Einfelst {
+    type Frame = Frame;
+    fn frames(s: &State) -> &[Frame] {
+        &s.frames
+    }
+    fn frame_event(op: FrameOp<Frame>) -> Event {
+        Event::Frame(op)
+    }
+}

@@ -1,0 +1,1147 @@
+//! Resolution: the start (ambush, cards, Fear), each command, and [`advance`], which runs every
+//! automatic step (tests, hazards, rounds and turns) until the next decision. State changes only
+//! through `cx.emit`; decisions in the middle of a command (reactions, extra successes, Harm
+//! splits, card choices) are frames on the kit's stack.
+
+use crate::Einfelst;
+use crate::check::{self, Pay, attack_need, circumstance_extra, pay_fast, pay_reaction, pay_slow, splits, turn_card};
+use crate::command::{Command, Own, Spend};
+use crate::data::{Action, Attr, WeaponKind};
+use crate::options::{AmbushBonusTarget, ArmourMode, Attribute, HarmPenalty, HoldAction, OpposingTiming, PoisonZeroTie, Position};
+use crate::setup::{AmbushTest, Cid};
+use crate::state::{
+    AttackFrame, AttackKind, BreakFrame, Card, Defence, Event, FleeFrame, Frame, KeepFrame, SplitFrame, Stage, State, Status, pushed,
+};
+use fray_engine::gm::Ruling as R;
+use fray_engine::resolve::settle;
+use crate::zones::MapExt;
+use fray_engine::{Cx, EngineError, Flow, Seat, Seats};
+
+/// What kind of test, for the Harm exemptions (EIN-H2) and the attribute of two-attribute
+/// Actions (EIN-H24).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An attack.
+    Attack,
+    /// A defence.
+    Defence,
+    /// Fleeing.
+    Flee,
+    /// Chasing.
+    Chase,
+    /// Grappling.
+    Grapple,
+    /// Breaking free or holding on.
+    BreakFree,
+    /// Fear.
+    Fear,
+    /// Fire, poison, falls, hunger.
+    Hazard,
+    /// Anything else.
+    Test,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Attack => "attack",
+            Kind::Defence => "defence",
+            Kind::Flee => "flee",
+            Kind::Chase => "chase",
+            Kind::Grapple => "grapple",
+            Kind::BreakFree => "break-free",
+            Kind::Fear => "fear",
+            Kind::Hazard => "hazard",
+            Kind::Test => "test",
+        }
+    }
+}
+
+/// The attribute a test of `action` uses (EIN-H24).
+pub fn attribute(s: &State, who: Cid, action: Action, kind: Kind) -> Attr {
+    let (a, b) = action.attrs();
+    let Some(b) = b else { return a };
+    let rule = match kind {
+        Kind::Fear => s.options.fear_attribute,
+        Kind::Hazard => s.options.hazard_attribute,
+        _ => s.options.dual_attribute,
+    };
+    let pick = |x: Attribute| match x {
+        Attribute::Strength => Some(Attr::Strength),
+        Attribute::Dexterity => Some(Attr::Dexterity),
+        Attribute::Intuition => Some(Attr::Intuition),
+        Attribute::Reason => Some(Attr::Reason),
+        Attribute::Presence => Some(Attr::Presence),
+        Attribute::Higher => None,
+    };
+    match pick(rule) {
+        // A fixed attribute that is one of the Action's two.
+        Some(x) if x == a || x == b => x,
+        _ => {
+            let at = &s.stats(who).attrs;
+            if at[b.index()] > at[a.index()] { b } else { a }
+        }
+    }
+}
+
+/// The dice a test of `action` rolls (the `[S]` Attribute + Action), with every bonus and Harm
+/// penalty (EIN-H2, EIN-R24, EIN-H13), never below `min-pool`. The second value says whether
+/// the ambush bonus is in it (EIN-H11).
+pub fn pool(s: &State, who: Cid, action: Action, kind: Kind, help: u8) -> (u8, bool) {
+    let c = s.ch(who);
+    let st = s.stats(who);
+    let attr = attribute(s, who, action, kind);
+    let mut dice = i32::from(st.attrs[attr.index()]) + i32::from(st.action(action)) + i32::from(help) + i32::from(c.bonus);
+    let ambush = c.ambush_bonus > 0 && s.round <= 1;
+    if ambush {
+        dice += i32::from(c.ambush_bonus);
+    }
+    if !s.options.exempt(kind.word()) {
+        dice -= i32::from(penalty(s, who, attr));
+    }
+    (dice.clamp(i32::from(s.options.min_pool), fray_dice::MAX_DICE as i32) as u8, ambush)
+}
+
+/// The dice Harm costs on a test of attribute `attr` (EIN-H2, EIN-R24, EIN-H13).
+pub fn penalty(s: &State, who: Cid, attr: Attr) -> u8 {
+    let c = s.ch(who);
+    let [pl, pm] = s.options.slot_penalty;
+    let rows = |r: &[u8; 3]| r[0] * pl + r[1] * pm;
+    let tracks = match s.options.harm_penalty {
+        HarmPenalty::AllTests => rows(&c.harm.physical) + rows(&c.harm.mental),
+        HarmPenalty::ByTrack if attr.physical() => rows(&c.harm.physical),
+        HarmPenalty::ByTrack => rows(&c.harm.mental),
+    };
+    let points = if s.options.harm_points_persist { c.harm.points } else { c.harm.fresh };
+    tracks.saturating_add(points)
+}
+
+fn successes(cx: &mut Cx<'_, Einfelst>, n: u8, why: &str) -> Result<u8, EngineError> {
+    if n == 0 {
+        return Ok(0);
+    }
+    let r = fray_dice::roll(cx.dice, n as usize, 6, fray_dice::Keep::All, &why)?;
+    let o = &cx.s.options;
+    Ok(r.faces.iter().filter(|&f| o.success(f)).count() as u8)
+}
+
+/// A creature's test: rolls its pool, logs it, and uses up its one-shot bonuses.
+pub fn test(cx: &mut Cx<'_, Einfelst>, who: Cid, action: Action, kind: Kind, need: u8, why: crate::state::Why, help: u8) -> Result<u8, EngineError> {
+    let (n, ambush) = pool(&cx.s, who, action, kind, help);
+    let text = format!("{}'s {} ({n} dice)", cx.s.ch(who).name, action.word());
+    let got = successes(cx, n, &text)?;
+    cx.emit(Event::Tested {
+        who: Some(who),
+        why,
+        action: Some(action),
+        pool: n,
+        successes: got,
+        need,
+    });
+    let c = cx.s.ch(who);
+    if c.bonus > 0 || c.harm.fresh > 0 || ambush {
+        cx.emit(Event::BonusUsed { who, first: ambush });
+    }
+    Ok(got)
+}
+
+/// The Director's raw pool (EIN-H21).
+fn raw(cx: &mut Cx<'_, Einfelst>, n: u8, why: crate::state::Why, what: &str) -> Result<u8, EngineError> {
+    let n = n.min(fray_dice::MAX_DICE as u8);
+    let got = successes(cx, n, &format!("{what} ({n} dice)"))?;
+    cx.emit(Event::Tested {
+        who: None,
+        why,
+        action: None,
+        pool: n,
+        successes: got,
+        need: 0,
+    });
+    Ok(got)
+}
+
+/// Spends a manoeuvre; under `first-maneuver`, a manoeuvre without a test loses the ambush
+/// bonus (EIN-H11).
+fn spend(cx: &mut Cx<'_, Einfelst>, who: Cid, pay: Pay, tests: bool) {
+    cx.emit(Event::Spent {
+        who,
+        n: pay.n,
+        slow: pay.slow,
+    });
+    if !tests && cx.s.ch(who).ambush_bonus > 0 && cx.s.options.ambush_bonus_target == AmbushBonusTarget::FirstManeuver {
+        cx.emit(Event::BonusUsed { who, first: true });
+    }
+}
+
+/// Harm to a creature (EIN-R34): points at once (EIN-R24); on a track at once when there is
+/// only one way to mark it, else the creature's seat splits it (a frame).
+pub fn harm(cx: &mut Cx<'_, Einfelst>, who: Cid, mental: bool, amount: u8) -> Result<(), EngineError> {
+    if amount == 0 || cx.s.ch(who).out() && cx.s.ch(who).status != Status::Incapacitated {
+        return Ok(());
+    }
+    if cx.s.stats(who).harm_points.is_some() {
+        cx.emit(Event::Harmed {
+            who,
+            mental,
+            parts: Vec::new(),
+            points: amount,
+        });
+        return Ok(());
+    }
+    let ways = splits(&cx.s, who, mental, amount);
+    if ways.len() == 1 {
+        cx.emit(Event::Harmed {
+            who,
+            mental,
+            parts: ways.into_iter().next().unwrap_or_default(),
+            points: 0,
+        });
+        Ok(())
+    } else {
+        cx.push(Frame::Split(SplitFrame { who, mental, amount }))
+    }
+}
+
+/// Runs the start: the ambush, the cards and Fear, then the first decision.
+pub fn start(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
+    advance(cx)
+}
+
+fn not_checked(c: &Command) -> EngineError {
+    EngineError::Bug(format!("{c:?} was resolved in a state the check should have refused"))
+}
+
+/// Resolves a command that passed the check, then runs to the next decision.
+pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command) -> Result<(), EngineError> {
+    if let Command::Gm(r) = command {
+        cx.emit(Event::Ruled(r.clone()));
+        if let R::Other(o) = r {
+            ruling(cx, o)?;
+        }
+        return advance(cx);
+    }
+    if let Some(f) = cx.s.frames.last().copied() {
+        answer(cx, f, command)?;
+        return advance(cx);
+    }
+    if cx.s.stage == Stage::Swaps {
+        match command {
+            Command::Ready => cx.emit(Event::Ready { seat: seat.0 }),
+            Command::Trade(a, b) => {
+                let pair = (*a.min(b), *a.max(b));
+                cx.emit(Event::Proposed { seat: seat.0, pair });
+                let mut need = Seats::one(cx.s.seat_of(*a));
+                need.insert(cx.s.seat_of(*b));
+                let agreed = cx.s.proposals.iter().find(|p| p.pair == pair).map(|p| p.agreed);
+                if agreed.is_some_and(|g| need.iter().all(|x| g.contains(x))) {
+                    let (ca, cb) = (cx.s.ch(*a).cards.best(), cx.s.ch(*b).cards.best());
+                    if let (Some(card_a), Some(card_b)) = (ca, cb) {
+                        cx.emit(Event::Swapped {
+                            a: *a,
+                            card_a,
+                            b: *b,
+                            card_b,
+                            forced: false,
+                        });
+                    }
+                }
+            }
+            _ => return Err(not_checked(command)),
+        }
+        return advance(cx);
+    }
+    let t = cx.s.turn.ok_or_else(|| not_checked(command))?;
+    turn(cx, t.who, t.n, command)?;
+    advance(cx)
+}
+
+fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), EngineError> {
+    let slow = |s: &State| pay_slow(s, who, n).ok_or_else(|| not_checked(c));
+    let fast = |s: &State| pay_fast(s, who, n).ok_or_else(|| not_checked(c));
+    let me = cx.s.ch(who).clone();
+    let attack = |cx: &mut Cx<'_, Einfelst>, target: Cid, kind: AttackKind, weapon: Option<u8>| -> Result<(), EngineError> {
+        let pay = slow(&cx.s)?;
+        spend(cx, who, pay, true);
+        let need = attack_need(&cx.s, who, target, kind);
+        let distance = cx.s.distance(who, target);
+        cx.push(Frame::Attack(AttackFrame {
+            by: who,
+            target,
+            kind,
+            weapon,
+            need,
+            distance,
+            defence: None,
+            rolled: None,
+            defender_swap: None,
+            spend: None,
+        }))
+    };
+    match c {
+        Command::Strike(x) => attack(cx, *x, AttackKind::Strike, me.wield)?,
+        Command::Shoot(x) => attack(cx, *x, AttackKind::Shoot, me.wield)?,
+        Command::Punch(x) => attack(cx, *x, AttackKind::Unarmed, None)?,
+        Command::Grapple(x) => attack(cx, *x, AttackKind::Grapple, None)?,
+        Command::Shove(x, to) => attack(cx, *x, AttackKind::Shove(*to), None)?,
+        Command::Cast(sp, x) => attack(cx, *x, AttackKind::Cast(*sp), None)?,
+        Command::Flee(action) => {
+            let pay = slow(&cx.s)?;
+            let toward = check::flee_route(&cx.s, who).map_err(|r| EngineError::Bug(r.reason))?;
+            spend(cx, who, pay, true);
+            cx.push(Frame::Flee(FleeFrame {
+                who,
+                action: *action,
+                toward,
+                rolled: None,
+                asked: 0,
+                chasers: 0,
+            }))?;
+        }
+        Command::Extinguish => {
+            // EIN-R40: Finesse; successes build up until they reach the fire's number.
+            let pay = slow(&cx.s)?;
+            spend(cx, who, pay, true);
+            let fire = me.fire.ok_or_else(|| not_checked(c))?;
+            let need = cx.s.options.fire_extinguish[(fire.intensity.clamp(1, 3) - 1) as usize];
+            let got = test(cx, who, Action::Finesse, Kind::Test, need, crate::state::Why::Extinguish, 0)?;
+            let saved = fire.saved.saturating_add(got);
+            cx.emit(Event::Doused {
+                who,
+                saved,
+                out: saved >= need,
+            });
+        }
+        Command::Test(action) => {
+            let pay = slow(&cx.s)?;
+            spend(cx, who, pay, true);
+            let need = 1 + circumstance_extra(&cx.s, who, *action, None);
+            test(cx, who, *action, Kind::Test, need, crate::state::Why::Other, 0)?;
+        }
+        Command::Move(z) => {
+            let ob = cx.s.setup.zones.obstacle(me.zone, *z).and_then(|o| cx.s.setup.obstacles.get(o)).cloned();
+            let pay = match &ob {
+                Some(o) if o.slow => slow(&cx.s)?,
+                _ => fast(&cx.s)?,
+            };
+            let action = ob.as_ref().and_then(|o| o.action);
+            spend(cx, who, pay, action.is_some());
+            if let (Some(o), Some(a)) = (&ob, action) {
+                // EIN-R15: the obstacle's test; on a failure the creature stays.
+                let need = o.need + circumstance_extra(&cx.s, who, a, None);
+                if test(cx, who, a, Kind::Test, need, crate::state::Why::Obstacle, 0)? < need {
+                    return Ok(());
+                }
+            }
+            cx.emit(Event::Placed {
+                who,
+                zone: *z,
+                far: false,
+                cover: false,
+                beside: None,
+            });
+            if cx.s.ch(who).pinned {
+                cx.emit(Event::Pinned { who, on: false });
+                harm(cx, who, false, 1)?;
+            }
+        }
+        Command::Close(x) => {
+            let pay = fast(&cx.s)?;
+            spend(cx, who, pay, false);
+            cx.emit(Event::Placed {
+                who,
+                zone: me.zone,
+                far: false,
+                cover: false,
+                beside: Some(*x),
+            });
+        }
+        Command::Withdraw | Command::Cover => {
+            let pay = fast(&cx.s)?;
+            spend(cx, who, pay, false);
+            let cover = *c == Command::Cover;
+            cx.emit(Event::Placed {
+                who,
+                zone: me.zone,
+                far: if cover { me.far } else { true },
+                cover,
+                beside: None,
+            });
+        }
+        Command::Draw(w) => {
+            let pay = fast(&cx.s)?;
+            spend(cx, who, pay, false);
+            cx.emit(Event::Wielded { who, weapon: *w });
+        }
+        Command::PickUp(w) => {
+            let pay = fast(&cx.s)?;
+            spend(cx, who, pay, false);
+            cx.emit(Event::PickedUp { who, weapon: *w });
+        }
+        Command::Stand => {
+            let pay = fast(&cx.s)?;
+            spend(cx, who, pay, false);
+            cx.emit(Event::Prone { who, on: false });
+        }
+        Command::Shout | Command::Interact => {
+            let pay = fast(&cx.s)?;
+            spend(cx, who, pay, false);
+            cx.emit(Event::Quick {
+                who,
+                shout: *c == Command::Shout,
+            });
+        }
+        Command::BreakFree => {
+            let pay = fast(&cx.s)?;
+            spend(cx, who, pay, true);
+            let holder = me.held_by.ok_or_else(|| not_checked(c))?;
+            cx.emit(Event::TriedBreak { who });
+            cx.push(Frame::Break(BreakFrame {
+                who,
+                holder,
+                rolled: None,
+                hold: None,
+            }))?;
+        }
+        Command::Release => {
+            let held: Vec<Cid> = cx.s.ids().filter(|&o| cx.s.ch(o).held_by == Some(who)).collect();
+            for h in held {
+                cx.emit(Event::Freed { who: h });
+            }
+        }
+        Command::End => cx.emit(Event::TurnEnded { who }),
+        _ => return Err(not_checked(c)),
+    }
+    Ok(())
+}
+
+/// An answer to the decision on top of the stack.
+fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), EngineError> {
+    match f {
+        Frame::Attack(a) if a.defence.is_none() => {
+            let d = c.defence().ok_or_else(|| not_checked(c))?;
+            if d != Defence::None {
+                let pay = pay_reaction(&cx.s, a.target).ok_or_else(|| not_checked(c))?;
+                spend(cx, a.target, pay, true);
+            }
+            cx.update(Frame::Attack(AttackFrame {
+                defence: Some(d),
+                ..a
+            }));
+        }
+        Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(&cx.s, &a) => {
+            let taken = match c {
+                Command::Swap(card) => Some(*card),
+                _ => None,
+            };
+            if let Some(card_a) = taken {
+                // EIN-R7: the defender takes the attacker's card and gives the one of this turn.
+                let mine = cx.s.ch(a.target).cards.best();
+                if let Some(card_b) = mine {
+                    cx.emit(Event::Swapped {
+                        a: a.by,
+                        card_a,
+                        b: a.target,
+                        card_b,
+                        forced: true,
+                    });
+                }
+            }
+            cx.update(Frame::Attack(AttackFrame {
+                defender_swap: Some(taken),
+                ..a
+            }));
+        }
+        Frame::Attack(a) => {
+            let Command::Spend(sp) = c else { return Err(not_checked(c)) };
+            cx.update(Frame::Attack(AttackFrame { spend: Some(*sp), ..a }));
+        }
+        Frame::Flee(fl) => {
+            let who = check_chaser(&cx.s, &fl).ok_or_else(|| not_checked(c))?;
+            let bit = 1u64 << who;
+            let mut fl2 = FleeFrame { asked: fl.asked | bit, ..fl };
+            if let Command::Chase(action) = c {
+                let pay = pay_reaction(&cx.s, who).ok_or_else(|| not_checked(c))?;
+                spend(cx, who, pay, true);
+                fl2.chasers |= bit;
+                cx.emit(Event::Chasing { who, action: *action });
+            }
+            cx.update(Frame::Flee(fl2));
+        }
+        Frame::Break(b) => {
+            let hold = *c == Command::Hold;
+            if hold {
+                let pay = pay_reaction(&cx.s, b.holder).ok_or_else(|| not_checked(c))?;
+                spend(cx, b.holder, pay, true);
+            }
+            cx.update(Frame::Break(BreakFrame { hold: Some(hold), ..b }));
+        }
+        Frame::Split(sp) => {
+            let Command::Split(parts) = c else { return Err(not_checked(c)) };
+            cx.pop();
+            cx.emit(Event::Harmed {
+                who: sp.who,
+                mental: sp.mental,
+                parts: parts.clone(),
+                points: 0,
+            });
+        }
+        Frame::Keep(k) => {
+            let Command::Keep(card) = c else { return Err(not_checked(c)) };
+            let back = if k.drawn[0] == *card { k.drawn[1] } else { k.drawn[0] };
+            cx.pop();
+            cx.emit(Event::Kept {
+                who: k.who,
+                card: *card,
+                back: Some(back),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The next creature to ask whether it chases (EIN-R33, EIN-H26): a foe of the fleer in its
+/// zone, still in the fight, free, able to react, and not yet asked; only before the roll or
+/// only after it, as `opposing-reaction-timing` says.
+pub fn next_chaser(s: &State, fl: &FleeFrame) -> Option<Cid> {
+    let before = s.options.opposing_reaction_timing == OpposingTiming::BeforeRoll;
+    if before != fl.rolled.is_none() {
+        return None;
+    }
+    check_chaser(s, fl)
+}
+
+fn check_chaser(s: &State, fl: &FleeFrame) -> Option<Cid> {
+    let zone = s.ch(fl.who).zone;
+    s.ids().find(|&c| {
+        let ch = s.ch(c);
+        fl.asked & (1u64 << c) == 0 && s.foes(c, fl.who) && ch.zone == zone && ch.held_by.is_none() && check::may_react(s, c)
+    })
+}
+
+/// Whether the holder is asked to hold now (EIN-R30, EIN-H26).
+pub fn asks_holder(s: &State, b: &BreakFrame) -> bool {
+    let before = s.options.opposing_reaction_timing == OpposingTiming::BeforeRoll;
+    b.hold.is_none() && before == b.rolled.is_none() && check::may_react(s, b.holder)
+}
+
+/// Runs automatic steps until a seat must decide or the combat is over.
+pub fn advance(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
+    settle(cx, |cx| {
+        let s = &*cx.s;
+        if s.outcome.is_some() {
+            return Ok(Flow::Wait);
+        }
+        if let Some(f) = s.frames.last().copied() {
+            return frame(cx, f);
+        }
+        if s.stage != Stage::Setup
+            && let Some(winner) = last_side_standing(s)
+        {
+            cx.emit(Event::Ended { winner });
+            return Ok(Flow::Go);
+        }
+        match s.stage {
+            Stage::Setup => setup_step(cx),
+            Stage::Hazards => hazard_step(cx),
+            Stage::Swaps => {
+                if s.swapping.is_empty() {
+                    cx.emit(Event::Ordered);
+                    Ok(Flow::Go)
+                } else {
+                    Ok(Flow::Wait)
+                }
+            }
+            Stage::Turns => turn_step(cx),
+        }
+    })
+}
+
+fn setup_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
+    let s = &*cx.s;
+    if !s.ambushed && s.setup.ambush.is_some() {
+        ambush(cx)?;
+        return Ok(Flow::Go);
+    }
+    // EIN-H25: whoever gets the extra card draws first.
+    let lacks = |i: usize| {
+        let c = &s.chars[i];
+        let grouped = c.group.is_some_and(|g| s.chars.iter().any(|o| o.group == Some(g) && o.shares));
+        !c.out() && !grouped && c.cards.len() < s.blocks[c.block as usize].cards as usize
+    };
+    let extra = s.extra_card_side;
+    let next = (0..s.chars.len())
+        .find(|&i| lacks(i) && Some(s.chars[i].side) == extra)
+        .or_else(|| (0..s.chars.len()).find(|&i| lacks(i)));
+    if let Some(i) = next {
+        let who = i as Cid;
+        let two = Some(s.chars[i].side) == extra && s.chars[i].cards.is_empty();
+        let first = draw(cx, who)?;
+        if !two {
+            cx.emit(Event::Kept { who, card: first, back: None });
+            return Ok(Flow::Go);
+        }
+        let second = draw(cx, who)?;
+        let (lo, hi) = if first.key(false) <= second.key(false) { (first, second) } else { (second, first) };
+        if cx.s.options.ask_card_choice {
+            cx.push(Frame::Keep(KeepFrame { who, drawn: [lo, hi] }))?;
+        } else {
+            cx.emit(Event::Kept { who, card: lo, back: Some(hi) });
+        }
+        return Ok(Flow::Go);
+    }
+    // Fear at the start (fray's own, option `fear-at-start`): each player character facing a
+    // creature with a Fear value tests against the highest.
+    let mut tests = Vec::new();
+    if s.options.fear_at_start {
+        for c in s.ids().filter(|&c| s.ch(c).pc && !s.ch(c).out()) {
+            let worst = s.ids().filter(|&o| s.foes(c, o) && !s.ch(o).out()).map(|o| s.stats(o).fear).max().unwrap_or(0);
+            if worst > 0 {
+                tests.push((c, worst));
+            }
+        }
+    }
+    cx.emit(Event::SetupDone);
+    let position = cx.s.options.default_position;
+    for (c, v) in tests.into_iter().rev() {
+        fear(cx, c, v, position)?;
+    }
+    Ok(Flow::Go)
+}
+
+/// Draws one card for `who` from the seeded or physical deck (EIN-R1), opening a second deck
+/// when the first runs out (EIN-H12); past both, a joiner takes the highest value + 1.
+fn draw(cx: &mut Cx<'_, Einfelst>, who: Cid) -> Result<Card, EngineError> {
+    let s = &*cx.s;
+    if s.deck.is_empty() {
+        let top = s.chars.iter().flat_map(|c| c.cards.cards().iter().map(|k| k.value)).max().unwrap_or(10);
+        let opened = s.chars.iter().any(|c| c.cards.cards().iter().any(|k| k.deck >= 1));
+        if opened || s.round > 0 {
+            return Ok(Card {
+                value: top.saturating_add(1).min(60),
+                deck: 2,
+            });
+        }
+        cx.emit(Event::NewDeck);
+    }
+    let why = format!("{}'s initiative card", cx.s.ch(who).name);
+    let code = cx.dice.draw(cx.s.deck.cards(), &why)?;
+    let card = Card::from_code(code);
+    cx.emit(Event::Drew { who, card });
+    Ok(card)
+}
+
+/// The ambush (EIN-R8 to EIN-R10, EIN-H25).
+fn ambush(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
+    let s = &*cx.s;
+    let Some(a) = s.setup.ambush.clone() else { return Ok(()) };
+    let ambushers: Vec<Cid> = s.ids().filter(|&c| s.ch(c).side == a.side && !s.ch(c).out()).collect();
+    let targets: Vec<Cid> = s.ids().filter(|&c| s.ch(c).side != a.side && !s.ch(c).out()).collect();
+    let n = ambushers.len() as u8;
+    let spot = match a.test {
+        AmbushTest::None => {
+            // EIN-R10: granted, no test and so no bonus.
+            cx.emit(Event::Ambushed {
+                extra_card_side: Some(a.side),
+                ambushers: n,
+                bonus: 0,
+            });
+            return Ok(());
+        }
+        AmbushTest::Track => Action::Track,
+        AmbushTest::Read => Action::Read,
+    };
+    // EIN-R9: one roll for all; the named roller, else the largest Sneak pool. EIN-H25: the
+    // target with the largest Track or Read pool rolls for the targets.
+    let best = |list: &[Cid], action: Action| list.iter().copied().max_by_key(|&c| (pool(s, c, action, Kind::Test, 0).0, std::cmp::Reverse(c)));
+    let roller = a.roller.or_else(|| best(&ambushers, Action::Sneak));
+    let spotter = best(&targets, spot);
+    let (Some(roller), Some(spotter)) = (roller, spotter) else {
+        cx.emit(Event::Ambushed {
+            extra_card_side: None,
+            ambushers: n,
+            bonus: 0,
+        });
+        return Ok(());
+    };
+    let sneak = test(cx, roller, Action::Sneak, Kind::Test, 1, crate::state::Why::Ambush, 0)?;
+    let seen = test(cx, spotter, spot, Kind::Test, 0, crate::state::Why::Spot, 0)?;
+    let left = sneak.saturating_sub(seen);
+    let other = cx.s.ch(spotter).side;
+    cx.emit(if left >= 1 {
+        Event::Ambushed {
+            extra_card_side: Some(a.side),
+            ambushers: n,
+            bonus: left - 1,
+        }
+    } else {
+        Event::Ambushed {
+            extra_card_side: Some(other),
+            ambushers: n,
+            bonus: 0,
+        }
+    });
+    Ok(())
+}
+
+/// A Fear test (EIN-R35 to EIN-R37).
+pub fn fear(cx: &mut Cx<'_, Einfelst>, who: Cid, value: u8, position: Position) -> Result<(), EngineError> {
+    let s = &*cx.s;
+    let me = s.ch(who);
+    // EIN-R35, EIN-H8: the player characters in the roller's zone, without Severe Mental Harm.
+    let helpers = s
+        .ids()
+        .filter(|&o| {
+            let c = s.ch(o);
+            c.pc && (o != who || s.options.fear_counts_self)
+                && !matches!(c.status, Status::Fled | Status::Removed)
+                && c.zone == me.zone
+                && c.harm.mental[2] == 0
+        })
+        .count() as u8;
+    let help = helpers.min(s.options.fear_help_max);
+    let got = test(cx, who, Action::Endure, Kind::Fear, value, crate::state::Why::Fear, help)?;
+    let i = match position {
+        Position::Controlled => 0,
+        Position::Risky => 1,
+        Position::Desperate => 2,
+    };
+    if got >= value {
+        if position == Position::Controlled && cx.s.options.controlled_bonus > 0 {
+            let dice = cx.s.options.controlled_bonus;
+            cx.emit(Event::Bonus { who, dice });
+        }
+        Ok(())
+    } else {
+        let amount = cx.s.options.fear_harm[i];
+        harm(cx, who, true, amount)
+    }
+}
+
+/// Poison (EIN-R41, EIN-R42, EIN-H27).
+pub fn poison(cx: &mut Cx<'_, Einfelst>, who: Cid, toxicity: u8, mental: bool) -> Result<(), EngineError> {
+    let d = raw(cx, toxicity, crate::state::Why::Toxin, "the poison")?;
+    let v = test(cx, who, Action::Endure, Kind::Hazard, 0, crate::state::Why::Poison, 0)?;
+    let amount = if v > d {
+        0
+    } else if v == d {
+        if d == 0 && cx.s.options.poison_zero_tie == PoisonZeroTie::None { 0 } else { 1 }
+    } else {
+        d
+    };
+    cx.emit(Event::Poisoned {
+        who,
+        next: amount.saturating_sub(1),
+        mental,
+    });
+    harm(cx, who, mental, amount)
+}
+
+fn ruling(cx: &mut Cx<'_, Einfelst>, o: &Own) -> Result<(), EngineError> {
+    match o {
+        Own::Fear { who, value, position } => {
+            let p = position.unwrap_or(cx.s.options.default_position);
+            fear(cx, *who, *value, p)
+        }
+        Own::Ignite { who, intensity } => {
+            cx.emit(Event::Ignited {
+                who: *who,
+                intensity: *intensity,
+            });
+            let h = cx.s.options.fire_ignition_harm;
+            harm(cx, *who, false, h)
+        }
+        Own::Poison { who, toxicity, mental } => poison(cx, *who, *toxicity, *mental),
+        Own::Fall { who, feet, hard } => {
+            // EIN-R43, EIN-H5.
+            let o = &cx.s.options;
+            let dice = if *hard && *feet >= o.fall_min_feet {
+                ((*feet / 5) as u32 * u32::from(o.fall_dice_per_5ft)).min(fray_dice::MAX_DICE as u32) as u8
+            } else {
+                0
+            };
+            cx.emit(Event::Fell {
+                who: *who,
+                feet: *feet,
+                dice,
+            });
+            if dice > 0 {
+                let d = raw(cx, dice, crate::state::Why::Impact, "the fall")?;
+                let v = test(cx, *who, Action::Endure, Kind::Hazard, 0, crate::state::Why::Fall, 0)?;
+                // EIN-H29: a fall leaves it down.
+                cx.emit(Event::Prone { who: *who, on: true });
+                harm(cx, *who, false, d.saturating_sub(v))?;
+            }
+            Ok(())
+        }
+        Own::Deprive { who, mental } => {
+            let got = test(cx, *who, Action::Endure, Kind::Hazard, 1, crate::state::Why::Deprivation, 0)?;
+            if got == 0 { harm(cx, *who, *mental, 1) } else { Ok(()) }
+        }
+        Own::Circumstance { name, on, zone } => {
+            cx.emit(Event::Circumstance {
+                name: name.clone(),
+                zone: *zone,
+                on: *on,
+            });
+            Ok(())
+        }
+        Own::Douse { .. } | Own::Antidote { .. } | Own::Prone { .. } | Own::Release { .. } => Ok(()),
+    }
+}
+
+fn hazard_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
+    let s = &*cx.s;
+    if s.round == 0 {
+        cx.emit(Event::RoundStarted { round: 1 });
+        return Ok(Flow::Go);
+    }
+    // EIN-R39, EIN-R42, EIN-H27: fire, then poison, at the start of each later round.
+    if let Some(who) = s.ids().find(|&c| {
+        let ch = s.ch(c);
+        !ch.out() && ch.ticked < s.round && (ch.fire.is_some() || ch.poison.is_some())
+    }) {
+        let ch = s.ch(who).clone();
+        cx.emit(Event::Ticked { who });
+        if let Some(f) = ch.fire {
+            let dmg = cx.s.options.fire_damage[(f.intensity.clamp(1, 3) - 1) as usize];
+            let got = test(cx, who, Action::Endure, Kind::Hazard, 0, crate::state::Why::Fire, 0)?;
+            harm(cx, who, false, dmg.saturating_sub(got))?;
+        }
+        if let Some(p) = ch.poison {
+            cx.emit(Event::Poisoned {
+                who,
+                next: p.next.saturating_sub(1),
+                mental: p.mental,
+            });
+            harm(cx, who, p.mental, p.next)?;
+        }
+        return Ok(Flow::Go);
+    }
+    // EIN-R5: the seats of player characters who could swap.
+    let mut seats = Seats::EMPTY;
+    let n = s.chars.len() as Cid;
+    for a in 0..n {
+        for b in a + 1..n {
+            for seat in [s.seat_of(a), s.seat_of(b)] {
+                if check::trade_ok(s, seat, a, b).is_ok() {
+                    seats.insert(s.seat_of(a));
+                    seats.insert(s.seat_of(b));
+                }
+            }
+        }
+    }
+    if seats.is_empty() {
+        cx.emit(Event::Ordered);
+    } else {
+        cx.emit(Event::Staged { stage: Stage::Swaps, seats });
+    }
+    Ok(Flow::Go)
+}
+
+fn turn_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
+    let s = &*cx.s;
+    match s.turn {
+        Some(t) => {
+            let c = s.ch(t.who);
+            let holds = s.chars.iter().any(|o| o.held_by == Some(t.who));
+            if c.out() || (c.left[t.n as usize] == [0, 0] && !holds) {
+                cx.emit(Event::TurnEnded { who: t.who });
+                Ok(Flow::Go)
+            } else {
+                Ok(Flow::Wait)
+            }
+        }
+        None => match s.order.current_slot() {
+            Some(at) => {
+                cx.emit(Event::TurnStarted { who: at.who, n: at.n });
+                Ok(Flow::Go)
+            }
+            None => {
+                cx.emit(Event::RoundStarted { round: s.round + 1 });
+                Ok(Flow::Go)
+            }
+        },
+    }
+}
+
+fn frame(cx: &mut Cx<'_, Einfelst>, f: Frame) -> Result<Flow, EngineError> {
+    match f {
+        Frame::Attack(a) => attack_step(cx, a),
+        Frame::Flee(fl) => flee_step(cx, fl),
+        Frame::Break(b) => break_step(cx, b),
+        Frame::Split(sp) => {
+            if cx.s.ch(sp.who).status == Status::Fighting || cx.s.ch(sp.who).status == Status::Incapacitated {
+                Ok(Flow::Wait)
+            } else {
+                cx.pop();
+                Ok(Flow::Go)
+            }
+        }
+        Frame::Keep(_) => Ok(Flow::Wait),
+    }
+}
+
+fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, EngineError> {
+    let s = &*cx.s;
+    if s.ch(a.by).out() || s.ch(a.target).out() {
+        cx.pop();
+        return Ok(Flow::Go);
+    }
+    if a.defence.is_none() {
+        let mut options = Vec::new();
+        check::legal(s, s.seat_of(a.target), &mut options);
+        if options.iter().all(|c| *c == Command::Pass) {
+            cx.update(Frame::Attack(AttackFrame {
+                defence: Some(Defence::None),
+                ..a
+            }));
+            return Ok(Flow::Go);
+        }
+        return Ok(Flow::Wait);
+    }
+    let Some((att, def)) = a.rolled else {
+        // EIN-R20: the defence was declared before this roll.
+        let kind = match a.kind {
+            AttackKind::Grapple | AttackKind::Shove(_) => Kind::Grapple,
+            _ => Kind::Attack,
+        };
+        let att = test(cx, a.by, a.kind.action(), kind, a.need, crate::state::Why::Attack, 0)?;
+        let def = match a.defence {
+            Some(Defence::Dodge) => test(cx, a.target, Action::Finesse, Kind::Defence, 0, crate::state::Why::Defence, 0)?,
+            Some(Defence::Parry) => {
+                // EIN-R25: Strike armed, Force unarmed.
+                let armed = cx.s.ch(a.target).wield.and_then(|w| cx.s.weapon(w)).is_some_and(|w| w.melee());
+                let act = if armed { Action::Strike } else { Action::Force };
+                test(cx, a.target, act, Kind::Defence, 0, crate::state::Why::Defence, 0)?
+            }
+            Some(Defence::BreakFree) => test(cx, a.target, Action::Force, Kind::BreakFree, 0, crate::state::Why::BreakFree, 0)?,
+            Some(Defence::Resist) => {
+                let AttackKind::Cast(sp) = a.kind else { return Err(EngineError::Bug("resist without a spell".into())) };
+                let act = cx.s.setup.spells.values().nth(sp as usize).map_or(Action::Endure, |x| x.resist);
+                test(cx, a.target, act, Kind::Defence, 0, crate::state::Why::Defence, 0)?
+            }
+            _ => 0,
+        };
+        // EIN-R26: each defence success cancels one attack success.
+        let net = att.saturating_sub(def);
+        cx.emit(Event::AttackResult {
+            by: a.by,
+            target: a.target,
+            net,
+            hit: net >= a.need,
+        });
+        cx.update(Frame::Attack(AttackFrame {
+            rolled: Some((att, def)),
+            ..a
+        }));
+        return Ok(Flow::Go);
+    };
+    if a.defender_swap.is_none() && check::defender_may_swap(s, &a) {
+        return Ok(Flow::Wait);
+    }
+    let net = att.saturating_sub(def);
+    if net >= a.need && net > a.need && a.spend.is_none() {
+        return Ok(Flow::Wait);
+    }
+    cx.pop();
+    if net >= a.need {
+        hit(cx, a, net - a.need)?;
+    }
+    Ok(Flow::Go)
+}
+
+/// A hit's effects (EIN-R23, EIN-R6, EIN-R28, EIN-H6).
+fn hit(cx: &mut Cx<'_, Einfelst>, a: AttackFrame, extra: u8) -> Result<(), EngineError> {
+    let sp = a.spend.unwrap_or(Spend::default());
+    let to_damage = extra.saturating_sub(sp.cost());
+    if let Some(card_b) = sp.swap {
+        let mine = cx.s.turn.filter(|t| t.who == a.by).and_then(|t| turn_card(&cx.s, a.by, t.n));
+        if let Some(card_a) = mine {
+            cx.emit(Event::Swapped {
+                a: a.by,
+                card_a,
+                b: a.target,
+                card_b,
+                forced: true,
+            });
+        }
+    }
+    let t = a.target;
+    let (base, mental, weapon) = match a.kind {
+        AttackKind::Grapple => {
+            // EIN-R28.
+            cx.emit(Event::Restrained {
+                who: t,
+                by: a.by,
+                silenced: sp.silence,
+            });
+            return Ok(());
+        }
+        AttackKind::Shove(to) => {
+            let e = pushed(&cx.s, t, to);
+            cx.emit(e);
+            return Ok(());
+        }
+        AttackKind::Unarmed => (1, sp.mental, None),
+        AttackKind::Cast(i) => {
+            let spell = cx.s.setup.spells.values().nth(i as usize);
+            (spell.map_or(0, |x| x.damage), sp.mental || spell.is_some_and(|x| x.mental), None)
+        }
+        AttackKind::Strike | AttackKind::Shoot => {
+            let w = a.weapon.and_then(|w| cx.s.weapon(w)).cloned();
+            (w.as_ref().map_or(1, |w| w.damage), sp.mental, w)
+        }
+    };
+    let mut amount = base.saturating_add(to_damage);
+    if !mental {
+        // EIN-H6.
+        let armour = cx.s.stats(t).armour;
+        let cancelled = match cx.s.options.armour_mode {
+            ArmourMode::Cancel => armour,
+            ArmourMode::Roll => raw(cx, armour, crate::state::Why::Armour, "armour")?,
+        }
+        .min(amount);
+        if cancelled > 0 {
+            cx.emit(Event::Armoured { who: t, cancelled });
+        }
+        amount -= cancelled;
+    }
+    if let Some(to) = sp.push {
+        let e = pushed(&cx.s, t, to);
+        cx.emit(e);
+    }
+    if sp.disarm
+        && let Some(w) = cx.s.ch(t).wield
+    {
+        let zone = cx.s.ch(t).zone;
+        cx.emit(Event::Dropped { who: t, weapon: w, zone });
+    }
+    if sp.pin {
+        cx.emit(Event::Pinned { who: t, on: true });
+    }
+    // A thrown weapon lands in the target's zone (fray's own, `thrown-weapons-lost`).
+    if let (Some(w), Some(wi)) = (&weapon, a.weapon)
+        && a.kind == AttackKind::Shoot
+        && w.kind == WeaponKind::Thrown
+        && cx.s.options.thrown_weapons_lost
+    {
+        let zone = cx.s.ch(t).zone;
+        cx.emit(Event::Dropped { who: a.by, weapon: wi, zone });
+    }
+    harm(cx, t, mental, amount)?;
+    if let Some(w) = weapon
+        && amount > 0
+        && !mental
+    {
+        if w.fire > 0 && cx.s.ch(t).fire.is_none() && !cx.s.ch(t).out() {
+            cx.emit(Event::Ignited { who: t, intensity: w.fire });
+            let h = cx.s.options.fire_ignition_harm;
+            harm(cx, t, false, h)?;
+        }
+        if w.poison > 0 && !cx.s.ch(t).out() {
+            poison(cx, t, w.poison, false)?;
+        }
+    }
+    Ok(())
+}
+
+fn flee_step(cx: &mut Cx<'_, Einfelst>, fl: FleeFrame) -> Result<Flow, EngineError> {
+    let s = &*cx.s;
+    if s.ch(fl.who).out() {
+        cx.pop();
+        return Ok(Flow::Go);
+    }
+    if next_chaser(s, &fl).is_some() {
+        return Ok(Flow::Wait);
+    }
+    let need = 1 + circumstance_extra(s, fl.who, fl.action, None);
+    let Some(got) = fl.rolled else {
+        let got = test(cx, fl.who, fl.action, Kind::Flee, need, crate::state::Why::Flee, 0)?;
+        cx.update(Frame::Flee(FleeFrame { rolled: Some(got), ..fl }));
+        return Ok(Flow::Go);
+    };
+    cx.pop();
+    let chasers: Vec<Cid> = cx.s.ids().filter(|&c| fl.chasers & (1u64 << c) != 0).collect();
+    let mut cancel = 0u8;
+    for &c in &chasers {
+        let action = cx.s.chase_action(c);
+        cancel = cancel.saturating_add(test(cx, c, action, Kind::Chase, 0, crate::state::Why::Chase, 0)?);
+    }
+    let net = got.saturating_sub(cancel);
+    let along = |cx: &mut Cx<'_, Einfelst>, who: Cid| {
+        if let Some(z) = fl.toward {
+            cx.emit(Event::Placed {
+                who,
+                zone: z,
+                far: false,
+                cover: false,
+                beside: None,
+            });
+        }
+    };
+    if got < need {
+        // EIN-R32: a failed flight; it stays where it is.
+        cx.emit(Event::FleeFailed { who: fl.who, caught: false });
+    } else if net >= need {
+        cx.emit(Event::Fled { who: fl.who });
+        if cx.s.options.chaser_moves_on_escape {
+            for &c in &chasers {
+                along(cx, c);
+            }
+        }
+    } else {
+        // EIN-R33: caught; both move one zone along the way out.
+        cx.emit(Event::FleeFailed { who: fl.who, caught: true });
+        along(cx, fl.who);
+        for &c in &chasers {
+            along(cx, c);
+        }
+    }
+    Ok(Flow::Go)
+}
+
+fn break_step(cx: &mut Cx<'_, Einfelst>, b: BreakFrame) -> Result<Flow, EngineError> {
+    let s = &*cx.s;
+    if s.ch(b.who).out() || s.ch(b.who).held_by != Some(b.holder) {
+        cx.pop();
+        return Ok(Flow::Go);
+    }
+    if asks_holder(s, &b) {
+        return Ok(Flow::Wait);
+    }
+    let Some(got) = b.rolled else {
+        let got = test(cx, b.who, Action::Force, Kind::BreakFree, 1, crate::state::Why::BreakFree, 0)?;
+        cx.update(Frame::Break(BreakFrame { rolled: Some(got), ..b }));
+        return Ok(Flow::Go);
+    };
+    cx.pop();
+    let free = if b.hold == Some(true) {
+        // EIN-R30, EIN-H9: an opposed roll; strictly more to get free.
+        let action = match cx.s.options.hold_action {
+            HoldAction::Endure => Action::Endure,
+            HoldAction::Force => Action::Force,
+            HoldAction::Larger => {
+                let e = pool(&cx.s, b.holder, Action::Endure, Kind::BreakFree, 0).0;
+                let f = pool(&cx.s, b.holder, Action::Force, Kind::BreakFree, 0).0;
+                if e > f { Action::Endure } else { Action::Force }
+            }
+        };
+        let held = test(cx, b.holder, action, Kind::BreakFree, 0, crate::state::Why::Hold, 0)?;
+        got > held
+    } else {
+        got >= 1
+    };
+    if free {
+        cx.emit(Event::Freed { who: b.who });
+    }
+    Ok(Flow::Go)
+}
+
+/// `Some(winner)` once at most one side has anyone in the fight: that side, or nobody.
+pub fn last_side_standing(s: &State) -> Option<Option<u8>> {
+    let mut sides = s.chars.iter().filter(|c| !c.out()).map(|c| c.side);
+    match sides.next() {
+        None => Some(None),
+        Some(first) => sides.all(|x| x == first).then_some(Some(first)),
+    }
+}

@@ -1,0 +1,576 @@
+//! Encounter files, read with the engine's encounter kit (`fray_engine::encounter`): every
+//! problem is a diagnostic at its file, line and column. [`validate`] checks a whole setup
+//! again, because a setup read back from a record is untrusted input.
+
+use crate::Einfelst;
+use crate::data::{self, Action, Circumstance, Obstacle, Spell, Weapon};
+use crate::options::Options;
+use fray_engine::Ruleset;
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
+use fray_engine::sides::{self, RawSide};
+use crate::zones::MapExt;
+use fray_space::{Grid, ZoneId, ZoneMap};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Index of a combatant (its place in the encounter, GM additions after).
+pub type Cid = u16;
+/// The most combatants a combat may have, GM additions included.
+pub const MAX_COMBATANTS: usize = 40;
+/// The largest attribute or Action rating.
+pub const MAX_RATING: u8 = 6;
+
+/// A stat block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Stats {
+    /// Strength, Dexterity, Intuition, Reason, Presence.
+    pub attrs: [u8; 5],
+    /// The thirteen Actions, in the order of [`Action::ALL`].
+    pub actions: [u8; 13],
+    /// The weapons it carries (ids of the encounter's weapons); it starts with the first in hand.
+    pub weapons: Vec<String>,
+    /// The spells it knows (EIN-H16).
+    pub spells: Vec<String>,
+    /// Armour (EIN-H6).
+    pub armour: u8,
+    /// `Some(capacity)`: it counts Harm points instead of Harm rows (EIN-R24) and is out once its
+    /// points exceed the capacity (EIN-H13).
+    pub harm_points: Option<u8>,
+    /// Initiative cards it draws (EIN-R46).
+    pub cards: u8,
+    /// Slow and fast manoeuvres a turn (EIN-R16).
+    pub maneuvers: [u8; 2],
+    /// Circumstances that do not hamper it (EIN-R49).
+    pub immune: Vec<String>,
+    /// The successes a Fear test against it needs; 0 for none (EIN-R36).
+    pub fear: u8,
+}
+
+impl Stats {
+    /// The rating of an Action.
+    pub fn action(&self, a: Action) -> u8 {
+        self.actions[a.index()]
+    }
+
+    /// Whether every number is in range.
+    pub fn check(&self) -> Result<(), String> {
+        if self.attrs.iter().chain(&self.actions).any(|&v| v > MAX_RATING) {
+            return Err(format!("attributes and Actions are rated 0..={MAX_RATING}"));
+        }
+        if self.armour > 9 || self.fear > 9 {
+            return Err("armour and fear must be 0..=9".into());
+        }
+        if matches!(self.harm_points, Some(c) if c > 20) {
+            return Err("harm-capacity must be 0..=20".into());
+        }
+        if !(1..=3).contains(&self.cards) {
+            return Err("cards must be 1..=3 (EIN-R46)".into());
+        }
+        let [slow, fast] = self.maneuvers;
+        if slow > 3 || fast > 3 || slow + fast == 0 {
+            return Err("slow and fast manoeuvres must be 0..=3 each, and at least one in all".into());
+        }
+        if self.weapons.len() > 8 || self.spells.len() > 8 {
+            return Err("at most 8 weapons and 8 spells".into());
+        }
+        Ok(())
+    }
+}
+
+/// A combatant as the encounter places it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combatant {
+    /// The id typed in commands.
+    pub id: String,
+    /// The name in logs.
+    pub name: String,
+    /// Index of its side.
+    pub side: u8,
+    /// A player character (counts for Fear tests and may swap cards, EIN-R5, EIN-R35).
+    pub pc: bool,
+    /// The zone it starts in.
+    pub zone: ZoneId,
+    /// It starts far off in its zone (EIN-R12).
+    pub far: bool,
+    /// It starts in cover (EIN-H15).
+    pub cover: bool,
+    /// It starts down (EIN-H29).
+    pub prone: bool,
+    /// Identical opponents with the same group draw one card (EIN-R2).
+    pub group: Option<String>,
+    /// Its numbers.
+    pub stats: Stats,
+}
+
+/// What an ambush's test opposes (EIN-R8, EIN-R10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AmbushTest {
+    /// Sneak against the targets' Track.
+    Track,
+    /// Sneak against the targets' Read.
+    Read,
+    /// No test: the Director grants the extra card (EIN-R10).
+    None,
+}
+
+/// An ambush at the start of the fight (EIN-R8 to EIN-R10).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ambush {
+    /// The ambushing side.
+    pub side: u8,
+    /// What the Sneak test opposes.
+    pub test: AmbushTest,
+    /// The ambusher who rolls (EIN-R9); by default the one with the largest Sneak pool.
+    pub roller: Option<Cid>,
+}
+
+pub use fray_engine::sides::Side;
+
+/// A validated encounter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// A title for logs.
+    pub title: String,
+    /// The zones (EIN-R47).
+    pub zones: ZoneMap,
+    /// Seat names; seat 0 is always `gm`.
+    pub seats: Vec<String>,
+    /// The sides.
+    pub sides: Vec<Side>,
+    /// The combatants at the start.
+    pub combatants: Vec<Combatant>,
+    /// Stat blocks the GM may bring in (`gm add`), by name.
+    pub templates: BTreeMap<String, Stats>,
+    /// The weapons: fray's own and the encounter's.
+    pub weapons: BTreeMap<String, Weapon>,
+    /// The spells.
+    pub spells: BTreeMap<String, Spell>,
+    /// The circumstances: fray's own (`dark`) and the encounter's.
+    pub circumstances: BTreeMap<String, Circumstance>,
+    /// Circumstances in force everywhere from the start.
+    pub everywhere: Vec<String>,
+    /// What crossing each kind of obstacle takes.
+    pub obstacles: BTreeMap<String, Obstacle>,
+    /// An ambush, if the fight opens with one.
+    pub ambush: Option<Ambush>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEncounter {
+    ruleset: Spanned<String>,
+    title: Option<String>,
+    options: Option<Spanned<toml::Table>>,
+    #[serde(default)]
+    zone: Vec<Spanned<RawZone>>,
+    #[serde(default)]
+    side: Vec<Spanned<RawSide>>,
+    #[serde(default)]
+    template: BTreeMap<String, Spanned<RawCombatant>>,
+    #[serde(default)]
+    combatant: Vec<Spanned<RawCombatant>>,
+    #[serde(default)]
+    weapon: BTreeMap<String, Spanned<Weapon>>,
+    #[serde(default)]
+    spell: BTreeMap<String, Spanned<Spell>>,
+    #[serde(default)]
+    circumstance: BTreeMap<String, Spanned<Circumstance>>,
+    #[serde(default)]
+    circumstances: Vec<Spanned<String>>,
+    #[serde(default)]
+    obstacle: BTreeMap<String, Spanned<Obstacle>>,
+    ambush: Option<Spanned<RawAmbush>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAmbush {
+    side: Spanned<String>,
+    test: AmbushTest,
+    roller: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawCombatant {
+    id: Option<Spanned<String>>,
+    name: Option<String>,
+    template: Option<Spanned<String>>,
+    side: Option<Spanned<String>>,
+    zone: Option<Spanned<String>>,
+    far: Option<bool>,
+    cover: Option<bool>,
+    prone: Option<bool>,
+    pc: Option<bool>,
+    group: Option<Spanned<String>>,
+    attributes: Option<Spanned<BTreeMap<String, u8>>>,
+    actions: Option<Spanned<BTreeMap<String, u8>>>,
+    weapons: Option<Spanned<Vec<String>>>,
+    spells: Option<Spanned<Vec<String>>>,
+    armour: Option<u8>,
+    harm: Option<Spanned<String>>,
+    harm_capacity: Option<u8>,
+    cards: Option<u8>,
+    slow: Option<u8>,
+    fast: Option<u8>,
+    immune: Option<Spanned<Vec<String>>>,
+    fear: Option<u8>,
+}
+
+// A combatant takes every field it leaves out from its template.
+fray_engine::combatant_table!(RawCombatant {
+    id,
+    name,
+    template,
+    side,
+    zone,
+    far,
+    cover,
+    prone,
+    pc,
+    group,
+    attributes,
+    actions,
+    weapons,
+    spells,
+    armour,
+    harm,
+    harm_capacity,
+    cards,
+    slow,
+    fast,
+    immune,
+    fear
+});
+
+/// How the kit sees the combatants, in a file and in a record: zones hold any number.
+const ROSTER: RosterRules<Combatant> = RosterRules {
+    limit: MAX_COMBATANTS,
+    case_advice: "ids are typed without regard to case, so pick another id",
+    id: |c| c.id.as_str(),
+    square: |_| None,
+};
+
+const ATTRS: [&str; 5] = ["strength", "dexterity", "intuition", "reason", "presence"];
+
+/// What a stat block refers to, for checking it.
+struct Known<'a> {
+    weapons: &'a BTreeMap<String, Weapon>,
+    spells: &'a BTreeMap<String, Spell>,
+    circumstances: &'a BTreeMap<String, Circumstance>,
+}
+
+/// Reads and validates an encounter.
+pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
+    let raw: RawEncounter = enc::parse(source)?;
+    let mut d = Diags::new(source);
+    if !enc::check_ruleset(&mut d, &raw.ruleset, Einfelst::ID) {
+        return Err(d.errors);
+    }
+    let options = enc::options(&mut d, raw.options.as_ref(), Options::validate);
+    let Some(zones) = enc::zones(&mut d, &raw.zone) else {
+        return Err(d.errors);
+    };
+    let mut weapons = data::builtin_weapons();
+    for (id, w) in &raw.weapon {
+        if !enc::is_word(id) {
+            d.err(w.span(), format!("weapon id '{id}' must be one word"));
+        }
+        if let Err(m) = w.get_ref().check() {
+            d.err(w.span(), format!("weapon '{id}': {m}"));
+        }
+        weapons.insert(id.clone(), w.get_ref().clone());
+    }
+    let mut spells = BTreeMap::new();
+    for (id, s) in &raw.spell {
+        if !enc::is_word(id) {
+            d.err(s.span(), format!("spell id '{id}' must be one word"));
+        }
+        if let Err(m) = s.get_ref().check() {
+            d.err(s.span(), format!("spell '{id}': {m}"));
+        }
+        spells.insert(id.clone(), s.get_ref().clone());
+    }
+    let mut circumstances = data::builtin_circumstances();
+    for (id, c) in &raw.circumstance {
+        if !enc::is_word(id) || c.get_ref().extra > 5 {
+            d.err(c.span(), format!("circumstance '{id}': a one-word name and extra 0..=5"));
+        }
+        circumstances.insert(id.clone(), c.get_ref().clone());
+    }
+    let mut everywhere = Vec::new();
+    for c in &raw.circumstances {
+        if circumstances.contains_key(c.get_ref()) {
+            everywhere.push(c.get_ref().clone());
+        } else {
+            d.err(c.span(), unknown_circumstance(c.get_ref(), &circumstances));
+        }
+    }
+    let mut obstacles = BTreeMap::new();
+    for (id, o) in &raw.obstacle {
+        if o.get_ref().need == 0 || o.get_ref().need > 5 {
+            d.err(o.span(), format!("obstacle '{id}': need must be 1..=5"));
+        }
+        obstacles.insert(id.clone(), o.get_ref().clone());
+    }
+    for label in zones.obstacle_labels() {
+        if !obstacles.contains_key(label) {
+            let at = raw.zone.first().map_or(0..0, Spanned::span);
+            d.err(
+                at,
+                format!("a link has the obstacle '{label}', but there is no [obstacle.{label}] table saying what crossing it takes"),
+            );
+        }
+    }
+    for tag in zones.all_tags() {
+        if !circumstances.contains_key(tag) {
+            let at = raw.zone.first().map_or(0..0, Spanned::span);
+            d.err(at, format!("a zone is tagged '{tag}', which is {}", unknown_circumstance(tag, &circumstances)));
+        }
+    }
+    let (seats, sides) = sides::read(&mut d, &raw.side);
+    let known = Known {
+        weapons: &weapons,
+        spells: &spells,
+        circumstances: &circumstances,
+    };
+    let (templates, combatants) = enc::roster(
+        &mut d,
+        &raw.template,
+        &raw.combatant,
+        &ROSTER,
+        |d, t, base, template| combatant(d, t, base, template, &zones, &sides, &known),
+    );
+    // Only on an otherwise good file: a combatant refused above would be a false lead.
+    if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
+        && d.errors.is_empty()
+    {
+        d.err(raw.side[i].span(), m);
+    }
+    let ambush = raw.ambush.as_ref().and_then(|a| {
+        let r = a.get_ref();
+        let side = enc::index_of(&mut d, &r.side, sides.iter().map(|x| x.id.as_str()), "side")? as u8;
+        let roller = match &r.roller {
+            None => None,
+            Some(id) => {
+                let i = enc::index_of(&mut d, id, combatants.iter().map(|c| c.id.as_str()), "combatant")?;
+                if combatants[i].side != side {
+                    d.err(id.span(), format!("'{}' is not on the ambushing side", id.get_ref()));
+                }
+                Some(i as Cid)
+            }
+        };
+        Some(Ambush {
+            side,
+            test: r.test,
+            roller,
+        })
+    });
+    if !d.errors.is_empty() {
+        return Err(d.errors);
+    }
+    let title = raw.title.unwrap_or_else(|| source.name.clone());
+    let templates = templates.into_iter().map(|(k, c)| (k, c.stats)).collect();
+    Ok((
+        Setup {
+            title,
+            zones,
+            seats,
+            sides,
+            combatants,
+            templates,
+            weapons,
+            spells,
+            circumstances,
+            everywhere,
+            obstacles,
+            ambush,
+        },
+        options,
+    ))
+}
+
+fn unknown_circumstance(name: &str, known: &BTreeMap<String, Circumstance>) -> String {
+    let names: Vec<&str> = known.keys().map(String::as_str).collect();
+    format!(
+        "not a circumstance: '{name}' (known: {}; add a [circumstance.{name}] table)",
+        names.join(", ")
+    )
+}
+
+/// One combatant (or template: no side or zone) over the template it names.
+fn combatant(
+    d: &mut Diags,
+    raw: &Spanned<RawCombatant>,
+    base: &RawCombatant,
+    template: bool,
+    zones: &ZoneMap,
+    sides: &[Side],
+    known: &Known,
+) -> Option<Combatant> {
+    let r = raw.get_ref().over(base);
+    let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "wolf-1")?;
+    let (mut side, mut zone) = (0, zones.ids().next()?);
+    if !template {
+        let (Some(s), Some(z)) = (&r.side, &r.zone) else {
+            d.err(raw.span(), format!("combatant '{id}' needs a side and a zone (zone = \"...\")"));
+            return None;
+        };
+        side = enc::index_of(d, s, sides.iter().map(|x| x.id.as_str()), "side")? as u8;
+        zone = enc::zone_of(d, z, zones)?;
+    }
+    let mut attrs = [0u8; 5];
+    if let Some(t) = &r.attributes {
+        for (k, v) in t.get_ref() {
+            match ATTRS.iter().position(|a| a == k) {
+                Some(i) => attrs[i] = *v,
+                None => d.err(
+                    t.span(),
+                    format!("'{k}' is not an attribute; the attributes are {}", ATTRS.join(", ")),
+                ),
+            }
+        }
+    }
+    let mut actions = [0u8; 13];
+    if let Some(t) = &r.actions {
+        for (k, v) in t.get_ref() {
+            match Action::from_word(k) {
+                Some(a) => actions[a.index()] = *v,
+                None => {
+                    let all: Vec<&str> = Action::ALL.iter().map(|a| a.word()).collect();
+                    d.err(t.span(), format!("'{k}' is not an Action; the Actions are {}", all.join(", ")))
+                }
+            }
+        }
+    }
+    let list = |d: &mut Diags, l: &Option<Spanned<Vec<String>>>, what: &str, ok: &dyn Fn(&str) -> bool| {
+        let Some(l) = l else { return Vec::new() };
+        for w in l.get_ref() {
+            if !ok(w) {
+                d.err(l.span(), format!("unknown {what} '{w}'"));
+            }
+        }
+        l.get_ref().clone()
+    };
+    let weapons = list(d, &r.weapons, "weapon", &|w| known.weapons.contains_key(w));
+    let spells = list(d, &r.spells, "spell", &|w| known.spells.contains_key(w));
+    let immune = list(d, &r.immune, "circumstance", &|w| known.circumstances.contains_key(w));
+    let harm_points = match r.harm.as_ref().map(|h| h.get_ref().as_str()) {
+        None | Some("track") => None,
+        Some("points") => Some(r.harm_capacity.unwrap_or(3)),
+        Some(other) => {
+            let at = r.harm.as_ref().map_or(raw.span(), Spanned::span);
+            d.err(at, format!("harm = \"{other}\": expected \"track\" (Harm rows) or \"points\" (EIN-R24)"));
+            None
+        }
+    };
+    let stats = Stats {
+        attrs,
+        actions,
+        weapons,
+        spells,
+        armour: r.armour.unwrap_or(0),
+        harm_points,
+        cards: r.cards.unwrap_or(1),
+        maneuvers: [r.slow.unwrap_or(1), r.fast.unwrap_or(1)],
+        immune,
+        fear: r.fear.unwrap_or(0),
+    };
+    if let Err(m) = stats.check() {
+        d.err(raw.span(), m);
+    }
+    let group = r.group.as_ref().map(|g| {
+        if !enc::is_word(g.get_ref()) {
+            d.err(g.span(), "a group is one word");
+        }
+        g.get_ref().clone()
+    });
+    let pc = r.pc.unwrap_or_else(|| sides.get(side as usize).is_some_and(|s| s.seat != fray_engine::Seat::GM));
+    if r.cover == Some(true) && !template && zones.cover(zone) == 0 {
+        let at = r.zone.as_ref().map_or(raw.span(), Spanned::span);
+        d.err(at, format!("'{id}' starts in cover, but zone '{}' has no cover", zones.id(zone)));
+    }
+    Some(Combatant {
+        name: r.name.unwrap_or_else(|| id.clone()),
+        id,
+        side,
+        pc,
+        zone,
+        far: r.far.unwrap_or(false),
+        cover: r.cover.unwrap_or(false),
+        prone: r.prone.unwrap_or(false),
+        group,
+        stats,
+    })
+}
+
+/// Checks a stat block's names against the setup's tables.
+fn check_names(s: &Setup, st: &Stats) -> Result<(), String> {
+    st.check()?;
+    if let Some(w) = st.weapons.iter().find(|w| !s.weapons.contains_key(*w)) {
+        return Err(format!("unknown weapon '{w}'"));
+    }
+    if let Some(w) = st.spells.iter().find(|w| !s.spells.contains_key(*w)) {
+        return Err(format!("unknown spell '{w}'"));
+    }
+    if let Some(w) = st.immune.iter().find(|w| !s.circumstances.contains_key(*w)) {
+        return Err(format!("unknown circumstance '{w}'"));
+    }
+    Ok(())
+}
+
+/// Checks a whole setup and its options as strictly as the loader (a record's setup is
+/// untrusted), and what spans the whole file: every side has a combatant.
+pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
+    o.validate()?;
+    sides::check(&s.seats, &s.sides)?;
+    for (id, w) in &s.weapons {
+        w.check().map_err(|m| format!("weapon '{id}': {m}"))?;
+    }
+    for (id, w) in &s.spells {
+        w.check().map_err(|m| format!("spell '{id}': {m}"))?;
+    }
+    for (id, c) in &s.circumstances {
+        if c.extra > 5 {
+            return Err(format!("circumstance '{id}': extra must be 0..=5"));
+        }
+    }
+    for (id, ob) in &s.obstacles {
+        if !(1..=5).contains(&ob.need) {
+            return Err(format!("obstacle '{id}': need must be 1..=5"));
+        }
+    }
+    if let Some(l) = s.zones.obstacle_labels().find(|l| !s.obstacles.contains_key(*l)) {
+        return Err(format!("no obstacle '{l}'"));
+    }
+    if let Some(t) = s.zones.all_tags().chain(s.everywhere.iter().map(String::as_str)).find(|t| !s.circumstances.contains_key(*t)) {
+        return Err(format!("no circumstance '{t}'"));
+    }
+    let grid = Grid::new(1, 1).map_err(|e| e.to_string())?;
+    enc::recheck_roster(&s.combatants, s.sides.len(), &grid, &ROSTER, |c| c.side.into(), |c| {
+        if c.zone.index() >= s.zones.len() {
+            return Err(format!("combatant '{}' is in no zone of the map", c.id));
+        }
+        check_names(s, &c.stats).map_err(|m| format!("combatant '{}': {m}", c.id))
+    })?;
+    for (name, t) in &s.templates {
+        check_names(s, t).map_err(|m| format!("template '{name}': {m}"))?;
+    }
+    if let Some(a) = &s.ambush {
+        if a.side as usize >= s.sides.len() {
+            return Err("the ambush names no side of the encounter".into());
+        }
+        if let Some(r) = a.roller
+            && s.combatants.get(r as usize).is_none_or(|c| c.side != a.side)
+        {
+            return Err("the ambush's roller is not on the ambushing side".into());
+        }
+    }
+    match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {
+        Some((_, m)) => Err(m),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,206 @@
+//! The text layer (`TextRuleset`): encounters in, commands as text, log lines, the pending
+//! decision, the summary, the map, the tracker, odds. Nothing is hidden in the einfelst, so
+//! every seat sees the same.
+
+use crate::command::{self, Command};
+use crate::state::{Event, State};
+use crate::{Einfelst, ai, codes, odds, setup};
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::gm::Ruling;
+use fray_engine::resolve::FrameOp;
+use fray_engine::text::{Loaded, ReadFile, TextRuleset, grid_text};
+use fray_engine::{Pending, Policy, Reject, Seat};
+use std::fmt::Write;
+
+impl TextRuleset for Einfelst {
+    const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
+        let (setup, options) = setup::load(source)?;
+        let title = setup.title.clone();
+        Ok(Loaded { setup, options, title })
+    }
+
+    fn parse_command(s: &State, text: &str) -> Result<Command, Reject> {
+        command::parse(s, text)
+    }
+
+    fn format_command(s: &State, c: &Command) -> String {
+        command::format(s, c)
+    }
+
+    fn describe_event(s: &State, e: &Event) -> Option<String> {
+        let name = |w: &u16| s.ch(*w).name.as_str();
+        Some(match e {
+            Event::Initiative { who, roll, total } => format!("{}: initiative {total} (d6 {roll})", name(who)),
+            Event::RoundStarted { round } => {
+                let order: Vec<&str> = s
+                    .order
+                    .slots()
+                    .iter()
+                    .filter(|x| x.active)
+                    .map(|x| name(&x.who))
+                    .collect();
+                format!("Round {round} (order: {})", order.join(", "))
+            }
+            Event::TurnStarted { who } => format!("{}'s turn", name(who)),
+            Event::Moved { who, to, .. } => format!("{} moves to {to}", name(who)),
+            Event::Frame(FrameOp::Push(a)) => format!("{} attacks {}", name(&a.by), name(&a.target)),
+            Event::Frame(_) | Event::TurnEnded { .. } => return None,
+            Event::Attacked {
+                by,
+                roll,
+                total,
+                defence,
+                dodged,
+                hit,
+                ..
+            } => format!(
+                "d20 {roll} + {} = {total} against defence {defence}{}: {}",
+                s.ch(*by).stats.attack,
+                if *dodged { " (dodging)" } else { "" },
+                if *hit { "hit" } else { "miss" }
+            ),
+            Event::Damaged { who, amount } => {
+                let out = if s.ch(*who).out() { ", out of the fight" } else { "" };
+                format!("{} takes {amount} damage: health {}{out}", name(who), s.ch(*who).health)
+            }
+            Event::Ruled(r) => {
+                let ruling = command::format(s, &Command::Gm(r.clone()));
+                match (r, result(s)) {
+                    (Ruling::End { .. }, Some(res)) => format!("Ruling: {ruling}: the combat ends, {res}"),
+                    _ => format!("Ruling: {ruling}"),
+                }
+            }
+            Event::Ended { .. } => format!("The combat ends: {}", result(s)?),
+        })
+    }
+
+    fn describe_pending(s: &State, _: &Pending) -> String {
+        now(s)
+    }
+
+    fn seat_name(s: &State, seat: Seat) -> String {
+        fray_engine::sides::seat_name(&s.setup.seats, seat)
+    }
+
+    fn seat_by_name(s: &State, name: &str) -> Option<Seat> {
+        fray_engine::sides::seat_by_name(&s.setup.seats, name)
+    }
+
+    fn summary(s: &State) -> String {
+        let mut out = result(s).map_or_else(|| format!("Round {}, under way", s.round), |r| format!("Result: {r}"));
+        for c in &s.chars {
+            let side = &s.setup.sides[c.side as usize].name;
+            let gone = if c.out() { ", out" } else { "" };
+            let _ = write!(
+                out,
+                "\n  {} ({side}): health {}/{}{gone}",
+                c.name, c.health, c.stats.health
+            );
+        }
+        out + "\n"
+    }
+
+    /// The battlefield: `#` blocked, `.` open, a letter per combatant in the fight, and a legend.
+    fn map(s: &State, _: Seat) -> Option<String> {
+        let at = |p| s.chars.iter().position(|c| c.at == p && !c.out());
+        let grid = grid_text(&s.setup.map, |p| match at(p) {
+            Some(i) => marker(i).to_string(),
+            None if s.setup.map.get(p).is_some_and(|c| c.blocked) => "#".into(),
+            None => ".".into(),
+        });
+        let live = s.chars.iter().enumerate().filter(|(_, c)| !c.out());
+        let legend: Vec<String> = live.map(|(i, c)| format!("{} {}", marker(i), c.id)).collect();
+        Some(format!("{}\n{grid}Key: # blocked, {}\n", now(s), legend.join(", ")))
+    }
+
+    /// The order with who is acting and who has acted, and every combatant's gauges.
+    fn tracker(s: &State, _: Seat) -> String {
+        let mut out = format!("{}\n", now(s));
+        for slot in s.order.slots() {
+            let c = s.ch(slot.who);
+            let acting = if s.turn.as_ref().is_some_and(|t| t.who == slot.who) {
+                "> "
+            } else {
+                "  "
+            };
+            let side = &s.setup.sides[c.side as usize].id;
+            let gauges = match c.out() {
+                true => "out".to_string(),
+                false => format!("health {}/{} at {}", c.health, c.stats.health, c.at),
+            };
+            let acted = if slot.acted { ", acted" } else { "" };
+            let _ = writeln!(out, "{acting}{} ({side}): {gauges}{acted}", c.name);
+        }
+        out
+    }
+
+    fn title(s: &State) -> String {
+        s.setup.title.clone()
+    }
+
+    fn heuristic() -> Box<dyn Policy<Self>> {
+        Box::new(ai::Heuristic::default())
+    }
+
+    fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
+        let (attack, defence) = odds::parse(args)?;
+        let o = odds::attack(attack, defence);
+        Ok((odds::text(&o), serde_json::to_value(&o).map_err(|e| e.to_string())?))
+    }
+
+    fn gm_help() -> &'static str {
+        "gm set <id> health +N|-N|=N     (0 takes the combatant out)
+gm move <id> <x,y>              gm remove <id>
+gm add <new-id> <template> <side> <x,y>   (acts last, from the next round)
+gm end <side>|none"
+    }
+
+    /// The odds of each attack at the prompt, with and without the defender's dodge.
+    fn note(s: &State, c: &Command) -> Option<String> {
+        let (Command::Attack(x), Some(t)) = (c, &s.turn) else {
+            return None;
+        };
+        let (me, foe) = (s.ch(t.who), s.chars.get(*x as usize)?);
+        let p = |dodge: i16| 100.0 * odds::attack(me.stats.attack, foe.stats.defence + dodge).p_hit;
+        Some(format!(
+            "hit {:.0}% ({:.0}% if it dodges)",
+            p(0),
+            p(s.options.dodge_bonus)
+        ))
+    }
+}
+
+/// "X win (reason)" or "no winner (reason)", once the combat has ended.
+fn result(s: &State) -> Option<String> {
+    let o = s.outcome.as_ref()?;
+    let winner = o.winner.and_then(|w| s.setup.sides.get(w as usize));
+    Some(format!(
+        "{} ({})",
+        winner.map_or("no winner".into(), |x| format!("{} win", x.name)),
+        o.reason
+    ))
+}
+
+/// The pending decision (or the end) in a sentence.
+fn now(s: &State) -> String {
+    if let Some(a) = s.frames.last() {
+        let (by, target, bonus) = (&s.ch(a.by).name, &s.ch(a.target).name, s.options.dodge_bonus);
+        return format!("{by} attacks {target}: dodge (+{bonus} defence, once a round) or take");
+    }
+    match (&s.turn, result(s)) {
+        (Some(t), _) => {
+            let (c, attacked) = (s.ch(t.who), if t.attacked { ", attacked" } else { "" });
+            let left = format!("{} of {} movement left{attacked}", t.moves_left, c.stats.speed);
+            format!("Round {}: {}'s turn ({left}): move, attack or end", s.round, c.name)
+        }
+        (None, r) => r.map(|r| format!("The combat is over: {r}")).unwrap_or_default(),
+    }
+}
+
+/// The marker of combatant `i` on the map.
+fn marker(i: usize) -> char {
+    const MARKS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@&";
+    MARKS.get(i).map_or('?', |&b| b as char)
+}
