@@ -28,6 +28,7 @@ rulesets! {
     fray_thrum::Thrum,
     fray_ingenuity::Ingenuity,
     fray_skeleton::Skeleton,
+    fray_einfelst::Einfelst,
     fray_hallowed_earth::HallowedEarth,
 }
 

@@ -27,7 +27,7 @@ pub mod resolve;
 pub mod setup;
 pub mod state;
 mod summary;
-// pub mod text;
+pub mod text;
 pub mod zones;
 
 use crate::command::Command;

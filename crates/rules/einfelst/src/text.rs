@@ -1,16 +1,68 @@
 //! The text layer (`TextRuleset`): encounters in, commands as text, log lines, the pending
-//! decision, the summary, the map, the tracker, odds. Nothing is hidden in the einfelst, so
-//! every seat sees the same.
+//! decision, the summary, the zone map, the tracker, odds. Nothing is hidden in Einfelst Wilds
+//! (initiative cards are open, EIN-R45), so every seat sees the same.
 
-use crate::command::{self, Command};
-use crate::state::{Event, State};
+use crate::command::{self, Command, PushTo};
+use crate::options::ArmourMode;
+use crate::setup::Cid;
+use crate::state::{AttackKind, Char, Defence, Event, Frame, Stage, State, Status, Why};
+use crate::zones::MapExt;
 use crate::{Einfelst, ai, codes, odds, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
-use fray_engine::text::{Loaded, ReadFile, TextRuleset, grid_text};
+use fray_engine::text::{Loaded, ReadFile, TextRuleset};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
+
+fn plural(n: u8, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
+fn why_word(w: Why) -> &'static str {
+    match w {
+        Why::Attack => "attack",
+        Why::Defence => "defence",
+        Why::Ambush => "ambush",
+        Why::Spot => "watch for an ambush",
+        Why::Flee => "flight",
+        Why::Chase => "chase",
+        Why::BreakFree => "break free",
+        Why::Hold => "hold",
+        Why::Fear => "Fear test",
+        Why::Fire => "endure the fire",
+        Why::Extinguish => "put out the fire",
+        Why::Poison => "resist the poison",
+        Why::Toxin => "the poison",
+        Why::Fall => "break the fall",
+        Why::Impact => "the fall",
+        Why::Deprivation => "endure hunger and fatigue",
+        Why::Obstacle => "cross the obstacle",
+        Why::Armour => "armour",
+        Why::Other => "test",
+    }
+}
+
+/// A creature's Harm in a few words.
+pub fn harm_text(s: &State, c: &Char) -> String {
+    let block = &s.blocks[c.block as usize];
+    let h = &c.harm;
+    if let Some(cap) = block.harm_points {
+        return format!("Harm points {}/{cap}", h.points);
+    }
+    let row = |r: &[u8; 3]| format!("{}/{}/{}", r[0], r[1], r[2]);
+    format!("Physical {} Mental {}", row(&h.physical), row(&h.mental))
+}
+
+fn status_text(c: &Char) -> &'static str {
+    match c.status {
+        Status::Fighting => "",
+        Status::Incapacitated => ", incapacitated",
+        Status::Broken => ", broken (a critical injury)",
+        Status::Fled => ", fled",
+        Status::Removed => ", removed",
+    }
+}
 
 impl TextRuleset for Einfelst {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
@@ -30,41 +82,218 @@ impl TextRuleset for Einfelst {
     }
 
     fn describe_event(s: &State, e: &Event) -> Option<String> {
-        let name = |w: &u16| s.ch(*w).name.as_str();
+        let name = |w: &Cid| s.chars.get(*w as usize).map_or("?", |c| c.name.as_str());
+        let zone = |z: fray_space::ZoneId| s.setup.zones.get_id(z).unwrap_or("?").to_string();
         Some(match e {
-            Event::Initiative { who, roll, total } => format!("{}: initiative {total} (d6 {roll})", name(who)),
-            Event::RoundStarted { round } => {
-                let order: Vec<&str> = s
+            Event::Ambushed {
+                extra_card_side,
+                bonus,
+                ..
+            } => {
+                let side = |i: &u8| s.setup.sides.get(*i as usize).map_or("?", |x| x.name.as_str());
+                let amb = s.setup.ambush.as_ref().map_or(0, |a| a.side);
+                match extra_card_side {
+                    Some(x) if *x == amb && *bonus > 0 => format!(
+                        "Ambush! {} strike unseen: an extra card each, and +{} on their first manoeuvre",
+                        side(x),
+                        plural(*bonus, "die", "dice")
+                    ),
+                    Some(x) if *x == amb => format!("Ambush! {} strike unseen: an extra card each", side(x)),
+                    Some(x) => format!("The ambush is spotted: {} draw an extra card each", side(x)),
+                    None => "The ambush comes to nothing".into(),
+                }
+            }
+            Event::Drew { who, card } => format!("{} draws card {card}", name(who)),
+            Event::Kept { who, card, back } => match back {
+                Some(b) => format!("{} keeps card {card} and puts {b} back", name(who)),
+                None => {
+                    let g = s.ch(*who).group.and_then(|g| s.groups.get(g as usize));
+                    match g {
+                        Some(g) => format!("{} holds card {card} for the group '{g}'", name(who)),
+                        None => return None,
+                    }
+                }
+            },
+            Event::NewDeck => "The first deck is used up: a second deck is shuffled in".into(),
+            Event::SetupDone => return None,
+            Event::RoundStarted { round } => format!("Round {round}"),
+            Event::Staged { .. } => "Player characters may swap cards (trade <a> <b>, then ready)".into(),
+            Event::Ticked { .. } => return None,
+            Event::Proposed { seat, pair } => format!(
+                "{} agrees to swap {}'s and {}'s cards",
+                fray_engine::sides::seat_name(&s.setup.seats, Seat(*seat)),
+                name(&pair.0),
+                name(&pair.1)
+            ),
+            Event::Ready { .. } => return None,
+            Event::Swapped {
+                a,
+                card_a,
+                b,
+                card_b,
+                forced,
+            } => format!(
+                "{} and {} swap cards: {} now holds {card_b} and {} holds {card_a}{}",
+                name(a),
+                name(b),
+                name(a),
+                name(b),
+                if *forced && s.stage == Stage::Turns { " (the order changes from the next round)" } else { "" }
+            ),
+            Event::Ordered => {
+                let order: Vec<String> = s
                     .order
                     .slots()
                     .iter()
                     .filter(|x| x.active)
-                    .map(|x| name(&x.who))
+                    .map(|x| format!("{} {}", crate::state::Card { value: (x.key / 8) as u8, deck: ((x.key / 2) % 4) as u8 }, name(&x.who)))
                     .collect();
-                format!("Round {round} (order: {})", order.join(", "))
+                format!("Order: {}", order.join(", "))
             }
-            Event::TurnStarted { who } => format!("{}'s turn", name(who)),
-            Event::Moved { who, to, .. } => format!("{} moves to {to}", name(who)),
-            Event::Frame(FrameOp::Push(a)) => format!("{} attacks {}", name(&a.by), name(&a.target)),
-            Event::Frame(_) | Event::TurnEnded { .. } => return None,
-            Event::Attacked {
-                by,
-                roll,
-                total,
-                defence,
-                dodged,
-                hit,
-                ..
-            } => format!(
-                "d20 {roll} + {} = {total} against defence {defence}{}: {}",
-                s.ch(*by).stats.attack,
-                if *dodged { " (dodging)" } else { "" },
-                if *hit { "hit" } else { "miss" }
+            Event::TurnStarted { who, .. } => format!("{}'s turn", name(who)),
+            Event::Spent { .. } | Event::Frame(FrameOp::Update(_)) | Event::Frame(FrameOp::Pop) | Event::Frame(FrameOp::Set(..)) => {
+                return None;
+            }
+            Event::Placed {
+                who,
+                zone: z,
+                far,
+                cover,
+                beside,
+            } => match (beside, cover, far) {
+                (Some(b), ..) => format!("{} closes in on {}", name(who), name(b)),
+                (None, true, _) => format!("{} takes cover", name(who)),
+                (None, false, true) => format!("{} moves to a far part of {}", name(who), zone(*z)),
+                _ => format!("{} is now in {}", name(who), zone(*z)),
+            },
+            Event::Frame(FrameOp::Push(f)) => match f {
+                Frame::Attack(a) => {
+                    let how = match a.kind {
+                        AttackKind::Strike => format!("strikes at {}", name(&a.target)),
+                        AttackKind::Shoot => format!("shoots at {}", name(&a.target)),
+                        AttackKind::Unarmed => format!("punches at {}", name(&a.target)),
+                        AttackKind::Grapple => format!("grapples {}", name(&a.target)),
+                        AttackKind::Shove(PushTo::Down) => format!("tries to knock {} down", name(&a.target)),
+                        AttackKind::Shove(_) => format!("tries to shove {}", name(&a.target)),
+                        AttackKind::Cast(i) => format!(
+                            "casts {} at {}",
+                            s.setup.spells.values().nth(i as usize).map_or("?", |x| x.name.as_str()),
+                            name(&a.target)
+                        ),
+                    };
+                    let extra = if a.need > 1 { format!(" (needs {} successes)", a.need) } else { String::new() };
+                    format!("{} {how}{extra}", name(&a.by))
+                }
+                Frame::Flee(fl) => format!("{} tries to flee", name(&fl.who)),
+                Frame::Break(b) => format!("{} tries to break free of {}", name(&b.who), name(&b.holder)),
+                Frame::Split(sp) => format!(
+                    "{} must mark {} {} Harm",
+                    name(&sp.who),
+                    sp.amount,
+                    if sp.mental { "Mental" } else { "Physical" }
+                ),
+                Frame::Keep(k) => format!("{} draws {} and {}: one to keep", name(&k.who), k.drawn[0], k.drawn[1]),
+            },
+            Event::Tested {
+                who,
+                why,
+                action,
+                pool,
+                successes,
+                need,
+            } => {
+                let roller = who.map_or("The Director", |w| name(&w)).to_string();
+                let act = action.map_or(String::new(), |a| format!(" ({})", a.word()));
+                let needs = if *need > 1 { format!(", needs {need}") } else { String::new() };
+                format!(
+                    "{roller} rolls {}{act} to {}: {}{needs}",
+                    plural(*pool, "die", "dice"),
+                    why_word(*why),
+                    plural(*successes, "success", "successes")
+                )
+            }
+            Event::AttackResult { target, net, hit, .. } => match hit {
+                true => format!("Hit on {} ({} left)", name(target), plural(*net, "success", "successes")),
+                false => format!("Miss: {} is not hit", name(target)),
+            },
+            Event::Harmed {
+                who,
+                mental,
+                parts,
+                points,
+            } => {
+                let c = s.ch(*who);
+                let what = if *points > 0 {
+                    format!("{points} Harm points")
+                } else {
+                    let p: Vec<String> = parts.iter().map(u8::to_string).collect();
+                    format!("{} Harm ({})", if *mental { "Mental" } else { "Physical" }, p.join("+"))
+                };
+                format!("{} takes {what}: {}{}", c.name, harm_text(s, c), status_text(c))
+            }
+            Event::Armoured { who, cancelled } => format!("{}'s armour stops {cancelled} Harm", name(who)),
+            Event::Restrained { who, by, silenced } => format!(
+                "{} is restrained by {}{}",
+                name(who),
+                name(by),
+                if *silenced { ", a hand over its mouth" } else { "" }
             ),
-            Event::Damaged { who, amount } => {
-                let out = if s.ch(*who).out() { ", out of the fight" } else { "" };
-                format!("{} takes {amount} damage: health {}{out}", name(who), s.ch(*who).health)
-            }
+            Event::Freed { who } => format!("{} is free", name(who)),
+            Event::Ignited { who, intensity } => format!("{} catches fire (intensity {intensity})", name(who)),
+            Event::Doused { who, saved, out } => match out {
+                true => format!("{} puts out the fire", name(who)),
+                false => format!("{} keeps at the fire ({saved} so far)", name(who)),
+            },
+            Event::Poisoned { who, next, .. } => match next {
+                0 => return None,
+                n => format!("The poison will deal {n} more Harm to {} next round", name(who)),
+            },
+            Event::Bonus { who, dice } => format!("{} keeps its nerve: +{} on its next test", name(who), plural(*dice, "die", "dice")),
+            Event::BonusUsed { .. } => return None,
+            Event::Wielded { who, weapon } => match weapon.and_then(|w| s.weapon(w)) {
+                Some(w) => format!("{} takes up its {}", name(who), w.name),
+                None => format!("{} puts its weapon away", name(who)),
+            },
+            Event::Dropped { who, weapon, zone: z } => format!(
+                "{}'s {} lands in {}",
+                name(who),
+                s.weapon(*weapon).map_or("weapon", |w| w.name.as_str()),
+                zone(*z)
+            ),
+            Event::PickedUp { who, weapon } => format!(
+                "{} picks up a {}",
+                name(who),
+                s.weapon(*weapon).map_or("weapon", |w| w.name.as_str())
+            ),
+            Event::Pinned { who, on } => match on {
+                true => format!("{} is pinned down: leaving its zone will cost 1 Harm", name(who)),
+                false => return None,
+            },
+            Event::Prone { who, on } => match on {
+                true => format!("{} is down", name(who)),
+                false => format!("{} stands up", name(who)),
+            },
+            Event::TriedBreak { .. } => return None,
+            Event::Fled { who } => format!("{} escapes from the fight", name(who)),
+            Event::FleeFailed { who, caught } => match caught {
+                true => format!("{} is caught", name(who)),
+                false => format!("{} fails to get away", name(who)),
+            },
+            Event::Chasing { who, action } => format!("{} gives chase ({})", name(who), action.word()),
+            Event::Quick { who, shout } => match shout {
+                true => format!("{} shouts", name(who)),
+                false => format!("{} does something quick", name(who)),
+            },
+            Event::Fell { who, feet, dice } => match dice {
+                0 => format!("{} falls {feet} feet without harm", name(who)),
+                _ => format!("{} falls {feet} feet", name(who)),
+            },
+            Event::TurnEnded { .. } => return None,
+            Event::Circumstance { name: n, zone: z, on } => format!(
+                "{n} {} {}",
+                if *on { "now hampers" } else { "no longer hampers" },
+                z.map_or("everywhere".to_string(), |z| format!("in {}", zone(z)))
+            ),
             Event::Ruled(r) => {
                 let ruling = command::format(s, &Command::Gm(r.clone()));
                 match (r, result(s)) {
@@ -92,46 +321,66 @@ impl TextRuleset for Einfelst {
         let mut out = result(s).map_or_else(|| format!("Round {}, under way", s.round), |r| format!("Result: {r}"));
         for c in &s.chars {
             let side = &s.setup.sides[c.side as usize].name;
-            let gone = if c.out() { ", out" } else { "" };
-            let _ = write!(
-                out,
-                "\n  {} ({side}): health {}/{}{gone}",
-                c.name, c.health, c.stats.health
-            );
+            let _ = write!(out, "\n  {} ({side}): {}{}", c.name, harm_text(s, c), status_text(c));
         }
         out + "\n"
     }
 
-    /// The battlefield: `#` blocked, `.` open, a letter per combatant in the fight, and a legend.
+    /// The zones, one a line, with who stands in each.
     fn map(s: &State, _: Seat) -> Option<String> {
-        let at = |p| s.chars.iter().position(|c| c.at == p && !c.out());
-        let grid = grid_text(&s.setup.map, |p| match at(p) {
-            Some(i) => marker(i).to_string(),
-            None if s.setup.map.get(p).is_some_and(|c| c.blocked) => "#".into(),
-            None => ".".into(),
-        });
-        let live = s.chars.iter().enumerate().filter(|(_, c)| !c.out());
-        let legend: Vec<String> = live.map(|(i, c)| format!("{} {}", marker(i), c.id)).collect();
-        Some(format!("{}\n{grid}Key: # blocked, {}\n", now(s), legend.join(", ")))
+        let mut out = format!("{}\n", now(s));
+        for z in s.setup.zones.ids() {
+            let who: Vec<String> = s
+                .chars
+                .iter()
+                .filter(|c| c.zone == z && !c.out())
+                .map(|c| {
+                    let mut w = c.id.clone();
+                    if c.cover {
+                        w += " (cover)";
+                    } else if c.far {
+                        w += " (far)";
+                    }
+                    w
+                })
+                .collect();
+            let _ = writeln!(out, "{}", s.setup.zones.describe(z).unwrap_or_default());
+            if !who.is_empty() {
+                let _ = writeln!(out, "    {}", who.join(", "));
+            }
+        }
+        Some(out)
     }
 
-    /// The order with who is acting and who has acted, and every combatant's gauges.
+    /// The order with who is acting and who has acted, and every creature's cards and Harm.
     fn tracker(s: &State, _: Seat) -> String {
         let mut out = format!("{}\n", now(s));
-        for slot in s.order.slots() {
-            let c = s.ch(slot.who);
-            let acting = if s.turn.as_ref().is_some_and(|t| t.who == slot.who) {
-                "> "
-            } else {
-                "  "
-            };
+        for (i, c) in s.chars.iter().enumerate() {
+            let acting = if s.turn.is_some_and(|t| t.who as usize == i) { "> " } else { "  " };
             let side = &s.setup.sides[c.side as usize].id;
-            let gauges = match c.out() {
-                true => "out".to_string(),
-                false => format!("health {}/{} at {}", c.health, c.stats.health, c.at),
-            };
-            let acted = if slot.acted { ", acted" } else { "" };
-            let _ = writeln!(out, "{acting}{} ({side}): {gauges}{acted}", c.name);
+            let cards: Vec<String> = c.cards.cards().iter().map(|k| k.to_string()).collect();
+            let [slow, fast] = c.total_left();
+            let zone = s.setup.zones.get_id(c.zone).unwrap_or("?");
+            let mut flags = String::new();
+            for (on, w) in [
+                (c.held_by.is_some(), " restrained"),
+                (c.fire.is_some(), " burning"),
+                (c.poison.is_some(), " poisoned"),
+                (c.prone, " down"),
+                (c.pinned, " pinned"),
+            ] {
+                if on {
+                    flags += w;
+                }
+            }
+            let _ = writeln!(
+                out,
+                "{acting}{} ({side}) card {}: {} in {zone}, {slow} slow / {fast} fast left{flags}{}",
+                c.name,
+                cards.join(","),
+                harm_text(s, c),
+                status_text(c)
+            );
         }
         out
     }
@@ -145,29 +394,47 @@ impl TextRuleset for Einfelst {
     }
 
     fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
-        let (attack, defence) = odds::parse(args)?;
-        let o = odds::attack(attack, defence);
-        Ok((odds::text(&o), serde_json::to_value(&o).map_err(|e| e.to_string())?))
+        odds::parse_and_run(args)
     }
 
     fn gm_help() -> &'static str {
-        "gm set <id> health +N|-N|=N     (0 takes the combatant out)
-gm move <id> <x,y>              gm remove <id>
-gm add <new-id> <template> <side> <x,y>   (acts last, from the next round)
-gm end <side>|none"
+        "gm set <id> <gauge> +N|-N|=N   gauges: physical-lesser, physical-moderate, physical-severe,
+                                mental-lesser, mental-moderate, mental-severe, points, bonus
+gm move <id> <zone>            gm remove <id>          gm end <side>|none
+gm add <new-id> <template> <side> <zone>   (draws a card from what is left of the deck)
+gm fear <id> <value> [controlled|risky|desperate]
+gm ignite <id> <1-3>           gm douse <id>
+gm poison <id> <toxicity> [mental]         gm antidote <id>
+gm fall <id> <feet> [soft]     gm deprive <id> physical|mental
+gm prone <id> on|off           gm release <id>
+gm circumstance <name> on|off [zone]"
     }
 
-    /// The odds of each attack at the prompt, with and without the defender's dodge.
+    /// The exact odds of an attack at the prompt.
     fn note(s: &State, c: &Command) -> Option<String> {
-        let (Command::Attack(x), Some(t)) = (c, &s.turn) else {
-            return None;
+        let t = s.turn?;
+        let (x, kind) = match c {
+            Command::Strike(x) => (*x, AttackKind::Strike),
+            Command::Shoot(x) => (*x, AttackKind::Shoot),
+            Command::Punch(x) => (*x, AttackKind::Unarmed),
+            _ => return None,
         };
-        let (me, foe) = (s.ch(t.who), s.chars.get(*x as usize)?);
-        let p = |dodge: i16| 100.0 * odds::attack(me.stats.attack, foe.stats.defence + dodge).p_hit;
+        let who = t.who;
+        let att = crate::resolve::pool(s, who, kind.action(), crate::resolve::Kind::Attack, 0).0;
+        let need = crate::check::attack_need(s, who, x, kind);
+        let damage = match kind {
+            AttackKind::Unarmed => 1,
+            _ => s.ch(who).wield.and_then(|w| s.weapon(w)).map_or(1, |w| w.damage),
+        };
+        let armour = s.stats(x).armour;
+        let defence = if kind.melee() { crate::data::Action::Strike } else { crate::data::Action::Finesse };
+        let def = crate::resolve::pool(s, x, defence, crate::resolve::Kind::Defence, 0).0;
+        let roll = s.options.armour_mode == ArmourMode::Roll;
+        let faces = s.options.success_faces.len() as u8;
         Some(format!(
-            "hit {:.0}% ({:.0}% if it dodges)",
-            p(0),
-            p(s.options.dodge_bonus)
+            "{}; against a defence: {}",
+            odds::attack_note(att, None, need, damage, armour, roll, faces),
+            odds::attack_note(att, Some(def), need, damage, armour, roll, faces)
         ))
     }
 }
@@ -185,22 +452,56 @@ fn result(s: &State) -> Option<String> {
 
 /// The pending decision (or the end) in a sentence.
 fn now(s: &State) -> String {
-    if let Some(a) = s.frames.last() {
-        let (by, target, bonus) = (&s.ch(a.by).name, &s.ch(a.target).name, s.options.dodge_bonus);
-        return format!("{by} attacks {target}: dodge (+{bonus} defence, once a round) or take");
+    let name = |w: Cid| s.ch(w).name.as_str();
+    if let Some(f) = s.frames.last() {
+        return match f {
+            Frame::Attack(a) if a.defence.is_none() => {
+                let how = match a.kind {
+                    AttackKind::Grapple => "break-free or pass",
+                    AttackKind::Cast(_) => "resist or pass",
+                    _ => "parry, dodge or pass",
+                };
+                format!("{} attacks {}: {how} (before the roll)", name(a.by), name(a.target))
+            }
+            Frame::Attack(a) if a.defender_swap.is_none() && a.defence.is_some_and(|d| d != Defence::None) => {
+                format!("{} beat {}'s attack: swap <card> to take its card, or pass", name(a.target), name(a.by))
+            }
+            Frame::Attack(a) => {
+                let extra = crate::check::extra(a).unwrap_or(0);
+                format!(
+                    "{} hits with {}: spend [swap=<card>] [mental] [push=<zone>|far|down] [disarm] [pin] [silence]; the rest adds damage",
+                    name(a.by),
+                    plural(extra, "extra success", "extra successes")
+                )
+            }
+            Frame::Flee(fl) => match crate::resolve::next_chaser(s, fl) {
+                Some(c) => format!("{} flees: {} may chase finesse|track, or pass", name(fl.who), name(c)),
+                None => format!("{} flees", name(fl.who)),
+            },
+            Frame::Break(b) => format!("{} tries to break free: {} may hold, or pass", name(b.who), name(b.holder)),
+            Frame::Split(sp) => format!(
+                "{} marks {} {} Harm: split <levels>, such as 2+1",
+                name(sp.who),
+                sp.amount,
+                if sp.mental { "Mental" } else { "Physical" }
+            ),
+            Frame::Keep(k) => format!("{}: keep {} or keep {}", name(k.who), k.drawn[0], k.drawn[1]),
+        };
     }
-    match (&s.turn, result(s)) {
+    if s.stage == Stage::Swaps {
+        return format!("Round {}: player characters may swap cards: trade <a> <b>, or ready", s.round);
+    }
+    match (s.turn, result(s)) {
         (Some(t), _) => {
-            let (c, attacked) = (s.ch(t.who), if t.attacked { ", attacked" } else { "" });
-            let left = format!("{} of {} movement left{attacked}", t.moves_left, c.stats.speed);
-            format!("Round {}: {}'s turn ({left}): move, attack or end", s.round, c.name)
+            let c = s.ch(t.who);
+            let [slow, fast] = c.left[t.n as usize];
+            format!(
+                "Round {}: {}'s turn in {} ({slow} slow, {fast} fast left)",
+                s.round,
+                c.name,
+                s.setup.zones.get_id(c.zone).unwrap_or("?")
+            )
         }
         (None, r) => r.map(|r| format!("The combat is over: {r}")).unwrap_or_default(),
     }
-}
-
-/// The marker of combatant `i` on the map.
-fn marker(i: usize) -> char {
-    const MARKS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@&";
-    MARKS.get(i).map_or('?', |&b| b as char)
 }
