@@ -74,24 +74,29 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
             }
             Command::Pass
         }
-        Frame::Attack(a) if a.rolled.is_some() && a.spend.is_none() && legal.iter().any(|c| matches!(c, Command::Swap(_))) => {
-            // After beating an attack: take the attacker's card if it is lower.
-            let mine = s.ch(a.target).cards.best();
+        Frame::Attack(_) if legal.iter().any(|c| matches!(c, Command::Swap(..))) => {
+            // After beating an attack: the exchange that lowers a card the most, if any does.
             legal
                 .iter()
                 .filter_map(|c| match c {
-                    Command::Swap(card) if mine.is_some_and(|m| card.key(false) < m.key(false)) => Some(c.clone()),
+                    Command::Swap(take, give) if take.key(false) < give.key(false) => {
+                        Some((take.key(false) - give.key(false), c.clone()))
+                    }
                     _ => None,
                 })
-                .next()
-                .unwrap_or(Command::Pass)
+                .min_by_key(|(k, _)| *k)
+                .map_or(Command::Pass, |(_, c)| c)
         }
         Frame::Attack(_) => legal
             .iter()
             .find(|c| matches!(c, Command::Spend(sp) if sp.cost() == 0))
             .cloned()
             .unwrap_or_else(first),
-        Frame::Flee(_) => legal.iter().find(|c| matches!(c, Command::Chase(_))).cloned().unwrap_or(Command::Pass),
+        Frame::Flee(_) => legal
+            .iter()
+            .find(|c| matches!(c, Command::Chase(_)))
+            .cloned()
+            .unwrap_or(Command::Pass),
         Frame::Break(_) => {
             if has(legal, &Command::Hold) {
                 Command::Hold
@@ -169,7 +174,10 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
     }
     let foes: Vec<Cid> = s.ids().filter(|&o| s.foes(who, o) && !s.ch(o).out()).collect();
     // Close in on a foe in the zone that needs it.
-    if let Some(c) = legal.iter().find(|c| matches!(c, Command::Close(x) if foes.contains(x))) {
+    if let Some(c) = legal
+        .iter()
+        .find(|c| matches!(c, Command::Close(x) if foes.contains(x)))
+    {
         return c.clone();
     }
     // A weapon that could reach someone, in hand.
@@ -177,12 +185,15 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
         s.weapon(w).is_some_and(|wp| {
             foes.iter().any(|&f| {
                 let d = s.distance(who, f);
-                (wp.melee() && d == 0) || (wp.kind != crate::data::WeaponKind::Melee && d >= wp.range[0].max(1) && d <= wp.range[1])
+                (wp.melee() && d == 0)
+                    || (wp.kind != crate::data::WeaponKind::Melee && d >= wp.range[0].max(1) && d <= wp.range[1])
             })
         })
     };
     if me.wield.is_none_or(|w| !reaches(w))
-        && let Some(c) = legal.iter().find(|c| matches!(c, Command::Draw(Some(w)) if reaches(*w)))
+        && let Some(c) = legal
+            .iter()
+            .find(|c| matches!(c, Command::Draw(Some(w)) if reaches(*w)))
     {
         return c.clone();
     }

@@ -80,7 +80,10 @@ pub fn circumstance_extra(s: &State, who: Cid, action: Action, other: Option<Zon
         if !def.actions.contains(&action) || stats.immune.contains(name) {
             continue;
         }
-        let in_force = s.circumstances.iter().any(|(n, z)| n == name && (z.is_none() || zones.contains(z)))
+        let in_force = s
+            .circumstances
+            .iter()
+            .any(|(n, z)| n == name && (z.is_none() || zones.contains(z)))
             || zones.iter().flatten().any(|z| s.setup.zones.has_tag(*z, name));
         if in_force {
             total = total.saturating_add(def.extra);
@@ -93,7 +96,11 @@ pub fn circumstance_extra(s: &State, who: Cid, action: Action, other: Option<Zon
 /// against a ranged attack (EIN-H15).
 pub fn attack_need(s: &State, by: Cid, target: Cid, kind: AttackKind) -> u8 {
     let t = s.ch(target);
-    let cover = if !kind.melee() && t.cover { s.options.cover_extra } else { 0 };
+    let cover = if !kind.melee() && t.cover {
+        s.options.cover_extra
+    } else {
+        0
+    };
     1 + circumstance_extra(s, by, kind.action(), Some(t.zone)) + cover
 }
 
@@ -111,10 +118,18 @@ fn hampered(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
         // EIN-R28, EIN-R31, EIN-H10: break free, shout, parry (a reaction), nothing else.
         return Err(no(
             codes::RESTRAINED,
-            format!("{} is restrained: it may only break free, shout or end its turn", me.name),
+            format!(
+                "{} is restrained: it may only break free, shout or end its turn",
+                me.name
+            ),
         ));
     }
-    if me.fire.is_some() && !matches!(c, Command::Extinguish | Command::Flee(_) | Command::Shout | Command::End) {
+    if me.fire.is_some()
+        && !matches!(
+            c,
+            Command::Extinguish | Command::Flee(_) | Command::Shout | Command::End
+        )
+    {
         // EIN-R39.
         return Err(no(
             codes::BURNING,
@@ -150,7 +165,10 @@ fn not_now() -> Reject {
 fn foe(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
     match s.chars.get(x as usize) {
         Some(t) if !t.out() && t.side != s.ch(who).side => Ok(()),
-        Some(t) => Err(no(codes::BAD_TARGET, format!("{} is not a foe still in the fight", t.name))),
+        Some(t) => Err(no(
+            codes::BAD_TARGET,
+            format!("{} is not a foe still in the fight", t.name),
+        )),
         None => Err(no(codes::BAD_TARGET, format!("no creature #{x}"))),
     }
 }
@@ -162,7 +180,10 @@ fn reach_melee(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
     if me.zone != t.zone {
         return Err(no(
             codes::OUT_OF_REACH,
-            format!("{} is not in {}'s zone: close combat needs the same zone", t.name, me.name),
+            format!(
+                "{} is not in {}'s zone: close combat needs the same zone",
+                t.name, me.name
+            ),
         ));
     }
     let apart = match s.options.close_in {
@@ -181,16 +202,43 @@ fn reach_melee(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
 fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
     hampered(s, who, c)?;
     let me = s.ch(who);
-    let slow = || pay_slow(s, who, n).map(drop).ok_or_else(|| no(codes::NO_MANEUVER, format!("{} has no slow manoeuvre left this round", me.name)));
-    let fast = || pay_fast(s, who, n).map(drop).ok_or_else(|| no(codes::NO_MANEUVER, format!("{} has no manoeuvre left this round", me.name)));
+    let slow = || {
+        pay_slow(s, who, n).map(drop).ok_or_else(|| {
+            no(
+                codes::NO_MANEUVER,
+                format!("{} has no slow manoeuvre left this round", me.name),
+            )
+        })
+    };
+    let fast = || {
+        pay_fast(s, who, n).map(drop).ok_or_else(|| {
+            no(
+                codes::NO_MANEUVER,
+                format!("{} has no manoeuvre left this round", me.name),
+            )
+        })
+    };
     match c {
         Command::Strike(x) => {
             slow()?;
             foe(s, who, *x)?;
             match me.wield.and_then(|w| s.weapon(w)) {
                 Some(w) if w.melee() => {}
-                Some(w) => return Err(no(codes::NO_WEAPON, format!("a {} cannot strike in close combat: shoot, or draw another weapon", w.name))),
-                None => return Err(no(codes::NO_WEAPON, format!("{} holds no weapon: punch, or draw one", me.name))),
+                Some(w) => {
+                    return Err(no(
+                        codes::NO_WEAPON,
+                        format!(
+                            "a {} cannot strike in close combat: shoot, or draw another weapon",
+                            w.name
+                        ),
+                    ));
+                }
+                None => {
+                    return Err(no(
+                        codes::NO_WEAPON,
+                        format!("{} holds no weapon: punch, or draw one", me.name),
+                    ));
+                }
             }
             reach_melee(s, who, *x)
         }
@@ -209,7 +257,10 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             slow()?;
             foe(s, who, *x)?;
             let Some(w) = me.wield.and_then(|w| s.weapon(w)) else {
-                return Err(no(codes::NO_WEAPON, format!("{} holds no weapon to shoot or throw", me.name)));
+                return Err(no(
+                    codes::NO_WEAPON,
+                    format!("{} holds no weapon to shoot or throw", me.name),
+                ));
             };
             let d = s.distance(who, *x);
             // EIN-R11, EIN-R48: a ranged weapon's whole band; a thrown one from 1 zone on.
@@ -223,7 +274,12 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                 None => Err(no(codes::NO_WEAPON, format!("a {} is not shot or thrown", w.name))),
                 Some((a, b)) if d < a || d > b => Err(no(
                     codes::OUT_OF_REACH,
-                    format!("{} is {} zones away; a {} reaches {a} to {b}", s.ch(*x).name, zones_text(d), w.name),
+                    format!(
+                        "{} is {} zones away; a {} reaches {a} to {b}",
+                        s.ch(*x).name,
+                        zones_text(d),
+                        w.name
+                    ),
                 )),
                 Some(_) => Ok(()),
             }
@@ -234,17 +290,26 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                 return Err(no(codes::BAD_TARGET, "no such spell"));
             };
             if !s.stats(who).spells.contains(id) {
-                return Err(no(codes::NO_WEAPON, format!("{} does not know {}", me.name, spell.name)));
+                return Err(no(
+                    codes::NO_WEAPON,
+                    format!("{} does not know {}", me.name, spell.name),
+                ));
             }
             foe(s, who, *x)?;
             let d = s.distance(who, *x);
             let [a, b] = spell.range;
             if d < a || d > b {
-                return Err(no(codes::OUT_OF_REACH, format!("{} reaches {a} to {b} zones", spell.name)));
+                return Err(no(
+                    codes::OUT_OF_REACH,
+                    format!("{} reaches {a} to {b} zones", spell.name),
+                ));
             }
             Ok(())
         }
-        Command::Flee(_) => {
+        Command::Flee(a) => {
+            if !matches!(a, Action::Finesse | Action::Sneak) {
+                return Err(no(codes::NOT_NOW, "flee with finesse or sneak (EIN-R32)"));
+            }
             slow()?;
             if me.held_by.is_some() {
                 return Err(no(codes::RESTRAINED, "a restrained creature cannot flee (EIN-R31)"));
@@ -262,9 +327,17 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         Command::Move(z) => {
             let links = s.setup.zones.distance(me.zone, *z);
             if links != Some(1) {
-                return Err(no(codes::OUT_OF_REACH, format!("{} is not a neighbouring zone", s.setup.zones.id(*z))));
+                return Err(no(
+                    codes::OUT_OF_REACH,
+                    format!("{} is not a neighbouring zone", s.setup.zones.id(*z)),
+                ));
             }
-            match s.setup.zones.obstacle(me.zone, *z).and_then(|o| s.setup.obstacles.get(o)) {
+            match s
+                .setup
+                .zones
+                .obstacle(me.zone, *z)
+                .and_then(|o| s.setup.obstacles.get(o))
+            {
                 // EIN-R15: some obstacles take the slow manoeuvre.
                 Some(ob) if ob.slow => slow(),
                 _ => fast(),
@@ -274,7 +347,10 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             fast()?;
             match s.chars.get(*x as usize) {
                 Some(t) if *x != who && !t.out() && t.zone == me.zone && me.beside != Some(*x) => Ok(()),
-                _ => Err(no(codes::BAD_TARGET, "close in on another creature in the zone, not already beside it")),
+                _ => Err(no(
+                    codes::BAD_TARGET,
+                    "close in on another creature in the zone, not already beside it",
+                )),
             }
         }
         Command::Withdraw => {
@@ -287,11 +363,18 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         Command::Cover => {
             fast()?;
             let spots = s.setup.zones.cover(me.zone);
-            let taken = s.chars.iter().filter(|o| !o.out() && o.zone == me.zone && o.cover).count();
+            let taken = s
+                .chars
+                .iter()
+                .filter(|o| !o.out() && o.zone == me.zone && o.cover)
+                .count();
             if me.cover {
                 Err(no(codes::NOT_NOW, format!("{} is already in cover", me.name)))
             } else if taken >= spots as usize {
-                Err(no(codes::NO_COVER, format!("{} has no free place of cover", s.setup.zones.id(me.zone))))
+                Err(no(
+                    codes::NO_COVER,
+                    format!("{} has no free place of cover", s.setup.zones.id(me.zone)),
+                ))
             } else {
                 Ok(())
             }
@@ -301,7 +384,10 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             match w {
                 None if me.wield.is_some() => Ok(()),
                 Some(w) if me.carried.has(*w) && me.wield != Some(*w) => Ok(()),
-                _ => Err(no(codes::NO_WEAPON, "draw a weapon carried and not in hand, or put the one in hand away")),
+                _ => Err(no(
+                    codes::NO_WEAPON,
+                    "draw a weapon carried and not in hand, or put the one in hand away",
+                )),
             }
         }
         Command::PickUp(w) => {
@@ -314,7 +400,11 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         }
         Command::Stand => {
             fast()?;
-            if me.prone { Ok(()) } else { Err(no(codes::NOT_NOW, format!("{} is not down", me.name))) }
+            if me.prone {
+                Ok(())
+            } else {
+                Err(no(codes::NOT_NOW, format!("{} is not down", me.name)))
+            }
         }
         Command::Shout => {
             fast()?;
@@ -346,7 +436,11 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
 }
 
 fn zones_text(d: u8) -> String {
-    if d == u8::MAX { "unreachable".into() } else { d.to_string() }
+    if d == u8::MAX {
+        "unreachable".into()
+    } else {
+        d.to_string()
+    }
 }
 
 /// Zones held by the foes of `who` (those still in the fight).
@@ -366,14 +460,22 @@ pub fn enemy_zones(s: &State, who: Cid) -> ZoneSet {
 pub fn flee_route(s: &State, who: Cid) -> Result<Option<ZoneId>, Reject> {
     let zones = &s.setup.zones;
     let here = s.ch(who).zone;
-    if zones.is_exit(here) {
-        return Ok(None);
+    // Only the zone the turn began in may hold foes (EIN-R32).
+    let start = s.turn.filter(|t| t.who == who).map_or(here, |t| t.from);
+    let mut blocked = enemy_zones(s, who);
+    blocked.remove(start);
+    if here != start && blocked.contains(here) {
+        return Err(no(
+            codes::NO_ESCAPE,
+            "foes hold this zone, and it is not where the turn began (EIN-R32)",
+        ));
     }
     let exits = zones.exits();
-    if exits.is_empty() {
-        return Err(no(codes::NO_ESCAPE, "this map has no exit zone to flee through"));
+    // A map without exits: the fight's edge is everywhere, so the way out is open.
+    if zones.is_exit(here) || exits.is_empty() {
+        return Ok(None);
     }
-    match zones.first_step(here, exits, enemy_zones(s, who)) {
+    match zones.first_step(here, exits, blocked) {
         Some(z) => Ok(Some(z)),
         None => Err(no(
             codes::NO_ESCAPE,
@@ -406,8 +508,16 @@ pub fn extra(a: &AttackFrame) -> Option<u8> {
 /// Whether the defender beat the attack and may swap cards (EIN-R7, EIN-H18).
 pub fn defender_may_swap(s: &State, a: &AttackFrame) -> bool {
     let Some((att, def)) = a.rolled else { return false };
-    let defended = matches!(a.defence, Some(crate::state::Defence::Dodge | crate::state::Defence::Parry));
-    defended && def > att && !s.ch(a.by).out() && !s.ch(a.target).out() && !s.ch(a.by).cards.is_empty() && !s.ch(a.target).cards.is_empty()
+    let defended = matches!(
+        a.defence,
+        Some(crate::state::Defence::Dodge | crate::state::Defence::Parry)
+    );
+    defended
+        && def > att
+        && !s.ch(a.by).out()
+        && !s.ch(a.target).out()
+        && !s.ch(a.by).cards.is_empty()
+        && !s.ch(a.target).cards.is_empty()
 }
 
 fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend) -> Result<(), Reject> {
@@ -420,7 +530,10 @@ fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend) -> Result<(), Reject> {
     }
     let bad = |m: &str| Err(no(codes::BAD_SPEND, m.to_string()));
     let k = a.kind;
-    let harmful = matches!(k, AttackKind::Strike | AttackKind::Shoot | AttackKind::Unarmed | AttackKind::Cast(_));
+    let harmful = matches!(
+        k,
+        AttackKind::Strike | AttackKind::Shoot | AttackKind::Unarmed | AttackKind::Cast(_)
+    );
     if let Some(card) = sp.swap {
         let t = s.ch(a.target);
         if !t.cards.cards().contains(&card) {
@@ -452,13 +565,20 @@ fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend) -> Result<(), Reject> {
     Ok(())
 }
 
-/// The distinct ways `amount` Harm may be split into levels 1 to 3 (EIN-R34): each list largest
-/// first, one per distinct result on the track, in a fixed order.
-pub fn splits(s: &State, who: Cid, mental: bool, amount: u8) -> Vec<Vec<u8>> {
-    let c = s.ch(who);
-    let rows = if mental { c.harm.mental } else { c.harm.physical };
+/// The most Harm whose split is asked: beyond it the track overflows whatever the split.
+pub const MAX_SPLIT: u8 = 24;
+
+/// Every way `amount` Harm may be split into levels 1 to 3 (EIN-R34), each list largest first,
+/// in a fixed order (largest levels first). Beyond [`MAX_SPLIT`] there is one: all severe.
+pub fn splits(amount: u8) -> Vec<Vec<u8>> {
+    if amount > MAX_SPLIT {
+        let mut v = vec![3; (amount / 3) as usize];
+        if amount % 3 > 0 {
+            v.push(amount % 3);
+        }
+        return vec![v];
+    }
     let mut out: Vec<Vec<u8>> = Vec::new();
-    let mut seen: Vec<([u8; 3], bool)> = Vec::new();
     let mut parts = Vec::new();
     fn go(left: u8, max: u8, parts: &mut Vec<u8>, f: &mut dyn FnMut(&[u8])) {
         if left == 0 {
@@ -471,15 +591,18 @@ pub fn splits(s: &State, who: Cid, mental: bool, amount: u8) -> Vec<Vec<u8>> {
             parts.pop();
         }
     }
-    let slots = s.options.harm_slots;
-    go(amount.min(12), 3, &mut parts, &mut |p: &[u8]| {
-        let r = place(rows, slots, p);
-        if !seen.contains(&r) {
-            seen.push(r);
-            out.push(p.to_vec());
-        }
-    });
+    go(amount, 3, &mut parts, &mut |p: &[u8]| out.push(p.to_vec()));
     out
+}
+
+/// Whether splitting the Harm makes any difference on the track: when every way marks the same
+/// rows, nobody is asked.
+pub fn split_matters(s: &State, who: Cid, mental: bool, amount: u8) -> bool {
+    let c = s.ch(who);
+    let rows = if mental { c.harm.mental } else { c.harm.physical };
+    let ways = splits(amount);
+    let first = ways.first().map(|p| place(rows, s.options.harm_slots, p));
+    ways.iter().any(|p| Some(place(rows, s.options.harm_slots, p)) != first)
 }
 
 fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
@@ -488,16 +611,22 @@ fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
             let Some(d) = c.defence() else { return Err(not_now()) };
             defence_ok(s, a, d)
         }
-        (Frame::Attack(a), Command::Swap(card)) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
-            if s.ch(a.by).cards.cards().contains(card) {
+        (Frame::Attack(a), Command::Swap(take, give)) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
+            if s.ch(a.by).cards.cards().contains(take) && s.ch(a.target).cards.cards().contains(give) && take != give {
                 Ok(())
             } else {
-                Err(no(codes::BAD_SPEND, "swap <card> must name one of the attacker's cards (EIN-R7)"))
+                Err(no(
+                    codes::BAD_CARD,
+                    "swap <card> <card>: one of the attacker's cards, then one of the defender's (EIN-R7)",
+                ))
             }
         }
         (Frame::Attack(a), Command::Pass) if a.defender_swap.is_none() && defender_may_swap(s, a) => Ok(()),
         (Frame::Attack(a), Command::Spend(sp)) if a.spend.is_none() && extra(a).is_some_and(|e| e > 0) => {
             spend_ok(s, a, sp)
+        }
+        (Frame::Flee(_), Command::Chase(a)) if !matches!(a, Action::Finesse | Action::Track) => {
+            Err(no(codes::BAD_REACTION, "chase with finesse or track (EIN-R33)"))
         }
         (Frame::Flee(fl), Command::Chase(_) | Command::Pass) => match crate::resolve::next_chaser(s, fl) {
             Some(_) => Ok(()),
@@ -505,21 +634,23 @@ fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
         },
         (Frame::Break(b), Command::Hold | Command::Pass) if b.hold.is_none() => Ok(()),
         (Frame::Split(sp), Command::Split(parts)) => {
-            if splits(s, sp.who, sp.mental, sp.amount).iter().any(|p| p == parts) {
+            if splits(sp.amount).iter().any(|p| p == parts) {
                 Ok(())
             } else {
                 let sum: u32 = parts.iter().map(|&p| u32::from(p)).sum();
                 Err(no(
                     codes::BAD_SPLIT,
-                    format!("the levels add up to {sum}; they must add up to {} (and each be 1 to 3)", sp.amount),
+                    format!(
+                        "the levels add up to {sum}; they must add up to {} (and each be 1 to 3)",
+                        sp.amount
+                    ),
                 ))
             }
         }
         (Frame::Keep(k), Command::Keep(card)) if k.drawn.contains(card) => Ok(()),
-        (Frame::Keep(k), Command::Keep(_)) => Err(no(
-            codes::BAD_CARD,
-            format!("keep {} or {}", k.drawn[0], k.drawn[1]),
-        )),
+        (Frame::Keep(k), Command::Keep(_)) => {
+            Err(no(codes::BAD_CARD, format!("keep {} or {}", k.drawn[0], k.drawn[1])))
+        }
         _ => Err(not_now()),
     }
 }
@@ -533,13 +664,17 @@ fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Result<()
     }
     let t = s.ch(a.target);
     if !may_react(s, a.target) {
-        return Err(no(codes::NO_MANEUVER, format!("{} has no manoeuvre left to react with", t.name)));
+        return Err(no(
+            codes::NO_MANEUVER,
+            format!("{} has no manoeuvre left to react with", t.name),
+        ));
     }
     let restrained = t.held_by.is_some();
     let ok = match (d, a.kind) {
         (D::BreakFree, AttackKind::Grapple) => true,
         (_, AttackKind::Grapple) => false,
-        (D::Resist, AttackKind::Cast(_)) => true,
+        // EIN-H10: the restrained may parry, nothing else.
+        (D::Resist, AttackKind::Cast(_)) => !restrained,
         (_, AttackKind::Cast(_)) => false,
         // EIN-R31, EIN-H10: the restrained may parry.
         (D::Parry, k) => k.melee(),
@@ -549,7 +684,10 @@ fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Result<()
     if ok {
         Ok(())
     } else {
-        Err(no(codes::BAD_REACTION, format!("{} cannot answer this attack that way", t.name)))
+        Err(no(
+            codes::BAD_REACTION,
+            format!("{} cannot answer this attack that way", t.name),
+        ))
     }
 }
 
@@ -558,8 +696,14 @@ pub fn trade_ok(s: &State, seat: Seat, a: Cid, b: Cid) -> Result<(), Reject> {
     let (Some(x), Some(y)) = (s.chars.get(a as usize), s.chars.get(b as usize)) else {
         return Err(no(codes::BAD_TARGET, "no such creature"));
     };
-    if a == b || !x.pc || !y.pc || x.out() || y.out() {
-        return Err(no(codes::BAD_TRADE, "two player characters in the fight swap cards"));
+    if a >= b {
+        return Err(no(codes::BAD_TRADE, "name the two in encounter order"));
+    }
+    if !x.pc || !y.pc || x.out() || y.out() || x.side != y.side {
+        return Err(no(
+            codes::BAD_TRADE,
+            "two player characters of one side, both in the fight, swap cards",
+        ));
     }
     if s.seat_of(a) != seat && s.seat_of(b) != seat {
         return Err(no(codes::BAD_TRADE, "a seat swaps cards for its own characters"));
@@ -570,7 +714,10 @@ pub fn trade_ok(s: &State, seat: Seat, a: Cid, b: Cid) -> Result<(), Reject> {
     if let Some(r) = s.options.swap_range
         && s.distance(a, b) > r
     {
-        return Err(no(codes::BAD_TRADE, format!("{} and {} are too far apart to talk", x.name, y.name)));
+        return Err(no(
+            codes::BAD_TRADE,
+            format!("{} and {} are too far apart to talk", x.name, y.name),
+        ));
     }
     if x.cards.best() == y.cards.best() {
         return Err(no(codes::BAD_TRADE, "they hold the same card"));
@@ -583,7 +730,7 @@ fn swap_stage(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
         Command::Ready if s.swapping.contains(seat) => Ok(()),
         Command::Trade(a, b) if s.swapping.contains(seat) => {
             trade_ok(s, seat, *a, *b)?;
-            let pair = (*a.min(b), *a.max(b));
+            let pair = (*a, *b);
             if s.proposals.iter().any(|p| p.pair == pair && p.agreed.contains(seat)) {
                 return Err(no(codes::BAD_TRADE, "this seat has already agreed to that swap"));
             }
@@ -605,7 +752,11 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
         None => bad(format!("no creature #{w}")),
     };
     let zone = |z: &ZoneId| {
-        if z.index() < s.setup.zones.len() { Ok(()) } else { bad(format!("no zone #{}", z.get())) }
+        if z.index() < s.setup.zones.len() {
+            Ok(())
+        } else {
+            bad(format!("no zone #{}", z.get()))
+        }
     };
     match r {
         R::Adjust { who, by, .. } => {
@@ -639,23 +790,41 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
         R::Other(o) => match o {
             Own::Fear { who, value, .. } => {
                 live(who)?;
-                if *value > 9 { bad("a Fear value is 0 to 9".into()) } else { Ok(()) }
+                if *value > 9 {
+                    bad("a Fear value is 0 to 9".into())
+                } else {
+                    Ok(())
+                }
             }
             Own::Ignite { who, intensity } => {
                 live(who)?;
-                if (1..=3).contains(intensity) { Ok(()) } else { bad("a fire's intensity is 1 to 3 (EIN-H4)".into()) }
+                if (1..=3).contains(intensity) {
+                    Ok(())
+                } else {
+                    bad("a fire's intensity is 1 to 3 (EIN-H4)".into())
+                }
             }
             Own::Poison { who, toxicity, .. } => {
                 live(who)?;
-                if (1..=30).contains(toxicity) { Ok(()) } else { bad("toxicity is 1 to 30".into()) }
+                if (1..=30).contains(toxicity) {
+                    Ok(())
+                } else {
+                    bad("toxicity is 1 to 30".into())
+                }
             }
             Own::Fall { who, feet, .. } => {
                 live(who)?;
-                if *feet <= 150 { Ok(()) } else { bad("a fall of at most 150 feet".into()) }
+                if *feet <= 150 {
+                    Ok(())
+                } else {
+                    bad("a fall of at most 150 feet".into())
+                }
             }
-            Own::Douse { who } | Own::Antidote { who } | Own::Deprive { who, .. } | Own::Prone { who, .. } | Own::Release { who } => {
-                live(who)
-            }
+            Own::Douse { who }
+            | Own::Antidote { who }
+            | Own::Deprive { who, .. }
+            | Own::Prone { who, .. }
+            | Own::Release { who } => live(who),
             Own::Circumstance { name, zone: z, .. } => {
                 if !s.setup.circumstances.contains_key(name) {
                     return bad(format!("no circumstance '{name}'"));
@@ -679,13 +848,21 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
     if let Some(f) = s.frames.last() {
         match f {
             Frame::Attack(a) if a.defence.is_none() => {
-                for c in [Command::Dodge, Command::Parry, Command::BreakFree, Command::Resist, Command::Pass] {
+                for c in [
+                    Command::Dodge,
+                    Command::Parry,
+                    Command::BreakFree,
+                    Command::Resist,
+                    Command::Pass,
+                ] {
                     push(c);
                 }
             }
             Frame::Attack(a) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
-                for &card in s.ch(a.by).cards.cards() {
-                    push(Command::Swap(card));
+                for &take in s.ch(a.by).cards.cards() {
+                    for &give in s.ch(a.target).cards.cards() {
+                        push(Command::Swap(take, give));
+                    }
                 }
                 push(Command::Pass);
             }
@@ -704,7 +881,7 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
                 push(Command::Pass);
             }
             Frame::Split(sp) => {
-                for p in splits(s, sp.who, sp.mental, sp.amount) {
+                for p in splits(sp.amount) {
                     push(Command::Split(p));
                 }
             }
@@ -769,7 +946,13 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
             push(Command::PickUp(w));
         }
     }
-    for c in [Command::Stand, Command::BreakFree, Command::Release, Command::End] {
+    for c in [Command::Stand, Command::Shout, Command::Interact, Command::BreakFree] {
+        push(c);
+    }
+    for a in Action::ALL {
+        push(Command::Test(a));
+    }
+    for c in [Command::Release, Command::End] {
         push(c);
     }
 }
@@ -782,7 +965,14 @@ fn spend_candidates(s: &State, a: &AttackFrame) -> Vec<Spend> {
     let mut swaps: Vec<Option<Card>> = vec![None];
     swaps.extend(t.cards.cards().iter().map(|&c| Some(c)));
     let mut pushes: Vec<Option<PushTo>> = vec![None];
-    pushes.extend(s.setup.zones.neighbours(t.zone).iter().map(|&z| z).map(|z| Some(PushTo::Zone(z))));
+    pushes.extend(
+        s.setup
+            .zones
+            .neighbours(t.zone)
+            .iter()
+            .map(|&z| z)
+            .map(|z| Some(PushTo::Zone(z))),
+    );
     pushes.extend([Some(PushTo::Far), Some(PushTo::Down)]);
     let mut out = Vec::new();
     for &swap in &swaps {

@@ -4,9 +4,9 @@
 use crate::data::Action;
 use crate::setup::Cid;
 use crate::state::{Card, Defence, State};
+use crate::zones::MapExt;
 use fray_engine::Reject;
 use fray_engine::gm::{self, Vocabulary};
-use crate::zones::MapExt;
 use fray_space::ZoneId;
 use serde::{Deserialize, Serialize};
 
@@ -110,8 +110,9 @@ pub enum Command {
     Hold,
     /// Decline the reaction or the swap offered.
     Pass,
-    /// After beating an attack: take this card of the attacker's (EIN-R7).
-    Swap(Card),
+    /// After beating an attack: take the first card, one of the attacker's, for the second, one
+    /// of the defender's own (EIN-R7).
+    Swap(Card, Card),
     /// Spend extra successes (EIN-R23).
     Spend(Spend),
     /// Split Harm into levels (EIN-R34): the levels, largest first.
@@ -172,7 +173,11 @@ const GAUGES: [(&str, Gauge); 8] = [
 #[serde(rename_all = "kebab-case")]
 pub enum Own {
     /// A Fear test of this value, in this position (EIN-R35 to EIN-R37).
-    Fear { who: Cid, value: u8, position: Option<crate::options::Position> },
+    Fear {
+        who: Cid,
+        value: u8,
+        position: Option<crate::options::Position>,
+    },
     /// Catches fire (EIN-R38).
     Ignite { who: Cid, intensity: u8 },
     /// The fire is put out from outside.
@@ -190,7 +195,11 @@ pub enum Own {
     /// Freed from a hold.
     Release { who: Cid },
     /// A circumstance in force or not, in a zone or everywhere (EIN-R14).
-    Circumstance { name: String, on: bool, zone: Option<ZoneId> },
+    Circumstance {
+        name: String,
+        on: bool,
+        zone: Option<ZoneId>,
+    },
 }
 
 /// A GM ruling in the shared vocabulary.
@@ -200,7 +209,8 @@ pub type Ruling = gm::Ruling<Cid, Gauge, ZoneId, Own>;
 struct Words<'a>(&'a State);
 
 fn num<T: std::str::FromStr>(w: &str, what: &str) -> Result<T, Reject> {
-    w.parse().map_err(|_| Reject::unreadable(format!("'{w}' is not {what}")))
+    w.parse()
+        .map_err(|_| Reject::unreadable(format!("'{w}' is not {what}")))
 }
 
 impl Vocabulary for Words<'_> {
@@ -349,8 +359,12 @@ fn card(w: &str) -> Result<Card, Reject> {
         None => (w, 0),
     };
     match v.parse::<u8>() {
-        Ok(value @ 1..=60) => Ok(Card { value, deck }),
-        _ => Err(Reject::unreadable(format!("'{w}' is not a card: a number such as 3 (or 3' from a second deck)"))),
+        // Values past 10 are a joiner's cards beyond both decks (EIN-H12).
+        Ok(value @ 11..=60) if deck == 0 => Ok(Card { value, deck: 2 }),
+        Ok(value @ 1..=10) => Ok(Card { value, deck }),
+        _ => Err(Reject::unreadable(format!(
+            "'{w}' is not a card: a number such as 3 (or 3' from a second deck)"
+        ))),
     }
 }
 
@@ -407,7 +421,7 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
         ["chase", a] => Command::Chase(action(a, &[Action::Finesse, Action::Track])?),
         ["hold"] => Command::Hold,
         ["pass"] => Command::Pass,
-        ["swap", c] => Command::Swap(card(c)?),
+        ["swap", c, d] => Command::Swap(card(c)?, card(d)?),
         ["spend", opts @ ..] => {
             let mut sp = Spend::default();
             for o in opts {
@@ -446,7 +460,10 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
             Command::Split(v)
         }
         ["keep", c] => Command::Keep(card(c)?),
-        ["trade", a, b] => Command::Trade(who(a)?, who(b)?),
+        ["trade", a, b] => {
+            let (a, b) = (who(a)?, who(b)?);
+            Command::Trade(a.min(b), a.max(b))
+        }
         ["ready"] => Command::Ready,
         _ => {
             return Err(Reject::unreadable(format!(
@@ -464,8 +481,18 @@ pub fn format(s: &State, c: &Command) -> String {
             .get(*w as usize)
             .map_or_else(|| format!("#{w}"), |c| c.id.clone())
     };
-    let zone = |z: &ZoneId| s.setup.zones.get_id(*z).map_or_else(|| format!("#{}", z.get()), str::to_string);
-    let weapon = |w: &u8| s.weapon_ids.get(*w as usize).cloned().unwrap_or_else(|| format!("#{w}"));
+    let zone = |z: &ZoneId| {
+        s.setup
+            .zones
+            .get_id(*z)
+            .map_or_else(|| format!("#{}", z.get()), str::to_string)
+    };
+    let weapon = |w: &u8| {
+        s.weapon_ids
+            .get(*w as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("#{w}"))
+    };
     let push = |p: &PushTo| match p {
         PushTo::Zone(z) => zone(z),
         PushTo::Far => "far".into(),
@@ -479,7 +506,12 @@ pub fn format(s: &State, c: &Command) -> String {
         Command::Shove(t, to) => format!("shove {} {}", id(t), push(to)),
         Command::Cast(sp, t) => format!(
             "cast {} {}",
-            s.setup.spells.keys().nth(*sp as usize).cloned().unwrap_or_else(|| format!("#{sp}")),
+            s.setup
+                .spells
+                .keys()
+                .nth(*sp as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("#{sp}")),
             id(t)
         ),
         Command::Flee(a) => format!("flee {}", a.word()),
@@ -504,7 +536,7 @@ pub fn format(s: &State, c: &Command) -> String {
         Command::Chase(a) => format!("chase {}", a.word()),
         Command::Hold => "hold".into(),
         Command::Pass => "pass".into(),
-        Command::Swap(card) => format!("swap {card}"),
+        Command::Swap(take, give) => format!("swap {take} {give}"),
         Command::Spend(sp) => {
             let mut out = String::from("spend");
             if let Some(card) = sp.swap {

@@ -179,10 +179,12 @@ impl Weapon {
             WeaponKind::Melee if self.range != [0, 0] => {
                 Err("a melee weapon reaches only its own zone: range = [0, 0] (EIN-R48)".into())
             }
-            WeaponKind::Thrown if a != 0 || b == 0 => {
-                Err("a thrown weapon's range starts at 0 and reaches at least 1 zone".into())
+            WeaponKind::Thrown if a != 0 || b != 1 => {
+                Err("a thrown weapon reaches its own zone and the next one: range = [0, 1] (EIN-R48)".into())
             }
-            _ if a > b || b > 9 => Err(format!("range [{a}, {b}] must be two zone counts, nearest first, at most 9")),
+            _ if a > b || b > 9 => Err(format!(
+                "range [{a}, {b}] must be two zone counts, nearest first, at most 9"
+            )),
             _ => Ok(()),
         }
     }

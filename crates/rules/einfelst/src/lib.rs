@@ -66,7 +66,9 @@ impl Ruleset for Einfelst {
         if let Some(f) = s.frames.last() {
             return match f {
                 Frame::Attack(a) if a.defence.is_none() => one(a.target, "reaction"),
-                Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(s, a) => one(a.target, "swap"),
+                Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(s, a) => {
+                    one(a.target, "swap")
+                }
                 Frame::Attack(a) => one(a.by, "extra-successes"),
                 Frame::Flee(fl) => one(resolve::next_chaser(s, fl)?, "chase"),
                 Frame::Break(b) => one(b.holder, "hold"),

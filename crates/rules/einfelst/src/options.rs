@@ -212,9 +212,8 @@ pub struct Options {
     /// How many zones apart two player characters may be and still swap cards at the start of a
     /// round (EIN-R5's "able to talk"); `none` for no limit (fray's own).
     pub swap_range: Option<u8>,
-    /// A creature on the ambushed side may be asked for its extra card only once (fray's own
-    /// reading of "draw an extra card and pick the best": keep the lower card automatically
-    /// instead of asking the seat).
+    /// A creature that draws an extra card (EIN-R8, EIN-R10) picks which of the two it keeps; when
+    /// off, it keeps the lower card without being asked (fray's own).
     pub ask_card_choice: bool,
 }
 
@@ -326,7 +325,10 @@ impl Options {
         small("fear-help-max", self.fear_help_max, 9)?;
         small("controlled-bonus", self.controlled_bonus, 5)?;
         if !(1..=4).contains(&self.fall_dice_per_5ft) {
-            return Err(format!("fall-dice-per-5ft = {} is outside 1..=4", self.fall_dice_per_5ft));
+            return Err(format!(
+                "fall-dice-per-5ft = {} is outside 1..=4",
+                self.fall_dice_per_5ft
+            ));
         }
         if !(5..=100).contains(&self.fall_min_feet) {
             return Err(format!("fall-min-feet = {} is outside 5..=100", self.fall_min_feet));

@@ -7,14 +7,17 @@ use crate::Einfelst;
 use crate::check::{self, Pay, attack_need, circumstance_extra, pay_fast, pay_reaction, pay_slow, splits, turn_card};
 use crate::command::{Command, Own, Spend};
 use crate::data::{Action, Attr, WeaponKind};
-use crate::options::{AmbushBonusTarget, ArmourMode, Attribute, HarmPenalty, HoldAction, OpposingTiming, PoisonZeroTie, Position};
+use crate::options::{
+    AmbushBonusTarget, ArmourMode, Attribute, HarmPenalty, HoldAction, OpposingTiming, PoisonZeroTie, Position,
+};
 use crate::setup::{AmbushTest, Cid};
 use crate::state::{
-    AttackFrame, AttackKind, BreakFrame, Card, Defence, Event, FleeFrame, Frame, KeepFrame, SplitFrame, Stage, State, Status, pushed,
+    AttackFrame, AttackKind, BreakFrame, Card, Defence, Event, FleeFrame, Frame, KeepFrame, SplitFrame, Stage, State,
+    Status, pushed,
 };
+use crate::zones::MapExt;
 use fray_engine::gm::Ruling as R;
 use fray_engine::resolve::settle;
-use crate::zones::MapExt;
 use fray_engine::{Cx, EngineError, Flow, Seat, Seats};
 
 /// What kind of test, for the Harm exemptions (EIN-H2) and the attribute of two-attribute
@@ -91,15 +94,24 @@ pub fn pool(s: &State, who: Cid, action: Action, kind: Kind, help: u8) -> (u8, b
     let c = s.ch(who);
     let st = s.stats(who);
     let attr = attribute(s, who, action, kind);
-    let mut dice = i32::from(st.attrs[attr.index()]) + i32::from(st.action(action)) + i32::from(help) + i32::from(c.bonus);
-    let ambush = c.ambush_bonus > 0 && s.round <= 1;
+    let mut dice =
+        i32::from(st.attrs[attr.index()]) + i32::from(st.action(action)) + i32::from(help) + i32::from(c.bonus);
+    // EIN-H11: in the first round only; under `first-maneuver` only on a manoeuvre's test (a
+    // Fear test or a hazard the Director calls is none).
+    let ambush = c.ambush_bonus > 0
+        && s.round == 1
+        && (s.options.ambush_bonus_target == AmbushBonusTarget::FirstTest
+            || !matches!(kind, Kind::Fear | Kind::Hazard));
     if ambush {
         dice += i32::from(c.ambush_bonus);
     }
     if !s.options.exempt(kind.word()) {
         dice -= i32::from(penalty(s, who, attr));
     }
-    (dice.clamp(i32::from(s.options.min_pool), fray_dice::MAX_DICE as i32) as u8, ambush)
+    (
+        dice.clamp(i32::from(s.options.min_pool), fray_dice::MAX_DICE as i32) as u8,
+        ambush,
+    )
 }
 
 /// The dice Harm costs on a test of attribute `attr` (EIN-H2, EIN-R24, EIN-H13).
@@ -112,7 +124,11 @@ pub fn penalty(s: &State, who: Cid, attr: Attr) -> u8 {
         HarmPenalty::ByTrack if attr.physical() => rows(&c.harm.physical),
         HarmPenalty::ByTrack => rows(&c.harm.mental),
     };
-    let points = if s.options.harm_points_persist { c.harm.points } else { c.harm.fresh };
+    let points = if s.options.harm_points_persist {
+        c.harm.points
+    } else {
+        c.harm.fresh
+    };
     tracks.saturating_add(points)
 }
 
@@ -126,7 +142,15 @@ fn successes(cx: &mut Cx<'_, Einfelst>, n: u8, why: &str) -> Result<u8, EngineEr
 }
 
 /// A creature's test: rolls its pool, logs it, and uses up its one-shot bonuses.
-pub fn test(cx: &mut Cx<'_, Einfelst>, who: Cid, action: Action, kind: Kind, need: u8, why: crate::state::Why, help: u8) -> Result<u8, EngineError> {
+pub fn test(
+    cx: &mut Cx<'_, Einfelst>,
+    who: Cid,
+    action: Action,
+    kind: Kind,
+    need: u8,
+    why: crate::state::Why,
+    help: u8,
+) -> Result<u8, EngineError> {
     let (n, ambush) = pool(&cx.s, who, action, kind, help);
     let text = format!("{}'s {} ({n} dice)", cx.s.ch(who).name, action.word());
     let got = successes(cx, n, &text)?;
@@ -139,8 +163,11 @@ pub fn test(cx: &mut Cx<'_, Einfelst>, who: Cid, action: Action, kind: Kind, nee
         need,
     });
     let c = cx.s.ch(who);
-    if c.bonus > 0 || c.harm.fresh > 0 || ambush {
-        cx.emit(Event::BonusUsed { who, first: ambush });
+    if c.bonus > 0 || c.harm.fresh > 0 {
+        cx.emit(Event::BonusUsed { who });
+    }
+    if ambush {
+        cx.emit(Event::AmbushUsed { who });
     }
     Ok(got)
 }
@@ -169,7 +196,7 @@ fn spend(cx: &mut Cx<'_, Einfelst>, who: Cid, pay: Pay, tests: bool) {
         slow: pay.slow,
     });
     if !tests && cx.s.ch(who).ambush_bonus > 0 && cx.s.options.ambush_bonus_target == AmbushBonusTarget::FirstManeuver {
-        cx.emit(Event::BonusUsed { who, first: true });
+        cx.emit(Event::AmbushUsed { who });
     }
 }
 
@@ -188,12 +215,12 @@ pub fn harm(cx: &mut Cx<'_, Einfelst>, who: Cid, mental: bool, amount: u8) -> Re
         });
         return Ok(());
     }
-    let ways = splits(&cx.s, who, mental, amount);
-    if ways.len() == 1 {
+    if !check::split_matters(&cx.s, who, mental, amount) {
+        let parts = splits(amount).into_iter().next().unwrap_or_default();
         cx.emit(Event::Harmed {
             who,
             mental,
-            parts: ways.into_iter().next().unwrap_or_default(),
+            parts,
             points: 0,
         });
         Ok(())
@@ -215,8 +242,16 @@ fn not_checked(c: &Command) -> EngineError {
 pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command) -> Result<(), EngineError> {
     if let Command::Gm(r) = command {
         cx.emit(Event::Ruled(r.clone()));
-        if let R::Other(o) = r {
-            ruling(cx, o)?;
+        match r {
+            R::Other(o) => ruling(cx, o)?,
+            // EIN-H12: a joiner draws from the cards left (or takes the highest value + 1) and
+            // acts from the next round, when the order is dealt again.
+            R::Add { .. } if cx.s.stage != Stage::Setup => {
+                let who = (cx.s.chars.len() - 1) as Cid;
+                let card = draw(cx, who)?;
+                cx.emit(Event::Kept { who, card, back: None });
+            }
+            _ => {}
         }
         return advance(cx);
     }
@@ -228,7 +263,7 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command) -> Resu
         match command {
             Command::Ready => cx.emit(Event::Ready { seat: seat.0 }),
             Command::Trade(a, b) => {
-                let pair = (*a.min(b), *a.max(b));
+                let pair = (*a, *b);
                 cx.emit(Event::Proposed { seat: seat.0, pair });
                 let mut need = Seats::one(cx.s.seat_of(*a));
                 need.insert(cx.s.seat_of(*b));
@@ -259,24 +294,25 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
     let slow = |s: &State| pay_slow(s, who, n).ok_or_else(|| not_checked(c));
     let fast = |s: &State| pay_fast(s, who, n).ok_or_else(|| not_checked(c));
     let me = cx.s.ch(who).clone();
-    let attack = |cx: &mut Cx<'_, Einfelst>, target: Cid, kind: AttackKind, weapon: Option<u8>| -> Result<(), EngineError> {
-        let pay = slow(&cx.s)?;
-        spend(cx, who, pay, true);
-        let need = attack_need(&cx.s, who, target, kind);
-        let distance = cx.s.distance(who, target);
-        cx.push(Frame::Attack(AttackFrame {
-            by: who,
-            target,
-            kind,
-            weapon,
-            need,
-            distance,
-            defence: None,
-            rolled: None,
-            defender_swap: None,
-            spend: None,
-        }))
-    };
+    let attack =
+        |cx: &mut Cx<'_, Einfelst>, target: Cid, kind: AttackKind, weapon: Option<u8>| -> Result<(), EngineError> {
+            let pay = slow(&cx.s)?;
+            spend(cx, who, pay, true);
+            let need = attack_need(&cx.s, who, target, kind);
+            let distance = cx.s.distance(who, target);
+            cx.push(Frame::Attack(AttackFrame {
+                by: who,
+                target,
+                kind,
+                weapon,
+                need,
+                distance,
+                defence: None,
+                rolled: None,
+                defender_swap: None,
+                spend: None,
+            }))
+        };
     match c {
         Command::Strike(x) => attack(cx, *x, AttackKind::Strike, me.wield)?,
         Command::Shoot(x) => attack(cx, *x, AttackKind::Shoot, me.wield)?,
@@ -303,7 +339,15 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             spend(cx, who, pay, true);
             let fire = me.fire.ok_or_else(|| not_checked(c))?;
             let need = cx.s.options.fire_extinguish[(fire.intensity.clamp(1, 3) - 1) as usize];
-            let got = test(cx, who, Action::Finesse, Kind::Test, need, crate::state::Why::Extinguish, 0)?;
+            let got = test(
+                cx,
+                who,
+                Action::Finesse,
+                Kind::Test,
+                need,
+                crate::state::Why::Extinguish,
+                0,
+            )?;
             let saved = fire.saved.saturating_add(got);
             cx.emit(Event::Doused {
                 who,
@@ -318,7 +362,12 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             test(cx, who, *action, Kind::Test, need, crate::state::Why::Other, 0)?;
         }
         Command::Move(z) => {
-            let ob = cx.s.setup.zones.obstacle(me.zone, *z).and_then(|o| cx.s.setup.obstacles.get(o)).cloned();
+            let ob =
+                cx.s.setup
+                    .zones
+                    .obstacle(me.zone, *z)
+                    .and_then(|o| cx.s.setup.obstacles.get(o))
+                    .cloned();
             let pay = match &ob {
                 Some(o) if o.slow => slow(&cx.s)?,
                 _ => fast(&cx.s)?,
@@ -423,42 +472,41 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), Engine
                 let pay = pay_reaction(&cx.s, a.target).ok_or_else(|| not_checked(c))?;
                 spend(cx, a.target, pay, true);
             }
-            cx.update(Frame::Attack(AttackFrame {
-                defence: Some(d),
-                ..a
-            }));
+            cx.update(Frame::Attack(AttackFrame { defence: Some(d), ..a }));
         }
         Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(&cx.s, &a) => {
             let taken = match c {
-                Command::Swap(card) => Some(*card),
+                Command::Swap(take, give) => Some((*take, *give)),
                 _ => None,
             };
-            if let Some(card_a) = taken {
-                // EIN-R7: the defender takes the attacker's card and gives the one of this turn.
-                let mine = cx.s.ch(a.target).cards.best();
-                if let Some(card_b) = mine {
-                    cx.emit(Event::Swapped {
-                        a: a.by,
-                        card_a,
-                        b: a.target,
-                        card_b,
-                        forced: true,
-                    });
-                }
+            if let Some((card_a, card_b)) = taken {
+                // EIN-R7: the defender takes one of the attacker's cards for one of its own.
+                cx.emit(Event::Swapped {
+                    a: a.by,
+                    card_a,
+                    b: a.target,
+                    card_b,
+                    forced: true,
+                });
             }
             cx.update(Frame::Attack(AttackFrame {
-                defender_swap: Some(taken),
+                defender_swap: Some(taken.map(|x| x.0)),
                 ..a
             }));
         }
         Frame::Attack(a) => {
-            let Command::Spend(sp) = c else { return Err(not_checked(c)) };
+            let Command::Spend(sp) = c else {
+                return Err(not_checked(c));
+            };
             cx.update(Frame::Attack(AttackFrame { spend: Some(*sp), ..a }));
         }
         Frame::Flee(fl) => {
             let who = check_chaser(&cx.s, &fl).ok_or_else(|| not_checked(c))?;
             let bit = 1u64 << who;
-            let mut fl2 = FleeFrame { asked: fl.asked | bit, ..fl };
+            let mut fl2 = FleeFrame {
+                asked: fl.asked | bit,
+                ..fl
+            };
             if let Command::Chase(action) = c {
                 let pay = pay_reaction(&cx.s, who).ok_or_else(|| not_checked(c))?;
                 spend(cx, who, pay, true);
@@ -476,7 +524,9 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), Engine
             cx.update(Frame::Break(BreakFrame { hold: Some(hold), ..b }));
         }
         Frame::Split(sp) => {
-            let Command::Split(parts) = c else { return Err(not_checked(c)) };
+            let Command::Split(parts) = c else {
+                return Err(not_checked(c));
+            };
             cx.pop();
             cx.emit(Event::Harmed {
                 who: sp.who,
@@ -486,7 +536,9 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), Engine
             });
         }
         Frame::Keep(k) => {
-            let Command::Keep(card) = c else { return Err(not_checked(c)) };
+            let Command::Keep(card) = c else {
+                return Err(not_checked(c));
+            };
             let back = if k.drawn[0] == *card { k.drawn[1] } else { k.drawn[0] };
             cx.pop();
             cx.emit(Event::Kept {
@@ -514,7 +566,11 @@ fn check_chaser(s: &State, fl: &FleeFrame) -> Option<Cid> {
     let zone = s.ch(fl.who).zone;
     s.ids().find(|&c| {
         let ch = s.ch(c);
-        fl.asked & (1u64 << c) == 0 && s.foes(c, fl.who) && ch.zone == zone && ch.held_by.is_none() && check::may_react(s, c)
+        fl.asked & (1u64 << c) == 0
+            && s.foes(c, fl.who)
+            && ch.zone == zone
+            && ch.held_by.is_none()
+            && check::may_react(s, c)
     })
 }
 
@@ -565,7 +621,9 @@ fn setup_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
     // EIN-H25: whoever gets the extra card draws first.
     let lacks = |i: usize| {
         let c = &s.chars[i];
-        let grouped = c.group.is_some_and(|g| s.chars.iter().any(|o| o.group == Some(g) && o.shares));
+        let grouped = c
+            .group
+            .is_some_and(|g| s.chars.iter().any(|o| o.group == Some(g) && o.shares));
         !c.out() && !grouped && c.cards.len() < s.blocks[c.block as usize].cards as usize
     };
     let extra = s.extra_card_side;
@@ -577,15 +635,27 @@ fn setup_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
         let two = Some(s.chars[i].side) == extra && s.chars[i].cards.is_empty();
         let first = draw(cx, who)?;
         if !two {
-            cx.emit(Event::Kept { who, card: first, back: None });
+            cx.emit(Event::Kept {
+                who,
+                card: first,
+                back: None,
+            });
             return Ok(Flow::Go);
         }
         let second = draw(cx, who)?;
-        let (lo, hi) = if first.key(false) <= second.key(false) { (first, second) } else { (second, first) };
+        let (lo, hi) = if first.key(false) <= second.key(false) {
+            (first, second)
+        } else {
+            (second, first)
+        };
         if cx.s.options.ask_card_choice {
             cx.push(Frame::Keep(KeepFrame { who, drawn: [lo, hi] }))?;
         } else {
-            cx.emit(Event::Kept { who, card: lo, back: Some(hi) });
+            cx.emit(Event::Kept {
+                who,
+                card: lo,
+                back: Some(hi),
+            });
         }
         return Ok(Flow::Go);
     }
@@ -594,7 +664,12 @@ fn setup_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
     let mut tests = Vec::new();
     if s.options.fear_at_start {
         for c in s.ids().filter(|&c| s.ch(c).pc && !s.ch(c).out()) {
-            let worst = s.ids().filter(|&o| s.foes(c, o) && !s.ch(o).out()).map(|o| s.stats(o).fear).max().unwrap_or(0);
+            let worst = s
+                .ids()
+                .filter(|&o| s.foes(c, o) && !s.ch(o).out())
+                .map(|o| s.stats(o).fear)
+                .max()
+                .unwrap_or(0);
             if worst > 0 {
                 tests.push((c, worst));
             }
@@ -613,7 +688,12 @@ fn setup_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
 fn draw(cx: &mut Cx<'_, Einfelst>, who: Cid) -> Result<Card, EngineError> {
     let s = &*cx.s;
     if s.deck.is_empty() {
-        let top = s.chars.iter().flat_map(|c| c.cards.cards().iter().map(|k| k.value)).max().unwrap_or(10);
+        let top = s
+            .chars
+            .iter()
+            .flat_map(|c| c.cards.cards().iter().map(|k| k.value))
+            .max()
+            .unwrap_or(10);
         let opened = s.chars.iter().any(|c| c.cards.cards().iter().any(|k| k.deck >= 1));
         if opened || s.round > 0 {
             return Ok(Card {
@@ -652,7 +732,11 @@ fn ambush(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
     };
     // EIN-R9: one roll for all; the named roller, else the largest Sneak pool. EIN-H25: the
     // target with the largest Track or Read pool rolls for the targets.
-    let best = |list: &[Cid], action: Action| list.iter().copied().max_by_key(|&c| (pool(s, c, action, Kind::Test, 0).0, std::cmp::Reverse(c)));
+    let best = |list: &[Cid], action: Action| {
+        list.iter()
+            .copied()
+            .max_by_key(|&c| (pool(s, c, action, Kind::Test, 0).0, std::cmp::Reverse(c)))
+    };
     let roller = a.roller.or_else(|| best(&ambushers, Action::Sneak));
     let spotter = best(&targets, spot);
     let (Some(roller), Some(spotter)) = (roller, spotter) else {
@@ -692,14 +776,23 @@ pub fn fear(cx: &mut Cx<'_, Einfelst>, who: Cid, value: u8, position: Position) 
         .ids()
         .filter(|&o| {
             let c = s.ch(o);
-            c.pc && (o != who || s.options.fear_counts_self)
+            c.pc && c.side == me.side
+                && (o != who || s.options.fear_counts_self)
                 && !matches!(c.status, Status::Fled | Status::Removed)
                 && c.zone == me.zone
                 && c.harm.mental[2] == 0
         })
         .count() as u8;
     let help = helpers.min(s.options.fear_help_max);
-    let got = test(cx, who, Action::Endure, Kind::Fear, value, crate::state::Why::Fear, help)?;
+    let got = test(
+        cx,
+        who,
+        Action::Endure,
+        Kind::Fear,
+        value,
+        crate::state::Why::Fear,
+        help,
+    )?;
     let i = match position {
         Position::Controlled => 0,
         Position::Risky => 1,
@@ -724,7 +817,11 @@ pub fn poison(cx: &mut Cx<'_, Einfelst>, who: Cid, toxicity: u8, mental: bool) -
     let amount = if v > d {
         0
     } else if v == d {
-        if d == 0 && cx.s.options.poison_zero_tie == PoisonZeroTie::None { 0 } else { 1 }
+        if d == 0 && cx.s.options.poison_zero_tie == PoisonZeroTie::None {
+            0
+        } else {
+            1
+        }
     } else {
         d
     };
@@ -774,7 +871,15 @@ fn ruling(cx: &mut Cx<'_, Einfelst>, o: &Own) -> Result<(), EngineError> {
             Ok(())
         }
         Own::Deprive { who, mental } => {
-            let got = test(cx, *who, Action::Endure, Kind::Hazard, 1, crate::state::Why::Deprivation, 0)?;
+            let got = test(
+                cx,
+                *who,
+                Action::Endure,
+                Kind::Hazard,
+                1,
+                crate::state::Why::Deprivation,
+                0,
+            )?;
             if got == 0 { harm(cx, *who, *mental, 1) } else { Ok(()) }
         }
         Own::Circumstance { name, on, zone } => {
@@ -798,7 +903,10 @@ fn hazard_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
     // EIN-R39, EIN-R42, EIN-H27: fire, then poison, at the start of each later round.
     if let Some(who) = s.ids().find(|&c| {
         let ch = s.ch(c);
-        !ch.out() && ch.ticked < s.round && (ch.fire.is_some() || ch.poison.is_some())
+        // The incapacitated keep burning and suffering the poison.
+        matches!(ch.status, Status::Fighting | Status::Incapacitated)
+            && ch.ticked < s.round
+            && (ch.fire.is_some() || ch.poison.is_some())
     }) {
         let ch = s.ch(who).clone();
         cx.emit(Event::Ticked { who });
@@ -833,7 +941,10 @@ fn hazard_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
     if seats.is_empty() {
         cx.emit(Event::Ordered);
     } else {
-        cx.emit(Event::Staged { stage: Stage::Swaps, seats });
+        cx.emit(Event::Staged {
+            stage: Stage::Swaps,
+            seats,
+        });
     }
     Ok(Flow::Go)
 }
@@ -907,21 +1018,65 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
         };
         let att = test(cx, a.by, a.kind.action(), kind, a.need, crate::state::Why::Attack, 0)?;
         let def = match a.defence {
-            Some(Defence::Dodge) => test(cx, a.target, Action::Finesse, Kind::Defence, 0, crate::state::Why::Defence, 0)?,
+            Some(Defence::Dodge) => test(
+                cx,
+                a.target,
+                Action::Finesse,
+                Kind::Defence,
+                0,
+                crate::state::Why::Defence,
+                0,
+            )?,
             Some(Defence::Parry) => {
                 // EIN-R25: Strike armed, Force unarmed.
-                let armed = cx.s.ch(a.target).wield.and_then(|w| cx.s.weapon(w)).is_some_and(|w| w.melee());
+                let armed =
+                    cx.s.ch(a.target)
+                        .wield
+                        .and_then(|w| cx.s.weapon(w))
+                        .is_some_and(|w| w.melee());
                 let act = if armed { Action::Strike } else { Action::Force };
                 test(cx, a.target, act, Kind::Defence, 0, crate::state::Why::Defence, 0)?
             }
-            Some(Defence::BreakFree) => test(cx, a.target, Action::Force, Kind::BreakFree, 0, crate::state::Why::BreakFree, 0)?,
+            Some(Defence::BreakFree) => test(
+                cx,
+                a.target,
+                Action::Force,
+                Kind::BreakFree,
+                0,
+                crate::state::Why::BreakFree,
+                0,
+            )?,
             Some(Defence::Resist) => {
-                let AttackKind::Cast(sp) = a.kind else { return Err(EngineError::Bug("resist without a spell".into())) };
-                let act = cx.s.setup.spells.values().nth(sp as usize).map_or(Action::Endure, |x| x.resist);
+                let AttackKind::Cast(sp) = a.kind else {
+                    return Err(EngineError::Bug("resist without a spell".into()));
+                };
+                let act =
+                    cx.s.setup
+                        .spells
+                        .values()
+                        .nth(sp as usize)
+                        .map_or(Action::Endure, |x| x.resist);
                 test(cx, a.target, act, Kind::Defence, 0, crate::state::Why::Defence, 0)?
             }
             _ => 0,
         };
+        // A thrown weapon lands in the target's zone, hit or miss (fray's own,
+        // `thrown-weapons-lost`).
+        let thrown = a
+            .weapon
+            .and_then(|w| cx.s.weapon(w))
+            .is_some_and(|w| w.kind == WeaponKind::Thrown);
+        if let (Some(w), true) = (
+            a.weapon,
+            thrown && a.kind == AttackKind::Shoot && cx.s.options.thrown_weapons_lost,
+        ) {
+            let zone = cx.s.ch(a.target).zone;
+            cx.emit(Event::Dropped {
+                who: a.by,
+                weapon: w,
+                zone,
+            });
+        }
         // EIN-R26: each defence success cancels one attack success.
         let net = att.saturating_sub(def);
         cx.emit(Event::AttackResult {
@@ -955,7 +1110,10 @@ fn hit(cx: &mut Cx<'_, Einfelst>, a: AttackFrame, extra: u8) -> Result<(), Engin
     let sp = a.spend.unwrap_or(Spend::default());
     let to_damage = extra.saturating_sub(sp.cost());
     if let Some(card_b) = sp.swap {
-        let mine = cx.s.turn.filter(|t| t.who == a.by).and_then(|t| turn_card(&cx.s, a.by, t.n));
+        let mine =
+            cx.s.turn
+                .filter(|t| t.who == a.by)
+                .and_then(|t| turn_card(&cx.s, a.by, t.n));
         if let Some(card_a) = mine {
             cx.emit(Event::Swapped {
                 a: a.by,
@@ -985,7 +1143,11 @@ fn hit(cx: &mut Cx<'_, Einfelst>, a: AttackFrame, extra: u8) -> Result<(), Engin
         AttackKind::Unarmed => (1, sp.mental, None),
         AttackKind::Cast(i) => {
             let spell = cx.s.setup.spells.values().nth(i as usize);
-            (spell.map_or(0, |x| x.damage), sp.mental || spell.is_some_and(|x| x.mental), None)
+            (
+                spell.map_or(0, |x| x.damage),
+                sp.mental || spell.is_some_and(|x| x.mental),
+                None,
+            )
         }
         AttackKind::Strike | AttackKind::Shoot => {
             let w = a.weapon.and_then(|w| cx.s.weapon(w)).cloned();
@@ -1014,19 +1176,14 @@ fn hit(cx: &mut Cx<'_, Einfelst>, a: AttackFrame, extra: u8) -> Result<(), Engin
         && let Some(w) = cx.s.ch(t).wield
     {
         let zone = cx.s.ch(t).zone;
-        cx.emit(Event::Dropped { who: t, weapon: w, zone });
+        cx.emit(Event::Dropped {
+            who: t,
+            weapon: w,
+            zone,
+        });
     }
     if sp.pin {
         cx.emit(Event::Pinned { who: t, on: true });
-    }
-    // A thrown weapon lands in the target's zone (fray's own, `thrown-weapons-lost`).
-    if let (Some(w), Some(wi)) = (&weapon, a.weapon)
-        && a.kind == AttackKind::Shoot
-        && w.kind == WeaponKind::Thrown
-        && cx.s.options.thrown_weapons_lost
-    {
-        let zone = cx.s.ch(t).zone;
-        cx.emit(Event::Dropped { who: a.by, weapon: wi, zone });
     }
     harm(cx, t, mental, amount)?;
     if let Some(w) = weapon
@@ -1034,7 +1191,10 @@ fn hit(cx: &mut Cx<'_, Einfelst>, a: AttackFrame, extra: u8) -> Result<(), Engin
         && !mental
     {
         if w.fire > 0 && cx.s.ch(t).fire.is_none() && !cx.s.ch(t).out() {
-            cx.emit(Event::Ignited { who: t, intensity: w.fire });
+            cx.emit(Event::Ignited {
+                who: t,
+                intensity: w.fire,
+            });
             let h = cx.s.options.fire_ignition_harm;
             harm(cx, t, false, h)?;
         }
@@ -1057,7 +1217,10 @@ fn flee_step(cx: &mut Cx<'_, Einfelst>, fl: FleeFrame) -> Result<Flow, EngineErr
     let need = 1 + circumstance_extra(s, fl.who, fl.action, None);
     let Some(got) = fl.rolled else {
         let got = test(cx, fl.who, fl.action, Kind::Flee, need, crate::state::Why::Flee, 0)?;
-        cx.update(Frame::Flee(FleeFrame { rolled: Some(got), ..fl }));
+        cx.update(Frame::Flee(FleeFrame {
+            rolled: Some(got),
+            ..fl
+        }));
         return Ok(Flow::Go);
     };
     cx.pop();
@@ -1081,7 +1244,10 @@ fn flee_step(cx: &mut Cx<'_, Einfelst>, fl: FleeFrame) -> Result<Flow, EngineErr
     };
     if got < need {
         // EIN-R32: a failed flight; it stays where it is.
-        cx.emit(Event::FleeFailed { who: fl.who, caught: false });
+        cx.emit(Event::FleeFailed {
+            who: fl.who,
+            caught: false,
+        });
     } else if net >= need {
         cx.emit(Event::Fled { who: fl.who });
         if cx.s.options.chaser_moves_on_escape {
@@ -1091,7 +1257,10 @@ fn flee_step(cx: &mut Cx<'_, Einfelst>, fl: FleeFrame) -> Result<Flow, EngineErr
         }
     } else {
         // EIN-R33: caught; both move one zone along the way out.
-        cx.emit(Event::FleeFailed { who: fl.who, caught: true });
+        cx.emit(Event::FleeFailed {
+            who: fl.who,
+            caught: true,
+        });
         along(cx, fl.who);
         for &c in &chasers {
             along(cx, c);
@@ -1110,7 +1279,15 @@ fn break_step(cx: &mut Cx<'_, Einfelst>, b: BreakFrame) -> Result<Flow, EngineEr
         return Ok(Flow::Wait);
     }
     let Some(got) = b.rolled else {
-        let got = test(cx, b.who, Action::Force, Kind::BreakFree, 1, crate::state::Why::BreakFree, 0)?;
+        let got = test(
+            cx,
+            b.who,
+            Action::Force,
+            Kind::BreakFree,
+            1,
+            crate::state::Why::BreakFree,
+            0,
+        )?;
         cx.update(Frame::Break(BreakFrame { rolled: Some(got), ..b }));
         return Ok(Flow::Go);
     };

@@ -5,11 +5,11 @@
 use crate::Einfelst;
 use crate::data::{self, Action, Circumstance, Obstacle, Spell, Weapon};
 use crate::options::Options;
+use crate::zones::MapExt;
 use fray_engine::Ruleset;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
-use crate::zones::MapExt;
 use fray_space::{Grid, ZoneId, ZoneMap};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -156,6 +156,8 @@ pub struct Setup {
     pub obstacles: BTreeMap<String, Obstacle>,
     /// An ambush, if the fight opens with one.
     pub ambush: Option<Ambush>,
+    /// The sides of player characters (EIN-R5, EIN-R35).
+    pub player_sides: Vec<u8>,
 }
 
 #[derive(Deserialize)]
@@ -183,6 +185,8 @@ struct RawEncounter {
     #[serde(default)]
     obstacle: BTreeMap<String, Spanned<Obstacle>>,
     ambush: Option<Spanned<RawAmbush>>,
+    #[serde(default, rename = "player-sides")]
+    player_sides: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -297,7 +301,10 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     let mut circumstances = data::builtin_circumstances();
     for (id, c) in &raw.circumstance {
         if !enc::is_word(id) || c.get_ref().extra > 5 {
-            d.err(c.span(), format!("circumstance '{id}': a one-word name and extra 0..=5"));
+            d.err(
+                c.span(),
+                format!("circumstance '{id}': a one-word name and extra 0..=5"),
+            );
         }
         circumstances.insert(id.clone(), c.get_ref().clone());
     }
@@ -328,10 +335,22 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     for tag in zones.all_tags() {
         if !circumstances.contains_key(tag) {
             let at = raw.zone.first().map_or(0..0, Spanned::span);
-            d.err(at, format!("a zone is tagged '{tag}', which is {}", unknown_circumstance(tag, &circumstances)));
+            d.err(
+                at,
+                format!(
+                    "a zone is tagged '{tag}', which is {}",
+                    unknown_circumstance(tag, &circumstances)
+                ),
+            );
         }
     }
     let (seats, sides) = sides::read(&mut d, &raw.side);
+    let mut player_sides = Vec::new();
+    for p in &raw.player_sides {
+        if let Some(i) = enc::index_of(&mut d, p, sides.iter().map(|x| x.id.as_str()), "side") {
+            player_sides.push(i as u8);
+        }
+    }
     let known = Known {
         weapons: &weapons,
         spells: &spells,
@@ -342,7 +361,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         &raw.template,
         &raw.combatant,
         &ROSTER,
-        |d, t, base, template| combatant(d, t, base, template, &zones, &sides, &known),
+        |d, t, base, template| combatant(d, t, base, template, &zones, &sides, &player_sides, &known),
     );
     // Only on an otherwise good file: a combatant refused above would be a false lead.
     if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
@@ -374,6 +393,14 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     }
     let title = raw.title.unwrap_or_else(|| source.name.clone());
     let templates = templates.into_iter().map(|(k, c)| (k, c.stats)).collect();
+    // Creatures made from one template share its name: the log tells them apart by id.
+    let mut combatants = combatants;
+    let names: Vec<String> = combatants.iter().map(|c| c.name.clone()).collect();
+    for c in combatants.iter_mut() {
+        if names.iter().filter(|n| **n == c.name).count() > 1 {
+            c.name = format!("{} ({})", c.name, c.id);
+        }
+    }
     Ok((
         Setup {
             title,
@@ -388,6 +415,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
             everywhere,
             obstacles,
             ambush,
+            player_sides,
         },
         options,
     ))
@@ -409,6 +437,7 @@ fn combatant(
     template: bool,
     zones: &ZoneMap,
     sides: &[Side],
+    player_sides: &[u8],
     known: &Known,
 ) -> Option<Combatant> {
     let r = raw.get_ref().over(base);
@@ -416,7 +445,10 @@ fn combatant(
     let (mut side, mut zone) = (0, zones.ids().next()?);
     if !template {
         let (Some(s), Some(z)) = (&r.side, &r.zone) else {
-            d.err(raw.span(), format!("combatant '{id}' needs a side and a zone (zone = \"...\")"));
+            d.err(
+                raw.span(),
+                format!("combatant '{id}' needs a side and a zone (zone = \"...\")"),
+            );
             return None;
         };
         side = enc::index_of(d, s, sides.iter().map(|x| x.id.as_str()), "side")? as u8;
@@ -441,7 +473,10 @@ fn combatant(
                 Some(a) => actions[a.index()] = *v,
                 None => {
                     let all: Vec<&str> = Action::ALL.iter().map(|a| a.word()).collect();
-                    d.err(t.span(), format!("'{k}' is not an Action; the Actions are {}", all.join(", ")))
+                    d.err(
+                        t.span(),
+                        format!("'{k}' is not an Action; the Actions are {}", all.join(", ")),
+                    )
                 }
             }
         }
@@ -463,7 +498,10 @@ fn combatant(
         Some("points") => Some(r.harm_capacity.unwrap_or(3)),
         Some(other) => {
             let at = r.harm.as_ref().map_or(raw.span(), Spanned::span);
-            d.err(at, format!("harm = \"{other}\": expected \"track\" (Harm rows) or \"points\" (EIN-R24)"));
+            d.err(
+                at,
+                format!("harm = \"{other}\": expected \"track\" (Harm rows) or \"points\" (EIN-R24)"),
+            );
             None
         }
     };
@@ -488,10 +526,13 @@ fn combatant(
         }
         g.get_ref().clone()
     });
-    let pc = r.pc.unwrap_or_else(|| sides.get(side as usize).is_some_and(|s| s.seat != fray_engine::Seat::GM));
+    let pc = r.pc.unwrap_or(player_sides.contains(&side));
     if r.cover == Some(true) && !template && zones.cover(zone) == 0 {
         let at = r.zone.as_ref().map_or(raw.span(), Spanned::span);
-        d.err(at, format!("'{id}' starts in cover, but zone '{}' has no cover", zones.id(zone)));
+        d.err(
+            at,
+            format!("'{id}' starts in cover, but zone '{}' has no cover", zones.id(zone)),
+        );
     }
     Some(Combatant {
         name: r.name.unwrap_or_else(|| id.clone()),
@@ -546,18 +587,33 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     if let Some(l) = s.zones.obstacle_labels().find(|l| !s.obstacles.contains_key(*l)) {
         return Err(format!("no obstacle '{l}'"));
     }
-    if let Some(t) = s.zones.all_tags().chain(s.everywhere.iter().map(String::as_str)).find(|t| !s.circumstances.contains_key(*t)) {
+    if let Some(t) = s
+        .zones
+        .all_tags()
+        .chain(s.everywhere.iter().map(String::as_str))
+        .find(|t| !s.circumstances.contains_key(*t))
+    {
         return Err(format!("no circumstance '{t}'"));
     }
     let grid = Grid::new(1, 1).map_err(|e| e.to_string())?;
-    enc::recheck_roster(&s.combatants, s.sides.len(), &grid, &ROSTER, |c| c.side.into(), |c| {
-        if c.zone.index() >= s.zones.len() {
-            return Err(format!("combatant '{}' is in no zone of the map", c.id));
-        }
-        check_names(s, &c.stats).map_err(|m| format!("combatant '{}': {m}", c.id))
-    })?;
+    enc::recheck_roster(
+        &s.combatants,
+        s.sides.len(),
+        &grid,
+        &ROSTER,
+        |c| c.side.into(),
+        |c| {
+            if c.zone.index() >= s.zones.len() {
+                return Err(format!("combatant '{}' is in no zone of the map", c.id));
+            }
+            check_names(s, &c.stats).map_err(|m| format!("combatant '{}': {m}", c.id))
+        },
+    )?;
     for (name, t) in &s.templates {
         check_names(s, t).map_err(|m| format!("template '{name}': {m}"))?;
+    }
+    if s.player_sides.iter().any(|&p| p as usize >= s.sides.len()) {
+        return Err("player-sides names a side the encounter does not have".into());
     }
     if let Some(a) = &s.ambush {
         if a.side as usize >= s.sides.len() {

@@ -53,8 +53,8 @@ impl Card {
 impl std::fmt::Display for Card {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.deck {
-            0 | 2 => write!(f, "{}", self.value),
-            _ => write!(f, "{}'", self.value),
+            1 => write!(f, "{}'", self.value),
+            _ => write!(f, "{}", self.value),
         }
     }
 }
@@ -303,6 +303,8 @@ pub struct Turn {
     pub who: Cid,
     /// Which of its cards.
     pub n: u8,
+    /// The zone it started the turn in (EIN-R32).
+    pub from: ZoneId,
 }
 
 /// What an attack is.
@@ -498,7 +500,11 @@ pub enum Why {
 pub enum Event {
     /// The ambush is settled (EIN-R8 to EIN-R10): `extra` card for that side, `bonus` dice for
     /// the ambushers' first manoeuvre.
-    Ambushed { extra_card_side: Option<u8>, ambushers: u8, bonus: u8 },
+    Ambushed {
+        extra_card_side: Option<u8>,
+        ambushers: u8,
+        bonus: u8,
+    },
     /// A card is drawn (EIN-R1).
     Drew { who: Cid, card: Card },
     /// A creature keeps one of two cards and the other goes back (EIN-H25); `back` is put back.
@@ -516,7 +522,13 @@ pub enum Event {
     /// A seat is done swapping.
     Ready { seat: u8 },
     /// Two creatures exchange cards (EIN-R5 to EIN-R7).
-    Swapped { a: Cid, card_a: Card, b: Cid, card_b: Card, forced: bool },
+    Swapped {
+        a: Cid,
+        card_a: Card,
+        b: Cid,
+        card_b: Card,
+        forced: bool,
+    },
     /// The turn order for the round is set from the cards (EIN-R3, EIN-R4).
     Ordered,
     /// A turn begins.
@@ -524,15 +536,33 @@ pub enum Event {
     /// A manoeuvre is spent, from the allowance of card `n` (EIN-R16, EIN-R19).
     Spent { who: Cid, n: u8, slow: bool },
     /// A creature stands somewhere new (EIN-R13).
-    Placed { who: Cid, zone: ZoneId, far: bool, cover: bool, beside: Option<Cid> },
+    Placed {
+        who: Cid,
+        zone: ZoneId,
+        far: bool,
+        cover: bool,
+        beside: Option<Cid>,
+    },
     /// The stack changes.
     Frame(FrameOp<Frame>),
     /// A test (or a raw pool, EIN-H21): the dice, the successes and what it needed.
-    Tested { who: Option<Cid>, why: Why, action: Option<Action>, pool: u8, successes: u8, need: u8 },
+    Tested {
+        who: Option<Cid>,
+        why: Why,
+        action: Option<Action>,
+        pool: u8,
+        successes: u8,
+        need: u8,
+    },
     /// An attack's outcome (EIN-R22, EIN-R26).
     AttackResult { by: Cid, target: Cid, net: u8, hit: bool },
     /// Harm marked (EIN-R34): the levels placed, or points.
-    Harmed { who: Cid, mental: bool, parts: Vec<u8>, points: u8 },
+    Harmed {
+        who: Cid,
+        mental: bool,
+        parts: Vec<u8>,
+        points: u8,
+    },
     /// Armour took some Harm off (EIN-H6).
     Armoured { who: Cid, cancelled: u8 },
     /// Restrained, maybe silenced (EIN-R28).
@@ -547,8 +577,10 @@ pub enum Event {
     Poisoned { who: Cid, next: u8, mental: bool },
     /// Bonus dice on the next test (EIN-H17).
     Bonus { who: Cid, dice: u8 },
-    /// The one-shot bonuses a test used (EIN-H11, EIN-H17, EIN-H13).
-    BonusUsed { who: Cid, first: bool },
+    /// The one-shot bonuses a test used (EIN-H17, EIN-H13).
+    BonusUsed { who: Cid },
+    /// The ambush bonus is used, or lost to a manoeuvre without a test (EIN-H11).
+    AmbushUsed { who: Cid },
     /// Weapon in hand (or none).
     Wielded { who: Cid, weapon: Option<u8> },
     /// A weapon falls in a zone (disarmed, or thrown).
@@ -576,7 +608,11 @@ pub enum Event {
     /// The turn is over.
     TurnEnded { who: Cid },
     /// A circumstance on or off in a zone or everywhere (EIN-R14).
-    Circumstance { name: String, zone: Option<ZoneId>, on: bool },
+    Circumstance {
+        name: String,
+        zone: Option<ZoneId>,
+        on: bool,
+    },
     /// A GM ruling.
     Ruled(Ruling),
     /// At most one side is left.
@@ -683,7 +719,11 @@ impl State {
             side: c.side,
             pc: c.pc,
             block,
-            group: c.group.as_ref().and_then(|g| self.groups.iter().position(|x| x == g)).map(|i| i as u8),
+            group: c
+                .group
+                .as_ref()
+                .and_then(|g| self.groups.iter().position(|x| x == g))
+                .map(|i| i as u8),
             shares: false,
             zone: c.zone,
             far: c.far,
@@ -721,7 +761,9 @@ impl State {
 
     /// A weapon by index.
     pub fn weapon(&self, w: u8) -> Option<&crate::data::Weapon> {
-        self.weapon_ids.get(w as usize).and_then(|id| self.setup.weapons.get(id))
+        self.weapon_ids
+            .get(w as usize)
+            .and_then(|id| self.setup.weapons.get(id))
     }
 
     /// Every creature's index.
@@ -741,7 +783,10 @@ impl State {
 
     /// Zones between two creatures (EIN-R47); `u8::MAX` when no way links them.
     pub fn distance(&self, a: Cid, b: Cid) -> u8 {
-        self.setup.zones.distance(self.ch(a).zone, self.ch(b).zone).unwrap_or(u8::MAX)
+        self.setup
+            .zones
+            .distance(self.ch(a).zone, self.ch(b).zone)
+            .unwrap_or(u8::MAX)
     }
 
     /// The Action a chaser chases with (EIN-R33).
@@ -798,9 +843,7 @@ fn status_after(s: &State, who: Cid, overflow: bool) -> Status {
 pub fn apply(s: &mut State, e: &Event) {
     match e {
         Event::Ambushed {
-            extra_card_side,
-            bonus,
-            ..
+            extra_card_side, bonus, ..
         } => {
             s.ambushed = true;
             s.extra_card_side = *extra_card_side;
@@ -824,7 +867,8 @@ pub fn apply(s: &mut State, e: &Event) {
                 // EIN-R2: the group shares this one card.
                 let stats_cards = |s: &State, i: usize| s.blocks[s.chars[i].block as usize].cards as usize;
                 for i in 0..s.chars.len() {
-                    if s.chars[i].group == Some(g) && (i == *who as usize || s.chars[i].cards.len() < stats_cards(s, i)) {
+                    if s.chars[i].group == Some(g) && (i == *who as usize || s.chars[i].cards.len() < stats_cards(s, i))
+                    {
                         if i != *who as usize {
                             s.chars[i].cards.push(*card);
                         }
@@ -877,7 +921,8 @@ pub fn apply(s: &mut State, e: &Event) {
             s.order = order_from_cards(s);
         }
         Event::TurnStarted { who, n } => {
-            s.turn = Some(Turn { who: *who, n: *n });
+            let from = s.ch(*who).zone;
+            s.turn = Some(Turn { who: *who, n: *n, from });
             s.chars[*who as usize].broke_free = false;
         }
         Event::Spent { who, n, slow } => {
@@ -905,13 +950,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 }
             }
             if moved_zone {
-                // EIN-H30: a hold ends when the holder leaves the zone.
-                for o in s.chars.iter_mut() {
-                    if o.held_by == Some(*who) {
-                        o.held_by = None;
-                        o.silenced = false;
-                    }
-                }
+                end_holds_apart(s, *who);
             }
         }
         Event::Frame(op) => apply_frame_op(&mut s.frames, op.as_ref()),
@@ -926,7 +965,11 @@ pub fn apply(s: &mut State, e: &Event) {
             let c = &mut s.chars[*who as usize];
             c.harm.points = c.harm.points.saturating_add(*points);
             c.harm.fresh = c.harm.fresh.saturating_add(*points);
-            let track = if *mental { &mut c.harm.mental } else { &mut c.harm.physical };
+            let track = if *mental {
+                &mut c.harm.mental
+            } else {
+                &mut c.harm.physical
+            };
             let (rows, over) = place(*track, slots, parts);
             *track = rows;
             let st = status_after(s, *who, over);
@@ -963,14 +1006,12 @@ pub fn apply(s: &mut State, e: &Event) {
             })
         }
         Event::Bonus { who, dice } => s.chars[*who as usize].bonus = *dice,
-        Event::BonusUsed { who, first } => {
+        Event::BonusUsed { who } => {
             let c = &mut s.chars[*who as usize];
             c.bonus = 0;
             c.harm.fresh = 0;
-            if *first {
-                c.ambush_bonus = 0;
-            }
         }
+        Event::AmbushUsed { who } => s.chars[*who as usize].ambush_bonus = 0,
         Event::Wielded { who, weapon } => s.chars[*who as usize].wield = *weapon,
         Event::Dropped { who, weapon, zone } => {
             let c = &mut s.chars[*who as usize];
@@ -1017,6 +1058,24 @@ pub fn apply(s: &mut State, e: &Event) {
     }
 }
 
+/// EIN-R29, EIN-H30: a hold ends when holder and held are no longer in one zone (either moved,
+/// was pushed, or was put elsewhere by the GM).
+fn end_holds_apart(s: &mut State, who: Cid) {
+    let zone = s.ch(who).zone;
+    let holder = s.ch(who).held_by;
+    if holder.is_some_and(|h| s.ch(h).zone != zone) {
+        let c = &mut s.chars[who as usize];
+        c.held_by = None;
+        c.silenced = false;
+    }
+    for o in s.chars.iter_mut() {
+        if o.held_by == Some(who) && o.zone != zone {
+            o.held_by = None;
+            o.silenced = false;
+        }
+    }
+}
+
 /// A creature's new status: one out of the fight loses its turns and lets go (EIN-H30).
 fn set_status(s: &mut State, who: Cid, st: Status) {
     s.chars[who as usize].status = st;
@@ -1050,11 +1109,16 @@ fn swap_cards(s: &mut State, a: Cid, card_a: Card, b: Cid, card_b: Card, forced:
     // EIN-H23: by default the order changes from the next round (it is rebuilt from the cards
     // then); `immediate` also swaps the two places this round when neither has acted.
     let immediate = forced && s.options.forced_swap_timing == SwapTiming::Immediate;
+    let current = s.order.current_slot();
     if immediate
         && s.stage == Stage::Turns
         && let (Some(x), Some(y)) = (sa, sb)
+        && current != Some(x)
+        && current != Some(y)
     {
-        // A place that has acted stays: the change waits for the next round.
+        // Only two places both still to come change this round; the turn under way and a place
+        // that has acted stay, so nobody acts twice or loses a turn (the change then waits for
+        // the next round).
         let _ = s.order.swap(x, y);
     }
 }
@@ -1116,6 +1180,12 @@ fn rule(s: &mut State, r: &Ruling) {
             c.far = false;
             c.cover = false;
             c.beside = None;
+            for o in s.chars.iter_mut() {
+                if o.beside == Some(*who) {
+                    o.beside = None;
+                }
+            }
+            end_holds_apart(s, *who);
         }
         R::Add { id, template, side, at } => {
             let Some(i) = s.setup.templates.keys().position(|k| k == template) else {
@@ -1123,7 +1193,7 @@ fn rule(s: &mut State, r: &Ruling) {
             };
             let block = (s.setup.combatants.len() + i) as u16;
             let stats = s.blocks[block as usize].clone();
-            let pc = s.setup.sides.get(*side as usize).is_some_and(|x| x.seat != fray_engine::Seat::GM);
+            let pc = s.setup.player_sides.contains(side);
             let c = Combatant {
                 id: id.clone(),
                 name: id.clone(),

@@ -5,7 +5,7 @@
 use crate::command::{self, Command, PushTo};
 use crate::options::ArmourMode;
 use crate::setup::Cid;
-use crate::state::{AttackKind, Char, Defence, Event, Frame, Stage, State, Status, Why};
+use crate::state::{AttackKind, Char, Event, Frame, Stage, State, Status, Why};
 use crate::zones::MapExt;
 use crate::{Einfelst, ai, codes, odds, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
@@ -16,7 +16,11 @@ use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
 
 fn plural(n: u8, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }
 
 fn why_word(w: Why) -> &'static str {
@@ -86,9 +90,7 @@ impl TextRuleset for Einfelst {
         let zone = |z: fray_space::ZoneId| s.setup.zones.get_id(z).unwrap_or("?").to_string();
         Some(match e {
             Event::Ambushed {
-                extra_card_side,
-                bonus,
-                ..
+                extra_card_side, bonus, ..
             } => {
                 let side = |i: &u8| s.setup.sides.get(*i as usize).map_or("?", |x| x.name.as_str());
                 let amb = s.setup.ambush.as_ref().map_or(0, |a| a.side);
@@ -138,7 +140,11 @@ impl TextRuleset for Einfelst {
                 name(b),
                 name(a),
                 name(b),
-                if *forced && s.stage == Stage::Turns { " (the order changes from the next round)" } else { "" }
+                if *forced && s.stage == Stage::Turns {
+                    " (the order changes from the next round)"
+                } else {
+                    ""
+                }
             ),
             Event::Ordered => {
                 let order: Vec<String> = s
@@ -146,12 +152,24 @@ impl TextRuleset for Einfelst {
                     .slots()
                     .iter()
                     .filter(|x| x.active)
-                    .map(|x| format!("{} {}", crate::state::Card { value: (x.key / 8) as u8, deck: ((x.key / 2) % 4) as u8 }, name(&x.who)))
+                    .map(|x| {
+                        format!(
+                            "{} {}",
+                            crate::state::Card {
+                                value: (x.key / 8) as u8,
+                                deck: ((x.key / 2) % 4) as u8
+                            },
+                            name(&x.who)
+                        )
+                    })
                     .collect();
                 format!("Order: {}", order.join(", "))
             }
             Event::TurnStarted { who, .. } => format!("{}'s turn", name(who)),
-            Event::Spent { .. } | Event::Frame(FrameOp::Update(_)) | Event::Frame(FrameOp::Pop) | Event::Frame(FrameOp::Set(..)) => {
+            Event::Spent { .. }
+            | Event::Frame(FrameOp::Update(_))
+            | Event::Frame(FrameOp::Pop)
+            | Event::Frame(FrameOp::Set(..)) => {
                 return None;
             }
             Event::Placed {
@@ -181,7 +199,11 @@ impl TextRuleset for Einfelst {
                             name(&a.target)
                         ),
                     };
-                    let extra = if a.need > 1 { format!(" (needs {} successes)", a.need) } else { String::new() };
+                    let extra = if a.need > 1 {
+                        format!(" (needs {} successes)", a.need)
+                    } else {
+                        String::new()
+                    };
                     format!("{} {how}{extra}", name(&a.by))
                 }
                 Frame::Flee(fl) => format!("{} tries to flee", name(&fl.who)),
@@ -204,7 +226,11 @@ impl TextRuleset for Einfelst {
             } => {
                 let roller = who.map_or("The Director", |w| name(&w)).to_string();
                 let act = action.map_or(String::new(), |a| format!(" ({})", a.word()));
-                let needs = if *need > 1 { format!(", needs {need}") } else { String::new() };
+                let needs = if *need > 1 {
+                    format!(", needs {need}")
+                } else {
+                    String::new()
+                };
                 format!(
                     "{roller} rolls {}{act} to {}: {}{needs}",
                     plural(*pool, "die", "dice"),
@@ -213,7 +239,11 @@ impl TextRuleset for Einfelst {
                 )
             }
             Event::AttackResult { target, net, hit, .. } => match hit {
-                true => format!("Hit on {} ({} left)", name(target), plural(*net, "success", "successes")),
+                true => format!(
+                    "Hit on {} ({} left)",
+                    name(target),
+                    plural(*net, "success", "successes")
+                ),
                 false => format!("Miss: {} is not hit", name(target)),
             },
             Event::Harmed {
@@ -248,8 +278,12 @@ impl TextRuleset for Einfelst {
                 0 => return None,
                 n => format!("The poison will deal {n} more Harm to {} next round", name(who)),
             },
-            Event::Bonus { who, dice } => format!("{} keeps its nerve: +{} on its next test", name(who), plural(*dice, "die", "dice")),
-            Event::BonusUsed { .. } => return None,
+            Event::Bonus { who, dice } => format!(
+                "{} keeps its nerve: +{} on its next test",
+                name(who),
+                plural(*dice, "die", "dice")
+            ),
+            Event::BonusUsed { .. } | Event::AmbushUsed { .. } => return None,
             Event::Wielded { who, weapon } => match weapon.and_then(|w| s.weapon(w)) {
                 Some(w) => format!("{} takes up its {}", name(who), w.name),
                 None => format!("{} puts its weapon away", name(who)),
@@ -356,7 +390,11 @@ impl TextRuleset for Einfelst {
     fn tracker(s: &State, _: Seat) -> String {
         let mut out = format!("{}\n", now(s));
         for (i, c) in s.chars.iter().enumerate() {
-            let acting = if s.turn.is_some_and(|t| t.who as usize == i) { "> " } else { "  " };
+            let acting = if s.turn.is_some_and(|t| t.who as usize == i) {
+                "> "
+            } else {
+                "  "
+            };
             let side = &s.setup.sides[c.side as usize].id;
             let cards: Vec<String> = c.cards.cards().iter().map(|k| k.to_string()).collect();
             let [slow, fast] = c.total_left();
@@ -427,7 +465,11 @@ gm circumstance <name> on|off [zone]"
             _ => s.ch(who).wield.and_then(|w| s.weapon(w)).map_or(1, |w| w.damage),
         };
         let armour = s.stats(x).armour;
-        let defence = if kind.melee() { crate::data::Action::Strike } else { crate::data::Action::Finesse };
+        let defence = if kind.melee() {
+            crate::data::Action::Strike
+        } else {
+            crate::data::Action::Finesse
+        };
         let def = crate::resolve::pool(s, x, defence, crate::resolve::Kind::Defence, 0).0;
         let roll = s.options.armour_mode == ArmourMode::Roll;
         let faces = s.options.success_faces.len() as u8;
@@ -463,9 +505,11 @@ fn now(s: &State) -> String {
                 };
                 format!("{} attacks {}: {how} (before the roll)", name(a.by), name(a.target))
             }
-            Frame::Attack(a) if a.defender_swap.is_none() && a.defence.is_some_and(|d| d != Defence::None) => {
-                format!("{} beat {}'s attack: swap <card> to take its card, or pass", name(a.target), name(a.by))
-            }
+            Frame::Attack(a) if a.defender_swap.is_none() && crate::check::defender_may_swap(s, a) => format!(
+                "{} beat {}'s attack: swap <its card> <your card> to exchange them, or pass",
+                name(a.target),
+                name(a.by)
+            ),
             Frame::Attack(a) => {
                 let extra = crate::check::extra(a).unwrap_or(0);
                 format!(
@@ -478,7 +522,11 @@ fn now(s: &State) -> String {
                 Some(c) => format!("{} flees: {} may chase finesse|track, or pass", name(fl.who), name(c)),
                 None => format!("{} flees", name(fl.who)),
             },
-            Frame::Break(b) => format!("{} tries to break free: {} may hold, or pass", name(b.who), name(b.holder)),
+            Frame::Break(b) => format!(
+                "{} tries to break free: {} may hold, or pass",
+                name(b.who),
+                name(b.holder)
+            ),
             Frame::Split(sp) => format!(
                 "{} marks {} {} Harm: split <levels>, such as 2+1",
                 name(sp.who),
@@ -489,7 +537,10 @@ fn now(s: &State) -> String {
         };
     }
     if s.stage == Stage::Swaps {
-        return format!("Round {}: player characters may swap cards: trade <a> <b>, or ready", s.round);
+        return format!(
+            "Round {}: player characters may swap cards: trade <a> <b>, or ready",
+            s.round
+        );
     }
     match (s.turn, result(s)) {
         (Some(t), _) => {

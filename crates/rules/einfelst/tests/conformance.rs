@@ -3,11 +3,11 @@
 //! is accepted, unlisted ones are refused without a trace, records replay, state survives
 //! JSON), and the same once per option variant.
 
+use fray_einfelst::Einfelst;
+use fray_einfelst::options::Options;
 use fray_engine::conformance::{Config, check_option_variants, run, run_variants};
 use fray_engine::text::TextRuleset;
 use fray_engine::{Policy, RandomLegal};
-use fray_einfelst::Einfelst;
-use fray_einfelst::options::Options;
 use fray_testkit::example;
 
 const EXAMPLES: &[&str] = &["duel.toml"];

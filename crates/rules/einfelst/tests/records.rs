@@ -2,9 +2,9 @@
 //! edited one is refused with what is wrong, or replays, but never panics.
 
 use fray_dice::Prng;
+use fray_einfelst::Einfelst;
 use fray_engine::text::TextRuleset;
 use fray_engine::{EngineError, Game, Record, Ruleset, choose_first};
-use fray_einfelst::Einfelst;
 use fray_testkit::example;
 
 /// The duel played to the end by the built-in AI.

@@ -1,8 +1,8 @@
 //! Encounter files: every problem is reported at its file, line and column.
 
+use fray_einfelst::Einfelst;
 use fray_engine::diag::SourceFile;
 use fray_engine::text::TextRuleset;
-use fray_einfelst::Einfelst;
 
 /// The diagnostics of an encounter, as `fray check` prints them.
 fn problems(text: &str) -> Vec<String> {
