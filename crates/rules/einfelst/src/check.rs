@@ -498,10 +498,20 @@ fn push_ok(s: &State, x: Cid, to: PushTo) -> Result<(), Reject> {
     }
 }
 
-/// The extra successes of an attack that hit, once rolled.
-pub fn extra(a: &AttackFrame) -> Option<u8> {
+/// The attack's successes left after the defence's (EIN-R26, EIN-R27), once rolled: a grapple
+/// that ties its break-free counts as just enough when `grapple-ties = "succeed"`.
+pub fn net(s: &State, a: &AttackFrame) -> Option<u8> {
     let (att, def) = a.rolled?;
-    let net = att.saturating_sub(def);
+    let tie_holds = a.kind == AttackKind::Grapple
+        && s.options.grapple_ties == crate::options::Ties::Succeed
+        && att == def
+        && att >= a.need;
+    Some(if tie_holds { a.need } else { att.saturating_sub(def) })
+}
+
+/// The extra successes of an attack that hit, once rolled.
+pub fn extra(s: &State, a: &AttackFrame) -> Option<u8> {
+    let net = net(s, a)?;
     (net >= a.need).then(|| net - a.need)
 }
 
@@ -521,7 +531,9 @@ pub fn defender_may_swap(s: &State, a: &AttackFrame) -> bool {
 }
 
 fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend) -> Result<(), Reject> {
-    let Some(extra) = extra(a) else { return Err(not_now()) };
+    let Some(extra) = extra(s, a) else {
+        return Err(not_now());
+    };
     if sp.cost() > extra {
         return Err(no(
             codes::BAD_SPEND,
@@ -622,7 +634,7 @@ fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
             }
         }
         (Frame::Attack(a), Command::Pass) if a.defender_swap.is_none() && defender_may_swap(s, a) => Ok(()),
-        (Frame::Attack(a), Command::Spend(sp)) if a.spend.is_none() && extra(a).is_some_and(|e| e > 0) => {
+        (Frame::Attack(a), Command::Spend(sp)) if a.spend.is_none() && extra(s, a).is_some_and(|e| e > 0) => {
             spend_ok(s, a, sp)
         }
         (Frame::Flee(_), Command::Chase(a)) if !matches!(a, Action::Finesse | Action::Track) => {
@@ -960,7 +972,7 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
 /// Every way to spend an attack's extra successes worth listing: each combination of named
 /// options that fits (the rest goes on damage).
 fn spend_candidates(s: &State, a: &AttackFrame) -> Vec<Spend> {
-    let Some(extra) = extra(a) else { return Vec::new() };
+    let Some(extra) = extra(s, a) else { return Vec::new() };
     let t = s.ch(a.target);
     let mut swaps: Vec<Option<Card>> = vec![None];
     swaps.extend(t.cards.cards().iter().map(|&c| Some(c)));

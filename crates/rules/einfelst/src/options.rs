@@ -83,6 +83,18 @@ choice!(
 );
 
 choice!(
+    /// Who a tie favours in an ambush (EIN-R8) or a grapple against a break-free (EIN-R27).
+    Ties {
+        /// The one who acts: an ambush needs at least 1 success left after the target's, a
+        /// grapple 1 left after the break-free; a tie fails.
+        Fail,
+        /// A tie still succeeds (the ambush goes unseen, the grapple holds), with no extra
+        /// success.
+        Succeed,
+    }
+);
+
+choice!(
     /// A 0-0 tie between a poison and the victim (EIN-H27).
     PoisonZeroTie {
         /// A tie like any other: 1 Harm.
@@ -212,6 +224,10 @@ pub struct Options {
     /// How many zones apart two player characters may be and still swap cards at the start of a
     /// round (EIN-R5's "able to talk"); `none` for no limit (fray's own).
     pub swap_range: Option<u8>,
+    /// Ties in an ambush's Sneak against the targets' Track or Read (EIN-R8).
+    pub ambush_ties: Ties,
+    /// Ties in a grapple against a break-free reaction (EIN-R27).
+    pub grapple_ties: Ties,
     /// A creature that draws an extra card (EIN-R8, EIN-R10) picks which of the two it keeps; when
     /// off, it keeps the lower card without being asked (fray's own).
     pub ask_card_choice: bool,
@@ -256,6 +272,8 @@ impl Default for Options {
             thrown_weapons_lost: true,
             swap_range: None,
             ask_card_choice: true,
+            ambush_ties: Ties::Fail,
+            grapple_ties: Ties::Fail,
         }
     }
 }
@@ -406,6 +424,8 @@ impl Options {
                     thrown_weapons_lost: false,
                     swap_range: Some(1),
                     ask_card_choice: false,
+                    ambush_ties: Ties::Succeed,
+                    grapple_ties: Ties::Succeed,
                     ..d()
                 },
             ),

@@ -749,13 +749,16 @@ fn ambush(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
     };
     let sneak = test(cx, roller, Action::Sneak, Kind::Test, 1, crate::state::Why::Ambush, 0)?;
     let seen = test(cx, spotter, spot, Kind::Test, 0, crate::state::Why::Spot, 0)?;
+    // EIN-R8: the target's successes cancel the Sneak's; at least 1 must be left (or, with
+    // `ambush-ties = "succeed"`, a tie is enough).
     let left = sneak.saturating_sub(seen);
     let other = cx.s.ch(spotter).side;
-    cx.emit(if left >= 1 {
+    let tie_wins = cx.s.options.ambush_ties == crate::options::Ties::Succeed && sneak == seen && sneak > 0;
+    cx.emit(if left >= 1 || tie_wins {
         Event::Ambushed {
             extra_card_side: Some(a.side),
             ambushers: n,
-            bonus: left - 1,
+            bonus: left.saturating_sub(1),
         }
     } else {
         Event::Ambushed {
@@ -1010,7 +1013,7 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
         }
         return Ok(Flow::Wait);
     }
-    let Some((att, def)) = a.rolled else {
+    if a.rolled.is_none() {
         // EIN-R20: the defence was declared before this roll.
         let kind = match a.kind {
             AttackKind::Grapple | AttackKind::Shove(_) => Kind::Grapple,
@@ -1077,8 +1080,13 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
                 zone,
             });
         }
-        // EIN-R26: each defence success cancels one attack success.
-        let net = att.saturating_sub(def);
+        // EIN-R26: each defence success cancels one attack success. EIN-R27: a break-free
+        // cancels a grapple's the same way; `grapple-ties = "succeed"` lets a tie hold.
+        let rolled = AttackFrame {
+            rolled: Some((att, def)),
+            ..a
+        };
+        let net = check::net(&cx.s, &rolled).unwrap_or(0);
         cx.emit(Event::AttackResult {
             by: a.by,
             target: a.target,
@@ -1094,8 +1102,8 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
     if a.defender_swap.is_none() && check::defender_may_swap(s, &a) {
         return Ok(Flow::Wait);
     }
-    let net = att.saturating_sub(def);
-    if net >= a.need && net > a.need && a.spend.is_none() {
+    let net = check::net(s, &a).unwrap_or(0);
+    if net > a.need && a.spend.is_none() {
         return Ok(Flow::Wait);
     }
     cx.pop();

@@ -511,7 +511,7 @@ fn now(s: &State) -> String {
                 name(a.by)
             ),
             Frame::Attack(a) => {
-                let extra = crate::check::extra(a).unwrap_or(0);
+                let extra = crate::check::extra(s, a).unwrap_or(0);
                 format!(
                     "{} hits with {}: spend [swap=<card>] [mental] [push=<zone>|far|down] [disarm] [pin] [silence]; the rest adds damage",
                     name(a.by),

@@ -1067,3 +1067,25 @@ fn ein_options_from_the_encounter_file() {
     );
     assert_eq!(t.state().options.success_faces, vec![5, 6]);
 }
+
+#[test]
+fn ein_r8_r27_ties_may_be_read_in_favour_of_the_one_acting() {
+    // ambush-ties = "succeed": Sneak 1 against Track 1 is unseen, with no bonus.
+    let toml = enc(
+        "ask-card-choice = false\nambush-ties = \"succeed\"",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("bo", "foes", "d", ""),
+            "[ambush]\nside = \"foes\"\ntest = \"track\"\n".to_string(),
+        ]
+        .concat(),
+    );
+    let t = Table::<Einfelst>::load(&toml, &[], &cat(&[hits(1, 3), hits(1, 3), vec![1, 1, 1]]));
+    assert_eq!(t.state().extra_card_side, Some(1));
+    assert_eq!(t.state().ch(1).ambush_bonus, 0);
+    // grapple-ties = "succeed": grapple 2 against break free 2 holds.
+    let mut t = duel("grapple-ties = \"succeed\"", "", "", 1, 5);
+    t.cmd("grapple bo");
+    t.dice(&cat(&[hits(2, 3), hits(2, 3)])).cmd("break-free");
+    assert_eq!(t.state().ch(1).held_by, Some(0));
+}
