@@ -147,6 +147,18 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
     if me.fire.is_some() {
         return Command::End;
     }
+    // Fists only, with a weapon in the pack: draw it first (a fast manoeuvre).
+    let only_fists = legal.iter().any(|c| matches!(c, Command::Punch(_)))
+        && !legal
+            .iter()
+            .any(|c| matches!(c, Command::Strike(_) | Command::Shoot(_) | Command::Cast(..)));
+    if only_fists
+        && let Some(c) = legal
+            .iter()
+            .find(|c| matches!(c, Command::Draw(Some(w)) if s.weapon(*w).is_some_and(|x| x.melee())))
+    {
+        return c.clone();
+    }
     // Attacks: the weakest foe first, with the biggest pool.
     let attack = legal
         .iter()
