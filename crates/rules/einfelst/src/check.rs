@@ -585,7 +585,7 @@ pub const MAX_SPLIT: u8 = 24;
 pub fn splits(amount: u8) -> Vec<Vec<u8>> {
     if amount > MAX_SPLIT {
         let mut v = vec![3; (amount / 3) as usize];
-        if amount % 3 > 0 {
+        if !amount.is_multiple_of(3) {
             v.push(amount % 3);
         }
         return vec![v];
@@ -977,14 +977,7 @@ fn spend_candidates(s: &State, a: &AttackFrame) -> Vec<Spend> {
     let mut swaps: Vec<Option<Card>> = vec![None];
     swaps.extend(t.cards.cards().iter().map(|&c| Some(c)));
     let mut pushes: Vec<Option<PushTo>> = vec![None];
-    pushes.extend(
-        s.setup
-            .zones
-            .neighbours(t.zone)
-            .iter()
-            .map(|&z| z)
-            .map(|z| Some(PushTo::Zone(z))),
-    );
+    pushes.extend(s.setup.zones.neighbours(t.zone).iter().map(|&z| Some(PushTo::Zone(z))));
     pushes.extend([Some(PushTo::Far), Some(PushTo::Down)]);
     let mut out = Vec::new();
     for &swap in &swaps {

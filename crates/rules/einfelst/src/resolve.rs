@@ -5,7 +5,7 @@
 
 use crate::Einfelst;
 use crate::check::{self, Pay, attack_need, circumstance_extra, pay_fast, pay_reaction, pay_slow, splits, turn_card};
-use crate::command::{Command, Own, Spend};
+use crate::command::{Command, Own};
 use crate::data::{Action, Attr, WeaponKind};
 use crate::options::{
     AmbushBonusTarget, ArmourMode, Attribute, HarmPenalty, HoldAction, OpposingTiming, PoisonZeroTie, Position,
@@ -1115,7 +1115,7 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
 
 /// A hit's effects (EIN-R23, EIN-R6, EIN-R28, EIN-H6).
 fn hit(cx: &mut Cx<'_, Einfelst>, a: AttackFrame, extra: u8) -> Result<(), EngineError> {
-    let sp = a.spend.unwrap_or(Spend::default());
+    let sp = a.spend.unwrap_or_default();
     let to_damage = extra.saturating_sub(sp.cost());
     if let Some(card_b) = sp.swap {
         let mine =

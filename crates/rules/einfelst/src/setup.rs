@@ -260,8 +260,9 @@ const ROSTER: RosterRules<Combatant> = RosterRules {
 
 const ATTRS: [&str; 5] = ["strength", "dexterity", "intuition", "reason", "presence"];
 
-/// What a stat block refers to, for checking it.
+/// What a stat block refers to, for checking it, and who plays.
 struct Known<'a> {
+    player_sides: &'a [u8],
     weapons: &'a BTreeMap<String, Weapon>,
     spells: &'a BTreeMap<String, Spell>,
     circumstances: &'a BTreeMap<String, Circumstance>,
@@ -352,6 +353,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         }
     }
     let known = Known {
+        player_sides: &player_sides,
         weapons: &weapons,
         spells: &spells,
         circumstances: &circumstances,
@@ -361,7 +363,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         &raw.template,
         &raw.combatant,
         &ROSTER,
-        |d, t, base, template| combatant(d, t, base, template, &zones, &sides, &player_sides, &known),
+        |d, t, base, template| combatant(d, t, base, template, &zones, &sides, &known),
     );
     // Only on an otherwise good file: a combatant refused above would be a false lead.
     if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
@@ -437,7 +439,6 @@ fn combatant(
     template: bool,
     zones: &ZoneMap,
     sides: &[Side],
-    player_sides: &[u8],
     known: &Known,
 ) -> Option<Combatant> {
     let r = raw.get_ref().over(base);
@@ -526,7 +527,7 @@ fn combatant(
         }
         g.get_ref().clone()
     });
-    let pc = r.pc.unwrap_or(player_sides.contains(&side));
+    let pc = r.pc.unwrap_or(known.player_sides.contains(&side));
     if r.cover == Some(true) && !template && zones.cover(zone) == 0 {
         let at = r.zone.as_ref().map_or(raw.span(), Spanned::span);
         d.err(
