@@ -222,7 +222,8 @@ pub struct Options {
     /// (fray's own).
     pub thrown_weapons_lost: bool,
     /// How many zones apart two player characters may be and still swap cards at the start of a
-    /// round (EIN-R5's "able to talk"); `none` for no limit (fray's own).
+    /// round (EIN-R5's "able to talk"); unset (left out of `[options]`) for no limit (fray's
+    /// own).
     pub swap_range: Option<u8>,
     /// Ties in an ambush's Sneak against the targets' Track or Read (EIN-R8).
     pub ambush_ties: Ties,

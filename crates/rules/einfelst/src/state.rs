@@ -1039,6 +1039,9 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::FleeFailed { .. } | Event::Quick { .. } | Event::Fell { .. } => {}
         Event::TurnEnded { who } => {
             s.turn = None;
+            // A pin lasts until the target's next zone entry or the end of its next turn (it
+            // is always set outside the target's own turn).
+            s.chars[*who as usize].pinned = false;
             s.chars[*who as usize].broke_free = false;
             s.order.finish_current();
         }

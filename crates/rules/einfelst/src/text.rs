@@ -140,7 +140,10 @@ impl TextRuleset for Einfelst {
                 name(b),
                 name(a),
                 name(b),
-                if *forced && s.stage == Stage::Turns {
+                if *forced
+                    && s.stage == Stage::Turns
+                    && s.options.forced_swap_timing == crate::options::SwapTiming::NextRound
+                {
                     " (the order changes from the next round)"
                 } else {
                     ""
@@ -300,7 +303,10 @@ impl TextRuleset for Einfelst {
                 s.weapon(*weapon).map_or("weapon", |w| w.name.as_str())
             ),
             Event::Pinned { who, on } => match on {
-                true => format!("{} is pinned down: leaving its zone will cost 1 Harm", name(who)),
+                true => format!(
+                    "{} is pinned down: entering another zone before its next turn is over costs 1 Harm",
+                    name(who)
+                ),
                 false => return None,
             },
             Event::Prone { who, on } => match on {
@@ -512,8 +518,12 @@ fn now(s: &State) -> String {
             ),
             Frame::Attack(a) => {
                 let extra = crate::check::extra(s, a).unwrap_or(0);
+                let rest = match a.kind {
+                    AttackKind::Grapple | AttackKind::Shove(_) => "the rest is lost",
+                    _ => "the rest adds damage",
+                };
                 format!(
-                    "{} hits with {}: spend [swap=<card>] [mental] [push=<zone>|far|down] [disarm] [pin] [silence]; the rest adds damage",
+                    "{} hits with {}: spend [swap=<card>] [mental] [push=<zone>|far|down] [disarm] [pin] [silence]; {rest}",
                     name(a.by),
                     plural(extra, "extra success", "extra successes")
                 )

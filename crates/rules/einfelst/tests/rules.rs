@@ -1089,3 +1089,27 @@ fn ein_r8_r27_ties_may_be_read_in_favour_of_the_one_acting() {
     t.dice(&cat(&[hits(2, 3), hits(2, 3)])).cmd("break-free");
     assert_eq!(t.state().ch(1).held_by, Some(0));
 }
+
+#[test]
+fn ein_pin_costs_one_harm_on_the_next_zone_entry_and_ends_with_the_target_s_turn() {
+    let bow = "weapons = [\"shortbow\"]";
+    let pts = "harm = \"points\"\nharm-capacity = 9";
+    let toml = enc("", &[who("ash", "pcs", "b", bow), who("bo", "foes", "a", pts)].concat());
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    t.cmd("shoot bo");
+    t.dice(&hits(2, 3)).cmd("pass");
+    t.cmd("spend pin");
+    assert!(t.state().ch(1).pinned);
+    t.cmd("end");
+    t.cmd("move d"); // bo: 1 from the shot (a short bow), 1 for the move
+    assert_eq!(t.state().ch(1).harm.points, 2);
+    assert!(!t.state().ch(1).pinned);
+    // A pin not used by the end of the target's next turn is gone.
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    t.cmd("shoot bo");
+    t.dice(&hits(2, 3)).cmd("pass");
+    t.cmd("spend pin");
+    t.cmd("end");
+    t.cmd("end");
+    assert!(!t.state().ch(1).pinned);
+}
