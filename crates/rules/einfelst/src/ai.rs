@@ -121,6 +121,23 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
                 .unwrap_or_else(first)
         }
         Frame::Keep(_) => first(),
+        // Push a failed test when one more Harm does not put it out.
+        Frame::Push(p) => {
+            let c = s.ch(p.who);
+            let safe = match s.stats(p.who).harm_points {
+                Some(cap) => c.harm.points < cap,
+                None => {
+                    let slots = s.options.harm_slots;
+                    let track = if crate::resolve::attribute(s, p.who, p.action, Kind::Test).physical() {
+                        c.harm.physical
+                    } else {
+                        c.harm.mental
+                    };
+                    track[0] + track[1] < slots[0] + slots[1]
+                }
+            };
+            Command::Push(p.got < p.need.max(1) && safe)
+        }
     }
 }
 

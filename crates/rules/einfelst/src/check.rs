@@ -659,6 +659,7 @@ fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
                 ))
             }
         }
+        (Frame::Push(_), Command::Push(_)) => Ok(()),
         (Frame::Keep(k), Command::Keep(card)) if k.drawn.contains(card) => Ok(()),
         (Frame::Keep(k), Command::Keep(_)) => {
             Err(no(codes::BAD_CARD, format!("keep {} or {}", k.drawn[0], k.drawn[1])))
@@ -896,6 +897,10 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
                 for p in splits(sp.amount) {
                     push(Command::Split(p));
                 }
+            }
+            Frame::Push(_) => {
+                push(Command::Push(true));
+                push(Command::Push(false));
             }
             Frame::Keep(k) => {
                 push(Command::Keep(k.drawn[0]));

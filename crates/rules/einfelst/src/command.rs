@@ -119,6 +119,8 @@ pub enum Command {
     Split(Vec<u8>),
     /// Keep this one of two cards drawn (EIN-R8).
     Keep(Card),
+    /// Push the test just rolled (`push`), or accept it (`accept`) (EIN-H20).
+    Push(bool),
     /// At the start of a round: swap cards between two player characters (EIN-R5).
     Trade(Cid, Cid),
     /// Done swapping this round.
@@ -376,7 +378,7 @@ fn push_to(s: &State, w: &str) -> Result<PushTo, Reject> {
     }
 }
 
-const COMMANDS: &str = "strike, shoot, punch, grapple, shove, cast, flee, extinguish, test, move, close, withdraw, cover, draw, pickup, stand, shout, interact, break-free, release, end, dodge, parry, resist, chase, hold, pass, swap, spend, split, keep, trade, ready or gm";
+const COMMANDS: &str = "strike, shoot, punch, grapple, shove, cast, flee, extinguish, test, move, close, withdraw, cover, draw, pickup, stand, shout, interact, break-free, release, end, dodge, parry, resist, chase, hold, pass, swap, spend, split, keep, push, accept, trade, ready or gm";
 
 /// Reads a typed command.
 pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
@@ -460,6 +462,8 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
             Command::Split(v)
         }
         ["keep", c] => Command::Keep(card(c)?),
+        ["push"] => Command::Push(true),
+        ["accept"] => Command::Push(false),
         ["trade", a, b] => {
             let (a, b) = (who(a)?, who(b)?);
             Command::Trade(a.min(b), a.max(b))
@@ -561,6 +565,8 @@ pub fn format(s: &State, c: &Command) -> String {
             format!("split {}", p.join("+"))
         }
         Command::Keep(card) => format!("keep {card}"),
+        Command::Push(true) => "push".into(),
+        Command::Push(false) => "accept".into(),
         Command::Trade(a, b) => format!("trade {} {}", id(a), id(b)),
         Command::Ready => "ready".into(),
         Command::Gm(r) => {

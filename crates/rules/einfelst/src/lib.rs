@@ -74,6 +74,7 @@ impl Ruleset for Einfelst {
                 Frame::Break(b) => one(b.holder, "hold"),
                 Frame::Split(sp) => one(sp.who, "harm"),
                 Frame::Keep(k) => one(k.who, "card"),
+                Frame::Push(p) => one(p.who, "push"),
             };
         }
         if s.stage == Stage::Swaps {

@@ -225,6 +225,9 @@ pub struct Options {
     /// round (EIN-R5's "able to talk"); unset (left out of `[options]`) for no limit (fray's
     /// own).
     pub swap_range: Option<u8>,
+    /// Player characters may push a failed test of a manoeuvre: roll every die that is not a
+    /// success again, and take 1 Harm (EIN-H20; off by default).
+    pub push_rolls: bool,
     /// Ties in an ambush's Sneak against the targets' Track or Read (EIN-R8).
     pub ambush_ties: Ties,
     /// Ties in a grapple against a break-free reaction (EIN-R27).
@@ -275,6 +278,7 @@ impl Default for Options {
             ask_card_choice: true,
             ambush_ties: Ties::Fail,
             grapple_ties: Ties::Fail,
+            push_rolls: false,
         }
     }
 }
@@ -427,6 +431,7 @@ impl Options {
                     ask_card_choice: false,
                     ambush_ties: Ties::Succeed,
                     grapple_ties: Ties::Succeed,
+                    push_rolls: true,
                     ..d()
                 },
             ),

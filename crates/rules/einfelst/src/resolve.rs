@@ -12,8 +12,8 @@ use crate::options::{
 };
 use crate::setup::{AmbushTest, Cid};
 use crate::state::{
-    AttackFrame, AttackKind, BreakFrame, Card, Defence, Event, FleeFrame, Frame, KeepFrame, SplitFrame, Stage, State,
-    Status, pushed,
+    AttackFrame, AttackKind, BreakFrame, Card, Defence, Event, FleeFrame, Frame, KeepFrame, PushFrame, PushSlot,
+    SplitFrame, Stage, State, Status, pushed,
 };
 use crate::zones::MapExt;
 use fray_engine::gm::Ruling as R;
@@ -151,6 +151,19 @@ pub fn test(
     why: crate::state::Why,
     help: u8,
 ) -> Result<u8, EngineError> {
+    Ok(test_pool(cx, who, action, kind, need, why, help)?.1)
+}
+
+/// [`test`], with the pool it rolled.
+fn test_pool(
+    cx: &mut Cx<'_, Einfelst>,
+    who: Cid,
+    action: Action,
+    kind: Kind,
+    need: u8,
+    why: crate::state::Why,
+    help: u8,
+) -> Result<(u8, u8), EngineError> {
     let (n, ambush) = pool(&cx.s, who, action, kind, help);
     let text = format!("{}'s {} ({n} dice)", cx.s.ch(who).name, action.word());
     let got = successes(cx, n, &text)?;
@@ -169,7 +182,101 @@ pub fn test(
     if ambush {
         cx.emit(Event::AmbushUsed { who });
     }
-    Ok(got)
+    Ok((n, got))
+}
+
+/// A manoeuvre's test that a player character may push (EIN-H20): the successes, and the push
+/// decision to offer (with `push-rolls` on, when a die missed). The caller records the result
+/// and then puts the decision on the stack with [`offer`].
+fn pushable(
+    cx: &mut Cx<'_, Einfelst>,
+    who: Cid,
+    action: Action,
+    kind: Kind,
+    need: u8,
+    why: crate::state::Why,
+    slot: PushSlot,
+) -> Result<(u8, Option<PushFrame>), EngineError> {
+    let (pool, got) = test_pool(cx, who, action, kind, need, why, 0)?;
+    let c = cx.s.ch(who);
+    let offer = (cx.s.options.push_rolls && c.pc && !c.out() && got < pool).then_some(PushFrame {
+        who,
+        action,
+        pool,
+        got,
+        need,
+        slot,
+    });
+    Ok((got, offer))
+}
+
+/// Puts a push decision on the stack, if there is one.
+fn offer(cx: &mut Cx<'_, Einfelst>, p: Option<PushFrame>) -> Result<(), EngineError> {
+    match p {
+        Some(p) => cx.push(Frame::Push(p)),
+        None => Ok(()),
+    }
+}
+
+/// The answer to a push decision (EIN-H20): the dice that missed are rolled again and the
+/// roller takes 1 Harm (Physical for a test of Strength or Dexterity, Mental otherwise); the
+/// result goes where the test was going.
+fn pushed_or_not(cx: &mut Cx<'_, Einfelst>, p: PushFrame, push: bool) -> Result<(), EngineError> {
+    cx.pop();
+    if !push {
+        return Ok(());
+    }
+    let dice = p.pool - p.got;
+    let text = format!("{}'s pushed {} ({dice} dice)", cx.s.ch(p.who).name, p.action.word());
+    let more = successes(cx, dice, &text)?;
+    cx.emit(Event::Pushed {
+        who: p.who,
+        dice,
+        successes: more,
+    });
+    let got = p.got.saturating_add(more);
+    let top = cx.s.frames.last().copied();
+    match (p.slot, top) {
+        (PushSlot::Attack, Some(Frame::Attack(a))) => cx.update(Frame::Attack(AttackFrame { att: Some(got), ..a })),
+        (PushSlot::Defence, Some(Frame::Attack(a))) => cx.update(Frame::Attack(AttackFrame { def: Some(got), ..a })),
+        (PushSlot::Flee, Some(Frame::Flee(f))) => cx.update(Frame::Flee(FleeFrame { rolled: Some(got), ..f })),
+        (PushSlot::Break, Some(Frame::Break(b))) => cx.update(Frame::Break(BreakFrame { rolled: Some(got), ..b })),
+        // The saved successes were counted already; the push adds its own.
+        (PushSlot::Extinguish, _) => extinguished(cx, p.who, more),
+        (PushSlot::Obstacle(z), _) if p.got < p.need && got >= p.need => crossed(cx, p.who, z)?,
+        _ => {}
+    }
+    let mental = !attribute(&cx.s, p.who, p.action, Kind::Test).physical();
+    harm(cx, p.who, mental, 1)
+}
+
+/// EIN-R40: extinguishing successes add up until they reach the fire's number.
+fn extinguished(cx: &mut Cx<'_, Einfelst>, who: Cid, got: u8) {
+    if let Some(fire) = cx.s.ch(who).fire {
+        let need = cx.s.options.fire_extinguish[(fire.intensity.clamp(1, 3) - 1) as usize];
+        let saved = fire.saved.saturating_add(got);
+        cx.emit(Event::Doused {
+            who,
+            saved,
+            out: saved >= need,
+        });
+    }
+}
+
+/// Into the next zone (EIN-R13); a pinned creature takes its 1 Harm.
+fn crossed(cx: &mut Cx<'_, Einfelst>, who: Cid, z: fray_space::ZoneId) -> Result<(), EngineError> {
+    cx.emit(Event::Placed {
+        who,
+        zone: z,
+        far: false,
+        cover: false,
+        beside: None,
+    });
+    if cx.s.ch(who).pinned {
+        cx.emit(Event::Pinned { who, on: false });
+        harm(cx, who, false, 1)?;
+    }
+    Ok(())
 }
 
 /// The Director's raw pool (EIN-H21).
@@ -308,6 +415,8 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
                 need,
                 distance,
                 defence: None,
+                att: None,
+                def: None,
                 rolled: None,
                 defender_swap: None,
                 spend: None,
@@ -339,27 +448,21 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             spend(cx, who, pay, true);
             let fire = me.fire.ok_or_else(|| not_checked(c))?;
             let need = cx.s.options.fire_extinguish[(fire.intensity.clamp(1, 3) - 1) as usize];
-            let got = test(
-                cx,
-                who,
-                Action::Finesse,
-                Kind::Test,
-                need,
-                crate::state::Why::Extinguish,
-                0,
-            )?;
-            let saved = fire.saved.saturating_add(got);
-            cx.emit(Event::Doused {
-                who,
-                saved,
-                out: saved >= need,
-            });
+            let why = crate::state::Why::Extinguish;
+            let (got, push) = pushable(cx, who, Action::Finesse, Kind::Test, need, why, PushSlot::Extinguish)?;
+            extinguished(cx, who, got);
+            let _ = fire;
+            if cx.s.ch(who).fire.is_some() {
+                offer(cx, push)?;
+            }
         }
         Command::Test(action) => {
             let pay = slow(&cx.s)?;
             spend(cx, who, pay, true);
             let need = 1 + circumstance_extra(&cx.s, who, *action, None);
-            test(cx, who, *action, Kind::Test, need, crate::state::Why::Other, 0)?;
+            let why = crate::state::Why::Other;
+            let (_, push) = pushable(cx, who, *action, Kind::Test, need, why, PushSlot::Test)?;
+            offer(cx, push)?;
         }
         Command::Move(z) => {
             let ob =
@@ -375,22 +478,18 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             let action = ob.as_ref().and_then(|o| o.action);
             spend(cx, who, pay, action.is_some());
             if let (Some(o), Some(a)) = (&ob, action) {
-                // EIN-R15: the obstacle's test; on a failure the creature stays.
+                // EIN-R15: the obstacle's test; on a failure the creature stays (unless a push
+                // makes it).
                 let need = o.need + circumstance_extra(&cx.s, who, a, None);
-                if test(cx, who, a, Kind::Test, need, crate::state::Why::Obstacle, 0)? < need {
-                    return Ok(());
+                let why = crate::state::Why::Obstacle;
+                let (got, push) = pushable(cx, who, a, Kind::Test, need, why, PushSlot::Obstacle(*z))?;
+                if got >= need {
+                    crossed(cx, who, *z)?;
+                } else {
+                    offer(cx, push)?;
                 }
-            }
-            cx.emit(Event::Placed {
-                who,
-                zone: *z,
-                far: false,
-                cover: false,
-                beside: None,
-            });
-            if cx.s.ch(who).pinned {
-                cx.emit(Event::Pinned { who, on: false });
-                harm(cx, who, false, 1)?;
+            } else {
+                crossed(cx, who, *z)?;
             }
         }
         Command::Close(x) => {
@@ -534,6 +633,12 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), Engine
                 parts: parts.clone(),
                 points: 0,
             });
+        }
+        Frame::Push(p) => {
+            let Command::Push(yes) = c else {
+                return Err(not_checked(c));
+            };
+            pushed_or_not(cx, p, *yes)?;
         }
         Frame::Keep(k) => {
             let Command::Keep(card) = c else {
@@ -992,6 +1097,15 @@ fn frame(cx: &mut Cx<'_, Einfelst>, f: Frame) -> Result<Flow, EngineError> {
             }
         }
         Frame::Keep(_) => Ok(Flow::Wait),
+        Frame::Push(p) => {
+            if cx.s.ch(p.who).out() {
+                // Out before deciding (a GM ruling): the roll stands.
+                cx.pop();
+                Ok(Flow::Go)
+            } else {
+                Ok(Flow::Wait)
+            }
+        }
     }
 }
 
@@ -1019,50 +1133,52 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
             AttackKind::Grapple | AttackKind::Shove(_) => Kind::Grapple,
             _ => Kind::Attack,
         };
-        let att = test(cx, a.by, a.kind.action(), kind, a.need, crate::state::Why::Attack, 0)?;
-        let def = match a.defence {
-            Some(Defence::Dodge) => test(
-                cx,
-                a.target,
-                Action::Finesse,
-                Kind::Defence,
-                0,
-                crate::state::Why::Defence,
-                0,
-            )?,
-            Some(Defence::Parry) => {
-                // EIN-R25: Strike armed, Force unarmed.
-                let armed =
-                    cx.s.ch(a.target)
-                        .wield
-                        .and_then(|w| cx.s.weapon(w))
-                        .is_some_and(|w| w.melee());
-                let act = if armed { Action::Strike } else { Action::Force };
-                test(cx, a.target, act, Kind::Defence, 0, crate::state::Why::Defence, 0)?
-            }
-            Some(Defence::BreakFree) => test(
-                cx,
-                a.target,
-                Action::Force,
-                Kind::BreakFree,
-                0,
-                crate::state::Why::BreakFree,
-                0,
-            )?,
-            Some(Defence::Resist) => {
-                let AttackKind::Cast(sp) = a.kind else {
-                    return Err(EngineError::Bug("resist without a spell".into()));
-                };
-                let act =
-                    cx.s.setup
-                        .spells
-                        .values()
-                        .nth(sp as usize)
-                        .map_or(Action::Endure, |x| x.resist);
-                test(cx, a.target, act, Kind::Defence, 0, crate::state::Why::Defence, 0)?
-            }
-            _ => 0,
-        };
+        if a.att.is_none() {
+            let why = crate::state::Why::Attack;
+            let (got, push) = pushable(cx, a.by, a.kind.action(), kind, a.need, why, PushSlot::Attack)?;
+            cx.update(Frame::Attack(AttackFrame { att: Some(got), ..a }));
+            offer(cx, push)?;
+            return Ok(Flow::Go);
+        }
+        if a.def.is_none() {
+            let roll = match a.defence {
+                Some(Defence::Dodge) => Some((Action::Finesse, Kind::Defence)),
+                Some(Defence::Parry) => {
+                    // EIN-R25: Strike armed, Force unarmed.
+                    let armed =
+                        cx.s.ch(a.target)
+                            .wield
+                            .and_then(|w| cx.s.weapon(w))
+                            .is_some_and(|w| w.melee());
+                    Some((if armed { Action::Strike } else { Action::Force }, Kind::Defence))
+                }
+                Some(Defence::BreakFree) => Some((Action::Force, Kind::BreakFree)),
+                Some(Defence::Resist) => {
+                    let AttackKind::Cast(sp) = a.kind else {
+                        return Err(EngineError::Bug("resist without a spell".into()));
+                    };
+                    let act =
+                        cx.s.setup
+                            .spells
+                            .values()
+                            .nth(sp as usize)
+                            .map_or(Action::Endure, |x| x.resist);
+                    Some((act, Kind::Defence))
+                }
+                _ => None,
+            };
+            let (got, push) = match roll {
+                Some((action, k)) => {
+                    let why = crate::state::Why::Defence;
+                    pushable(cx, a.target, action, k, 0, why, PushSlot::Defence)?
+                }
+                None => (0, None),
+            };
+            cx.update(Frame::Attack(AttackFrame { def: Some(got), ..a }));
+            offer(cx, push)?;
+            return Ok(Flow::Go);
+        }
+        let (att, def) = (a.att.unwrap_or(0), a.def.unwrap_or(0));
         // A thrown weapon lands in the target's zone, hit or miss (fray's own,
         // `thrown-weapons-lost`).
         let thrown = a
@@ -1224,11 +1340,13 @@ fn flee_step(cx: &mut Cx<'_, Einfelst>, fl: FleeFrame) -> Result<Flow, EngineErr
     }
     let need = 1 + circumstance_extra(s, fl.who, fl.action, None);
     let Some(got) = fl.rolled else {
-        let got = test(cx, fl.who, fl.action, Kind::Flee, need, crate::state::Why::Flee, 0)?;
+        let why = crate::state::Why::Flee;
+        let (got, push) = pushable(cx, fl.who, fl.action, Kind::Flee, need, why, PushSlot::Flee)?;
         cx.update(Frame::Flee(FleeFrame {
             rolled: Some(got),
             ..fl
         }));
+        offer(cx, push)?;
         return Ok(Flow::Go);
     };
     cx.pop();
@@ -1287,16 +1405,10 @@ fn break_step(cx: &mut Cx<'_, Einfelst>, b: BreakFrame) -> Result<Flow, EngineEr
         return Ok(Flow::Wait);
     }
     let Some(got) = b.rolled else {
-        let got = test(
-            cx,
-            b.who,
-            Action::Force,
-            Kind::BreakFree,
-            1,
-            crate::state::Why::BreakFree,
-            0,
-        )?;
+        let why = crate::state::Why::BreakFree;
+        let (got, push) = pushable(cx, b.who, Action::Force, Kind::BreakFree, 1, why, PushSlot::Break)?;
         cx.update(Frame::Break(BreakFrame { rolled: Some(got), ..b }));
+        offer(cx, push)?;
         return Ok(Flow::Go);
     };
     cx.pop();

@@ -375,7 +375,11 @@ pub struct AttackFrame {
     pub distance: u8,
     /// The defender's answer, once given (EIN-R20).
     pub defence: Option<Defence>,
-    /// The attack's and the defence's successes, once rolled.
+    /// The attack's successes, once rolled (and pushed or not).
+    pub att: Option<u8>,
+    /// The defence's successes, once rolled (and pushed or not).
+    pub def: Option<u8>,
+    /// The attack's and the defence's successes, once both are final.
     pub rolled: Option<(u8, u8)>,
     /// The defender's answer about swapping after beating the attack (EIN-R7): `Some(card)`
     /// to take that card of the attacker, `Some(None)`... kept as "asked" + choice.
@@ -425,6 +429,43 @@ pub struct SplitFrame {
     pub amount: u8,
 }
 
+/// What a pushed test's result goes to (EIN-H20).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PushSlot {
+    /// The attack below.
+    Attack,
+    /// The defence against the attack below.
+    Defence,
+    /// The flight below.
+    Flee,
+    /// The break-free below.
+    Break,
+    /// Putting out a fire.
+    Extinguish,
+    /// Any other test.
+    Test,
+    /// Crossing an obstacle into this zone.
+    Obstacle(ZoneId),
+}
+
+/// A test its player character may push (EIN-H20).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushFrame {
+    /// The roller.
+    pub who: Cid,
+    /// The test's Action.
+    pub action: Action,
+    /// Dice rolled.
+    pub pool: u8,
+    /// Successes.
+    pub got: u8,
+    /// Successes needed (0 when opposed).
+    pub need: u8,
+    /// Where the result goes.
+    pub slot: PushSlot,
+}
+
 /// Two cards drawn after an ambush, one to keep (EIN-R8, EIN-H25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeepFrame {
@@ -448,6 +489,8 @@ pub enum Frame {
     Split(SplitFrame),
     /// A card to keep.
     Keep(KeepFrame),
+    /// A test to push or accept.
+    Push(PushFrame),
 }
 
 /// Why a test was rolled, for the log.
@@ -599,6 +642,8 @@ pub enum Event {
     FleeFailed { who: Cid, caught: bool },
     /// A chaser sets off after a fleer with this Action (EIN-R33).
     Chasing { who: Cid, action: Action },
+    /// A test pushed: the dice rolled again and the successes they added (EIN-H20).
+    Pushed { who: Cid, dice: u8, successes: u8 },
     /// A shout, or another quick manoeuvre with no test (EIN-R18).
     Quick { who: Cid, shout: bool },
     /// The first deck ran out; a second one is opened (EIN-H12).
@@ -1036,7 +1081,7 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::Fled { who } => set_status(s, *who, Status::Fled),
         Event::Chasing { who, action } => s.chars[*who as usize].chase = *action,
         Event::NewDeck => s.deck = fray_dice::Deck::from_cards(11..=20),
-        Event::FleeFailed { .. } | Event::Quick { .. } | Event::Fell { .. } => {}
+        Event::FleeFailed { .. } | Event::Quick { .. } | Event::Fell { .. } | Event::Pushed { .. } => {}
         Event::TurnEnded { who } => {
             s.turn = None;
             // A pin lasts until the target's next zone entry or the end of its next turn (it

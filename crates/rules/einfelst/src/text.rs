@@ -218,6 +218,7 @@ impl TextRuleset for Einfelst {
                     if sp.mental { "Mental" } else { "Physical" }
                 ),
                 Frame::Keep(k) => format!("{} draws {} and {}: one to keep", name(&k.who), k.drawn[0], k.drawn[1]),
+                Frame::Push(_) => return None,
             },
             Event::Tested {
                 who,
@@ -319,6 +320,12 @@ impl TextRuleset for Einfelst {
                 true => format!("{} is caught", name(who)),
                 false => format!("{} fails to get away", name(who)),
             },
+            Event::Pushed { who, dice, successes } => format!(
+                "{} pushes the roll: {} again, {} more",
+                name(who),
+                plural(*dice, "die", "dice"),
+                plural(*successes, "success", "successes")
+            ),
             Event::Chasing { who, action } => format!("{} gives chase ({})", name(who), action.word()),
             Event::Quick { who, shout } => match shout {
                 true => format!("{} shouts", name(who)),
@@ -544,6 +551,14 @@ fn now(s: &State) -> String {
                 if sp.mental { "Mental" } else { "Physical" }
             ),
             Frame::Keep(k) => format!("{}: keep {} or keep {}", name(k.who), k.drawn[0], k.drawn[1]),
+            Frame::Push(p) => format!(
+                "{}'s {}: {} of {} dice: push (the {} that missed again, for 1 Harm) or accept",
+                name(p.who),
+                p.action.word(),
+                plural(p.got, "success", "successes"),
+                p.pool,
+                p.pool - p.got
+            ),
         };
     }
     if s.stage == Stage::Swaps {

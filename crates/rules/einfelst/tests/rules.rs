@@ -1113,3 +1113,32 @@ fn ein_pin_costs_one_harm_on_the_next_zone_entry_and_ends_with_the_target_s_turn
     t.cmd("end");
     assert!(!t.state().ch(1).pinned);
 }
+
+#[test]
+fn ein_h20_a_player_character_may_push_a_failed_test_for_one_harm() {
+    let pts = "harm = \"points\"\nharm-capacity = 9";
+    let mut t = duel("push-rolls = true", "", pts, 1, 5);
+    t.cmd("strike bo");
+    t.dice(&hits(0, 3)).cmd("pass");
+    assert_eq!(t.game.pending().unwrap().kind, "push");
+    // The three dice that missed again: one success, a hit; ash takes 1 Physical Harm.
+    t.dice(&[6, 1, 1]).cmd("push");
+    assert!(t.log().iter().any(|l| l.contains("Hit")), "{:?}", t.log());
+    assert_eq!(t.state().ch(1).harm.points, 2);
+    assert_eq!(physical(&t, "ash"), [1, 0, 0]);
+    // Accepting changes nothing; the GM's creatures never push.
+    let mut t = duel("push-rolls = true", "", pts, 1, 5);
+    t.cmd("strike bo");
+    t.dice(&hits(0, 3)).cmd("pass");
+    t.cmd("accept");
+    assert_eq!(physical(&t, "ash"), [0, 0, 0]);
+    t.cmd("end");
+    t.cmd("strike ash");
+    t.dice(&hits(0, 3)).cmd("pass");
+    assert_eq!(t.game.pending().unwrap().kind, "turn");
+    // Off by default: no decision.
+    let mut t = duel("", "", pts, 1, 5);
+    t.cmd("strike bo");
+    t.dice(&hits(0, 3)).cmd("pass");
+    assert_eq!(t.game.pending().unwrap().kind, "turn");
+}
