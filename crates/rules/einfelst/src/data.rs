@@ -277,3 +277,17 @@ pub fn builtin_circumstances() -> BTreeMap<String, Circumstance> {
         },
     )])
 }
+
+/// The critical injuries a broken creature rolls on (EIN-H22), d6: fray's own table.
+pub fn critical_injuries() -> Vec<String> {
+    #[derive(Deserialize)]
+    struct File {
+        injuries: Vec<String>,
+    }
+    match toml::from_str::<File>(include_str!("../data/critical.toml")) {
+        Ok(f) => f.injuries,
+        // The file ships with the crate and a test reads it; this arm cannot be reached by
+        // anything a user does.
+        Err(e) => panic!("data/critical.toml is broken: {e}"),
+    }
+}

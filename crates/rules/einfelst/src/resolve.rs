@@ -324,16 +324,26 @@ pub fn harm(cx: &mut Cx<'_, Einfelst>, who: Cid, mental: bool, amount: u8) -> Re
     }
     if !check::split_matters(&cx.s, who, mental, amount) {
         let parts = splits(amount).into_iter().next().unwrap_or_default();
-        cx.emit(Event::Harmed {
-            who,
-            mental,
-            parts,
-            points: 0,
-        });
-        Ok(())
-    } else {
-        cx.push(Frame::Split(SplitFrame { who, mental, amount }))
+        return marked(cx, who, mental, parts);
     }
+    cx.push(Frame::Split(SplitFrame { who, mental, amount }))
+}
+
+/// Marks Harm on a track; a creature it breaks rolls its critical injury (EIN-H22).
+fn marked(cx: &mut Cx<'_, Einfelst>, who: Cid, mental: bool, parts: Vec<u8>) -> Result<(), EngineError> {
+    let before = cx.s.ch(who).status;
+    cx.emit(Event::Harmed {
+        who,
+        mental,
+        parts,
+        points: 0,
+    });
+    if before != Status::Broken && cx.s.ch(who).status == Status::Broken {
+        let what = format!("{}'s critical injury", cx.s.ch(who).name);
+        let roll = fray_dice::roll(cx.dice, 1, 6, fray_dice::Keep::All, &what)?.total as u8;
+        cx.emit(Event::Injured { who, roll });
+    }
+    Ok(())
 }
 
 /// Runs the start: the ambush, the cards and Fear, then the first decision.
@@ -627,12 +637,7 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), Engine
                 return Err(not_checked(c));
             };
             cx.pop();
-            cx.emit(Event::Harmed {
-                who: sp.who,
-                mental: sp.mental,
-                parts: parts.clone(),
-                points: 0,
-            });
+            marked(cx, sp.who, sp.mental, parts.clone())?;
         }
         Frame::Push(p) => {
             let Command::Push(yes) = c else {

@@ -253,6 +253,8 @@ pub struct Char {
     pub ticked: u32,
     /// The Action it chases with (EIN-R33).
     pub chase: Action,
+    /// The critical injury it took when broken (EIN-H22): the d6 rolled.
+    pub injury: Option<u8>,
 }
 
 impl Char {
@@ -642,6 +644,8 @@ pub enum Event {
     FleeFailed { who: Cid, caught: bool },
     /// A chaser sets off after a fleer with this Action (EIN-R33).
     Chasing { who: Cid, action: Action },
+    /// A broken creature's critical injury, the d6 on fray's table (EIN-H22).
+    Injured { who: Cid, roll: u8 },
     /// A test pushed: the dice rolled again and the successes they added (EIN-H20).
     Pushed { who: Cid, dice: u8, successes: u8 },
     /// A shout, or another quick manoeuvre with no test (EIN-R18).
@@ -791,6 +795,7 @@ impl State {
             broke_free: false,
             ticked: 0,
             chase: Action::Finesse,
+            injury: None,
         }
     }
 
@@ -1080,6 +1085,7 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::TriedBreak { who } => s.chars[*who as usize].broke_free = true,
         Event::Fled { who } => set_status(s, *who, Status::Fled),
         Event::Chasing { who, action } => s.chars[*who as usize].chase = *action,
+        Event::Injured { who, roll } => s.chars[*who as usize].injury = Some(*roll),
         Event::NewDeck => s.deck = fray_dice::Deck::from_cards(11..=20),
         Event::FleeFailed { .. } | Event::Quick { .. } | Event::Fell { .. } | Event::Pushed { .. } => {}
         Event::TurnEnded { who } => {

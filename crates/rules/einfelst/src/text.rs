@@ -320,6 +320,13 @@ impl TextRuleset for Einfelst {
                 true => format!("{} is caught", name(who)),
                 false => format!("{} fails to get away", name(who)),
             },
+            Event::Injured { who, roll } => {
+                let table = crate::data::critical_injuries();
+                let what = table
+                    .get((*roll as usize).saturating_sub(1))
+                    .map_or("?", String::as_str);
+                format!("{} is broken: d6 {roll}, {what}", name(who))
+            }
             Event::Pushed { who, dice, successes } => format!(
                 "{} pushes the roll: {} again, {} more",
                 name(who),

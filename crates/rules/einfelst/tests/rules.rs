@@ -1142,3 +1142,31 @@ fn ein_h20_a_player_character_may_push_a_failed_test_for_one_harm() {
     t.dice(&hits(0, 3)).cmd("pass");
     assert_eq!(t.game.pending().unwrap().kind, "turn");
 }
+
+#[test]
+fn ein_h22_harm_past_the_top_row_breaks_the_creature_with_a_critical_injury() {
+    // bo's lesser and moderate rows are full (2/2/1 slots).
+    let setup = || {
+        let mut t = duel("", "", "", 1, 5);
+        for g in ["physical-lesser =2", "physical-moderate =2"] {
+            t.type_as(GM, &format!("gm set bo {g}"));
+        }
+        t.cmd("strike bo");
+        t
+    };
+    // 2 Harm as one moderate: it moves up to the severe row: incapacitated (EIN-H2).
+    let mut t = setup();
+    t.dice(&hits(1, 3)).cmd("pass");
+    t.cmd("split 2");
+    assert_eq!(t.state().ch(1).status, Status::Incapacitated);
+    assert_eq!(t.state().ch(1).injury, None);
+    // As two lesser: the first takes the severe slot, the second runs past the top: broken,
+    // and a d6 on the critical injuries.
+    let mut t = setup();
+    t.dice(&hits(1, 3)).cmd("pass");
+    t.dice(&[4]).cmd("split 1+1");
+    assert_eq!(t.state().ch(1).status, Status::Broken);
+    assert_eq!(t.state().ch(1).injury, Some(4));
+    t.assert_dice_used();
+    assert_eq!(fray_einfelst::data::critical_injuries().len(), 6);
+}
