@@ -75,7 +75,10 @@ fn check_reports_file_line_and_column_and_exits_2() {
     std::fs::write(&p, "ruleset = \"chess\"\n").unwrap();
     let out = fray().arg("check").arg(&p).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("unknown ruleset 'chess' (known: thrum, ingenuity, skeleton, einfelst, hallowed-earth)"));
+    assert!(
+        text(&out.stderr)
+            .contains("unknown ruleset 'chess' (known: thrum, ingenuity, skeleton, einfelst, hallowed-earth)")
+    );
 
     let out = fray().args(["check", "no/such/file.toml"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
