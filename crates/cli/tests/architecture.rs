@@ -54,6 +54,7 @@ fn library_sources() -> Vec<PathBuf> {
         "rules/thrum",
         "rules/ingenuity",
         "rules/skeleton",
+        "rules/einfelst",
         "rules/hallowed-earth",
         "testkit",
         "cli",
@@ -107,7 +108,13 @@ fn only_the_cli_touches_files_terminals_or_standard_streams() {
 fn the_engine_and_the_shared_crates_name_no_ruleset() {
     for krate in ["dice", "space", "engine", "sim", "testkit"] {
         let manifest = std::fs::read_to_string(crates().join(krate).join("Cargo.toml")).unwrap();
-        for ruleset in ["fray-thrum", "fray-ingenuity", "fray-skeleton", "fray-hallowed-earth"] {
+        for ruleset in [
+            "fray-thrum",
+            "fray-ingenuity",
+            "fray-skeleton",
+            "fray-einfelst",
+            "fray-hallowed-earth",
+        ] {
             assert!(
                 !manifest.contains(ruleset),
                 "crates/{krate}/Cargo.toml depends on {ruleset}"

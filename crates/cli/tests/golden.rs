@@ -63,3 +63,18 @@ fn golden_hallowed_earth_roadside() {
     // and injuries, morale and flight, a failed Heal check, Dying and death.
     insta::assert_snapshot!("hallowed-earth-roadside-seed-1", run("hallowed-earth/roadside", 1));
 }
+
+#[test]
+fn golden_einfelst_tollwood() {
+    // A successful ambush (an extra card for the ambushers, one card for a group), arrows in
+    // the dark and against cover, poison, a failed crossing of the brambles, a spell and its
+    // resist, fire, a critical injury.
+    insta::assert_snapshot!("einfelst-tollwood-seed-31", run("einfelst/tollwood", 31));
+}
+
+#[test]
+fn golden_einfelst_mill() {
+    // A Fear test at the start, a creature with two cards, card swaps after a beaten attack,
+    // thrown weapons that land and are picked up, poison, fire put out.
+    insta::assert_snapshot!("einfelst-mill-seed-7", run("einfelst/mill", 7));
+}

@@ -12,13 +12,14 @@ fn root() -> PathBuf {
 }
 
 /// Each list of codes with the heading of its table in docs/commands.md.
-fn lists() -> [(&'static str, &'static [&'static str]); 5] {
+fn lists() -> [(&'static str, &'static [&'static str]); 6] {
     [
         ("Engine codes", Reject::ENGINE_CODES),
         ("Thrum codes", fray_thrum::codes::ALL),
         ("Ingenuity codes", fray_ingenuity::codes::ALL),
         ("Skeleton codes", fray_skeleton::codes::ALL),
         ("Hallowed Earth codes", fray_hallowed_earth::codes::ALL),
+        ("Einfelst Wilds codes", fray_einfelst::codes::ALL),
     ]
 }
 
@@ -97,6 +98,7 @@ fn sources() -> Vec<PathBuf> {
         "rules/thrum",
         "rules/ingenuity",
         "rules/skeleton",
+        "rules/einfelst",
         "rules/hallowed-earth",
     ] {
         walk(&root().join("crates").join(krate).join("src"), &mut out);

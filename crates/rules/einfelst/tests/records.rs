@@ -7,45 +7,85 @@ use fray_engine::text::TextRuleset;
 use fray_engine::{EngineError, Game, Record, Ruleset, choose_first};
 use fray_testkit::example;
 
-/// The duel played to the end by the built-in AI.
-fn duel(seed: u64) -> Game<Einfelst> {
-    let e = example::<Einfelst>("duel.toml");
+/// An example played to the end by the built-in AI.
+fn fight(name: &str, seed: u64) -> Game<Einfelst> {
+    let e = example::<Einfelst>(name);
     let mut game = Game::<Einfelst>::new_seeded(e.setup, e.options, seed).expect("starts");
     let (mut ai, mut rng) = (Einfelst::heuristic(), Prng::for_stream(seed, 0));
     while let Some((seat, c)) = choose_first(&mut *ai, game.state(), &mut rng) {
         game.submit(seat, c).expect("the AI's command is accepted");
     }
-    assert!(game.outcome().is_some(), "the duel ends");
+    assert!(game.outcome().is_some(), "{name} ends");
     game
 }
 
 #[test]
 fn a_whole_fight_replays_from_its_json_record() {
-    let game = duel(7);
-    let back = Record::<Einfelst>::from_json(&game.record().to_json()).expect("reads back");
-    assert_eq!(Game::replay(&back).expect("replays").state(), game.state());
+    // The ambush (cards kept from two, poisoned arrows, a spell, fire, an obstacle, darkness),
+    // the bear (two cards, Fear at the start, a thrown poisoned spear; at seed 2 the bear beats
+    // an attack and declines the card swap, EIN-R7) and the wolves.
+    for (name, seed) in [("tollwood.toml", 7), ("mill.toml", 2), ("ford.toml", 1)] {
+        let game = fight(name, seed);
+        assert!(game.record().entries.len() > 20, "{name}: a short fight");
+        let json = game.record().to_json();
+        let back = Record::<Einfelst>::from_json(&json).expect("reads back");
+        let replayed = Game::replay(&back).unwrap_or_else(|e| panic!("{name}, seed {seed}: {e:?}"));
+        assert_eq!(replayed.state(), game.state(), "{name}");
+        assert_eq!(replayed.record().to_json(), json, "{name}: the replay records the same");
+    }
+}
+
+#[test]
+fn a_record_with_a_changed_face_is_refused() {
+    let game = fight("tollwood.toml", 7);
+    let mut v: serde_json::Value = serde_json::from_str(&game.record().to_json()).expect("JSON");
+    // The first die of the opening ambush test (a Sneak die): a six where there was none, or
+    // the other way round, changes the test's successes, and the replay must notice.
+    let face = &mut v["start"]["dice"][0];
+    let first = face.as_u64().expect("a face");
+    *face = if first == 6 { 5 } else { 6 }.into();
+    let back = Record::<Einfelst>::from_json(&v.to_string()).expect("still a record");
+    assert!(Game::replay(&back).is_err(), "a changed face replayed");
 }
 
 #[test]
 fn edited_records_never_panic() {
-    let tried = fray_engine::conformance::edited_records_never_panic::<Einfelst>(&duel(3).record().to_json(), 3_000)
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(tried > 1_000, "only {tried} edits tried");
+    for (name, seed) in [("tollwood.toml", 3), ("mill.toml", 3)] {
+        let tried = fray_engine::conformance::edited_records_never_panic::<Einfelst>(
+            &fight(name, seed).record().to_json(),
+            3_000,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(tried > 1_000, "{name}: only {tried} edits tried");
+    }
 }
 
 #[test]
 fn new_state_names_what_is_wrong_in_an_edited_setup() {
-    let e = example::<Einfelst>("duel.toml");
+    let e = example::<Einfelst>("tollwood.toml");
     type Edit = fn(&mut serde_json::Value);
-    let cases: [(&str, Edit); 4] = [
-        ("not an open square", |v| {
-            v["combatants"][0]["at"] = serde_json::json!([3, 1])
+    let cases: [(&str, Edit); 11] = [
+        ("is in no zone of the map", |v| v["combatants"][0]["zone"] = 9.into()),
+        ("has a bad id or side", |v| v["combatants"][1]["side"] = 9.into()),
+        ("attributes and Actions are rated 0..=6", |v| {
+            v["combatants"][0]["stats"]["attrs"][0] = 9.into()
         }),
-        ("bad id or side", |v| v["combatants"][1]["side"] = 9.into()),
-        ("health must be within", |v| {
-            v["combatants"][0]["stats"]["health"] = 0.into()
+        ("cards must be 1..=3", |v| {
+            v["combatants"][0]["stats"]["cards"] = 0.into()
         }),
-        ("names seat 7", |v| v["sides"][0]["seat"] = 7.into()),
+        ("unknown weapon 'halberd'", |v| {
+            v["combatants"][2]["stats"]["weapons"][0] = "halberd".into()
+        }),
+        ("unknown spell 'hex'", |v| {
+            v["combatants"][1]["stats"]["spells"][0] = "hex".into()
+        }),
+        ("no obstacle 'brambles'", |v| v["obstacles"] = serde_json::json!({})),
+        ("need must be 1..=5", |v| v["obstacles"]["brambles"]["need"] = 0.into()),
+        ("the ambush names no side", |v| v["ambush"]["side"] = 5.into()),
+        ("roller is not on the ambushing side", |v| {
+            v["ambush"]["roller"] = 0.into()
+        }),
+        ("player-sides names a side", |v| v["player_sides"][0] = 7.into()),
     ];
     for (says, edit) in cases {
         let mut v = serde_json::to_value(&e.setup).expect("serialises");
