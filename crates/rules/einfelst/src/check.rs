@@ -953,8 +953,11 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
     for c in [Command::Withdraw, Command::Cover, Command::Draw(None)] {
         push(c);
     }
-    for &w in me.carried.items() {
-        push(Command::Draw(Some(w)));
+        for (i, &w) in me.carried.items().iter().enumerate() {
+        // Two of a kind are one choice.
+        if !me.carried.items()[..i].contains(&w) {
+            push(Command::Draw(Some(w)));
+        }
     }
     let mut seen: Vec<u8> = Vec::new();
     for &(w, z) in &s.dropped {

@@ -364,7 +364,7 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command) -> Resu
             // EIN-H12: a joiner draws from the cards left (or takes the highest value + 1) and
             // acts from the next round, when the order is dealt again.
             R::Add { .. } if cx.s.stage != Stage::Setup => {
-                                let who = (cx.s.chars.len() - 1) as Cid;
+                let who = (cx.s.chars.len() - 1) as Cid;
                 for _ in 0..cx.s.stats(who).cards {
                     let card = draw(cx, who)?;
                     cx.emit(Event::Kept { who, card, back: None });
@@ -601,7 +601,9 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), Engine
                 });
             }
             cx.update(Frame::Attack(AttackFrame {
-                defender_swap: Some(taken.map(|x| x.0)),
+                defender_swap: Some(taken.map_or(crate::state::SwapAnswer::Declined, |x| {
+                    crate::state::SwapAnswer::Took(x.0)
+                })),
                 ..a
             }));
         }

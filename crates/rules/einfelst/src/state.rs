@@ -383,11 +383,20 @@ pub struct AttackFrame {
     pub def: Option<u8>,
     /// The attack's and the defence's successes, once both are final.
     pub rolled: Option<(u8, u8)>,
-    /// The defender's answer about swapping after beating the attack (EIN-R7): `Some(card)`
-    /// to take that card of the attacker, `Some(None)`... kept as "asked" + choice.
-    pub defender_swap: Option<Option<Card>>,
+    /// Whether the defender that beat the attack has answered the swap offer (EIN-R7).
+    pub defender_swap: Option<SwapAnswer>,
     /// How the attacker spends its extra successes (EIN-R23), once it has.
     pub spend: Option<Spend>,
+}
+
+/// The defender's answer to the swap it may make after beating an attack (EIN-R7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SwapAnswer {
+    /// It passed.
+    Declined,
+    /// It took this card of the attacker's.
+    Took(Card),
 }
 
 /// A flight on the stack (EIN-R32, EIN-R33).
