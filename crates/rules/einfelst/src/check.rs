@@ -953,7 +953,7 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
     for c in [Command::Withdraw, Command::Cover, Command::Draw(None)] {
         push(c);
     }
-        for (i, &w) in me.carried.items().iter().enumerate() {
+    for (i, &w) in me.carried.items().iter().enumerate() {
         // Two of a kind are one choice.
         if !me.carried.items()[..i].contains(&w) {
             push(Command::Draw(Some(w)));
