@@ -1437,9 +1437,11 @@ fn break_step(cx: &mut Cx<'_, Einfelst>, b: BreakFrame) -> Result<Flow, EngineEr
     } else {
         got >= 1
     };
-    if free {
-        cx.emit(Event::Freed { who: b.who });
-    }
+    cx.emit(if free {
+        Event::Freed { who: b.who }
+    } else {
+        Event::StillHeld { who: b.who }
+    });
     Ok(Flow::Go)
 }
 

@@ -18,8 +18,10 @@ use std::collections::BTreeMap;
 pub type Cid = u16;
 /// The most combatants a combat may have, GM additions included.
 pub const MAX_COMBATANTS: usize = 40;
-/// The largest attribute or Action rating.
-pub const MAX_RATING: u8 = 6;
+/// The largest attribute (creatures may pass a human's 5).
+pub const MAX_ATTRIBUTE: u8 = 6;
+/// The largest Action rating (Actions are rated 0 to 5).
+pub const MAX_ACTION: u8 = 5;
 
 /// A stat block.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,9 +58,17 @@ impl Stats {
 
     /// Whether every number is in range.
     pub fn check(&self) -> Result<(), String> {
-        if self.attrs.iter().chain(&self.actions).any(|&v| v > MAX_RATING) {
-            return Err(format!("attributes and Actions are rated 0..={MAX_RATING}"));
+        if self.attrs.iter().any(|&v| v > MAX_ATTRIBUTE) || self.actions.iter().any(|&v| v > MAX_ACTION) {
+            return Err(format!(
+                "attributes are rated 0 to {MAX_ATTRIBUTE} and Actions 0 to {MAX_ACTION}"
+            ));
         }
+        self.check_numbers()
+    }
+
+    /// Whether every number but the ratings is in range (the loader checks each rating where
+    /// it stands).
+    pub fn check_numbers(&self) -> Result<(), String> {
         if self.armour > 9 || self.fear > 9 {
             return Err("armour and fear must be 0..=9".into());
         }
@@ -324,25 +334,21 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         }
         obstacles.insert(id.clone(), o.get_ref().clone());
     }
-    for label in zones.obstacle_labels() {
-        if !obstacles.contains_key(label) {
-            let at = raw.zone.first().map_or(0..0, Spanned::span);
-            d.err(
-                at,
-                format!("a link has the obstacle '{label}', but there is no [obstacle.{label}] table saying what crossing it takes"),
-            );
+    // Each at its place in the file: the label, or the tag.
+    for z in raw.zone.iter().map(Spanned::get_ref) {
+        for label in z.obstacles.values() {
+            let l = label.get_ref();
+            if !obstacles.contains_key(l) {
+                d.err(
+                    label.span(),
+                    format!("the obstacle '{l}' has no [obstacle.{l}] table saying what crossing it takes"),
+                );
+            }
         }
-    }
-    for tag in zones.all_tags() {
-        if !circumstances.contains_key(tag) {
-            let at = raw.zone.first().map_or(0..0, Spanned::span);
-            d.err(
-                at,
-                format!(
-                    "a zone is tagged '{tag}', which is {}",
-                    unknown_circumstance(tag, &circumstances)
-                ),
-            );
+        for tag in &z.tags {
+            if !circumstances.contains_key(tag.get_ref()) {
+                d.err(tag.span(), unknown_circumstance(tag.get_ref(), &circumstances));
+            }
         }
     }
     let (seats, sides) = sides::read(&mut d, &raw.side);
@@ -370,6 +376,23 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         && d.errors.is_empty()
     {
         d.err(raw.side[i].span(), m);
+    }
+    // No more creatures start in cover in a zone than it has places of cover (EIN-H15).
+    if d.errors.is_empty() {
+        for (i, c) in combatants.iter().enumerate().filter(|(_, c)| c.cover) {
+            let before = combatants[..i].iter().filter(|o| o.cover && o.zone == c.zone).count();
+            if before >= zones.cover(c.zone) as usize {
+                d.err(
+                    raw.combatant[i].span(),
+                    format!(
+                        "'{}' starts in cover, but zone '{}' has only {} places of cover",
+                        c.id,
+                        zones.id(c.zone),
+                        zones.cover(c.zone)
+                    ),
+                );
+            }
+        }
     }
     let ambush = raw.ambush.as_ref().and_then(|a| {
         let r = a.get_ref();
@@ -458,6 +481,12 @@ fn combatant(
     let mut attrs = [0u8; 5];
     if let Some(t) = &r.attributes {
         for (k, v) in t.get_ref() {
+            if *v > MAX_ATTRIBUTE {
+                d.err(
+                    t.span(),
+                    format!("{k} = {v}: attributes are rated 0 to {MAX_ATTRIBUTE}"),
+                );
+            }
             match ATTRS.iter().position(|a| a == k) {
                 Some(i) => attrs[i] = *v,
                 None => d.err(
@@ -470,6 +499,9 @@ fn combatant(
     let mut actions = [0u8; 13];
     if let Some(t) = &r.actions {
         for (k, v) in t.get_ref() {
+            if *v > MAX_ACTION {
+                d.err(t.span(), format!("{k} = {v}: Actions are rated 0 to {MAX_ACTION}"));
+            }
             match Action::from_word(k) {
                 Some(a) => actions[a.index()] = *v,
                 None => {
@@ -518,7 +550,7 @@ fn combatant(
         immune,
         fear: r.fear.unwrap_or(0),
     };
-    if let Err(m) = stats.check() {
+    if let Err(m) = stats.check_numbers() {
         d.err(raw.span(), m);
     }
     let group = r.group.as_ref().map(|g| {

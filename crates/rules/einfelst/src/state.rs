@@ -623,6 +623,8 @@ pub enum Event {
     Restrained { who: Cid, by: Cid, silenced: bool },
     /// No longer restrained (EIN-R29, EIN-R30).
     Freed { who: Cid },
+    /// A try to break free that failed (EIN-R30).
+    StillHeld { who: Cid },
     /// Catches fire (EIN-R38).
     Ignited { who: Cid, intensity: u8 },
     /// Extinguishing successes (EIN-R40); `out` when the fire is out.
@@ -1096,7 +1098,11 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::Chasing { who, action } => s.chars[*who as usize].chase = *action,
         Event::Injured { who, roll } => s.chars[*who as usize].injury = Some(*roll),
         Event::NewDeck => s.deck = fray_dice::Deck::from_cards(11..=20),
-        Event::FleeFailed { .. } | Event::Quick { .. } | Event::Fell { .. } | Event::Pushed { .. } => {}
+        Event::FleeFailed { .. }
+        | Event::StillHeld { .. }
+        | Event::Quick { .. }
+        | Event::Fell { .. }
+        | Event::Pushed { .. } => {}
         Event::TurnEnded { who } => {
             s.turn = None;
             // A pin lasts until the target's next zone entry or the end of its next turn (it

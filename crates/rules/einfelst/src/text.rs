@@ -23,27 +23,28 @@ fn plural(n: u8, one: &str, many: &str) -> String {
     }
 }
 
+/// What a roll is for, as the end of "X rolls N dice ...".
 fn why_word(w: Why) -> &'static str {
     match w {
-        Why::Attack => "attack",
-        Why::Defence => "defence",
-        Why::Ambush => "ambush",
-        Why::Spot => "watch for an ambush",
-        Why::Flee => "flight",
-        Why::Chase => "chase",
-        Why::BreakFree => "break free",
-        Why::Hold => "hold",
-        Why::Fear => "Fear test",
-        Why::Fire => "endure the fire",
-        Why::Extinguish => "put out the fire",
-        Why::Poison => "resist the poison",
-        Why::Toxin => "the poison",
-        Why::Fall => "break the fall",
-        Why::Impact => "the fall",
-        Why::Deprivation => "endure hunger and fatigue",
-        Why::Obstacle => "cross the obstacle",
-        Why::Armour => "armour",
-        Why::Other => "test",
+        Why::Attack => "to attack",
+        Why::Defence => "to defend",
+        Why::Ambush => "to ambush",
+        Why::Spot => "to watch for an ambush",
+        Why::Flee => "to flee",
+        Why::Chase => "to give chase",
+        Why::BreakFree => "to break free",
+        Why::Hold => "to hold on",
+        Why::Fear => "for a Fear test",
+        Why::Fire => "to endure the fire",
+        Why::Extinguish => "to put out the fire",
+        Why::Poison => "to resist the poison",
+        Why::Toxin => "for the poison",
+        Why::Fall => "to break the fall",
+        Why::Impact => "for the fall",
+        Why::Deprivation => "to endure hunger and fatigue",
+        Why::Obstacle => "to cross the obstacle",
+        Why::Armour => "for armour",
+        Why::Other => "for a test",
     }
 }
 
@@ -236,20 +237,30 @@ impl TextRuleset for Einfelst {
                     String::new()
                 };
                 format!(
-                    "{roller} rolls {}{act} to {}: {}{needs}",
+                    "{roller} rolls {}{act} {}: {}{needs}",
                     plural(*pool, "die", "dice"),
                     why_word(*why),
                     plural(*successes, "success", "successes")
                 )
             }
-            Event::AttackResult { target, net, hit, .. } => match hit {
-                true => format!(
-                    "Hit on {} ({} left)",
-                    name(target),
-                    plural(*net, "success", "successes")
-                ),
-                false => format!("Miss: {} is not hit", name(target)),
-            },
+            Event::AttackResult { target, net, hit, .. } => {
+                let kind = match s.frames.last() {
+                    Some(Frame::Attack(a)) => Some(a.kind),
+                    _ => None,
+                };
+                match (kind, hit) {
+                    (Some(AttackKind::Grapple), true) => format!("{} is caught", name(target)),
+                    (Some(AttackKind::Grapple), false) => format!("{} slips the grapple", name(target)),
+                    (Some(AttackKind::Shove(_)), true) => format!("The shove moves {}", name(target)),
+                    (Some(AttackKind::Shove(_)), false) => format!("{} stands firm", name(target)),
+                    (_, true) => format!(
+                        "Hit on {} ({} left)",
+                        name(target),
+                        plural(*net, "success", "successes")
+                    ),
+                    (_, false) => format!("Miss: {} is not hit", name(target)),
+                }
+            }
             Event::Harmed {
                 who,
                 mental,
@@ -258,7 +269,7 @@ impl TextRuleset for Einfelst {
             } => {
                 let c = s.ch(*who);
                 let what = if *points > 0 {
-                    format!("{points} Harm points")
+                    plural(*points, "Harm point", "Harm points")
                 } else {
                     let p: Vec<String> = parts.iter().map(u8::to_string).collect();
                     format!("{} Harm ({})", if *mental { "Mental" } else { "Physical" }, p.join("+"))
@@ -273,6 +284,7 @@ impl TextRuleset for Einfelst {
                 if *silenced { ", a hand over its mouth" } else { "" }
             ),
             Event::Freed { who } => format!("{} is free", name(who)),
+            Event::StillHeld { who } => format!("{} is still held", name(who)),
             Event::Ignited { who, intensity } => format!("{} catches fire (intensity {intensity})", name(who)),
             Event::Doused { who, saved, out } => match out {
                 true => format!("{} puts out the fire", name(who)),

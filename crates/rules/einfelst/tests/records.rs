@@ -67,7 +67,7 @@ fn new_state_names_what_is_wrong_in_an_edited_setup() {
     let cases: [(&str, Edit); 11] = [
         ("is in no zone of the map", |v| v["combatants"][0]["zone"] = 9.into()),
         ("has a bad id or side", |v| v["combatants"][1]["side"] = 9.into()),
-        ("attributes and Actions are rated 0..=6", |v| {
+        ("attributes are rated 0 to 6 and Actions 0 to 5", |v| {
             v["combatants"][0]["stats"]["attrs"][0] = 9.into()
         }),
         ("cards must be 1..=3", |v| {

@@ -102,12 +102,12 @@ fn an_unknown_circumstance_says_how_to_add_one() {
         "\"fog\"",
         "not a circumstance: 'fog' (known: dark; add a [circumstance.fog] table)",
     );
-    // A zone's tag is checked against the same list; the problem is reported at the zone tables.
+    // A zone's tag is checked against the same list, at the tag.
     let text = encounter("", "", "").replacen("cover = 1\n", "cover = 1\ntags = [\"fog\"]\n", 1);
     one_problem(
         &text,
-        "[[zone]]",
-        "a zone is tagged 'fog', which is not a circumstance: 'fog' (known: dark; add a [circumstance.fog] table)",
+        "\"fog\"",
+        "not a circumstance: 'fog' (known: dark; add a [circumstance.fog] table)",
     );
     // With the table, the tag is fine.
     let text = format!("{text}[circumstance.fog]\nactions = [\"shoot\", \"read\"]\nextra = 1\n");
@@ -119,8 +119,8 @@ fn an_obstacle_needs_its_table() {
     let text = encounter("", "", "").replacen("cover = 1\n", "cover = 1\nobstacles = { road = \"rubble\" }\n", 1);
     one_problem(
         &text,
-        "[[zone]]",
-        "a link has the obstacle 'rubble', but there is no [obstacle.rubble] table saying what crossing it takes",
+        "\"rubble\"",
+        "the obstacle 'rubble' has no [obstacle.rubble] table saying what crossing it takes",
     );
     let fixed = format!("{text}[obstacle.rubble]\nslow = true\naction = \"force\"\n");
     assert_eq!(problems(&fixed), Vec::<String>::new());
@@ -195,11 +195,6 @@ fn unknown_attributes_and_actions_list_the_names() {
 fn numbers_out_of_range_are_refused_at_their_combatant() {
     // A stat block's numbers are checked together, and reported at the combatant's table.
     for (lines, says) in [
-        (
-            "attributes = { strength = 7 }\n",
-            "attributes and Actions are rated 0..=6",
-        ),
-        ("actions = { sneak = 9 }\n", "attributes and Actions are rated 0..=6"),
         ("cards = 4\n", "cards must be 1..=3 (EIN-R46)"),
         (
             "harm = \"points\"\nharm-capacity = 21\n",
@@ -215,6 +210,26 @@ fn numbers_out_of_range_are_refused_at_their_combatant() {
         // b's table is the last [[combatant]].
         let line = text[..text.rfind("[[combatant]]").expect("b")].matches('\n').count() + 1;
         assert_eq!(problems(&text), [format!("e.toml:{line}:1: error: {says}")], "{lines}");
+    }
+    // A rating out of range is refused at its table, naming it.
+    for (lines, table, says) in [
+        (
+            "attributes = { strength = 7 }\n",
+            "{ strength = 7 }",
+            "strength = 7: attributes are rated 0 to 6",
+        ),
+        (
+            "actions = { sneak = 6 }\n",
+            "{ sneak = 6 }",
+            "sneak = 6: Actions are rated 0 to 5",
+        ),
+    ] {
+        let text = encounter("", "", lines);
+        assert_eq!(
+            problems(&text),
+            [format!("{}: error: {says}", at(&text, table))],
+            "{lines}"
+        );
     }
     // A number too large for its type is refused where it stands.
     let text = encounter("", "", "attributes = { strength = 300 }\n");
