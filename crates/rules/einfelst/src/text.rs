@@ -88,7 +88,7 @@ impl TextRuleset for Einfelst {
 
     fn describe_event(s: &State, e: &Event) -> Option<String> {
         let name = |w: &Cid| s.chars.get(*w as usize).map_or("?", |c| c.name.as_str());
-        let zone = |z: fray_space::ZoneId| s.setup.zones.get_id(z).unwrap_or("?").to_string();
+        let zone = |z: fray_space::ZoneId| s.setup.zones.zone(z).map_or("?", |x| x.display_name()).to_string();
         Some(match e {
             Event::Ambushed {
                 extra_card_side, bonus, ..
