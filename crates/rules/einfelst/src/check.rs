@@ -50,13 +50,13 @@ pub fn pay_reaction(s: &State, who: Cid) -> Option<Pay> {
     let c = s.ch(who);
     let cards = c.cards.len().max(1) as u8;
     let mine = s.turn.filter(|t| t.who == who).map(|t| t.n);
-    let order = mine.into_iter().chain((0..cards).filter(move |n| Some(*n) != mine));
-    let order: Vec<u8> = order.collect();
-    if let Some(&n) = order.iter().find(|&&n| c.left[n as usize][1] > 0) {
+    // The turn's own card first, then the others in card order; no allocation (hot path).
+    let order = || mine.into_iter().chain((0..cards).filter(move |n| Some(*n) != mine));
+    if let Some(n) = order().find(|&n| c.left[n as usize][1] > 0) {
         return Some(Pay { n, slow: false });
     }
     if s.options.reaction_may_use_slow
-        && let Some(&n) = order.iter().find(|&&n| c.left[n as usize][0] > 0)
+        && let Some(n) = order().find(|&n| c.left[n as usize][0] > 0)
     {
         return Some(Pay { n, slow: true });
     }
@@ -106,9 +106,12 @@ pub fn attack_need(s: &State, by: Cid, target: Cid, kind: AttackKind) -> u8 {
 
 /// The card the turn's creature holds for the turn under way (its `n`-th lowest).
 pub fn turn_card(s: &State, who: Cid, n: u8) -> Option<Card> {
-    let mut cards: Vec<Card> = s.ch(who).cards.cards().to_vec();
-    cards.sort_by_key(|c| c.key(false));
-    cards.get(n as usize).copied()
+    // Sorted on the stack: no allocation.
+    let cards = s.ch(who).cards.cards();
+    let mut sorted = [Card::default(); crate::state::MAX_CARDS];
+    sorted[..cards.len()].copy_from_slice(cards);
+    sorted[..cards.len()].sort_unstable_by_key(|c| c.key(false));
+    sorted[..cards.len()].get(n as usize).copied()
 }
 
 /// Whether `who` may do only what a restrained or burning creature may (EIN-R28, EIN-R39).
@@ -666,6 +669,14 @@ fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
         }
         _ => Err(not_now()),
     }
+}
+
+/// Whether the target may answer an attack with any reaction but `pass`.
+pub fn can_defend(s: &State, a: &AttackFrame) -> bool {
+    use crate::state::Defence as D;
+    [D::Dodge, D::Parry, D::BreakFree, D::Resist]
+        .into_iter()
+        .any(|d| defence_ok(s, a, d).is_ok())
 }
 
 /// Whether the target may answer an attack with this reaction (EIN-R25, EIN-R27, EIN-H14,

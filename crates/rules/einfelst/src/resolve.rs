@@ -1125,9 +1125,7 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
         return Ok(Flow::Go);
     }
     if a.defence.is_none() {
-        let mut options = Vec::new();
-        check::legal(s, s.seat_of(a.target), &mut options);
-        if options.iter().all(|c| *c == Command::Pass) {
+        if !check::can_defend(s, &a) {
             cx.update(Frame::Attack(AttackFrame {
                 defence: Some(Defence::None),
                 ..a
