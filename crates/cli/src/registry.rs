@@ -29,6 +29,7 @@ rulesets! {
     fray_ingenuity::Ingenuity,
     fray_skeleton::Skeleton,
     fray_einfelst::Einfelst,
+    fray_murdham::Murdham,
     fray_hallowed_earth::HallowedEarth,
 }
 

@@ -576,11 +576,11 @@ pub fn find_id<'i>(ids: impl IntoIterator<Item = &'i str>, typed: &str) -> Optio
 /// each in turn has a one-word id on an existing side (of `sides`), an id no earlier one has
 /// (ignoring case) and an open square of `map` no earlier one stands on, then passes `more`
 /// (the ruleset's own checks of it). A combatant without a square (`rules.square` gives
-/// `None`) is not checked for one.
+/// `None`) is not checked for one, and a game without squares (zones) passes no grid.
 pub fn recheck_roster<C>(
     combatants: &[C],
     sides: usize,
-    map: &Grid,
+    map: Option<&Grid>,
     rules: &RosterRules<C>,
     side: fn(&C) -> usize,
     mut more: impl FnMut(&C) -> Result<(), String>,
@@ -598,7 +598,8 @@ pub fn recheck_roster<C>(
             return Err(format!("combatant id '{id}' is used twice"));
         }
         if let Some(at) = (rules.square)(c)
-            && (map.get(at).is_none_or(|cell| cell.blocked) || earlier.iter().any(|e| (rules.square)(e) == Some(at)))
+            && (map.and_then(|m| m.get(at)).is_none_or(|cell| cell.blocked)
+                || earlier.iter().any(|e| (rules.square)(e) == Some(at)))
         {
             return Err(format!("combatant '{id}' stands on {at}, which is not an open square"));
         }
@@ -884,7 +885,7 @@ mod tests {
             let r = recheck_roster(
                 cs,
                 2,
-                &map,
+                Some(&map),
                 &rules,
                 |c: &C| c.1,
                 |c| {

@@ -208,6 +208,19 @@ impl TeamOrder {
         self.cursor = first.and_then(|t| self.slots.iter().position(|&x| x == t)).unwrap_or(0);
     }
 
+    /// Starts a new phase of the same round (Murdham's fast and slow phases): who has acted
+    /// stays marked, the passes in a row start again from none, and slot 1 picks first.
+    pub fn start_phase(&mut self) {
+        self.start_phase_with(None);
+    }
+
+    /// [`TeamOrder::start_phase`] with `first`'s slot picking first; `None` or a team without a
+    /// slot: slot 1.
+    pub fn start_phase_with(&mut self, first: Option<u8>) {
+        self.passes = 0;
+        self.cursor = first.and_then(|t| self.slots.iter().position(|&x| x == t)).unwrap_or(0);
+    }
+
     /// Adds a member (a combatant joining mid-combat) to `team`; if the team is new it takes the
     /// last slot. It has not acted this round. Returns its member index.
     pub fn add_member(&mut self, team: u8) -> u16 {
@@ -275,6 +288,19 @@ mod tests {
         assert_eq!(seq, vec![0, 4, 1, 5, 2, 3]);
         o.start_round();
         assert_eq!(o.team_to_pick(all), Some(0));
+    }
+
+    #[test]
+    fn a_new_phase_keeps_who_acted_and_clears_the_passes() {
+        let mut o = TeamOrder::new(vec![0, 1], vec![0, 0, 1]).with_passing();
+        o.took_turn(0);
+        o.pass().unwrap();
+        o.pass().unwrap();
+        assert_eq!(o.team_to_pick(|_| true), None, "both passed in a row: the phase is over");
+        o.start_phase_with(Some(1));
+        assert_eq!(o.team_to_pick(|_| true), Some(1));
+        assert!(o.has_acted(0));
+        assert_eq!(o.candidates(0, |_| true).collect::<Vec<_>>(), vec![1]);
     }
 
     #[test]

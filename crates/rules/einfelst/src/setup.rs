@@ -10,7 +10,7 @@ use fray_engine::Ruleset;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
-use fray_space::{Grid, ZoneId, ZoneMap};
+use fray_space::{ZoneId, ZoneMap};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -628,11 +628,10 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     {
         return Err(format!("no circumstance '{t}'"));
     }
-    let grid = Grid::new(1, 1).map_err(|e| e.to_string())?;
     enc::recheck_roster(
         &s.combatants,
         s.sides.len(),
-        &grid,
+        None,
         &ROSTER,
         |c| c.side.into(),
         |c| {

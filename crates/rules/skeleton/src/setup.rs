@@ -227,7 +227,7 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     enc::recheck_roster(
         &s.combatants,
         s.sides.len(),
-        &s.map,
+        Some(&s.map),
         &ROSTER,
         |c| c.side.into(),
         |c| c.stats.check().map_err(|m| format!("combatant '{}': {m}", c.id)),

@@ -1,0 +1,165 @@
+//! Murdham: factions alternate, giving a turn to one character at a time or passing, until all
+//! pass in a row; reactions spend a character's turn out of order; attacks hit unless hard
+//! circumstances call for a WIT save; damage dice explode; health, critical damage and morale;
+//! concealed ambushers whose places the other side does not see; and the chapter's two optional
+//! rules, fast and slow activations and the chaos of combat. Rules are numbered in
+//! `shared/rules/murdham.md` (`MUR-R1` ...); code and tests cite them.
+//!
+//! Module map: [`options`], [`codes`] (rejection codes), [`data`] (abilities, sizes, items,
+//! powers), [`place`] (zones and borders), [`setup`] (encounter files), [`state`] (state,
+//! events and the one `apply`), [`command`] (typed and text forms), [`check`] (legality and
+//! the legal list), [`resolve`] (dice and turn flow), [`text`] (the `TextRuleset`: log lines,
+//! map, tracker), [`view`] (what each seat may see), [`ai`], [`odds`]; the report hooks for
+//! simulations are in `summary.rs`. This file holds the `Ruleset` itself.
+
+pub mod ai;
+pub mod check;
+pub mod codes;
+pub mod command;
+pub mod data;
+pub mod options;
+pub mod place;
+pub mod resolve;
+pub mod setup;
+pub mod state;
+mod summary;
+pub mod text;
+pub mod view;
+
+use crate::command::Command;
+use crate::options::Options;
+use crate::setup::{Cid, Setup};
+use crate::state::{Event, Frame, Stage, State};
+use fray_engine::resolve::FrameOp;
+use fray_engine::{Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Shown};
+
+/// Rounds of reloading a reload weapon needs after it fires.
+pub const RELOAD_ROUNDS: u8 = 10;
+
+/// The Murdham ruleset.
+pub struct Murdham;
+
+/// Who decides now, and what: the seat, the decision's kind, and the character it is about.
+pub fn decision(s: &State) -> Option<(Seat, &'static str, Option<Cid>)> {
+    if s.outcome.is_some() {
+        return None;
+    }
+    let seat_of = |c: Cid| s.setup.sides[s.ch(c).side as usize].seat;
+    if let Some(f) = s.frames.last() {
+        return match f {
+            Frame::Attack(a) => match a.stage {
+                Stage::Approve => Some((Seat(0), "stunt-approval", Some(a.by))),
+                Stage::Answer => Some((seat_of(a.target), "stunt", Some(a.target))),
+                Stage::React => Some((seat_of(a.target), "reaction", Some(a.target))),
+                Stage::Guard { next } => Some((seat_of(next), "guard", Some(next))),
+                Stage::Agree { who } => Some((seat_of(who), "stand-in", Some(who))),
+                Stage::Aim | Stage::Land => None,
+            },
+            Frame::Step(st) => Some((seat_of(st.next), "opportunity", Some(st.next))),
+            Frame::Morale { who } => who.first().map(|&w| (seat_of(w), "morale", Some(w))),
+        };
+    }
+    if s.opening {
+        return Some((s.setup.sides[s.initiative as usize].seat, "open", None));
+    }
+    if let Some(t) = &s.turn {
+        return Some((seat_of(t.who), "turn", Some(t.who)));
+    }
+    let side = resolve::faction_to_pick(s)?;
+    Some((s.setup.sides[side as usize].seat, "faction", None))
+}
+
+/// The character whose decision it is, if any.
+pub fn pending_actor(s: &State) -> Option<Cid> {
+    decision(s).and_then(|(_, _, who)| who)
+}
+
+/// The attacker a reaction would counter, when a reaction is asked.
+pub fn countered_attacker(s: &State) -> Option<Cid> {
+    match s.frames.last() {
+        Some(Frame::Attack(a)) => Some(a.by),
+        _ => None,
+    }
+}
+
+impl Ruleset for Murdham {
+    const ID: &'static str = "murdham";
+    const VERSION: &'static str = "0.1.0";
+    type Options = Options;
+    type Setup = Setup;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
+        setup::validate(setup, options).map_err(EngineError::Invalid)?;
+        Ok(State::new(setup, options))
+    }
+
+    fn start(cx: &mut Cx<'_, Self>) -> Result<(), EngineError> {
+        resolve::start(cx)
+    }
+
+    fn pending(s: &State) -> Option<Pending> {
+        let (seat, kind, who) = decision(s)?;
+        Some(Pending::one(seat, kind, who))
+    }
+
+    fn is_ruling(command: &Command) -> bool {
+        matches!(command, Command::Gm(_))
+    }
+
+    fn legal_commands(s: &State, _: Seat, out: &mut Vec<Command>) {
+        check::legal(s, out)
+    }
+
+    fn check(s: &State, _: Seat, command: &Command) -> Result<(), Reject> {
+        check::check(s, command)
+    }
+
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command) -> Result<(), EngineError> {
+        resolve::resolve(cx, command)
+    }
+
+    fn apply(s: &mut State, e: &Event) {
+        state::apply(s, e)
+    }
+
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome.clone()
+    }
+
+    type View<'a> = view::View<'a>;
+
+    fn view(s: &State, seat: Seat) -> view::View<'_> {
+        view::View::new(s, seat)
+    }
+
+    const HIDDEN_INFORMATION: bool = true;
+
+    fn hides_from(s: &State, seat: Seat) -> bool {
+        view::hides_from(s, seat)
+    }
+
+    fn redact(s: &State, seat: Seat, e: &Event) -> Shown<Event> {
+        view::redact(s, seat, e)
+    }
+
+    fn redact_command(s: &State, seat: Seat, c: &Command) -> Shown<Command> {
+        view::redact_command(s, seat, c)
+    }
+
+    fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
+        view::indistinguishable(s, seat, out)
+    }
+}
+
+impl Frames for Murdham {
+    type Frame = Frame;
+    fn frames(s: &State) -> &[Frame] {
+        &s.frames
+    }
+    fn frame_event(op: FrameOp<Frame>) -> Event {
+        Event::Frame(op)
+    }
+}

@@ -1,0 +1,1822 @@
+//! Resolution: the start, each command, and [`advance`], which runs every automatic step
+//! (phases, passes of factions with nobody able, saves, damage, morale, the end) until the next
+//! decision. State changes only through `cx.emit`; decisions in the middle of an attack or a
+//! step are frames on the kit's stack.
+
+use crate::Murdham;
+use crate::check::{self, Plan, Profile, dodge_open, guard_ok, may_react, opportunity_ok, plan, profile};
+use crate::command::{Aim, Command, OwnRuling, Pace};
+use crate::data::{Ability, Keyword, Kind, Skill, div_up};
+use crate::options::{DeviationDie, MoraleFor, Opener, TieOrder};
+use crate::place::Place;
+use crate::setup::Cid;
+use crate::state::{
+    Attack, Condition, Event, Frame, Influence, Mode, Phase, Reaction, Stage, State, Status, Step, Why, With,
+};
+use fray_engine::gm::Ruling as R;
+use fray_engine::resolve::settle;
+use fray_engine::{Cx, EngineError, Flow};
+use std::fmt;
+
+type Res<T> = Result<T, EngineError>;
+
+/// What a die is rolled for (what `--dice manual` asks), formatted only when shown.
+struct For<'a>(&'a State, Cid, &'static str);
+
+/// The "who" of a roll that is nobody's (the initiative die, the fast action threshold).
+const NOBODY: Cid = Cid::MAX;
+
+impl fmt::Display for For<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.1 == NOBODY {
+            return write!(f, "the {}", self.2);
+        }
+        let name = self.0.chars.get(self.1 as usize).map_or("someone", |c| c.name.as_str());
+        write!(f, "{name}'s {}", self.2)
+    }
+}
+
+/// One die of `sides` faces.
+fn die(cx: &mut Cx<'_, Murdham>, sides: u16, who: Cid, why: &'static str) -> Res<u16> {
+    let s: &State = &cx.s;
+    // Build the label from a copy of what it needs: the state is borrowed by the dice call.
+    let label = For(s, who, why).to_string();
+    Ok(fray_dice::roll(cx.dice, 1, sides, fray_dice::Keep::All, &label)?.total as u16)
+}
+
+fn bug(m: impl Into<String>) -> EngineError {
+    EngineError::Bug(m.into())
+}
+
+/// Decides who holds the initiative (MUR-R6), then runs to the first decision.
+pub fn start(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+    let n = cx.s.setup.sides.len() as u16;
+    match cx.s.setup.initiative {
+        Some(side) => cx.emit(Event::Initiative { side, roll: None }),
+        None => {
+            // MUR-R6: random when it is unclear who started the fight.
+            let roll = die(cx, n, NOBODY, "initiative die (1 = first faction)")?;
+            cx.emit(Event::Initiative {
+                side: (roll - 1) as u8,
+                roll: Some(roll),
+            });
+        }
+    }
+    // MUR-R40: concealed characters get a bonus turn before round 1.
+    if cx.s.chars.iter().any(|c| c.concealed && c.up()) {
+        cx.emit(Event::PhaseStarted {
+            phase: Phase::Ambush,
+            fat: None,
+        });
+    }
+    advance(cx)
+}
+
+/// The faction whose opportunity it is (MUR-R1), `None` once the phase is over (MUR-R3).
+pub fn faction_to_pick(s: &State) -> Option<u8> {
+    if !matches!(s.phase, Phase::Ambush | Phase::Round | Phase::Fast | Phase::Slow) || s.opening {
+        return None;
+    }
+    if phase_over(s) {
+        return None;
+    }
+    s.order.team_to_pick(|_| true)
+}
+
+/// Whether someone of `side` can take a turn now (MUR-R4).
+pub fn side_can_act(s: &State, side: u8) -> bool {
+    s.ids().any(|c| s.ch(c).side == side && !s.order.has_acted(c) && s.may_take_turn(c))
+}
+
+/// MUR-R3, MUR-H14: every faction (or, with `every-faction-passes = false`, every faction with
+/// someone able to act) has passed since the last turn.
+fn phase_over(s: &State) -> bool {
+    (0..s.setup.sides.len() as u8)
+        .filter(|&f| s.options.every_faction_passes || side_can_act(s, f))
+        .all(|f| s.passed[f as usize])
+}
+
+/// Resolves a command that passed the check, then runs to the next decision.
+pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command) -> Res<()> {
+    if let Command::Gm(r) = command {
+        cx.emit(Event::Ruled(r.clone()));
+        ruled(cx, r)?;
+        return advance(cx);
+    }
+    match cx.s.frames.last().cloned() {
+        Some(Frame::Attack(a)) => answer(cx, a, command)?,
+        Some(Frame::Step(st)) => {
+            let foe = st.next;
+            cx.update(Frame::Step(Step { next: foe + 1, ..st.clone() }));
+            if let Command::Opportunity(with) = command {
+                // MUR-R25: a reaction that takes the foe's turn, resolved before the step.
+                cx.emit(Event::Reacted {
+                    who: foe,
+                    what: "opportunity attack".into(),
+                    free: false,
+                });
+                declare(cx, foe, Aim::At(st.who), *with, Mode::Harm { hold: false }, false, None, true)?;
+            }
+        }
+        Some(Frame::Morale { who }) => {
+            let (&first, rest) = who.split_first().ok_or_else(|| bug("an empty morale frame was asked"))?;
+            let status = if *command == Command::Retreat {
+                Status::Fled
+            } else {
+                Status::Surrendered
+            };
+            cx.emit(Event::Gave { who: first, status });
+            if rest.is_empty() {
+                cx.pop();
+            } else {
+                cx.update(Frame::Morale { who: rest.to_vec() });
+            }
+        }
+        None => turn_command(cx, command)?,
+    }
+    advance(cx)
+}
+
+/// A command outside any frame: opening, picking, passing, or an action of the turn.
+fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
+    let s = &*cx.s;
+    if let Command::Open(side) = c {
+        cx.emit(Event::Opens { side: *side });
+        return Ok(());
+    }
+    if s.turn.is_none() {
+        match c {
+            Command::Pass => {
+                let side = faction_to_pick(s).ok_or_else(|| bug("a pass with no faction to pick"))?;
+                cx.emit(Event::Passed { side });
+            }
+            Command::Act(who) => cx.emit(Event::TurnStarted { who: *who }),
+            _ => return Err(bug(format!("{c:?} outside a turn"))),
+        }
+        return Ok(());
+    }
+    let t = s.turn.clone().ok_or_else(|| bug("no turn"))?;
+    let who = t.who;
+    let me = s.ch(who).clone();
+    let holding = s.ids().find(|&x| s.ch(x).grabbed_by == Some(who));
+    // MUR-R36: a holder may move with, and attack, the held character; anything else lets go
+    // (a larger holder acts freely, MUR-R59).
+    let lets_go = match c {
+        Command::Move { .. } | Command::End | Command::Release | Command::Shove { .. } | Command::Throw { .. } => false,
+        Command::Attack { aim: Aim::At(x), .. } => Some(*x) != holding,
+        _ => true,
+    };
+    if let Some(h) = holding
+        && lets_go
+        && s.ch(h).stats.size >= me.stats.size
+    {
+        cx.emit(Event::Grab { who: h, by: None });
+    }
+    match c {
+        Command::End => cx.emit(Event::TurnEnded { who }),
+        Command::TimedOut => {
+            // MUR-R56: the turn is lost; the record says the timer ran out.
+            cx.emit(Event::TurnLost { who, timed_out: true });
+        }
+        Command::Surrender => {
+            cx.emit(Event::Gave {
+                who,
+                status: Status::Surrendered,
+            });
+            cx.emit(Event::TurnEnded { who });
+        }
+        Command::BreakFree => {
+            // MUR-R39: the whole turn on a STR save.
+            let holder = me.grabbed_by.ok_or_else(|| bug("break-free while not held"))?;
+            if str_contest(cx, who, holder, Why::BreakFree, None)? {
+                cx.emit(Event::Grab { who, by: None });
+            }
+            cx.emit(Event::TurnEnded { who });
+        }
+        Command::Move { to, sneak } => {
+            let cost = me.at.step_cost(*to, &cx.s.setup.zones).ok_or_else(|| bug("a checked step is no step"))?;
+            if me.concealed {
+                let stays = if *sneak {
+                    save(cx, who, Ability::Agi, Why::Sneak)?
+                } else {
+                    !cx.s.options.moving_reveals
+                };
+                if !stays {
+                    // MUR-R42: moving without a successful sneak reveals the mover.
+                    cx.emit(Event::Concealment { who, concealed: false });
+                }
+            }
+            cx.push(Frame::Step(Step {
+                who,
+                to: *to,
+                cost,
+                forced: false,
+                next: 0,
+            }))?;
+        }
+        Command::Run => {
+            let halves = cx.s.options.full_move_zones.saturating_sub(1) * 2;
+            cx.emit(Event::Ran { who, halves });
+        }
+        Command::Cover => cx.emit(Event::Covered { who, cover: true }),
+        Command::Attack {
+            aim,
+            with,
+            mode,
+            sweep,
+            stunt,
+        } => {
+            let p = profile(&cx.s, who, *with).map_err(|r| bug(r.reason))?;
+            let main = !(p.consumable && !cx.s.options.throw_is_attack);
+            cx.emit(Event::Acted {
+                who,
+                main,
+                what: String::new(),
+            });
+            declare(cx, who, *aim, *with, *mode, *sweep, stunt.clone(), false)?;
+        }
+        Command::Influence { kind, target } => {
+            let verb = match kind {
+                Influence::Distract => "tries to distract",
+                Influence::Intimidate => "tries to intimidate",
+                Influence::Taunt => "taunts",
+            };
+            cx.emit(Event::Acted {
+                who,
+                main: true,
+                what: format!("{verb} {}", cx.s.ch(*target).name),
+            });
+            reveal(cx, who);
+            influence(cx, who, *kind, *target)?;
+        }
+        Command::Shove { target, to, hazard } => {
+            cx.emit(Event::Acted {
+                who,
+                main: cx.s.options.shove_is_main,
+                what: "shove".into(),
+            });
+            // MUR-R37: the held character is let go and moved half a zone and/or into a hazard.
+            cx.emit(Event::Grab { who: *target, by: None });
+            if let Some(p) = to {
+                cx.emit(Event::Moved {
+                    who: *target,
+                    to: *p,
+                    cost: 0,
+                });
+            }
+            if *hazard {
+                let z = cx.s.ch(*target).at.a;
+                let d = cx.s.setup.hazard(z).ok_or_else(|| bug("a checked hazard is missing"))?;
+                let (total, _, rolls) = roll_damage(cx, who, d, 0)?;
+                cx.emit(Event::DamageRoll {
+                    by: who,
+                    rolls,
+                    level: 0,
+                    total,
+                });
+                hurt(cx, *target, Some(who), total, 0, true)?;
+            }
+        }
+        Command::Throw { target, to } => {
+            cx.emit(Event::Acted {
+                who,
+                main: true,
+                what: "throw".into(),
+            });
+            // MUR-R59: a larger holder throws the held character up to range 2 for d4 direct.
+            cx.emit(Event::Grab { who: *target, by: None });
+            cx.emit(Event::Moved {
+                who: *target,
+                to: *to,
+                cost: 0,
+            });
+            let (total, _, rolls) = roll_damage(cx, who, 4, 0)?;
+            cx.emit(Event::DamageRoll {
+                by: who,
+                rolls,
+                level: 0,
+                total,
+            });
+            hurt(cx, *target, Some(who), total, 0, true)?;
+        }
+        Command::Free(x) => {
+            cx.emit(Event::Acted {
+                who,
+                main: true,
+                what: "free".into(),
+            });
+            let holder = cx.s.ch(*x).grabbed_by.ok_or_else(|| bug("free someone not held"))?;
+            // MUR-R39: a main action and a STR save.
+            if str_contest(cx, who, holder, Why::Free, None)? {
+                cx.emit(Event::Grab { who: *x, by: None });
+            }
+        }
+        Command::Release => {
+            if let Some(h) = holding {
+                cx.emit(Event::Grab { who: h, by: None });
+            }
+        }
+        Command::Equip { item, off } => {
+            cx.emit(Event::Acted {
+                who,
+                main: false,
+                what: String::new(),
+            });
+            cx.emit(Event::Equipped {
+                who,
+                item: *item,
+                hand: u8::from(*off),
+            });
+        }
+        Command::Stow(i) => {
+            cx.emit(Event::Acted {
+                who,
+                main: false,
+                what: String::new(),
+            });
+            cx.emit(Event::Stowed { who, item: *i });
+        }
+        Command::Drop(i) => {
+            cx.emit(Event::Acted {
+                who,
+                main: false,
+                what: String::new(),
+            });
+            cx.emit(Event::Dropped { who, item: *i });
+        }
+        Command::PickUp(g) => {
+            cx.emit(Event::Acted {
+                who,
+                main: false,
+                what: String::new(),
+            });
+            cx.emit(Event::PickedUp { who, ground: *g });
+        }
+        Command::Use { item, on } => {
+            cx.emit(Event::Acted {
+                who,
+                main: false,
+                what: String::new(),
+            });
+            let target = on.unwrap_or(who);
+            let id = me.items[*item as usize].id.clone();
+            let d = cx.s.setup.item(&id).cloned().ok_or_else(|| bug("unknown item"))?;
+            cx.emit(Event::Used {
+                who,
+                item: *item,
+                spent: true,
+            });
+            if d.heal > 0 {
+                let (total, _, _) = roll_damage(cx, who, d.heal, 0)?;
+                heal(cx, target, total)?;
+            }
+            if d.antidote && cx.s.ch(target).poisoned {
+                cx.emit(Event::Condition {
+                    who: target,
+                    condition: Condition::Poisoned(false),
+                });
+            }
+        }
+        Command::Reload(i) => {
+            cx.emit(Event::Acted {
+                who,
+                main: true,
+                what: "reload".into(),
+            });
+            cx.emit(Event::Reloaded { who, item: *i });
+        }
+        Command::Interact { main } => cx.emit(Event::Acted {
+            who,
+            main: *main,
+            what: "interact".into(),
+        }),
+        Command::Say => {
+            cx.emit(Event::Acted {
+                who,
+                main: false,
+                what: "say".into(),
+            });
+            // MUR-R42: talking reveals.
+            reveal(cx, who);
+        }
+        other => return Err(bug(format!("{other:?} is no turn command"))),
+    }
+    Ok(())
+}
+
+/// Reveals a concealed character (MUR-R42).
+fn reveal(cx: &mut Cx<'_, Murdham>, who: Cid) {
+    if cx.s.ch(who).concealed {
+        cx.emit(Event::Concealment { who, concealed: false });
+    }
+}
+
+/// Declares an attack: reveals a concealed attacker (its targets are surprised, MUR-R41),
+/// spends what it uses, and pushes the attack frame.
+#[allow(clippy::too_many_arguments)]
+fn declare(
+    cx: &mut Cx<'_, Murdham>,
+    by: Cid,
+    aim: Aim,
+    with: With,
+    mode: Mode,
+    sweep: bool,
+    stunt: Option<String>,
+    opportunity: bool,
+) -> Res<()> {
+    let s = &*cx.s;
+    let p: Plan = plan(s, by, aim, with, mode, sweep, opportunity).map_err(|r| bug(r.reason))?;
+    let surprise = s.ch(by).concealed;
+    // MUR-R28: attacking from behind a barrier, it only counts as cover until its next turn.
+    let peek = s.ch(by).cover && s.setup.tagged(s.ch(by).at.a, "barrier");
+    reveal(cx, by);
+    if peek {
+        cx.emit(Event::Condition {
+            who: by,
+            condition: Condition::Peeking(true),
+        });
+    }
+    if let With::Item(i) = with {
+        let reload = cx
+            .s
+            .setup
+            .item(&cx.s.ch(by).items[i as usize].id)
+            .is_some_and(|d| d.has(Keyword::Reload) || d.has(Keyword::Consumable));
+        if !reload {
+            cx.emit(Event::Used { who: by, item: i, spent: false });
+        }
+    }
+    for flag in [Condition::Hindered(false), Condition::Penetrating(false)] {
+        let on = match flag {
+            Condition::Hindered(_) => cx.s.ch(by).hindered && p.save,
+            _ => false,
+        };
+        if on {
+            cx.emit(Event::Condition { who: by, condition: flag });
+        }
+    }
+    let target = match (p.target, aim) {
+        (Some(t), _) => t,
+        (None, _) => by,
+    };
+    let queue = match p.blast {
+        Some(place) if !p.save => check::blast_victims(&cx.s, by, place, !p.ranged, sweep)
+            .into_iter()
+            .skip(1)
+            .collect(),
+        _ => Vec::new(),
+    };
+    cx.push(Frame::Attack(Attack {
+        by,
+        with,
+        mode,
+        target,
+        blast: p.blast,
+        queue,
+        sweep,
+        focused: p.focused && matches!(aim, Aim::At(_)),
+        opportunity,
+        counter: false,
+        stunt,
+        reaction: None,
+        countered: false,
+        hid: false,
+        stage: Stage::Aim,
+        surprise,
+        rolled: None,
+        face: None,
+    }))?;
+    // A reload weapon fires, a thrown flask is spent (MUR-H24): once declared.
+    if let With::Item(i) = with
+        && let Some(d) = cx.s.setup.item(&cx.s.ch(by).items[i as usize].id).cloned()
+        && (d.has(Keyword::Reload) || d.has(Keyword::Consumable))
+    {
+        // The frame keeps the item's index: a spent flask is taken out after the attack.
+        if d.has(Keyword::Reload) {
+            cx.emit(Event::Used { who: by, item: i, spent: true });
+        }
+    }
+    Ok(())
+}
+
+/// An answer to the attack on top.
+fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
+    let s = &*cx.s;
+    match c {
+        Command::Approve => cx.update(Frame::Attack(Attack {
+            stage: Stage::Answer,
+            ..a
+        })),
+        Command::Veto => {
+            cx.emit(Event::Stunt {
+                by: a.by,
+                target: a.target,
+                effect: a.stunt.clone().unwrap_or_default(),
+                accepted: None,
+            });
+            cx.update(Frame::Attack(Attack {
+                stunt: None,
+                stage: Stage::Guard { next: 0 },
+                ..a
+            }));
+        }
+        Command::Accept => {
+            // MUR-R32: the effect replaces the damage; no reaction.
+            cx.emit(Event::Stunt {
+                by: a.by,
+                target: a.target,
+                effect: a.stunt.clone().unwrap_or_default(),
+                accepted: Some(true),
+            });
+            finish_target(cx, a)?;
+        }
+        Command::Refuse => {
+            cx.emit(Event::Stunt {
+                by: a.by,
+                target: a.target,
+                effect: a.stunt.clone().unwrap_or_default(),
+                accepted: Some(false),
+            });
+            cx.update(Frame::Attack(Attack {
+                stunt: None,
+                stage: Stage::Guard { next: 0 },
+                ..a
+            }));
+        }
+        Command::Guard => {
+            let Stage::Guard { next } = a.stage else {
+                return Err(bug("guard outside the guard stage"));
+            };
+            let free = s.ch(next).stats.has(Skill::Protect);
+            cx.emit(Event::Reacted {
+                who: next,
+                what: format!("guards {}", s.ch(a.target).name),
+                free,
+            });
+            swap_places(cx, a.target, next);
+            // MUR-R24: the guard is the new target; with its reaction spent it cannot dodge
+            // or counter, unless guarding was free (protect, MUR-R60).
+            cx.update(Frame::Attack(Attack {
+                target: next,
+                stage: if free { Stage::React } else { Stage::Land },
+                reaction: if free { None } else { Some(Reaction::Take) },
+                ..a
+            }));
+        }
+        Command::Decline => match a.stage {
+            Stage::Guard { next } => cx.update(Frame::Attack(Attack {
+                stage: Stage::Guard { next: next + 1 },
+                ..a
+            })),
+            Stage::Agree { .. } => cx.update(Frame::Attack(Attack {
+                stage: Stage::React,
+                hid: true,
+                ..a
+            })),
+            _ => return Err(bug("decline out of place")),
+        },
+        Command::Agree => {
+            let Stage::Agree { who } = a.stage else {
+                return Err(bug("agree outside a stand-in"));
+            };
+            stand_in(cx, a, who);
+        }
+        Command::Take => cx.update(Frame::Attack(Attack {
+            reaction: Some(Reaction::Take),
+            stage: Stage::Land,
+            ..a
+        })),
+        Command::Dodge => cx.update(Frame::Attack(Attack {
+            reaction: Some(Reaction::Dodge),
+            stage: Stage::Land,
+            ..a
+        })),
+        Command::Counter { with, mode } => cx.update(Frame::Attack(Attack {
+            reaction: Some(Reaction::Counter {
+                with: *with,
+                mode: *mode,
+            }),
+            countered: true,
+            stage: Stage::Land,
+            ..a
+        })),
+        Command::HideBehind(h) => {
+            let held = s.ch(*h).grabbed_by == Some(a.target);
+            cx.emit(Event::Reacted {
+                who: a.target,
+                what: format!("hides behind {}", s.ch(*h).name),
+                free: false,
+            });
+            // MUR-R38: a character held by the hider has no say.
+            if held {
+                stand_in(cx, a, *h);
+            } else {
+                cx.update(Frame::Attack(Attack {
+                    stage: Stage::Agree { who: *h },
+                    hid: true,
+                    ..a
+                }));
+            }
+        }
+        other => return Err(bug(format!("{other:?} is no answer to an attack"))),
+    }
+    Ok(())
+}
+
+/// The character `who` stands in for the target (MUR-R23): it is the new target and may
+/// react itself.
+fn stand_in(cx: &mut Cx<'_, Murdham>, a: Attack, who: Cid) {
+    swap_places(cx, a.target, who);
+    cx.update(Frame::Attack(Attack {
+        target: who,
+        stage: Stage::React,
+        reaction: None,
+        hid: true,
+        ..a
+    }));
+}
+
+/// MUR-H19: with `guard-swaps-places`, the new target and the old trade places.
+fn swap_places(cx: &mut Cx<'_, Murdham>, a: Cid, b: Cid) {
+    if !cx.s.options.guard_swaps_places {
+        return;
+    }
+    let (pa, pb) = (cx.s.ch(a).at, cx.s.ch(b).at);
+    if pa != pb {
+        cx.emit(Event::Moved { who: a, to: pb, cost: 0 });
+        cx.emit(Event::Moved { who: b, to: pa, cost: 0 });
+    }
+}
+
+/// Runs automatic steps until a seat must decide or the combat is over.
+pub fn advance(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+    settle(cx, |cx| {
+        let s = &*cx.s;
+        if s.outcome.is_some() {
+            return Ok(Flow::Wait);
+        }
+        match s.frames.last().cloned() {
+            Some(Frame::Attack(a)) => return attack_step(cx, a),
+            Some(Frame::Step(st)) => return step(cx, st),
+            Some(Frame::Morale { who }) => {
+                if who.is_empty() {
+                    cx.pop();
+                    return Ok(Flow::Go);
+                }
+                return Ok(Flow::Wait);
+            }
+            None => {}
+        }
+        if s.phase != Phase::Setup
+            && s.phase != Phase::Morale
+            && let Some(winner) = last_faction_standing(s)
+        {
+            end_fight(cx, winner, "last-faction-standing")?;
+            return Ok(Flow::Go);
+        }
+        if s.opening {
+            if s.options.opener == Opener::Initiative || s.phase == Phase::Ambush && !side_can_act(s, s.initiative) {
+                cx.emit(Event::Opens { side: s.initiative });
+                return Ok(Flow::Go);
+            }
+            return Ok(Flow::Wait);
+        }
+        if let Some(t) = &s.turn {
+            let c = s.ch(t.who);
+            if !c.up() {
+                cx.emit(Event::TurnEnded { who: t.who });
+                return Ok(Flow::Go);
+            }
+            return Ok(Flow::Wait);
+        }
+        match s.phase {
+            Phase::Setup => {
+                cx.emit(Event::RoundStarted { round: 1 });
+                start_phase(cx)?;
+                return Ok(Flow::Go);
+            }
+            Phase::Morale => {
+                // The morale frame is resolved: the next round begins.
+                cx.emit(Event::RoundStarted { round: s.round + 1 });
+                start_phase(cx)?;
+                return Ok(Flow::Go);
+            }
+            _ => {}
+        }
+        match faction_to_pick(s) {
+            Some(side) if !side_can_act(s, side) => {
+                // MUR-R4: a faction with nobody able to act can only pass.
+                cx.emit(Event::Passed { side });
+                Ok(Flow::Go)
+            }
+            Some(_) => Ok(Flow::Wait),
+            None => {
+                end_phase(cx)?;
+                Ok(Flow::Go)
+            }
+        }
+    })
+}
+
+/// The first phase of a round: fast (with a d20 for the threshold) or the whole round.
+fn start_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+    if cx.s.options.fast_slow {
+        // MUR-R52: the threshold is rolled openly at the start of each round.
+        let fat = die(cx, 20, NOBODY, "fast action threshold (d20)")? as u8;
+        cx.emit(Event::PhaseStarted {
+            phase: Phase::Fast,
+            fat: Some(fat),
+        });
+    } else {
+        cx.emit(Event::PhaseStarted {
+            phase: Phase::Round,
+            fat: None,
+        });
+    }
+    Ok(())
+}
+
+/// Every faction has passed: the next phase, or the end of the round (MUR-R3, MUR-R5).
+fn end_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+    match cx.s.phase {
+        Phase::Ambush => {
+            cx.emit(Event::RoundStarted { round: 1 });
+            start_phase(cx)?;
+        }
+        Phase::Fast => cx.emit(Event::PhaseStarted {
+            phase: Phase::Slow,
+            fat: None,
+        }),
+        Phase::Round | Phase::Slow => end_round(cx)?,
+        Phase::Setup | Phase::Morale => return Err(bug("a phase ended outside the round")),
+    }
+    Ok(())
+}
+
+/// The end of a round: the dying come closer to death, poison bites, lost turns are over,
+/// then the morale phase.
+fn end_round(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+    // Dying characters come closer to death; poison bites.
+    for c in cx.s.ids().collect::<Vec<_>>() {
+        let ch = cx.s.ch(c);
+        match ch.status {
+            Status::Dying { rounds: 0 } => cx.emit(Event::Fell {
+                who: c,
+                status: Status::Dead,
+            }),
+            Status::Dying { rounds } => cx.emit(Event::Fell {
+                who: c,
+                status: Status::Dying { rounds: rounds - 1 },
+            }),
+            _ => {}
+        }
+        if cx.s.ch(c).poisoned && cx.s.ch(c).up() {
+            hurt(cx, c, None, 1, 0, true)?;
+        }
+        if cx.s.ch(c).lost_round.is_some_and(|r| r <= cx.s.round) {
+            cx.emit(Event::Condition {
+                who: c,
+                condition: Condition::LosesTurn(None),
+            });
+        }
+    }
+    morale(cx)
+}
+
+/// The morale phase (MUR-R43 to MUR-R45): each faction at half strength, or a lone fighter
+/// at half health, rolls one WIT save for every member not yet proof against it.
+fn morale(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+    let mut failed: Vec<Cid> = Vec::new();
+    for side in 0..cx.s.setup.sides.len() as u8 {
+        let s = &*cx.s;
+        if s.options.morale_for == MoraleFor::NpcsOnly && s.is_player_side(side) {
+            continue;
+        }
+        let members: Vec<Cid> = s.ids().filter(|&c| s.ch(c).side == side).collect();
+        let original = s.original.get(side as usize).copied().unwrap_or(0) as usize;
+        let lost = members
+            .iter()
+            .filter(|&&c| {
+                let ch = s.ch(c);
+                if s.options.morale_counts_all_losses { !ch.up() } else { ch.status == Status::Dead }
+            })
+            .count();
+        let left = members.len().saturating_sub(lost);
+        let triggered = if original <= 1 {
+            // MUR-R43, MUR-H13: a lone fighter checks at half its health or less.
+            members.iter().any(|&c| {
+                let ch = s.ch(c);
+                ch.up() && ch.health <= div_up(ch.stats.max_health(), 2)
+            })
+        } else {
+            // MUR-R43, MUR-H11: a group checks once down to half its original number.
+            left * 2 <= original
+        };
+        if !triggered {
+            continue;
+        }
+        let checking: Vec<Cid> = members
+            .into_iter()
+            .filter(|&c| {
+                let ch = s.ch(c);
+                // MUR-R45: the fearless never check.
+                ch.up() && !ch.morale_proof && !ch.stats.fearless()
+            })
+            .collect();
+        if checking.is_empty() {
+            continue;
+        }
+        // MUR-R44: one d20 for the whole group.
+        let roll = die(cx, 20, checking[0], "morale (group WIT save)")?;
+        let members: Vec<(Cid, u8, bool)> = checking
+            .iter()
+            .map(|&c| {
+                let wit = cx.s.ch(c).ability(Ability::Wit);
+                (c, wit, roll <= u16::from(wit))
+            })
+            .collect();
+        cx.emit(Event::GroupSave {
+            roll,
+            members: members.clone(),
+            why: Why::Morale,
+        });
+        for (c, _, pass) in members {
+            if pass {
+                cx.emit(Event::MoraleProof { who: c });
+            } else {
+                failed.push(c);
+            }
+        }
+    }
+    cx.emit(Event::PhaseStarted {
+        phase: Phase::Morale,
+        fat: None,
+    });
+    if !failed.is_empty() {
+        cx.push(Frame::Morale { who: failed })?;
+    }
+    Ok(())
+}
+
+/// `Some(winner)` once at most one faction has anyone fighting: that faction, or nobody.
+pub fn last_faction_standing(s: &State) -> Option<Option<u8>> {
+    let mut sides = s.chars.iter().filter(|c| c.up()).map(|c| c.side);
+    match sides.next() {
+        None => Some(None),
+        Some(first) => sides.all(|x| x == first).then_some(Some(first)),
+    }
+}
+
+/// The end of the fight: durability rolls for used gear (MUR-R48), then the outcome.
+fn end_fight(cx: &mut Cx<'_, Murdham>, winner: Option<u8>, reason: &str) -> Res<()> {
+    for c in cx.s.ids().collect::<Vec<_>>() {
+        let ch = cx.s.ch(c).clone();
+        if matches!(ch.status, Status::Dead | Status::Banished) {
+            continue;
+        }
+        let mut i = 0u8;
+        while (i as usize) < cx.s.ch(c).items.len() {
+            let it = cx.s.ch(c).items[i as usize].clone();
+            let robust = cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Robust));
+            if it.used && !cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Consumable)) {
+                if durability(cx, c, Some(i), robust, it.damaged)? {
+                    // Destroyed: the list shifted, look at the same index again.
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        if ch.armour_used && !ch.armour_lost && ch.stats.armour > 0 {
+            durability(cx, c, None, false, ch.armour_damaged)?;
+        }
+    }
+    cx.emit(Event::Ended {
+        winner,
+        reason: reason.into(),
+    });
+    Ok(())
+}
+
+/// One durability roll (MUR-R48, MUR-H16): 1 on a d4 (d8 robust) damages the item, or
+/// destroys it if it was damaged. Whether it was destroyed.
+fn durability(cx: &mut Cx<'_, Murdham>, who: Cid, item: Option<u8>, robust: bool, damaged: bool) -> Res<bool> {
+    let sides = u16::from(if robust {
+        cx.s.options.robust_durability_chance
+    } else {
+        cx.s.options.durability_chance
+    });
+    let roll = die(cx, sides, who, "durability roll")?;
+    cx.emit(Event::Durability { who, item, roll, sides });
+    if roll == 1 {
+        cx.emit(Event::Worn {
+            who,
+            item,
+            destroyed: damaged,
+        });
+        return Ok(damaged && item.is_some());
+    }
+    Ok(false)
+}
+
+/// A step waiting for opportunity attacks: ask the next foe who may make one, or take it.
+fn step(cx: &mut Cx<'_, Murdham>, st: Step) -> Res<Flow> {
+    let s = &*cx.s;
+    if !s.ch(st.who).up() || s.ch(st.who).grabbed_by.is_some() && !st.forced {
+        // MUR-R25: the mover fell (or was grabbed): the step never happens.
+        cx.pop();
+        return Ok(Flow::Go);
+    }
+    if !st.forced {
+        let n = s.chars.len() as Cid;
+        if let Some(foe) = (st.next..n).find(|&f| opportunity_ok(s, st.who, st.to, f)) {
+            if foe != st.next {
+                cx.update(Frame::Step(Step { next: foe, ..st }));
+                return Ok(Flow::Go);
+            }
+            return Ok(Flow::Wait);
+        }
+    }
+    let held: Vec<Cid> = s.ids().filter(|&x| s.ch(x).grabbed_by == Some(st.who)).collect();
+    cx.pop();
+    cx.emit(Event::Moved {
+        who: st.who,
+        to: st.to,
+        cost: st.cost,
+    });
+    // MUR-R36: the held character moves with its holder.
+    for h in held {
+        cx.emit(Event::Moved { who: h, to: st.to, cost: 0 });
+    }
+    Ok(Flow::Go)
+}
+
+/// The attack on top, as far as it goes without a decision.
+fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
+    let s = &*cx.s;
+    if !s.ch(a.by).up() && !a.counter {
+        // The attacker fell before its attack landed (an opportunity attack, a ruling).
+        cx.pop();
+        return Ok(Flow::Go);
+    }
+    match a.stage {
+        Stage::Aim => aim(cx, a),
+        Stage::Approve => {
+            if !s.options.stunt_needs_gm {
+                cx.update(Frame::Attack(Attack {
+                    stage: Stage::Answer,
+                    ..a
+                }));
+                return Ok(Flow::Go);
+            }
+            Ok(Flow::Wait)
+        }
+        Stage::Answer | Stage::Agree { .. } => Ok(Flow::Wait),
+        Stage::Guard { next } => {
+            let n = s.chars.len() as Cid;
+            match (next..n).find(|&g| guard_ok(s, &a, g)) {
+                Some(g) if g == next => Ok(Flow::Wait),
+                Some(g) => {
+                    cx.update(Frame::Attack(Attack {
+                        stage: Stage::Guard { next: g },
+                        ..a
+                    }));
+                    Ok(Flow::Go)
+                }
+                None => {
+                    cx.update(Frame::Attack(Attack {
+                        stage: Stage::React,
+                        ..a
+                    }));
+                    Ok(Flow::Go)
+                }
+            }
+        }
+        Stage::React => {
+            // Only ask a target that has a reaction open; otherwise it simply takes the hit.
+            let t = a.target;
+            let any = dodge_open(s, &a).is_some()
+                || (!a.surprise && !a.opportunity && may_react(s, t, false) && {
+                    let mut v = Vec::new();
+                    check::legal(s, &mut v);
+                    v.len() > 1
+                });
+            if any && s.ch(t).up() {
+                return Ok(Flow::Wait);
+            }
+            cx.update(Frame::Attack(Attack {
+                reaction: Some(Reaction::Take),
+                stage: Stage::Land,
+                ..a
+            }));
+            Ok(Flow::Go)
+        }
+        Stage::Land => land(cx, a),
+    }
+}
+
+/// The to-hit save (MUR-R13) and a ranged blast's deviation (MUR-R31), then on to the stunt,
+/// guards and reactions.
+fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
+    let s = &*cx.s;
+    let aim = match a.blast {
+        Some(p) if !a.focused => Aim::Place(p),
+        _ => Aim::At(a.target),
+    };
+    let plan = match plan(s, a.by, aim, a.with, a.mode, a.sweep, a.opportunity || a.counter) {
+        Ok(p) => p,
+        Err(_) => {
+            // Something changed since the declaration (a ruling): the attack fizzles.
+            cx.pop();
+            return Ok(Flow::Go);
+        }
+    };
+    let mut a = a;
+    if plan.save && !save(cx, a.by, Ability::Wit, Why::Hit)? {
+        match a.blast {
+            Some(place) if plan.ranged && !a.focused => {
+                // MUR-R31: a missed ranged blast lands in a random neighbouring zone.
+                let Some(to) = deviate(cx, a.by, place)? else {
+                    cx.pop();
+                    return Ok(Flow::Go);
+                };
+                let victims = check::blast_victims(&cx.s, a.by, to, false, false);
+                let Some((&first, rest)) = victims.split_first() else {
+                    cx.pop();
+                    return Ok(Flow::Go);
+                };
+                a.blast = Some(to);
+                a.target = first;
+                a.queue = rest.to_vec();
+            }
+            _ => {
+                cx.pop();
+                return Ok(Flow::Go);
+            }
+        }
+    } else if let Some(place) = a.blast
+        && !a.focused
+        && plan.save
+    {
+        let victims = check::blast_victims(&cx.s, a.by, place, !plan.ranged, a.sweep);
+        let Some((&first, rest)) = victims.split_first() else {
+            cx.pop();
+            return Ok(Flow::Go);
+        };
+        a.target = first;
+        a.queue = rest.to_vec();
+    } else if a.blast.is_some() && !a.focused && plan.target.is_none() {
+        // A blast on an empty zone hits nobody.
+        cx.pop();
+        return Ok(Flow::Go);
+    }
+    let stage = if a.stunt.is_some() { Stage::Approve } else { Stage::Guard { next: 0 } };
+    cx.update(Frame::Attack(Attack { stage, ..a }));
+    Ok(Flow::Go)
+}
+
+/// Picks the neighbouring zone a missed ranged blast lands in (MUR-R31, MUR-H22).
+fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Option<Place>> {
+    let zones = &cx.s.setup.zones;
+    let n: Vec<Place> = place
+        .zones()
+        .flat_map(|z| zones.neighbours(z).iter().copied())
+        .filter(|z| !place.touches(*z))
+        .map(Place::zone)
+        .collect();
+    if n.is_empty() {
+        return Ok(None);
+    }
+    let count = n.len() as u16;
+    let sides = match cx.s.options.deviation_die {
+        DeviationDie::Exact => count,
+        DeviationDie::Standard => [4u16, 6, 8, 10, 12, 20].into_iter().find(|&d| d >= count).unwrap_or(count),
+    };
+    loop {
+        let roll = if sides == 1 { 1 } else { die(cx, sides, by, "deviation die")? };
+        if roll <= count {
+            let to = n[(roll - 1) as usize];
+            cx.emit(Event::Deviated { roll, sides, to });
+            return Ok(Some(to));
+        }
+        // MUR-H22: a result above the count is rolled again.
+        cx.emit(Event::Deviated { roll, sides, to: place });
+    }
+}
+
+/// A save: d20 at or under the score (MUR-R.. core mechanic).
+pub fn save(cx: &mut Cx<'_, Murdham>, who: Cid, ability: Ability, why: Why) -> Res<bool> {
+    let score = cx.s.ch(who).ability(ability);
+    let roll = die(cx, 20, who, save_label(ability))?;
+    let pass = roll <= u16::from(score);
+    cx.emit(Event::Save {
+        who,
+        ability,
+        score,
+        roll,
+        pass,
+        why,
+    });
+    Ok(pass)
+}
+
+fn save_label(a: Ability) -> &'static str {
+    match a {
+        Ability::Str => "STR save (d20)",
+        Ability::Agi => "AGI save (d20)",
+        Ability::Wit => "WIT save (d20)",
+    }
+}
+
+/// A STR save by `who` against `other` (MUR-R59): size decides between different sizes, then
+/// the `skill` (disarm, wrestling) when only one side has it; otherwise a d20. `who` passes:
+/// true.
+fn str_contest(cx: &mut Cx<'_, Murdham>, who: Cid, other: Cid, why: Why, skill: Option<Skill>) -> Res<bool> {
+    let (me, them) = (cx.s.ch(who), cx.s.ch(other));
+    let size = me.stats.size.cmp(&them.stats.size);
+    let by_size = match size {
+        std::cmp::Ordering::Greater => Some(true),
+        std::cmp::Ordering::Less => Some(false),
+        std::cmp::Ordering::Equal => None,
+    };
+    let by_skill = skill.and_then(|k| match (me.stats.has(k), them.stats.has(k)) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    });
+    let auto = if cx.s.options.size_before_skills {
+        by_size.or(by_skill)
+    } else {
+        by_skill.or(by_size)
+    };
+    match auto {
+        Some(pass) => {
+            cx.emit(Event::Save {
+                who,
+                ability: Ability::Str,
+                score: me.ability(Ability::Str),
+                roll: 0,
+                pass,
+                why,
+            });
+            Ok(pass)
+        }
+        None => save(cx, who, Ability::Str, why),
+    }
+}
+
+/// Distract, intimidate or taunt (MUR-R8).
+fn influence(cx: &mut Cx<'_, Murdham>, who: Cid, kind: Influence, target: Cid) -> Res<()> {
+    let s = &*cx.s;
+    let waived = s.ch(who).overwhelming || !s.options.influence_save;
+    if s.ch(who).overwhelming {
+        cx.emit(Event::Condition {
+            who,
+            condition: Condition::Overwhelming(false),
+        });
+    }
+    let resisted = if waived { false } else { save(cx, target, Ability::Wit, Why::Influence)? };
+    if resisted {
+        return Ok(());
+    }
+    let s = &*cx.s;
+    let condition = match kind {
+        Influence::Distract => {
+            let round = if s.order.has_acted(target) { s.round + 1 } else { s.round };
+            Condition::LosesTurn(Some(round))
+        }
+        Influence::Intimidate => {
+            if s.ch(target).stats.fearless() {
+                return Ok(());
+            }
+            Condition::Frightened(Some(who))
+        }
+        Influence::Taunt => Condition::Taunted(Some(who)),
+    };
+    cx.emit(Event::Condition { who: target, condition });
+    Ok(())
+}
+
+/// The damage of an attack on its target, after size, armour and the rest.
+pub struct Hit {
+    /// The damage roll's total, before size and the rest (a blast deals it to every target).
+    pub roll: i32,
+    /// Before armour.
+    pub raw: i32,
+    /// The armour that counted.
+    pub armour: i32,
+    /// After armour.
+    pub amount: i32,
+    /// The natural face of the kept die (MUR-R49).
+    pub face: Option<u16>,
+}
+
+/// How much impaired (negative) or enhanced (positive) an attack's damage is.
+fn damage_level(s: &State, a: &Attack, by: Cid, target: Cid, p: &Profile, mode: Mode) -> i8 {
+    let mut level = 0i8;
+    if p.impaired {
+        level -= 1;
+    }
+    if matches!(mode, Mode::Harm { hold: true }) {
+        // MUR-R16: held back.
+        level -= 1;
+    }
+    // MUR-R26: concealment makes damage impaired.
+    if s.ch(target).at.zones().all(|z| s.setup.tagged(z, "concealment")) {
+        level -= 1;
+    }
+    if s.options.defenceless_enhanced && matches!(s.ch(target).status, Status::Incapacitated | Status::Dying { .. }) {
+        level += 1;
+    }
+    let _ = (a, by);
+    level.clamp(-2, 1)
+}
+
+/// Rolls damage: one exploding die, or two keeping the lower (impaired) or the higher
+/// (enhanced); impaired twice deals nothing. Returns the total, the natural face of the kept
+/// roll's first die, and every face.
+fn roll_damage(cx: &mut Cx<'_, Murdham>, by: Cid, die_faces: u8, level: i8) -> Res<(i32, Option<u16>, Vec<Vec<u16>>)> {
+    if level <= -2 || die_faces == 0 {
+        return Ok((0, None, Vec::new()));
+    }
+    let n = if level == 0 { 1 } else { 2 };
+    let mut rolls: Vec<Vec<u16>> = Vec::with_capacity(n);
+    let mut totals: Vec<i32> = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut faces = Vec::new();
+        let mut total = 0i32;
+        // Each maximum counts one less and rolls again (a guard stops a stuck manual source).
+        for _ in 0..64 {
+            let f = die(cx, u16::from(die_faces), by, "damage die")?;
+            faces.push(f);
+            if f == u16::from(die_faces) && die_faces > 1 {
+                total += i32::from(die_faces) - 1;
+            } else {
+                total += i32::from(f);
+                break;
+            }
+        }
+        totals.push(total);
+        rolls.push(faces);
+    }
+    let kept = match level {
+        0 => 0,
+        l if l < 0 => usize::from(totals.len() > 1 && totals[1] < totals[0]),
+        _ => usize::from(totals.len() > 1 && totals[1] > totals[0]),
+    };
+    let face = rolls[kept].first().copied();
+    Ok((totals[kept], face, rolls))
+}
+
+/// The armour of `target` against an attack by `by` (MUR-R27, MUR-H17, shields).
+fn armour_against(s: &State, a: &Attack, target: Cid, p: &Profile, ranged: bool, reacted: bool) -> i32 {
+    let t = s.ch(target);
+    if p.direct {
+        return 0;
+    }
+    let mut armour = t.armour() * t.stats.size.armour_factor();
+    // MUR-R27: cover adds 1 unless the attack goes through it (MUR-H7).
+    let through = s.ch(a.by).penetrating
+        || s
+            .setup
+            .penetration
+            .iter()
+            .any(|(tag, kinds)| s.setup.tagged(t.at.a, tag) && p.gunpowder && kinds.contains(&Keyword::Gunpowder));
+    let cover = t.cover && (ranged || s.options.cover_against_melee) && !through;
+    let shields = t
+        .hands
+        .iter()
+        .enumerate()
+        .filter(|(h, i)| {
+            i.is_some_and(|i| t.hand_of(i) == Some(*h) && t.items.get(i as usize).and_then(|it| s.setup.item(&it.id)).is_some_and(|d| d.has(Keyword::Shield)))
+        })
+        .count();
+    let aware = !a.surprise;
+    // A shield helps against attacks its holder reacts to; shield mastery against every attack
+    // it is aware of; two shields against every attack.
+    let shield = shields >= 2 || (shields == 1 && (reacted || (aware && t.stats.has(Skill::ShieldMastery))));
+    match (cover, shield, s.options.shield_and_cover_stack) {
+        (true, true, true) => armour += 2,
+        (true, _, _) | (_, true, _) => armour += 1,
+        _ => {}
+    }
+    if a.with == With::Unarmed && t.stats.has(Skill::Brawling) {
+        armour += 1;
+    }
+    armour
+}
+
+/// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target.
+fn compute_hit(cx: &mut Cx<'_, Murdham>, a: &Attack, by: Cid, target: Cid, with: With, mode: Mode, reacted: bool) -> Res<Hit> {
+    let s = &*cx.s;
+    let mut p = profile(s, by, with).map_err(|r| bug(r.reason))?;
+    // Sneak attack: d12 against an unaware target.
+    if a.surprise && s.ch(by).stats.has(Skill::SneakAttack) && p.die > 0 && !p.power {
+        p.die = 12;
+    }
+    let ranged = p.range > 0 && !s.nearby(by, target);
+    let level = damage_level(s, a, by, target, &p, mode);
+    let (raw, face) = match a.rolled {
+        Some(r) if s.options.blast_one_roll && a.blast.is_some() => (r, a.face),
+        _ => {
+            let (total, face, rolls) = roll_damage(cx, by, p.die, level)?;
+            cx.emit(Event::DamageRoll {
+                by,
+                rolls,
+                level,
+                total,
+            });
+            (total, face)
+        }
+    };
+    let s = &*cx.s;
+    let mut dealt = s.ch(by).stats.size.scale(raw);
+    if a.sweep {
+        dealt = div_up(dealt, 2);
+    }
+    if a.focused {
+        dealt *= 2;
+    }
+    if p.holy && !matches!(s.ch(target).stats.kind, Kind::Demon | Kind::Undead) {
+        dealt = 0;
+    }
+    let armour = armour_against(s, a, target, &p, ranged, reacted);
+    Ok(Hit {
+        roll: raw,
+        raw: dealt,
+        armour,
+        amount: (dealt - armour).max(0),
+        face,
+    })
+}
+
+/// Lands the attack on its current target (dodge, counter or none), then the next target of a
+/// blast, or pops.
+fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
+    let s = &*cx.s;
+    let t = a.target;
+    let reaction = a.reaction.unwrap_or(Reaction::Take);
+    let mut dodged = false;
+    match reaction {
+        Reaction::Dodge => {
+            let free = dodge_open(s, &a) == Some(true);
+            let blows = free && s.ch(t).stats.has(Skill::DodgeBlows) && !a.opportunity;
+            cx.emit(Event::Reacted {
+                who: t,
+                what: "dodges".into(),
+                free,
+            });
+            if blows {
+                cx.emit(Event::Condition {
+                    who: t,
+                    condition: Condition::FreeDodge,
+                });
+            }
+            // MUR-R20: a passed AGI save makes the attack miss.
+            dodged = save(cx, t, Ability::Agi, Why::Dodge)?;
+        }
+        Reaction::Counter { .. } => {
+            cx.emit(Event::Reacted {
+                who: t,
+                what: "counters".into(),
+                free: false,
+            });
+        }
+        Reaction::Take => {}
+    }
+    let reacted = !matches!(reaction, Reaction::Take);
+    if !dodged {
+        match reaction {
+            Reaction::Counter { with, mode } => counter(cx, &a, with, mode)?,
+            _ => {
+                let mut a2 = a.clone();
+                if let Some(h) = hit_target(cx, &a, t, reacted)? {
+                    a2.rolled = Some(h.0);
+                    a2.face = h.1;
+                }
+                return next_target(cx, a2);
+            }
+        }
+    }
+    // A dodger is out of the blast (MUR-H8); the others still take the roll when it comes.
+    next_target(cx, a)
+}
+
+/// After one target: the next character of a blast, or the end of the attack.
+fn next_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
+    let mut queue = a.queue.clone();
+    while !queue.is_empty() {
+        let next = queue.remove(0);
+        if cx.s.ch(next).up() || matches!(cx.s.ch(next).status, Status::Surrendered | Status::Incapacitated | Status::Dying { .. }) {
+            cx.update(Frame::Attack(Attack {
+                target: next,
+                queue,
+                reaction: None,
+                stage: Stage::React,
+                ..a
+            }));
+            return Ok(Flow::Go);
+        }
+    }
+    finish(cx, a)
+}
+
+/// The attack is over for everyone: spend a thrown flask, pop.
+fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
+    cx.pop();
+    if let With::Item(i) = a.with
+        && let Some(it) = cx.s.ch(a.by).items.get(i as usize)
+        && cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Consumable))
+    {
+        cx.emit(Event::Used { who: a.by, item: i, spent: true });
+    }
+    Ok(Flow::Go)
+}
+
+/// A stunt accepted (MUR-R32): no damage to this target; on to the next.
+fn finish_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<()> {
+    next_target(cx, a).map(drop)
+}
+
+/// Lands attack `a` on `t` with no counter: returns the blast roll to reuse.
+fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Res<Option<(i32, Option<u16>)>> {
+    match a.mode {
+        Mode::FinalBlow => {
+            // MUR-R18: the incapacitated target is killed outright.
+            let status = if cx.s.ch(t).stats.kind == Kind::Demon { Status::Banished } else { Status::Dead };
+            cx.emit(Event::Fell { who: t, status });
+            Ok(None)
+        }
+        Mode::Disarm { item } => {
+            non_lethal(cx, a.by, t, Mode::Disarm { item })?;
+            Ok(None)
+        }
+        Mode::Grapple => {
+            non_lethal(cx, a.by, t, Mode::Grapple)?;
+            Ok(None)
+        }
+        Mode::Harm { .. } => {
+            let p = profile(&cx.s, a.by, a.with).map_err(|r| bug(r.reason))?;
+            if p.grab {
+                non_lethal(cx, a.by, t, Mode::Grapple)?;
+            }
+            let h = compute_hit(cx, a, a.by, t, a.with, a.mode, reacted)?;
+            deal(cx, a, t, &h, &p)?;
+            Ok(Some((h.roll, h.face)))
+        }
+    }
+}
+
+/// Applies a computed hit: damage, gear wear, power effects, stun and poison.
+fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> Res<()> {
+    // MUR-R49: a damaged weapon or shield that rolls the breaking face breaks.
+    if let With::Item(i) = a.with
+        && let Some(it) = cx.s.ch(a.by).items.get(i as usize)
+        && it.damaged
+        && h.face == Some(u16::from(cx.s.options.break_face))
+    {
+        cx.emit(Event::Worn {
+            who: a.by,
+            item: Some(i),
+            destroyed: true,
+        });
+    }
+    // MUR-R50: a hit of 8 or more before armour breaks damaged shields and armour.
+    if h.raw >= i32::from(cx.s.options.break_threshold) {
+        let tc = cx.s.ch(t).clone();
+        let shield = tc.hands.iter().flatten().copied().find(|&i| {
+            tc.items.get(i as usize).is_some_and(|it| {
+                it.damaged && cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Shield))
+            })
+        });
+        let armour = tc.armour_damaged && !tc.armour_lost;
+        match (shield, armour, cx.s.options.shield_breaks_first) {
+            (Some(i), _, true) => cx.emit(Event::Worn {
+                who: t,
+                item: Some(i),
+                destroyed: true,
+            }),
+            (None, true, true) => cx.emit(Event::Worn {
+                who: t,
+                item: None,
+                destroyed: true,
+            }),
+            (s, arm, false) => {
+                if let Some(i) = s {
+                    cx.emit(Event::Worn {
+                        who: t,
+                        item: Some(i),
+                        destroyed: true,
+                    });
+                }
+                if arm {
+                    cx.emit(Event::Worn {
+                        who: t,
+                        item: None,
+                        destroyed: true,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    hurt(cx, t, Some(a.by), h.raw, h.armour, p.direct)?;
+    if !cx.s.ch(t).up() {
+        return Ok(());
+    }
+    if p.stun && !save(cx, t, Ability::Str, Why::Effect)? {
+        let s = &*cx.s;
+        let round = if s.order.has_acted(t) { s.round + 1 } else { s.round };
+        cx.emit(Event::Condition {
+            who: t,
+            condition: Condition::LosesTurn(Some(round)),
+        });
+    }
+    if p.poison && !cx.s.ch(t).poisoned && !save(cx, t, Ability::Str, Why::Effect)? {
+        cx.emit(Event::Condition {
+            who: t,
+            condition: Condition::Poisoned(true),
+        });
+    }
+    if p.power && p.effect != crate::data::Effect::None && !save(cx, t, p.save, Why::Effect)? {
+        let s = &*cx.s;
+        match p.effect {
+            crate::data::Effect::Stun => {
+                let round = if s.order.has_acted(t) { s.round + 1 } else { s.round };
+                cx.emit(Event::Condition {
+                    who: t,
+                    condition: Condition::LosesTurn(Some(round)),
+                });
+            }
+            crate::data::Effect::Frighten if !s.ch(t).stats.fearless() => cx.emit(Event::Condition {
+                who: t,
+                condition: Condition::Frightened(Some(a.by)),
+            }),
+            crate::data::Effect::Entangle if s.ch(t).grabbed_by.is_none() => {
+                cx.emit(Event::Grab { who: t, by: Some(a.by) })
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A disarm or grapple lands: the target's STR save (MUR-R34, MUR-R35, MUR-R59).
+fn non_lethal(cx: &mut Cx<'_, Murdham>, by: Cid, t: Cid, mode: Mode) -> Res<()> {
+    match mode {
+        Mode::Disarm { item } => {
+            if !str_contest(cx, t, by, Why::Disarm, Some(Skill::Disarm))? && cx.s.ch(t).hand_of(item).is_some() {
+                cx.emit(Event::Dropped { who: t, item });
+            }
+        }
+        Mode::Grapple => {
+            if cx.s.ch(t).grabbed_by.is_none() && !str_contest(cx, t, by, Why::Grapple, Some(Skill::Wrestling))? {
+                cx.emit(Event::Grab { who: t, by: Some(by) });
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A counter (MUR-R21): both roll at once; who would suffer more is hit first; a tie lands
+/// together; a first hit that takes its victim out stops the other; non-lethal attacks come
+/// last (MUR-R33); fast strike goes first (MUR-R60).
+fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<()> {
+    let (by, t) = (a.by, a.target);
+    // The counter's own to-hit save, when its circumstances need one.
+    let cplan = plan(&cx.s, t, Aim::At(by), with, mode, false, true).ok();
+    let counter_hits = match &cplan {
+        Some(p) if p.save => save(cx, t, Ability::Wit, Why::Hit)?,
+        Some(_) => true,
+        None => !cx.s.options.counter_needs_reach,
+    };
+    let back = Attack {
+        by: t,
+        with,
+        mode,
+        target: by,
+        blast: None,
+        queue: Vec::new(),
+        sweep: false,
+        focused: false,
+        opportunity: false,
+        counter: true,
+        stunt: None,
+        reaction: None,
+        countered: false,
+        hid: false,
+        stage: Stage::Land,
+        surprise: false,
+        rolled: None,
+        face: None,
+    };
+    let lethal = |m: Mode| matches!(m, Mode::Harm { .. } | Mode::FinalBlow);
+    let pa = profile(&cx.s, by, a.with).map_err(|r| bug(r.reason))?;
+    let pb = profile(&cx.s, t, with).map_err(|r| bug(r.reason))?;
+    // Both damage rolls happen at the same moment.
+    let ha = if lethal(a.mode) && a.mode != Mode::FinalBlow {
+        Some(compute_hit(cx, a, by, t, a.with, a.mode, true)?)
+    } else {
+        None
+    };
+    let hb = if counter_hits && lethal(mode) {
+        Some(compute_hit(cx, &back, t, by, with, mode, true)?)
+    } else {
+        None
+    };
+    // Order: 0 = the attack first, 1 = the counter first, 2 = together.
+    let fast = |c: Cid| cx.s.ch(c).stats.has(Skill::FastStrike);
+    let order = if !lethal(a.mode) && lethal(mode) {
+        1
+    } else if lethal(a.mode) && !lethal(mode) {
+        0
+    } else if fast(by) != fast(t) {
+        if fast(by) { 0 } else { 1 }
+    } else {
+        let da = ha.as_ref().map_or(0, |h| h.amount);
+        let db = hb.as_ref().map_or(0, |h| h.amount);
+        // The side that would suffer more is hit first.
+        match da.cmp(&db) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal if da == 0 && cx.s.options.tie_order == TieOrder::RandomWhenZero => {
+                (die(cx, 2, by, "which zero hit lands first (d2)")? - 1) as u8
+            }
+            std::cmp::Ordering::Equal => 2,
+        }
+    };
+    let stops = cx.s.options.first_hit_stops;
+    let land_attack = |cx: &mut Cx<'_, Murdham>| -> Res<()> {
+        match (&ha, a.mode) {
+            (Some(h), _) => deal(cx, a, t, h, &pa),
+            (None, Mode::FinalBlow) => {
+                hit_target(cx, a, t, true)?;
+                Ok(())
+            }
+            (None, m) => non_lethal(cx, by, t, m),
+        }
+    };
+    let land_counter = |cx: &mut Cx<'_, Murdham>| -> Res<()> {
+        if !counter_hits {
+            return Ok(());
+        }
+        match &hb {
+            Some(h) => deal(cx, &back, by, h, &pb),
+            None => non_lethal(cx, t, by, mode),
+        }
+    };
+    match order {
+        0 => {
+            land_attack(cx)?;
+            if !stops || cx.s.ch(t).up() {
+                land_counter(cx)?;
+            }
+        }
+        1 => {
+            land_counter(cx)?;
+            if !stops || cx.s.ch(by).up() {
+                land_attack(cx)?;
+            }
+        }
+        _ => {
+            land_attack(cx)?;
+            land_counter(cx)?;
+        }
+    }
+    Ok(())
+}
+
+/// Damage to `who`: health lost, critical damage, dying, death (MUR health rules), and a
+/// surrendered character harmed by an enemy fighting again (MUR-R46).
+pub fn hurt(cx: &mut Cx<'_, Murdham>, who: Cid, by: Option<Cid>, raw: i32, armour: i32, direct: bool) -> Res<()> {
+    let s = &*cx.s;
+    let c = s.ch(who);
+    if matches!(c.status, Status::Dead | Status::Banished | Status::Fled | Status::Disabled) {
+        return Ok(());
+    }
+    let amount = (raw - armour).max(0);
+    let before = c.health;
+    cx.emit(Event::Damaged {
+        who,
+        by,
+        amount,
+        raw,
+        armour,
+    });
+    if amount == 0 {
+        return Ok(());
+    }
+    let s = &*cx.s;
+    let c = s.ch(who);
+    if c.status == Status::Surrendered && by.is_some_and(|b| s.enemies(b, who)) {
+        cx.emit(Event::Resumed { who });
+    }
+    let s = &*cx.s;
+    let c = s.ch(who);
+    let kind = c.stats.kind;
+    let max = if s.options.death_at_max_health {
+        c.stats.max_health()
+    } else {
+        i32::from(c.ability(Ability::Str)) + if c.stats.has(Skill::Tough) { 2 } else { 0 }
+    };
+    let helmet = i32::from(c.stats.helmet && !direct);
+    let critical_at = div_up(before.max(0), 2) + helmet;
+    let fell = if amount >= max {
+        // One hit of at least the maximum health kills outright.
+        Some(if kind == Kind::Demon { Status::Banished } else { Status::Dead })
+    } else if c.health <= 0 {
+        Some(match kind {
+            Kind::Creature => Status::Dying {
+                rounds: s.options.dying_rounds,
+            },
+            Kind::Construct => Status::Disabled,
+            Kind::Demon => Status::Banished,
+            Kind::Undead => Status::Dead,
+        })
+    } else if amount >= critical_at && matches!(c.status, Status::Up | Status::Surrendered) {
+        match kind {
+            Kind::Creature => Some(Status::Incapacitated),
+            Kind::Construct => Some(Status::Disabled),
+            Kind::Demon | Kind::Undead => None,
+        }
+    } else {
+        None
+    };
+    if let Some(status) = fell
+        && status != c.status
+    {
+        cx.emit(Event::Fell { who, status });
+    }
+    Ok(())
+}
+
+/// Healing: health back; a dying character healed by 1 or more is saved and rolls an injury.
+fn heal(cx: &mut Cx<'_, Murdham>, who: Cid, amount: i32) -> Res<()> {
+    let dying = matches!(cx.s.ch(who).status, Status::Dying { .. });
+    cx.emit(Event::Healed { who, amount });
+    if dying && amount >= 1 {
+        let roll = die(cx, 6, who, "injury (d6)")?;
+        let ability = match roll {
+            2 => Some(Ability::Str),
+            3 => Some(Ability::Wit),
+            4 => Some(Ability::Agi),
+            _ => None,
+        };
+        let loss = match ability {
+            Some(a) => Some((a, die(cx, 4, who, "ability lost (d4)")? as u8)),
+            None => None,
+        };
+        cx.emit(Event::Injured { who, roll, loss });
+        if let Some((a, _)) = loss
+            && cx.s.ch(who).ability(a) == 0
+        {
+            // An ability at 0 kills.
+            cx.emit(Event::Fell {
+                who,
+                status: Status::Dead,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The automatic part of a GM ruling, after the `Ruled` event.
+fn ruled(cx: &mut Cx<'_, Murdham>, r: &crate::command::Ruling) -> Res<()> {
+    match r {
+        R::Other(OwnRuling::Heal { who, amount }) => heal(cx, *who, i32::from(*amount))?,
+        R::Other(OwnRuling::Chase { side, pace }) => {
+            let fleeing: Vec<Cid> = cx.s.ids().filter(|&c| cx.s.ch(c).side == *side && cx.s.ch(c).up()).collect();
+            match pace {
+                Pace::Faster => {
+                    for c in fleeing {
+                        cx.emit(Event::Gave { who: c, status: Status::Fled });
+                    }
+                }
+                Pace::Slower => {}
+                Pace::Even => {
+                    // MUR-R47: one group AGI save; who passes gets away.
+                    let roll = die(cx, 20, fleeing[0], "long chase (group AGI save)")?;
+                    let members: Vec<(Cid, u8, bool)> = fleeing
+                        .iter()
+                        .map(|&c| {
+                            let agi = cx.s.ch(c).ability(Ability::Agi);
+                            (c, agi, roll <= u16::from(agi))
+                        })
+                        .collect();
+                    cx.emit(Event::GroupSave {
+                        roll,
+                        members: members.clone(),
+                        why: Why::Chase,
+                    });
+                    for (c, _, pass) in members {
+                        if pass {
+                            cx.emit(Event::Gave { who: c, status: Status::Fled });
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,550 @@
+//! The text layer (`TextRuleset`): encounters in, commands as text, log lines, the pending
+//! decision, the summary, the zone map, the tracker, odds. The map and the tracker a seat is
+//! shown leave out the characters hidden from it (MUR-R57).
+
+use crate::command::{self, Command};
+use crate::data::Ability;
+use crate::setup::Cid;
+use crate::state::{Char, Condition, Event, Frame, Mode, Phase, Stage, State, Status, Why, With};
+use crate::view::hidden_from;
+use crate::{Murdham, ai, codes, setup};
+use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::gm::Ruling;
+use fray_engine::resolve::FrameOp;
+use fray_engine::text::{Loaded, ReadFile, TextRuleset};
+use fray_engine::{Pending, Policy, Reject, Seat};
+use std::fmt::Write;
+
+/// What a save is for, as the end of "X makes a STR save ...".
+fn why_word(w: Why) -> &'static str {
+    match w {
+        Why::Hit => "to hit",
+        Why::Dodge => "to dodge",
+        Why::Disarm => "to keep hold of its weapon",
+        Why::Grapple => "against the grapple",
+        Why::BreakFree => "to break free",
+        Why::Free => "to free its ally",
+        Why::Influence => "to keep its head",
+        Why::Effect => "to shake off the effect",
+        Why::Sneak => "to move unseen",
+        Why::Morale => "for morale",
+        Why::Chase => "to get away",
+    }
+}
+
+fn status_text(c: &Char) -> String {
+    match c.status {
+        Status::Up => String::new(),
+        Status::Incapacitated => ", incapacitated".into(),
+        Status::Dying { rounds } => format!(", dying ({} more round end{})", rounds + 1, if rounds == 0 { "" } else { "s" }),
+        Status::Dead => ", dead".into(),
+        Status::Disabled => ", disabled".into(),
+        Status::Banished => ", banished".into(),
+        Status::Surrendered => ", surrendered".into(),
+        Status::Fled => ", fled".into(),
+    }
+}
+
+/// An item's name, or the power's, or bare hands.
+fn with_name(s: &State, who: Cid, w: With) -> String {
+    let c = match s.chars.get(who as usize) {
+        Some(c) => c,
+        None => return "?".into(),
+    };
+    match w {
+        With::Unarmed => "bare hands".into(),
+        With::Item(i) => c
+            .items
+            .get(i as usize)
+            .and_then(|it| s.setup.item(&it.id))
+            .map_or("?".into(), |d| d.name.clone()),
+        With::Power(i) => c
+            .stats
+            .powers
+            .get(i as usize)
+            .and_then(|p| s.setup.powers.get(p))
+            .map_or("?".into(), |p| p.name.clone()),
+    }
+}
+
+fn item_name(s: &State, who: Cid, i: u8) -> String {
+    with_name(s, who, With::Item(i))
+}
+
+impl TextRuleset for Murdham {
+    const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
+        let (setup, options) = setup::load(source)?;
+        let title = setup.title.clone();
+        Ok(Loaded { setup, options, title })
+    }
+
+    fn parse_command(s: &State, text: &str) -> Result<Command, Reject> {
+        command::parse(s, text)
+    }
+
+    fn format_command(s: &State, c: &Command) -> String {
+        command::format(s, c)
+    }
+
+    fn describe_event(s: &State, e: &Event) -> Option<String> {
+        let name = |w: &Cid| s.chars.get(*w as usize).map_or("?", |c| c.name.as_str());
+        let side = |i: &u8| s.setup.sides.get(*i as usize).map_or("?", |x| x.name.as_str());
+        let zones = &s.setup.zones;
+        Some(match e {
+            Event::Initiative { side: x, roll } => match roll {
+                Some(r) => format!("Initiative die {r}: {} hold the initiative", side(x)),
+                None => format!("{} started the fight and hold the initiative", side(x)),
+            },
+            Event::RoundStarted { round } => format!("Round {round}"),
+            Event::PhaseStarted { phase, fat } => match phase {
+                Phase::Ambush => "Ambush! The concealed take a bonus turn before the first round".into(),
+                Phase::Fast => format!(
+                    "Fast action threshold {}: fast phase (WIT {} or more)",
+                    fat.unwrap_or(0),
+                    fat.unwrap_or(0)
+                ),
+                Phase::Slow => "Slow phase: everyone who has not acted".into(),
+                Phase::Morale => return None,
+                Phase::Round | Phase::Setup => return None,
+            },
+            Event::Opens { side: x } => format!("{} act first", side(x)),
+            Event::Passed { side: x } => format!("{} pass", side(x)),
+            Event::TurnStarted { who } => format!("{}'s turn", name(who)),
+            Event::TurnLost { who, timed_out } => match timed_out {
+                true => format!("{} hesitates too long: the turn is lost (timer)", name(who)),
+                false => format!("{} loses the turn", name(who)),
+            },
+            Event::TurnEnded { .. } => return None,
+            Event::Ran { who, .. } => format!("{} runs (full movement)", name(who)),
+            Event::Moved { who, to, cost } => match cost {
+                0 => format!("{} is moved to {}", name(who), to.describe(zones)),
+                _ => format!("{} moves to {}", name(who), to.describe(zones)),
+            },
+            Event::Covered { who, cover } => match cover {
+                true => format!("{} takes cover", name(who)),
+                false => format!("{} leaves cover", name(who)),
+            },
+            Event::Acted { who, what, .. } => match what.as_str() {
+                "" | "shove" | "throw" | "free" => return None,
+                "say" => format!("{} says a few words", name(who)),
+                "interact" => format!("{} does something with the surroundings", name(who)),
+                "reload" => format!("{} reloads", name(who)),
+                other => format!("{} {other}", name(who)),
+            },
+            Event::Frame(FrameOp::Push(f)) => match f {
+                Frame::Attack(a) => attack_line(s, a),
+                Frame::Step(_) => return None,
+                Frame::Morale { who } => {
+                    let n: Vec<&str> = who.iter().map(name).collect();
+                    format!("Morale breaks for {}: surrender or retreat", n.join(", "))
+                }
+            },
+            Event::Frame(_) => return None,
+            Event::Save {
+                who,
+                ability,
+                score,
+                roll,
+                pass,
+                why,
+            } => {
+                let verdict = if *pass { "passes" } else { "fails" };
+                if *roll == 0 {
+                    format!("{} {verdict} {} automatically (size or skill)", name(who), why_word(*why))
+                } else {
+                    format!(
+                        "{} rolls {roll} on a {} save of {score} {}: {verdict}",
+                        name(who),
+                        ability.word(),
+                        why_word(*why)
+                    )
+                }
+            }
+            Event::GroupSave { roll, members, why } => {
+                let each: Vec<String> = members
+                    .iter()
+                    .map(|(c, v, p)| format!("{} {v} {}", name(c), if *p { "passes" } else { "fails" }))
+                    .collect();
+                let ab = if *why == Why::Chase { Ability::Agi } else { Ability::Wit };
+                format!(
+                    "Group {} save {}: d20 {roll}: {}",
+                    ab.word(),
+                    why_word(*why),
+                    each.join(", ")
+                )
+            }
+            Event::Reacted { who, what, free } => {
+                format!("{} {what}{}", name(who), if *free { " (a free reaction)" } else { " (its turn this round)" })
+            }
+            Event::DamageRoll { by, rolls, level, total } => {
+                let dice: Vec<String> = rolls
+                    .iter()
+                    .map(|r| r.iter().map(u16::to_string).collect::<Vec<_>>().join("+"))
+                    .collect();
+                let how = match level {
+                    -1 => " impaired",
+                    1 => " enhanced",
+                    _ => "",
+                };
+                format!("{} rolls damage{how}: {} = {total}", name(by), dice.join(" / "))
+            }
+            Event::Damaged {
+                who, amount, raw, armour, ..
+            } => {
+                let c = s.ch(*who);
+                let arm = if *armour > 0 { format!(" ({raw} less {armour} armour)") } else { String::new() };
+                format!("{} takes {amount} damage{arm}: health {}/{}", c.name, c.health, c.stats.max_health())
+            }
+            Event::Fell { who, status } => match status {
+                Status::Incapacitated => format!("{} is incapacitated (critical damage)", name(who)),
+                Status::Dying { .. } if matches!(s.ch(*who).status, Status::Dying { .. }) => return None,
+                Status::Dying { .. } => format!("{} is dying", name(who)),
+                Status::Dead => format!("{} dies", name(who)),
+                Status::Disabled => format!("{} is disabled", name(who)),
+                Status::Banished => format!("{} is banished", name(who)),
+                Status::Surrendered | Status::Fled | Status::Up => return None,
+            },
+            Event::Healed { who, amount } => format!("{} heals {amount}: health {}", name(who), s.ch(*who).health),
+            Event::Injured { who, roll, loss } => match loss {
+                Some((a, n)) => format!("{} is saved but injured (d6 {roll}): {} {n} lower", name(who), a.word()),
+                None => format!("{} is saved and marked (d6 {roll})", name(who)),
+            },
+            Event::Concealment { who, concealed } => match concealed {
+                true => format!("{} is concealed", name(who)),
+                false => format!("{} is revealed at {}", name(who), s.ch(*who).at.describe(zones)),
+            },
+            Event::Grab { who, by } => match by {
+                Some(b) => format!("{} is grabbed by {}", name(who), name(b)),
+                None => format!("{} is free", name(who)),
+            },
+            Event::Dropped { who, .. } => format!("{} drops an item", name(who)),
+            Event::PickedUp { who, .. } => format!("{} picks something up", name(who)),
+            Event::Equipped { who, item, .. } => format!("{} takes up the {}", name(who), item_name(s, *who, *item)),
+            Event::Stowed { who, item } => format!("{} puts away the {}", name(who), item_name(s, *who, *item)),
+            Event::Used { who, spent: true, .. } => format!("{} uses up an item", name(who)),
+            Event::Used { .. } => return None,
+            Event::Reloaded { who, item } => {
+                let left = s.ch(*who).items.get(*item as usize).and_then(|i| i.spent);
+                match left {
+                    Some(n) => format!("{} reloads ({n}/{})", name(who), crate::RELOAD_ROUNDS),
+                    None => format!("{}'s weapon is loaded", name(who)),
+                }
+            }
+            Event::Worn { who, item, destroyed } => {
+                let what = match item {
+                    Some(_) => "an item".to_string(),
+                    None => "armour".into(),
+                };
+                format!("{}'s {what} is {}", name(who), if *destroyed { "destroyed" } else { "damaged" })
+            }
+            Event::Durability { who, item, roll, sides } => {
+                let what = match item {
+                    Some(i) => item_name(s, *who, *i),
+                    None => "armour".into(),
+                };
+                format!("Durability of {}'s {what}: d{sides} {roll}", name(who))
+            }
+            Event::Condition { who, condition } => match condition {
+                Condition::LosesTurn(Some(r)) => format!("{} will lose its turn in round {r}", name(who)),
+                Condition::Frightened(Some(of)) => format!("{} is frightened of {}", name(who), name(of)),
+                Condition::Frightened(None) => format!("{} is no longer frightened", name(who)),
+                Condition::Taunted(Some(by)) => format!("{} is taunted by {}", name(who), name(by)),
+                Condition::Poisoned(true) => format!("{} is poisoned", name(who)),
+                Condition::Poisoned(false) => format!("{} is cured of poison", name(who)),
+                Condition::Peeking(true) => format!("{} peeks out from behind the barrier", name(who)),
+                _ => return None,
+            },
+            Event::MoraleProof { who } => format!("{} stands firm for the rest of the fight", name(who)),
+            Event::Gave { who, status } => match status {
+                Status::Fled => format!("{} flees the fight", name(who)),
+                _ => format!("{} surrenders", name(who)),
+            },
+            Event::Resumed { who } => format!("{} is harmed and fights again", name(who)),
+            Event::Deviated { roll, sides, to } => {
+                format!("The blast goes astray: d{sides} {roll}, it lands in {}", to.describe(zones))
+            }
+            Event::Stunt {
+                by,
+                target,
+                effect,
+                accepted,
+            } => match accepted {
+                Some(true) => format!("{} accepts: {effect}", name(target)),
+                Some(false) => format!("{} refuses the stunt: the attack goes on", name(target)),
+                None => format!("The GM refuses {}'s stunt: the attack goes on", name(by)),
+            },
+            Event::Ruled(r) => {
+                let ruling = command::format(s, &Command::Gm(r.clone()));
+                match (r, result(s)) {
+                    (Ruling::End { .. }, Some(res)) => format!("Ruling: {ruling}: the combat ends, {res}"),
+                    _ => format!("Ruling: {ruling}"),
+                }
+            }
+            Event::Ended { .. } => format!("The combat ends: {}", result(s)?),
+        })
+    }
+
+    fn describe_pending(s: &State, _: &Pending) -> String {
+        now(s)
+    }
+
+    fn seat_name(s: &State, seat: Seat) -> String {
+        fray_engine::sides::seat_name(&s.setup.seats, seat)
+    }
+
+    fn seat_by_name(s: &State, name: &str) -> Option<Seat> {
+        fray_engine::sides::seat_by_name(&s.setup.seats, name)
+    }
+
+    fn summary(s: &State) -> String {
+        let mut out = result(s).map_or_else(|| format!("Round {}, under way", s.round), |r| format!("Result: {r}"));
+        for c in &s.chars {
+            let side = &s.setup.sides[c.side as usize].name;
+            let _ = write!(
+                out,
+                "\n  {} ({side}): health {}/{}{}",
+                c.name,
+                c.health,
+                c.stats.max_health(),
+                status_text(c)
+            );
+        }
+        out + "\n"
+    }
+
+    /// The zones, one a line, with who stands in each and on each border (what the seat sees).
+    fn map(s: &State, seat: Seat) -> Option<String> {
+        let mut out = format!("{}\n", now_for(s, seat));
+        let zones = &s.setup.zones;
+        let here = |p: crate::place::Place| -> Vec<String> {
+            s.ids()
+                .filter(|&c| s.ch(c).at == p && !hidden_from(s, seat, c))
+                .filter(|&c| !matches!(s.ch(c).status, Status::Dead | Status::Fled | Status::Banished))
+                .map(|c| {
+                    let ch = s.ch(c);
+                    let mut w = ch.id.clone();
+                    if ch.cover {
+                        w += " (cover)";
+                    }
+                    if ch.concealed {
+                        w += " (concealed)";
+                    }
+                    if !ch.up() {
+                        w += " (down)";
+                    }
+                    w
+                })
+                .collect()
+        };
+        for z in zones.ids() {
+            let _ = writeln!(out, "{}", zones.describe(z).unwrap_or_default());
+            let who = here(crate::place::Place::zone(z));
+            if !who.is_empty() {
+                let _ = writeln!(out, "    {}", who.join(", "));
+            }
+        }
+        for l in zones.links() {
+            let p = crate::place::Place::border(l.a, l.b);
+            let who = here(p);
+            if !who.is_empty() {
+                let _ = writeln!(out, "  border {}: {}", p.word(zones), who.join(", "));
+            }
+        }
+        Some(out)
+    }
+
+    /// Every character the seat sees: faction, place, health, whether it has acted.
+    fn tracker(s: &State, seat: Seat) -> String {
+        let mut out = format!("{}\n", now_for(s, seat));
+        for c in s.ids() {
+            if hidden_from(s, seat, c) {
+                continue;
+            }
+            let ch = s.ch(c);
+            let acting = if s.turn.as_ref().is_some_and(|t| t.who == c) { "> " } else { "  " };
+            let side = &s.setup.sides[ch.side as usize].id;
+            let mut flags = String::new();
+            for (on, w) in [
+                (s.order.has_acted(c), " acted"),
+                (ch.concealed, " concealed"),
+                (ch.grabbed_by.is_some(), " grabbed"),
+                (ch.poisoned, " poisoned"),
+                (ch.frightened_of.is_some(), " frightened"),
+                (ch.lost_round == Some(s.round), " stunned"),
+                (ch.morale_proof, " steady"),
+            ] {
+                if on {
+                    flags += w;
+                }
+            }
+            let _ = writeln!(
+                out,
+                "{acting}{} ({side}) STR {} AGI {} WIT {}, health {}/{} at {}{flags}{}",
+                ch.name,
+                ch.ability(Ability::Str),
+                ch.ability(Ability::Agi),
+                ch.ability(Ability::Wit),
+                ch.health,
+                ch.stats.max_health(),
+                ch.at.word(&s.setup.zones),
+                status_text(ch)
+            );
+        }
+        out
+    }
+
+    fn title(s: &State) -> String {
+        s.setup.title.clone()
+    }
+
+    fn heuristic() -> Box<dyn Policy<Self>> {
+        Box::new(ai::Heuristic::default())
+    }
+
+    fn gm_help() -> &'static str {
+        "gm set <id> health|str|agi|wit +N|-N|=N     gm move <id> <place>     gm remove <id>
+gm add <new-id> <template> <faction> <place>   gm end <faction>|none
+gm conceal <id> on|off      gm hinder <id>      gm penetrate <id>      gm overwhelm <id>
+gm frighten <id> <of-id>    gm calm <id>        gm poison <id> on|off  gm stun <id>
+gm heal <id> <amount>       gm chase <faction> even|faster|slower"
+    }
+}
+
+/// "X win (reason)" or "no winner (reason)", once the combat has ended.
+fn result(s: &State) -> Option<String> {
+    let o = s.outcome.as_ref()?;
+    let winner = o.winner.and_then(|w| s.setup.sides.get(w as usize));
+    Some(format!(
+        "{} ({})",
+        winner.map_or("no winner".into(), |x| format!("{} win", x.name)),
+        o.reason
+    ))
+}
+
+/// The line that opens an attack in the log.
+fn attack_line(s: &State, a: &crate::state::Attack) -> String {
+    let name = |w: Cid| s.chars.get(w as usize).map_or("?", |c| c.name.as_str());
+    let with = with_name(s, a.by, a.with);
+    let target = match (a.blast, a.focused) {
+        (Some(p), false) => p.describe(&s.setup.zones),
+        _ => name(a.target).to_string(),
+    };
+    let what = match a.mode {
+        Mode::Harm { hold } => {
+            let verb = if matches!(a.with, With::Power(_)) {
+                "invokes"
+            } else if a.opportunity {
+                "makes an opportunity attack on"
+            } else if a.sweep {
+                "sweeps through"
+            } else {
+                "attacks"
+            };
+            match a.with {
+                With::Power(_) => format!("{verb} {with} on {target}"),
+                _ => format!("{verb} {target} with {with}{}", if hold { ", holding back" } else { "" }),
+            }
+        }
+        Mode::FinalBlow => format!("deals {target} a final blow"),
+        Mode::Disarm { item } => format!("tries to disarm {target} of the {}", item_name(s, a.target, item)),
+        Mode::Grapple => format!("tries to grapple {target}"),
+    };
+    let mut line = format!("{} {what}", name(a.by));
+    if a.surprise {
+        line += " (unseen: no reaction)";
+    }
+    if let Some(st) = &a.stunt {
+        line += &format!(", proposing instead: {st}");
+    }
+    line
+}
+
+/// The pending decision (or the end) in a sentence, as `seat` may know it.
+fn now_for(s: &State, seat: Seat) -> String {
+    match crate::pending_actor(s) {
+        Some(w) if hidden_from(s, seat, w) => format!("Round {}: someone unseen is deciding", s.round),
+        _ => now(s),
+    }
+}
+
+/// The pending decision (or the end) in a sentence.
+fn now(s: &State) -> String {
+    let name = |w: Cid| s.chars.get(w as usize).map_or("?", |c| c.name.as_str());
+    let side = |i: u8| s.setup.sides.get(i as usize).map_or("?", |x| x.name.as_str());
+    if let Some(f) = s.frames.last() {
+        return match f {
+            Frame::Attack(a) => match a.stage {
+                Stage::Approve => format!(
+                    "GM: {} proposes a stunt on {}: {} (approve or veto)",
+                    name(a.by),
+                    name(a.target),
+                    a.stunt.as_deref().unwrap_or("")
+                ),
+                Stage::Answer => format!(
+                    "{}: {} proposes instead of damage: {} (accept or refuse)",
+                    name(a.target),
+                    name(a.by),
+                    a.stunt.as_deref().unwrap_or("")
+                ),
+                Stage::Guard { next } => format!(
+                    "{} is attacked by {}: {} may guard it (guard or decline)",
+                    name(a.target),
+                    name(a.by),
+                    name(next)
+                ),
+                Stage::Agree { who } => format!(
+                    "{} hides behind {}: {} agrees to stand in, or declines",
+                    name(a.target),
+                    name(who),
+                    name(who)
+                ),
+                _ => format!(
+                    "{} is attacked by {}: take, dodge, counter [with <item>], or hide-behind <id>",
+                    name(a.target),
+                    name(a.by)
+                ),
+            },
+            Frame::Step(st) => format!(
+                "{} moves away from {}: opportunity [with <item>] or decline",
+                name(st.who),
+                name(st.next)
+            ),
+            Frame::Morale { who } => format!(
+                "{} failed morale: surrender or retreat",
+                who.first().map_or("?", |w| name(*w))
+            ),
+        };
+    }
+    if let Some(r) = result(s) {
+        return format!("The combat is over: {r}");
+    }
+    if s.opening {
+        return format!("Round {}: {} choose who acts first (open <faction>)", s.round, side(s.initiative));
+    }
+    if let Some(t) = &s.turn {
+        let c = s.ch(t.who);
+        return format!(
+            "Round {}: {}'s turn at {} ({} action{} left{}, {} half zone{} of movement)",
+            s.round,
+            c.name,
+            c.at.describe(&s.setup.zones),
+            t.actions,
+            if t.actions == 1 { "" } else { "s" },
+            if t.main { ", main used" } else { "" },
+            t.halves,
+            if t.halves == 1 { "" } else { "s" }
+        );
+    }
+    let phase = match s.phase {
+        Phase::Ambush => " (ambush bonus turn)",
+        Phase::Fast => " (fast phase)",
+        Phase::Slow => " (slow phase)",
+        _ => "",
+    };
+    match crate::resolve::faction_to_pick(s) {
+        Some(f) => format!("Round {}{phase}: {}: act <id> or pass", s.round, side(f)),
+        None => format!("Round {}", s.round),
+    }
+}

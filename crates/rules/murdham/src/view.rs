@@ -1,0 +1,194 @@
+//! What each seat may know, and what it is shown of events and commands (MUR-R57).
+//!
+//! A concealed character is hidden from every seat that plays none of its faction (the GM sees
+//! everything): such a seat's view leaves it out altogether, its log leaves out what it does
+//! while concealed, and its AI acts as though it were not there. The moment it is revealed
+//! (MUR-R42) it appears in the view and the log again.
+
+use crate::command::Command;
+use crate::setup::Cid;
+use crate::state::{Event, Frame, State};
+use fray_engine::resolve::FrameOp;
+use fray_engine::{Seat, Shown};
+use serde::{Serialize, Serializer};
+use std::ops::Deref;
+
+/// Whether character `who` is hidden from `seat`: concealed, and `seat` plays none of its
+/// faction and is not the GM.
+pub fn hidden_from(s: &State, seat: Seat, who: Cid) -> bool {
+    if seat.is_gm() {
+        return false;
+    }
+    let Some(c) = s.chars.get(who as usize) else {
+        return false;
+    };
+    c.concealed && s.setup.sides.get(c.side as usize).is_some_and(|x| x.seat != seat)
+}
+
+/// Whether anything is hidden from `seat` now.
+pub fn hides_from(s: &State, seat: Seat) -> bool {
+    s.ids().any(|c| hidden_from(s, seat, c) && !s.ch(c).down())
+}
+
+/// A seat's view of the state: it serialises to the JSON the seat is sent (hidden characters
+/// left out), and its AI reads the state through it, asking [`View::sees`] before it looks at a
+/// character.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    state: &'a State,
+    seat: Seat,
+}
+
+impl<'a> View<'a> {
+    /// The view of `seat` on `state`.
+    pub fn new(state: &'a State, seat: Seat) -> View<'a> {
+        View { state, seat }
+    }
+
+    /// The seat whose view this is.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// Whether the seat perceives a character.
+    pub fn sees(&self, who: Cid) -> bool {
+        !hidden_from(self.state, self.seat, who)
+    }
+
+    /// The characters the seat perceives.
+    pub fn visible(&self) -> impl Iterator<Item = Cid> + '_ {
+        self.state.ids().filter(|&c| self.sees(c))
+    }
+}
+
+impl Deref for View<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        self.state
+    }
+}
+
+impl Serialize for View<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        json(self.state, self.seat).serialize(ser)
+    }
+}
+
+/// The JSON a seat is sent: the state with the characters hidden from it (and whatever names
+/// them) left out.
+pub fn json(s: &State, seat: Seat) -> serde_json::Value {
+    let sees = |c: Cid| !hidden_from(s, seat, c);
+    let chars: Vec<serde_json::Value> = s
+        .ids()
+        .filter(|&c| sees(c))
+        .map(|c| {
+            let mut v = serde_json::to_value(s.ch(c)).unwrap_or_default();
+            if let serde_json::Value::Object(m) = &mut v {
+                m.insert("index".into(), c.into());
+                m.insert("acted".into(), s.order.has_acted(c).into());
+            }
+            v
+        })
+        .collect();
+    let frames: Vec<&Frame> = s.frames.iter().filter(|f| frame_people(f).all(sees)).collect();
+    serde_json::json!({
+        "round": s.round,
+        "phase": s.phase,
+        "fat": s.fat,
+        "initiative": s.initiative,
+        "opening": s.opening,
+        "turn": s.turn.as_ref().filter(|t| sees(t.who)),
+        "characters": chars,
+        "ground": s.ground,
+        "frames": frames,
+        "outcome": s.outcome,
+    })
+}
+
+/// The characters a frame names.
+fn frame_people(f: &Frame) -> impl Iterator<Item = Cid> + '_ {
+    let v: Vec<Cid> = match f {
+        Frame::Attack(a) => vec![a.by, a.target],
+        Frame::Step(st) => vec![st.who],
+        Frame::Morale { who } => who.clone(),
+    };
+    v.into_iter()
+}
+
+/// The character an event is about, when what it says would give away where a hidden
+/// character is or what it does.
+fn subject(e: &Event) -> Option<Cid> {
+    Some(match e {
+        Event::TurnStarted { who }
+        | Event::TurnLost { who, .. }
+        | Event::TurnEnded { who }
+        | Event::Ran { who, .. }
+        | Event::Moved { who, .. }
+        | Event::Covered { who, .. }
+        | Event::Acted { who, .. }
+        | Event::Save { who, .. }
+        | Event::Dropped { who, .. }
+        | Event::PickedUp { who, .. }
+        | Event::Equipped { who, .. }
+        | Event::Stowed { who, .. }
+        | Event::Used { who, .. }
+        | Event::Reloaded { who, .. }
+        | Event::Condition { who, .. } => *who,
+        Event::Frame(FrameOp::Push(Frame::Step(st))) | Event::Frame(FrameOp::Update(Frame::Step(st))) => st.who,
+        _ => return None,
+    })
+}
+
+/// What `seat` is shown of `e` (judged before it applies): nothing of what a character hidden
+/// from it does; everything else, the reveal included.
+pub fn redact(s: &State, seat: Seat, e: &Event) -> Shown<Event> {
+    if let Event::Frame(FrameOp::Pop) = e
+        && let Some(Frame::Step(st)) = s.frames.last()
+        && hidden_from(s, seat, st.who)
+    {
+        return Shown::Nothing;
+    }
+    match subject(e) {
+        Some(who) if hidden_from(s, seat, who) => Shown::Nothing,
+        _ => Shown::All,
+    }
+}
+
+/// A hidden character's commands are not shown to the seats it is hidden from, except those
+/// that reveal it (an attack, an influence, talk).
+pub fn redact_command(s: &State, seat: Seat, c: &Command) -> Shown<Command> {
+    let Some(who) = crate::pending_actor(s) else {
+        return Shown::All;
+    };
+    if !hidden_from(s, seat, who) {
+        return Shown::All;
+    }
+    let reveals = matches!(
+        c,
+        Command::Attack { .. } | Command::Influence { .. } | Command::Say | Command::Opportunity(_)
+    );
+    if reveals { Shown::All } else { Shown::Nothing }
+}
+
+/// Positions `seat` cannot tell apart from `s`: each character hidden from it standing in
+/// another zone next to its own, where there is room.
+pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
+    for c in s.ids() {
+        if !hidden_from(s, seat, c) || s.ch(c).down() {
+            continue;
+        }
+        let at = s.ch(c).at;
+        let others: Vec<_> = at
+            .steps(&s.setup.zones)
+            .map(|(p, _)| p)
+            .filter(|p| s.crowd(*p, None) < p.capacity())
+            .take(2)
+            .collect();
+        for p in others {
+            let mut v = s.clone();
+            v.chars[c as usize].at = p;
+            v.chars[c as usize].cover = false;
+            out.push(v);
+        }
+    }
+}
