@@ -513,7 +513,8 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 let Some((real_after, real_events)) = &real else {
                     continue;
                 };
-                if !R::hides_from(real_after, seat) {
+                let hidden_before = R::hidden_count(&state, seat);
+                if !R::hides_from(real_after, seat) || R::hidden_count(real_after, seat) < hidden_before {
                     continue; // revealed within this step (both bids are in): nothing left to keep
                 }
                 let mut real_log = Vec::new();
@@ -522,7 +523,7 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 for c in alike {
                     let (after, events) =
                         resolve(c).map_err(|e| fail(step, format!("{c:?} failed to resolve: {e}")))?;
-                    if !R::hides_from(&after, seat) {
+                    if !R::hides_from(&after, seat) || R::hidden_count(&after, seat) < hidden_before {
                         continue;
                     }
                     let mut log = Vec::new();

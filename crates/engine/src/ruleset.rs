@@ -152,6 +152,13 @@ pub trait Ruleset: Sized + 'static {
         false
     }
 
+    /// How many things are hidden from `seat` right now (the default counts "anything" as one).
+    /// The conformance suite does not compare two commands a seat is shown alike when either
+    /// of them reveals something (the count drops): what a reveal shows is meant to be seen.
+    fn hidden_count(state: &Self::State, seat: Seat) -> usize {
+        usize::from(Self::hides_from(state, seat))
+    }
+
     /// What `seat` is shown of `event`, which is about to be applied to `state`. The default
     /// shows everything.
     fn redact(state: &Self::State, seat: Seat, event: &Self::Event) -> Shown<Self::Event> {

@@ -76,7 +76,18 @@ fn pick(v: &View<'_>, legal: &[Command]) -> Option<Command> {
         })
         .collect();
     let can_hit = |w: Cid| {
-        foes(v, w).any(|f| plan(v, w, Aim::At(f), crate::command::default_with(v, w), Mode::Harm { hold: false }, false, false).is_ok())
+        foes(v, w).any(|f| {
+            plan(
+                v,
+                w,
+                Aim::At(f),
+                crate::command::default_with(v, w),
+                Mode::Harm { hold: false },
+                false,
+                false,
+            )
+            .is_ok()
+        })
     };
     acts.iter()
         .find(|&&w| can_hit(w))
@@ -124,8 +135,9 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
             continue;
         };
         let spent = matches!(with, With::Item(i) if me.items.get(*i as usize).and_then(|it| v.setup.item(&it.id)).is_some_and(|d| d.has(Keyword::Consumable)));
-        let score = -health(v, *t) * 4 + i32::from(p.profile.die) - if p.save { 8 } else { 0 } - if spent { 6 } else { 0 }
-            + if *with == With::Unarmed { -3 } else { 0 };
+        let score =
+            -health(v, *t) * 4 + i32::from(p.profile.die) - if p.save { 8 } else { 0 } - if spent { 6 } else { 0 }
+                + if *with == With::Unarmed { -3 } else { 0 };
         if best.is_none_or(|(b, _)| score > b) {
             best = Some((score, c));
         }
@@ -141,7 +153,9 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
         let now = me.at.range(goal, zones).unwrap_or(u8::MAX);
         let step = legal.iter().find(|c| match c {
             Command::Move { to, sneak } => {
-                *sneak == me.concealed && (to.range(goal, zones).unwrap_or(u8::MAX) < now || (me.at.is_border() && to.range(goal, zones) == Some(now) && !to.is_border()))
+                *sneak == me.concealed
+                    && (to.range(goal, zones).unwrap_or(u8::MAX) < now
+                        || (me.at.is_border() && to.range(goal, zones) == Some(now) && !to.is_border()))
             }
             _ => false,
         });
@@ -183,7 +197,20 @@ fn answer(v: &View<'_>, f: &Frame, legal: &[Command]) -> Command {
                 return Command::Decline;
             }
             let me = v.ch(a.target);
-            if let Some(c) = legal.iter().find(|c| matches!(c, Command::Counter { mode: Mode::Harm { hold: false }, .. })) {
+            // The counter with the best weapon: the largest die, unimpaired.
+            let best = legal
+                .iter()
+                .filter_map(|c| match c {
+                    Command::Counter {
+                        with,
+                        mode: Mode::Harm { hold: false },
+                    } => crate::check::profile(v, a.target, *with)
+                        .ok()
+                        .map(|p| (i32::from(p.die) - if p.impaired { 4 } else { 0 }, c)),
+                    _ => None,
+                })
+                .max_by_key(|(score, _)| *score);
+            if let Some((_, c)) = best {
                 return c.clone();
             }
             if legal.contains(&Command::Dodge) && me.ability(Ability::Agi) >= 9 {

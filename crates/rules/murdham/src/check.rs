@@ -132,12 +132,6 @@ pub fn profile(s: &State, who: Cid, with: With) -> Result<Profile, Reject> {
                     format!("{} does not hold the {} (equip it first)", c.name, d.name),
                 ));
             }
-            if it.spent.is_some() {
-                return Err(no(
-                    codes::BAD_ITEM,
-                    format!("the {} has fired and is not reloaded", d.name),
-                ));
-            }
             // MUR-R17: a one-handed weapon in the other hand is impaired, unless ambidextrous.
             let off = hand == Some(1) && !d.two_handed() && !c.stats.has(Skill::Ambidextrous);
             Ok(Profile {
@@ -218,9 +212,22 @@ pub fn blast_victims(s: &State, by: Cid, place: Place, melee: bool, sweep: bool)
 
 /// Works out an attack by `who`: refused with the reason when the rules do not allow it.
 /// `reaction` is true for counters and opportunity attacks (no action is spent).
-pub fn plan(s: &State, who: Cid, aim: Aim, with: With, mode: Mode, sweep: bool, reaction: bool) -> Result<Plan, Reject> {
+pub fn plan(
+    s: &State,
+    who: Cid,
+    aim: Aim,
+    with: With,
+    mode: Mode,
+    sweep: bool,
+    reaction: bool,
+) -> Result<Plan, Reject> {
     let me = s.ch(who);
     let p = profile(s, who, with)?;
+    if let With::Item(i) = with
+        && me.items.get(i as usize).is_some_and(|it| it.spent.is_some())
+    {
+        return Err(no(codes::BAD_ITEM, "that weapon has fired and is not reloaded"));
+    }
     let grabbing = s.ids().find(|&c| s.ch(c).grabbed_by == Some(who));
     let melee_reach = if me.stats.size == Size::Massive { 1 } else { 0 };
     match (mode, with) {
@@ -229,7 +236,10 @@ pub fn plan(s: &State, who: Cid, aim: Aim, with: With, mode: Mode, sweep: bool, 
         _ => {}
     }
     if sweep && (p.range > 0 || p.blast || p.power || !matches!(mode, Mode::Harm { .. })) {
-        return Err(no(codes::NOT_ALLOWED, "a sweep is a melee attack that deals damage (MUR-R58)"));
+        return Err(no(
+            codes::NOT_ALLOWED,
+            "a sweep is a melee attack that deals damage (MUR-R58)",
+        ));
     }
     if p.blast || sweep {
         if !matches!(mode, Mode::Harm { .. }) {
@@ -292,7 +302,12 @@ pub fn plan(s: &State, who: Cid, aim: Aim, with: With, mode: Mode, sweep: bool, 
     let target = s
         .chars
         .get(t as usize)
-        .filter(|c| !matches!(c.status, Status::Dead | Status::Fled | Status::Banished | Status::Disabled))
+        .filter(|c| {
+            !matches!(
+                c.status,
+                Status::Dead | Status::Fled | Status::Banished | Status::Disabled
+            )
+        })
         .filter(|_| t != who && !s.hidden_from(t, me.side))
         .ok_or_else(|| no(codes::BAD_TARGET, "attack a character you can see who is still there"))?;
     if let Some(f) = me.frightened_of
@@ -336,6 +351,12 @@ pub fn plan(s: &State, who: Cid, aim: Aim, with: With, mode: Mode, sweep: bool, 
             }
         }
         Mode::Grapple => {
+            if with != With::Unarmed {
+                return Err(no(
+                    codes::NOT_ALLOWED,
+                    "a grapple is made bare-handed (a weapon that grabs does it with its attack)",
+                ));
+            }
             if range > melee_reach || !target.up() && target.status != Status::Surrendered {
                 return Err(no(codes::BAD_TARGET, "a grapple needs a nearby target"));
             }
@@ -479,8 +500,8 @@ pub fn dodge_open(s: &State, a: &Attack) -> Option<bool> {
     }
     // MUR-R60: dodge blows pays for one dodge a round; fleet footed for one against an
     // opportunity attack.
-    let free = (t.stats.has(Skill::DodgeBlows) && !t.free_dodge_used)
-        || (a.opportunity && t.stats.has(Skill::FleetFooted));
+    let free =
+        (t.stats.has(Skill::DodgeBlows) && !t.free_dodge_used) || (a.opportunity && t.stats.has(Skill::FleetFooted));
     if a.opportunity && !free {
         // MUR-R25: the mover is already spending its turn.
         return None;
@@ -526,7 +547,11 @@ pub fn hide_ok(s: &State, a: &Attack, helper: Cid) -> Result<(), Reject> {
         return Err(no(codes::NO_REACTION, "no reaction is open to the target now"));
     }
     let ok = s.chars.get(helper as usize).is_some_and(|h| {
-        helper != a.target && helper != a.by && h.up() && s.nearby(helper, a.target) && !s.hidden_from(helper, s.ch(a.target).side)
+        helper != a.target
+            && helper != a.by
+            && h.up()
+            && s.nearby(helper, a.target)
+            && !s.hidden_from(helper, s.ch(a.target).side)
     });
     if !ok {
         return Err(no(codes::BAD_TARGET, "hide behind a character nearby who is still up"));
@@ -563,7 +588,16 @@ pub fn opportunity_ok(s: &State, mover: Cid, to: Place, foe: Cid) -> bool {
     // MUR-H26: moving away is leaving range 0; stepping onto a border of the zone does not
     // count unless the option says so.
     let away = !to.nearby(f.at, zones) || (s.options.border_step_provokes && to.is_border() && !m.at.is_border());
-    away && plan(s, foe, Aim::At(mover), default_with(s, foe), Mode::Harm { hold: false }, false, true).is_ok()
+    away && plan(
+        s,
+        foe,
+        Aim::At(mover),
+        default_with(s, foe),
+        Mode::Harm { hold: false },
+        false,
+        true,
+    )
+    .is_ok()
 }
 
 /// Whether the command is accepted now (the engine has already checked who may send it).
@@ -607,7 +641,10 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
                     Some(ch) if Some(ch.side) == side && !s.order.has_acted(*w) && s.may_take_turn(*w) => Ok(()),
                     Some(ch) => Err(no(
                         codes::CANNOT_ACT,
-                        format!("{} cannot take a turn now (not this faction's, had its turn, or cannot act in this phase)", ch.name),
+                        format!(
+                            "{} cannot take a turn now (not this faction's, had its turn, or cannot act in this phase)",
+                            ch.name
+                        ),
                     )),
                     None => Err(no(codes::BAD_TARGET, "no such character")),
                 }
@@ -624,7 +661,12 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
     let me = s.ch(who);
     let zones = &s.setup.zones;
     // MUR-R39: an entangled character may only spend its turn trying to break free.
-    if me.grabbed_by.is_some() && !matches!(c, Command::BreakFree | Command::End | Command::TimedOut | Command::Surrender) {
+    if me.grabbed_by.is_some()
+        && !matches!(
+            c,
+            Command::BreakFree | Command::End | Command::TimedOut | Command::Surrender
+        )
+    {
         return Err(no(
             codes::ENTANGLED,
             format!("{} is held: it may only try to break free", me.name),
@@ -672,7 +714,10 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             if let Some(h) = holding {
                 // MUR-R36: the holder drags the held character along: there must be room.
                 if s.crowd(*to, Some(me.side)) + 1 >= to.capacity() && s.ch(h).at != *to {
-                    return Err(no(codes::NO_ROOM, format!("{} has no room for two", to.describe(zones))));
+                    return Err(no(
+                        codes::NO_ROOM,
+                        format!("{} has no room for two", to.describe(zones)),
+                    ));
                 }
             }
             Ok(())
@@ -686,7 +731,10 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 return Err(no(codes::NOT_ALLOWED, format!("{} is in cover already", me.name)));
             }
             if me.at.is_border() || t.halves == 0 {
-                return Err(no(codes::BAD_MOVE, "taking cover is half a zone of movement inside a zone"));
+                return Err(no(
+                    codes::BAD_MOVE,
+                    "taking cover is half a zone of movement inside a zone",
+                ));
             }
             let spots = zones.zone(me.at.a).map_or(0, |z| z.cover) as usize;
             let taken = s
@@ -715,7 +763,10 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 return Err(no(codes::NOT_ALLOWED, "a stunt is a short description"));
             }
             if stunt.is_some() && (!matches!(mode, Mode::Harm { .. }) || matches!(aim, Aim::Place(_))) {
-                return Err(no(codes::NOT_ALLOWED, "a stunt replaces the damage of an attack on one character"));
+                return Err(no(
+                    codes::NOT_ALLOWED,
+                    "a stunt replaces the damage of an attack on one character",
+                ));
             }
             plan(s, who, *aim, *with, *mode, *sweep, false).map(drop)
         }
@@ -729,7 +780,10 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 return Err(no(codes::BAD_TARGET, "aim it at a character you can see who is up"));
             }
             if me.taunted_by.is_some_and(|x| x != *target) {
-                return Err(no(codes::CONDITION, format!("{} is taunted and may only try to harm the taunter", me.name)));
+                return Err(no(
+                    codes::CONDITION,
+                    format!("{} is taunted and may only try to harm the taunter", me.name),
+                ));
             }
             let _ = kind;
             Ok(())
@@ -745,11 +799,17 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 return Err(no(codes::BAD_TARGET, "shove the character you are holding"));
             };
             if to.is_none() && !hazard {
-                return Err(no(codes::NOT_ALLOWED, "a shove moves the target half a zone, into a hazard, or both"));
+                return Err(no(
+                    codes::NOT_ALLOWED,
+                    "a shove moves the target half a zone, into a hazard, or both",
+                ));
             }
             if let Some(p) = to {
                 if h.at.step_cost(*p, zones) != Some(1) {
-                    return Err(no(codes::BAD_MOVE, "a shove moves its target half a zone: onto a border or off one"));
+                    return Err(no(
+                        codes::BAD_MOVE,
+                        "a shove moves its target half a zone: onto a border or off one",
+                    ));
                 }
                 if s.crowd(*p, Some(me.side)) >= p.capacity() {
                     return Err(no(codes::NO_ROOM, format!("{} is full", p.describe(zones))));
@@ -771,7 +831,10 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             };
             // MUR-R59: only a larger grabber throws.
             if h.stats.size >= me.stats.size {
-                return Err(no(codes::NOT_ALLOWED, "only a larger character throws the one it holds"));
+                return Err(no(
+                    codes::NOT_ALLOWED,
+                    "only a larger character throws the one it holds",
+                ));
             }
             if me.at.range(*to, zones).is_none_or(|r| r > 2) {
                 return Err(no(codes::OUT_OF_RANGE, "a throw reaches range 2 at most"));
@@ -832,7 +895,10 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             bonus_left(t)?;
             match s.ground.get(*g as usize) {
                 Some((p, _)) if *p == me.at && me.items.len() < MAX_ITEMS => Ok(()),
-                Some((p, _)) if *p == me.at => Err(no(codes::HANDS_FULL, format!("{} carries {MAX_ITEMS} items already", me.name))),
+                Some((p, _)) if *p == me.at => Err(no(
+                    codes::HANDS_FULL,
+                    format!("{} carries {MAX_ITEMS} items already", me.name),
+                )),
                 _ => Err(no(codes::BAD_ITEM, "nothing like that lies here")),
             }
         }
@@ -846,10 +912,12 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 ));
             }
             if let Some(o) = on {
-                let ok = s
-                    .chars
-                    .get(*o as usize)
-                    .is_some_and(|x| !matches!(x.status, Status::Dead | Status::Fled | Status::Banished) && s.nearby(who, *o));
+                if *o == who {
+                    return Err(no(codes::BAD_TARGET, "on yourself: leave out the id"));
+                }
+                let ok = s.chars.get(*o as usize).is_some_and(|x| {
+                    !matches!(x.status, Status::Dead | Status::Fled | Status::Banished) && s.nearby(who, *o)
+                });
                 if !ok {
                     return Err(no(codes::BAD_TARGET, "use it on yourself or on a nearby character"));
                 }
@@ -860,12 +928,19 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             main_left(t)?;
             let (it, d) = own_item(s, who, *i)?;
             if it.spent.is_none() || me.hand_of(*i).is_none() {
-                return Err(no(codes::BAD_ITEM, format!("the {} is not in hand waiting to be reloaded", d.name)));
+                return Err(no(
+                    codes::BAD_ITEM,
+                    format!("the {} is not in hand waiting to be reloaded", d.name),
+                ));
             }
             Ok(())
         }
         Command::Interact { main } => {
-            if *main { main_left(t) } else { bonus_left(t) }
+            if *main {
+                main_left(t)
+            } else {
+                bonus_left(t)
+            }
         }
         Command::Say => bonus_left(t),
         _ => Err(no(codes::NOT_NOW, "that is not something to do on a turn")),
@@ -923,7 +998,10 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
                 crate::command::Gauge::Health => {
                     let v = i32::from(by.apply(c.health.clamp(-999, 999) as i16));
                     if !(1..=c.stats.max_health()).contains(&v) {
-                        return bad(format!("health would be {v}: set it within 1..={} (damage goes through the rules)", c.stats.max_health()));
+                        return bad(format!(
+                            "health would be {v}: set it within 1..={} (damage goes through the rules)",
+                            c.stats.max_health()
+                        ));
                     }
                     if !c.up() {
                         return bad(format!("{} is out of the fight: heal it instead", c.name));
@@ -1113,45 +1191,60 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
             }
         }
     }
-    let main = default_with(s, who);
     for x in s.ids() {
-        for mode in [Mode::FinalBlow, Mode::Grapple] {
+        push_if(
+            out,
+            Command::Attack {
+                aim: Aim::At(x),
+                with: With::Unarmed,
+                mode: Mode::Grapple,
+                sweep: false,
+                stunt: None,
+            },
+        );
+        for &with in &weapons {
             push_if(
                 out,
                 Command::Attack {
                     aim: Aim::At(x),
-                    with: if mode == Mode::Grapple { With::Unarmed } else { main },
-                    mode,
+                    with,
+                    mode: Mode::FinalBlow,
                     sweep: false,
                     stunt: None,
                 },
             );
-        }
-        for item in 0..s.ch(x).items.len() as u8 {
-            if s.ch(x).hand_of(item) == Some(0) || s.ch(x).hand_of(item) == Some(1) && s.ch(x).hands[0] != Some(item) {
-                push_if(
-                    out,
-                    Command::Attack {
-                        aim: Aim::At(x),
-                        with: main,
-                        mode: Mode::Disarm { item },
-                        sweep: false,
-                        stunt: None,
-                    },
-                );
+            let target = s.ch(x);
+            for item in 0..target.items.len() as u8 {
+                // A two-handed item fills both hands: list it once.
+                if target.hands[0] == Some(item) || target.hands[1] == Some(item) && target.hands[0] != Some(item) {
+                    push_if(
+                        out,
+                        Command::Attack {
+                            aim: Aim::At(x),
+                            with,
+                            mode: Mode::Disarm { item },
+                            sweep: false,
+                            stunt: None,
+                        },
+                    );
+                }
             }
         }
     }
-    push_if(
-        out,
-        Command::Attack {
-            aim: Aim::Place(Place::zone(me.at.a)),
-            with: main,
-            mode: Mode::Harm { hold: false },
-            sweep: true,
-            stunt: None,
-        },
-    );
+    for &with in &weapons {
+        for z in me.at.zones() {
+            push_if(
+                out,
+                Command::Attack {
+                    aim: Aim::Place(Place::zone(z)),
+                    with,
+                    mode: Mode::Harm { hold: false },
+                    sweep: true,
+                    stunt: None,
+                },
+            );
+        }
+    }
     for x in s.ids() {
         for kind in [Influence::Distract, Influence::Intimidate, Influence::Taunt] {
             push_if(out, Command::Influence { kind, target: x });
@@ -1170,12 +1263,32 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
             let here = s.ch(x).at;
             for (p, cost) in here.steps(zones) {
                 if cost == 1 {
-                    push_if(out, Command::Shove { target: x, to: Some(p), hazard: false });
+                    push_if(
+                        out,
+                        Command::Shove {
+                            target: x,
+                            to: Some(p),
+                            hazard: false,
+                        },
+                    );
                 }
             }
-            push_if(out, Command::Shove { target: x, to: None, hazard: true });
+            push_if(
+                out,
+                Command::Shove {
+                    target: x,
+                    to: None,
+                    hazard: true,
+                },
+            );
             for z in zones.ids() {
-                push_if(out, Command::Throw { target: x, to: Place::zone(z) });
+                push_if(
+                    out,
+                    Command::Throw {
+                        target: x,
+                        to: Place::zone(z),
+                    },
+                );
             }
         }
         push_if(out, Command::Free(x));

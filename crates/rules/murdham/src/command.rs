@@ -367,7 +367,11 @@ fn item_of(s: &State, who: Option<Cid>, word: &str) -> Result<u8, Reject> {
         Reject::unreadable(format!(
             "{} has no item '{word}' (it has: {})",
             c.name,
-            if have.is_empty() { "nothing".to_string() } else { have.join(", ") }
+            if have.is_empty() {
+                "nothing".to_string()
+            } else {
+                have.join(", ")
+            }
         ))
     })
 }
@@ -707,7 +711,11 @@ pub fn format(s: &State, c: &Command) -> String {
             let tail = format!(
                 "{}{}{}",
                 if *sweep { " sweep" } else { "" },
-                if matches!(mode, Mode::Harm { hold: true }) { " hold" } else { "" },
+                if matches!(mode, Mode::Harm { hold: true }) {
+                    " hold"
+                } else {
+                    ""
+                },
                 stunt.as_ref().map(|x| format!(" stunt {x}")).unwrap_or_default()
             );
             match (mode, w) {
@@ -756,7 +764,9 @@ pub fn format(s: &State, c: &Command) -> String {
         Command::Drop(i) => format!("drop {}", item_word(s, me, *i)),
         Command::PickUp(g) => format!(
             "pickup {}",
-            s.ground.get(*g as usize).map_or_else(|| format!("#{g}"), |(_, it)| it.id.clone())
+            s.ground
+                .get(*g as usize)
+                .map_or_else(|| format!("#{g}"), |(_, it)| it.id.clone())
         ),
         Command::Use { item, on } => format!(
             "use {}{}",

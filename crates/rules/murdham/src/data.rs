@@ -228,7 +228,10 @@ impl ItemDef {
     /// Checks the numbers.
     pub fn check(&self) -> Result<(), String> {
         if !matches!(self.damage, 0 | 4 | 6 | 8 | 10 | 12 | 20) {
-            return Err(format!("damage = {}: a die of 4, 6, 8, 10, 12 or 20 faces, or 0", self.damage));
+            return Err(format!(
+                "damage = {}: a die of 4, 6, 8, 10, 12 or 20 faces, or 0",
+                self.damage
+            ));
         }
         if self.range > 20 || self.bulk > 3 || !matches!(self.heal, 0 | 4 | 6 | 8 | 10 | 12 | 20) {
             return Err("range is 0..=20, bulk 0..=3, heal a die of 4 to 20 faces or 0".into());

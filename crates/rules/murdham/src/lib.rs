@@ -141,6 +141,10 @@ impl Ruleset for Murdham {
         view::hides_from(s, seat)
     }
 
+    fn hidden_count(s: &State, seat: Seat) -> usize {
+        view::hidden_count(s, seat)
+    }
+
     fn redact(s: &State, seat: Seat, e: &Event) -> Shown<Event> {
         view::redact(s, seat, e)
     }

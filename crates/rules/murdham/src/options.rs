@@ -215,7 +215,11 @@ impl Options {
 
     /// Half of a range in zones (MUR-H4).
     pub fn half_range(&self, range: u8) -> u8 {
-        if self.half_range_up { range.div_ceil(2) } else { range / 2 }
+        if self.half_range_up {
+            range.div_ceil(2)
+        } else {
+            range / 2
+        }
     }
 
     /// Named variants for the conformance suite: together they give every option a

@@ -79,7 +79,10 @@ impl Place {
         let border_steps = from_zone
             .iter()
             .flat_map(move |&n| [(Place::border(self.a, n), 1), (Place::zone(n), 2)]);
-        let zone_steps = self.b.into_iter().flat_map(move |b| [(Place::zone(self.a), 1), (Place::zone(b), 1)]);
+        let zone_steps = self
+            .b
+            .into_iter()
+            .flat_map(move |b| [(Place::zone(self.a), 1), (Place::zone(b), 1)]);
         border_steps.chain(zone_steps)
     }
 
@@ -90,7 +93,11 @@ impl Place {
 
     /// How many characters the place holds.
     pub fn capacity(self) -> usize {
-        if self.is_border() { BORDER_CAPACITY } else { ZONE_CAPACITY }
+        if self.is_border() {
+            BORDER_CAPACITY
+        } else {
+            ZONE_CAPACITY
+        }
     }
 
     /// Reads `zone` or `zone|zone`.
@@ -127,7 +134,10 @@ impl Place {
 
     /// The place for a log: display names, "the border of X and Y".
     pub fn describe(self, map: &ZoneMap) -> String {
-        let name = |z: ZoneId| map.zone(z).map_or_else(|| format!("#{}", z.get()), |x| x.display_name().to_string());
+        let name = |z: ZoneId| {
+            map.zone(z)
+                .map_or_else(|| format!("#{}", z.get()), |x| x.display_name().to_string())
+        };
         match self.b {
             None => name(self.a),
             Some(b) => format!("the border of {} and {}", name(self.a), name(b)),

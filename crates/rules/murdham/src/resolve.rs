@@ -85,7 +85,8 @@ pub fn faction_to_pick(s: &State) -> Option<u8> {
 
 /// Whether someone of `side` can take a turn now (MUR-R4).
 pub fn side_can_act(s: &State, side: u8) -> bool {
-    s.ids().any(|c| s.ch(c).side == side && !s.order.has_acted(c) && s.may_take_turn(c))
+    s.ids()
+        .any(|c| s.ch(c).side == side && !s.order.has_acted(c) && s.may_take_turn(c))
 }
 
 /// MUR-R3, MUR-H14: every faction (or, with `every-faction-passes = false`, every faction with
@@ -107,7 +108,10 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command) -> Res<()> {
         Some(Frame::Attack(a)) => answer(cx, a, command)?,
         Some(Frame::Step(st)) => {
             let foe = st.next;
-            cx.update(Frame::Step(Step { next: foe + 1, ..st.clone() }));
+            cx.update(Frame::Step(Step {
+                next: foe + 1,
+                ..st.clone()
+            }));
             if let Command::Opportunity(with) = command {
                 // MUR-R25: a reaction that takes the foe's turn, resolved before the step.
                 cx.emit(Event::Reacted {
@@ -115,11 +119,22 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command) -> Res<()> {
                     what: "opportunity attack".into(),
                     free: false,
                 });
-                declare(cx, foe, Aim::At(st.who), *with, Mode::Harm { hold: false }, false, None, true)?;
+                declare(
+                    cx,
+                    foe,
+                    Aim::At(st.who),
+                    *with,
+                    Mode::Harm { hold: false },
+                    false,
+                    None,
+                    true,
+                )?;
             }
         }
         Some(Frame::Morale { who }) => {
-            let (&first, rest) = who.split_first().ok_or_else(|| bug("an empty morale frame was asked"))?;
+            let (&first, rest) = who
+                .split_first()
+                .ok_or_else(|| bug("an empty morale frame was asked"))?;
             let status = if *command == Command::Retreat {
                 Status::Fled
             } else {
@@ -194,7 +209,10 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             cx.emit(Event::TurnEnded { who });
         }
         Command::Move { to, sneak } => {
-            let cost = me.at.step_cost(*to, &cx.s.setup.zones).ok_or_else(|| bug("a checked step is no step"))?;
+            let cost = me
+                .at
+                .step_cost(*to, &cx.s.setup.zones)
+                .ok_or_else(|| bug("a checked step is no step"))?;
             if me.concealed {
                 let stays = if *sneak {
                     save(cx, who, Ability::Agi, Why::Sneak)?
@@ -203,7 +221,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
                 };
                 if !stays {
                     // MUR-R42: moving without a successful sneak reveals the mover.
-                    cx.emit(Event::Concealment { who, concealed: false });
+                    reveal(cx, who);
                 }
             }
             cx.push(Frame::Step(Step {
@@ -337,6 +355,8 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             cx.emit(Event::Stowed { who, item: *i });
         }
         Command::Drop(i) => {
+            // MUR-R42 [fray]: an item dropped where a concealed character stands gives it away.
+            reveal(cx, who);
             cx.emit(Event::Acted {
                 who,
                 main: false,
@@ -345,6 +365,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             cx.emit(Event::Dropped { who, item: *i });
         }
         Command::PickUp(g) => {
+            reveal(cx, who);
             cx.emit(Event::Acted {
                 who,
                 main: false,
@@ -406,8 +427,10 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
 
 /// Reveals a concealed character (MUR-R42).
 fn reveal(cx: &mut Cx<'_, Murdham>, who: Cid) {
-    if cx.s.ch(who).concealed {
-        cx.emit(Event::Concealment { who, concealed: false });
+    let c = cx.s.ch(who);
+    if c.concealed {
+        let (at, cover) = (c.at, c.cover);
+        cx.emit(Event::Revealed { who, at, cover });
     }
 }
 
@@ -437,13 +460,16 @@ fn declare(
         });
     }
     if let With::Item(i) = with {
-        let reload = cx
-            .s
-            .setup
-            .item(&cx.s.ch(by).items[i as usize].id)
-            .is_some_and(|d| d.has(Keyword::Reload) || d.has(Keyword::Consumable));
+        let reload =
+            cx.s.setup
+                .item(&cx.s.ch(by).items[i as usize].id)
+                .is_some_and(|d| d.has(Keyword::Reload) || d.has(Keyword::Consumable));
         if !reload {
-            cx.emit(Event::Used { who: by, item: i, spent: false });
+            cx.emit(Event::Used {
+                who: by,
+                item: i,
+                spent: false,
+            });
         }
     }
     for flag in [Condition::Hindered(false), Condition::Penetrating(false)] {
@@ -452,27 +478,20 @@ fn declare(
             _ => false,
         };
         if on {
-            cx.emit(Event::Condition { who: by, condition: flag });
+            cx.emit(Event::Condition {
+                who: by,
+                condition: flag,
+            });
         }
     }
-    let target = match (p.target, aim) {
-        (Some(t), _) => t,
-        (None, _) => by,
-    };
-    let queue = match p.blast {
-        Some(place) if !p.save => check::blast_victims(&cx.s, by, place, !p.ranged, sweep)
-            .into_iter()
-            .skip(1)
-            .collect(),
-        _ => Vec::new(),
-    };
+    let target = p.target.unwrap_or(by);
     cx.push(Frame::Attack(Attack {
         by,
         with,
         mode,
         target,
         blast: p.blast,
-        queue,
+        queue: Vec::new(),
         sweep,
         focused: p.focused && matches!(aim, Aim::At(_)),
         opportunity,
@@ -483,6 +502,8 @@ fn declare(
         hid: false,
         stage: Stage::Aim,
         surprise,
+        save: p.save,
+        ranged: p.ranged,
         rolled: None,
         face: None,
     }))?;
@@ -493,7 +514,11 @@ fn declare(
     {
         // The frame keeps the item's index: a spent flask is taken out after the attack.
         if d.has(Keyword::Reload) {
-            cx.emit(Event::Used { who: by, item: i, spent: true });
+            cx.emit(Event::Used {
+                who: by,
+                item: i,
+                spent: true,
+            });
         }
     }
     Ok(())
@@ -643,8 +668,16 @@ fn swap_places(cx: &mut Cx<'_, Murdham>, a: Cid, b: Cid) {
     }
     let (pa, pb) = (cx.s.ch(a).at, cx.s.ch(b).at);
     if pa != pb {
-        cx.emit(Event::Moved { who: a, to: pb, cost: 0 });
-        cx.emit(Event::Moved { who: b, to: pa, cost: 0 });
+        cx.emit(Event::Moved {
+            who: a,
+            to: pb,
+            cost: 0,
+        });
+        cx.emit(Event::Moved {
+            who: b,
+            to: pa,
+            cost: 0,
+        });
     }
 }
 
@@ -798,7 +831,11 @@ fn morale(cx: &mut Cx<'_, Murdham>) -> Res<()> {
             .iter()
             .filter(|&&c| {
                 let ch = s.ch(c);
-                if s.options.morale_counts_all_losses { !ch.up() } else { ch.status == Status::Dead }
+                if s.options.morale_counts_all_losses {
+                    !ch.up()
+                } else {
+                    ch.status == Status::Dead
+                }
             })
             .count();
         let left = members.len().saturating_sub(lost);
@@ -908,14 +945,30 @@ fn durability(cx: &mut Cx<'_, Murdham>, who: Cid, item: Option<u8>, robust: bool
     let roll = die(cx, sides, who, "durability roll")?;
     cx.emit(Event::Durability { who, item, roll, sides });
     if roll == 1 {
-        cx.emit(Event::Worn {
-            who,
-            item,
-            destroyed: damaged,
-        });
+        worn(cx, who, item, damaged);
         return Ok(damaged && item.is_some());
     }
     Ok(false)
+}
+
+/// An item (or, with `item` none, the armour) of `who` is damaged or destroyed.
+fn worn(cx: &mut Cx<'_, Murdham>, who: Cid, item: Option<u8>, destroyed: bool) {
+    let name = match item {
+        Some(i) => {
+            cx.s.ch(who)
+                .items
+                .get(i as usize)
+                .and_then(|it| cx.s.setup.item(&it.id))
+                .map_or_else(|| "item".to_string(), |d| d.name.clone())
+        }
+        None => "armour".into(),
+    };
+    cx.emit(Event::Worn {
+        who,
+        name,
+        item,
+        destroyed,
+    });
 }
 
 /// A step waiting for opportunity attacks: ask the next foe who may make one, or take it.
@@ -945,7 +998,11 @@ fn step(cx: &mut Cx<'_, Murdham>, st: Step) -> Res<Flow> {
     });
     // MUR-R36: the held character moves with its holder.
     for h in held {
-        cx.emit(Event::Moved { who: h, to: st.to, cost: 0 });
+        cx.emit(Event::Moved {
+            who: h,
+            to: st.to,
+            cost: 0,
+        });
     }
     Ok(Flow::Go)
 }
@@ -1017,59 +1074,46 @@ fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
 /// The to-hit save (MUR-R13) and a ranged blast's deviation (MUR-R31), then on to the stunt,
 /// guards and reactions.
 fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
-    let s = &*cx.s;
-    let aim = match a.blast {
-        Some(p) if !a.focused => Aim::Place(p),
-        _ => Aim::At(a.target),
-    };
-    let plan = match plan(s, a.by, aim, a.with, a.mode, a.sweep, a.opportunity || a.counter) {
-        Ok(p) => p,
-        Err(_) => {
-            // Something changed since the declaration (a ruling): the attack fizzles.
-            cx.pop();
-            return Ok(Flow::Go);
-        }
-    };
     let mut a = a;
-    if plan.save && !save(cx, a.by, Ability::Wit, Why::Hit)? {
-        match a.blast {
-            Some(place) if plan.ranged && !a.focused => {
+    let hit = !a.save || save(cx, a.by, Ability::Wit, Why::Hit)?;
+    match a.blast {
+        Some(place) if !a.focused => {
+            let place = if hit {
+                place
+            } else if a.ranged {
                 // MUR-R31: a missed ranged blast lands in a random neighbouring zone.
-                let Some(to) = deviate(cx, a.by, place)? else {
-                    cx.pop();
-                    return Ok(Flow::Go);
-                };
-                let victims = check::blast_victims(&cx.s, a.by, to, false, false);
-                let Some((&first, rest)) = victims.split_first() else {
-                    cx.pop();
-                    return Ok(Flow::Go);
-                };
-                a.blast = Some(to);
-                a.target = first;
-                a.queue = rest.to_vec();
-            }
-            _ => {
+                match deviate(cx, a.by, place)? {
+                    Some(to) => to,
+                    None => {
+                        cx.pop();
+                        return Ok(Flow::Go);
+                    }
+                }
+            } else {
                 cx.pop();
                 return Ok(Flow::Go);
-            }
+            };
+            let victims = check::blast_victims(&cx.s, a.by, place, !a.ranged, a.sweep);
+            let Some((&first, rest)) = victims.split_first() else {
+                // A blast on an empty place hits nobody.
+                cx.pop();
+                return Ok(Flow::Go);
+            };
+            a.blast = Some(place);
+            a.target = first;
+            a.queue = rest.to_vec();
         }
-    } else if let Some(place) = a.blast
-        && !a.focused
-        && plan.save
-    {
-        let victims = check::blast_victims(&cx.s, a.by, place, !plan.ranged, a.sweep);
-        let Some((&first, rest)) = victims.split_first() else {
+        _ if !hit => {
             cx.pop();
             return Ok(Flow::Go);
-        };
-        a.target = first;
-        a.queue = rest.to_vec();
-    } else if a.blast.is_some() && !a.focused && plan.target.is_none() {
-        // A blast on an empty zone hits nobody.
-        cx.pop();
-        return Ok(Flow::Go);
+        }
+        _ => {}
     }
-    let stage = if a.stunt.is_some() { Stage::Approve } else { Stage::Guard { next: 0 } };
+    let stage = if a.stunt.is_some() {
+        Stage::Approve
+    } else {
+        Stage::Guard { next: 0 }
+    };
     cx.update(Frame::Attack(Attack { stage, ..a }));
     Ok(Flow::Go)
 }
@@ -1089,10 +1133,17 @@ fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Option<Place>
     let count = n.len() as u16;
     let sides = match cx.s.options.deviation_die {
         DeviationDie::Exact => count,
-        DeviationDie::Standard => [4u16, 6, 8, 10, 12, 20].into_iter().find(|&d| d >= count).unwrap_or(count),
+        DeviationDie::Standard => [4u16, 6, 8, 10, 12, 20]
+            .into_iter()
+            .find(|&d| d >= count)
+            .unwrap_or(count),
     };
     loop {
-        let roll = if sides == 1 { 1 } else { die(cx, sides, by, "deviation die")? };
+        let roll = if sides == 1 {
+            1
+        } else {
+            die(cx, sides, by, "deviation die")?
+        };
         if roll <= count {
             let to = n[(roll - 1) as usize];
             cx.emit(Event::Deviated { roll, sides, to });
@@ -1174,14 +1225,22 @@ fn influence(cx: &mut Cx<'_, Murdham>, who: Cid, kind: Influence, target: Cid) -
             condition: Condition::Overwhelming(false),
         });
     }
-    let resisted = if waived { false } else { save(cx, target, Ability::Wit, Why::Influence)? };
+    let resisted = if waived {
+        false
+    } else {
+        save(cx, target, Ability::Wit, Why::Influence)?
+    };
     if resisted {
         return Ok(());
     }
     let s = &*cx.s;
     let condition = match kind {
         Influence::Distract => {
-            let round = if s.order.has_acted(target) { s.round + 1 } else { s.round };
+            let round = if s.order.has_acted(target) {
+                s.round + 1
+            } else {
+                s.round
+            };
             Condition::LosesTurn(Some(round))
         }
         Influence::Intimidate => {
@@ -1276,8 +1335,7 @@ fn armour_against(s: &State, a: &Attack, target: Cid, p: &Profile, ranged: bool,
     let mut armour = t.armour() * t.stats.size.armour_factor();
     // MUR-R27: cover adds 1 unless the attack goes through it (MUR-H7).
     let through = s.ch(a.by).penetrating
-        || s
-            .setup
+        || s.setup
             .penetration
             .iter()
             .any(|(tag, kinds)| s.setup.tagged(t.at.a, tag) && p.gunpowder && kinds.contains(&Keyword::Gunpowder));
@@ -1287,7 +1345,13 @@ fn armour_against(s: &State, a: &Attack, target: Cid, p: &Profile, ranged: bool,
         .iter()
         .enumerate()
         .filter(|(h, i)| {
-            i.is_some_and(|i| t.hand_of(i) == Some(*h) && t.items.get(i as usize).and_then(|it| s.setup.item(&it.id)).is_some_and(|d| d.has(Keyword::Shield)))
+            i.is_some_and(|i| {
+                t.hand_of(i) == Some(*h)
+                    && t.items
+                        .get(i as usize)
+                        .and_then(|it| s.setup.item(&it.id))
+                        .is_some_and(|d| d.has(Keyword::Shield))
+            })
         })
         .count();
     let aware = !a.surprise;
@@ -1306,7 +1370,15 @@ fn armour_against(s: &State, a: &Attack, target: Cid, p: &Profile, ranged: bool,
 }
 
 /// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target.
-fn compute_hit(cx: &mut Cx<'_, Murdham>, a: &Attack, by: Cid, target: Cid, with: With, mode: Mode, reacted: bool) -> Res<Hit> {
+fn compute_hit(
+    cx: &mut Cx<'_, Murdham>,
+    a: &Attack,
+    by: Cid,
+    target: Cid,
+    with: With,
+    mode: Mode,
+    reacted: bool,
+) -> Res<Hit> {
     let s = &*cx.s;
     let mut p = profile(s, by, with).map_err(|r| bug(r.reason))?;
     // Sneak attack: d12 against an unaware target.
@@ -1406,7 +1478,12 @@ fn next_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     let mut queue = a.queue.clone();
     while !queue.is_empty() {
         let next = queue.remove(0);
-        if cx.s.ch(next).up() || matches!(cx.s.ch(next).status, Status::Surrendered | Status::Incapacitated | Status::Dying { .. }) {
+        if cx.s.ch(next).up()
+            || matches!(
+                cx.s.ch(next).status,
+                Status::Surrendered | Status::Incapacitated | Status::Dying { .. }
+            )
+        {
             cx.update(Frame::Attack(Attack {
                 target: next,
                 queue,
@@ -1427,7 +1504,11 @@ fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
         && let Some(it) = cx.s.ch(a.by).items.get(i as usize)
         && cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Consumable))
     {
-        cx.emit(Event::Used { who: a.by, item: i, spent: true });
+        cx.emit(Event::Used {
+            who: a.by,
+            item: i,
+            spent: true,
+        });
     }
     Ok(Flow::Go)
 }
@@ -1442,7 +1523,11 @@ fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Re
     match a.mode {
         Mode::FinalBlow => {
             // MUR-R18: the incapacitated target is killed outright.
-            let status = if cx.s.ch(t).stats.kind == Kind::Demon { Status::Banished } else { Status::Dead };
+            let status = if cx.s.ch(t).stats.kind == Kind::Demon {
+                Status::Banished
+            } else {
+                Status::Dead
+            };
             cx.emit(Event::Fell { who: t, status });
             Ok(None)
         }
@@ -1474,46 +1559,26 @@ fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> R
         && it.damaged
         && h.face == Some(u16::from(cx.s.options.break_face))
     {
-        cx.emit(Event::Worn {
-            who: a.by,
-            item: Some(i),
-            destroyed: true,
-        });
+        worn(cx, a.by, Some(i), true);
     }
     // MUR-R50: a hit of 8 or more before armour breaks damaged shields and armour.
     if h.raw >= i32::from(cx.s.options.break_threshold) {
         let tc = cx.s.ch(t).clone();
         let shield = tc.hands.iter().flatten().copied().find(|&i| {
-            tc.items.get(i as usize).is_some_and(|it| {
-                it.damaged && cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Shield))
-            })
+            tc.items
+                .get(i as usize)
+                .is_some_and(|it| it.damaged && cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Shield)))
         });
         let armour = tc.armour_damaged && !tc.armour_lost;
         match (shield, armour, cx.s.options.shield_breaks_first) {
-            (Some(i), _, true) => cx.emit(Event::Worn {
-                who: t,
-                item: Some(i),
-                destroyed: true,
-            }),
-            (None, true, true) => cx.emit(Event::Worn {
-                who: t,
-                item: None,
-                destroyed: true,
-            }),
+            (Some(i), _, true) => worn(cx, t, Some(i), true),
+            (None, true, true) => worn(cx, t, None, true),
             (s, arm, false) => {
                 if let Some(i) = s {
-                    cx.emit(Event::Worn {
-                        who: t,
-                        item: Some(i),
-                        destroyed: true,
-                    });
+                    worn(cx, t, Some(i), true);
                 }
                 if arm {
-                    cx.emit(Event::Worn {
-                        who: t,
-                        item: None,
-                        destroyed: true,
-                    });
+                    worn(cx, t, None, true);
                 }
             }
             _ => {}
@@ -1607,6 +1672,8 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         hid: false,
         stage: Stage::Land,
         surprise: false,
+        save: false,
+        ranged: false,
         rolled: None,
         face: None,
     };
@@ -1691,7 +1758,10 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
 pub fn hurt(cx: &mut Cx<'_, Murdham>, who: Cid, by: Option<Cid>, raw: i32, armour: i32, direct: bool) -> Res<()> {
     let s = &*cx.s;
     let c = s.ch(who);
-    if matches!(c.status, Status::Dead | Status::Banished | Status::Fled | Status::Disabled) {
+    if matches!(
+        c.status,
+        Status::Dead | Status::Banished | Status::Fled | Status::Disabled
+    ) {
         return Ok(());
     }
     let amount = (raw - armour).max(0);
@@ -1723,7 +1793,11 @@ pub fn hurt(cx: &mut Cx<'_, Murdham>, who: Cid, by: Option<Cid>, raw: i32, armou
     let critical_at = div_up(before.max(0), 2) + helmet;
     let fell = if amount >= max {
         // One hit of at least the maximum health kills outright.
-        Some(if kind == Kind::Demon { Status::Banished } else { Status::Dead })
+        Some(if kind == Kind::Demon {
+            Status::Banished
+        } else {
+            Status::Dead
+        })
     } else if c.health <= 0 {
         Some(match kind {
             Kind::Creature => Status::Dying {
@@ -1785,11 +1859,17 @@ fn ruled(cx: &mut Cx<'_, Murdham>, r: &crate::command::Ruling) -> Res<()> {
     match r {
         R::Other(OwnRuling::Heal { who, amount }) => heal(cx, *who, i32::from(*amount))?,
         R::Other(OwnRuling::Chase { side, pace }) => {
-            let fleeing: Vec<Cid> = cx.s.ids().filter(|&c| cx.s.ch(c).side == *side && cx.s.ch(c).up()).collect();
+            let fleeing: Vec<Cid> =
+                cx.s.ids()
+                    .filter(|&c| cx.s.ch(c).side == *side && cx.s.ch(c).up())
+                    .collect();
             match pace {
                 Pace::Faster => {
                     for c in fleeing {
-                        cx.emit(Event::Gave { who: c, status: Status::Fled });
+                        cx.emit(Event::Gave {
+                            who: c,
+                            status: Status::Fled,
+                        });
                     }
                 }
                 Pace::Slower => {}
@@ -1810,7 +1890,10 @@ fn ruled(cx: &mut Cx<'_, Murdham>, r: &crate::command::Ruling) -> Res<()> {
                     });
                     for (c, _, pass) in members {
                         if pass {
-                            cx.emit(Event::Gave { who: c, status: Status::Fled });
+                            cx.emit(Event::Gave {
+                                who: c,
+                                status: Status::Fled,
+                            });
                         }
                     }
                 }

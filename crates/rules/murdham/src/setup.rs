@@ -484,7 +484,10 @@ fn combatant(
         if !(1..=stats.max_health()).contains(&v) {
             d.err(
                 h.span(),
-                format!("health = {v}: it starts between 1 and its maximum, {}", stats.max_health()),
+                format!(
+                    "health = {v}: it starts between 1 and its maximum, {}",
+                    stats.max_health()
+                ),
             );
         }
         v
@@ -503,7 +506,12 @@ fn combatant(
 
 /// Two items in hand need a free hand each: a two-handed item is held alone.
 fn hands(st: &Stats, items: &BTreeMap<String, ItemDef>) -> Result<(), String> {
-    let bulk: u8 = st.wield.iter().filter_map(|w| items.get(w)).map(|i| i.bulk.clamp(1, 2)).sum();
+    let bulk: u8 = st
+        .wield
+        .iter()
+        .filter_map(|w| items.get(w))
+        .map(|i| i.bulk.clamp(1, 2))
+        .sum();
     if bulk > 2 {
         return Err("the items in hand need more than two hands (a two-handed item is held alone)".into());
     }
@@ -559,7 +567,11 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     for (name, t) in &s.templates {
         check_names(s, t).map_err(|m| format!("template '{name}': {m}"))?;
     }
-    if s.player_sides.iter().chain(&s.initiative).any(|&p| p as usize >= s.sides.len()) {
+    if s.player_sides
+        .iter()
+        .chain(&s.initiative)
+        .any(|&p| p as usize >= s.sides.len())
+    {
         return Err("player-sides or initiative names a side the encounter does not have".into());
     }
     match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {

@@ -227,7 +227,11 @@ impl Char {
 
     /// Armour value now (before size): light 1, heavy 2, none if destroyed.
     pub fn armour(&self) -> i32 {
-        if self.armour_lost { 0 } else { i32::from(self.stats.armour) }
+        if self.armour_lost {
+            0
+        } else {
+            i32::from(self.stats.armour)
+        }
     }
 }
 
@@ -339,6 +343,10 @@ pub struct Attack {
     pub stage: Stage,
     /// The attacker was concealed when it attacked: its targets cannot react (MUR-R41).
     pub surprise: bool,
+    /// A WIT save to hit is needed (MUR-R13), as worked out when it was declared.
+    pub save: bool,
+    /// A ranged attack (not melee), as worked out when it was declared.
+    pub ranged: bool,
     /// A damage roll made once for the whole blast (MUR-H8).
     pub rolled: Option<i32>,
     /// The natural face of the kept damage die (MUR-R49).
@@ -596,12 +604,14 @@ pub enum Event {
         /// The ability lowered, and by how much.
         loss: Option<(Ability, u8)>,
     },
-    /// No longer concealed (MUR-R42), or concealed again (a GM ruling).
-    Concealment {
+    /// Revealed (MUR-R42): where it is, and whether in cover, are known from now on.
+    Revealed {
         /// Who.
         who: Cid,
-        /// Concealed now.
-        concealed: bool,
+        /// Where it is.
+        at: Place,
+        /// At a cover spot.
+        cover: bool,
     },
     /// Grabbed, or let go (`by` none).
     Grab {
@@ -656,10 +666,12 @@ pub enum Event {
         /// The item.
         item: u8,
     },
-    /// An item is damaged or destroyed (`armour` for the character's armour).
+    /// An item is damaged or destroyed (`item` none for the character's armour).
     Worn {
         /// Whose.
         who: Cid,
+        /// The item's name, for the log.
+        name: String,
         /// The item, or `None` for armour.
         item: Option<u8>,
         /// Destroyed (else damaged).
@@ -1025,7 +1037,12 @@ pub fn apply(s: &mut State, e: &Event) {
                 *v = v.saturating_sub(*n);
             }
         }
-        Event::Concealment { who, concealed } => s.chars[*who as usize].concealed = *concealed,
+        Event::Revealed { who, at, cover } => {
+            let c = &mut s.chars[*who as usize];
+            c.concealed = false;
+            c.at = *at;
+            c.cover = *cover;
+        }
         Event::Grab { who, by } => {
             s.chars[*who as usize].grabbed_by = *by;
         }
@@ -1045,7 +1062,11 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::Equipped { who, item, hand } => {
             let c = &mut s.chars[*who as usize];
-            let two = s.setup.items.get(&c.items[*item as usize].id).is_some_and(|d| d.two_handed());
+            let two = s
+                .setup
+                .items
+                .get(&c.items[*item as usize].id)
+                .is_some_and(|d| d.two_handed());
             if two {
                 c.hands = [Some(*item), Some(*item)];
             } else {
@@ -1088,7 +1109,9 @@ pub fn apply(s: &mut State, e: &Event) {
                 };
             }
         }
-        Event::Worn { who, item, destroyed } => {
+        Event::Worn {
+            who, item, destroyed, ..
+        } => {
             let c = &mut s.chars[*who as usize];
             match item {
                 None if *destroyed => c.armour_lost = true,

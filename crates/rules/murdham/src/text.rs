@@ -36,7 +36,11 @@ fn status_text(c: &Char) -> String {
     match c.status {
         Status::Up => String::new(),
         Status::Incapacitated => ", incapacitated".into(),
-        Status::Dying { rounds } => format!(", dying ({} more round end{})", rounds + 1, if rounds == 0 { "" } else { "s" }),
+        Status::Dying { rounds } => format!(
+            ", dying ({} more round end{})",
+            rounds + 1,
+            if rounds == 0 { "" } else { "s" }
+        ),
         Status::Dead => ", dead".into(),
         Status::Disabled => ", disabled".into(),
         Status::Banished => ", banished".into(),
@@ -152,7 +156,11 @@ impl TextRuleset for Murdham {
             } => {
                 let verdict = if *pass { "passes" } else { "fails" };
                 if *roll == 0 {
-                    format!("{} {verdict} {} automatically (size or skill)", name(who), why_word(*why))
+                    format!(
+                        "{} {verdict} {} automatically (size or skill)",
+                        name(who),
+                        why_word(*why)
+                    )
                 } else {
                     format!(
                         "{} rolls {roll} on a {} save of {score} {}: {verdict}",
@@ -176,9 +184,22 @@ impl TextRuleset for Murdham {
                 )
             }
             Event::Reacted { who, what, free } => {
-                format!("{} {what}{}", name(who), if *free { " (a free reaction)" } else { " (its turn this round)" })
+                format!(
+                    "{} {what}{}",
+                    name(who),
+                    if *free {
+                        " (a free reaction)"
+                    } else {
+                        " (its turn this round)"
+                    }
+                )
             }
-            Event::DamageRoll { by, rolls, level, total } => {
+            Event::DamageRoll {
+                by,
+                rolls,
+                level,
+                total,
+            } => {
                 let dice: Vec<String> = rolls
                     .iter()
                     .map(|r| r.iter().map(u16::to_string).collect::<Vec<_>>().join("+"))
@@ -191,16 +212,29 @@ impl TextRuleset for Murdham {
                 format!("{} rolls damage{how}: {} = {total}", name(by), dice.join(" / "))
             }
             Event::Damaged {
-                who, amount, raw, armour, ..
+                who,
+                amount,
+                raw,
+                armour,
+                ..
             } => {
                 let c = s.ch(*who);
-                let arm = if *armour > 0 { format!(" ({raw} less {armour} armour)") } else { String::new() };
-                format!("{} takes {amount} damage{arm}: health {}/{}", c.name, c.health, c.stats.max_health())
+                let arm = if *armour > 0 {
+                    format!(" ({raw} less {armour} armour)")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{} takes {amount} damage{arm}: health {}/{}",
+                    c.name,
+                    c.health,
+                    c.stats.max_health()
+                )
             }
             Event::Fell { who, status } => match status {
                 Status::Incapacitated => format!("{} is incapacitated (critical damage)", name(who)),
-                Status::Dying { .. } if matches!(s.ch(*who).status, Status::Dying { .. }) => return None,
-                Status::Dying { .. } => format!("{} is dying", name(who)),
+                Status::Dying { rounds } if *rounds == s.options.dying_rounds => format!("{} is dying", name(who)),
+                Status::Dying { .. } => return None,
                 Status::Dead => format!("{} dies", name(who)),
                 Status::Disabled => format!("{} is disabled", name(who)),
                 Status::Banished => format!("{} is banished", name(who)),
@@ -211,10 +245,7 @@ impl TextRuleset for Murdham {
                 Some((a, n)) => format!("{} is saved but injured (d6 {roll}): {} {n} lower", name(who), a.word()),
                 None => format!("{} is saved and marked (d6 {roll})", name(who)),
             },
-            Event::Concealment { who, concealed } => match concealed {
-                true => format!("{} is concealed", name(who)),
-                false => format!("{} is revealed at {}", name(who), s.ch(*who).at.describe(zones)),
-            },
+            Event::Revealed { who, at, .. } => format!("{} is revealed ({})", name(who), at.describe(zones)),
             Event::Grab { who, by } => match by {
                 Some(b) => format!("{} is grabbed by {}", name(who), name(b)),
                 None => format!("{} is free", name(who)),
@@ -232,12 +263,21 @@ impl TextRuleset for Murdham {
                     None => format!("{}'s weapon is loaded", name(who)),
                 }
             }
-            Event::Worn { who, item, destroyed } => {
+            Event::Worn {
+                who,
+                item,
+                destroyed,
+                name: what,
+            } => {
                 let what = match item {
-                    Some(_) => "an item".to_string(),
+                    Some(_) => what.clone(),
                     None => "armour".into(),
                 };
-                format!("{}'s {what} is {}", name(who), if *destroyed { "destroyed" } else { "damaged" })
+                format!(
+                    "{}'s {what} is {}",
+                    name(who),
+                    if *destroyed { "destroyed" } else { "damaged" }
+                )
             }
             Event::Durability { who, item, roll, sides } => {
                 let what = match item {
@@ -263,7 +303,10 @@ impl TextRuleset for Murdham {
             },
             Event::Resumed { who } => format!("{} is harmed and fights again", name(who)),
             Event::Deviated { roll, sides, to } => {
-                format!("The blast goes astray: d{sides} {roll}, it lands in {}", to.describe(zones))
+                format!(
+                    "The blast goes astray: d{sides} {roll}, it lands in {}",
+                    to.describe(zones)
+                )
             }
             Event::Stunt {
                 by,
@@ -363,7 +406,11 @@ impl TextRuleset for Murdham {
                 continue;
             }
             let ch = s.ch(c);
-            let acting = if s.turn.as_ref().is_some_and(|t| t.who == c) { "> " } else { "  " };
+            let acting = if s.turn.as_ref().is_some_and(|t| t.who == c) {
+                "> "
+            } else {
+                "  "
+            };
             let side = &s.setup.sides[ch.side as usize].id;
             let mut flags = String::new();
             for (on, w) in [
@@ -444,7 +491,10 @@ fn attack_line(s: &State, a: &crate::state::Attack) -> String {
             };
             match a.with {
                 With::Power(_) => format!("{verb} {with} on {target}"),
-                _ => format!("{verb} {target} with {with}{}", if hold { ", holding back" } else { "" }),
+                _ => format!(
+                    "{verb} {target} with {with}{}",
+                    if hold { ", holding back" } else { "" }
+                ),
             }
         }
         Mode::FinalBlow => format!("deals {target} a final blow"),
@@ -521,7 +571,11 @@ fn now(s: &State) -> String {
         return format!("The combat is over: {r}");
     }
     if s.opening {
-        return format!("Round {}: {} choose who acts first (open <faction>)", s.round, side(s.initiative));
+        return format!(
+            "Round {}: {} choose who acts first (open <faction>)",
+            s.round,
+            side(s.initiative)
+        );
     }
     if let Some(t) = &s.turn {
         let c = s.ch(t.who);

@@ -30,6 +30,11 @@ pub fn hides_from(s: &State, seat: Seat) -> bool {
     s.ids().any(|c| hidden_from(s, seat, c) && !s.ch(c).down())
 }
 
+/// How many characters are hidden from `seat` now.
+pub fn hidden_count(s: &State, seat: Seat) -> usize {
+    s.ids().filter(|&c| hidden_from(s, seat, c) && !s.ch(c).down()).count()
+}
+
 /// A seat's view of the state: it serialises to the JSON the seat is sent (hidden characters
 /// left out), and its AI reads the state through it, asking [`View::sees`] before it looks at a
 /// character.
@@ -155,7 +160,8 @@ pub fn redact(s: &State, seat: Seat, e: &Event) -> Shown<Event> {
 }
 
 /// A hidden character's commands are not shown to the seats it is hidden from, except those
-/// that reveal it (an attack, an influence, talk).
+/// that reveal it (an attack, an influence, talk, dropping or picking up an item) and the end
+/// of its turn, which the next faction's opportunity makes plain anyway.
 pub fn redact_command(s: &State, seat: Seat, c: &Command) -> Shown<Command> {
     let Some(who) = crate::pending_actor(s) else {
         return Shown::All;
@@ -165,7 +171,15 @@ pub fn redact_command(s: &State, seat: Seat, c: &Command) -> Shown<Command> {
     }
     let reveals = matches!(
         c,
-        Command::Attack { .. } | Command::Influence { .. } | Command::Say | Command::Opportunity(_)
+        Command::Attack { .. }
+            | Command::Influence { .. }
+            | Command::Say
+            | Command::Opportunity(_)
+            | Command::Drop(_)
+            | Command::PickUp(_)
+            | Command::End
+            | Command::TimedOut
+            | Command::Surrender
     );
     if reveals { Shown::All } else { Shown::Nothing }
 }

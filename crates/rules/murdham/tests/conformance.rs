@@ -58,3 +58,16 @@ fn conformance_of_every_option_variant() {
             .unwrap_or_else(|f| panic!("{name}, random: {f}"));
     }
 }
+
+/// MUR-R57: nothing about a concealed outlaw reaches the escort's view, map, tracker or log
+/// while it stays concealed: every screen is compared with the outlaw standing elsewhere.
+#[test]
+fn mur_r57_concealed_places_reach_no_other_seat() {
+    use fray_engine::Seat;
+    use fray_engine::conformance::hidden_information;
+    let e = example::<Murdham>("mill-ambush.toml");
+    let seats: Vec<Seat> = (0..e.setup.seats.len() as u8).map(Seat).collect();
+    let report = hidden_information::<Murdham>(&e.setup, &e.options, 0..40, &seats, 20_000, |_| Murdham::heuristic())
+        .unwrap_or_else(|f| panic!("mill-ambush: {f}"));
+    assert!(report.variants_compared > 0, "nothing hidden was checked: {report:?}");
+}
