@@ -28,6 +28,8 @@ use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// The words Tab completes at the current decision (shared with the line editor).
 type Words = Rc<RefCell<Vec<String>>>;
@@ -56,8 +58,43 @@ impl Helper for Completion {}
 enum Source {
     /// A person at a terminal, through the line editor.
     Terminal(Box<Editor<Completion, DefaultHistory>>),
-    /// A script (or a pipe): raw lines, checked to be UTF-8.
-    Script(Box<dyn BufRead>),
+    /// A script (or a pipe): raw lines, checked to be UTF-8, read on their own thread so that
+    /// a decision under a declaration timer can stop waiting for them.
+    Script(mpsc::Receiver<Result<Vec<u8>, String>>),
+}
+
+/// What a read gave.
+enum Got {
+    /// A line.
+    Line(String),
+    /// The end of the input.
+    End,
+    /// The declaration timer ran out first.
+    Late,
+}
+
+/// Reads `input` line by line on a thread of its own and sends each line (with its end) down
+/// the channel; an I/O error is sent once and ends the thread.
+fn line_reader(mut input: impl BufRead + Send + 'static) -> mpsc::Receiver<Result<Vec<u8>, String>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        loop {
+            let mut buf = Vec::new();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {
+                    if tx.send(Ok(buf)).is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                    break;
+                }
+            }
+        }
+    });
+    rx
 }
 
 /// Where typed lines come from, and how far we are.
@@ -79,6 +116,16 @@ impl Input {
     /// The next line: `Ok(None)` at the end of the input (or Ctrl-D / Ctrl-C at a terminal),
     /// an error for a line that cannot be read (not UTF-8, an I/O error).
     fn read(&mut self, prompt: &str) -> Result<Option<String>, String> {
+        match self.read_by(prompt, None)? {
+            Got::Line(l) => Ok(Some(l)),
+            Got::End | Got::Late => Ok(None),
+        }
+    }
+
+    /// The next line, given up at `deadline` (a declaration timer). A script stops waiting at
+    /// the deadline; at a terminal the line editor cannot be interrupted, so a line typed after
+    /// the deadline comes too late and is dropped.
+    fn read_by(&mut self, prompt: &str, deadline: Option<Instant>) -> Result<Got, String> {
         match &mut self.source {
             Source::Terminal(ed) => match ed.readline(prompt) {
                 Ok(l) => {
@@ -86,19 +133,25 @@ impl Input {
                     if !l.trim().is_empty() {
                         let _ = ed.add_history_entry(l.as_str());
                     }
-                    Ok(Some(l))
+                    if deadline.is_some_and(|d| Instant::now() > d) {
+                        return Ok(Got::Late);
+                    }
+                    Ok(Got::Line(l))
                 }
-                Err(ReadlineError::Eof | ReadlineError::Interrupted) => Ok(None),
+                Err(ReadlineError::Eof | ReadlineError::Interrupted) => Ok(Got::End),
                 Err(e) => Err(format!("cannot read the terminal: {e}")),
             },
             Source::Script(r) => {
-                let mut buf = Vec::new();
-                let n = r
-                    .read_until(b'\n', &mut buf)
-                    .map_err(|e| format!("line {}: cannot read the input: {e}", self.line + 1))?;
-                if n == 0 {
-                    return Ok(None);
-                }
+                let got = match deadline {
+                    None => r.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+                    Some(d) => r.recv_timeout(d.saturating_duration_since(Instant::now())),
+                };
+                let mut buf = match got {
+                    Ok(Ok(b)) => b,
+                    Ok(Err(e)) => return Err(format!("line {}: cannot read the input: {e}", self.line + 1)),
+                    Err(mpsc::RecvTimeoutError::Timeout) => return Ok(Got::Late),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(Got::End),
+                };
                 self.line += 1;
                 if buf.last() == Some(&b'\n') {
                     buf.pop();
@@ -111,7 +164,7 @@ impl Input {
                     format!("line {}, column {col}: the line is not UTF-8 text", self.line)
                 })?;
                 say!("{prompt}{l}");
-                Ok(Some(l))
+                Ok(Got::Line(l))
             }
         }
     }
@@ -273,7 +326,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
         }));
         Source::Terminal(Box::new(ed))
     } else {
-        Source::Script(Box::new(std::io::BufReader::new(std::io::stdin())))
+        Source::Script(line_reader(std::io::BufReader::new(std::io::stdin())))
     };
     let input = Rc::new(RefCell::new(Input {
         source,
@@ -339,18 +392,41 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
     // The decision is printed again only after a command was taken (or refused), not after a
     // prompt word such as `show`.
     let mut announce = true;
+    // The declaration timer of the decision asked now, if it has one.
+    let mut deadline: Option<(Instant, String)> = None;
     while let Some(p) = game.pending() {
         if announce {
             say!("[{}] {}", p.seat_name, p.prompt);
             print_choices(&p.choices);
             print_notes(&p.choices, &p.notes);
+            deadline = game.timer().map(|(secs, c)| {
+                say!("  ({secs} seconds to declare, or the turn is lost)");
+                (Instant::now() + Duration::from_secs(u64::from(secs)), c)
+            });
         }
         announce = true;
         *words.borrow_mut() = completion_words(&*game, &p);
-        let line = input.borrow_mut().read("> ");
+        let line = input.borrow_mut().read_by("> ", deadline.as_ref().map(|d| d.0));
         let line = match line {
-            Ok(Some(l)) => l,
-            Ok(None) => {
+            Ok(Got::Line(l)) => l,
+            Ok(Got::Late) => {
+                let Some((_, text)) = deadline.take() else {
+                    continue;
+                };
+                say!("(time is up: {text})");
+                match game.submit_text(p.seat, &text) {
+                    Ok(log) => {
+                        print_log(&log, false);
+                        save(record, &*game)?;
+                    }
+                    Err(e) => {
+                        save(record, &*game)?;
+                        return Err(Fail::input(format!("the timer's command was refused: {e}")));
+                    }
+                }
+                continue;
+            }
+            Ok(Got::End) => {
                 save(record, &*game)?;
                 say!("(the input ended before the combat did; the record holds everything so far)");
                 return Ok(());

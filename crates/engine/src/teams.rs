@@ -296,7 +296,11 @@ mod tests {
         o.took_turn(0);
         o.pass().unwrap();
         o.pass().unwrap();
-        assert_eq!(o.team_to_pick(|_| true), None, "both passed in a row: the phase is over");
+        assert_eq!(
+            o.team_to_pick(|_| true),
+            None,
+            "both passed in a row: the phase is over"
+        );
         o.start_phase_with(Some(1));
         assert_eq!(o.team_to_pick(|_| true), Some(1));
         assert!(o.has_acted(0));

@@ -99,6 +99,15 @@ pub trait TextRuleset: Ruleset {
         let _ = (state, command);
         None
     }
+
+    /// A declaration timer on the pending decision (a table-play rule such as Murdham's chaos
+    /// of combat): the seconds the seat has, and the command the table submits for it when they
+    /// run out. Not part of the rules' state: the interface keeps the clock, and the command it
+    /// submits is recorded like any other. The default: no timer.
+    fn timer(state: &Self::State) -> Option<(u32, Self::Command)> {
+        let _ = state;
+        None
+    }
 }
 
 /// A log line: the readable text (absent for bookkeeping) and the event as JSON.
@@ -170,6 +179,9 @@ pub trait AnyGame {
     fn map(&self, seat: Seat) -> Option<String>;
     /// The combat tracker for `seat` (see [`TextRuleset::tracker`]).
     fn tracker(&self, seat: Seat) -> String;
+    /// The declaration timer on the pending decision, if any: seconds, and the command (as
+    /// text) the table submits when they run out (see [`TextRuleset::timer`]).
+    fn timer(&self) -> Option<(u32, String)>;
 }
 
 /// Builds the log lines one seat is shown, event by event: each event passes
@@ -361,6 +373,11 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
 
     fn gm_help(&self) -> &'static str {
         R::gm_help()
+    }
+
+    fn timer(&self) -> Option<(u32, String)> {
+        let s = self.game.state();
+        R::timer(s).map(|(secs, c)| (secs, R::format_command(s, &c)))
     }
 
     fn map(&self, seat: Seat) -> Option<String> {

@@ -942,7 +942,12 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 bonus_left(t)
             }
         }
-        Command::Say => bonus_left(t),
+        Command::Say(words) => {
+            if words.len() > 200 {
+                return Err(no(codes::NOT_ALLOWED, "a few words: at most 200 characters"));
+            }
+            bonus_left(t)
+        }
         _ => Err(no(codes::NOT_NOW, "that is not something to do on a turn")),
     }
 }
@@ -1314,7 +1319,7 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
     }
     push_if(out, Command::Interact { main: false });
     push_if(out, Command::Interact { main: true });
-    push_if(out, Command::Say);
+    push_if(out, Command::Say(String::new()));
     push_if(out, Command::Surrender);
     push_if(out, Command::TimedOut);
     out.push(Command::End);

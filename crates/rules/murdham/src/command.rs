@@ -110,8 +110,8 @@ pub enum Command {
         /// A main action.
         main: bool,
     },
-    /// Say a few words, a bonus action (MUR-R9, MUR-R55).
-    Say,
+    /// Say a few words, a bonus action (MUR-R9, MUR-R55): the words are kept in the record.
+    Say(String),
     /// Give up (MUR-R46): spends the turn.
     Surrender,
     /// End the turn.
@@ -441,7 +441,7 @@ pub fn default_with(s: &State, who: Cid) -> With {
     weapon(0).or_else(|| weapon(1)).map_or(With::Unarmed, With::Item)
 }
 
-const GRAMMAR: &str = "expected open <faction>, act <id>, pass, move <place> [sneak], run, cover, attack <id|place> [with <item>] [hold] [sweep] [stunt <words>], final-blow <id>, disarm <id> <item>, grapple <id>, invoke <power> <id|place>, distract|intimidate|taunt <id>, shove <id> [<place>] [hazard], throw <id> <place>, free <id>, break-free, release, equip <item> [off], stow <item>, drop <item>, pickup <item>, use <item> [<id>], reload <item>, interact [main], say, surrender, end; answers: take, dodge, counter [with <item>] [hold|grapple|disarm <item>], hide-behind <id>, guard, decline, agree, approve, veto, accept, refuse, opportunity [with <item>], retreat, timed-out; or gm <ruling>";
+const GRAMMAR: &str = "expected open <faction>, act <id>, pass, move <place> [sneak], run, cover, attack <id|place> [with <item>] [hold] [sweep] [stunt <words>], final-blow <id>, disarm <id> <item>, grapple <id>, invoke <power> <id|place>, distract|intimidate|taunt <id>, shove <id> [<place>] [hazard], throw <id> <place>, free <id>, break-free, release, equip <item> [off], stow <item>, drop <item>, pickup <item>, use <item> [<id>], reload <item>, interact [main], say [<words>], surrender, end; answers: take, dodge, counter [with <item>] [hold|grapple|disarm <item>], hide-behind <id>, guard, decline, agree, approve, veto, accept, refuse, opportunity [with <item>], retreat, timed-out; or gm <ruling>";
 
 /// Reads a typed command.
 pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
@@ -619,7 +619,7 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
         ["reload", i] => Command::Reload(item_of(s, me, i)?),
         ["interact"] => Command::Interact { main: false },
         ["interact", "main"] => Command::Interact { main: true },
-        ["say", ..] => Command::Say,
+        ["say", rest @ ..] => Command::Say(rest.join(" ")),
         ["surrender"] => Command::Surrender,
         ["end"] => Command::End,
         ["take"] => Command::Take,
@@ -775,7 +775,8 @@ pub fn format(s: &State, c: &Command) -> String {
         ),
         Command::Reload(i) => format!("reload {}", item_word(s, me, *i)),
         Command::Interact { main } => format!("interact{}", if *main { " main" } else { "" }),
-        Command::Say => "say".into(),
+        Command::Say(words) if words.is_empty() => "say".into(),
+        Command::Say(words) => format!("say {words}"),
         Command::Surrender => "surrender".into(),
         Command::End => "end".into(),
         Command::Take => "take".into(),

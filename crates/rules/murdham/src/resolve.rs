@@ -411,12 +411,13 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             main: *main,
             what: "interact".into(),
         }),
-        Command::Say => {
-            cx.emit(Event::Acted {
-                who,
-                main: false,
-                what: "say".into(),
-            });
+        Command::Say(words) => {
+            let what = if words.is_empty() {
+                "says a few words".to_string()
+            } else {
+                format!("says \"{words}\"")
+            };
+            cx.emit(Event::Acted { who, main: false, what });
             // MUR-R42: talking reveals.
             reveal(cx, who);
         }

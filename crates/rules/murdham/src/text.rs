@@ -132,7 +132,7 @@ impl TextRuleset for Murdham {
             },
             Event::Acted { who, what, .. } => match what.as_str() {
                 "" | "shove" | "throw" | "free" => return None,
-                "say" => format!("{} says a few words", name(who)),
+                w if w.starts_with("says ") => format!("{} {w}", name(who)),
                 "interact" => format!("{} does something with the surroundings", name(who)),
                 "reload" => format!("{} reloads", name(who)),
                 other => format!("{} {other}", name(who)),
@@ -450,6 +450,14 @@ impl TextRuleset for Murdham {
         Box::new(ai::Heuristic::default())
     }
 
+    /// MUR-R56: under the chaos of combat a player has `chaos-seconds` to declare a turn; when
+    /// they run out the table submits `timed-out` and the turn is lost.
+    fn timer(s: &State) -> Option<(u32, Command)> {
+        let t = s.turn.as_ref()?;
+        let chaos = s.options.chaos && s.frames.is_empty() && crate::check::fresh(t);
+        (chaos && s.is_player_side(s.ch(t.who).side)).then_some((u32::from(s.options.chaos_seconds), Command::TimedOut))
+    }
+
     fn gm_help() -> &'static str {
         "gm set <id> health|str|agi|wit +N|-N|=N     gm move <id> <place>     gm remove <id>
 gm add <new-id> <template> <faction> <place>   gm end <faction>|none
@@ -579,8 +587,14 @@ fn now(s: &State) -> String {
     }
     if let Some(t) = &s.turn {
         let c = s.ch(t.who);
+        // MUR-R55: under the chaos of combat players talk only through `say`, a bonus action.
+        let chaos = if s.options.chaos && s.is_player_side(c.side) {
+            "; chaos of combat: no talk but `say <words>`, a bonus action"
+        } else {
+            ""
+        };
         return format!(
-            "Round {}: {}'s turn at {} ({} action{} left{}, {} half zone{} of movement)",
+            "Round {}: {}'s turn at {} ({} action{} left{}, {} half zone{} of movement{chaos})",
             s.round,
             c.name,
             c.at.describe(&s.setup.zones),

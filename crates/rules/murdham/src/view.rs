@@ -173,7 +173,7 @@ pub fn redact_command(s: &State, seat: Seat, c: &Command) -> Shown<Command> {
         c,
         Command::Attack { .. }
             | Command::Influence { .. }
-            | Command::Say
+            | Command::Say(_)
             | Command::Opportunity(_)
             | Command::Drop(_)
             | Command::PickUp(_)
