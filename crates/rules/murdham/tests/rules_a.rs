@@ -17,7 +17,6 @@ use fray_testkit::Table;
 
 const PCS: Seat = Seat(1);
 const FOES: Seat = Seat(2);
-const GM: Seat = Seat::GM;
 
 /// Only the initiative faction opens, so no `open` question comes up.
 const PLAIN: &str = "opener = \"initiative\"";
@@ -122,11 +121,6 @@ fn asked(t: &Table<Murdham>) -> (String, Option<String>) {
     let p = t.game.pending().expect("a decision");
     let s = t.state();
     (p.kind.to_string(), p.actor.map(|c| s.ch(c).id.clone()))
-}
-
-/// Whether the log of everything so far contains this line.
-fn logged(t: &Table<Murdham>, line: &str) -> bool {
-    history(t).iter().any(|l| l == line)
 }
 
 /// Every log line since the start, described against the current state.
