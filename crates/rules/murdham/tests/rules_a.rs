@@ -22,6 +22,11 @@ const FOES: Seat = Seat(2);
 const PLAIN: &str = "opener = \"initiative\"";
 
 fn enc(options: &str, rest: &str) -> String {
+    // b to g, each linked to the next.
+    let line: String = ["b", "c", "d", "e", "f", "g", "h"]
+        .windows(2)
+        .map(|w| format!("[[zone]]\nid = \"{}\"\nlinks = [\"{}\"]\n", w[0], w[1]))
+        .collect();
     format!(
         r#"ruleset = "murdham"
 initiative = "pcs"
@@ -32,25 +37,7 @@ player-sides = ["pcs"]
 id = "a"
 links = ["b"]
 cover = 1
-[[zone]]
-id = "b"
-links = ["c"]
-[[zone]]
-id = "c"
-links = ["d"]
-[[zone]]
-id = "d"
-links = ["e"]
-[[zone]]
-id = "e"
-links = ["f"]
-[[zone]]
-id = "f"
-links = ["g"]
-[[zone]]
-id = "g"
-links = ["h"]
-[[zone]]
+{line}[[zone]]
 id = "h"
 links = ["dk", "brush", "wall"]
 [[zone]]
