@@ -506,10 +506,11 @@ pub fn dodge_open(s: &State, a: &Attack) -> Option<bool> {
         // MUR-R25: the mover is already spending its turn.
         return None;
     }
-    if may_react(s, a.target, false) {
-        Some(false)
-    } else if free && may_react(s, a.target, true) {
+    // A free dodge is taken first: it leaves the turn unspent (MUR-R60).
+    if free && may_react(s, a.target, true) {
         Some(true)
+    } else if may_react(s, a.target, false) {
+        Some(false)
     } else {
         None
     }

@@ -1459,7 +1459,15 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     let reacted = !matches!(reaction, Reaction::Take);
     if !dodged {
         match reaction {
-            Reaction::Counter { with, mode } => counter(cx, &a, with, mode)?,
+            Reaction::Counter { with, mode } => {
+                // MUR-H8: the attack's roll is kept for the rest of a blast.
+                let mut a2 = a.clone();
+                if let Some(h) = counter(cx, &a, with, mode)? {
+                    a2.rolled = Some(h.0);
+                    a2.face = h.1;
+                }
+                return next_target(cx, a2);
+            }
             _ => {
                 let mut a2 = a.clone();
                 if let Some(h) = hit_target(cx, &a, t, reacted)? {
@@ -1646,8 +1654,9 @@ fn non_lethal(cx: &mut Cx<'_, Murdham>, by: Cid, t: Cid, mode: Mode) -> Res<()> 
 
 /// A counter (MUR-R21): both roll at once; who would suffer more is hit first; a tie lands
 /// together; a first hit that takes its victim out stops the other; non-lethal attacks come
-/// last (MUR-R33); fast strike goes first (MUR-R60).
-fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<()> {
+/// last (MUR-R33); fast strike goes first (MUR-R60). Returns the attack's damage roll, if
+/// one was made, for the rest of a blast.
+fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<Option<(i32, Option<u16>)>> {
     let (by, t) = (a.by, a.target);
     // The counter's own to-hit save, when its circumstances need one.
     let cplan = plan(&cx.s, t, Aim::At(by), with, mode, false, true).ok();
@@ -1751,7 +1760,7 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
             land_counter(cx)?;
         }
     }
-    Ok(())
+    Ok(ha.map(|h| (h.roll, h.face)))
 }
 
 /// Damage to `who`: health lost, critical damage, dying, death (MUR health rules), and a
