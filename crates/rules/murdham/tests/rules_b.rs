@@ -1,0 +1,638 @@
+//! Rule tests for MUR-R31 to MUR-R59 (the chaos of combat, R55 and R56, is tested elsewhere):
+//! tiny encounters, scripted dice, commands typed as the seat asked would type them, through
+//! the test kit's `Table`. Each test names the rules it checks (`mur_r31_...`).
+//!
+//! Unless a test says otherwise: zone `a` links to `b`, `c`, `d`, `e` and `f` (in that order,
+//! so a deviating blast from `a` numbers them 1 to 5), `b` links to `g`, and `c` is a hazard
+//! (d6); side `pcs` (seat 1, a player side, holding the initiative) against side `foes`
+//! (seat 2); the initiative faction opens every round by itself; everyone is a medium human
+//! with STR, AGI and WIT 10 and no gear.
+
+use fray_engine::{Ruleset, Seat};
+use fray_murdham::Murdham;
+use fray_murdham::codes;
+use fray_murdham::place::Place;
+use fray_murdham::setup::Cid;
+use fray_murdham::state::{Char, Event, Phase, Status, Why};
+use fray_testkit::Table;
+
+const PCS: Seat = Seat(1);
+const FOES: Seat = Seat(2);
+const GM: Seat = Seat::GM;
+
+/// Items the tests use besides the shipped ones: a ranged blast weapon of range 2, fragile
+/// (already damaged) gear, an improvised weapon written as a fragile simple hand weapon
+/// (MUR-R51), and a robust club.
+const ITEMS: &str = r#"
+[item.bomb]
+name = "bomb"
+damage = 6
+range = 2
+keywords = ["blast"]
+[item.rusty]
+name = "rusty sword"
+damage = 6
+keywords = ["fragile"]
+[item.buckler]
+name = "old buckler"
+damage = 4
+keywords = ["shield", "fragile"]
+[item.stool]
+name = "stool"
+damage = 4
+keywords = ["fragile"]
+[item.maul]
+name = "iron maul"
+damage = 4
+keywords = ["robust"]
+"#;
+
+/// The encounter: `head` goes before everything (top-level keys such as `initiative`),
+/// `options` into `[options]` (the initiative faction opens each round by itself unless the
+/// options name `opener`), then the characters in `rest`.
+fn enc(head: &str, options: &str, rest: &str) -> String {
+    let opener = if options.contains("opener") {
+        ""
+    } else {
+        "opener = \"initiative\"\n"
+    };
+    format!(
+        r#"ruleset = "murdham"
+player-sides = ["pcs"]
+{head}
+[options]
+{opener}{options}
+[[zone]]
+id = "a"
+links = ["b", "c", "d", "e", "f"]
+cover = 2
+[[zone]]
+id = "b"
+links = ["g"]
+[[zone]]
+id = "c"
+tags = ["hazard-6"]
+[[zone]]
+id = "d"
+[[zone]]
+id = "e"
+[[zone]]
+id = "f"
+[[zone]]
+id = "g"
+[[side]]
+id = "pcs"
+[[side]]
+id = "foes"
+{ITEMS}
+{rest}"#
+    )
+}
+
+/// The pcs hold the initiative.
+const PCS_FIRST: &str = "initiative = \"pcs\"";
+/// The foes hold the initiative.
+const FOES_FIRST: &str = "initiative = \"foes\"";
+
+/// A character: STR, AGI and WIT 10 unless `extra` sets them.
+fn who(id: &str, side: &str, at: &str, extra: &str) -> String {
+    let stats: String = ["str", "agi", "wit"]
+        .iter()
+        .filter(|k| !extra.lines().any(|l| l.trim_start().starts_with(&format!("{k} ="))))
+        .map(|k| format!("{k} = 10\n"))
+        .collect();
+    format!("[[combatant]]\nid = \"{id}\"\nside = \"{side}\"\nat = \"{at}\"\n{stats}{extra}\n")
+}
+
+fn id(t: &Table<Murdham>, name: &str) -> Cid {
+    t.state().find(name).unwrap_or_else(|| panic!("no character {name}"))
+}
+
+fn ch<'a>(t: &'a Table<Murdham>, name: &str) -> &'a Char {
+    t.state().ch(id(t, name))
+}
+
+fn place(t: &Table<Murdham>, p: &str) -> Place {
+    Place::parse(p, &t.state().setup.zones).expect("a place")
+}
+
+fn name(t: &Table<Murdham>, c: Cid) -> String {
+    t.state().ch(c).id.clone()
+}
+
+/// The damage each character took in the last command (after armour), in order.
+fn damage(t: &Table<Murdham>) -> Vec<(String, i32)> {
+    t.last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damaged { who, amount, .. } => Some((name(t, *who), *amount)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The saves of the last command: who, the d20 (0 when size or skill decided), passed.
+fn saves(t: &Table<Murdham>) -> Vec<(String, u16, bool)> {
+    t.last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Save { who, roll, pass, .. } => Some((name(t, *who), *roll, *pass)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Who holds `x`, by id.
+fn holder(t: &Table<Murdham>, x: &str) -> Option<String> {
+    ch(t, x).grabbed_by.map(|h| name(t, h))
+}
+
+/// The item ids `x` has in its hands (main first).
+fn in_hands(t: &Table<Murdham>, x: &str) -> Vec<String> {
+    let c = ch(t, x);
+    c.hands
+        .iter()
+        .flatten()
+        .map(|&i| c.items[i as usize].id.clone())
+        .collect()
+}
+
+/// The kind of the pending decision.
+fn asked(t: &Table<Murdham>) -> Option<&'static str> {
+    t.game.pending().map(|p| p.kind)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blasts (MUR-R31, MUR-R58)
+
+#[test]
+fn mur_r31_h22_a_missed_ranged_blast_deviates_by_a_d6_rerolled_above_five_neighbours() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "g", "wield = [\"bomb\"]"),
+            who("bo", "foes", "a", ""),
+            who("cy", "foes", "d", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmd("act ash");
+    // MUR-R31: any zone within range: `c` is 3 zones away, the bomb reaches 2.
+    t.expect_rejection(PCS, "attack c with bomb", codes::OUT_OF_RANGE);
+    // Range 2 is beyond half range (1): a WIT save, 15 against 10 misses. `a` has five
+    // neighbours (b, c, d, e, f): MUR-H22 rolls a d6 and rolls a 6 again; 3 is `d`.
+    t.dice(&[15, 6, 3]).cmd("attack a with bomb");
+    let deviated: Vec<(u16, u16, Place)> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Deviated { roll, sides, to } => Some((*roll, *sides, *to)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deviated, [(6, 6, place(&t, "a")), (3, 6, place(&t, "d"))]);
+    assert_eq!(saves(&t), [("ash".to_string(), 15, false)]);
+    // Everyone in `d` (cy) is hit; nobody in `a`.
+    assert_eq!((asked(&t), t.game.pending().and_then(|p| p.actor)), (Some("reaction"), Some(id(&t, "cy"))));
+    t.dice(&[4]).cmd("take");
+    assert_eq!(damage(&t), [("cy".to_string(), 4)]);
+    assert_eq!((ch(&t, "bo").health, ch(&t, "cy").health), (10, 6));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r31_a_ranged_blast_on_the_attackers_own_zone_hits_the_attacker_too() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", "wield = [\"bomb\"]"),
+            who("bo", "foes", "a", ""),
+            who("cy", "foes", "b", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmd("act ash");
+    // Range 0: no save. ash has had its turn, so it cannot dodge its own bomb: it takes the
+    // roll (3) at once; bo then chooses its reaction and takes the same roll (MUR-H8).
+    t.dice(&[3]).cmd("attack a with bomb");
+    assert_eq!(damage(&t), [("ash".to_string(), 3)]);
+    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(id(&t, "bo")));
+    t.cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 3)]);
+    assert_eq!(ch(&t, "cy").health, 10);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r58_a_medium_d6_sweep_rolling_5_deals_3_to_small_and_tiny_and_nothing_to_medium() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+            who("sm", "foes", "a", "str = 12\nsize = \"small\""),
+            who("md", "foes", "a", ""),
+            who("ti", "foes", "a", "str = 16\nsize = \"tiny\""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmd("act ash");
+    t.cmd("attack a sweep");
+    // Only the smaller characters are asked, in order; one roll for the whole sweep.
+    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(id(&t, "sm")));
+    t.dice(&[5]).cmd("take");
+    assert_eq!(damage(&t), [("sm".to_string(), 3)]);
+    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(id(&t, "ti")));
+    t.cmd("take");
+    assert_eq!(damage(&t), [("ti".to_string(), 3)]);
+    assert_eq!(ch(&t, "md").health, 10);
+    assert_eq!(asked(&t), Some("turn"), "the sweep is over: md is never asked");
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r58_a_blast_aimed_at_one_large_character_loses_blast_and_deals_double() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "b", "wield = [\"bomb\"]"),
+            who("ogre", "foes", "a", "size = \"large\""),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmd("act ash");
+    // Only a large or massive character can be a blast's single target.
+    t.expect_rejection(PCS, "attack bo with bomb", codes::BAD_TARGET);
+    // bo could guard the ogre and declines.
+    t.cmds(&["attack ogre with bomb", "decline"]);
+    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(id(&t, "ogre")));
+    t.dice(&[4]).cmd("take");
+    assert_eq!(damage(&t), [("ogre".to_string(), 8)]);
+    assert_eq!((ch(&t, "ogre").health, ch(&t, "bo").health), (12, 10));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stunts (MUR-R32)
+
+fn duel(head: &str, options: &str, ash: &str, bo: &str) -> Table<Murdham> {
+    let toml = enc(head, options, &[who("ash", "pcs", "a", ash), who("bo", "foes", "a", bo)].concat());
+    Table::<Murdham>::load(&toml, &[], &[])
+}
+
+fn stunts(t: &Table<Murdham>) -> Vec<(String, Option<bool>)> {
+    t.last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Stunt { effect, accepted, .. } => Some((effect.clone(), *accepted)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn mur_r32_an_approved_stunt_accepted_by_the_target_replaces_the_damage_and_any_reaction() {
+    let mut t = duel(PCS_FIRST, "", "wield = [\"martial-hand\"]", "");
+    t.cmd("act ash");
+    t.cmd("attack bo stunt knocks him into the mud");
+    // The GM approves first, then the target answers; it cannot dodge instead.
+    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind)), Some((GM, "stunt-approval")));
+    t.cmd("approve");
+    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind)), Some((FOES, "stunt")));
+    assert_eq!(t.legal(), ["accept", "refuse"]);
+    t.expect_rejection(FOES, "dodge", codes::NOT_NOW);
+    t.cmd("accept");
+    assert_eq!(stunts(&t), [("knocks him into the mud".to_string(), Some(true))]);
+    assert_eq!(damage(&t), []);
+    assert_eq!(ch(&t, "bo").health, 10);
+    assert!(t.last.iter().all(|e| !matches!(e, Event::Reacted { .. })));
+    assert_eq!(asked(&t), Some("turn"));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r32_a_refused_stunt_is_resolved_as_a_normal_attack_the_target_may_dodge() {
+    let mut t = duel(PCS_FIRST, "", "wield = [\"martial-hand\"]", "");
+    t.cmd("act ash");
+    t.cmds(&["attack bo stunt trips him", "approve", "refuse"]);
+    assert_eq!(stunts(&t), [("trips him".to_string(), Some(false))]);
+    assert_eq!(asked(&t), Some("reaction"));
+    // AGI save 15 against 10 fails: the sword's d6 rolls 4.
+    t.dice(&[15, 4]).cmd("dodge");
+    assert_eq!(damage(&t), [("bo".to_string(), 4)]);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r32_a_stunt_vetoed_by_the_gm_never_reaches_the_target_and_the_attack_deals_damage() {
+    let mut t = duel(PCS_FIRST, "", "wield = [\"martial-hand\"]", "");
+    t.cmd("act ash");
+    t.cmd("attack bo stunt cuts his belt");
+    t.expect_rejection(FOES, "accept", fray_engine::Reject::NOT_YOUR_DECISION);
+    t.cmd("veto");
+    assert_eq!(stunts(&t), [("cuts his belt".to_string(), None)]);
+    assert_eq!(asked(&t), Some("reaction"));
+    t.dice(&[2]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 2)]);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r32_a_stunt_comes_after_the_to_hit_save_a_miss_asks_nobody() {
+    let mut t = duel(PCS_FIRST, "", "wield = [\"martial-hand\"]", "");
+    // The GM's ruling asks a WIT save of ash's next attack (MUR-H6): 14 against 10 misses.
+    t.cmd("gm hinder ash");
+    t.cmd("act ash");
+    t.dice(&[14]).cmd("attack bo stunt knocks him into the mud");
+    assert_eq!(saves(&t), [("ash".to_string(), 14, false)]);
+    assert_eq!(stunts(&t), []);
+    assert_eq!(asked(&t), Some("turn"));
+    t.assert_dice_used();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Disarm and grapple (MUR-R34, MUR-R35, MUR-R59)
+
+#[test]
+fn mur_r34_a_failed_str_save_drops_the_weapon_the_attacker_chose_a_passed_one_keeps_it() {
+    let mut t = duel(PCS_FIRST, "", "wield = [\"martial-hand\"]", "wield = [\"martial-hand\", \"shield\"]");
+    t.cmd("act ash");
+    t.cmd("disarm bo shield");
+    // A non-lethal attack may be dodged (MUR-R33): bo takes it and saves STR: 15 fails.
+    t.dice(&[15]).cmd("take");
+    assert_eq!(saves(&t), [("bo".to_string(), 15, false)]);
+    assert_eq!(damage(&t), []);
+    assert_eq!(in_hands(&t, "bo"), ["martial-hand"]);
+    assert_eq!(t.state().ground.len(), 1);
+    assert_eq!(t.state().ground[0].1.id, "shield");
+    t.assert_replays();
+
+    let mut t = duel(PCS_FIRST, "", "wield = [\"martial-hand\"]", "wield = [\"martial-hand\"]");
+    t.cmds(&["act ash", "disarm bo martial-hand"]);
+    t.dice(&[10]).cmd("take");
+    assert_eq!(saves(&t), [("bo".to_string(), 10, true)]);
+    assert_eq!(in_hands(&t, "bo"), ["martial-hand"]);
+    assert!(t.state().ground.is_empty());
+    t.assert_dice_used();
+}
+
+#[test]
+fn mur_r59_the_disarm_skill_leaves_no_save_unless_the_target_has_it_too() {
+    // ash has the skill, bo not: no save, bo drops its sword.
+    let mut t = duel(PCS_FIRST, "", "skills = [\"disarm\"]", "wield = [\"martial-hand\"]");
+    t.cmds(&["act ash", "disarm bo martial-hand", "take"]);
+    assert_eq!(saves(&t), [("bo".to_string(), 0, false)]);
+    assert_eq!(in_hands(&t, "bo"), Vec::<String>::new());
+    // bo has it and ash not: bo cannot be disarmed.
+    let mut t = duel(PCS_FIRST, "", "", "wield = [\"martial-hand\"]\nskills = [\"disarm\"]");
+    t.cmds(&["act ash", "disarm bo martial-hand", "take"]);
+    assert_eq!(saves(&t), [("bo".to_string(), 0, true)]);
+    assert_eq!(in_hands(&t, "bo"), ["martial-hand"]);
+    // Both have it: an ordinary save.
+    let mut t = duel(
+        PCS_FIRST,
+        "",
+        "skills = [\"disarm\"]",
+        "wield = [\"martial-hand\"]\nskills = [\"disarm\"]",
+    );
+    t.cmds(&["act ash", "disarm bo martial-hand"]);
+    t.dice(&[11]).cmd("take");
+    assert_eq!(saves(&t), [("bo".to_string(), 11, false)]);
+    assert_eq!(in_hands(&t, "bo"), Vec::<String>::new());
+    t.assert_dice_used();
+}
+
+#[test]
+fn mur_r35_a_failed_str_save_against_a_grapple_leaves_the_target_grabbed_and_entangled() {
+    let mut t = duel(PCS_FIRST, "", "", "");
+    t.cmd("act ash");
+    // A grapple is an attack: the main action.
+    t.dice(&[12]).cmds(&["grapple bo", "take"]);
+    assert_eq!(saves(&t), [("bo".to_string(), 12, false)]);
+    assert_eq!(holder(&t, "bo").as_deref(), Some("ash"));
+    assert_eq!(damage(&t), []);
+    t.expect_rejection(PCS, "grapple bo", codes::NO_ACTION);
+    t.cmd("end");
+    // MUR-R39: entangled, bo may only spend its turn trying to break free.
+    t.cmd("act bo");
+    t.expect_rejection(FOES, "attack ash", codes::ENTANGLED);
+    t.expect_rejection(FOES, "move b", codes::ENTANGLED);
+    t.assert_replays();
+
+    let mut t = duel(PCS_FIRST, "", "", "");
+    t.cmd("act ash");
+    t.dice(&[3]).cmds(&["grapple bo", "take"]);
+    assert_eq!(saves(&t), [("bo".to_string(), 3, true)]);
+    assert_eq!(holder(&t, "bo"), None);
+    t.assert_dice_used();
+}
+
+#[test]
+fn mur_r59_a_large_ogre_without_wrestling_grabs_a_medium_human_with_no_save_and_cannot_be_grabbed() {
+    let toml = enc(
+        FOES_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("cy", "pcs", "a", ""),
+            who("ogre", "foes", "a", "str = 14\nsize = \"large\""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    // cy could guard ash (MUR-R24) and declines.
+    t.cmds(&["act ogre", "grapple ash", "decline", "take"]);
+    assert_eq!(saves(&t), [("ash".to_string(), 0, false)], "no die: size decides");
+    assert_eq!(holder(&t, "ash").as_deref(), Some("ogre"));
+    // A larger grabber may act freely without letting go.
+    t.cmd("say");
+    assert_eq!(holder(&t, "ash").as_deref(), Some("ogre"));
+    t.cmd("end");
+    // The human's grapple against the ogre always fails.
+    t.cmds(&["act cy", "grapple ogre"]);
+    assert_eq!(saves(&t), [("ogre".to_string(), 0, true)]);
+    assert_eq!(holder(&t, "ogre"), None);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r59_wrestling_leaves_no_save_against_a_grapple_and_skilled_wrestlers_are_grabbed_only_by_their_like() {
+    let mut t = duel(PCS_FIRST, "", "skills = [\"wrestling\"]", "");
+    t.cmds(&["act ash", "grapple bo", "take"]);
+    assert_eq!(saves(&t), [("bo".to_string(), 0, false)]);
+    assert_eq!(holder(&t, "bo").as_deref(), Some("ash"));
+    let mut t = duel(PCS_FIRST, "", "", "skills = [\"wrestling\"]");
+    t.cmds(&["act ash", "grapple bo", "take"]);
+    assert_eq!(saves(&t), [("bo".to_string(), 0, true)]);
+    assert_eq!(holder(&t, "bo"), None);
+    // MUR-R59 [A]: size comes before the skill: a small wrestler still fails against a
+    // medium grabber's grapple.
+    let mut t = duel(PCS_FIRST, "", "", "skills = [\"wrestling\"]\nsize = \"small\"");
+    t.cmds(&["act ash", "grapple bo", "take"]);
+    assert_eq!(saves(&t), [("bo".to_string(), 0, false)]);
+    t.assert_dice_used();
+}
+
+#[test]
+fn mur_r59_a_larger_grabber_throws_the_grabbed_up_to_range_2_for_d4_direct_a_medium_one_cannot() {
+    let toml = enc(
+        FOES_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", "armour = \"heavy\""),
+            who("ogre", "foes", "a", "str = 14\nsize = \"large\""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmds(&["act ogre", "grapple ash", "take", "end"]);
+    // ash cannot break free from a larger holder (size decides the save).
+    t.cmds(&["act ash", "break-free"]);
+    assert_eq!(saves(&t), [("ash".to_string(), 0, false)]);
+    // Round 2: the ogre throws ash two zones away (a -> b -> g): d4 3, direct, so the heavy
+    // armour does not count.
+    t.cmd("act ogre");
+    t.dice(&[3]).cmd("throw ash g");
+    assert_eq!(ch(&t, "ash").at, place(&t, "g"));
+    assert_eq!(holder(&t, "ash"), None);
+    let hit: Vec<(i32, i32)> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damaged { amount, armour, .. } => Some((*amount, *armour)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hit, [(3, 0)]);
+    t.assert_dice_used();
+    t.assert_replays();
+
+    // A medium grabber holding a medium character cannot throw it.
+    let mut t = held("a", "");
+    t.expect_rejection(PCS, "throw bo b", codes::NOT_ALLOWED);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shove, entangled, break free, free (MUR-R37, MUR-R39)
+
+/// ash holds bo in zone `zone`, and the next round has begun with ash to act (round 2).
+fn held(zone: &str, bo: &str) -> Table<Murdham> {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[who("ash", "pcs", zone, ""), who("bo", "foes", zone, bo)].concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmd("act ash");
+    t.dice(&[20]).cmds(&["grapple bo", "take", "end", "act bo"]);
+    // bo's try to break free: 20 fails.
+    t.dice(&[20]).cmd("break-free");
+    assert_eq!(holder(&t, "bo").as_deref(), Some("ash"));
+    assert_eq!(t.state().round, 2);
+    t.cmd("act ash");
+    t
+}
+
+#[test]
+fn mur_r37_a_shove_releases_the_grabbed_and_moves_it_half_a_zone_as_the_main_action() {
+    let mut t = held("a", "");
+    // Half a zone: onto a border of its zone, not a whole zone.
+    t.expect_rejection(PCS, "shove bo b", codes::BAD_MOVE);
+    t.cmd("shove bo a|b");
+    assert_eq!(ch(&t, "bo").at, place(&t, "a|b"));
+    assert_eq!(holder(&t, "bo"), None);
+    assert_eq!(ch(&t, "ash").at, place(&t, "a"), "the shover stays");
+    // MUR-R37 [A]: the shove was the main action.
+    t.expect_rejection(PCS, "attack bo", codes::NO_ACTION);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r37_a_shove_into_a_hazard_of_the_zone_deals_its_die_as_direct_damage() {
+    let mut t = held("c", "armour = \"heavy\"");
+    t.dice(&[2]).cmd("shove bo hazard");
+    let hits: Vec<(String, i32, i32)> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damaged { who, amount, armour, .. } => Some((name(&t, *who), *amount, *armour)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hits, [("bo".to_string(), 2, 0)]);
+    assert_eq!(holder(&t, "bo"), None);
+    t.assert_dice_used();
+
+    // No hazard where bo stands: refused.
+    let mut t = held("a", "");
+    t.expect_rejection(PCS, "shove bo hazard", codes::NOT_ALLOWED);
+}
+
+#[test]
+fn mur_r39_breaking_free_takes_the_whole_turn_on_a_str_save() {
+    let toml = enc(PCS_FIRST, "", &[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")].concat());
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmd("act ash");
+    t.dice(&[20]).cmds(&["grapple bo", "take", "end", "act bo"]);
+    // Only on a fresh turn: the whole turn.
+    t.dice(&[7]).cmd("break-free");
+    assert_eq!(saves(&t), [("bo".to_string(), 7, true)]);
+    assert_eq!(holder(&t, "bo"), None);
+    assert!(t.last.iter().any(|e| matches!(e, Event::TurnEnded { .. })));
+    assert!(t.state().turn.is_none());
+    assert_eq!(t.state().round, 2);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r39_a_nearby_character_frees_the_entangled_with_a_main_action_and_a_str_save() {
+    let toml = enc(
+        FOES_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("cy", "pcs", "a", ""),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmd("act bo");
+    // cy declines to guard; ash takes the grapple (it could dodge), fails its save and is
+    // held by bo.
+    t.dice(&[18]).cmds(&["grapple ash", "decline", "take"]);
+    assert_eq!(holder(&t, "ash").as_deref(), Some("bo"));
+    t.cmds(&["end", "act cy"]);
+    // A failed save: ash stays held, and cy's main action is spent.
+    t.dice(&[13]).cmd("free ash");
+    assert_eq!(saves(&t), [("cy".to_string(), 13, false)]);
+    assert_eq!(holder(&t, "ash").as_deref(), Some("bo"));
+    t.expect_rejection(PCS, "free ash", codes::NO_ACTION);
+    // ash waits; round 2: the foes first, bo waits; cy tries again and passes.
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    t.cmds(&["pass", "act cy"]);
+    t.dice(&[4]).cmd("free ash");
+    assert_eq!(saves(&t), [("cy".to_string(), 4, true)]);
+    assert_eq!(holder(&t, "ash"), None);
+    t.assert_dice_used();
+    t.assert_replays();
+}
