@@ -195,7 +195,10 @@ fn mur_r31_h22_a_missed_ranged_blast_deviates_by_a_d6_rerolled_above_five_neighb
     assert_eq!(deviated, [(6, 6, place(&t, "a")), (3, 6, place(&t, "d"))]);
     assert_eq!(saves(&t), [("ash".to_string(), 15, false)]);
     // Everyone in `d` (cy) is hit; nobody in `a`.
-    assert_eq!((asked(&t), t.game.pending().and_then(|p| p.actor)), (Some("reaction"), Some(id(&t, "cy"))));
+    assert_eq!(
+        (asked(&t), t.game.pending().and_then(|p| p.actor)),
+        (Some("reaction"), Some(id(&t, "cy")))
+    );
     t.dice(&[4]).cmd("take");
     assert_eq!(damage(&t), [("cy".to_string(), 4)]);
     assert_eq!((ch(&t, "bo").health, ch(&t, "cy").health), (10, 6));
@@ -288,7 +291,11 @@ fn mur_r58_a_blast_aimed_at_one_large_character_loses_blast_and_deals_double() {
 // Stunts (MUR-R32)
 
 fn duel(head: &str, options: &str, ash: &str, bo: &str) -> Table<Murdham> {
-    let toml = enc(head, options, &[who("ash", "pcs", "a", ash), who("bo", "foes", "a", bo)].concat());
+    let toml = enc(
+        head,
+        options,
+        &[who("ash", "pcs", "a", ash), who("bo", "foes", "a", bo)].concat(),
+    );
     Table::<Murdham>::load(&toml, &[], &[])
 }
 
@@ -308,7 +315,10 @@ fn mur_r32_an_approved_stunt_accepted_by_the_target_replaces_the_damage_and_any_
     t.cmd("act ash");
     t.cmd("attack bo stunt knocks him into the mud");
     // The GM approves first, then the target answers; it cannot dodge instead.
-    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind)), Some((GM, "stunt-approval")));
+    assert_eq!(
+        t.game.pending().map(|p| (p.first(), p.kind)),
+        Some((GM, "stunt-approval"))
+    );
     t.cmd("approve");
     assert_eq!(t.game.pending().map(|p| (p.first(), p.kind)), Some((FOES, "stunt")));
     assert_eq!(t.legal(), ["accept", "refuse"]);
@@ -370,7 +380,12 @@ fn mur_r32_a_stunt_comes_after_the_to_hit_save_a_miss_asks_nobody() {
 
 #[test]
 fn mur_r34_a_failed_str_save_drops_the_weapon_the_attacker_chose_a_passed_one_keeps_it() {
-    let mut t = duel(PCS_FIRST, "", "wield = [\"martial-hand\"]", "wield = [\"martial-hand\", \"shield\"]");
+    let mut t = duel(
+        PCS_FIRST,
+        "",
+        "wield = [\"martial-hand\"]",
+        "wield = [\"martial-hand\", \"shield\"]",
+    );
     t.cmd("act ash");
     t.cmd("disarm bo shield");
     // A non-lethal attack may be dodged (MUR-R33): bo takes it and saves STR: 15 fails.
@@ -382,7 +397,12 @@ fn mur_r34_a_failed_str_save_drops_the_weapon_the_attacker_chose_a_passed_one_ke
     assert_eq!(t.state().ground[0].1.id, "shield");
     t.assert_replays();
 
-    let mut t = duel(PCS_FIRST, "", "wield = [\"martial-hand\"]", "wield = [\"martial-hand\"]");
+    let mut t = duel(
+        PCS_FIRST,
+        "",
+        "wield = [\"martial-hand\"]",
+        "wield = [\"martial-hand\"]",
+    );
     t.cmds(&["act ash", "disarm bo martial-hand"]);
     t.dice(&[10]).cmd("take");
     assert_eq!(saves(&t), [("bo".to_string(), 10, true)]);
@@ -572,7 +592,9 @@ fn mur_r37_a_shove_into_a_hazard_of_the_zone_deals_its_die_as_direct_damage() {
         .last
         .iter()
         .filter_map(|e| match e {
-            Event::Damaged { who, amount, armour, .. } => Some((name(&t, *who), *amount, *armour)),
+            Event::Damaged {
+                who, amount, armour, ..
+            } => Some((name(&t, *who), *amount, *armour)),
             _ => None,
         })
         .collect();
@@ -587,7 +609,11 @@ fn mur_r37_a_shove_into_a_hazard_of_the_zone_deals_its_die_as_direct_damage() {
 
 #[test]
 fn mur_r39_breaking_free_takes_the_whole_turn_on_a_str_save() {
-    let toml = enc(PCS_FIRST, "", &[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")].concat());
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")].concat(),
+    );
     let mut t = Table::<Murdham>::load(&toml, &[], &[]);
     t.cmd("act ash");
     t.dice(&[20]).cmds(&["grapple bo", "take", "end", "act bo"]);
@@ -663,11 +689,13 @@ fn mur_r40_r41_concealed_ambushers_take_a_bonus_turn_before_round_1_and_their_vi
         .concat(),
     );
     let mut t = Table::<Murdham>::load(&toml, &[], &[]);
-    assert!(
-        t.last
-            .iter()
-            .any(|e| matches!(e, Event::PhaseStarted { phase: Phase::Ambush, .. }))
-    );
+    assert!(t.last.iter().any(|e| matches!(
+        e,
+        Event::PhaseStarted {
+            phase: Phase::Ambush,
+            ..
+        }
+    )));
     assert_eq!((t.state().round, t.state().phase), (0, Phase::Ambush));
     // The pcs have nobody concealed and pass by themselves; only the concealed act.
     assert_eq!(t.game.pending().map(|p| (p.first(), p.kind)), Some((FOES, "faction")));
@@ -799,7 +827,12 @@ fn hidden_pc(pc_at: &str) -> Table<Murdham> {
         PCS_FIRST,
         "",
         &[
-            who("pc", "pcs", pc_at, "str = 3\nconcealed = true\nwield = [\"martial-hand\"]"),
+            who(
+                "pc",
+                "pcs",
+                pc_at,
+                "str = 3\nconcealed = true\nwield = [\"martial-hand\"]",
+            ),
             who("ally", "pcs", "a", ""),
             who("bandit", "foes", "a", "wield = [\"martial-hand\"]"),
         ]
@@ -820,7 +853,10 @@ fn mur_r57_a_concealed_pc_is_absent_from_the_bandit_seats_view_and_targets_until
     assert_eq!(t.state().round, 1);
     let legal = t.legal();
     assert!(legal.contains(&"attack ally".to_string()), "{legal:?}");
-    assert!(legal.iter().all(|c| !c.split_whitespace().any(|w| w == "pc")), "{legal:?}");
+    assert!(
+        legal.iter().all(|c| !c.split_whitespace().any(|w| w == "pc")),
+        "{legal:?}"
+    );
     t.expect_rejection(FOES, "attack pc", codes::BAD_TARGET);
     assert_eq!(view_ids(&t, FOES), ["ally", "bandit"]);
     t.cmd("end");
@@ -908,7 +944,11 @@ fn mur_r44_a_group_wit_12_6_and_9_rolling_9_keeps_12_and_9_for_the_stretch_and_6
         group_saves(&t),
         [(
             9,
-            vec![("m12".to_string(), true), ("m6".to_string(), false), ("m9".to_string(), true)],
+            vec![
+                ("m12".to_string(), true),
+                ("m6".to_string(), false),
+                ("m9".to_string(), true)
+            ],
             Why::Morale
         )]
     );
@@ -960,10 +1000,17 @@ fn mur_r43_a_group_checks_only_once_down_to_half_its_original_number() {
     t.dice(&[15]).cmd("pass");
     assert_eq!(
         group_saves(&t),
-        [(15, vec![("f1".to_string(), false), ("f2".to_string(), false)], Why::Morale)]
+        [(
+            15,
+            vec![("f1".to_string(), false), ("f2".to_string(), false)],
+            Why::Morale
+        )]
     );
     t.cmds(&["retreat", "surrender"]);
-    assert_eq!((status(&t, "f1"), status(&t, "f2")), (Status::Fled, Status::Surrendered));
+    assert_eq!(
+        (status(&t, "f1"), status(&t, "f2")),
+        (Status::Fled, Status::Surrendered)
+    );
     assert!(t.state().outcome.is_some(), "nobody of the foes fights on");
     t.assert_dice_used();
     t.assert_replays();
@@ -1017,7 +1064,14 @@ fn mur_r45_the_fearless_never_check_morale() {
         .concat(),
     );
     let mut t = Table::<Murdham>::load(&toml, &[], &[]);
-    t.cmds(&["gm remove x1", "gm remove x2", "gm remove x3", "gm remove x4", "gm remove x5", "pass"]);
+    t.cmds(&[
+        "gm remove x1",
+        "gm remove x2",
+        "gm remove x3",
+        "gm remove x4",
+        "gm remove x5",
+        "pass",
+    ]);
     t.dice(&[3]).cmd("pass");
     assert_eq!(group_saves(&t), [(3, vec![("plain".to_string(), true)], Why::Morale)]);
     t.assert_dice_used();
@@ -1099,5 +1153,318 @@ fn mur_r47_a_faster_side_escapes_without_a_save_and_a_slower_one_cannot() {
     t.cmd("gm chase foes slower");
     assert_eq!(group_saves(&t), []);
     assert_eq!((status(&t, "bo"), status(&t, "cy")), (Status::Up, Status::Up));
+    t.assert_dice_used();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gear degradation (MUR-R48 to MUR-R51, MUR-H25)
+
+/// The durability rolls of the last command: whose, which item (none: armour), die, faces.
+fn durability(t: &Table<Murdham>) -> Vec<(String, Option<u8>, u16, u16)> {
+    t.last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Durability { who, item, roll, sides } => Some((name(t, *who), *item, *roll, *sides)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What wore out in the last command: whose, the item's name, destroyed.
+fn worn(t: &Table<Murdham>) -> Vec<(String, String, bool)> {
+    t.last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Worn {
+                who,
+                name: n,
+                destroyed,
+                ..
+            } => Some((name(t, *who), n.clone(), *destroyed)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn mur_r48_after_the_fight_used_weapons_and_hit_armour_roll_1_in_4_and_a_1_damages_them() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who(
+                "ash",
+                "pcs",
+                "a",
+                "wield = [\"martial-hand\"]\ncarry = [\"simple-hand\"]\narmour = \"light\"",
+            ),
+            who("bo", "foes", "a", "armour = \"light\""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[3]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 2)]);
+    // bo leaves: the fight is over. ash's sword attacked (the club it carries did not, and its
+    // armour was never hit); bo's armour was hit.
+    t.dice(&[1, 1]).cmd("gm remove bo");
+    assert_eq!(
+        durability(&t),
+        [("ash".to_string(), Some(0), 1, 4), ("bo".to_string(), None, 1, 4)]
+    );
+    assert_eq!(
+        worn(&t),
+        [
+            ("ash".to_string(), "sword".to_string(), false),
+            ("bo".to_string(), "armour".to_string(), false)
+        ]
+    );
+    assert!(ch(&t, "ash").items[0].damaged && ch(&t, "bo").armour_damaged);
+    assert!(t.state().outcome.is_some());
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r48_a_damaged_item_that_fails_again_is_destroyed_and_robust_items_roll_1_in_8() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", "wield = [\"rusty\"]"),
+            who("cy", "pcs", "a", "wield = [\"maul\"]"),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    // Fragile: it starts damaged.
+    assert!(ch(&t, "ash").items[0].damaged);
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[2]).cmd("take");
+    t.cmds(&["end", "pass", "act cy", "attack bo"]);
+    t.dice(&[2]).cmd("take");
+    assert_eq!(ch(&t, "bo").health, 6);
+    t.dice(&[1, 1]).cmd("gm remove bo");
+    assert_eq!(
+        durability(&t),
+        [("ash".to_string(), Some(0), 1, 4), ("cy".to_string(), Some(0), 1, 8)]
+    );
+    assert_eq!(
+        worn(&t),
+        [
+            ("ash".to_string(), "rusty sword".to_string(), true),
+            ("cy".to_string(), "iron maul".to_string(), false)
+        ]
+    );
+    assert!(ch(&t, "ash").items.is_empty());
+    assert!(ch(&t, "cy").items[0].damaged);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r49_r51_an_improvised_weapon_is_already_damaged_and_breaks_when_its_die_shows_1() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", "wield = [\"stool\"]"),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    assert!(
+        ch(&t, "ash").items[0].damaged,
+        "MUR-R51: improvised means already damaged"
+    );
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[1]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 1)]);
+    assert_eq!(worn(&t), [("ash".to_string(), "stool".to_string(), true)]);
+    assert!(ch(&t, "ash").items.is_empty());
+    t.assert_replays();
+
+    // MUR-H25: a 1 rolled after a maximum does not count (4, then 1: 3 + 1 = 4).
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[4, 1]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 4)]);
+    assert_eq!(worn(&t), []);
+    assert_eq!(in_hands(&t, "ash"), ["stool"]);
+    t.assert_dice_used();
+
+    // An undamaged club rolling 1 is not hurt.
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", "wield = [\"simple-hand\"]"),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[1]).cmd("take");
+    assert_eq!(worn(&t), []);
+    assert_eq!(in_hands(&t, "ash"), ["simple-hand"]);
+    t.assert_dice_used();
+}
+
+#[test]
+fn mur_r50_a_hit_of_8_before_armour_destroys_a_damaged_shield_which_still_protects_against_it() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", "wield = [\"martial-great\"]"),
+            who("bo", "foes", "a", "str = 19\nwield = [\"buckler\"]"),
+        ]
+        .concat(),
+    );
+    let hit = |t: &Table<Murdham>| -> Vec<(i32, i32, i32)> {
+        t.last
+            .iter()
+            .filter_map(|e| match e {
+                Event::Damaged {
+                    raw, armour, amount, ..
+                } => Some((*raw, *armour, *amount)),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmds(&["act ash", "attack bo"]);
+    // bo dodges (so its shield counts) and fails (15); the greataxe's d8 rolls 8, then 1:
+    // 7 + 1 = 8 before armour.
+    t.dice(&[15, 8, 1]).cmd("dodge");
+    assert_eq!(worn(&t), [("bo".to_string(), "old buckler".to_string(), true)]);
+    assert_eq!(hit(&t), [(8, 1, 7)]);
+    assert_eq!(in_hands(&t, "bo"), Vec::<String>::new());
+    t.assert_replays();
+
+    // 7 before armour leaves it.
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[15, 7]).cmd("dodge");
+    assert_eq!(worn(&t), []);
+    assert_eq!(hit(&t), [(7, 1, 6)]);
+    assert_eq!(in_hands(&t, "bo"), ["buckler"]);
+    t.assert_dice_used();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast and slow activations (MUR-R52 to MUR-R54)
+
+/// What happened in the whole game, compactly: phases (with the threshold), openings, turns,
+/// reactions and passes.
+fn trace(t: &Table<Murdham>) -> Vec<String> {
+    let side = |i: &u8| t.state().setup.sides[*i as usize].id.clone();
+    t.all_events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::RoundStarted { round } => Some(format!("round {round}")),
+            Event::PhaseStarted { phase, fat } => Some(match fat {
+                Some(f) => format!("{phase:?} phase, FAT {f}"),
+                None => format!("{phase:?} phase"),
+            }),
+            Event::Opens { side: s } => Some(format!("{} open", side(s))),
+            Event::TurnStarted { who } => Some(format!("{}'s turn", name(t, *who))),
+            Event::Reacted { who, what, .. } => Some(format!("{} {what}", name(t, *who))),
+            Event::Passed { side: s } => Some(format!("{} pass", side(s))),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn mur_r52_r53_r54_the_seeds_walk_through_fat_9_fast_then_slow_phase() {
+    let toml = enc(
+        PCS_FIRST,
+        "fast-slow = true\nopener = \"choose\"",
+        &[
+            who("balthasar", "pcs", "a", "wit = 12"),
+            who("sybilla", "pcs", "a", "wit = 6"),
+            who("theobald", "pcs", "a", "wit = 9\nwield = [\"martial-hand\"]"),
+            who("bandit-1", "foes", "a", "wit = 8"),
+            who("bandit-2", "foes", "b", "wit = 8"),
+            who("leader", "foes", "b", "wit = 10"),
+        ]
+        .concat(),
+    );
+    // MUR-R52: the round opens with the d20 for the fast action threshold: 9.
+    let mut t = Table::<Murdham>::load(&toml, &[], &[9]);
+    assert_eq!((t.state().phase, t.state().fat), (Phase::Fast, Some(9)));
+    t.cmd("open pcs");
+    // MUR-R53: only WIT 9 or more acts now (MUR-H15: Theobald's 9 equals the threshold).
+    t.expect_rejection(PCS, "act sybilla", codes::CANNOT_ACT);
+    t.cmd("act theobald");
+    t.cmd("attack bandit-1");
+    // MUR-R54: bandit-1 (WIT 8) may react in the fast phase: its AGI save 3 passes.
+    t.dice(&[3]).cmd("dodge");
+    assert_eq!(damage(&t), []);
+    t.cmd("end");
+    t.expect_rejection(FOES, "act bandit-2", codes::CANNOT_ACT);
+    t.expect_rejection(FOES, "act bandit-1", codes::CANNOT_ACT);
+    t.cmds(&["act leader", "end"]);
+    // Balthasar could act but waits: the players pass, the bandits have nobody and pass.
+    t.cmd("pass");
+    assert_eq!(t.state().phase, Phase::Slow);
+    t.cmd("open pcs");
+    t.cmds(&["act sybilla", "end"]);
+    // The dodging bandit used its turn.
+    t.expect_rejection(FOES, "act bandit-1", codes::CANNOT_ACT);
+    t.cmds(&["act bandit-2", "end", "act balthasar"]);
+    // The next round's threshold (15) is rolled once both factions have passed.
+    t.dice(&[15]).cmd("end");
+    assert_eq!(
+        trace(&t),
+        [
+            "round 1",
+            "Fast phase, FAT 9",
+            "pcs open",
+            "theobald's turn",
+            "bandit-1 dodges",
+            "leader's turn",
+            "pcs pass",
+            "foes pass",
+            "Slow phase",
+            "pcs open",
+            "sybilla's turn",
+            "bandit-2's turn",
+            "balthasar's turn",
+            "foes pass",
+            "pcs pass",
+            "Morale phase",
+            "round 2",
+            "Fast phase, FAT 15",
+        ]
+    );
+    // bandit-1 had no turn in either phase.
+    assert!(
+        t.all_events()
+            .iter()
+            .all(|e| !matches!(e, Event::TurnStarted { who } if *who == id(&t, "bandit-1")))
+    );
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r53_h15_with_fast_on_tie_off_a_wit_equal_to_the_threshold_waits_for_the_slow_phase() {
+    let toml = enc(
+        PCS_FIRST,
+        "fast-slow = true\nfast-on-tie = false",
+        &[who("ash", "pcs", "a", "wit = 9"), who("bo", "foes", "b", "wit = 9")].concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[9]);
+    // Nobody is fast: both factions pass by themselves and the slow phase begins.
+    assert_eq!(t.state().phase, Phase::Slow);
+    t.cmds(&["act ash", "end", "act bo"]);
+    t.dice(&[20]).cmd("end");
+    assert_eq!((t.state().round, t.state().fat), (2, Some(20)));
     t.assert_dice_used();
 }
