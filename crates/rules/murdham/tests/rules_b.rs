@@ -900,8 +900,11 @@ fn mur_r57_the_ai_bandit_chooses_the_same_whether_the_concealed_pc_stands_in_its
 // ---------------------------------------------------------------------------------------------
 // Morale and surrender (MUR-R43 to MUR-R46)
 
-/// The group saves of the last command: the d20 and each member with its pass.
-fn group_saves(t: &Table<Murdham>) -> Vec<(u16, Vec<(String, bool)>, Why)> {
+/// A group save: the d20, each member with its pass, and why.
+type GroupSave = (u16, Vec<(String, bool)>, Why);
+
+/// The group saves of the last command.
+fn group_saves(t: &Table<Murdham>) -> Vec<GroupSave> {
     t.last
         .iter()
         .filter_map(|e| match e {
