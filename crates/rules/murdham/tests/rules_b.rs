@@ -1471,3 +1471,68 @@ fn mur_r53_h15_with_fast_on_tie_off_a_wit_equal_to_the_threshold_waits_for_the_s
     assert_eq!((t.state().round, t.state().fat), (2, Some(20)));
     t.assert_dice_used();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Non-lethal counters, holding on, hiding behind the held (MUR-R33, MUR-R36, MUR-R38)
+
+#[test]
+fn mur_r33_a_grapple_used_to_counter_is_resolved_after_the_attack_it_answers() {
+    let mut t = duel(FOES_FIRST, "", "", "wield = [\"martial-hand\"]");
+    t.cmds(&["act bo", "attack ash"]);
+    // The sword's d6 rolls 2 first, then bo's STR save against the grapple: 15 fails.
+    t.dice(&[2, 15]).cmd("counter grapple");
+    let order: Vec<&str> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damaged { .. } => Some("damage"),
+            Event::Grab { by: Some(_), .. } => Some("grab"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, ["damage", "grab"]);
+    assert_eq!(holder(&t, "bo").as_deref(), Some("ash"));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r36_a_holder_drags_the_held_along_and_any_other_action_lets_go() {
+    let mut t = held("a", "");
+    t.cmd("move a|b");
+    assert_eq!(ch(&t, "bo").at, place(&t, "a|b"));
+    assert_eq!(holder(&t, "bo").as_deref(), Some("ash"));
+    // Talking is neither moving nor attacking the held: a medium holder lets go.
+    t.cmd("say");
+    assert_eq!(holder(&t, "bo"), None);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r38_a_grabber_hides_behind_the_character_it_holds_who_has_no_say() {
+    let toml = enc(
+        PCS_FIRST,
+        "",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("bo", "foes", "a", ""),
+            who("cy", "foes", "a", "wield = [\"martial-hand\"]"),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    // cy declines to guard bo; bo fails its save (20) and is held.
+    t.cmds(&["act ash", "grapple bo", "decline"]);
+    t.dice(&[20]).cmd("take");
+    assert_eq!(holder(&t, "bo").as_deref(), Some("ash"));
+    // Round 2: ash waits with its turn unspent; cy strikes at it.
+    t.cmds(&["end", "pass", "pass", "act cy", "attack ash"]);
+    assert_eq!(t.state().round, 2);
+    // bo becomes the target without being asked, and, held, cannot react: d6 3.
+    t.dice(&[3]).cmd("hide-behind bo");
+    assert_eq!(damage(&t), [("bo".to_string(), 3)]);
+    assert_eq!(ch(&t, "ash").health, 10);
+    t.assert_dice_used();
+    t.assert_replays();
+}
