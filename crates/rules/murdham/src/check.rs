@@ -357,6 +357,14 @@ pub fn plan(
                     "a grapple is made bare-handed (a weapon that grabs does it with its attack)",
                 ));
             }
+            // MUR-R59: grabbing takes both hands, one for a larger grabber.
+            let need = if me.stats.size > target.stats.size { 1 } else { 2 };
+            if me.free_hands() < need {
+                return Err(no(
+                    codes::HANDS_FULL,
+                    format!("a grapple needs {need} free hand{}", if need == 1 { "" } else { "s" }),
+                ));
+            }
             if range > melee_reach || !target.up() && target.status != Status::Surrendered {
                 return Err(no(codes::BAD_TARGET, "a grapple needs a nearby target"));
             }

@@ -203,7 +203,7 @@ impl Options {
                 Err(format!("{name} = {v} is outside {lo}..={hi}"))
             }
         };
-        within("chaos-seconds", self.chaos_seconds.into(), 1, 600)?;
+        within("chaos-seconds", self.chaos_seconds, 1, 600)?;
         within("full-move-zones", self.full_move_zones.into(), 1, 4)?;
         within("durability-chance", self.durability_chance.into(), 1, 20)?;
         within("robust-durability-chance", self.robust_durability_chance.into(), 1, 20)?;

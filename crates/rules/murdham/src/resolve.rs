@@ -245,7 +245,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             stunt,
         } => {
             let p = profile(&cx.s, who, *with).map_err(|r| bug(r.reason))?;
-            let main = !(p.consumable && !cx.s.options.throw_is_attack);
+            let main = !p.consumable || cx.s.options.throw_is_attack;
             cx.emit(Event::Acted {
                 who,
                 main,
@@ -916,11 +916,10 @@ fn end_fight(cx: &mut Cx<'_, Murdham>, winner: Option<u8>, reason: &str) -> Res<
         while (i as usize) < cx.s.ch(c).items.len() {
             let it = cx.s.ch(c).items[i as usize].clone();
             let robust = cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Robust));
-            if it.used && !cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Consumable)) {
-                if durability(cx, c, Some(i), robust, it.damaged)? {
-                    // Destroyed: the list shifted, look at the same index again.
-                    continue;
-                }
+            let rolls = it.used && !cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Consumable));
+            if rolls && durability(cx, c, Some(i), robust, it.damaged)? {
+                // Destroyed: the list shifted, look at the same index again.
+                continue;
             }
             i += 1;
         }
@@ -1636,18 +1635,16 @@ fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> R
 
 /// A disarm or grapple lands: the target's STR save (MUR-R34, MUR-R35, MUR-R59).
 fn non_lethal(cx: &mut Cx<'_, Murdham>, by: Cid, t: Cid, mode: Mode) -> Res<()> {
-    match mode {
-        Mode::Disarm { item } => {
-            if !str_contest(cx, t, by, Why::Disarm, Some(Skill::Disarm))? && cx.s.ch(t).hand_of(item).is_some() {
-                cx.emit(Event::Dropped { who: t, item });
-            }
+    if let Mode::Disarm { item } = mode {
+        let kept = str_contest(cx, t, by, Why::Disarm, Some(Skill::Disarm))?;
+        if !kept && cx.s.ch(t).hand_of(item).is_some() {
+            cx.emit(Event::Dropped { who: t, item });
         }
-        Mode::Grapple => {
-            if cx.s.ch(t).grabbed_by.is_none() && !str_contest(cx, t, by, Why::Grapple, Some(Skill::Wrestling))? {
-                cx.emit(Event::Grab { who: t, by: Some(by) });
-            }
+    } else if mode == Mode::Grapple && cx.s.ch(t).grabbed_by.is_none() {
+        let slipped = str_contest(cx, t, by, Why::Grapple, Some(Skill::Wrestling))?;
+        if !slipped {
+            cx.emit(Event::Grab { who: t, by: Some(by) });
         }
-        _ => {}
     }
     Ok(())
 }
@@ -1664,6 +1661,28 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         Some(p) if p.save => save(cx, t, Ability::Wit, Why::Hit)?,
         Some(_) => true,
         None => !cx.s.options.counter_needs_reach,
+    };
+    // MUR-H25: the weapon that counters is used (a reload weapon fires).
+    let consumable = match with {
+        With::Item(i) => {
+            let d =
+                cx.s.ch(t)
+                    .items
+                    .get(i as usize)
+                    .and_then(|it| cx.s.setup.item(&it.id))
+                    .cloned();
+            let reload = d.as_ref().is_some_and(|d| d.has(Keyword::Reload));
+            let consumable = d.as_ref().is_some_and(|d| d.has(Keyword::Consumable));
+            if !consumable {
+                cx.emit(Event::Used {
+                    who: t,
+                    item: i,
+                    spent: reload,
+                });
+            }
+            consumable.then_some(i)
+        }
+        _ => None,
     };
     let back = Attack {
         by: t,
@@ -1759,6 +1778,13 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
             land_attack(cx)?;
             land_counter(cx)?;
         }
+    }
+    if let Some(i) = consumable {
+        cx.emit(Event::Used {
+            who: t,
+            item: i,
+            spent: true,
+        });
     }
     Ok(ha.map(|h| (h.roll, h.face)))
 }
