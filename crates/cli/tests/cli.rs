@@ -494,3 +494,69 @@ fn run_sim_and_odds_reach_the_skeleton() {
     let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     assert_eq!((v["hit_faces"].as_u64(), v["p_hit"].as_f64()), (Some(12), Some(0.6)));
 }
+
+/// MUR-R56: under Murdham's chaos of combat a player who has not declared within the time
+/// loses the turn; the table submits `timed-out`, and the record keeps it. The script waits
+/// past a 1-second limit before its next line.
+#[test]
+fn murdham_chaos_timer_loses_a_late_turn() {
+    let enc = tmp("chaos.toml");
+    std::fs::write(
+        &enc,
+        r#"ruleset = "murdham"
+initiative = "pcs"
+player-sides = ["pcs"]
+[options]
+opener = "initiative"
+chaos = true
+chaos-seconds = 1
+[[zone]]
+id = "a"
+links = ["b"]
+[[zone]]
+id = "b"
+[[side]]
+id = "pcs"
+seat = "players"
+[[side]]
+id = "foes"
+seat = "gm"
+[[combatant]]
+id = "hero"
+side = "pcs"
+at = "a"
+str = 10
+agi = 10
+wit = 10
+[[combatant]]
+id = "brute"
+side = "foes"
+at = "b"
+str = 10
+agi = 10
+wit = 10
+"#,
+    )
+    .unwrap();
+    let rec = tmp("chaos-record.json");
+    let mut c = fray();
+    c.args(["play"]).arg(&enc).args(["--seed", "1", "--record"]).arg(&rec);
+    c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"act hero\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    stdin.write_all(b"act brute\nend\nquit\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = text(&out.stdout);
+    assert!(log.contains("(1 seconds to declare, or the turn is lost)"), "{log}");
+    assert!(log.contains("(time is up: timed-out)"), "{log}");
+    assert!(log.contains("the turn is lost (timer)"), "{log}");
+    let record = std::fs::read_to_string(&rec).unwrap();
+    assert!(record.contains("\"command\": \"timed-out\""), "{record}");
+    let r = fray().arg("replay").arg(&rec).output().unwrap();
+    assert!(r.status.success(), "{}", text(&r.stderr));
+}

@@ -1,5 +1,6 @@
-//! Rule tests for MUR-R1 to MUR-R30 and MUR-R60: tiny encounters, scripted dice, commands typed
-//! as a player would, through the test kit's `Table`. Each test names the rules it checks
+//! Rule tests for the round, turns, reactions, attacks and protection of the checklist, and the
+//! free reactions of other chapters:
+//! Tiny encounters, scripted dice, commands typed as a player would, through the test kit's `Table`. Each test names the rules it checks
 //! (`mur_r12_...`, or `// MUR-R12`).
 //!
 //! Unless a test says otherwise: zones `a` (1 cover spot) – `b` – `c` – `d` – `e` – `f` – `g` –

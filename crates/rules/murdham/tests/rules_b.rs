@@ -1,4 +1,5 @@
-//! Rule tests for MUR-R31 to MUR-R59 (the chaos of combat, R55 and R56, is tested elsewhere):
+//! Rule tests for the blasts, stunts, grappling, sneaking, morale, chases, gear and fast and slow
+//! activations of the checklist (the chaos of combat has its own file):
 //! tiny encounters, scripted dice, commands typed as the seat asked would type them, through
 //! the test kit's `Table`. Each test names the rules it checks (`mur_r31_...`).
 //!
