@@ -142,8 +142,47 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
             best = Some((score, c));
         }
     }
+    // A blast where it hits the most foes and none of its own side.
+    for c in legal {
+        let Command::Attack {
+            aim: Aim::Place(p),
+            with,
+            mode: Mode::Harm { hold: false },
+            sweep,
+            stunt: None,
+        } = c
+        else {
+            continue;
+        };
+        let Ok(plan) = plan(v, who, Aim::Place(*p), *with, Mode::Harm { hold: false }, *sweep, false) else {
+            continue;
+        };
+        let hit: Vec<Cid> = crate::check::blast_victims(v, who, *p, !plan.ranged, *sweep)
+            .into_iter()
+            .filter(|&x| v.sees(x) && v.ch(x).up())
+            .collect();
+        let foes_hit = hit.iter().filter(|&&x| v.ch(x).side != me.side).count() as i32;
+        let friends_hit = hit.iter().filter(|&&x| v.ch(x).side == me.side).count() as i32;
+        if foes_hit == 0 || friends_hit > 0 {
+            continue;
+        }
+        let score = foes_hit * 12 + i32::from(plan.profile.die) - if plan.save { 8 } else { 0 } - 10;
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, c));
+        }
+    }
     if let Some((_, c)) = best {
         return Some(c.clone());
+    }
+    // A shooter holds its place once its main action is spent, and while in cover.
+    let shooter = me.hands.iter().flatten().any(|&i| {
+        me.items
+            .get(i as usize)
+            .and_then(|it| v.setup.item(&it.id))
+            .is_some_and(|d| d.range > 0 && !d.has(Keyword::Consumable))
+    });
+    if shooter && (v.turn.as_ref().is_some_and(|t| t.main) || me.cover) && foes(v, who).next().is_some() {
+        return Some(Command::End);
     }
     // Close in on the nearest foe it sees.
     let zones = &v.setup.zones;

@@ -645,6 +645,8 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
         return match c {
             Command::Pass => Ok(()),
             Command::Act(w) => {
+                // MUR-R1, MUR-R2: the faction gives the turn to one of its characters that has
+                // not had its turn this round.
                 let side = crate::resolve::faction_to_pick(s);
                 match s.chars.get(*w as usize) {
                     Some(ch) if Some(ch.side) == side && !s.order.has_acted(*w) && s.may_take_turn(*w) => Ok(()),
@@ -975,7 +977,8 @@ fn own_item(s: &State, who: Cid, i: u8) -> Result<(&crate::state::Item, &crate::
     Ok((it, d))
 }
 
-/// An answer to an attack's decision.
+/// An answer to an attack's decision. MUR-R11: the reactions to an attack are dodge, counter,
+/// guard and hiding behind someone (opportunity attacks answer a step, in [`check`]).
 fn answer(s: &State, a: &Attack, c: &Command) -> Result<(), Reject> {
     let not_now = || Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now"));
     match (a.stage, c) {

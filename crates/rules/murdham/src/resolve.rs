@@ -1508,6 +1508,7 @@ fn next_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
 /// The attack is over for everyone: spend a thrown flask, pop.
 fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     cx.pop();
+    breaks(cx, a.by, a.with, a.face);
     if let With::Item(i) = a.with
         && let Some(it) = cx.s.ch(a.by).items.get(i as usize)
         && cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Consumable))
@@ -1519,6 +1520,18 @@ fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
         });
     }
     Ok(Flow::Go)
+}
+
+/// MUR-R49: a damaged weapon or shield whose kept damage die showed the breaking face breaks,
+/// once the attack it made is over (so nothing shifts under the attack while it resolves).
+fn breaks(cx: &mut Cx<'_, Murdham>, who: Cid, with: With, face: Option<u16>) {
+    if let With::Item(i) = with
+        && let Some(it) = cx.s.ch(who).items.get(i as usize)
+        && it.damaged
+        && face == Some(u16::from(cx.s.options.break_face))
+    {
+        worn(cx, who, Some(i), true);
+    }
 }
 
 /// A stunt accepted (MUR-R32): no damage to this target; on to the next.
@@ -1561,14 +1574,6 @@ fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Re
 
 /// Applies a computed hit: damage, gear wear, power effects, stun and poison.
 fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> Res<()> {
-    // MUR-R49: a damaged weapon or shield that rolls the breaking face breaks.
-    if let With::Item(i) = a.with
-        && let Some(it) = cx.s.ch(a.by).items.get(i as usize)
-        && it.damaged
-        && h.face == Some(u16::from(cx.s.options.break_face))
-    {
-        worn(cx, a.by, Some(i), true);
-    }
     // MUR-R50: a hit of 8 or more before armour breaks damaged shields and armour.
     if h.raw >= i32::from(cx.s.options.break_threshold) {
         let tc = cx.s.ch(t).clone();
@@ -1785,6 +1790,8 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
             item: i,
             spent: true,
         });
+    } else if counter_hits {
+        breaks(cx, t, with, hb.as_ref().and_then(|h| h.face));
     }
     Ok(ha.map(|h| (h.roll, h.face)))
 }

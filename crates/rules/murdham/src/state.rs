@@ -142,6 +142,7 @@ impl Char {
             let def = items.get(id);
             list.push(Item {
                 id: id.clone(),
+                // MUR-R51, MUR-H16: fragile items, improvised weapons among them, start damaged.
                 damaged: def.is_some_and(|d| d.has(Keyword::Fragile)),
                 used: false,
                 spent: None,
