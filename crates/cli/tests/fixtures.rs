@@ -12,7 +12,7 @@
 //! cargo run -- run examples/skeleton/duel.toml --seed 7 --record crates/cli/tests/fixtures/records/skeleton-duel-seed-7.json
 //! cargo run -- run examples/hallowed-earth/roadside.toml --seed 5 --record crates/cli/tests/fixtures/records/hallowed-earth-roadside-seed-5.json
 //! cargo run -- run examples/einfelst/tollwood.toml --seed 7 --record crates/cli/tests/fixtures/records/einfelst-tollwood-seed-7.json
-//! cargo run -- run examples/murdham/mill-ambush.toml --seed 7 --record crates/cli/tests/fixtures/records/murdham-mill-ambush-seed7.json
+//! cargo run -- run examples/murdham/mill-ambush.toml --seed 7 --record crates/cli/tests/fixtures/records/murdham-mill-ambush-seed-7.json
 //! ```
 
 use std::path::{Path, PathBuf};
