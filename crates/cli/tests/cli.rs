@@ -35,7 +35,14 @@ fn text(b: &[u8]) -> String {
 #[test]
 fn check_accepts_every_example() {
     let mut seen = 0;
-    for dir in ["thrum", "ingenuity", "skeleton", "einfelst", "murdham", "hallowed-earth"] {
+    for dir in [
+        "thrum",
+        "ingenuity",
+        "skeleton",
+        "einfelst",
+        "murdham",
+        "hallowed-earth",
+    ] {
         for entry in std::fs::read_dir(root().join("examples").join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "toml") {

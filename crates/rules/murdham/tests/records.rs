@@ -99,26 +99,36 @@ fn new_state_names_what_is_wrong_in_an_edited_setup() {
         ("the item 'unarmed' (bare hands) is missing", |v| {
             v["items"].as_object_mut().expect("items").remove("unarmed");
         }),
-        ("item 'shield': damage = 7", |v| v["items"]["shield"]["damage"] = 7.into()),
+        ("item 'shield': damage = 7", |v| {
+            v["items"]["shield"]["damage"] = 7.into()
+        }),
         ("power 'hex': a power needs damage or an effect", |v| {
             v["powers"] = serde_json::json!({ "hex": {
                 "name": "hex", "damage": 0, "range": 0, "keywords": [],
                 "effect": "none", "save": "wit", "dodge": false
             }})
         }),
-        ("'outlaw-1' starts in cover, but the mill yard has no free cover spot", |v| {
-            v["combatants"][4]["cover"] = true.into()
-        }),
-        ("does not fit: the border of the mill lane and the mill yard holds at most 2", |v| {
-            for i in 0..3 {
-                v["combatants"][i]["at"] = serde_json::json!({ "a": 0, "b": 1 });
-            }
-        }),
+        (
+            "'outlaw-1' starts in cover, but the mill yard has no free cover spot",
+            |v| v["combatants"][4]["cover"] = true.into(),
+        ),
+        (
+            "does not fit: the border of the mill lane and the mill yard holds at most 2",
+            |v| {
+                for i in 0..3 {
+                    v["combatants"][i]["at"] = serde_json::json!({ "a": 0, "b": 1 });
+                }
+            },
+        ),
         ("template 'outlaw': unknown item 'halberd'", |v| {
             v["templates"]["outlaw"]["wield"][0] = "halberd".into()
         }),
-        ("player-sides or initiative names a side", |v| v["initiative"] = 7.into()),
-        ("player-sides or initiative names a side", |v| v["player_sides"][0] = 7.into()),
+        ("player-sides or initiative names a side", |v| {
+            v["initiative"] = 7.into()
+        }),
+        ("player-sides or initiative names a side", |v| {
+            v["player_sides"][0] = 7.into()
+        }),
     ];
     for (says, edit) in cases {
         let mut v = serde_json::to_value(&e.setup).expect("serialises");
@@ -138,7 +148,10 @@ fn new_state_names_what_is_wrong_in_an_edited_setup() {
         Err(EngineError::Invalid(m)) => assert!(m.contains("break-face = 0 is outside 1..=20"), "{m}"),
         other => panic!("break-face = 0: {other:?}"),
     }
-    assert!(Murdham::new_state(&e.setup, &e.options).is_ok(), "the example itself is good");
+    assert!(
+        Murdham::new_state(&e.setup, &e.options).is_ok(),
+        "the example itself is good"
+    );
 }
 
 /// A flask thrown at one large character (a blast aimed at a character, MUR-R58), then the AI
@@ -170,7 +183,8 @@ fn flask_fight() -> Game<Murdham> {
 
 #[test]
 fn an_edited_blast_aimed_at_nobody_is_refused_not_a_panic() {
-    let tried = fray_engine::conformance::edited_records_never_panic::<Murdham>(&flask_fight().record().to_json(), 3_000)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let tried =
+        fray_engine::conformance::edited_records_never_panic::<Murdham>(&flask_fight().record().to_json(), 3_000)
+            .unwrap_or_else(|e| panic!("{e}"));
     assert!(tried > 100, "only {tried} edits tried");
 }

@@ -94,14 +94,21 @@ fn a_good_encounter_loads() {
     )
     .replacen("id = \"road\"\n", "id = \"road\"\ntags = [\"fence\", \"dark\", \"hazard-6\"]\n", 1)
     .replacen("id = \"pond\"\n", "id = \"pond\"\ntags = [\"concealment\", \"barrier\"]\n", 1);
-    let full = format!("initiative = \"foes\"\nplayer-sides = [\"pcs\"]\n{full}{}", foe("c", "road|yard", "template = \"brute\"\n"));
+    let full = format!(
+        "initiative = \"foes\"\nplayer-sides = [\"pcs\"]\n{full}{}",
+        foe("c", "road|yard", "template = \"brute\"\n")
+    );
     assert_eq!(problems(&full), Vec::<String>::new());
 }
 
 #[test]
 fn an_unknown_place_names_the_zones_and_a_border_needs_a_link() {
     let text = encounter("", "", "").replacen("at = \"road\"", "at = \"moor\"", 1);
-    one_problem(&text, "\"moor\"", "unknown zone 'moor'; the zones are: yard, road, pond");
+    one_problem(
+        &text,
+        "\"moor\"",
+        "unknown zone 'moor'; the zones are: yard, road, pond",
+    );
     let text = encounter("", "", "").replacen("at = \"road\"", "at = \"road|pond\"", 1);
     one_problem(
         &text,
@@ -149,7 +156,11 @@ fn unknown_items_powers_templates_and_words_are_named() {
     let text = encounter("", "armour = \"plate\"\n", "");
     one_problem(&text, "\"plate\"", "armour = \"plate\": expected none, light or heavy");
     for (line, word, list) in [
-        ("size = \"huge\"\n", "huge", "`tiny`, `small`, `medium`, `large`, `massive`"),
+        (
+            "size = \"huge\"\n",
+            "huge",
+            "`tiny`, `small`, `medium`, `large`, `massive`",
+        ),
         ("kind = \"fey\"\n", "fey", "`creature`, `construct`, `demon`, `undead`"),
         ("skills = [\"juggling\"]\n", "juggling", "`dodge-blows`, `protect`"),
     ] {
@@ -174,7 +185,11 @@ fn hands_hold_two_items_and_never_bare_hands() {
         "'a': the items in hand need more than two hands (a two-handed item is held alone)",
     );
     let text = encounter("", "wield = [\"unarmed\"]\n", "");
-    one_problem(&text, "[\"unarmed\"]", "'a': bare hands are not an item to hold or carry");
+    one_problem(
+        &text,
+        "[\"unarmed\"]",
+        "'a': bare hands are not an item to hold or carry",
+    );
     let text = encounter("", "wield = [\"shield\", \"shield\", \"shield\"]\n", "");
     let got = problems(&text);
     assert!(
@@ -199,7 +214,10 @@ fn starting_health_is_within_the_maximum() {
 fn places_have_room_for_8_in_a_zone_and_2_on_a_border() {
     let extra: String = (0..7).map(|i| foe(&format!("f{i}"), "yard", "")).collect();
     // b and seven more fill the yard.
-    assert_eq!(problems(&format!("{}{extra}", encounter("", "", ""))), Vec::<String>::new());
+    assert_eq!(
+        problems(&format!("{}{extra}", encounter("", "", ""))),
+        Vec::<String>::new()
+    );
     let text = format!("{}{extra}{}", encounter("", "", ""), foe("f7", "yard", ""));
     assert_eq!(
         problems(&text),
@@ -234,7 +252,11 @@ fn cover_needs_a_free_spot_in_the_zone() {
         "[[combatant]]",
         "'a' starts in cover, but road has no free cover spot",
     );
-    let text = format!("{}{}", encounter("", "", "cover = true\n"), foe("c", "yard", "cover = true\n"));
+    let text = format!(
+        "{}{}",
+        encounter("", "", "cover = true\n"),
+        foe("c", "yard", "cover = true\n")
+    );
     assert_eq!(
         problems(&text),
         [format!(
@@ -257,12 +279,20 @@ fn cover_needs_a_free_spot_in_the_zone() {
 fn zone_tags_are_the_ones_murdham_reads() {
     let says = "Murdham reads dark, concealment, barrier, hazard-N (N a die: 4, 6, 8, 10, 12, 20) and the tags of [penetration]";
     for tag in ["fog", "hazard-5", "fence"] {
-        let text = encounter("", "", "").replacen("id = \"pond\"\n", &format!("id = \"pond\"\ntags = [\"{tag}\"]\n"), 1);
-        one_problem(&text, &format!("\"{tag}\""), &format!("unknown zone tag '{tag}': {says}"));
+        let text =
+            encounter("", "", "").replacen("id = \"pond\"\n", &format!("id = \"pond\"\ntags = [\"{tag}\"]\n"), 1);
+        one_problem(
+            &text,
+            &format!("\"{tag}\""),
+            &format!("unknown zone tag '{tag}': {says}"),
+        );
     }
     // A tag of the [penetration] table is known.
-    let text = encounter("[penetration]\nfence = [\"gunpowder\"]\n", "", "")
-        .replacen("id = \"pond\"\n", "id = \"pond\"\ntags = [\"fence\", \"hazard-20\"]\n", 1);
+    let text = encounter("[penetration]\nfence = [\"gunpowder\"]\n", "", "").replacen(
+        "id = \"pond\"\n",
+        "id = \"pond\"\ntags = [\"fence\", \"hazard-20\"]\n",
+        1,
+    );
     assert_eq!(problems(&text), Vec::<String>::new());
     let text = encounter("[penetration]\n\"a fence\" = [\"gunpowder\"]\n", "", "");
     one_problem(&text, "[\"gunpowder\"]", "penetration tag 'a fence' must be one word");
@@ -300,10 +330,7 @@ fn items_and_powers_are_checked() {
     one_problem(&text, "[power.hex]", "power 'hex': a power needs damage or an effect");
     let text = encounter("[item.pike]\nname = \"pike\"\nreach = 2\n", "", "");
     let got = problems(&text);
-    assert!(
-        got.len() == 1 && got[0].contains("unknown field `reach`"),
-        "{got:?}"
-    );
+    assert!(got.len() == 1 && got[0].contains("unknown field `reach`"), "{got:?}");
 }
 
 #[test]
@@ -320,7 +347,8 @@ fn options_are_checked_where_they_stand() {
 
 #[test]
 fn each_problem_is_reported_not_only_the_first() {
-    let text = encounter("", "wield = [\"halberd\"]\narmour = \"plate\"\n", "").replacen("at = \"yard\"", "at = \"moor\"", 1);
+    let text =
+        encounter("", "wield = [\"halberd\"]\narmour = \"plate\"\n", "").replacen("at = \"yard\"", "at = \"moor\"", 1);
     assert_eq!(
         problems(&text),
         [
