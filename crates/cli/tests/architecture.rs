@@ -55,6 +55,7 @@ fn library_sources() -> Vec<PathBuf> {
         "rules/ingenuity",
         "rules/skeleton",
         "rules/einfelst",
+        "rules/murdham",
         "rules/hallowed-earth",
         "testkit",
         "cli",
@@ -113,6 +114,7 @@ fn the_engine_and_the_shared_crates_name_no_ruleset() {
             "fray-ingenuity",
             "fray-skeleton",
             "fray-einfelst",
+            "fray-murdham",
             "fray-hallowed-earth",
         ] {
             assert!(

@@ -35,7 +35,14 @@ fn text(b: &[u8]) -> String {
 #[test]
 fn check_accepts_every_example() {
     let mut seen = 0;
-    for dir in ["thrum", "ingenuity", "skeleton", "einfelst", "hallowed-earth"] {
+    for dir in [
+        "thrum",
+        "ingenuity",
+        "skeleton",
+        "einfelst",
+        "murdham",
+        "hallowed-earth",
+    ] {
         for entry in std::fs::read_dir(root().join("examples").join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "toml") {
@@ -77,7 +84,7 @@ fn check_reports_file_line_and_column_and_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr)
-            .contains("unknown ruleset 'chess' (known: thrum, ingenuity, skeleton, einfelst, hallowed-earth)")
+            .contains("unknown ruleset 'chess' (known: thrum, ingenuity, skeleton, einfelst, murdham, hallowed-earth)")
     );
 
     let out = fray().args(["check", "no/such/file.toml"]).output().unwrap();

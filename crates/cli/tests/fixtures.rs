@@ -12,6 +12,7 @@
 //! cargo run -- run examples/skeleton/duel.toml --seed 7 --record crates/cli/tests/fixtures/records/skeleton-duel-seed-7.json
 //! cargo run -- run examples/hallowed-earth/roadside.toml --seed 5 --record crates/cli/tests/fixtures/records/hallowed-earth-roadside-seed-5.json
 //! cargo run -- run examples/einfelst/tollwood.toml --seed 7 --record crates/cli/tests/fixtures/records/einfelst-tollwood-seed-7.json
+//! cargo run -- run examples/murdham/mill-ambush.toml --seed 7 --record crates/cli/tests/fixtures/records/murdham-mill-ambush-seed-7.json
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -41,7 +42,14 @@ fn every_ruleset_has_a_stored_record() {
             v["ruleset"].as_str().unwrap().to_string()
         })
         .collect();
-    for id in ["thrum", "ingenuity", "skeleton", "einfelst", "hallowed-earth"] {
+    for id in [
+        "thrum",
+        "ingenuity",
+        "skeleton",
+        "einfelst",
+        "murdham",
+        "hallowed-earth",
+    ] {
         assert!(rulesets.iter().any(|r| r == id), "no stored record of {id}");
     }
 }

@@ -78,3 +78,20 @@ fn golden_einfelst_mill() {
     // thrown weapons that land and are picked up, poison, fire put out.
     insta::assert_snapshot!("einfelst-mill-seed-7", run("einfelst/mill", 7));
 }
+
+#[test]
+fn golden_murdham_crossroads() {
+    // An open fight: factions alternating and passing, counters (the one who would suffer more
+    // is hit first; a first hit that fells stops the other), free dodges (dodge blows), exploding
+    // damage, critical damage, dying and death a round later, a group morale save and a flight,
+    // durability rolls.
+    insta::assert_snapshot!("murdham-crossroads-seed-4", run("murdham/crossroads", 4));
+}
+
+#[test]
+fn golden_murdham_mill_ambush() {
+    // The ambush bonus turn of concealed outlaws (sneaking moves passed and failed, reveals,
+    // attacks the targets cannot react to), a peek from behind a barrier, a garrotte left unused
+    // once its wielder is seen (bare hands, impaired), counters, morale.
+    insta::assert_snapshot!("murdham-mill-ambush-seed-4", run("murdham/mill-ambush", 4));
+}

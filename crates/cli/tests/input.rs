@@ -139,7 +139,7 @@ fn odds_names_every_known_ruleset() {
     let err = refused(&fray().args(["odds", "chess"]).output().unwrap());
     assert!(
         err.contains(
-            "'chess' is neither 'roll' nor a ruleset (known: roll, thrum, ingenuity, skeleton, einfelst, hallowed-earth)"
+            "'chess' is neither 'roll' nor a ruleset (known: roll, thrum, ingenuity, skeleton, einfelst, murdham, hallowed-earth)"
         ),
         "{err}"
     );

@@ -12,7 +12,7 @@ fn root() -> PathBuf {
 }
 
 /// Each list of codes with the heading of its table in docs/commands.md.
-fn lists() -> [(&'static str, &'static [&'static str]); 6] {
+fn lists() -> [(&'static str, &'static [&'static str]); 7] {
     [
         ("Engine codes", Reject::ENGINE_CODES),
         ("Thrum codes", fray_thrum::codes::ALL),
@@ -20,6 +20,7 @@ fn lists() -> [(&'static str, &'static [&'static str]); 6] {
         ("Skeleton codes", fray_skeleton::codes::ALL),
         ("Hallowed Earth codes", fray_hallowed_earth::codes::ALL),
         ("Einfelst Wilds codes", fray_einfelst::codes::ALL),
+        ("Murdham codes", fray_murdham::codes::ALL),
     ]
 }
 
@@ -99,6 +100,7 @@ fn sources() -> Vec<PathBuf> {
         "rules/ingenuity",
         "rules/skeleton",
         "rules/einfelst",
+        "rules/murdham",
         "rules/hallowed-earth",
     ] {
         walk(&root().join("crates").join(krate).join("src"), &mut out);

@@ -287,7 +287,8 @@ pub fn plan(
             }
             Aim::At(t) => {
                 // MUR-R58: a blast may be aimed at one large or massive character instead.
-                if !s.ch(t).stats.size.is_big() || sweep {
+                // An index from an edited record may name nobody: refused below, never a panic.
+                if !s.chars.get(t as usize).is_some_and(|c| c.stats.size.is_big()) || sweep {
                     return Err(no(
                         codes::BAD_TARGET,
                         "a blast is aimed at a place (only a large or massive character can be its single target)",

@@ -162,8 +162,9 @@ impl TextRuleset for Murdham {
                         why_word(*why)
                     )
                 } else {
+                    let article = if *ability == Ability::Agi { "an" } else { "a" };
                     format!(
-                        "{} rolls {roll} on a {} save of {score} {}: {verdict}",
+                        "{} rolls {roll} on {article} {} save of {score} {}: {verdict}",
                         name(who),
                         ability.word(),
                         why_word(*why)
