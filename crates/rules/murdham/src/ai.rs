@@ -110,7 +110,7 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
     // Heal when low.
     if me.health * 3 <= me.stats.max_health()
         && let Some(c) = legal.iter().find(|c| {
-            matches!(c, Command::Use { item, on: None } if me.items.get(*item as usize).and_then(|i| v.setup.item(&i.id)).is_some_and(|d| d.heal > 0))
+            matches!(c, Command::Use { item, on: None } if me.item(*item).and_then(|i| v.setup.item(&i.id)).is_some_and(|d| d.heal > 0))
         })
     {
         return Some(c.clone());
@@ -134,7 +134,7 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
         let Ok(p) = plan(v, who, Aim::At(*t), *with, Mode::Harm { hold: false }, false, false) else {
             continue;
         };
-        let spent = matches!(with, With::Item(i) if me.items.get(*i as usize).and_then(|it| v.setup.item(&it.id)).is_some_and(|d| d.has(Keyword::Consumable)));
+        let spent = matches!(with, With::Item(i) if me.item(*i).and_then(|it| v.setup.item(&it.id)).is_some_and(|d| d.has(Keyword::Consumable)));
         let score =
             -health(v, *t) * 4 + i32::from(p.profile.die) - if p.save { 8 } else { 0 } - if spent { 6 } else { 0 }
                 + if *with == With::Unarmed { -3 } else { 0 };
@@ -176,8 +176,7 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
     }
     // A shooter holds its place once its main action is spent, and while in cover.
     let shooter = me.hands.iter().flatten().any(|&i| {
-        me.items
-            .get(i as usize)
+        me.item(i)
             .and_then(|it| v.setup.item(&it.id))
             .is_some_and(|d| d.range > 0 && !d.has(Keyword::Consumable))
     });
@@ -215,7 +214,7 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
     }
     // Pick a weapon up into an empty hand.
     if let Some(c) = legal.iter().find(|c| {
-        matches!(c, Command::Equip { item, off: false } if me.items.get(*item as usize).and_then(|i| v.setup.item(&i.id)).is_some_and(|d| d.is_weapon() && !d.has(Keyword::Consumable)))
+        matches!(c, Command::Equip { item, off: false } if me.item(*item).and_then(|i| v.setup.item(&i.id)).is_some_and(|d| d.is_weapon() && !d.has(Keyword::Consumable)))
     }) {
         return Some(c.clone());
     }

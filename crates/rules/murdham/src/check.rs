@@ -4,7 +4,7 @@
 //! the resolution.
 
 use crate::codes;
-use crate::command::{Aim, Command, OwnRuling, Ruling, default_with};
+use crate::command::{Aim, Command, OwnRuling, Ruling};
 use crate::data::{Ability, Keyword, Size, Skill, UNARMED};
 use crate::place::Place;
 use crate::setup::{Cid, MAX_COMBATANTS, MAX_ITEMS};
@@ -114,8 +114,7 @@ pub fn profile(s: &State, who: Cid, with: With) -> Result<Profile, Reject> {
         }
         With::Item(i) => {
             let it = c
-                .items
-                .get(i as usize)
+                .item(i)
                 .ok_or_else(|| no(codes::BAD_ITEM, format!("{} has no such item", c.name)))?;
             let d = s
                 .setup
@@ -224,7 +223,7 @@ pub fn plan(
     let me = s.ch(who);
     let p = profile(s, who, with)?;
     if let With::Item(i) = with
-        && me.items.get(i as usize).is_some_and(|it| it.spent.is_some())
+        && me.item(i).is_some_and(|it| it.spent.is_some())
     {
         return Err(no(codes::BAD_ITEM, "that weapon has fired and is not reloaded"));
     }
@@ -246,6 +245,12 @@ pub fn plan(
             return Err(no(codes::NOT_ALLOWED, "a blast deals damage"));
         }
         match aim {
+            Aim::Place(place) if place.is_border() => {
+                return Err(no(
+                    codes::BAD_TARGET,
+                    "a blast is aimed at a zone (it hits the zone and its borders)",
+                ));
+            }
             Aim::Place(place) => {
                 let melee_blast = sweep || p.range == 0;
                 if melee_blast {
@@ -598,16 +603,9 @@ pub fn opportunity_ok(s: &State, mover: Cid, to: Place, foe: Cid) -> bool {
     // MUR-H26: moving away is leaving range 0; stepping onto a border of the zone does not
     // count unless the option says so.
     let away = !to.nearby(f.at, zones) || (s.options.border_step_provokes && to.is_border() && !m.at.is_border());
-    away && plan(
-        s,
-        foe,
-        Aim::At(mover),
-        default_with(s, foe),
-        Mode::Harm { hold: false },
-        false,
-        true,
-    )
-    .is_ok()
+    away && weapons_of(s, foe)
+        .into_iter()
+        .any(|w| plan(s, foe, Aim::At(mover), w, Mode::Harm { hold: false }, false, true).is_ok())
 }
 
 /// Whether the command is accepted now (the engine has already checked who may send it).
@@ -906,7 +904,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
         Command::PickUp(g) => {
             bonus_left(t)?;
             match s.ground.get(*g as usize) {
-                Some((p, _)) if *p == me.at && me.items.len() < MAX_ITEMS => Ok(()),
+                Some((p, _)) if *p == me.at && me.live_items().count() < MAX_ITEMS => Ok(()),
                 Some((p, _)) if *p == me.at => Err(no(
                     codes::HANDS_FULL,
                     format!("{} carries {MAX_ITEMS} items already", me.name),
@@ -928,7 +926,9 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                     return Err(no(codes::BAD_TARGET, "on yourself: leave out the id"));
                 }
                 let ok = s.chars.get(*o as usize).is_some_and(|x| {
-                    !matches!(x.status, Status::Dead | Status::Fled | Status::Banished) && s.nearby(who, *o)
+                    !matches!(x.status, Status::Dead | Status::Fled | Status::Banished)
+                        && s.nearby(who, *o)
+                        && !s.hidden_from(*o, me.side)
                 });
                 if !ok {
                     return Err(no(codes::BAD_TARGET, "use it on yourself or on a nearby character"));
@@ -968,8 +968,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
 fn own_item(s: &State, who: Cid, i: u8) -> Result<(&crate::state::Item, &crate::data::ItemDef), Reject> {
     let c = s.ch(who);
     let it = c
-        .items
-        .get(i as usize)
+        .item(i)
         .ok_or_else(|| no(codes::BAD_ITEM, format!("{} has no such item", c.name)))?;
     let d = s
         .setup
@@ -1343,7 +1342,7 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
 pub fn weapons_of(s: &State, who: Cid) -> Vec<With> {
     let c = s.ch(who);
     let mut v = vec![With::Unarmed];
-    for (i, it) in c.items.iter().enumerate() {
+    for (i, it) in c.live_items() {
         let Some(d) = s.setup.item(&it.id) else { continue };
         if it.id == UNARMED || !d.is_weapon() {
             continue;

@@ -349,21 +349,16 @@ fn item_of(s: &State, who: Option<Cid>, word: &str) -> Result<u8, Reject> {
         let n: u8 = n
             .parse()
             .map_err(|_| Reject::unreadable(format!("'{word}': expected item@number")))?;
-        return match c.items.get(n as usize) {
+        return match c.item(n) {
             Some(i) if i.id.eq_ignore_ascii_case(id) => Ok(n),
             _ => Err(Reject::unreadable(format!("{} has no item '{word}'", c.name))),
         };
     }
-    let matching = |i: &(usize, &crate::state::Item)| i.1.id.eq_ignore_ascii_case(word);
-    let in_hand = c
-        .items
-        .iter()
-        .enumerate()
-        .filter(matching)
-        .find(|(i, _)| c.hand_of(*i as u8).is_some());
-    let any = c.items.iter().enumerate().find(matching);
-    in_hand.or(any).map(|(i, _)| i as u8).ok_or_else(|| {
-        let have: Vec<&str> = c.items.iter().map(|i| i.id.as_str()).collect();
+    let matching = |i: &(u8, &crate::state::Item)| i.1.id.eq_ignore_ascii_case(word);
+    let in_hand = c.live_items().filter(matching).find(|(i, _)| c.hand_of(*i).is_some());
+    let any = c.live_items().find(matching);
+    in_hand.or(any).map(|(i, _)| i).ok_or_else(|| {
+        let have: Vec<&str> = c.live_items().map(|(_, i)| i.id.as_str()).collect();
         Reject::unreadable(format!(
             "{} has no item '{word}' (it has: {})",
             c.name,
@@ -381,7 +376,7 @@ fn item_word(s: &State, who: Option<Cid>, i: u8) -> String {
     let Some(c) = who.and_then(|w| s.chars.get(w as usize)) else {
         return format!("#{i}");
     };
-    let Some(it) = c.items.get(i as usize) else {
+    let Some(it) = c.item(i) else {
         return format!("#{i}");
     };
     if item_of(s, who, &it.id) == Ok(i) {
@@ -432,8 +427,7 @@ pub fn default_with(s: &State, who: Cid) -> With {
     let c = s.ch(who);
     let weapon = |h: usize| {
         c.hands[h].filter(|&i| {
-            c.items
-                .get(i as usize)
+            c.item(i)
                 .and_then(|it| s.setup.items.get(&it.id))
                 .is_some_and(|d| d.is_weapon())
         })

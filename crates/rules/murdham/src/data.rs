@@ -163,7 +163,7 @@ pub enum Keyword {
     Stun,
     /// Poisons whoever it hits (a STR save resists).
     Poison,
-    /// Grabs whoever it hits instead of damaging it, like a grapple.
+    /// Grabs whoever it hits (a failed STR save, as against a grapple), besides its damage.
     Grab,
     /// Usable only against unaware targets or the character its wielder grabs (a garrotte).
     Ambush,
@@ -171,7 +171,7 @@ pub enum Keyword {
     Consumable,
     /// A shield: +1 armour against attacks its holder reacts to.
     Shield,
-    /// Damage rolls of 1 in 8 only on its durability rolls.
+    /// Its durability rolls fail on 1 in 8 instead of 1 in 4.
     Robust,
     /// Starts damaged.
     Fragile,

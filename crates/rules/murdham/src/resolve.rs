@@ -116,7 +116,7 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command) -> Res<()> {
                 // MUR-R25: a reaction that takes the foe's turn, resolved before the step.
                 cx.emit(Event::Reacted {
                     who: foe,
-                    what: "opportunity attack".into(),
+                    what: "makes an opportunity attack".into(),
                     free: false,
                 });
                 declare(
@@ -177,7 +177,13 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
     // MUR-R36: a holder may move with, and attack, the held character; anything else lets go
     // (a larger holder acts freely, MUR-R59).
     let lets_go = match c {
-        Command::Move { .. } | Command::End | Command::Release | Command::Shove { .. } | Command::Throw { .. } => false,
+        Command::Move { .. }
+        | Command::Run
+        | Command::Cover
+        | Command::End
+        | Command::Release
+        | Command::Shove { .. }
+        | Command::Throw { .. } => false,
         Command::Attack { aim: Aim::At(x), .. } => Some(*x) != holding,
         _ => true,
     };
@@ -380,7 +386,10 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
                 what: String::new(),
             });
             let target = on.unwrap_or(who);
-            let id = me.items[*item as usize].id.clone();
+            let id = me
+                .item(*item)
+                .map(|it| it.id.clone())
+                .ok_or_else(|| bug("a checked item is gone"))?;
             let d = cx.s.setup.item(&id).cloned().ok_or_else(|| bug("unknown item"))?;
             cx.emit(Event::Used {
                 who,
@@ -463,7 +472,7 @@ fn declare(
     if let With::Item(i) = with {
         let reload =
             cx.s.setup
-                .item(&cx.s.ch(by).items[i as usize].id)
+                .item(cx.s.ch(by).item(i).map_or("", |it| it.id.as_str()))
                 .is_some_and(|d| d.has(Keyword::Reload) || d.has(Keyword::Consumable));
         if !reload {
             cx.emit(Event::Used {
@@ -473,17 +482,12 @@ fn declare(
             });
         }
     }
-    for flag in [Condition::Hindered(false), Condition::Penetrating(false)] {
-        let on = match flag {
-            Condition::Hindered(_) => cx.s.ch(by).hindered && p.save,
-            _ => false,
-        };
-        if on {
-            cx.emit(Event::Condition {
-                who: by,
-                condition: flag,
-            });
-        }
+    if cx.s.ch(by).hindered {
+        // MUR-H6: the GM's hinder asks a save of one attack.
+        cx.emit(Event::Condition {
+            who: by,
+            condition: Condition::Hindered(false),
+        });
     }
     let target = p.target.unwrap_or(by);
     cx.push(Frame::Attack(Attack {
@@ -510,7 +514,7 @@ fn declare(
     }))?;
     // A reload weapon fires, a thrown flask is spent (MUR-H24): once declared.
     if let With::Item(i) = with
-        && let Some(d) = cx.s.setup.item(&cx.s.ch(by).items[i as usize].id).cloned()
+        && let Some(d) = cx.s.ch(by).item(i).and_then(|it| cx.s.setup.item(&it.id)).cloned()
         && (d.has(Keyword::Reload) || d.has(Keyword::Consumable))
     {
         // The frame keeps the item's index: a spent flask is taken out after the attack.
@@ -574,6 +578,9 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
                 return Err(bug("guard outside the guard stage"));
             };
             let free = s.ch(next).stats.has(Skill::Protect);
+            // MUR-R42: stepping in front of an attack gives a concealed guard away.
+            reveal(cx, next);
+            let s = &*cx.s;
             cx.emit(Event::Reacted {
                 who: next,
                 what: format!("guards {}", s.ch(a.target).name),
@@ -585,7 +592,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             cx.update(Frame::Attack(Attack {
                 target: next,
                 stage: if free { Stage::React } else { Stage::Land },
-                reaction: if free { None } else { Some(Reaction::Take) },
+                reaction: if free { None } else { Some(Reaction::Guard) },
                 ..a
             }));
         }
@@ -730,6 +737,10 @@ pub fn advance(cx: &mut Cx<'_, Murdham>) -> Res<()> {
                 return Ok(Flow::Go);
             }
             Phase::Morale => {
+                if let Some(winner) = last_faction_standing(s) {
+                    end_fight(cx, winner, "last-faction-standing")?;
+                    return Ok(Flow::Go);
+                }
                 // The morale frame is resolved: the next round begins.
                 cx.emit(Event::RoundStarted { round: s.round + 1 });
                 start_phase(cx)?;
@@ -790,10 +801,14 @@ fn end_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
 /// The end of a round: the dying come closer to death, poison bites, lost turns are over,
 /// then the morale phase.
 fn end_round(cx: &mut Cx<'_, Murdham>) -> Res<()> {
-    // Dying characters come closer to death; poison bites.
+    // Poison bites, then the dying come closer to death; lost turns are over.
     for c in cx.s.ids().collect::<Vec<_>>() {
-        let ch = cx.s.ch(c);
-        match ch.status {
+        if cx.s.ch(c).poisoned && cx.s.ch(c).up() {
+            hurt(cx, c, None, 1, 0, true)?;
+        }
+    }
+    for c in cx.s.ids().collect::<Vec<_>>() {
+        match cx.s.ch(c).status {
             Status::Dying { rounds: 0 } => cx.emit(Event::Fell {
                 who: c,
                 status: Status::Dead,
@@ -803,9 +818,6 @@ fn end_round(cx: &mut Cx<'_, Murdham>) -> Res<()> {
                 status: Status::Dying { rounds: rounds - 1 },
             }),
             _ => {}
-        }
-        if cx.s.ch(c).poisoned && cx.s.ch(c).up() {
-            hurt(cx, c, None, 1, 0, true)?;
         }
         if cx.s.ch(c).lost_round.is_some_and(|r| r <= cx.s.round) {
             cx.emit(Event::Condition {
@@ -912,16 +924,13 @@ fn end_fight(cx: &mut Cx<'_, Murdham>, winner: Option<u8>, reason: &str) -> Res<
         if matches!(ch.status, Status::Dead | Status::Banished) {
             continue;
         }
-        let mut i = 0u8;
-        while (i as usize) < cx.s.ch(c).items.len() {
-            let it = cx.s.ch(c).items[i as usize].clone();
+        let items: Vec<(u8, crate::state::Item)> = ch.live_items().map(|(i, it)| (i, it.clone())).collect();
+        for (i, it) in items {
             let robust = cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Robust));
             let rolls = it.used && !cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Consumable));
-            if rolls && durability(cx, c, Some(i), robust, it.damaged)? {
-                // Destroyed: the list shifted, look at the same index again.
-                continue;
+            if rolls {
+                durability(cx, c, Some(i), robust, it.damaged)?;
             }
-            i += 1;
         }
         if ch.armour_used && !ch.armour_lost && ch.stats.armour > 0 {
             durability(cx, c, None, false, ch.armour_damaged)?;
@@ -956,8 +965,7 @@ fn worn(cx: &mut Cx<'_, Murdham>, who: Cid, item: Option<u8>, destroyed: bool) {
     let name = match item {
         Some(i) => {
             cx.s.ch(who)
-                .items
-                .get(i as usize)
+                .item(i)
                 .and_then(|it| cx.s.setup.item(&it.id))
                 .map_or_else(|| "item".to_string(), |d| d.name.clone())
         }
@@ -1012,8 +1020,7 @@ fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     let s = &*cx.s;
     if !s.ch(a.by).up() && !a.counter {
         // The attacker fell before its attack landed (an opportunity attack, a ruling).
-        cx.pop();
-        return Ok(Flow::Go);
+        return finish(cx, a);
     }
     match a.stage {
         Stage::Aim => aim(cx, a),
@@ -1084,29 +1091,22 @@ fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
                 // MUR-R31: a missed ranged blast lands in a random neighbouring zone.
                 match deviate(cx, a.by, place)? {
                     Some(to) => to,
-                    None => {
-                        cx.pop();
-                        return Ok(Flow::Go);
-                    }
+                    None => return finish(cx, a),
                 }
             } else {
-                cx.pop();
-                return Ok(Flow::Go);
+                return finish(cx, a);
             };
             let victims = check::blast_victims(&cx.s, a.by, place, !a.ranged, a.sweep);
             let Some((&first, rest)) = victims.split_first() else {
                 // A blast on an empty place hits nobody.
-                cx.pop();
-                return Ok(Flow::Go);
+                return finish(cx, a);
             };
             a.blast = Some(place);
             a.target = first;
             a.queue = rest.to_vec();
         }
-        _ if !hit => {
-            cx.pop();
-            return Ok(Flow::Go);
-        }
+        // MUR-H24: a thrown flask that misses is spent all the same.
+        _ if !hit => return finish(cx, a),
         _ => {}
     }
     let stage = if a.stunt.is_some() {
@@ -1121,16 +1121,27 @@ fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
 /// Picks the neighbouring zone a missed ranged blast lands in (MUR-R31, MUR-H22).
 fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Option<Place>> {
     let zones = &cx.s.setup.zones;
-    let n: Vec<Place> = place
+    let mut n: Vec<Place> = place
         .zones()
         .flat_map(|z| zones.neighbours(z).iter().copied())
         .filter(|z| !place.touches(*z))
         .map(Place::zone)
         .collect();
+    n.sort();
+    n.dedup();
     if n.is_empty() {
         return Ok(None);
     }
     let count = n.len() as u16;
+    if count == 1 {
+        // A single neighbouring zone: nothing to roll for.
+        cx.emit(Event::Deviated {
+            roll: 1,
+            sides: 1,
+            to: Some(n[0]),
+        });
+        return Ok(Some(n[0]));
+    }
     let sides = match cx.s.options.deviation_die {
         DeviationDie::Exact => count,
         DeviationDie::Standard => [4u16, 6, 8, 10, 12, 20]
@@ -1146,11 +1157,15 @@ fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Option<Place>
         };
         if roll <= count {
             let to = n[(roll - 1) as usize];
-            cx.emit(Event::Deviated { roll, sides, to });
+            cx.emit(Event::Deviated {
+                roll,
+                sides,
+                to: Some(to),
+            });
             return Ok(Some(to));
         }
         // MUR-H22: a result above the count is rolled again.
-        cx.emit(Event::Deviated { roll, sides, to: place });
+        cx.emit(Event::Deviated { roll, sides, to: None });
     }
 }
 
@@ -1212,6 +1227,16 @@ fn str_contest(cx: &mut Cx<'_, Murdham>, who: Cid, other: Cid, why: Why, skill: 
             Ok(pass)
         }
         None => save(cx, who, Ability::Str, why),
+    }
+}
+
+/// The round whose turn a character stunned or distracted now loses: this one if its turn is
+/// still to come, else the next (the ambush bonus turn is before round 1).
+fn lost_round(s: &State, who: Cid) -> u32 {
+    if s.order.has_acted(who) || s.phase == Phase::Ambush || s.round == 0 {
+        s.round + 1
+    } else {
+        s.round
     }
 }
 
@@ -1279,14 +1304,20 @@ fn damage_level(s: &State, a: &Attack, by: Cid, target: Cid, p: &Profile, mode: 
         // MUR-R16: held back.
         level -= 1;
     }
+    // A blast rolled once for all its targets (MUR-H8) takes only what the attacker brings;
+    // what each target's place or state would add cannot differ within one roll.
+    let one_roll = s.options.blast_one_roll && a.blast.is_some() && !a.focused;
     // MUR-R26: concealment makes damage impaired.
-    if s.ch(target).at.zones().all(|z| s.setup.tagged(z, "concealment")) {
+    if !one_roll && s.ch(target).at.zones().all(|z| s.setup.tagged(z, "concealment")) {
         level -= 1;
     }
-    if s.options.defenceless_enhanced && matches!(s.ch(target).status, Status::Incapacitated | Status::Dying { .. }) {
+    if !one_roll
+        && s.options.defenceless_enhanced
+        && matches!(s.ch(target).status, Status::Incapacitated | Status::Dying { .. })
+    {
         level += 1;
     }
-    let _ = (a, by);
+    let _ = by;
     level.clamp(-2, 1)
 }
 
@@ -1327,37 +1358,48 @@ fn roll_damage(cx: &mut Cx<'_, Murdham>, by: Cid, die_faces: u8, level: i8) -> R
 }
 
 /// The armour of `target` against an attack by `by` (MUR-R27, MUR-H17, shields).
-fn armour_against(s: &State, a: &Attack, target: Cid, p: &Profile, ranged: bool, reacted: bool) -> i32 {
+fn armour_against(s: &State, a: &Attack, target: Cid, p: &Profile, ranged: bool, reacted: bool) -> (i32, Option<u8>) {
     let t = s.ch(target);
     if p.direct {
-        return 0;
+        return (0, None);
     }
     let mut armour = t.armour() * t.stats.size.armour_factor();
-    // MUR-R27: cover adds 1 unless the attack goes through it (MUR-H7).
+    // MUR-R27, MUR-H7: cover adds 1 unless the attack goes through it: the GM said so, or the
+    // cover's tag lists one of the weapon's keywords.
+    let keywords: &[Keyword] = match a.with {
+        With::Item(i) => s
+            .ch(a.by)
+            .item(i)
+            .and_then(|it| s.setup.item(&it.id))
+            .map_or(&[], |d| d.keywords.as_slice()),
+        With::Power(i) => s
+            .ch(a.by)
+            .stats
+            .powers
+            .get(i as usize)
+            .and_then(|id| s.setup.powers.get(id))
+            .map_or(&[], |d| d.keywords.as_slice()),
+        With::Unarmed => &[],
+    };
     let through = s.ch(a.by).penetrating
         || s.setup
             .penetration
             .iter()
-            .any(|(tag, kinds)| s.setup.tagged(t.at.a, tag) && p.gunpowder && kinds.contains(&Keyword::Gunpowder));
+            .any(|(tag, kinds)| s.setup.tagged(t.at.a, tag) && kinds.iter().any(|k| keywords.contains(k)));
     let cover = t.cover && (ranged || s.options.cover_against_melee) && !through;
-    let shields = t
-        .hands
-        .iter()
-        .enumerate()
-        .filter(|(h, i)| {
-            i.is_some_and(|i| {
-                t.hand_of(i) == Some(*h)
-                    && t.items
-                        .get(i as usize)
-                        .and_then(|it| s.setup.item(&it.id))
-                        .is_some_and(|d| d.has(Keyword::Shield))
-            })
+    let shields: Vec<u8> = (0..2)
+        .filter_map(|h| t.hands[h].filter(|&i| t.hand_of(i) == Some(h)))
+        .filter(|&i| {
+            t.item(i)
+                .and_then(|it| s.setup.item(&it.id))
+                .is_some_and(|d| d.has(Keyword::Shield))
         })
-        .count();
+        .collect();
     let aware = !a.surprise;
     // A shield helps against attacks its holder reacts to; shield mastery against every attack
     // it is aware of; two shields against every attack.
-    let shield = shields >= 2 || (shields == 1 && (reacted || (aware && t.stats.has(Skill::ShieldMastery))));
+    let shield =
+        shields.len() >= 2 || (shields.len() == 1 && (reacted || (aware && t.stats.has(Skill::ShieldMastery))));
     match (cover, shield, s.options.shield_and_cover_stack) {
         (true, true, true) => armour += 2,
         (true, _, _) | (_, true, _) => armour += 1,
@@ -1366,7 +1408,7 @@ fn armour_against(s: &State, a: &Attack, target: Cid, p: &Profile, ranged: bool,
     if a.with == With::Unarmed && t.stats.has(Skill::Brawling) {
         armour += 1;
     }
-    armour
+    (armour, if shield { shields.first().copied() } else { None })
 }
 
 /// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target.
@@ -1411,7 +1453,15 @@ fn compute_hit(
     if p.holy && !matches!(s.ch(target).stats.kind, Kind::Demon | Kind::Undead) {
         dealt = 0;
     }
-    let armour = armour_against(s, a, target, &p, ranged, reacted);
+    let (armour, shield) = armour_against(s, a, target, &p, ranged, reacted);
+    if let Some(i) = shield {
+        // MUR-H25: a shield that gave its +1 was used.
+        cx.emit(Event::Used {
+            who: target,
+            item: i,
+            spent: false,
+        });
+    }
     Ok(Hit {
         roll: raw,
         raw: dealt,
@@ -1431,7 +1481,10 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     match reaction {
         Reaction::Dodge => {
             let free = dodge_open(s, &a) == Some(true);
-            let blows = free && s.ch(t).stats.has(Skill::DodgeBlows) && !a.opportunity;
+            // MUR-R60: fleet footed pays for a dodge of an opportunity attack; otherwise a free
+            // dodge is the round's one from dodge blows.
+            let fleet = a.opportunity && s.ch(t).stats.has(Skill::FleetFooted);
+            let blows = free && !fleet;
             cx.emit(Event::Reacted {
                 who: t,
                 what: "dodges".into(),
@@ -1447,13 +1500,15 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             dodged = save(cx, t, Ability::Agi, Why::Dodge)?;
         }
         Reaction::Counter { .. } => {
+            // MUR-R42: attacking back gives a concealed character away.
+            reveal(cx, t);
             cx.emit(Event::Reacted {
                 who: t,
                 what: "counters".into(),
                 free: false,
             });
         }
-        Reaction::Take => {}
+        Reaction::Take | Reaction::Guard => {}
     }
     let reacted = !matches!(reaction, Reaction::Take);
     if !dodged {
@@ -1509,8 +1564,15 @@ fn next_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
 fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     cx.pop();
     breaks(cx, a.by, a.with, a.face);
+    if cx.s.ch(a.by).penetrating {
+        // MUR-H7: the GM's ruling lets one attack through cover.
+        cx.emit(Event::Condition {
+            who: a.by,
+            condition: Condition::Penetrating(false),
+        });
+    }
     if let With::Item(i) = a.with
-        && let Some(it) = cx.s.ch(a.by).items.get(i as usize)
+        && let Some(it) = cx.s.ch(a.by).item(i)
         && cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Consumable))
     {
         cx.emit(Event::Used {
@@ -1526,7 +1588,7 @@ fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
 /// once the attack it made is over (so nothing shifts under the attack while it resolves).
 fn breaks(cx: &mut Cx<'_, Murdham>, who: Cid, with: With, face: Option<u16>) {
     if let With::Item(i) = with
-        && let Some(it) = cx.s.ch(who).items.get(i as usize)
+        && let Some(it) = cx.s.ch(who).item(i)
         && it.damaged
         && face == Some(u16::from(cx.s.options.break_face))
     {
@@ -1575,11 +1637,10 @@ fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Re
 /// Applies a computed hit: damage, gear wear, power effects, stun and poison.
 fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> Res<()> {
     // MUR-R50: a hit of 8 or more before armour breaks damaged shields and armour.
-    if h.raw >= i32::from(cx.s.options.break_threshold) {
+    if h.raw >= i32::from(cx.s.options.break_threshold) && !p.direct {
         let tc = cx.s.ch(t).clone();
         let shield = tc.hands.iter().flatten().copied().find(|&i| {
-            tc.items
-                .get(i as usize)
+            tc.item(i)
                 .is_some_and(|it| it.damaged && cx.s.setup.item(&it.id).is_some_and(|d| d.has(Keyword::Shield)))
         });
         let armour = tc.armour_damaged && !tc.armour_lost;
@@ -1603,7 +1664,7 @@ fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> R
     }
     if p.stun && !save(cx, t, Ability::Str, Why::Effect)? {
         let s = &*cx.s;
-        let round = if s.order.has_acted(t) { s.round + 1 } else { s.round };
+        let round = lost_round(s, t);
         cx.emit(Event::Condition {
             who: t,
             condition: Condition::LosesTurn(Some(round)),
@@ -1619,7 +1680,7 @@ fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> R
         let s = &*cx.s;
         match p.effect {
             crate::data::Effect::Stun => {
-                let round = if s.order.has_acted(t) { s.round + 1 } else { s.round };
+                let round = lost_round(s, t);
                 cx.emit(Event::Condition {
                     who: t,
                     condition: Condition::LosesTurn(Some(round)),
@@ -1670,12 +1731,7 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
     // MUR-H25: the weapon that counters is used (a reload weapon fires).
     let consumable = match with {
         With::Item(i) => {
-            let d =
-                cx.s.ch(t)
-                    .items
-                    .get(i as usize)
-                    .and_then(|it| cx.s.setup.item(&it.id))
-                    .cloned();
+            let d = cx.s.ch(t).item(i).and_then(|it| cx.s.setup.item(&it.id)).cloned();
             let reload = d.as_ref().is_some_and(|d| d.has(Keyword::Reload));
             let consumable = d.as_ref().is_some_and(|d| d.has(Keyword::Consumable));
             if !consumable {
@@ -1843,8 +1899,10 @@ pub fn hurt(cx: &mut Cx<'_, Murdham>, who: Cid, by: Option<Cid>, raw: i32, armou
         })
     } else if c.health <= 0 {
         Some(match kind {
+            // Dying ends at the end of the next round: the ambush turn has no end of its own,
+            // so a character dying in it dies at the end of round 1.
             Kind::Creature => Status::Dying {
-                rounds: s.options.dying_rounds,
+                rounds: s.options.dying_rounds - u8::from(s.phase == Phase::Ambush),
             },
             Kind::Construct => Status::Disabled,
             Kind::Demon => Status::Banished,
@@ -1859,8 +1917,10 @@ pub fn hurt(cx: &mut Cx<'_, Murdham>, who: Cid, by: Option<Cid>, raw: i32, armou
     } else {
         None
     };
+    let already_dying = matches!(c.status, Status::Dying { .. });
     if let Some(status) = fell
         && status != c.status
+        && !(already_dying && matches!(status, Status::Dying { .. } | Status::Incapacitated))
     {
         cx.emit(Event::Fell { who, status });
     }
@@ -1901,6 +1961,8 @@ fn heal(cx: &mut Cx<'_, Murdham>, who: Cid, amount: i32) -> Res<()> {
 fn ruled(cx: &mut Cx<'_, Murdham>, r: &crate::command::Ruling) -> Res<()> {
     match r {
         R::Other(OwnRuling::Heal { who, amount }) => heal(cx, *who, i32::from(*amount))?,
+        // MUR-R48: a fight the GM ends still wears the gear.
+        R::End { winner } => end_fight(cx, *winner, "gm-ended")?,
         R::Other(OwnRuling::Chase { side, pace }) => {
             let fleeing: Vec<Cid> =
                 cx.s.ids()

@@ -69,6 +69,10 @@ pub struct Item {
     /// A reload weapon that has fired; rounds of reloading done.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spent: Option<u8>,
+    /// No longer the character's: destroyed, used up, dropped or taken. Items are never
+    /// removed from the list, so the numbers attacks and commands hold keep their meaning.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub gone: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -146,6 +150,7 @@ impl Char {
                 damaged: def.is_some_and(|d| d.has(Keyword::Fragile)),
                 used: false,
                 spent: None,
+                gone: false,
             });
             if i < st.wield.len() {
                 let two = def.is_some_and(|d| d.two_handed());
@@ -211,9 +216,23 @@ impl Char {
         !matches!(self.status, Status::Up | Status::Surrendered | Status::Fled)
     }
 
+    /// Item `i`, unless it is gone.
+    pub fn item(&self, i: u8) -> Option<&Item> {
+        self.items.get(i as usize).filter(|it| !it.gone)
+    }
+
+    /// The items it still has, with their numbers.
+    pub fn live_items(&self) -> impl Iterator<Item = (u8, &Item)> {
+        self.items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| !it.gone)
+            .map(|(i, it)| (i as u8, it))
+    }
+
     /// The item in a hand.
     pub fn in_hand(&self, hand: usize) -> Option<&Item> {
-        self.hands[hand].and_then(|i| self.items.get(i as usize))
+        self.hands[hand].and_then(|i| self.item(i))
     }
 
     /// Whether item `i` is in a hand; which hand (0 main).
@@ -362,6 +381,8 @@ pub enum Reaction {
     Take,
     /// An AGI save to make it miss (MUR-R20).
     Dodge,
+    /// Stepped in as a guard (MUR-R24): no other reaction, but its shield counts.
+    Guard,
     /// Attack back (MUR-R21).
     Counter {
         /// With what.
@@ -714,14 +735,15 @@ pub enum Event {
         /// Who.
         who: Cid,
     },
-    /// A ranged blast that missed lands in a neighbouring zone (MUR-R31).
+    /// A ranged blast that missed lands in a neighbouring zone (MUR-R31); `None`: the die
+    /// showed more than there are neighbours and is rolled again (MUR-H22).
     Deviated {
         /// The die.
         roll: u16,
         /// Its faces.
         sides: u16,
         /// Where it lands.
-        to: Place,
+        to: Option<Place>,
     },
     /// A stunt's outcome: approved or refused by the GM, accepted or refused by the target
     /// (MUR-R32).
@@ -1010,7 +1032,7 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::Damaged { who, amount, by, .. } => {
             let c = &mut s.chars[*who as usize];
-            c.health -= amount;
+            c.health = (c.health - amount).max(0);
             if *amount > 0 || by.is_some() {
                 c.armour_used |= c.stats.armour > 0;
             }
@@ -1066,7 +1088,7 @@ pub fn apply(s: &mut State, e: &Event) {
             let two = s
                 .setup
                 .items
-                .get(&c.items[*item as usize].id)
+                .get(c.items.get(*item as usize).map_or("", |i| i.id.as_str()))
                 .is_some_and(|d| d.two_handed());
             if two {
                 c.hands = [Some(*item), Some(*item)];
@@ -1167,20 +1189,18 @@ pub fn apply(s: &mut State, e: &Event) {
     }
 }
 
-/// Takes an item out of a character's list, fixing the hands that point past it.
+/// Takes an item from a character: it is marked gone (the list keeps its place) and leaves
+/// the hands; returns it as it was.
 fn take_item(c: &mut Char, item: u8) -> Option<Item> {
-    if item as usize >= c.items.len() {
-        return None;
-    }
-    let it = c.items.remove(item as usize);
+    let it = c.items.get_mut(item as usize).filter(|it| !it.gone)?;
+    let taken = it.clone();
+    it.gone = true;
     for h in c.hands.iter_mut() {
-        *h = match *h {
-            Some(x) if x == item => None,
-            Some(x) if x > item => Some(x - 1),
-            other => other,
-        };
+        if *h == Some(item) {
+            *h = None;
+        }
     }
-    Some(it)
+    Some(taken)
 }
 
 /// Whoever `who` held is free, and `who` is free of whoever held it.
@@ -1234,12 +1254,8 @@ fn rule(s: &mut State, r: &Ruling) {
             s.chars[*who as usize].status = Status::Fled;
             release_grabs(s, *who);
         }
-        R::End { winner } => {
-            s.outcome = Some(Outcome {
-                winner: *winner,
-                reason: "gm-ended".into(),
-            })
-        }
+        // The end itself (after the gear's durability rolls) is the `Ended` event.
+        R::End { .. } => {}
         R::Other(o) => match o {
             O::Conceal { who, on } => s.chars[*who as usize].concealed = *on,
             O::Hinder { who } => s.chars[*who as usize].hindered = true,

@@ -58,8 +58,7 @@ fn with_name(s: &State, who: Cid, w: With) -> String {
     match w {
         With::Unarmed => "bare hands".into(),
         With::Item(i) => c
-            .items
-            .get(i as usize)
+            .item(i)
             .and_then(|it| s.setup.item(&it.id))
             .map_or("?".into(), |d| d.name.clone()),
         With::Power(i) => c
@@ -258,7 +257,7 @@ impl TextRuleset for Murdham {
             Event::Used { who, spent: true, .. } => format!("{} uses up an item", name(who)),
             Event::Used { .. } => return None,
             Event::Reloaded { who, item } => {
-                let left = s.ch(*who).items.get(*item as usize).and_then(|i| i.spent);
+                let left = s.ch(*who).item(*item).and_then(|i| i.spent);
                 match left {
                     Some(n) => format!("{} reloads ({n}/{})", name(who), crate::RELOAD_ROUNDS),
                     None => format!("{}'s weapon is loaded", name(who)),
@@ -303,12 +302,13 @@ impl TextRuleset for Murdham {
                 _ => format!("{} surrenders", name(who)),
             },
             Event::Resumed { who } => format!("{} is harmed and fights again", name(who)),
-            Event::Deviated { roll, sides, to } => {
-                format!(
+            Event::Deviated { roll, sides, to } => match to {
+                Some(to) => format!(
                     "The blast goes astray: d{sides} {roll}, it lands in {}",
                     to.describe(zones)
-                )
-            }
+                ),
+                None => format!("The blast goes astray: d{sides} {roll}, more than the zones around: rolled again"),
+            },
             Event::Stunt {
                 by,
                 target,

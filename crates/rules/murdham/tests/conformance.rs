@@ -10,7 +10,7 @@ use fray_murdham::Murdham;
 use fray_murdham::options::Options;
 use fray_testkit::example;
 
-const EXAMPLES: &[&str] = &["crossroads.toml", "mill-ambush.toml"];
+const EXAMPLES: &[&str] = &["crossroads.toml", "mill-ambush.toml", "watchtower.toml"];
 
 fn random(_: u64) -> Box<dyn Policy<Murdham>> {
     Box::new(RandomLegal::<Murdham>::new())
