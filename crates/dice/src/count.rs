@@ -5,7 +5,8 @@
 //! times). [`Count`] is a small exact natural number with no upper bound: addition,
 //! subtraction, multiplication and long division, all exact, printed and serialised in decimal.
 //! A probability is then a fraction of two counts; [`percent`] and [`tenths`] round such a
-//! fraction exactly for display, so no floating point is involved until the very end.
+//! fraction exactly for display, so no floating point is involved until the very end, and
+//! [`Count::gcd`] brings a fraction to lowest terms.
 
 use serde::{Serialize, Serializer};
 use std::cmp::Ordering;
@@ -162,6 +163,71 @@ impl Count {
             self.to_f64() / total.to_f64()
         }
     }
+
+    /// The number of zero binary digits below the lowest one (0 for zero).
+    fn trailing_zeros(&self) -> usize {
+        self.limbs
+            .iter()
+            .position(|&l| l != 0)
+            .map_or(0, |i| 32 * i + self.limbs[i].trailing_zeros() as usize)
+    }
+
+    /// `self / 2^n`, rounded down.
+    fn shr(&self, n: usize) -> Count {
+        let (whole, part) = (n / 32, n % 32);
+        let rest = self.limbs.get(whole..).unwrap_or_default();
+        let out = if part == 0 {
+            rest.to_vec()
+        } else {
+            (0..rest.len())
+                .map(|i| (rest[i] >> part) | rest.get(i + 1).map_or(0, |&h| h << (32 - part)))
+                .collect()
+        };
+        Count::normalised(out)
+    }
+
+    /// `self * 2^n`.
+    fn shl(&self, n: usize) -> Count {
+        let (whole, part) = (n / 32, n % 32);
+        let mut out = vec![0u32; whole];
+        let mut carry = 0u32;
+        for &a in &self.limbs {
+            if part == 0 {
+                out.push(a);
+            } else {
+                out.push((a << part) | carry);
+                carry = a >> (32 - part);
+            }
+        }
+        out.push(carry);
+        Count::normalised(out)
+    }
+
+    /// The greatest common divisor of `self` and `other` (Stein's binary algorithm; the gcd of
+    /// 0 and `x` is `x`). Dividing a fraction's two counts by it gives the fraction in lowest
+    /// terms.
+    pub fn gcd(&self, other: &Count) -> Count {
+        if self.is_zero() {
+            return other.clone();
+        }
+        if other.is_zero() {
+            return self.clone();
+        }
+        let (za, zb) = (self.trailing_zeros(), other.trailing_zeros());
+        let mut a = self.shr(za);
+        let mut b = other.shr(zb);
+        // Both odd from here on: the difference of two odd numbers is even.
+        loop {
+            if a > b {
+                std::mem::swap(&mut a, &mut b);
+            }
+            b = b.checked_sub(&a).unwrap_or_default();
+            if b.is_zero() {
+                return a.shl(za.min(zb));
+            }
+            b = b.shr(b.trailing_zeros());
+        }
+    }
 }
 
 impl From<u128> for Count {
@@ -293,4 +359,52 @@ fn rounded(num: &Count, den: &Count, scale: u32) -> Option<u128> {
     let top = &num.mul_small(2 * scale) + den;
     let (q, _) = top.div_rem(&den.mul_small(2))?;
     q.to_u128()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(v: u128) -> Count {
+        Count::from(v)
+    }
+
+    #[test]
+    fn gcd_matches_euclid_on_small_numbers() {
+        fn euclid(a: u128, b: u128) -> u128 {
+            if b == 0 { a } else { euclid(b, a % b) }
+        }
+        for a in 0..60u128 {
+            for b in 0..60u128 {
+                assert_eq!(c(a).gcd(&c(b)), c(euclid(a, b)), "gcd({a}, {b})");
+            }
+        }
+    }
+
+    #[test]
+    fn gcd_works_past_u128_and_across_digit_boundaries() {
+        let mut six_100 = c(1);
+        for _ in 0..100 {
+            six_100 = &six_100 * &c(6);
+        }
+        let two_33 = c(1 << 33);
+        // 6^100 = 2^100 * 3^100, so the gcd with 2^33 * 9 * 5 is 2^33 * 9.
+        let g = six_100.gcd(&(&two_33 * &c(45)));
+        assert_eq!(g, &two_33 * &c(9));
+        assert_eq!(six_100.gcd(&six_100), six_100);
+        let (q, r) = six_100.div_rem(&g).unwrap();
+        assert_eq!((&q * &g, r), (six_100.clone(), Count::zero()));
+        assert_eq!(c(u128::MAX).gcd(&c(3)), c(3));
+    }
+
+    #[test]
+    fn shifts_cross_digits_exactly() {
+        let v = c(0x1234_5678_9abc_def0_1122_3344_5566_7788);
+        for n in [0, 1, 31, 32, 33, 64, 95, 127, 128, 200] {
+            assert_eq!(v.shl(n).shr(n), v, "shift {n}");
+        }
+        assert_eq!(v.shr(4), c(0x1234_5678_9abc_def0_1122_3344_5566_7788 >> 4));
+        assert_eq!(c(0b1000).trailing_zeros(), 3);
+        assert_eq!(c(1 << 70).trailing_zeros(), 70);
+    }
 }
