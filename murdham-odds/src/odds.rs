@@ -1694,6 +1694,12 @@ fn exchange(
 ///
 /// Errors: those of [`damage`] for either blow.
 pub fn counter(attack: &Blow, counter: &Blow) -> Result<CounterOdds, String> {
+    // Both healths are checked before either sets how far the rolls are followed.
+    for (what, blow) in [("the attack", attack), ("the counter", counter)] {
+        if let Some(t) = &blow.target {
+            t.check().map_err(|e| format!("{what}: {e}"))?;
+        }
+    }
     let need = [attack.target, counter.target]
         .iter()
         .flatten()

@@ -949,6 +949,21 @@ fn mur_counter_exchange_matches_pair_by_pair_brute_force() {
         (bare.exchange.counter_stopped, bare.exchange.attack_after),
         (None, None)
     );
+    // A health out of range on either side is refused before any work.
+    let absurd = Blow {
+        target: Some(Target::full(u32::MAX)),
+        ..counter_blow
+    };
+    assert!(
+        counter(&attack, &absurd)
+            .unwrap_err()
+            .starts_with("the counter: health")
+    );
+    assert!(
+        counter(&absurd, &counter_blow)
+            .unwrap_err()
+            .starts_with("the attack: health")
+    );
 }
 
 #[test]
