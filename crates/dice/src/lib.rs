@@ -42,6 +42,9 @@
 //! [`DiceExpr`] parses and prints expressions such as `4d6kh3+2`, and
 //! [`Dist`] computes their exact distributions with integer counts, so odds
 //! shown to players are exact fractions rather than sampled estimates.
+//! When `u128` counts are not enough (joint rolls of many dice), [`Count`]
+//! is an exact natural number of any size, and [`count::percent`] rounds a
+//! fraction of two counts exactly for display.
 //!
 //! # Example
 //!
@@ -62,6 +65,7 @@
 //! # }
 //! ```
 
+pub mod count;
 pub mod deck;
 pub mod dist;
 pub mod faces;
@@ -70,6 +74,7 @@ pub mod prng;
 pub mod roll;
 pub mod source;
 
+pub use count::Count;
 pub use deck::Deck;
 pub use dist::{Dist, DistError};
 pub use faces::{Faces, MAX_DICE};
