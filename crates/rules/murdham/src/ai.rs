@@ -157,7 +157,7 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
         let Ok(plan) = plan(v, who, Aim::Place(*p), *with, Mode::Harm { hold: false }, *sweep, false) else {
             continue;
         };
-        let hit: Vec<Cid> = crate::check::blast_victims(v, who, *p, !plan.ranged, *sweep)
+        let hit: Vec<Cid> = crate::check::blast_victims(v, who, *p, !plan.ranged, *sweep, plan.profile.indirect)
             .into_iter()
             .filter(|&x| v.sees(x) && v.ch(x).up())
             .collect();

@@ -191,8 +191,9 @@ fn moving(s: &State, who: Cid) -> bool {
 
 /// Who a blast on `place` hits: every character up at that place or touching its zone (a
 /// zone's borders), in character order; a melee blast leaves out the attacker (MUR-R29,
-/// MUR-R30), a sweep hits only smaller characters (MUR-R58).
-pub fn blast_victims(s: &State, by: Cid, place: Place, melee: bool, sweep: bool) -> Vec<Cid> {
+/// MUR-R30), a sweep hits only smaller characters (MUR-R58), and a blast thrown from
+/// elsewhere does not reach behind a barrier unless it comes `over` it (indirect, MUR-R28).
+pub fn blast_victims(s: &State, by: Cid, place: Place, melee: bool, sweep: bool, over: bool) -> Vec<Cid> {
     let size = s.ch(by).stats.size;
     s.ids()
         .filter(|&c| {
@@ -205,6 +206,7 @@ pub fn blast_victims(s: &State, by: Cid, place: Place, melee: bool, sweep: bool)
                 && !matches!(ch.status, Status::Dead | Status::Fled | Status::Banished)
                 && !(melee && c == by)
                 && (!sweep || ch.stats.size < size)
+                && (melee || over || !behind_barrier(s, by, c))
         })
         .collect()
 }
@@ -261,7 +263,7 @@ pub fn plan(
                             "a melee blast hits the attacker's own zone: aim it there",
                         ));
                     }
-                    let victims = blast_victims(s, who, Place::zone(place.a), true, sweep);
+                    let victims = blast_victims(s, who, Place::zone(place.a), true, sweep, false);
                     return Ok(Plan {
                         profile: p,
                         save: false,
@@ -280,7 +282,7 @@ pub fn plan(
                 let mv = moving(s, who);
                 ranged_limits(p, range, half, mv, true)?;
                 let save = p.indirect || range > half || mv || me.hindered;
-                let victims = blast_victims(s, who, place, false, false);
+                let victims = blast_victims(s, who, place, false, false, p.indirect);
                 return Ok(Plan {
                     profile: p,
                     save,
@@ -683,6 +685,33 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
         ));
     }
     let holding = s.ids().find(|&x| s.ch(x).grabbed_by == Some(who));
+    // MUR-R8: a taunted character spends this turn only on trying to harm the taunter: moving
+    // no farther from it, readying, reloading and attacking it.
+    if let Some(x) = me.taunted_by
+        && s.ch(x).up()
+    {
+        let ok = match c {
+            Command::Move { to, .. } => {
+                let d = |p: Place| p.range(s.ch(x).at, zones).unwrap_or(u8::MAX);
+                d(*to) <= d(me.at)
+            }
+            Command::Attack { aim: Aim::At(t), .. } => *t == x,
+            Command::Attack { .. } | Command::Influence { .. } | Command::Shove { .. } | Command::Throw { .. } => false,
+            Command::Free(_) | Command::Use { .. } | Command::Drop(_) | Command::PickUp(_) => false,
+            Command::Interact { .. } | Command::Say(_) | Command::Surrender | Command::Cover => false,
+            _ => true,
+        };
+        if !ok {
+            return Err(no(
+                codes::CONDITION,
+                format!(
+                    "{} is taunted by {}: this turn it may only try to harm it",
+                    me.name,
+                    s.ch(x).name
+                ),
+            ));
+        }
+    }
     match c {
         Command::End => Ok(()),
         Command::TimedOut if s.options.chaos && fresh(t) => Ok(()),
@@ -1347,8 +1376,8 @@ pub fn weapons_of(s: &State, who: Cid) -> Vec<With> {
         if it.id == UNARMED || !d.is_weapon() {
             continue;
         }
-        if c.hand_of(i as u8).is_some() || d.has(Keyword::Consumable) {
-            v.push(With::Item(i as u8));
+        if c.hand_of(i).is_some() || d.has(Keyword::Consumable) {
+            v.push(With::Item(i));
         }
     }
     v.extend((0..c.stats.powers.len() as u8).map(With::Power));

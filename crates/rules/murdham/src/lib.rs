@@ -17,6 +17,7 @@ pub mod check;
 pub mod codes;
 pub mod command;
 pub mod data;
+pub mod odds;
 pub mod options;
 pub mod place;
 pub mod resolve;

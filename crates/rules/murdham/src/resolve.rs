@@ -1096,7 +1096,8 @@ fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             } else {
                 return finish(cx, a);
             };
-            let victims = check::blast_victims(&cx.s, a.by, place, !a.ranged, a.sweep);
+            let over = profile(&cx.s, a.by, a.with).is_ok_and(|p| p.indirect);
+            let victims = check::blast_victims(&cx.s, a.by, place, !a.ranged, a.sweep, over);
             let Some((&first, rest)) = victims.split_first() else {
                 // A blast on an empty place hits nobody.
                 return finish(cx, a);
@@ -1280,6 +1281,83 @@ fn influence(cx: &mut Cx<'_, Murdham>, who: Cid, kind: Influence, target: Cid) -
     Ok(())
 }
 
+/// The exact odds of `by` attacking `t` as declared, for the prompt: `reacted` when the target
+/// answers it (its shield counts), `dodge` its AGI when it dodges.
+#[allow(clippy::too_many_arguments)]
+pub fn attack_spec(
+    s: &State,
+    by: Cid,
+    t: Cid,
+    with: With,
+    mode: Mode,
+    plan: &Plan,
+    reacted: bool,
+    dodge: Option<i32>,
+) -> Option<crate::odds::AttackSpec> {
+    use crate::odds::{AttackSpec, DamageSpec, Die, Size as OSize, Target};
+    let mut p = plan.profile;
+    let surprise = s.ch(by).concealed;
+    if surprise && s.ch(by).stats.has(Skill::SneakAttack) && p.die > 0 && !p.power {
+        p.die = 12;
+    }
+    if p.holy && !matches!(s.ch(t).stats.kind, Kind::Demon | Kind::Undead) {
+        return None;
+    }
+    let a = Attack {
+        by,
+        with,
+        mode,
+        target: t,
+        blast: plan.blast,
+        queue: Vec::new(),
+        sweep: false,
+        focused: plan.focused,
+        opportunity: false,
+        counter: false,
+        stunt: None,
+        reaction: None,
+        countered: false,
+        hid: false,
+        stage: Stage::Land,
+        surprise,
+        save: plan.save,
+        ranged: plan.ranged,
+        rolled: None,
+        face: None,
+    };
+    let level = damage_level(s, &a, by, t, &p, mode);
+    let ranged = p.range > 0 && !s.nearby(by, t);
+    let (armour, _) = armour_against(s, &a, t, &p, ranged, reacted);
+    let size = match s.ch(by).stats.size {
+        crate::data::Size::Tiny => OSize::Tiny,
+        crate::data::Size::Small => OSize::Small,
+        crate::data::Size::Medium => OSize::Medium,
+        crate::data::Size::Large => OSize::Large,
+        crate::data::Size::Massive => OSize::Massive,
+    };
+    let die = Die::from_sides(u32::from(p.die))?;
+    let target = s.ch(t);
+    Some(AttackSpec {
+        damage: DamageSpec {
+            die,
+            impaired: u8::try_from(-level.min(0)).unwrap_or(0),
+            enhanced: u8::try_from(level.max(0)).unwrap_or(0),
+            size,
+            half: false,
+            double: plan.focused,
+            armour: armour.max(0) as u32,
+            direct: p.direct,
+        },
+        hit: plan.save.then(|| i32::from(s.ch(by).ability(Ability::Wit))),
+        dodge,
+        target: (target.health > 0).then(|| Target {
+            health: target.health as u32,
+            max_health: target.stats.max_health().max(1) as u32,
+            helmet: target.stats.helmet,
+        }),
+    })
+}
+
 /// The damage of an attack on its target, after size, armour and the rest.
 pub struct Hit {
     /// The damage roll's total, before size and the rest (a blast deals it to every target).
@@ -1295,7 +1373,7 @@ pub struct Hit {
 }
 
 /// How much impaired (negative) or enhanced (positive) an attack's damage is.
-fn damage_level(s: &State, a: &Attack, by: Cid, target: Cid, p: &Profile, mode: Mode) -> i8 {
+pub(crate) fn damage_level(s: &State, a: &Attack, by: Cid, target: Cid, p: &Profile, mode: Mode) -> i8 {
     let mut level = 0i8;
     if p.impaired {
         level -= 1;
@@ -1358,7 +1436,14 @@ fn roll_damage(cx: &mut Cx<'_, Murdham>, by: Cid, die_faces: u8, level: i8) -> R
 }
 
 /// The armour of `target` against an attack by `by` (MUR-R27, MUR-H17, shields).
-fn armour_against(s: &State, a: &Attack, target: Cid, p: &Profile, ranged: bool, reacted: bool) -> (i32, Option<u8>) {
+pub(crate) fn armour_against(
+    s: &State,
+    a: &Attack,
+    target: Cid,
+    p: &Profile,
+    ranged: bool,
+    reacted: bool,
+) -> (i32, Option<u8>) {
     let t = s.ch(target);
     if p.direct {
         return (0, None);

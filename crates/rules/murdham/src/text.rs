@@ -23,7 +23,7 @@ fn why_word(w: Why) -> &'static str {
         Why::Disarm => "to keep hold of its weapon",
         Why::Grapple => "against the grapple",
         Why::BreakFree => "to break free",
-        Why::Free => "to free its ally",
+        Why::Free => "to free the one held",
         Why::Influence => "to keep its head",
         Why::Effect => "to shake off the effect",
         Why::Sneak => "to move unseen",
@@ -103,11 +103,11 @@ impl TextRuleset for Murdham {
             Event::RoundStarted { round } => format!("Round {round}"),
             Event::PhaseStarted { phase, fat } => match phase {
                 Phase::Ambush => "Ambush! The concealed take a bonus turn before the first round".into(),
-                Phase::Fast => format!(
-                    "Fast action threshold {}: fast phase (WIT {} or more)",
-                    fat.unwrap_or(0),
-                    fat.unwrap_or(0)
-                ),
+                Phase::Fast => {
+                    let fat = fat.unwrap_or(0);
+                    let from = if s.options.fast_on_tie { fat } else { fat + 1 };
+                    format!("Fast action threshold {fat}: fast phase (WIT {from} or more)")
+                }
                 Phase::Slow => "Slow phase: everyone who has not acted".into(),
                 Phase::Morale => return None,
                 Phase::Round | Phase::Setup => return None,
@@ -451,6 +451,62 @@ impl TextRuleset for Murdham {
         Box::new(ai::Heuristic::default())
     }
 
+    fn odds(args: &[String]) -> Result<(String, serde_json::Value), String> {
+        crate::odds::parse_and_run(args)
+    }
+
+    /// The exact odds of an attack on one character at the prompt: as it stands, and if the
+    /// target dodges when it may.
+    fn note(s: &State, c: &Command) -> Option<String> {
+        use crate::check::{may_react, plan};
+        use crate::command::Aim;
+        let (by, t, with, mode, reaction) = match (c, s.frames.last(), &s.turn) {
+            (
+                Command::Attack {
+                    aim: Aim::At(t),
+                    with,
+                    mode: mode @ Mode::Harm { .. },
+                    sweep: false,
+                    stunt: None,
+                },
+                None,
+                Some(turn),
+            ) => (turn.who, *t, *with, *mode, false),
+            (Command::Opportunity(with), Some(Frame::Step(st)), _) => {
+                (st.next, st.who, *with, Mode::Harm { hold: false }, true)
+            }
+            (
+                Command::Counter {
+                    with,
+                    mode: mode @ Mode::Harm { .. },
+                },
+                Some(Frame::Attack(a)),
+                _,
+            ) => (a.target, a.by, *with, *mode, true),
+            _ => return None,
+        };
+        let p = plan(s, by, Aim::At(t), with, mode, false, reaction).ok()?;
+        let plain = crate::resolve::attack_spec(s, by, t, with, mode, &p, reaction, None)?;
+        let mut note = crate::odds::attack_note(&plain);
+        let unaware = s.ch(by).concealed;
+        let dodge = !reaction && !unaware && p.profile.dodgeable && may_react(s, t, true);
+        if dodge
+            && let Some(spec) = crate::resolve::attack_spec(
+                s,
+                by,
+                t,
+                with,
+                mode,
+                &p,
+                true,
+                Some(i32::from(s.ch(t).ability(Ability::Agi))),
+            )
+        {
+            note += &format!("; if it dodges: {}", crate::odds::attack_note(&spec));
+        }
+        Some(note)
+    }
+
     /// MUR-R56: under the chaos of combat a player has `chaos-seconds` to declare a turn; when
     /// they run out the table submits `timed-out` and the turn is lost.
     fn timer(s: &State) -> Option<(u32, Command)> {
@@ -559,11 +615,22 @@ fn now(s: &State) -> String {
                     name(who),
                     name(who)
                 ),
-                _ => format!(
-                    "{} is attacked by {}: take, dodge, counter [with <item>], or hide-behind <id>",
-                    name(a.target),
-                    name(a.by)
-                ),
+                _ => {
+                    // Only the reactions open now.
+                    let mut open = vec!["take"];
+                    if crate::check::dodge_open(s, a).is_some() {
+                        open.push("dodge");
+                    }
+                    let mut legal = Vec::new();
+                    crate::check::legal(s, &mut legal);
+                    if legal.iter().any(|c| matches!(c, Command::Counter { .. })) {
+                        open.push("counter [with <item>]");
+                    }
+                    if legal.iter().any(|c| matches!(c, Command::HideBehind(_))) {
+                        open.push("hide-behind <id>");
+                    }
+                    format!("{} is attacked by {}: {}", name(a.target), name(a.by), open.join(", "))
+                }
             },
             Frame::Step(st) => format!(
                 "{} moves away from {}: opportunity [with <item>] or decline",

@@ -114,7 +114,7 @@ pub fn json(s: &State, seat: Seat) -> serde_json::Value {
 fn frame_people(f: &Frame) -> impl Iterator<Item = Cid> + '_ {
     let v: Vec<Cid> = match f {
         Frame::Attack(a) => vec![a.by, a.target],
-        Frame::Step(st) => vec![st.who],
+        Frame::Step(st) => vec![st.who, st.next],
         Frame::Morale { who } => who.clone(),
     };
     v.into_iter()
@@ -138,8 +138,19 @@ fn subject(e: &Event) -> Option<Cid> {
         | Event::Stowed { who, .. }
         | Event::Used { who, .. }
         | Event::Reloaded { who, .. }
-        | Event::Condition { who, .. } => *who,
-        Event::Frame(FrameOp::Push(Frame::Step(st))) | Event::Frame(FrameOp::Update(Frame::Step(st))) => st.who,
+        | Event::Condition { who, .. }
+        | Event::Reacted { who, .. }
+        | Event::Damaged { who, .. }
+        | Event::Fell { who, .. }
+        | Event::Healed { who, .. }
+        | Event::Injured { who, .. }
+        | Event::MoraleProof { who }
+        | Event::Gave { who, .. }
+        | Event::Resumed { who }
+        | Event::Grab { who, .. }
+        | Event::Worn { who, .. }
+        | Event::Durability { who, .. } => *who,
+        Event::DamageRoll { by, .. } => *by,
         _ => return None,
     })
 }
@@ -147,11 +158,44 @@ fn subject(e: &Event) -> Option<Cid> {
 /// What `seat` is shown of `e` (judged before it applies): nothing of what a character hidden
 /// from it does; everything else, the reveal included.
 pub fn redact(s: &State, seat: Seat, e: &Event) -> Shown<Event> {
-    if let Event::Frame(FrameOp::Pop) = e
-        && let Some(Frame::Step(st)) = s.frames.last()
-        && hidden_from(s, seat, st.who)
-    {
-        return Shown::Nothing;
+    match e {
+        // A group save shows only the members the seat sees (MUR-R44, MUR-R47).
+        Event::GroupSave { roll, members, why } if members.iter().any(|m| hidden_from(s, seat, m.0)) => {
+            let seen: Vec<_> = members.iter().copied().filter(|m| !hidden_from(s, seat, m.0)).collect();
+            if seen.is_empty() {
+                return Shown::Nothing;
+            }
+            return Shown::As(Event::GroupSave {
+                roll: *roll,
+                members: seen,
+                why: *why,
+            });
+        }
+        // The morale frame lists only the characters the seat sees.
+        Event::Frame(FrameOp::Push(Frame::Morale { who }) | FrameOp::Update(Frame::Morale { who }))
+            if who.iter().any(|&w| hidden_from(s, seat, w)) =>
+        {
+            let seen: Vec<Cid> = who.iter().copied().filter(|&w| !hidden_from(s, seat, w)).collect();
+            if seen.is_empty() {
+                return Shown::Nothing;
+            }
+            let op = match e {
+                Event::Frame(FrameOp::Push(_)) => FrameOp::Push(Frame::Morale { who: seen }),
+                _ => FrameOp::Update(Frame::Morale { who: seen }),
+            };
+            return Shown::As(Event::Frame(op));
+        }
+        Event::Frame(FrameOp::Push(f) | FrameOp::Update(f)) if frame_people(f).any(|w| hidden_from(s, seat, w)) => {
+            return Shown::Nothing;
+        }
+        Event::Frame(FrameOp::Pop)
+            if s.frames
+                .last()
+                .is_some_and(|f| frame_people(f).any(|w| hidden_from(s, seat, w))) =>
+        {
+            return Shown::Nothing;
+        }
+        _ => {}
     }
     match subject(e) {
         Some(who) if hidden_from(s, seat, who) => Shown::Nothing,

@@ -384,7 +384,7 @@ fn mur_r10_a_reaction_is_the_turn_of_the_round() {
         t.log(),
         [
             "bo dodges (its turn this round)",
-            "bo rolls 5 on a AGI save of 10 to dodge: passes"
+            "bo rolls 5 on an AGI save of 10 to dodge: passes"
         ]
     );
     t.cmd("end");
@@ -512,7 +512,7 @@ fn mur_r60_fleet_footed_dodges_an_opportunity_attack_others_cannot_react_to_it()
         t.log(),
         [
             "ash dodges (a free reaction)",
-            "ash rolls 5 on a AGI save of 10 to dodge: passes",
+            "ash rolls 5 on an AGI save of 10 to dodge: passes",
             "ash moves to b"
         ]
     );
@@ -872,7 +872,7 @@ fn mur_r20_a_dodge_is_an_agi_save_that_makes_the_attack_miss() {
     let mut t = table(PLAIN, &chars, &[]);
     t.cmds(&["act ash", "attack bo"]);
     t.dice(&[7]).cmd("dodge");
-    assert_eq!(t.log()[1], "bo rolls 7 on a AGI save of 7 to dodge: passes");
+    assert_eq!(t.log()[1], "bo rolls 7 on an AGI save of 7 to dodge: passes");
     assert_eq!((damage_rolls(&t), health(&t, "bo")), (0, 10));
     let mut t = table(PLAIN, &chars, &[]);
     t.cmds(&["act ash", "attack bo"]);
@@ -1027,7 +1027,7 @@ fn mur_r25_an_opportunity_attack_interrupts_a_step_away_and_the_turn_resumes() {
     assert_eq!(
         t.log(),
         [
-            "bo opportunity attack (its turn this round)",
+            "bo makes an opportunity attack (its turn this round)",
             "bo makes an opportunity attack on ash with sword",
             "bo rolls damage: 3 = 3",
             "ash takes 3 damage: health 7/10",
@@ -1168,9 +1168,8 @@ fn mur_r29_a_blast_hits_everyone_in_the_zone_and_on_its_borders() {
     assert!(
         t.state()
             .ch(id(&t, "ash"))
-            .items
-            .iter()
-            .all(|i| i.id != "alchemists-fire")
+            .live_items()
+            .all(|(_, i)| i.id != "alchemists-fire")
     );
     t.assert_dice_used();
     t.assert_replays();
