@@ -1796,6 +1796,13 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         Some(_) => true,
         None => !cx.s.options.counter_needs_reach,
     };
+    if cx.s.ch(t).hindered {
+        // MUR-H6: the GM's hinder asks a save of one attack, a counter included.
+        cx.emit(Event::Condition {
+            who: t,
+            condition: Condition::Hindered(false),
+        });
+    }
     // MUR-H25: the weapon that counters is used (a reload weapon fires).
     let consumable = match with {
         With::Item(i) => {
@@ -1849,6 +1856,13 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
     } else {
         None
     };
+    if cx.s.ch(t).penetrating {
+        // MUR-H7: the GM's ruling lets one attack through cover, a counter included.
+        cx.emit(Event::Condition {
+            who: t,
+            condition: Condition::Penetrating(false),
+        });
+    }
     // Order: 0 = the attack first, 1 = the counter first, 2 = together.
     let fast = |c: Cid| cx.s.ch(c).stats.has(Skill::FastStrike);
     let order = if !lethal(a.mode) && lethal(mode) {
