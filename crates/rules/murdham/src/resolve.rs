@@ -1231,16 +1231,6 @@ fn str_contest(cx: &mut Cx<'_, Murdham>, who: Cid, other: Cid, why: Why, skill: 
     }
 }
 
-/// The round whose turn a character stunned or distracted now loses: this one if its turn is
-/// still to come, else the next (the ambush bonus turn is before round 1).
-fn lost_round(s: &State, who: Cid) -> u32 {
-    if s.order.has_acted(who) || s.phase == Phase::Ambush || s.round == 0 {
-        s.round + 1
-    } else {
-        s.round
-    }
-}
-
 /// Distract, intimidate or taunt (MUR-R8).
 fn influence(cx: &mut Cx<'_, Murdham>, who: Cid, kind: Influence, target: Cid) -> Res<()> {
     let s = &*cx.s;
@@ -1261,14 +1251,7 @@ fn influence(cx: &mut Cx<'_, Murdham>, who: Cid, kind: Influence, target: Cid) -
     }
     let s = &*cx.s;
     let condition = match kind {
-        Influence::Distract => {
-            let round = if s.order.has_acted(target) {
-                s.round + 1
-            } else {
-                s.round
-            };
-            Condition::LosesTurn(Some(round))
-        }
+        Influence::Distract => Condition::LosesTurn(Some(s.round_to_lose(target))),
         Influence::Intimidate => {
             if s.ch(target).stats.fearless() {
                 return Ok(());
@@ -1749,7 +1732,7 @@ fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> R
     }
     if p.stun && !save(cx, t, Ability::Str, Why::Effect)? {
         let s = &*cx.s;
-        let round = lost_round(s, t);
+        let round = s.round_to_lose(t);
         cx.emit(Event::Condition {
             who: t,
             condition: Condition::LosesTurn(Some(round)),
@@ -1765,7 +1748,7 @@ fn deal(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, h: &Hit, p: &Profile) -> R
         let s = &*cx.s;
         match p.effect {
             crate::data::Effect::Stun => {
-                let round = lost_round(s, t);
+                let round = s.round_to_lose(t);
                 cx.emit(Event::Condition {
                     who: t,
                     condition: Condition::LosesTurn(Some(round)),
@@ -1813,6 +1796,13 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         Some(_) => true,
         None => !cx.s.options.counter_needs_reach,
     };
+    if cx.s.ch(t).hindered {
+        // MUR-H6: the GM's hinder asks a save of one attack, a counter included.
+        cx.emit(Event::Condition {
+            who: t,
+            condition: Condition::Hindered(false),
+        });
+    }
     // MUR-H25: the weapon that counters is used (a reload weapon fires).
     let consumable = match with {
         With::Item(i) => {
@@ -1866,6 +1856,13 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
     } else {
         None
     };
+    if cx.s.ch(t).penetrating {
+        // MUR-H7: the GM's ruling lets one attack through cover, a counter included.
+        cx.emit(Event::Condition {
+            who: t,
+            condition: Condition::Penetrating(false),
+        });
+    }
     // Order: 0 = the attack first, 1 = the counter first, 2 = together.
     let fast = |c: Cid| cx.s.ch(c).stats.has(Skill::FastStrike);
     let order = if !lethal(a.mode) && lethal(mode) {

@@ -909,6 +909,16 @@ impl State {
         self.ch(a).at.nearby(self.ch(b).at, &self.setup.zones)
     }
 
+    /// The round whose turn a character stunned or distracted now loses: this one if its turn
+    /// is still to come, else the next (the ambush bonus turn is before round 1, MUR-R40).
+    pub fn round_to_lose(&self, who: Cid) -> u32 {
+        if self.order.has_acted(who) || self.phase == Phase::Ambush || self.round == 0 {
+            self.round + 1
+        } else {
+            self.round
+        }
+    }
+
     /// Whether someone can take a turn in the current phase (MUR-R4, MUR-R40, MUR-R53).
     pub fn may_take_turn(&self, who: Cid) -> bool {
         let c = self.ch(who);
@@ -1264,11 +1274,7 @@ fn rule(s: &mut State, r: &Ruling) {
             O::Frighten { who, of } => s.chars[*who as usize].frightened_of = Some(*of),
             O::Calm { who } => s.chars[*who as usize].frightened_of = None,
             O::Poison { who, on } => s.chars[*who as usize].poisoned = *on,
-            O::Stun { who } => {
-                let round = s.round;
-                let acted = s.order.has_acted(*who);
-                s.chars[*who as usize].lost_round = Some(if acted { round + 1 } else { round });
-            }
+            O::Stun { who } => s.chars[*who as usize].lost_round = Some(s.round_to_lose(*who)),
             O::Chase { .. } | O::Heal { .. } => {}
         },
     }

@@ -188,7 +188,8 @@ pub fn redact(s: &State, seat: Seat, e: &Event) -> Shown<Event> {
         Event::Frame(FrameOp::Push(f) | FrameOp::Update(f)) if frame_people(f).any(|w| hidden_from(s, seat, w)) => {
             return Shown::Nothing;
         }
-        Event::Frame(FrameOp::Pop)
+        // Nor that a step waited on a hidden character (its question moving on past it).
+        Event::Frame(FrameOp::Update(Frame::Step(_)) | FrameOp::Pop)
             if s.frames
                 .last()
                 .is_some_and(|f| frame_people(f).any(|w| hidden_from(s, seat, w))) =>

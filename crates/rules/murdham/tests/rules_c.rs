@@ -1,0 +1,709 @@
+//! Regression tests for the fixes after the review of the Murdham rules: each names the rule it
+//! checks (`mur_r49_...`, or `// MUR-R49`), builds a tiny encounter, scripts the dice and types
+//! commands as the seat asked would, through the test kit's `Table`.
+//!
+//! Unless a test says otherwise: zones `a` (2 cover spots) – `b` – `c` – `d` in a line, and
+//! `wall` (a barrier with 2 spots) off `c`; side `pcs` (seat 1, a player side) holds the
+//! initiative against side `foes` (seat 2), and the initiative faction opens every round by
+//! itself; everyone is a medium human with STR, AGI and WIT 10 and no gear. A `stool` is an
+//! improvised (fragile) d4 weapon, a `bomb` a direct d6 blast of range 2, a `shell` an indirect
+//! d6 blast of range 2.
+
+use fray_engine::Seat;
+use fray_engine::text::{LogLine, TextGame, TextRuleset};
+use fray_murdham::Murdham;
+use fray_murdham::codes;
+use fray_murdham::setup::Cid;
+use fray_murdham::state::{Char, Event, Status};
+use fray_testkit::Table;
+
+const PCS: Seat = Seat(1);
+const FOES: Seat = Seat(2);
+const GM: Seat = Seat::GM;
+
+/// The encounter with the characters in `rest`.
+fn enc(rest: &str) -> String {
+    format!(
+        r#"ruleset = "murdham"
+initiative = "pcs"
+player-sides = ["pcs"]
+[options]
+opener = "initiative"
+[[zone]]
+id = "a"
+links = ["b"]
+cover = 2
+[[zone]]
+id = "b"
+links = ["c"]
+[[zone]]
+id = "c"
+links = ["d", "wall"]
+[[zone]]
+id = "d"
+[[zone]]
+id = "wall"
+cover = 2
+tags = ["barrier"]
+[item.stool]
+name = "stool"
+damage = 4
+keywords = ["fragile"]
+[item.bomb]
+name = "bomb"
+damage = 6
+range = 2
+keywords = ["blast"]
+[item.shell]
+name = "shell"
+damage = 6
+range = 2
+keywords = ["blast", "indirect"]
+[[side]]
+id = "pcs"
+[[side]]
+id = "foes"
+{rest}"#
+    )
+}
+
+/// A character: STR, AGI and WIT 10 unless `extra` sets them.
+fn who(id: &str, side: &str, at: &str, extra: &str) -> String {
+    let stats: String = ["str", "agi", "wit"]
+        .iter()
+        .filter(|k| !extra.lines().any(|l| l.trim_start().starts_with(&format!("{k} ="))))
+        .map(|k| format!("{k} = 10\n"))
+        .collect();
+    format!("[[combatant]]\nid = \"{id}\"\nside = \"{side}\"\nat = \"{at}\"\n{stats}{extra}\n")
+}
+
+/// A table on these characters, with no dice for the start.
+fn table(chars: &[String]) -> Table<Murdham> {
+    Table::<Murdham>::load(&enc(&chars.concat()), &[], &[])
+}
+
+fn id(t: &Table<Murdham>, name: &str) -> Cid {
+    t.state().find(name).unwrap_or_else(|| panic!("no character {name}"))
+}
+
+fn ch<'a>(t: &'a Table<Murdham>, name: &str) -> &'a Char {
+    t.state().ch(id(t, name))
+}
+
+fn name(t: &Table<Murdham>, c: Cid) -> String {
+    t.state().ch(c).id.clone()
+}
+
+/// Whether `who` still has an item with this id.
+fn has(t: &Table<Murdham>, who: &str, item: &str) -> bool {
+    ch(t, who).live_items().any(|(_, it)| it.id == item)
+}
+
+/// The kind of the pending decision and whose it is.
+fn asked(t: &Table<Murdham>) -> (String, Option<String>) {
+    let p = t.game.pending().expect("a decision");
+    (p.kind.to_string(), p.actor.map(|c| name(t, c)))
+}
+
+/// The damage each character took in the last command (after armour), in order.
+fn damage(t: &Table<Murdham>) -> Vec<(String, i32)> {
+    t.last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damaged { who, amount, .. } => Some((name(t, *who), *amount)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The saves of the last command: who, the d20, passed.
+fn saves(t: &Table<Murdham>) -> Vec<(String, u16, bool)> {
+    t.last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Save { who, roll, pass, .. } => Some((name(t, *who), *roll, *pass)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every log line of the game so far, described against the current state.
+fn history(t: &Table<Murdham>) -> Vec<String> {
+    t.all_events()
+        .iter()
+        .filter_map(|e| Murdham::describe_event(t.state(), e))
+        .collect()
+}
+
+/// The log of the whole game as `seat` is shown it.
+fn seat_log(t: &Table<Murdham>, seat: Seat) -> Vec<LogLine> {
+    TextGame::<Murdham>::log_of_record(t.game.record(), seat).expect("the record replays")
+}
+
+/// The text lines of a seat's log.
+fn texts(log: &[LogLine]) -> Vec<String> {
+    log.iter().filter_map(|l| l.text.clone()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R49: a weapon that breaks mid-sweep
+
+#[test]
+fn mur_r49_a_stool_breaking_in_a_sweep_at_two_goblins_finishes_the_sweep_and_spares_the_flask() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "wield = [\"stool\"]\ncarry = [\"acid\"]"),
+        who("gob", "foes", "a", "size = \"small\""),
+        who("nib", "foes", "a", "size = \"small\""),
+    ]);
+    t.cmds(&["act ash", "attack a sweep"]);
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("gob".to_string())));
+    // The stool's d4 shows 1: half of it (rounded up) is 1 for each goblin, and the stool
+    // breaks, but only once the sweep is over.
+    t.dice(&[1]).cmd("take");
+    assert_eq!(damage(&t), [("gob".to_string(), 1)]);
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("nib".to_string())));
+    t.cmd("take");
+    assert_eq!(damage(&t), [("nib".to_string(), 1)]);
+    assert_eq!(asked(&t), ("turn".to_string(), Some("ash".to_string())));
+    assert!(!has(&t, "ash", "stool"), "the stool broke");
+    assert!(has(&t, "ash", "acid"), "the flask is untouched");
+    assert!(
+        !history(&t).iter().any(|l| l == "ash uses up an item"),
+        "{:?}",
+        history(&t)
+    );
+    // The flask still works: the turn goes on and the next round it is thrown.
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    t.cmds(&["act ash", "attack gob with acid", "decline"]);
+    t.dice(&[3]).cmd("take");
+    assert_eq!(damage(&t), [("gob".to_string(), 3)]);
+    assert!(!has(&t, "ash", "acid"));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-H24: a thrown flask that misses
+
+#[test]
+fn mur_h24_a_thrown_flask_that_fails_its_wit_save_to_hit_is_used_up_all_the_same() {
+    let mut t = table(&[who("ash", "pcs", "a", "carry = [\"acid\"]"), who("bo", "foes", "c", "")]);
+    t.cmd("act ash");
+    // Range 2 is beyond half range (1): a WIT save, and 15 misses.
+    t.dice(&[15]).cmd("attack bo with acid");
+    assert_eq!(saves(&t), [("ash".to_string(), 15, false)]);
+    assert_eq!(ch(&t, "bo").health, 10);
+    assert!(!has(&t, "ash", "acid"), "the flask is spent");
+    assert!(t.log().iter().any(|l| l == "ash uses up an item"), "{:?}", t.log());
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    t.cmd("act ash");
+    t.reject("attack bo with acid");
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R60, MUR-R25: dodge blows against opportunity attacks
+
+#[test]
+fn mur_r60_r25_dodge_blows_dodges_one_opportunity_attack_for_free_not_a_second_one_that_round() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "skills = [\"dodge-blows\"]"),
+        who("bo", "foes", "a", "wield = [\"martial-hand\"]"),
+        who("dee", "foes", "a", "wield = [\"martial-hand\"]"),
+    ]);
+    t.cmds(&["act ash", "move b"]);
+    assert_eq!(asked(&t), ("opportunity".to_string(), Some("bo".to_string())));
+    t.cmd("opportunity");
+    // MUR-R60: the round's free dodge covers an opportunity attack too.
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("ash".to_string())));
+    t.dice(&[5]).cmd("dodge");
+    assert_eq!(t.log()[0], "ash dodges (a free reaction)");
+    // dee strikes too: the free dodge is spent, and a mover cannot otherwise react (MUR-R25):
+    // no question, the sword lands.
+    assert_eq!(asked(&t), ("opportunity".to_string(), Some("dee".to_string())));
+    t.dice(&[3]).cmd("opportunity");
+    assert_eq!(damage(&t), [("ash".to_string(), 3)]);
+    assert_eq!(
+        ch(&t, "ash").at,
+        fray_murdham::place::Place::parse("b", &t.state().setup.zones).expect("a place")
+    );
+    assert_eq!(asked(&t), ("turn".to_string(), Some("ash".to_string())));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R24: a guard's shield
+
+#[test]
+fn mur_r24_a_guard_without_protect_holding_a_shield_gets_its_plus_1_against_the_attack_it_guards() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+        who("bo", "foes", "a", ""),
+        who("dee", "foes", "a", "wield = [\"shield\"]"),
+    ]);
+    t.cmds(&["act ash", "attack bo"]);
+    assert_eq!(asked(&t), ("guard".to_string(), Some("dee".to_string())));
+    // Not free (no protect): the guard is dee's reaction, and the blow lands on it; its shield
+    // takes 1 off the sword's 3.
+    t.dice(&[3]).cmd("guard");
+    assert_eq!(damage(&t), [("dee".to_string(), 2)]);
+    assert_eq!((ch(&t, "bo").health, ch(&t, "dee").health), (10, 8));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dying and healing (the health section)
+
+/// ash with a sword; bo at 3 health; dee (brave, so no morale check comes up) far away.
+fn dying() -> Table<Murdham> {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+        who("bo", "foes", "a", "health = 3"),
+        who("dee", "foes", "d", "skills = [\"bravery\"]"),
+    ]);
+    t.cmds(&["act ash", "attack bo"]);
+    // 5 is more than bo's 3 but less than its STR: dying, not dead.
+    t.dice(&[5]).cmd("take");
+    assert_eq!(ch(&t, "bo").status, Status::Dying { rounds: 1 });
+    t
+}
+
+#[test]
+fn dying_a_dying_character_hit_again_keeps_its_countdown_and_dies_at_the_end_of_the_next_round() {
+    let mut t = dying();
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    assert_eq!(ch(&t, "bo").status, Status::Dying { rounds: 0 });
+    // Round 2: bo is struck again (defenceless: enhanced, the better of 2 and 1); the
+    // countdown does not start over.
+    t.cmd("act ash");
+    t.dice(&[2, 1]).cmd("attack bo");
+    assert_eq!(damage(&t), [("bo".to_string(), 2)]);
+    assert_eq!(ch(&t, "bo").status, Status::Dying { rounds: 0 });
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 3);
+    assert_eq!(ch(&t, "bo").status, Status::Dead);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn dying_healing_a_dying_character_by_1_saves_it_and_health_never_goes_below_0() {
+    let mut t = dying();
+    assert_eq!(ch(&t, "bo").health, 0);
+    assert!(t.log().iter().any(|l| l.contains("health 0")), "{:?}", t.log());
+    // Healed by 1: saved (still incapacitated), with a d6 for the injury: 1 is a scar.
+    t.dice(&[1]).cmd("gm heal bo 1");
+    assert_eq!(ch(&t, "bo").health, 1);
+    assert_eq!(ch(&t, "bo").status, Status::Incapacitated);
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    assert_eq!(ch(&t, "bo").status, Status::Incapacitated);
+    assert!(history(&t).iter().all(|l| !l.contains("health -")), "{:?}", history(&t));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R40, MUR-R8: losing a turn in the ambush
+
+/// cut, concealed, ambushes ash and cy (with `cut` extra keys).
+fn ambush(cut: &str) -> Table<Murdham> {
+    let t = table(&[
+        who("ash", "pcs", "a", ""),
+        who("cy", "pcs", "a", ""),
+        who("cut", "foes", "b", &format!("concealed = true\n{cut}")),
+    ]);
+    assert_eq!(t.state().round, 0);
+    t
+}
+
+/// After the ambush, ash has lost its round-1 turn and has it back in round 2.
+fn ash_lost_round_1(t: &mut Table<Murdham>) {
+    t.cmd("end");
+    assert_eq!(t.state().round, 1);
+    t.expect_rejection(PCS, "act ash", codes::CANNOT_ACT);
+    t.cmds(&["act cy", "end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    t.cmd("act ash");
+    assert_eq!(asked(t), ("turn".to_string(), Some("ash".to_string())));
+}
+
+#[test]
+fn mur_r40_r8_a_character_distracted_in_the_ambush_loses_its_round_1_turn() {
+    let mut t = ambush("");
+    t.cmd("act cut");
+    t.dice(&[15]).cmd("distract ash");
+    assert_eq!(
+        t.log().last().map(String::as_str),
+        Some("ash will lose its turn in round 1")
+    );
+    ash_lost_round_1(&mut t);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r40_a_character_stunned_in_the_ambush_loses_its_round_1_turn() {
+    // By a stunning blast: flash powder on b (range 1, within half range: no save to hit);
+    // ash, surprised, makes its STR save against the stun and fails (15); cy passes (5).
+    let mut t = ambush("carry = [\"flash-powder\"]");
+    t.cmd("act cut");
+    t.dice(&[15, 5]).cmd("attack a with flash-powder");
+    assert_eq!(saves(&t), [("ash".to_string(), 15, false), ("cy".to_string(), 5, true)]);
+    ash_lost_round_1(&mut t);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r40_a_character_the_gm_stuns_in_the_ambush_loses_its_round_1_turn() {
+    let mut t = ambush("");
+    t.cmds(&["act cut", "gm stun ash"]);
+    ash_lost_round_1(&mut t);
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R57: what the other seat is shown of a concealed character
+
+/// Whether a log line names character `c` in its event (its JSON) or text `name`.
+fn names(line: &LogLine, c: Cid, name: &str) -> bool {
+    fn has_cid(v: &serde_json::Value, c: Cid, key: Option<&str>) -> bool {
+        match v {
+            serde_json::Value::Object(m) => m.iter().any(|(k, x)| has_cid(x, c, Some(k))),
+            serde_json::Value::Array(a) => a.iter().any(|x| has_cid(x, c, key)),
+            serde_json::Value::Number(n) => {
+                n.as_u64() == Some(u64::from(c)) && key.is_some_and(|k| ["who", "by", "next", "target"].contains(&k))
+            }
+            _ => false,
+        }
+    }
+    line.text.as_deref().is_some_and(|t| t.contains(name)) || has_cid(&line.json, c, None)
+}
+
+#[test]
+fn mur_r57_an_opportunity_attack_a_concealed_foe_may_make_is_kept_from_the_movers_seat() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", ""),
+        who("bo", "foes", "d", ""),
+        who("cut", "foes", "a", "concealed = true\nwield = [\"martial-hand\"]"),
+    ]);
+    let cut = id(&t, "cut");
+    // cut lets the ambush go by; in round 1 ash steps away from it.
+    t.cmd("pass");
+    assert_eq!(t.state().round, 1);
+    t.cmds(&["act ash", "move b"]);
+    assert_eq!(asked(&t), ("opportunity".to_string(), Some("cut".to_string())));
+    let frames = |seat: Seat| -> usize {
+        let v = serde_json::to_value(fray_murdham::view::View::new(t.state(), seat)).expect("a view");
+        v["frames"].as_array().map_or(0, Vec::len)
+    };
+    assert_eq!((frames(PCS), frames(GM)), (0, 1));
+    t.cmd("decline");
+    assert_eq!(asked(&t), ("turn".to_string(), Some("ash".to_string())));
+    assert!(ch(&t, "cut").concealed);
+    let pcs = seat_log(&t, PCS);
+    assert!(
+        pcs.iter().all(|l| !names(l, cut, "cut")),
+        "{:?}",
+        pcs.iter().filter(|l| names(l, cut, "cut")).collect::<Vec<_>>()
+    );
+    // The GM's log does show it (so the check above can fail).
+    assert!(seat_log(&t, GM).iter().any(|l| names(l, cut, "cut")));
+    // Nor is there a trace of a question: the pcs' log of the step (events included) is the
+    // same as with nobody in `a`.
+    let mut alone = table(&[who("ash", "pcs", "a", ""), who("bo", "foes", "d", "")]);
+    alone.cmds(&["act ash", "move b"]);
+    let step = |log: Vec<LogLine>| -> Vec<(Option<String>, serde_json::Value)> {
+        let from = log
+            .iter()
+            .position(|l| l.text.as_deref() == Some("ash's turn"))
+            .expect("ash's turn");
+        log[from..].iter().map(|l| (l.text.clone(), l.json.clone())).collect()
+    };
+    assert_eq!(step(seat_log(&t, PCS)), step(seat_log(&alone, PCS)));
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r57_a_morale_save_shows_the_other_seat_only_the_members_it_sees() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+        who("bo", "foes", "a", "str = 4"),
+        who("dee", "foes", "a", "str = 4"),
+        who("kit", "foes", "d", ""),
+        who("cut", "foes", "d", "concealed = true"),
+    ]);
+    let cut = id(&t, "cut");
+    t.cmd("pass");
+    // ash kills bo (4 on STR 4), and dee in round 2: two of four lost.
+    t.cmds(&["act ash", "attack bo", "decline"]);
+    t.dice(&[4]).cmd("take");
+    assert_eq!(ch(&t, "bo").status, Status::Dead);
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    t.cmds(&["act ash", "attack dee"]);
+    t.dice(&[4]).cmd("take");
+    assert_eq!(ch(&t, "dee").status, Status::Dead);
+    t.cmd("end");
+    // The foes pass: the round ends with their group save (5 passes for kit and cut).
+    t.dice(&[5]).cmd("pass");
+    let group = |log: &[LogLine]| -> Vec<String> {
+        texts(log)
+            .into_iter()
+            .filter(|l| l.starts_with("Group WIT save"))
+            .collect()
+    };
+    assert_eq!(
+        group(&seat_log(&t, GM)),
+        ["Group WIT save for morale: d20 5: kit 10 passes, cut 10 passes"]
+    );
+    assert_eq!(group(&seat_log(&t, FOES)), group(&seat_log(&t, GM)));
+    assert_eq!(
+        group(&seat_log(&t, PCS)),
+        ["Group WIT save for morale: d20 5: kit 10 passes"]
+    );
+    let pcs = seat_log(&t, PCS);
+    assert!(
+        pcs.iter().all(|l| !names(l, cut, "cut")),
+        "{:?}",
+        pcs.iter().filter(|l| names(l, cut, "cut")).collect::<Vec<_>>()
+    );
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r57_a_draught_cannot_be_used_on_an_enemy_the_seat_cannot_see() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "carry = [\"healing-draught\", \"healing-draught\"]"),
+        who("bo", "foes", "d", ""),
+        who("cut", "foes", "a", "concealed = true\nhealth = 5"),
+    ]);
+    t.cmds(&["pass", "act ash"]);
+    t.expect_rejection(PCS, "use healing-draught cut", codes::BAD_TARGET);
+    // Once the GM reveals cut, the same command is accepted.
+    t.cmd("gm conceal cut off");
+    t.dice(&[2]).cmd("use healing-draught cut");
+    assert_eq!(ch(&t, "cut").health, 7);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-H7, MUR-H6: GM rulings for one attack
+
+#[test]
+fn mur_h7_gm_penetrate_lets_one_attack_through_cover_not_the_next() {
+    let mut t = table(&[
+        who("ash", "pcs", "b", "wield = [\"missile-hand\"]"),
+        who("bo", "foes", "a", "cover = true"),
+    ]);
+    t.cmds(&["act ash", "gm penetrate ash", "attack bo"]);
+    // Range 1, within half range: no save. Through the cover: all 3.
+    t.dice(&[3]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 3)]);
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    // The next shot meets the cover: 3 - 1.
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[3]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 2)]);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_h7_gm_penetrate_spent_on_a_counter_does_not_carry_over_to_the_next_attack() {
+    let sling = "wield = [\"missile-hand\"]";
+    let mut t = table(&[
+        who("ash", "pcs", "a", &format!("{sling}\ncover = true")),
+        who("bo", "foes", "b", sling),
+    ]);
+    t.cmds(&["act ash", "gm penetrate bo", "attack bo"]);
+    // ash's 1 and bo's 3 through ash's cover: ash suffers more and is hit first.
+    t.dice(&[1, 3]).cmd("counter");
+    assert_eq!(damage(&t), [("ash".to_string(), 3), ("bo".to_string(), 1)]);
+    t.cmd("end");
+    assert_eq!(t.state().round, 2);
+    // bo's next shot meets the cover: 3 - 1.
+    t.cmds(&["pass", "act bo", "attack ash"]);
+    t.dice(&[3]).cmd("take");
+    assert_eq!(damage(&t), [("ash".to_string(), 2)]);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_h6_gm_hinder_asks_a_save_of_one_attack_only() {
+    let sword = "wield = [\"martial-hand\"]";
+    // A plain attack: one save, none the next round.
+    let mut t = table(&[who("ash", "pcs", "a", sword), who("bo", "foes", "a", "")]);
+    t.cmds(&["act ash", "gm hinder ash"]);
+    t.dice(&[5]).cmd("attack bo");
+    assert_eq!(saves(&t), [("ash".to_string(), 5, true)]);
+    t.dice(&[1]).cmd("take");
+    t.cmds(&["end", "pass"]);
+    t.cmd("act ash");
+    t.cmd("attack bo");
+    assert_eq!(saves(&t), []);
+    t.dice(&[1]).cmd("take");
+    t.assert_dice_used();
+    // A sweep cannot miss (MUR-R30): the ruling is spent on it all the same, and the next
+    // attack needs no save.
+    let mut t = table(&[
+        who("ash", "pcs", "a", sword),
+        who("gob", "foes", "a", "size = \"small\""),
+    ]);
+    t.cmds(&["act ash", "gm hinder ash", "attack a sweep"]);
+    assert_eq!(saves(&t), []);
+    t.dice(&[2]).cmd("take");
+    t.cmds(&["end", "pass"]);
+    t.cmds(&["act ash", "attack gob"]);
+    assert_eq!(saves(&t), []);
+    t.dice(&[1]).cmd("take");
+    t.assert_dice_used();
+    // A counter is an attack back (MUR-R21): the hindered counter makes the save, and the
+    // counterer's own attack next round needs none.
+    let mut t = table(&[who("ash", "pcs", "a", sword), who("bo", "foes", "a", sword)]);
+    t.cmds(&["act ash", "gm hinder bo", "attack bo"]);
+    // bo's save to hit (5 passes), then ash's 1 and bo's 2: ash suffers more, is hit first.
+    t.dice(&[5, 1, 2]).cmd("counter");
+    assert_eq!(saves(&t), [("bo".to_string(), 5, true)]);
+    t.cmds(&["end"]);
+    assert_eq!(t.state().round, 2);
+    t.cmds(&["pass", "act bo", "attack ash"]);
+    assert_eq!(saves(&t), []);
+    t.dice(&[1]).cmd("take");
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R36: holding on
+
+/// ash holds bo in `a` (bo failed its save), round 2, ash's turn.
+fn holding() -> Table<Murdham> {
+    let mut t = table(&[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")]);
+    t.cmds(&["act ash", "grapple bo"]);
+    t.dice(&[20]).cmd("take");
+    assert_eq!(ch(&t, "bo").grabbed_by, Some(id(&t, "ash")));
+    // bo, held, may still spend its turn breaking free: it passes.
+    t.cmds(&["end", "pass"]);
+    assert_eq!(t.state().round, 2);
+    t.cmd("act ash");
+    t
+}
+
+#[test]
+fn mur_r36_a_grabber_who_runs_or_takes_cover_keeps_hold() {
+    let mut t = holding();
+    t.cmd("cover");
+    assert!(ch(&t, "ash").cover);
+    assert_eq!(ch(&t, "bo").grabbed_by, Some(id(&t, "ash")));
+    let mut t = holding();
+    t.cmd("run");
+    assert_eq!(ch(&t, "bo").grabbed_by, Some(id(&t, "ash")));
+    // It drags bo along.
+    t.cmds(&["move b", "move c"]);
+    assert_eq!(ch(&t, "bo").at, ch(&t, "ash").at);
+    assert_eq!(ch(&t, "bo").grabbed_by, Some(id(&t, "ash")));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R29, MUR-R31: a blast is aimed at a zone
+
+#[test]
+fn mur_r29_r31_a_blast_aimed_at_a_border_is_refused() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "wield = [\"bomb\"]"),
+        who("bo", "foes", "b|c", ""),
+    ]);
+    t.cmd("act ash");
+    t.expect_rejection(PCS, "attack b|c with bomb", codes::BAD_TARGET);
+    t.expect_rejection(PCS, "attack a|b with bomb", codes::BAD_TARGET);
+    // The zone itself is a target (and the borders of b are hit with it).
+    t.cmd("attack b with bomb");
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("bo".to_string())));
+    t.dice(&[2]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 2)]);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R48: ended by the GM
+
+#[test]
+fn mur_r48_a_fight_the_gm_ends_still_makes_the_durability_rolls() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+        who("bo", "foes", "a", ""),
+    ]);
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[3]).cmd("take");
+    // The sword attacked: its d4 shows 1, damaging it.
+    t.dice(&[1]).cmd("gm end pcs");
+    let rolls: Vec<(String, Option<u8>, u16, u16)> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Durability { who, item, roll, sides } => Some((name(&t, *who), *item, *roll, *sides)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolls, [("ash".to_string(), Some(0), 1, 4)]);
+    assert!(ch(&t, "ash").items[0].damaged);
+    let outcome = t.state().outcome.as_ref().expect("the fight is over");
+    assert_eq!((outcome.winner, outcome.reason.as_str()), (Some(0), "gm-ended"));
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R28: blasts and barriers
+
+/// ash with `weapon` in `b`; in `wall` (two zones off) `hid` behind the barrier and `out` in
+/// the open.
+fn barrier(weapon: &str) -> Table<Murdham> {
+    let mut t = table(&[
+        who("ash", "pcs", "b", &format!("wield = [\"{weapon}\"]")),
+        who("hid", "foes", "wall", "cover = true"),
+        who("out", "foes", "wall", ""),
+    ]);
+    t.cmd("act ash");
+    t
+}
+
+#[test]
+fn mur_r28_a_direct_blast_does_not_reach_behind_a_barrier_an_indirect_one_does_through_cover() {
+    // Direct: range 2, beyond half range, a save (5 passes); only `out` is hit.
+    let mut t = barrier("bomb");
+    t.dice(&[5]).cmd("attack wall with bomb");
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("out".to_string())));
+    t.dice(&[4]).cmd("take");
+    assert_eq!(damage(&t), [("out".to_string(), 4)]);
+    assert_eq!(asked(&t), ("turn".to_string(), Some("ash".to_string())));
+    assert_eq!(ch(&t, "hid").health, 10);
+    t.assert_dice_used();
+    t.assert_replays();
+    // Indirect: over the barrier, which counts as cover (+1 armour) for `hid`.
+    let mut t = barrier("shell");
+    t.dice(&[5]).cmd("attack wall with shell");
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("hid".to_string())));
+    t.dice(&[4]).cmd("take");
+    assert_eq!(damage(&t), [("hid".to_string(), 3)]);
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("out".to_string())));
+    t.cmd("take");
+    assert_eq!(damage(&t), [("out".to_string(), 4)]);
+    t.assert_dice_used();
+    t.assert_replays();
+}
