@@ -82,9 +82,9 @@ fn golden_einfelst_mill() {
 #[test]
 fn golden_murdham_crossroads() {
     // An open fight: factions alternating and passing, counters (the one who would suffer more
-    // is hit first; a first hit that fells stops the other), free dodges (dodge blows), exploding
-    // damage, critical damage, dying and death a round later, a group morale save and a flight,
-    // durability rolls.
+    // is hit first; a first hit that fells stops the other), a free dodge (dodge blows),
+    // exploding damage, critical damage, dying and death a round later, group morale saves that
+    // hold, durability rolls.
     insta::assert_snapshot!("murdham-crossroads-seed-4", run("murdham/crossroads", 4));
 }
 
@@ -94,4 +94,12 @@ fn golden_murdham_mill_ambush() {
     // attacks the targets cannot react to), a peek from behind a barrier, a garrotte left unused
     // once its wielder is seen (bare hands, impaired), counters, morale.
     insta::assert_snapshot!("murdham-mill-ambush-seed-4", run("murdham/mill-ambush", 4));
+}
+
+#[test]
+fn golden_murdham_watchtower() {
+    // Both optional rules on: a fast action threshold rolled each round and the fast and slow
+    // phases; an ogre's doubled damage, the priest's profane powers, the swivel mortar's indirect
+    // blast over the walls, fire flasks going astray into neighbouring zones, morale breaking.
+    insta::assert_snapshot!("murdham-watchtower-seed-1", run("murdham/watchtower", 1));
 }

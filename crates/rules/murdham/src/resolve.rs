@@ -1156,8 +1156,11 @@ fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Option<Place>
         } else {
             die(cx, sides, by, "deviation die")?
         };
-        if roll <= count {
-            let to = n[(roll - 1) as usize];
+        // The zones are numbered in turn along the die's faces: a d4 for two zones gives each
+        // two faces; only faces the zones cannot share evenly are rolled again (MUR-H22).
+        let share = sides / count;
+        if roll <= share * count {
+            let to = n[((roll - 1) / share) as usize];
             cx.emit(Event::Deviated {
                 roll,
                 sides,
@@ -1170,7 +1173,7 @@ fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Option<Place>
     }
 }
 
-/// A save: d20 at or under the score (MUR-R.. core mechanic).
+/// A save: d20 at or under the score (the core mechanic the chapter assumes).
 pub fn save(cx: &mut Cx<'_, Murdham>, who: Cid, ability: Ability, why: Why) -> Res<bool> {
     let score = cx.s.ch(who).ability(ability);
     let roll = die(cx, 20, who, save_label(ability))?;

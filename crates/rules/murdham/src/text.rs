@@ -254,7 +254,15 @@ impl TextRuleset for Murdham {
             Event::PickedUp { who, .. } => format!("{} picks something up", name(who)),
             Event::Equipped { who, item, .. } => format!("{} takes up the {}", name(who), item_name(s, *who, *item)),
             Event::Stowed { who, item } => format!("{} puts away the {}", name(who), item_name(s, *who, *item)),
-            Event::Used { who, spent: true, .. } => format!("{} uses up an item", name(who)),
+            Event::Used { who, item, spent: true } => {
+                let it = s.ch(*who).items.get(*item as usize);
+                let d = it.and_then(|i| s.setup.item(&i.id));
+                match (it, d) {
+                    (Some(i), Some(d)) if i.gone => format!("{}'s {} is used up", name(who), d.name),
+                    (Some(_), Some(d)) => format!("{} fires the {}: it must be reloaded", name(who), d.name),
+                    _ => format!("{} uses up an item", name(who)),
+                }
+            }
             Event::Used { .. } => return None,
             Event::Reloaded { who, item } => {
                 let left = s.ch(*who).item(*item).and_then(|i| i.spent);
@@ -303,6 +311,9 @@ impl TextRuleset for Murdham {
             },
             Event::Resumed { who } => format!("{} is harmed and fights again", name(who)),
             Event::Deviated { roll, sides, to } => match to {
+                Some(to) if *sides == 1 => {
+                    format!("The blast goes astray into the one zone around: {}", to.describe(zones))
+                }
                 Some(to) => format!(
                     "The blast goes astray: d{sides} {roll}, it lands in {}",
                     to.describe(zones)

@@ -348,7 +348,7 @@ fn mur_r9_bonus_actions_use_a_consumable_equip_stow_drop_pick_up_interact_and_sa
     );
     t.cmd("act ash");
     t.dice(&[4]).cmd("use healing-draught");
-    assert_eq!(t.log(), ["ash uses up an item", "ash heals 4: health 9"]);
+    assert_eq!(t.log(), ["ash's healing draught is used up", "ash heals 4: health 9"]);
     t.cmd("equip shield off");
     // Two bonus actions: nothing is left, not even the main action.
     t.expect_rejection(PCS, "interact", codes::NO_ACTION);
