@@ -100,6 +100,6 @@ fn golden_murdham_mill_ambush() {
 fn golden_murdham_watchtower() {
     // Both optional rules on: a fast action threshold rolled each round and the fast and slow
     // phases; an ogre's doubled damage, the priest's profane powers, the swivel mortar's indirect
-    // blast over the walls, fire flasks going astray into neighbouring zones, morale breaking.
+    // blast over the walls, a fire flask going astray into a neighbouring zone, a morale save.
     insta::assert_snapshot!("murdham-watchtower-seed-1", run("murdham/watchtower", 1));
 }
