@@ -553,7 +553,7 @@ wit = 10
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"act hero\n").unwrap();
     stdin.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2500));
+    std::thread::sleep(std::time::Duration::from_millis(4000));
     stdin.write_all(b"act brute\nend\nquit\n").unwrap();
     drop(stdin);
     let out = child.wait_with_output().unwrap();
