@@ -557,6 +557,16 @@ pub fn counter_ok(s: &State, a: &Attack, with: With, mode: Mode) -> Result<(), R
     }
 }
 
+/// Whether a counter or a hiding place is open to the target of `a` (the reactions besides
+/// taking it and dodging that [`legal`] lists), without building the list.
+pub fn other_reaction_open(s: &State, a: &Attack) -> bool {
+    let counter = weapons_of(s, a.target).into_iter().any(|with| {
+        counter_ok(s, a, with, Mode::Harm { hold: false }).is_ok()
+            || (with == With::Unarmed && counter_ok(s, a, with, Mode::Grapple).is_ok())
+    });
+    counter || s.ids().any(|h| hide_ok(s, a, h).is_ok())
+}
+
 /// Whether `helper` may stand in for the target of `a` when the target hides behind it
 /// (MUR-R23, MUR-R38).
 pub fn hide_ok(s: &State, a: &Attack, helper: Cid) -> Result<(), Reject> {

@@ -38,9 +38,9 @@ impl fmt::Display for For<'_> {
 
 /// One die of `sides` faces.
 fn die(cx: &mut Cx<'_, Murdham>, sides: u16, who: Cid, why: &'static str) -> Res<u16> {
-    let s: &State = &cx.s;
-    // Build the label from a copy of what it needs: the state is borrowed by the dice call.
-    let label = For(s, who, why).to_string();
+    // The state and the dice are separate fields of the context: the label borrows the one
+    // while the roll uses the other, and is formatted only if a person is asked for the face.
+    let label = For(&cx.s, who, why);
     Ok(fray_dice::roll(cx.dice, 1, sides, fray_dice::Keep::All, &label)?.total as u16)
 }
 
@@ -1059,11 +1059,7 @@ fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             // Only ask a target that has a reaction open; otherwise it simply takes the hit.
             let t = a.target;
             let any = dodge_open(s, &a).is_some()
-                || (!a.surprise && !a.opportunity && may_react(s, t, false) && {
-                    let mut v = Vec::new();
-                    check::legal(s, &mut v);
-                    v.len() > 1
-                });
+                || (!a.surprise && !a.opportunity && may_react(s, t, false) && check::other_reaction_open(s, &a));
             if any && s.ch(t).up() {
                 return Ok(Flow::Wait);
             }

@@ -200,12 +200,6 @@ impl Char {
         self.status == Status::Up
     }
 
-    /// Whether it still counts for its faction (up or surrendered but not yet spared, no:
-    /// only up).
-    pub fn in_fight(&self) -> bool {
-        self.up()
-    }
-
     /// Whether it can take a turn or react: up, not entangled (it may still break free).
     pub fn can_act(&self) -> bool {
         self.up()
@@ -228,11 +222,6 @@ impl Char {
             .enumerate()
             .filter(|(_, it)| !it.gone)
             .map(|(i, it)| (i as u8, it))
-    }
-
-    /// The item in a hand.
-    pub fn in_hand(&self, hand: usize) -> Option<&Item> {
-        self.hands[hand].and_then(|i| self.item(i))
     }
 
     /// Whether item `i` is in a hand; which hand (0 main).
