@@ -188,6 +188,10 @@ pub struct Heuristic {
     /// The Action planned when the last turn decision chose to move first: taken after the
     /// move if nothing has changed since (same round, character, square and ability uses).
     planned: Option<(u16, Cid, u32, Pos, Action)>,
+    /// Set by the decision when the command it returns already passed the rules' check (an
+    /// Action checked on this state, or a move to a square of the reachable list worked out on
+    /// this state), so it is not checked again.
+    checked: bool,
 }
 
 impl Heuristic {
@@ -201,9 +205,11 @@ impl Policy<Thrum> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Thrum>, _rng: &mut Prng) -> Option<Command> {
         // It plans on what its seat may see (no Hidden enemy's square) and asks the rules.
         let view = d.view();
+        self.checked = false;
         if let Some(c) = self.decide(&view)
-            && d.check(&c).is_ok()
+            && (std::mem::take(&mut self.checked) || d.check(&c).is_ok())
         {
+            debug_assert!(d.check(&c).is_ok(), "the heuristic trusted an illegal {c:?}");
             return Some(c);
         }
         // Fall back to something always sensible: end the turn, begin, pass, or the first legal.
@@ -332,6 +338,7 @@ impl Heuristic {
         {
             let cmd = Command::Act(action);
             if check(s, &cmd).is_ok() {
+                self.checked = true;
                 return Some(cmd);
             }
         }
@@ -429,6 +436,8 @@ impl Heuristic {
         if let Some(plan) = best {
             if plan.from != here {
                 self.planned = Some((s.round, me, s.uses, plan.from, plan.action));
+                // `plan.from` is one of this decision's reachable squares.
+                self.checked = check::may_move(s);
                 return Some(Command::Move(plan.from));
             }
             return Some(Command::Act(plan.action));
@@ -620,8 +629,8 @@ impl Heuristic {
                     };
                     let mut score = 0.0;
                     for t in hit {
-                        let d = best_defence(s, t, me, a);
-                        let v = value(t, &attack_odds(s, me, a, t, d));
+                        let (_, odds) = best_defence_odds(s, t, me, a);
+                        let v = value(t, &odds);
                         score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
                     }
                     if score > 0.05 {
@@ -652,8 +661,8 @@ impl Heuristic {
                 let Some(from) = from_square(s, me, scan, &action) else {
                     continue;
                 };
-                let d = best_defence(s, t, me, a);
-                let mut score = value(t, &attack_odds(s, me, a, t, d));
+                let (_, odds) = best_defence_odds(s, t, me, a);
+                let mut score = value(t, &odds);
                 // Ranged attacks in melee take Banes: the square choice already counted them
                 // for the current square; prefer not to stand next to enemies.
                 if a.ranged && from != s.ch(me).pos.unwrap_or(from) {
@@ -692,6 +701,8 @@ impl Heuristic {
             .map(|(p, c)| ((nearest_enemy_distance(s, me, p) - want).max(0), c, p))
             .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x))?;
         if (best.0) < (now - want) {
+            // A square of the reachable list worked out on this state.
+            self.checked = check::may_move(s);
             return Some(Command::Move(best.2));
         }
         None
@@ -767,6 +778,8 @@ struct Scan {
     /// Per (target, grid square): what [`calc::aim_from`] needs about the line from the square
     /// to the target where it stands: bit 0 set once known, bit 1 Obstructed, bit 2 a wall.
     aim: Vec<u8>,
+    /// Who stands where, for the many cover checks.
+    occ: calc::Occupancy,
 }
 
 impl Scan {
@@ -778,6 +791,11 @@ impl Scan {
             tmp: None,
             safety: vec![u16::MAX; s.setup.map.len()],
             aim: vec![0; s.setup.map.len() * s.chars.len()],
+            occ: {
+                let mut occ = calc::Occupancy::default();
+                occ.fill(s);
+                occ
+            },
         }
     }
 
@@ -789,9 +807,10 @@ impl Scan {
             return calc::aim_from(s, me, a, range, t, p).is_ok();
         };
         let memo = &mut self.aim[t as usize * n + k];
+        let occ = &self.occ;
         calc::aim_from_with(s, me, a, range, t, p, &mut |at| {
             if *memo == 0 {
-                let obstructed = calc::cover_check(s, me, p, at).obstructed;
+                let obstructed = calc::cover_check_with(s, occ, me, p, at).obstructed;
                 let wall = calc::sight_blocked(s, p, at);
                 *memo = 1 | u8::from(obstructed) << 1 | u8::from(wall) << 2;
             }
@@ -808,7 +827,7 @@ impl Scan {
             let (mut covered, mut adjacent) = (0u16, 0u16);
             for e in s.ids().filter(|&e| s.enemies(me, e) && s.ch(e).able()) {
                 let Some(q) = s.ch(e).pos else { continue };
-                if calc::cover_check(s, e, q, p).sources > 0 {
+                if calc::has_cover_with(s, &self.occ, e, q, p) {
                     covered += 1;
                 }
                 if chebyshev(p, q) == 1 {
@@ -982,6 +1001,12 @@ fn preferred_range(s: &State, me: Cid) -> i16 {
 /// The defence with the best chance to avoid the effect; Evasion pays a small price for the
 /// Vulnerable it risks.
 pub fn best_defence(s: &State, t: Cid, attacker: Cid, a: &Ability) -> Defence {
+    best_defence_odds(s, t, attacker, a).0
+}
+
+/// [`best_defence`] and the odds of the attack against it (what [`attack_odds`] gives for
+/// that defence), from one tally of the attack.
+fn best_defence_odds(s: &State, t: Cid, attacker: Cid, a: &Ability) -> (Defence, ContestOdds) {
     let options = calc::defences(s, t, a);
     let att_net = calc::attack_tally(s, attacker, a, t).net(s);
     options
@@ -993,10 +1018,13 @@ pub fn best_defence(s: &State, t: Cid, attacker: Cid, a: &Ability) -> Defence {
             if d == Defence::Evasion {
                 score -= 0.1 * (1.0 - o.defender_critical);
             }
-            (d, score)
+            (d, score, o)
         })
         .max_by(|x, y| x.1.total_cmp(&y.1))
-        .map_or(Defence::Decline, |(d, _)| d)
+        .map_or_else(
+            || (Defence::Decline, attack_odds_with(s, attacker, a, t, Defence::Decline, att_net)),
+            |(d, _, o)| (d, o),
+        )
 }
 
 /// The stance to take now (or `end` to keep the current one).

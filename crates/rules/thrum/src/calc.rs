@@ -330,6 +330,129 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
     info
 }
 
+/// Who stands where, gathered once for many cover checks against one state: per grid square,
+/// how many characters make it a cover source (present, and not Incapacitated unless
+/// `incapacitated-occupy`; THR-R120). [`cover_check_with`] then needs no pass over the
+/// characters. The buffer is reused between fills.
+#[derive(Clone, Debug, Default)]
+pub struct Occupancy {
+    count: Vec<u8>,
+}
+
+impl Occupancy {
+    /// Counts the characters of `s`, forgetting the previous fill.
+    pub fn fill(&mut self, s: &State) {
+        let map = &s.setup.map;
+        self.count.clear();
+        self.count.resize(map.len(), 0);
+        for c in &s.chars {
+            if let Some(k) = Self::counted(s, c) {
+                self.count[k] = self.count[k].saturating_add(1);
+            }
+        }
+    }
+
+    /// The square a character is counted on, if it is counted at all.
+    #[inline]
+    fn counted(s: &State, c: &crate::state::Char) -> Option<usize> {
+        let p = c.pos?;
+        if !c.present() || (c.incapacitated && !s.options.incapacitated_occupy) {
+            return None;
+        }
+        s.setup.map.index(p)
+    }
+}
+
+/// [`cover_check`] with the occupied squares taken from `occ` (filled from this `s`) and the
+/// neighbours from the map's step table: the same answer, without a pass over the characters
+/// per check. Used by the AI, which asks it thousands of times per decision.
+pub fn cover_check_with(s: &State, occ: &Occupancy, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
+    let map = &s.setup.map;
+    let (Some(tk), Some(fk)) = (map.index(at), map.index(from)) else {
+        return cover_check(s, attacker, from, at);
+    };
+    let info = cover_geometry(s, occ, attacker, from, fk, at, tk, false);
+    debug_assert_eq!(info, cover_check(s, attacker, from, at), "cover from {from} at {at}");
+    info
+}
+
+/// Whether `at` has cover against `attacker` standing on `from` (`cover_check(..).sources > 0`),
+/// stopping at the first cover source, with the occupied squares taken from `occ`.
+pub fn has_cover_with(s: &State, occ: &Occupancy, attacker: Cid, from: Pos, at: Pos) -> bool {
+    let map = &s.setup.map;
+    let (Some(tk), Some(fk)) = (map.index(at), map.index(from)) else {
+        return cover_check(s, attacker, from, at).sources > 0;
+    };
+    let covered = cover_geometry(s, occ, attacker, from, fk, at, tk, true).sources > 0;
+    debug_assert_eq!(covered, cover_check(s, attacker, from, at).sources > 0, "cover from {from} at {at}");
+    covered
+}
+
+/// The body of [`cover_check_with`], over grid indices: `fk` is `from`'s, `tk` is `at`'s. With
+/// `first_only` it stops at the first cover source (then only `sources > 0` is meaningful).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn cover_geometry(
+    s: &State,
+    occ: &Occupancy,
+    attacker: Cid,
+    from: Pos,
+    fk: usize,
+    at: Pos,
+    tk: usize,
+    first_only: bool,
+) -> CoverInfo {
+    let map = &s.setup.map;
+    let cells = map.cells();
+    let steps = s.setup.steps();
+    let opts = &s.options;
+    let target_elev = cells[tk].elevation as i16;
+    let attacker_elev = cells[fk].elevation as i16;
+    // The attacker never shelters its own target: its square does not count as occupied by it.
+    let own = Occupancy::counted(s, s.ch(attacker));
+    let occupied = |k: usize| occ.count[k] > u8::from(own == Some(k));
+    let height = |k: usize| -> Option<i16> {
+        let elev = cells[k].elevation as i16;
+        if occupied(k) {
+            return Some(elev + opts.character_cover_height);
+        }
+        (elev >= target_elev + 2).then_some(elev)
+    };
+    let mut info = CoverInfo::default();
+    for (d, dir) in fray_space::Dir::ALL.iter().enumerate() {
+        let Some(sk) = steps.neighbour(tk, d) else { continue };
+        if sk == fk {
+            continue;
+        }
+        // The same dividing-line test as `cover_check` (THR-R122).
+        let (dx, dy) = dir.delta();
+        let src = Pos::new(at.x + dx, at.y + dy);
+        let dot =
+            ((from.x - src.x) as i32) * ((at.x - src.x) as i32) + ((from.y - src.y) as i32) * ((at.y - src.y) as i32);
+        let beyond = dot < 0;
+        if !(beyond || (dot == 0 && opts.cover_on_line)) {
+            continue;
+        }
+        let Some(h) = height(sk) else { continue };
+        if attacker_elev >= h {
+            continue;
+        }
+        info.sources += 1;
+        if first_only {
+            break;
+        }
+        // The flanks lie a quarter turn either way from the source (`fray_space::flanks`).
+        if beyond
+            && let (Some(f1), Some(f2)) = (steps.neighbour(sk, (d + 2) % 8), steps.neighbour(sk, (d + 6) % 8))
+            && height(f1).is_some()
+            && height(f2).is_some()
+        {
+            info.obstructed = true;
+        }
+    }
+    info
+}
+
 /// Whether `attacker` may not target the square `at` with this ability because of
 /// Obstruction (THR-R128, THR-R129; Physical Attacks only unless the option says otherwise).
 pub fn obstructed(s: &State, attacker: Cid, ability: &Ability, at: Pos) -> bool {

@@ -479,6 +479,15 @@ fn moving(s: &State) -> Result<Cid, Reject> {
     Ok(who)
 }
 
+/// Whether the current character may make a normal `move` now, whatever the destination: the
+/// parts of the `move` check that do not depend on where it goes. A destination [`reachable`]
+/// listed for this same state then passes the whole check (its path is within the movement
+/// left, it is not the start and the mover may stop there), so a caller holding that list needs
+/// no second path search per destination.
+pub fn may_move(s: &State) -> bool {
+    moving(s).is_ok() && !calc::has(s, s.turn.who, Cond::Disoriented) && s.ch(s.turn.who).pos.is_some()
+}
+
 /// Where the current character may `move` to, with the cost (the Weaver's exemption included).
 pub fn reachable(s: &State, who: Cid, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
     let Some(start) = s.ch(who).pos else { return Vec::new() };
