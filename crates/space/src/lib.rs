@@ -28,6 +28,7 @@
 //! user can supply (map sizes, coordinates, text) makes it panic: such input
 //! is answered with `Option` or `Result`.
 
+pub mod bucket;
 pub mod cover;
 pub mod diagonal;
 pub mod grid;
@@ -37,6 +38,7 @@ pub mod pos;
 pub mod shape;
 pub mod zone;
 
+pub use bucket::BucketQueue;
 pub use cover::{CoverCheck, beyond_dividing_line, cover, flanks};
 pub use diagonal::{DiagonalReach, DiagonalScratch, reach_diagonal};
 pub use grid::{Cell, Grid, GridError, MAX_SIDE, MapError};

@@ -57,8 +57,13 @@ pub struct PathScratch {
     flags: Vec<u8>,
     /// Position of each queued square within `heap`.
     heap_slot: Vec<u32>,
-    /// Indexed binary min-heap of square indices keyed by `(dist, index)`.
+    /// Indexed binary min-heap of square indices keyed by `(dist, index)`, for searches whose
+    /// budget is too large for `buckets`.
     heap: Vec<u32>,
+    /// The queue of searches with a small budget: the same `(dist, index)` order.
+    buckets: crate::bucket::BucketQueue,
+    /// Whether the current search queues in `buckets` rather than `heap`.
+    use_buckets: bool,
     /// Squares settled in the last search, sorted by index at the end.
     settled: Vec<u32>,
     /// Dimensions of the grid searched last.
@@ -174,6 +179,32 @@ impl PathScratch {
         self.place(slot, square);
     }
 
+    /// Queues square `i` at its cost `dist[i]`, or moves it there from `old` (its previous cost)
+    /// if it is already queued.
+    #[inline]
+    fn requeue(&mut self, i: usize, old: u32) {
+        if !self.use_buckets {
+            return self.queue(i);
+        }
+        if self.flags[i] & QUEUED != 0 {
+            self.buckets.remove(i, old);
+        } else {
+            self.flags[i] |= QUEUED;
+        }
+        self.buckets.push(i, self.dist[i]);
+    }
+
+    /// Removes and returns the queued square with the lowest (cost, index).
+    #[inline]
+    fn pop_next(&mut self) -> Option<usize> {
+        if !self.use_buckets {
+            return self.pop();
+        }
+        let (i, _) = self.buckets.pop()?;
+        self.flags[i] &= !QUEUED;
+        Some(i)
+    }
+
     /// Adds square `i` to the heap or, if it is already queued, moves it up
     /// after its cost dropped.
     fn queue(&mut self, i: usize) {
@@ -220,10 +251,14 @@ impl PathScratch {
         };
         // Grid sides are at most 256, so every index fits in u32.
         self.start = Some(origin as u32);
+        self.use_buckets = crate::bucket::BucketQueue::fits(grid.len(), budget);
+        if self.use_buckets {
+            self.buckets.reset(grid.len(), budget);
+        }
         self.touch(origin);
         self.dist[origin] = 0;
-        self.queue(origin);
-        while let Some(i) = self.pop() {
+        self.requeue(origin, u32::MAX);
+        while let Some(i) = self.pop_next() {
             self.flags[i] |= SETTLED;
             // The start is always a valid place to be; do not ask about it.
             if i == origin || can_stop(i) {
@@ -253,12 +288,15 @@ impl PathScratch {
                 let first_seen = !self.is_current(j);
                 self.touch(j);
                 if first_seen || cost < self.dist[j] {
+                    let old = self.dist[j];
                     self.dist[j] = cost;
                     self.prev[j] = i as u32;
-                    self.queue(j);
+                    self.requeue(j, old);
                 }
             }
         }
+        // A search stopped at its goal leaves squares queued.
+        self.buckets.clear();
         self.settled.sort_unstable();
     }
 

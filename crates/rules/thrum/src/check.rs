@@ -94,12 +94,22 @@ pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<
 /// A step's full cost from its terrain parts and whether the square left is difficult for the
 /// mover (THR-H option `extra-costs`).
 fn combine_step(s: &State, c: StepCost, leave: bool, roll: bool) -> i16 {
+    combine_step_with(s.options.extra_costs, c, leave, roll)
+}
+
+/// [`combine_step`] under the `extra-costs` option `extra_costs`.
+pub(crate) fn combine_step_with(
+    extra_costs: crate::options::ExtraCosts,
+    c: StepCost,
+    leave: bool,
+    roll: bool,
+) -> i16 {
     let leave = i16::from(leave);
     // `climb` is 0 for a change of 0 or 1 level (THR-R62). A drop of 2+ levels costs 1 + its
     // levels beyond the first, or just 1 with the roll, whatever its result (THR-R65): a step
     // down 3 levels is 1 + 2 = 3, or 1 when rolling (THR-R72).
     let climb = if roll && c.drop >= 2 { 0 } else { c.climb as i16 };
-    let extra = match s.options.extra_costs {
+    let extra = match extra_costs {
         crate::options::ExtraCosts::AddUp => leave + climb,
         crate::options::ExtraCosts::Largest => leave.max(climb),
     };
@@ -116,8 +126,39 @@ pub struct MoveCtx<'a> {
     who: Cid,
     /// The map's step table, fetched once per search context rather than once per step.
     steps: &'a StepTable<StepCost>,
+    /// The full price of every step under the options in force: `[i * 8 + d]` holds the price
+    /// when the square left is not difficult for the mover and when it is ([`NO_STEP`]: no
+    /// such step).
+    prices: &'a [[u16; 2]],
     flags: Vec<u8>,
     ex: Exemption,
+}
+
+/// In a step price table ([`crate::setup::Setup::prices`]): the step cannot be taken.
+pub const NO_STEP: u16 = u16::MAX;
+
+/// The price table of a map's steps under `extra_costs`: for square `i` and direction `d`,
+/// `[8 * i + d]` holds the full price of the step (before the Weaver's exemption) when the
+/// square left is not difficult for the mover, and when it is; [`NO_STEP`] when the step
+/// cannot be taken. The same arithmetic as [`step_cost`] (checked in debug builds by
+/// [`MoveCtx`]).
+pub fn step_prices(steps: &StepTable<StepCost>, n: usize, extra_costs: crate::options::ExtraCosts) -> Vec<[u16; 2]> {
+    let mut out = Vec::with_capacity(8 * n);
+    for i in 0..n {
+        for d in 0..Dir::ALL.len() {
+            out.push(match steps.cost(i, d) {
+                None => [NO_STEP; 2],
+                Some(c) => {
+                    // A square that is difficult terrain is difficult to leave for everyone.
+                    let stay = combine_step_with(extra_costs, c, c.leave_difficult > 0, false);
+                    let leave = combine_step_with(extra_costs, c, true, false);
+                    let clamp = |v: i16| u16::try_from(v.max(0)).unwrap_or(NO_STEP - 1).min(NO_STEP - 1);
+                    [clamp(stay), clamp(leave)]
+                }
+            });
+        }
+    }
+    out
 }
 
 const SQ_TAKEN: u8 = 1;
@@ -184,6 +225,7 @@ impl<'a> MoveCtx<'a> {
             s,
             who,
             steps: s.setup.steps(),
+            prices: s.setup.prices(s.options.extra_costs),
             flags,
             ex: exemption(s, who),
         }
@@ -195,14 +237,12 @@ impl<'a> MoveCtx<'a> {
     /// searches, not here.
     #[inline]
     fn step_at(&self, i: usize, d: usize, j: usize) -> Option<u32> {
-        let cost = (|| {
-            let c = self.steps.cost(i, d)?;
-            if self.flags[j] & SQ_ENEMY != 0 {
-                return None;
-            }
-            let leave = c.leave_difficult > 0 || self.flags[i] & SQ_LEAVE != 0;
-            Some(combine_step(self.s, c, leave, false) as u32)
-        })();
+        let price = self.prices[8 * i + d];
+        let cost = if price[0] == NO_STEP || self.flags[j] & SQ_ENEMY != 0 {
+            None
+        } else {
+            Some(u32::from(price[usize::from(self.flags[i] & SQ_LEAVE != 0)]))
+        };
         #[cfg(debug_assertions)]
         {
             let map = &self.s.setup.map;
@@ -244,7 +284,7 @@ impl<'a> MoveCtx<'a> {
     /// the Weaver's exemption included.
     pub fn destinations(&self, from: Pos, budget: i16, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
         if self.ex == Exemption::First {
-            return self.weave_search(from, budget).destinations(self);
+            return self.weave_search(from, budget, |w| w.destinations(self));
         }
         fray_space::reach_indexed(
             &self.s.setup.map,
@@ -266,7 +306,7 @@ impl<'a> MoveCtx<'a> {
             if !self.can_stop(to) {
                 return None;
             }
-            return self.weave_search(from, budget).path(self, from, to);
+            return self.weave_search(from, budget, |w| w.path(self, from, to));
         }
         fray_space::cheapest_path_indexed(
             &self.s.setup.map,
@@ -284,29 +324,53 @@ impl<'a> MoveCtx<'a> {
     /// exemption is still unused: on layer 0 the first step whose full cost is above 1 costs 1
     /// and moves the search to layer 1, where every step costs its full price. The resolver
     /// applies the exemption to the first raised step of a path in the same way, so the cost
-    /// found is the cost paid. Squares settle in order of (cost, grid index, layer) and keep
-    /// the predecessor settled first, like `fray_space::reach`.
-    fn weave_search(&self, from: Pos, budget: i16) -> WeaveSearch {
+    /// found is the cost paid. Nodes are numbered `2 * square + layer`, so they settle in order
+    /// of (cost, grid index, layer) — a bucket queue over node numbers when the budget is
+    /// small, a heap otherwise — and keep the predecessor settled first, like
+    /// `fray_space::reach`. Runs in this thread's reusable memory (no allocation once grown).
+    fn weave_search<T>(&self, from: Pos, budget: i16, f: impl FnOnce(&WeaveSearch) -> T) -> T {
+        WEAVE.with(|w| {
+            let mut w = w.borrow_mut();
+            self.weave_search_in(&mut w, from, budget);
+            f(&w)
+        })
+    }
+
+    fn weave_search_in(&self, w: &mut WeaveSearch, from: Pos, budget: i16) {
         use std::cmp::Reverse;
         let map = &self.s.setup.map;
         let n = map.len();
         let budget = budget.max(0) as u32;
-        let mut w = WeaveSearch {
-            dist: vec![u32::MAX; 2 * n],
-            prev: vec![u32::MAX; 2 * n],
-            start: map.index(from),
-        };
-        let Some(origin) = w.start else { return w };
-        let mut settled = vec![false; 2 * n];
-        let mut heap = std::collections::BinaryHeap::new();
+        w.dist.clear();
+        w.dist.resize(2 * n, u32::MAX);
+        w.prev.clear();
+        w.prev.resize(2 * n, u32::MAX);
+        w.settled.clear();
+        w.settled.resize(2 * n, false);
+        w.start = map.index(from);
+        let Some(origin) = w.start else { return };
+        let buckets = fray_space::BucketQueue::fits(2 * n, budget);
+        w.heap.clear();
+        if buckets {
+            w.queue.reset(2 * n, budget);
+            w.queue.push(2 * origin, 0);
+        } else {
+            w.heap.push(Reverse((0u32, origin as u32, 0u8)));
+        }
         w.dist[2 * origin] = 0;
-        heap.push(Reverse((0u32, origin as u32, 0u8)));
-        while let Some(Reverse((d, k, layer))) = heap.pop() {
+        loop {
+            let (d, k, layer) = if buckets {
+                let Some((node, d)) = w.queue.pop() else { break };
+                (d, (node / 2) as u32, (node % 2) as u8)
+            } else {
+                let Some(Reverse(top)) = w.heap.pop() else { break };
+                top
+            };
             let node = 2 * k as usize + layer as usize;
-            if settled[node] || d != w.dist[node] {
+            if w.settled[node] || d != w.dist[node] {
                 continue;
             }
-            settled[node] = true;
+            w.settled[node] = true;
             for dir in 0..fray_space::Dir::ALL.len() {
                 let Some(j) = self.steps.neighbour(k as usize, dir) else {
                     continue;
@@ -321,24 +385,40 @@ impl<'a> MoveCtx<'a> {
                 };
                 let cost = d + cost;
                 let m = 2 * j + to_layer as usize;
-                if cost > budget || settled[m] || cost >= w.dist[m] {
+                if cost > budget || w.settled[m] || cost >= w.dist[m] {
                     continue;
+                }
+                if buckets {
+                    // A node is queued once, at its best cost so far.
+                    if w.dist[m] != u32::MAX {
+                        w.queue.remove(m, w.dist[m]);
+                    }
+                    w.queue.push(m, cost);
+                } else {
+                    w.heap.push(Reverse((cost, j as u32, to_layer)));
                 }
                 w.dist[m] = cost;
                 w.prev[m] = node as u32;
-                heap.push(Reverse((cost, j as u32, to_layer)));
             }
         }
-        w
+        w.queue.clear();
     }
 }
 
 /// The result of [`MoveCtx::weave_search`]: the cheapest cost to each (square, layer) node and
-/// the node it was reached from.
+/// the node it was reached from, with the search's working memory (kept between searches).
+#[derive(Default)]
 struct WeaveSearch {
     dist: Vec<u32>,
     prev: Vec<u32>,
     start: Option<usize>,
+    settled: Vec<bool>,
+    queue: fray_space::BucketQueue,
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<(u32, u32, u8)>>,
+}
+
+thread_local! {
+    static WEAVE: std::cell::RefCell<WeaveSearch> = std::cell::RefCell::new(WeaveSearch::default());
 }
 
 impl WeaveSearch {

@@ -200,12 +200,25 @@ impl Setup {
             .0
             .get_or_init(|| fray_space::StepTable::new(&self.map, crate::resolve::terrain_step_cost))
     }
+
+    /// The full price of every step of the map under the `extra-costs` option `extra` (built on
+    /// first use, once per option value; see [`crate::check::step_prices`]).
+    pub fn prices(&self, extra: crate::options::ExtraCosts) -> &[[u16; 2]] {
+        let slot = match extra {
+            crate::options::ExtraCosts::AddUp => &self.steps.1[0],
+            crate::options::ExtraCosts::Largest => &self.steps.1[1],
+        };
+        slot.get_or_init(|| crate::check::step_prices(self.steps(), self.map.len(), extra))
+    }
 }
 
 /// A [`Setup`]'s step table, built from its map the first time a search needs it. Two are
 /// always equal: the table follows from the map, which is compared on its own.
 #[derive(Clone, Debug, Default)]
-pub struct Steps(std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>);
+pub struct Steps(
+    std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>,
+    [std::sync::OnceLock<Vec<[u16; 2]>>; 2],
+);
 
 impl PartialEq for Steps {
     fn eq(&self, _: &Steps) -> bool {
