@@ -896,6 +896,17 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
     .filter(|p| *p == scan.here || try_from(s, me, scan, *p, &cmd))
     .or_else(|| {
         // The quick pass found a square the full check refuses: check every square fully.
+        // An area must have a square within range of where the user stands (THR-R80): a square
+        // failing that fails the full check too, so it is passed over without one.
+        let area = match &action.target {
+            Target::Area(_) => check::shape_squares(s, me, action, scan.here),
+            _ => None,
+        };
+        let area_in_range = |p: Pos| match (&area, range.unwrap_or(0)) {
+            (None, _) => true,
+            (Some(sq), 0) => sq.contains(&p),
+            (Some(sq), _) => sq.iter().any(|q| calc::in_range_from(s, range, p, *q)),
+        };
         let mut best: Option<(f64, Pos)> = None;
         let mut found = 0;
         for i in 0..scan.squares.len() {
@@ -903,7 +914,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
             let ok = if p == scan.here {
                 here_ok
             } else {
-                try_from(s, me, scan, p, &cmd)
+                area_in_range(p) && try_from(s, me, scan, p, &cmd)
             };
             if !ok {
                 continue;
