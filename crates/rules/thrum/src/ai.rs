@@ -780,6 +780,19 @@ struct Scan {
     aim: Vec<u8>,
     /// Who stands where, for the many cover checks.
     occ: calc::Occupancy,
+    /// The squares [`from_square`] chose for actions aimed at characters, by what the choice
+    /// depends on.
+    picked: Vec<(AimKey, Vec<Cid>, Option<Pos>)>,
+}
+
+/// What the choice of a square for an action aimed at characters depends on besides the
+/// targets (see [`from_square`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AimKey {
+    range: Option<i16>,
+    ranged: bool,
+    here_ok: bool,
+    obstruction: bool,
 }
 
 impl Scan {
@@ -796,6 +809,7 @@ impl Scan {
                 occ.fill(s);
                 occ
             },
+            picked: Vec::new(),
         }
     }
 
@@ -865,8 +879,24 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
             .is_none_or(|r| r.code == codes::OUT_OF_RANGE || r.code == codes::OBSTRUCTED)
     {
         let range = range_of(s, me, a);
-        let aimed = |scan: &mut Scan, p: Pos| targets.iter().all(|t| scan.aim(s, me, a, range, *t, p));
-        let pick = best_square(s, me, scan, a.ranged, here_ok.is_ok(), aimed);
+        // The square chosen depends only on the targets, the range, whether the user is Ranged,
+        // whether Obstruction applies and whether the current square works: actions alike in
+        // those share one search of the squares.
+        let key = AimKey {
+            range,
+            ranged: a.ranged,
+            here_ok: here_ok.is_ok(),
+            obstruction: calc::obstruction_applies(s, a),
+        };
+        let pick = match scan.picked.iter().find(|(k, t, _)| *k == key && t == targets) {
+            Some((_, _, p)) => *p,
+            None => {
+                let aimed = |scan: &mut Scan, p: Pos| targets.iter().all(|t| scan.aim(s, me, a, range, *t, p));
+                let p = best_square(s, me, scan, a.ranged, key.here_ok, aimed);
+                scan.picked.push((key, targets.clone(), p));
+                p
+            }
+        };
         match pick {
             Some(p) if p == scan.here => return Some(p),
             Some(p) => {
