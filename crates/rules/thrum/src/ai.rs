@@ -797,7 +797,7 @@ struct AimKey {
 
 impl Scan {
     fn new(s: &State, _me: Cid, here: Pos, mut squares: Vec<(Pos, u32)>) -> Scan {
-        squares.sort_by_key(|(p, c)| (*c, *p != here));
+        sort_squares(&mut squares, here);
         Scan {
             here,
             squares,
@@ -857,6 +857,32 @@ impl Scan {
         }
         score
     }
+}
+
+/// Sorts squares by cost, the current square before others of the same cost, keeping the
+/// given order otherwise: the stable sort by `(cost, square != here)`, done as a counting sort
+/// when the costs are small (movement costs are).
+fn sort_squares(squares: &mut Vec<(Pos, u32)>, here: Pos) {
+    let key = |(p, c): &(Pos, u32)| 2 * *c as usize + usize::from(*p != here);
+    let max = squares.iter().map(key).max().unwrap_or(0);
+    if max > 256 {
+        squares.sort_by_key(key);
+        return;
+    }
+    let mut start = [0u32; 258];
+    for sq in squares.iter() {
+        start[key(sq) + 1] += 1;
+    }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut out = vec![(here, 0); squares.len()];
+    for sq in squares.iter() {
+        let slot = &mut start[key(sq)];
+        out[*slot as usize] = *sq;
+        *slot += 1;
+    }
+    *squares = out;
 }
 
 /// The cheapest reachable square from which the action would be legal (the current square
