@@ -895,8 +895,23 @@ fn sort_squares(squares: &mut Vec<(Pos, u32)>, here: Pos) {
 fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<Pos> {
     let cmd = Command::Act(action.clone());
     let here_ok = check(s, &cmd);
+    // Refusals that no square can change (not the time for an Action, an ability the user
+    // lacks or cannot use, a Stunned user that moved: the copy the other squares are checked
+    // on has moved too): every other square would be refused as well.
+    if here_ok
+        .as_ref()
+        .is_err_and(|r| matches!(r.code, codes::NOT_NOW | codes::UNKNOWN_ABILITY | codes::STUNNED))
+    {
+        return None;
+    }
     let a = s.setup.book.get(action.ability);
     let stunned_stop = s.turn.stunned && s.options.draft_stunned;
+    if stunned_stop {
+        // A Stunned character that moves may not take its Action (THR-R218): every other
+        // square is refused (they are checked on a copy that has moved), so the current
+        // square is the only one.
+        return here_ok.is_ok().then_some(scan.here);
+    }
     if let Target::Chars(targets) = &action.target
         && !stunned_stop
         && here_ok
@@ -939,6 +954,17 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         Target::Chars(l) => Some(l.clone()),
         _ => None,
     };
+    // An area must have a square within range of where the user stands (THR-R80): a square
+    // failing that fails the full check too, so it is passed over without one.
+    let area = match &action.target {
+        Target::Area(_) => check::shape_squares(s, me, action, scan.here),
+        _ => None,
+    };
+    let area_in_range = |p: Pos| match (&area, range.unwrap_or(0)) {
+        (None, _) => true,
+        (Some(sq), 0) => sq.contains(&p),
+        (Some(sq), _) => sq.iter().any(|q| calc::in_range_from(s, range, p, *q)),
+    };
     best_square(s, me, scan, a.ranged, here_ok, |_, p| {
         // A quick range pre-check before the full check on a moved copy.
         if let (Some(r), Some(l)) = (range, &chars)
@@ -949,20 +975,9 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         }
         true
     })
-    .filter(|p| *p == scan.here || try_from(s, me, scan, *p, &cmd))
+    .filter(|p| *p == scan.here || (area_in_range(*p) && try_from(s, me, scan, *p, &cmd)))
     .or_else(|| {
         // The quick pass found a square the full check refuses: check every square fully.
-        // An area must have a square within range of where the user stands (THR-R80): a square
-        // failing that fails the full check too, so it is passed over without one.
-        let area = match &action.target {
-            Target::Area(_) => check::shape_squares(s, me, action, scan.here),
-            _ => None,
-        };
-        let area_in_range = |p: Pos| match (&area, range.unwrap_or(0)) {
-            (None, _) => true,
-            (Some(sq), 0) => sq.contains(&p),
-            (Some(sq), _) => sq.iter().any(|q| calc::in_range_from(s, range, p, *q)),
-        };
         let mut best: Option<(f64, Pos)> = None;
         let mut found = 0;
         for i in 0..scan.squares.len() {
