@@ -5,7 +5,7 @@ use crate::data::{Attr, Cond, DamageClass, EffectDefence, Item};
 use crate::options::{Diagonals, Flanking, HarmedRounding, MapCounts, PassThrough};
 use crate::setup::Cid;
 use crate::state::State;
-use fray_space::{DiagonalScratch, Pos, alternating_diagonal, chebyshev, reach_diagonal};
+use fray_space::{DiagonalScratch, Pos, alternating_diagonal, chebyshev, reach_diagonal, reach_diagonal_to};
 
 /// Distance in metres between two squares (ING-R36).
 pub fn distance(s: &State, a: Pos, b: Pos) -> i16 {
@@ -250,12 +250,46 @@ pub fn passable(s: &State, mover: Cid, o: Cid) -> bool {
     }
 }
 
-thread_local! {
-    static SCRATCH: std::cell::RefCell<DiagonalScratch> = std::cell::RefCell::new(DiagonalScratch::new());
+/// Reusable memory for movement searches: the search's own, and who stands on each square.
+#[derive(Default)]
+pub struct Scratch {
+    /// The alternating-diagonal search's memory.
+    pub diag: DiagonalScratch,
+    /// Per square of the map, the combatant [`State::occupant`] names there, or [`NOBODY`].
+    occupants: Vec<Cid>,
 }
 
-/// Runs `f` with this thread's reusable search memory (searches never nest).
-pub fn with_scratch<T>(f: impl FnOnce(&mut DiagonalScratch) -> T) -> T {
+/// No combatant (in [`Scratch`]'s map of who stands where).
+const NOBODY: Cid = Cid::MAX;
+
+impl Scratch {
+    /// Records who stands on each square of `grid` now, as [`State::occupant`] says (the first
+    /// present combatant listed there), so a search reads a table instead of scanning the
+    /// combatants at every step.
+    pub fn map_occupants(&mut self, s: &State, grid: &fray_space::Grid) {
+        self.occupants.clear();
+        self.occupants.resize(grid.len(), NOBODY);
+        for (c, ch) in s.chars.iter().enumerate() {
+            if !ch.present() {
+                continue;
+            }
+            if let Some(i) = ch.pos.and_then(|p| grid.index(p))
+                && self.occupants[i] == NOBODY
+            {
+                self.occupants[i] = c as Cid;
+            }
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's reusable search memory (searches never nest). It is working
+/// memory only: every search fills what it reads, so no answer depends on earlier searches or
+/// on the thread.
+pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     SCRATCH.with(|sc| f(&mut sc.borrow_mut()))
 }
 
@@ -268,18 +302,60 @@ pub fn search<'a>(
     from: Pos,
     budget: i16,
     end_on: Option<Pos>,
-    scratch: &'a mut DiagonalScratch,
+    scratch: &'a mut Scratch,
+    grid: &'a fray_space::Grid,
+) -> fray_space::DiagonalReach<'a> {
+    scratch.map_occupants(s, grid);
+    search_mapped(s, who, from, None, budget, end_on, scratch, grid)
+}
+
+/// [`search`] for one square, `to`: what it says about `to` (its cost, whether `who` may end
+/// there, the path) is exactly what [`search`] says, but it stops as soon as `to` is settled
+/// and skips steps that open ground already puts out of reach (`reach_diagonal_to`).
+pub fn search_to<'a>(
+    s: &State,
+    who: Cid,
+    from: Pos,
+    to: Pos,
+    budget: i16,
+    end_on: Option<Pos>,
+    scratch: &'a mut Scratch,
+    grid: &'a fray_space::Grid,
+) -> fray_space::DiagonalReach<'a> {
+    scratch.map_occupants(s, grid);
+    search_mapped(s, who, from, Some(to), budget, end_on, scratch, grid)
+}
+
+/// The search over the occupants [`Scratch::map_occupants`] recorded last (for `s`, `grid`).
+#[allow(clippy::too_many_arguments)]
+pub fn search_mapped<'a>(
+    s: &State,
+    who: Cid,
+    from: Pos,
+    goal: Option<Pos>,
+    budget: i16,
+    end_on: Option<Pos>,
+    scratch: &'a mut Scratch,
     grid: &'a fray_space::Grid,
 ) -> fray_space::DiagonalReach<'a> {
     let alternating = s.options.diagonals == Diagonals::Alternating;
+    let occupants = &scratch.occupants;
+    let at = |p: Pos| grid.index(p).map_or(NOBODY, |i| occupants[i]);
     let enter = |_: Pos, b: Pos| -> Option<u32> {
-        match s.occupant(b) {
-            Some(o) if !passable(s, who, o) && Some(b) != end_on => None,
-            _ => Some(0),
+        let o = at(b);
+        if o != NOBODY && !passable(s, who, o) && Some(b) != end_on {
+            None
+        } else {
+            Some(0)
         }
     };
-    let can_stop = |p: Pos| Some(p) == end_on || s.occupant(p).is_none_or(|o| o == who || !s.ch(o).present());
-    reach_diagonal(grid, from, budget.max(0) as u32, alternating, enter, can_stop, scratch)
+    // `occupant` names present combatants only.
+    let can_stop = |p: Pos| Some(p) == end_on || at(p) == NOBODY || at(p) == who;
+    let budget = budget.max(0) as u32;
+    match goal {
+        None => reach_diagonal(grid, from, budget, alternating, enter, can_stop, &mut scratch.diag),
+        Some(g) => reach_diagonal_to(grid, from, g, budget, alternating, enter, can_stop, &mut scratch.diag),
+    }
 }
 
 /// The metres each step of a path costs, in order (every second diagonal counts 2).
