@@ -1,9 +1,11 @@
 //! The alternating-diagonal search against a slow reference written differently (a Dijkstra
-//! that picks the next state by scanning every state, with no queue), and the goal search
-//! against the full one: same costs, same stopping squares, same paths (same tie-breaks).
+//! that picks the next state by scanning every state, with no queue), and both searches for
+//! one square (`reach_diagonal_to`, `cheapest_diagonal`) against the full one: same costs,
+//! same stopping squares, same paths (same tie-breaks).
 
 use fray_space::{
-    Cell, DiagonalScratch, Dir, Grid, Pos, alternating_diagonal, chebyshev, reach_diagonal, reach_diagonal_to,
+    Cell, DiagonalScratch, Dir, Grid, Pos, alternating_diagonal, cheapest_diagonal, chebyshev, reach_diagonal,
+    reach_diagonal_to,
 };
 use proptest::prelude::*;
 
@@ -173,10 +175,13 @@ proptest! {
                 &g, start, goal, budget, alternating, |_, b| enter(&g, &wall, b), can_stop, &mut scratch,
             );
             prop_assert_eq!(&answers(&r, goal), want, "goal {}", goal);
+            let cheapest = cheapest_diagonal(&g, start, goal, budget, alternating, |_, b| enter(&g, &wall, b), &mut scratch);
+            prop_assert_eq!(cheapest, want.cost, "cheapest to {}", goal);
         }
         // A goal off the map is never reached.
         let off = Pos::new(-1, 0);
         let r = reach_diagonal_to(&g, start, off, budget, alternating, |_, _| Some(0), |_| true, &mut scratch);
         prop_assert_eq!(answers(&r, off), Answer { cost: None, ends: false, path: None });
+        prop_assert_eq!(cheapest_diagonal(&g, start, off, budget, alternating, |_, _| Some(0), &mut scratch), None);
     }
 }
