@@ -86,13 +86,12 @@ pub fn intercept_candidates(s: &State, a: &Attack) -> Vec<Cid> {
             .collect(),
         InterceptReach::Speed => calc::with_scratch(|sc| {
             // Who stands where is the same for every ally: mapped once for the attack.
-            sc.map_occupants(s, &s.setup.map);
+            let mut m = sc.map(s);
             able.filter(|&c| {
                 let Some(cp) = s.ch(c).pos else { return false };
                 let speed = s.info(c).stats.speed;
                 // No path is shorter than open ground: an ally that far away needs no search.
-                distance(s, cp, tp) <= speed.max(0)
-                    && calc::search_mapped(s, c, cp, Some(tp), speed, Some(tp), sc, &s.setup.map).can_end_on(tp)
+                distance(s, cp, tp) <= speed.max(0) && m.can_end_on(c, cp, tp, speed, Some(tp))
             })
             .collect()
         }),
@@ -553,7 +552,7 @@ fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), 
     if s.occupant(to).is_some_and(|o| o != who) {
         return Err(no(codes::BLOCKED, format!("someone stands on {to}")));
     }
-    let ok = calc::with_scratch(|sc| calc::search_to(s, who, from, to, budget, None, sc, &s.setup.map).can_end_on(to));
+    let ok = calc::with_scratch(|sc| sc.map(s).can_end_on(who, from, to, budget, None));
     if ok {
         Ok(())
     } else {
