@@ -27,7 +27,7 @@ pub struct DiagonalScratch {
     prev: Vec<u32>,
     settled: Vec<bool>,
     stoppable: Vec<bool>,
-    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    heap: BinaryHeap<Reverse<u64>>,
     width: u16,
     start: u32,
 }
@@ -146,59 +146,216 @@ pub fn reach_diagonal<'a>(
     start: Pos,
     budget: u32,
     alternating: bool,
+    enter: impl FnMut(Pos, Pos) -> Option<u32>,
+    can_stop: impl FnMut(Pos) -> bool,
+    scratch: &'a mut DiagonalScratch,
+) -> DiagonalReach<'a> {
+    search(grid, start, None, budget, alternating, enter, can_stop, scratch)
+}
+
+/// [`reach_diagonal`] for one square, `goal`: what the result says about `goal`
+/// ([`DiagonalReach::cost_to`], [`DiagonalReach::can_end_on`], [`DiagonalReach::path_to`]) is
+/// exactly what [`reach_diagonal`] with the same arguments says, the same path included, but
+/// the search stops as soon as `goal`'s cost is known and never follows a step after which
+/// even open ground (the cost with no walls and no extra prices: a true lower bound, as
+/// `enter` only adds to a step's price) could not reach `goal` within the budget. What it says
+/// about other squares is incomplete. `enter` and `can_stop` are asked about fewer squares.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn reach_diagonal_to<'a>(
+    grid: &'a Grid,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    alternating: bool,
+    enter: impl FnMut(Pos, Pos) -> Option<u32>,
+    can_stop: impl FnMut(Pos) -> bool,
+    scratch: &'a mut DiagonalScratch,
+) -> DiagonalReach<'a> {
+    search(grid, start, Some(goal), budget, alternating, enter, can_stop, scratch)
+}
+
+/// The least a walk from `a` to `b` can cost on open ground, for a mover whose diagonals so
+/// far are even (`odd` false: the next diagonal costs 1) or odd (it costs 2). It is the exact
+/// cost on an open plane, so it never falls by more than a step's price when the mover takes a
+/// step: a consistent bound, as walls and `enter`'s extra prices only add to a walk's cost.
+#[inline]
+fn lower_bound(a: Pos, b: Pos, alternating: bool, odd: bool) -> u32 {
+    if alternating {
+        let dx = u32::from(a.x.abs_diff(b.x));
+        let dy = u32::from(a.y.abs_diff(b.y));
+        let (short, long) = if dx < dy { (dx, dy) } else { (dy, dx) };
+        long + (short + u32::from(odd)) / 2
+    } else {
+        u32::from(crate::chebyshev(a, b))
+    }
+}
+
+/// The cost [`reach_diagonal`] with the same arguments reports for `goal`
+/// ([`DiagonalReach::cost_to`]), found goal first: an A* search over (square, parity) guided by
+/// the open-ground cost to `goal`, which settles few squares besides those on the way. It
+/// gives no path (see [`reach_diagonal_to`] for one) and asks no `can_stop`; `enter` is asked
+/// about fewer squares.
+#[inline]
+pub fn cheapest_diagonal(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    alternating: bool,
+    mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
+    scratch: &mut DiagonalScratch,
+) -> Option<u32> {
+    scratch.begin(grid);
+    let origin = grid.index(start)?;
+    let target = grid.index(goal)?;
+    let h = |p: Pos, parity: usize| lower_bound(p, goal, alternating, parity == 1);
+    if h(start, 0) > budget {
+        return None;
+    }
+    let s0 = 2 * origin;
+    scratch.touch(s0);
+    scratch.dist[s0] = 0;
+    scratch.heap.push(Reverse(key(h(start, 0), s0)));
+    while let Some(Reverse(k)) = scratch.heap.pop() {
+        let (f, s) = ((k >> 32) as u32, (k & 0xffff_ffff) as usize);
+        let i = s / 2;
+        let parity = s % 2;
+        let here = scratch.pos(i);
+        let d = scratch.dist[s];
+        if scratch.settled[s] || f != d.saturating_add(h(here, parity)) {
+            continue;
+        }
+        // With a consistent bound a state's cost is final when it settles, and both states of
+        // the goal have bound 0: the first to settle is the goal's cheapest.
+        if i == target {
+            return Some(d);
+        }
+        scratch.settled[s] = true;
+        for dir in Dir::ALL {
+            let Some(next) = here.checked_step(dir) else { continue };
+            let Some(j) = grid.index(next) else { continue };
+            if grid.cells()[j].blocked {
+                continue;
+            }
+            let diagonal = next.x != here.x && next.y != here.y;
+            let (metric, np) = match (diagonal, alternating) {
+                (true, true) => (1 + parity as u32, 1 - parity),
+                _ => (1, parity),
+            };
+            if d.saturating_add(metric).saturating_add(h(next, np)) > budget {
+                continue;
+            }
+            let Some(extra) = enter(here, next) else { continue };
+            let cost = d.saturating_add(metric).saturating_add(extra);
+            let to_goal = cost.saturating_add(h(next, np));
+            if to_goal > budget {
+                continue;
+            }
+            let t = 2 * j + np;
+            scratch.touch(t);
+            if !scratch.settled[t] && cost < scratch.dist[t] {
+                scratch.dist[t] = cost;
+                scratch.heap.push(Reverse(key(to_goal, t)));
+            }
+        }
+    }
+    None
+}
+
+/// Dijkstra over (square, parity), in (cost, state index) order: the state index is
+/// `2 * square + parity`, so equal costs settle the lower square first, and parity 0 before 1.
+/// Every step costs at least 1, so every state of cost `d` is queued before the first one is
+/// settled, and the settling order depends on the inputs alone. With a goal, the search stops
+/// when the goal's first state settles (its cheapest, the one [`DiagonalReach`] reports) and
+/// skips steps that cannot reach the goal within the budget; such steps are on no path to the
+/// goal within the budget, so they could neither lower a cost nor set a predecessor on one.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn search<'a>(
+    grid: &'a Grid,
+    start: Pos,
+    goal: Option<Pos>,
+    budget: u32,
+    alternating: bool,
     mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
     mut can_stop: impl FnMut(Pos) -> bool,
     scratch: &'a mut DiagonalScratch,
 ) -> DiagonalReach<'a> {
     scratch.begin(grid);
-    for v in scratch.stoppable.iter_mut() {
-        *v = false;
+    let Some(origin) = grid.index(start) else {
+        return DiagonalReach { scratch, grid };
+    };
+    scratch.start = origin as u32;
+    // `stoppable[i]` is written when `i` first settles and read only for settled squares, so
+    // it needs no clearing between searches.
+    scratch.stoppable[origin] = false;
+    let goal_index = goal.and_then(|g| grid.index(g));
+    if goal.is_some() && goal_index.is_none() {
+        return DiagonalReach { scratch, grid };
     }
-    if let Some(origin) = grid.index(start) {
-        scratch.start = origin as u32;
-        let s0 = 2 * origin;
-        scratch.touch(s0);
-        scratch.dist[s0] = 0;
-        scratch.heap.push(Reverse((0, s0 as u32)));
-        while let Some(Reverse((d, s))) = scratch.heap.pop() {
-            let s = s as usize;
-            if scratch.settled[s] || d != scratch.dist[s] {
+    let s0 = 2 * origin;
+    scratch.touch(s0);
+    scratch.dist[s0] = 0;
+    scratch.heap.push(Reverse(key(0, s0)));
+    while let Some(Reverse(k)) = scratch.heap.pop() {
+        let (d, s) = ((k >> 32) as u32, (k & 0xffff_ffff) as usize);
+        if scratch.settled[s] || d != scratch.dist[s] {
+            continue;
+        }
+        scratch.settled[s] = true;
+        let i = s / 2;
+        let parity = s % 2;
+        let here = scratch.pos(i);
+        // The square's first settled state is its cheapest: ask once whether it may end here.
+        let other = s ^ 1;
+        let first = !(scratch.current(other) && scratch.settled[other]);
+        if first && i != origin {
+            scratch.stoppable[i] = can_stop(here);
+        }
+        if goal_index == Some(i) {
+            break;
+        }
+        for dir in Dir::ALL {
+            let Some(next) = here.checked_step(dir) else { continue };
+            let Some(j) = grid.index(next) else { continue };
+            if grid.cells()[j].blocked {
                 continue;
             }
-            scratch.settled[s] = true;
-            let i = s / 2;
-            let parity = s % 2;
-            let here = scratch.pos(i);
-            if i != origin && !scratch.stoppable[i] && can_stop(here) {
-                scratch.stoppable[i] = true;
+            let diagonal = next.x != here.x && next.y != here.y;
+            let (metric, np) = match (diagonal, alternating) {
+                (true, true) => (1 + parity as u32, 1 - parity),
+                _ => (1, parity),
+            };
+            if let Some(g) = goal
+                && d.saturating_add(metric)
+                    .saturating_add(lower_bound(next, g, alternating, np == 1))
+                    > budget
+            {
+                continue;
             }
-            for dir in Dir::ALL {
-                let Some(next) = here.checked_step(dir) else { continue };
-                let Some(j) = grid.index(next) else { continue };
-                if grid.cells()[j].blocked {
-                    continue;
-                }
-                let diagonal = next.x != here.x && next.y != here.y;
-                let (metric, np) = match (diagonal, alternating) {
-                    (true, true) => (1 + parity as u32, 1 - parity),
-                    _ => (1, parity),
-                };
-                let Some(extra) = enter(here, next) else { continue };
-                let cost = d.saturating_add(metric).saturating_add(extra);
-                if cost > budget {
-                    continue;
-                }
-                let t = 2 * j + np;
-                scratch.touch(t);
-                if !scratch.settled[t] && cost < scratch.dist[t] {
-                    scratch.dist[t] = cost;
-                    scratch.prev[t] = s as u32;
-                    scratch.heap.push(Reverse((cost, t as u32)));
-                }
+            let Some(extra) = enter(here, next) else { continue };
+            let cost = d.saturating_add(metric).saturating_add(extra);
+            if cost > budget {
+                continue;
+            }
+            let t = 2 * j + np;
+            scratch.touch(t);
+            if !scratch.settled[t] && cost < scratch.dist[t] {
+                scratch.dist[t] = cost;
+                scratch.prev[t] = s as u32;
+                scratch.heap.push(Reverse(key(cost, t)));
             }
         }
     }
     DiagonalReach { scratch, grid }
+}
+
+/// A queue entry: the cost in the high half and the state in the low half, so one integer
+/// comparison orders by (cost, state).
+#[inline]
+fn key(cost: u32, state: usize) -> u64 {
+    (u64::from(cost) << 32) | state as u64
 }
 
 #[cfg(test)]

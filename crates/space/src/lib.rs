@@ -40,7 +40,7 @@ pub mod zone;
 
 pub use bucket::BucketQueue;
 pub use cover::{CoverCheck, beyond_dividing_line, cover, flanks};
-pub use diagonal::{DiagonalReach, DiagonalScratch, reach_diagonal};
+pub use diagonal::{DiagonalReach, DiagonalScratch, cheapest_diagonal, reach_diagonal, reach_diagonal_to};
 pub use grid::{Cell, Grid, GridError, MAX_SIDE, MapError};
 pub use metric::{Metric, alternating_diagonal, chebyshev, is_adjacent, neighbours};
 pub use movement::{PathScratch, Reach, StepTable, cheapest_path, cheapest_path_indexed, reach, reach_indexed};

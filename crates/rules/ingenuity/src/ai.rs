@@ -27,6 +27,8 @@ use fray_space::Pos;
 #[derive(Default)]
 pub struct Heuristic {
     buf: Vec<Command>,
+    /// Attack odds already worked out in this combat.
+    memo: odds::Memo,
 }
 
 impl Heuristic {
@@ -40,7 +42,7 @@ impl Policy<Ingenuity> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Ingenuity>, _rng: &mut Prng) -> Option<Command> {
         // It plans on what its seat may see (no Hidden enemy's square) and asks the rules.
         let view = d.view();
-        if let Some(c) = decide(&view)
+        if let Some(c) = decide(&view, &mut self.memo)
             && d.check(&c).is_ok()
         {
             return Some(c);
@@ -62,18 +64,22 @@ impl Policy<Ingenuity> for Heuristic {
         "heuristic"
     }
 
+    fn new_combat(&mut self) {
+        self.memo.clear();
+    }
+
     /// Its choice passed `check`, or came from the legal list.
     fn checks_own_commands(&self) -> bool {
         true
     }
 }
 
-fn decide(s: &State) -> Option<Command> {
+fn decide(s: &State, memo: &mut odds::Memo) -> Option<Command> {
     if let Some(top) = s.stack.last() {
         return Some(match top {
             Frame::Attack(a) => match a.stage {
                 Stage::Intercept => intercept(s, a),
-                Stage::Defend => defend(s, a),
+                Stage::Defend => defend(s, a, memo),
                 Stage::Block => block(s, a),
                 _ => Command::Pass,
             },
@@ -83,7 +89,7 @@ fn decide(s: &State) -> Option<Command> {
         });
     }
     let Some(t) = &s.turn else {
-        return pick(s);
+        return pick(s, memo);
     };
     let me = t.who;
     let c = s.ch(me);
@@ -95,7 +101,7 @@ fn decide(s: &State) -> Option<Command> {
     {
         return Some(Command::Act(a));
     }
-    turn(s, me).map(Command::Act)
+    turn(s, me, memo).map(Command::Act)
 }
 
 fn standing_enemies(s: &State, me: Cid) -> impl Iterator<Item = Cid> + '_ {
@@ -121,7 +127,7 @@ fn known_left(s: &State, viewer: Cid, c: Cid) -> i16 {
 }
 
 /// The best attack `me` can make now from where it stands: (expected damage, action).
-fn best_attack(s: &State, me: Cid) -> Option<(f64, Action)> {
+fn best_attack(s: &State, me: Cid, memo: &mut odds::Memo) -> Option<(f64, Action)> {
     let c = s.ch(me);
     let mut best: Option<(f64, Action)> = None;
     for (k, carried) in c.items.iter().enumerate() {
@@ -144,11 +150,11 @@ fn best_attack(s: &State, me: Cid) -> Option<(f64, Action)> {
             let Some(q) = odds::query_for(s, me, t, slot, attr, prof.as_deref()) else {
                 continue;
             };
-            let o = odds::attack(&q);
+            let mean_damage = memo.mean_damage(&q);
             // Finishing someone who is nearly down is worth more (as far as `me`'s seat can
             // tell: see `known_left`).
             let left = f64::from(known_left(s, me, t)).max(1.0);
-            let score = o.mean_damage * (1.0 + 2.0 / left);
+            let score = mean_damage * (1.0 + 2.0 / left);
             if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-9) {
                 best = Some((score, action));
             }
@@ -157,12 +163,12 @@ fn best_attack(s: &State, me: Cid) -> Option<(f64, Action)> {
     best
 }
 
-fn pick(s: &State) -> Option<Command> {
+fn pick(s: &State, memo: &mut odds::Memo) -> Option<Command> {
     let team = s.order.team_to_pick(|w| s.can_take_turn(w))?;
     let cands: Vec<Cid> = s.order.candidates(team, |w| s.can_take_turn(w)).collect();
     // Whoever can hit hardest now; then whoever is closest to an enemy.
-    let key = |c: Cid| -> (i64, i64) {
-        let dmg = best_attack(s, c).map_or(0.0, |(d, _)| d);
+    let mut key = |c: Cid| -> (i64, i64) {
+        let dmg = best_attack(s, c, memo).map_or(0.0, |(d, _)| d);
         let dist = standing_enemies(s, c)
             .map(|e| calc::distance_between(s, c, e))
             .min()
@@ -183,7 +189,7 @@ fn longest_range(s: &State, me: Cid) -> i16 {
         .unwrap_or(1)
 }
 
-fn turn(s: &State, me: Cid) -> Option<Action> {
+fn turn(s: &State, me: Cid, memo: &mut odds::Memo) -> Option<Action> {
     let c = s.ch(me);
     let actions = c.econ.actions;
     let here = c.pos?;
@@ -221,12 +227,13 @@ fn turn(s: &State, me: Cid) -> Option<Action> {
         }
     }
     // Nothing in hand reaches anyone, but a carried weapon would: take it out.
-    if best_attack(s, me).is_none()
+    let best = best_attack(s, me, memo);
+    if best.is_none()
         && let Some(slots) = draw_for_range(s, me)
     {
         return Some(Action::Brandish(slots));
     }
-    if let Some((score, attack)) = best_attack(s, me) {
+    if let Some((score, attack)) = best {
         // An attack worth less than a point of damage is not worth the action: guard instead.
         if score >= 0.75 || c.attacks_round == 0 {
             return Some(attack);
@@ -354,7 +361,7 @@ fn intercept(s: &State, a: &Attack) -> Command {
         .map_or(Command::Pass, Command::Intercept)
 }
 
-fn defend(s: &State, a: &Attack) -> Command {
+fn defend(s: &State, a: &Attack, memo: &mut odds::Memo) -> Command {
     let t = a.target;
     let c = s.ch(t);
     // Keep one stamina for the consciousness fortify.
@@ -381,7 +388,7 @@ fn defend(s: &State, a: &Attack) -> Command {
         return Command::Pass;
     };
     q.modifier = a.penalty + a.bonus;
-    let base = odds::attack(&q).mean_damage;
+    let base = memo.mean_damage(&q);
     let st = &s.info(t).stats;
     let mut dq = q.clone();
     dq.dodge = Some((
@@ -389,7 +396,7 @@ fn defend(s: &State, a: &Attack) -> Command {
         st.skill("agility"),
         st.prof("dodge") + calc::guard(s, t),
     ));
-    let dodged = odds::attack(&dq).mean_damage;
+    let dodged = memo.mean_damage(&dq);
     let mut best = (base - dodged, Command::Dodge);
     for (k, carried) in c.items.iter().enumerate() {
         let cmd = Command::Parry(k as u8);
@@ -402,7 +409,7 @@ fn defend(s: &State, a: &Attack) -> Command {
             crate::options::ParryAddsTo::Deflection => pq.deflection = pq.deflection.map(|d| d + bonus),
             crate::options::ParryAddsTo::Evasion => pq.evasion += bonus,
         }
-        let gain = base - odds::attack(&pq).mean_damage;
+        let gain = base - memo.mean_damage(&pq);
         if gain > best.0 + 1e-9 {
             best = (gain, cmd);
         }

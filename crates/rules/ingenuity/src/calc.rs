@@ -5,7 +5,9 @@ use crate::data::{Attr, Cond, DamageClass, EffectDefence, Item};
 use crate::options::{Diagonals, Flanking, HarmedRounding, MapCounts, PassThrough};
 use crate::setup::Cid;
 use crate::state::State;
-use fray_space::{DiagonalScratch, Pos, alternating_diagonal, chebyshev, reach_diagonal};
+use fray_space::{
+    DiagonalScratch, Pos, alternating_diagonal, cheapest_diagonal, chebyshev, reach_diagonal, reach_diagonal_to,
+};
 
 /// Distance in metres between two squares (ING-R36).
 pub fn distance(s: &State, a: Pos, b: Pos) -> i16 {
@@ -250,36 +252,141 @@ pub fn passable(s: &State, mover: Cid, o: Cid) -> bool {
     }
 }
 
-thread_local! {
-    static SCRATCH: std::cell::RefCell<DiagonalScratch> = std::cell::RefCell::new(DiagonalScratch::new());
+/// Reusable memory for movement searches: the search's own, and who stands on each square.
+#[derive(Default)]
+pub struct Scratch {
+    diag: DiagonalScratch,
+    /// Per square of the map, the combatant [`State::occupant`] names there, or [`NOBODY`].
+    occupants: Vec<Cid>,
 }
 
-/// Runs `f` with this thread's reusable search memory (searches never nest).
-pub fn with_scratch<T>(f: impl FnOnce(&mut DiagonalScratch) -> T) -> T {
+/// No combatant (in [`Scratch`]'s map of who stands where).
+const NOBODY: Cid = Cid::MAX;
+
+impl Scratch {
+    /// Maps who stands on each square of the map now, as [`State::occupant`] says (the first
+    /// present combatant listed there), so that searches read a table instead of scanning the
+    /// combatants at every step; the searches go through the returned [`Mapped`], which
+    /// borrows `s`, so it cannot outlive the position it mapped.
+    pub fn map<'a>(&'a mut self, s: &'a State) -> Mapped<'a> {
+        let grid = &s.setup.map;
+        self.occupants.clear();
+        self.occupants.resize(grid.len(), NOBODY);
+        for (c, ch) in s.chars.iter().enumerate() {
+            if !ch.present() {
+                continue;
+            }
+            if let Some(i) = ch.pos.and_then(|p| grid.index(p))
+                && self.occupants[i] == NOBODY
+            {
+                self.occupants[i] = c as Cid;
+            }
+        }
+        Mapped {
+            s,
+            occupants: &self.occupants,
+            diag: &mut self.diag,
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's reusable search memory (searches never nest). It is working
+/// memory only: every search fills what it reads, so no answer depends on earlier searches or
+/// on the thread.
+pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     SCRATCH.with(|sc| f(&mut sc.borrow_mut()))
 }
 
-/// Squares `who` can reach from `from` within `budget` metres, with their cost, and a way to
-/// get paths: the alternating-diagonal (or Chebyshev) search with the rules for occupied
-/// squares. `end_on` is a square it may end on even though someone stands there (Intercept).
-pub fn search<'a>(
-    s: &State,
+/// Movement searches over one position, with who stands where mapped once
+/// ([`Scratch::map`]): the alternating-diagonal (or Chebyshev) search with the rules for
+/// occupied squares. `end_on` is a square the mover may end on even though someone stands
+/// there (Intercept).
+pub struct Mapped<'a> {
+    s: &'a State,
+    occupants: &'a [Cid],
+    diag: &'a mut DiagonalScratch,
+}
+
+impl Mapped<'_> {
+    /// Squares `who` can reach from `from` within `budget` metres, with their cost, and a way
+    /// to get paths.
+    pub fn reach(&mut self, who: Cid, from: Pos, budget: i16, end_on: Option<Pos>) -> fray_space::DiagonalReach<'_> {
+        let (s, occupants) = (self.s, self.occupants);
+        let (enter, can_stop) = rules(s, occupants, who, end_on);
+        let alternating = s.options.diagonals == Diagonals::Alternating;
+        reach_diagonal(
+            &s.setup.map,
+            from,
+            metres(budget),
+            alternating,
+            enter,
+            can_stop,
+            self.diag,
+        )
+    }
+
+    /// The path [`Mapped::reach`] gives to `to` (the squares after `from`), found by a search
+    /// that stops there (`reach_diagonal_to`).
+    pub fn path_to(&mut self, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<Vec<Pos>> {
+        let (s, occupants) = (self.s, self.occupants);
+        let (enter, can_stop) = rules(s, occupants, who, None);
+        let alternating = s.options.diagonals == Diagonals::Alternating;
+        reach_diagonal_to(
+            &s.setup.map,
+            from,
+            to,
+            metres(budget),
+            alternating,
+            enter,
+            can_stop,
+            self.diag,
+        )
+        .path_to(to)
+    }
+
+    /// Whether `who` may end a move of at most `budget` metres from `from` on `to`, as
+    /// [`Mapped::reach`] would say: reached within the budget (a goal-first search,
+    /// `cheapest_diagonal`) and a square it may stop on.
+    pub fn can_end_on(&mut self, who: Cid, from: Pos, to: Pos, budget: i16, end_on: Option<Pos>) -> bool {
+        let (s, occupants) = (self.s, self.occupants);
+        let (enter, mut can_stop) = rules(s, occupants, who, end_on);
+        let alternating = s.options.diagonals == Diagonals::Alternating;
+        let grid = &s.setup.map;
+        cheapest_diagonal(grid, from, to, metres(budget), alternating, enter, self.diag).is_some()
+            && (to == from || can_stop(to))
+    }
+}
+
+/// A movement allowance as the search's budget (nothing when negative).
+fn metres(budget: i16) -> u32 {
+    budget.max(0) as u32
+}
+
+/// The search's rules for occupied squares: `who` may step into a square only if nobody there
+/// blocks it (`end_on` excepted), and end only on an empty square, its own, or `end_on`.
+fn rules<'a>(
+    s: &'a State,
+    occupants: &'a [Cid],
     who: Cid,
-    from: Pos,
-    budget: i16,
     end_on: Option<Pos>,
-    scratch: &'a mut DiagonalScratch,
-    grid: &'a fray_space::Grid,
-) -> fray_space::DiagonalReach<'a> {
-    let alternating = s.options.diagonals == Diagonals::Alternating;
-    let enter = |_: Pos, b: Pos| -> Option<u32> {
-        match s.occupant(b) {
-            Some(o) if !passable(s, who, o) && Some(b) != end_on => None,
-            _ => Some(0),
+) -> (impl FnMut(Pos, Pos) -> Option<u32> + 'a, impl FnMut(Pos) -> bool + 'a) {
+    let grid = &s.setup.map;
+    let at = move |p: Pos| grid.index(p).map_or(NOBODY, |i| occupants[i]);
+    let enter = move |_: Pos, b: Pos| -> Option<u32> {
+        let o = at(b);
+        if o != NOBODY && !passable(s, who, o) && Some(b) != end_on {
+            None
+        } else {
+            Some(0)
         }
     };
-    let can_stop = |p: Pos| Some(p) == end_on || s.occupant(p).is_none_or(|o| o == who || !s.ch(o).present());
-    reach_diagonal(grid, from, budget.max(0) as u32, alternating, enter, can_stop, scratch)
+    // `occupant` names present combatants only.
+    let can_stop = move |p: Pos| Some(p) == end_on || at(p) == NOBODY || at(p) == who;
+    (enter, can_stop)
 }
 
 /// The metres each step of a path costs, in order (every second diagonal counts 2).

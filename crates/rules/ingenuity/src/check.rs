@@ -74,22 +74,28 @@ pub fn intercept_candidates(s: &State, a: &Attack) -> Vec<Cid> {
     let Some(tp) = s.ch(a.target).pos else {
         return Vec::new();
     };
-    s.ids()
+    let able = s
+        .ids()
         .filter(|&c| c != a.attacker && s.allies(c, a.target))
         .filter(|&c| reaction_ok(s, c, false, 1, 0).is_ok())
         // Intercepting is a move: a prone character would have to stand up first.
-        .filter(|&c| !(s.options.prone_blocks_movement && s.ch(c).has(Cond::Prone)))
-        .filter(|&c| {
-            let Some(cp) = s.ch(c).pos else { return false };
-            match s.options.intercept_reach {
-                InterceptReach::Adjacent => chebyshev(cp, tp) <= 1,
-                InterceptReach::Speed => {
-                    let speed = s.info(c).stats.speed;
-                    calc::with_scratch(|sc| calc::search(s, c, cp, speed, Some(tp), sc, &s.setup.map).can_end_on(tp))
-                }
-            }
-        })
-        .collect()
+        .filter(|&c| !(s.options.prone_blocks_movement && s.ch(c).has(Cond::Prone)));
+    match s.options.intercept_reach {
+        InterceptReach::Adjacent => able
+            .filter(|&c| s.ch(c).pos.is_some_and(|cp| chebyshev(cp, tp) <= 1))
+            .collect(),
+        InterceptReach::Speed => calc::with_scratch(|sc| {
+            // Who stands where is the same for every ally: mapped once for the attack.
+            let mut m = sc.map(s);
+            able.filter(|&c| {
+                let Some(cp) = s.ch(c).pos else { return false };
+                let speed = s.info(c).stats.speed;
+                // No path is shorter than open ground: an ally that far away needs no search.
+                distance(s, cp, tp) <= speed.max(0) && m.can_end_on(c, cp, tp, speed, Some(tp))
+            })
+            .collect()
+        }),
+    }
 }
 
 /// Why `who` cannot take a reaction now (for the log of a step taken without asking):
@@ -546,7 +552,7 @@ fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), 
     if s.occupant(to).is_some_and(|o| o != who) {
         return Err(no(codes::BLOCKED, format!("someone stands on {to}")));
     }
-    let ok = calc::with_scratch(|sc| calc::search(s, who, from, budget, None, sc, &s.setup.map).can_end_on(to));
+    let ok = calc::with_scratch(|sc| sc.map(s).can_end_on(who, from, to, budget, None));
     if ok {
         Ok(())
     } else {

@@ -97,11 +97,7 @@ fn frame(s: &State, top: &Frame, out: &mut Vec<Command>) {
 pub fn move_squares(s: &State, who: Cid) -> Vec<(Pos, u32)> {
     let Some(from) = s.ch(who).pos else { return Vec::new() };
     let speed = s.info(who).stats.speed;
-    calc::with_scratch(|sc| {
-        calc::search(s, who, from, speed, None, sc, &s.setup.map)
-            .destinations()
-            .collect()
-    })
+    calc::with_scratch(|sc| sc.map(s).reach(who, from, speed, None).destinations().collect())
 }
 
 /// Attack actions of `me` against every combatant with every held weapon: each allowed

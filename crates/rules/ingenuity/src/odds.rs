@@ -11,10 +11,10 @@ use crate::options::{DamageTotal, SizeShift};
 use crate::setup::Cid;
 use crate::state::State;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// An attack to compute.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Query {
     /// The attribute die.
     pub attr: u8,
@@ -68,10 +68,22 @@ pub struct AttackOdds {
     pub damage: Vec<(i16, f64)>,
 }
 
-/// Test totals with their weights over `denominator`.
+/// Test totals with their weights over `denominator`: `totals[t]` is the weight of total `t`,
+/// and a total no roll makes weighs 0 (every roll weighs at least 1).
 struct TestDist {
-    totals: BTreeMap<i16, u64>,
+    totals: Vec<u64>,
     denominator: u64,
+}
+
+impl TestDist {
+    /// The totals some roll makes, in increasing order, with their weights.
+    fn made(&self) -> impl Iterator<Item = (i32, u64)> + '_ {
+        self.totals
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w > 0)
+            .map(|(t, w)| (t as i32, *w))
+    }
 }
 
 fn lcm(a: u64, b: u64) -> u64 {
@@ -85,10 +97,10 @@ fn lcm(a: u64, b: u64) -> u64 {
 fn two_dice(a: u8, s: u8, advantage: i8) -> TestDist {
     let l = lcm(u64::from(a), u64::from(s));
     let k = advantage.unsigned_abs() as u32;
-    let mut totals = BTreeMap::new();
-    fn go(faces: [u16; 2], sides: [u8; 2], left: u32, adv: bool, weight: u64, l: u64, out: &mut BTreeMap<i16, u64>) {
+    let mut totals = vec![0; usize::from(a) + usize::from(s) + 1];
+    fn go(faces: [u16; 2], sides: [u8; 2], left: u32, adv: bool, weight: u64, l: u64, out: &mut [u64]) {
         if left == 0 {
-            *out.entry(faces[0] as i16 + faces[1] as i16).or_insert(0) += weight;
+            out[usize::from(faces[0] + faces[1])] += weight;
             return;
         }
         let which = if adv {
@@ -116,6 +128,15 @@ fn two_dice(a: u8, s: u8, advantage: i8) -> TestDist {
     }
 }
 
+/// Adds `w` to the weight of damage `k`, listing `k` even when `w` is 0 (an outcome with no
+/// chance is still listed, as the odds table always showed it).
+fn add_damage(dmg: &mut Vec<(i32, u128)>, k: i32, w: u128) {
+    match dmg.iter_mut().find(|(d, _)| *d == k) {
+        Some((_, v)) => *v += w,
+        None => dmg.push((k, w)),
+    }
+}
+
 /// Computes the odds of an attack exactly.
 pub fn attack(q: &Query) -> AttackOdds {
     let atk = two_dice(q.attr, q.skill, q.advantage);
@@ -125,26 +146,32 @@ pub fn attack(q: &Query) -> AttackOdds {
     let threshold = i32::from(q.threshold);
     let crit_faces = (1..=20i32).filter(|f| f + luck >= threshold).count() as u64;
     let misfire_faces = (1..=20i32).filter(|f| f + luck <= 1 && f + luck < threshold).count() as u64;
-    // The dodge: its totals (with +4 on a luck die of 20 or more) over its own denominator.
+    // The dodge: its totals (with +4 on a luck die of 20 or more) over its own denominator, in
+    // increasing order; a total is listed if a roll makes it with either luck, even when its
+    // weight is 0 (every luck face lucky, or none).
     let dodge: Vec<(i32, u64)> = match q.dodge {
         None => vec![(i32::MIN, 1)],
         Some((a, s, bonus)) => {
             let d = two_dice(a, s, 0);
             let lucky = (1..=20i32).filter(|f| f + luck >= 20).count() as u64;
-            let mut m: BTreeMap<i32, u64> = BTreeMap::new();
-            for (t, w) in &d.totals {
-                let t = i32::from(*t) + i32::from(bonus);
-                *m.entry(t).or_insert(0) += w * (20 - lucky);
-                *m.entry(t + 4).or_insert(0) += w * lucky;
+            let mut m: Vec<Option<u64>> = vec![None; d.totals.len() + 4];
+            for (t, w) in d.made() {
+                let t = t as usize;
+                *m[t].get_or_insert(0) += w * (20 - lucky);
+                *m[t + 4].get_or_insert(0) += w * lucky;
             }
-            m.into_iter().collect()
+            m.into_iter()
+                .enumerate()
+                .filter_map(|(t, w)| w.map(|w| (t as i32 + i32::from(bonus), w)))
+                .collect()
         }
     };
     let dodge_den: u64 = dodge.iter().map(|(_, w)| w).sum();
     let total_den = atk.denominator as f64 * 20.0 * dodge_den as f64;
     let mut hit_w = 0u128;
     let mut crit_w = 0u128;
-    let mut dmg: BTreeMap<i32, u128> = BTreeMap::new();
+    // Damage amounts with their weights; sorted below (at most two amounts per attack total).
+    let mut dmg: Vec<(i32, u128)> = Vec::with_capacity(2 * atk.totals.len());
     let (prof, modifier, evasion, size) = (
         i32::from(q.prof),
         i32::from(q.modifier),
@@ -153,10 +180,12 @@ pub fn attack(q: &Query) -> AttackOdds {
     );
     let min = i32::from(q.min_damage);
     let reduction = q.deflection.map_or(0, |d| i32::from(d) - size);
-    for (&dice, &w) in &atk.totals {
-        let dice = i32::from(dice);
+    for (dice, w) in atk.made() {
         let total = dice + prof + modifier;
         let base = if q.modified_total { total } else { dice + prof };
+        // Weights of a critical and of an ordinary hit over every dodge total; `hits` says
+        // whether any dodge total lets an ordinary hit through.
+        let (mut crits, mut normal, mut hits) = (0u128, 0u128, false);
         for &(dt, dw) in &dodge {
             let ev = match (q.dodge.is_some(), q.size_shift) {
                 (true, SizeShift::Last) => dt.max(evasion) + size,
@@ -165,19 +194,24 @@ pub fn attack(q: &Query) -> AttackOdds {
             };
             let ww = u128::from(w) * u128::from(dw);
             // Critical: always hits, critical damage.
-            let cw = ww * u128::from(crit_faces);
-            crit_w += cw;
-            hit_w += cw;
-            *dmg.entry((base + i32::from(q.critical_damage) - reduction).max(min))
-                .or_insert(0) += cw;
+            crits += ww * u128::from(crit_faces);
             if total >= ev {
-                let nw = ww * u128::from(20 - crit_faces);
-                hit_w += nw;
-                *dmg.entry((base + i32::from(q.damage) - reduction).max(min))
-                    .or_insert(0) += nw;
+                hits = true;
+                normal += ww * u128::from(20 - crit_faces);
             }
         }
+        crit_w += crits;
+        hit_w += crits + normal;
+        add_damage(
+            &mut dmg,
+            (base + i32::from(q.critical_damage) - reduction).max(min),
+            crits,
+        );
+        if hits {
+            add_damage(&mut dmg, (base + i32::from(q.damage) - reduction).max(min), normal);
+        }
     }
+    dmg.sort_unstable_by_key(|(k, _)| *k);
     let p = |w: u128| w as f64 / total_den;
     // Inputs are within ±NUMBER_LIMIT (`parse_query`, the setup's validation), so every amount
     // fits an i16; saturate rather than wrap all the same.
@@ -192,6 +226,32 @@ pub fn attack(q: &Query) -> AttackOdds {
         misfire: misfire_faces as f64 / 20.0,
         mean_damage: damage.iter().map(|(k, v)| f64::from(*k) * v).sum(),
         damage,
+    }
+}
+
+/// Expected damages remembered by their exact inputs: [`attack`] is a function of the
+/// [`Query`] alone, so an answer looked up here is the one it would compute. The AI keeps one
+/// per combat (emptied when a combat starts), so memory stays bounded and nothing is shared
+/// between threads.
+#[derive(Debug, Default)]
+pub struct Memo {
+    mean_damage: HashMap<Query, f64>,
+}
+
+impl Memo {
+    /// [`AttackOdds::mean_damage`] of `q`, computed once per distinct query.
+    pub fn mean_damage(&mut self, q: &Query) -> f64 {
+        if let Some(&m) = self.mean_damage.get(q) {
+            return m;
+        }
+        let m = attack(q).mean_damage;
+        self.mean_damage.insert(q.clone(), m);
+        m
+    }
+
+    /// Forgets every remembered answer.
+    pub fn clear(&mut self) {
+        self.mean_damage.clear();
     }
 }
 
@@ -387,15 +447,15 @@ mod tests {
     fn two_d6_without_rerolls_is_the_usual_triangle() {
         let d = two_dice(6, 6, 0);
         assert_eq!(d.denominator, 36);
-        assert_eq!(d.totals[&7], 6);
-        assert_eq!(d.totals[&2], 1);
+        assert_eq!(d.totals[7], 6);
+        assert_eq!(d.totals[2], 1);
     }
 
     #[test]
     fn advantage_only_helps_and_disadvantage_only_hurts() {
         let mean = |adv| {
             let d = two_dice(6, 8, adv);
-            d.totals.iter().map(|(t, w)| f64::from(*t) * *w as f64).sum::<f64>() / d.denominator as f64
+            d.made().map(|(t, w)| f64::from(t) * w as f64).sum::<f64>() / d.denominator as f64
         };
         assert!(mean(1) > mean(0) && mean(2) > mean(1));
         assert!(mean(-1) < mean(0) && mean(-2) < mean(-1));

@@ -796,8 +796,7 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
 /// Starts a walk to `to` within `budget` metres (checked already).
 fn walk(cx: &mut Cx, who: Cid, to: fray_space::Pos, budget: i16) -> R {
     let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-    let setup = std::sync::Arc::clone(&cx.s.setup);
-    let path = calc::with_scratch(|sc| calc::search(&cx.s, who, from, budget, None, sc, &setup.map).path_to(to));
+    let path = calc::with_scratch(|sc| sc.map(&cx.s).path_to(who, from, to, budget));
     let Some(path) = path else { return Ok(()) };
     let costs = calc::step_costs(&cx.s, from, &path);
     cx.push(Frame::Walk(Walk {
