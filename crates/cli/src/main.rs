@@ -93,8 +93,13 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Simulate many seeded combats and report win rates, rounds and per-combatant outcomes.
+    /// Simulate many seeded combats and report win rates, rounds and per-combatant outcomes;
+    /// `fray sim merge` merges shard reports.
+    #[command(args_conflicts_with_subcommands = true)]
     Sim {
+        /// `merge SHARD.json...`: merge the reports of `--shard` runs into the whole batch's.
+        #[command(subcommand)]
+        merge: Option<SimCmd>,
         /// The encounter (TOML); not needed with --from.
         file: Option<PathBuf>,
         /// Number of combats.
@@ -127,6 +132,10 @@ enum Cmd {
         /// Combats still going after this many rounds are counted as cut off.
         #[arg(long, default_value_t = 100)]
         round_cap: u32,
+        /// Play only the K-th of N equal parts of the combats, numbered from 1 (1/4 to 4/4), and
+        /// print a shard report for `fray sim merge` (needs --json).
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<fray_sim::Shard>,
     },
     /// Exact odds: `fray odds roll 3d6kh2+1`, or a ruleset's attack odds (`fray odds thrum --attack 3 --defend 1 --defence evasion`). Add --json for JSON.
     Odds {
@@ -148,6 +157,28 @@ enum Cmd {
         #[arg(long)]
         seat: Option<String>,
     },
+}
+
+/// What `fray sim` does instead of simulating.
+#[derive(Subcommand)]
+enum SimCmd {
+    /// Merge the JSON reports of the shards of one batch (`fray sim ... --shard K/N --json`)
+    /// into the report of the whole batch, the same as one unsharded run prints.
+    Merge {
+        /// The shard reports, in any order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the merged report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Write SVG charts of the merged report into this folder.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+    },
+}
+
+fn parse_shard(s: &str) -> Result<fray_sim::Shard, String> {
+    s.parse()
 }
 
 /// An error that ends the program with a message and an exit code.
@@ -195,6 +226,11 @@ fn main() -> ExitCode {
         Cmd::Replay { record, json, seat } => replay(&record, json, seat.as_deref()),
         Cmd::Odds { what, args } => odds::odds(&what, &args),
         Cmd::Sim {
+            merge: Some(SimCmd::Merge { files, json, plot }),
+            ..
+        } => sim::merge(&files, json, plot.as_deref()),
+        Cmd::Sim {
+            merge: None,
             file,
             combats,
             seed,
@@ -206,6 +242,7 @@ fn main() -> ExitCode {
             policies,
             default_policy,
             round_cap,
+            shard,
         } => sim::sim(sim::Args {
             file,
             combats,
@@ -218,6 +255,7 @@ fn main() -> ExitCode {
             policies,
             default_policy,
             round_cap,
+            shard,
         }),
     };
     match result {

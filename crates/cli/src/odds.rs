@@ -8,8 +8,8 @@ use std::fmt::Write;
 pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
     let json = args.iter().any(|a| a == "--json");
     let mut args: Vec<String> = args.iter().filter(|a| *a != "--json").cloned().collect();
-    // `--time N`: compute the distribution N times and print the mean seconds (for the
-    // comparison script in scripts/).
+    // `--time N`: print the seconds of the process's first computation of the distribution,
+    // then the mean of N more (for the comparison script in scripts/odds-vs-icepool.py).
     let mut time_runs = None;
     if let Some(i) = args.iter().position(|a| a == "--time") {
         let n = args.get(i + 1).and_then(|v| v.parse::<u32>().ok()).filter(|n| *n > 0);
@@ -24,18 +24,24 @@ pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
             ));
         }
         let expr: DiceExpr = text.parse().map_err(|e| Fail::input(format!("'{text}': {e}")))?;
-        let dist = Dist::of_expr(&expr).map_err(|e| Fail::input(format!("'{text}': {e}")))?;
         if let Some(n) = time_runs {
+            // The process's first computation (cold), then the mean of N more (warm).
+            let start = std::time::Instant::now();
+            std::hint::black_box(Dist::of_expr(std::hint::black_box(&expr)))
+                .map_err(|e| Fail::input(format!("'{text}': {e}")))?;
+            let first = start.elapsed().as_secs_f64();
             let start = std::time::Instant::now();
             for _ in 0..n {
                 std::hint::black_box(Dist::of_expr(std::hint::black_box(&expr)).ok());
             }
+            say!("first computation seconds: {first:.9}");
             say!(
                 "mean seconds per distribution: {:.9}",
                 start.elapsed().as_secs_f64() / n as f64
             );
             return Ok(());
         }
+        let dist = Dist::of_expr(&expr).map_err(|e| Fail::input(format!("'{text}': {e}")))?;
         if json {
             say!(
                 "{}",

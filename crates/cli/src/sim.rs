@@ -1,8 +1,9 @@
-//! `fray sim`: Monte Carlo reports, "odds from here" and parameter sweeps.
+//! `fray sim`: Monte Carlo reports, "odds from here", parameter sweeps, and shards of a batch
+//! played anywhere and merged (`--shard K/N`, `fray sim merge`).
 
 use crate::{Fail, read_source, reader, registry, vary};
 use fray_engine::diag::SourceFile;
-use fray_sim::{PolicyKind, Report, SimFail, SimOptions, plot};
+use fray_sim::{PolicyKind, Report, Shard, SimFail, SimOptions, plot};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ pub struct Args {
     pub policies: Vec<String>,
     pub default_policy: String,
     pub round_cap: u32,
+    pub shard: Option<Shard>,
 }
 
 fn fail(e: SimFail, name: &str) -> Fail {
@@ -72,6 +74,29 @@ pub fn sim(a: Args) -> Result<(), Fail> {
             a.jobs
         )));
     }
+    if let Some(shard) = a.shard {
+        if a.vary.is_some() {
+            return Err(Fail::input(
+                "--shard does not combine with --vary: run each value's batch as its own sharded run (see docs/sim.md)",
+            ));
+        }
+        if !a.json {
+            return Err(Fail::input(format!(
+                "--shard {shard}: a shard's report is for `fray sim merge`: add --json"
+            )));
+        }
+        if a.plot.is_some() {
+            return Err(Fail::input(format!(
+                "--shard {shard}: plot the merged report instead (`fray sim merge SHARDS... --plot DIR`)"
+            )));
+        }
+        if shard.of > a.combats {
+            return Err(Fail::input(format!(
+                "--shard {shard}: {} shards of {} combats (-n): at most as many shards as combats",
+                shard.of, a.combats
+            )));
+        }
+    }
     let options = SimOptions {
         combats: a.combats,
         seed: a.seed,
@@ -79,6 +104,7 @@ pub fn sim(a: Args) -> Result<(), Fail> {
         round_cap: a.round_cap,
         policies,
         default_policy,
+        shard: a.shard,
     };
     let (source, from_text, base) = match (&a.file, &a.from) {
         (_, Some(rec)) => {
@@ -106,21 +132,7 @@ pub fn sim(a: Args) -> Result<(), Fail> {
         if let Some(pb) = pb {
             pb.finish_and_clear();
         }
-        if a.json {
-            say!("{}", report.json());
-        } else {
-            say_nonl!("{}", report.text());
-        }
-        if let Some(dir) = &a.plot {
-            let charts = plot::render_all(&report).map_err(|e| Fail::input(e.to_string()))?;
-            for (name, svg) in charts {
-                let file = write_chart(dir, name, &svg)?;
-                if !a.json {
-                    say!("chart: {}", file.display());
-                }
-            }
-        }
-        return Ok(());
+        return show(&report, a.json, a.plot.as_deref());
     };
     if from_text.is_some() {
         return Err(Fail::input("--vary works on an encounter file, not with --from"));
@@ -203,6 +215,46 @@ pub fn sim(a: Args) -> Result<(), Fail> {
         }
     }
     Ok(())
+}
+
+/// Prints a report (text, or JSON) and writes its charts into `plot`, if given.
+fn show(report: &Report, json: bool, plot: Option<&Path>) -> Result<(), Fail> {
+    if json {
+        say!("{}", report.json());
+    } else {
+        say_nonl!("{}", report.text());
+    }
+    if let Some(dir) = plot {
+        let charts = plot::render_all(report).map_err(|e| Fail::input(e.to_string()))?;
+        for (name, svg) in charts {
+            let file = write_chart(dir, name, &svg)?;
+            if !json {
+                say!("chart: {}", file.display());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `fray sim merge FILES...`: reads the shard reports, merges them (every problem found
+/// is reported, exit 2) and prints the whole batch's report as `fray sim` would.
+pub fn merge(files: &[PathBuf], json: bool, plot: Option<&Path>) -> Result<(), Fail> {
+    let mut shards = Vec::new();
+    for f in files {
+        let src = read_source(f)?;
+        let report: Report = serde_json::from_str(&src.text).map_err(|e| {
+            Fail::input(format!(
+                "{}: error: not a shard report of `fray sim --shard K/N --json`: {e}",
+                src.name
+            ))
+        })?;
+        shards.push((src.name, report));
+    }
+    let report = fray_sim::merge(&shards).map_err(|e| {
+        let lines: Vec<String> = e.0.iter().map(|l| format!("  {l}")).collect();
+        Fail::input(format!("error: cannot merge the shards:\n{}", lines.join("\n")))
+    })?;
+    show(&report, json, plot)
 }
 
 fn sweep_table(path: &str, reports: &[(String, Report)]) -> String {

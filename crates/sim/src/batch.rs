@@ -3,7 +3,8 @@
 //! Combat `i` of a batch with seed `S` draws its dice from `Prng::for_stream(S, i)` and its
 //! policies' choices from another stream of the same pair, so every combat is the same whatever
 //! thread plays it, and the merged statistics (integer counts only) are bit-identical for any
-//! number of jobs. Nothing per combat is kept: each result goes straight into the worker's tally.
+//! number of jobs, and a batch split into ranges of combat indices ([`Batch::first`]) plays
+//! exactly the combats of the whole batch at those indices. Nothing per combat is kept: each result goes straight into the worker's tally.
 
 use crate::policy::{PolicyKind, make};
 use crate::stats::{CombatantTally, Tally};
@@ -46,6 +47,9 @@ pub struct Batch<'a, R: Summarize> {
     pub options: &'a R::Options,
     /// Fork every combat from this state instead of starting fresh ("odds from here").
     pub from: Option<&'a R::State>,
+    /// The index of the first combat: the batch plays combats `first..first + combats` (0 for
+    /// a whole batch; a shard's start otherwise, see [`crate::shard`]).
+    pub first: u64,
     /// How many combats.
     pub combats: u64,
     /// The batch seed.
@@ -204,7 +208,7 @@ pub fn run<R: Summarize>(b: &Batch<'_, R>, progress: &(dyn Fn(u64) + Sync)) -> R
     };
     let done = AtomicU64::new(0);
     let workers: Vec<Worker<R>> = pool.install(|| {
-        (0..b.combats)
+        (b.first..b.first.saturating_add(b.combats))
             .into_par_iter()
             .fold(
                 || Worker::<R>::new(b),

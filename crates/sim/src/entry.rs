@@ -4,6 +4,7 @@
 use crate::batch::{Batch, SimError, run};
 use crate::policy::PolicyKind;
 use crate::report::Report;
+use crate::shard::{self, Shard, ShardInfo};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::text::{ReadFile, TextRuleset};
 use fray_engine::{Game, Record, Summarize};
@@ -25,6 +26,8 @@ pub struct SimOptions {
     pub policies: Vec<(String, PolicyKind)>,
     /// The policy of every seat the encounter and `policies` leave open.
     pub default_policy: PolicyKind,
+    /// Play only this shard of the `combats` (its report then carries a [`ShardInfo`]).
+    pub shard: Option<Shard>,
 }
 
 /// Why a simulation could not run.
@@ -134,11 +137,13 @@ impl<R: TextRuleset + Summarize> SimEntry for SimOf<R> {
             names.insert(s.name.clone(), kind.to_string());
             policies.push((s.seat, kind));
         }
+        let range = o.shard.map_or(0..o.combats, |s| s.range(o.combats));
         let batch = Batch::<R> {
             setup: &setup,
             options: &options,
             from: forked.as_ref(),
-            combats: o.combats,
+            first: range.start,
+            combats: range.end - range.start,
             seed: o.seed,
             jobs: o.jobs,
             round_cap: o.round_cap,
@@ -146,7 +151,7 @@ impl<R: TextRuleset + Summarize> SimEntry for SimOf<R> {
             default_policy: o.default_policy,
         };
         let tally = run(&batch, progress)?;
-        Ok(Report::new(
+        let mut report = Report::new(
             R::title(&probe),
             R::ID.to_string(),
             &R::sides(&probe),
@@ -154,6 +159,28 @@ impl<R: TextRuleset + Summarize> SimEntry for SimOf<R> {
             o.seed,
             o.round_cap,
             names,
-        ))
+        );
+        if let Some(s) = o.shard {
+            let json = |v: Result<String, serde_json::Error>| v.unwrap_or_default().into_bytes();
+            let forked = forked.as_ref().map(|f| json(serde_json::to_string(f)));
+            let default = o.default_policy.to_string();
+            report.shard = Some(ShardInfo {
+                index: s.index,
+                of: s.of,
+                start: range.start,
+                end: range.end,
+                total: o.combats,
+                input: shard::fingerprint(&[
+                    R::ID.as_bytes(),
+                    R::VERSION.as_bytes(),
+                    &json(serde_json::to_string(&setup)),
+                    &json(serde_json::to_string(&options)),
+                    forked.as_deref().unwrap_or(b"fresh"),
+                    default.as_bytes(),
+                ]),
+                version: shard::VERSION.to_string(),
+            });
+        }
+        Ok(report)
     }
 }

@@ -462,6 +462,7 @@ mod tests {
                     resources: BTreeMap::new(),
                 })
                 .collect(),
+            shard: None,
         }
     }
 

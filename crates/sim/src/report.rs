@@ -1,12 +1,13 @@
 //! Reports of a batch: a readable table by default, JSON for machines.
 
-use crate::stats::{Hist, Rate, Tally, wilson};
-use serde::Serialize;
+use crate::shard::ShardInfo;
+use crate::stats::{CombatantTally, Hist, Rate, Tally, wilson};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Summary numbers of a histogram.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
     /// Mean.
     pub mean: f64,
@@ -41,7 +42,7 @@ impl Spread {
 }
 
 /// One side's results.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SideReport {
     /// The side's name.
     pub side: String,
@@ -50,7 +51,7 @@ pub struct SideReport {
 }
 
 /// One combatant's results.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CombatantReport {
     /// Its id.
     pub id: String,
@@ -67,7 +68,7 @@ pub struct CombatantReport {
 }
 
 /// A whole report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The encounter's title.
     pub title: String,
@@ -91,6 +92,11 @@ pub struct Report {
     pub rounds: Spread,
     /// Per combatant.
     pub combatants: Vec<CombatantReport>,
+    /// Which part of a sharded batch this report covers (`fray sim --shard K/N`); absent from
+    /// the report of a whole batch, so a merge of every shard prints exactly what one
+    /// unsharded run prints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
 }
 
 impl Report {
@@ -135,7 +141,61 @@ impl Report {
                     resources: c.resources.iter().map(|(k, h)| (k.clone(), Spread::of(h))).collect(),
                 })
                 .collect(),
+            shard: None,
         }
+    }
+
+    /// The integer counts this report was built from: `Report::new` of this tally (with the
+    /// same title, sides, seed, round cap and policies) gives this report again, so reports of
+    /// disjoint parts of a batch merge exactly through their tallies. A combatant's side is
+    /// found by name (the first side so named; a side name the report does not list maps to
+    /// an index past the sides, which `Report::new` names empty again).
+    pub fn tally(&self) -> Tally {
+        let side_index = |name: &str| {
+            let i = self
+                .sides
+                .iter()
+                .position(|s| s.side == name)
+                .unwrap_or(self.sides.len());
+            u8::try_from(i).unwrap_or(u8::MAX)
+        };
+        Tally {
+            combats: self.combats,
+            wins: self.sides.iter().map(|s| s.wins.count).collect(),
+            draws: self.draws.count,
+            cutoffs: self.cutoffs.count,
+            rounds: Hist {
+                counts: self.rounds.histogram.clone(),
+            },
+            combatants: self
+                .combatants
+                .iter()
+                .map(|c| CombatantTally {
+                    id: c.id.clone(),
+                    side: side_index(&c.side),
+                    incapacitated: c.incapacitated.count,
+                    removed: c.removed.count,
+                    killed: c.killed.count,
+                    resources: c
+                        .resources
+                        .iter()
+                        .map(|(k, s)| {
+                            (
+                                k.clone(),
+                                Hist {
+                                    counts: s.histogram.clone(),
+                                },
+                            )
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The names of the sides, in order.
+    pub fn side_names(&self) -> Vec<String> {
+        self.sides.iter().map(|s| s.side.clone()).collect()
     }
 
     /// Pretty JSON.
