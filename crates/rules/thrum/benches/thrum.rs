@@ -1,9 +1,10 @@
 //! Thrum benchmarks on the benchmark encounter (examples/thrum/bench-4v4.toml): one turn played
 //! by the heuristic AI, one whole combat, the dice alone of an average combat (the same number
-//! of rolls and faces drawn from the same generator), and exact odds queries.
+//! of rolls and faces drawn from the same generator), the rules alone (recorded combats checked
+//! and resolved again without the AI), and exact odds queries.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fray_dice::{Dice, DiceError, Faces, Prng, SeededDice};
+use fray_dice::{Dice, DiceError, Faces, Prng, RecordingDice, SeededDice};
 use fray_engine::text::TextRuleset;
 use fray_engine::{Cx, Policy, Ruleset, Seat, choose_first};
 use fray_thrum::state::{State, Step};
@@ -59,6 +60,86 @@ fn combat_with(
         events.clear();
         Thrum::resolve(&mut Cx::new(&mut s, &mut *dice, events), seat, &c).expect("resolve");
     }
+    s.round
+}
+
+/// One combat as recorded: who answered what, and every face the dice dealt, in order.
+struct Replay {
+    commands: Vec<(Seat, fray_thrum::command::Command)>,
+    faces: Vec<u16>,
+}
+
+/// Plays `n` combats (seeds 1 to `n`) with the heuristic on every seat and keeps their commands
+/// and faces.
+fn record_combats(base: &State, ai: &mut dyn Policy<Thrum>, n: u64) -> Vec<Replay> {
+    let mut events = Vec::new();
+    (1..=n)
+        .map(|seed| {
+            let mut s = base.clone();
+            ai.new_combat();
+            let mut dice = RecordingDice::new(SeededDice::for_stream(seed, 0));
+            let mut rng = Prng::for_stream(seed, 1);
+            let mut commands = Vec::new();
+            Thrum::start(&mut Cx::new(&mut s, &mut dice, &mut events)).expect("start");
+            while Thrum::pending(&s).is_some() {
+                let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
+                events.clear();
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c).expect("resolve");
+                commands.push((seat, c));
+            }
+            Replay {
+                commands,
+                faces: dice.take_drawn(),
+            }
+        })
+        .collect()
+}
+
+/// Faces dealt in order from a recorded list: the cheapest source that replays a combat.
+struct SliceDice<'a> {
+    faces: &'a [u16],
+    at: usize,
+}
+
+impl Dice for SliceDice<'_> {
+    fn roll(
+        &mut self,
+        count: usize,
+        _sides: u16,
+        _why: &dyn std::fmt::Display,
+        out: &mut Faces,
+    ) -> Result<(), DiceError> {
+        let faces = self
+            .faces
+            .get(self.at..self.at + count)
+            .ok_or(DiceError::TooManyDice { max: 0 })?;
+        self.at += count;
+        out.extend_from_slice(faces)
+    }
+
+    fn draw(&mut self, _deck: &[u16], _why: &dyn std::fmt::Display) -> Result<u16, DiceError> {
+        let card = *self.faces.get(self.at).ok_or(DiceError::TooManyDice { max: 0 })?;
+        self.at += 1;
+        Ok(card)
+    }
+}
+
+/// Replays one recorded combat from a fresh start: `check` then `resolve` of every command with
+/// the recorded faces. Returns the last round, which must be the round the combat ended in.
+fn replay(base: &State, r: &Replay, events: &mut Vec<fray_thrum::event::Event>) -> u16 {
+    let mut s = base.clone();
+    let mut dice = SliceDice { faces: &r.faces, at: 0 };
+    events.clear();
+    Thrum::start(&mut Cx::new(&mut s, &mut dice, events)).expect("start");
+    for (seat, c) in &r.commands {
+        Thrum::check(&s, *seat, c).expect("a recorded command is legal");
+        events.clear();
+        Thrum::resolve(&mut Cx::new(&mut s, &mut dice, events), *seat, c).expect("resolve");
+    }
+    assert!(
+        Thrum::pending(&s).is_none() && dice.at == r.faces.len(),
+        "the replay ended with the combat"
+    );
     s.round
 }
 
@@ -174,6 +255,26 @@ fn thrum(c: &mut Criterion) {
                 Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), *seat, c).expect("resolve");
             }
             black_box(s.round)
+        })
+    });
+
+    // The rules alone, as a user's replay would run them: the commands (seat and command) and
+    // every face of K heuristic combats recorded once, outside the timed loop; each iteration
+    // starts a fresh combat and checks then resolves each recorded command with the recorded
+    // faces (dealt from a slice, so the dice cost next to nothing). No AI, no generator.
+    let replays = record_combats(&base, &mut *ai, 100);
+    let commands = replays.iter().map(|r| r.commands.len()).sum::<usize>() as f64 / replays.len() as f64;
+    let faces = replays.iter().map(|r| r.faces.len()).sum::<usize>() as f64 / replays.len() as f64;
+    eprintln!(
+        "bench-4v4 replays: {} combats, {commands:.0} commands and {faces:.0} faces on average",
+        replays.len()
+    );
+    c.bench_function("rules alone: check + resolve of recorded combats (bench-4v4)", |b| {
+        let mut i = 0usize;
+        b.iter(|| {
+            let r = &replays[i % replays.len()];
+            i += 1;
+            black_box(replay(&base, r, &mut events))
         })
     });
 

@@ -17,6 +17,7 @@ pub mod check;
 pub mod codes;
 pub mod command;
 pub mod event;
+pub mod inline;
 pub mod legal;
 pub mod odds;
 pub mod options;

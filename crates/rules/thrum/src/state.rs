@@ -6,6 +6,7 @@
 
 use crate::ability::{AbilityId, Cond, Defence, XStatus};
 use crate::event::{NotOfferedWhy, OnlyDefence, Rolled};
+use crate::inline::Inline;
 use crate::options::Options;
 use crate::setup::{CharInfo, Cid, Setup};
 use fray_engine::Outcome;
@@ -13,6 +14,16 @@ use fray_engine::order::InitiativeOrder;
 use fray_space::{Dir, Pos};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+
+/// The characters an ability use affects, in resolution order: inline up to 8, so copying a
+/// frame allocates nothing (the serialised form is a plain list).
+pub type Targets = Inline<Cid, 8>;
+/// The squares of an ability's shape: inline up to 4 (a 2-by-2 Area).
+pub type Squares = Inline<Pos, 4>;
+/// One entry per target of an ability use, inline for the usual handful of targets.
+pub type PerTarget<T> = Inline<T, 4>;
+/// A trigger window's candidates (character, triggered ability): inline up to 4.
+pub type Candidates = Inline<(Cid, AbilityId), 4>;
 
 /// The big phases of a combat (THR-R1). NPC Placement and Initiative happen in `start`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -292,11 +303,11 @@ pub struct Use {
     /// Which ability.
     pub ability: AbilityId,
     /// The characters it affects, in resolution order.
-    pub targets: Vec<Cid>,
+    pub targets: Targets,
     /// The square aimed at, for abilities that target a square.
     pub square: Option<Pos>,
     /// The squares of its shape (Area, Line), for Terrain Effects.
-    pub shape: Vec<Pos>,
+    pub shape: Squares,
     /// The user's pick for choices (`choose` option label index, a direction, a status).
     pub pick: Pick,
     /// The Overexert option declared, if any.
@@ -311,11 +322,11 @@ pub struct Use {
     /// after-effects (Vulnerable, Finisher, follow-ups) come next.
     pub post: bool,
     /// Defence picked per target.
-    pub defences: Vec<Option<Defence>>,
+    pub defences: PerTarget<Option<Defence>>,
     /// Trigger changes per target.
-    pub mods: Vec<RollMods>,
+    pub mods: PerTarget<RollMods>,
     /// The result against each target, once rolled.
-    pub verdicts: Vec<Option<crate::event::Verdict>>,
+    pub verdicts: PerTarget<Option<crate::event::Verdict>>,
     /// The shared attack roll (multi-target option), once rolled.
     pub shared_attack: Option<Rolled>,
     /// Holders (one bit per combatant) that already made a triggered move (Interpose) in
@@ -332,7 +343,7 @@ pub struct WindowFrame {
     /// Index of the target within that use.
     pub target_index: u8,
     /// Candidates (character, triggered ability) in asking order.
-    pub candidates: Vec<(Cid, AbilityId)>,
+    pub candidates: Candidates,
     /// How many candidates have answered.
     pub asked: u8,
 }

@@ -140,7 +140,7 @@ pub(super) fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
     let upkeep = over
         .filter(|o| o.upkeep)
         .map(|o| o.stress.unwrap_or(cx.s.options.overexert_stress));
-    let squares = if aura.is_some() { Vec::new() } else { u.shape.clone() };
+    let squares = if aura.is_some() { Vec::new() } else { u.shape.to_vec() };
     cx.emit(Event::TerrainPlaced {
         effect: TerrainInst {
             creator: u.user,
@@ -190,18 +190,18 @@ pub(super) fn synthetic_use(cx: &mut Cx, user: Cid, ability: crate::ability::Abi
         id: cx.s.uses,
         user,
         ability,
-        targets: Vec::new(),
+        targets: Default::default(),
         square: None,
-        shape: Vec::new(),
+        shape: Default::default(),
         pick: Pick::default(),
         overexert: None,
         is_action: false,
         stage: UseStage::Finish,
         index: 0,
         post: false,
-        defences: Vec::new(),
-        mods: Vec::new(),
-        verdicts: Vec::new(),
+        defences: Default::default(),
+        mods: Default::default(),
+        verdicts: Default::default(),
         shared_attack: None,
         moved: 0,
     }

@@ -14,7 +14,10 @@ use crate::command::{Action, Gauge};
 use crate::event::{Event, NotOfferedWhy, OnlyDefence, Rolled, Verdict};
 use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule, TriggeredMoves};
 use crate::setup::Cid;
-use crate::state::{FixedKind, Frame, Pick, Prompt, RollMods, State, Step, Use, UseStage, WindowFrame};
+use crate::state::{
+    Candidates, FixedKind, Frame, PerTarget, Pick, Prompt, RollMods, Squares, State, Step, Targets, Use, UseStage,
+    WindowFrame,
+};
 use fray_engine::EngineError;
 use fray_space::Pos;
 use std::sync::Arc;
@@ -88,9 +91,9 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         cx,
         user,
         act.ability,
-        targets,
+        Targets::from(targets),
         square,
-        shape,
+        Squares::from(shape),
         act.pick,
         act.overexert,
         true,
@@ -103,9 +106,9 @@ fn start_use(
     cx: &mut Cx,
     user: Cid,
     ability: crate::ability::AbilityId,
-    targets: Vec<Cid>,
+    targets: Targets,
     square: Option<Pos>,
-    shape: Vec<Pos>,
+    shape: Squares,
     pick: Pick,
     overexert: Option<u8>,
     is_action: bool,
@@ -125,9 +128,9 @@ fn start_use(
         stage: first_stage(&cx.s, a),
         index: 0,
         post: false,
-        defences: vec![None; n],
-        mods: vec![RollMods::default(); n],
-        verdicts: vec![None; n],
+        defences: PerTarget::filled(None, n),
+        mods: PerTarget::filled(RollMods::default(), n),
+        verdicts: PerTarget::filled(None, n),
         shared_attack: None,
         moved: 0,
     };
@@ -332,8 +335,8 @@ fn trigger_candidates(
     a: &Ability,
     t: Cid,
     skipped: &mut Vec<(Cid, crate::ability::AbilityId, NotOfferedWhy)>,
-) -> Vec<(Cid, crate::ability::AbilityId)> {
-    let mut out = Vec::new();
+) -> Candidates {
+    let mut out = Candidates::new();
     if !calc::rolls(s, a) {
         return out;
     }
@@ -527,7 +530,7 @@ pub(super) fn pass_trigger(cx: &mut Cx) {
         let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
             return;
         };
-        let keep: Vec<_> = w
+        let keep: Candidates = w
             .candidates
             .iter()
             .enumerate()
@@ -682,7 +685,17 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
             target: crate::command::Target::Chars(vec![user]),
             overexert: None,
         });
-        start_use(cx, h, f, vec![user], None, Vec::new(), Pick::default(), None, false)?;
+        start_use(
+            cx,
+            h,
+            f,
+            Targets::from_slice(&[user]),
+            None,
+            Squares::new(),
+            Pick::default(),
+            None,
+            false,
+        )?;
     }
     // A used-up Buff: its creator decides whether to keep it.
     if mods.buff_used {
