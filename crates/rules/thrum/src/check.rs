@@ -485,6 +485,68 @@ pub fn reachable(s: &State, who: Cid, scratch: &mut PathScratch) -> Vec<(Pos, u3
     MoveCtx::new(s, who).destinations(start, movement_left(s), scratch)
 }
 
+/// Who moves and from where, when a `move` is possible now at all: everything [`check`] asks
+/// of a `move` in the Move step before it looks at the square and the path.
+fn move_start(s: &State) -> Result<(Cid, Pos), Reject> {
+    let who = moving(s)?;
+    if calc::has(s, who, Cond::Disoriented) {
+        return Err(no(
+            codes::NOT_NOW,
+            "a Disoriented character moves one step at a time (use step)",
+        ));
+    }
+    let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
+    Ok((who, from))
+}
+
+/// Every square a `move` of the Move step may go to now, with its cost, in the order of
+/// [`reachable`]: exactly the squares `p` whose `Move(p)` [`check`] accepts, found with one
+/// reachability search where checking each square runs a path search of its own (the cheapest
+/// path to a square exists within the budget exactly when the search reaches it).
+pub fn moves(s: &State, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
+    if s.outcome.is_some() {
+        return Vec::new();
+    }
+    let Ok((who, from)) = move_start(s) else {
+        return Vec::new();
+    };
+    let mut v = reachable(s, who, scratch);
+    v.retain(|&(p, _)| p != from && can_stop(s, who, p));
+    v
+}
+
+/// Every square the answer to a [`Prompt::Move`] (the top frame) may go to, with its cost, in
+/// the order of [`reach_for`]: exactly the `Move(p)` [`check`] accepts for that prompt, found
+/// with one reachability search.
+pub fn prompt_moves(s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Vec<(Pos, u32)> {
+    if s.outcome.is_some() {
+        return Vec::new();
+    }
+    let Ok(from) = prompt_move_start(s, who) else {
+        return Vec::new();
+    };
+    let mut v = reach_for(s, who, from, budget);
+    v.retain(|&(p, _)| p != from && can_stop(s, who, p) && toward_ok(s, from, p, toward));
+    v
+}
+
+/// Where the mover answering a move prompt stands, when it may move at all.
+fn prompt_move_start(s: &State, who: Cid) -> Result<Pos, Reject> {
+    if calc::has(s, who, Cond::Immobilized) {
+        return Err(no(codes::IMMOBILIZED, format!("{} is Immobilized", s.name(who))));
+    }
+    s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))
+}
+
+/// Whether a prompted move from `from` to `to` keeps to its direction: a move toward a
+/// character may not end farther from it than the mover stands now.
+fn toward_ok(s: &State, from: Pos, to: Pos, toward: Option<Cid>) -> bool {
+    match toward.and_then(|t| s.ch(t).pos) {
+        Some(tp) => dist(s, to, tp) <= dist(s, from, tp),
+        None => true,
+    }
+}
+
 /// Checks a command against the rules.
 pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     check_rules(s, cmd).map_err(|r| already_done(s, cmd, &r).unwrap_or(r))
@@ -589,14 +651,7 @@ fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
             Ok(())
         }
         (Command::Move(to), Step::Move | Step::ActionMove) => {
-            let who = moving(s)?;
-            if calc::has(s, who, Cond::Disoriented) {
-                return Err(no(
-                    codes::NOT_NOW,
-                    "a Disoriented character moves one step at a time (use step)",
-                ));
-            }
-            let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
+            let (who, from) = move_start(s)?;
             if *to == from {
                 return Err(no(codes::INVALID_TARGET, "already there"));
             }
@@ -794,9 +849,7 @@ fn check_stop_here(s: &State, who: Cid) -> Result<(), Reject> {
     let fills = |c: &crate::state::Char| c.present() && (!c.incapacitated || s.options.incapacitated_occupy);
     // THR-R55, THR-R37: only while a move off the square is still possible.
     let can_leave = || {
-        with_scratch(|sc| reachable(s, who, sc))
-            .iter()
-            .any(|(p, _)| check(s, &Command::Move(*p)).is_ok())
+        !with_scratch(|sc| moves(s, sc)).is_empty()
             || Dir::ALL
                 .iter()
                 .any(|d| check(s, &Command::Step { dir: *d, roll: None }).is_ok())
@@ -1313,10 +1366,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
         (Frame::Roll(r), Command::Reroll | Command::Pass) if r.asking => Ok(()),
         (Frame::Prompt(Prompt::Move { .. }), Command::Pass) => Ok(()),
         (Frame::Prompt(Prompt::Move { who, budget, toward }), Command::Move(to)) => {
-            if calc::has(s, *who, Cond::Immobilized) {
-                return Err(no(codes::IMMOBILIZED, format!("{} is Immobilized", s.name(*who))));
-            }
-            let from = s.ch(*who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
+            let from = prompt_move_start(s, *who)?;
             if *to == from {
                 return Err(no(codes::INVALID_TARGET, "already there (use pass to stay)"));
             }
@@ -1324,8 +1374,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                 return Err(no(codes::CANNOT_STOP_HERE, format!("{to} is not an empty square")));
             }
             if let Some(t) = toward
-                && let Some(tp) = s.ch(*t).pos
-                && dist(s, *to, tp) > dist(s, from, tp)
+                && !toward_ok(s, from, *to, Some(*t))
             {
                 return Err(no(
                     codes::INVALID_TARGET,

@@ -3,6 +3,10 @@
 //! Candidates are generated generously and filtered through [`check`], the single source of
 //! legality, so the list can never offer something the rules refuse. The conformance suite
 //! checks the other direction: every command the rules accept at a decision is in the list.
+//! Moves are the exception to the filter: checking a `move` runs a path search, so the squares
+//! come from one reachability search through the check's own [`check::moves`] and
+//! [`check::prompt_moves`], which accept exactly what [`check`] accepts (`tests/legal_probe.rs`
+//! compares them square by square).
 
 use crate::ability::{Attr, Kind, Op, TargetSpec};
 use crate::calc::{self, has_ability, range_of};
@@ -38,11 +42,10 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
                 push(Command::Reroll, out);
                 push(Command::Pass, out);
             }
-            Frame::Prompt(Prompt::Move { who, budget, .. }) => {
-                if let Some(from) = s.ch(*who).pos {
-                    for (p, _) in check::reach_for(s, *who, from, *budget) {
-                        push(Command::Move(p), out);
-                    }
+            Frame::Prompt(Prompt::Move { who, budget, toward }) => {
+                // One reachability search for every square (`prompt_moves` is the check's own).
+                for (p, _) in check::prompt_moves(s, *who, *budget, *toward) {
+                    out.push(Command::Move(p));
                 }
                 push(Command::Pass, out);
             }
@@ -85,8 +88,9 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
         }
         Step::Move | Step::ActionMove => {
             if check::movement_left(s) > 0 || s.options.partial_steps {
-                for (p, _) in check::with_scratch(|sc| check::reachable(s, who, sc)) {
-                    push(Command::Move(p), out);
+                // One reachability search for every square (`moves` is the check's own).
+                for (p, _) in check::with_scratch(|sc| check::moves(s, sc)) {
+                    out.push(Command::Move(p));
                 }
                 for d in Dir::ALL {
                     push(Command::Step { dir: d, roll: None }, out);
