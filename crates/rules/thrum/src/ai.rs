@@ -245,7 +245,7 @@ impl Heuristic {
                     let d = best_defence(s, t, u.user, s.setup.book.get(u.ability));
                     // A Buff that helps defences is spent on the first attack that may land.
                     match s.ch(t).buff {
-                        Some(b) if check(s, &Command::DefendWith(d, b.ability)).is_ok() => {
+                        Some(b) if check::allowed(s, &Command::DefendWith(d, b.ability)) => {
                             Some(Command::DefendWith(d, b.ability))
                         }
                         _ => Some(Command::Defend(d)),
@@ -298,7 +298,7 @@ impl Heuristic {
             .filter(|(d, _, _)| *d < calc::distance(s, from, goal))
             .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x));
         Some(match best {
-            Some((_, _, p)) if check(s, &Command::Move(p)).is_ok() => Command::Move(p),
+            Some((_, _, p)) if check::allowed(s, &Command::Move(p)) => Command::Move(p),
             _ => Command::Pass,
         })
     }
@@ -313,7 +313,7 @@ impl Heuristic {
         s.setup
             .map
             .positions()
-            .filter(|p| check(s, &Command::Place(*p)).is_ok())
+            .filter(|p| check::allowed(s, &Command::Place(*p)))
             .min_by_key(|p| {
                 let d = enemies.iter().map(|e| chebyshev(*p, *e) as i16).min().unwrap_or(0);
                 ((d - want).abs(), p.y, p.x)
@@ -331,7 +331,7 @@ impl Heuristic {
             && (round, who, uses, Some(from)) == (s.round, me, s.uses, s.ch(me).pos)
         {
             let cmd = Command::Act(action);
-            if check(s, &cmd).is_ok() {
+            if check::allowed(s, &cmd) {
                 return Some(cmd);
             }
         }
@@ -446,7 +446,7 @@ impl Heuristic {
                 pick: Pick::default(),
                 overexert: None,
             };
-            if check(s, &Command::Act(action.clone())).is_ok() {
+            if check::allowed(s, &Command::Act(action.clone())) {
                 return Some(Command::Act(action));
             }
         }
@@ -556,7 +556,7 @@ impl Heuristic {
                             overexert: over.map(|i| i as u8),
                             ..action
                         };
-                        if check(s, &Command::Act(action.clone())).is_ok() || from != here {
+                        if check::allowed(s, &Command::Act(action.clone())) || from != here {
                             consider(Plan { score, from, action });
                         }
                     }
@@ -575,7 +575,7 @@ impl Heuristic {
                     pick: Pick::default(),
                     overexert: None,
                 };
-                if check(s, &Command::Act(action.clone())).is_ok() {
+                if check::allowed(s, &Command::Act(action.clone())) {
                     consider(Plan {
                         score: 0.5,
                         from: here,
@@ -944,7 +944,7 @@ fn try_from(s: &State, me: Cid, scan: &mut Scan, p: Pos, cmd: &Command) -> bool 
         t
     });
     tmp.chars[me as usize].pos = Some(p);
-    check(tmp, cmd).is_ok()
+    check::allowed(tmp, cmd)
 }
 
 fn adjacent_enemies_at(s: &State, me: Cid, p: Pos) -> usize {
@@ -1042,7 +1042,7 @@ fn stance(s: &State, me: Cid) -> Command {
         };
     }
     match choice {
-        Some(id) if s.ch(me).stance != Some(id) && check(s, &Command::Stance(id)).is_ok() => Command::Stance(id),
+        Some(id) if s.ch(me).stance != Some(id) && check::allowed(s, &Command::Stance(id)) => Command::Stance(id),
         _ => Command::EndTurn,
     }
 }

@@ -1,16 +1,17 @@
 //! The legal commands for the pending decision, in a fixed order.
 //!
-//! Candidates are generated generously and filtered through [`check`], the single source of
+//! Candidates are generated generously and filtered through [`check`](check::check), the single source of
 //! legality, so the list can never offer something the rules refuse. The conformance suite
 //! checks the other direction: every command the rules accept at a decision is in the list.
 //! Moves are the exception to the filter: checking a `move` runs a path search, so the squares
 //! come from one reachability search through the check's own [`check::moves`] and
-//! [`check::prompt_moves`], which accept exactly what [`check`] accepts (`tests/legal_probe.rs`
-//! compares them square by square).
+//! [`check::prompt_moves`], which accept exactly what [`check`](check::check) accepts (`tests/legal_probe.rs`
+//! compares them square by square). The filter asks [`allowed`], the check's verdict without
+//! the sentence of a refusal, which nobody reads here.
 
 use crate::ability::{Attr, Kind, Op, TargetSpec};
 use crate::calc::{self, has_ability, range_of};
-use crate::check::{self, check, negative_statuses};
+use crate::check::{self, allowed, negative_statuses};
 use crate::command::{Action, Command, Target};
 use crate::setup::Cid;
 use crate::state::{Frame, Pick, Prompt, State, Step, UseStage};
@@ -23,7 +24,7 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
         return;
     }
     let push = |c: Command, out: &mut Vec<Command>| {
-        if check(s, &c).is_ok() {
+        if allowed(s, &c) {
             out.push(c);
         }
     };
@@ -128,7 +129,7 @@ fn stances(s: &State, who: Cid, out: &mut Vec<Command>) {
     for id in abilities_of(s, who) {
         if s.setup.book.get(id).kind == Kind::Stance {
             let c = Command::Stance(id);
-            if check(s, &c).is_ok() {
+            if allowed(s, &c) {
                 out.push(c);
             }
         }
@@ -160,7 +161,7 @@ pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, si
                 .ids()
                 .filter(|&t| {
                     s.enemies(user, t)
-                        && check::action_targets(
+                        && check::can_target(
                             s,
                             user,
                             &Action {
@@ -170,7 +171,6 @@ pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, si
                                 overexert: None,
                             },
                         )
-                        .is_ok()
                 })
                 .collect();
             let mut out = Vec::new();
@@ -323,7 +323,7 @@ fn each_action(s: &State, who: Cid, f: &mut dyn FnMut(Command) -> ControlFlow<()
                         pick,
                         overexert: ov,
                     });
-                    if check(s, &c).is_ok() {
+                    if allowed(s, &c) {
                         f(c)?;
                     }
                 }
