@@ -11,7 +11,7 @@
 use crate::Thrum;
 use crate::ability::{Ability, Defence, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, range_of};
-use crate::check::{self, action_targets, check};
+use crate::check::{self, action_targets};
 use crate::codes;
 use crate::command::{Action, Command, Target};
 use crate::legal;
@@ -251,7 +251,7 @@ impl Heuristic {
                     let d = best_defence(s, t, u.user, s.setup.book.get(u.ability));
                     // A Buff that helps defences is spent on the first attack that may land.
                     match s.ch(t).buff {
-                        Some(b) if check(s, &Command::DefendWith(d, b.ability)).is_ok() => {
+                        Some(b) if check::allowed(s, &Command::DefendWith(d, b.ability)) => {
                             Some(Command::DefendWith(d, b.ability))
                         }
                         _ => Some(Command::Defend(d)),
@@ -304,7 +304,7 @@ impl Heuristic {
             .filter(|(d, _, _)| *d < calc::distance(s, from, goal))
             .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x));
         Some(match best {
-            Some((_, _, p)) if check(s, &Command::Move(p)).is_ok() => Command::Move(p),
+            Some((_, _, p)) if check::allowed(s, &Command::Move(p)) => Command::Move(p),
             _ => Command::Pass,
         })
     }
@@ -319,7 +319,7 @@ impl Heuristic {
         s.setup
             .map
             .positions()
-            .filter(|p| check(s, &Command::Place(*p)).is_ok())
+            .filter(|p| check::allowed(s, &Command::Place(*p)))
             .min_by_key(|p| {
                 let d = enemies.iter().map(|e| chebyshev(*p, *e) as i16).min().unwrap_or(0);
                 ((d - want).abs(), p.y, p.x)
@@ -337,7 +337,7 @@ impl Heuristic {
             && (round, who, uses, Some(from)) == (s.round, me, s.uses, s.ch(me).pos)
         {
             let cmd = Command::Act(action);
-            if check(s, &cmd).is_ok() {
+            if check::allowed(s, &cmd) {
                 self.checked = true;
                 return Some(cmd);
             }
@@ -455,7 +455,7 @@ impl Heuristic {
                 pick: Pick::default(),
                 overexert: None,
             };
-            if check(s, &Command::Act(action.clone())).is_ok() {
+            if check::allowed(s, &Command::Act(action.clone())) {
                 return Some(Command::Act(action));
             }
         }
@@ -565,7 +565,7 @@ impl Heuristic {
                             overexert: over.map(|i| i as u8),
                             ..action
                         };
-                        if check(s, &Command::Act(action.clone())).is_ok() || from != here {
+                        if check::allowed(s, &Command::Act(action.clone())) || from != here {
                             consider(Plan { score, from, action });
                         }
                     }
@@ -584,7 +584,7 @@ impl Heuristic {
                     pick: Pick::default(),
                     overexert: None,
                 };
-                if check(s, &Command::Act(action.clone())).is_ok() {
+                if check::allowed(s, &Command::Act(action.clone())) {
                     consider(Plan {
                         score: 0.5,
                         from: here,
@@ -894,13 +894,13 @@ fn sort_squares(squares: &mut Vec<(Pos, u32)>, here: Pos) {
 /// the chosen one is confirmed with the full check (falling back to full checks if it fails).
 fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<Pos> {
     let cmd = Command::Act(action.clone());
-    let here_ok = check(s, &cmd);
+    let here_ok = check::check_code(s, &cmd);
     // Refusals that no square can change (not the time for an Action, an ability the user
     // lacks or cannot use, a Stunned user that moved: the copy the other squares are checked
     // on has moved too): every other square would be refused as well.
     if here_ok
         .as_ref()
-        .is_err_and(|r| matches!(r.code, codes::NOT_NOW | codes::UNKNOWN_ABILITY | codes::STUNNED))
+        .is_err_and(|code| matches!(*code, codes::NOT_NOW | codes::UNKNOWN_ABILITY | codes::STUNNED))
     {
         return None;
     }
@@ -917,7 +917,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         && here_ok
             .as_ref()
             .err()
-            .is_none_or(|r| r.code == codes::OUT_OF_RANGE || r.code == codes::OBSTRUCTED)
+            .is_none_or(|code| *code == codes::OUT_OF_RANGE || *code == codes::OBSTRUCTED)
     {
         let range = range_of(s, me, a);
         // The square chosen depends only on the targets, the range, whether the user is Ranged,
@@ -1045,7 +1045,7 @@ fn try_from(s: &State, me: Cid, scan: &mut Scan, p: Pos, cmd: &Command) -> bool 
         t
     });
     tmp.chars[me as usize].pos = Some(p);
-    check(tmp, cmd).is_ok()
+    check::allowed(tmp, cmd)
 }
 
 fn adjacent_enemies_at(s: &State, me: Cid, p: Pos) -> usize {
@@ -1152,7 +1152,7 @@ fn stance(s: &State, me: Cid) -> Command {
         };
     }
     match choice {
-        Some(id) if s.ch(me).stance != Some(id) && check(s, &Command::Stance(id)).is_ok() => Command::Stance(id),
+        Some(id) if s.ch(me).stance != Some(id) && check::allowed(s, &Command::Stance(id)) => Command::Stance(id),
         _ => Command::EndTurn,
     }
 }

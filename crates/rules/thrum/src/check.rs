@@ -21,8 +21,24 @@ use fray_engine::Reject;
 use fray_engine::order::DelayError;
 use fray_space::{Dir, PathScratch, Pos, StepTable};
 
-fn no(code: &'static str, reason: impl Into<String>) -> Reject {
-    Reject::new(code, reason)
+/// Whether a refusal is wanted with its sentence or only for its code. [`check`] says why a
+/// command is refused; the legal list, the AI and the rules' own tests of legality only need
+/// the verdict ([`allowed`]) or the code ([`check_code`]), and format no sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Say {
+    /// The refusal carries its sentence.
+    Sentence,
+    /// The refusal carries its code and an empty sentence (no allocation, no formatting).
+    Code,
+}
+
+/// A refusal with a stable code; `why` is called for the sentence only when `say` asks for it.
+#[inline]
+fn no<W: Into<String>>(say: Say, code: &'static str, why: impl FnOnce() -> W) -> Reject {
+    match say {
+        Say::Sentence => Reject::new(code, why()),
+        Say::Code => Reject::new(code, String::new()),
+    }
 }
 
 /// How the Weaver's exemption (THR-R76) applies to `who`'s own steps right now: the first
@@ -75,17 +91,26 @@ pub fn paid_step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Re
 /// cost of a 2+ level drop with a roll. Ally squares may be entered (to pass through), enemy
 /// squares may not.
 pub fn step_cost(s: &State, who: Cid, from: Pos, to: Pos, roll: bool) -> Result<i16, Reject> {
+    step_price(s, who, from, to, roll, Say::Sentence)
+}
+
+/// [`step_cost`], its refusal said as `say` asks.
+fn step_price(s: &State, who: Cid, from: Pos, to: Pos, roll: bool, say: Say) -> Result<i16, Reject> {
     let map = &s.setup.map;
     // A step goes to any of the 8 neighbours, orthogonal or diagonal (THR-R42).
     let Some(c) = terrain_step_cost(map, from, to) else {
-        return Err(no(codes::BLOCKED, format!("{to} cannot be entered from {from}")));
+        return Err(no(say, codes::BLOCKED, || {
+            format!("{to} cannot be entered from {from}")
+        }));
     };
     // An ally's square may be passed through (THR-R54); an enemy's may not be entered (THR-R57).
     if let Some(o) = s.occupant(to)
         && o != who
         && s.enemies(who, o)
     {
-        return Err(no(codes::BLOCKED, format!("{to} holds an enemy ({})", s.name(o))));
+        return Err(no(say, codes::BLOCKED, || {
+            format!("{to} holds an enemy ({})", s.name(o))
+        }));
     }
     let leave = c.leave_difficult > 0 || loomed(s, who, from) || terrain_difficult(s, who, from);
     Ok(combine_step(s, c, leave, roll))
@@ -530,30 +555,36 @@ pub fn movement_left(s: &State) -> i16 {
     calc::speed(s, s.turn.who) - s.turn.spent
 }
 
-fn moving(s: &State) -> Result<Cid, Reject> {
+fn moving(s: &State, say: Say) -> Result<Cid, Reject> {
     let who = s.turn.who;
     // No normal moves in Round Zero (THR-R21), nor outside the Move step or Dash's allowance.
     if !s.stack.is_empty() || s.phase != Phase::Rounds || !matches!(s.turn.step, Step::Move | Step::ActionMove) {
-        return Err(no(codes::NOT_NOW, "moving is only possible in the Move step of a turn"));
+        return Err(no(
+            say,
+            codes::NOT_NOW,
+            || "moving is only possible in the Move step of a turn",
+        ));
     }
     if s.turn.move_ended {
         // THR-R67: a failed drop roll ends the character's movement for the turn.
-        return Err(no(
-            codes::NOT_ENOUGH_MOVEMENT,
+        return Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
             format!(
                 "{}'s movement ended for this turn (a failed drop roll): no movement is left",
                 s.name(who)
-            ),
-        ));
+            )
+        }));
     }
     if calc::has(s, who, Cond::Immobilized) {
-        return Err(no(codes::IMMOBILIZED, format!("{} is Immobilized", s.name(who))));
+        return Err(no(say, codes::IMMOBILIZED, || {
+            format!("{} is Immobilized", s.name(who))
+        }));
     }
     // THR-R218: a Stunned character that took its Action may not also Move.
     if s.turn.stunned && s.options.draft_stunned && s.turn.acted && s.turn.step == Step::Move {
         return Err(no(
+            say,
             codes::STUNNED,
-            "a Stunned character may Move or take its Action, not both",
+            || "a Stunned character may Move or take its Action, not both",
         ));
     }
     Ok(who)
@@ -565,7 +596,7 @@ fn moving(s: &State) -> Result<Cid, Reject> {
 /// left, it is not the start and the mover may stop there), so a caller holding that list needs
 /// no second path search per destination.
 pub fn may_move(s: &State) -> bool {
-    moving(s).is_ok() && !calc::has(s, s.turn.who, Cond::Disoriented) && s.ch(s.turn.who).pos.is_some()
+    moving(s, Say::Code).is_ok() && !calc::has(s, s.turn.who, Cond::Disoriented) && s.ch(s.turn.who).pos.is_some()
 }
 
 /// Where the current character may `move` to, with the cost (the Weaver's exemption included).
@@ -574,15 +605,96 @@ pub fn reachable(s: &State, who: Cid, scratch: &mut PathScratch) -> Vec<(Pos, u3
     MoveCtx::new(s, who).destinations(start, movement_left(s), scratch)
 }
 
-/// Checks a command against the rules.
+/// Who moves and from where, when a `move` is possible now at all: everything [`check`] asks
+/// of a `move` in the Move step before it looks at the square and the path.
+fn move_start(s: &State, say: Say) -> Result<(Cid, Pos), Reject> {
+    let who = moving(s, say)?;
+    if calc::has(s, who, Cond::Disoriented) {
+        return Err(no(
+            say,
+            codes::NOT_NOW,
+            || "a Disoriented character moves one step at a time (use step)",
+        ));
+    }
+    let from = s
+        .ch(who)
+        .pos
+        .ok_or_else(|| no(say, codes::NOT_NOW, || "not on the map"))?;
+    Ok((who, from))
+}
+
+/// Every square a `move` of the Move step may go to now, with its cost, in the order of
+/// [`reachable`]: exactly the squares `p` whose `Move(p)` [`check`] accepts, found with one
+/// reachability search where checking each square runs a path search of its own (the cheapest
+/// path to a square exists within the budget exactly when the search reaches it).
+pub fn moves(s: &State, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
+    if s.outcome.is_some() {
+        return Vec::new();
+    }
+    let Ok((who, from)) = move_start(s, Say::Code) else {
+        return Vec::new();
+    };
+    let mut v = reachable(s, who, scratch);
+    v.retain(|&(p, _)| p != from && can_stop(s, who, p));
+    v
+}
+
+/// Every square the answer to a [`Prompt::Move`] (the top frame) may go to, with its cost, in
+/// the order of [`reach_for`]: exactly the `Move(p)` [`check`] accepts for that prompt, found
+/// with one reachability search.
+pub fn prompt_moves(s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Vec<(Pos, u32)> {
+    if s.outcome.is_some() {
+        return Vec::new();
+    }
+    let Ok(from) = prompt_move_start(s, who, Say::Code) else {
+        return Vec::new();
+    };
+    let mut v = reach_for(s, who, from, budget);
+    v.retain(|&(p, _)| p != from && can_stop(s, who, p) && toward_ok(s, from, p, toward));
+    v
+}
+
+/// Where the mover answering a move prompt stands, when it may move at all.
+fn prompt_move_start(s: &State, who: Cid, say: Say) -> Result<Pos, Reject> {
+    if calc::has(s, who, Cond::Immobilized) {
+        return Err(no(say, codes::IMMOBILIZED, || {
+            format!("{} is Immobilized", s.name(who))
+        }));
+    }
+    s.ch(who)
+        .pos
+        .ok_or_else(|| no(say, codes::NOT_NOW, || "not on the map"))
+}
+
+/// Whether a prompted move from `from` to `to` keeps to its direction: a move toward a
+/// character may not end farther from it than the mover stands now.
+fn toward_ok(s: &State, from: Pos, to: Pos, toward: Option<Cid>) -> bool {
+    match toward.and_then(|t| s.ch(t).pos) {
+        Some(tp) => dist(s, to, tp) <= dist(s, from, tp),
+        None => true,
+    }
+}
+
+/// Checks a command against the rules: why it is refused, in a sentence.
 pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
-    check_rules(s, cmd).map_err(|r| already_done(s, cmd, &r).unwrap_or(r))
+    check_rules(s, cmd, Say::Sentence).map_err(|r| already_done(s, cmd, &r, Say::Sentence).unwrap_or(r))
+}
+
+/// [`check`] without the sentence: the refusal's code only, the same code [`check`] gives,
+/// and nothing formatted.
+pub fn check_code(s: &State, cmd: &Command) -> Result<(), &'static str> {
+    check_rules(s, cmd, Say::Code).map_err(|r| already_done(s, cmd, &r, Say::Code).unwrap_or(r).code)
+}
+
+/// Whether [`check`] accepts a command, without formatting a refusal.
+pub fn allowed(s: &State, cmd: &Command) -> bool {
+    check_rules(s, cmd, Say::Code).is_ok()
 }
 
 /// A refused command typed for a step fray took by itself while resolving the last command (a
 /// defence that was the only choice, a trigger not offered) is refused with what happened
 /// instead of the usual reason. Only refusals change: what is legal stays the same.
-fn already_done(s: &State, cmd: &Command, r: &Reject) -> Option<Reject> {
+fn already_done(s: &State, cmd: &Command, r: &Reject, say: Say) -> Option<Reject> {
     if s.auto.is_empty() || !matches!(r.code, "not-now" | "unknown-ability") {
         return None;
     }
@@ -590,15 +702,14 @@ fn already_done(s: &State, cmd: &Command, r: &Reject) -> Option<Reject> {
         // While a defence is being asked, `defend` answers that question.
         Command::Defend(_) | Command::DefendWith(..) if !matches!(s.stack.last(), Some(Frame::Use(u)) if u.stage == UseStage::Defences) => {
             s.auto.iter().rev().find_map(|a| match a {
-                AutoStep::Defence { who, defence, why } => Some(no(
-                    codes::NOT_NOW,
+                AutoStep::Defence { who, defence, why } => Some(no(say, codes::NOT_NOW, || {
                     format!(
                         "{}'s defence was already taken for it: {}, the only choice ({})",
                         s.name(*who),
                         crate::text::cap(defence.name()),
                         crate::text::only_defence_why(s, *who, *why)
-                    ),
-                )),
+                    )
+                })),
                 _ => None,
             })
         }
@@ -608,54 +719,54 @@ fn already_done(s: &State, cmd: &Command, r: &Reject) -> Option<Reject> {
                 ability,
                 about,
                 why,
-            } if ability == id => Some(no(
-                codes::NOT_NOW,
+            } if ability == id => Some(no(say, codes::NOT_NOW, || {
                 format!(
                     "{}'s {} was not offered (about {}): {}",
                     s.name(*who),
                     s.setup.book.get(*ability).name,
                     s.name(*about),
                     crate::text::not_offered_why(s, *who, *why)
-                ),
-            )),
+                )
+            })),
             _ => None,
         }),
         _ => None,
     }
 }
 
-fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
+fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
     if s.outcome.is_some() {
-        return Err(no(Reject::GAME_OVER, "the combat is over"));
+        return Err(no(say, Reject::GAME_OVER, || "the combat is over"));
     }
-    indices(s, cmd)?;
+    indices(s, cmd, say)?;
     if let Command::Gm(r) = cmd {
-        return check_ruling(s, r);
+        return check_ruling(s, r, say);
     }
     if let Some(top) = s.stack.last() {
-        return check_in_frame(s, top, cmd);
+        return check_in_frame(s, top, cmd, say);
     }
     let who = s.turn.who;
     match (cmd, s.turn.step) {
         (Command::Begin, Step::Slot) => Ok(()),
-        (Command::Begin, _) if s.turn.began_by_itself => Err(no(
-            codes::NOT_NOW,
-            format!("{}'s turn already began by itself (the only choice)", s.name(who)),
-        )),
+        (Command::Begin, _) if s.turn.began_by_itself => Err(no(say, codes::NOT_NOW, || {
+            format!("{}'s turn already began by itself (the only choice)", s.name(who))
+        })),
         (Command::Begin, Step::Move | Step::ActionMove | Step::Stance | Step::Place) => {
-            Err(no(codes::NOT_NOW, format!("{}'s turn has already begun", s.name(who))))
+            Err(no(say, codes::NOT_NOW, || {
+                format!("{}'s turn has already begun", s.name(who))
+            }))
         }
-        (Command::Delay(after), Step::Slot) => check_delay(s, who, *after),
+        (Command::Delay(after), Step::Slot) => check_delay(s, who, *after, say),
         (Command::Delay(_), _) if s.phase == Phase::Rounds => {
             if s.order.slot(who).is_some_and(|sl| sl.delayed) {
-                Err(no(
-                    codes::CANNOT_DELAY,
-                    format!("{} has already delayed this round and must act now", s.name(who)),
-                ))
+                Err(no(say, codes::CANNOT_DELAY, || {
+                    format!("{} has already delayed this round and must act now", s.name(who))
+                }))
             } else {
                 Err(no(
+                    say,
                     codes::CANNOT_DELAY,
-                    "a Delay must be declared when the slot comes up, before the turn begins",
+                    || "a Delay must be declared when the slot comes up, before the turn begins",
                 ))
             }
         }
@@ -664,157 +775,159 @@ fn check_rules(s: &State, cmd: &Command) -> Result<(), Reject> {
                 .setup
                 .map
                 .get(*p)
-                .ok_or_else(|| no(codes::BLOCKED, format!("{p} is off the map")))?;
+                .ok_or_else(|| no(say, codes::BLOCKED, || format!("{p} is off the map")))?;
             if cell.blocked {
-                return Err(no(codes::BLOCKED, format!("{p} is blocked")));
+                return Err(no(say, codes::BLOCKED, || format!("{p} is blocked")));
             }
             if s.occupant(*p).is_some() {
-                return Err(no(codes::OCCUPIED, format!("{p} is occupied")));
+                return Err(no(say, codes::OCCUPIED, || format!("{p} is occupied")));
             }
             let fallback = s.options.start_area_too_small == StartAreaTooSmall::AnyEmptySquare && start_area_full(s);
             if !(cell.start || fallback) {
-                return Err(no(codes::NOT_IN_START_AREA, format!("{p} is not in the Starting Area")));
+                return Err(no(say, codes::NOT_IN_START_AREA, || {
+                    format!("{p} is not in the Starting Area")
+                }));
             }
             Ok(())
         }
         (Command::Move(to), Step::Move | Step::ActionMove) => {
-            let who = moving(s)?;
-            if calc::has(s, who, Cond::Disoriented) {
-                return Err(no(
-                    codes::NOT_NOW,
-                    "a Disoriented character moves one step at a time (use step)",
-                ));
-            }
-            let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
+            let (who, from) = move_start(s, say)?;
             if *to == from {
-                return Err(no(codes::INVALID_TARGET, "already there"));
+                return Err(no(say, codes::INVALID_TARGET, || "already there"));
             }
             if !can_stop(s, who, *to) {
-                return Err(no(codes::CANNOT_STOP_HERE, format!("{to} is not an empty square")));
+                return Err(no(say, codes::CANNOT_STOP_HERE, || {
+                    format!("{to} is not an empty square")
+                }));
             }
             let budget = movement_left(s).max(0);
             match path_for(s, who, from, *to, budget) {
                 Some(_) => Ok(()),
-                None => Err(no(
-                    codes::NOT_ENOUGH_MOVEMENT,
-                    format!("{to} cannot be reached with {budget} movement left"),
-                )),
+                None => Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
+                    format!("{to} cannot be reached with {budget} movement left")
+                })),
             }
         }
         (Command::Step { dir, roll }, Step::Move | Step::ActionMove) => {
-            let who = moving(s)?;
-            let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
+            let who = moving(s, say)?;
+            let from = s
+                .ch(who)
+                .pos
+                .ok_or_else(|| no(say, codes::NOT_NOW, || "not on the map"))?;
             let to = from.step(*dir);
             let disoriented = calc::has(s, who, Cond::Disoriented);
             if let Some(a) = roll {
                 if !matches!(a, Attr::End | Attr::Ref) {
-                    return Err(no(codes::BAD_PICK, "the drop roll uses END or REF"));
+                    return Err(no(say, codes::BAD_PICK, || "the drop roll uses END or REF"));
                 }
                 // A Disoriented character does not know where its step goes: its roll is
                 // declared in advance and used if the step it really takes drops 2+ levels.
                 let drop = terrain_step_cost(&s.setup.map, from, to).map_or(0, |c| c.drop);
                 if drop < 2 && !disoriented {
                     return Err(no(
+                        say,
                         codes::BAD_PICK,
-                        "a roll is only possible when stepping down 2 or more levels",
+                        || "a roll is only possible when stepping down 2 or more levels",
                     ));
                 }
             }
-            let (cost, _) = paid_step_cost(s, who, from, to, roll.is_some())?;
+            let (cost, _) = weave(step_price(s, who, from, to, roll.is_some(), say)?, exemption(s, who));
             if !can_stop(s, who, to) {
-                return Err(no(
-                    codes::CANNOT_STOP_HERE,
-                    format!("{to} is occupied; use move to pass through allies"),
-                ));
+                return Err(no(say, codes::CANNOT_STOP_HERE, || {
+                    format!("{to} is occupied; use move to pass through allies")
+                }));
             }
             let left = movement_left(s);
             if cost > left && !(s.options.partial_steps && left > 0) && !disoriented {
-                return Err(no(
-                    codes::NOT_ENOUGH_MOVEMENT,
-                    format!("that step costs {cost} and {left} movement is left"),
-                ));
+                return Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
+                    format!("that step costs {cost} and {left} movement is left")
+                }));
             }
             if disoriented && left <= 0 {
-                return Err(no(codes::NOT_ENOUGH_MOVEMENT, "no movement left"));
+                return Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || "no movement left"));
             }
             Ok(())
         }
-        (Command::Act(a), Step::Move) => check_action(s, who, a),
-        (Command::Act(_), Step::Slot) => Err(no(
-            codes::NOT_NOW,
-            format!("{}'s turn has not begun: type begin (or delay) first", s.name(who)),
-        )),
-        (Command::Act(_), Step::Place) => Err(no(
-            codes::NOT_NOW,
+        (Command::Act(a), Step::Move) => check_action(s, who, a, say),
+        (Command::Act(_), Step::Slot) => Err(no(say, codes::NOT_NOW, || {
+            format!("{}'s turn has not begun: type begin (or delay) first", s.name(who))
+        })),
+        (Command::Act(_), Step::Place) => Err(no(say, codes::NOT_NOW, || {
             format!(
                 "{} must pick a starting square first (no Actions in Round Zero)",
                 s.name(who)
-            ),
-        )),
+            )
+        })),
         (Command::Act(_), _) => Err(no(
+            say,
             codes::NOT_NOW,
-            "the Action has already been taken or skipped this turn",
+            || "the Action has already been taken or skipped this turn",
         )),
         (Command::Stance(id), Step::Move | Step::ActionMove | Step::Stance) => {
-            check_stop_here(s, who)?;
+            check_stop_here(s, who, say)?;
             let a = s.setup.book.get(*id);
             if a.kind != Kind::Stance || !has_ability(s, who, *id) {
-                return Err(no(
-                    codes::UNKNOWN_ABILITY,
-                    format!("{} has no stance '{}'", s.name(who), a.id),
-                ));
+                return Err(no(say, codes::UNKNOWN_ABILITY, || {
+                    format!("{} has no stance '{}'", s.name(who), a.id)
+                }));
             }
             if s.phase == Phase::RoundZero && !s.is_pc(who) && !s.options.npc_round_zero_stance {
-                return Err(no(codes::NOT_NOW, "NPCs take no Stance in Round Zero"));
+                return Err(no(say, codes::NOT_NOW, || "NPCs take no Stance in Round Zero"));
             }
             if !s.options.reenter_ended_stance && s.ch(who).stance_ended == Some(*id) {
                 return Err(no(
+                    say,
                     codes::NOT_NOW,
-                    "that Stance ended since the last turn and cannot be entered again yet",
+                    || "that Stance ended since the last turn and cannot be entered again yet",
                 ));
             }
             if !s.ch(who).able() {
-                return Err(no(codes::NOT_NOW, "an Incapacitated character cannot take a Stance"));
+                return Err(no(
+                    say,
+                    codes::NOT_NOW,
+                    || "an Incapacitated character cannot take a Stance",
+                ));
             }
             if s.ch(who).stance == Some(*id) {
-                return Err(no(codes::INVALID_TARGET, "already in that Stance (use end to keep it)"));
+                return Err(no(
+                    say,
+                    codes::INVALID_TARGET,
+                    || "already in that Stance (use end to keep it)",
+                ));
             }
-            no_action_ok(s)
+            no_action_ok(s, say)
         }
         (Command::EndTurn, Step::Move | Step::ActionMove | Step::Stance) => {
-            check_stop_here(s, who)?;
-            no_action_ok(s)
+            check_stop_here(s, who, say)?;
+            no_action_ok(s, say)
         }
-        _ => Err(no(
-            codes::NOT_NOW,
-            format!("that command is not possible now ({})", step_name(s)),
-        )),
+        _ => Err(no(say, codes::NOT_NOW, || {
+            format!("that command is not possible now ({})", step_name(s))
+        })),
     }
 }
 
 /// Refuses a command whose combatant, ability, side or option index is out of range (a
 /// command read from a record is untrusted input), before anything looks it up.
-fn indices(s: &State, cmd: &Command) -> Result<(), Reject> {
+fn indices(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
     let chars = s.chars.len();
     let abilities = s.setup.book.abilities.len();
     let who = |c: Cid| -> Result<(), Reject> {
         if (c as usize) < chars {
             Ok(())
         } else {
-            Err(no(
-                codes::INVALID_TARGET,
-                format!("there is no combatant {c} ({chars} combatants)"),
-            ))
+            Err(no(say, codes::INVALID_TARGET, || {
+                format!("there is no combatant {c} ({chars} combatants)")
+            }))
         }
     };
     let ability = |a: crate::ability::AbilityId| -> Result<(), Reject> {
         if (a as usize) < abilities {
             Ok(())
         } else {
-            Err(no(
-                codes::UNKNOWN_ABILITY,
-                format!("there is no ability {a} ({abilities} abilities)"),
-            ))
+            Err(no(say, codes::UNKNOWN_ABILITY, || {
+                format!("there is no ability {a} ({abilities} abilities)")
+            }))
         }
     };
     match cmd {
@@ -832,9 +945,9 @@ fn indices(s: &State, cmd: &Command) -> Result<(), Reject> {
             | Ruling::Other(ThrumRuling::Status { who: c, .. })
             | Ruling::Other(ThrumRuling::Incapacitate { who: c, .. })
             | Ruling::Move { who: c, .. }
-            | Ruling::Remove { who: c } => who(*c).map_err(|r| no(codes::BAD_RULING, r.reason)),
+            | Ruling::Remove { who: c } => who(*c).map_err(|r| no(say, codes::BAD_RULING, || r.reason)),
             Ruling::Add { side, .. } if *side as usize >= s.setup.sides.len() => {
-                Err(no(codes::BAD_RULING, "no such side"))
+                Err(no(say, codes::BAD_RULING, || "no such side"))
             }
             _ => Ok(()),
         },
@@ -857,7 +970,7 @@ fn step_name(s: &State) -> &'static str {
 /// step or the end of its turn, but only while it has a legal Action: one that can take none
 /// (Stunned after moving, THR-R218, or nothing usable) goes on without it, so the turn can
 /// always end.
-fn no_action_ok(s: &State) -> Result<(), Reject> {
+fn no_action_ok(s: &State, say: Say) -> Result<(), Reject> {
     // THR-R31: the requirement lapses when no Action is legal (THR-R218: Stunned and moved).
     if s.phase == Phase::Rounds
         && s.turn.step == Step::Move
@@ -866,8 +979,9 @@ fn no_action_ok(s: &State) -> Result<(), Reject> {
         && crate::legal::any_action(s, s.turn.who)
     {
         return Err(no(
+            say,
             codes::NOT_NOW,
-            "taking no Action is not allowed (allow-no-action = false)",
+            || "taking no Action is not allowed (allow-no-action = false)",
         ));
     }
     Ok(())
@@ -879,16 +993,14 @@ fn no_action_ok(s: &State) -> Result<(), Reject> {
 /// nothing (THR-R182), so a move onto its square may be stopped on; if it then revives there,
 /// both share the square, and one that can no longer move (its movement is over after its
 /// Action, THR-R37, or it is Immobilized) stays rather than being left with nothing legal.
-fn check_stop_here(s: &State, who: Cid) -> Result<(), Reject> {
+fn check_stop_here(s: &State, who: Cid, say: Say) -> Result<(), Reject> {
     let fills = |c: &crate::state::Char| c.present() && (!c.incapacitated || s.options.incapacitated_occupy);
     // THR-R55, THR-R37: only while a move off the square is still possible.
     let can_leave = || {
-        with_scratch(|sc| reachable(s, who, sc))
-            .iter()
-            .any(|(p, _)| check(s, &Command::Move(*p)).is_ok())
+        !with_scratch(|sc| moves(s, sc)).is_empty()
             || Dir::ALL
                 .iter()
-                .any(|d| check(s, &Command::Step { dir: *d, roll: None }).is_ok())
+                .any(|d| allowed(s, &Command::Step { dir: *d, roll: None }))
     };
     if let Some(p) = s.ch(who).pos
         && s.chars
@@ -898,8 +1010,9 @@ fn check_stop_here(s: &State, who: Cid) -> Result<(), Reject> {
         && can_leave()
     {
         return Err(no(
+            say,
             codes::CANNOT_STOP_HERE,
-            "a character cannot stop in an ally's square",
+            || "a character cannot stop in an ally's square",
         ));
     }
     Ok(())
@@ -912,34 +1025,40 @@ fn start_area_full(s: &State) -> bool {
         .any(|p| s.setup.map.get(p).is_some_and(|c| c.start && !c.blocked) && s.occupant(p).is_none())
 }
 
-fn check_delay(s: &State, who: Cid, after: Option<Cid>) -> Result<(), Reject> {
+fn check_delay(s: &State, who: Cid, after: Option<Cid>, say: Say) -> Result<(), Reject> {
     let c = s.ch(who);
     if c.incapacitated && !s.options.incapacitated_may_delay {
-        return Err(no(codes::CANNOT_DELAY, "an Incapacitated character may not Delay"));
+        return Err(no(
+            say,
+            codes::CANNOT_DELAY,
+            || "an Incapacitated character may not Delay",
+        ));
     }
     if s.options.delay_limit == DelayLimit::OncePerCombat && c.delays > 0 {
         return Err(no(
+            say,
             codes::CANNOT_DELAY,
-            "a character may Delay only once per combat (delay-limit)",
+            || "a character may Delay only once per combat (delay-limit)",
         ));
     }
     let explain = |e: DelayError| match e {
-        DelayError::AlreadyDelayed => no(
-            codes::CANNOT_DELAY,
-            format!("{} has already delayed this round", s.name(who)),
-        ),
-        DelayError::NothingLater => no(codes::CANNOT_DELAY, "nobody acts later this round"),
+        DelayError::AlreadyDelayed => no(say, codes::CANNOT_DELAY, || {
+            format!("{} has already delayed this round", s.name(who))
+        }),
+        DelayError::NothingLater => no(say, codes::CANNOT_DELAY, || "nobody acts later this round"),
         DelayError::NotLater => no(
+            say,
             codes::CANNOT_DELAY,
-            "a Delay must name someone who acts later and has not acted this round",
+            || "a Delay must name someone who acts later and has not acted this round",
         ),
-        DelayError::NotCurrent => no(codes::CANNOT_DELAY, "it is not this character's slot"),
+        DelayError::NotCurrent => no(say, codes::CANNOT_DELAY, || "it is not this character's slot"),
     };
     s.order.can_delay(who).map_err(explain)?;
     match after {
         None if !s.options.delay_to_end => Err(no(
+            say,
             codes::CANNOT_DELAY,
-            "delaying to the end of the round is off (delay-to-end)",
+            || "delaying to the end of the round is off (delay-to-end)",
         )),
         None => Ok(()),
         Some(t) => {
@@ -954,15 +1073,31 @@ fn check_delay(s: &State, who: Cid, after: Option<Cid>) -> Result<(), Reject> {
 
 /// The characters an action affects, in resolution order, or why it is illegal.
 pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Reject> {
+    targets(s, user, act, Say::Sentence)
+}
+
+/// Whether [`action_targets`] finds the action's targets legal (nothing formatted).
+pub fn can_target(s: &State, user: Cid, act: &Action) -> bool {
+    targets(s, user, act, Say::Code).is_ok()
+}
+
+/// [`action_targets`], its refusal said as `say` asks.
+fn targets(s: &State, user: Cid, act: &Action, say: Say) -> Result<Vec<Cid>, Reject> {
     let a = s.setup.book.get(act.ability);
     let range = range_of(s, user, a);
-    let upos = s.ch(user).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
-    let single =
-        |t: Cid, ok: bool, what: &str| -> Result<Vec<Cid>, Reject> { single_target(s, user, a, range, t, ok, what) };
+    let upos = s
+        .ch(user)
+        .pos
+        .ok_or_else(|| no(say, codes::NOT_NOW, || "not on the map"))?;
+    let single = |t: Cid, ok: bool, what: &str| -> Result<Vec<Cid>, Reject> {
+        single_target(s, user, a, range, t, ok, what, say)
+    };
     let one = |list: &Vec<Cid>| -> Result<Cid, Reject> {
         match list.as_slice() {
             [t] => Ok(*t),
-            _ => Err(no(codes::INVALID_TARGET, format!("{} takes exactly one target", a.id))),
+            _ => Err(no(say, codes::INVALID_TARGET, || {
+                format!("{} takes exactly one target", a.id)
+            })),
         }
     };
     match (&a.target, &act.target) {
@@ -995,7 +1130,9 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
         }
         (TargetSpec::UpToEnemies(n), Target::Chars(l)) => {
             if l.is_empty() || l.len() > *n as usize {
-                return Err(no(codes::INVALID_TARGET, format!("{} takes 1 to {n} enemies", a.id)));
+                return Err(no(say, codes::INVALID_TARGET, || {
+                    format!("{} takes 1 to {n} enemies", a.id)
+                }));
             }
             let ordered = if s.options.distinct_targets {
                 l.windows(2).all(|w| w[0] < w[1])
@@ -1004,8 +1141,9 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             };
             if !ordered {
                 return Err(no(
+                    say,
                     codes::INVALID_TARGET,
-                    "list each target once, in the order the encounter lists them (the prompt shows the accepted form)",
+                    || "list each target once, in the order the encounter lists them (the prompt shows the accepted form)",
                 ));
             }
             for t in l {
@@ -1020,23 +1158,26 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             .collect()),
         (TargetSpec::Square, Target::Square(p)) => {
             if !in_range(s, user, range, *p) {
-                return Err(no(codes::OUT_OF_RANGE, format!("{p} is out of range")));
+                return Err(no(say, codes::OUT_OF_RANGE, || format!("{p} is out of range")));
             }
             let free = s.setup.map.get(*p).is_some_and(|c| !c.blocked);
             let occupant = s.occupant(*p);
             let swap_ok = !s.options.teleport_needs_empty && occupant.is_some_and(|o| s.allies(user, o));
             if !free || (occupant.is_some() && !swap_ok) {
-                return Err(no(codes::OCCUPIED, format!("{p} is not an empty square")));
+                return Err(no(say, codes::OCCUPIED, || format!("{p} is not an empty square")));
             }
             // Lines of a square-targeted ability (a teleport) apply to the user.
             Ok(vec![user])
         }
         (spec, target) if spec.is_shape() => {
-            let squares = shape_squares(s, user, act, upos)
-                .ok_or_else(|| no(codes::INVALID_TARGET, format!("{} needs {}", a.id, shape_hint(spec))))?;
+            let squares = shape_squares(s, user, act, upos).ok_or_else(|| {
+                no(say, codes::INVALID_TARGET, || {
+                    format!("{} needs {}", a.id, shape_hint(spec))
+                })
+            })?;
             let _ = target;
             if squares.is_empty() {
-                return Err(no(codes::INVALID_TARGET, "the shape lies entirely off the map"));
+                return Err(no(say, codes::INVALID_TARGET, || "the shape lies entirely off the map"));
             }
             // Auras sit on the user and Line ∞ starts next to it: neither needs a range check.
             if !matches!(spec, TargetSpec::Aura(_) | TargetSpec::LineToEdge) {
@@ -1049,22 +1190,25 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
                 };
                 if !ok && r == 0 {
                     // THR-R48, THR-R80: Range 0 reaches only the user's own square.
-                    return Err(no(
-                        codes::OUT_OF_RANGE,
+                    return Err(no(say, codes::OUT_OF_RANGE, || {
                         format!(
                             "{} has Range 0: its area must include its user's square ({upos})",
                             a.name
-                        ),
-                    ));
+                        )
+                    }));
                 }
                 if !ok {
-                    return Err(no(codes::OUT_OF_RANGE, "no square of the shape is within range"));
+                    return Err(no(
+                        say,
+                        codes::OUT_OF_RANGE,
+                        || "no square of the shape is within range",
+                    ));
                 }
             }
             if calc::rolls(s, a) {
                 // THR-R129, THR-R130: the shape needs at least one square that is not Obstructed.
                 if squares.iter().all(|p| obstructed(s, user, a, *p)) {
-                    return Err(no(codes::OBSTRUCTED, "every square of the shape is Obstructed"));
+                    return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
             }
             let mut hit: Vec<Cid> = s
@@ -1076,10 +1220,9 @@ pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Re
             hit.sort_by_key(|&c| order(c));
             Ok(hit)
         }
-        (spec, _) => Err(no(
-            codes::INVALID_TARGET,
-            format!("{} needs {}", a.id, shape_hint(spec)),
-        )),
+        (spec, _) => Err(no(say, codes::INVALID_TARGET, || {
+            format!("{} needs {}", a.id, shape_hint(spec))
+        })),
     }
 }
 
@@ -1101,6 +1244,7 @@ pub fn targetable(s: &State, t: Cid) -> bool {
     c.present() && c.pos.is_some() && (!c.incapacitated || s.options.incapacitated_targetable)
 }
 
+#[allow(clippy::too_many_arguments)] // the target's facts, and how to say a refusal
 fn single_target(
     s: &State,
     user: Cid,
@@ -1109,34 +1253,33 @@ fn single_target(
     t: Cid,
     ok: bool,
     what: &str,
+    say: Say,
 ) -> Result<Vec<Cid>, Reject> {
     if t as usize >= s.chars.len() {
-        return Err(no(codes::INVALID_TARGET, "no such combatant"));
+        return Err(no(say, codes::INVALID_TARGET, || "no such combatant"));
     }
     let needs_incap = matches!(a.target, TargetSpec::IncapacitatedAlly | TargetSpec::IncapacitatedEnemy);
     if !ok || !s.ch(t).present() || s.ch(t).pos.is_none() || (!needs_incap && !targetable(s, t)) {
-        return Err(no(codes::INVALID_TARGET, format!("{} must target {what}", a.id)));
+        return Err(no(say, codes::INVALID_TARGET, || {
+            format!("{} must target {what}", a.id)
+        }));
     }
     let Some(from) = s.ch(user).pos else {
-        return Err(no(
-            codes::OUT_OF_RANGE,
-            format!("{} is out of range of {}", s.name(t), a.id),
-        ));
+        return Err(no(say, codes::OUT_OF_RANGE, || {
+            format!("{} is out of range of {}", s.name(t), a.id)
+        }));
     };
     match calc::aim_from(s, user, a, range, t, from) {
         Ok(()) => Ok(vec![t]),
-        Err(AimFail::Range) => Err(no(
-            codes::OUT_OF_RANGE,
-            format!("{} is out of range of {}", s.name(t), a.id),
-        )),
-        Err(AimFail::Obstructed) => Err(no(
-            codes::OBSTRUCTED,
-            format!("{} is Obstructed from {}", s.name(t), s.name(user)),
-        )),
-        Err(AimFail::Wall) => Err(no(
-            codes::OBSTRUCTED,
-            format!("a wall blocks the line to {}", s.name(t)),
-        )),
+        Err(AimFail::Range) => Err(no(say, codes::OUT_OF_RANGE, || {
+            format!("{} is out of range of {}", s.name(t), a.id)
+        })),
+        Err(AimFail::Obstructed) => Err(no(say, codes::OBSTRUCTED, || {
+            format!("{} is Obstructed from {}", s.name(t), s.name(user))
+        })),
+        Err(AimFail::Wall) => Err(no(say, codes::OBSTRUCTED, || {
+            format!("a wall blocks the line to {}", s.name(t))
+        })),
     }
 }
 
@@ -1182,66 +1325,71 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Ve
     Some(v.into_iter().filter(|p| map.contains(*p)).collect())
 }
 
-fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
+fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Reject> {
     if s.phase != Phase::Rounds {
-        return Err(no(codes::NOT_NOW, "no Actions in Round Zero")); // THR-R21
+        return Err(no(say, codes::NOT_NOW, || "no Actions in Round Zero")); // THR-R21
     }
     if !s.ch(who).able() {
-        return Err(no(codes::NOT_NOW, "an Incapacitated character cannot act"));
+        return Err(no(say, codes::NOT_NOW, || "an Incapacitated character cannot act"));
     }
     if act.ability as usize >= s.setup.book.abilities.len() {
-        return Err(no(codes::UNKNOWN_ABILITY, "no such ability"));
+        return Err(no(say, codes::UNKNOWN_ABILITY, || "no such ability"));
     }
     let a = s.setup.book.get(act.ability);
     // THR-R30: the one Action of the turn (only in the Move step, see `check`) is a Basic
     // Combat Ability or an Action the character picked from a Combat Art.
     if a.kind != Kind::Action || !has_ability(s, who, act.ability) {
-        return Err(no(
-            codes::UNKNOWN_ABILITY,
-            format!("{} cannot use '{}' as an Action", s.name(who), a.id),
-        ));
+        return Err(no(say, codes::UNKNOWN_ABILITY, || {
+            format!("{} cannot use '{}' as an Action", s.name(who), a.id)
+        }));
     }
     // THR-R218: a Stunned character that moved may not also take its Action.
     if s.turn.stunned && s.options.draft_stunned && s.turn.moved {
         return Err(no(
+            say,
             codes::STUNNED,
-            "a Stunned character may Move or take its Action, not both",
+            || "a Stunned character may Move or take its Action, not both",
         ));
     }
     // Nova: enough Potential, spent at most once per combat (THR-R226).
     if let Some(nv) = a.nova {
         match s.ch(who).nova.iter().find(|n| n.ability == act.ability) {
-            Some(n) if n.used => return Err(no(codes::NOT_NOW, format!("{} was already used this combat", a.name))),
+            Some(n) if n.used => {
+                return Err(no(say, codes::NOT_NOW, || {
+                    format!("{} was already used this combat", a.name)
+                }));
+            }
             Some(n) if n.potential >= nv.cost => {}
             Some(n) => {
-                return Err(no(
-                    codes::NOT_NOW,
-                    format!("{} needs {} Potential and has {}", a.name, nv.cost, n.potential),
-                ));
+                return Err(no(say, codes::NOT_NOW, || {
+                    format!("{} needs {} Potential and has {}", a.name, nv.cost, n.potential)
+                }));
             }
             None => {
-                return Err(no(
-                    codes::UNKNOWN_ABILITY,
-                    format!("{} has no Potential for {}", s.name(who), a.name),
-                ));
+                return Err(no(say, codes::UNKNOWN_ABILITY, || {
+                    format!("{} has no Potential for {}", s.name(who), a.name)
+                }));
             }
         }
     }
-    check_stop_here(s, who)?;
+    check_stop_here(s, who, say)?;
     // Overexert (THR-R132 to THR-R134).
     if let Some(o) = act.overexert {
         let Some(ov) = a.overexert.get(o as usize) else {
-            return Err(no(codes::BAD_PICK, format!("{} has no such Overexert option", a.id)));
+            return Err(no(say, codes::BAD_PICK, || {
+                format!("{} has no such Overexert option", a.id)
+            }));
         };
         let cost = ov.stress.unwrap_or(s.options.overexert_stress);
         if !s.options.overexert_may_fray && s.ch(who).stress + cost > s.ch(who).st {
             return Err(no(
+                say,
                 codes::WOULD_FRAY,
-                "Overexert would make this character Frayed (overexert-may-fray = false)",
+                || "Overexert would make this character Frayed (overexert-may-fray = false)",
             ));
         }
     }
-    let targets = action_targets(s, who, act)?;
+    let targets = targets(s, who, act, say)?;
     // A teleport that uses movement needs that much movement left (THR-R60).
     let uses_movement = a
         .effect
@@ -1252,17 +1400,16 @@ fn check_action(s: &State, who: Cid, act: &Action) -> Result<(), Reject> {
         let cost = teleport_cost(s, from, *to);
         let left = movement_left(s);
         if cost > left {
-            return Err(no(
-                codes::NOT_ENOUGH_MOVEMENT,
-                format!("the teleport costs {cost} movement and {left} is left"),
-            ));
+            return Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
+                format!("the teleport costs {cost} movement and {left} is left")
+            }));
         }
     }
-    check_pick(s, who, a, act, &targets)
+    check_pick(s, who, a, act, &targets, say)
 }
 
 /// Checks the user's picks for the ability's choices.
-fn check_pick(s: &State, who: Cid, a: &Ability, act: &Action, targets: &[Cid]) -> Result<(), Reject> {
+fn check_pick(s: &State, who: Cid, a: &Ability, act: &Action, targets: &[Cid], say: Say) -> Result<(), Reject> {
     let choose = a.effect.iter().chain(&a.success).find_map(|l| match &l.op {
         Op::Choose(c) => Some(c),
         _ => None,
@@ -1285,47 +1432,53 @@ fn check_pick(s: &State, who: Cid, a: &Ability, act: &Action, targets: &[Cid]) -
     match (choose, pick.option) {
         (Some(c), Some(i)) => {
             let Some(choice) = c.get(i as usize) else {
-                return Err(no(codes::BAD_PICK, "no such option"));
+                return Err(no(say, codes::BAD_PICK, || "no such option"));
             };
             scan(&choice.ops);
         }
         (Some(c), None) => {
             let labels: Vec<&str> = c.iter().map(|c| c.label.as_str()).collect();
-            return Err(no(
-                codes::BAD_PICK,
-                format!("{} needs: option {}", a.id, labels.join("|")),
-            ));
+            return Err(no(say, codes::BAD_PICK, || {
+                format!("{} needs: option {}", a.id, labels.join("|"))
+            }));
         }
-        (None, Some(_)) => return Err(no(codes::BAD_PICK, format!("{} has no options", a.id))),
+        (None, Some(_)) => return Err(no(say, codes::BAD_PICK, || format!("{} has no options", a.id))),
         (None, None) => {}
     }
     match (needs_dir, pick.dir) {
-        (true, None) => return Err(no(codes::BAD_PICK, "that needs a direction: dir <n|ne|e|se|s|sw|w|nw>")),
-        (false, Some(_)) => return Err(no(codes::BAD_PICK, "no direction is needed")),
+        (true, None) => {
+            return Err(no(
+                say,
+                codes::BAD_PICK,
+                || "that needs a direction: dir <n|ne|e|se|s|sw|w|nw>",
+            ));
+        }
+        (false, Some(_)) => return Err(no(say, codes::BAD_PICK, || "no direction is needed")),
         (true, Some(d)) => {
             // The shifted target must be able to land there now.
             for &t in targets {
                 let Some(p) = s.ch(t).pos else { continue };
                 let to = p.step(d);
                 if !can_stop(s, t, to) || s.occupant(to).is_some() {
-                    return Err(no(codes::BLOCKED, format!("{} cannot be moved to {to}", s.name(t))));
+                    return Err(no(say, codes::BLOCKED, || {
+                        format!("{} cannot be moved to {to}", s.name(t))
+                    }));
                 }
             }
         }
         (false, None) => {}
     }
     match (needs_status, pick.status) {
-        (true, None) => Err(no(codes::BAD_PICK, "that needs a status: status <name>")),
-        (false, Some(_)) => Err(no(codes::BAD_PICK, "no status is needed")),
+        (true, None) => Err(no(say, codes::BAD_PICK, || "that needs a status: status <name>")),
+        (false, Some(_)) => Err(no(say, codes::BAD_PICK, || "no status is needed")),
         (true, Some(st)) => {
             let t = targets.first().copied().unwrap_or(who);
             if is_negative(s, st) && status_on(s, t, st) {
                 Ok(())
             } else {
-                Err(no(
-                    codes::BAD_PICK,
-                    format!("{} has no negative status '{}' to end", s.name(t), st.name()),
-                ))
+                Err(no(say, codes::BAD_PICK, || {
+                    format!("{} has no negative status '{}' to end", s.name(t), st.name())
+                }))
             }
         }
         (false, None) => Ok(()),
@@ -1350,7 +1503,7 @@ pub fn status_on(s: &State, c: Cid, st: StatusRef) -> bool {
     }
 }
 
-fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
+fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<(), Reject> {
     match (top, cmd) {
         (Frame::Use(u), Command::Defend(d)) if u.stage == UseStage::Defences => {
             let t = u.targets[u.index as usize];
@@ -1358,15 +1511,14 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
             if calc::defences(s, t, a).contains(d) {
                 Ok(())
             } else {
-                Err(no(
-                    codes::BAD_PICK,
-                    format!("{} cannot defend with {} against {}", s.name(t), d.name(), a.name),
-                ))
+                Err(no(say, codes::BAD_PICK, || {
+                    format!("{} cannot defend with {} against {}", s.name(t), d.name(), a.name)
+                }))
             }
         }
         (Frame::Window(w), Command::Trigger(id)) => {
             let Some(&(holder, _)) = w.candidates.get(w.asked as usize) else {
-                return Err(no(codes::NOT_NOW, "no trigger is on offer"));
+                return Err(no(say, codes::NOT_NOW, || "no trigger is on offer"));
             };
             let mine = w.candidates[w.asked as usize..].iter().filter(|(h, _)| *h == holder);
             let allowed = if s.options.controller_orders_own_triggers {
@@ -1377,71 +1529,70 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
             if allowed {
                 Ok(())
             } else {
-                Err(no(codes::UNKNOWN_ABILITY, "that trigger is not on offer"))
+                Err(no(say, codes::UNKNOWN_ABILITY, || "that trigger is not on offer"))
             }
         }
         (Frame::Use(u), Command::DefendWith(d, b)) if u.stage == UseStage::Defences => {
             let t = u.targets[u.index as usize];
-            check_in_frame(s, top, &Command::Defend(*d))?;
+            check_in_frame(s, top, &Command::Defend(*d), say)?;
             match s.ch(t).buff {
                 Some(buff) if buff.ability == *b && buff.uses > 0 => {
                     let spec = s.setup.book.get(buff.ability).buff_spec.as_ref();
                     if spec.is_some_and(|x| x.defence_bonus.is_some() || x.reduce_damage > 0) {
                         Ok(())
                     } else {
-                        Err(no(codes::BAD_PICK, "that Buff does not help defence rolls"))
+                        Err(no(say, codes::BAD_PICK, || "that Buff does not help defence rolls"))
                     }
                 }
-                _ => Err(no(
-                    codes::BAD_PICK,
-                    format!("{} has no usable Buff '{}'", s.name(t), s.setup.book.get(*b).id),
-                )),
+                _ => Err(no(say, codes::BAD_PICK, || {
+                    format!("{} has no usable Buff '{}'", s.name(t), s.setup.book.get(*b).id)
+                })),
             }
         }
         (Frame::Window(_), Command::Pass) => Ok(()),
         (Frame::Roll(r), Command::Reroll | Command::Pass) if r.asking => Ok(()),
         (Frame::Prompt(Prompt::Move { .. }), Command::Pass) => Ok(()),
         (Frame::Prompt(Prompt::Move { who, budget, toward }), Command::Move(to)) => {
-            if calc::has(s, *who, Cond::Immobilized) {
-                return Err(no(codes::IMMOBILIZED, format!("{} is Immobilized", s.name(*who))));
-            }
-            let from = s.ch(*who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
+            let from = prompt_move_start(s, *who, say)?;
             if *to == from {
-                return Err(no(codes::INVALID_TARGET, "already there (use pass to stay)"));
+                return Err(no(say, codes::INVALID_TARGET, || "already there (use pass to stay)"));
             }
             if !can_stop(s, *who, *to) {
-                return Err(no(codes::CANNOT_STOP_HERE, format!("{to} is not an empty square")));
+                return Err(no(say, codes::CANNOT_STOP_HERE, || {
+                    format!("{to} is not an empty square")
+                }));
             }
             if let Some(t) = toward
-                && let Some(tp) = s.ch(*t).pos
-                && dist(s, *to, tp) > dist(s, from, tp)
+                && !toward_ok(s, from, *to, Some(*t))
             {
-                return Err(no(
-                    codes::INVALID_TARGET,
-                    format!("{to} is farther from {} than where {} stands", s.name(*t), s.name(*who)),
-                ));
+                return Err(no(say, codes::INVALID_TARGET, || {
+                    format!("{to} is farther from {} than where {} stands", s.name(*t), s.name(*who))
+                }));
             }
             if path_for(s, *who, from, *to, *budget).is_some() {
                 Ok(())
             } else {
-                Err(no(
-                    codes::NOT_ENOUGH_MOVEMENT,
-                    format!("{to} cannot be reached with {budget} movement"),
-                ))
+                Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
+                    format!("{to} cannot be reached with {budget} movement")
+                }))
             }
         }
         (Frame::Prompt(Prompt::BuffReplace { .. }), Command::Accept | Command::Decline) => Ok(()),
         (Frame::Prompt(Prompt::BuffKeep { .. } | Prompt::Upkeep { .. }), Command::Keep | Command::Release) => Ok(()),
-        _ => Err(no(codes::NOT_NOW, "another decision is pending (see the prompt)")),
+        _ => Err(no(
+            say,
+            codes::NOT_NOW,
+            || "another decision is pending (see the prompt)",
+        )),
     }
 }
 
-fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
+fn check_ruling(s: &State, r: &Ruling, say: Say) -> Result<(), Reject> {
     let known = |c: Cid| (c as usize) < s.chars.len();
     match r {
         Ruling::Adjust { who, gauge, by } => {
             if !known(*who) {
-                return Err(no(codes::BAD_RULING, "no such combatant"));
+                return Err(no(say, codes::BAD_RULING, || "no such combatant"));
             }
             let v = by.apply(crate::event::gauge(s.ch(*who), *gauge));
             let min = match gauge {
@@ -1450,16 +1601,18 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
                 _ => 0,
             };
             if v < min {
-                return Err(no(codes::BAD_RULING, format!("{} cannot go below {min}", gauge.name())));
+                return Err(no(say, codes::BAD_RULING, || {
+                    format!("{} cannot go below {min}", gauge.name())
+                }));
             }
             if *gauge == Gauge::Wounds && v > 3 {
-                return Err(no(codes::BAD_RULING, "wounds go from 0 to 3"));
+                return Err(no(say, codes::BAD_RULING, || "wounds go from 0 to 3"));
             }
             Ok(())
         }
         Ruling::Other(ThrumRuling::Status { who, status, by }) => {
             if !known(*who) {
-                return Err(no(codes::BAD_RULING, "no such combatant"));
+                return Err(no(say, codes::BAD_RULING, || "no such combatant"));
             }
             let old = if status_on(s, *who, *status) {
                 match status {
@@ -1472,35 +1625,35 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             let v = by.apply(old);
             let max = if matches!(status, StatusRef::Cond(_)) { 1 } else { 255 };
             if !(0..=max).contains(&v) {
-                return Err(no(
-                    codes::BAD_RULING,
-                    format!("{} must end between 0 and {max}", status.name()),
-                ));
+                return Err(no(say, codes::BAD_RULING, || {
+                    format!("{} must end between 0 and {max}", status.name())
+                }));
             }
             Ok(())
         }
         Ruling::Other(ThrumRuling::Incapacitate { who, on }) => {
             if !known(*who) || s.ch(*who).removed {
-                return Err(no(codes::BAD_RULING, "no such combatant in the fight"));
+                return Err(no(say, codes::BAD_RULING, || "no such combatant in the fight"));
             }
             if s.ch(*who).incapacitated == *on {
-                return Err(no(
-                    codes::BAD_RULING,
+                return Err(no(say, codes::BAD_RULING, || {
                     if *on {
                         "already Incapacitated"
                     } else {
                         "not Incapacitated"
-                    },
-                ));
+                    }
+                }));
             }
             Ok(())
         }
         Ruling::Move { who, to } => {
             if !known(*who) || s.ch(*who).removed {
-                return Err(no(codes::BAD_RULING, "no such combatant in the fight"));
+                return Err(no(say, codes::BAD_RULING, || "no such combatant in the fight"));
             }
             if !can_stop(s, *who, *to) {
-                return Err(no(codes::BAD_RULING, format!("{to} is not an empty square on the map")));
+                return Err(no(say, codes::BAD_RULING, || {
+                    format!("{to} is not an empty square on the map")
+                }));
             }
             Ok(())
         }
@@ -1509,35 +1662,38 @@ fn check_ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
                 || id.is_empty()
                 || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
             {
-                return Err(no(codes::BAD_RULING, format!("'{id}' is taken or not a valid id")));
+                return Err(no(say, codes::BAD_RULING, || {
+                    format!("'{id}' is taken or not a valid id")
+                }));
             }
             if !s.setup.templates.contains_key(template) {
                 let names: Vec<&str> = s.setup.templates.keys().map(String::as_str).collect();
-                return Err(no(
-                    codes::BAD_RULING,
-                    format!("no template '{template}' (templates: {})", names.join(", ")),
-                ));
+                return Err(no(say, codes::BAD_RULING, || {
+                    format!("no template '{template}' (templates: {})", names.join(", "))
+                }));
             }
             if *side as usize >= s.setup.sides.len() {
-                return Err(no(codes::BAD_RULING, "no such side"));
+                return Err(no(say, codes::BAD_RULING, || "no such side"));
             }
             if s.chars.len() >= 64 {
-                return Err(no(codes::BAD_RULING, "at most 64 combatants"));
+                return Err(no(say, codes::BAD_RULING, || "at most 64 combatants"));
             }
             if s.setup.map.get(*at).is_none_or(|c| c.blocked) || s.occupant(*at).is_some() {
-                return Err(no(codes::BAD_RULING, format!("{at} is not an empty square on the map")));
+                return Err(no(say, codes::BAD_RULING, || {
+                    format!("{at} is not an empty square on the map")
+                }));
             }
             Ok(())
         }
         Ruling::Remove { who } => {
             if !known(*who) || s.ch(*who).removed {
-                return Err(no(codes::BAD_RULING, "no such combatant in the fight"));
+                return Err(no(say, codes::BAD_RULING, || "no such combatant in the fight"));
             }
             Ok(())
         }
         Ruling::End { winner } => {
             if winner.is_some_and(|w| w as usize >= s.setup.sides.len()) {
-                return Err(no(codes::BAD_RULING, "no such side"));
+                return Err(no(say, codes::BAD_RULING, || "no such side"));
             }
             Ok(())
         }

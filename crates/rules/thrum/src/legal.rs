@@ -1,12 +1,17 @@
 //! The legal commands for the pending decision, in a fixed order.
 //!
-//! Candidates are generated generously and filtered through [`check`], the single source of
+//! Candidates are generated generously and filtered through [`check`](check::check), the single source of
 //! legality, so the list can never offer something the rules refuse. The conformance suite
 //! checks the other direction: every command the rules accept at a decision is in the list.
+//! Moves are the exception to the filter: checking a `move` runs a path search, so the squares
+//! come from one reachability search through the check's own [`check::moves`] and
+//! [`check::prompt_moves`], which accept exactly what [`check`](check::check) accepts (`tests/legal_probe.rs`
+//! compares them square by square). The filter asks [`allowed`], the check's verdict without
+//! the sentence of a refusal, which nobody reads here.
 
 use crate::ability::{Attr, Kind, Op, TargetSpec};
 use crate::calc::{self, has_ability, range_of};
-use crate::check::{self, check, negative_statuses};
+use crate::check::{self, allowed, negative_statuses};
 use crate::command::{Action, Command, Target};
 use crate::setup::Cid;
 use crate::state::{Frame, Pick, Prompt, State, Step, UseStage};
@@ -19,7 +24,7 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
         return;
     }
     let push = |c: Command, out: &mut Vec<Command>| {
-        if check(s, &c).is_ok() {
+        if allowed(s, &c) {
             out.push(c);
         }
     };
@@ -38,11 +43,10 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
                 push(Command::Reroll, out);
                 push(Command::Pass, out);
             }
-            Frame::Prompt(Prompt::Move { who, budget, .. }) => {
-                if let Some(from) = s.ch(*who).pos {
-                    for (p, _) in check::reach_for(s, *who, from, *budget) {
-                        push(Command::Move(p), out);
-                    }
+            Frame::Prompt(Prompt::Move { who, budget, toward }) => {
+                // One reachability search for every square (`prompt_moves` is the check's own).
+                for (p, _) in check::prompt_moves(s, *who, *budget, *toward) {
+                    out.push(Command::Move(p));
                 }
                 push(Command::Pass, out);
             }
@@ -85,8 +89,9 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
         }
         Step::Move | Step::ActionMove => {
             if check::movement_left(s) > 0 || s.options.partial_steps {
-                for (p, _) in check::with_scratch(|sc| check::reachable(s, who, sc)) {
-                    push(Command::Move(p), out);
+                // One reachability search for every square (`moves` is the check's own).
+                for (p, _) in check::with_scratch(|sc| check::moves(s, sc)) {
+                    out.push(Command::Move(p));
                 }
                 for d in Dir::ALL {
                     push(Command::Step { dir: d, roll: None }, out);
@@ -124,7 +129,7 @@ fn stances(s: &State, who: Cid, out: &mut Vec<Command>) {
     for id in abilities_of(s, who) {
         if s.setup.book.get(id).kind == Kind::Stance {
             let c = Command::Stance(id);
-            if check(s, &c).is_ok() {
+            if allowed(s, &c) {
                 out.push(c);
             }
         }
@@ -156,7 +161,7 @@ pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, si
                 .ids()
                 .filter(|&t| {
                     s.enemies(user, t)
-                        && check::action_targets(
+                        && check::can_target(
                             s,
                             user,
                             &Action {
@@ -166,7 +171,6 @@ pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, si
                                 overexert: None,
                             },
                         )
-                        .is_ok()
                 })
                 .collect();
             let mut out = Vec::new();
@@ -319,7 +323,7 @@ fn each_action(s: &State, who: Cid, f: &mut dyn FnMut(Command) -> ControlFlow<()
                         pick,
                         overexert: ov,
                     });
-                    if check(s, &c).is_ok() {
+                    if allowed(s, &c) {
                         f(c)?;
                     }
                 }

@@ -221,8 +221,8 @@ fn slot_needs_decision(s: &State) -> bool {
     // THR-R15: a slot that may not Delay (it already delayed this round) begins by itself.
     let who = s.turn.who;
     s.ch(who).present()
-        && (check::check(s, &Command::Delay(None)).is_ok()
+        && (check::allowed(s, &Command::Delay(None))
             || s.order
                 .later_waiting()
-                .any(|t| check::check(s, &Command::Delay(Some(t))).is_ok()))
+                .any(|t| check::allowed(s, &Command::Delay(Some(t)))))
 }
