@@ -132,12 +132,15 @@ fn best_attack(s: &State, me: Cid, memo: &mut odds::Memo) -> Option<(f64, Action
     let mut best: Option<(f64, Action)> = None;
     for (k, carried) in c.items.iter().enumerate() {
         let slot = k as u8;
-        if !carried.held || !s.setup.armoury.item(carried.item).weapon {
+        let item = s.setup.armoury.item(carried.item);
+        if !carried.held || !item.weapon {
             continue;
         }
         let attr = default_attr(s, me, slot);
         let prof = default_prof(s, me, slot);
-        for t in standing_enemies(s, me) {
+        // Out of the weapon's reach the rules refuse the attack (`check::attack_ok`): skip it
+        // without asking them to word the refusal.
+        for t in standing_enemies(s, me).filter(|&t| calc::distance_between(s, me, t) <= item.range) {
             let action = Action::Attack {
                 target: t,
                 slot,

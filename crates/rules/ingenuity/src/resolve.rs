@@ -25,7 +25,7 @@ use crate::setup::{Cid, Objective};
 use crate::state::{
     Attack, AttackKind, Defences, Ext, Frame, Phase, ReadyAction, ReadyWindow, Stage, State, Trigger, Walk,
 };
-use fray_dice::Faces;
+use fray_dice::{Dice, Faces};
 use fray_engine::resolve::settle;
 use fray_engine::{EngineError, Flow, Outcome};
 use std::fmt;
@@ -39,17 +39,41 @@ pub type Cx<'a> = fray_engine::Cx<'a, Ingenuity>;
 pub type R = Result<(), EngineError>;
 
 /// Rolls one die.
-fn die(cx: &mut Cx, sides: u16, why: &dyn fmt::Display) -> Result<u16, EngineError> {
+fn die(dice: &mut dyn Dice, sides: u16, why: &dyn fmt::Display) -> Result<u16, EngineError> {
     let mut f = Faces::new();
-    cx.dice.roll(1, sides, why, &mut f)?;
+    dice.roll(1, sides, why, &mut f)?;
     Ok(f.iter().next().unwrap_or(1))
 }
 
-struct Why<'a>(&'a str, &'a str);
+/// Why a die is rolled: "<name>'s <what>", then which die of a test, if any. Formatted only
+/// when someone is asked or shown (a seeded roll never formats it).
+struct Why<'a>(&'a str, &'a str, Part);
+
+/// Which die of a test is rolled.
+#[derive(Clone, Copy)]
+enum Part {
+    /// A die alone (a luck test, a misfire's pick).
+    Whole,
+    /// The attribute die, with its sides.
+    Attribute(u8),
+    /// The skill die, with its sides.
+    Skill(u8),
+    /// The luck die of a test.
+    Luck,
+    /// A reroll for advantage or disadvantage, with the sides of the die rerolled.
+    Reroll(u8),
+}
 
 impl fmt::Display for Why<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}'s {}", self.0, self.1)
+        write!(f, "{}'s {}", self.0, self.1)?;
+        match self.2 {
+            Part::Whole => Ok(()),
+            Part::Attribute(n) => write!(f, " (attribute d{n})"),
+            Part::Skill(n) => write!(f, " (skill d{n})"),
+            Part::Luck => write!(f, " (luck d20)"),
+            Part::Reroll(n) => write!(f, " (reroll d{n})"),
+        }
     }
 }
 
@@ -66,18 +90,18 @@ pub fn roll_test(
     attack: bool,
     what: &str,
 ) -> Result<TestRoll, EngineError> {
-    let name = cx.s.name(who).to_string();
+    let name = cx.s.name(who);
     let a = die(
-        cx,
+        &mut *cx.dice,
         u16::from(attr_die),
-        &Why(&name, &format!("{what} (attribute d{attr_die})")),
+        &Why(name, what, Part::Attribute(attr_die)),
     )?;
     let k = die(
-        cx,
+        &mut *cx.dice,
         u16::from(skill_die),
-        &Why(&name, &format!("{what} (skill d{skill_die})")),
+        &Why(name, what, Part::Skill(skill_die)),
     )?;
-    let luck = die(cx, 20, &Why(&name, &format!("{what} (luck d20)")))?;
+    let luck = die(&mut *cx.dice, 20, &Why(name, what, Part::Luck))?;
     let mut dice = [
         Die {
             sides: attr_die,
@@ -101,7 +125,7 @@ pub fn roll_test(
             usize::from(dice[1].face > dice[0].face)
         };
         let sides = dice[which].sides;
-        let new = die(cx, u16::from(sides), &Why(&name, &format!("{what} (reroll d{sides})")))?;
+        let new = die(&mut *cx.dice, u16::from(sides), &Why(name, what, Part::Reroll(sides)))?;
         let old = dice[which].face;
         dice[which].face = if adv { old.max(new) } else { old.min(new) };
         rerolls.push(Reroll {
@@ -127,8 +151,7 @@ pub fn roll_test(
 
 /// A luck test: the luck die alone (core rule 3).
 fn luck_test(cx: &mut Cx, who: Cid, what: &str) -> Result<(u16, i16), EngineError> {
-    let name = cx.s.name(who).to_string();
-    let luck = die(cx, 20, &Why(&name, what))?;
+    let luck = die(&mut *cx.dice, 20, &Why(cx.s.name(who), what, Part::Whole))?;
     Ok((
         luck,
         luck as i16 + cx.s.options.luck_modifier + cx.s.info(who).stats.luck_modifier,
@@ -1341,8 +1364,12 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
             let (pick, target) = if near.len() == 1 {
                 (None, near[0])
             } else {
-                let name = cx.s.name(a.attacker).to_string();
-                let k = die(cx, near.len() as u16, &Why(&name, "misfire (who is hit)"))?;
+                let name = cx.s.name(a.attacker);
+                let k = die(
+                    &mut *cx.dice,
+                    near.len() as u16,
+                    &Why(name, "misfire (who is hit)", Part::Whole),
+                )?;
                 (Some(k), near[(k as usize - 1).min(near.len() - 1)])
             };
             cx.emit(Event::Misfired {
