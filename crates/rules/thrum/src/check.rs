@@ -9,7 +9,7 @@
 //! `cannot-delay`, `bad-pick`, `not-in-start-area`, `cannot-stop-here`, `would-fray`,
 //! `bad-ruling`.
 
-use crate::ability::{Ability, Attr, Cond, Kind, Op, TargetSpec, XStatus};
+use crate::ability::{Ability, AbilityId, Attr, Cond, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, range_of};
 use crate::codes;
 use crate::command::{Action, Command, Gauge, Ruling, Target, ThrumRuling};
@@ -1326,19 +1326,58 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Ve
 }
 
 fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Reject> {
+    action_use(s, who, act.ability, act.overexert, say)?;
+    let targets = action_aim(s, who, act, say)?;
+    check_pick(s, who, s.setup.book.get(act.ability), act, &targets, say)
+}
+
+/// Whether [`check`] may accept an Action of the current character with this ability and
+/// Overexert option for some target and pick: every part of its check that depends on neither.
+/// With [`action_aimed`] and [`pick_allowed`] it is the check of an Action in three pieces, for
+/// the legal list, which tries many targets and picks of one ability: [`allowed`] accepts an
+/// Action exactly when `action_open` holds, `action_aimed` gives its targets and `pick_allowed`
+/// accepts its pick with them.
+pub fn action_open(s: &State, ability: AbilityId, overexert: Option<u8>) -> bool {
+    s.outcome.is_none()
+        && s.stack.is_empty()
+        && s.turn.step == Step::Move
+        && (ability as usize) < s.setup.book.abilities.len()
+        && action_use(s, s.turn.who, ability, overexert, Say::Code).is_ok()
+}
+
+/// For an Action whose [`action_open`] holds, the characters it affects when [`check`] may accept
+/// it with some pick: the part of its check that depends on its target and not on its pick.
+pub fn action_aimed(s: &State, act: &Action) -> Option<Vec<Cid>> {
+    if let Target::Chars(l) = &act.target
+        && l.iter().any(|&c| c as usize >= s.chars.len())
+    {
+        return None;
+    }
+    action_aim(s, s.turn.who, act, Say::Code).ok()
+}
+
+/// For an Action whose [`action_aimed`] gave `targets`, whether [`check`] accepts its pick.
+pub fn pick_allowed(s: &State, act: &Action, targets: &[Cid]) -> bool {
+    let a = s.setup.book.get(act.ability);
+    check_pick(s, s.turn.who, a, act, targets, Say::Code).is_ok()
+}
+
+/// The part of an Action's check that depends on neither its target nor its pick: the turn,
+/// the ability and its user, Nova and Overexert.
+fn action_use(s: &State, who: Cid, ability: AbilityId, overexert: Option<u8>, say: Say) -> Result<(), Reject> {
     if s.phase != Phase::Rounds {
         return Err(no(say, codes::NOT_NOW, || "no Actions in Round Zero")); // THR-R21
     }
     if !s.ch(who).able() {
         return Err(no(say, codes::NOT_NOW, || "an Incapacitated character cannot act"));
     }
-    if act.ability as usize >= s.setup.book.abilities.len() {
+    if ability as usize >= s.setup.book.abilities.len() {
         return Err(no(say, codes::UNKNOWN_ABILITY, || "no such ability"));
     }
-    let a = s.setup.book.get(act.ability);
+    let a = s.setup.book.get(ability);
     // THR-R30: the one Action of the turn (only in the Move step, see `check`) is a Basic
     // Combat Ability or an Action the character picked from a Combat Art.
-    if a.kind != Kind::Action || !has_ability(s, who, act.ability) {
+    if a.kind != Kind::Action || !has_ability(s, who, ability) {
         return Err(no(say, codes::UNKNOWN_ABILITY, || {
             format!("{} cannot use '{}' as an Action", s.name(who), a.id)
         }));
@@ -1353,7 +1392,7 @@ fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Rejec
     }
     // Nova: enough Potential, spent at most once per combat (THR-R226).
     if let Some(nv) = a.nova {
-        match s.ch(who).nova.iter().find(|n| n.ability == act.ability) {
+        match s.ch(who).nova.iter().find(|n| n.ability == ability) {
             Some(n) if n.used => {
                 return Err(no(say, codes::NOT_NOW, || {
                     format!("{} was already used this combat", a.name)
@@ -1374,7 +1413,7 @@ fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Rejec
     }
     check_stop_here(s, who, say)?;
     // Overexert (THR-R132 to THR-R134).
-    if let Some(o) = act.overexert {
+    if let Some(o) = overexert {
         let Some(ov) = a.overexert.get(o as usize) else {
             return Err(no(say, codes::BAD_PICK, || {
                 format!("{} has no such Overexert option", a.id)
@@ -1389,6 +1428,13 @@ fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Rejec
             ));
         }
     }
+    Ok(())
+}
+
+/// The part of an Action's check that depends on its target and not on its pick: the
+/// characters it affects, and for a teleport that uses movement, that much movement left.
+fn action_aim(s: &State, who: Cid, act: &Action, say: Say) -> Result<Vec<Cid>, Reject> {
+    let a = s.setup.book.get(act.ability);
     let targets = targets(s, who, act, say)?;
     // A teleport that uses movement needs that much movement left (THR-R60).
     let uses_movement = a
@@ -1405,7 +1451,7 @@ fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Rejec
             }));
         }
     }
-    check_pick(s, who, a, act, &targets, say)
+    Ok(targets)
 }
 
 /// Checks the user's picks for the ability's choices.

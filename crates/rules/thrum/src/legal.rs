@@ -145,17 +145,35 @@ pub fn abilities_of(s: &State, who: Cid) -> Vec<crate::ability::AbilityId> {
 
 /// Candidate targets of an ability for a user (before the legality filter).
 pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, size: i16) -> Vec<Target> {
+    let mut v = Vec::new();
+    let _ = each_target(s, user, id, size, &mut |t| {
+        v.push(t);
+        ControlFlow::Continue(())
+    });
+    v
+}
+
+/// Calls `f` with each of [`target_candidates`], in its order, until it breaks (without
+/// collecting them).
+fn each_target(
+    s: &State,
+    user: Cid,
+    id: crate::ability::AbilityId,
+    size: i16,
+    f: &mut dyn FnMut(Target) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let a = s.setup.book.get(id);
-    let Some(upos) = s.ch(user).pos else { return Vec::new() };
+    let Some(upos) = s.ch(user).pos else {
+        return ControlFlow::Continue(());
+    };
     let range = range_of(s, user, a).unwrap_or(0);
     let map = &s.setup.map;
-    let near = |extra: i16| -> Vec<Pos> {
+    let near = |extra: i16| {
         map.positions()
-            .filter(|p| fray_space::chebyshev(*p, upos) as i16 <= range + extra)
-            .collect()
+            .filter(move |p| fray_space::chebyshev(*p, upos) as i16 <= range + extra)
     };
     match &a.target {
-        TargetSpec::SelfOnly | TargetSpec::AllEnemies | TargetSpec::Aura(_) => vec![Target::None],
+        TargetSpec::SelfOnly | TargetSpec::AllEnemies | TargetSpec::Aura(_) => f(Target::None),
         TargetSpec::UpToEnemies(n) => {
             let pool: Vec<Cid> = s
                 .ids()
@@ -182,30 +200,28 @@ pub fn target_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, si
                 0,
                 &mut out,
             );
-            out.into_iter().map(Target::Chars).collect()
+            out.into_iter().try_for_each(|l| f(Target::Chars(l)))
         }
         TargetSpec::Area(_) => {
             let size = size.max(1);
-            let mut v = Vec::new();
             for y in (upos.y - range - size + 1)..=(upos.y + range) {
                 for x in (upos.x - range - size + 1)..=(upos.x + range) {
-                    v.push(Target::Area(Pos::new(x, y)));
+                    f(Target::Area(Pos::new(x, y)))?;
                 }
             }
-            v
+            ControlFlow::Continue(())
         }
         TargetSpec::Line(_) => {
-            let mut v = Vec::new();
             for p in near(size.max(1)) {
                 for d in Dir::ALL {
-                    v.push(Target::Line(p, d));
+                    f(Target::Line(p, d))?;
                 }
             }
-            v
+            ControlFlow::Continue(())
         }
-        TargetSpec::LineToEdge => Dir::ALL.iter().map(|d| Target::Toward(*d)).collect(),
-        TargetSpec::Square => near(0).into_iter().map(Target::Square).collect(),
-        _ => s.ids().map(|t| Target::Chars(vec![t])).collect(),
+        TargetSpec::LineToEdge => Dir::ALL.iter().try_for_each(|d| f(Target::Toward(*d))),
+        TargetSpec::Square => near(0).try_for_each(|p| f(Target::Square(p))),
+        _ => s.ids().try_for_each(|t| f(Target::Chars(vec![t]))),
     }
 }
 
@@ -226,9 +242,33 @@ fn subsets(pool: &[Cid], max: usize, repeat: bool, cur: &mut Vec<Cid>, from: usi
 
 /// The pick variants an ability may need (choice options, directions, statuses).
 pub fn pick_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, target: &Target) -> Vec<Pick> {
+    let mut v = Vec::new();
+    let _ = each_pick(s, id, status_target(user, target), &mut |p| {
+        v.push(p);
+        ControlFlow::Continue(())
+    });
+    v
+}
+
+/// Whose negative statuses a pick may name: the first target's, or the user's.
+fn status_target(user: Cid, target: &Target) -> Cid {
+    match target {
+        Target::Chars(l) => l.first().copied().unwrap_or(user),
+        _ => user,
+    }
+}
+
+/// Calls `f` with each of [`pick_candidates`], in its order, until it breaks (without
+/// collecting them); `status_target` is [`status_target`] of the target.
+fn each_pick(
+    s: &State,
+    id: crate::ability::AbilityId,
+    status_target: Cid,
+    f: &mut dyn FnMut(Pick) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let a = s.setup.book.get(id);
     let choose = a.effect.iter().chain(&a.success).find_map(|l| match &l.op {
-        Op::Choose(c) => Some(c.clone()),
+        Op::Choose(c) => Some(c),
         _ => None,
     });
     let needs = |lines: &[crate::ability::Line]| -> (bool, bool) {
@@ -242,43 +282,32 @@ pub fn pick_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, targ
         let (a3, b3) = needs(&a.critical);
         (a1 || a2 || a3, b1 || b2 || b3)
     };
-    let status_target = match target {
-        Target::Chars(l) => l.first().copied().unwrap_or(user),
-        _ => user,
-    };
-    let expand = |option: Option<u8>, dir: bool, st: bool| -> Vec<Pick> {
-        let dirs: Vec<Option<Dir>> = if dir {
-            Dir::ALL.iter().map(|d| Some(*d)).collect()
-        } else {
-            vec![None]
-        };
+    // Each direction (or none) with each negative status (or none), directions outermost.
+    let some_dirs = Dir::ALL.map(Some);
+    let mut expand = |option: Option<u8>, dir: bool, st: bool| -> ControlFlow<()> {
+        let dirs: &[Option<Dir>] = if dir { &some_dirs } else { &[None] };
         let sts: Vec<Option<crate::state::StatusRef>> = if st {
             negative_statuses(s, status_target).into_iter().map(Some).collect()
         } else {
             vec![None]
         };
-        let mut v = Vec::new();
-        for d in &dirs {
+        for d in dirs {
             for t in &sts {
-                v.push(Pick {
+                f(Pick {
                     option,
                     dir: *d,
                     status: *t,
-                });
+                })?;
             }
         }
-        v
+        ControlFlow::Continue(())
     };
     match choose {
         None => expand(None, base_dir, base_st),
-        Some(c) => c
-            .iter()
-            .enumerate()
-            .flat_map(|(i, ch)| {
-                let (d, st) = needs(&ch.ops);
-                expand(Some(i as u8), base_dir || d, base_st || st)
-            })
-            .collect(),
+        Some(c) => c.iter().enumerate().try_for_each(|(i, ch)| {
+            let (d, st) = needs(&ch.ops);
+            expand(Some(i as u8), base_dir || d, base_st || st)
+        }),
     }
 }
 
@@ -295,39 +324,42 @@ pub fn any_action(s: &State, who: Cid) -> bool {
 }
 
 /// Calls `f` with every legal Action of `who`, in the listed order, until it breaks.
+///
+/// The check runs in its three pieces (see [`check::action_open`]): once per ability and
+/// Overexert option, once per target, once per pick; one Action is changed in place from
+/// candidate to candidate and copied only when it is legal.
 fn each_action(s: &State, who: Cid, f: &mut dyn FnMut(Command) -> ControlFlow<()>) -> ControlFlow<()> {
     for id in abilities_of(s, who) {
         let a = s.setup.book.get(id);
         if a.kind != Kind::Action {
             continue;
         }
-        let overs: Vec<Option<u8>> = std::iter::once(None)
-            .chain((0..a.overexert.len() as u8).map(Some))
-            .collect();
-        for ov in overs {
-            let size = check::area_size(
-                s,
-                who,
-                &Action {
-                    ability: id,
-                    target: Target::None,
-                    pick: Pick::default(),
-                    overexert: ov,
-                },
-            );
-            for target in target_candidates(s, who, id, size) {
-                for pick in pick_candidates(s, who, id, &target) {
-                    let c = Command::Act(Action {
-                        ability: id,
-                        target: target.clone(),
-                        pick,
-                        overexert: ov,
-                    });
-                    if allowed(s, &c) {
-                        f(c)?;
-                    }
-                }
+        for ov in std::iter::once(None).chain((0..a.overexert.len() as u8).map(Some)) {
+            if !check::action_open(s, id, ov) {
+                continue;
             }
+            let mut act = Action {
+                ability: id,
+                target: Target::None,
+                pick: Pick::default(),
+                overexert: ov,
+            };
+            let size = check::area_size(s, who, &act);
+            each_target(s, who, id, size, &mut |target| {
+                let on = status_target(who, &target);
+                act.target = target;
+                let Some(targets) = check::action_aimed(s, &act) else {
+                    return ControlFlow::Continue(());
+                };
+                each_pick(s, id, on, &mut |pick| {
+                    act.pick = pick;
+                    if check::pick_allowed(s, &act, &targets) {
+                        f(Command::Act(act.clone()))
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+            })?;
         }
     }
     ControlFlow::Continue(())
