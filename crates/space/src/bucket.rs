@@ -35,7 +35,10 @@ impl BucketQueue {
     #[must_use]
     pub fn fits(items: usize, max_key: u32) -> bool {
         let words = items.div_ceil(64).max(1);
-        (max_key as usize).checked_add(1).and_then(|b| b.checked_mul(words)).is_some_and(|w| w <= Self::MAX_WORDS)
+        (max_key as usize)
+            .checked_add(1)
+            .and_then(|b| b.checked_mul(words))
+            .is_some_and(|w| w <= Self::MAX_WORDS)
     }
 
     /// Prepares an empty queue for items below `items` and keys up to `max_key` (which must

@@ -1104,7 +1104,12 @@ fn best_defence_odds(s: &State, t: Cid, attacker: Cid, a: &Ability) -> (Defence,
         })
         .max_by(|x, y| x.1.total_cmp(&y.1))
         .map_or_else(
-            || (Defence::Decline, attack_odds_with(s, attacker, a, t, Defence::Decline, att_net)),
+            || {
+                (
+                    Defence::Decline,
+                    attack_odds_with(s, attacker, a, t, Defence::Decline, att_net),
+                )
+            },
             |(d, _, o)| (d, o),
         )
 }

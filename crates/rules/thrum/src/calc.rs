@@ -384,7 +384,11 @@ pub fn has_cover_with(s: &State, occ: &Occupancy, attacker: Cid, from: Pos, at: 
         return cover_check(s, attacker, from, at).sources > 0;
     };
     let covered = cover_geometry(s, occ, attacker, from, fk, at, tk, true).sources > 0;
-    debug_assert_eq!(covered, cover_check(s, attacker, from, at).sources > 0, "cover from {from} at {at}");
+    debug_assert_eq!(
+        covered,
+        cover_check(s, attacker, from, at).sources > 0,
+        "cover from {from} at {at}"
+    );
     covered
 }
 

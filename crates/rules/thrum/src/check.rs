@@ -123,12 +123,7 @@ fn combine_step(s: &State, c: StepCost, leave: bool, roll: bool) -> i16 {
 }
 
 /// [`combine_step`] under the `extra-costs` option `extra_costs`.
-pub(crate) fn combine_step_with(
-    extra_costs: crate::options::ExtraCosts,
-    c: StepCost,
-    leave: bool,
-    roll: bool,
-) -> i16 {
+pub(crate) fn combine_step_with(extra_costs: crate::options::ExtraCosts, c: StepCost, leave: bool, roll: bool) -> i16 {
     let leave = i16::from(leave);
     // `climb` is 0 for a change of 0 or 1 level (THR-R62). A drop of 2+ levels costs 1 + its
     // levels beyond the first, or just 1 with the roll, whatever its result (THR-R65): a step
