@@ -75,13 +75,10 @@ fn reference(g: &Grid, start: Pos, stop: &[bool], wall: &[bool], budget: u32, al
     let mut settled = vec![false; n];
     let origin = g.index(start).expect("start on grid");
     dist[2 * origin] = 0;
-    loop {
-        let Some(s) = (0..n)
-            .filter(|&s| !settled[s] && dist[s] != u32::MAX)
-            .min_by_key(|&s| (dist[s], s))
-        else {
-            break;
-        };
+    while let Some(s) = (0..n)
+        .filter(|&s| !settled[s] && dist[s] != u32::MAX)
+        .min_by_key(|&s| (dist[s], s))
+    {
         settled[s] = true;
         let here = g.pos_of(s / 2);
         let parity = s % 2;
