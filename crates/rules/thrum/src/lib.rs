@@ -79,7 +79,8 @@ impl Ruleset for Thrum {
         let n = cx.s.chars.len() as Cid;
         for who in 0..n {
             let modifier = cx.s.info(who).stats.initiative;
-            let name = cx.s.name(who).to_string();
+            let setup = Arc::clone(&cx.s.setup);
+            let name = &setup.chars[who as usize].name;
             let roll = roll2d6(cx, 0, modifier, &format_args!("{name}'s Initiative"))?;
             cx.emit(Event::InitiativeRolled { who, roll });
         }

@@ -22,6 +22,9 @@ pub type Targets = Inline<Cid, 8>;
 pub type Squares = Inline<Pos, 4>;
 /// One entry per target of an ability use, inline for the usual handful of targets.
 pub type PerTarget<T> = Inline<T, 4>;
+/// The trigger changes per target of an ability use: inline for two targets (an entry is 18
+/// bytes, and every frame event copies the frame).
+pub type TargetMods = Inline<RollMods, 2>;
 /// A trigger window's candidates (character, triggered ability): inline up to 4.
 pub type Candidates = Inline<(Cid, AbilityId), 4>;
 
@@ -324,11 +327,11 @@ pub struct Use {
     /// Defence picked per target.
     pub defences: PerTarget<Option<Defence>>,
     /// Trigger changes per target.
-    pub mods: PerTarget<RollMods>,
+    pub mods: TargetMods,
     /// The result against each target, once rolled.
     pub verdicts: PerTarget<Option<crate::event::Verdict>>,
     /// The shared attack roll (multi-target option), once rolled.
-    pub shared_attack: Option<Rolled>,
+    pub shared_attack: Option<Box<Rolled>>,
     /// Holders (one bit per combatant) that already made a triggered move (Interpose) in
     /// answer to this use.
     #[serde(default)]

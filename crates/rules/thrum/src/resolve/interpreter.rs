@@ -15,8 +15,8 @@ use crate::event::{Event, NotOfferedWhy, OnlyDefence, Rolled, Verdict};
 use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule, TriggeredMoves};
 use crate::setup::Cid;
 use crate::state::{
-    Candidates, FixedKind, Frame, PerTarget, Pick, Prompt, RollMods, Squares, State, Step, Targets, Use, UseStage,
-    WindowFrame,
+    Candidates, FixedKind, Frame, PerTarget, Pick, Prompt, RollMods, Squares, State, Step, TargetMods, Targets, Use,
+    UseStage, WindowFrame,
 };
 use fray_engine::EngineError;
 use fray_space::Pos;
@@ -129,7 +129,7 @@ fn start_use(
         index: 0,
         post: false,
         defences: PerTarget::filled(None, n),
-        mods: PerTarget::filled(RollMods::default(), n),
+        mods: TargetMods::filled(RollMods::default(), n),
         verdicts: PerTarget::filled(None, n),
         shared_attack: None,
         moved: 0,
@@ -575,7 +575,8 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     let d = u.defences[i].unwrap_or(Defence::Decline);
     let mods = u.mods[i];
     let (margin, def_margin) = calc::margins(&cx.s, user, a);
-    let (uname, tname) = (cx.s.name(user).to_string(), cx.s.name(t).to_string());
+    // The names only describe the rolls (formatted when a person is asked for the faces).
+    let (uname, tname) = (&setup.chars[user as usize].name, &setup.chars[t as usize].name);
     let attack_parts = |s: &State| -> (i16, i16) {
         let tally = calc::attack_tally(s, user, a, t);
         (tally.net(s), calc::attack_modifier(s, user, a))
@@ -713,12 +714,12 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
 }
 
 pub(super) fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
-    cx.s.use_at(depth).and_then(|u| u.shared_attack)
+    cx.s.use_at(depth).and_then(|u| u.shared_attack.as_deref().copied())
 }
 
 fn remember_shared(cx: &mut Cx, depth: usize, r: Rolled) {
     if let Some(mut u) = cx.s.use_at(depth).cloned() {
-        u.shared_attack = Some(r);
+        u.shared_attack = Some(Box::new(r));
         cx.set_frame(depth, Frame::Use(u));
     }
 }

@@ -53,7 +53,9 @@ pub fn fixed_roll(cx: &mut Cx, who: Cid, kind: FixedKind) -> R {
 
 /// Rolls a Panic or Incapacity Roll and reports whether it passed.
 fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
-    let name = cx.s.name(who).to_string();
+    // The name only describes the roll (formatted when a person is asked for the faces).
+    let setup = std::sync::Arc::clone(&cx.s.setup);
+    let name = &setup.chars[who as usize].name;
     match kind {
         FixedKind::Panic => {
             let (mut tally, modifier) = calc::panic_tally(&cx.s, who);
