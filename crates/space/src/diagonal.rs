@@ -150,16 +150,17 @@ pub fn reach_diagonal<'a>(
     can_stop: impl FnMut(Pos) -> bool,
     scratch: &'a mut DiagonalScratch,
 ) -> DiagonalReach<'a> {
-    search(grid, start, None, budget, alternating, enter, can_stop, scratch)
+    search(grid, start, budget, alternating, enter, can_stop, scratch)
 }
 
 /// [`reach_diagonal`] for one square, `goal`: what the result says about `goal`
 /// ([`DiagonalReach::cost_to`], [`DiagonalReach::can_end_on`], [`DiagonalReach::path_to`]) is
-/// exactly what [`reach_diagonal`] with the same arguments says, the same path included, but
-/// the search stops as soon as `goal`'s cost is known and never follows a step after which
-/// even open ground (the cost with no walls and no extra prices: a true lower bound, as
-/// `enter` only adds to a step's price) could not reach `goal` within the budget. What it says
-/// about other squares is incomplete. `enter` and `can_stop` are asked about fewer squares.
+/// exactly what [`reach_diagonal`] with the same arguments says, the same path included; what
+/// it says about other squares is incomplete. It searches goal first (as
+/// [`cheapest_diagonal`]), then walks back from `goal` choosing at each state the predecessor
+/// [`reach_diagonal`] would have recorded: of the states one step before on a cheapest way,
+/// the first it settles, that is the least by (cost, state index). `enter` and `can_stop` are
+/// asked about fewer squares.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn reach_diagonal_to<'a>(
@@ -168,11 +169,63 @@ pub fn reach_diagonal_to<'a>(
     goal: Pos,
     budget: u32,
     alternating: bool,
-    enter: impl FnMut(Pos, Pos) -> Option<u32>,
-    can_stop: impl FnMut(Pos) -> bool,
+    mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
+    mut can_stop: impl FnMut(Pos) -> bool,
     scratch: &'a mut DiagonalScratch,
 ) -> DiagonalReach<'a> {
-    search(grid, start, Some(goal), budget, alternating, enter, can_stop, scratch)
+    let Some(best) = goal_first(grid, start, goal, budget, alternating, &mut enter, true, scratch) else {
+        return DiagonalReach { scratch, grid };
+    };
+    let (Some(origin), Some(target)) = (grid.index(start), grid.index(goal)) else {
+        return DiagonalReach { scratch, grid };
+    };
+    scratch.start = origin as u32;
+    scratch.stoppable[origin] = false;
+    if target != origin {
+        scratch.stoppable[target] = can_stop(goal);
+    }
+    // The goal's state `reach_diagonal` reports: the cheaper, parity 0 on a tie.
+    let mut t = if scratch.current(2 * target) && scratch.settled[2 * target] && scratch.dist[2 * target] == best {
+        2 * target
+    } else {
+        2 * target + 1
+    };
+    // Every state on a cheapest way to the goal has settled (`goal_first` with `ties`), at its
+    // final cost; the walk back ends at the start, the one state of cost 0.
+    while scratch.dist[t] > 0 {
+        let here = scratch.pos(t / 2);
+        let parity = t % 2;
+        let mut from: Option<(u32, usize)> = None;
+        for dir in Dir::ALL {
+            let (dx, dy) = dir.delta();
+            let Some(back) = here.checked_offset(-dx, -dy) else {
+                continue;
+            };
+            let Some(j) = grid.index(back) else { continue };
+            let diagonal = dx != 0 && dy != 0;
+            // The parity before the step, and what the step cost on top of `enter`.
+            let (before, metric) = match (diagonal, alternating) {
+                (true, true) => (1 - parity, 2 - parity as u32),
+                _ => (parity, 1),
+            };
+            let u = 2 * j + before;
+            if !(scratch.current(u) && scratch.settled[u]) {
+                continue;
+            }
+            let du = scratch.dist[u];
+            if from.is_some_and(|(d, v)| (d, v) < (du, u)) {
+                continue;
+            }
+            let Some(extra) = enter(back, here) else { continue };
+            if du.saturating_add(metric).saturating_add(extra) == scratch.dist[t] {
+                from = Some((du, u));
+            }
+        }
+        let Some((_, u)) = from else { break };
+        scratch.prev[t] = u as u32;
+        t = u;
+    }
+    DiagonalReach { scratch, grid }
 }
 
 /// The least a walk from `a` to `b` can cost on open ground, for a mover whose diagonals so
@@ -206,6 +259,27 @@ pub fn cheapest_diagonal(
     mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
     scratch: &mut DiagonalScratch,
 ) -> Option<u32> {
+    goal_first(grid, start, goal, budget, alternating, &mut enter, false, scratch)
+}
+
+/// A* over (square, parity) from `start` to `goal` within `budget`, ordered by cost plus the
+/// open-ground bound: with a consistent bound every state's cost is final when it settles, and
+/// both states of the goal have bound 0, so the first goal state to settle is the goal's
+/// cheapest; its cost is returned. With `ties` the search goes on until every state whose cost
+/// plus bound is at most that cost has settled: those include every state on every cheapest
+/// way to the goal (and only they matter for its path). Predecessors are not recorded.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn goal_first(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    alternating: bool,
+    enter: &mut impl FnMut(Pos, Pos) -> Option<u32>,
+    ties: bool,
+    scratch: &mut DiagonalScratch,
+) -> Option<u32> {
     scratch.begin(grid);
     let origin = grid.index(start)?;
     let target = grid.index(goal)?;
@@ -213,12 +287,18 @@ pub fn cheapest_diagonal(
     if h(start, 0) > budget {
         return None;
     }
+    // Until the goal settles, the limit is the budget; then its cost.
+    let mut limit = budget;
+    let mut found = None;
     let s0 = 2 * origin;
     scratch.touch(s0);
     scratch.dist[s0] = 0;
     scratch.heap.push(Reverse(key(h(start, 0), s0)));
     while let Some(Reverse(k)) = scratch.heap.pop() {
         let (f, s) = ((k >> 32) as u32, (k & 0xffff_ffff) as usize);
+        if f > limit {
+            break;
+        }
         let i = s / 2;
         let parity = s % 2;
         let here = scratch.pos(i);
@@ -226,12 +306,14 @@ pub fn cheapest_diagonal(
         if scratch.settled[s] || f != d.saturating_add(h(here, parity)) {
             continue;
         }
-        // With a consistent bound a state's cost is final when it settles, and both states of
-        // the goal have bound 0: the first to settle is the goal's cheapest.
-        if i == target {
-            return Some(d);
-        }
         scratch.settled[s] = true;
+        if i == target && found.is_none() {
+            if !ties {
+                return Some(d);
+            }
+            found = Some(d);
+            limit = d;
+        }
         for dir in Dir::ALL {
             let Some(next) = here.checked_step(dir) else { continue };
             let Some(j) = grid.index(next) else { continue };
@@ -243,13 +325,13 @@ pub fn cheapest_diagonal(
                 (true, true) => (1 + parity as u32, 1 - parity),
                 _ => (1, parity),
             };
-            if d.saturating_add(metric).saturating_add(h(next, np)) > budget {
+            if d.saturating_add(metric).saturating_add(h(next, np)) > limit {
                 continue;
             }
             let Some(extra) = enter(here, next) else { continue };
             let cost = d.saturating_add(metric).saturating_add(extra);
             let to_goal = cost.saturating_add(h(next, np));
-            if to_goal > budget {
+            if to_goal > limit {
                 continue;
             }
             let t = 2 * j + np;
@@ -260,22 +342,18 @@ pub fn cheapest_diagonal(
             }
         }
     }
-    None
+    found
 }
 
 /// Dijkstra over (square, parity), in (cost, state index) order: the state index is
 /// `2 * square + parity`, so equal costs settle the lower square first, and parity 0 before 1.
 /// Every step costs at least 1, so every state of cost `d` is queued before the first one is
-/// settled, and the settling order depends on the inputs alone. With a goal, the search stops
-/// when the goal's first state settles (its cheapest, the one [`DiagonalReach`] reports) and
-/// skips steps that cannot reach the goal within the budget; such steps are on no path to the
-/// goal within the budget, so they could neither lower a cost nor set a predecessor on one.
+/// settled, and the settling order depends on the inputs alone. A state's predecessor is the
+/// first settled state that reached it at its final cost.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn search<'a>(
     grid: &'a Grid,
     start: Pos,
-    goal: Option<Pos>,
     budget: u32,
     alternating: bool,
     mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
@@ -290,10 +368,6 @@ fn search<'a>(
     // `stoppable[i]` is written when `i` first settles and read only for settled squares, so
     // it needs no clearing between searches.
     scratch.stoppable[origin] = false;
-    let goal_index = goal.and_then(|g| grid.index(g));
-    if goal.is_some() && goal_index.is_none() {
-        return DiagonalReach { scratch, grid };
-    }
     let s0 = 2 * origin;
     scratch.touch(s0);
     scratch.dist[s0] = 0;
@@ -313,9 +387,6 @@ fn search<'a>(
         if first && i != origin {
             scratch.stoppable[i] = can_stop(here);
         }
-        if goal_index == Some(i) {
-            break;
-        }
         for dir in Dir::ALL {
             let Some(next) = here.checked_step(dir) else { continue };
             let Some(j) = grid.index(next) else { continue };
@@ -327,13 +398,6 @@ fn search<'a>(
                 (true, true) => (1 + parity as u32, 1 - parity),
                 _ => (1, parity),
             };
-            if let Some(g) = goal
-                && d.saturating_add(metric)
-                    .saturating_add(lower_bound(next, g, alternating, np == 1))
-                    > budget
-            {
-                continue;
-            }
             let Some(extra) = enter(here, next) else { continue };
             let cost = d.saturating_add(metric).saturating_add(extra);
             if cost > budget {

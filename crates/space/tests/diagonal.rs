@@ -46,14 +46,15 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-/// The extra price of a step: one more into a difficult square; no entry where `wall` says.
-fn enter(g: &Grid, wall: &[bool], b: Pos) -> Option<u32> {
-    let j = g.index(b)?;
+/// The extra price of a step from `a` to `b`: one more into a difficult square, one more for
+/// a diagonal out of one; no entry where `wall` says.
+fn enter(g: &Grid, wall: &[bool], a: Pos, b: Pos) -> Option<u32> {
+    let (i, j) = (g.index(a)?, g.index(b)?);
     if wall[j] {
-        None
-    } else {
-        Some(u32::from(g.cells()[j].difficult))
+        return None;
     }
+    let diagonal = a.x != b.x && a.y != b.y;
+    Some(u32::from(g.cells()[j].difficult) + u32::from(diagonal && g.cells()[i].difficult))
 }
 
 /// What the reference finds for one square: its cost, whether the mover may end there, and
@@ -97,7 +98,9 @@ fn reference(g: &Grid, start: Pos, stop: &[bool], wall: &[bool], budget: u32, al
             } else {
                 (1, parity)
             };
-            let Some(extra) = enter(g, wall, next) else { continue };
+            let Some(extra) = enter(g, wall, here, next) else {
+                continue;
+            };
             let cost = dist[s] + metric + extra;
             let t = 2 * j + np;
             if cost <= budget && !settled[t] && cost < dist[t] {
@@ -144,6 +147,8 @@ fn answers(r: &fray_space::DiagonalReach<'_>, p: Pos) -> Answer {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
     #[test]
     fn the_search_matches_the_reference_and_the_goal_search_matches_the_search(
         (g, start, stop, wall, budget, alternating) in case(),
@@ -154,7 +159,7 @@ proptest! {
         // A scratch left over from another search must not matter.
         let mut scratch = DiagonalScratch::new();
         let _ = reach_diagonal(&other, other_start, other_budget, true, |_, _| Some(0), |_| true, &mut scratch);
-        let r = reach_diagonal(&g, start, budget, alternating, |_, b| enter(&g, &wall, b), can_stop, &mut scratch);
+        let r = reach_diagonal(&g, start, budget, alternating, |a, b| enter(&g, &wall, a, b), can_stop, &mut scratch);
         let mut listed = Vec::new();
         for (i, want) in expected.iter().enumerate() {
             let p = g.pos_of(i);
@@ -172,10 +177,10 @@ proptest! {
         for (i, want) in expected.iter().enumerate() {
             let goal = g.pos_of(i);
             let r = reach_diagonal_to(
-                &g, start, goal, budget, alternating, |_, b| enter(&g, &wall, b), can_stop, &mut scratch,
+                &g, start, goal, budget, alternating, |a, b| enter(&g, &wall, a, b), can_stop, &mut scratch,
             );
             prop_assert_eq!(&answers(&r, goal), want, "goal {}", goal);
-            let cheapest = cheapest_diagonal(&g, start, goal, budget, alternating, |_, b| enter(&g, &wall, b), &mut scratch);
+            let cheapest = cheapest_diagonal(&g, start, goal, budget, alternating, |a, b| enter(&g, &wall, a, b), &mut scratch);
             prop_assert_eq!(cheapest, want.cost, "cheapest to {}", goal);
         }
         // A goal off the map is never reached.
