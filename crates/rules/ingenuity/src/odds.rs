@@ -153,15 +153,6 @@ fn two_dice(a: u8, s: u8, advantage: i8) -> TestDist {
     }
 }
 
-/// Adds `w` to the weight of damage `k`, listing `k` even when `w` is 0 (an outcome with no
-/// chance is still listed, as the odds table always showed it).
-fn add_damage(dmg: &mut Vec<(i32, u128)>, k: i32, w: u128) {
-    match dmg.iter_mut().find(|(d, _)| *d == k) {
-        Some((_, v)) => *v += w,
-        None => dmg.push((k, w)),
-    }
-}
-
 /// Computes the odds of an attack exactly.
 pub fn attack(q: &Query) -> AttackOdds {
     let atk = two_dice(q.attr, q.skill, q.advantage);
@@ -195,7 +186,7 @@ pub fn attack(q: &Query) -> AttackOdds {
     let total_den = atk.denominator as f64 * 20.0 * dodge_den as f64;
     let mut hit_w = 0u128;
     let mut crit_w = 0u128;
-    // Damage amounts with their weights; sorted below (at most two amounts per attack total).
+    // Damage amounts with their weights (two at most per attack total), sorted below.
     let mut dmg: Vec<(i32, u128)> = Vec::with_capacity(2 * atk.totals.len());
     let (prof, modifier, evasion, size) = (
         i32::from(q.prof),
@@ -235,17 +226,22 @@ pub fn attack(q: &Query) -> AttackOdds {
         let normal = u128::from(w) * u128::from(beaten_w) * u128::from(20 - crit_faces);
         crit_w += crits;
         hit_w += crits + normal;
-        add_damage(
-            &mut dmg,
-            (base + i32::from(q.critical_damage) - reduction).max(min),
-            crits,
-        );
-        // Listed when some dodge total lets an ordinary hit through, even at weight 0.
+        dmg.push(((base + i32::from(q.critical_damage) - reduction).max(min), crits));
+        // Listed when some dodge total lets an ordinary hit through, even at weight 0 (an
+        // outcome with no chance is still listed, as the odds table always showed it).
         if beaten > 0 {
-            add_damage(&mut dmg, (base + i32::from(q.damage) - reduction).max(min), normal);
+            dmg.push(((base + i32::from(q.damage) - reduction).max(min), normal));
         }
     }
+    // One entry per amount, in increasing order, its weights added up.
     dmg.sort_unstable_by_key(|(k, _)| *k);
+    dmg.dedup_by(|next, kept| {
+        let same = next.0 == kept.0;
+        if same {
+            kept.1 += next.1;
+        }
+        same
+    });
     let p = |w: u128| w as f64 / total_den;
     // Inputs are within ±NUMBER_LIMIT (`parse_query`, the setup's validation), so every amount
     // fits an i16; saturate rather than wrap all the same.
