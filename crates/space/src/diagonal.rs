@@ -18,17 +18,25 @@ use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
 
+/// What a search knows of one (square, parity) state. It belongs to the current search only
+/// when `stamp` is the scratch's generation; otherwise it is left over from an earlier one.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    stamp: u32,
+    dist: u32,
+    prev: u32,
+    settled: bool,
+}
+
 /// Reusable working memory for [`reach_diagonal`].
 #[derive(Clone, Debug, Default)]
 pub struct DiagonalScratch {
     generation: u32,
-    stamp: Vec<u32>,
-    dist: Vec<u32>,
-    prev: Vec<u32>,
-    settled: Vec<bool>,
+    nodes: Vec<Node>,
     stoppable: Vec<bool>,
     heap: BinaryHeap<Reverse<u64>>,
     width: u16,
+    height: u16,
     start: u32,
 }
 
@@ -40,44 +48,51 @@ impl DiagonalScratch {
 
     fn begin(&mut self, grid: &Grid) {
         let states = grid.len() * 2;
-        if self.stamp.len() != states {
-            self.stamp = vec![0; states];
-            self.dist = vec![u32::MAX; states];
-            self.prev = vec![NONE; states];
-            self.settled = vec![false; states];
+        if self.nodes.len() != states {
+            self.nodes = vec![Node::default(); states];
             self.stoppable = vec![false; grid.len()];
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.stamp.fill(0);
+            self.nodes.fill(Node::default());
             self.generation = 1;
         }
         self.heap.clear();
         self.width = grid.width();
+        self.height = grid.height();
         self.start = NONE;
     }
 
-    fn touch(&mut self, s: usize) {
-        if self.stamp[s] != self.generation {
-            self.stamp[s] = self.generation;
-            self.dist[s] = u32::MAX;
-            self.prev[s] = NONE;
-            self.settled[s] = false;
+    /// State `s` in this search, made fresh (unreached) if it was left over.
+    #[inline]
+    fn touch(&mut self, s: usize) -> &mut Node {
+        let generation = self.generation;
+        let n = &mut self.nodes[s];
+        if n.stamp != generation {
+            *n = Node {
+                stamp: generation,
+                dist: u32::MAX,
+                prev: NONE,
+                settled: false,
+            };
         }
+        n
     }
 
-    fn current(&self, s: usize) -> bool {
-        self.stamp[s] == self.generation
+    /// The cost of state `s` if it has settled in this search.
+    #[inline]
+    fn settled(&self, s: usize) -> Option<u32> {
+        let n = self.nodes.get(s)?;
+        (n.stamp == self.generation && n.settled).then_some(n.dist)
     }
 
     fn cost_of_square(&self, i: usize) -> Option<(u32, usize)> {
         let mut best: Option<(u32, usize)> = None;
         for s in [2 * i, 2 * i + 1] {
-            if s < self.stamp.len() && self.current(s) && self.settled[s] {
-                let d = self.dist[s];
-                if best.is_none_or(|(b, _)| d < b) {
-                    best = Some((d, s));
-                }
+            if let Some(d) = self.settled(s)
+                && best.is_none_or(|(b, _)| d < b)
+            {
+                best = Some((d, s));
             }
         }
         best
@@ -86,6 +101,25 @@ impl DiagonalScratch {
     fn pos(&self, i: usize) -> Pos {
         let w = usize::from(self.width.max(1));
         Pos::new((i % w) as i16, (i / w) as i16)
+    }
+
+    /// The squares next to square `i` (at `here`) that are on the grid and not blocked, in
+    /// [`Dir::ALL`] order: each with its position, its index, and whether the step is diagonal.
+    #[inline]
+    fn open_steps<'g>(&self, grid: &'g Grid, i: usize, here: Pos) -> impl Iterator<Item = (Pos, usize, bool)> + 'g {
+        let (w, h) = (i32::from(self.width), i32::from(self.height));
+        Dir::ALL.into_iter().filter_map(move |dir| {
+            let (dx, dy) = dir.delta();
+            let (x, y) = (i32::from(here.x) + i32::from(dx), i32::from(here.y) + i32::from(dy));
+            if x < 0 || y < 0 || x >= w || y >= h {
+                return None;
+            }
+            let j = (i as isize + (isize::from(dy) * w as isize + isize::from(dx))) as usize;
+            if grid.cells()[j].blocked {
+                return None;
+            }
+            Some((Pos::new(x as i16, y as i16), j, dx != 0 && dy != 0))
+        })
     }
 }
 
@@ -114,9 +148,9 @@ impl DiagonalReach<'_> {
         let i = self.grid.index(p)?;
         let (_, mut s) = self.scratch.cost_of_square(i)?;
         let mut path = Vec::new();
-        while self.scratch.prev[s] != NONE {
+        while self.scratch.nodes[s].prev != NONE {
             path.push(self.scratch.pos(s / 2));
-            s = self.scratch.prev[s] as usize;
+            s = self.scratch.nodes[s].prev as usize;
         }
         path.reverse();
         Some(path)
@@ -150,16 +184,17 @@ pub fn reach_diagonal<'a>(
     can_stop: impl FnMut(Pos) -> bool,
     scratch: &'a mut DiagonalScratch,
 ) -> DiagonalReach<'a> {
-    search(grid, start, None, budget, alternating, enter, can_stop, scratch)
+    search(grid, start, budget, alternating, enter, can_stop, scratch)
 }
 
 /// [`reach_diagonal`] for one square, `goal`: what the result says about `goal`
 /// ([`DiagonalReach::cost_to`], [`DiagonalReach::can_end_on`], [`DiagonalReach::path_to`]) is
-/// exactly what [`reach_diagonal`] with the same arguments says, the same path included, but
-/// the search stops as soon as `goal`'s cost is known and never follows a step after which
-/// even open ground (the cost with no walls and no extra prices: a true lower bound, as
-/// `enter` only adds to a step's price) could not reach `goal` within the budget. What it says
-/// about other squares is incomplete. `enter` and `can_stop` are asked about fewer squares.
+/// exactly what [`reach_diagonal`] with the same arguments says, the same path included; what
+/// it says about other squares is incomplete. It searches goal first (as
+/// [`cheapest_diagonal`]), then walks back from `goal` choosing at each state the predecessor
+/// [`reach_diagonal`] would have recorded: of the states one step before on a cheapest way,
+/// the first it settles, that is the least by (cost, state index). `enter` and `can_stop` are
+/// asked about fewer squares.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn reach_diagonal_to<'a>(
@@ -168,11 +203,60 @@ pub fn reach_diagonal_to<'a>(
     goal: Pos,
     budget: u32,
     alternating: bool,
-    enter: impl FnMut(Pos, Pos) -> Option<u32>,
-    can_stop: impl FnMut(Pos) -> bool,
+    mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
+    mut can_stop: impl FnMut(Pos) -> bool,
     scratch: &'a mut DiagonalScratch,
 ) -> DiagonalReach<'a> {
-    search(grid, start, Some(goal), budget, alternating, enter, can_stop, scratch)
+    let Some(best) = goal_first(grid, start, goal, budget, alternating, &mut enter, true, scratch) else {
+        return DiagonalReach { scratch, grid };
+    };
+    let (Some(origin), Some(target)) = (grid.index(start), grid.index(goal)) else {
+        return DiagonalReach { scratch, grid };
+    };
+    scratch.start = origin as u32;
+    scratch.stoppable[origin] = false;
+    if target != origin {
+        scratch.stoppable[target] = can_stop(goal);
+    }
+    // The goal's state `reach_diagonal` reports: the cheaper, parity 0 on a tie.
+    let mut t = if scratch.settled(2 * target) == Some(best) {
+        2 * target
+    } else {
+        2 * target + 1
+    };
+    // Every state on a cheapest way to the goal has settled (`goal_first` with `ties`), at its
+    // final cost; the walk back ends at the start, the one state of cost 0.
+    while scratch.nodes[t].dist > 0 {
+        let here = scratch.pos(t / 2);
+        let parity = t % 2;
+        let mut from: Option<(u32, usize)> = None;
+        for dir in Dir::ALL {
+            let (dx, dy) = dir.delta();
+            let Some(back) = here.checked_offset(-dx, -dy) else {
+                continue;
+            };
+            let Some(j) = grid.index(back) else { continue };
+            let diagonal = dx != 0 && dy != 0;
+            // The parity before the step, and what the step cost on top of `enter`.
+            let (before, metric) = match (diagonal, alternating) {
+                (true, true) => (1 - parity, 2 - parity as u32),
+                _ => (parity, 1),
+            };
+            let u = 2 * j + before;
+            let Some(du) = scratch.settled(u) else { continue };
+            if from.is_some_and(|(d, v)| (d, v) < (du, u)) {
+                continue;
+            }
+            let Some(extra) = enter(back, here) else { continue };
+            if du.saturating_add(metric).saturating_add(extra) == scratch.nodes[t].dist {
+                from = Some((du, u));
+            }
+        }
+        let Some((_, u)) = from else { break };
+        scratch.nodes[t].prev = u as u32;
+        t = u;
+    }
+    DiagonalReach { scratch, grid }
 }
 
 /// The least a walk from `a` to `b` can cost on open ground, for a mover whose diagonals so
@@ -206,6 +290,27 @@ pub fn cheapest_diagonal(
     mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
     scratch: &mut DiagonalScratch,
 ) -> Option<u32> {
+    goal_first(grid, start, goal, budget, alternating, &mut enter, false, scratch)
+}
+
+/// A* over (square, parity) from `start` to `goal` within `budget`, ordered by cost plus the
+/// open-ground bound: with a consistent bound every state's cost is final when it settles, and
+/// both states of the goal have bound 0, so the first goal state to settle is the goal's
+/// cheapest; its cost is returned. With `ties` the search goes on until every state whose cost
+/// plus bound is at most that cost has settled: those include every state on every cheapest
+/// way to the goal (and only they matter for its path). Predecessors are not recorded.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn goal_first(
+    grid: &Grid,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    alternating: bool,
+    enter: &mut impl FnMut(Pos, Pos) -> Option<u32>,
+    ties: bool,
+    scratch: &mut DiagonalScratch,
+) -> Option<u32> {
     scratch.begin(grid);
     let origin = grid.index(start)?;
     let target = grid.index(goal)?;
@@ -213,69 +318,67 @@ pub fn cheapest_diagonal(
     if h(start, 0) > budget {
         return None;
     }
+    // Until the goal settles, the limit is the budget; then its cost.
+    let mut limit = budget;
+    let mut found = None;
     let s0 = 2 * origin;
-    scratch.touch(s0);
-    scratch.dist[s0] = 0;
+    scratch.touch(s0).dist = 0;
     scratch.heap.push(Reverse(key(h(start, 0), s0)));
     while let Some(Reverse(k)) = scratch.heap.pop() {
         let (f, s) = ((k >> 32) as u32, (k & 0xffff_ffff) as usize);
+        if f > limit {
+            break;
+        }
         let i = s / 2;
         let parity = s % 2;
         let here = scratch.pos(i);
-        let d = scratch.dist[s];
-        if scratch.settled[s] || f != d.saturating_add(h(here, parity)) {
+        let node = &mut scratch.nodes[s];
+        let d = node.dist;
+        if node.settled || f != d.saturating_add(h(here, parity)) {
             continue;
         }
-        // With a consistent bound a state's cost is final when it settles, and both states of
-        // the goal have bound 0: the first to settle is the goal's cheapest.
-        if i == target {
-            return Some(d);
-        }
-        scratch.settled[s] = true;
-        for dir in Dir::ALL {
-            let Some(next) = here.checked_step(dir) else { continue };
-            let Some(j) = grid.index(next) else { continue };
-            if grid.cells()[j].blocked {
-                continue;
+        node.settled = true;
+        if i == target && found.is_none() {
+            if !ties {
+                return Some(d);
             }
-            let diagonal = next.x != here.x && next.y != here.y;
+            found = Some(d);
+            limit = d;
+        }
+        for (next, j, diagonal) in scratch.open_steps(grid, i, here) {
             let (metric, np) = match (diagonal, alternating) {
                 (true, true) => (1 + parity as u32, 1 - parity),
                 _ => (1, parity),
             };
-            if d.saturating_add(metric).saturating_add(h(next, np)) > budget {
+            if d.saturating_add(metric).saturating_add(h(next, np)) > limit {
                 continue;
             }
             let Some(extra) = enter(here, next) else { continue };
             let cost = d.saturating_add(metric).saturating_add(extra);
             let to_goal = cost.saturating_add(h(next, np));
-            if to_goal > budget {
+            if to_goal > limit {
                 continue;
             }
             let t = 2 * j + np;
-            scratch.touch(t);
-            if !scratch.settled[t] && cost < scratch.dist[t] {
-                scratch.dist[t] = cost;
+            let node = scratch.touch(t);
+            if !node.settled && cost < node.dist {
+                node.dist = cost;
                 scratch.heap.push(Reverse(key(to_goal, t)));
             }
         }
     }
-    None
+    found
 }
 
 /// Dijkstra over (square, parity), in (cost, state index) order: the state index is
 /// `2 * square + parity`, so equal costs settle the lower square first, and parity 0 before 1.
 /// Every step costs at least 1, so every state of cost `d` is queued before the first one is
-/// settled, and the settling order depends on the inputs alone. With a goal, the search stops
-/// when the goal's first state settles (its cheapest, the one [`DiagonalReach`] reports) and
-/// skips steps that cannot reach the goal within the budget; such steps are on no path to the
-/// goal within the budget, so they could neither lower a cost nor set a predecessor on one.
+/// settled, and the settling order depends on the inputs alone. A state's predecessor is the
+/// first settled state that reached it at its final cost.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 fn search<'a>(
     grid: &'a Grid,
     start: Pos,
-    goal: Option<Pos>,
     budget: u32,
     alternating: bool,
     mut enter: impl FnMut(Pos, Pos) -> Option<u32>,
@@ -290,60 +393,40 @@ fn search<'a>(
     // `stoppable[i]` is written when `i` first settles and read only for settled squares, so
     // it needs no clearing between searches.
     scratch.stoppable[origin] = false;
-    let goal_index = goal.and_then(|g| grid.index(g));
-    if goal.is_some() && goal_index.is_none() {
-        return DiagonalReach { scratch, grid };
-    }
     let s0 = 2 * origin;
-    scratch.touch(s0);
-    scratch.dist[s0] = 0;
+    scratch.touch(s0).dist = 0;
     scratch.heap.push(Reverse(key(0, s0)));
     while let Some(Reverse(k)) = scratch.heap.pop() {
         let (d, s) = ((k >> 32) as u32, (k & 0xffff_ffff) as usize);
-        if scratch.settled[s] || d != scratch.dist[s] {
+        let node = &mut scratch.nodes[s];
+        if node.settled || d != node.dist {
             continue;
         }
-        scratch.settled[s] = true;
+        node.settled = true;
         let i = s / 2;
         let parity = s % 2;
         let here = scratch.pos(i);
         // The square's first settled state is its cheapest: ask once whether it may end here.
         let other = s ^ 1;
-        let first = !(scratch.current(other) && scratch.settled[other]);
+        let first = scratch.settled(other).is_none();
         if first && i != origin {
             scratch.stoppable[i] = can_stop(here);
         }
-        if goal_index == Some(i) {
-            break;
-        }
-        for dir in Dir::ALL {
-            let Some(next) = here.checked_step(dir) else { continue };
-            let Some(j) = grid.index(next) else { continue };
-            if grid.cells()[j].blocked {
-                continue;
-            }
-            let diagonal = next.x != here.x && next.y != here.y;
+        for (next, j, diagonal) in scratch.open_steps(grid, i, here) {
             let (metric, np) = match (diagonal, alternating) {
                 (true, true) => (1 + parity as u32, 1 - parity),
                 _ => (1, parity),
             };
-            if let Some(g) = goal
-                && d.saturating_add(metric)
-                    .saturating_add(lower_bound(next, g, alternating, np == 1))
-                    > budget
-            {
-                continue;
-            }
             let Some(extra) = enter(here, next) else { continue };
             let cost = d.saturating_add(metric).saturating_add(extra);
             if cost > budget {
                 continue;
             }
             let t = 2 * j + np;
-            scratch.touch(t);
-            if !scratch.settled[t] && cost < scratch.dist[t] {
-                scratch.dist[t] = cost;
-                scratch.prev[t] = s as u32;
+            let node = scratch.touch(t);
+            if !node.settled && cost < node.dist {
+                node.dist = cost;
+                node.prev = s as u32;
                 scratch.heap.push(Reverse(key(cost, t)));
             }
         }

@@ -20,8 +20,9 @@ fn cell() -> impl Strategy<Value = Cell> + Clone {
 }
 
 /// A grid, a start on it, a "may stop here" mask, a "may not enter" mask (someone stands
-/// there), a budget and whether diagonals alternate.
-type Case = (Grid, Pos, Vec<bool>, Vec<bool>, u32, bool);
+/// there), a budget, whether diagonals alternate, and the extra price of a difficult square (1,
+/// or 400 so that costs run past the searches' bucketed range into their heap).
+type Case = (Grid, Pos, Vec<bool>, Vec<bool>, u32, bool, u32);
 
 fn case() -> impl Strategy<Value = Case> {
     (1u16..=9, 1u16..=9)
@@ -38,22 +39,25 @@ fn case() -> impl Strategy<Value = Case> {
                 prop::collection::vec(prop::bool::weighted(0.1), len),
                 0u32..=14,
                 any::<bool>(),
+                prop::bool::weighted(0.25),
             )
         })
-        .prop_map(|(g, start, stop, wall, budget, alternating)| {
+        .prop_map(|(g, start, stop, wall, budget, alternating, dear)| {
             let start = g.pos_of(start);
-            (g, start, stop, wall, budget, alternating)
+            let (budget, price) = if dear { (budget * 250, 400) } else { (budget, 1) };
+            (g, start, stop, wall, budget, alternating, price)
         })
 }
 
-/// The extra price of a step: one more into a difficult square; no entry where `wall` says.
-fn enter(g: &Grid, wall: &[bool], b: Pos) -> Option<u32> {
-    let j = g.index(b)?;
+/// The extra price of a step from `a` to `b`: `price` more into a difficult square, one more
+/// for a diagonal out of one; no entry where `wall` says.
+fn enter(g: &Grid, wall: &[bool], price: u32, a: Pos, b: Pos) -> Option<u32> {
+    let (i, j) = (g.index(a)?, g.index(b)?);
     if wall[j] {
-        None
-    } else {
-        Some(u32::from(g.cells()[j].difficult))
+        return None;
     }
+    let diagonal = a.x != b.x && a.y != b.y;
+    Some(price * u32::from(g.cells()[j].difficult) + u32::from(diagonal && g.cells()[i].difficult))
 }
 
 /// What the reference finds for one square: its cost, whether the mover may end there, and
@@ -68,7 +72,15 @@ struct Answer {
 /// Dijkstra over (square, parity) that settles the unsettled state with the least
 /// (cost, 2 × square + parity) by scanning all of them; a state's predecessor is the first
 /// settled state that reached it at its final cost.
-fn reference(g: &Grid, start: Pos, stop: &[bool], wall: &[bool], budget: u32, alternating: bool) -> Vec<Answer> {
+fn reference(
+    g: &Grid,
+    start: Pos,
+    stop: &[bool],
+    wall: &[bool],
+    price: u32,
+    budget: u32,
+    alternating: bool,
+) -> Vec<Answer> {
     let n = 2 * g.len();
     let mut dist = vec![u32::MAX; n];
     let mut prev = vec![usize::MAX; n];
@@ -94,7 +106,9 @@ fn reference(g: &Grid, start: Pos, stop: &[bool], wall: &[bool], budget: u32, al
             } else {
                 (1, parity)
             };
-            let Some(extra) = enter(g, wall, next) else { continue };
+            let Some(extra) = enter(g, wall, price, here, next) else {
+                continue;
+            };
             let cost = dist[s] + metric + extra;
             let t = 2 * j + np;
             if cost <= budget && !settled[t] && cost < dist[t] {
@@ -141,17 +155,19 @@ fn answers(r: &fray_space::DiagonalReach<'_>, p: Pos) -> Answer {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
     #[test]
     fn the_search_matches_the_reference_and_the_goal_search_matches_the_search(
-        (g, start, stop, wall, budget, alternating) in case(),
-        (other, other_start, _, _, other_budget, _) in case(),
+        (g, start, stop, wall, budget, alternating, price) in case(),
+        (other, other_start, _, _, other_budget, _, _) in case(),
     ) {
-        let expected = reference(&g, start, &stop, &wall, budget, alternating);
+        let expected = reference(&g, start, &stop, &wall, price, budget, alternating);
         let can_stop = |p: Pos| g.index(p).is_some_and(|i| stop[i]);
         // A scratch left over from another search must not matter.
         let mut scratch = DiagonalScratch::new();
         let _ = reach_diagonal(&other, other_start, other_budget, true, |_, _| Some(0), |_| true, &mut scratch);
-        let r = reach_diagonal(&g, start, budget, alternating, |_, b| enter(&g, &wall, b), can_stop, &mut scratch);
+        let r = reach_diagonal(&g, start, budget, alternating, |a, b| enter(&g, &wall, price, a, b), can_stop, &mut scratch);
         let mut listed = Vec::new();
         for (i, want) in expected.iter().enumerate() {
             let p = g.pos_of(i);
@@ -169,10 +185,10 @@ proptest! {
         for (i, want) in expected.iter().enumerate() {
             let goal = g.pos_of(i);
             let r = reach_diagonal_to(
-                &g, start, goal, budget, alternating, |_, b| enter(&g, &wall, b), can_stop, &mut scratch,
+                &g, start, goal, budget, alternating, |a, b| enter(&g, &wall, price, a, b), can_stop, &mut scratch,
             );
             prop_assert_eq!(&answers(&r, goal), want, "goal {}", goal);
-            let cheapest = cheapest_diagonal(&g, start, goal, budget, alternating, |_, b| enter(&g, &wall, b), &mut scratch);
+            let cheapest = cheapest_diagonal(&g, start, goal, budget, alternating, |a, b| enter(&g, &wall, price, a, b), &mut scratch);
             prop_assert_eq!(cheapest, want.cost, "cheapest to {}", goal);
         }
         // A goal off the map is never reached.

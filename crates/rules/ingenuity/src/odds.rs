@@ -12,6 +12,7 @@ use crate::setup::Cid;
 use crate::state::State;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// An attack to compute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -98,42 +99,57 @@ fn two_dice(a: u8, s: u8, advantage: i8) -> TestDist {
     let l = lcm(u64::from(a), u64::from(s));
     let k = advantage.unsigned_abs() as u32;
     let mut totals = vec![0; usize::from(a) + usize::from(s) + 1];
-    fn go(faces: [u16; 2], sides: [u8; 2], left: u32, adv: bool, weight: u64, l: u64, out: &mut [u64]) {
+    /// The dice, their rerolls' expected gains by face (`calc::reroll_gain`, worked out once),
+    /// and where the totals go.
+    struct Roll<'a> {
+        sides: [u8; 2],
+        gains: [&'a [f64]; 2],
+        adv: bool,
+        l: u64,
+        out: &'a mut [u64],
+    }
+    fn go(r: &mut Roll<'_>, faces: [u16; 2], left: u32, weight: u64) {
         if left == 0 {
-            out[usize::from(faces[0] + faces[1])] += weight;
+            r.out[usize::from(faces[0] + faces[1])] += weight;
             return;
         }
-        let which = if adv {
-            let g0 = calc::reroll_gain(sides[0], faces[0]);
-            let g1 = calc::reroll_gain(sides[1], faces[1]);
+        let which = if r.adv {
+            let g0 = r.gains[0][usize::from(faces[0])];
+            let g1 = r.gains[1][usize::from(faces[1])];
             usize::from(g1 > g0 + 1e-12)
         } else {
             usize::from(faces[1] > faces[0])
         };
-        let n = u64::from(sides[which]);
-        for new in 1..=sides[which] as u16 {
+        let n = u64::from(r.sides[which]);
+        for new in 1..=r.sides[which] as u16 {
             let mut f = faces;
-            f[which] = if adv { f[which].max(new) } else { f[which].min(new) };
-            go(f, sides, left - 1, adv, weight * (l / n), l, out);
+            f[which] = if r.adv { f[which].max(new) } else { f[which].min(new) };
+            go(r, f, left - 1, weight * (r.l / n));
         }
     }
+    let gains = |sides: u8| -> Vec<f64> {
+        if advantage > 0 {
+            (0..=u16::from(sides)).map(|f| calc::reroll_gain(sides, f)).collect()
+        } else {
+            Vec::new()
+        }
+    };
+    let (ga, gs) = (gains(a), gains(s));
+    let mut r = Roll {
+        sides: [a, s],
+        gains: [&ga, &gs],
+        adv: advantage > 0,
+        l,
+        out: &mut totals,
+    };
     for x in 1..=a as u16 {
         for y in 1..=s as u16 {
-            go([x, y], [a, s], k, advantage > 0, 1, l, &mut totals);
+            go(&mut r, [x, y], k, 1);
         }
     }
     TestDist {
         totals,
         denominator: u64::from(a) * u64::from(s) * l.pow(k),
-    }
-}
-
-/// Adds `w` to the weight of damage `k`, listing `k` even when `w` is 0 (an outcome with no
-/// chance is still listed, as the odds table always showed it).
-fn add_damage(dmg: &mut Vec<(i32, u128)>, k: i32, w: u128) {
-    match dmg.iter_mut().find(|(d, _)| *d == k) {
-        Some((_, v)) => *v += w,
-        None => dmg.push((k, w)),
     }
 }
 
@@ -170,7 +186,7 @@ pub fn attack(q: &Query) -> AttackOdds {
     let total_den = atk.denominator as f64 * 20.0 * dodge_den as f64;
     let mut hit_w = 0u128;
     let mut crit_w = 0u128;
-    // Damage amounts with their weights; sorted below (at most two amounts per attack total).
+    // Damage amounts with their weights (two at most per attack total), sorted below.
     let mut dmg: Vec<(i32, u128)> = Vec::with_capacity(2 * atk.totals.len());
     let (prof, modifier, evasion, size) = (
         i32::from(q.prof),
@@ -180,38 +196,52 @@ pub fn attack(q: &Query) -> AttackOdds {
     );
     let min = i32::from(q.min_damage);
     let reduction = q.deflection.map_or(0, |d| i32::from(d) - size);
-    for (dice, w) in atk.made() {
-        let total = dice + prof + modifier;
-        let base = if q.modified_total { total } else { dice + prof };
-        // Weights of a critical and of an ordinary hit over every dodge total; `hits` says
-        // whether any dodge total lets an ordinary hit through.
-        let (mut crits, mut normal, mut hits) = (0u128, 0u128, false);
-        for &(dt, dw) in &dodge {
+    // The evasion each dodge total sets, in increasing order as the totals are: an attack
+    // total gets through the first few, so one pass over both lists finds how much of the
+    // dodge's weight each attack total beats.
+    let evs: Vec<(i32, u64)> = dodge
+        .iter()
+        .map(|&(dt, dw)| {
             let ev = match (q.dodge.is_some(), q.size_shift) {
                 (true, SizeShift::Last) => dt.max(evasion) + size,
                 (true, SizeShift::First) => dt.max(evasion + size),
                 (false, _) => evasion + size,
             };
-            let ww = u128::from(w) * u128::from(dw);
-            // Critical: always hits, critical damage.
-            crits += ww * u128::from(crit_faces);
-            if total >= ev {
-                hits = true;
-                normal += ww * u128::from(20 - crit_faces);
-            }
+            (ev, dw)
+        })
+        .collect();
+    debug_assert!(evs.windows(2).all(|p| p[0].0 <= p[1].0));
+    let (mut beaten, mut beaten_w) = (0, 0u64);
+    for (dice, w) in atk.made() {
+        let total = dice + prof + modifier;
+        let base = if q.modified_total { total } else { dice + prof };
+        while beaten < evs.len() && total >= evs[beaten].0 {
+            beaten_w += evs[beaten].1;
+            beaten += 1;
         }
+        // A critical always hits, with critical damage, whatever the dodge; an ordinary hit
+        // needs the total to reach the evasion. Integer weights: summing per dodge total or
+        // multiplying the summed dodge weight gives the same counts.
+        let crits = u128::from(w) * u128::from(dodge_den) * u128::from(crit_faces);
+        let normal = u128::from(w) * u128::from(beaten_w) * u128::from(20 - crit_faces);
         crit_w += crits;
         hit_w += crits + normal;
-        add_damage(
-            &mut dmg,
-            (base + i32::from(q.critical_damage) - reduction).max(min),
-            crits,
-        );
-        if hits {
-            add_damage(&mut dmg, (base + i32::from(q.damage) - reduction).max(min), normal);
+        dmg.push(((base + i32::from(q.critical_damage) - reduction).max(min), crits));
+        // Listed when some dodge total lets an ordinary hit through, even at weight 0 (an
+        // outcome with no chance is still listed, as the odds table always showed it).
+        if beaten > 0 {
+            dmg.push(((base + i32::from(q.damage) - reduction).max(min), normal));
         }
     }
+    // One entry per amount, in increasing order, its weights added up.
     dmg.sort_unstable_by_key(|(k, _)| *k);
+    dmg.dedup_by(|next, kept| {
+        let same = next.0 == kept.0;
+        if same {
+            kept.1 += next.1;
+        }
+        same
+    });
     let p = |w: u128| w as f64 / total_den;
     // Inputs are within ±NUMBER_LIMIT (`parse_query`, the setup's validation), so every amount
     // fits an i16; saturate rather than wrap all the same.
@@ -235,7 +265,51 @@ pub fn attack(q: &Query) -> AttackOdds {
 /// between threads.
 #[derive(Debug, Default)]
 pub struct Memo {
-    mean_damage: HashMap<Query, f64>,
+    mean_damage: HashMap<Query, f64, BuildHasherDefault<KeyHasher>>,
+}
+
+/// A quick hash for [`Memo`]'s keys (the multiply-rotate step of rustc's FxHash): the keys
+/// are a few small numbers, and a collision only costs a comparison. Nothing iterates the
+/// map, so its order never shows.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl KeyHasher {
+    fn add(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl Memo {
