@@ -120,6 +120,11 @@ impl<R: Ruleset> Policy<R> for RandomLegal<R> {
     fn name(&self) -> &str {
         "random"
     }
+
+    /// Its commands come from [`Decision::legal`].
+    fn checks_own_commands(&self) -> bool {
+        true
+    }
 }
 
 /// Always picks the first legal command (deterministic; handy in tests).
@@ -148,6 +153,11 @@ impl<R: Ruleset> Policy<R> for FirstLegal<R> {
 
     fn name(&self) -> &str {
         "first"
+    }
+
+    /// Its commands come from [`Decision::legal`].
+    fn checks_own_commands(&self) -> bool {
+        true
     }
 }
 

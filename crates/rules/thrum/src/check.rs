@@ -629,8 +629,10 @@ pub fn moves(s: &State, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
     let Ok((who, from)) = move_start(s, Say::Code) else {
         return Vec::new();
     };
-    let mut v = reachable(s, who, scratch);
-    v.retain(|&(p, _)| p != from && can_stop(s, who, p));
+    // The search's destinations are squares other than `from` the mover may stop on, the rest
+    // of the check (`MoveCtx` agrees with `can_stop`, checked in debug builds).
+    let v = reachable(s, who, scratch);
+    debug_assert!(v.iter().all(|&(p, _)| p != from && can_stop(s, who, p)));
     v
 }
 
@@ -645,7 +647,8 @@ pub fn prompt_moves(s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Ve
         return Vec::new();
     };
     let mut v = reach_for(s, who, from, budget);
-    v.retain(|&(p, _)| p != from && can_stop(s, who, p) && toward_ok(s, from, p, toward));
+    debug_assert!(v.iter().all(|&(p, _)| p != from && can_stop(s, who, p)));
+    v.retain(|&(p, _)| toward_ok(s, from, p, toward));
     v
 }
 

@@ -111,22 +111,27 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
                     );
                 }
             }
+            let mine = abilities_of(s, who);
             if s.turn.step == Step::Move {
-                actions(s, who, out);
+                let _ = each_action(s, who, &mine, &mut |c| {
+                    out.push(c);
+                    ControlFlow::Continue(())
+                });
             }
-            stances(s, who, out);
+            stances(s, &mine, out);
             push(Command::EndTurn, out);
         }
         Step::Stance => {
-            stances(s, who, out);
+            stances(s, &abilities_of(s, who), out);
             push(Command::EndTurn, out);
         }
         Step::Done => {}
     }
 }
 
-fn stances(s: &State, who: Cid, out: &mut Vec<Command>) {
-    for id in abilities_of(s, who) {
+/// The legal Stances among `mine`, the current character's [`abilities_of`].
+fn stances(s: &State, mine: &[crate::ability::AbilityId], out: &mut Vec<Command>) {
+    for &id in mine {
         if s.setup.book.get(id).kind == Kind::Stance {
             let c = Command::Stance(id);
             if allowed(s, &c) {
@@ -311,25 +316,24 @@ fn each_pick(
     }
 }
 
-fn actions(s: &State, who: Cid, out: &mut Vec<Command>) {
-    let _ = each_action(s, who, &mut |c| {
-        out.push(c);
-        ControlFlow::Continue(())
-    });
-}
-
 /// Whether `who` has at least one legal Action now (stops at the first one found).
 pub fn any_action(s: &State, who: Cid) -> bool {
-    each_action(s, who, &mut |_| ControlFlow::Break(())).is_break()
+    each_action(s, who, &abilities_of(s, who), &mut |_| ControlFlow::Break(())).is_break()
 }
 
-/// Calls `f` with every legal Action of `who`, in the listed order, until it breaks.
+/// Calls `f` with every legal Action of `who`, in the listed order, until it breaks; `mine` is
+/// `who`'s [`abilities_of`].
 ///
 /// The check runs in its three pieces (see [`check::action_open`]): once per ability and
 /// Overexert option, once per target, once per pick; one Action is changed in place from
 /// candidate to candidate and copied only when it is legal.
-fn each_action(s: &State, who: Cid, f: &mut dyn FnMut(Command) -> ControlFlow<()>) -> ControlFlow<()> {
-    for id in abilities_of(s, who) {
+fn each_action(
+    s: &State,
+    who: Cid,
+    mine: &[crate::ability::AbilityId],
+    f: &mut dyn FnMut(Command) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for &id in mine {
         let a = s.setup.book.get(id);
         if a.kind != Kind::Action {
             continue;
