@@ -52,6 +52,28 @@ pub fn beyond_dividing_line(target: Pos, source: Pos, attacker: Pos) -> bool {
     dot < 0
 }
 
+/// For an attacker `delta = attacker − target` away from a target, which of the target's eight
+/// neighbours (bit `d` for `Dir::ALL[d]`) have the attacker beyond their dividing line, and which
+/// have it exactly on the line: the answers of [`beyond_dividing_line`] (and of its dot product
+/// being 0) for every neighbour at once. They depend only on where the attacker stands relative
+/// to the target, not on the map, so no table is needed: with `u` the step from the target to a
+/// neighbour, the attacker is beyond when `delta·u > |u|²` and on the line when they are equal.
+#[inline]
+#[must_use]
+pub fn dividing_masks(delta: (i16, i16)) -> (u8, u8) {
+    let (x, y) = (i32::from(delta.0), i32::from(delta.1));
+    // delta·u for N, NE, E, SE, S, SW, W, NW (the order of `Dir::ALL`), and |u|².
+    let dots = [y, x + y, x, x - y, -y, -x - y, -x, y - x];
+    let mut beyond = 0u8;
+    let mut on_line = 0u8;
+    for (d, dot) in dots.into_iter().enumerate() {
+        let n2 = 1 + (d as i32 & 1);
+        beyond |= u8::from(dot > n2) << d;
+        on_line |= u8::from(dot == n2) << d;
+    }
+    (beyond, on_line)
+}
+
 /// The two squares flanking `source` along its dividing line: `source + p`
 /// and `source − p` with `p = (−dy, dx)` for `(dx, dy) = target − source`.
 ///
@@ -146,6 +168,28 @@ mod tests {
 
     fn attackers() -> impl Iterator<Item = Pos> {
         (-6..=6).flat_map(|y| (-6..=6).map(move |x| p(x, y)))
+    }
+
+    #[test]
+    fn dividing_masks_agree_with_the_dot_product() {
+        for tx in -2..=2i16 {
+            for ty in -2..=2i16 {
+                let target = p(tx, ty);
+                for ax in -9..=9i16 {
+                    for ay in -9..=9i16 {
+                        let attacker = p(ax, ay);
+                        let (beyond, on_line) = dividing_masks((ax - tx, ay - ty));
+                        for (d, dir) in Dir::ALL.iter().enumerate() {
+                            let source = target.step(*dir);
+                            let dot = (i64::from(ax) - i64::from(source.x)) * (i64::from(tx) - i64::from(source.x))
+                                + (i64::from(ay) - i64::from(source.y)) * (i64::from(ty) - i64::from(source.y));
+                            assert_eq!(beyond & (1 << d) != 0, beyond_dividing_line(target, source, attacker));
+                            assert_eq!(on_line & (1 << d) != 0, dot == 0, "{target} {attacker} {dir:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub mod shape;
 pub mod zone;
 
 pub use bucket::BucketQueue;
-pub use cover::{CoverCheck, beyond_dividing_line, cover, flanks};
+pub use cover::{CoverCheck, beyond_dividing_line, cover, dividing_masks, flanks};
 pub use diagonal::{DiagonalReach, DiagonalScratch, cheapest_diagonal, reach_diagonal, reach_diagonal_to};
 pub use grid::{Cell, Grid, GridError, MAX_SIDE, MapError};
 pub use metric::{Metric, alternating_diagonal, chebyshev, is_adjacent, neighbours};

@@ -300,20 +300,20 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
         (elev >= target_elev + 2).then_some(elev)
     };
     let mut info = CoverInfo::default();
-    for src in fray_space::neighbours(at) {
+    // The attacker must be beyond the source's dividing line (or on it, with the option):
+    // (A − S)·(T − S) < 0 (THR-R122). Checked first, for all eight neighbours at once, as it
+    // is the cheapest test. High ground at (0,0), target at (1,0): only attackers with x < 0
+    // (THR-R124); target at (1,−1): only attackers north-west of the diagonal, y > x (THR-R125).
+    let (beyond_mask, on_line) = fray_space::dividing_masks((from.x - at.x, from.y - at.y));
+    let mut dirs = beyond_mask | if opts.cover_on_line { on_line } else { 0 };
+    while dirs != 0 {
+        let d = dirs.trailing_zeros() as usize;
+        dirs &= dirs - 1;
+        let src = at.step(fray_space::Dir::ALL[d]);
         if src == from {
             continue;
         }
-        // The attacker must be beyond the source's dividing line (or on it, with the option):
-        // (A − S)·(T − S) < 0 (THR-R122). Checked first, as it is the cheapest test. High
-        // ground at (0,0), target at (1,0): only attackers with x < 0 (THR-R124); target at
-        // (1,−1): only attackers north-west of the diagonal, y > x (THR-R125).
-        let dot =
-            ((from.x - src.x) as i32) * ((at.x - src.x) as i32) + ((from.y - src.y) as i32) * ((at.y - src.y) as i32);
-        let beyond = dot < 0;
-        if !(beyond || (dot == 0 && opts.cover_on_line)) {
-            continue;
-        }
+        let beyond = beyond_mask & (1 << d) != 0;
         let Some(h) = height(src) else { continue };
         if attacker_elev >= h {
             continue;
@@ -423,20 +423,17 @@ fn cover_geometry(
         (elev >= target_elev + 2).then_some(elev)
     };
     let mut info = CoverInfo::default();
-    for (d, dir) in fray_space::Dir::ALL.iter().enumerate() {
+    // The same dividing-line test as `cover_check` (THR-R122), for all neighbours at once.
+    let (beyond_mask, on_line) = fray_space::dividing_masks((from.x - at.x, from.y - at.y));
+    let mut dirs = beyond_mask | if opts.cover_on_line { on_line } else { 0 };
+    while dirs != 0 {
+        let d = dirs.trailing_zeros() as usize;
+        dirs &= dirs - 1;
         let Some(sk) = steps.neighbour(tk, d) else { continue };
         if sk == fk {
             continue;
         }
-        // The same dividing-line test as `cover_check` (THR-R122).
-        let (dx, dy) = dir.delta();
-        let src = Pos::new(at.x + dx, at.y + dy);
-        let dot =
-            ((from.x - src.x) as i32) * ((at.x - src.x) as i32) + ((from.y - src.y) as i32) * ((at.y - src.y) as i32);
-        let beyond = dot < 0;
-        if !(beyond || (dot == 0 && opts.cover_on_line)) {
-            continue;
-        }
+        let beyond = beyond_mask & (1 << d) != 0;
         let Some(h) = height(sk) else { continue };
         if attacker_elev >= h {
             continue;
