@@ -783,6 +783,8 @@ struct Scan {
     /// The squares [`from_square`] chose for actions aimed at characters, by what the choice
     /// depends on.
     picked: Vec<(AimKey, Vec<Cid>, Option<Pos>)>,
+    /// The able enemies of the deciding character that stand on the map, and where.
+    foes: Vec<(Cid, Pos)>,
 }
 
 /// What the choice of a square for an action aimed at characters depends on besides the
@@ -796,7 +798,7 @@ struct AimKey {
 }
 
 impl Scan {
-    fn new(s: &State, _me: Cid, here: Pos, mut squares: Vec<(Pos, u32)>) -> Scan {
+    fn new(s: &State, me: Cid, here: Pos, mut squares: Vec<(Pos, u32)>) -> Scan {
         sort_squares(&mut squares, here);
         Scan {
             here,
@@ -810,19 +812,26 @@ impl Scan {
                 occ
             },
             picked: Vec::new(),
+            foes: s
+                .ids()
+                .filter(|&e| s.enemies(me, e) && s.ch(e).able())
+                .filter_map(|e| Some((e, s.ch(e).pos?)))
+                .collect(),
         }
     }
 
-    /// [`calc::aim_from`] for `me` standing on `p`, with the line facts remembered for the
-    /// rest of the decision (the state does not change while it is made).
-    fn aim(&mut self, s: &State, me: Cid, a: &Ability, range: Option<i16>, t: Cid, p: Pos) -> bool {
+    /// [`calc::aim_from`] for `me` standing on `p`, with the facts about the target worked out
+    /// once (`aim`, from [`calc::aim_at`]) and the line facts remembered for the rest of the
+    /// decision (the state does not change while it is made).
+    #[allow(clippy::too_many_arguments)]
+    fn aim(&mut self, s: &State, me: Cid, a: &Ability, range: Option<i16>, t: Cid, aim: &calc::AimAt, p: Pos) -> bool {
         let n = s.setup.map.len();
         let Some(k) = s.setup.map.index(p) else {
             return calc::aim_from(s, me, a, range, t, p).is_ok();
         };
         let memo = &mut self.aim[t as usize * n + k];
         let occ = &self.occ;
-        calc::aim_from_with(s, me, a, range, t, p, &mut |at| {
+        aim.from(s, p, &mut |at| {
             if *memo == 0 {
                 let obstructed = calc::cover_check_with(s, occ, me, p, at).obstructed;
                 let wall = calc::sight_blocked(s, p, at);
@@ -835,12 +844,11 @@ impl Scan {
 
     /// How safe a square is for `me`: +0.25 per enemy it has cover against, −0.4 per adjacent
     /// enemy for a Ranged user (each gives its attacks a Bane).
-    fn position_score(&mut self, s: &State, me: Cid, p: Pos, ranged: bool) -> f64 {
+    fn position_score(&mut self, s: &State, p: Pos, ranged: bool) -> f64 {
         let Some(k) = s.setup.map.index(p) else { return 0.0 };
         if self.safety[k] == u16::MAX {
             let (mut covered, mut adjacent) = (0u16, 0u16);
-            for e in s.ids().filter(|&e| s.enemies(me, e) && s.ch(e).able()) {
-                let Some(q) = s.ch(e).pos else { continue };
+            for &(e, q) in &self.foes {
                 if calc::has_cover_with(s, &self.occ, e, q, p) {
                     covered += 1;
                 }
@@ -932,8 +940,13 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         let pick = match scan.picked.iter().find(|(k, t, _)| *k == key && t == targets) {
             Some((_, _, p)) => *p,
             None => {
-                let aimed = |scan: &mut Scan, p: Pos| targets.iter().all(|t| scan.aim(s, me, a, range, *t, p));
-                let p = best_square(s, me, scan, a.ranged, key.here_ok, aimed);
+                let aims: Vec<(Cid, Option<calc::AimAt>)> =
+                    targets.iter().map(|&t| (t, calc::aim_at(s, me, a, range, t))).collect();
+                let aimed = |scan: &mut Scan, p: Pos| {
+                    aims.iter()
+                        .all(|(t, aim)| aim.as_ref().is_some_and(|aim| scan.aim(s, me, a, range, *t, aim, p)))
+                };
+                let p = best_square(s, scan, a.ranged, key.here_ok, aimed);
                 scan.picked.push((key, targets.clone(), p));
                 p
             }
@@ -965,7 +978,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         (Some(sq), 0) => sq.contains(&p),
         (Some(sq), _) => sq.iter().any(|q| calc::in_range_from(s, range, p, *q)),
     };
-    best_square(s, me, scan, a.ranged, here_ok, |_, p| {
+    best_square(s, scan, a.ranged, here_ok, |_, p| {
         // A quick range pre-check before the full check on a moved copy.
         if let (Some(r), Some(l)) = (range, &chars)
             && l.iter()
@@ -990,7 +1003,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
             if !ok {
                 continue;
             }
-            let score = scan.position_score(s, me, p, a.ranged) - 0.05 * cost as f64;
+            let score = scan.position_score(s, p, a.ranged) - 0.05 * cost as f64;
             if best.is_none_or(|(b, _)| score > b + 1e-9) {
                 best = Some((score, p));
             }
@@ -1011,7 +1024,6 @@ const FROM_SQUARES: usize = 6;
 /// users) no enemy next to it; moving costs a little.
 fn best_square(
     s: &State,
-    me: Cid,
     scan: &mut Scan,
     ranged: bool,
     here_ok: bool,
@@ -1025,7 +1037,7 @@ fn best_square(
         if !pass {
             continue;
         }
-        let score = scan.position_score(s, me, p, ranged) - 0.05 * cost as f64;
+        let score = scan.position_score(s, p, ranged) - 0.05 * cost as f64;
         if best.is_none_or(|(b, _)| score > b + 1e-9) {
             best = Some((score, p));
         }

@@ -506,25 +506,64 @@ pub fn aim_from_with(
     from: Pos,
     facts: &mut dyn FnMut(Pos) -> (bool, bool),
 ) -> Result<(), AimFail> {
-    let Some(p) = s.ch(t).pos else {
-        return Err(AimFail::Range);
-    };
+    match aim_at(s, user, a, range, t) {
+        Some(aim) => aim.from(s, from, facts),
+        None => Err(AimFail::Range),
+    }
+}
+
+/// What aiming an ability at one character depends on besides the square it is aimed from:
+/// where the character stands, the range that applies to it and whether Obstruction stops the
+/// ability. Worked out once by [`aim_at`] for the many squares the AI tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AimAt {
+    at: Pos,
+    range: Option<i16>,
+    obstruction: bool,
+}
+
+/// The facts of aiming `a` (with its `range`) from `user` at `t`; `None` when `t` is off the
+/// map (then no square is in range).
+pub fn aim_at(s: &State, user: Cid, a: &Ability, range: Option<i16>, t: Cid) -> Option<AimAt> {
+    let at = s.ch(t).pos?;
     // An ability aimed at a Hidden foe works at half range, rounding up (THR-R219).
     let range = match range {
         Some(r) if s.options.draft_hidden && has(s, t, Cond::Hidden) && s.enemies(user, t) => Some((r + 1) / 2),
         r => r,
     };
-    if !in_range_from(s, range, from, p) {
-        return Err(AimFail::Range);
+    Some(AimAt {
+        at,
+        range,
+        obstruction: obstruction_applies(s, a),
+    })
+}
+
+impl AimAt {
+    /// The square the character stands on.
+    pub fn at(&self) -> Pos {
+        self.at
     }
-    let (obstructed, wall) = facts(p);
-    if obstruction_applies(s, a) && obstructed {
-        return Err(AimFail::Obstructed);
+
+    /// Whether the user standing on `from` can aim at the character: in range, then not
+    /// Obstructed (when Obstruction applies) and no wall on the line, with `facts` as for
+    /// [`aim_from_with`].
+    #[inline]
+    pub fn from<F>(&self, s: &State, from: Pos, facts: &mut F) -> Result<(), AimFail>
+    where
+        F: FnMut(Pos) -> (bool, bool) + ?Sized,
+    {
+        if !in_range_from(s, self.range, from, self.at) {
+            return Err(AimFail::Range);
+        }
+        let (obstructed, wall) = facts(self.at);
+        if self.obstruction && obstructed {
+            return Err(AimFail::Obstructed);
+        }
+        if wall {
+            return Err(AimFail::Wall);
+        }
+        Ok(())
     }
-    if wall {
-        return Err(AimFail::Wall);
-    }
-    Ok(())
 }
 
 /// The Critical margins of a contest with `a` used by `user`: the attacker's (the ability's
