@@ -1295,32 +1295,40 @@ pub fn area_size(s: &State, user: Cid, act: &Action) -> i16 {
     }
 }
 
+/// The squares of a shape, as [`shape_squares`] gives them.
+pub type ShapeSquares = smallvec::SmallVec<[Pos; 16]>;
+
 /// The squares of a shape (clipped to the map), or `None` if the target kind does not fit.
-pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Vec<Pos>> {
+/// Shapes of up to 16 squares are held inline: the legal list tries hundreds of placements per
+/// decision.
+pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<ShapeSquares> {
     let a = s.setup.book.get(act.ability);
     let map = &s.setup.map;
     let size = area_size(s, user, act).max(1) as u16;
-    let v: Vec<Pos> = match (&a.target, &act.target) {
+    let on_map = |p: &Pos| map.contains(*p);
+    let v: ShapeSquares = match (&a.target, &act.target) {
         // THR-R78: Area X is the X-by-X block on the grid (from its south-west corner).
-        (TargetSpec::Area(_), Target::Area(anchor)) => fray_space::area(*anchor, size).collect(),
+        (TargetSpec::Area(_), Target::Area(anchor)) => fray_space::area(*anchor, size).filter(on_map).collect(),
         // THR-R79: Line X is X consecutive squares along a row, a column or a diagonal.
-        (TargetSpec::Line(_), Target::Line(start, dir)) => fray_space::line(*start, *dir, size).collect(),
+        (TargetSpec::Line(_), Target::Line(start, dir)) => {
+            fray_space::line(*start, *dir, size).filter(on_map).collect()
+        }
         (TargetSpec::LineToEdge, Target::Toward(dir)) => {
             let start = match s.options.infinite_line {
                 InfiniteLine::Adjacent => upos.step(*dir),
                 InfiniteLine::UserSquare => upos,
             };
             if !map.contains(start) {
-                return Some(Vec::new());
+                return Some(ShapeSquares::new());
             }
-            fray_space::line_to_edge(map, start, *dir).collect()
+            fray_space::line_to_edge(map, start, *dir).filter(on_map).collect()
         }
         // THR-R82, THR-R84: Aura X is every square within X of the user but its own (Aura 1:
         // 8 squares, Aura 2: 24).
-        (TargetSpec::Aura(_), Target::None) => fray_space::aura(upos, size).collect(),
+        (TargetSpec::Aura(_), Target::None) => fray_space::aura(upos, size).filter(on_map).collect(),
         _ => return None,
     };
-    Some(v.into_iter().filter(|p| map.contains(*p)).collect())
+    Some(v)
 }
 
 fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Reject> {

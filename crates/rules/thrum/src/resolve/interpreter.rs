@@ -84,7 +84,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         _ => None,
     };
     let shape = match cx.s.ch(user).pos {
-        Some(up) => check::shape_squares(&cx.s, user, act, up).unwrap_or_default(),
+        Some(up) => check::shape_squares(&cx.s, user, act, up).map_or_else(Vec::new, |sq| sq.into_vec()),
         None => Vec::new(),
     };
     start_use(
