@@ -416,7 +416,7 @@ impl Heuristic {
                         }
                         let action = Action {
                             ability: id,
-                            target: Target::Chars(vec![t]),
+                            target: Target::Chars([t].into_iter().collect()),
                             pick: Pick::default(),
                             overexert: None,
                         };
@@ -488,7 +488,7 @@ impl Heuristic {
                     }
                     let action = Action {
                         ability: id,
-                        target: Target::Chars(vec![t]),
+                        target: Target::Chars([t].into_iter().collect()),
                         pick: Pick::default(),
                         overexert: None,
                     };
@@ -645,7 +645,9 @@ impl Heuristic {
                 continue;
             }
             let target = match a.target {
-                TargetSpec::Enemy | TargetSpec::Character | TargetSpec::UpToEnemies(_) => Target::Chars(vec![t]),
+                TargetSpec::Enemy | TargetSpec::Character | TargetSpec::UpToEnemies(_) => {
+                    Target::Chars([t].into_iter().collect())
+                }
                 TargetSpec::AllEnemies => Target::None,
                 _ => continue,
             };
@@ -782,7 +784,7 @@ struct Scan {
     occ: calc::Occupancy,
     /// The squares [`from_square`] chose for actions aimed at characters, by what the choice
     /// depends on.
-    picked: Vec<(AimKey, Vec<Cid>, Option<Pos>)>,
+    picked: Vec<(AimKey, crate::command::CharList, Option<Pos>)>,
     /// The able enemies of the deciding character that stand on the map, and where.
     foes: Vec<(Cid, Pos)>,
 }

@@ -1071,18 +1071,31 @@ fn check_delay(s: &State, who: Cid, after: Option<Cid>, say: Say) -> Result<(), 
 
 /// The characters an action affects, in resolution order, or why it is illegal.
 pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Reject> {
-    targets(s, user, act, Say::Sentence)
+    targets(
+        s,
+        user,
+        act,
+        range_of(s, user, s.setup.book.get(act.ability)),
+        Say::Sentence,
+    )
 }
 
 /// Whether [`action_targets`] finds the action's targets legal (nothing formatted).
 pub fn can_target(s: &State, user: Cid, act: &Action) -> bool {
-    targets(s, user, act, Say::Code).is_ok()
+    targets(
+        s,
+        user,
+        act,
+        range_of(s, user, s.setup.book.get(act.ability)),
+        Say::Code,
+    )
+    .is_ok()
 }
 
 /// [`action_targets`], its refusal said as `say` asks.
-fn targets(s: &State, user: Cid, act: &Action, say: Say) -> Result<Vec<Cid>, Reject> {
+fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<Vec<Cid>, Reject> {
     let a = s.setup.book.get(act.ability);
-    let range = range_of(s, user, a);
+    debug_assert_eq!(range, range_of(s, user, a), "the range passed in is the ability's");
     let upos = s
         .ch(user)
         .pos
@@ -1090,8 +1103,8 @@ fn targets(s: &State, user: Cid, act: &Action, say: Say) -> Result<Vec<Cid>, Rej
     let single = |t: Cid, ok: bool, what: &str| -> Result<Vec<Cid>, Reject> {
         single_target(s, user, a, range, t, ok, what, say)
     };
-    let one = |list: &Vec<Cid>| -> Result<Cid, Reject> {
-        match list.as_slice() {
+    let one = |list: &[Cid]| -> Result<Cid, Reject> {
+        match list {
             [t] => Ok(*t),
             _ => Err(no(say, codes::INVALID_TARGET, || {
                 format!("{} takes exactly one target", a.id)
@@ -1147,7 +1160,7 @@ fn targets(s: &State, user: Cid, act: &Action, say: Say) -> Result<Vec<Cid>, Rej
             for t in l {
                 single(*t, s.enemies(user, *t), "an enemy")?;
             }
-            Ok(l.clone())
+            Ok(l.to_vec())
         }
         (TargetSpec::AllEnemies, Target::None) => Ok(s
             .ids()
@@ -1333,7 +1346,8 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Sh
 
 fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Reject> {
     action_use(s, who, act.ability, act.overexert, say)?;
-    let targets = action_aim(s, who, act, say)?;
+    let range = range_of(s, who, s.setup.book.get(act.ability));
+    let targets = action_aim(s, who, act, range, say)?;
     check_pick(s, who, s.setup.book.get(act.ability), act, &targets, say)
 }
 
@@ -1354,12 +1368,19 @@ pub fn action_open(s: &State, ability: AbilityId, overexert: Option<u8>) -> bool
 /// For an Action whose [`action_open`] holds, the characters it affects when [`check`] may accept
 /// it with some pick: the part of its check that depends on its target and not on its pick.
 pub fn action_aimed(s: &State, act: &Action) -> Option<Vec<Cid>> {
+    let range = range_of(s, s.turn.who, s.setup.book.get(act.ability));
+    action_aimed_in_range(s, act, range)
+}
+
+/// [`action_aimed`] with the ability's range for the current character (`calc::range_of`)
+/// worked out by the caller, once for the many targets it tries.
+pub fn action_aimed_in_range(s: &State, act: &Action, range: Option<i16>) -> Option<Vec<Cid>> {
     if let Target::Chars(l) = &act.target
         && l.iter().any(|&c| c as usize >= s.chars.len())
     {
         return None;
     }
-    action_aim(s, s.turn.who, act, Say::Code).ok()
+    action_aim(s, s.turn.who, act, range, Say::Code).ok()
 }
 
 /// For an Action whose [`action_aimed`] gave `targets`, whether [`check`] accepts its pick.
@@ -1439,9 +1460,9 @@ fn action_use(s: &State, who: Cid, ability: AbilityId, overexert: Option<u8>, sa
 
 /// The part of an Action's check that depends on its target and not on its pick: the
 /// characters it affects, and for a teleport that uses movement, that much movement left.
-fn action_aim(s: &State, who: Cid, act: &Action, say: Say) -> Result<Vec<Cid>, Reject> {
+fn action_aim(s: &State, who: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<Vec<Cid>, Reject> {
     let a = s.setup.book.get(act.ability);
-    let targets = targets(s, who, act, say)?;
+    let targets = targets(s, who, act, range, say)?;
     // A teleport that uses movement needs that much movement left (THR-R60).
     let uses_movement = a
         .effect

@@ -12,13 +12,16 @@ use fray_space::{Dir, Pos};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
+/// The characters an action names, held inline up to four; serialised as a plain list.
+pub type CharList = crate::inline::Inline<Cid, 4>;
+
 /// What an action is aimed at.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Target {
     /// Nothing to aim (self-only abilities, auras).
     None,
-    /// Named characters.
-    Chars(Vec<Cid>),
+    /// Named characters (held inline: most actions name one or two).
+    Chars(CharList),
     /// An Area with its south-west corner on this square.
     Area(Pos),
     /// A Line starting on this square and running this way.
@@ -329,7 +332,7 @@ fn parse_act(state: &State, words: &[&str]) -> Result<Command, Reject> {
                 for part in ids.split(',').filter(|s| !s.is_empty()) {
                     list.push(who(state, Some(part))?);
                 }
-                target = Target::Chars(list);
+                target = Target::Chars(list.into());
             }
         }
     }

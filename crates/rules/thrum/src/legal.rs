@@ -189,7 +189,7 @@ fn each_target(
                             user,
                             &Action {
                                 ability: id,
-                                target: Target::Chars(vec![t]),
+                                target: Target::Chars([t].into_iter().collect()),
                                 pick: Pick::default(),
                                 overexert: None,
                             },
@@ -205,7 +205,7 @@ fn each_target(
                 0,
                 &mut out,
             );
-            out.into_iter().try_for_each(|l| f(Target::Chars(l)))
+            out.into_iter().try_for_each(|l| f(Target::Chars(l.into())))
         }
         TargetSpec::Area(_) => {
             let size = size.max(1);
@@ -226,7 +226,7 @@ fn each_target(
         }
         TargetSpec::LineToEdge => Dir::ALL.iter().try_for_each(|d| f(Target::Toward(*d))),
         TargetSpec::Square => near(0).try_for_each(|p| f(Target::Square(p))),
-        _ => s.ids().try_for_each(|t| f(Target::Chars(vec![t]))),
+        _ => s.ids().try_for_each(|t| f(Target::Chars([t].into_iter().collect()))),
     }
 }
 
@@ -349,10 +349,11 @@ fn each_action(
                 overexert: ov,
             };
             let size = check::area_size(s, who, &act);
+            let range = calc::range_of(s, who, a);
             each_target(s, who, id, size, &mut |target| {
                 let on = status_target(who, &target);
                 act.target = target;
-                let Some(targets) = check::action_aimed(s, &act) else {
+                let Some(targets) = check::action_aimed_in_range(s, &act, range) else {
                     return ControlFlow::Continue(());
                 };
                 each_pick(s, id, on, &mut |pick| {

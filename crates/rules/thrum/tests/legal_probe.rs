@@ -95,7 +95,7 @@ fn universe(s: &State) -> Vec<Command> {
         }
         v.push(Command::Act(action(
             id,
-            Target::Chars(vec![chars]),
+            Target::Chars([chars].into_iter().collect()),
             Pick::default(),
             None,
         )));

@@ -683,7 +683,7 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         cx.emit(Event::Declared {
             user: h,
             ability: f,
-            target: crate::command::Target::Chars(vec![user]),
+            target: crate::command::Target::Chars([user].into_iter().collect()),
             overexert: None,
         });
         start_use(
