@@ -628,7 +628,7 @@ impl Heuristic {
                         continue;
                     };
                     let mut score = 0.0;
-                    for t in hit {
+                    for &t in &hit {
                         let (_, odds) = best_defence_odds(s, t, me, a);
                         let v = value(t, &odds);
                         score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };

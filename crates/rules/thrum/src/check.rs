@@ -12,7 +12,7 @@
 use crate::ability::{Ability, AbilityId, Attr, Cond, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, range_of};
 use crate::codes;
-use crate::command::{Action, Command, Gauge, Ruling, Target, ThrumRuling};
+use crate::command::{Action, CharList, Command, Gauge, Ruling, Target, ThrumRuling};
 use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::resolve::{StepCost, terrain_step_cost};
 use crate::setup::Cid;
@@ -1070,7 +1070,7 @@ fn check_delay(s: &State, who: Cid, after: Option<Cid>, say: Say) -> Result<(), 
 }
 
 /// The characters an action affects, in resolution order, or why it is illegal.
-pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<Vec<Cid>, Reject> {
+pub fn action_targets(s: &State, user: Cid, act: &Action) -> Result<CharList, Reject> {
     targets(
         s,
         user,
@@ -1093,14 +1093,14 @@ pub fn can_target(s: &State, user: Cid, act: &Action) -> bool {
 }
 
 /// [`action_targets`], its refusal said as `say` asks.
-fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<Vec<Cid>, Reject> {
+fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<CharList, Reject> {
     let a = s.setup.book.get(act.ability);
     debug_assert_eq!(range, range_of(s, user, a), "the range passed in is the ability's");
     let upos = s
         .ch(user)
         .pos
         .ok_or_else(|| no(say, codes::NOT_NOW, || "not on the map"))?;
-    let single = |t: Cid, ok: bool, what: &str| -> Result<Vec<Cid>, Reject> {
+    let single = |t: Cid, ok: bool, what: &str| -> Result<CharList, Reject> {
         single_target(s, user, a, range, t, ok, what, say)
     };
     let one = |list: &[Cid]| -> Result<Cid, Reject> {
@@ -1114,7 +1114,7 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
     match (&a.target, &act.target) {
         // Self is the user (THR-R88); Ally and Enemy follow `State::allies` and
         // `State::enemies` (THR-R89, THR-R90).
-        (TargetSpec::SelfOnly, Target::None) => Ok(vec![user]),
+        (TargetSpec::SelfOnly, Target::None) => Ok(CharList::from_slice(&[user])),
         (TargetSpec::Ally, Target::Chars(l)) => {
             let t = one(l)?;
             single(t, s.allies(user, t), "an ally")
@@ -1160,7 +1160,7 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
             for t in l {
                 single(*t, s.enemies(user, *t), "an enemy")?;
             }
-            Ok(l.to_vec())
+            Ok(l.clone())
         }
         (TargetSpec::AllEnemies, Target::None) => Ok(s
             .ids()
@@ -1178,7 +1178,7 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
                 return Err(no(say, codes::OCCUPIED, || format!("{p} is not an empty square")));
             }
             // Lines of a square-targeted ability (a teleport) apply to the user.
-            Ok(vec![user])
+            Ok(CharList::from_slice(&[user]))
         }
         (spec, target) if spec.is_shape() => {
             let squares = shape_squares(s, user, act, upos).ok_or_else(|| {
@@ -1222,7 +1222,7 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
                     return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
             }
-            let mut hit: Vec<Cid> = s
+            let mut hit: CharList = s
                 .ids()
                 .filter(|&t| targetable(s, t) && s.ch(t).pos.is_some_and(|p| squares.contains(&p)))
                 .filter(|&t| !(matches!(spec, TargetSpec::Aura(_)) && t == user)) // THR-R82
@@ -1265,7 +1265,7 @@ fn single_target(
     ok: bool,
     what: &str,
     say: Say,
-) -> Result<Vec<Cid>, Reject> {
+) -> Result<CharList, Reject> {
     if t as usize >= s.chars.len() {
         return Err(no(say, codes::INVALID_TARGET, || "no such combatant"));
     }
@@ -1281,7 +1281,7 @@ fn single_target(
         }));
     };
     match calc::aim_from(s, user, a, range, t, from) {
-        Ok(()) => Ok(vec![t]),
+        Ok(()) => Ok(CharList::from_slice(&[t])),
         Err(AimFail::Range) => Err(no(say, codes::OUT_OF_RANGE, || {
             format!("{} is out of range of {}", s.name(t), a.id)
         })),
@@ -1367,14 +1367,14 @@ pub fn action_open(s: &State, ability: AbilityId, overexert: Option<u8>) -> bool
 
 /// For an Action whose [`action_open`] holds, the characters it affects when [`check`] may accept
 /// it with some pick: the part of its check that depends on its target and not on its pick.
-pub fn action_aimed(s: &State, act: &Action) -> Option<Vec<Cid>> {
+pub fn action_aimed(s: &State, act: &Action) -> Option<CharList> {
     let range = range_of(s, s.turn.who, s.setup.book.get(act.ability));
     action_aimed_in_range(s, act, range)
 }
 
 /// [`action_aimed`] with the ability's range for the current character (`calc::range_of`)
 /// worked out by the caller, once for the many targets it tries.
-pub fn action_aimed_in_range(s: &State, act: &Action, range: Option<i16>) -> Option<Vec<Cid>> {
+pub fn action_aimed_in_range(s: &State, act: &Action, range: Option<i16>) -> Option<CharList> {
     if let Target::Chars(l) = &act.target
         && l.iter().any(|&c| c as usize >= s.chars.len())
     {
@@ -1460,7 +1460,7 @@ fn action_use(s: &State, who: Cid, ability: AbilityId, overexert: Option<u8>, sa
 
 /// The part of an Action's check that depends on its target and not on its pick: the
 /// characters it affects, and for a teleport that uses movement, that much movement left.
-fn action_aim(s: &State, who: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<Vec<Cid>, Reject> {
+fn action_aim(s: &State, who: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<CharList, Reject> {
     let a = s.setup.book.get(act.ability);
     let targets = targets(s, who, act, range, say)?;
     // A teleport that uses movement needs that much movement left (THR-R60).

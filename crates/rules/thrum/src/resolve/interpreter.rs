@@ -91,7 +91,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         cx,
         user,
         act.ability,
-        Targets::from(targets),
+        Targets::from_slice(&targets),
         square,
         Squares::from(shape),
         act.pick,
