@@ -335,12 +335,15 @@ impl<'a> MoveCtx<'a> {
             );
             return found;
         }
-        fray_space::cheapest_path_indexed(
+        // Every step costs at least 1 (THR-R51; the Weaver's exemption lowers a step to 1), so
+        // squares the goal is out of reach from over open ground are not searched.
+        fray_space::cheapest_path_pruned(
             &self.s.setup.map,
             self.steps,
             from,
             to,
             budget.max(0) as u32,
+            1,
             |i, d, j| self.paid_at(i, d, j),
             |k| self.can_stop_at(k),
             scratch,
@@ -359,7 +362,9 @@ impl<'a> MoveCtx<'a> {
     /// With a `goal` square the search stops when the first of its two nodes settles: steps
     /// cost at least 1 and nodes settle in (cost, node) order, so the other node can only end
     /// up dearer (or, on layer 1, equal and second), and [`WeaveSearch::best`] picks the node
-    /// settled first, with the same predecessors as the full search.
+    /// settled first, with the same predecessors as the full search. Nodes whose cost plus the
+    /// Chebyshev distance to the goal (1 per step at least) is over the budget are not queued,
+    /// as in `fray_space::cheapest_path_pruned`: no path within the budget passes through them.
     fn weave_search<T>(&self, from: Pos, budget: i16, goal: Option<usize>, f: impl FnOnce(&WeaveSearch) -> T) -> T {
         WEAVE.with(|w| {
             let mut w = w.borrow_mut();
@@ -381,6 +386,7 @@ impl<'a> MoveCtx<'a> {
         w.settled.resize(2 * n, false);
         w.start = map.index(from);
         let Some(origin) = w.start else { return };
+        let goal_at = goal.map(|g| map.pos_of(g));
         let buckets = fray_space::BucketQueue::fits(2 * n, budget);
         w.heap.clear();
         if buckets {
@@ -421,6 +427,11 @@ impl<'a> MoveCtx<'a> {
                 let cost = d + cost;
                 let m = 2 * j + to_layer as usize;
                 if cost > budget || w.settled[m] || cost >= w.dist[m] {
+                    continue;
+                }
+                if let Some(g) = goal_at
+                    && cost.saturating_add(u32::from(fray_space::chebyshev(map.pos_of(j), g))) > budget
+                {
                     continue;
                 }
                 if buckets {
@@ -1281,14 +1292,15 @@ fn targets(s: &State, user: Cid, act: &Action, say: Say) -> Result<Vec<Cid>, Rej
                     return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
             }
-            let mut hit: Vec<Cid> = s
+            // In turn order, ids in order among equal places (each place looked up once).
+            let mut hit: Vec<(usize, Cid)> = s
                 .ids()
                 .filter(|&t| targetable(s, t) && s.ch(t).pos.is_some_and(|p| squares.contains(&p)))
                 .filter(|&t| !(matches!(spec, TargetSpec::Aura(_)) && t == user)) // THR-R82
+                .map(|t| (s.order.position(t).unwrap_or(usize::MAX), t))
                 .collect();
-            let order = |c: Cid| s.order.position(c).unwrap_or(usize::MAX);
-            hit.sort_by_key(|&c| order(c));
-            Ok(hit)
+            hit.sort_unstable();
+            Ok(hit.into_iter().map(|(_, t)| t).collect())
         }
         (spec, _) => Err(no(say, codes::INVALID_TARGET, || {
             format!("{} needs {}", a.id, shape_hint(spec))
