@@ -604,21 +604,7 @@ pub fn cheapest_path_indexed<C: Copy>(
     can_stop: impl FnMut(usize) -> bool,
     scratch: &mut PathScratch,
 ) -> Option<(Vec<Pos>, u32)> {
-    let goal_index = grid.index(goal)?;
-    scratch.search_indexed(
-        grid,
-        start,
-        budget,
-        Some(goal_index),
-        None,
-        |i, d| table.neighbour(i, d),
-        step,
-        can_stop,
-    );
-    let found = Reach { scratch };
-    let mut path = Vec::new();
-    let cost = found.path_into(goal, &mut path)?;
-    Some((path, cost))
+    path_indexed(grid, table, start, goal, budget, None, step, can_stop, scratch)
 }
 
 /// [`cheapest_path_indexed`] for pricings where every step costs at least `min_step`: the same
@@ -639,13 +625,39 @@ pub fn cheapest_path_pruned<C: Copy>(
     can_stop: impl FnMut(usize) -> bool,
     scratch: &mut PathScratch,
 ) -> Option<(Vec<Pos>, u32)> {
+    path_indexed(
+        grid,
+        table,
+        start,
+        goal,
+        budget,
+        Some(min_step),
+        step,
+        can_stop,
+        scratch,
+    )
+}
+
+/// The search for one square behind [`cheapest_path_indexed`] and [`cheapest_path_pruned`].
+#[allow(clippy::too_many_arguments)]
+fn path_indexed<C: Copy>(
+    grid: &Grid,
+    table: &StepTable<C>,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    prune: Option<u32>,
+    step: impl FnMut(usize, usize, usize) -> Option<u32>,
+    can_stop: impl FnMut(usize) -> bool,
+    scratch: &mut PathScratch,
+) -> Option<(Vec<Pos>, u32)> {
     let goal_index = grid.index(goal)?;
     scratch.search_indexed(
         grid,
         start,
         budget,
         Some(goal_index),
-        Some(min_step),
+        prune,
         |i, d| table.neighbour(i, d),
         step,
         can_stop,
