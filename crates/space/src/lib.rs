@@ -43,7 +43,9 @@ pub use cover::{CoverCheck, beyond_dividing_line, cover, dividing_masks, flanks}
 pub use diagonal::{DiagonalReach, DiagonalScratch, cheapest_diagonal, reach_diagonal, reach_diagonal_to};
 pub use grid::{Cell, Grid, GridError, MAX_SIDE, MapError};
 pub use metric::{Metric, alternating_diagonal, chebyshev, is_adjacent, neighbours};
-pub use movement::{PathScratch, Reach, StepTable, cheapest_path, cheapest_path_indexed, reach, reach_indexed};
+pub use movement::{
+    PathScratch, Reach, StepTable, cheapest_path, cheapest_path_indexed, cheapest_path_pruned, reach, reach_indexed,
+};
 pub use pos::{Dir, ParseDirError, ParsePosError, Pos};
 pub use shape::{area, aura, in_range, line, line_to_edge};
 pub use zone::{Link, LinkSpec, MAX_ZONES, Zone, ZoneError, ZoneId, ZoneMap, ZonePath, ZoneSet, ZoneSetIter, is_word};

@@ -233,7 +233,11 @@ impl PathScratch {
     /// Dijkstra from `start` over squares named by grid index: `neighbour(i, d)` is the square
     /// one step from `i` in direction `Dir::ALL[d]` (if on the grid), `step(i, d, j)` prices
     /// that step, `can_stop(j)` says whether a move may end on `j`. Stops early once `goal` is
-    /// settled, if given.
+    /// settled, if given. With `prune` (`Some(m)`, only with a goal, every step costing at least
+    /// `m`), a square is not queued when its cost plus `m` per step of open ground to the goal
+    /// is over the budget: no path to the goal within the budget passes through it, so every
+    /// square such a path passes through, and every square it could have been reached from at
+    /// its cost, is settled as without pruning, in the same order (see [`cheapest_path_pruned`]).
     #[allow(clippy::too_many_arguments)]
     fn search_indexed(
         &mut self,
@@ -241,6 +245,7 @@ impl PathScratch {
         start: Pos,
         budget: u32,
         goal: Option<usize>,
+        prune: Option<u32>,
         mut neighbour: impl FnMut(usize, usize) -> Option<usize>,
         mut step: impl FnMut(usize, usize, usize) -> Option<u32>,
         mut can_stop: impl FnMut(usize) -> bool,
@@ -251,6 +256,9 @@ impl PathScratch {
         };
         // Grid sides are at most 256, so every index fits in u32.
         self.start = Some(origin as u32);
+        // The goal's square and the least price of a step, when squares too far from the goal
+        // are left out.
+        let prune = goal.zip(prune).map(|(g, m)| (grid.pos_of(g), m));
         self.use_buckets = crate::bucket::BucketQueue::fits(grid.len(), budget);
         if self.use_buckets {
             self.buckets.reset(grid.len(), budget);
@@ -282,6 +290,13 @@ impl PathScratch {
                 if cost > budget {
                     continue;
                 }
+                if let Some((g, m)) = prune {
+                    let open = u32::from(crate::metric::chebyshev(grid.pos_of(j), g)).saturating_mul(m);
+                    debug_assert!(cost - cost_here >= m, "a step cheaper than the promised least price");
+                    if cost.saturating_add(open) > budget {
+                        continue;
+                    }
+                }
                 // A square seen for the first time takes any in-budget cost
                 // (even u32::MAX); after that only a strictly cheaper route
                 // replaces the predecessor.
@@ -297,7 +312,11 @@ impl PathScratch {
         }
         // A search stopped at its goal leaves squares queued.
         self.buckets.clear();
-        self.settled.sort_unstable();
+        // Only a full search lists its destinations (in grid order); a search for one goal is
+        // read by its path alone.
+        if goal.is_none() {
+            self.settled.sort_unstable();
+        }
     }
 
     /// [`PathScratch::search_indexed`] with squares named by position.
@@ -316,6 +335,7 @@ impl PathScratch {
             start,
             budget,
             goal,
+            None,
             neighbour,
             |i, _, j| step(grid.pos_of(i), grid.pos_of(j)),
             |j| can_stop(grid.pos_of(j)),
@@ -559,7 +579,16 @@ pub fn reach_indexed<'a, C: Copy>(
     can_stop: impl FnMut(usize) -> bool,
     scratch: &'a mut PathScratch,
 ) -> Reach<'a> {
-    scratch.search_indexed(grid, start, budget, None, |i, d| table.neighbour(i, d), step, can_stop);
+    scratch.search_indexed(
+        grid,
+        start,
+        budget,
+        None,
+        None,
+        |i, d| table.neighbour(i, d),
+        step,
+        can_stop,
+    );
     Reach { scratch }
 }
 
@@ -575,12 +604,60 @@ pub fn cheapest_path_indexed<C: Copy>(
     can_stop: impl FnMut(usize) -> bool,
     scratch: &mut PathScratch,
 ) -> Option<(Vec<Pos>, u32)> {
+    path_indexed(grid, table, start, goal, budget, None, step, can_stop, scratch)
+}
+
+/// [`cheapest_path_indexed`] for pricings where every step costs at least `min_step`: the same
+/// path and cost, found without searching squares from which the goal is out of reach within
+/// the budget even over open ground (`min_step` per step, Chebyshev steps). A path through such
+/// a square would cost more than the budget, and every square a path within the budget could
+/// pass through or come from keeps its cost, predecessor and settling order, so the tie-breaks
+/// of [`reach`] hold. Debug builds check the promise on every step taken.
+#[allow(clippy::too_many_arguments)]
+pub fn cheapest_path_pruned<C: Copy>(
+    grid: &Grid,
+    table: &StepTable<C>,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    min_step: u32,
+    step: impl FnMut(usize, usize, usize) -> Option<u32>,
+    can_stop: impl FnMut(usize) -> bool,
+    scratch: &mut PathScratch,
+) -> Option<(Vec<Pos>, u32)> {
+    path_indexed(
+        grid,
+        table,
+        start,
+        goal,
+        budget,
+        Some(min_step),
+        step,
+        can_stop,
+        scratch,
+    )
+}
+
+/// The search for one square behind [`cheapest_path_indexed`] and [`cheapest_path_pruned`].
+#[allow(clippy::too_many_arguments)]
+fn path_indexed<C: Copy>(
+    grid: &Grid,
+    table: &StepTable<C>,
+    start: Pos,
+    goal: Pos,
+    budget: u32,
+    prune: Option<u32>,
+    step: impl FnMut(usize, usize, usize) -> Option<u32>,
+    can_stop: impl FnMut(usize) -> bool,
+    scratch: &mut PathScratch,
+) -> Option<(Vec<Pos>, u32)> {
     let goal_index = grid.index(goal)?;
     scratch.search_indexed(
         grid,
         start,
         budget,
         Some(goal_index),
+        prune,
         |i, d| table.neighbour(i, d),
         step,
         can_stop,

@@ -34,8 +34,8 @@ use thiserror::Error;
 /// The derived ordering compares `x` first and then `y`; it exists so that
 /// positions can be kept in ordered collections and is *not* the order in
 /// which a grid lists its squares (that is `y` first, see
-/// [`Grid::positions`](crate::Grid::positions)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// [`Grid::positions`](crate::Grid::positions)). The default is the origin `(0, 0)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pos {
     /// Column; grows to the east.
     pub x: i16,

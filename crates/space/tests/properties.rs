@@ -3,7 +3,7 @@
 
 use fray_space::{
     Cell, Dir, Grid, PathScratch, Pos, StepTable, alternating_diagonal, cheapest_path, cheapest_path_indexed,
-    chebyshev, reach, reach_indexed,
+    cheapest_path_pruned, chebyshev, reach, reach_indexed,
 };
 use proptest::prelude::*;
 
@@ -258,6 +258,35 @@ proptest! {
                 &mut s,
             );
             prop_assert_eq!(found, path.map(|path| (path, c)));
+        }
+    }
+
+    #[test]
+    fn pruned_path_searches_match_full_ones(
+        (g, start, stop_mask, budget) in search_case(),
+        scale in 1u32..4,
+    ) {
+        // Every step of the test pricing costs at least 1, so `scale` times it at least `scale`.
+        let table = StepTable::new(&g, |g, a, b| step_cost(g, a, b).map(|c| c * scale));
+        let budget = budget * scale;
+        for goal in (0..g.len()).map(|i| g.pos_of(i)) {
+            let mut a = PathScratch::new();
+            let full = cheapest_path_indexed(
+                &g, &table, start, goal, budget,
+                |i, d, _| table.cost(i, d),
+                |j| stop_mask[j],
+                &mut a,
+            );
+            for least in 1..=scale {
+                let mut b = PathScratch::new();
+                let pruned = cheapest_path_pruned(
+                    &g, &table, start, goal, budget, least,
+                    |i, d, _| table.cost(i, d),
+                    |j| stop_mask[j],
+                    &mut b,
+                );
+                prop_assert_eq!(&pruned, &full, "goal {} least step {}", goal, least);
+            }
         }
     }
 }

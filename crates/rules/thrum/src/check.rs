@@ -304,7 +304,7 @@ impl<'a> MoveCtx<'a> {
     /// the Weaver's exemption included.
     pub fn destinations(&self, from: Pos, budget: i16, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
         if self.ex == Exemption::First {
-            return self.weave_search(from, budget, |w| w.destinations(self));
+            return self.weave_search(from, budget, None, |w| w.destinations(self));
         }
         fray_space::reach_indexed(
             &self.s.setup.map,
@@ -326,14 +326,24 @@ impl<'a> MoveCtx<'a> {
             if !self.can_stop(to) {
                 return None;
             }
-            return self.weave_search(from, budget, |w| w.path(self, from, to));
+            let goal = self.s.setup.map.index(to);
+            let found = self.weave_search(from, budget, goal, |w| w.path(self, from, to));
+            debug_assert_eq!(
+                found,
+                self.weave_search(from, budget, None, |w| w.path(self, from, to)),
+                "the Weaver's search stopped at {to} disagrees with the full search"
+            );
+            return found;
         }
-        fray_space::cheapest_path_indexed(
+        // Every step costs at least 1 (THR-R51; the Weaver's exemption lowers a step to 1), so
+        // squares the goal is out of reach from over open ground are not searched.
+        fray_space::cheapest_path_pruned(
             &self.s.setup.map,
             self.steps,
             from,
             to,
             budget.max(0) as u32,
+            1,
             |i, d, j| self.paid_at(i, d, j),
             |k| self.can_stop_at(k),
             scratch,
@@ -348,15 +358,22 @@ impl<'a> MoveCtx<'a> {
     /// of (cost, grid index, layer) — a bucket queue over node numbers when the budget is
     /// small, a heap otherwise — and keep the predecessor settled first, like
     /// `fray_space::reach`. Runs in this thread's reusable memory (no allocation once grown).
-    fn weave_search<T>(&self, from: Pos, budget: i16, f: impl FnOnce(&WeaveSearch) -> T) -> T {
+    ///
+    /// With a `goal` square the search stops when the first of its two nodes settles: steps
+    /// cost at least 1 and nodes settle in (cost, node) order, so the other node can only end
+    /// up dearer (or, on layer 1, equal and second), and [`WeaveSearch::best`] picks the node
+    /// settled first, with the same predecessors as the full search. Nodes whose cost plus the
+    /// Chebyshev distance to the goal (1 per step at least) is over the budget are not queued,
+    /// as in `fray_space::cheapest_path_pruned`: no path within the budget passes through them.
+    fn weave_search<T>(&self, from: Pos, budget: i16, goal: Option<usize>, f: impl FnOnce(&WeaveSearch) -> T) -> T {
         WEAVE.with(|w| {
             let mut w = w.borrow_mut();
-            self.weave_search_in(&mut w, from, budget);
+            self.weave_search_in(&mut w, from, budget, goal);
             f(&w)
         })
     }
 
-    fn weave_search_in(&self, w: &mut WeaveSearch, from: Pos, budget: i16) {
+    fn weave_search_in(&self, w: &mut WeaveSearch, from: Pos, budget: i16, goal: Option<usize>) {
         use std::cmp::Reverse;
         let map = &self.s.setup.map;
         let n = map.len();
@@ -369,6 +386,7 @@ impl<'a> MoveCtx<'a> {
         w.settled.resize(2 * n, false);
         w.start = map.index(from);
         let Some(origin) = w.start else { return };
+        let goal_at = goal.map(|g| map.pos_of(g));
         let buckets = fray_space::BucketQueue::fits(2 * n, budget);
         w.heap.clear();
         if buckets {
@@ -391,6 +409,9 @@ impl<'a> MoveCtx<'a> {
                 continue;
             }
             w.settled[node] = true;
+            if goal == Some(k as usize) {
+                break;
+            }
             for dir in 0..fray_space::Dir::ALL.len() {
                 let Some(j) = self.steps.neighbour(k as usize, dir) else {
                     continue;
@@ -406,6 +427,11 @@ impl<'a> MoveCtx<'a> {
                 let cost = d + cost;
                 let m = 2 * j + to_layer as usize;
                 if cost > budget || w.settled[m] || cost >= w.dist[m] {
+                    continue;
+                }
+                if let Some(g) = goal_at
+                    && cost.saturating_add(u32::from(fray_space::chebyshev(map.pos_of(j), g))) > budget
+                {
                     continue;
                 }
                 if buckets {
@@ -493,10 +519,67 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut PathScratch) -> T) -> T {
     SCRATCH.with(|sc| f(&mut sc.borrow_mut()))
 }
 
+/// The last path search [`path_for`] ran, with everything its answer depends on: the map and
+/// its price tables (the setup, kept as a `Weak` so its address cannot be reused by another
+/// setup while remembered, and the `extra-costs` option), the squares' facts for the mover, its
+/// exemption, the two squares and the budget. A `move` is checked and then resolved on the same
+/// position, so the resolver finds the path the check found instead of searching again.
+struct PathMemo {
+    setup: std::sync::Weak<crate::setup::Setup>,
+    extra_costs: crate::options::ExtraCosts,
+    ex: Exemption,
+    from: Pos,
+    to: Pos,
+    budget: i16,
+    flags: Vec<u8>,
+    found: Option<(Vec<Pos>, u32)>,
+}
+
+impl PathMemo {
+    /// Whether this search is the one `ctx` would run from `from` to `to` within `budget`.
+    fn answers(&self, ctx: &MoveCtx<'_>, from: Pos, to: Pos, budget: i16) -> bool {
+        std::ptr::eq(self.setup.as_ptr(), std::sync::Arc::as_ptr(&ctx.s.setup))
+            && self.extra_costs == ctx.s.options.extra_costs
+            && self.ex == ctx.ex
+            && self.from == from
+            && self.to == to
+            && self.budget == budget
+            && self.flags == ctx.flags
+    }
+}
+
+thread_local! {
+    static PATH_MEMO: std::cell::RefCell<Option<PathMemo>> = const { std::cell::RefCell::new(None) };
+}
+
 /// The cheapest path for `who` from `from` to `to` within `budget`.
+///
+/// The answer of the last search on this thread is remembered with all of its inputs, so
+/// asking again for the same search (the resolver after the check) costs a comparison.
 pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<(Vec<Pos>, u32)> {
     let ctx = MoveCtx::new(s, who);
-    with_scratch(|sc| ctx.path(from, to, budget, sc))
+    let budget = budget.max(0);
+    PATH_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if let Some(memo) = m.as_ref()
+            && memo.answers(&ctx, from, to, budget)
+        {
+            debug_assert_eq!(memo.found, with_scratch(|sc| ctx.path(from, to, budget, sc)));
+            return memo.found.clone();
+        }
+        let found = with_scratch(|sc| ctx.path(from, to, budget, sc));
+        *m = Some(PathMemo {
+            setup: std::sync::Arc::downgrade(&s.setup),
+            extra_costs: s.options.extra_costs,
+            ex: ctx.ex,
+            from,
+            to,
+            budget,
+            flags: ctx.flags,
+            found: found.clone(),
+        });
+        found
+    })
 }
 
 /// The squares (other than its own) `who` can reach from `from` within `budget`, with costs.
@@ -1222,14 +1305,15 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
                     return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
             }
-            let mut hit: CharList = s
+            // In turn order, ids in order among equal places (each place looked up once).
+            let mut hit: smallvec::SmallVec<[(usize, Cid); 8]> = s
                 .ids()
                 .filter(|&t| targetable(s, t) && s.ch(t).pos.is_some_and(|p| squares.contains(&p)))
                 .filter(|&t| !(matches!(spec, TargetSpec::Aura(_)) && t == user)) // THR-R82
+                .map(|t| (s.order.position(t).unwrap_or(usize::MAX), t))
                 .collect();
-            let order = |c: Cid| s.order.position(c).unwrap_or(usize::MAX);
-            hit.sort_by_key(|&c| order(c));
-            Ok(hit)
+            hit.sort_unstable();
+            Ok(hit.into_iter().map(|(_, t)| t).collect())
         }
         (spec, _) => Err(no(say, codes::INVALID_TARGET, || {
             format!("{} needs {}", a.id, shape_hint(spec))

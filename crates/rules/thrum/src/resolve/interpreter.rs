@@ -341,11 +341,16 @@ fn trigger_candidates(
         return out;
     }
     let user = u.user;
-    let mut holders: Vec<Cid> = s.ids().filter(|&h| s.ch(h).able() && s.ch(h).pos.is_some()).collect();
     // THR-R150: holders are asked in turn order, so Protect from the ally at Initiative 14
-    // comes before the one at 9, both before the rolls, and their Boons add up.
-    holders.sort_by_key(|&h| s.order.position(h).unwrap_or(usize::MAX));
-    for h in holders {
+    // comes before the one at 9, both before the rolls, and their Boons add up. Each holder's
+    // place is looked up once; sorting by (place, id) keeps ids in order among equal places.
+    let mut holders: smallvec::SmallVec<[(usize, Cid); 16]> = s
+        .ids()
+        .filter(|&h| s.ch(h).able() && s.ch(h).pos.is_some())
+        .map(|h| (s.order.position(h).unwrap_or(usize::MAX), h))
+        .collect();
+    holders.sort_unstable();
+    for (_, h) in holders {
         for id in triggered_abilities(s, h) {
             let ab = s.setup.book.get(id);
             let Some(tr) = &ab.trigger else { continue };
