@@ -34,6 +34,7 @@ mod files;
 mod odds;
 mod play;
 mod registry;
+mod saves;
 mod sim;
 mod vary;
 
@@ -89,9 +90,59 @@ enum Cmd {
         /// Write the game record to this file (after every command).
         #[arg(long)]
         record: Option<PathBuf>,
+        /// Save the game in this saved-games database (made if missing): every command is on
+        /// disk before the next prompt; `fray resume DB` continues it.
+        #[arg(long, value_name = "DB")]
+        save: Option<PathBuf>,
         /// Print the final state as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Continue a saved game where it stopped, with the same dice stream.
+    Resume {
+        /// The saved-games database.
+        db: PathBuf,
+        /// The game's number (`fray games DB`); the last changed game still being played if absent.
+        game: Option<String>,
+        /// For a game whose dice were typed or listed: `manual`, or the faces from here on.
+        #[arg(long)]
+        dice: Option<String>,
+        /// Also write the game record to this file (after every command).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Take the game even though another process holds it (when that process is gone for
+        /// good but cannot be checked, such as one on another machine).
+        #[arg(long)]
+        take_over: bool,
+        /// Print the final state as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the games of a saved-games database.
+    Games {
+        /// The saved-games database.
+        db: PathBuf,
+    },
+    /// Print a saved game's log: every step (undos and redos too) with what it did.
+    Log {
+        /// The saved-games database.
+        db: PathBuf,
+        /// The game's number.
+        game: String,
+    },
+    /// Print a saved game's record (JSON, as `fray replay` and `sim --from` read it).
+    Export {
+        /// The saved-games database.
+        db: PathBuf,
+        /// The game's number.
+        game: String,
+    },
+    /// Add a record (from --record or export) to a saved-games database as a new game.
+    Import {
+        /// The saved-games database (made if missing).
+        db: PathBuf,
+        /// The record (JSON).
+        record: PathBuf,
     },
     /// Simulate many seeded combats and report win rates, rounds and per-combatant outcomes;
     /// `fray sim merge` merges shard reports.
@@ -117,7 +168,8 @@ enum Cmd {
         /// Write SVG charts into this folder.
         #[arg(long)]
         plot: Option<PathBuf>,
-        /// Fork the simulations from the last state of a game record ("odds from here").
+        /// Fork the simulations from the last state of a game record ("odds from here"), or of a
+        /// saved game given as DB:GAME.
         #[arg(long)]
         from: Option<PathBuf>,
         /// Sweep one encounter value: PATH=V1,V2,... (e.g. combatant.korrin.speed=3,4,5 or options.tie-rule=defender,reroll); values containing commas are separated by semicolons: combatant.korrin.at=3,4;5,6.
@@ -221,8 +273,28 @@ fn main() -> ExitCode {
             seed,
             dice,
             record,
+            save,
             json,
-        } => play::play(&file, seed, dice.as_deref(), record.as_deref(), json),
+        } => play::play(&file, seed, dice.as_deref(), record.as_deref(), save.as_deref(), json),
+        Cmd::Resume {
+            db,
+            game,
+            dice,
+            record,
+            take_over,
+            json,
+        } => play::resume(
+            &db,
+            game.as_deref(),
+            dice.as_deref(),
+            record.as_deref(),
+            take_over,
+            json,
+        ),
+        Cmd::Games { db } => saves::games(&db),
+        Cmd::Log { db, game } => saves::log(&db, &game),
+        Cmd::Export { db, game } => saves::export(&db, &game),
+        Cmd::Import { db, record } => saves::import(&db, &record),
         Cmd::Replay { record, json, seat } => replay(&record, json, seat.as_deref()),
         Cmd::Odds { what, args } => odds::odds(&what, &args),
         Cmd::Sim {

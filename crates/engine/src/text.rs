@@ -119,6 +119,28 @@ pub struct LogLine {
     pub json: serde_json::Value,
 }
 
+/// A record entry as JSON text, field by field ([`AnyGame::last_entry_json`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryJson {
+    /// Who gave the command.
+    pub seat: Seat,
+    /// The command.
+    pub command: String,
+    /// The faces drawn (an array).
+    pub dice: String,
+    /// The events (an array).
+    pub events: String,
+}
+
+/// One step of a game's log ([`AnyGame::log_steps`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepLog {
+    /// The command and who gave it, printed as it may be typed; `None` for the start.
+    pub command: Option<(Seat, String)>,
+    /// What the step's events show the seat.
+    pub lines: Vec<LogLine>,
+}
+
 /// The pending decision, printed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PendingText {
@@ -145,6 +167,9 @@ pub trait AnyGame {
     fn ruleset_id(&self) -> &'static str;
     /// The pending decision, with its legal answers printed.
     fn pending(&self) -> Option<PendingText>;
+    /// The pending decision as one line, `[seat] what is asked`, without listing the answers
+    /// (cheaper than [`AnyGame::pending`]); `None` once the game is over.
+    fn pending_line(&self) -> Option<String>;
     /// Parses and submits a typed command for `seat`; returns the log of what happened.
     fn submit_text(&mut self, seat: Seat, text: &str) -> Result<Vec<LogLine>, SubmitError>;
     /// Lets the built-in AI answer the pending decision; returns the command it typed and the log.
@@ -153,6 +178,12 @@ pub trait AnyGame {
     fn undo(&mut self) -> Result<bool, EngineError>;
     /// The record as JSON.
     fn record_json(&self) -> String;
+    /// The record entry of the last accepted command as JSON, without serialising the rest of
+    /// the record (what a saved game stores after each command); `None` before any command.
+    fn last_entry_json(&self) -> Option<EntryJson>;
+    /// The log of everything so far as `seat` is shown it, step by step: the start, then each
+    /// command printed as it may be typed (against the state before it) with its log lines.
+    fn log_steps(&self, seat: Seat) -> Vec<StepLog>;
     /// What `seat` may see, as JSON.
     fn view_json(&self, seat: Seat) -> serde_json::Value;
     /// The log of everything so far, rebuilt from the record, as the GM sees it.
@@ -295,6 +326,16 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
         })
     }
 
+    fn pending_line(&self) -> Option<String> {
+        let p = self.game.pending()?;
+        let state = self.game.state();
+        Some(format!(
+            "[{}] {}",
+            R::seat_name(state, p.first()),
+            R::describe_pending(state, &p)
+        ))
+    }
+
     fn submit_text(&mut self, seat: Seat, text: &str) -> Result<Vec<LogLine>, SubmitError> {
         // Whatever the ruleset's code, text it cannot read is unreadable input, the same for
         // every ruleset.
@@ -327,6 +368,40 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
 
     fn record_json(&self) -> String {
         self.game.record().to_json()
+    }
+
+    fn last_entry_json(&self) -> Option<EntryJson> {
+        let e = self.game.record().entries.last()?;
+        // Plain data with string keys always serialises; an empty value rather than a panic.
+        let json = |v: Result<String, serde_json::Error>| v.unwrap_or_default();
+        Some(EntryJson {
+            seat: e.seat,
+            command: json(serde_json::to_string(&e.command)),
+            dice: json(serde_json::to_string(&e.dice)),
+            events: json(serde_json::to_string(&e.events)),
+        })
+    }
+
+    fn log_steps(&self, seat: Seat) -> Vec<StepLog> {
+        let record = self.game.record();
+        // A record that replayed once always rebuilds; should it not, the log is empty rather
+        // than wrong.
+        let Ok(mut state) = R::new_state(&record.setup, &record.options) else {
+            return Vec::new();
+        };
+        let mut lines = Vec::new();
+        Self::log_events(&mut state, seat, &record.start.events, &mut lines);
+        let mut out = vec![StepLog { command: None, lines }];
+        for entry in &record.entries {
+            let text = R::format_command(&state, &entry.command);
+            let mut lines = Vec::new();
+            Self::log_events(&mut state, seat, &entry.events, &mut lines);
+            out.push(StepLog {
+                command: Some((entry.seat, text)),
+                lines,
+            });
+        }
+        out
     }
 
     fn view_json(&self, seat: Seat) -> serde_json::Value {
