@@ -14,7 +14,7 @@
 //! is printed and before the next prompt: what the screen acknowledged is on disk.
 
 use crate::saves::{self, Save};
-use crate::{Fail, choices, open_game_recording, print_header, print_log, random_seed};
+use crate::{Fail, choices, open_game_source, print_header, print_log, random_seed};
 use fray_dice::{DeckList, Dice, DiceError, Faces, InteractiveDice, Request, ScriptedDice, parse_faces};
 use fray_engine::Seat;
 use fray_engine::SubmitError;
@@ -501,10 +501,16 @@ pub fn play(
     seed: Option<u64>,
     dice: Option<&str>,
     record: Option<&Path>,
-    save: Option<&Path>,
+    save: Option<(&Path, Option<&str>)>,
     json: bool,
 ) -> Result<(), Fail> {
-    let store = save.map(|db| saves::open_store(db, true)).transpose()?;
+    let mut store = save.map(|(db, _)| saves::open_store(db, true)).transpose()?;
+    let src = crate::read_source(path)?;
+    // A campaign's characters come in with the lasting state its roster keeps.
+    let campaign = match (&mut store, save) {
+        (Some(store), Some((db, Some(name)))) => Some(saves::Campaign::enter(store, db, name, &src)?),
+        _ => None,
+    };
     let words: Words = Rc::new(RefCell::new(Vec::new()));
     let input = open_input(&words)?;
     let (dice_source, shared) = match (seed, dice) {
@@ -515,12 +521,15 @@ pub fn play(
         (Some(s), None) => (NewDice::Seeded(s), None),
         (None, None) => (NewDice::Seeded(random_seed()), None),
     };
-    let game = open_game_recording(path, dice_source, record)?;
+    let game = match &campaign {
+        Some(c) => open_game_source(path, &c.source, dice_source, record, &|d| c.map_back(d))?,
+        None => open_game_source(path, &src, dice_source, record, &|d| d)?,
+    };
     print_header(&*game, false);
     print_log(&game.full_log(), false);
     let save = match (save, store) {
-        (Some(db), Some(store)) => {
-            let s = Save::create(store, db, &*game, path)?;
+        (Some((db, _)), Some(store)) => {
+            let s = Save::create(store, db, &*game, path, campaign.as_ref())?;
             say!(
                 "(saved in {} as game #{}: `fray resume {} {}` continues it)",
                 db.display(),
@@ -586,6 +595,9 @@ pub fn resume(
     print_header(&*game, false);
     print_log(&game.full_log(), false);
     say!("(resumed game #{} of {})", save.id, db.display());
+    // Killed between the last command and the roster: the fight's end reaches it now.
+    let mut save = save;
+    save.carry_out(&*game)?;
     let keep = Keep {
         record,
         save: Some(save),

@@ -7,8 +7,10 @@
 //! names the process id, its start time (so a later process given the same id is not taken for
 //! it) and the machine; a lease whose process has died is taken over without asking.
 
+use crate::vary::{Varied, set_path};
 use crate::{Fail, read_source, registry};
 use fray_engine::Seat;
+use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::text::{AnyGame, EntryJson};
 use fray_store::{Holder, NewGame, Step, Store, StoreError, Timeline};
 use std::io::Read;
@@ -123,8 +125,14 @@ impl Save {
 
     /// Saves a game just started (no command yet) as a new game of `store`, the database at
     /// `db` (opened with [`open_store`] before the game started, so a bad file stops play at
-    /// once).
-    pub fn create(mut store: Store, db: &Path, game: &dyn AnyGame, encounter: &Path) -> Result<Save, Fail> {
+    /// once), a game of `campaign` if given.
+    pub fn create(
+        mut store: Store,
+        db: &Path,
+        game: &dyn AnyGame,
+        encounter: &Path,
+        campaign: Option<&Campaign>,
+    ) -> Result<Save, Fail> {
         let head = game.record_json();
         let version = serde_json::from_str::<serde_json::Value>(&head)
             .ok()
@@ -146,13 +154,35 @@ impl Save {
                 &holder,
             )
             .map_err(|e| store_fail(db, e))?;
-        Ok(Save {
+        if let Some(c) = campaign {
+            store.attach(id, c.id).map_err(|e| store_fail(db, e))?;
+        }
+        let mut save = Save {
             store,
             path: db.to_path_buf(),
             id,
             holder,
             undone: Vec::new(),
-        })
+        };
+        save.carry_out(game)?;
+        Ok(save)
+    }
+
+    /// When the fight is over and the game belongs to a campaign, its characters' lasting
+    /// state goes into the roster.
+    pub fn carry_out(&mut self, game: &dyn AnyGame) -> Result<(), Fail> {
+        if game.outcome().is_none() {
+            return Ok(());
+        }
+        let lasting: Vec<fray_store::Carried> = game.lasting().into_iter().map(|l| (l.id, l.name, l.values)).collect();
+        let n = self.store.carry_out(self.id, &lasting).map_err(|e| self.fail(e))?;
+        if n > 0 {
+            say!(
+                "(the campaign roster keeps what lasts of {n} character{})",
+                if n == 1 { "" } else { "s" }
+            );
+        }
+        Ok(())
     }
 
     /// Takes game `id` (the last changed game still being played when `None`) of the database at
@@ -204,7 +234,7 @@ impl Save {
             .append(self.id, &self.holder, &step, &position(game), game.outcome().is_some())
             .map_err(|e| self.fail(e))?;
         self.undone.clear();
-        Ok(())
+        self.carry_out(game)
     }
 
     /// Saves an undo of `taken`, the entry `game` has just taken back.
@@ -317,6 +347,181 @@ pub fn replay_json(name: &str, record: &str) -> Result<Box<dyn AnyGame>, Fail> {
     entry
         .replay(record)
         .map_err(|e| Fail::input(format!("{name}: error: the saved record does not replay: {e}")))
+}
+
+/// A campaign entered by a new game: the encounter's text with the roster's lasting state
+/// written into its characters' tables.
+pub struct Campaign {
+    /// The campaign's number.
+    pub id: i64,
+    /// The encounter with the lasting state written in.
+    pub source: SourceFile,
+    /// Each change, with the text before it (to move diagnostics back to the file).
+    changes: Vec<(Varied, String)>,
+    name: String,
+    db: PathBuf,
+}
+
+impl Campaign {
+    /// Finds (or makes) campaign `name` for the encounter `src`'s ruleset and writes its
+    /// roster's lasting state into the characters of `src` that it knows (by id).
+    pub fn enter(store: &mut Store, db: &Path, name: &str, src: &SourceFile) -> Result<Campaign, Fail> {
+        let ruleset = registry::for_encounter(src)?.id();
+        let id = store.campaign(name, ruleset, true).map_err(|e| store_fail(db, e))?;
+        let roster = store.roster(id).map_err(|e| store_fail(db, e))?;
+        let ids: Vec<String> = toml::from_str::<toml::Table>(&src.text)
+            .ok()
+            .and_then(|t| t.get("combatant").and_then(|c| c.as_array()).cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|c| c.get("id").and_then(|i| i.as_str()).map(str::to_string))
+            .collect();
+        let mut text = src.text.clone();
+        let mut changes = Vec::new();
+        let mut told = Vec::new();
+        for r in roster.iter().filter(|r| ids.contains(&r.character)) {
+            for (key, value) in &r.lasting {
+                let path = format!("combatant.{}.{key}", r.character);
+                let v = set_path(&text, &path, value).map_err(|e| {
+                    Fail::input(format!(
+                        "{}: error: cannot write campaign '{name}''s {path} = {value} into the encounter: {e}",
+                        src.name
+                    ))
+                })?;
+                let before = std::mem::replace(&mut text, v.text.clone());
+                changes.push((v, before));
+            }
+            if !r.lasting.is_empty() {
+                let values: Vec<String> = r.lasting.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                told.push(format!("{}: {}", r.name, values.join(", ")));
+            }
+        }
+        if !told.is_empty() {
+            say!("(campaign {name}: {})", told.join("; "));
+        }
+        Ok(Campaign {
+            id,
+            source: SourceFile {
+                name: src.name.clone(),
+                text,
+            },
+            changes,
+            name: name.to_string(),
+            db: db.to_path_buf(),
+        })
+    }
+
+    /// Moves a diagnostic about the encounter with the lasting state written in back to the
+    /// file, and says where the state came from.
+    pub fn map_back(&self, d: Diagnostic) -> Diagnostic {
+        if self.changes.is_empty() {
+            return d;
+        }
+        let by = format!("campaign {}'s roster", self.name);
+        let mut d = self
+            .changes
+            .iter()
+            .rev()
+            .fold(d, |d, (v, before)| v.map_back(d, &self.source.name, before, &by));
+        d.message.push_str(&format!(
+            " [with the lasting state of campaign {}; `fray roster {}` shows it, `fray rest` restores it]",
+            self.name,
+            self.db.display()
+        ));
+        d
+    }
+}
+
+/// `fray roster DB [CAMPAIGN]`: each campaign's characters and their lasting state, the rests
+/// its ruleset defines, and its log.
+pub fn roster(db: &Path, campaign: Option<&str>) -> Result<(), Fail> {
+    let store = open_store(db, false)?;
+    let campaigns = store.campaigns().map_err(|e| store_fail(db, e))?;
+    let shown: Vec<_> = campaigns
+        .iter()
+        .filter(|c| campaign.is_none_or(|n| n == c.name))
+        .collect();
+    if shown.is_empty() {
+        return match campaign {
+            Some(n) => Err(Fail::input(format!("{}: error: no campaign '{n}'", db.display()))),
+            None => {
+                say!(
+                    "(no campaigns: `fray play FILE --save {} --campaign NAME` starts one)",
+                    db.display()
+                );
+                Ok(())
+            }
+        };
+    }
+    for c in shown {
+        say!("campaign {} ({}), since {} UTC", c.name, c.ruleset, c.created);
+        let roster = store.roster(c.id).map_err(|e| store_fail(db, e))?;
+        if roster.is_empty() {
+            say!("  (no character yet: one joins when a game of the campaign ends)");
+        }
+        for r in roster {
+            let values: Vec<String> = r.lasting.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let values = if values.is_empty() {
+                "as its encounter says (rested)".to_string()
+            } else {
+                values.join(", ")
+            };
+            let game = r.game.map(|g| format!(", after game #{g}")).unwrap_or_default();
+            say!("  {} ({}): {values}{game}", r.name, r.character);
+        }
+        if let Some(entry) = registry::all().iter().find(|e| e.id() == c.ruleset) {
+            for rest in entry.rests() {
+                say!("  rest `{}`: {}", rest.word, rest.what);
+            }
+        }
+        for (at, what) in store.roster_log(c.id).map_err(|e| store_fail(db, e))? {
+            say!("  {at} {what}");
+        }
+    }
+    Ok(())
+}
+
+/// `fray rest DB CAMPAIGN REST [ID...]`: a rest the campaign's ruleset defines.
+pub fn rest(db: &Path, campaign: &str, word: &str, only: &[String]) -> Result<(), Fail> {
+    let mut store = open_store(db, false)?;
+    let c = store
+        .campaigns()
+        .map_err(|e| store_fail(db, e))?
+        .into_iter()
+        .find(|c| c.name == campaign)
+        .ok_or_else(|| Fail::input(format!("{}: error: no campaign '{campaign}'", db.display())))?;
+    let rests = registry::all()
+        .iter()
+        .find(|e| e.id() == c.ruleset)
+        .map(|e| e.rests())
+        .unwrap_or_default();
+    let Some(rest) = rests.iter().find(|r| r.word == word) else {
+        let known: Vec<&str> = rests.iter().map(|r| r.word).collect();
+        return Err(Fail::input(format!(
+            "{}: error: {} defines no rest '{word}' ({})",
+            db.display(),
+            c.ruleset,
+            if known.is_empty() {
+                "it has no lasting state to restore".to_string()
+            } else {
+                format!("its rests: {}", known.join(", "))
+            }
+        )));
+    };
+    let names = store
+        .rest(c.id, &format!("rest `{word}`"), rest.restores, only)
+        .map_err(|e| store_fail(db, e))?;
+    say!(
+        "({}: {} for {})",
+        campaign,
+        rest.what,
+        if names.is_empty() {
+            "nobody".to_string()
+        } else {
+            names.join(", ")
+        }
+    );
+    Ok(())
 }
 
 /// `fray games DB`: one line per game.

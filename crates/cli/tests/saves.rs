@@ -323,3 +323,131 @@ fn the_stored_database_of_every_schema_version_opens_and_resumes() {
     }
     assert_eq!(versions, fray_store::SCHEMA_VERSION);
 }
+
+/// `show gm`'s line for a combatant in a new game of `campaign` of the Thrum duel.
+fn sefa_in_new_game(db: &Path, campaign: &str) -> Output {
+    fray(
+        &[
+            "play",
+            "examples/thrum/duel.toml",
+            "--seed",
+            "7",
+            "--save",
+            s(db),
+            "--campaign",
+            campaign,
+        ],
+        "show gm\ngm end heroes\n",
+    )
+}
+
+#[test]
+fn a_campaign_carries_lasting_state_into_the_next_encounter_until_a_rest() {
+    let d = dir("campaign");
+    let db = d.join("c.db");
+    // Thrum: lost Tolerance and Wounds last (THR-R180, THR-R185).
+    let o = fray(
+        &[
+            "play",
+            "examples/thrum/duel.toml",
+            "--seed",
+            "7",
+            "--save",
+            s(&db),
+            "--campaign",
+            "road",
+        ],
+        "gm set sefa fatigue-tolerance -1\ngm set sefa wounds +1\ngm end heroes\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        out(&o).contains("(the campaign roster keeps what lasts of 1 character)"),
+        "{}",
+        out(&o)
+    );
+    let r = out(&fray(&["roster", s(&db)], ""));
+    assert!(
+        r.contains("Sefa Min (sefa): fatigue-tolerance = 2, stress-tolerance = 2, wounds = 1, after game #1"),
+        "{r}"
+    );
+    assert!(r.contains("rest `downtime`"), "{r}");
+    let o = sefa_in_new_game(&db, "road");
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(
+        text.contains("(campaign road: Sefa Min: fatigue-tolerance = 2, stress-tolerance = 2, wounds = 1)"),
+        "{text}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("Sefa Min ") && l.contains("Fatigue "))
+        .unwrap();
+    assert!(line.contains("Fatigue 0/2") && line.contains("Wounds 1"), "{line}");
+    // Only a rest the ruleset defines restores it.
+    let o = fray(&["rest", s(&db), "road", "nap"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("its rests: downtime"), "{}", err(&o));
+    let o = fray(&["rest", s(&db), "road", "downtime"], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&sefa_in_new_game(&db, "road"));
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("Sefa Min ") && l.contains("Fatigue "))
+        .unwrap();
+    assert!(line.contains("Fatigue 0/3") && line.contains("Wounds 0"), "{line}");
+    assert!(out(&fray(&["roster", s(&db), "road"], "")).contains("rest `downtime`: Sefa Min"));
+
+    // A PC at Fatigue Tolerance 0 is barred until Downtime: the encounter is refused at the
+    // line of the character, saying where the state came from.
+    let o = fray(
+        &[
+            "play",
+            "examples/thrum/duel.toml",
+            "--seed",
+            "7",
+            "--save",
+            s(&db),
+            "--campaign",
+            "road",
+        ],
+        "gm set sefa fatigue-tolerance =0\ngm end heroes\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let o = sefa_in_new_game(&db, "road");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("barred from combat until Downtime"), "{}", err(&o));
+    assert!(
+        err(&o).contains("[with the lasting state of campaign road"),
+        "{}",
+        err(&o)
+    );
+
+    // Ingenuity: current health and the death difficulty last.
+    let o = fray(
+        &[
+            "play",
+            "examples/ingenuity/ambush.toml",
+            "--seed",
+            "3",
+            "--save",
+            s(&db),
+            "--campaign",
+            "caravan",
+        ],
+        "gm set hild health -3\ngm end caravan\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let r = out(&fray(&["roster", s(&db), "caravan"], ""));
+    assert!(r.contains("Hild Brannock (hild): now = { health = 11,"), "{r}");
+    // A campaign is of one ruleset.
+    let o = sefa_in_new_game(&db, "caravan");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("'caravan' is an ingenuity campaign, not a thrum one"),
+        "{}",
+        err(&o)
+    );
+    // --campaign needs --save.
+    let o = fray(&["play", DUEL, "--campaign", "x"], "");
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -100,6 +100,20 @@ pub trait TextRuleset: Ruleset {
         None
     }
 
+    /// The characters whose state lasts beyond this encounter, read from a game's state (at its
+    /// end): each one's id and name and the keys of its `[[combatant]]` table that carry that
+    /// state into the next encounter, with their values as TOML (a campaign roster keeps them
+    /// and writes them into the next encounter's file). The default: nothing lasts.
+    fn lasting(state: &Self::State) -> Vec<Lasting> {
+        let _ = state;
+        Vec::new()
+    }
+
+    /// The rests (downtime, healing) this ruleset defines: the only way lasting state is
+    /// restored between encounters. Each names the keys of [`TextRuleset::lasting`] it restores
+    /// (the character then starts from its encounter file's own values again).
+    const RESTS: &'static [Rest] = &[];
+
     /// A declaration timer on the pending decision (a table-play rule such as Murdham's chaos
     /// of combat): the seconds the seat has, and the command the table submits for it when they
     /// run out. Not part of the rules' state: the interface keeps the clock, and the command it
@@ -108,6 +122,29 @@ pub trait TextRuleset: Ruleset {
         let _ = state;
         None
     }
+}
+
+/// What of one character lasts beyond an encounter ([`TextRuleset::lasting`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lasting {
+    /// The combatant id (the same in the next encounter's file).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Keys of its `[[combatant]]` table and their values as TOML (`wounds`, `1`), in the
+    /// ruleset's order.
+    pub values: Vec<(String, String)>,
+}
+
+/// A rest a ruleset defines ([`TextRuleset::RESTS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rest {
+    /// The word that asks for it (`downtime`).
+    pub word: &'static str,
+    /// What it is, in a sentence, citing the rule.
+    pub what: &'static str,
+    /// The lasting keys it restores.
+    pub restores: &'static [&'static str],
 }
 
 /// A log line: the readable text (absent for bookkeeping) and the event as JSON.
@@ -167,6 +204,9 @@ pub trait AnyGame {
     fn ruleset_id(&self) -> &'static str;
     /// The pending decision, with its legal answers printed.
     fn pending(&self) -> Option<PendingText>;
+    /// The characters whose state lasts beyond the encounter, as it stands now
+    /// ([`TextRuleset::lasting`]).
+    fn lasting(&self) -> Vec<Lasting>;
     /// The pending decision as one line, `[seat] what is asked`, without listing the answers
     /// (cheaper than [`AnyGame::pending`]); `None` once the game is over.
     fn pending_line(&self) -> Option<String>;
@@ -324,6 +364,10 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
             choices,
             notes,
         })
+    }
+
+    fn lasting(&self) -> Vec<Lasting> {
+        R::lasting(self.game.state())
     }
 
     fn pending_line(&self) -> Option<String> {
@@ -510,6 +554,8 @@ pub trait RulesetEntry: Sync {
     fn replay(&self, record_json: &str) -> Result<Box<dyn AnyGame>, EngineError>;
     /// Exact odds (`fray odds <ruleset> ARGS...`): text and JSON.
     fn odds(&self, args: &[String]) -> Result<(String, serde_json::Value), String>;
+    /// The rests the ruleset defines ([`TextRuleset::RESTS`]).
+    fn rests(&self) -> &'static [Rest];
 }
 
 /// The registry entry of a [`TextRuleset`].
@@ -584,6 +630,10 @@ impl<R: TextRuleset> RulesetEntry for Entry<R> {
 
     fn odds(&self, args: &[String]) -> Result<(String, serde_json::Value), String> {
         R::odds(args)
+    }
+
+    fn rests(&self) -> &'static [Rest] {
+        R::RESTS
     }
 }
 

@@ -691,6 +691,232 @@ impl Store {
     }
 }
 
+/// A campaign: games of one ruleset whose characters carry their lasting state from one
+/// encounter to the next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CampaignRow {
+    /// Its number.
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// The ruleset of its games.
+    pub ruleset: String,
+    /// When it was made (UTC).
+    pub created: String,
+}
+
+/// What a character leaves in its campaign's roster at the end of a game: its id, its name
+/// and its lasting state (keys of its `[[combatant]]` table and their values as TOML).
+pub type Carried = (String, String, Vec<(String, String)>);
+
+/// A character of a campaign's roster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RosterRow {
+    /// The combatant id.
+    pub character: String,
+    /// Its name.
+    pub name: String,
+    /// Its lasting state: keys of its `[[combatant]]` table and their values (TOML), in the
+    /// ruleset's order; a rest removes what it restores.
+    pub lasting: Vec<(String, String)>,
+    /// The game it last came out of.
+    pub game: Option<i64>,
+    /// When it last changed (UTC).
+    pub updated: String,
+}
+
+impl Store {
+    /// The campaign named `name`, made for `ruleset` if missing (when `create`); a campaign of
+    /// another ruleset is refused.
+    pub fn campaign(&mut self, name: &str, ruleset: &str, create: bool) -> Result<i64, StoreError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let found: Option<(i64, String)> = tx
+            .query_row("SELECT id, ruleset FROM campaigns WHERE name = ?1", [name], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        let id = match found {
+            Some((id, r)) if r == ruleset => id,
+            Some((_, r)) => {
+                return Err(StoreError::Invalid(format!(
+                    "campaign '{name}' is {} {r} campaign, not a {ruleset} one",
+                    if r.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    }
+                )));
+            }
+            None if create => {
+                tx.execute(
+                    "INSERT INTO campaigns (name, ruleset) VALUES (?1, ?2)",
+                    params![name, ruleset],
+                )?;
+                tx.last_insert_rowid()
+            }
+            None => return Err(StoreError::Invalid(format!("no campaign '{name}'"))),
+        };
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Every campaign, by name.
+    pub fn campaigns(&self) -> Result<Vec<CampaignRow>, StoreError> {
+        let mut q = self
+            .conn
+            .prepare("SELECT id, name, ruleset, created FROM campaigns ORDER BY name")?;
+        let rows = q.query_map([], |r| {
+            Ok(CampaignRow {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                ruleset: r.get(2)?,
+                created: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Makes game `game` a game of campaign `campaign`.
+    pub fn attach(&mut self, game: i64, campaign: i64) -> Result<(), StoreError> {
+        self.conn
+            .execute("UPDATE games SET campaign = ?2 WHERE id = ?1", params![game, campaign])?;
+        Ok(())
+    }
+
+    /// The campaign of game `game`, if it has one.
+    pub fn campaign_of(&self, game: i64) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT campaign FROM games WHERE id = ?1", [game], |r| r.get(0))
+            .optional()?
+            .flatten())
+    }
+
+    /// A campaign's roster, by character id.
+    pub fn roster(&self, campaign: i64) -> Result<Vec<RosterRow>, StoreError> {
+        let mut q = self.conn.prepare(
+            "SELECT character, name, lasting, game, updated FROM roster WHERE campaign = ?1 ORDER BY character",
+        )?;
+        let rows = q.query_map([campaign], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get(1)?,
+                r.get::<_, String>(2)?,
+                r.get(3)?,
+                r.get(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (character, name, lasting, game, updated) = row?;
+            let lasting: Vec<(String, String)> = serde_json::from_str(&lasting)
+                .map_err(|e| StoreError::Invalid(format!("the roster entry of '{character}': {e}")))?;
+            out.push(RosterRow {
+                character,
+                name,
+                lasting,
+                game,
+                updated,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The lasting state of game `game`'s characters at its end goes into its campaign's roster
+    /// (nothing when the game has no campaign), in one transaction. A character whose roster
+    /// entry came out of a later game keeps it. Returns the characters written.
+    pub fn carry_out(&mut self, game: i64, characters: &[Carried]) -> Result<usize, StoreError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let campaign: Option<i64> = tx
+            .query_row("SELECT campaign FROM games WHERE id = ?1", [game], |r| r.get(0))
+            .optional()?
+            .ok_or(StoreError::NoGame(game))?;
+        let Some(campaign) = campaign else {
+            return Ok(0);
+        };
+        let mut written = Vec::new();
+        for (id, name, lasting) in characters {
+            let json = serde_json::to_string(lasting).map_err(|e| StoreError::Invalid(e.to_string()))?;
+            let n = tx.execute(
+                "INSERT INTO roster (campaign, character, name, lasting, game, updated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, datetime('now'))
+                 ON CONFLICT (campaign, character) DO UPDATE SET
+                     name = excluded.name, lasting = excluded.lasting, game = excluded.game,
+                     updated = excluded.updated
+                 WHERE roster.game IS NULL OR roster.game <= excluded.game",
+                params![campaign, id, name, json, game],
+            )?;
+            if n > 0 {
+                written.push(name.as_str());
+            }
+        }
+        if !written.is_empty() {
+            log_roster(&tx, campaign, &format!("game #{game} ended: {}", written.join(", ")))?;
+        }
+        tx.commit()?;
+        Ok(written.len())
+    }
+
+    /// A rest for campaign `campaign`'s characters (all, or those named): removes the lasting
+    /// keys `restores`, so each starts from its encounter's own values again; `what` goes into
+    /// the campaign's log. Returns the names of the characters rested.
+    pub fn rest(
+        &mut self,
+        campaign: i64,
+        what: &str,
+        restores: &[&str],
+        only: &[String],
+    ) -> Result<Vec<String>, StoreError> {
+        let roster = self.roster(campaign)?;
+        for id in only {
+            if !roster.iter().any(|r| r.character.eq_ignore_ascii_case(id)) {
+                return Err(StoreError::Invalid(format!(
+                    "no character '{id}' in the campaign's roster"
+                )));
+            }
+        }
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut names = Vec::new();
+        for r in roster
+            .iter()
+            .filter(|r| only.is_empty() || only.iter().any(|o| o.eq_ignore_ascii_case(&r.character)))
+        {
+            let kept: Vec<&(String, String)> = r
+                .lasting
+                .iter()
+                .filter(|(k, _)| !restores.contains(&k.as_str()))
+                .collect();
+            let json = serde_json::to_string(&kept).map_err(|e| StoreError::Invalid(e.to_string()))?;
+            tx.execute(
+                "UPDATE roster SET lasting = ?3, updated = datetime('now') WHERE campaign = ?1 AND character = ?2",
+                params![campaign, r.character, json],
+            )?;
+            names.push(r.name.clone());
+        }
+        log_roster(&tx, campaign, &format!("{what}: {}", names.join(", ")))?;
+        tx.commit()?;
+        Ok(names)
+    }
+
+    /// A campaign's log: when each game ended and each rest was taken, in order.
+    pub fn roster_log(&self, campaign: i64) -> Result<Vec<(String, String)>, StoreError> {
+        let mut q = self
+            .conn
+            .prepare("SELECT at, what FROM roster_log WHERE campaign = ?1 ORDER BY n")?;
+        let rows = q.query_map([campaign], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+fn log_roster(conn: &Connection, campaign: i64, what: &str) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO roster_log (campaign, n, at, what)
+         VALUES (?1, (SELECT coalesce(max(n), 0) + 1 FROM roster_log WHERE campaign = ?1), datetime('now'), ?2)",
+        params![campaign, what],
+    )?;
+    Ok(())
+}
+
 fn status(over: bool) -> &'static str {
     if over { "over" } else { "playing" }
 }

@@ -7,7 +7,7 @@ use crate::{APPLICATION_ID, StoreError};
 use rusqlite::{Connection, TransactionBehavior};
 
 /// The schema version this build writes and reads.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// Migration `i` takes the database from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -48,6 +48,30 @@ const MIGRATIONS: &[&str] = &[
          at      TEXT NOT NULL,
          PRIMARY KEY (game, n)
      ) WITHOUT ROWID;",
+    // 1 -> 2: campaigns, their rosters of characters with lasting state, and the rests taken.
+    "CREATE TABLE campaigns (
+         id      INTEGER PRIMARY KEY,
+         name    TEXT NOT NULL UNIQUE,
+         ruleset TEXT NOT NULL,
+         created TEXT NOT NULL DEFAULT (datetime('now'))
+     );
+     CREATE TABLE roster (
+         campaign  INTEGER NOT NULL REFERENCES campaigns (id),
+         character TEXT NOT NULL,
+         name      TEXT NOT NULL,
+         lasting   TEXT NOT NULL,
+         game      INTEGER REFERENCES games (id),
+         updated   TEXT NOT NULL,
+         PRIMARY KEY (campaign, character)
+     ) WITHOUT ROWID;
+     CREATE TABLE roster_log (
+         campaign INTEGER NOT NULL REFERENCES campaigns (id),
+         n        INTEGER NOT NULL,
+         at       TEXT NOT NULL,
+         what     TEXT NOT NULL,
+         PRIMARY KEY (campaign, n)
+     ) WITHOUT ROWID;
+     ALTER TABLE games ADD COLUMN campaign INTEGER REFERENCES campaigns (id);",
 ];
 
 /// Brings a database at `from` up to [`SCHEMA_VERSION`] (a new one from 0), one transaction per

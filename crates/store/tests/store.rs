@@ -295,3 +295,73 @@ fn games_are_listed_the_last_changed_first_and_imports_are_not_held() {
     let r: serde_json::Value = serde_json::from_str(&s.record_json(second).unwrap()).unwrap();
     assert_eq!(r["entries"][0]["dice"], serde_json::json!([1, 2]));
 }
+
+#[test]
+fn a_campaign_roster_keeps_the_latest_games_lasting_state_until_a_rest() {
+    let d = dir("roster");
+    let p = d.join("g.db");
+    let mut s = Store::open(&p, true).unwrap();
+    let h = holder(1);
+    let c = s.campaign("road", "toy", true).unwrap();
+    assert_eq!(s.campaign("road", "toy", false).unwrap(), c);
+    assert!(matches!(s.campaign("road", "other", true), Err(StoreError::Invalid(_))));
+    assert!(matches!(
+        s.campaign("nowhere", "toy", false),
+        Err(StoreError::Invalid(_))
+    ));
+    let lasting = |w: &str| {
+        vec![(
+            "ana".to_string(),
+            "Ana".to_string(),
+            vec![
+                ("wounds".to_string(), w.to_string()),
+                ("grit".to_string(), "2".to_string()),
+            ],
+        )]
+    };
+    // A game of no campaign leaves the roster alone.
+    let loose = new_game(&mut s, &h);
+    assert_eq!(s.carry_out(loose, &lasting("9")).unwrap(), 0);
+    let (g1, g2) = (new_game(&mut s, &h), new_game(&mut s, &h));
+    s.attach(g1, c).unwrap();
+    s.attach(g2, c).unwrap();
+    assert_eq!(s.campaign_of(g2).unwrap(), Some(c));
+    assert_eq!(s.carry_out(g2, &lasting("2")).unwrap(), 1);
+    // An earlier game ending later does not overwrite what a later game left.
+    assert_eq!(s.carry_out(g1, &lasting("1")).unwrap(), 0);
+    let r = s.roster(c).unwrap();
+    assert_eq!(r.len(), 1);
+    assert_eq!((r[0].game, r[0].lasting[0].1.as_str()), (Some(g2), "2"));
+    // A rest removes only what it restores; an unknown character is refused.
+    assert!(s.rest(c, "rest `nap`", &["wounds"], &["bob".into()]).is_err());
+    assert_eq!(
+        s.rest(c, "rest `nap`", &["wounds"], &[]).unwrap(),
+        vec!["Ana".to_string()]
+    );
+    let r = s.roster(c).unwrap();
+    assert_eq!(r[0].lasting, vec![("grit".to_string(), "2".to_string())]);
+    let log = s.roster_log(c).unwrap();
+    assert_eq!(log.len(), 2);
+    assert!(log[0].1.contains("game #") && log[1].1.starts_with("rest `nap`: Ana"));
+    assert_eq!(s.campaigns().unwrap()[0].name, "road");
+}
+
+#[test]
+fn a_schema_1_database_is_migrated_in_place_and_keeps_its_games() {
+    let d = dir("migrate");
+    let p = d.join("old.db");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/tests/fixtures/saves/schema-1.db"),
+        &p,
+    )
+    .unwrap();
+    assert_eq!(
+        fray_store::check_header(&file_bytes(&p)[..100]).unwrap(),
+        Header::Fray { schema: 1 }
+    );
+    let s = Store::open(&p, false).unwrap();
+    assert_eq!(s.schema_version().unwrap(), i64::from(SCHEMA_VERSION));
+    assert_eq!(s.games().unwrap().len(), 1);
+    assert_eq!(s.timeline(1).unwrap().effective.len(), 3);
+    assert!(s.campaigns().unwrap().is_empty());
+}
