@@ -436,6 +436,9 @@ impl Keep<'_> {
         }
         self.undone.clear();
         print_log(log, false);
+        if let Some(s) = &mut self.save {
+            s.carry_out(game)?;
+        }
         self.record(game)
     }
 

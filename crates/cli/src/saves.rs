@@ -107,6 +107,44 @@ pub fn position(game: &dyn AnyGame) -> String {
     }
 }
 
+/// What the games table says of a game besides its record.
+struct Facts {
+    version: String,
+    title: String,
+    encounter: String,
+    position: String,
+}
+
+impl Facts {
+    /// The facts of `game`, whose record head is `head`, from `encounter`.
+    fn of(game: &dyn AnyGame, head: &str, encounter: &Path) -> Facts {
+        let version = serde_json::from_str::<serde_json::Value>(head)
+            .ok()
+            .and_then(|v| v.get("version").and_then(|v| v.as_str()).map(str::to_string))
+            .unwrap_or_default();
+        Facts {
+            version,
+            title: game.title(),
+            encounter: encounter.display().to_string(),
+            position: position(game),
+        }
+    }
+
+    /// The row to save.
+    fn new_game<'a>(&'a self, game: &dyn AnyGame, head: &'a str) -> NewGame<'a> {
+        NewGame {
+            ruleset: game.ruleset_id(),
+            version: &self.version,
+            title: &self.title,
+            encounter: &self.encounter,
+            seed: game.seed(),
+            head,
+            position: &self.position,
+            over: game.outcome().is_some(),
+        }
+    }
+}
+
 /// A game being played and saved: every step goes into the database in its own transaction.
 pub struct Save {
     store: Store,
@@ -134,25 +172,10 @@ impl Save {
         campaign: Option<&Campaign>,
     ) -> Result<Save, Fail> {
         let head = game.record_json();
-        let version = serde_json::from_str::<serde_json::Value>(&head)
-            .ok()
-            .and_then(|v| v.get("version").and_then(|v| v.as_str()).map(str::to_string))
-            .unwrap_or_default();
+        let facts = Facts::of(game, &head, encounter);
         let holder = me();
         let id = store
-            .new_game(
-                &NewGame {
-                    ruleset: game.ruleset_id(),
-                    version: &version,
-                    title: &game.title(),
-                    encounter: &encounter.display().to_string(),
-                    seed: game.seed(),
-                    head: &head,
-                    position: &position(game),
-                    over: game.outcome().is_some(),
-                },
-                &holder,
-            )
+            .new_game(&facts.new_game(game, &head), &holder)
             .map_err(|e| store_fail(db, e))?;
         if let Some(c) = campaign {
             store.attach(id, c.id).map_err(|e| store_fail(db, e))?;
@@ -218,7 +241,8 @@ impl Save {
     }
 
     /// Saves the command just accepted (`game`'s last entry) as typed (`text`); returns when it
-    /// is on disk. A new command ends what could be redone.
+    /// is on disk. A new command ends what could be redone. (When it ended the fight, call
+    /// [`Save::carry_out`] next.)
     pub fn command(&mut self, game: &dyn AnyGame, text: &str) -> Result<(), Fail> {
         let Some(e) = game.last_entry_json() else {
             return Err(Fail::input("error: no command to save (a bug in fray)"));
@@ -234,7 +258,7 @@ impl Save {
             .append(self.id, &self.holder, &step, &position(game), game.outcome().is_some())
             .map_err(|e| self.fail(e))?;
         self.undone.clear();
-        self.carry_out(game)
+        Ok(())
     }
 
     /// Saves an undo of `taken`, the entry `game` has just taken back.
@@ -657,26 +681,10 @@ pub fn import(db: &Path, record: &Path) -> Result<(), Fail> {
     }
     v["entries"] = serde_json::Value::Array(Vec::new());
     let head = v.to_string();
-    let version = v
-        .get("version")
-        .and_then(|x| x.as_str())
-        .unwrap_or_default()
-        .to_string();
+    let facts = Facts::of(&*game, &head, record);
     let mut store = open_store(db, true)?;
     let id = store
-        .import(
-            &NewGame {
-                ruleset: game.ruleset_id(),
-                version: &version,
-                title: &game.title(),
-                encounter: &record.display().to_string(),
-                seed: game.seed(),
-                head: &head,
-                position: &position(&*game),
-                over: game.outcome().is_some(),
-            },
-            &rows,
-        )
+        .import(&facts.new_game(&*game, &head), &rows)
         .map_err(|e| store_fail(db, e))?;
     say!(
         "{}: imported as game #{id} ({} commands; `fray resume {} {id}` continues it)",

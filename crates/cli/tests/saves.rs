@@ -451,3 +451,37 @@ fn a_campaign_carries_lasting_state_into_the_next_encounter_until_a_rest() {
     let o = fray(&["play", DUEL, "--campaign", "x"], "");
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn processes_playing_games_of_one_database_at_once_leave_every_game_whole() {
+    let d = dir("together");
+    let db = d.join("g.db");
+    let whole = d.join("whole.json");
+    let script = format!("{OPENING}end\nend\nend\nend\nmove 5,0\nend\nend\n");
+    let o = fray(&["play", DUEL, "--seed", "7", "--record", s(&whole)], &script);
+    assert!(o.status.success(), "{}", err(&o));
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_fray"))
+                .current_dir(root())
+                .args(["play", DUEL, "--seed", "7", "--save", s(&db)])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            c.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+            c
+        })
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+    }
+    let reference = std::fs::read_to_string(&whole).unwrap();
+    for g in 1..=4 {
+        let e = fray(&["export", s(&db), &g.to_string()], "");
+        assert!(e.status.success(), "game {g}: {}", err(&e));
+        assert_eq!(out(&e).trim_end(), reference.trim_end(), "game {g}");
+    }
+}

@@ -443,30 +443,7 @@ impl Store {
     /// Saves a new game, held by `holder`; returns its number.
     pub fn new_game(&mut self, g: &NewGame<'_>, holder: &Holder) -> Result<i64, StoreError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO games (ruleset, version, title, encounter, seed, dice, head, status, position,
-                                lease_pid, lease_token, lease_host, lease_since)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, datetime('now'))",
-            params![
-                g.ruleset,
-                g.version,
-                g.title,
-                g.encounter,
-                g.seed.map(|s| s as i64),
-                if g.seed.is_some() {
-                    DiceKind::Seeded.as_str()
-                } else {
-                    DiceKind::Typed.as_str()
-                },
-                g.head,
-                status(g.over),
-                g.position,
-                holder.pid,
-                holder.token,
-                holder.host,
-            ],
-        )?;
-        let id = tx.last_insert_rowid();
+        let id = insert_game(&tx, g, Some(holder), 0)?;
         tx.commit()?;
         Ok(id)
     }
@@ -642,27 +619,7 @@ impl Store {
     /// its entries as command steps, each `(seat, command, faces, events)` as JSON.
     pub fn import(&mut self, g: &NewGame<'_>, entries: &[(u8, String, String, String)]) -> Result<i64, StoreError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO games (ruleset, version, title, encounter, seed, dice, head, status, position, steps)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
-                g.ruleset,
-                g.version,
-                g.title,
-                g.encounter,
-                g.seed.map(|s| s as i64),
-                if g.seed.is_some() {
-                    DiceKind::Seeded.as_str()
-                } else {
-                    DiceKind::Typed.as_str()
-                },
-                g.head,
-                status(g.over),
-                g.position,
-                entries.len() as i64,
-            ],
-        )?;
-        let id = tx.last_insert_rowid();
+        let id = insert_game(&tx, g, None, entries.len() as i64)?;
         {
             let mut ins = tx.prepare(
                 "INSERT INTO steps (game, n, kind, seat, command, faces, events, at)
@@ -915,6 +872,36 @@ fn log_roster(conn: &Connection, campaign: i64, what: &str) -> Result<(), StoreE
         params![campaign, what],
     )?;
     Ok(())
+}
+
+/// Inserts a game row (held by `holder` when given, with `steps` steps to come) and returns its
+/// number.
+fn insert_game(conn: &Connection, g: &NewGame<'_>, holder: Option<&Holder>, steps: i64) -> Result<i64, StoreError> {
+    conn.execute(
+        "INSERT INTO games (ruleset, version, title, encounter, seed, dice, head, status, position, steps,
+                            lease_pid, lease_token, lease_host, lease_since)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, CASE WHEN ?11 IS NULL THEN NULL ELSE datetime('now') END)",
+        params![
+            g.ruleset,
+            g.version,
+            g.title,
+            g.encounter,
+            g.seed.map(|s| s as i64),
+            if g.seed.is_some() {
+                DiceKind::Seeded.as_str()
+            } else {
+                DiceKind::Typed.as_str()
+            },
+            g.head,
+            status(g.over),
+            g.position,
+            steps,
+            holder.map(|h| h.pid),
+            holder.map(|h| h.token.as_str()),
+            holder.map(|h| h.host.as_str()),
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
 }
 
 fn status(over: bool) -> &'static str {
