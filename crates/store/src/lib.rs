@@ -72,6 +72,10 @@ pub enum StoreError {
     /// Another process took the game over (`--take-over`) while this one played it.
     #[error("game {0} was taken over by another process; this one stops writing to it")]
     LostLease(i64),
+    /// What was asked for is not there or does not fit (no such campaign or character, a
+    /// campaign of another ruleset, nothing to undo or redo).
+    #[error("{0}")]
+    Refused(String),
     /// The stored data does not make sense (a step that undoes nothing, broken JSON).
     #[error("the database holds something this fray cannot read: {0}")]
     Invalid(String),
@@ -550,7 +554,7 @@ impl Store {
                     ("redo", &t.undone)
                 };
                 let Some(&i) = from.last() else {
-                    return Err(StoreError::Invalid(format!("nothing to {kind} in game {id}")));
+                    return Err(StoreError::Refused(format!("nothing to {kind} in game {id}")));
                 };
                 tx.execute(
                     "INSERT INTO steps (game, n, kind, refers, at) VALUES (?1, ?2, ?3, ?4, datetime('now'))",
@@ -695,7 +699,7 @@ impl Store {
         let id = match found {
             Some((id, r)) if r == ruleset => id,
             Some((_, r)) => {
-                return Err(StoreError::Invalid(format!(
+                return Err(StoreError::Refused(format!(
                     "campaign '{name}' is {} {r} campaign, not a {ruleset} one",
                     if r.starts_with(['a', 'e', 'i', 'o', 'u']) {
                         "an"
@@ -711,7 +715,7 @@ impl Store {
                 )?;
                 tx.last_insert_rowid()
             }
-            None => return Err(StoreError::Invalid(format!("no campaign '{name}'"))),
+            None => return Err(StoreError::Refused(format!("no campaign '{name}'"))),
         };
         tx.commit()?;
         Ok(id)
@@ -827,7 +831,7 @@ impl Store {
         let roster = self.roster(campaign)?;
         for id in only {
             if !roster.iter().any(|r| r.character.eq_ignore_ascii_case(id)) {
-                return Err(StoreError::Invalid(format!(
+                return Err(StoreError::Refused(format!(
                     "no character '{id}' in the campaign's roster"
                 )));
             }

@@ -236,7 +236,7 @@ fn undo_and_redo_are_steps_and_the_record_holds_the_commands_in_effect() {
     assert!(t.undone.is_empty());
     assert!(matches!(
         s.append(id, &h, &Step::Redo, "[p] x", false),
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Refused(_))
     ));
     // Nothing is ever deleted: 7 steps.
     assert_eq!(s.game(id).unwrap().steps, 7);
