@@ -240,6 +240,14 @@ impl Save {
         Ok((save, record))
     }
 
+    /// Saves one step, with the position `game` is in after it; returns when it is on disk.
+    fn step(&mut self, game: &dyn AnyGame, step: &Step<'_>) -> Result<(), Fail> {
+        self.store
+            .append(self.id, &self.holder, step, &position(game), game.outcome().is_some())
+            .map(|_| ())
+            .map_err(|e| self.fail(e))
+    }
+
     /// Saves the command just accepted (`game`'s last entry) as typed (`text`); returns when it
     /// is on disk. A new command ends what could be redone. (When it ended the fight, call
     /// [`Save::carry_out`] next.)
@@ -247,46 +255,30 @@ impl Save {
         let Some(e) = game.last_entry_json() else {
             return Err(Fail::input("error: no command to save (a bug in fray)"));
         };
-        let step = Step::Command {
-            seat: e.seat.0,
-            text: Some(text),
-            command: &e.command,
-            faces: &e.dice,
-            events: &e.events,
-        };
-        self.store
-            .append(self.id, &self.holder, &step, &position(game), game.outcome().is_some())
-            .map_err(|e| self.fail(e))?;
+        self.step(
+            game,
+            &Step::Command {
+                seat: e.seat.0,
+                text: Some(text),
+                command: &e.command,
+                faces: &e.dice,
+                events: &e.events,
+            },
+        )?;
         self.undone.clear();
         Ok(())
     }
 
     /// Saves an undo of `taken`, the entry `game` has just taken back.
     pub fn undo(&mut self, game: &dyn AnyGame, taken: EntryJson) -> Result<(), Fail> {
-        self.store
-            .append(
-                self.id,
-                &self.holder,
-                &Step::Undo,
-                &position(game),
-                game.outcome().is_some(),
-            )
-            .map_err(|e| self.fail(e))?;
+        self.step(game, &Step::Undo)?;
         self.undone.push(taken);
         Ok(())
     }
 
     /// Saves a redo, after `game` has re-applied the last undone entry.
     pub fn redo(&mut self, game: &dyn AnyGame) -> Result<(), Fail> {
-        self.store
-            .append(
-                self.id,
-                &self.holder,
-                &Step::Redo,
-                &position(game),
-                game.outcome().is_some(),
-            )
-            .map_err(|e| self.fail(e))?;
+        self.step(game, &Step::Redo)?;
         self.undone.pop();
         Ok(())
     }

@@ -324,21 +324,24 @@ fn the_stored_database_of_every_schema_version_opens_and_resumes() {
     assert_eq!(versions, fray_store::SCHEMA_VERSION);
 }
 
-/// `show gm`'s line for a combatant in a new game of `campaign` of the Thrum duel.
+/// `fray play FILE --seed SEED --save DB --campaign CAMPAIGN` fed `input`.
+fn campaign_game(file: &str, seed: &str, db: &Path, campaign: &str, input: &str) -> Output {
+    let args = ["play", file, "--seed", seed, "--save", s(db), "--campaign", campaign];
+    fray(&args, input)
+}
+
+const THRUM_DUEL: &str = "examples/thrum/duel.toml";
+
+/// A new game of `campaign` of the Thrum duel that shows the tracker and ends.
 fn sefa_in_new_game(db: &Path, campaign: &str) -> Output {
-    fray(
-        &[
-            "play",
-            "examples/thrum/duel.toml",
-            "--seed",
-            "7",
-            "--save",
-            s(db),
-            "--campaign",
-            campaign,
-        ],
-        "show gm\ngm end heroes\n",
-    )
+    campaign_game(THRUM_DUEL, "7", db, campaign, "show gm\ngm end heroes\n")
+}
+
+/// Sefa's line of the tracker.
+fn sefa_line(text: &str) -> &str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with("Sefa Min ") && l.contains("Fatigue "))
+        .unwrap()
 }
 
 #[test]
@@ -346,19 +349,8 @@ fn a_campaign_carries_lasting_state_into_the_next_encounter_until_a_rest() {
     let d = dir("campaign");
     let db = d.join("c.db");
     // Thrum: lost Tolerance and Wounds last (THR-R180, THR-R185).
-    let o = fray(
-        &[
-            "play",
-            "examples/thrum/duel.toml",
-            "--seed",
-            "7",
-            "--save",
-            s(&db),
-            "--campaign",
-            "road",
-        ],
-        "gm set sefa fatigue-tolerance -1\ngm set sefa wounds +1\ngm end heroes\n",
-    );
+    let input = "gm set sefa fatigue-tolerance -1\ngm set sefa wounds +1\ngm end heroes\n";
+    let o = campaign_game(THRUM_DUEL, "7", &db, "road", input);
     assert!(o.status.success(), "{}", err(&o));
     assert!(
         out(&o).contains("(the campaign roster keeps what lasts of 1 character)"),
@@ -378,10 +370,7 @@ fn a_campaign_carries_lasting_state_into_the_next_encounter_until_a_rest() {
         text.contains("(campaign road: Sefa Min: fatigue-tolerance = 2, stress-tolerance = 2, wounds = 1)"),
         "{text}"
     );
-    let line = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("Sefa Min ") && l.contains("Fatigue "))
-        .unwrap();
+    let line = sefa_line(&text);
     assert!(line.contains("Fatigue 0/2") && line.contains("Wounds 1"), "{line}");
     // Only a rest the ruleset defines restores it.
     let o = fray(&["rest", s(&db), "road", "nap"], "");
@@ -390,28 +379,14 @@ fn a_campaign_carries_lasting_state_into_the_next_encounter_until_a_rest() {
     let o = fray(&["rest", s(&db), "road", "downtime"], "");
     assert!(o.status.success(), "{}", err(&o));
     let text = out(&sefa_in_new_game(&db, "road"));
-    let line = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("Sefa Min ") && l.contains("Fatigue "))
-        .unwrap();
+    let line = sefa_line(&text);
     assert!(line.contains("Fatigue 0/3") && line.contains("Wounds 0"), "{line}");
     assert!(out(&fray(&["roster", s(&db), "road"], "")).contains("rest `downtime`: Sefa Min"));
 
     // A PC at Fatigue Tolerance 0 is barred until Downtime: the encounter is refused at the
     // line of the character, saying where the state came from.
-    let o = fray(
-        &[
-            "play",
-            "examples/thrum/duel.toml",
-            "--seed",
-            "7",
-            "--save",
-            s(&db),
-            "--campaign",
-            "road",
-        ],
-        "gm set sefa fatigue-tolerance =0\ngm end heroes\n",
-    );
+    let input = "gm set sefa fatigue-tolerance =0\ngm end heroes\n";
+    let o = campaign_game(THRUM_DUEL, "7", &db, "road", input);
     assert!(o.status.success(), "{}", err(&o));
     let o = sefa_in_new_game(&db, "road");
     assert_eq!(o.status.code(), Some(2));
@@ -423,19 +398,8 @@ fn a_campaign_carries_lasting_state_into_the_next_encounter_until_a_rest() {
     );
 
     // Ingenuity: current health and the death difficulty last.
-    let o = fray(
-        &[
-            "play",
-            "examples/ingenuity/ambush.toml",
-            "--seed",
-            "3",
-            "--save",
-            s(&db),
-            "--campaign",
-            "caravan",
-        ],
-        "gm set hild health -3\ngm end caravan\n",
-    );
+    let input = "gm set hild health -3\ngm end caravan\n";
+    let o = campaign_game("examples/ingenuity/ambush.toml", "3", &db, "caravan", input);
     assert!(o.status.success(), "{}", err(&o));
     let r = out(&fray(&["roster", s(&db), "caravan"], ""));
     assert!(r.contains("Hild Brannock (hild): now = { health = 11,"), "{r}");

@@ -304,10 +304,10 @@ fn a_campaign_roster_keeps_the_latest_games_lasting_state_until_a_rest() {
     let h = holder(1);
     let c = s.campaign("road", "toy", true).unwrap();
     assert_eq!(s.campaign("road", "toy", false).unwrap(), c);
-    assert!(matches!(s.campaign("road", "other", true), Err(StoreError::Invalid(_))));
+    assert!(matches!(s.campaign("road", "other", true), Err(StoreError::Refused(_))));
     assert!(matches!(
         s.campaign("nowhere", "toy", false),
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Refused(_))
     ));
     let lasting = |w: &str| {
         vec![(
