@@ -34,6 +34,7 @@ mod files;
 mod odds;
 mod play;
 mod registry;
+mod saves;
 mod sim;
 mod vary;
 
@@ -89,9 +90,83 @@ enum Cmd {
         /// Write the game record to this file (after every command).
         #[arg(long)]
         record: Option<PathBuf>,
+        /// Save the game in this saved-games database (made if missing): every command is on
+        /// disk before the next prompt; `fray resume DB` continues it.
+        #[arg(long, value_name = "DB")]
+        save: Option<PathBuf>,
+        /// Play the encounter as a game of this campaign (made if missing): its characters start
+        /// with the lasting state the roster keeps, and leave theirs there when the fight ends.
+        #[arg(long, requires = "save")]
+        campaign: Option<String>,
         /// Print the final state as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Continue a saved game where it stopped, with the same dice stream.
+    Resume {
+        /// The saved-games database.
+        db: PathBuf,
+        /// The game's number (`fray games DB`); the last changed game still being played if absent.
+        game: Option<String>,
+        /// For a game whose dice were typed or listed: `manual`, or the faces from here on.
+        #[arg(long)]
+        dice: Option<String>,
+        /// Also write the game record to this file (after every command).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Take the game even though another process holds it (when that process is gone for
+        /// good but cannot be checked, such as one on another machine).
+        #[arg(long)]
+        take_over: bool,
+        /// Print the final state as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the games of a saved-games database.
+    Games {
+        /// The saved-games database.
+        db: PathBuf,
+    },
+    /// Print a saved game's log: every step (undos and redos too) with what it did.
+    Log {
+        /// The saved-games database.
+        db: PathBuf,
+        /// The game's number.
+        game: String,
+    },
+    /// Print a saved game's record (JSON, as `fray replay` and `sim --from` read it).
+    Export {
+        /// The saved-games database.
+        db: PathBuf,
+        /// The game's number.
+        game: String,
+    },
+    /// Show the campaigns of a saved-games database and their rosters (lasting state per
+    /// character), the rests each ruleset defines and what happened.
+    Roster {
+        /// The saved-games database.
+        db: PathBuf,
+        /// Only this campaign.
+        campaign: Option<String>,
+    },
+    /// Take a rest the campaign's ruleset defines (such as Thrum's `downtime`): it restores the
+    /// lasting state it names, for every character of the roster or those given.
+    Rest {
+        /// The saved-games database.
+        db: PathBuf,
+        /// The campaign.
+        campaign: String,
+        /// The rest (`fray roster DB` lists them).
+        rest: String,
+        /// Only these characters (by id).
+        characters: Vec<String>,
+    },
+    /// Add a record (from --record or export) to a saved-games database as a new game.
+    Import {
+        /// The saved-games database (made if missing).
+        db: PathBuf,
+        /// The record (JSON).
+        record: PathBuf,
     },
     /// Simulate many seeded combats and report win rates, rounds and per-combatant outcomes;
     /// `fray sim merge` merges shard reports.
@@ -117,7 +192,8 @@ enum Cmd {
         /// Write SVG charts into this folder.
         #[arg(long)]
         plot: Option<PathBuf>,
-        /// Fork the simulations from the last state of a game record ("odds from here").
+        /// Fork the simulations from the last state of a game record ("odds from here"), or of a
+        /// saved game given as DB:GAME.
         #[arg(long)]
         from: Option<PathBuf>,
         /// Sweep one encounter value: PATH=V1,V2,... (e.g. combatant.korrin.speed=3,4,5 or options.tie-rule=defender,reroll); values containing commas are separated by semicolons: combatant.korrin.at=3,4;5,6.
@@ -221,8 +297,43 @@ fn main() -> ExitCode {
             seed,
             dice,
             record,
+            save,
+            campaign,
             json,
-        } => play::play(&file, seed, dice.as_deref(), record.as_deref(), json),
+        } => play::play(
+            &file,
+            seed,
+            dice.as_deref(),
+            record.as_deref(),
+            save.as_deref().map(|db| (db, campaign.as_deref())),
+            json,
+        ),
+        Cmd::Resume {
+            db,
+            game,
+            dice,
+            record,
+            take_over,
+            json,
+        } => play::resume(
+            &db,
+            game.as_deref(),
+            dice.as_deref(),
+            record.as_deref(),
+            take_over,
+            json,
+        ),
+        Cmd::Games { db } => saves::games(&db),
+        Cmd::Log { db, game } => saves::log(&db, &game),
+        Cmd::Export { db, game } => saves::export(&db, &game),
+        Cmd::Import { db, record } => saves::import(&db, &record),
+        Cmd::Roster { db, campaign } => saves::roster(&db, campaign.as_deref()),
+        Cmd::Rest {
+            db,
+            campaign,
+            rest,
+            characters,
+        } => saves::rest(&db, &campaign, &rest, &characters),
         Cmd::Replay { record, json, seat } => replay(&record, json, seat.as_deref()),
         Cmd::Odds { what, args } => odds::odds(&what, &args),
         Cmd::Sim {
@@ -306,11 +417,23 @@ pub fn open_game(path: &Path, dice: NewDice) -> Result<Box<dyn AnyGame>, Fail> {
 /// record and says how many faces it holds.
 pub fn open_game_recording(path: &Path, dice: NewDice, record: Option<&Path>) -> Result<Box<dyn AnyGame>, Fail> {
     let src = read_source(path)?;
-    let entry = registry::for_encounter(&src)?;
+    open_game_source(path, &src, dice, record, &|d| d)
+}
+
+/// [`open_game_recording`] from the encounter's text `src` (read from `path`, perhaps changed
+/// since: `map` moves a diagnostic about the changed text back to the file).
+pub fn open_game_source(
+    path: &Path,
+    src: &SourceFile,
+    dice: NewDice,
+    record: Option<&Path>,
+    map: &dyn Fn(Diagnostic) -> Diagnostic,
+) -> Result<Box<dyn AnyGame>, Fail> {
+    let entry = registry::for_encounter(src)?;
     let mut read = reader(path);
-    match entry.new_game(&src, &mut read, dice) {
+    match entry.new_game(src, &mut read, dice) {
         Ok(game) => Ok(game),
-        Err(NewGameError::Diagnostics(d)) => Err(diagnostics(&d)),
+        Err(NewGameError::Diagnostics(d)) => Err(diagnostics(&d.into_iter().map(map).collect::<Vec<_>>())),
         Err(NewGameError::Engine(e)) => Err(Fail::input(format!("{}: error: {e}", path.display()))),
         Err(NewGameError::Start { error, record_json }) => {
             let mut message = format!("{}: error: during the start: {error}", path.display());

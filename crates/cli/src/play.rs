@@ -9,14 +9,16 @@
 //! commands the prompt understands `help`, `show`, `map`, `state`, `choices`, `undo` and
 //! `quit`; GM rulings start with `gm`. The record (with `--record`) is written after every
 //! accepted command (to a new file renamed over the old), so nothing already played is lost
-//! when something goes wrong later.
+//! when something goes wrong later. With `--save DB` (and in `fray resume`) every accepted
+//! command, undo and redo is a step saved in the database in its own transaction before its log
+//! is printed and before the next prompt: what the screen acknowledged is on disk.
 
-use crate::choices;
-use crate::{Fail, open_game_recording, print_header, print_log, random_seed};
-use fray_dice::{DeckList, DiceError, InteractiveDice, Request, ScriptedDice, parse_faces};
+use crate::saves::{self, Save};
+use crate::{Fail, choices, open_game_source, print_header, print_log, random_seed};
+use fray_dice::{DeckList, Dice, DiceError, Faces, InteractiveDice, Request, ScriptedDice, parse_faces};
 use fray_engine::Seat;
 use fray_engine::SubmitError;
-use fray_engine::text::{AnyGame, NewDice, PendingText};
+use fray_engine::text::{AnyGame, EntryJson, LogLine, NewDice, PendingText};
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -178,13 +180,14 @@ Type one of the choices listed at the prompt (Tab completes at a terminal), or:
   choices         the legal choices again (long families once, with a count)
   choices all     every legal choice in full;  choices json: as a JSON array
   undo            take back the last command
+  redo            bring back the command undone last (while nothing else was played since)
   quit            stop here (the record keeps everything played so far)
   gm ...          a GM ruling, at any time:";
 
 const HELP_END: &str = "Lines starting with # are comments. See docs/commands.md for every command.";
 
 /// The prompt words, for completion.
-const PROMPT_WORDS: [&str; 10] = [
+const PROMPT_WORDS: [&str; 11] = [
     "help",
     "show",
     "map",
@@ -193,6 +196,7 @@ const PROMPT_WORDS: [&str; 10] = [
     "choices all",
     "choices json",
     "undo",
+    "redo",
     "quit",
     "gm",
 ];
@@ -232,10 +236,6 @@ fn print_notes(choices: &[String], notes: &[Option<String>]) {
             say!("    {c}: {n}");
         }
     }
-}
-
-fn save(record: Option<&Path>, game: &dyn AnyGame) -> Result<(), Fail> {
-    crate::write_record(record, game)
 }
 
 /// The seat a prompt word is about: the one named after it, or the seat deciding.
@@ -311,9 +311,29 @@ fn ensure_newline(mut s: String) -> String {
     s
 }
 
-/// Runs table play.
-pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&Path>, json: bool) -> Result<(), Fail> {
-    let words: Words = Rc::new(RefCell::new(Vec::new()));
+/// The dice of a game being played, shared so that a game rebuilt by a redo gets the same
+/// source back (typed or listed faces; a seeded game's dice come from its record).
+#[derive(Clone)]
+struct SharedDice(Rc<RefCell<Box<dyn Dice>>>);
+
+impl Dice for SharedDice {
+    fn roll(
+        &mut self,
+        count: usize,
+        sides: u16,
+        why: &dyn std::fmt::Display,
+        out: &mut Faces,
+    ) -> Result<(), DiceError> {
+        self.0.borrow_mut().roll(count, sides, why, out)
+    }
+
+    fn draw(&mut self, deck: &[u16], why: &dyn std::fmt::Display) -> Result<u16, DiceError> {
+        self.0.borrow_mut().draw(deck, why)
+    }
+}
+
+/// Where typed lines come from: the line editor at a terminal, else a script on stdin.
+fn open_input(words: &Words) -> Result<Rc<RefCell<Input>>, Fail> {
     let source = if std::io::stdin().is_terminal() {
         let config = rustyline::Config::builder()
             .completion_type(rustyline::CompletionType::List)
@@ -322,73 +342,284 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
         let mut ed: Editor<Completion, DefaultHistory> =
             Editor::with_config(config).map_err(|e| Fail::input(format!("cannot set up the terminal: {e}")))?;
         ed.set_helper(Some(Completion {
-            words: Rc::clone(&words),
+            words: Rc::clone(words),
         }));
         Source::Terminal(Box::new(ed))
     } else {
         Source::Script(line_reader(std::io::BufReader::new(std::io::stdin())))
     };
-    let input = Rc::new(RefCell::new(Input {
+    Ok(Rc::new(RefCell::new(Input {
         source,
         line: 0,
         complaint: None,
-        words: Rc::clone(&words),
-    }));
-    let terminal = input.borrow().terminal();
-    let dice_source = match (seed, dice) {
-        (_, Some("manual")) => {
-            let ask_in = Rc::clone(&input);
-            let complain_in = Rc::clone(&input);
-            let ask = move |request: Request<'_>, why: &str| -> Result<Vec<u16>, DiceError> {
-                let mut inp = ask_in.borrow_mut();
-                if let Some(c) = inp.complaint.take() {
-                    return Err(DiceError::Aborted(format!("line {}: {c}", inp.line)));
-                }
-                inp.words.borrow_mut().clear();
-                let (prompt, hint) = match request {
-                    Request::Roll { count, sides } => (
-                        format!("roll {count}d{sides} for {why}: "),
-                        format!("type {count} numbers from 1 to {sides}, such as 3 5"),
-                    ),
-                    Request::Draw { deck } => (
-                        format!("draw a card for {why} (in the deck: {}): ", DeckList(deck)),
-                        format!("type the number of the card drawn, one of {}", DeckList(deck)),
-                    ),
-                };
-                let text = inp
-                    .read(&prompt)
-                    .map_err(DiceError::Aborted)?
-                    .ok_or_else(|| DiceError::Aborted("the input ended while dice were being typed".into()))?;
-                match parse_faces(&text) {
-                    Ok(f) => Ok(f),
-                    Err(e) if inp.terminal() => {
-                        say!("  {e}: {hint}");
-                        Ok(Vec::new())
-                    }
-                    Err(e) => Err(DiceError::Aborted(format!("line {}: bad dice '{text}': {e}", inp.line))),
-                }
-            };
-            let complain = move |msg: &str| {
-                let mut inp = complain_in.borrow_mut();
-                if inp.terminal() {
-                    say!("  {msg}");
-                } else {
-                    inp.complaint = Some(msg.to_string());
-                }
-            };
-            NewDice::Source(Box::new(InteractiveDice::new(ask, complain)))
+        words: Rc::clone(words),
+    })))
+}
+
+/// Dice typed at the prompt (`--dice manual`), asked through `input`.
+fn manual_dice(input: &Rc<RefCell<Input>>) -> Box<dyn Dice> {
+    let ask_in = Rc::clone(input);
+    let complain_in = Rc::clone(input);
+    let ask = move |request: Request<'_>, why: &str| -> Result<Vec<u16>, DiceError> {
+        let mut inp = ask_in.borrow_mut();
+        if let Some(c) = inp.complaint.take() {
+            return Err(DiceError::Aborted(format!("line {}: {c}", inp.line)));
         }
-        (_, Some(list)) => {
-            let faces = parse_faces(list).map_err(|e| Fail::input(format!("--dice: {e}")))?;
-            NewDice::Source(Box::new(ScriptedDice::new(faces)))
+        inp.words.borrow_mut().clear();
+        let (prompt, hint) = match request {
+            Request::Roll { count, sides } => (
+                format!("roll {count}d{sides} for {why}: "),
+                format!("type {count} numbers from 1 to {sides}, such as 3 5"),
+            ),
+            Request::Draw { deck } => (
+                format!("draw a card for {why} (in the deck: {}): ", DeckList(deck)),
+                format!("type the number of the card drawn, one of {}", DeckList(deck)),
+            ),
+        };
+        let text = inp
+            .read(&prompt)
+            .map_err(DiceError::Aborted)?
+            .ok_or_else(|| DiceError::Aborted("the input ended while dice were being typed".into()))?;
+        match parse_faces(&text) {
+            Ok(f) => Ok(f),
+            Err(e) if inp.terminal() => {
+                say!("  {e}: {hint}");
+                Ok(Vec::new())
+            }
+            Err(e) => Err(DiceError::Aborted(format!("line {}: bad dice '{text}': {e}", inp.line))),
         }
-        (Some(s), None) => NewDice::Seeded(s),
-        (None, None) => NewDice::Seeded(random_seed()),
     };
-    let mut game = open_game_recording(path, dice_source, record)?;
+    let complain = move |msg: &str| {
+        let mut inp = complain_in.borrow_mut();
+        if inp.terminal() {
+            say!("  {msg}");
+        } else {
+            inp.complaint = Some(msg.to_string());
+        }
+    };
+    Box::new(InteractiveDice::new(ask, complain))
+}
+
+/// The dice `--dice` names: typed at the prompt (`manual`) or a list of faces.
+fn typed_dice(input: &Rc<RefCell<Input>>, dice: &str) -> Result<SharedDice, Fail> {
+    let source: Box<dyn Dice> = match dice {
+        "manual" => manual_dice(input),
+        list => {
+            let faces = parse_faces(list).map_err(|e| Fail::input(format!("--dice: {e}")))?;
+            Box::new(ScriptedDice::new(faces))
+        }
+    };
+    Ok(SharedDice(Rc::new(RefCell::new(source))))
+}
+
+/// Where the game is kept besides the screen: the record file and the saved-games database.
+struct Keep<'a> {
+    record: Option<&'a Path>,
+    save: Option<Save>,
+    /// The dice to give a game rebuilt by a redo (`None`: seeded, the record has them).
+    dice: Option<SharedDice>,
+    /// Undone entries a redo can bring back when there is no database.
+    undone: Vec<EntryJson>,
+}
+
+impl Keep<'_> {
+    /// Writes the record file (after every command, and when play stops).
+    fn record(&self, game: &dyn AnyGame) -> Result<(), Fail> {
+        crate::write_record(self.record, game)
+    }
+
+    /// A command was accepted: saves it (the step is on disk when this returns), then prints
+    /// its log, then writes the record file.
+    fn accepted(&mut self, game: &dyn AnyGame, text: &str, log: &[LogLine]) -> Result<(), Fail> {
+        if let Some(s) = &mut self.save {
+            s.command(game, text)?;
+        }
+        self.undone.clear();
+        print_log(log, false);
+        if let Some(s) = &mut self.save {
+            s.carry_out(game)?;
+        }
+        self.record(game)
+    }
+
+    /// The commands a redo can bring back, the next one last.
+    fn undone(&self) -> &[EntryJson] {
+        match &self.save {
+            Some(s) => s.undone(),
+            None => &self.undone,
+        }
+    }
+
+    /// `undo`: takes back the last command; the undo is saved as a step of its own.
+    fn undo(&mut self, game: &mut Box<dyn AnyGame>) -> Result<(), Fail> {
+        let last = game.last_entry_json();
+        match game.undo() {
+            Ok(true) => {
+                let Some(last) = last else {
+                    return Err(Fail::input("undo failed: the command taken back was not in the record"));
+                };
+                match &mut self.save {
+                    Some(s) => s.undo(&**game, last)?,
+                    None => self.undone.push(last),
+                }
+                say!("(the last command was taken back)");
+            }
+            Ok(false) => say!("(nothing to undo)"),
+            Err(e) => return Err(Fail::input(format!("undo failed: {e}"))),
+        }
+        self.record(&**game)
+    }
+
+    /// `redo`: brings back the command undone last, while nothing else happened since (the game
+    /// is rebuilt from its record with that command, verifying its faces and events).
+    fn redo(&mut self, game: &mut Box<dyn AnyGame>) -> Result<(), Fail> {
+        let Some(entry) = self.undone().last().cloned() else {
+            say!("(nothing to redo)");
+            return Ok(());
+        };
+        let record =
+            saves::with_entry(&game.record_json(), &entry).map_err(|e| Fail::input(format!("redo failed: {e}")))?;
+        let mut redone = saves::replay_json("redo", &record)?;
+        if let Some(d) = &self.dice {
+            redone.set_dice(Box::new(d.clone()));
+        }
+        *game = redone;
+        match &mut self.save {
+            Some(s) => s.redo(&**game)?,
+            None => {
+                self.undone.pop();
+            }
+        }
+        say!("(the command undone last was brought back)");
+        if let Some(l) = game.log_steps(Seat::GM).pop() {
+            print_log(&l.lines, false);
+        }
+        self.record(&**game)
+    }
+}
+
+/// Runs table play (`fray play`): a new game from an encounter, optionally saved in a database.
+pub fn play(
+    path: &Path,
+    seed: Option<u64>,
+    dice: Option<&str>,
+    record: Option<&Path>,
+    save: Option<(&Path, Option<&str>)>,
+    json: bool,
+) -> Result<(), Fail> {
+    let mut store = save.map(|(db, _)| saves::open_store(db, true)).transpose()?;
+    let src = crate::read_source(path)?;
+    // A campaign's characters come in with the lasting state its roster keeps.
+    let campaign = match (&mut store, save) {
+        (Some(store), Some((db, Some(name)))) => Some(saves::Campaign::enter(store, db, name, &src)?),
+        _ => None,
+    };
+    let words: Words = Rc::new(RefCell::new(Vec::new()));
+    let input = open_input(&words)?;
+    let (dice_source, shared) = match (seed, dice) {
+        (_, Some(d)) => {
+            let shared = typed_dice(&input, d)?;
+            (NewDice::Source(Box::new(shared.clone())), Some(shared))
+        }
+        (Some(s), None) => (NewDice::Seeded(s), None),
+        (None, None) => (NewDice::Seeded(random_seed()), None),
+    };
+    let game = match &campaign {
+        Some(c) => open_game_source(path, &c.source, dice_source, record, &|d| c.map_back(d))?,
+        None => open_game_source(path, &src, dice_source, record, &|d| d)?,
+    };
     print_header(&*game, false);
     print_log(&game.full_log(), false);
-    save(record, &*game)?;
+    let save = match (save, store) {
+        (Some((db, _)), Some(store)) => {
+            let s = Save::create(store, db, &*game, path, campaign.as_ref())?;
+            say!(
+                "(saved in {} as game #{}: `fray resume {} {}` continues it)",
+                db.display(),
+                s.id,
+                db.display(),
+                s.id
+            );
+            Some(s)
+        }
+        _ => None,
+    };
+    let keep = Keep {
+        record,
+        save,
+        dice: shared,
+        undone: Vec::new(),
+    };
+    table(game, &input, &words, keep, json)
+}
+
+/// Runs `fray resume DB [GAME]`: the saved game is replayed (every face and event verified)
+/// and play continues where it stopped, with the same dice stream when it is seeded.
+pub fn resume(
+    db: &Path,
+    game: Option<&str>,
+    dice: Option<&str>,
+    record: Option<&Path>,
+    take_over: bool,
+    json: bool,
+) -> Result<(), Fail> {
+    let id = match game {
+        None => None,
+        Some(g) => Some(g.trim_start_matches('#').parse::<i64>().map_err(|_| {
+            Fail::input(format!(
+                "{}: error: '{g}' is not a game number (`fray games {}` lists them)",
+                db.display(),
+                db.display()
+            ))
+        })?),
+    };
+    let words: Words = Rc::new(RefCell::new(Vec::new()));
+    let input = open_input(&words)?;
+    let (save, record_json) = Save::resume(db, id, take_over)?;
+    let name = format!("{}, game {}", db.display(), save.id);
+    let mut game = saves::replay_json(&name, &record_json)?;
+    let shared = match (game.seed(), dice) {
+        (Some(_), Some(_)) => {
+            return Err(Fail::input(format!(
+                "{name}: error: the game's dice are seeded and go on from its seed; leave out --dice"
+            )));
+        }
+        (Some(_), None) => None,
+        (None, Some(d)) => Some(typed_dice(&input, d)?),
+        (None, None) => {
+            return Err(Fail::input(format!(
+                "{name}: error: the game's dice were typed in or listed: give --dice manual or --dice FACES for the dice from here on"
+            )));
+        }
+    };
+    if let Some(d) = &shared {
+        game.set_dice(Box::new(d.clone()));
+    }
+    print_header(&*game, false);
+    print_log(&game.full_log(), false);
+    say!("(resumed game #{} of {})", save.id, db.display());
+    // Killed between the last command and the roster: the fight's end reaches it now.
+    let mut save = save;
+    save.carry_out(&*game)?;
+    let keep = Keep {
+        record,
+        save: Some(save),
+        dice: shared,
+        undone: Vec::new(),
+    };
+    table(game, &input, &words, keep, json)
+}
+
+/// The table: asks the deciding seat at every decision until the combat ends or input stops.
+fn table(
+    mut game: Box<dyn AnyGame>,
+    input: &Rc<RefCell<Input>>,
+    words: &Words,
+    mut keep: Keep<'_>,
+    json: bool,
+) -> Result<(), Fail> {
+    let terminal = input.borrow().terminal();
+    keep.record(&*game)?;
     // The decision is printed again only after a command was taken (or refused), not after a
     // prompt word such as `show`.
     let mut announce = true;
@@ -415,24 +646,21 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
                 };
                 say!("(time is up: {text})");
                 match game.submit_text(p.seat, &text) {
-                    Ok(log) => {
-                        print_log(&log, false);
-                        save(record, &*game)?;
-                    }
+                    Ok(log) => keep.accepted(&*game, &text, &log)?,
                     Err(e) => {
-                        save(record, &*game)?;
+                        keep.record(&*game)?;
                         return Err(Fail::input(format!("the timer's command was refused: {e}")));
                     }
                 }
                 continue;
             }
             Ok(Got::End) => {
-                save(record, &*game)?;
+                keep.record(&*game)?;
                 say!("(the input ended before the combat did; the record holds everything so far)");
                 return Ok(());
             }
             Err(e) => {
-                save(record, &*game)?;
+                keep.record(&*game)?;
                 return Err(Fail::input(format!("{e} (the record holds everything before it)")));
             }
         };
@@ -448,17 +676,16 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
         }
         match text {
             "quit" => {
-                save(record, &*game)?;
+                keep.record(&*game)?;
                 say!("(stopped; the record holds everything so far)");
                 return Ok(());
             }
             "undo" => {
-                match game.undo() {
-                    Ok(true) => say!("(the last command was taken back)"),
-                    Ok(false) => say!("(nothing to undo)"),
-                    Err(e) => return Err(Fail::input(format!("undo failed: {e}"))),
-                }
-                save(record, &*game)?;
+                keep.undo(&mut game)?;
+                continue;
+            }
+            "redo" => {
+                keep.redo(&mut game)?;
                 continue;
             }
             _ => {}
@@ -469,10 +696,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
             p.seat
         };
         match game.submit_text(seat, text) {
-            Ok(log) => {
-                print_log(&log, false);
-                save(record, &*game)?;
-            }
+            Ok(log) => keep.accepted(&*game, text, &log)?,
             Err(SubmitError::Rejected(r)) => {
                 // Text that is not a command is bad input (exit 2) for every ruleset; a
                 // command the rules refuse is a rejection (exit 1).
@@ -485,7 +709,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
                     }
                     continue;
                 }
-                save(record, &*game)?;
+                keep.record(&*game)?;
                 let (code, what) = if unreadable {
                     (2, "not a command")
                 } else {
@@ -497,7 +721,7 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
                 });
             }
             Err(SubmitError::Engine(e)) => {
-                save(record, &*game)?;
+                keep.record(&*game)?;
                 return Err(Fail::input(format!(
                     "line {line_no}: {e} (nothing from this command was applied)"
                 )));
@@ -511,5 +735,5 @@ pub fn play(path: &Path, seed: Option<u64>, dice: Option<&str>, record: Option<&
             serde_json::to_string_pretty(&game.view_json(Seat::GM)).unwrap_or_default()
         );
     }
-    save(record, &*game)
+    keep.record(&*game)
 }

@@ -108,7 +108,13 @@ pub fn sim(a: Args) -> Result<(), Fail> {
     };
     let (source, from_text, base) = match (&a.file, &a.from) {
         (_, Some(rec)) => {
-            let r = read_source(rec)?;
+            let r = match crate::saves::split_db_game(rec) {
+                Some((db, game)) => SourceFile {
+                    name: rec.display().to_string(),
+                    text: crate::saves::record_of(&db, &game)?,
+                },
+                None => read_source(rec)?,
+            };
             (r.clone(), Some(r.text), rec.clone())
         }
         (Some(f), None) => (read_source(f)?, None, f.clone()),

@@ -292,7 +292,16 @@ impl Varied {
     /// Moves a diagnostic about the changed text of `file` back to the original text, and says
     /// which `--vary` value was in force (`note`). A problem inside the written value points at
     /// the original value's place and says what was written there.
-    pub fn map(&self, mut d: Diagnostic, file: &str, original: &str, note: &str) -> Diagnostic {
+    pub fn map(&self, d: Diagnostic, file: &str, original: &str, note: &str) -> Diagnostic {
+        let mut d = self.map_back(d, file, original, "--vary");
+        d.message.push_str(&format!(" [{note}]"));
+        d
+    }
+
+    /// Moves a diagnostic about the changed text of `file` back to `original`, the text before
+    /// the change; a problem inside the written value points at the original value's place and
+    /// says what was written there and by what (`by`).
+    pub fn map_back(&self, mut d: Diagnostic, file: &str, original: &str, by: &str) -> Diagnostic {
         if d.file == file && d.line > 0 {
             let off = offset_of(&self.text, d.line, d.column.max(1));
             let (orig, inside) = if off < self.at {
@@ -305,10 +314,9 @@ impl Varied {
             (d.line, d.column) = line_col(original, orig);
             if inside {
                 d.message
-                    .push_str(&format!(" (in `{}`, written here by --vary)", self.written));
+                    .push_str(&format!(" (in `{}`, written here by {by})", self.written));
             }
         }
-        d.message.push_str(&format!(" [{note}]"));
         d
     }
 }

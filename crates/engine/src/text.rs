@@ -100,6 +100,20 @@ pub trait TextRuleset: Ruleset {
         None
     }
 
+    /// The characters whose state lasts beyond this encounter, read from a game's state (at its
+    /// end): each one's id and name and the keys of its `[[combatant]]` table that carry that
+    /// state into the next encounter, with their values as TOML (a campaign roster keeps them
+    /// and writes them into the next encounter's file). The default: nothing lasts.
+    fn lasting(state: &Self::State) -> Vec<Lasting> {
+        let _ = state;
+        Vec::new()
+    }
+
+    /// The rests (downtime, healing) this ruleset defines: the only way lasting state is
+    /// restored between encounters. Each names the keys of [`TextRuleset::lasting`] it restores
+    /// (the character then starts from its encounter file's own values again).
+    const RESTS: &'static [Rest] = &[];
+
     /// A declaration timer on the pending decision (a table-play rule such as Murdham's chaos
     /// of combat): the seconds the seat has, and the command the table submits for it when they
     /// run out. Not part of the rules' state: the interface keeps the clock, and the command it
@@ -110,6 +124,29 @@ pub trait TextRuleset: Ruleset {
     }
 }
 
+/// What of one character lasts beyond an encounter ([`TextRuleset::lasting`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lasting {
+    /// The combatant id (the same in the next encounter's file).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Keys of its `[[combatant]]` table and their values as TOML (`wounds`, `1`), in the
+    /// ruleset's order.
+    pub values: Vec<(String, String)>,
+}
+
+/// A rest a ruleset defines ([`TextRuleset::RESTS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rest {
+    /// The word that asks for it (`downtime`).
+    pub word: &'static str,
+    /// What it is, in a sentence, citing the rule.
+    pub what: &'static str,
+    /// The lasting keys it restores.
+    pub restores: &'static [&'static str],
+}
+
 /// A log line: the readable text (absent for bookkeeping) and the event as JSON.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
@@ -117,6 +154,28 @@ pub struct LogLine {
     pub text: Option<String>,
     /// The event, as JSON.
     pub json: serde_json::Value,
+}
+
+/// A record entry as JSON text, field by field ([`AnyGame::last_entry_json`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryJson {
+    /// Who gave the command.
+    pub seat: Seat,
+    /// The command.
+    pub command: String,
+    /// The faces drawn (an array).
+    pub dice: String,
+    /// The events (an array).
+    pub events: String,
+}
+
+/// One step of a game's log ([`AnyGame::log_steps`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepLog {
+    /// The command and who gave it, printed as it may be typed; `None` for the start.
+    pub command: Option<(Seat, String)>,
+    /// What the step's events show the seat.
+    pub lines: Vec<LogLine>,
 }
 
 /// The pending decision, printed.
@@ -145,6 +204,12 @@ pub trait AnyGame {
     fn ruleset_id(&self) -> &'static str;
     /// The pending decision, with its legal answers printed.
     fn pending(&self) -> Option<PendingText>;
+    /// The characters whose state lasts beyond the encounter, as it stands now
+    /// ([`TextRuleset::lasting`]).
+    fn lasting(&self) -> Vec<Lasting>;
+    /// The pending decision as one line, `[seat] what is asked`, without listing the answers
+    /// (cheaper than [`AnyGame::pending`]); `None` once the game is over.
+    fn pending_line(&self) -> Option<String>;
     /// Parses and submits a typed command for `seat`; returns the log of what happened.
     fn submit_text(&mut self, seat: Seat, text: &str) -> Result<Vec<LogLine>, SubmitError>;
     /// Lets the built-in AI answer the pending decision; returns the command it typed and the log.
@@ -153,6 +218,12 @@ pub trait AnyGame {
     fn undo(&mut self) -> Result<bool, EngineError>;
     /// The record as JSON.
     fn record_json(&self) -> String;
+    /// The record entry of the last accepted command as JSON, without serialising the rest of
+    /// the record (what a saved game stores after each command); `None` before any command.
+    fn last_entry_json(&self) -> Option<EntryJson>;
+    /// The log of everything so far as `seat` is shown it, step by step: the start, then each
+    /// command printed as it may be typed (against the state before it) with its log lines.
+    fn log_steps(&self, seat: Seat) -> Vec<StepLog>;
     /// What `seat` may see, as JSON.
     fn view_json(&self, seat: Seat) -> serde_json::Value;
     /// The log of everything so far, rebuilt from the record, as the GM sees it.
@@ -295,6 +366,20 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
         })
     }
 
+    fn lasting(&self) -> Vec<Lasting> {
+        R::lasting(self.game.state())
+    }
+
+    fn pending_line(&self) -> Option<String> {
+        let p = self.game.pending()?;
+        let state = self.game.state();
+        Some(format!(
+            "[{}] {}",
+            R::seat_name(state, p.first()),
+            R::describe_pending(state, &p)
+        ))
+    }
+
     fn submit_text(&mut self, seat: Seat, text: &str) -> Result<Vec<LogLine>, SubmitError> {
         // Whatever the ruleset's code, text it cannot read is unreadable input, the same for
         // every ruleset.
@@ -327,6 +412,40 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
 
     fn record_json(&self) -> String {
         self.game.record().to_json()
+    }
+
+    fn last_entry_json(&self) -> Option<EntryJson> {
+        let e = self.game.record().entries.last()?;
+        // Plain data with string keys always serialises; an empty value rather than a panic.
+        let json = |v: Result<String, serde_json::Error>| v.unwrap_or_default();
+        Some(EntryJson {
+            seat: e.seat,
+            command: json(serde_json::to_string(&e.command)),
+            dice: json(serde_json::to_string(&e.dice)),
+            events: json(serde_json::to_string(&e.events)),
+        })
+    }
+
+    fn log_steps(&self, seat: Seat) -> Vec<StepLog> {
+        let record = self.game.record();
+        // A record that replayed once always rebuilds; should it not, the log is empty rather
+        // than wrong.
+        let Ok(mut state) = R::new_state(&record.setup, &record.options) else {
+            return Vec::new();
+        };
+        let mut lines = Vec::new();
+        Self::log_events(&mut state, seat, &record.start.events, &mut lines);
+        let mut out = vec![StepLog { command: None, lines }];
+        for entry in &record.entries {
+            let text = R::format_command(&state, &entry.command);
+            let mut lines = Vec::new();
+            Self::log_events(&mut state, seat, &entry.events, &mut lines);
+            out.push(StepLog {
+                command: Some((entry.seat, text)),
+                lines,
+            });
+        }
+        out
     }
 
     fn view_json(&self, seat: Seat) -> serde_json::Value {
@@ -435,6 +554,8 @@ pub trait RulesetEntry: Sync {
     fn replay(&self, record_json: &str) -> Result<Box<dyn AnyGame>, EngineError>;
     /// Exact odds (`fray odds <ruleset> ARGS...`): text and JSON.
     fn odds(&self, args: &[String]) -> Result<(String, serde_json::Value), String>;
+    /// The rests the ruleset defines ([`TextRuleset::RESTS`]).
+    fn rests(&self) -> &'static [Rest];
 }
 
 /// The registry entry of a [`TextRuleset`].
@@ -509,6 +630,10 @@ impl<R: TextRuleset> RulesetEntry for Entry<R> {
 
     fn odds(&self, args: &[String]) -> Result<(String, serde_json::Value), String> {
         R::odds(args)
+    }
+
+    fn rests(&self) -> &'static [Rest] {
+        R::RESTS
     }
 }
 

@@ -36,6 +36,7 @@ use crate::setup::{Cid, Setup};
 use crate::state::{Char, Frame, Phase, Stage, State};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::teams::TeamOrder;
+use fray_engine::text::{Lasting, Rest};
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
 use fray_engine::{
     CombatantEnd, EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, SeatPolicy, Shown, Summarize,
@@ -192,6 +193,40 @@ impl Ingenuity {
 }
 
 impl TextRuleset for Ingenuity {
+    /// A rest brings health, endurance, stamina and focus back; nothing restores the death
+    /// difficulty, whose rise is permanent (ING-R62).
+    const RESTS: &'static [Rest] = &[Rest {
+        word: "rest",
+        what: "a rest between fights: current health, endurance, stamina and focus back to their maximum (the death difficulty stays: ING-R62)",
+        restores: &["now"],
+    }];
+
+    /// What outlasts a fight (the persistent character state): current health, endurance,
+    /// stamina and focus, and the death difficulty, of every character a player's seat plays.
+    fn lasting(state: &State) -> Vec<Lasting> {
+        state
+            .ids()
+            .filter(|&c| !state.info(c).seat.is_gm())
+            .map(|c| {
+                let (info, ch) = (state.info(c), &state.chars[c as usize]);
+                Lasting {
+                    id: info.id.clone(),
+                    name: info.name.clone(),
+                    values: vec![
+                        (
+                            "now".into(),
+                            format!(
+                                "{{ health = {}, endurance = {}, stamina = {}, focus = {} }}",
+                                ch.health, ch.endurance, ch.stamina, ch.focus
+                            ),
+                        ),
+                        ("death-difficulty".into(), ch.death_difficulty.to_string()),
+                    ],
+                }
+            })
+            .collect()
+    }
+
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
     fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {

@@ -11,7 +11,7 @@ use crate::{Murdham, ai, codes, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
-use fray_engine::text::{Loaded, ReadFile, TextRuleset};
+use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
 
@@ -76,6 +76,29 @@ fn item_name(s: &State, who: Cid, i: u8) -> String {
 
 impl TextRuleset for Murdham {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    /// A rest heals a character back to its maximum health.
+    const RESTS: &'static [Rest] = &[Rest {
+        word: "rest",
+        what: "a rest after the fight: health back to its maximum",
+        restores: &["health"],
+    }];
+
+    /// Health lost in a fight stays lost into the next one, for every character a player's
+    /// seat plays (a character at 0 health, or dead, cannot start another fight until it
+    /// rests: a fight starts with health between 1 and the maximum).
+    fn lasting(state: &State) -> Vec<Lasting> {
+        state
+            .chars
+            .iter()
+            .filter(|ch| state.setup.sides.get(ch.side as usize).is_some_and(|s| !s.seat.is_gm()))
+            .map(|ch| Lasting {
+                id: ch.id.clone(),
+                name: ch.name.clone(),
+                values: vec![("health".into(), ch.health.to_string())],
+            })
+            .collect()
+    }
 
     fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
         let (setup, options) = setup::load(source)?;

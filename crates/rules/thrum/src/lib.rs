@@ -37,7 +37,7 @@ use crate::state::{Char, Frame, Phase, State, Step, Turn, UseStage};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
 use fray_engine::resolve::FrameOp;
-use fray_engine::text::{Loaded, ReadFile, TextRuleset};
+use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset};
 use fray_engine::{EngineError, Frames, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
 use std::sync::Arc;
 
@@ -271,6 +271,35 @@ fn rolloff(cx: &mut Cx, group: &mut Vec<Cid>) -> Result<(), EngineError> {
 
 impl TextRuleset for Thrum {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    /// Downtime restores lost Fatigue and Stress Tolerance and Wounds: no combat rule does
+    /// (THR-R180).
+    const RESTS: &'static [Rest] = &[Rest {
+        word: "downtime",
+        what: "Downtime: lost Fatigue and Stress Tolerance and Wounds are restored (THR-R180)",
+        restores: &["fatigue-tolerance", "stress-tolerance", "wounds"],
+    }];
+
+    /// Each PC's current Fatigue and Stress Tolerance (saved at End of Combat, THR-R185) and
+    /// Wounds carry into later combats until Downtime (THR-R180).
+    fn lasting(state: &State) -> Vec<Lasting> {
+        state
+            .ids()
+            .filter(|&c| state.is_pc(c))
+            .map(|c| {
+                let (info, ch) = (state.info(c), &state.chars[c as usize]);
+                Lasting {
+                    id: info.id.clone(),
+                    name: info.name.clone(),
+                    values: vec![
+                        ("fatigue-tolerance".into(), ch.ft.to_string()),
+                        ("stress-tolerance".into(), ch.st.to_string()),
+                        ("wounds".into(), ch.wounds.to_string()),
+                    ],
+                }
+            })
+            .collect()
+    }
 
     fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
         let (setup, options) = setup::load(source, read)?;

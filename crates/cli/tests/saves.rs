@@ -1,0 +1,451 @@
+//! Saved games at the command line: `play --save`, `resume`, `games`, `log`, `export`,
+//! `import`, `sim --from DB:GAME`, undo and redo kept as steps, the "in use" lease, files that
+//! are not fray databases (exit 2, left untouched), and the stored database of every schema
+//! version, which every later fray must open.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fray-saves-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `fray ARGS...` fed `input`.
+fn fray(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A process that refuses its arguments may end before reading its input.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const DUEL: &str = "examples/skeleton/duel.toml";
+/// The first commands of the duel with seed 7.
+const OPENING: &str = "move 4,0\nend\nmove 2,3\nend\n";
+
+#[test]
+fn a_saved_game_resumes_with_the_same_dice_and_exports_the_uninterrupted_record() {
+    let d = dir("resume");
+    let db = d.join("g.db");
+    let whole = d.join("whole.json");
+    // The reference: the opening and the rest in one sitting.
+    let rest = "end\nend\nend\nend\n";
+    let o = fray(
+        &["play", DUEL, "--seed", "7", "--record", s(&whole)],
+        &format!("{OPENING}{rest}"),
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    // The same in two sittings: the opening saved, then resumed.
+    let o = fray(&["play", DUEL, "--seed", "7", "--save", s(&db)], OPENING);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("as game #1"), "{}", out(&o));
+    let o = fray(&["resume", s(&db)], rest);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("(resumed game #1 of"), "{}", out(&o));
+    let e = fray(&["export", s(&db), "1"], "");
+    assert!(e.status.success(), "{}", err(&e));
+    assert_eq!(out(&e).trim_end(), std::fs::read_to_string(&whole).unwrap().trim_end());
+    // The export replays.
+    let exported = d.join("exported.json");
+    std::fs::write(&exported, out(&e)).unwrap();
+    assert!(fray(&["replay", s(&exported)], "").status.success());
+    // games lists it with its position; log shows each step as typed.
+    let g = fray(&["games", s(&db)], "");
+    assert!(g.status.success());
+    assert!(
+        out(&g).starts_with("#1 skeleton \"Duel in the well yard\""),
+        "{}",
+        out(&g)
+    );
+    assert!(out(&g).contains("8 steps"), "{}", out(&g));
+    let l = fray(&["log", s(&db), "1"], "");
+    assert!(l.status.success(), "{}", err(&l));
+    assert!(
+        out(&l).contains("· [east] move 4,0\nMaren Holt moves to 4,0\n"),
+        "{}",
+        out(&l)
+    );
+    assert!(out(&l).contains("-- now: [east] Round 4"), "{}", out(&l));
+}
+
+#[test]
+fn undo_and_redo_are_kept_as_steps_and_survive_a_resume() {
+    let d = dir("undo");
+    let db = d.join("g.db");
+    let o = fray(
+        &["play", DUEL, "--seed", "7", "--save", s(&db)],
+        "move 4,0\nend\nundo\nundo\nredo\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("(the command undone last was brought back)"));
+    // After a resume, the second undone command can still be brought back.
+    let o = fray(&["resume", s(&db), "1"], "redo\nredo\n");
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(
+        text.contains("(the command undone last was brought back)\nTobin Reed's turn"),
+        "{text}"
+    );
+    assert!(text.contains("(nothing to redo)"), "{text}");
+    let l = out(&fray(&["log", s(&db), "1"], ""));
+    assert!(l.contains("undo: takes back step 2 (end)"), "{l}");
+    assert!(l.contains("undo: takes back step 1 (move 4,0)"), "{l}");
+    assert!(l.contains("redo: brings back step 1 (move 4,0)"), "{l}");
+    assert!(l.contains("redo: brings back step 2 (end)"), "{l}");
+    // A new command after an undo ends what could be redone.
+    let o = fray(&["resume", s(&db), "1"], "undo\nend\nredo\n");
+    assert!(out(&o).contains("(nothing to redo)"), "{}", out(&o));
+    // Nothing was deleted: 5 steps, 1 more (the second redo had nothing to bring back), then
+    // the undo and the command (the last redo again had nothing).
+    assert!(out(&fray(&["games", s(&db)], "")).contains("8 steps"));
+}
+
+#[test]
+fn typed_dice_resume_with_dice_given_again() {
+    let d = dir("typed");
+    let db = d.join("g.db");
+    let o = fray(&["play", DUEL, "--dice", "5,2", "--save", s(&db)], "move 4,0\n");
+    assert!(o.status.success(), "{}", err(&o));
+    let o = fray(&["resume", s(&db)], "end\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("give --dice manual or --dice FACES"), "{}", err(&o));
+    let o = fray(&["resume", s(&db), "--dice", "3"], "end\n");
+    assert!(o.status.success(), "{}", err(&o));
+    let seeded = d.join("s.db");
+    fray(&["play", DUEL, "--seed", "3", "--save", s(&seeded)], "");
+    let o = fray(&["resume", s(&seeded), "--dice", "3"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("seeded"), "{}", err(&o));
+}
+
+#[test]
+fn import_export_and_sim_from_a_saved_game() {
+    let d = dir("import");
+    let db = d.join("g.db");
+    let rec = d.join("r.json");
+    let o = fray(&["play", DUEL, "--seed", "7", "--record", s(&rec)], OPENING);
+    assert!(o.status.success());
+    let o = fray(&["import", s(&db), s(&rec)], "");
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("imported as game #1 (4 commands"), "{}", out(&o));
+    let e = fray(&["export", s(&db), "1"], "");
+    assert_eq!(out(&e).trim_end(), std::fs::read_to_string(&rec).unwrap().trim_end());
+    // An imported game is held by nobody and can be resumed.
+    assert!(fray(&["resume", s(&db), "1"], "end\n").status.success());
+    // sim --from DB:GAME is sim --from the record.
+    let e = fray(&["export", s(&db), "1"], "");
+    std::fs::write(&rec, out(&e)).unwrap();
+    let a = fray(&["sim", "--from", s(&rec), "-n", "40", "--jobs", "1"], "");
+    let from = format!("{}:1", s(&db));
+    let b = fray(&["sim", "--from", &from, "-n", "40", "--jobs", "1"], "");
+    assert!(a.status.success() && b.status.success(), "{}", err(&b));
+    assert_eq!(out(&a), out(&b));
+    // Bad game numbers and records are input errors.
+    for args in [
+        vec!["export", s(&db), "7"],
+        vec!["log", s(&db), "x"],
+        vec!["resume", s(&db), "#9"],
+        vec!["sim", "--from", "nowhere.db:1"],
+    ] {
+        let o = fray(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", err(&o));
+        assert!(!err(&o).contains("panicked"), "{}", err(&o));
+    }
+    let bad = d.join("bad.json");
+    std::fs::write(&bad, "{\"ruleset\": \"skeleton\"}").unwrap();
+    let o = fray(&["import", s(&db), s(&bad)], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("bad.json"), "{}", err(&o));
+}
+
+#[test]
+fn a_game_in_play_is_in_use_for_a_second_process_until_its_holder_dies() {
+    let d = dir("lease");
+    let db = d.join("g.db");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .current_dir(root())
+        .args(["play", DUEL, "--seed", "7", "--save", s(&db)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = first.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(first.stdout.take().unwrap());
+    writeln!(stdin, "move 4,0").unwrap();
+    // Wait until the command is saved (its log line comes after the commit).
+    loop {
+        let mut l = String::new();
+        assert!(stdout.read_line(&mut l).unwrap() > 0);
+        if l.starts_with("Maren Holt moves") {
+            break;
+        }
+    }
+    let o = fray(&["resume", s(&db), "1"], "end\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("game 1 is in use: process"), "{}", err(&o));
+    assert!(out(&fray(&["games", s(&db)], "")).contains("in use by process"));
+    // Reading is never refused.
+    assert!(fray(&["log", s(&db), "1"], "").status.success());
+    // Killed, its lease is taken over at once.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let o = fray(&["resume", s(&db), "1"], "end\n");
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(!out(&fray(&["games", s(&db)], "")).contains("in use"));
+}
+
+/// Every command that takes a database, given `db`.
+fn db_commands(db: &str) -> Vec<Vec<String>> {
+    let v = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    vec![
+        v(&["games", db]),
+        v(&["log", db, "1"]),
+        v(&["export", db, "1"]),
+        v(&["resume", db]),
+        v(&["play", DUEL, "--seed", "7", "--save", db]),
+        v(&[
+            "import",
+            db,
+            "crates/cli/tests/fixtures/records/skeleton-duel-seed-7.json",
+        ]),
+        v(&["sim", "--from", &format!("{db}:1"), "-n", "5"]),
+    ]
+}
+
+fn refused_untouched(db: &Path, why: &str) {
+    let before = std::fs::read(db).unwrap();
+    for args in db_commands(s(db)) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = fray(&args, "end\n");
+        assert_eq!(o.status.code(), Some(2), "{args:?}\n{}", err(&o));
+        assert!(err(&o).contains(why), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("left as it is"), "{args:?}: {}", err(&o));
+        assert!(!err(&o).contains("panicked"));
+        assert_eq!(std::fs::read(db).unwrap(), before, "{args:?} changed the file");
+    }
+}
+
+#[test]
+fn foreign_newer_and_damaged_files_are_refused_with_exit_2_and_never_touched() {
+    let d = dir("refuse");
+    let text = d.join("notes.db");
+    std::fs::write(&text, "# my campaign notes\n".repeat(50)).unwrap();
+    refused_untouched(&text, "not a fray saved-games database");
+
+    // A real game database, then made newer and then damaged.
+    let db = d.join("g.db");
+    assert!(
+        fray(&["play", DUEL, "--seed", "7", "--save", s(&db)], OPENING)
+            .status
+            .success()
+    );
+    let newer = d.join("newer.db");
+    std::fs::copy(&db, &newer).unwrap();
+    let mut bytes = std::fs::read(&newer).unwrap();
+    bytes[60..64].copy_from_slice(&99i32.to_be_bytes());
+    std::fs::write(&newer, &bytes).unwrap();
+    refused_untouched(&newer, "schema version 99");
+
+    let damaged = d.join("damaged.db");
+    let mut bytes = std::fs::read(&db).unwrap();
+    let n = bytes.len();
+    for (i, b) in bytes[4096..n].iter_mut().enumerate() {
+        *b = (i % 253) as u8 ^ 0x5a;
+    }
+    std::fs::write(&damaged, &bytes).unwrap();
+    refused_untouched(&damaged, "damaged");
+
+    // Another program's SQLite database: its header has another application id.
+    let other = d.join("other.db");
+    let mut bytes = std::fs::read(&db).unwrap();
+    bytes[68..72].copy_from_slice(&0x1234_5678i32.to_be_bytes());
+    std::fs::write(&other, &bytes).unwrap();
+    refused_untouched(&other, "another program");
+}
+
+/// The stored database of each schema version (with the record of its game): this fray opens
+/// it, migrates a copy to its own schema, exports the same record and plays on.
+#[test]
+fn the_stored_database_of_every_schema_version_opens_and_resumes() {
+    let fixtures = root().join("crates/cli/tests/fixtures/saves");
+    let mut versions = 0;
+    for v in 1..=fray_store::SCHEMA_VERSION {
+        let stored = fixtures.join(format!("schema-{v}.db"));
+        let record = fixtures.join(format!("schema-{v}.record.json"));
+        assert!(
+            stored.is_file(),
+            "no fixture for schema version {v}: {}",
+            stored.display()
+        );
+        let d = dir(&format!("fixture-{v}"));
+        let db = d.join("copy.db");
+        std::fs::copy(&stored, &db).unwrap();
+        let e = fray(&["export", s(&db), "1"], "");
+        assert!(e.status.success(), "schema {v}: {}", err(&e));
+        assert_eq!(
+            out(&e).trim_end(),
+            std::fs::read_to_string(&record).unwrap().trim_end(),
+            "schema {v}"
+        );
+        let store = fray_store::Store::open(&db, false).unwrap();
+        assert_eq!(store.schema_version().unwrap(), i64::from(fray_store::SCHEMA_VERSION));
+        drop(store);
+        let o = fray(&["resume", s(&db), "1"], "end\n");
+        assert!(o.status.success(), "schema {v}: {}", err(&o));
+        versions += 1;
+    }
+    assert_eq!(versions, fray_store::SCHEMA_VERSION);
+}
+
+/// `fray play FILE --seed SEED --save DB --campaign CAMPAIGN` fed `input`.
+fn campaign_game(file: &str, seed: &str, db: &Path, campaign: &str, input: &str) -> Output {
+    let args = ["play", file, "--seed", seed, "--save", s(db), "--campaign", campaign];
+    fray(&args, input)
+}
+
+const THRUM_DUEL: &str = "examples/thrum/duel.toml";
+
+/// A new game of `campaign` of the Thrum duel that shows the tracker and ends.
+fn sefa_in_new_game(db: &Path, campaign: &str) -> Output {
+    campaign_game(THRUM_DUEL, "7", db, campaign, "show gm\ngm end heroes\n")
+}
+
+/// Sefa's line of the tracker.
+fn sefa_line(text: &str) -> &str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with("Sefa Min ") && l.contains("Fatigue "))
+        .unwrap()
+}
+
+#[test]
+fn a_campaign_carries_lasting_state_into_the_next_encounter_until_a_rest() {
+    let d = dir("campaign");
+    let db = d.join("c.db");
+    // Thrum: lost Tolerance and Wounds last (THR-R180, THR-R185).
+    let input = "gm set sefa fatigue-tolerance -1\ngm set sefa wounds +1\ngm end heroes\n";
+    let o = campaign_game(THRUM_DUEL, "7", &db, "road", input);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        out(&o).contains("(the campaign roster keeps what lasts of 1 character)"),
+        "{}",
+        out(&o)
+    );
+    let r = out(&fray(&["roster", s(&db)], ""));
+    assert!(
+        r.contains("Sefa Min (sefa): fatigue-tolerance = 2, stress-tolerance = 2, wounds = 1, after game #1"),
+        "{r}"
+    );
+    assert!(r.contains("rest `downtime`"), "{r}");
+    let o = sefa_in_new_game(&db, "road");
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(
+        text.contains("(campaign road: Sefa Min: fatigue-tolerance = 2, stress-tolerance = 2, wounds = 1)"),
+        "{text}"
+    );
+    let line = sefa_line(&text);
+    assert!(line.contains("Fatigue 0/2") && line.contains("Wounds 1"), "{line}");
+    // Only a rest the ruleset defines restores it.
+    let o = fray(&["rest", s(&db), "road", "nap"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("its rests: downtime"), "{}", err(&o));
+    let o = fray(&["rest", s(&db), "road", "downtime"], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&sefa_in_new_game(&db, "road"));
+    let line = sefa_line(&text);
+    assert!(line.contains("Fatigue 0/3") && line.contains("Wounds 0"), "{line}");
+    assert!(out(&fray(&["roster", s(&db), "road"], "")).contains("rest `downtime`: Sefa Min"));
+
+    // A PC at Fatigue Tolerance 0 is barred until Downtime: the encounter is refused at the
+    // line of the character, saying where the state came from.
+    let input = "gm set sefa fatigue-tolerance =0\ngm end heroes\n";
+    let o = campaign_game(THRUM_DUEL, "7", &db, "road", input);
+    assert!(o.status.success(), "{}", err(&o));
+    let o = sefa_in_new_game(&db, "road");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("barred from combat until Downtime"), "{}", err(&o));
+    assert!(
+        err(&o).contains("[with the lasting state of campaign road"),
+        "{}",
+        err(&o)
+    );
+
+    // Ingenuity: current health and the death difficulty last.
+    let input = "gm set hild health -3\ngm end caravan\n";
+    let o = campaign_game("examples/ingenuity/ambush.toml", "3", &db, "caravan", input);
+    assert!(o.status.success(), "{}", err(&o));
+    let r = out(&fray(&["roster", s(&db), "caravan"], ""));
+    assert!(r.contains("Hild Brannock (hild): now = { health = 11,"), "{r}");
+    // A campaign is of one ruleset.
+    let o = sefa_in_new_game(&db, "caravan");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("'caravan' is an ingenuity campaign, not a thrum one"),
+        "{}",
+        err(&o)
+    );
+    // --campaign needs --save.
+    let o = fray(&["play", DUEL, "--campaign", "x"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn processes_playing_games_of_one_database_at_once_leave_every_game_whole() {
+    let d = dir("together");
+    let db = d.join("g.db");
+    let whole = d.join("whole.json");
+    let script = format!("{OPENING}end\nend\nend\nend\nmove 5,0\nend\nend\n");
+    let o = fray(&["play", DUEL, "--seed", "7", "--record", s(&whole)], &script);
+    assert!(o.status.success(), "{}", err(&o));
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_fray"))
+                .current_dir(root())
+                .args(["play", DUEL, "--seed", "7", "--save", s(&db)])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            c.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+            c
+        })
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+    }
+    let reference = std::fs::read_to_string(&whole).unwrap();
+    for g in 1..=4 {
+        let e = fray(&["export", s(&db), &g.to_string()], "");
+        assert!(e.status.success(), "game {g}: {}", err(&e));
+        assert_eq!(out(&e).trim_end(), reference.trim_end(), "game {g}");
+    }
+}
