@@ -299,28 +299,62 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
         }
         (elev >= target_elev + 2).then_some(elev)
     };
+    let neighbour = |p: Pos, d: usize| p.checked_step(fray_space::Dir::ALL[d]);
+    cover_sources(
+        (from.x - at.x, from.y - at.y),
+        from,
+        at,
+        attacker_elev,
+        opts.cover_on_line,
+        false,
+        neighbour,
+        height,
+    )
+}
+
+/// The walk over the target's neighbours shared by [`cover_check`] and [`cover_check_with`],
+/// with squares named as the caller names them (positions or grid indices): `neighbour(q, d)`
+/// is the square next to `q` in direction `Dir::ALL[d]`, `height(q)` how tall `q` stands as a
+/// cover source (`None`: it is none, THR-R120). `delta` is the attacker's offset from the target.
+/// With `first_only` it stops at the first cover source (then only `sources > 0` is meaningful).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn cover_sources<Q: Copy + PartialEq>(
+    delta: (i16, i16),
+    from: Q,
+    at: Q,
+    attacker_elev: i16,
+    cover_on_line: bool,
+    first_only: bool,
+    neighbour: impl Fn(Q, usize) -> Option<Q>,
+    height: impl Fn(Q) -> Option<i16>,
+) -> CoverInfo {
     let mut info = CoverInfo::default();
     // The attacker must be beyond the source's dividing line (or on it, with the option):
     // (A − S)·(T − S) < 0 (THR-R122). Checked first, for all eight neighbours at once, as it
     // is the cheapest test. High ground at (0,0), target at (1,0): only attackers with x < 0
     // (THR-R124); target at (1,−1): only attackers north-west of the diagonal, y > x (THR-R125).
-    let (beyond_mask, on_line) = fray_space::dividing_masks((from.x - at.x, from.y - at.y));
-    let mut dirs = beyond_mask | if opts.cover_on_line { on_line } else { 0 };
+    let (beyond_mask, on_line) = fray_space::dividing_masks(delta);
+    let mut dirs = beyond_mask | if cover_on_line { on_line } else { 0 };
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
-        let src = at.step(fray_space::Dir::ALL[d]);
+        let Some(src) = neighbour(at, d) else { continue };
         if src == from {
             continue;
         }
-        let beyond = beyond_mask & (1 << d) != 0;
         let Some(h) = height(src) else { continue };
         if attacker_elev >= h {
             continue;
         }
         info.sources += 1;
-        if beyond
-            && let Some((f1, f2)) = fray_space::flanks(at, src)
+        if first_only {
+            break;
+        }
+        // Obstruction: both flanks of the source, a quarter turn either way along its dividing
+        // line (`fray_space::flanks`), are cover sources too (THR-R128).
+        if beyond_mask & (1 << d) != 0
+            && let (Some(f1), Some(f2)) = (neighbour(src, (d + 2) % 8), neighbour(src, (d + 6) % 8))
             && height(f1).is_some()
             && height(f2).is_some()
         {
@@ -422,36 +456,18 @@ fn cover_geometry(
         }
         (elev >= target_elev + 2).then_some(elev)
     };
-    let mut info = CoverInfo::default();
-    // The same dividing-line test as `cover_check` (THR-R122), for all neighbours at once.
-    let (beyond_mask, on_line) = fray_space::dividing_masks((from.x - at.x, from.y - at.y));
-    let mut dirs = beyond_mask | if opts.cover_on_line { on_line } else { 0 };
-    while dirs != 0 {
-        let d = dirs.trailing_zeros() as usize;
-        dirs &= dirs - 1;
-        let Some(sk) = steps.neighbour(tk, d) else { continue };
-        if sk == fk {
-            continue;
-        }
-        let beyond = beyond_mask & (1 << d) != 0;
-        let Some(h) = height(sk) else { continue };
-        if attacker_elev >= h {
-            continue;
-        }
-        info.sources += 1;
-        if first_only {
-            break;
-        }
-        // The flanks lie a quarter turn either way from the source (`fray_space::flanks`).
-        if beyond
-            && let (Some(f1), Some(f2)) = (steps.neighbour(sk, (d + 2) % 8), steps.neighbour(sk, (d + 6) % 8))
-            && height(f1).is_some()
-            && height(f2).is_some()
-        {
-            info.obstructed = true;
-        }
-    }
-    info
+    let neighbour = |k: usize, d: usize| steps.neighbour(k, d);
+    let delta = (from.x - at.x, from.y - at.y);
+    cover_sources(
+        delta,
+        fk,
+        tk,
+        attacker_elev,
+        opts.cover_on_line,
+        first_only,
+        neighbour,
+        height,
+    )
 }
 
 /// Whether `attacker` may not target the square `at` with this ability because of
