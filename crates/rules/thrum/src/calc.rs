@@ -503,34 +503,19 @@ pub enum AimFail {
 /// Whether `user`, standing on `from`, can aim `a` (with its `range`) at `t`: the
 /// position-dependent part of targeting one character (THR-R46, THR-R128, THR-R219).
 pub fn aim_from(s: &State, user: Cid, a: &Ability, range: Option<i16>, t: Cid, from: Pos) -> Result<(), AimFail> {
-    aim_from_with(s, user, a, range, t, from, &mut |p| {
+    let Some(aim) = aim_at(s, user, a, range, t) else {
+        return Err(AimFail::Range);
+    };
+    aim.from(s, from, &mut |p| {
         let obstructed = obstruction_applies(s, a) && cover_check(s, user, from, p).obstructed;
         (obstructed, !obstructed && sight_blocked(s, from, p))
     })
 }
 
-/// [`aim_from`] with the square-pair facts supplied by the caller: `facts(at)` gives whether
-/// the line from `from` to `at` is Obstructed (for `user`) and whether a wall blocks it, and is
-/// asked only when the target is in range. The AI answers from a memo shared by the many
-/// candidate actions of one decision.
-pub fn aim_from_with(
-    s: &State,
-    user: Cid,
-    a: &Ability,
-    range: Option<i16>,
-    t: Cid,
-    from: Pos,
-    facts: &mut dyn FnMut(Pos) -> (bool, bool),
-) -> Result<(), AimFail> {
-    match aim_at(s, user, a, range, t) {
-        Some(aim) => aim.from(s, from, facts),
-        None => Err(AimFail::Range),
-    }
-}
-
 /// What aiming an ability at one character depends on besides the square it is aimed from:
 /// where the character stands, the range that applies to it and whether Obstruction stops the
-/// ability. Worked out once by [`aim_at`] for the many squares the AI tries.
+/// ability. Worked out once by [`aim_at`] for the many squares the AI tries; [`aim_from`] is
+/// built on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AimAt {
     at: Pos,
@@ -555,19 +540,13 @@ pub fn aim_at(s: &State, user: Cid, a: &Ability, range: Option<i16>, t: Cid) -> 
 }
 
 impl AimAt {
-    /// The square the character stands on.
-    pub fn at(&self) -> Pos {
-        self.at
-    }
-
     /// Whether the user standing on `from` can aim at the character: in range, then not
-    /// Obstructed (when Obstruction applies) and no wall on the line, with `facts` as for
-    /// [`aim_from_with`].
+    /// Obstructed (when Obstruction applies) and no wall on the line. `facts(at)` gives whether
+    /// the line from `from` to the character's square `at` is Obstructed for the user and
+    /// whether a wall blocks it; it is asked only when the character is in range, so the AI can
+    /// answer from a memo shared by the many candidate actions of one decision.
     #[inline]
-    pub fn from<F>(&self, s: &State, from: Pos, facts: &mut F) -> Result<(), AimFail>
-    where
-        F: FnMut(Pos) -> (bool, bool) + ?Sized,
-    {
+    pub fn from(&self, s: &State, from: Pos, facts: &mut impl FnMut(Pos) -> (bool, bool)) -> Result<(), AimFail> {
         if !in_range_from(s, self.range, from, self.at) {
             return Err(AimFail::Range);
         }
