@@ -157,6 +157,17 @@ pub struct Save {
 }
 
 impl Save {
+    /// Game `id` of the database at `db`, held by this process as `holder`, nothing undone yet.
+    fn held(store: Store, db: &Path, id: i64, holder: Holder) -> Save {
+        Save {
+            store,
+            path: db.to_path_buf(),
+            id,
+            holder,
+            undone: Vec::new(),
+        }
+    }
+
     fn fail(&self, e: StoreError) -> Fail {
         store_fail(&self.path, e)
     }
@@ -180,13 +191,7 @@ impl Save {
         if let Some(c) = campaign {
             store.attach(id, c.id).map_err(|e| store_fail(db, e))?;
         }
-        let mut save = Save {
-            store,
-            path: db.to_path_buf(),
-            id,
-            holder,
-            undone: Vec::new(),
-        };
+        let mut save = Save::held(store, db, id, holder);
         save.carry_out(game)?;
         Ok(save)
     }
@@ -226,13 +231,7 @@ impl Save {
         store
             .claim(id, &holder, &alive, take_over)
             .map_err(|e| store_fail(db, e))?;
-        let mut save = Save {
-            store,
-            path: db.to_path_buf(),
-            id,
-            holder,
-            undone: Vec::new(),
-        };
+        let mut save = Save::held(store, db, id, holder);
         let head = save.store.head(id).map_err(|e| save.fail(e))?;
         let timeline = save.store.timeline(id).map_err(|e| save.fail(e))?;
         let record = timeline.record_json(&head).map_err(|e| save.fail(e))?;
