@@ -143,9 +143,31 @@ fn stances(s: &State, mine: &[crate::ability::AbilityId], out: &mut Vec<Command>
 
 /// The abilities a combatant can use: the basic ones, then its own, in book order.
 pub fn abilities_of(s: &State, who: Cid) -> Vec<crate::ability::AbilityId> {
-    (0..s.setup.book.abilities.len() as crate::ability::AbilityId)
+    // The basic ones it may use (THR-R38, some only under an option) and its own, merged into
+    // book order, rather than asking about every ability of the book.
+    let mut v: Vec<crate::ability::AbilityId> = s
+        .setup
+        .basics()
+        .iter()
+        .copied()
         .filter(|&id| has_ability(s, who, id))
-        .collect()
+        .chain(
+            s.info(who)
+                .abilities
+                .iter()
+                .copied()
+                .filter(|&id| !s.setup.book.get(id).basic),
+        )
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    debug_assert_eq!(
+        v,
+        (0..s.setup.book.abilities.len() as crate::ability::AbilityId)
+            .filter(|&id| has_ability(s, who, id))
+            .collect::<Vec<_>>()
+    );
+    v
 }
 
 /// Candidate targets of an ability for a user (before the legality filter).

@@ -187,8 +187,8 @@ pub struct Setup {
     pub book: AbilityBook,
     /// Win and Defeat conditions.
     pub conditions: Vec<WinCondition>,
-    /// The map's step prices, worked out on first use (derived from `map`: never saved, and
-    /// never part of a comparison).
+    /// The map's step prices and the book's Basic Combat Abilities, worked out on first use
+    /// (derived from `map` and `book`: never saved, and never part of a comparison).
     #[serde(skip)]
     pub steps: Steps,
 }
@@ -210,14 +210,22 @@ impl Setup {
         };
         slot.get_or_init(|| crate::check::step_prices(self.steps(), self.map.len(), extra))
     }
+
+    /// The Basic Combat Abilities of the book, in book order (built on first use; the book does
+    /// not change once the encounter is loaded).
+    pub fn basics(&self) -> &[crate::ability::AbilityId] {
+        self.steps.2.get_or_init(|| self.book.basics().collect())
+    }
 }
 
-/// A [`Setup`]'s step table, built from its map the first time a search needs it. Two are
-/// always equal: the table follows from the map, which is compared on its own.
+/// A [`Setup`]'s step tables, built from its map the first time a search needs them, and the
+/// list of its book's Basic Combat Abilities. Two are always equal: they follow from the map
+/// and the book, which are compared on their own.
 #[derive(Clone, Debug, Default)]
 pub struct Steps(
     std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>,
     [std::sync::OnceLock<Vec<[u16; 2]>>; 2],
+    std::sync::OnceLock<Vec<crate::ability::AbilityId>>,
 );
 
 impl PartialEq for Steps {
