@@ -309,21 +309,29 @@ fn each_pick(
         let (a3, b3) = needs(&a.critical);
         (a1 || a2 || a3, b1 || b2 || b3)
     };
-    // Each direction (or none) with each negative status (or none), directions outermost.
+    // Each direction (or none) with each negative status (or none), directions outermost. The
+    // statuses are listed once, when a pick needs them; nothing is allocated otherwise.
     let some_dirs = Dir::ALL.map(Some);
+    let mut statuses: Option<Vec<crate::state::StatusRef>> = None;
     let mut expand = |option: Option<u8>, dir: bool, st: bool| -> ControlFlow<()> {
         let dirs: &[Option<Dir>] = if dir { &some_dirs } else { &[None] };
-        let sts: Vec<Option<crate::state::StatusRef>> = if st {
-            negative_statuses(s, status_target).into_iter().map(Some).collect()
-        } else {
-            vec![None]
-        };
-        for d in dirs {
-            for t in &sts {
+        if !st {
+            for d in dirs {
                 f(Pick {
                     option,
                     dir: *d,
-                    status: *t,
+                    status: None,
+                })?;
+            }
+            return ControlFlow::Continue(());
+        }
+        let sts = statuses.get_or_insert_with(|| negative_statuses(s, status_target));
+        for d in dirs {
+            for t in sts.iter() {
+                f(Pick {
+                    option,
+                    dir: *d,
+                    status: Some(*t),
                 })?;
             }
         }
