@@ -306,7 +306,7 @@ impl<'a> MoveCtx<'a> {
         if self.ex == Exemption::First {
             return self.weave_search(from, budget, None, |w| w.destinations(self));
         }
-        fray_space::reach_indexed(
+        let found = fray_space::reach_indexed(
             &self.s.setup.map,
             self.steps,
             from,
@@ -314,9 +314,12 @@ impl<'a> MoveCtx<'a> {
             |i, d, j| self.paid_at(i, d, j),
             |k| self.can_stop_at(k),
             scratch,
-        )
-        .destinations()
-        .collect()
+        );
+        let found = found.destinations();
+        // Sized once for every square the search settled (an upper bound), not grown as found.
+        let mut out = Vec::with_capacity(found.size_hint().1.unwrap_or(0));
+        out.extend(found);
+        out
     }
 
     /// The cheapest path from `from` to `to` within `budget`, with the stable tie-break, and

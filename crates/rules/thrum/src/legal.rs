@@ -145,20 +145,10 @@ fn stances(s: &State, mine: &[crate::ability::AbilityId], out: &mut Vec<Command>
 pub fn abilities_of(s: &State, who: Cid) -> Vec<crate::ability::AbilityId> {
     // The basic ones it may use (THR-R38, some only under an option) and its own, merged into
     // book order, rather than asking about every ability of the book.
-    let mut v: Vec<crate::ability::AbilityId> = s
-        .setup
-        .basics()
-        .iter()
-        .copied()
-        .filter(|&id| has_ability(s, who, id))
-        .chain(
-            s.info(who)
-                .abilities
-                .iter()
-                .copied()
-                .filter(|&id| !s.setup.book.get(id).basic),
-        )
-        .collect();
+    let (basics, own) = (s.setup.basics(), &s.info(who).abilities);
+    let mut v = Vec::with_capacity(basics.len() + own.len());
+    v.extend(basics.iter().copied().filter(|&id| has_ability(s, who, id)));
+    v.extend(own.iter().copied().filter(|&id| !s.setup.book.get(id).basic));
     v.sort_unstable();
     v.dedup();
     debug_assert_eq!(
