@@ -258,14 +258,18 @@ fn subsets(pool: &[Cid], max: usize, repeat: bool, cur: &mut Vec<Cid>, from: usi
 }
 
 /// The pick variants an ability may need (choice options, directions, statuses).
-pub fn pick_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, target: &Target) -> Vec<Pick> {
-    let mut v = Vec::new();
+pub fn pick_candidates(s: &State, user: Cid, id: crate::ability::AbilityId, target: &Target) -> Picks {
+    let mut v = Picks::new();
     let _ = each_pick(s, id, status_target(user, target), &mut |p| {
         v.push(p);
         ControlFlow::Continue(())
     });
     v
 }
+
+/// The picks of [`pick_candidates`]: most abilities have one, a few a handful, so they are kept
+/// inline.
+pub type Picks = smallvec::SmallVec<[Pick; 8]>;
 
 /// Whose negative statuses a pick may name: the first target's, or the user's.
 fn status_target(user: Cid, target: &Target) -> Cid {
