@@ -144,8 +144,8 @@ fn attack_odds_with(s: &State, user: Cid, a: &Ability, target: Cid, d: Defence, 
             ..Default::default()
         };
     }
-    let def_net = calc::defence_tally(s, target, d).net(s);
-    let def_mod = calc::defence_modifier(s, target, d, user);
+    let (def_tally, def_mod) = calc::defence_roll(s, target, d, user);
+    let def_net = def_tally.net(s);
     contest_odds(
         att_net,
         att_mod,

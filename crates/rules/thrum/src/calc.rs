@@ -626,6 +626,13 @@ pub fn defence_modifier(s: &State, defender: Cid, d: Defence, attacker: Cid) -> 
         // A Minion is defended by its controller's Resolve (THR-R222).
         return s.info(ctl).stats.resolve;
     }
+    let (_, flat) = standing_mods(s, defender, RollKind::Defence(d));
+    defence_modifier_with(s, defender, d, attacker, flat)
+}
+
+/// [`defence_modifier`] of a defender that is not a Minion, with its standing flat bonus to
+/// this defence (`flat`) already looked up.
+fn defence_modifier_with(s: &State, defender: Cid, d: Defence, attacker: Cid, flat: i16) -> i16 {
     let st = &s.info(defender).stats;
     let base = match d {
         Defence::Resilience => st.resilience,
@@ -633,7 +640,6 @@ pub fn defence_modifier(s: &State, defender: Cid, d: Defence, attacker: Cid) -> 
         Defence::Resolve => st.resolve,
         Defence::Decline => 0,
     };
-    let (_, flat) = standing_mods(s, defender, RollKind::Defence(d));
     let quill = if s.info(defender).traits.quill && dist_between(s, defender, attacker).is_some_and(|r| r >= 3) {
         1
     } else {
@@ -642,16 +648,40 @@ pub fn defence_modifier(s: &State, defender: Cid, d: Defence, attacker: Cid) -> 
     base + flat + quill
 }
 
+/// [`defence_tally`] and [`defence_modifier`] of one defence roll, with the defender's standing
+/// modifiers looked up once (what the AI weighs for every defence of every attack it considers).
+pub fn defence_roll(s: &State, defender: Cid, d: Defence, attacker: Cid) -> (Tally, i16) {
+    if is_minion(s, defender) {
+        return (Tally::default(), defence_modifier(s, defender, d, attacker));
+    }
+    let (boons, flat) = standing_mods(s, defender, RollKind::Defence(d));
+    let roll = (
+        defence_tally_with(s, defender, d, boons),
+        defence_modifier_with(s, defender, d, attacker, flat),
+    );
+    debug_assert_eq!(
+        roll,
+        (defence_tally(s, defender, d), defence_modifier(s, defender, d, attacker))
+    );
+    roll
+}
+
 /// Boons and Banes on a defence roll, without trigger changes.
 pub fn defence_tally(s: &State, defender: Cid, d: Defence) -> Tally {
-    let mut t = Tally::default();
     if is_minion(s, defender) {
-        return t; // A Minion ignores all conditions.
+        return Tally::default(); // A Minion ignores all conditions.
     }
+    let (b, _) = standing_mods(s, defender, RollKind::Defence(d));
+    defence_tally_with(s, defender, d, b)
+}
+
+/// [`defence_tally`] of a defender that is not a Minion, with its standing Boons for this
+/// defence (`stance_boons`) already looked up.
+fn defence_tally_with(s: &State, defender: Cid, d: Defence, stance_boons: i16) -> Tally {
+    let mut t = Tally::default();
     // Stance Boons for this defence only: Brace on Resilience (THR-R195), Dodge on Evasion,
     // on top of Evasion's own Boon below (THR-R196), Concentrate on Resolve (THR-R197).
-    let (b, _) = standing_mods(s, defender, RollKind::Defence(d));
-    t.add(b);
+    t.add(stance_boons);
     t.add(-turn_banes(s, defender));
     if d == Defence::Evasion && s.ch(defender).status(XStatus::Vulnerable) == 0 {
         t.add(1); // THR-R103
