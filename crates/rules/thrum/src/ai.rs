@@ -629,7 +629,8 @@ impl Heuristic {
                     };
                     let mut score = 0.0;
                     for &t in &hit {
-                        let (_, odds) = best_defence_odds(s, t, me, a);
+                        let net = scan.attack_net(s, me, a, t);
+                        let (_, odds) = best_defence_odds_net(s, t, me, a, net);
                         let v = value(t, &odds);
                         score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
                     }
@@ -663,7 +664,8 @@ impl Heuristic {
                 let Some(from) = from_square(s, me, scan, &action) else {
                     continue;
                 };
-                let (_, odds) = best_defence_odds(s, t, me, a);
+                let net = scan.attack_net(s, me, a, t);
+                let (_, odds) = best_defence_odds_net(s, t, me, a, net);
                 let mut score = value(t, &odds);
                 // Ranged attacks in melee take Banes: the square choice already counted them
                 // for the current square; prefer not to stand next to enemies.
@@ -787,6 +789,9 @@ struct Scan {
     picked: Vec<(AimKey, crate::command::CharList, Option<Pos>)>,
     /// The able enemies of the deciding character that stand on the map, and where.
     foes: Vec<(Cid, Pos)>,
+    /// Net Boons of the deciding character's attack rolls from where it stands, by target and
+    /// by what of the ability they depend on (Ranged, Physical).
+    nets: Vec<(Cid, bool, bool, i16)>,
 }
 
 /// What the choice of a square for an action aimed at characters depends on besides the
@@ -819,7 +824,25 @@ impl Scan {
                 .filter(|&e| s.enemies(me, e) && s.ch(e).able())
                 .filter_map(|e| Some((e, s.ch(e).pos?)))
                 .collect(),
+            nets: Vec::new(),
         }
+    }
+
+    /// The net Boons of `me`'s attack roll with `a` against `t` from where `me` stands
+    /// ([`calc::attack_tally`]), worked out once per target for all abilities alike in what the
+    /// tally reads of them: whether they are Ranged and whether they are Physical.
+    fn attack_net(&mut self, s: &State, me: Cid, a: &Ability, t: Cid) -> i16 {
+        let key = (t, a.ranged, a.is_physical());
+        let net = match self.nets.iter().find(|n| (n.0, n.1, n.2) == key) {
+            Some(n) => n.3,
+            None => {
+                let net = calc::attack_tally(s, me, a, t).net(s);
+                self.nets.push((key.0, key.1, key.2, net));
+                net
+            }
+        };
+        debug_assert_eq!(net, calc::attack_tally(s, me, a, t).net(s));
+        net
     }
 
     /// [`calc::aim_from`] for `me` standing on `p`, with the facts about the target worked out
@@ -1103,8 +1126,12 @@ pub fn best_defence(s: &State, t: Cid, attacker: Cid, a: &Ability) -> Defence {
 /// [`best_defence`] and the odds of the attack against it (what [`attack_odds`] gives for
 /// that defence), from one tally of the attack.
 fn best_defence_odds(s: &State, t: Cid, attacker: Cid, a: &Ability) -> (Defence, ContestOdds) {
+    best_defence_odds_net(s, t, attacker, a, calc::attack_tally(s, attacker, a, t).net(s))
+}
+
+/// [`best_defence_odds`] with the net Boons of the attack roll (`att_net`) already known.
+fn best_defence_odds_net(s: &State, t: Cid, attacker: Cid, a: &Ability, att_net: i16) -> (Defence, ContestOdds) {
     let options = calc::defences(s, t, a);
-    let att_net = calc::attack_tally(s, attacker, a, t).net(s);
     options
         .iter()
         .copied()

@@ -592,6 +592,8 @@ pub fn adjacent_enemies(s: &State, c: Cid) -> i16 {
 }
 
 /// Boons and Banes on an attack roll, without trigger changes (THR-R114 and the sources it lists).
+/// Of the ability it reads only whether it is Ranged and whether it is Physical (the AI shares
+/// one tally between abilities alike in those; debug builds check it).
 pub fn attack_tally(s: &State, user: Cid, ability: &Ability, target: Cid) -> Tally {
     let mut t = Tally::default();
     let (b, _) = standing_mods_against(s, user, RollKind::Attack, Some(target));
