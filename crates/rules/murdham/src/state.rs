@@ -134,8 +134,8 @@ pub struct Char {
     pub armour_damaged: bool,
     /// Its armour is destroyed.
     pub armour_lost: bool,
-    /// STR, AGI and WIT lowered by injuries, earlier fights' included (they last until a full
-    /// rest).
+    /// STR, AGI and WIT lowered by injuries or the GM, earlier fights' included (they last
+    /// until a full rest).
     #[serde(default, skip_serializing_if = "is_zero3")]
     pub lowered: [u8; 3],
     /// Items of its own (indices into `items`) destroyed or used up in this fight (MUR-R48 to
@@ -1240,7 +1240,16 @@ fn rule(s: &mut State, r: &Ruling) {
                 crate::command::Gauge::Health => c.health = i32::from(by.apply(c.health as i16)),
                 crate::command::Gauge::Ability(a) => {
                     let v = &mut c.stats.abilities[*a as usize];
+                    let before = *v;
                     *v = by.apply(i16::from(*v)).clamp(0, 19) as u8;
+                    // A score the GM lowers is lowered until a full rest, as an injury's is;
+                    // raising it gives back what was lowered first.
+                    let l = &mut c.lowered[*a as usize];
+                    if *v < before {
+                        *l = l.saturating_add(before - *v);
+                    } else {
+                        *l = l.saturating_sub(*v - before);
+                    }
                 }
             }
         }

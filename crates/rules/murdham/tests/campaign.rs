@@ -228,3 +228,16 @@ fn the_rests_are_the_games_day_and_full_rests_and_frays_refit() {
     assert_eq!(restores("refit"), ["damaged", "lost", "armour-damaged", "armour-lost"]);
     assert!(!Murdham::RESTS.iter().any(|r| r.restores.contains(&"dead")));
 }
+
+#[test]
+fn a_score_the_gm_lowers_is_kept_lowered_and_a_raise_gives_it_back() {
+    let toml = enc("gm", &[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")].concat());
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.type_as(fray_engine::Seat::GM, "gm set ash agi -3");
+    t.type_as(fray_engine::Seat::GM, "gm set ash wit -1");
+    t.type_as(fray_engine::Seat::GM, "gm set ash agi +1");
+    assert_eq!(
+        Murdham::lasting(t.state())[0].values[1],
+        ("lowered".to_string(), "{ agi = 2, wit = 1 }".to_string())
+    );
+}
