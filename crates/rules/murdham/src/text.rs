@@ -110,7 +110,10 @@ impl TextRuleset for Murdham {
             .filter(|(_, ch)| state.setup.sides.get(ch.side as usize).is_some_and(|s| !s.seat.is_gm()))
             .map(|(i, ch)| {
                 let earlier = state.setup.combatants.get(i).map(|k| &k.worn);
-                let mut values = vec![("health".to_string(), ch.health.to_string())];
+                // Never above the maximum now (a lowered STR lowers it), which the next fight
+                // starts within.
+                let health = ch.health.min(ch.stats.max_health());
+                let mut values = vec![("health".to_string(), health.to_string())];
                 if ch.lowered != [0; 3] {
                     let l: Vec<String> = ["str", "agi", "wit"]
                         .iter()

@@ -240,4 +240,14 @@ fn a_score_the_gm_lowers_is_kept_lowered_and_a_raise_gives_it_back() {
         Murdham::lasting(t.state())[0].values[1],
         ("lowered".to_string(), "{ agi = 2, wit = 1 }".to_string())
     );
+    // A lower STR is a lower maximum health: the health kept is never above it, so the next
+    // encounter takes it.
+    t.type_as(fray_engine::Seat::GM, "gm set ash str -4");
+    let ash = &Murdham::lasting(t.state())[0];
+    assert_eq!(ash.values[0], ("health".to_string(), "6".to_string()));
+    let next = enc(
+        "gm",
+        &[who("ash", "pcs", "a", &lines(&ash.values)), who("bo", "foes", "a", "")].concat(),
+    );
+    assert_eq!(problems(&next), Vec::<String>::new());
 }
