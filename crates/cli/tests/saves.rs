@@ -145,6 +145,44 @@ fn typed_dice_resume_with_dice_given_again() {
 }
 
 #[test]
+fn a_start_of_typed_dice_is_saved_before_the_first_command_and_an_unfinished_one_says_what_was_typed() {
+    let d = dir("typed-start");
+    let db = d.join("g.db");
+    // The Thrum duel's start asks 2d6 of Initiative for each of two combatants; the input ends
+    // once they are typed, before any command.
+    let o = fray(
+        &["play", THRUM_DUEL, "--dice", "manual", "--save", s(&db)],
+        "3 4\n2 5\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    // The game is saved with its start, the faces typed for it included: nothing is lost.
+    let g = out(&fray(&["games", s(&db)], ""));
+    assert!(g.contains("#1 thrum") && g.contains("0 steps"), "{g}");
+    let e = out(&fray(&["export", s(&db), "1"], ""));
+    let record: serde_json::Value = serde_json::from_str(&e).unwrap();
+    assert_eq!(record["start"]["dice"], serde_json::json!([3, 4, 2, 5]));
+    // It resumes where it stopped, with the dice given again.
+    let o = fray(&["resume", s(&db), "1", "--dice", "manual"], "place 0,2\n");
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&fray(&["games", s(&db)], "")).contains("1 steps"));
+    // The "(saved ...)" note comes after the start's log, which is printed once the start is
+    // on disk.
+    let text = out(&o);
+    assert!(text.contains("(resumed game #1"), "{text}");
+    // A start the input ends in the middle of is no game: nothing is saved, and the error says
+    // the faces typed so far, so the table can give them again.
+    let db2 = d.join("h.db");
+    let o = fray(&["play", THRUM_DUEL, "--dice", "manual", "--save", s(&db2)], "3 4\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("the start did not finish, so no game was saved (a --record file keeps what was typed); the faces drawn for it so far, in order: 3 4"),
+        "{}",
+        err(&o)
+    );
+    assert!(out(&fray(&["games", s(&db2)], "")).contains("(no games)"));
+}
+
+#[test]
 fn import_export_and_sim_from_a_saved_game() {
     let d = dir("import");
     let db = d.join("g.db");
