@@ -437,6 +437,22 @@ pub fn open_game_source(
         Err(NewGameError::Engine(e)) => Err(Fail::input(format!("{}: error: {e}", path.display()))),
         Err(NewGameError::Start { error, record_json }) => {
             let mut message = format!("{}: error: during the start: {error}", path.display());
+            // The start did not finish, so no game exists to save or resume: say what was typed,
+            // so that the table can give it again.
+            let faces: Vec<String> = serde_json::from_str::<serde_json::Value>(&record_json)
+                .ok()
+                .and_then(|r| r["start"]["dice"].as_array().cloned())
+                .unwrap_or_default()
+                .iter()
+                .map(|f| f.to_string())
+                .collect();
+            if !faces.is_empty() {
+                message.push_str(&format!(
+                    "\n{}: the start did not finish, so no game was saved (a --record file keeps what was typed); the faces drawn for it so far, in order: {}",
+                    path.display(),
+                    faces.join(" ")
+                ));
+            }
             if let Some(r) = record {
                 write_record_json(r, &record_json)?;
                 message.push_str(&format!(

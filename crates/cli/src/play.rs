@@ -528,22 +528,23 @@ pub fn play(
         Some(c) => open_game_source(path, &c.source, dice_source, record, &|d| c.map_back(d))?,
         None => open_game_source(path, &src, dice_source, record, &|d| d)?,
     };
-    print_header(&*game, false);
-    print_log(&game.full_log(), false);
-    let save = match (save, store) {
-        (Some((db, _)), Some(store)) => {
-            let s = Save::create(store, db, &*game, path, campaign.as_ref())?;
-            say!(
-                "(saved in {} as game #{}: `fray resume {} {}` continues it)",
-                db.display(),
-                s.id,
-                db.display(),
-                s.id
-            );
-            Some(s)
-        }
+    // The start, with every face typed for it, is committed before anything of it is shown:
+    // a session that ends (or is killed) once the start's log is on the screen keeps it.
+    let mut save = match (save, store) {
+        (Some((db, _)), Some(store)) => Some(Save::create(store, db, &*game, path, campaign.as_ref())?),
         _ => None,
     };
+    print_header(&*game, false);
+    print_log(&game.full_log(), false);
+    if let Some(s) = &mut save {
+        let db = s.path().display().to_string();
+        say!(
+            "(saved in {db} as game #{}: `fray resume {db} {}` continues it)",
+            s.id,
+            s.id
+        );
+        s.carry_out(&*game)?;
+    }
     let keep = Keep {
         record,
         save,

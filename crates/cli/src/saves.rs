@@ -172,9 +172,10 @@ impl Save {
         store_fail(&self.path, e)
     }
 
-    /// Saves a game just started (no command yet) as a new game of `store`, the database at
-    /// `db` (opened with [`open_store`] before the game started, so a bad file stops play at
-    /// once), a game of `campaign` if given.
+    /// Saves a game just started (no command yet: its start, with every face drawn for it) as a
+    /// new game of `store`, the database at `db` (opened with [`open_store`] before the game
+    /// started, so a bad file stops play at once), a game of `campaign` if given. A game that
+    /// ended at its start is carried out ([`Save::carry_out`]) by the caller.
     pub fn create(
         mut store: Store,
         db: &Path,
@@ -191,9 +192,12 @@ impl Save {
         if let Some(c) = campaign {
             store.attach(id, c.id).map_err(|e| store_fail(db, e))?;
         }
-        let mut save = Save::held(store, db, id, holder);
-        save.carry_out(game)?;
-        Ok(save)
+        Ok(Save::held(store, db, id, holder))
+    }
+
+    /// The database's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// When the fight is over and the game belongs to a campaign, its characters' lasting

@@ -201,15 +201,21 @@ fn replace(
     value: &Value,
     value_text: &str,
 ) -> Result<Varied, String> {
-    let is_tables = match target.get_ref() {
-        DeValue::Table(_) => true,
-        DeValue::Array(a) => a.iter().any(|v| matches!(v.get_ref(), DeValue::Table(_))),
-        _ => false,
+    let span = target.span();
+    // A table given by a header (`[options]`, `[[combatant]]`) is not one value; an inline
+    // one (`now = { health = 3 }`, `wounds = [{ amount = 2 }]`) is, and is replaced whole.
+    let written = text.get(span.clone()).unwrap_or_default();
+    let (is_tables, inline) = match target.get_ref() {
+        DeValue::Table(_) => (true, written.starts_with('{')),
+        DeValue::Array(a) => (
+            a.iter().any(|v| matches!(v.get_ref(), DeValue::Table(_))),
+            written.starts_with('[') && !written.starts_with("[["),
+        ),
+        _ => (false, true),
     };
-    if is_tables {
+    if is_tables && !inline {
         return Err(format!("{path} names a table, not a value"));
     }
-    let span = target.span();
     let mut out = String::with_capacity(text.len() + value_text.len());
     out.push_str(&text[..span.start]);
     out.push_str(value_text);
@@ -381,6 +387,23 @@ mod tests {
         // A value that is not one TOML value is taken as a string, never as more TOML.
         let v = set_path(TEXT, "title", "1\n[x]").unwrap();
         assert!(v.text.contains("title = \"1\\n[x]\""), "{}", v.text);
+    }
+
+    #[test]
+    fn an_inline_table_or_array_of_tables_is_one_value_and_is_replaced_whole() {
+        let text = "[[combatant]]\nid = \"a\"\nnow = { health = 3 }\nwounds = [{ type = \"blunt\", amount = 2 }]\n";
+        let v = set_path(text, "combatant.a.now", "{ health = 5, focus = 1 }").unwrap();
+        assert!(v.text.contains("now = { focus = 1, health = 5 }\n"), "{}", v.text);
+        let v = set_path(text, "combatant.a.wounds", "[]").unwrap();
+        assert!(v.text.contains("wounds = []\n"), "{}", v.text);
+        let v = set_path(text, "combatant.a.wounds", "[{ type = \"cold\", amount = 1 }]").unwrap();
+        assert!(
+            v.text.contains("wounds = [{ amount = 1, type = \"cold\" }]\n"),
+            "{}",
+            v.text
+        );
+        // Tables with headers are still refused.
+        assert!(set_path(text, "combatant", "1").unwrap_err().contains("names a table"));
     }
 
     #[test]

@@ -145,6 +145,44 @@ fn typed_dice_resume_with_dice_given_again() {
 }
 
 #[test]
+fn a_start_of_typed_dice_is_saved_before_the_first_command_and_an_unfinished_one_says_what_was_typed() {
+    let d = dir("typed-start");
+    let db = d.join("g.db");
+    // The Thrum duel's start asks 2d6 of Initiative for each of two combatants; the input ends
+    // once they are typed, before any command.
+    let o = fray(
+        &["play", THRUM_DUEL, "--dice", "manual", "--save", s(&db)],
+        "3 4\n2 5\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    // The game is saved with its start, the faces typed for it included: nothing is lost.
+    let g = out(&fray(&["games", s(&db)], ""));
+    assert!(g.contains("#1 thrum") && g.contains("0 steps"), "{g}");
+    let e = out(&fray(&["export", s(&db), "1"], ""));
+    let record: serde_json::Value = serde_json::from_str(&e).unwrap();
+    assert_eq!(record["start"]["dice"], serde_json::json!([3, 4, 2, 5]));
+    // It resumes where it stopped, with the dice given again.
+    let o = fray(&["resume", s(&db), "1", "--dice", "manual"], "place 0,2\n");
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&fray(&["games", s(&db)], "")).contains("1 steps"));
+    // The "(saved ...)" note comes after the start's log, which is printed once the start is
+    // on disk.
+    let text = out(&o);
+    assert!(text.contains("(resumed game #1"), "{text}");
+    // A start the input ends in the middle of is no game: nothing is saved, and the error says
+    // the faces typed so far, so the table can give them again.
+    let db2 = d.join("h.db");
+    let o = fray(&["play", THRUM_DUEL, "--dice", "manual", "--save", s(&db2)], "3 4\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("the start did not finish, so no game was saved (a --record file keeps what was typed); the faces drawn for it so far, in order: 3 4"),
+        "{}",
+        err(&o)
+    );
+    assert!(out(&fray(&["games", s(&db2)], "")).contains("(no games)"));
+}
+
+#[test]
 fn import_export_and_sim_from_a_saved_game() {
     let d = dir("import");
     let db = d.join("g.db");
@@ -448,4 +486,185 @@ fn processes_playing_games_of_one_database_at_once_leave_every_game_whole() {
         assert!(e.status.success(), "game {g}: {}", err(&e));
         assert_eq!(out(&e).trim_end(), reference.trim_end(), "game {g}");
     }
+}
+
+/// The line of `show gm`'s tracker that starts with `name`.
+fn tracker_line<'a>(text: &'a str, name: &str) -> &'a str {
+    text.lines()
+        .find(|l| {
+            l.trim_start()
+                .trim_start_matches("> ")
+                .starts_with(&format!("{name} ("))
+        })
+        .unwrap_or_else(|| panic!("no line for {name} in\n{text}"))
+}
+
+/// The two numbers of "`what` A/B" in `line`.
+fn gauge(line: &str, what: &str) -> (i32, i32) {
+    let at = line.find(what).unwrap_or_else(|| panic!("no {what} in {line}")) + what.len();
+    let rest = line[at..].trim_start();
+    let nums: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '/' || *c == '-')
+        .collect();
+    let (a, b) = nums.split_once('/').unwrap();
+    (a.parse().unwrap(), b.parse().unwrap())
+}
+
+const HE_DUEL: &str = "examples/hallowed-earth/duel.toml";
+
+#[test]
+fn hal_h19_a_hallowed_earth_campaign_carries_stress_lost_wound_points_and_mana_until_the_rests() {
+    let d = dir("campaign-he");
+    let db = d.join("c.db");
+    let show = "show gm\ngm end edric\n";
+    let fresh = campaign_game(HE_DUEL, "7", &db, "carrow", show);
+    assert!(fresh.status.success(), "{}", err(&fresh));
+    let (_, stress_max) = gauge(tracker_line(&out(&fresh), "Sir Edric"), "Stress");
+    // A fight of the campaign to its end: Sir Edric loses 5 Stress and 4 Wound Points.
+    let o = campaign_game(
+        HE_DUEL,
+        "7",
+        &db,
+        "carrow",
+        "gm set edric stress -5\ngm set edric wp -4\ngm end edric\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        out(&o).contains("(the campaign roster keeps what lasts of 2 characters)"),
+        "{}",
+        out(&o)
+    );
+    let r = out(&fray(&["roster", s(&db), "carrow"], ""));
+    assert!(
+        r.contains("Sir Edric (edric): stress-lost = 5, wp = 10, mana = 0, wounds = [], after game #2"),
+        "{r}"
+    );
+    for rest in ["rest", "recovery", "mending"] {
+        assert!(r.contains(&format!("rest `{rest}`")), "{r}");
+    }
+    // The next fight starts where that one left: the same Stress rolled (the same seed), 5 of
+    // it lost; 10 of 14 Wound Points.
+    let o = campaign_game(HE_DUEL, "7", &db, "carrow", show);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(
+        text.contains("(campaign carrow: Sir Edric: stress-lost = 5, wp = 10, mana = 0, wounds = []"),
+        "{text}"
+    );
+    assert!(text.contains("Sir Edric: Stress "), "{text}");
+    let line = tracker_line(&text, "Sir Edric");
+    assert_eq!(gauge(line, "Stress"), (stress_max - 5, stress_max), "{line}");
+    assert_eq!(gauge(line, "Wound Points"), (10, 14), "{line}");
+    // A short rest gives the Stress back, not the Wound Points.
+    assert!(fray(&["rest", s(&db), "carrow", "rest", "edric"], "").status.success());
+    let line = tracker_line(&out(&campaign_game(HE_DUEL, "7", &db, "carrow", show)), "Sir Edric").to_string();
+    assert_eq!(gauge(&line, "Stress"), (stress_max, stress_max), "{line}");
+    assert_eq!(gauge(&line, "Wound Points"), (10, 14), "{line}");
+    // Recovery does.
+    assert!(fray(&["rest", s(&db), "carrow", "recovery"], "").status.success());
+    let line = tracker_line(&out(&campaign_game(HE_DUEL, "7", &db, "carrow", show)), "Sir Edric").to_string();
+    assert_eq!(gauge(&line, "Wound Points"), (14, 14), "{line}");
+    // A creature that dies stays dead (HAL-R31): the next encounter refuses it, whatever rest.
+    let o = campaign_game(HE_DUEL, "7", &db, "carrow", "gm set edric wp =-14\ngm end ysolt\n");
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(fray(&["rest", s(&db), "carrow", "recovery"], "").status.success());
+    let o = campaign_game(HE_DUEL, "7", &db, "carrow", show);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("combatant 'edric' is dead (HAL-R31)"), "{}", err(&o));
+    assert!(
+        err(&o).contains("[with the lasting state of campaign carrow"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn ein_r34_an_einfelst_campaign_carries_harm_until_a_rest_or_treatment() {
+    let d = dir("campaign-ein");
+    let db = d.join("c.db");
+    let ford = "examples/einfelst/ford.toml";
+    let input = "gm set brenna physical-lesser =1\ngm set brenna mental-moderate =1\ngm end travellers\n";
+    let o = campaign_game(ford, "3", &db, "ford", input);
+    assert!(o.status.success(), "{}", err(&o));
+    let r = out(&fray(&["roster", s(&db), "ford"], ""));
+    assert!(
+        r.contains("physical-lesser = 1, physical-moderate = 0, physical-severe = 0, mental-lesser = 0, mental-moderate = 1, mental-severe = 0"),
+        "{r}"
+    );
+    // Only the player characters: the wolves leave nothing.
+    assert!(!r.contains("wolf"), "{r}");
+    let show = "show gm\ngm end travellers\n";
+    let line = |o: &Output| {
+        out(o)
+            .lines()
+            .find(|l| l.contains("Brenna") && l.contains(" card ") && l.contains("Physical"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let o = campaign_game(ford, "3", &db, "ford", show);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(line(&o).contains("Physical 1/0/0 Mental 0/1/0"), "{}", line(&o));
+    // A night's rest clears lesser Harm; the moderate mark stays until treatment.
+    assert!(fray(&["rest", s(&db), "ford", "rest"], "").status.success());
+    let o = campaign_game(ford, "3", &db, "ford", show);
+    assert!(line(&o).contains("Physical 0/0/0 Mental 0/1/0"), "{}", line(&o));
+    assert!(fray(&["rest", s(&db), "ford", "treatment"], "").status.success());
+    let o = campaign_game(ford, "3", &db, "ford", show);
+    assert!(line(&o).contains("Physical 0/0/0 Mental 0/0/0"), "{}", line(&o));
+    // A severe mark keeps the character out of the next fight (EIN-H2) until treatment.
+    let o = campaign_game(
+        ford,
+        "3",
+        &db,
+        "ford",
+        "gm set brenna physical-severe =1\ngm end travellers\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let o = campaign_game(ford, "3", &db, "ford", show);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("physical-severe: a severe mark incapacitates (EIN-H2"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn mur_r48_a_murdham_campaign_carries_health_and_lowered_abilities_until_the_rests() {
+    let d = dir("campaign-mur");
+    let db = d.join("c.db");
+    let cross = "examples/murdham/crossroads.toml";
+    let o = campaign_game(
+        cross,
+        "2",
+        &db,
+        "road",
+        "gm set agnes str -2\ngm set agnes health -3\ngm end travellers\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let r = out(&fray(&["roster", s(&db), "road"], ""));
+    assert!(r.contains("lowered = { str = 2 }"), "{r}");
+    for rest in ["rest", "full-rest", "refit"] {
+        assert!(r.contains(&format!("rest `{rest}`")), "{r}");
+    }
+    let agnes = |db: &Path| {
+        let o = campaign_game(cross, "2", db, "road", "show gm\ngm end travellers\n");
+        assert!(o.status.success(), "{}", err(&o));
+        let text = out(&o);
+        text.lines()
+            .find(|l| l.contains("Agnes") && l.contains(" STR ") && l.contains("health"))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    let before = agnes(&db);
+    // A day rest heals; the lowered STR (and so the maximum health) stays until a full rest.
+    assert!(fray(&["rest", s(&db), "road", "rest"], "").status.success());
+    let rested = agnes(&db);
+    assert!(fray(&["rest", s(&db), "road", "full-rest"], "").status.success());
+    let full = agnes(&db);
+    let health = |l: &str| gauge(l, "health");
+    assert_eq!(health(&rested).0, health(&rested).1, "{rested}");
+    assert_eq!(health(&rested).1, health(&full).1 - 2, "{rested} / {full}");
+    assert!(health(&before).0 < health(&before).1, "{before}");
 }

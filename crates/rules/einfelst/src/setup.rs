@@ -112,6 +112,122 @@ pub struct Combatant {
     pub group: Option<String>,
     /// Its numbers.
     pub stats: Stats,
+    /// What it brings from earlier fights (a campaign's lasting state); nothing for a fresh
+    /// creature.
+    #[serde(default, skip_serializing_if = "Worn::is_fresh")]
+    pub worn: Worn,
+}
+
+/// What a creature brings into the fight from earlier ones: a campaign writes these keys into
+/// its table (`TextRuleset::lasting`), and an encounter may give them itself. All at their
+/// defaults for a fresh creature.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Worn {
+    /// Marks on the Physical Harm rows: lesser, moderate, severe (EIN-R34, the `[S]` rows).
+    pub physical: [u8; 3],
+    /// Marks on the Mental Harm rows.
+    pub mental: [u8; 3],
+    /// Harm points, for a creature that counts them (EIN-R24, EIN-H13).
+    pub points: u8,
+    /// Critical injuries taken before (EIN-H22), as the table reads: permanent.
+    pub injuries: Vec<String>,
+}
+
+/// The keys of the six Harm rows in an encounter, Physical then Mental, lesser to severe (the
+/// gauges of `gm set` too).
+pub const ROW_KEYS: [&str; 6] = [
+    "physical-lesser",
+    "physical-moderate",
+    "physical-severe",
+    "mental-lesser",
+    "mental-moderate",
+    "mental-severe",
+];
+
+/// The most critical injuries a creature may bring into a fight.
+pub const MAX_INJURIES: usize = 16;
+
+impl Worn {
+    /// Whether it brings nothing: a fresh creature.
+    pub fn is_fresh(&self) -> bool {
+        *self == Worn::default()
+    }
+
+    /// Whether the marks fit the rows (`harm-slots`) and the creature can start a fight with
+    /// stat block `stats` under options `o`; the error names the key at fault and says why.
+    pub fn check(&self, stats: &Stats, o: &Options) -> Result<(), (&'static str, String)> {
+        let rows = self.physical.iter().chain(&self.mental);
+        let marked = ROW_KEYS.iter().zip(rows).find(|(_, v)| **v > 0);
+        match stats.harm_points {
+            Some(cap) => {
+                if let Some((key, _)) = marked {
+                    return Err((
+                        key,
+                        format!(
+                            "{key}: this creature counts Harm points (harm = \"points\", EIN-R24), not rows: give harm-points"
+                        ),
+                    ));
+                }
+                if self.points > 20 {
+                    return Err(("harm-points", format!("harm-points = {} must be 0..=20", self.points)));
+                }
+                // EIN-H13: beyond its capacity it is out.
+                if self.points > cap {
+                    return Err((
+                        "harm-points",
+                        format!(
+                            "harm-points = {} is more than its harm-capacity {cap}: it is incapacitated (EIN-H13) and cannot start a fight",
+                            self.points
+                        ),
+                    ));
+                }
+            }
+            None => {
+                if self.points > 0 {
+                    return Err((
+                        "harm-points",
+                        "harm-points is for a creature with harm = \"points\" (EIN-R24); this one marks Harm rows"
+                            .into(),
+                    ));
+                }
+                let rows = self.physical.iter().chain(&self.mental);
+                for (i, (key, &v)) in ROW_KEYS.iter().zip(rows).enumerate() {
+                    let slots = o.harm_slots[i % 3];
+                    if v > slots {
+                        return Err((
+                            key,
+                            format!("{key} = {v}: the row has {slots} slots (the harm-slots option)"),
+                        ));
+                    }
+                }
+                // EIN-H2: a severe mark incapacitates.
+                if o.severe_incapacitates && self.physical[2] + self.mental[2] > 0 {
+                    let key = if self.physical[2] > 0 { ROW_KEYS[2] } else { ROW_KEYS[5] };
+                    return Err((
+                        key,
+                        format!(
+                            "{key}: a severe mark incapacitates (EIN-H2, the severe-incapacitates option): the creature cannot start a fight"
+                        ),
+                    ));
+                }
+            }
+        }
+        if self.injuries.len() > MAX_INJURIES {
+            return Err(("critical-injuries", format!("at most {MAX_INJURIES} critical injuries")));
+        }
+        if let Some(i) = self
+            .injuries
+            .iter()
+            .find(|i| i.trim().is_empty() || i.chars().count() > 200 || i.chars().any(char::is_control))
+        {
+            return Err((
+                "critical-injuries",
+                format!("a critical injury is a text of 1 to 200 characters on one line, found {i:?}"),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// What an ambush's test opposes (EIN-R8, EIN-R10).
@@ -232,6 +348,15 @@ struct RawCombatant {
     fast: Option<u8>,
     immune: Option<Spanned<Vec<String>>>,
     fear: Option<u8>,
+    // What the creature brings from earlier fights (see [`Worn`]).
+    physical_lesser: Option<Spanned<u8>>,
+    physical_moderate: Option<Spanned<u8>>,
+    physical_severe: Option<Spanned<u8>>,
+    mental_lesser: Option<Spanned<u8>>,
+    mental_moderate: Option<Spanned<u8>>,
+    mental_severe: Option<Spanned<u8>>,
+    harm_points: Option<Spanned<u8>>,
+    critical_injuries: Option<Spanned<Vec<String>>>,
 }
 
 // A combatant takes every field it leaves out from its template.
@@ -257,7 +382,15 @@ fray_engine::combatant_table!(RawCombatant {
     slow,
     fast,
     immune,
-    fear
+    fear,
+    physical_lesser,
+    physical_moderate,
+    physical_severe,
+    mental_lesser,
+    mental_moderate,
+    mental_severe,
+    harm_points,
+    critical_injuries
 });
 
 /// How the kit sees the combatants, in a file and in a record: zones hold any number.
@@ -272,6 +405,7 @@ const ATTRS: [&str; 5] = ["strength", "dexterity", "intuition", "reason", "prese
 
 /// What a stat block refers to, for checking it, and who plays.
 struct Known<'a> {
+    options: &'a Options,
     player_sides: &'a [u8],
     weapons: &'a BTreeMap<String, Weapon>,
     spells: &'a BTreeMap<String, Spell>,
@@ -359,6 +493,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         }
     }
     let known = Known {
+        options: &options,
         player_sides: &player_sides,
         weapons: &weapons,
         spells: &spells,
@@ -567,6 +702,7 @@ fn combatant(
             format!("'{id}' starts in cover, but zone '{}' has no cover", zones.id(zone)),
         );
     }
+    let worn = worn(d, raw, &r, template, &stats, known.options);
     Some(Combatant {
         name: r.name.unwrap_or_else(|| id.clone()),
         id,
@@ -578,7 +714,61 @@ fn combatant(
         prone: r.prone.unwrap_or(false),
         group,
         stats,
+        worn,
     })
+}
+
+/// What a combatant brings from earlier fights ([`Worn`]), as its table gives it, checked;
+/// a template gives none of it.
+fn worn(
+    d: &mut Diags,
+    raw: &Spanned<RawCombatant>,
+    r: &RawCombatant,
+    template: bool,
+    stats: &Stats,
+    o: &Options,
+) -> Worn {
+    let rows = [
+        &r.physical_lesser,
+        &r.physical_moderate,
+        &r.physical_severe,
+        &r.mental_lesser,
+        &r.mental_moderate,
+        &r.mental_severe,
+    ];
+    let given = ROW_KEYS.iter().zip(rows).map(|(k, v)| (*k, v.is_some())).chain([
+        ("harm-points", r.harm_points.is_some()),
+        ("critical-injuries", r.critical_injuries.is_some()),
+    ]);
+    if template {
+        for (key, _) in given.filter(|(_, g)| *g).take(1) {
+            d.err(
+                raw.span(),
+                format!("{key} belongs to one creature's state, not to a template: give it in a [[combatant]] table"),
+            );
+        }
+        return Worn::default();
+    }
+    let v = |x: &Option<Spanned<u8>>| x.as_ref().map_or(0, |x| *x.get_ref());
+    let w = Worn {
+        physical: [v(rows[0]), v(rows[1]), v(rows[2])],
+        mental: [v(rows[3]), v(rows[4]), v(rows[5])],
+        points: v(&r.harm_points),
+        injuries: r
+            .critical_injuries
+            .as_ref()
+            .map(|i| i.get_ref().clone())
+            .unwrap_or_default(),
+    };
+    if let Err((key, m)) = w.check(stats, o) {
+        let at = match ROW_KEYS.iter().position(|k| *k == key) {
+            Some(i) => rows[i].as_ref().map(Spanned::span),
+            None if key == "harm-points" => r.harm_points.as_ref().map(Spanned::span),
+            None => r.critical_injuries.as_ref().map(Spanned::span),
+        };
+        d.err(at.unwrap_or(raw.span()), m);
+    }
+    w
 }
 
 /// Checks a stat block's names against the setup's tables.
@@ -638,7 +828,10 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
             if c.zone.index() >= s.zones.len() {
                 return Err(format!("combatant '{}' is in no zone of the map", c.id));
             }
-            check_names(s, &c.stats).map_err(|m| format!("combatant '{}': {m}", c.id))
+            check_names(s, &c.stats).map_err(|m| format!("combatant '{}': {m}", c.id))?;
+            c.worn
+                .check(&c.stats, o)
+                .map_err(|(_, m)| format!("combatant '{}': {m}", c.id))
         },
     )?;
     for (name, t) in &s.templates {

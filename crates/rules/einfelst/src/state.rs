@@ -255,6 +255,9 @@ pub struct Char {
     pub chase: Action,
     /// The critical injury it took when broken (EIN-H22): the d6 rolled.
     pub injury: Option<u8>,
+    /// Critical injuries it brought from earlier fights (EIN-H22: permanent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scars: Vec<String>,
 }
 
 impl Char {
@@ -792,7 +795,14 @@ impl State {
             prone: c.prone,
             cards: Hand::default(),
             left: [[0; 2]; MAX_CARDS],
-            harm: Harm::default(),
+            // The Harm it brings from earlier fights (EIN-R34, EIN-R24); points it takes into
+            // the fight were felt in the fight they came from (EIN-H13).
+            harm: Harm {
+                physical: c.worn.physical,
+                mental: c.worn.mental,
+                points: c.worn.points,
+                fresh: 0,
+            },
             status: Status::Fighting,
             held_by: None,
             silenced: false,
@@ -807,6 +817,7 @@ impl State {
             ticked: 0,
             chase: Action::Finesse,
             injury: None,
+            scars: c.worn.injuries.clone(),
         }
     }
 
@@ -1274,6 +1285,7 @@ fn rule(s: &mut State, r: &Ruling) {
                 prone: false,
                 group: None,
                 stats,
+                worn: Default::default(),
             };
             let mut ch = s.new_char(&c, block);
             let m = s.blocks[block as usize].maneuvers;

@@ -11,7 +11,7 @@ use crate::{Einfelst, ai, codes, odds, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
-use fray_engine::text::{Loaded, ReadFile, TextRuleset};
+use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
 
@@ -59,6 +59,17 @@ pub fn harm_text(s: &State, c: &Char) -> String {
     format!("Physical {} Mental {}", row(&h.physical), row(&h.mental))
 }
 
+/// Every critical injury a creature has: those it brought from earlier fights, then the one it
+/// took in this fight (EIN-H22).
+pub fn critical_injuries(c: &Char) -> Vec<String> {
+    let mut all = c.scars.clone();
+    if let Some(roll) = c.injury {
+        let table = crate::data::critical_injuries();
+        all.extend(table.get((roll as usize).saturating_sub(1)).cloned());
+    }
+    all
+}
+
 fn status_text(c: &Char) -> &'static str {
     match c.status {
         Status::Fighting => "",
@@ -71,6 +82,63 @@ fn status_text(c: &Char) -> &'static str {
 
 impl TextRuleset for Einfelst {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    /// The rests between fights: fray's own, since the healing rules are on a page of the game
+    /// the rules fray follows do not give. Critical injuries are permanent (EIN-H22): no rest
+    /// takes them away.
+    const RESTS: &'static [Rest] = &[
+        Rest {
+            word: "rest",
+            what: "a night's rest: lesser Harm heals, Physical and Mental, and Harm points are gone (fray's own)",
+            restores: &["physical-lesser", "mental-lesser", "harm-points"],
+        },
+        Rest {
+            word: "treatment",
+            what: "care and time to heal: every Harm row is cleared, and Harm points (fray's own; critical injuries stay, EIN-H22)",
+            restores: &[
+                "physical-lesser",
+                "physical-moderate",
+                "physical-severe",
+                "mental-lesser",
+                "mental-moderate",
+                "mental-severe",
+                "harm-points",
+            ],
+        },
+    ];
+
+    /// What outlasts a fight, for every player character: the marks on its Harm rows (or its
+    /// Harm points), which only healing clears (EIN-R34, EIN-R24, EIN-H13), and its critical
+    /// injuries, which nothing does (EIN-H22).
+    fn lasting(s: &State) -> Vec<Lasting> {
+        s.chars
+            .iter()
+            .filter(|c| c.pc)
+            .map(|c| {
+                let mut values: Vec<(String, String)> = match s.blocks[c.block as usize].harm_points {
+                    Some(_) => vec![("harm-points".into(), c.harm.points.to_string())],
+                    None => setup::ROW_KEYS
+                        .iter()
+                        .zip(c.harm.physical.iter().chain(&c.harm.mental))
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect(),
+                };
+                let injuries = critical_injuries(c);
+                if !injuries.is_empty() {
+                    let texts: Vec<String> = injuries
+                        .iter()
+                        .map(|i| toml::Value::String(i.clone()).to_string())
+                        .collect();
+                    values.push(("critical-injuries".into(), format!("[{}]", texts.join(", "))));
+                }
+                Lasting {
+                    id: c.id.clone(),
+                    name: c.name.clone(),
+                    values,
+                }
+            })
+            .collect()
+    }
 
     fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
         let (setup, options) = setup::load(source)?;
@@ -451,6 +519,10 @@ impl TextRuleset for Einfelst {
                 harm_text(s, c),
                 status_text(c)
             );
+            let injuries = critical_injuries(c);
+            if !injuries.is_empty() {
+                let _ = writeln!(out, "      critical injuries: {}", injuries.join("; "));
+            }
         }
         out
     }

@@ -267,6 +267,15 @@ fn one() -> u8 {
     1
 }
 
+/// A wound: one instance of Wound Point damage (HAL-R28).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wound {
+    /// Its damage type (`untyped` for the costs of acting hurt, HAL-R43).
+    pub kind: String,
+    /// Wound Points lost.
+    pub amount: i16,
+}
+
 /// A stat block.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {

@@ -3,8 +3,9 @@
 //! again, because a setup read back from a record is untrusted input.
 
 use crate::HallowedEarth;
-use crate::data::{Injury, InjuryTables, Item, Spell, Stats, Weapon};
+use crate::data::{Ability, Injury, InjuryTables, Item, STAT_LIMIT, Spell, Stats, Weapon, Wound};
 use crate::options::{Declaration, Options};
+use crate::state::Conditions;
 use fray_engine::Ruleset;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
@@ -35,6 +36,133 @@ pub struct Combatant {
     pub group: Option<String>,
     /// Unaware of its enemies when the combat starts (HAL-R2).
     pub surprised: bool,
+    /// What it brings from earlier fights (a campaign's lasting state); nothing for a fresh
+    /// creature.
+    #[serde(default, skip_serializing_if = "Worn::is_fresh")]
+    pub worn: Worn,
+}
+
+/// What a combatant brings into the fight from earlier ones: a campaign writes these keys into
+/// its table (`TextRuleset::lasting`), and an encounter may give them itself. All at their
+/// defaults for a fresh creature.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Worn {
+    /// Stress lost in earlier fights: it comes off the maximum Stress rolled at the start
+    /// (HAL-R24), down to 0 (fray's own reading of HAL-H19's hook).
+    pub stress_lost: i16,
+    /// Wound Points at the start; the maximum when `None` (HAL-R27).
+    pub wp: Option<i16>,
+    /// Stabilized at the start (HAL-R32); it matters only at 0 Wound Points or below.
+    pub stabilized: bool,
+    /// Wounds taken in earlier fights (HAL-R28): a Heal check's TN reads the largest (HAL-R32).
+    pub wounds: Vec<Wound>,
+    /// Ability damage from earlier injuries, by [`Ability::index`] (HAL-H18).
+    pub loss: [i16; 6],
+    /// The names of earlier injuries (HAL-R38), kept on the sheet.
+    pub injuries: Vec<String>,
+    /// A Balance penalty from earlier injuries (HAL-R40).
+    pub balance: i16,
+    /// Conditions earlier injuries left ([`Conditions::INJURY_FLAGS`]).
+    pub conditions: u32,
+}
+
+/// The most wounds and injuries a creature may bring into a fight.
+pub const MAX_CARRIED: usize = 256;
+
+impl Worn {
+    /// Whether it brings nothing: a fresh creature.
+    pub fn is_fresh(&self) -> bool {
+        *self == Worn::default()
+    }
+
+    /// Whether the numbers are in range and the creature can start a fight with stat block
+    /// `stats`; the error names the key at fault and says why.
+    pub fn check(&self, stats: &Stats) -> Result<(), (&'static str, String)> {
+        if !(0..=STAT_LIMIT).contains(&self.stress_lost) {
+            return Err((
+                "stress-lost",
+                format!("stress-lost = {} must be within 0..={STAT_LIMIT}", self.stress_lost),
+            ));
+        }
+        for (a, &l) in Ability::ALL.iter().zip(&self.loss) {
+            if !(0..=STAT_LIMIT).contains(&l) {
+                return Err((
+                    "ability-loss",
+                    format!("ability-loss: {} = {l} must be within 0..={STAT_LIMIT}", a.name()),
+                ));
+            }
+        }
+        // HAL-H18: the ability damage lowers Strength, and with it maximum Wound Points
+        // (HAL-R27) and the death threshold (HAL-R31).
+        let strength = (stats.score(Ability::Strength) - self.loss[Ability::Strength.index()]).max(0);
+        let max = strength + stats.wp_bonus;
+        if let Some(wp) = self.wp {
+            if wp > max {
+                return Err((
+                    "wp",
+                    format!(
+                        "wp = {wp} is above the maximum Wound Points, {max} (Strength {strength} + wp-bonus {}, HAL-R27)",
+                        stats.wp_bonus
+                    ),
+                ));
+            }
+            if wp < -STAT_LIMIT {
+                return Err(("wp", format!("wp = {wp} must be at least -{STAT_LIMIT}")));
+            }
+        }
+        let wp = self.wp.unwrap_or(max);
+        if wp <= -strength {
+            return Err((
+                if self.wp.is_some() { "wp" } else { "ability-loss" },
+                format!(
+                    "at {wp} Wound Points with Strength {strength} the creature is dead (HAL-R31): it cannot start a fight"
+                ),
+            ));
+        }
+        if self.wounds.len() > MAX_CARRIED || self.injuries.len() > MAX_CARRIED {
+            return Err((
+                "wounds",
+                format!("at most {MAX_CARRIED} wounds and {MAX_CARRIED} injuries"),
+            ));
+        }
+        for w in &self.wounds {
+            if !(1..=STAT_LIMIT).contains(&w.amount) {
+                return Err((
+                    "wounds",
+                    format!("a wound's amount must be within 1..={STAT_LIMIT}, found {}", w.amount),
+                ));
+            }
+            // HAL-R28: one type, or the types of a weapon joined with "/".
+            if !w.kind.split('/').all(fray_engine::encounter::is_word) {
+                return Err((
+                    "wounds",
+                    format!(
+                        "a wound's type is one word, or words joined with \"/\" (piercing/slashing), found '{}'",
+                        w.kind
+                    ),
+                ));
+            }
+        }
+        for i in &self.injuries {
+            if i.trim().is_empty() || i.chars().count() > 80 || i.chars().any(char::is_control) {
+                return Err((
+                    "injuries",
+                    format!("an injury is a name of 1 to 80 characters on one line, found {i:?}"),
+                ));
+            }
+        }
+        if self.balance.abs() > STAT_LIMIT {
+            return Err((
+                "balance",
+                format!("balance = {} is outside ±{STAT_LIMIT}", self.balance),
+            ));
+        }
+        if self.conditions & !Conditions::INJURY_FLAGS != 0 {
+            return Err(("conditions", "conditions: only those injuries leave".into()));
+        }
+        Ok(())
+    }
 }
 
 pub use fray_engine::sides::Side;
@@ -110,6 +238,37 @@ struct RawCombatant {
     weapons: Option<Vec<Weapon>>,
     spells: Option<Vec<Spell>>,
     items: Option<Vec<Item>>,
+    // What the creature brings from earlier fights (see [`Worn`]).
+    stress_lost: Option<i16>,
+    wp: Option<Spanned<i16>>,
+    stabilized: Option<bool>,
+    wounds: Option<Spanned<Vec<RawWound>>>,
+    ability_loss: Option<Spanned<RawLoss>>,
+    injuries: Option<Spanned<Vec<String>>>,
+    balance: Option<i16>,
+    conditions: Option<Spanned<Vec<Spanned<String>>>>,
+    dead: Option<Spanned<bool>>,
+}
+
+/// A wound as an encounter writes it: `{ type = "slashing", amount = 3 }`.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawWound {
+    #[serde(rename = "type")]
+    kind: String,
+    amount: i16,
+}
+
+/// Ability damage as an encounter writes it: `{ strength = 2, agility = 1 }`.
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields)]
+struct RawLoss {
+    strength: Option<i16>,
+    agility: Option<i16>,
+    dexterity: Option<i16>,
+    insight: Option<i16>,
+    perception: Option<i16>,
+    memory: Option<i16>,
 }
 
 // A combatant takes every field it leaves out from its template.
@@ -143,7 +302,16 @@ fray_engine::combatant_table!(RawCombatant {
     monster,
     weapons,
     spells,
-    items
+    items,
+    stress_lost,
+    wp,
+    stabilized,
+    wounds,
+    ability_loss,
+    injuries,
+    balance,
+    conditions,
+    dead
 });
 
 /// How the kit sees the combatants, in a file and in a record.
@@ -271,6 +439,7 @@ fn combatant(
         }
         g => g.as_ref().map(|g| g.get_ref().clone()),
     };
+    let worn = worn(d, raw, &r, template, &id);
     let ten = |v: Option<i16>| v.unwrap_or(10);
     let stats = Stats {
         abilities: [
@@ -299,8 +468,26 @@ fn combatant(
         spells: r.spells.unwrap_or_default(),
         items: r.items.unwrap_or_default(),
     };
-    if let Err(m) = stats.check() {
-        d.err(raw.span(), m);
+    let stats_ok = match stats.check() {
+        Ok(()) => true,
+        Err(m) => {
+            d.err(raw.span(), m);
+            false
+        }
+    };
+    if let Some(w) = &worn
+        && stats_ok
+        && let Err((key, m)) = w.check(&stats)
+    {
+        let at = match key {
+            "wp" => r.wp.as_ref().map(|v| v.span()),
+            "wounds" => r.wounds.as_ref().map(|v| v.span()),
+            "ability-loss" => r.ability_loss.as_ref().map(|v| v.span()),
+            "injuries" => r.injuries.as_ref().map(|v| v.span()),
+            "conditions" => r.conditions.as_ref().map(|v| v.span()),
+            _ => None,
+        };
+        d.err(at.unwrap_or(raw.span()), m);
     }
     Some(Built {
         c: Combatant {
@@ -311,8 +498,87 @@ fn combatant(
             block: 0,
             group,
             surprised: r.surprised.unwrap_or(false),
+            worn: worn.unwrap_or_default(),
         },
         stats,
+    })
+}
+
+/// What a combatant brings from earlier fights ([`Worn`]), as its table gives it; a
+/// template gives none of it. `None` after reporting a problem.
+fn worn(d: &mut Diags, raw: &Spanned<RawCombatant>, r: &RawCombatant, template: bool, id: &str) -> Option<Worn> {
+    let given = [
+        ("stress-lost", r.stress_lost.is_some()),
+        ("wp", r.wp.is_some()),
+        ("stabilized", r.stabilized.is_some()),
+        ("wounds", r.wounds.is_some()),
+        ("ability-loss", r.ability_loss.is_some()),
+        ("injuries", r.injuries.is_some()),
+        ("balance", r.balance.is_some()),
+        ("conditions", r.conditions.is_some()),
+        ("dead", r.dead.is_some()),
+    ];
+    if template {
+        if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+            d.err(
+                raw.span(),
+                format!("{key} belongs to one creature's state, not to a template: give it in a [[combatant]] table"),
+            );
+        }
+        return None;
+    }
+    if let Some(dead) = r.dead.as_ref().filter(|x| *x.get_ref()) {
+        // HAL-R31: the dead stay dead; a campaign keeps them so.
+        d.err(
+            dead.span(),
+            format!("combatant '{id}' is dead (HAL-R31): the dead do not fight again, and no rest brings them back"),
+        );
+        return None;
+    }
+    let mut conditions = 0;
+    for c in r.conditions.iter().flat_map(|c| c.get_ref()) {
+        match Conditions::FROM_INJURIES.iter().find(|(_, n)| *n == c.get_ref()) {
+            Some((flag, _)) => conditions |= flag,
+            None => {
+                let names: Vec<&str> = Conditions::FROM_INJURIES.iter().map(|(_, n)| *n).collect();
+                d.err(
+                    c.span(),
+                    format!(
+                        "unknown condition '{}': the conditions injuries leave are {}",
+                        c.get_ref(),
+                        names.join(", ")
+                    ),
+                );
+                return None;
+            }
+        }
+    }
+    let loss = r.ability_loss.as_ref().map(|l| l.get_ref().clone()).unwrap_or_default();
+    let z = |v: Option<i16>| v.unwrap_or(0);
+    Some(Worn {
+        stress_lost: z(r.stress_lost),
+        wp: r.wp.as_ref().map(|w| *w.get_ref()),
+        stabilized: r.stabilized.unwrap_or(false),
+        wounds: r
+            .wounds
+            .iter()
+            .flat_map(|w| w.get_ref())
+            .map(|w| Wound {
+                kind: w.kind.clone(),
+                amount: w.amount,
+            })
+            .collect(),
+        loss: [
+            z(loss.strength),
+            z(loss.agility),
+            z(loss.dexterity),
+            z(loss.insight),
+            z(loss.perception),
+            z(loss.memory),
+        ],
+        injuries: r.injuries.as_ref().map(|i| i.get_ref().clone()).unwrap_or_default(),
+        balance: z(r.balance),
+        conditions,
     })
 }
 
@@ -337,7 +603,12 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
             if c.group.as_deref().is_some_and(|g| !enc::is_word(g)) {
                 return Err(format!("combatant '{}': a group is one word", c.id));
             }
-            Ok(())
+            if c.worn.is_fresh() {
+                return Ok(());
+            }
+            let b = &s.blocks[usize::from(c.block)];
+            b.check().map_err(|m| format!("combatant '{}': {m}", c.id))?;
+            c.worn.check(b).map_err(|(_, m)| format!("combatant '{}': {m}", c.id))
         },
     )?;
     for (i, b) in s.blocks.iter().enumerate() {

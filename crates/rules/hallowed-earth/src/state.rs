@@ -204,20 +204,45 @@ impl Conditions {
     /// Full defence is in force (HAL-R14).
     pub const GUARDING: u32 = 1 << 17;
 
+    /// The conditions combat injuries leave (HAL-R40), with their names in encounter files
+    /// (`conditions = [...]`): they outlast the fight, until the injury is healed.
+    pub const FROM_INJURIES: [(u32, &'static str); 8] = [
+        (Conditions::LAME, "lame"),
+        (Conditions::PRONE, "prone"),
+        (Conditions::EVERY_OTHER, "every-other-turn"),
+        (Conditions::MAIN_ARM, "main-arm-out"),
+        (Conditions::OFF_ARM, "off-arm-out"),
+        (Conditions::PARALYZED, "paralyzed"),
+        (Conditions::MUTE, "mute"),
+        (Conditions::CONCUSSED, "concussed"),
+    ];
+
+    /// Every flag of [`Conditions::FROM_INJURIES`].
+    pub const INJURY_FLAGS: u32 = Conditions::LAME
+        | Conditions::PRONE
+        | Conditions::EVERY_OTHER
+        | Conditions::MAIN_ARM
+        | Conditions::OFF_ARM
+        | Conditions::PARALYZED
+        | Conditions::MUTE
+        | Conditions::CONCUSSED;
+
     /// Whether a flag is set.
     pub fn has(self, flag: u32) -> bool {
         self.0 & flag != 0
     }
+
+    /// The names of the injury conditions set, in [`Conditions::FROM_INJURIES`] order.
+    pub fn injury_names(self) -> Vec<&'static str> {
+        Conditions::FROM_INJURIES
+            .iter()
+            .filter(|(f, _)| self.has(*f))
+            .map(|(_, n)| *n)
+            .collect()
+    }
 }
 
-/// A wound: one instance of Wound Point damage (HAL-R28).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Wound {
-    /// Its damage type (`untyped` for the costs of acting hurt, HAL-R43).
-    pub kind: String,
-    /// Wound Points lost.
-    pub amount: i16,
-}
+pub use crate::data::Wound;
 
 /// A combatant now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -279,8 +304,19 @@ pub struct Char {
 }
 
 impl Char {
-    /// A combatant as it enters the fight (`round` 0 for the encounter's own).
+    /// A combatant as it enters the fight (`round` 0 for the encounter's own), with what it
+    /// brings from earlier fights: wounds (HAL-R28), ability damage (HAL-H18), injuries and
+    /// what they left (HAL-R40), Stabilized (HAL-R32). Its Stress and Wound Points are set
+    /// when its Stress is rolled (HAL-R24).
     pub fn new(c: &Combatant, stats: &Stats, round: u32) -> Char {
+        let w = &c.worn;
+        let mut cond = w.conditions & Conditions::INJURY_FLAGS;
+        if c.surprised {
+            cond |= Conditions::SURPRISED;
+        }
+        if w.stabilized && w.wp.is_some_and(|wp| wp <= 0) {
+            cond |= Conditions::STABILIZED;
+        }
         Char {
             id: c.id.clone(),
             name: c.name.clone(),
@@ -293,11 +329,11 @@ impl Char {
             stress: 0,
             wp: 0,
             mana: stats.mana,
-            wounds: Vec::new(),
-            loss: [0; 6],
-            injuries: Vec::new(),
-            balance: 0,
-            cond: Conditions(if c.surprised { Conditions::SURPRISED } else { 0 }),
+            wounds: w.wounds.clone(),
+            loss: w.loss,
+            injuries: w.injuries.clone(),
+            balance: w.balance,
+            cond: Conditions(cond),
             declared: None,
             catch_up: None,
             arrived: round,
@@ -650,10 +686,18 @@ pub fn apply(s: &mut State, e: &Event) {
     match e {
         Event::Stress { who, max } => {
             let wp = s.wp_max(*who);
+            // What a creature of the encounter brings from earlier fights: Stress lost comes
+            // off the maximum just rolled (HAL-R24; fray's reading of HAL-H19), Wound Points
+            // start where they were left (HAL-R27).
+            let (lost, start_wp) = s
+                .setup
+                .combatants
+                .get(usize::from(*who))
+                .map_or((0, None), |k| (k.worn.stress_lost, k.worn.wp));
             let c = &mut s.chars[usize::from(*who)];
             c.stress_max = *max;
-            c.stress = *max;
-            c.wp = wp;
+            c.stress = (*max - lost).max(0);
+            c.wp = start_wp.map_or(wp, |v| v.min(wp));
         }
         Event::Initiative { group, roll } => {
             let Some(&first) = group.first() else { return };
@@ -995,6 +1039,7 @@ fn rule(s: &mut State, r: &Ruling) {
                 block,
                 group: None,
                 surprised: false,
+                worn: Default::default(),
             };
             // HAL-R12: it joins now; its Stress and Base Initiative are rolled next.
             let round = s.round.max(1);

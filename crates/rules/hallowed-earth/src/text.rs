@@ -8,12 +8,89 @@ use crate::{HallowedEarth, ai, check, codes, odds, setup, view};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
-use fray_engine::text::{Loaded, ReadFile, TextRuleset, grid_text};
+use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset, grid_text};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
 
 impl TextRuleset for HallowedEarth {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    /// The rests between fights (the chapter leaves recovery out, HAL-H19: these are fray's
+    /// own). A longer one does what a shorter one does; injuries heal only by `mending`.
+    const RESTS: &'static [Rest] = &[
+        Rest {
+            word: "rest",
+            what: "a short rest between fights: lost Stress and spent Mana come back (fray's own, HAL-H19's hook)",
+            restores: &["stress-lost", "mana"],
+        },
+        Rest {
+            word: "recovery",
+            what: "days of rest and care: Wound Points back to their maximum and the wounds healed, besides Stress and Mana (fray's own)",
+            restores: &["stress-lost", "mana", "wp", "stabilized", "wounds"],
+        },
+        Rest {
+            word: "mending",
+            what: "combat injuries healed (HAL-R40's \"until healed\"; when, the Referee says): lost ability points, the conditions and the Balance penalty they left, the injuries on the sheet",
+            restores: &["ability-loss", "conditions", "balance", "injuries"],
+        },
+    ];
+
+    /// What outlasts a fight, for every creature of a side a players' seat plays: Stress lost
+    /// (HAL-R24 rolls the maximum anew each fight, so the loss is what carries), Wound Points,
+    /// Mana, the wounds (HAL-R28, HAL-R32), Stabilized at 0 or below, and what injuries left:
+    /// ability damage (HAL-H18), the injuries, their conditions and Balance penalty (HAL-R40).
+    /// A dead creature stays dead (HAL-R31).
+    fn lasting(s: &State) -> Vec<Lasting> {
+        s.ids()
+            .filter(|&c| !s.seat_of(c).is_gm())
+            .map(|i| {
+                let c = s.ch(i);
+                let mut values = vec![
+                    ("stress-lost".to_string(), (c.stress_max - c.stress).max(0).to_string()),
+                    ("wp".to_string(), c.wp.to_string()),
+                    ("mana".to_string(), c.mana.to_string()),
+                ];
+                if c.wp <= 0 {
+                    values.push(("stabilized".into(), c.has(Conditions::STABILIZED).to_string()));
+                }
+                let wounds: Vec<String> = c
+                    .wounds
+                    .iter()
+                    .map(|w| format!("{{ type = {}, amount = {} }}", toml_string(&w.kind), w.amount))
+                    .collect();
+                values.push(("wounds".into(), format!("[{}]", wounds.join(", "))));
+                let loss: Vec<String> = crate::data::Ability::ALL
+                    .iter()
+                    .zip(c.loss)
+                    .filter(|(_, l)| *l != 0)
+                    .map(|(a, l)| format!("{} = {l}", a.name()))
+                    .collect();
+                if !loss.is_empty() {
+                    values.push(("ability-loss".into(), format!("{{ {} }}", loss.join(", "))));
+                }
+                let conditions = c.cond.injury_names();
+                if !conditions.is_empty() {
+                    let names: Vec<String> = conditions.iter().map(|n| toml_string(n)).collect();
+                    values.push(("conditions".into(), format!("[{}]", names.join(", "))));
+                }
+                if c.balance != 0 {
+                    values.push(("balance".into(), c.balance.to_string()));
+                }
+                if !c.injuries.is_empty() {
+                    let names: Vec<String> = c.injuries.iter().map(|n| toml_string(n)).collect();
+                    values.push(("injuries".into(), format!("[{}]", names.join(", "))));
+                }
+                if c.has(Conditions::DEAD) {
+                    values.push(("dead".into(), "true".into()));
+                }
+                Lasting {
+                    id: c.id.clone(),
+                    name: c.name.clone(),
+                    values,
+                }
+            })
+            .collect()
+    }
 
     fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
         let (setup, options) = setup::load(source)?;
@@ -32,7 +109,25 @@ impl TextRuleset for HallowedEarth {
     fn describe_event(s: &State, e: &Event) -> Option<String> {
         let name = |w: &u16| s.ch(*w).name.as_str();
         Some(match e {
-            Event::Stress { who, max } => format!("{}: Stress {max}, Wound Points {}", name(who), s.ch(*who).wp),
+            Event::Stress { who, max } => {
+                let c = s.ch(*who);
+                let worn = s
+                    .setup
+                    .combatants
+                    .get(usize::from(*who))
+                    .is_some_and(|k| !k.worn.is_fresh());
+                if worn {
+                    format!(
+                        "{}: Stress {} of {max}, Wound Points {} of {} (as earlier fights left it)",
+                        name(who),
+                        c.stress,
+                        c.wp,
+                        s.wp_max(*who)
+                    )
+                } else {
+                    format!("{}: Stress {max}, Wound Points {}", name(who), c.wp)
+                }
+            }
             Event::Initiative { group, roll } => {
                 let bases: Vec<String> = group
                     .iter()
@@ -318,6 +413,9 @@ impl TextRuleset for HallowedEarth {
                 c.at,
                 status(s, i)
             );
+            if let Some(sheet) = sheet(c) {
+                let _ = writeln!(out, "      {sheet}");
+            }
         }
         out
     }
@@ -440,6 +538,37 @@ fn status(s: &State, c: u16) -> String {
     }
 }
 
+/// What a creature's sheet records of its hurts: its wounds (HAL-R28), injuries (HAL-R38)
+/// with the ability damage (HAL-H18), Balance penalty and conditions they left; `None` for an
+/// unhurt creature.
+fn sheet(c: &crate::state::Char) -> Option<String> {
+    let mut parts = Vec::new();
+    if !c.wounds.is_empty() {
+        let w: Vec<String> = c.wounds.iter().map(|w| format!("{} {}", w.amount, w.kind)).collect();
+        parts.push(format!("wounds {}", w.join(", ")));
+    }
+    if !c.injuries.is_empty() {
+        parts.push(format!("injuries: {}", c.injuries.join(", ")));
+    }
+    let loss: Vec<String> = crate::data::Ability::ALL
+        .iter()
+        .zip(c.loss)
+        .filter(|(_, l)| *l != 0)
+        .map(|(a, l)| format!("{} -{l}", a.name()))
+        .collect();
+    if !loss.is_empty() {
+        parts.push(loss.join(", "));
+    }
+    if c.balance != 0 {
+        parts.push(format!("Balance {:+}", c.balance));
+    }
+    let conditions = c.cond.injury_names();
+    if !conditions.is_empty() {
+        parts.push(conditions.join(", "));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 /// "X win (reason)" or "no winner (reason)", once the combat has ended.
 fn result(s: &State) -> Option<String> {
     let o = s.outcome.as_ref()?;
@@ -503,4 +632,9 @@ fn now(s: &State, seat: Seat) -> String {
 fn marker(i: usize) -> char {
     const MARKS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@&";
     MARKS.get(i).map_or('?', |&b| b as char)
+}
+
+/// A TOML basic string.
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
 }

@@ -194,34 +194,67 @@ impl Ingenuity {
 
 impl TextRuleset for Ingenuity {
     /// A rest brings health, endurance, stamina and focus back; nothing restores the death
-    /// difficulty, whose rise is permanent (ING-R62).
-    const RESTS: &'static [Rest] = &[Rest {
-        word: "rest",
-        what: "a rest between fights: current health, endurance, stamina and focus back to their maximum (the death difficulty stays: ING-R62)",
-        restores: &["now"],
-    }];
+    /// difficulty, whose rise is permanent (ING-R62). Spent durability stays spent until the
+    /// item is repaired (the persistent state the rules list).
+    const RESTS: &'static [Rest] = &[
+        Rest {
+            word: "rest",
+            what: "a rest between fights: current health, endurance, stamina and focus back to their maximum (the death difficulty stays: ING-R62)",
+            restores: &["now"],
+        },
+        Rest {
+            word: "repair",
+            what: "repairs: the durability items lost to blocks and parries comes back (ING-R51, ING-R53: it stays spent until then)",
+            restores: &["durability"],
+        },
+    ];
 
-    /// What outlasts a fight (the persistent character state): current health, endurance,
-    /// stamina and focus, and the death difficulty, of every character a player's seat plays.
+    /// What outlasts a fight (the persistent character state), of every character a player's
+    /// seat plays: current health, endurance, stamina and focus, the death difficulty
+    /// (ING-R62), the durability its items lost (ING-R51, ING-R53, ING-R55), and death.
+    /// Conditions last for the scene (ING-R66), so none is kept.
     fn lasting(state: &State) -> Vec<Lasting> {
         state
             .ids()
             .filter(|&c| !state.info(c).seat.is_gm())
             .map(|c| {
                 let (info, ch) = (state.info(c), &state.chars[c as usize]);
+                let mut values = vec![
+                    (
+                        "now".into(),
+                        format!(
+                            "{{ health = {}, endurance = {}, stamina = {}, focus = {} }}",
+                            ch.health, ch.endurance, ch.stamina, ch.focus
+                        ),
+                    ),
+                    ("death-difficulty".into(), ch.death_difficulty.to_string()),
+                ];
+                // The items of its own (not those picked up in the fight) that lost durability;
+                // the encounter key gives one value per item id, so of several copies the most
+                // worn one counts.
+                let armoury = &state.setup.armoury;
+                let mut worn: Vec<(&str, i16)> = Vec::new();
+                for k in ch.items.iter().filter(|k| info.start.items.contains(&k.item)) {
+                    let it = armoury.item(k.item);
+                    if k.durability >= it.durability {
+                        continue;
+                    }
+                    match worn.iter_mut().find(|(id, _)| *id == it.id) {
+                        Some((_, d)) => *d = (*d).min(k.durability),
+                        None => worn.push((&it.id, k.durability)),
+                    }
+                }
+                if !worn.is_empty() {
+                    let items: Vec<String> = worn.iter().map(|(id, d)| format!("{} = {d}", toml_key(id))).collect();
+                    values.push(("durability".into(), format!("{{ {} }}", items.join(", "))));
+                }
+                if ch.dead {
+                    values.push(("dead".into(), "true".into()));
+                }
                 Lasting {
                     id: info.id.clone(),
                     name: info.name.clone(),
-                    values: vec![
-                        (
-                            "now".into(),
-                            format!(
-                                "{{ health = {}, endurance = {}, stamina = {}, focus = {} }}",
-                                ch.health, ch.endurance, ch.stamina, ch.focus
-                            ),
-                        ),
-                        ("death-difficulty".into(), ch.death_difficulty.to_string()),
-                    ],
+                    values,
                 }
             })
             .collect()
@@ -371,5 +404,14 @@ impl Summarize for Ingenuity {
 
     fn heuristic_policy() -> Box<dyn Policy<Self>> {
         Box::new(ai::Heuristic::new())
+    }
+}
+
+/// A key of a TOML table: bare when it can be, quoted otherwise.
+fn toml_key(k: &str) -> String {
+    if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        k.to_string()
+    } else {
+        toml::Value::String(k.to_string()).to_string()
     }
 }

@@ -319,6 +319,7 @@ struct RawChar {
     death_difficulty: Option<i16>,
     unconscious: Option<bool>,
     conditions: Option<Vec<Spanned<String>>>,
+    dead: Option<Spanned<bool>>,
 }
 
 // A combatant takes every field it leaves out from its template.
@@ -354,7 +355,8 @@ fray_engine::combatant_table!(RawChar {
     now,
     death_difficulty,
     unconscious,
-    conditions
+    conditions,
+    dead
 });
 
 type Ctx<'a> = Diags<'a>;
@@ -686,6 +688,15 @@ fn character(
     let r = raw.get_ref().over(base);
     let errors_before = cx.errors.len();
     let id = enc::combatant_id(cx, r.id.as_ref(), span.clone(), template, "guard-1")?;
+    if let Some(dead) = r.dead.as_ref().filter(|d| *d.get_ref()) {
+        // A campaign writes it for a character that died: the dead do not come back (ING-R62
+        // is the last chance a character gets).
+        cx.err(
+            dead.span(),
+            format!("combatant '{id}' is dead (ING-R62): the dead do not fight again, and no rest brings them back"),
+        );
+        return None;
+    }
     let team = match (&r.team, template) {
         (Some(s), _) => enc::index_of(cx, s, teams.iter().map(|x| x.id.as_str()), "team").map_or(0, |i| i as u8),
         (None, true) => 0,

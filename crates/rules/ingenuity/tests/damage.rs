@@ -447,6 +447,22 @@ fn ing_r62_the_death_difficulty_is_kept_per_character() {
 }
 
 #[test]
+fn ing_r62_a_campaign_keeps_a_dead_character_dead() {
+    use fray_engine::text::TextRuleset;
+    let hero = format!("{FRAIL}\ndeath-difficulty = 15");
+    let mut t = foe_turn(&hero, "\"rock\"", "");
+    t.dice(&[2, 2, 10, 14]);
+    t.cmd("attack hero");
+    assert!(t.ch("hero").dead);
+    let lasting = fray_ingenuity::Ingenuity::lasting(t.s());
+    let hero = lasting
+        .iter()
+        .find(|l| l.id == "hero")
+        .expect("the hero is the players'");
+    assert_eq!(hero.values.last(), Some(&("dead".to_string(), "true".to_string())));
+}
+
+#[test]
 fn ing_r62_option_death_difficulty() {
     let mut t = foe_turn(FRAIL, "\"rock\"", "[options]\ndeath-difficulty = 12");
     t.dice(&[2, 2, 10, 11]);

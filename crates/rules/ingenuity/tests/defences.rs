@@ -329,6 +329,38 @@ fn ing_r51_ing_h3_block_is_declared_after_the_hit_and_the_shield_takes_damage_le
 }
 
 #[test]
+fn ing_r51_r55_a_campaign_keeps_the_durability_lost_until_a_repair() {
+    use fray_engine::text::TextRuleset;
+    use fray_ingenuity::Ingenuity;
+    let mut t = attacked(BLOCKER, "\"spear\"", "");
+    t.dice(&[1, 1, 10]);
+    t.cmd("pass");
+    t.cmd("block shield");
+    assert_eq!(durability(&t, "shield"), 2);
+    t.cmd("gm end pcs");
+    // The hero (the players' seat) leaves its worn shield; the untouched spear is not named; the
+    // foe (the GM's) leaves nothing.
+    let lasting = Ingenuity::lasting(t.s());
+    assert_eq!(lasting.len(), 1);
+    assert_eq!(
+        lasting[0].values.last(),
+        Some(&("durability".to_string(), "{ shield = 2 }".to_string()))
+    );
+    // The next encounter starts with it worn.
+    let next = duel(
+        &format!("{BLOCKER}\ndurability = {}", lasting[0].values[2].1),
+        "\"spear\"",
+        "",
+    );
+    let t = T::turn_of(&next, "foe");
+    assert_eq!(durability(&t, "shield"), 2);
+    // Only a repair gives it back.
+    let repair = Ingenuity::RESTS.iter().find(|r| r.word == "repair").expect("a repair");
+    assert_eq!(repair.restores, ["durability"]);
+    assert!(!Ingenuity::RESTS.iter().any(|r| r.restores.contains(&"dead")));
+}
+
+#[test]
 fn ing_r51_no_block_after_a_miss() {
     let mut t = attacked("evasion = 9\nitems = [\"spear\", \"shield\"]", "\"spear\"", "");
     t.dice(&[1, 1, 10]);

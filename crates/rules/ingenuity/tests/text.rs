@@ -270,3 +270,44 @@ fn the_view_has_the_order_who_acted_every_gauge_and_status_for_the_seat() {
     assert!(foe["pos"].is_null() && foe["stamina"].is_null() && foe["statuses"].is_null());
     assert_eq!(v["combatants"][1]["statuses"][0]["name"], "harmed");
 }
+
+#[test]
+fn ing_r62_a_dead_character_is_refused_at_its_dead_key_and_carried_durability_is_checked() {
+    // A campaign writes `dead = true` for a character that died: no rest brings it back.
+    let toml = enc(
+        &[". . . ."],
+        &format!(
+            "{}{}",
+            who("hero", "pcs", "0,0", "dead = true"),
+            who("foe", "foes", "2,0", "")
+        ),
+    );
+    let d = diagnostics(&toml);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].message.contains("combatant 'hero' is dead (ING-R62)"),
+        "{}",
+        d[0].message
+    );
+    assert_eq!(d[0].line, line_of(&toml, "dead = true", 0));
+    // Durability carried beyond the item's own is refused with the item's range.
+    let toml = enc(
+        &[". . . ."],
+        &format!(
+            "{}{}",
+            who(
+                "hero",
+                "pcs",
+                "0,0",
+                "items = [\"buckler\"]\ndurability = { buckler = 40 }"
+            ),
+            who("foe", "foes", "2,0", "")
+        ),
+    );
+    let d = diagnostics(&toml);
+    assert!(
+        d.iter()
+            .any(|x| x.message.contains("durability of 'buckler' must be 0 to")),
+        "{d:?}"
+    );
+}

@@ -108,9 +108,43 @@ pub struct Combatant {
     pub cover: bool,
     /// Health at the start, if lower than its maximum.
     pub health: Option<i32>,
-    /// Its numbers.
+    /// Its numbers (abilities already lowered by [`Worn::lowered`], gear already short of
+    /// [`Worn::lost`]).
     pub stats: Stats,
+    /// What it brings from earlier fights (a campaign's lasting state); nothing for a fresh
+    /// character.
+    #[serde(default, skip_serializing_if = "Worn::is_fresh")]
+    pub worn: Worn,
 }
+
+/// What a character brings into the fight from earlier ones: a campaign writes these keys into
+/// its table (`TextRuleset::lasting`), and an encounter may give them itself. All at their
+/// defaults for a fresh character.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Worn {
+    /// STR, AGI and WIT lowered by injuries until a full rest (the game's Health chapter).
+    pub lowered: [u8; 3],
+    /// Items of its own (indices into `wield` then `carry`) damaged by earlier fights (MUR-R48).
+    pub damaged: Vec<u8>,
+    /// Its armour is damaged (MUR-R48).
+    pub armour_damaged: bool,
+    /// Items of its own destroyed or used up in earlier fights (MUR-R48, MUR-R49): no longer in
+    /// `wield` or `carry`.
+    pub lost: Vec<String>,
+    /// Its armour was destroyed (MUR-R50): it wears none now.
+    pub armour_lost: bool,
+}
+
+impl Worn {
+    /// Whether it brings nothing: a fresh character.
+    pub fn is_fresh(&self) -> bool {
+        *self == Worn::default()
+    }
+}
+
+/// The keys an encounter gives the abilities in.
+const ABILITY_KEYS: [&str; 3] = ["str", "agi", "wit"];
 
 pub use fray_engine::sides::Side;
 
@@ -214,6 +248,22 @@ struct RawCombatant {
     wield: Option<Spanned<Vec<String>>>,
     carry: Option<Spanned<Vec<String>>>,
     powers: Option<Spanned<Vec<String>>>,
+    // What the character brings from earlier fights (see [`Worn`]).
+    lowered: Option<Spanned<RawLowered>>,
+    damaged: Option<Spanned<Vec<String>>>,
+    lost: Option<Spanned<Vec<String>>>,
+    armour_damaged: Option<bool>,
+    armour_lost: Option<Spanned<bool>>,
+    dead: Option<Spanned<bool>>,
+}
+
+/// Abilities lowered, as an encounter writes them: `{ str = 2 }`.
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields)]
+struct RawLowered {
+    str: Option<u8>,
+    agi: Option<u8>,
+    wit: Option<u8>,
 }
 
 // A combatant takes every field it leaves out from its template.
@@ -237,7 +287,13 @@ fray_engine::combatant_table!(RawCombatant {
     helmet,
     wield,
     carry,
-    powers
+    powers,
+    lowered,
+    damaged,
+    lost,
+    armour_damaged,
+    armour_lost,
+    dead
 });
 
 /// How the kit sees the combatants, in a file and in a record: places are checked here.
@@ -457,9 +513,23 @@ fn combatant(
         }
         l.get_ref().clone()
     };
-    let wield = list(d, &r.wield, "item", &|w| known.items.contains_key(w));
-    let carry = list(d, &r.carry, "item", &|w| known.items.contains_key(w));
+    let mut wield = list(d, &r.wield, "item", &|w| known.items.contains_key(w));
+    let mut carry = list(d, &r.carry, "item", &|w| known.items.contains_key(w));
     let powers = list(d, &r.powers, "power", &|w| known.powers.contains_key(w));
+    let mut armour = armour;
+    let worn = worn(
+        d,
+        raw,
+        &r,
+        template,
+        &id,
+        [str, agi, wit],
+        &mut wield,
+        &mut carry,
+        &mut armour,
+    )?;
+    let scores = [str, agi, wit];
+    let [str, agi, wit] = [0, 1, 2].map(|i| scores[i].saturating_sub(worn.lowered[i]));
     let stats = Stats {
         abilities: [str, agi, wit],
         size: r.size.unwrap_or(Size::Medium),
@@ -501,7 +571,130 @@ fn combatant(
         cover: r.cover.unwrap_or(false),
         health,
         stats,
+        worn,
     })
+}
+
+/// What a combatant brings from earlier fights ([`Worn`]), as its table gives it: abilities
+/// lowered (each must leave the score at 1 or more: at 0 the character is dead), items lost
+/// (taken out of `wield` and `carry`: `carry` first) and damaged (of those left), its armour
+/// damaged or lost (`armour` becomes none). A template gives none of it. `None` after
+/// reporting a problem that leaves no character to build.
+#[allow(clippy::too_many_arguments)]
+fn worn(
+    d: &mut Diags,
+    raw: &Spanned<RawCombatant>,
+    r: &RawCombatant,
+    template: bool,
+    id: &str,
+    abilities: [u8; 3],
+    wield: &mut Vec<String>,
+    carry: &mut Vec<String>,
+    armour: &mut u8,
+) -> Option<Worn> {
+    let given = [
+        ("lowered", r.lowered.is_some()),
+        ("damaged", r.damaged.is_some()),
+        ("lost", r.lost.is_some()),
+        ("armour-damaged", r.armour_damaged.is_some()),
+        ("armour-lost", r.armour_lost.is_some()),
+        ("dead", r.dead.is_some()),
+    ];
+    if template {
+        if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+            d.err(
+                raw.span(),
+                format!("{key} belongs to one character's state, not to a template: give it in a [[combatant]] table"),
+            );
+        }
+        return Some(Worn::default());
+    }
+    if let Some(dead) = r.dead.as_ref().filter(|x| *x.get_ref()) {
+        // A campaign writes it for a character that died: a dead character is replaced by a
+        // new one (the game's Health chapter), it does not fight again.
+        d.err(
+            dead.span(),
+            format!("combatant '{id}' is dead: the dead do not fight again, and no rest brings them back"),
+        );
+        return None;
+    }
+    let mut w = Worn::default();
+    if let Some(l) = &r.lowered {
+        let l = l.get_ref();
+        w.lowered = [l.str.unwrap_or(0), l.agi.unwrap_or(0), l.wit.unwrap_or(0)];
+    }
+    for (i, (&score, &by)) in abilities.iter().zip(&w.lowered).enumerate() {
+        if by > 0 && by >= score {
+            let at = r.lowered.as_ref().map_or(raw.span(), Spanned::span);
+            d.err(
+                at,
+                format!(
+                    "lowered {} = {by} leaves '{id}' {} {}: an ability at 0 or below kills",
+                    ABILITY_KEYS[i],
+                    ABILITY_KEYS[i].to_uppercase(),
+                    i32::from(score) - i32::from(by)
+                ),
+            );
+            return None;
+        }
+    }
+    if let Some(lost) = &r.lost {
+        for item in lost.get_ref() {
+            let at = carry.iter().position(|x| x == item);
+            match at {
+                Some(i) => {
+                    carry.remove(i);
+                }
+                None => match wield.iter().position(|x| x == item) {
+                    Some(i) => {
+                        wield.remove(i);
+                    }
+                    None => {
+                        d.err(
+                            lost.span(),
+                            format!("lost names '{item}', which '{id}' does not have (in wield or carry) to lose"),
+                        );
+                        return None;
+                    }
+                },
+            }
+            w.lost.push(item.clone());
+        }
+    }
+    if let Some(damaged) = &r.damaged {
+        let all: Vec<&String> = wield.iter().chain(carry.iter()).collect();
+        for item in damaged.get_ref() {
+            let free = (0..all.len()).find(|&i| *all[i] == *item && !w.damaged.contains(&(i as u8)));
+            match free {
+                Some(i) => w.damaged.push(i as u8),
+                None => {
+                    d.err(
+                        damaged.span(),
+                        format!(
+                            "damaged names '{item}', which '{id}' does not have (in wield or carry, once for each)"
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        w.damaged.sort_unstable();
+    }
+    if r.armour_lost.as_ref().is_some_and(|a| *a.get_ref()) {
+        if *armour == 0 {
+            let at = r.armour_lost.as_ref().map_or(raw.span(), Spanned::span);
+            d.err(at, format!("armour-lost: '{id}' wears no armour to lose"));
+            return None;
+        }
+        *armour = 0;
+        w.armour_lost = true;
+    }
+    w.armour_damaged = r.armour_damaged.unwrap_or(false) && !w.armour_lost;
+    if w.armour_damaged && *armour == 0 {
+        d.err(raw.span(), format!("armour-damaged: '{id}' wears no armour"));
+        return None;
+    }
+    Some(w)
 }
 
 /// Two items in hand need a free hand each: a two-handed item is held alone.
@@ -559,6 +752,18 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
             }
             if c.health.is_some_and(|h| !(1..=c.stats.max_health()).contains(&h)) {
                 return Err(format!("combatant '{}' starts with health out of range", c.id));
+            }
+            let items = c.stats.wield.len() + c.stats.carry.len();
+            let w = &c.worn;
+            if w.damaged.iter().any(|&i| usize::from(i) >= items)
+                || w.lowered.iter().any(|&l| l > 18)
+                || (w.armour_damaged && (w.armour_lost || c.stats.armour == 0))
+                || w.lost.len() > 64
+            {
+                return Err(format!(
+                    "combatant '{}': its worn state does not fit its stat block",
+                    c.id
+                ));
             }
             check_names(s, &c.stats).map_err(|m| format!("combatant '{}': {m}", c.id))
         },

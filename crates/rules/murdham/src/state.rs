@@ -134,6 +134,18 @@ pub struct Char {
     pub armour_damaged: bool,
     /// Its armour is destroyed.
     pub armour_lost: bool,
+    /// STR, AGI and WIT lowered by injuries or the GM, earlier fights' included (they last
+    /// until a full rest).
+    #[serde(default, skip_serializing_if = "is_zero3")]
+    pub lowered: [u8; 3],
+    /// Items of its own (indices into `items`) destroyed or used up in this fight (MUR-R48 to
+    /// MUR-R50; drunk, thrown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost: Vec<u8>,
+}
+
+fn is_zero3(v: &[u8; 3]) -> bool {
+    *v == [0; 3]
 }
 
 impl Char {
@@ -146,8 +158,9 @@ impl Char {
             let def = items.get(id);
             list.push(Item {
                 id: id.clone(),
-                // MUR-R51, MUR-H16: fragile items, improvised weapons among them, start damaged.
-                damaged: def.is_some_and(|d| d.has(Keyword::Fragile)),
+                // MUR-R51, MUR-H16: fragile items, improvised weapons among them, start damaged;
+                // so do those an earlier fight damaged (MUR-R48).
+                damaged: def.is_some_and(|d| d.has(Keyword::Fragile)) || c.worn.damaged.contains(&(i as u8)),
                 used: false,
                 spent: None,
                 gone: false,
@@ -185,8 +198,10 @@ impl Char {
             penetrating: false,
             overwhelming: false,
             armour_used: false,
-            armour_damaged: false,
+            armour_damaged: c.worn.armour_damaged,
             armour_lost: false,
+            lowered: c.worn.lowered,
+            lost: Vec::new(),
         }
     }
 
@@ -1057,6 +1072,8 @@ pub fn apply(s: &mut State, e: &Event) {
                 let c = &mut s.chars[*who as usize];
                 let v = &mut c.stats.abilities[*a as usize];
                 *v = v.saturating_sub(*n);
+                let l = &mut c.lowered[*a as usize];
+                *l = l.saturating_add(*n);
             }
         }
         Event::Revealed { who, at, cover } => {
@@ -1118,8 +1135,8 @@ pub fn apply(s: &mut State, e: &Event) {
                     i.spent = Some(0);
                 }
             }
-            if *spent && consumable {
-                take_item(c, *item);
+            if *spent && consumable && take_item(c, *item).is_some() {
+                c.lost.push(*item);
             }
         }
         Event::Reloaded { who, item } => {
@@ -1139,7 +1156,9 @@ pub fn apply(s: &mut State, e: &Event) {
                 None if *destroyed => c.armour_lost = true,
                 None => c.armour_damaged = true,
                 Some(i) if *destroyed => {
-                    take_item(c, *i);
+                    if take_item(c, *i).is_some() {
+                        c.lost.push(*i);
+                    }
                 }
                 Some(i) => {
                     if let Some(it) = c.items.get_mut(*i as usize) {
@@ -1221,7 +1240,16 @@ fn rule(s: &mut State, r: &Ruling) {
                 crate::command::Gauge::Health => c.health = i32::from(by.apply(c.health as i16)),
                 crate::command::Gauge::Ability(a) => {
                     let v = &mut c.stats.abilities[*a as usize];
+                    let before = *v;
                     *v = by.apply(i16::from(*v)).clamp(0, 19) as u8;
+                    // A score the GM lowers is lowered until a full rest, as an injury's is;
+                    // raising it gives back what was lowered first.
+                    let l = &mut c.lowered[*a as usize];
+                    if *v < before {
+                        *l = l.saturating_add(before - *v);
+                    } else {
+                        *l = l.saturating_sub(*v - before);
+                    }
                 }
             }
         }
@@ -1243,6 +1271,7 @@ fn rule(s: &mut State, r: &Ruling) {
                 cover: false,
                 health: None,
                 stats,
+                worn: Default::default(),
             };
             s.chars.push(Char::new(&c, &s.setup.items));
             s.order.add_member(*side);

@@ -3,7 +3,7 @@
 //! shown leave out the characters hidden from it (MUR-R57).
 
 use crate::command::{self, Command};
-use crate::data::Ability;
+use crate::data::{Ability, Keyword};
 use crate::setup::Cid;
 use crate::state::{Char, Condition, Event, Frame, Mode, Phase, Stage, State, Status, Why, With};
 use crate::view::hidden_from;
@@ -77,25 +77,93 @@ fn item_name(s: &State, who: Cid, i: u8) -> String {
 impl TextRuleset for Murdham {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
-    /// A rest heals a character back to its maximum health.
-    const RESTS: &'static [Rest] = &[Rest {
-        word: "rest",
-        what: "a rest after the fight: health back to its maximum",
-        restores: &["health"],
-    }];
+    /// The rests between fights: the game's day rest (health) and full rest (health and
+    /// abilities lowered by injuries), from its Rest & Recovery chapter, and fray's own refit
+    /// for the gear the durability rolls wore out (MUR-R48; the chapters name no repair).
+    const RESTS: &'static [Rest] = &[
+        Rest {
+            word: "rest",
+            what: "a day rest (a watch to eat, drink and sleep): health back to its maximum",
+            restores: &["health"],
+        },
+        Rest {
+            word: "full-rest",
+            what: "a full rest (a week in a settlement): health back, and abilities lowered by injuries restored",
+            restores: &["health", "lowered"],
+        },
+        Rest {
+            word: "refit",
+            what: "the gear mended and replaced: damaged items and armour repaired, destroyed and used-up ones bought again (fray's own)",
+            restores: &["damaged", "lost", "armour-damaged", "armour-lost"],
+        },
+    ];
 
-    /// Health lost in a fight stays lost into the next one, for every character a player's
-    /// seat plays (a character at 0 health, or dead, cannot start another fight until it
-    /// rests: a fight starts with health between 1 and the maximum).
+    /// What outlasts a fight, for every character a player's seat plays: health (a fight
+    /// starts with health between 1 and the maximum, so one left at 0 waits for a rest),
+    /// abilities lowered by injuries, the gear the fight and its durability rolls damaged or
+    /// destroyed and the consumables used up (MUR-R48 to MUR-R51), and death.
     fn lasting(state: &State) -> Vec<Lasting> {
         state
             .chars
             .iter()
-            .filter(|ch| state.setup.sides.get(ch.side as usize).is_some_and(|s| !s.seat.is_gm()))
-            .map(|ch| Lasting {
-                id: ch.id.clone(),
-                name: ch.name.clone(),
-                values: vec![("health".into(), ch.health.to_string())],
+            .enumerate()
+            .filter(|(_, ch)| state.setup.sides.get(ch.side as usize).is_some_and(|s| !s.seat.is_gm()))
+            .map(|(i, ch)| {
+                let earlier = state.setup.combatants.get(i).map(|k| &k.worn);
+                // Never above the maximum now (a lowered STR lowers it), which the next fight
+                // starts within.
+                let health = ch.health.min(ch.stats.max_health());
+                let mut values = vec![("health".to_string(), health.to_string())];
+                if ch.lowered != [0; 3] {
+                    let l: Vec<String> = ["str", "agi", "wit"]
+                        .iter()
+                        .zip(ch.lowered)
+                        .filter(|(_, v)| *v > 0)
+                        .map(|(k, v)| format!("{k} = {v}"))
+                        .collect();
+                    values.push(("lowered".into(), format!("{{ {} }}", l.join(", "))));
+                }
+                // Its own items are the first ones (picked-up ones come after them).
+                let own = ch.stats.wield.len() + ch.stats.carry.len();
+                let fragile = |id: &str| state.setup.item(id).is_some_and(|d| d.has(Keyword::Fragile));
+                let damaged: Vec<String> = ch.items[..own.min(ch.items.len())]
+                    .iter()
+                    .filter(|it| it.damaged && !it.gone && !fragile(&it.id))
+                    .map(|it| toml::Value::String(it.id.clone()).to_string())
+                    .collect();
+                if !damaged.is_empty() {
+                    values.push(("damaged".into(), format!("[{}]", damaged.join(", "))));
+                }
+                let lost: Vec<String> = earlier
+                    .map_or(&[][..], |w| &w.lost[..])
+                    .iter()
+                    .cloned()
+                    .chain(
+                        ch.lost
+                            .iter()
+                            .filter(|&&i| usize::from(i) < own)
+                            .filter_map(|&i| ch.items.get(usize::from(i)).map(|it| it.id.clone())),
+                    )
+                    .map(toml::Value::String)
+                    .map(|v| v.to_string())
+                    .collect();
+                if !lost.is_empty() {
+                    values.push(("lost".into(), format!("[{}]", lost.join(", "))));
+                }
+                if ch.armour_damaged && !ch.armour_lost {
+                    values.push(("armour-damaged".into(), "true".into()));
+                }
+                if ch.armour_lost || earlier.is_some_and(|w| w.armour_lost) {
+                    values.push(("armour-lost".into(), "true".into()));
+                }
+                if ch.status == Status::Dead {
+                    values.push(("dead".into(), "true".into()));
+                }
+                Lasting {
+                    id: ch.id.clone(),
+                    name: ch.name.clone(),
+                    values,
+                }
             })
             .collect()
     }

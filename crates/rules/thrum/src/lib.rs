@@ -273,29 +273,39 @@ impl TextRuleset for Thrum {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
     /// Downtime restores lost Fatigue and Stress Tolerance and Wounds: no combat rule does
-    /// (THR-R180).
+    /// (THR-R180); Nova Potential is lost at Downtime (THR-R188).
     const RESTS: &'static [Rest] = &[Rest {
         word: "downtime",
-        what: "Downtime: lost Fatigue and Stress Tolerance and Wounds are restored (THR-R180)",
-        restores: &["fatigue-tolerance", "stress-tolerance", "wounds"],
+        what: "Downtime: lost Fatigue and Stress Tolerance and Wounds are restored (THR-R180), Nova Potential is lost (THR-R188)",
+        restores: &["fatigue-tolerance", "stress-tolerance", "wounds", "nova"],
     }];
 
     /// Each PC's current Fatigue and Stress Tolerance (saved at End of Combat, THR-R185) and
-    /// Wounds carry into later combats until Downtime (THR-R180).
+    /// Wounds carry into later combats until Downtime (THR-R180), and so does the Potential of
+    /// its Nova abilities (THR-R188).
     fn lasting(state: &State) -> Vec<Lasting> {
         state
             .ids()
             .filter(|&c| state.is_pc(c))
             .map(|c| {
                 let (info, ch) = (state.info(c), &state.chars[c as usize]);
+                let mut values = vec![
+                    ("fatigue-tolerance".into(), ch.ft.to_string()),
+                    ("stress-tolerance".into(), ch.st.to_string()),
+                    ("wounds".into(), ch.wounds.to_string()),
+                ];
+                if !ch.nova.is_empty() {
+                    let potential: Vec<String> = ch
+                        .nova
+                        .iter()
+                        .map(|n| format!("{} = {}", toml_key(&state.setup.book.get(n.ability).id), n.potential))
+                        .collect();
+                    values.push(("nova".into(), format!("{{ {} }}", potential.join(", "))));
+                }
                 Lasting {
                     id: info.id.clone(),
                     name: info.name.clone(),
-                    values: vec![
-                        ("fatigue-tolerance".into(), ch.ft.to_string()),
-                        ("stress-tolerance".into(), ch.st.to_string()),
-                        ("wounds".into(), ch.wounds.to_string()),
-                    ],
+                    values,
                 }
             })
             .collect()
@@ -377,5 +387,15 @@ gm end <side>|none"
             },
             _ => None,
         }
+    }
+}
+
+/// A key of a TOML table: bare when it can be, quoted otherwise (an upgraded ability's id has a
+/// `+`).
+fn toml_key(k: &str) -> String {
+    if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        k.to_string()
+    } else {
+        toml::Value::String(k.to_string()).to_string()
     }
 }

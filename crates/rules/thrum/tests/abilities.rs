@@ -654,6 +654,25 @@ fn thr_r188_nova_potential_at_the_end_of_combat_is_carried_in_plus_earned() {
 }
 
 #[test]
+fn thr_r188_a_campaign_keeps_nova_potential_until_downtime() {
+    let mut t = duelist("nova = { final-flourish = 1 }");
+    next_round(&mut t);
+    t.cmd("gm end pcs");
+    // The PC leaves its Potential in the roster, written as the encounter key `nova`; the NPC
+    // leaves nothing.
+    let lasting = Thrum::lasting(t.s());
+    assert_eq!(lasting.len(), 1);
+    assert_eq!(
+        lasting[0].values.last(),
+        Some(&("nova".to_string(), "{ final-flourish = 2 }".to_string()))
+    );
+    let next = duelist(&format!("nova = {}", lasting[0].values[3].1));
+    assert_eq!(potential(&next), 2);
+    // Downtime loses it (THR-R188).
+    assert!(Thrum::RESTS[0].restores.contains(&"nova"));
+}
+
+#[test]
 fn thr_r188_spent_potential_is_gone_from_the_end_state() {
     let mut t = duelist("nova = { final-flourish = 3 }");
     t.cmd("act final-flourish e");
