@@ -663,7 +663,10 @@ pub fn defence_roll(s: &State, defender: Cid, d: Defence, attacker: Cid) -> (Tal
     );
     debug_assert_eq!(
         roll,
-        (defence_tally(s, defender, d), defence_modifier(s, defender, d, attacker))
+        (
+            defence_tally(s, defender, d),
+            defence_modifier(s, defender, d, attacker)
+        )
     );
     roll
 }
