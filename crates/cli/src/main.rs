@@ -161,6 +161,17 @@ enum Cmd {
         /// Only these characters (by id).
         characters: Vec<String>,
     },
+    /// Take characters out of a campaign's roster (one who died, or who left the party): their
+    /// next encounter of the campaign starts from the file's own values.
+    Retire {
+        /// The saved-games database.
+        db: PathBuf,
+        /// The campaign.
+        campaign: String,
+        /// The characters (by id), at least one.
+        #[arg(required = true)]
+        characters: Vec<String>,
+    },
     /// Add a record (from --record or export) to a saved-games database as a new game.
     Import {
         /// The saved-games database (made if missing).
@@ -334,6 +345,11 @@ fn main() -> ExitCode {
             rest,
             characters,
         } => saves::rest(&db, &campaign, &rest, &characters),
+        Cmd::Retire {
+            db,
+            campaign,
+            characters,
+        } => saves::retire(&db, &campaign, &characters),
         Cmd::Replay { record, json, seat } => replay(&record, json, seat.as_deref()),
         Cmd::Odds { what, args } => odds::odds(&what, &args),
         Cmd::Sim {

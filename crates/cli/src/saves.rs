@@ -543,6 +543,23 @@ pub fn rest(db: &Path, campaign: &str, word: &str, only: &[String]) -> Result<()
     Ok(())
 }
 
+/// `fray retire DB CAMPAIGN ID...`: takes characters out of a campaign's roster.
+pub fn retire(db: &Path, campaign: &str, ids: &[String]) -> Result<(), Fail> {
+    let mut store = open_store(db, false)?;
+    let c = store
+        .campaigns()
+        .map_err(|e| store_fail(db, e))?
+        .into_iter()
+        .find(|c| c.name == campaign)
+        .ok_or_else(|| Fail::input(format!("{}: error: no campaign '{campaign}'", db.display())))?;
+    let names = store.retire(c.id, ids).map_err(|e| store_fail(db, e))?;
+    say!(
+        "({campaign}: out of the roster: {}; their next encounter starts from its file's values)",
+        names.join(", ")
+    );
+    Ok(())
+}
+
 /// `fray games DB`: one line per game.
 pub fn games(db: &Path) -> Result<(), Fail> {
     let store = open_store(db, false)?;

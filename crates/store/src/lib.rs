@@ -859,6 +859,40 @@ impl Store {
         Ok(names)
     }
 
+    /// Takes characters out of a campaign's roster (a dead character, one who leaves the
+    /// party), in one transaction that logs it; returns their names. Every id must be in the
+    /// roster (ids compare without regard to case) and at least one must be given. A character
+    /// taken out starts its next encounter of the campaign from the file's own values, and the
+    /// end of that fight puts it back in the roster.
+    pub fn retire(&mut self, campaign: i64, ids: &[String]) -> Result<Vec<String>, StoreError> {
+        if ids.is_empty() {
+            return Err(StoreError::Refused("name the characters to take out of the roster".into()));
+        }
+        let roster = self.roster(campaign)?;
+        let mut gone = Vec::new();
+        for id in ids {
+            let Some(r) = roster.iter().find(|r| r.character.eq_ignore_ascii_case(id)) else {
+                return Err(StoreError::Refused(format!(
+                    "no character '{id}' in the campaign's roster"
+                )));
+            };
+            if !gone.iter().any(|g: &&RosterRow| g.character == r.character) {
+                gone.push(r);
+            }
+        }
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for r in &gone {
+            tx.execute(
+                "DELETE FROM roster WHERE campaign = ?1 AND character = ?2",
+                params![campaign, r.character],
+            )?;
+        }
+        let names: Vec<String> = gone.iter().map(|r| r.name.clone()).collect();
+        log_roster(&tx, campaign, &format!("out of the roster: {}", names.join(", ")))?;
+        tx.commit()?;
+        Ok(names)
+    }
+
     /// A campaign's log: when each game ended and each rest was taken, in order.
     pub fn roster_log(&self, campaign: i64) -> Result<Vec<(String, String)>, StoreError> {
         let mut q = self

@@ -344,6 +344,24 @@ fn a_campaign_roster_keeps_the_latest_games_lasting_state_until_a_rest() {
     assert_eq!(log.len(), 2);
     assert!(log[0].1.contains("game #") && log[1].1.starts_with("rest `nap`: Ana"));
     assert_eq!(s.campaigns().unwrap()[0].name, "road");
+    // Taking a character out of the roster: nobody named, or someone not in it, is refused
+    // and changes nothing; then Ana is gone, and it is in the log.
+    assert!(matches!(s.retire(c, &[]), Err(StoreError::Refused(_))));
+    assert!(matches!(
+        s.retire(c, &["ana".into(), "bob".into()]),
+        Err(StoreError::Refused(_))
+    ));
+    assert_eq!(s.roster(c).unwrap().len(), 1);
+    assert_eq!(s.retire(c, &["ANA".into(), "ana".into()]).unwrap(), vec!["Ana".to_string()]);
+    assert!(s.roster(c).unwrap().is_empty());
+    let log = s.roster_log(c).unwrap();
+    assert_eq!(log.len(), 3);
+    assert_eq!(log[2].1, "out of the roster: Ana");
+    // The next game of the campaign to end puts it back.
+    let g3 = new_game(&mut s, &h);
+    s.attach(g3, c).unwrap();
+    assert_eq!(s.carry_out(g3, &lasting("3")).unwrap(), 1);
+    assert_eq!(s.roster(c).unwrap()[0].lasting[0].1, "3");
 }
 
 #[test]
