@@ -581,13 +581,24 @@ fn hal_h19_a_hallowed_earth_campaign_carries_stress_lost_wound_points_and_mana_u
     // it from the file (a new character of that id). An unknown id or no id is refused, exit 2.
     let o = fray(&["retire", s(&db), "carrow", "nobody"], "");
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("no character 'nobody' in the campaign's roster"), "{}", err(&o));
+    assert!(
+        err(&o).contains("no character 'nobody' in the campaign's roster"),
+        "{}",
+        err(&o)
+    );
     assert_eq!(fray(&["retire", s(&db), "carrow"], "").status.code(), Some(2));
     let o = fray(&["retire", s(&db), "carrow", "edric"], "");
     assert!(o.status.success(), "{}", err(&o));
-    assert!(out(&o).contains("(carrow: out of the roster: Sir Edric;"), "{}", out(&o));
+    assert!(
+        out(&o).contains("(carrow: out of the roster: Sir Edric;"),
+        "{}",
+        out(&o)
+    );
     let r = out(&fray(&["roster", s(&db), "carrow"], ""));
-    assert!(!r.contains("Sir Edric (edric):") && r.contains("out of the roster: Sir Edric"), "{r}");
+    assert!(
+        !r.contains("Sir Edric (edric):") && r.contains("out of the roster: Sir Edric"),
+        "{r}"
+    );
     let o = campaign_game(HE_DUEL, "7", &db, "carrow", show);
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(gauge(tracker_line(&out(&o), "Sir Edric"), "Wound Points"), (14, 14));

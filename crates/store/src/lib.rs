@@ -866,7 +866,9 @@ impl Store {
     /// end of that fight puts it back in the roster.
     pub fn retire(&mut self, campaign: i64, ids: &[String]) -> Result<Vec<String>, StoreError> {
         if ids.is_empty() {
-            return Err(StoreError::Refused("name the characters to take out of the roster".into()));
+            return Err(StoreError::Refused(
+                "name the characters to take out of the roster".into(),
+            ));
         }
         let roster = self.roster(campaign)?;
         let mut gone = Vec::new();

@@ -352,7 +352,10 @@ fn a_campaign_roster_keeps_the_latest_games_lasting_state_until_a_rest() {
         Err(StoreError::Refused(_))
     ));
     assert_eq!(s.roster(c).unwrap().len(), 1);
-    assert_eq!(s.retire(c, &["ANA".into(), "ana".into()]).unwrap(), vec!["Ana".to_string()]);
+    assert_eq!(
+        s.retire(c, &["ANA".into(), "ana".into()]).unwrap(),
+        vec!["Ana".to_string()]
+    );
     assert!(s.roster(c).unwrap().is_empty());
     let log = s.roster_log(c).unwrap();
     assert_eq!(log.len(), 3);
