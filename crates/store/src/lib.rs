@@ -381,16 +381,49 @@ impl Store {
     /// Opens the database at `path`, making a new one when the file does not exist (or is
     /// empty) and `create` is set. A file that is not a fray database, a newer fray's or a
     /// damaged one is refused before anything is written to it; an older one is migrated.
+    ///
+    /// Several processes may open (and make) one database at once. SQLite answers some of the
+    /// steps of opening, such as the switch to the write-ahead log while another process makes
+    /// the file, with "database is locked" at once instead of waiting, so opening is tried again
+    /// from the start (every step is safe to repeat) until [`BUSY_TIMEOUT`] has passed.
     pub fn open(path: &Path, create: bool) -> Result<Store, StoreError> {
+        let start = std::time::Instant::now();
+        let mut pause = Duration::from_millis(5);
+        loop {
+            match Store::open_once(path, create) {
+                Err(StoreError::Sqlite(e))
+                    if matches!(
+                        e.sqlite_error_code(),
+                        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                    ) && start.elapsed() < BUSY_TIMEOUT =>
+                {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(100));
+                }
+                done => return done,
+            }
+        }
+    }
+
+    /// One attempt of [`Store::open`].
+    fn open_once(path: &Path, create: bool) -> Result<Store, StoreError> {
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         if create {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
         }
         let conn = Connection::open_with_flags(path, flags)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let app: i32 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
-        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+        // The three are read in one transaction, so they come from one moment: another process
+        // making the database between two separate reads would otherwise show tables without
+        // their application id.
+        let (app, version, objects) = {
+            let tx = conn.unchecked_transaction()?;
+            let app: i32 = tx.pragma_query_value(None, "application_id", |r| r.get(0))?;
+            let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            let objects: i64 = tx.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+            tx.commit()?;
+            (app, version, objects)
+        };
         let fresh = app == 0 && version == 0 && objects == 0;
         if fresh && !create {
             return Err(StoreError::Foreign(

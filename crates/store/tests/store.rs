@@ -386,3 +386,31 @@ fn a_schema_1_database_is_migrated_in_place_and_keeps_its_games() {
     assert_eq!(s.timeline(1).unwrap().effective.len(), 3);
     assert!(s.campaigns().unwrap().is_empty());
 }
+
+#[test]
+fn many_processes_making_one_new_database_at_once_all_open_it() {
+    // Connections of threads stand in for processes: each opens (and may make) the same new
+    // file at the same moment; every one must open it as a fray database, none refuse it as
+    // foreign or give up on a lock. Repeated, since the race is a matter of timing.
+    for round in 0..20 {
+        let d = dir(&format!("together-{round}"));
+        let p = d.join("g.db");
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(6));
+        let threads: Vec<_> = (0..6)
+            .map(|_| {
+                let (p, barrier) = (p.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    Store::open(&p, true).map(|s| s.schema_version().unwrap())
+                })
+            })
+            .collect();
+        for t in threads {
+            let v = t.join().unwrap();
+            assert!(
+                matches!(v, Ok(v) if v == i64::from(SCHEMA_VERSION)),
+                "round {round}: {v:?}"
+            );
+        }
+    }
+}
