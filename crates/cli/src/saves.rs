@@ -503,12 +503,7 @@ pub fn roster(db: &Path, campaign: Option<&str>) -> Result<(), Fail> {
 /// `fray rest DB CAMPAIGN REST [ID...]`: a rest the campaign's ruleset defines.
 pub fn rest(db: &Path, campaign: &str, word: &str, only: &[String]) -> Result<(), Fail> {
     let mut store = open_store(db, false)?;
-    let c = store
-        .campaigns()
-        .map_err(|e| store_fail(db, e))?
-        .into_iter()
-        .find(|c| c.name == campaign)
-        .ok_or_else(|| Fail::input(format!("{}: error: no campaign '{campaign}'", db.display())))?;
+    let c = find_campaign(&store, db, campaign)?;
     let rests = registry::all()
         .iter()
         .find(|e| e.id() == c.ruleset)
@@ -543,15 +538,20 @@ pub fn rest(db: &Path, campaign: &str, word: &str, only: &[String]) -> Result<()
     Ok(())
 }
 
-/// `fray retire DB CAMPAIGN ID...`: takes characters out of a campaign's roster.
-pub fn retire(db: &Path, campaign: &str, ids: &[String]) -> Result<(), Fail> {
-    let mut store = open_store(db, false)?;
-    let c = store
+/// The campaign of this name, or a clear refusal.
+fn find_campaign(store: &Store, db: &Path, campaign: &str) -> Result<fray_store::CampaignRow, Fail> {
+    store
         .campaigns()
         .map_err(|e| store_fail(db, e))?
         .into_iter()
         .find(|c| c.name == campaign)
-        .ok_or_else(|| Fail::input(format!("{}: error: no campaign '{campaign}'", db.display())))?;
+        .ok_or_else(|| Fail::input(format!("{}: error: no campaign '{campaign}'", db.display())))
+}
+
+/// `fray retire DB CAMPAIGN ID...`: takes characters out of a campaign's roster.
+pub fn retire(db: &Path, campaign: &str, ids: &[String]) -> Result<(), Fail> {
+    let mut store = open_store(db, false)?;
+    let c = find_campaign(&store, db, campaign)?;
     let names = store.retire(c.id, ids).map_err(|e| store_fail(db, e))?;
     say!(
         "({campaign}: out of the roster: {}; their next encounter starts from its file's values)",
