@@ -80,6 +80,17 @@ fn status_text(c: &Char) -> &'static str {
     }
 }
 
+/// What the rest `treatment` restores: every Harm row ([`setup::ROW_KEYS`]) and Harm points.
+const TREATMENT: [&str; 7] = {
+    let mut keys = ["harm-points"; 7];
+    let mut i = 0;
+    while i < setup::ROW_KEYS.len() {
+        keys[i] = setup::ROW_KEYS[i];
+        i += 1;
+    }
+    keys
+};
+
 impl TextRuleset for Einfelst {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
@@ -95,15 +106,7 @@ impl TextRuleset for Einfelst {
         Rest {
             word: "treatment",
             what: "care and time to heal: every Harm row is cleared, and Harm points (fray's own; critical injuries stay, EIN-H22)",
-            restores: &[
-                "physical-lesser",
-                "physical-moderate",
-                "physical-severe",
-                "mental-lesser",
-                "mental-moderate",
-                "mental-severe",
-                "harm-points",
-            ],
+            restores: &TREATMENT,
         },
     ];
 

@@ -217,15 +217,16 @@ impl Conditions {
         (Conditions::CONCUSSED, "concussed"),
     ];
 
-    /// Every flag of [`Conditions::FROM_INJURIES`].
-    pub const INJURY_FLAGS: u32 = Conditions::LAME
-        | Conditions::PRONE
-        | Conditions::EVERY_OTHER
-        | Conditions::MAIN_ARM
-        | Conditions::OFF_ARM
-        | Conditions::PARALYZED
-        | Conditions::MUTE
-        | Conditions::CONCUSSED;
+    /// Every flag of [`Conditions::FROM_INJURIES`] (derived from that list).
+    pub const INJURY_FLAGS: u32 = {
+        let mut flags = 0;
+        let mut i = 0;
+        while i < Conditions::FROM_INJURIES.len() {
+            flags |= Conditions::FROM_INJURIES[i].0;
+            i += 1;
+        }
+        flags
+    };
 
     /// Whether a flag is set.
     pub fn has(self, flag: u32) -> bool {
