@@ -559,6 +559,17 @@ impl<C: Copy> StepTable<C> {
         }
     }
 
+    /// The eight squares one step from square `i`, in [`Dir::ALL`] order, as grid indices
+    /// (`u32::MAX` where the step leaves the grid): one look-up for a search that tries every
+    /// direction.
+    #[inline]
+    #[must_use]
+    pub fn neighbours(&self, i: usize) -> &[u32; 8] {
+        let row = &self.neighbour[8 * i..8 * i + 8];
+        // The table holds eight entries per square, so the row always has eight.
+        <&[u32; 8]>::try_from(row).unwrap_or(&[NO_SQUARE; 8])
+    }
+
     /// The price of the step from square `i` in direction `Dir::ALL[d]`.
     #[inline]
     #[must_use]

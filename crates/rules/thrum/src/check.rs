@@ -304,13 +304,45 @@ impl<'a> MoveCtx<'a> {
     /// the Weaver's exemption included.
     pub fn destinations(&self, from: Pos, budget: i16, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
         if self.ex == Exemption::First {
+            if budget.max(0) as u32 <= COSTS_MAX_BUDGET {
+                let out = self.weave_destinations_by_cost(from, budget.max(0) as u32);
+                debug_assert_eq!(
+                    out,
+                    self.weave_search(from, budget, None, |w| w.destinations(self)),
+                    "the cost search disagrees with the Weaver's search from {from}"
+                );
+                return out;
+            }
             return self.weave_search(from, budget, None, |w| w.destinations(self));
+        }
+        let budget = budget.max(0) as u32;
+        if budget <= COSTS_MAX_BUDGET {
+            let out = self.destinations_by_cost(from, budget);
+            #[cfg(debug_assertions)]
+            {
+                let found: Vec<(Pos, u32)> = fray_space::reach_indexed(
+                    &self.s.setup.map,
+                    self.steps,
+                    from,
+                    budget,
+                    |i, d, j| self.paid_at(i, d, j),
+                    |k| self.can_stop_at(k),
+                    scratch,
+                )
+                .destinations()
+                .collect();
+                debug_assert_eq!(
+                    out, found,
+                    "the cost search disagrees with the reach search from {from}"
+                );
+            }
+            return out;
         }
         let found = fray_space::reach_indexed(
             &self.s.setup.map,
             self.steps,
             from,
-            budget.max(0) as u32,
+            budget,
             |i, d, j| self.paid_at(i, d, j),
             |k| self.can_stop_at(k),
             scratch,
@@ -320,6 +352,128 @@ impl<'a> MoveCtx<'a> {
         let mut out = Vec::with_capacity(found.size_hint().1.unwrap_or(0));
         out.extend(found);
         out
+    }
+
+    /// [`MoveCtx::destinations`] for a Weaver whose exemption is still unused, found as
+    /// [`MoveCtx::destinations_by_cost`] finds the others' over the nodes of
+    /// [`MoveCtx::weave_search`] (square and exemption still unused or not): a square costs the
+    /// cheaper of its two nodes.
+    fn weave_destinations_by_cost(&self, from: Pos, budget: u32) -> Vec<(Pos, u32)> {
+        debug_assert!(self.ex == Exemption::First && budget <= COSTS_MAX_BUDGET);
+        let map = &self.s.setup.map;
+        let Some(origin) = map.index(from) else {
+            return Vec::new();
+        };
+        COSTS.with(|c| {
+            let c = &mut *c.borrow_mut();
+            let n = map.len();
+            c.dist.clear();
+            c.dist.resize(2 * n, u32::MAX);
+            if c.lists.len() <= budget as usize {
+                c.lists.resize_with(budget as usize + 1, Vec::new);
+            }
+            c.dist[2 * origin] = 0;
+            c.lists[0].push(2 * origin as u32);
+            for cost in 0..=budget {
+                while let Some(node) = c.lists[cost as usize].pop() {
+                    let node = node as usize;
+                    if c.dist[node] != cost {
+                        continue; // listed again since, more cheaply
+                    }
+                    let (k, layer) = (node / 2, node % 2);
+                    // `step_at` for the eight steps from `k`, as in `destinations_by_cost`.
+                    let neighbours = self.steps.neighbours(k);
+                    let Ok(prices) = <&[[u16; 2]; 8]>::try_from(&self.prices[8 * k..8 * k + 8]) else {
+                        continue;
+                    };
+                    let leave = usize::from(self.flags[k] & SQ_LEAVE != 0);
+                    for (&j, price) in neighbours.iter().zip(prices) {
+                        let j = j as usize;
+                        if price[0] == NO_STEP || j >= n || self.flags[j] & SQ_ENEMY != 0 {
+                            continue;
+                        }
+                        let full = u32::from(price[leave]);
+                        // The first step dearer than 1 costs 1 and uses the exemption up.
+                        let (price, to_layer) = if layer == 0 && full > 1 { (1, 1) } else { (full, layer) };
+                        let Some(to) = cost.checked_add(price) else { continue };
+                        let m = 2 * j + to_layer;
+                        if to <= budget && to < c.dist[m] {
+                            c.dist[m] = to;
+                            c.lists[to as usize].push(m as u32);
+                        }
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            for k in 0..n {
+                let cost = c.dist[2 * k].min(c.dist[2 * k + 1]);
+                if cost <= budget && k != origin && self.can_stop_at(k) {
+                    out.push((map.pos_of(k), cost));
+                }
+            }
+            out
+        })
+    }
+
+    /// [`MoveCtx::destinations`] for an exemption that needs no memory of earlier steps, found by
+    /// a search of costs alone: a list of squares per cost (a square is listed again only at a
+    /// strictly lower cost, and passed over where its cost has dropped since), the squares
+    /// within the budget whose move may end there, in grid order. Where several paths cost the
+    /// same, it does not say which one a move would take (`path` does); what a square costs is
+    /// the same whichever Dijkstra finds it. Runs in this thread's reusable memory.
+    fn destinations_by_cost(&self, from: Pos, budget: u32) -> Vec<(Pos, u32)> {
+        debug_assert!(self.ex != Exemption::First && budget <= COSTS_MAX_BUDGET);
+        let map = &self.s.setup.map;
+        let Some(origin) = map.index(from) else {
+            return Vec::new();
+        };
+        COSTS.with(|c| {
+            let c = &mut *c.borrow_mut();
+            let n = map.len();
+            c.dist.clear();
+            c.dist.resize(n, u32::MAX);
+            if c.lists.len() <= budget as usize {
+                c.lists.resize_with(budget as usize + 1, Vec::new);
+            }
+            c.dist[origin] = 0;
+            c.lists[0].push(origin as u32);
+            let mut found = 0;
+            for cost in 0..=budget {
+                while let Some(i) = c.lists[cost as usize].pop() {
+                    let i = i as usize;
+                    if c.dist[i] != cost {
+                        continue; // listed again since, more cheaply
+                    }
+                    found += 1;
+                    // `paid_at` for the eight steps from `i`, with the square's row of the tables
+                    // and whether it is difficult to leave looked up once.
+                    let neighbours = self.steps.neighbours(i);
+                    let Ok(prices) = <&[[u16; 2]; 8]>::try_from(&self.prices[8 * i..8 * i + 8]) else {
+                        continue;
+                    };
+                    let leave = usize::from(self.flags[i] & SQ_LEAVE != 0);
+                    for (&j, price) in neighbours.iter().zip(prices) {
+                        let j = j as usize;
+                        if price[0] == NO_STEP || j >= n || self.flags[j] & SQ_ENEMY != 0 {
+                            continue;
+                        }
+                        let paid = weave(price[leave] as i16, self.ex).0 as u32;
+                        let Some(to) = cost.checked_add(paid) else { continue };
+                        if to <= budget && to < c.dist[j] {
+                            c.dist[j] = to;
+                            c.lists[to as usize].push(j as u32);
+                        }
+                    }
+                }
+            }
+            let mut out = Vec::with_capacity(found);
+            for (k, &cost) in c.dist.iter().enumerate() {
+                if cost <= budget && k != origin && self.can_stop_at(k) {
+                    out.push((map.pos_of(k), cost));
+                }
+            }
+            out
+        })
     }
 
     /// The cheapest path from `from` to `to` within `budget`, with the stable tie-break, and
@@ -515,6 +669,19 @@ impl WeaveSearch {
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<PathScratch> = std::cell::RefCell::new(PathScratch::new());
+    static COSTS: std::cell::RefCell<CostSearch> = std::cell::RefCell::new(CostSearch::default());
+}
+
+/// Budgets above this are searched with `fray_space`'s reach search instead of
+/// [`MoveCtx::destinations_by_cost`], which keeps one list per cost.
+const COSTS_MAX_BUDGET: u32 = 4096;
+
+/// The memory of [`MoveCtx::destinations_by_cost`]: each square's cost so far, and the squares
+/// to look at per cost.
+#[derive(Default)]
+struct CostSearch {
+    dist: Vec<u32>,
+    lists: Vec<Vec<u32>>,
 }
 
 /// Runs `f` with this thread's reusable search memory (searches never nest).
