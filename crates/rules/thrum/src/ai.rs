@@ -630,7 +630,7 @@ impl Heuristic {
                     let mut score = 0.0;
                     for &t in &hit {
                         let net = scan.attack_net(s, me, a, t);
-                        let (_, odds) = best_defence_odds_net(s, t, me, a, net);
+                        let (_, odds) = scan.best_defence_odds(s, me, a, t, net);
                         let v = value(t, &odds);
                         score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
                     }
@@ -665,7 +665,7 @@ impl Heuristic {
                     continue;
                 };
                 let net = scan.attack_net(s, me, a, t);
-                let (_, odds) = best_defence_odds_net(s, t, me, a, net);
+                let (_, odds) = scan.best_defence_odds(s, me, a, t, net);
                 let mut score = value(t, &odds);
                 // Ranged attacks in melee take Banes: the square choice already counted them
                 // for the current square; prefer not to stand next to enemies.
@@ -792,6 +792,9 @@ struct Scan {
     /// Net Boons of the deciding character's attack rolls from where it stands, by target and
     /// by what of the ability they depend on (Ranged, Physical).
     nets: Vec<(Cid, bool, bool, i16)>,
+    /// Net Boons and modifier of each target's defence rolls against the deciding character,
+    /// by target and defence.
+    defences: Vec<(Cid, Defence, i16, i16)>,
 }
 
 /// What the choice of a square for an action aimed at characters depends on besides the
@@ -825,6 +828,7 @@ impl Scan {
                 .filter_map(|e| Some((e, s.ch(e).pos?)))
                 .collect(),
             nets: Vec::new(),
+            defences: Vec::new(),
         }
     }
 
@@ -843,6 +847,21 @@ impl Scan {
         };
         debug_assert_eq!(net, calc::attack_tally(s, me, a, t).net(s));
         net
+    }
+
+    /// [`best_defence_odds_net`] of `me`'s attack with `a` on `t`, with the defence rolls
+    /// ([`calc::defence_roll`]) worked out once per target and defence for the decision.
+    fn best_defence_odds(&mut self, s: &State, me: Cid, a: &Ability, t: Cid, att_net: i16) -> (Defence, ContestOdds) {
+        let defs = &mut self.defences;
+        best_defence_odds_by(s, t, me, a, att_net, |d| {
+            if let Some(&(_, _, net, modifier)) = defs.iter().find(|x| (x.0, x.1) == (t, d)) {
+                return (net, modifier);
+            }
+            let (tally, modifier) = calc::defence_roll(s, t, d, me);
+            let net = tally.net(s);
+            defs.push((t, d, net, modifier));
+            (net, modifier)
+        })
     }
 
     /// [`calc::aim_from`] for `me` standing on `p`, with the facts about the target worked out
@@ -873,8 +892,22 @@ impl Scan {
         let Some(k) = s.setup.map.index(p) else { return 0.0 };
         if self.safety[k] == u16::MAX {
             let (mut covered, mut adjacent) = (0u16, 0u16);
+            // The map's cover masks when it has them: one look-up per foe.
+            let masks = s.setup.cover_masks(s).map(|m| (m.row(s, k), self.occ.around(s, k)));
             for &(e, q) in &self.foes {
-                if calc::has_cover_with(s, &self.occ, e, q, p) {
+                let has = match (masks, s.setup.map.index(q)) {
+                    (Some((row, occupied)), Some(fk)) => {
+                        let has = row.sources(fk, occupied) != 0;
+                        debug_assert_eq!(
+                            has,
+                            calc::has_cover_with(s, &self.occ, e, q, p),
+                            "cover from {q} at {p}"
+                        );
+                        has
+                    }
+                    _ => calc::has_cover_with(s, &self.occ, e, q, p),
+                };
+                if has {
                     covered += 1;
                 }
                 if chebyshev(p, q) == 1 {
@@ -979,6 +1012,13 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         match pick {
             Some(p) if p == scan.here => return Some(p),
             Some(p) => {
+                if aim_decides(s, action, targets, here_ok.is_ok()) {
+                    debug_assert!(
+                        try_from(s, me, scan, p, &cmd),
+                        "the full check refuses {cmd:?} from {p}, which aiming alone accepted"
+                    );
+                    return Some(p);
+                }
                 if try_from(s, me, scan, p, &cmd) {
                     return Some(p);
                 }
@@ -986,6 +1026,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
             None => return None,
         }
     }
+    let area_decides = area_decides(s, a, action, &here_ok);
     let here_ok = here_ok.is_ok();
     let range = range_of(s, me, a);
     let chars = match &action.target {
@@ -1003,6 +1044,22 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         (Some(sq), 0) => sq.contains(&p),
         (Some(sq), _) => sq.iter().any(|q| calc::in_range_from(s, range, p, *q)),
     };
+    // The full check from another square, or for an area that [`area_decides`] covers, what
+    // of it depends on the square: some square of the area not Obstructed from it (THR-R129).
+    let rolls = calc::rolls(s, a);
+    let works_from = |scan: &mut Scan, p: Pos| -> bool {
+        if !area_in_range(p) {
+            return false;
+        }
+        match &area {
+            Some(sq) if area_decides => {
+                let ok = !rolls || sq.iter().any(|q| !calc::obstructed_from(s, me, a, p, *q));
+                debug_assert_eq!(ok, try_from(s, me, scan, p, &cmd), "{cmd:?} from {p}");
+                ok
+            }
+            _ => try_from(s, me, scan, p, &cmd),
+        }
+    };
     best_square(s, scan, a.ranged, here_ok, |_, p| {
         // A quick range pre-check before the full check on a moved copy.
         if let (Some(r), Some(l)) = (range, &chars)
@@ -1013,18 +1070,14 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         }
         true
     })
-    .filter(|p| *p == scan.here || (area_in_range(*p) && try_from(s, me, scan, *p, &cmd)))
+    .filter(|p| *p == scan.here || works_from(scan, *p))
     .or_else(|| {
         // The quick pass found a square the full check refuses: check every square fully.
         let mut best: Option<(f64, Pos)> = None;
         let mut found = 0;
         for i in 0..scan.squares.len() {
             let (p, cost) = scan.squares[i];
-            let ok = if p == scan.here {
-                here_ok
-            } else {
-                area_in_range(p) && try_from(s, me, scan, p, &cmd)
-            };
+            let ok = if p == scan.here { here_ok } else { works_from(scan, p) };
             if !ok {
                 continue;
             }
@@ -1072,6 +1125,48 @@ fn best_square(
         }
     }
     best.map(|(_, p)| p)
+}
+
+/// Whether the full check of an Action aimed at characters, with its user moved to a square
+/// it may stop on (one of the scan's), accepts it exactly when aiming from that square does
+/// ([`calc::aim_from`]), given that the check from the current square accepted it
+/// (`here_ok`) or refused it only for range or Obstruction. Then everything else the check
+/// asks is answered alike on both squares:
+/// - the turn, the ability, its user, Nova and Overexert: the same state (a Stunned user, for
+///   whom moving matters, is never tried elsewhere);
+/// - stopping on the square: nobody else fills a square of the scan;
+/// - the target's kind and side (checked before aiming): one target, the same state;
+/// - the pick: statuses and options do not depend on where the user stands, and it is known
+///   to pass (`here_ok`, or [`check::pick_allowed`] now). A pick with a direction is left to
+///   the full check: whether the shifted target may land depends on the squares the user
+///   leaves and takes.
+fn aim_decides(s: &State, action: &Action, targets: &[Cid], here_ok: bool) -> bool {
+    targets.len() == 1 && action.pick.dir.is_none() && (here_ok || check::pick_allowed(s, action, targets))
+}
+
+/// Whether the full check of an Action aimed at an area (`Target::Area`), with its user moved
+/// to a square it may stop on (one of the scan's), depends on that square only through the
+/// range of the area (THR-R80, the `area_in_range` of [`from_square`]) and whether every square
+/// of the area is Obstructed from it (THR-R129), given the check from the current square
+/// (`here`) accepted it or refused it only for one of those two. An area is placed by its
+/// corner, so its squares do not move with the user; the rest of the check is answered alike on
+/// both squares:
+/// - the turn, the ability, its user, Nova, Overexert and stopping on the square: as in
+///   [`aim_decides`];
+/// - the characters caught: the user may stand in the area on one square and not the other,
+///   but nothing refuses an Action for whom it catches, only the pick could;
+/// - the pick: one with neither a direction nor a status is accepted or refused whoever the
+///   area catches, and it is known to pass (`here`, or [`check::pick_allowed`] now).
+fn area_decides(s: &State, a: &Ability, action: &Action, here: &Result<(), &'static str>) -> bool {
+    matches!((&a.target, &action.target), (TargetSpec::Area(_), Target::Area(_)))
+        && action.pick.dir.is_none()
+        && action.pick.status.is_none()
+        && match here {
+            Ok(()) => true,
+            Err(code) => {
+                (*code == codes::OUT_OF_RANGE || *code == codes::OBSTRUCTED) && check::pick_allowed(s, action, &[])
+            }
+        }
 }
 
 /// The full check of an action with the user moved to `p`.
@@ -1131,12 +1226,38 @@ fn best_defence_odds(s: &State, t: Cid, attacker: Cid, a: &Ability) -> (Defence,
 
 /// [`best_defence_odds`] with the net Boons of the attack roll (`att_net`) already known.
 fn best_defence_odds_net(s: &State, t: Cid, attacker: Cid, a: &Ability, att_net: i16) -> (Defence, ContestOdds) {
+    best_defence_odds_by(s, t, attacker, a, att_net, |d| {
+        let (tally, modifier) = calc::defence_roll(s, t, d, attacker);
+        (tally.net(s), modifier)
+    })
+}
+
+/// [`best_defence_odds_net`] with each defence roll's net Boons and modifier given by
+/// `defence` (the AI remembers them for the rest of a decision: they depend on the defender, the
+/// defence and the attacker, not on the ability).
+fn best_defence_odds_by(
+    s: &State,
+    t: Cid,
+    attacker: Cid,
+    a: &Ability,
+    att_net: i16,
+    mut defence: impl FnMut(Defence) -> (i16, i16),
+) -> (Defence, ContestOdds) {
     let options = calc::defences(s, t, a);
+    let att_mod = calc::attack_modifier(s, attacker, a);
+    let (margin, defence_margin) = calc::margins(s, attacker, a);
+    let reroll = s.options.tie_rule == crate::options::TieRule::Reroll;
     options
         .iter()
         .copied()
         .map(|d| {
-            let o = attack_odds_with(s, attacker, a, t, d, att_net);
+            let o = if d == Defence::Decline {
+                attack_odds_with(s, attacker, a, t, d, att_net)
+            } else {
+                let (def_net, def_mod) = defence(d);
+                contest_odds(att_net, att_mod, def_net, def_mod, margin, defence_margin, reroll)
+            };
+            debug_assert_eq!(o, attack_odds_with(s, attacker, a, t, d, att_net));
             let mut score = 1.0 - o.hit();
             if d == Defence::Evasion {
                 score -= 0.1 * (1.0 - o.defender_critical);

@@ -269,8 +269,6 @@ pub struct CoverInfo {
 pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
     let map = &s.setup.map;
     let opts = &s.options;
-    let target_elev = map.elevation(at).unwrap_or(0) as i16;
-    let attacker_elev = map.elevation(from).unwrap_or(0) as i16;
     // Another character standing on a square makes it a cover source (THR-R120). Every square
     // looked at below (sources and their flanks) is within two of the target, so one pass over
     // the characters marks the occupied ones in a 5x5 mask around it.
@@ -287,6 +285,22 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
             around |= 1 << ((dy + 2) * 5 + dx + 2);
         }
     }
+    // The map's cover masks, when it has them: a look-up and a few bit operations.
+    if let (Some(masks), Some(tk), Some(fk)) = (s.setup.cover_masks(s), map.index(at), map.index(from)) {
+        let info = masks.row(s, tk).cover(fk, around);
+        debug_assert_eq!(info, cover_walk(s, from, at, around), "cover from {from} at {at}");
+        return info;
+    }
+    cover_walk(s, from, at, around)
+}
+
+/// [`cover_check`] by walking the target's neighbours, with the occupied squares around it in
+/// `around`.
+fn cover_walk(s: &State, from: Pos, at: Pos, around: u32) -> CoverInfo {
+    let map = &s.setup.map;
+    let opts = &s.options;
+    let target_elev = map.elevation(at).unwrap_or(0) as i16;
+    let attacker_elev = map.elevation(from).unwrap_or(0) as i16;
     let occupied = |p: Pos| {
         let (dx, dy) = (p.x - at.x, p.y - at.y);
         debug_assert!(dx.abs() <= 2 && dy.abs() <= 2, "cover looks only near the target");
@@ -424,6 +438,176 @@ pub fn has_cover_with(s: &State, occ: &Occupancy, attacker: Cid, from: Pos, at: 
         "cover from {from} at {at}"
     );
     covered
+}
+
+/// Maps with more squares than this have no [`CoverMasks`] (a row holds one entry per square,
+/// so the table could reach `n²` entries); the AI then walks the neighbours every time.
+pub const COVER_MASKS_MAX_SQUARES: usize = 2500;
+
+/// For every target square and every attacker square of a map, which of the target's eight
+/// neighbours (bit `d` for `Dir::ALL[d]`) make it covered (THR-R119 to THR-R125): those that do
+/// when nobody stands on them (high ground), those that do when a character does (THR-R120),
+/// and those the attacker is beyond the dividing line of (the ones that can Obstruct,
+/// THR-R128); and per target square, which of its neighbours have both flanks on the map, and
+/// which flanks are high ground. [`cover_check`] and [`has_cover_with`] then need a look-up and
+/// a few bit operations instead of a walk over the neighbours and their heights. Built per
+/// target square on first use, for one value of `character-cover-height` and `cover-on-line`;
+/// shared by every combat of an encounter through its [`crate::setup::Setup`].
+#[derive(Clone, Debug)]
+pub struct CoverMasks {
+    height: i16,
+    on_line: bool,
+    rows: Vec<std::sync::OnceLock<CoverRow>>,
+}
+
+/// The masks of one target square (see [`CoverMasks`]).
+#[derive(Clone, Debug)]
+pub struct CoverRow {
+    /// Per attacker square: the neighbours that cover the target when empty, when occupied,
+    /// and those beyond whose dividing line the attacker stands.
+    by_attacker: Box<[[u8; 3]]>,
+    /// The neighbours whose two flanks are on the map, whose first flank (a quarter turn
+    /// clockwise) is high ground, and whose second is.
+    flanks: [u8; 3],
+}
+
+/// Bit of the offset `(dx, dy)` (each within 2) in the mask of the squares around a target
+/// that [`cover_check`] fills.
+const fn around_bit(dx: i16, dy: i16) -> u32 {
+    ((dy + 2) * 5 + dx + 2) as u32
+}
+
+/// Per direction `d`: the [`around_bit`] of the target's neighbour that way, and of that
+/// neighbour's two flanks (`d + 2` and `d + 6` eighth turns from it).
+const AROUND_BITS: [(u32, u32, u32); 8] = {
+    let mut out = [(0, 0, 0); 8];
+    let mut d = 0;
+    while d < 8 {
+        let (x, y) = fray_space::Dir::ALL[d].delta();
+        let (x1, y1) = fray_space::Dir::ALL[(d + 2) % 8].delta();
+        let (x2, y2) = fray_space::Dir::ALL[(d + 6) % 8].delta();
+        out[d] = (around_bit(x, y), around_bit(x + x1, y + y1), around_bit(x + x2, y + y2));
+        d += 1;
+    }
+    out
+};
+
+impl CoverMasks {
+    /// An empty table for a map of `n` squares and these two options.
+    pub fn new(n: usize, height: i16, on_line: bool) -> CoverMasks {
+        CoverMasks {
+            height,
+            on_line,
+            rows: (0..n).map(|_| std::sync::OnceLock::new()).collect(),
+        }
+    }
+
+    /// Whether the table was built for the options of `s`.
+    pub fn fits(&self, s: &State) -> bool {
+        self.height == s.options.character_cover_height && self.on_line == s.options.cover_on_line
+    }
+
+    /// The masks of target square `tk`.
+    pub fn row(&self, s: &State, tk: usize) -> &CoverRow {
+        self.rows[tk].get_or_init(|| {
+            let map = &s.setup.map;
+            let cells = map.cells();
+            let steps = s.setup.steps();
+            let at = map.pos_of(tk);
+            let target_elev = cells[tk].elevation as i16;
+            let high = |k: usize| cells[k].elevation as i16 >= target_elev + 2;
+            let by_attacker = (0..map.len())
+                .map(|fk| {
+                    let from = map.pos_of(fk);
+                    let attacker_elev = cells[fk].elevation as i16;
+                    // The walk of `cover_sources`, one bit per source.
+                    let (beyond, on_line) = fray_space::dividing_masks((from.x - at.x, from.y - at.y));
+                    let mut dirs = beyond | if self.on_line { on_line } else { 0 };
+                    let mut m = [0u8, 0u8, beyond];
+                    while dirs != 0 {
+                        let d = dirs.trailing_zeros() as usize;
+                        dirs &= dirs - 1;
+                        let Some(src) = steps.neighbour(tk, d) else { continue };
+                        if src == fk {
+                            continue;
+                        }
+                        let elev = cells[src].elevation as i16;
+                        if high(src) && attacker_elev < elev {
+                            m[0] |= 1 << d;
+                        }
+                        if attacker_elev < elev + self.height {
+                            m[1] |= 1 << d;
+                        }
+                    }
+                    m
+                })
+                .collect();
+            let mut flanks = [0u8; 3];
+            for d in 0..8 {
+                let Some(src) = steps.neighbour(tk, d) else { continue };
+                if let (Some(f1), Some(f2)) = (steps.neighbour(src, (d + 2) % 8), steps.neighbour(src, (d + 6) % 8)) {
+                    flanks[0] |= 1 << d;
+                    flanks[1] |= u8::from(high(f1)) << d;
+                    flanks[2] |= u8::from(high(f2)) << d;
+                }
+            }
+            CoverRow { by_attacker, flanks }
+        })
+    }
+}
+
+impl CoverRow {
+    /// The neighbours of the target that are cover sources against an attacker on square
+    /// `fk`, given which neighbours are occupied (`occupied`, bit `d` for `Dir::ALL[d]`).
+    #[inline]
+    pub fn sources(&self, fk: usize, occupied: u8) -> u8 {
+        let [alone, taken, _] = self.by_attacker[fk];
+        (occupied & taken) | (!occupied & alone)
+    }
+
+    /// [`cover_check`] against an attacker on square `fk`, with the squares within two of the
+    /// target that count as occupied in `around` (bit [`around_bit`] of each offset).
+    #[inline]
+    fn cover(&self, fk: usize, around: u32) -> CoverInfo {
+        let mut occupied = 0u8;
+        for (d, &(bit, _, _)) in AROUND_BITS.iter().enumerate() {
+            occupied |= u8::from(around & (1 << bit) != 0) << d;
+        }
+        let sources = self.sources(fk, occupied);
+        // Obstruction (THR-R128): a source beyond whose line the attacker stands, with both
+        // flanks cover sources too (occupied, or high ground).
+        let mut can_obstruct = sources & self.by_attacker[fk][2] & self.flanks[0];
+        let mut obstructed = false;
+        while can_obstruct != 0 {
+            let d = can_obstruct.trailing_zeros() as usize;
+            can_obstruct &= can_obstruct - 1;
+            let (_, b1, b2) = AROUND_BITS[d];
+            if (around & (1 << b1) != 0 || self.flanks[1] & (1 << d) != 0)
+                && (around & (1 << b2) != 0 || self.flanks[2] & (1 << d) != 0)
+            {
+                obstructed = true;
+                break;
+            }
+        }
+        CoverInfo {
+            sources: sources.count_ones() as u8,
+            obstructed,
+        }
+    }
+}
+
+impl Occupancy {
+    /// Which of square `k`'s eight neighbours (bit `d` for `Dir::ALL[d]`) someone stands on.
+    pub fn around(&self, s: &State, k: usize) -> u8 {
+        let steps = s.setup.steps();
+        let mut m = 0u8;
+        for d in 0..fray_space::Dir::ALL.len() {
+            if steps.neighbour(k, d).is_some_and(|j| self.count[j] > 0) {
+                m |= 1 << d;
+            }
+        }
+        m
+    }
 }
 
 /// The body of [`cover_check_with`], over grid indices: `fk` is `from`'s, `tk` is `at`'s. With

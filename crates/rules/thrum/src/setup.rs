@@ -216,16 +216,35 @@ impl Setup {
     pub fn basics(&self) -> &[crate::ability::AbilityId] {
         self.steps.2.get_or_init(|| self.book.basics().collect())
     }
+
+    /// The map's cover masks ([`crate::calc::CoverMasks`]) for the cover options of `s`: made
+    /// for the options of the first state that asks (every combat of an encounter has the
+    /// same), `None` for other options and for maps above
+    /// [`crate::calc::COVER_MASKS_MAX_SQUARES`].
+    pub fn cover_masks(&self, s: &crate::state::State) -> Option<&crate::calc::CoverMasks> {
+        if self.map.len() > crate::calc::COVER_MASKS_MAX_SQUARES {
+            return None;
+        }
+        let m = self.steps.3.get_or_init(|| {
+            crate::calc::CoverMasks::new(
+                self.map.len(),
+                s.options.character_cover_height,
+                s.options.cover_on_line,
+            )
+        });
+        m.fits(s).then_some(m)
+    }
 }
 
-/// A [`Setup`]'s step tables, built from its map the first time a search needs them, and the
-/// list of its book's Basic Combat Abilities. Two are always equal: they follow from the map
-/// and the book, which are compared on their own.
+/// A [`Setup`]'s step tables, built from its map the first time a search needs them, the
+/// list of its book's Basic Combat Abilities and the map's cover masks. Two are always equal:
+/// they follow from the map and the book, which are compared on their own.
 #[derive(Clone, Debug, Default)]
 pub struct Steps(
     std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>,
     [std::sync::OnceLock<Vec<[u16; 2]>>; 2],
     std::sync::OnceLock<Vec<crate::ability::AbilityId>>,
+    std::sync::OnceLock<crate::calc::CoverMasks>,
 );
 
 impl PartialEq for Steps {
