@@ -367,43 +367,14 @@ impl<'a> MoveCtx<'a> {
         COSTS.with(|c| {
             let c = &mut *c.borrow_mut();
             let n = map.len();
-            c.dist.clear();
-            c.dist.resize(2 * n, u32::MAX);
-            if c.lists.len() <= budget as usize {
-                c.lists.resize_with(budget as usize + 1, Vec::new);
-            }
-            c.dist[2 * origin] = 0;
-            c.lists[0].push(2 * origin as u32);
-            for cost in 0..=budget {
-                while let Some(node) = c.lists[cost as usize].pop() {
-                    let node = node as usize;
-                    if c.dist[node] != cost {
-                        continue; // listed again since, more cheaply
-                    }
-                    let (k, layer) = (node / 2, node % 2);
-                    // `step_at` for the eight steps from `k`, as in `destinations_by_cost`.
-                    let neighbours = self.steps.neighbours(k);
-                    let Ok(prices) = <&[[u16; 2]; 8]>::try_from(&self.prices[8 * k..8 * k + 8]) else {
-                        continue;
-                    };
-                    let leave = usize::from(self.flags[k] & SQ_LEAVE != 0);
-                    for (&j, price) in neighbours.iter().zip(prices) {
-                        let j = j as usize;
-                        if price[0] == NO_STEP || j >= n || self.flags[j] & SQ_ENEMY != 0 {
-                            continue;
-                        }
-                        let full = u32::from(price[leave]);
-                        // The first step dearer than 1 costs 1 and uses the exemption up.
-                        let (price, to_layer) = if layer == 0 && full > 1 { (1, 1) } else { (full, layer) };
-                        let Some(to) = cost.checked_add(price) else { continue };
-                        let m = 2 * j + to_layer;
-                        if to <= budget && to < c.dist[m] {
-                            c.dist[m] = to;
-                            c.lists[to as usize].push(m as u32);
-                        }
-                    }
-                }
-            }
+            c.run(2 * n, 2 * origin, budget, |node, f| {
+                let layer = node % 2;
+                self.each_step(node / 2, |j, full| {
+                    // The first step dearer than 1 costs 1 and uses the exemption up.
+                    let (price, to_layer) = if layer == 0 && full > 1 { (1, 1) } else { (full, layer) };
+                    f.reach(2 * j + to_layer, price);
+                });
+            });
             let mut out = Vec::new();
             for k in 0..n {
                 let cost = c.dist[2 * k].min(c.dist[2 * k + 1]);
@@ -429,44 +400,10 @@ impl<'a> MoveCtx<'a> {
         };
         COSTS.with(|c| {
             let c = &mut *c.borrow_mut();
-            let n = map.len();
-            c.dist.clear();
-            c.dist.resize(n, u32::MAX);
-            if c.lists.len() <= budget as usize {
-                c.lists.resize_with(budget as usize + 1, Vec::new);
-            }
-            c.dist[origin] = 0;
-            c.lists[0].push(origin as u32);
-            let mut found = 0;
-            for cost in 0..=budget {
-                while let Some(i) = c.lists[cost as usize].pop() {
-                    let i = i as usize;
-                    if c.dist[i] != cost {
-                        continue; // listed again since, more cheaply
-                    }
-                    found += 1;
-                    // `paid_at` for the eight steps from `i`, with the square's row of the tables
-                    // and whether it is difficult to leave looked up once.
-                    let neighbours = self.steps.neighbours(i);
-                    let Ok(prices) = <&[[u16; 2]; 8]>::try_from(&self.prices[8 * i..8 * i + 8]) else {
-                        continue;
-                    };
-                    let leave = usize::from(self.flags[i] & SQ_LEAVE != 0);
-                    for (&j, price) in neighbours.iter().zip(prices) {
-                        let j = j as usize;
-                        if price[0] == NO_STEP || j >= n || self.flags[j] & SQ_ENEMY != 0 {
-                            continue;
-                        }
-                        let paid = weave(price[leave] as i16, self.ex).0 as u32;
-                        let Some(to) = cost.checked_add(paid) else { continue };
-                        if to <= budget && to < c.dist[j] {
-                            c.dist[j] = to;
-                            c.lists[to as usize].push(j as u32);
-                        }
-                    }
-                }
-            }
-            let mut out = Vec::with_capacity(found);
+            c.run(map.len(), origin, budget, |i, f| {
+                self.each_step(i, |j, full| f.reach(j, weave(full as i16, self.ex).0 as u32));
+            });
+            let mut out = Vec::new();
             for (k, &cost) in c.dist.iter().enumerate() {
                 if cost <= budget && k != origin && self.can_stop_at(k) {
                     out.push((map.pos_of(k), cost));
@@ -474,6 +411,24 @@ impl<'a> MoveCtx<'a> {
             }
             out
         })
+    }
+
+    /// Calls `f` with each step the mover may take from square index `k`: the neighbour `j` and
+    /// the step's full price, as [`MoveCtx::step_at`] gives them, with the square's row of the
+    /// tables and whether it is difficult to leave read once.
+    #[inline]
+    fn each_step(&self, k: usize, mut f: impl FnMut(usize, u32)) {
+        let n = self.flags.len();
+        let Ok(prices) = <&[[u16; 2]; 8]>::try_from(&self.prices[8 * k..8 * k + 8]) else {
+            return;
+        };
+        let leave = usize::from(self.flags[k] & SQ_LEAVE != 0);
+        for (&j, price) in self.steps.neighbours(k).iter().zip(prices) {
+            let j = j as usize;
+            if price[0] != NO_STEP && j < n && self.flags[j] & SQ_ENEMY == 0 {
+                f(j, u32::from(price[leave]));
+            }
+        }
     }
 
     /// The cheapest path from `from` to `to` within `budget`, with the stable tie-break, and
@@ -676,12 +631,64 @@ thread_local! {
 /// [`MoveCtx::destinations_by_cost`], which keeps one list per cost.
 const COSTS_MAX_BUDGET: u32 = 4096;
 
-/// The memory of [`MoveCtx::destinations_by_cost`]: each square's cost so far, and the squares
-/// to look at per cost.
+/// The memory of [`MoveCtx::destinations_by_cost`]: each node's cost so far, and the nodes to
+/// look at per cost.
 #[derive(Default)]
 struct CostSearch {
     dist: Vec<u32>,
     lists: Vec<Vec<u32>>,
+}
+
+impl CostSearch {
+    /// The least cost within `budget` of each of `nodes` nodes from `start` (left in `dist`,
+    /// `u32::MAX` where out of reach), where `expand(node, frontier)` calls
+    /// [`Frontier::reach`] for each node one step away, with what that step costs. One list of
+    /// nodes per cost: a node is listed again only at a strictly lower cost, and passed over
+    /// where its cost has dropped since it was listed.
+    fn run(&mut self, nodes: usize, start: usize, budget: u32, mut expand: impl FnMut(usize, &mut Frontier<'_>)) {
+        self.dist.clear();
+        self.dist.resize(nodes, u32::MAX);
+        if self.lists.len() <= budget as usize {
+            self.lists.resize_with(budget as usize + 1, Vec::new);
+        }
+        self.dist[start] = 0;
+        self.lists[0].push(start as u32);
+        for cost in 0..=budget {
+            while let Some(node) = self.lists[cost as usize].pop() {
+                let node = node as usize;
+                if self.dist[node] != cost {
+                    continue;
+                }
+                let mut frontier = Frontier {
+                    dist: &mut self.dist,
+                    lists: &mut self.lists,
+                    cost,
+                    budget,
+                };
+                expand(node, &mut frontier);
+            }
+        }
+    }
+}
+
+/// The search of [`CostSearch::run`] while it expands a node reached at `cost`.
+struct Frontier<'a> {
+    dist: &'a mut [u32],
+    lists: &'a mut [Vec<u32>],
+    cost: u32,
+    budget: u32,
+}
+
+impl Frontier<'_> {
+    /// Node `m` is one step away, for `price`.
+    #[inline]
+    fn reach(&mut self, m: usize, price: u32) {
+        let Some(to) = self.cost.checked_add(price) else { return };
+        if to <= self.budget && to < self.dist[m] {
+            self.dist[m] = to;
+            self.lists[to as usize].push(m as u32);
+        }
+    }
 }
 
 /// Runs `f` with this thread's reusable search memory (searches never nest).
