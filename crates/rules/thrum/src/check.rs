@@ -854,6 +854,16 @@ pub fn may_move(s: &State) -> bool {
     moving(s, Say::Code).is_ok() && !calc::has(s, s.turn.who, Cond::Disoriented) && s.ch(s.turn.who).pos.is_some()
 }
 
+/// Whether a `step` of `who` from `from` in direction `dir` may carry a drop roll: when it
+/// drops 2 or more levels (THR-R67), or always for a Disoriented character, which does not know
+/// where its step goes: its roll is declared in advance and used if the step it really takes
+/// drops 2+ levels. [`check`] refuses a rolled step otherwise, and the legal list offers one
+/// only then.
+pub fn step_may_roll(s: &State, who: Cid, from: Pos, dir: Dir) -> bool {
+    calc::has(s, who, Cond::Disoriented)
+        || terrain_step_cost(&s.setup.map, from, from.step(dir)).map_or(0, |c| c.drop) >= 2
+}
+
 /// Where the current character may `move` to, with the cost (the Weaver's exemption included).
 pub fn reachable(s: &State, who: Cid, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
     let Some(start) = s.ch(who).pos else { return Vec::new() };
@@ -1078,10 +1088,7 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
                 if !matches!(a, Attr::End | Attr::Ref) {
                     return Err(no(say, codes::BAD_PICK, || "the drop roll uses END or REF"));
                 }
-                // A Disoriented character does not know where its step goes: its roll is
-                // declared in advance and used if the step it really takes drops 2+ levels.
-                let drop = terrain_step_cost(&s.setup.map, from, to).map_or(0, |c| c.drop);
-                if drop < 2 && !disoriented {
+                if !step_may_roll(s, who, from, *dir) {
                     return Err(no(
                         say,
                         codes::BAD_PICK,

@@ -93,22 +93,21 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
                 for (p, _) in check::with_scratch(|sc| check::moves(s, sc)) {
                     out.push(Command::Move(p));
                 }
+                let from = s.ch(who).pos;
                 for d in Dir::ALL {
                     push(Command::Step { dir: d, roll: None }, out);
-                    push(
-                        Command::Step {
-                            dir: d,
-                            roll: Some(Attr::End),
-                        },
-                        out,
-                    );
-                    push(
-                        Command::Step {
-                            dir: d,
-                            roll: Some(Attr::Ref),
-                        },
-                        out,
-                    );
+                    // A step with a drop roll only where the check allows one at all.
+                    if from.is_some_and(|p| check::step_may_roll(s, who, p, d)) {
+                        for roll in [Attr::End, Attr::Ref] {
+                            push(
+                                Command::Step {
+                                    dir: d,
+                                    roll: Some(roll),
+                                },
+                                out,
+                            );
+                        }
+                    }
                 }
             }
             let mine = abilities_of(s, who);
