@@ -318,26 +318,19 @@ impl<'a> MoveCtx<'a> {
         let budget = budget.max(0) as u32;
         if budget <= COSTS_MAX_BUDGET {
             let out = self.destinations_by_cost(from, budget);
-            #[cfg(debug_assertions)]
-            {
-                let found: Vec<(Pos, u32)> = fray_space::reach_indexed(
-                    &self.s.setup.map,
-                    self.steps,
-                    from,
-                    budget,
-                    |i, d, j| self.paid_at(i, d, j),
-                    |k| self.can_stop_at(k),
-                    scratch,
-                )
-                .destinations()
-                .collect();
-                debug_assert_eq!(
-                    out, found,
-                    "the cost search disagrees with the reach search from {from}"
-                );
-            }
+            debug_assert_eq!(
+                out,
+                self.reach_destinations(from, budget, scratch),
+                "the cost search disagrees with the reach search from {from}"
+            );
             return out;
         }
+        self.reach_destinations(from, budget, scratch)
+    }
+
+    /// [`MoveCtx::destinations`] for an exemption that needs no memory of earlier steps, by
+    /// `fray_space`'s reach search (which also keeps each square's path).
+    fn reach_destinations(&self, from: Pos, budget: u32, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
         let found = fray_space::reach_indexed(
             &self.s.setup.map,
             self.steps,
