@@ -81,8 +81,8 @@ fn status_text(c: &Char) -> &'static str {
 }
 
 /// What the rest `treatment` restores: every Harm row ([`setup::ROW_KEYS`]) and Harm points.
-const TREATMENT: [&str; 7] = {
-    let mut keys = ["harm-points"; 7];
+const TREATMENT: [&str; setup::ROW_KEYS.len() + 1] = {
+    let mut keys = ["harm-points"; setup::ROW_KEYS.len() + 1];
     let mut i = 0;
     while i < setup::ROW_KEYS.len() {
         keys[i] = setup::ROW_KEYS[i];

@@ -135,15 +135,20 @@ pub fn attack_odds(s: &State, user: Cid, a: &Ability, target: Cid, d: Defence) -
     attack_odds_with(s, user, a, target, d, att_net)
 }
 
+/// The odds against a declined defence: the attack succeeds, without a roll.
+const DECLINED: ContestOdds = ContestOdds {
+    attacker_critical: 0.0,
+    attacker_success: 1.0,
+    defender_success: 0.0,
+    defender_critical: 0.0,
+};
+
 fn attack_odds_with(s: &State, user: Cid, a: &Ability, target: Cid, d: Defence, att_net: i16) -> ContestOdds {
+    if d == Defence::Decline {
+        return DECLINED;
+    }
     let att_mod = calc::attack_modifier(s, user, a);
     let (margin, defence_margin) = calc::margins(s, user, a);
-    if d == Defence::Decline {
-        return ContestOdds {
-            attacker_success: 1.0,
-            ..Default::default()
-        };
-    }
     let (def_tally, def_mod) = calc::defence_roll(s, target, d, user);
     let def_net = def_tally.net(s);
     contest_odds(
@@ -1252,7 +1257,7 @@ fn best_defence_odds_by(
         .copied()
         .map(|d| {
             let o = if d == Defence::Decline {
-                attack_odds_with(s, attacker, a, t, d, att_net)
+                DECLINED
             } else {
                 let (def_net, def_mod) = defence(d);
                 contest_odds(att_net, att_mod, def_net, def_mod, margin, defence_margin, reroll)
@@ -1265,15 +1270,7 @@ fn best_defence_odds_by(
             (d, score, o)
         })
         .max_by(|x, y| x.1.total_cmp(&y.1))
-        .map_or_else(
-            || {
-                (
-                    Defence::Decline,
-                    attack_odds_with(s, attacker, a, t, Defence::Decline, att_net),
-                )
-            },
-            |(d, _, o)| (d, o),
-        )
+        .map_or((Defence::Decline, DECLINED), |(d, _, o)| (d, o))
 }
 
 /// The stance to take now (or `end` to keep the current one).
