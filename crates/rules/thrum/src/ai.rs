@@ -247,6 +247,26 @@ struct Plan {
     action: Action,
 }
 
+/// The best plan of a decision so far: a plan replaces it only when it scores more (by more
+/// than rounding), so among equal plans the first one considered stays.
+#[derive(Default)]
+struct Best(Option<Plan>);
+
+impl Best {
+    fn consider(&mut self, p: Plan) {
+        if self.bettered_by(p.score) {
+            self.0 = Some(p);
+        }
+    }
+
+    /// Whether a plan scoring `score` would replace the one in hand. A plan whose score can
+    /// only come out at or below a bound for which this is false is never chosen, so the
+    /// decision skips looking for a square to take it from.
+    fn bettered_by(&self, score: f64) -> bool {
+        self.0.as_ref().is_none_or(|b| score > b.score + 1e-9)
+    }
+}
+
 impl Heuristic {
     fn decide(&mut self, s: &State) -> Option<Command> {
         if let Some(top) = s.stack.last() {
@@ -353,12 +373,7 @@ impl Heuristic {
             squares.extend(check::reachable(s, me, &mut self.scratch));
         }
         let mut scan = Scan::new(s, me, here, squares);
-        let mut best: Option<Plan> = None;
-        let mut consider = |p: Plan| {
-            if best.as_ref().is_none_or(|b| p.score > b.score + 1e-9) {
-                best = Some(p);
-            }
-        };
+        let mut best = Best::default();
         let c = s.ch(me);
         // Exhaustion: Recover when it ends Exhaustion (and so the Incapacity Roll). When only
         // attacks call for that roll (incapacity-after-any-action = false, THR-R167), a Recover
@@ -380,7 +395,7 @@ impl Heuristic {
                     overexert: None,
                 };
                 let score = if c.fatigue == c.ft + 1 { 5.0 } else { 1.2 };
-                consider(Plan {
+                best.consider(Plan {
                     score,
                     from: here,
                     action,
@@ -399,13 +414,13 @@ impl Heuristic {
                 },
                 overexert: None,
             };
-            consider(Plan {
+            best.consider(Plan {
                 score: 0.7,
                 from: here,
                 action,
             });
         }
-        self.utility(s, me, &mut scan, &mut consider);
+        self.utility(s, me, &mut scan, &mut best);
         for id in legal::abilities_of(s, me) {
             let a = s.setup.book.get(id);
             if a.kind != Kind::Action {
@@ -419,6 +434,10 @@ impl Heuristic {
                         if !ok || !s.ch(t).incapacitated || s.ch(t).removed {
                             continue;
                         }
+                        let score = if ally { 2.5 } else { 3.0 };
+                        if !best.bettered_by(score) {
+                            continue;
+                        }
                         let action = Action {
                             ability: id,
                             target: Target::Chars([t].into_iter().collect()),
@@ -426,19 +445,15 @@ impl Heuristic {
                             overexert: None,
                         };
                         if let Some(from) = from_square(s, me, &mut scan, &action) {
-                            consider(Plan {
-                                score: if ally { 2.5 } else { 3.0 },
-                                from,
-                                action,
-                            });
+                            best.consider(Plan { score, from, action });
                         }
                     }
                 }
-                _ if a.is_attack() => self.attacks(s, me, id, &mut scan, &mut consider),
+                _ if a.is_attack() => self.attacks(s, me, id, &mut scan, &mut best),
                 _ => {}
             }
         }
-        if let Some(plan) = best {
+        if let Some(plan) = best.0 {
             if plan.from != here {
                 self.planned = Some((s.round, me, s.uses, plan.from, plan.action));
                 // `plan.from` is one of this decision's reachable squares.
@@ -469,7 +484,7 @@ impl Heuristic {
 
     /// Actions that are not attacks: Buffs on allies in melee, Terrain Effects on enemies,
     /// hiding when no foe is near.
-    fn utility(&mut self, s: &State, me: Cid, scan: &mut Scan, consider: &mut impl FnMut(Plan)) {
+    fn utility(&mut self, s: &State, me: Cid, scan: &mut Scan, best: &mut Best) {
         let here = match s.ch(me).pos {
             Some(p) => p,
             None => return,
@@ -481,7 +496,7 @@ impl Heuristic {
             }
             if a.buff_spec.is_some() {
                 // The ally (or self) in melee with no Buff, nearest first.
-                let mut best: Option<(f64, Action, Pos)> = None;
+                let mut chosen: Option<(f64, Action, Pos)> = None;
                 for t in s
                     .ids()
                     .filter(|&t| (t == me || s.allies(me, t)) && s.ch(t).able() && s.ch(t).buff.is_none())
@@ -497,15 +512,18 @@ impl Heuristic {
                         pick: Pick::default(),
                         overexert: None,
                     };
+                    let score = 0.6 + 0.2 * threat;
+                    // A Buff no better than the plan in hand, or than the ally chosen so far,
+                    // is not chosen wherever it could be given from.
+                    if !best.bettered_by(score) || chosen.as_ref().is_some_and(|b| score <= b.0) {
+                        continue;
+                    }
                     if let Some(from) = from_square(s, me, scan, &action) {
-                        let score = 0.6 + 0.2 * threat;
-                        if best.as_ref().is_none_or(|b| score > b.0) {
-                            best = Some((score, action, from));
-                        }
+                        chosen = Some((score, action, from));
                     }
                 }
-                if let Some((score, action, from)) = best {
-                    consider(Plan { score, from, action });
+                if let Some((score, action, from)) = chosen {
+                    best.consider(Plan { score, from, action });
                 }
                 continue;
             }
@@ -571,7 +589,7 @@ impl Heuristic {
                             ..action
                         };
                         if check::allowed(s, &Command::Act(action.clone())) || from != here {
-                            consider(Plan { score, from, action });
+                            best.consider(Plan { score, from, action });
                         }
                     }
                 }
@@ -590,7 +608,7 @@ impl Heuristic {
                     overexert: None,
                 };
                 if check::allowed(s, &Command::Act(action.clone())) {
-                    consider(Plan {
+                    best.consider(Plan {
                         score: 0.5,
                         from: here,
                         action,
@@ -600,7 +618,7 @@ impl Heuristic {
         }
     }
 
-    fn attacks(&mut self, s: &State, me: Cid, id: u16, scan: &mut Scan, consider: &mut impl FnMut(Plan)) {
+    fn attacks(&mut self, s: &State, me: Cid, id: u16, scan: &mut Scan, best: &mut Best) {
         let a = s.setup.book.get(id);
         let (hit_dmg, crit_dmg) = damage(s, me, a);
         let value = |t: Cid, odds: &ContestOdds| -> f64 {
@@ -626,9 +644,8 @@ impl Heuristic {
                         pick: Pick::default(),
                         overexert: None,
                     };
-                    let Some(from) = from_square(s, me, scan, &action) else {
-                        continue;
-                    };
+                    // Who a placement catches, and so its score, does not depend on the square
+                    // it is made from: one not worth taking is not placed.
                     let Ok(hit) = action_targets(s, me, &action) else {
                         continue;
                     };
@@ -639,9 +656,14 @@ impl Heuristic {
                         let v = value(t, &odds);
                         score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
                     }
-                    if score > 0.05 {
-                        consider(Plan { score, from, action });
+                    let worth_placing = score > 0.05 && best.bettered_by(score);
+                    if !worth_placing {
+                        continue;
                     }
+                    let Some(from) = from_square(s, me, scan, &action) else {
+                        continue;
+                    };
+                    best.consider(Plan { score, from, action });
                 }
             }
             return;
@@ -657,6 +679,15 @@ impl Heuristic {
                 TargetSpec::AllEnemies => Target::None,
                 _ => continue,
             };
+            // The attack's worth against `t` is known before any square is looked at; a
+            // square can only lower it (a Ranged user next to enemies), so an attack worth no
+            // more than the plan in hand is passed over.
+            let net = scan.attack_net(s, me, a, t);
+            let (_, odds) = scan.best_defence_odds(s, me, a, t, net);
+            let worth = value(t, &odds);
+            if !best.bettered_by(worth) {
+                continue;
+            }
             let mut picks = legal::pick_candidates(s, me, id, &target);
             picks.sort_by_key(|p| pick_rank(s, a, t, p));
             for pick in picks {
@@ -669,15 +700,13 @@ impl Heuristic {
                 let Some(from) = from_square(s, me, scan, &action) else {
                     continue;
                 };
-                let net = scan.attack_net(s, me, a, t);
-                let (_, odds) = scan.best_defence_odds(s, me, a, t, net);
-                let mut score = value(t, &odds);
+                let mut score = worth;
                 // Ranged attacks in melee take Banes: the square choice already counted them
                 // for the current square; prefer not to stand next to enemies.
                 if a.ranged && from != s.ch(me).pos.unwrap_or(from) {
                     score -= 0.05 * adjacent_enemies_at(s, me, from) as f64;
                 }
-                consider(Plan { score, from, action });
+                best.consider(Plan { score, from, action });
                 break;
             }
         }
