@@ -342,20 +342,37 @@ fn trigger_candidates(
     }
     let user = u.user;
     // THR-R150: holders are asked in turn order, so Protect from the ally at Initiative 14
-    // comes before the one at 9, both before the rolls, and their Boons add up. Each holder's
-    // place is looked up once; sorting by (place, id) keeps ids in order among equal places.
-    let mut holders: smallvec::SmallVec<[(usize, Cid); 16]> = s
-        .ids()
-        .filter(|&h| s.ch(h).able() && s.ch(h).pos.is_some())
-        .map(|h| (s.order.position(h).unwrap_or(usize::MAX), h))
-        .collect();
-    holders.sort_unstable();
-    for (_, h) in holders {
+    // comes before the one at 9, both before the rolls, and their Boons add up. A holder's
+    // place is its first slot; holders without a slot come after, by id. (At most 64
+    // combatants, one bit each.)
+    let able = |h: Cid| s.ch(h).able() && s.ch(h).pos.is_some();
+    let mut holders: smallvec::SmallVec<[Cid; 16]> = smallvec::SmallVec::new();
+    let mut listed = 0u64;
+    for slot in s.order.slots() {
+        let h = slot.who;
+        if listed & (1u64 << h) == 0 {
+            listed |= 1u64 << h;
+            if able(h) {
+                holders.push(h);
+            }
+        }
+    }
+    holders.extend(s.ids().filter(|&h| listed & (1u64 << h) == 0 && able(h)));
+    debug_assert!({
+        let mut sorted: Vec<(usize, Cid)> = s
+            .ids()
+            .filter(|&h| able(h))
+            .map(|h| (s.order.position(h).unwrap_or(usize::MAX), h))
+            .collect();
+        sorted.sort_unstable();
+        sorted.into_iter().map(|(_, h)| h).eq(holders.iter().copied())
+    });
+    for h in holders {
         for id in triggered_abilities(s, h) {
             let ab = s.setup.book.get(id);
             let Some(tr) = &ab.trigger else { continue };
-            let range = tr_range(s, h, ab);
-            let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= range);
+            // The trigger's range is worked out only for a holder whose distance it decides.
+            let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= tr_range(s, h, ab));
             // THR-R199 (Assist): a friend aims at a foe within the holder's range.
             // THR-R200 (Protect): a foe aims at a friend within the holder's range.
             let ok = match tr.on {
