@@ -41,7 +41,10 @@ pub struct Cx<'a, R: Ruleset> {
     pub s: Ro<'a, R::State>,
     /// Where dice (and cards) come from.
     pub dice: &'a mut dyn Dice,
-    out: &'a mut Vec<R::Event>,
+    /// Where emitted events go; `None` for a context that does not keep them.
+    out: Option<&'a mut Vec<R::Event>>,
+    /// How many events were emitted through this context.
+    count: usize,
     observer: Option<&'a mut dyn Observer<R>>,
 }
 
@@ -51,7 +54,22 @@ impl<'a, R: Ruleset> Cx<'a, R> {
         Cx {
             s: Ro(state),
             dice,
-            out,
+            out: Some(out),
+            count: 0,
+            observer: None,
+        }
+    }
+
+    /// A context that applies the events it emits and keeps none of them (with
+    /// [`Ruleset::apply_owned`], which may move what an event carries into the state instead
+    /// of copying it): what the simulator runs, where nothing reads the events. The state
+    /// comes out exactly as with [`Cx::new`].
+    pub fn discarding(state: &'a mut R::State, dice: &'a mut dyn Dice) -> Self {
+        Cx {
+            s: Ro(state),
+            dice,
+            out: None,
+            count: 0,
             observer: None,
         }
     }
@@ -66,7 +84,8 @@ impl<'a, R: Ruleset> Cx<'a, R> {
         Cx {
             s: Ro(state),
             dice,
-            out,
+            out: Some(out),
+            count: 0,
             observer: Some(observer),
         }
     }
@@ -74,6 +93,12 @@ impl<'a, R: Ruleset> Cx<'a, R> {
     /// Applies an event to the state, shows it to the observer and records it: the only way
     /// resolution changes the state.
     pub fn emit(&mut self, event: R::Event) {
+        self.count += 1;
+        let Some(out) = self.out.as_mut() else {
+            // A discarding context has no observer.
+            R::apply_owned(self.s.0, event);
+            return;
+        };
         if let Some(o) = self.observer.as_mut() {
             o.before(self.s.0, &event);
         }
@@ -81,7 +106,7 @@ impl<'a, R: Ruleset> Cx<'a, R> {
         if let Some(o) = self.observer.as_mut() {
             o.after(self.s.0, &event);
         }
-        self.out.push(event);
+        out.push(event);
     }
 
     /// The state (the same as `&*cx.s`).
@@ -89,9 +114,15 @@ impl<'a, R: Ruleset> Cx<'a, R> {
         self.s.0
     }
 
-    /// The events emitted so far through this context's output.
+    /// The events emitted so far through this context's output (none for a
+    /// [`Cx::discarding`] context).
     pub fn emitted(&self) -> &[R::Event] {
-        self.out
+        self.out.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// How many events were emitted through this context, kept or not.
+    pub fn emitted_count(&self) -> usize {
+        self.count
     }
 }
 
@@ -137,6 +168,27 @@ impl<F> FrameOp<F> {
             FrameOp::Update(f) => FrameOp::Update(f),
             FrameOp::Set(i, f) => FrameOp::Set(*i, f),
             FrameOp::Pop => FrameOp::Pop,
+        }
+    }
+}
+
+/// [`apply_frame_op`] taking the frame by value, moved onto the stack instead of copied (what a
+/// ruleset's [`Ruleset::apply_owned`] calls for its frame events).
+pub fn apply_frame_op_owned<F>(stack: &mut Vec<F>, op: FrameOp<F>) {
+    match op {
+        FrameOp::Push(f) => stack.push(f),
+        FrameOp::Update(f) => {
+            if let Some(top) = stack.last_mut() {
+                *top = f;
+            }
+        }
+        FrameOp::Set(i, f) => {
+            if let Some(x) = stack.get_mut(i) {
+                *x = f;
+            }
+        }
+        FrameOp::Pop => {
+            stack.pop();
         }
     }
 }
@@ -222,10 +274,10 @@ pub fn settle<R: Ruleset>(
     mut step: impl FnMut(&mut Cx<'_, R>) -> Result<Flow, EngineError>,
 ) -> Result<(), EngineError> {
     for _ in 0..SETTLE_LIMIT {
-        let before = cx.out.len();
+        let before = cx.count;
         match step(cx)? {
             Flow::Wait => return Ok(()),
-            Flow::Go if cx.out.len() == before => {
+            Flow::Go if cx.count == before => {
                 return Err(EngineError::Bug(
                     "an automatic step changed nothing and asked to go on: it would repeat forever".into(),
                 ));

@@ -128,6 +128,13 @@ pub trait Ruleset: Sized + 'static {
     /// Applies one event. The only function that changes state.
     fn apply(state: &mut Self::State, event: &Self::Event);
 
+    /// Applies one event that is not kept afterwards ([`crate::resolve::Cx::discarding`]): the
+    /// same change as [`Ruleset::apply`], which is what it does unless a ruleset moves what the
+    /// event carries (a resolution frame) into the state instead of copying it.
+    fn apply_owned(state: &mut Self::State, event: Self::Event) {
+        Self::apply(state, &event);
+    }
+
     /// How the game ended, once it has.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 

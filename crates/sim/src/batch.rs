@@ -68,7 +68,6 @@ struct Worker<R: Summarize> {
     tally: Tally,
     policies: Vec<(Seat, PolicyKind, Box<dyn Policy<R>>)>,
     default: (PolicyKind, Box<dyn Policy<R>>),
-    events: Vec<R::Event>,
     error: Option<SimError>,
 }
 
@@ -78,7 +77,6 @@ impl<R: Summarize> Worker<R> {
             tally: Tally::default(),
             policies: b.policies.iter().map(|(s, k)| (*s, *k, make::<R>(*k))).collect(),
             default: (b.default_policy, make::<R>(b.default_policy)),
-            events: Vec::new(),
             error: None,
         }
     }
@@ -100,8 +98,7 @@ impl<R: Summarize> Worker<R> {
         let mut rng = Prng::for_stream(b.seed ^ 0x5EED_0FA1, i);
         let mut state = base.clone();
         if b.from.is_none() {
-            self.events.clear();
-            R::start(&mut Cx::new(&mut state, &mut dice, &mut self.events)).map_err(engine)?;
+            R::start(&mut Cx::discarding(&mut state, &mut dice)).map_err(engine)?;
         }
         for (_, _, p) in &mut self.policies {
             p.new_combat();
@@ -141,8 +138,7 @@ impl<R: Summarize> Worker<R> {
                     reason: r.to_string(),
                 });
             }
-            self.events.clear();
-            R::resolve(&mut Cx::new(&mut state, &mut dice, &mut self.events), seat, &cmd).map_err(engine)?;
+            R::resolve(&mut Cx::discarding(&mut state, &mut dice), seat, &cmd).map_err(engine)?;
         }
         self.record(&state, cut);
         Ok(())

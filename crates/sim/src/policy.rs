@@ -107,7 +107,6 @@ pub struct Search<R: Summarize> {
     config: SearchConfig,
     rollout: Box<dyn Policy<R>>,
     buf: Vec<R::Command>,
-    events: Vec<R::Event>,
 }
 
 impl<R: Summarize> Search<R> {
@@ -122,7 +121,6 @@ impl<R: Summarize> Search<R> {
             config,
             rollout,
             buf: Vec::new(),
-            events: Vec::new(),
         }
     }
 }
@@ -183,8 +181,7 @@ impl<R: Summarize> Policy<R> for Search<R> {
                 let mut dice = SeededDice::from_prng(Prng::from_seed(rng.next_u64()));
                 let mut prng = Prng::from_seed(rng.next_u64());
                 self.rollout.new_combat();
-                self.events.clear();
-                if R::resolve(&mut Cx::new(&mut s, &mut dice, &mut self.events), seat, c).is_err() {
+                if R::resolve(&mut Cx::discarding(&mut s, &mut dice), seat, c).is_err() {
                     continue;
                 }
                 let mut steps = 0u32;
@@ -199,9 +196,8 @@ impl<R: Summarize> Policy<R> for Search<R> {
                     else {
                         break;
                     };
-                    self.events.clear();
                     if R::check(&s, who, &next).is_err()
-                        || R::resolve(&mut Cx::new(&mut s, &mut dice, &mut self.events), who, &next).is_err()
+                        || R::resolve(&mut Cx::discarding(&mut s, &mut dice), who, &next).is_err()
                     {
                         break;
                     }

@@ -258,6 +258,23 @@ fn thrum(c: &mut Criterion) {
         })
     });
 
+    // The same, as the simulator runs the rules: the events are applied and not kept
+    // (`Cx::discarding`), so the frames they carry are moved onto the stack, not copied.
+    c.bench_function("rules alone of one combat, events not kept (bench-4v4)", |b| {
+        let mut i = 0usize;
+        b.iter(|| {
+            let (seed, cmds) = &recorded[i % recorded.len()];
+            i += 1;
+            let mut s = base.clone();
+            let mut dice = SeededDice::for_stream(*seed, 0);
+            Thrum::start(&mut Cx::discarding(&mut s, &mut dice)).expect("start");
+            for (seat, c) in cmds {
+                Thrum::resolve(&mut Cx::discarding(&mut s, &mut dice), *seat, c).expect("resolve");
+            }
+            black_box(s.round)
+        })
+    });
+
     // The rules alone, as a user's replay would run them: the commands (seat and command) and
     // every face of K heuristic combats recorded once, outside the timed loop; each iteration
     // starts a fresh combat and checks then resolves each recorded command with the recorded

@@ -11,7 +11,7 @@ use crate::state::{AutoStep, BuffOn, Char, Frame, Phase, State, Step, TerrainIns
 use fray_dice::Roll;
 use fray_engine::Outcome;
 use fray_engine::order::InitiativeOrder;
-use fray_engine::resolve::{FrameOp, apply_frame_op};
+use fray_engine::resolve::{FrameOp, apply_frame_op, apply_frame_op_owned};
 use fray_space::Pos;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -629,7 +629,18 @@ pub fn gauge(c: &Char, g: Gauge) -> i16 {
     }
 }
 
-/// Applies one event.
+/// [`apply`] for an event that is not kept: a frame it carries is moved onto the resolution
+/// stack instead of copied. Every other event is applied by [`apply`].
+pub fn apply_owned(s: &mut State, e: Event) {
+    match e {
+        Event::Push { frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Push(frame)),
+        Event::SetTop { frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Update(frame)),
+        Event::SetFrame { index, frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Set(index as usize, frame)),
+        other => apply(s, &other),
+    }
+}
+
+/// Applies one event to the state.
 pub fn apply(s: &mut State, e: &Event) {
     match e {
         Event::InitiativeRolled { who, roll } => s.chars[*who as usize].initiative = roll.total,

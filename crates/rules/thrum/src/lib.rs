@@ -142,6 +142,10 @@ impl Ruleset for Thrum {
         apply(s, e)
     }
 
+    fn apply_owned(s: &mut State, e: Event) {
+        event::apply_owned(s, e)
+    }
+
     fn outcome(s: &State) -> Option<Outcome> {
         s.outcome.clone()
     }
