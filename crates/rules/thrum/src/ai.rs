@@ -668,6 +668,14 @@ impl Heuristic {
             }
             return;
         }
+        // Against any target the attack is worth at most its better outcome (a hit or a
+        // critical, raised by half again and a tenth for a Finisher): when that cannot beat the
+        // plan in hand, no target's odds are worked out. The small margin covers rounding in
+        // the weighted sum of `value`.
+        let ceiling = hit_dmg.max(crit_dmg).max(0.0) * if a.finisher { 1.6 } else { 1.0 };
+        if !best.bettered_by(ceiling + 1e-6) {
+            return;
+        }
         for t in s.ids() {
             if !s.enemies(me, t) || !check::targetable(s, t) || s.ch(t).incapacitated {
                 continue;
