@@ -1482,15 +1482,12 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
                     return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
             }
-            // In turn order, ids in order among equal places (each place looked up once).
-            let mut hit: smallvec::SmallVec<[(usize, Cid); 8]> = s
-                .ids()
-                .filter(|&t| targetable(s, t) && s.ch(t).pos.is_some_and(|p| squares.contains(&p)))
-                .filter(|&t| !(matches!(spec, TargetSpec::Aura(_)) && t == user)) // THR-R82
-                .map(|t| (s.order.position(t).unwrap_or(usize::MAX), t))
-                .collect();
-            hit.sort_unstable();
-            Ok(hit.into_iter().map(|(_, t)| t).collect())
+            // In turn order (the first slot of each), those without a slot last, by id.
+            let aura = matches!(spec, TargetSpec::Aura(_));
+            let hit = s.in_turn_order(|t| {
+                targetable(s, t) && s.ch(t).pos.is_some_and(|p| squares.contains(&p)) && !(aura && t == user) // THR-R82
+            });
+            Ok(hit.into_iter().collect())
         }
         (spec, _) => Err(no(say, codes::INVALID_TARGET, || {
             format!("{} needs {}", a.id, shape_hint(spec))

@@ -568,6 +568,33 @@ impl State {
         0..self.chars.len() as Cid
     }
 
+    /// The combatants that pass `keep`, in turn order: by the place of each one's first slot,
+    /// then those without a slot by id (the order of asking trigger holders and of resolving
+    /// an area's targets). One walk over the order (at most 64 combatants, one bit each).
+    pub fn in_turn_order(&self, mut keep: impl FnMut(Cid) -> bool) -> smallvec::SmallVec<[Cid; 16]> {
+        let mut out = smallvec::SmallVec::new();
+        let mut listed = 0u64;
+        for slot in self.order.slots() {
+            let h = slot.who;
+            if listed & (1u64 << h) == 0 {
+                listed |= 1u64 << h;
+                if keep(h) {
+                    out.push(h);
+                }
+            }
+        }
+        out.extend(self.ids().filter(|&h| listed & (1u64 << h) == 0 && keep(h)));
+        debug_assert!({
+            let mut sorted: Vec<(usize, Cid)> = out
+                .iter()
+                .map(|&h| (self.order.position(h).unwrap_or(usize::MAX), h))
+                .collect();
+            sorted.sort_unstable();
+            sorted.into_iter().map(|(_, h)| h).eq(out.iter().copied())
+        });
+        out
+    }
+
     /// The combatant standing on a square, if any.
     pub fn occupant(&self, p: Pos) -> Option<Cid> {
         self.chars

@@ -342,31 +342,8 @@ fn trigger_candidates(
     }
     let user = u.user;
     // THR-R150: holders are asked in turn order, so Protect from the ally at Initiative 14
-    // comes before the one at 9, both before the rolls, and their Boons add up. A holder's
-    // place is its first slot; holders without a slot come after, by id. (At most 64
-    // combatants, one bit each.)
-    let able = |h: Cid| s.ch(h).able() && s.ch(h).pos.is_some();
-    let mut holders: smallvec::SmallVec<[Cid; 16]> = smallvec::SmallVec::new();
-    let mut listed = 0u64;
-    for slot in s.order.slots() {
-        let h = slot.who;
-        if listed & (1u64 << h) == 0 {
-            listed |= 1u64 << h;
-            if able(h) {
-                holders.push(h);
-            }
-        }
-    }
-    holders.extend(s.ids().filter(|&h| listed & (1u64 << h) == 0 && able(h)));
-    debug_assert!({
-        let mut sorted: Vec<(usize, Cid)> = s
-            .ids()
-            .filter(|&h| able(h))
-            .map(|h| (s.order.position(h).unwrap_or(usize::MAX), h))
-            .collect();
-        sorted.sort_unstable();
-        sorted.into_iter().map(|(_, h)| h).eq(holders.iter().copied())
-    });
+    // comes before the one at 9, both before the rolls, and their Boons add up.
+    let holders = s.in_turn_order(|h| s.ch(h).able() && s.ch(h).pos.is_some());
     for h in holders {
         for id in triggered_abilities(s, h) {
             let ab = s.setup.book.get(id);
