@@ -37,6 +37,22 @@ impl Dice for Counting {
     }
 }
 
+/// A context for the rules-alone benches: keeping the events (cleared first), or not keeping
+/// them, as the simulator does.
+fn bench_cx<'a>(
+    keep: bool,
+    s: &'a mut State,
+    dice: &'a mut SeededDice,
+    events: &'a mut Vec<fray_thrum::event::Event>,
+) -> Cx<'a, Thrum> {
+    events.clear();
+    if keep {
+        Cx::new(s, dice, events)
+    } else {
+        Cx::discarding(s, dice)
+    }
+}
+
 /// Plays a whole combat with the heuristic on every seat; returns the number of rounds.
 fn combat(base: &State, seed: u64, ai: &mut dyn Policy<Thrum>, events: &mut Vec<fray_thrum::event::Event>) -> u16 {
     let mut dice = SeededDice::for_stream(seed, 0);
@@ -241,39 +257,30 @@ fn thrum(c: &mut Criterion) {
         .collect();
     let per = recorded.iter().map(|(_, c)| c.len()).sum::<usize>() / recorded.len();
     eprintln!("bench-4v4: an average combat has {per} commands");
-    c.bench_function("rules alone of one combat, no AI (bench-4v4)", |b| {
-        let mut i = 0usize;
-        b.iter(|| {
-            let (seed, cmds) = &recorded[i % recorded.len()];
-            i += 1;
-            let mut s = base.clone();
-            let mut dice = SeededDice::for_stream(*seed, 0);
-            events.clear();
-            Thrum::start(&mut Cx::new(&mut s, &mut dice, &mut events)).expect("start");
-            for (seat, c) in cmds {
-                events.clear();
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), *seat, c).expect("resolve");
-            }
-            black_box(s.round)
-        })
-    });
-
-    // The same, as the simulator runs the rules: the events are applied and not kept
-    // (`Cx::discarding`), so the frames they carry are moved onto the stack, not copied.
-    c.bench_function("rules alone of one combat, events not kept (bench-4v4)", |b| {
-        let mut i = 0usize;
-        b.iter(|| {
-            let (seed, cmds) = &recorded[i % recorded.len()];
-            i += 1;
-            let mut s = base.clone();
-            let mut dice = SeededDice::for_stream(*seed, 0);
-            Thrum::start(&mut Cx::discarding(&mut s, &mut dice)).expect("start");
-            for (seat, c) in cmds {
-                Thrum::resolve(&mut Cx::discarding(&mut s, &mut dice), *seat, c).expect("resolve");
-            }
-            black_box(s.round)
-        })
-    });
+    // Once with the events kept (cleared after each command), once as the simulator runs the
+    // rules: the events applied and not kept (`Cx::discarding`), so the frames they carry are
+    // moved onto the stack, not copied.
+    for keep in [true, false] {
+        let name = if keep {
+            "rules alone of one combat, no AI (bench-4v4)"
+        } else {
+            "rules alone of one combat, events not kept (bench-4v4)"
+        };
+        c.bench_function(name, |b| {
+            let mut i = 0usize;
+            b.iter(|| {
+                let (seed, cmds) = &recorded[i % recorded.len()];
+                i += 1;
+                let mut s = base.clone();
+                let mut dice = SeededDice::for_stream(*seed, 0);
+                Thrum::start(&mut bench_cx(keep, &mut s, &mut dice, &mut events)).expect("start");
+                for (seat, c) in cmds {
+                    Thrum::resolve(&mut bench_cx(keep, &mut s, &mut dice, &mut events), *seat, c).expect("resolve");
+                }
+                black_box(s.round)
+            })
+        });
+    }
 
     // The rules alone, as a user's replay would run them: the commands (seat and command) and
     // every face of K heuristic combats recorded once, outside the timed loop; each iteration
