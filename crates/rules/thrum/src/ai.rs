@@ -367,12 +367,9 @@ impl Heuristic {
                 return Some(cmd);
             }
         }
-        // Squares reachable this turn (the current one included).
-        let mut squares: Vec<(Pos, u32)> = vec![(here, 0)];
-        if !(s.turn.stunned && s.options.draft_stunned && s.turn.acted) {
-            squares.extend(check::reachable(s, me, &mut self.scratch));
-        }
-        let mut scan = Scan::new(s, me, here, squares);
+        // Squares reachable this turn (the current one included), found as far as asked for.
+        let can_move = !(s.turn.stunned && s.options.draft_stunned && s.turn.acted);
+        let mut scan = Scan::new(s, me, here, can_move, &mut self.scratch);
         let mut best = Best::default();
         let c = s.ch(me);
         // Exhaustion: Recover when it ends Exhaustion (and so the Incapacity Roll). When only
@@ -463,7 +460,7 @@ impl Heuristic {
             return Some(Command::Act(plan.action));
         }
         // Nothing to do from here: close in, or Dash when that helps.
-        if let Some(m) = self.close_in(s, me, Some(&scan.squares)) {
+        if let Some(m) = self.close_in(s, me, Some(scan.all_squares())) {
             return Some(m);
         }
         if let Some(id) = s.setup.book.find("dash")
@@ -814,9 +811,16 @@ fn shape_options(s: &State, me: Cid, id: u16, ep: Pos) -> Vec<Target> {
 /// actions it weighs share the work: the reachable squares in the order they are tried (cheapest
 /// first, the current square before others of the same cost), one copy of the state to try them
 /// on, and each square's safety, worked out the first time it is asked for.
-struct Scan {
+struct Scan<'a> {
     here: Pos,
+    /// The reachable squares found so far, in the order they are tried.
     squares: Vec<(Pos, u32)>,
+    /// The search that finds the rest, a cost at a time (`None` once all are found).
+    reach: Option<check::LevelReach<'a>>,
+    /// Debug builds: every reachable square in order, from [`check::reachable`], which the
+    /// squares found a cost at a time must match.
+    #[cfg(debug_assertions)]
+    expect: Vec<(Pos, u32)>,
     tmp: Option<State>,
     /// Per grid square: unknown (`u16::MAX`), or enemies it has cover against in the low byte and
     /// adjacent enemies in the high byte.
@@ -849,12 +853,35 @@ struct AimKey {
     obstruction: bool,
 }
 
-impl Scan {
-    fn new(s: &State, me: Cid, here: Pos, mut squares: Vec<(Pos, u32)>) -> Scan {
-        sort_squares(&mut squares, here);
+impl<'a> Scan<'a> {
+    /// The scan of `me`'s turn on `here`; `can_move`: whether other squares count at all.
+    fn new(s: &'a State, me: Cid, here: Pos, can_move: bool, scratch: &mut PathScratch) -> Scan<'a> {
+        let mut squares = vec![(here, 0)];
+        let reach = if can_move {
+            let reach = check::LevelReach::new(s, me);
+            if reach.is_none() {
+                squares.extend(check::reachable(s, me, scratch));
+                sort_squares(&mut squares, here);
+            }
+            reach
+        } else {
+            None
+        };
+        #[cfg(debug_assertions)]
+        let expect = {
+            let mut all = vec![(here, 0)];
+            if can_move {
+                all.extend(check::reachable(s, me, scratch));
+            }
+            sort_squares(&mut all, here);
+            all
+        };
         Scan {
             here,
             squares,
+            reach,
+            #[cfg(debug_assertions)]
+            expect,
             tmp: None,
             safety: vec![u16::MAX; s.setup.map.len()],
             aim: vec![0; s.setup.map.len() * s.chars.len()],
@@ -872,6 +899,35 @@ impl Scan {
             nets: Vec::new(),
             defences: Vec::new(),
         }
+    }
+
+    /// The `i`-th square to try (cheapest first, the current square first), searching further
+    /// only when the squares found so far run out.
+    fn square(&mut self, i: usize) -> Option<(Pos, u32)> {
+        while i >= self.squares.len() {
+            let reach = self.reach.as_mut()?;
+            if !reach.next_level(&mut self.squares) {
+                self.reach = None;
+            }
+            #[cfg(debug_assertions)]
+            {
+                let n = self.squares.len();
+                assert_eq!(self.squares[..], self.expect[..n], "the squares found a cost at a time");
+                if self.reach.is_none() {
+                    assert_eq!(self.squares, self.expect, "every square found a cost at a time");
+                }
+            }
+        }
+        Some(self.squares[i])
+    }
+
+    /// Every reachable square, in the order they are tried.
+    fn all_squares(&mut self) -> &[(Pos, u32)] {
+        let mut i = self.squares.len();
+        while self.square(i).is_some() {
+            i += 1;
+        }
+        &self.squares
     }
 
     /// The net Boons of `me`'s attack roll with `a` against `t` from where `me` stands
@@ -1117,8 +1173,9 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         // The quick pass found a square the full check refuses: check every square fully.
         let mut best: Option<(f64, Pos)> = None;
         let mut found = 0;
-        for i in 0..scan.squares.len() {
-            let (p, cost) = scan.squares[i];
+        let mut i = 0;
+        while let Some((p, cost)) = scan.square(i) {
+            i += 1;
             let ok = if p == scan.here { here_ok } else { works_from(scan, p) };
             if !ok {
                 continue;
@@ -1151,8 +1208,9 @@ fn best_square(
 ) -> Option<Pos> {
     let mut best: Option<(f64, Pos)> = None;
     let mut found = 0;
-    for i in 0..scan.squares.len() {
-        let (p, cost) = scan.squares[i];
+    let mut i = 0;
+    while let Some((p, cost)) = scan.square(i) {
+        i += 1;
         let pass = if p == scan.here { here_ok } else { ok(scan, p) };
         if !pass {
             continue;

@@ -360,14 +360,7 @@ impl<'a> MoveCtx<'a> {
         COSTS.with(|c| {
             let c = &mut *c.borrow_mut();
             let n = map.len();
-            c.run(2 * n, 2 * origin, budget, |node, f| {
-                let layer = node % 2;
-                self.each_step(node / 2, |j, full| {
-                    // The first step dearer than 1 costs 1 and uses the exemption up.
-                    let (price, to_layer) = if layer == 0 && full > 1 { (1, 1) } else { (full, layer) };
-                    f.reach(2 * j + to_layer, price);
-                });
-            });
+            c.run(2 * n, 2 * origin, budget, |node, f| self.expand_weave(node, f));
             let mut out = Vec::new();
             for k in 0..n {
                 let cost = c.dist[2 * k].min(c.dist[2 * k + 1]);
@@ -393,9 +386,7 @@ impl<'a> MoveCtx<'a> {
         };
         COSTS.with(|c| {
             let c = &mut *c.borrow_mut();
-            c.run(map.len(), origin, budget, |i, f| {
-                self.each_step(i, |j, full| f.reach(j, weave(full as i16, self.ex).0 as u32));
-            });
+            c.run(map.len(), origin, budget, |i, f| self.expand(i, f));
             let mut out = Vec::new();
             for (k, &cost) in c.dist.iter().enumerate() {
                 if cost <= budget && k != origin && self.can_stop_at(k) {
@@ -404,6 +395,25 @@ impl<'a> MoveCtx<'a> {
             }
             out
         })
+    }
+
+    /// The steps of [`MoveCtx::destinations_by_cost`]'s search from square index `i`, at the
+    /// price the mover pays (an exemption that needs no memory of earlier steps).
+    #[inline]
+    fn expand(&self, i: usize, f: &mut Frontier<'_>) {
+        self.each_step(i, |j, full| f.reach(j, weave(full as i16, self.ex).0 as u32));
+    }
+
+    /// The steps of [`MoveCtx::weave_destinations_by_cost`]'s search from node
+    /// `2 * square + layer` (layer 1: the Weaver's exemption is used up).
+    #[inline]
+    fn expand_weave(&self, node: usize, f: &mut Frontier<'_>) {
+        let layer = node % 2;
+        self.each_step(node / 2, |j, full| {
+            // The first step dearer than 1 costs 1 and uses the exemption up.
+            let (price, to_layer) = if layer == 0 && full > 1 { (1, 1) } else { (full, layer) };
+            f.reach(2 * j + to_layer, price);
+        });
     }
 
     /// Calls `f` with each step the mover may take from square index `k`: the neighbour `j` and
@@ -624,8 +634,8 @@ thread_local! {
 /// [`MoveCtx::destinations_by_cost`], which keeps one list per cost.
 const COSTS_MAX_BUDGET: u32 = 4096;
 
-/// The memory of [`MoveCtx::destinations_by_cost`]: each node's cost so far, and the nodes to
-/// look at per cost.
+/// The memory of [`MoveCtx::destinations_by_cost`] and [`LevelReach`]: each node's cost so far,
+/// and the nodes to look at per cost.
 #[derive(Default)]
 struct CostSearch {
     dist: Vec<u32>,
@@ -639,28 +649,142 @@ impl CostSearch {
     /// nodes per cost: a node is listed again only at a strictly lower cost, and passed over
     /// where its cost has dropped since it was listed.
     fn run(&mut self, nodes: usize, start: usize, budget: u32, mut expand: impl FnMut(usize, &mut Frontier<'_>)) {
+        self.start(nodes, start, budget);
+        for cost in 0..=budget {
+            self.expand_level(cost, budget, &mut expand);
+        }
+    }
+
+    /// Begins a search of `nodes` nodes from `start` within `budget` (see [`CostSearch::run`]).
+    fn start(&mut self, nodes: usize, start: usize, budget: u32) {
         self.dist.clear();
         self.dist.resize(nodes, u32::MAX);
         if self.lists.len() <= budget as usize {
             self.lists.resize_with(budget as usize + 1, Vec::new);
         }
+        for l in &mut self.lists[..=budget as usize] {
+            l.clear();
+        }
         self.dist[start] = 0;
         self.lists[0].push(start as u32);
-        for cost in 0..=budget {
-            while let Some(node) = self.lists[cost as usize].pop() {
-                let node = node as usize;
-                if self.dist[node] != cost {
-                    continue;
-                }
-                let mut frontier = Frontier {
-                    dist: &mut self.dist,
-                    lists: &mut self.lists,
-                    cost,
-                    budget,
-                };
-                expand(node, &mut frontier);
+    }
+
+    /// Expands the nodes whose least cost is `cost`, once every lower cost is expanded. Then
+    /// the nodes at `cost + 1` are settled: every step costs at least 1, so no later expansion
+    /// lowers them.
+    fn expand_level(&mut self, cost: u32, budget: u32, expand: &mut impl FnMut(usize, &mut Frontier<'_>)) {
+        while let Some(node) = self.lists[cost as usize].pop() {
+            let node = node as usize;
+            if self.dist[node] != cost {
+                continue;
+            }
+            let mut frontier = Frontier {
+                dist: &mut self.dist,
+                lists: &mut self.lists,
+                cost,
+                budget,
+            };
+            expand(node, &mut frontier);
+        }
+    }
+}
+
+thread_local! {
+    /// The memory of the [`LevelReach`] searches of this thread, lent to one at a time.
+    static LEVELS: std::cell::RefCell<Option<CostSearch>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The squares the current character may `move` to, with their costs, found one cost at a time:
+/// the search of [`MoveCtx::destinations`] (every step costs at least 1, so once every cost
+/// below `c` is expanded the squares of cost `c` are settled), for the AI, which often needs
+/// only the cheapest few. Each [`LevelReach::next_level`] lists the squares of the next cost in
+/// grid order, so the levels together are [`reachable`]'s squares ordered by cost, then grid
+/// order. `None` from [`LevelReach::new`] where [`reachable`] has to be asked instead (no
+/// square, or a budget beyond the search by costs).
+pub struct LevelReach<'a> {
+    ctx: MoveCtx<'a>,
+    origin: usize,
+    budget: u32,
+    /// The cost whose squares the next call lists.
+    next: u32,
+    search: CostSearch,
+    /// Whether nodes are the Weaver's (square, exemption used) pairs.
+    weave: bool,
+    buf: Vec<usize>,
+}
+
+impl<'a> LevelReach<'a> {
+    /// The search for the character whose turn it is, with its movement left.
+    pub fn new(s: &'a State, who: Cid) -> Option<LevelReach<'a>> {
+        let from = s.ch(who).pos?;
+        let budget = movement_left(s).max(0) as u32;
+        if budget > COSTS_MAX_BUDGET {
+            return None;
+        }
+        let ctx = MoveCtx::new(s, who);
+        let map = &s.setup.map;
+        let origin = map.index(from)?;
+        let weave = ctx.ex == Exemption::First;
+        let mut search = LEVELS.with(|l| l.borrow_mut().take()).unwrap_or_default();
+        let nodes = if weave { 2 * map.len() } else { map.len() };
+        let start = if weave { 2 * origin } else { origin };
+        search.start(nodes, start, budget);
+        Some(LevelReach {
+            ctx,
+            origin,
+            budget,
+            next: 1,
+            search,
+            weave,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Appends the squares of the next cost to `out`, in grid order (there may be none);
+    /// `false` once every cost within the budget has been listed.
+    pub fn next_level(&mut self, out: &mut Vec<(Pos, u32)>) -> bool {
+        let level = self.next;
+        if level > self.budget {
+            return false;
+        }
+        self.next += 1;
+        let ctx = &self.ctx;
+        if self.weave {
+            self.search
+                .expand_level(level - 1, self.budget, &mut |node, f| ctx.expand_weave(node, f));
+        } else {
+            self.search
+                .expand_level(level - 1, self.budget, &mut |i, f| ctx.expand(i, f));
+        }
+        let dist = &self.search.dist;
+        self.buf.clear();
+        for &node in &self.search.lists[level as usize] {
+            let node = node as usize;
+            if dist[node] != level {
+                continue;
+            }
+            // A Weaver's square costs the cheaper of its two nodes: listed at that cost.
+            if self.weave && dist[node ^ 1] < level {
+                continue;
+            }
+            self.buf.push(if self.weave { node / 2 } else { node });
+        }
+        self.buf.sort_unstable();
+        self.buf.dedup();
+        let map = &ctx.s.setup.map;
+        for &k in &self.buf {
+            if k != self.origin && ctx.can_stop_at(k) {
+                out.push((map.pos_of(k), level));
             }
         }
+        true
+    }
+}
+
+impl Drop for LevelReach<'_> {
+    fn drop(&mut self) {
+        let search = std::mem::take(&mut self.search);
+        LEVELS.with(|l| *l.borrow_mut() = Some(search));
     }
 }
 
