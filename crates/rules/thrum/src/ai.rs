@@ -856,7 +856,9 @@ struct AimKey {
 impl<'a> Scan<'a> {
     /// The scan of `me`'s turn on `here`; `can_move`: whether other squares count at all.
     fn new(s: &'a State, me: Cid, here: Pos, can_move: bool, scratch: &mut PathScratch) -> Scan<'a> {
-        let mut squares = vec![(here, 0)];
+        // Sized once for the squares a turn's movement usually reaches.
+        let mut squares = Vec::with_capacity(64);
+        squares.push((here, 0));
         let reach = if can_move {
             let reach = check::LevelReach::new(s, me);
             if reach.is_none() {

@@ -640,6 +640,8 @@ const COSTS_MAX_BUDGET: u32 = 4096;
 struct CostSearch {
     dist: Vec<u32>,
     lists: Vec<Vec<u32>>,
+    /// [`LevelReach`]: the squares of the level being listed.
+    level: Vec<usize>,
 }
 
 impl CostSearch {
@@ -710,7 +712,6 @@ pub struct LevelReach<'a> {
     search: CostSearch,
     /// Whether nodes are the Weaver's (square, exemption used) pairs.
     weave: bool,
-    buf: Vec<usize>,
 }
 
 impl<'a> LevelReach<'a> {
@@ -736,7 +737,6 @@ impl<'a> LevelReach<'a> {
             next: 1,
             search,
             weave,
-            buf: Vec::new(),
         })
     }
 
@@ -756,9 +756,13 @@ impl<'a> LevelReach<'a> {
             self.search
                 .expand_level(level - 1, self.budget, &mut |i, f| ctx.expand(i, f));
         }
-        let dist = &self.search.dist;
-        self.buf.clear();
-        for &node in &self.search.lists[level as usize] {
+        let CostSearch {
+            dist,
+            lists,
+            level: buf,
+        } = &mut self.search;
+        buf.clear();
+        for &node in &lists[level as usize] {
             let node = node as usize;
             if dist[node] != level {
                 continue;
@@ -767,12 +771,12 @@ impl<'a> LevelReach<'a> {
             if self.weave && dist[node ^ 1] < level {
                 continue;
             }
-            self.buf.push(if self.weave { node / 2 } else { node });
+            buf.push(if self.weave { node / 2 } else { node });
         }
-        self.buf.sort_unstable();
-        self.buf.dedup();
+        buf.sort_unstable();
+        buf.dedup();
         let map = &ctx.s.setup.map;
-        for &k in &self.buf {
+        for &k in buf.iter() {
             if k != self.origin && ctx.can_stop_at(k) {
                 out.push((map.pos_of(k), level));
             }
