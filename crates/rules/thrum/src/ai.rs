@@ -197,6 +197,8 @@ pub struct Heuristic {
     /// Action checked on this state, or a move to a square of the reachable list worked out on
     /// this state), so it is not checked again.
     checked: bool,
+    /// The buffers of the last turn's scan, reused by the next.
+    memory: ScanMemory,
 }
 
 impl Heuristic {
@@ -369,7 +371,15 @@ impl Heuristic {
         }
         // Squares reachable this turn (the current one included), found as far as asked for.
         let can_move = !(s.turn.stunned && s.options.draft_stunned && s.turn.acted);
-        let mut scan = Scan::new(s, me, here, can_move, &mut self.scratch);
+        let memory = std::mem::take(&mut self.memory);
+        let mut scan = Scan::new(s, me, here, can_move, &mut self.scratch, memory);
+        let plan = self.plan_turn(s, me, here, &mut scan);
+        self.memory = scan.into_memory();
+        plan
+    }
+
+    /// The turn's decision, with the scan of its squares.
+    fn plan_turn(&mut self, s: &State, me: Cid, here: Pos, scan: &mut Scan) -> Option<Command> {
         let mut best = Best::default();
         let c = s.ch(me);
         // Exhaustion: Recover when it ends Exhaustion (and so the Incapacity Roll). When only
@@ -417,7 +427,7 @@ impl Heuristic {
                 action,
             });
         }
-        self.utility(s, me, &mut scan, &mut best);
+        self.utility(s, me, scan, &mut best);
         for id in legal::abilities_of(s, me) {
             let a = s.setup.book.get(id);
             if a.kind != Kind::Action {
@@ -441,12 +451,12 @@ impl Heuristic {
                             pick: Pick::default(),
                             overexert: None,
                         };
-                        if let Some(from) = from_square(s, me, &mut scan, &action) {
+                        if let Some(from) = from_square(s, me, scan, &action) {
                             best.consider(Plan { score, from, action });
                         }
                     }
                 }
-                _ if a.is_attack() => self.attacks(s, me, id, &mut scan, &mut best),
+                _ if a.is_attack() => self.attacks(s, me, id, scan, &mut best),
                 _ => {}
             }
         }
@@ -843,6 +853,20 @@ struct Scan<'a> {
     defences: Vec<(Cid, Defence, i16, i16)>,
 }
 
+/// The buffers of a [`Scan`], kept by the policy from one turn to the next so a turn allocates
+/// nothing once they have grown (each is cleared or refilled when a scan starts).
+#[derive(Default)]
+struct ScanMemory {
+    squares: Vec<(Pos, u32)>,
+    safety: Vec<u16>,
+    aim: Vec<u8>,
+    occ: calc::Occupancy,
+    picked: Vec<(AimKey, crate::command::CharList, Option<Pos>)>,
+    foes: Vec<(Cid, Pos)>,
+    nets: Vec<(Cid, bool, bool, i16)>,
+    defences: Vec<(Cid, Defence, i16, i16)>,
+}
+
 /// What the choice of a square for an action aimed at characters depends on besides the
 /// targets (see [`from_square`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -855,9 +879,25 @@ struct AimKey {
 
 impl<'a> Scan<'a> {
     /// The scan of `me`'s turn on `here`; `can_move`: whether other squares count at all.
-    fn new(s: &'a State, me: Cid, here: Pos, can_move: bool, scratch: &mut PathScratch) -> Scan<'a> {
-        // Sized once for the squares a turn's movement usually reaches.
-        let mut squares = Vec::with_capacity(64);
+    fn new(
+        s: &'a State,
+        me: Cid,
+        here: Pos,
+        can_move: bool,
+        scratch: &mut PathScratch,
+        memory: ScanMemory,
+    ) -> Scan<'a> {
+        let ScanMemory {
+            mut squares,
+            mut safety,
+            mut aim,
+            mut occ,
+            mut picked,
+            mut foes,
+            mut nets,
+            mut defences,
+        } = memory;
+        squares.clear();
         squares.push((here, 0));
         let reach = if can_move {
             let reach = check::LevelReach::new(s, me);
@@ -885,21 +925,55 @@ impl<'a> Scan<'a> {
             #[cfg(debug_assertions)]
             expect,
             tmp: None,
-            safety: vec![u16::MAX; s.setup.map.len()],
-            aim: vec![0; s.setup.map.len() * s.chars.len()],
+            safety: {
+                safety.clear();
+                safety.resize(s.setup.map.len(), u16::MAX);
+                safety
+            },
+            aim: {
+                aim.clear();
+                aim.resize(s.setup.map.len() * s.chars.len(), 0);
+                aim
+            },
             occ: {
-                let mut occ = calc::Occupancy::default();
                 occ.fill(s);
                 occ
             },
-            picked: Vec::new(),
-            foes: s
-                .ids()
-                .filter(|&e| s.enemies(me, e) && s.ch(e).able())
-                .filter_map(|e| Some((e, s.ch(e).pos?)))
-                .collect(),
-            nets: Vec::new(),
-            defences: Vec::new(),
+            picked: {
+                picked.clear();
+                picked
+            },
+            foes: {
+                foes.clear();
+                foes.extend(
+                    s.ids()
+                        .filter(|&e| s.enemies(me, e) && s.ch(e).able())
+                        .filter_map(|e| Some((e, s.ch(e).pos?))),
+                );
+                foes
+            },
+            nets: {
+                nets.clear();
+                nets
+            },
+            defences: {
+                defences.clear();
+                defences
+            },
+        }
+    }
+
+    /// The scan's buffers, for the next turn's scan.
+    fn into_memory(self) -> ScanMemory {
+        ScanMemory {
+            squares: self.squares,
+            safety: self.safety,
+            aim: self.aim,
+            occ: self.occ,
+            picked: self.picked,
+            foes: self.foes,
+            nets: self.nets,
+            defences: self.defences,
         }
     }
 
