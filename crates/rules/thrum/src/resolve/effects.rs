@@ -161,14 +161,16 @@ pub(super) fn terrain_lines(
     pick: impl Fn(&crate::ability::TerrainSpec, &TerrainInst) -> Vec<Line>,
 ) -> R {
     let effects = cx.s.terrain.clone();
+    // The book is fixed: its specs are read through a handle on the setup, not copied.
+    let setup = Arc::clone(&cx.s.setup);
     for t in &effects {
-        let Some(spec) = cx.s.setup.book.get(t.ability).terrain.clone() else {
+        let Some(spec) = setup.book.get(t.ability).terrain.as_ref() else {
             continue;
         };
         if !terrain_squares(&cx.s, t).contains(&p) || !terrain_affects(&cx.s, t, who, spec.affects) {
             continue;
         }
-        let lines = pick(&spec, t);
+        let lines = pick(spec, t);
         if lines.is_empty() || !cx.s.ch(who).present() {
             continue;
         }
