@@ -399,14 +399,14 @@ impl<'a> MoveCtx<'a> {
 
     /// The steps of [`MoveCtx::destinations_by_cost`]'s search from square index `i`, at the
     /// price the mover pays (an exemption that needs no memory of earlier steps).
-    #[inline]
+    #[inline(always)]
     fn expand(&self, i: usize, f: &mut Frontier<'_>) {
         self.each_step(i, |j, full| f.reach(j, weave(full as i16, self.ex).0 as u32));
     }
 
     /// The steps of [`MoveCtx::weave_destinations_by_cost`]'s search from node
     /// `2 * square + layer` (layer 1: the Weaver's exemption is used up).
-    #[inline]
+    #[inline(always)]
     fn expand_weave(&self, node: usize, f: &mut Frontier<'_>) {
         let layer = node % 2;
         self.each_step(node / 2, |j, full| {
@@ -419,7 +419,7 @@ impl<'a> MoveCtx<'a> {
     /// Calls `f` with each step the mover may take from square index `k`: the neighbour `j` and
     /// the step's full price, as [`MoveCtx::step_at`] gives them, with the square's row of the
     /// tables and whether it is difficult to leave read once.
-    #[inline]
+    #[inline(always)]
     fn each_step(&self, k: usize, mut f: impl FnMut(usize, u32)) {
         let n = self.flags.len();
         let Ok(prices) = <&[[u16; 2]; 8]>::try_from(&self.prices[8 * k..8 * k + 8]) else {
@@ -674,6 +674,7 @@ impl CostSearch {
     /// Expands the nodes whose least cost is `cost`, once every lower cost is expanded. Then
     /// the nodes at `cost + 1` are settled: every step costs at least 1, so no later expansion
     /// lowers them.
+    #[inline(always)]
     fn expand_level(&mut self, cost: u32, budget: u32, expand: &mut impl FnMut(usize, &mut Frontier<'_>)) {
         while let Some(node) = self.lists[cost as usize].pop() {
             let node = node as usize;
