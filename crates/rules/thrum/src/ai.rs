@@ -823,8 +823,6 @@ fn shape_options(s: &State, me: Cid, id: u16, ep: Pos) -> Vec<Target> {
 /// on, and each square's safety, worked out the first time it is asked for.
 struct Scan<'a> {
     here: Pos,
-    /// The reachable squares found so far, in the order they are tried.
-    squares: Vec<(Pos, u32)>,
     /// The search that finds the rest, a cost at a time (`None` once all are found).
     reach: Option<check::LevelReach<'a>>,
     /// Debug builds: every reachable square in order, from [`check::reachable`], which the
@@ -832,6 +830,16 @@ struct Scan<'a> {
     #[cfg(debug_assertions)]
     expect: Vec<(Pos, u32)>,
     tmp: Option<State>,
+    /// The squares found so far and the scan's tables and lists, in buffers kept between turns.
+    mem: ScanMemory,
+}
+
+/// The buffers of a [`Scan`], kept by the policy from one turn to the next so a turn allocates
+/// nothing once they have grown (each is cleared or refilled when a scan starts).
+#[derive(Default)]
+struct ScanMemory {
+    /// The reachable squares found so far, in the order they are tried.
+    squares: Vec<(Pos, u32)>,
     /// Per grid square: unknown (`u16::MAX`), or enemies it has cover against in the low byte and
     /// adjacent enemies in the high byte.
     safety: Vec<u16>,
@@ -853,20 +861,6 @@ struct Scan<'a> {
     defences: Vec<(Cid, Defence, i16, i16)>,
 }
 
-/// The buffers of a [`Scan`], kept by the policy from one turn to the next so a turn allocates
-/// nothing once they have grown (each is cleared or refilled when a scan starts).
-#[derive(Default)]
-struct ScanMemory {
-    squares: Vec<(Pos, u32)>,
-    safety: Vec<u16>,
-    aim: Vec<u8>,
-    occ: calc::Occupancy,
-    picked: Vec<(AimKey, crate::command::CharList, Option<Pos>)>,
-    foes: Vec<(Cid, Pos)>,
-    nets: Vec<(Cid, bool, bool, i16)>,
-    defences: Vec<(Cid, Defence, i16, i16)>,
-}
-
 /// What the choice of a square for an action aimed at characters depends on besides the
 /// targets (see [`from_square`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -885,25 +879,16 @@ impl<'a> Scan<'a> {
         here: Pos,
         can_move: bool,
         scratch: &mut PathScratch,
-        memory: ScanMemory,
+        mut memory: ScanMemory,
     ) -> Scan<'a> {
-        let ScanMemory {
-            mut squares,
-            mut safety,
-            mut aim,
-            mut occ,
-            mut picked,
-            mut foes,
-            mut nets,
-            mut defences,
-        } = memory;
-        squares.clear();
-        squares.push((here, 0));
+        let m = &mut memory;
+        m.squares.clear();
+        m.squares.push((here, 0));
         let reach = if can_move {
             let reach = check::LevelReach::new(s, me);
             if reach.is_none() {
-                squares.extend(check::reachable(s, me, scratch));
-                sort_squares(&mut squares, here);
+                m.squares.extend(check::reachable(s, me, scratch));
+                sort_squares(&mut m.squares, here);
             }
             reach
         } else {
@@ -918,92 +903,66 @@ impl<'a> Scan<'a> {
             sort_squares(&mut all, here);
             all
         };
+        m.safety.clear();
+        m.safety.resize(s.setup.map.len(), u16::MAX);
+        m.aim.clear();
+        m.aim.resize(s.setup.map.len() * s.chars.len(), 0);
+        m.occ.fill(s);
+        m.picked.clear();
+        m.foes.clear();
+        m.foes.extend(
+            s.ids()
+                .filter(|&e| s.enemies(me, e) && s.ch(e).able())
+                .filter_map(|e| Some((e, s.ch(e).pos?))),
+        );
+        m.nets.clear();
+        m.defences.clear();
         Scan {
             here,
-            squares,
             reach,
             #[cfg(debug_assertions)]
             expect,
             tmp: None,
-            safety: {
-                safety.clear();
-                safety.resize(s.setup.map.len(), u16::MAX);
-                safety
-            },
-            aim: {
-                aim.clear();
-                aim.resize(s.setup.map.len() * s.chars.len(), 0);
-                aim
-            },
-            occ: {
-                occ.fill(s);
-                occ
-            },
-            picked: {
-                picked.clear();
-                picked
-            },
-            foes: {
-                foes.clear();
-                foes.extend(
-                    s.ids()
-                        .filter(|&e| s.enemies(me, e) && s.ch(e).able())
-                        .filter_map(|e| Some((e, s.ch(e).pos?))),
-                );
-                foes
-            },
-            nets: {
-                nets.clear();
-                nets
-            },
-            defences: {
-                defences.clear();
-                defences
-            },
+            mem: memory,
         }
     }
 
     /// The scan's buffers, for the next turn's scan.
     fn into_memory(self) -> ScanMemory {
-        ScanMemory {
-            squares: self.squares,
-            safety: self.safety,
-            aim: self.aim,
-            occ: self.occ,
-            picked: self.picked,
-            foes: self.foes,
-            nets: self.nets,
-            defences: self.defences,
-        }
+        self.mem
     }
 
     /// The `i`-th square to try (cheapest first, the current square first), searching further
     /// only when the squares found so far run out.
     fn square(&mut self, i: usize) -> Option<(Pos, u32)> {
-        while i >= self.squares.len() {
+        while i >= self.mem.squares.len() {
             let reach = self.reach.as_mut()?;
-            if !reach.next_level(&mut self.squares) {
+            if !reach.next_level(&mut self.mem.squares) {
                 self.reach = None;
             }
             #[cfg(debug_assertions)]
             {
-                let n = self.squares.len();
-                assert_eq!(self.squares[..], self.expect[..n], "the squares found a cost at a time");
+                let n = self.mem.squares.len();
+                assert_eq!(
+                    self.mem.squares[..],
+                    self.expect[..n],
+                    "the squares found a cost at a time"
+                );
                 if self.reach.is_none() {
-                    assert_eq!(self.squares, self.expect, "every square found a cost at a time");
+                    assert_eq!(self.mem.squares, self.expect, "every square found a cost at a time");
                 }
             }
         }
-        Some(self.squares[i])
+        Some(self.mem.squares[i])
     }
 
     /// Every reachable square, in the order they are tried.
     fn all_squares(&mut self) -> &[(Pos, u32)] {
-        let mut i = self.squares.len();
+        let mut i = self.mem.squares.len();
         while self.square(i).is_some() {
             i += 1;
         }
-        &self.squares
+        &self.mem.squares
     }
 
     /// The net Boons of `me`'s attack roll with `a` against `t` from where `me` stands
@@ -1011,11 +970,11 @@ impl<'a> Scan<'a> {
     /// tally reads of them: whether they are Ranged and whether they are Physical.
     fn attack_net(&mut self, s: &State, me: Cid, a: &Ability, t: Cid) -> i16 {
         let key = (t, a.ranged, a.is_physical());
-        let net = match self.nets.iter().find(|n| (n.0, n.1, n.2) == key) {
+        let net = match self.mem.nets.iter().find(|n| (n.0, n.1, n.2) == key) {
             Some(n) => n.3,
             None => {
                 let net = calc::attack_tally(s, me, a, t).net(s);
-                self.nets.push((key.0, key.1, key.2, net));
+                self.mem.nets.push((key.0, key.1, key.2, net));
                 net
             }
         };
@@ -1026,7 +985,7 @@ impl<'a> Scan<'a> {
     /// [`best_defence_odds_net`] of `me`'s attack with `a` on `t`, with the defence rolls
     /// ([`calc::defence_roll`]) worked out once per target and defence for the decision.
     fn best_defence_odds(&mut self, s: &State, me: Cid, a: &Ability, t: Cid, att_net: i16) -> (Defence, ContestOdds) {
-        let defs = &mut self.defences;
+        let defs = &mut self.mem.defences;
         best_defence_odds_by(s, t, me, a, att_net, |d| {
             if let Some(&(_, _, net, modifier)) = defs.iter().find(|x| (x.0, x.1) == (t, d)) {
                 return (net, modifier);
@@ -1047,8 +1006,8 @@ impl<'a> Scan<'a> {
         let Some(k) = s.setup.map.index(p) else {
             return calc::aim_from(s, me, a, range, t, p).is_ok();
         };
-        let memo = &mut self.aim[t as usize * n + k];
-        let occ = &self.occ;
+        let memo = &mut self.mem.aim[t as usize * n + k];
+        let occ = &self.mem.occ;
         aim.from(s, p, &mut |at| {
             if *memo == 0 {
                 let obstructed = calc::cover_check_with(s, occ, me, p, at).obstructed;
@@ -1064,22 +1023,22 @@ impl<'a> Scan<'a> {
     /// enemy for a Ranged user (each gives its attacks a Bane).
     fn position_score(&mut self, s: &State, p: Pos, ranged: bool) -> f64 {
         let Some(k) = s.setup.map.index(p) else { return 0.0 };
-        if self.safety[k] == u16::MAX {
+        if self.mem.safety[k] == u16::MAX {
             let (mut covered, mut adjacent) = (0u16, 0u16);
             // The map's cover masks when it has them: one look-up per foe.
-            let masks = s.setup.cover_masks(s).map(|m| (m.row(s, k), self.occ.around(s, k)));
-            for &(e, q) in &self.foes {
+            let masks = s.setup.cover_masks(s).map(|m| (m.row(s, k), self.mem.occ.around(s, k)));
+            for &(e, q) in &self.mem.foes {
                 let has = match (masks, s.setup.map.index(q)) {
                     (Some((row, occupied)), Some(fk)) => {
                         let has = row.sources(fk, occupied) != 0;
                         debug_assert_eq!(
                             has,
-                            calc::has_cover_with(s, &self.occ, e, q, p),
+                            calc::has_cover_with(s, &self.mem.occ, e, q, p),
                             "cover from {q} at {p}"
                         );
                         has
                     }
-                    _ => calc::has_cover_with(s, &self.occ, e, q, p),
+                    _ => calc::has_cover_with(s, &self.mem.occ, e, q, p),
                 };
                 if has {
                     covered += 1;
@@ -1088,9 +1047,9 @@ impl<'a> Scan<'a> {
                     adjacent += 1;
                 }
             }
-            self.safety[k] = covered.min(255) | (adjacent.min(255) << 8);
+            self.mem.safety[k] = covered.min(255) | (adjacent.min(255) << 8);
         }
-        let v = self.safety[k];
+        let v = self.mem.safety[k];
         let mut score = 0.25 * f64::from(v & 0xff);
         if ranged {
             score -= 0.4 * f64::from(v >> 8);
@@ -1169,7 +1128,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
             here_ok: here_ok.is_ok(),
             obstruction: calc::obstruction_applies(s, a),
         };
-        let pick = match scan.picked.iter().find(|(k, t, _)| *k == key && t == targets) {
+        let pick = match scan.mem.picked.iter().find(|(k, t, _)| *k == key && t == targets) {
             Some((_, _, p)) => *p,
             None => {
                 let aims: Vec<(Cid, Option<calc::AimAt>)> =
@@ -1179,7 +1138,7 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
                         .all(|(t, aim)| aim.as_ref().is_some_and(|aim| scan.aim(s, me, a, range, *t, aim, p)))
                 };
                 let p = best_square(s, scan, a.ranged, key.here_ok, aimed);
-                scan.picked.push((key, targets.clone(), p));
+                scan.mem.picked.push((key, targets.clone(), p));
                 p
             }
         };
