@@ -249,6 +249,10 @@ struct Plan {
     action: Action,
 }
 
+/// How much more the heuristic values an attack that can finish its target (a Finisher against
+/// an Exhausted target, or one the hit would push over its Tolerance).
+const FINISHER_WEIGHT: f64 = 1.6;
+
 /// The best plan of a decision so far: a plan replaces it only when it scores more (by more
 /// than rounding), so among equal plans the first one considered stays.
 #[derive(Default)]
@@ -633,7 +637,7 @@ impl Heuristic {
             let mut v = odds.attacker_success * hit_dmg + odds.attacker_critical * crit_dmg;
             // Finishing an Exhausted target, or pushing one over its Tolerance, is worth more.
             if a.finisher && (ch.exhausted() || ch.fatigue as f64 + hit_dmg > ch.ft as f64) {
-                v *= 1.6;
+                v *= FINISHER_WEIGHT;
             }
             if ch.incapacitated {
                 v *= 0.1;
@@ -676,10 +680,10 @@ impl Heuristic {
             return;
         }
         // Against any target the attack is worth at most its better outcome (a hit or a
-        // critical, raised by half again and a tenth for a Finisher): when that cannot beat the
-        // plan in hand, no target's odds are worked out. The small margin covers rounding in
-        // the weighted sum of `value`.
-        let ceiling = hit_dmg.max(crit_dmg).max(0.0) * if a.finisher { 1.6 } else { 1.0 };
+        // critical, times `FINISHER_WEIGHT` for a Finisher): when that cannot beat the plan in
+        // hand, no target's odds are worked out. The small margin covers rounding in the
+        // weighted sum of `value`.
+        let ceiling = hit_dmg.max(crit_dmg).max(0.0) * if a.finisher { FINISHER_WEIGHT } else { 1.0 };
         if !best.bettered_by(ceiling + 1e-6) {
             return;
         }

@@ -1,0 +1,45 @@
+//! The simulator resolves with a context that keeps no events (`Cx::discarding`), where Thrum
+//! moves each frame event's frame onto the stack instead of copying it (`apply_owned`). That
+//! must leave the state exactly as the context that keeps the events does.
+
+use fray_dice::{Prng, SeededDice};
+use fray_engine::text::TextRuleset;
+use fray_engine::{Cx, Ruleset, choose_first};
+use fray_thrum::Thrum;
+
+#[test]
+fn a_discarding_context_leaves_the_same_state_as_one_that_keeps_the_events() {
+    for name in ["bench-4v4.toml", "ruins.toml", "skirmish.toml", "last-stand.toml"] {
+        let l = fray_testkit::example::<Thrum>(name);
+        let base = Thrum::new_state(&l.setup, &l.options).expect("state");
+        for seed in 1..=4u64 {
+            let (mut kept, mut dropped) = (base.clone(), base.clone());
+            let (mut dice_k, mut dice_d) = (SeededDice::for_stream(seed, 0), SeededDice::for_stream(seed, 0));
+            let mut events = Vec::new();
+            Thrum::start(&mut Cx::new(&mut kept, &mut dice_k, &mut events)).expect("start");
+            let mut cx = Cx::discarding(&mut dropped, &mut dice_d);
+            Thrum::start(&mut cx).expect("start");
+            assert_eq!(
+                cx.emitted_count(),
+                events.len(),
+                "{name} seed {seed}: events at the start"
+            );
+            assert!(cx.emitted().is_empty());
+            assert_eq!(kept, dropped, "{name} seed {seed}: the state after the start");
+            let mut ai = Thrum::heuristic();
+            let mut rng = Prng::for_stream(seed, 1);
+            let mut commands = 0;
+            while Thrum::pending(&kept).is_some() && commands < 2000 {
+                let (seat, c) = choose_first(&mut *ai, &kept, &mut rng).expect("a command");
+                events.clear();
+                Thrum::resolve(&mut Cx::new(&mut kept, &mut dice_k, &mut events), seat, &c).expect("resolve");
+                let mut cx = Cx::discarding(&mut dropped, &mut dice_d);
+                Thrum::resolve(&mut cx, seat, &c).expect("resolve");
+                assert_eq!(cx.emitted_count(), events.len(), "{name} seed {seed}: events of {c:?}");
+                assert_eq!(kept, dropped, "{name} seed {seed}: the state after {c:?}");
+                commands += 1;
+            }
+            assert!(commands > 10, "{name} seed {seed}: only {commands} commands");
+        }
+    }
+}
