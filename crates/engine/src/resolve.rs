@@ -143,6 +143,14 @@ pub trait Frames: Ruleset {
     fn frames(state: &Self::State) -> &[Self::Frame];
     /// The event that performs `op`.
     fn frame_event(op: FrameOp<Self::Frame>) -> Self::Event;
+    /// The stack, to change in place: lets [`Cx::change_top`] and [`Cx::change_frame`] skip
+    /// the copy of the frame when the context keeps no events ([`Cx::discarding`]). `None`
+    /// (the default) makes them copy the frame and emit the update in every context. Give it
+    /// only when applying the frame event of an `Update` or a `Set` does nothing but replace
+    /// the frame, so changing it in place leaves the same state.
+    fn frames_mut(_state: &mut Self::State) -> Option<&mut [Self::Frame]> {
+        None
+    }
 }
 
 /// A change of the resolution stack. It serialises (`{"Push": frame}`, `"Pop"`...), so a new
@@ -245,6 +253,46 @@ impl<R: Frames> Cx<'_, R> {
     /// Replaces the frame at `index` (bottom = 0).
     pub fn set_frame(&mut self, index: usize, frame: R::Frame) {
         self.emit(R::frame_event(FrameOp::Set(index, frame)));
+    }
+
+    /// Changes the top frame with `change`: the same state, and the same event, as
+    /// [`Cx::update`] with a changed copy of the top frame. A context that keeps no events
+    /// changes the frame where it lies instead of copying it (when the ruleset gives
+    /// [`Frames::frames_mut`]). With no frame on the stack, nothing happens.
+    pub fn change_top(&mut self, change: impl FnOnce(&mut R::Frame)) {
+        if self.out.is_none()
+            && let Some(stack) = R::frames_mut(self.s.0)
+        {
+            if let Some(top) = stack.last_mut() {
+                change(top);
+                self.count += 1;
+            }
+            return;
+        }
+        let Some(mut frame) = self.top().cloned() else { return };
+        change(&mut frame);
+        self.update(frame);
+    }
+
+    /// Changes the frame at `index` (bottom = 0) with `change`: the same state, and the same
+    /// event, as [`Cx::set_frame`] with a changed copy of that frame, and like
+    /// [`Cx::change_top`] without the copy when the context keeps no events. With no frame
+    /// at `index`, nothing happens.
+    pub fn change_frame(&mut self, index: usize, change: impl FnOnce(&mut R::Frame)) {
+        if self.out.is_none()
+            && let Some(stack) = R::frames_mut(self.s.0)
+        {
+            if let Some(frame) = stack.get_mut(index) {
+                change(frame);
+                self.count += 1;
+            }
+            return;
+        }
+        let Some(mut frame) = R::frames(&self.s).get(index).cloned() else {
+            return;
+        };
+        change(&mut frame);
+        self.set_frame(index, frame);
     }
 
     /// Removes the top frame.

@@ -30,6 +30,7 @@ enum Cmd {
 enum Ev {
     Push(u32),
     Top(u32),
+    Set(usize, u32),
     Pop,
     Tick,
     Stuck,
@@ -44,9 +45,13 @@ impl Frames for Countdown {
     fn frame_event(op: FrameOp<u32>) -> Ev {
         match op {
             FrameOp::Push(f) => Ev::Push(f),
-            FrameOp::Update(f) | FrameOp::Set(_, f) => Ev::Top(f),
+            FrameOp::Update(f) => Ev::Top(f),
+            FrameOp::Set(i, f) => Ev::Set(i, f),
             FrameOp::Pop => Ev::Pop,
         }
+    }
+    fn frames_mut(s: &mut St) -> Option<&mut [u32]> {
+        Some(&mut s.stack)
     }
 }
 
@@ -114,6 +119,7 @@ impl Ruleset for Countdown {
         match e {
             Ev::Push(f) => apply_frame_op(&mut s.stack, FrameOp::Push(f)),
             Ev::Top(f) => apply_frame_op(&mut s.stack, FrameOp::Update(f)),
+            Ev::Set(i, f) => apply_frame_op(&mut s.stack, FrameOp::Set(*i, f)),
             Ev::Pop => apply_frame_op(&mut s.stack, FrameOp::Pop),
             Ev::Tick => s.ticks += 1,
             Ev::Stuck => s.stuck = true,
@@ -235,4 +241,46 @@ fn a_frame_op_can_be_an_event_of_its_own_and_applies_through_as_ref() {
         apply_frame_op(&mut stack, op.as_ref());
     }
     assert_eq!(stack, vec![5]);
+}
+
+/// A stack of three frames, changed by `change_top` and `change_frame` in a context that keeps
+/// its events and in one that does not: the same state either way; the first emits the same
+/// events as `update` and `set_frame` with changed copies, the second counts its changes.
+#[test]
+fn changing_a_frame_in_place_leaves_the_state_an_update_would() {
+    let start = St {
+        stack: vec![7, 8, 9],
+        ..St::default()
+    };
+    let change = |cx: &mut Cx<'_, Countdown>| {
+        cx.change_top(|f| *f += 1);
+        cx.change_frame(0, |f| *f *= 10);
+        // Nothing at index 5: nothing happens.
+        cx.change_frame(5, |f| *f = 0);
+    };
+    let mut dice = SeededDice::for_stream(1, 0);
+    let (mut kept, mut out) = (start.clone(), Vec::new());
+    let mut cx: Cx<'_, Countdown> = Cx::new(&mut kept, &mut dice, &mut out);
+    change(&mut cx);
+    assert_eq!(cx.emitted_count(), 2);
+    assert_eq!(out, vec![Ev::Top(10), Ev::Set(0, 70)]);
+    assert_eq!(kept.stack, vec![70, 8, 10]);
+
+    let mut dropped = start.clone();
+    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut dropped, &mut dice);
+    change(&mut cx);
+    assert_eq!(cx.emitted_count(), 2);
+    assert!(cx.emitted().is_empty());
+    assert_eq!(dropped, kept);
+
+    // With an empty stack there is no top to change, in either context.
+    let mut empty = St::default();
+    let mut out: Vec<Ev> = Vec::new();
+    let mut cx: Cx<'_, Countdown> = Cx::new(&mut empty, &mut dice, &mut out);
+    cx.change_top(|f| *f = 1);
+    assert_eq!(cx.emitted_count(), 0);
+    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut empty, &mut dice);
+    cx.change_top(|f| *f = 1);
+    assert_eq!(cx.emitted_count(), 0);
+    assert!(empty.stack.is_empty());
 }

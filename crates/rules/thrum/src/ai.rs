@@ -432,7 +432,7 @@ impl Heuristic {
             });
         }
         self.utility(s, me, scan, &mut best);
-        for id in legal::abilities_of(s, me) {
+        for &id in legal::abilities_of(s, me) {
             let a = s.setup.book.get(id);
             if a.kind != Kind::Action {
                 continue;
@@ -500,7 +500,7 @@ impl Heuristic {
             Some(p) => p,
             None => return,
         };
-        for id in legal::abilities_of(s, me) {
+        for &id in legal::abilities_of(s, me) {
             let a = s.setup.book.get(id);
             if a.kind != Kind::Action || a.is_attack() {
                 continue;
@@ -1412,8 +1412,9 @@ fn stance(s: &State, me: Cid) -> Command {
     let here = s.ch(me).pos;
     let adjacent_enemy = here.is_some_and(|p| adjacent_enemies_at(s, me, p) > 0);
     let mut choice: Option<u16> = None;
-    let stances: Vec<u16> = legal::abilities_of(s, me)
-        .into_iter()
+    let stances: crate::inline::Inline<u16, 8> = legal::abilities_of(s, me)
+        .iter()
+        .copied()
         .filter(|id| s.setup.book.get(*id).kind == Kind::Stance)
         .collect();
     let by_id = |name: &str| stances.iter().copied().find(|id| s.setup.book.get(*id).id == name);

@@ -894,7 +894,7 @@ pub fn terrain_difficult(s: &State, who: Cid, p: Pos) -> bool {
             return false;
         };
         let Some(affects) = spec.difficult else { return false };
-        crate::resolve::terrain_affects(s, t, who, affects) && crate::resolve::terrain_squares(s, t).contains(&p)
+        crate::resolve::terrain_affects(s, t, who, affects) && crate::resolve::terrain_covers(s, t, p)
     })
 }
 

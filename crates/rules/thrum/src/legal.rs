@@ -112,16 +112,16 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
             }
             let mine = abilities_of(s, who);
             if s.turn.step == Step::Move {
-                let _ = each_action(s, who, &mine, &mut |c| {
+                let _ = each_action(s, who, mine, &mut |c| {
                     out.push(c);
                     ControlFlow::Continue(())
                 });
             }
-            stances(s, &mine, out);
+            stances(s, mine, out);
             push(Command::EndTurn, out);
         }
         Step::Stance => {
-            stances(s, &abilities_of(s, who), out);
+            stances(s, abilities_of(s, who), out);
             push(Command::EndTurn, out);
         }
         Step::Done => {}
@@ -140,23 +140,29 @@ fn stances(s: &State, mine: &[crate::ability::AbilityId], out: &mut Vec<Command>
     }
 }
 
-/// The abilities a combatant can use: the basic ones, then its own, in book order.
-pub fn abilities_of(s: &State, who: Cid) -> Vec<crate::ability::AbilityId> {
-    // The basic ones it may use (THR-R38, some only under an option) and its own, merged into
-    // book order, rather than asking about every ability of the book.
-    let (basics, own) = (s.setup.basics(), &s.info(who).abilities);
-    let mut v = Vec::with_capacity(basics.len() + own.len());
-    v.extend(basics.iter().copied().filter(|&id| has_ability(s, who, id)));
-    v.extend(own.iter().copied().filter(|&id| !s.setup.book.get(id).basic));
-    v.sort_unstable();
-    v.dedup();
+/// The abilities a combatant can use: the basic ones, then its own, in book order. They
+/// depend only on the combatant's stat block, the book and the `coup-de-grace` option, so they
+/// are worked out once per combatant ([`crate::setup::Usable`]).
+pub fn abilities_of(s: &State, who: Cid) -> &[crate::ability::AbilityId] {
+    let info = s.info(who);
+    let usable = info.usable.0[usize::from(s.options.coup_de_grace)].get_or_init(|| {
+        // The basic ones it may use (THR-R38, some only under an option) and its own, merged
+        // into book order, rather than asking about every ability of the book.
+        let (basics, own) = (s.setup.basics(), &info.abilities);
+        let mut v = Vec::with_capacity(basics.len() + own.len());
+        v.extend(basics.iter().copied().filter(|&id| has_ability(s, who, id)));
+        v.extend(own.iter().copied().filter(|&id| !s.setup.book.get(id).basic));
+        v.sort_unstable();
+        v.dedup();
+        v
+    });
     debug_assert_eq!(
-        v,
+        *usable,
         (0..s.setup.book.abilities.len() as crate::ability::AbilityId)
             .filter(|&id| has_ability(s, who, id))
             .collect::<Vec<_>>()
     );
-    v
+    usable
 }
 
 /// Candidate targets of an ability for a user (before the legality filter).
@@ -341,7 +347,7 @@ fn each_pick(
 
 /// Whether `who` has at least one legal Action now (stops at the first one found).
 pub fn any_action(s: &State, who: Cid) -> bool {
-    each_action(s, who, &abilities_of(s, who), &mut |_| ControlFlow::Break(())).is_break()
+    each_action(s, who, abilities_of(s, who), &mut |_| ControlFlow::Break(())).is_break()
 }
 
 /// Calls `f` with every legal Action of `who`, in the listed order, until it breaks; `mine` is

@@ -189,6 +189,11 @@ impl Frames for Thrum {
         &s.stack
     }
 
+    /// `SetTop` and `SetFrame` only replace the frame (see `event::apply`).
+    fn frames_mut(s: &mut State) -> Option<&mut [Frame]> {
+        Some(&mut s.stack)
+    }
+
     fn frame_event(op: FrameOp<Frame>) -> Event {
         match op {
             FrameOp::Push(frame) => Event::Push { frame },

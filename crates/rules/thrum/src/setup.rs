@@ -112,7 +112,26 @@ pub struct CharInfo {
     pub nova: Vec<(AbilityId, u8)>,
     /// For a Minion, its controller (THR-R222).
     pub minion_of: Option<Cid>,
+    /// The abilities it can use ([`crate::legal::abilities_of`]), worked out on first use.
+    #[serde(skip)]
+    pub usable: Usable,
 }
+
+/// A combatant's usable abilities (the Basic Combat Abilities it may use and its own, in book
+/// order), worked out the first time they are asked for, once per value of the
+/// `coup-de-grace` option (the only option they depend on). They follow from the book and the
+/// combatant's `abilities`, neither of which changes once the combat is set up: never saved,
+/// and two are always equal.
+#[derive(Clone, Debug, Default)]
+pub struct Usable(pub(crate) [std::sync::OnceLock<Vec<AbilityId>>; 2]);
+
+impl PartialEq for Usable {
+    fn eq(&self, _: &Usable) -> bool {
+        true
+    }
+}
+
+impl Eq for Usable {}
 
 /// A side.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -805,6 +824,7 @@ fn character(
         wounds,
         nova,
         minion_of: None,
+        usable: Usable::default(),
     })
 }
 

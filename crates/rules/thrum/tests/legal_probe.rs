@@ -83,7 +83,7 @@ fn universe(s: &State) -> Vec<Command> {
         v.extend((0..=abilities).map(|id| Command::DefendWith(d, id)));
     }
     let who = s.turn.who;
-    for id in legal::abilities_of(s, who) {
+    for &id in legal::abilities_of(s, who) {
         let a = s.setup.book.get(id);
         for ov in std::iter::once(None).chain((0..=a.overexert.len() as u8).map(Some)) {
             let size = check::area_size(s, who, &action(id, Target::None, Pick::default(), ov));

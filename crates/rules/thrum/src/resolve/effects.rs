@@ -21,15 +21,16 @@ pub(super) fn buff_on_defence(cx: &mut Cx, t: Cid) {
     let Some(spec) = cx.s.setup.book.get(b.ability).buff_spec.clone() else {
         return;
     };
-    let Some(Frame::Use(mut u)) = cx.s.stack.last().cloned() else {
+    let Some(Frame::Use(u)) = cx.s.stack.last() else {
         return;
     };
     let i = u.index as usize;
     let bonus = spec.defence_bonus.as_ref().map_or(0, |x| eval(&cx.s, b.creator, x));
-    u.mods[i].defence_flat += bonus;
-    u.mods[i].reduce += spec.reduce_damage;
-    u.mods[i].buff_used = true;
-    cx.update(Frame::Use(u));
+    super::interpreter::change_use(cx, |u| {
+        u.mods[i].defence_flat += bonus;
+        u.mods[i].reduce += spec.reduce_damage;
+        u.mods[i].buff_used = true;
+    });
     use_buff(cx, t);
 }
 
@@ -104,6 +105,17 @@ pub fn terrain_squares(s: &State, t: &TerrainInst) -> Vec<Pos> {
     }
 }
 
+/// Whether `p` is one of a Terrain Effect's squares ([`terrain_squares`] without listing them).
+pub fn terrain_covers(s: &State, t: &TerrainInst, p: Pos) -> bool {
+    match t.aura {
+        Some(r) => s
+            .ch(t.creator)
+            .pos
+            .is_some_and(|c| s.setup.map.contains(p) && fray_space::aura(c, r).any(|q| q == p)),
+        None => t.squares.contains(&p),
+    }
+}
+
 /// Whether a Terrain Effect's lines and difficulty apply to a character.
 pub fn terrain_affects(s: &State, t: &TerrainInst, who: Cid, affects: Affects) -> bool {
     match affects {
@@ -160,14 +172,27 @@ pub(super) fn terrain_lines(
     p: Pos,
     pick: impl Fn(&crate::ability::TerrainSpec, &TerrainInst) -> Vec<Line>,
 ) -> R {
-    let effects = cx.s.terrain.clone();
     // The book is fixed: its specs are read through a handle on the setup, not copied.
     let setup = Arc::clone(&cx.s.setup);
+    let acts = |s: &State, t: &TerrainInst| {
+        setup
+            .book
+            .get(t.ability)
+            .terrain
+            .as_ref()
+            .is_some_and(|spec| terrain_covers(s, t, p) && terrain_affects(s, t, who, spec.affects))
+    };
+    // Nothing changes until an effect acts, so the list is copied (lines may change it) only
+    // from the first effect that does.
+    let Some(first) = cx.s.terrain.iter().position(|t| acts(&cx.s, t)) else {
+        return Ok(());
+    };
+    let effects = cx.s.terrain[first..].to_vec();
     for t in &effects {
         let Some(spec) = setup.book.get(t.ability).terrain.as_ref() else {
             continue;
         };
-        if !terrain_squares(&cx.s, t).contains(&p) || !terrain_affects(&cx.s, t, who, spec.affects) {
+        if !acts(&cx.s, t) {
             continue;
         }
         let lines = pick(spec, t);
@@ -220,8 +245,8 @@ pub(super) fn entered(cx: &mut Cx, who: Cid, p: Pos) -> R {
 /// Start of Turn, step b (THR-R28): upkeep payments, start-of-turn passives, Terrain Effects.
 pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
     // Start-of-turn passives (Jittery) apply by themselves.
-    let passives: Vec<crate::ability::AbilityId> = triggered_abilities(&cx.s, who).collect();
-    for id in passives {
+    let passives: crate::inline::Inline<crate::ability::AbilityId, 8> = triggered_abilities(&cx.s, who).collect();
+    for &id in &passives {
         let setup = Arc::clone(&cx.s.setup);
         let ab = setup.book.get(id);
         let Some(tr) = &ab.trigger else { continue };
@@ -449,6 +474,7 @@ pub(super) fn position_minion(cx: &mut Cx, user: Cid, at: Pos) {
                 wounds: 0,
                 nova: Vec::new(),
                 minion_of: Some(user),
+                usable: Default::default(),
             };
             cx.emit(Event::Joined { info: Box::new(info) });
         }

@@ -182,28 +182,52 @@ fn only_defence(s: &State, who: Cid, a: &Ability) -> OnlyDefence {
     }
 }
 
+/// Changes the ability use on top of the stack where it lies (a `SetTop` event; see
+/// `Cx::change_top`).
+pub(super) fn change_use(cx: &mut Cx, change: impl FnOnce(&mut Use)) {
+    cx.change_top(|f| {
+        if let Frame::Use(u) = f {
+            change(u);
+        }
+    });
+}
+
+/// Changes the ability use at stack index `depth` (a `SetFrame` event; see
+/// `Cx::change_frame`).
+pub(super) fn change_use_at(cx: &mut Cx, depth: usize, change: impl FnOnce(&mut Use)) {
+    cx.change_frame(depth, |f| {
+        if let Frame::Use(u) = f {
+            change(u);
+        }
+    });
+}
+
 fn step_use(cx: &mut Cx) -> R<Flow> {
-    let Some(Frame::Use(mut u)) = cx.s.stack.last().cloned() else {
+    // The use's cursor and what the stages read of it; the frame itself is changed in place.
+    let Some(Frame::Use(top)) = cx.s.stack.last() else {
         return Ok(Flow::Go);
     };
+    let (user, ability, stage, index, post) = (top.user, top.ability, top.stage, top.index, top.post);
+    let n = top.targets.len();
     let depth = cx.s.stack.len() - 1;
     let setup = Arc::clone(&cx.s.setup);
-    let a = setup.book.get(u.ability);
-    let n = u.targets.len();
+    let a = setup.book.get(ability);
     // A user who left the fight (a GM ruling) stops its ability.
-    if !cx.s.ch(u.user).present() && u.stage != UseStage::Finish {
-        u.stage = UseStage::Finish;
-        cx.update(Frame::Use(u));
+    if !cx.s.ch(user).present() && stage != UseStage::Finish {
+        change_use(cx, |u| u.stage = UseStage::Finish);
         return Ok(Flow::Go);
     }
-    match u.stage {
+    match stage {
         UseStage::Defences => {
+            // The targets and their defences as the step found them: a defence chosen below
+            // fills the frame's slot, not these.
+            let (targets, defences) = (top.targets.clone(), top.defences.clone());
             // THR-R96: every target of an attack gets to defend: each is asked for its defence
             // in turn (a lone option is taken for it).
-            let mut i = u.index as usize;
+            let mut i = index as usize;
             while i < n {
-                let t = u.targets[i];
-                if u.defences[i].is_some() || !cx.s.ch(t).present() {
+                let t = targets[i];
+                if defences[i].is_some() || !cx.s.ch(t).present() {
                     i += 1;
                     continue;
                 }
@@ -227,38 +251,35 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     i += 1;
                     continue;
                 }
-                if i != u.index as usize {
-                    let mut v = match cx.s.stack.last() {
-                        Some(Frame::Use(v)) => v.clone(),
-                        _ => u.clone(),
-                    };
-                    v.index = i as u8;
-                    cx.update(Frame::Use(v));
+                if i != index as usize {
+                    change_use(cx, |v| v.index = i as u8);
                 }
                 return Ok(Flow::Wait);
             }
-            let mut v = match cx.s.stack.last() {
-                Some(Frame::Use(v)) => v.clone(),
-                _ => u,
-            };
-            v.stage = next_stage(&cx.s, UseStage::Defences);
-            v.index = 0;
-            cx.update(Frame::Use(v));
+            let next = next_stage(&cx.s, UseStage::Defences);
+            change_use(cx, |v| {
+                v.stage = next;
+                v.index = 0;
+            });
             Ok(Flow::Go)
         }
         UseStage::Triggers => {
-            let i = u.index as usize;
+            let i = index as usize;
             if i >= n {
-                u.stage = next_stage(&cx.s, UseStage::Triggers);
-                u.index = 0;
-                cx.update(Frame::Use(u));
+                let next = next_stage(&cx.s, UseStage::Triggers);
+                change_use(cx, |u| {
+                    u.stage = next;
+                    u.index = 0;
+                });
                 return Ok(Flow::Go);
             }
-            let t = u.targets[i];
-            u.index += 1;
+            let t = top.targets[i];
+            change_use(cx, |u| u.index += 1);
             let mut skipped = Vec::new();
-            let candidates = trigger_candidates(&cx.s, &u, a, t, &mut skipped);
-            cx.update(Frame::Use(u));
+            let candidates = match cx.s.stack.last() {
+                Some(Frame::Use(u)) => trigger_candidates(&cx.s, u, a, t, &mut skipped),
+                _ => Candidates::new(),
+            };
             // Triggers whose condition held but that are not offered are logged with the reason.
             for (h, id, why) in skipped {
                 cx.emit(Event::NotOffered {
@@ -291,34 +312,38 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
             Ok(Flow::Go)
         }
         UseStage::Rolls => {
-            let i = u.index as usize;
+            let i = index as usize;
             if i >= n {
-                u.stage = UseStage::Finish;
-                u.index = 0;
-                u.post = false;
-                cx.update(Frame::Use(u));
+                change_use(cx, |u| {
+                    u.stage = UseStage::Finish;
+                    u.index = 0;
+                    u.post = false;
+                });
                 return Ok(Flow::Go);
             }
-            if !u.post {
+            if !post {
                 // Roll this target and apply its lines; anything those lines start (a move, a
                 // roll) resolves before the after-effects.
-                u.post = true;
-                cx.update(Frame::Use(u));
+                change_use(cx, |u| u.post = true);
                 resolve_target(cx, depth, i)?;
             } else {
-                u.post = false;
-                u.index += 1;
-                cx.update(Frame::Use(u));
+                change_use(cx, |u| {
+                    u.post = false;
+                    u.index += 1;
+                });
                 post_target(cx, depth, i)?;
             }
             Ok(Flow::Go)
         }
         UseStage::Finish => {
-            if !u.post {
-                u.post = true;
-                cx.update(Frame::Use(u.clone()));
+            if !post {
+                change_use(cx, |u| u.post = true);
+                let Some(u) = cx.s.use_at(depth).cloned() else {
+                    return Ok(Flow::Go);
+                };
                 finish_use(cx, &u)?;
             } else {
+                let u = top.clone();
                 cx.pop();
                 after_use(cx, &u)?;
             }
@@ -429,7 +454,11 @@ fn step_window(cx: &mut Cx) -> Flow {
             return Flow::Wait;
         }
         w.asked += 1;
-        cx.update(Frame::Window(w.clone()));
+        cx.change_top(|f| {
+            if let Frame::Window(x) = f {
+                x.asked += 1;
+            }
+        });
     }
     cx.pop();
     Flow::Go
@@ -446,13 +475,20 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     // The controller picks which of its triggers goes first (THR-R148).
     if let Some(j) = w.candidates[at..].iter().position(|c| *c == (holder, id)) {
         w.candidates.swap(at, at + j);
-        cx.update(Frame::Window(w.clone()));
+        cx.change_top(|f| {
+            if let Frame::Window(x) = f {
+                x.candidates.swap(at, at + j);
+            }
+        });
     }
-    let Some(Frame::Use(mut u)) = cx.s.stack.get(w.use_frame as usize).cloned() else {
+    let Some(u) = cx.s.use_at(w.use_frame as usize) else {
         return Ok(());
     };
     let ti = w.target_index as usize;
     let about = u.targets[ti];
+    // What the trigger changes of the use it answers: the target's roll changes and who has
+    // moved in answer.
+    let (mut mods, mut moved) = (u.mods[ti], u.moved);
     cx.emit(Event::TriggerUsed {
         who: holder,
         ability: id,
@@ -467,18 +503,18 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
         match r {
             // Assist's Bane on the foe's defence (THR-R199), Protect's Boon on the friend's
             // (THR-R200); using either ends the Stance (`EndsStance::Always` below).
-            Reaction::DefenceBanes(n) => u.mods[ti].defence_boons -= n,
-            Reaction::DefenceBoons(n) => u.mods[ti].defence_boons += n,
-            Reaction::DefenceBonus(a) => u.mods[ti].defence_flat += eval(&cx.s, holder, a),
+            Reaction::DefenceBanes(n) => mods.defence_boons -= n,
+            Reaction::DefenceBoons(n) => mods.defence_boons += n,
+            Reaction::DefenceBonus(a) => mods.defence_flat += eval(&cx.s, holder, a),
             Reaction::MoveToward(a) => moves.push(eval(&cx.s, holder, a)),
             Reaction::Lines(l) => lines.extend(l.iter().cloned()),
         }
     }
     if let Some(f) = tr.on_defence_critical {
-        u.mods[ti].on_defence_critical = Some((holder, f));
+        mods.on_defence_critical = Some((holder, f));
     }
     if !moves.is_empty() {
-        u.moved |= 1u64 << holder;
+        moved |= 1u64 << holder;
     }
     match tr.ends_stance {
         EndsStance::Always => {
@@ -489,10 +525,13 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
                 });
             }
         }
-        EndsStance::UnlessDefenceCritical => u.mods[ti].ends_unless_critical = Some(holder),
+        EndsStance::UnlessDefenceCritical => mods.ends_unless_critical = Some(holder),
         EndsStance::Never => {}
     }
-    cx.set_frame(w.use_frame as usize, Frame::Use(u));
+    change_use_at(cx, w.use_frame as usize, |u| {
+        u.mods[ti] = mods;
+        u.moved = moved;
+    });
     if !lines.is_empty() {
         let su = synthetic_use(cx, holder, id);
         for l in &lines {
@@ -635,10 +674,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         with: d,
         verdict,
     });
-    if let Some(mut v) = cx.s.use_at(depth).cloned() {
-        v.verdicts[i] = Some(verdict);
-        cx.set_frame(depth, Frame::Use(v));
-    }
+    change_use_at(cx, depth, |v| v.verdicts[i] = Some(verdict));
     nova_on_contest(cx, user, t, verdict, attack);
     // Evasion short of a Critical, a tie included, leaves the defender +1 Vulnerable (THR-R112).
     let evasion_mark = d == Defence::Evasion && verdict != Verdict::DefenderCritical;
@@ -653,7 +689,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
 /// a Critical, the Finisher check, a Buff's creator deciding whether to keep it, and follow-ups
 /// armed for a Critical defence. Later items are pushed first so they resolve last.
 fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
-    let Some(u) = cx.s.use_at(depth).cloned() else {
+    let Some(u) = cx.s.use_at(depth) else {
         return Ok(());
     };
     let (t, user) = (u.targets[i], u.user);
@@ -717,18 +753,12 @@ pub(super) fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
 }
 
 fn remember_shared(cx: &mut Cx, depth: usize, r: Rolled) {
-    if let Some(mut u) = cx.s.use_at(depth).cloned() {
-        u.shared_attack = Some(Box::new(r));
-        cx.set_frame(depth, Frame::Use(u));
-    }
+    change_use_at(cx, depth, |u| u.shared_attack = Some(Box::new(r)));
 }
 
 fn forget_shared(cx: &mut Cx, depth: usize) {
-    if let Some(mut u) = cx.s.use_at(depth).cloned()
-        && u.shared_attack.is_some()
-    {
-        u.shared_attack = None;
-        cx.set_frame(depth, Frame::Use(u));
+    if cx.s.use_at(depth).is_some_and(|u| u.shared_attack.is_some()) {
+        change_use_at(cx, depth, |u| u.shared_attack = None);
     }
 }
 

@@ -343,14 +343,13 @@ fn damage(cx: &mut Cx, depth: usize, u: &Use, r: Cid, g: Gauge, amount: i16) {
     let i = u.index as usize;
     if depth != usize::MAX
         && u.targets.get(i) == Some(&r)
-        && let Some(mut v) = cx.s.use_at(depth).cloned()
-        && v.mods[i].reduce > 0
+        && let Some(reduce) = cx.s.use_at(depth).map(|v| v.mods[i].reduce)
+        && reduce > 0
         && n > 0
     {
-        let take = v.mods[i].reduce.min(n);
+        let take = reduce.min(n);
         n -= take;
-        v.mods[i].reduce -= take;
-        cx.set_frame(depth, Frame::Use(v));
+        super::interpreter::change_use_at(cx, depth, |v| v.mods[i].reduce -= take);
     }
     if cx.s.info(r).minion_of.is_some() {
         if n > 0 || (amount > 0 && cx.s.options.minion_vanishes_at_zero) {

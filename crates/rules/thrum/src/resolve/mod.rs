@@ -39,7 +39,7 @@ mod movement;
 mod rulings;
 mod turn;
 
-pub use self::effects::{nova_earn, remove, terrain_affects, terrain_squares};
+pub use self::effects::{nova_earn, remove, terrain_affects, terrain_covers, terrain_squares};
 pub use self::end::{end_combat, stop_check};
 pub use self::interpreter::verdict_of;
 pub use self::lines::{add_condition, deal, incapacitate};
