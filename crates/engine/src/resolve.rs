@@ -143,8 +143,8 @@ pub trait Frames: Ruleset {
     fn frames(state: &Self::State) -> &[Self::Frame];
     /// The event that performs `op`.
     fn frame_event(op: FrameOp<Self::Frame>) -> Self::Event;
-    /// The stack, to change in place: lets [`Cx::change_top`] and [`Cx::change_frame`] skip
-    /// the copy of the frame when the context keeps no events ([`Cx::discarding`]). `None`
+    /// The stack, to change in place: lets [`Cx::change_top`] and [`Cx::change_frame`] change
+    /// a frame where it lies instead of changing a copy and applying the update event. `None`
     /// (the default) makes them copy the frame and emit the update in every context. Give it
     /// only when applying the frame event of an `Update` or a `Set` does nothing but replace
     /// the frame, so changing it in place leaves the same state.
@@ -256,16 +256,20 @@ impl<R: Frames> Cx<'_, R> {
     }
 
     /// Changes the top frame with `change`: the same state, and the same event, as
-    /// [`Cx::update`] with a changed copy of the top frame. A context that keeps no events
-    /// changes the frame where it lies instead of copying it (when the ruleset gives
-    /// [`Frames::frames_mut`]). With no frame on the stack, nothing happens.
+    /// [`Cx::update`] with a changed copy of the top frame. When the ruleset gives
+    /// [`Frames::frames_mut`] and no observer watches, the frame is changed where it lies: a
+    /// context that keeps events then copies the changed frame once, into the event, and one
+    /// that does not copies nothing. With no frame on the stack, nothing happens.
     pub fn change_top(&mut self, change: impl FnOnce(&mut R::Frame)) {
-        if self.out.is_none()
+        if self.observer.is_none()
             && let Some(stack) = R::frames_mut(self.s.0)
         {
             if let Some(top) = stack.last_mut() {
                 change(top);
                 self.count += 1;
+                if let Some(out) = self.out.as_mut() {
+                    out.push(R::frame_event(FrameOp::Update(top.clone())));
+                }
             }
             return;
         }
@@ -274,17 +278,44 @@ impl<R: Frames> Cx<'_, R> {
         self.update(frame);
     }
 
+    /// Replaces the top frame: the same state and event as [`Cx::update`], with one copy of the
+    /// frame fewer where [`Cx::change_top`] changes frames in place (none when no event is
+    /// kept). With no frame on the stack, nothing happens.
+    pub fn replace_top(&mut self, frame: R::Frame) {
+        if self.observer.is_none()
+            && let Some(stack) = R::frames_mut(self.s.0)
+        {
+            if let Some(top) = stack.last_mut() {
+                self.count += 1;
+                match self.out.as_mut() {
+                    Some(out) => {
+                        top.clone_from(&frame);
+                        out.push(R::frame_event(FrameOp::Update(frame)));
+                    }
+                    None => *top = frame,
+                }
+            }
+            return;
+        }
+        if self.top().is_some() {
+            self.update(frame);
+        }
+    }
+
     /// Changes the frame at `index` (bottom = 0) with `change`: the same state, and the same
     /// event, as [`Cx::set_frame`] with a changed copy of that frame, and like
-    /// [`Cx::change_top`] without the copy when the context keeps no events. With no frame
-    /// at `index`, nothing happens.
+    /// [`Cx::change_top`] changed where it lies when it can be. With no frame at `index`,
+    /// nothing happens.
     pub fn change_frame(&mut self, index: usize, change: impl FnOnce(&mut R::Frame)) {
-        if self.out.is_none()
+        if self.observer.is_none()
             && let Some(stack) = R::frames_mut(self.s.0)
         {
             if let Some(frame) = stack.get_mut(index) {
                 change(frame);
                 self.count += 1;
+                if let Some(out) = self.out.as_mut() {
+                    out.push(R::frame_event(FrameOp::Set(index, frame.clone())));
+                }
             }
             return;
         }

@@ -243,9 +243,10 @@ fn a_frame_op_can_be_an_event_of_its_own_and_applies_through_as_ref() {
     assert_eq!(stack, vec![5]);
 }
 
-/// A stack of three frames, changed by `change_top` and `change_frame` in a context that keeps
-/// its events and in one that does not: the same state either way; the first emits the same
-/// events as `update` and `set_frame` with changed copies, the second counts its changes.
+/// A stack of three frames, changed by `change_top`, `change_frame` and `replace_top` in a
+/// context that keeps its events, in a watched one and in one that keeps none: the same state
+/// every way; the first two emit the same events as `update` and `set_frame` with changed
+/// copies, the last counts its changes.
 #[test]
 fn changing_a_frame_in_place_leaves_the_state_an_update_would() {
     let start = St {
@@ -257,19 +258,30 @@ fn changing_a_frame_in_place_leaves_the_state_an_update_would() {
         cx.change_frame(0, |f| *f *= 10);
         // Nothing at index 5: nothing happens.
         cx.change_frame(5, |f| *f = 0);
+        cx.replace_top(11);
     };
     let mut dice = SeededDice::for_stream(1, 0);
     let (mut kept, mut out) = (start.clone(), Vec::new());
     let mut cx: Cx<'_, Countdown> = Cx::new(&mut kept, &mut dice, &mut out);
     change(&mut cx);
-    assert_eq!(cx.emitted_count(), 2);
-    assert_eq!(out, vec![Ev::Top(10), Ev::Set(0, 70)]);
-    assert_eq!(kept.stack, vec![70, 8, 10]);
+    assert_eq!(cx.emitted_count(), 3);
+    assert_eq!(out, vec![Ev::Top(10), Ev::Set(0, 70), Ev::Top(11)]);
+    assert_eq!(kept.stack, vec![70, 8, 11]);
+
+    // Watched, the frames are changed on copies and the updates applied as events: the
+    // observer sees each, and the state and events come out the same.
+    let (mut watched, mut out, mut watch) = (start.clone(), Vec::new(), Watch::default());
+    let mut cx: Cx<'_, Countdown> = Cx::observed(&mut watched, &mut dice, &mut out, &mut watch);
+    change(&mut cx);
+    assert_eq!(cx.emitted_count(), 3);
+    assert_eq!(out, vec![Ev::Top(10), Ev::Set(0, 70), Ev::Top(11)]);
+    assert_eq!(watched, kept);
+    assert_eq!(watch.seen.len(), 3);
 
     let mut dropped = start.clone();
     let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut dropped, &mut dice);
     change(&mut cx);
-    assert_eq!(cx.emitted_count(), 2);
+    assert_eq!(cx.emitted_count(), 3);
     assert!(cx.emitted().is_empty());
     assert_eq!(dropped, kept);
 
@@ -281,6 +293,7 @@ fn changing_a_frame_in_place_leaves_the_state_an_update_would() {
     assert_eq!(cx.emitted_count(), 0);
     let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut empty, &mut dice);
     cx.change_top(|f| *f = 1);
+    cx.replace_top(1);
     assert_eq!(cx.emitted_count(), 0);
     assert!(empty.stack.is_empty());
 }

@@ -469,12 +469,16 @@ impl Heuristic {
                 self.planned = Some((s.round, me, s.uses, plan.from, plan.action));
                 // `plan.from` is one of this decision's reachable squares.
                 self.checked = check::may_move(s);
+                scan.remember_path(plan.from);
                 return Some(Command::Move(plan.from));
             }
             return Some(Command::Act(plan.action));
         }
         // Nothing to do from here: close in, or Dash when that helps.
         if let Some(m) = self.close_in(s, me, Some(scan.all_squares())) {
+            if let Command::Move(to) = m {
+                scan.remember_path(to);
+            }
             return Some(m);
         }
         if let Some(id) = s.setup.book.find("dash")
@@ -827,8 +831,11 @@ fn shape_options(s: &State, me: Cid, id: u16, ep: Pos) -> Vec<Target> {
 /// on, and each square's safety, worked out the first time it is asked for.
 struct Scan<'a> {
     here: Pos,
-    /// The search that finds the rest, a cost at a time (`None` once all are found).
+    /// The search that finds the rest, a cost at a time (kept once all are found: the path
+    /// to the square chosen is read off it).
     reach: Option<check::LevelReach<'a>>,
+    /// Whether every reachable square has been found.
+    reach_done: bool,
     /// Debug builds: every reachable square in order, from [`check::reachable`], which the
     /// squares found a cost at a time must match.
     #[cfg(debug_assertions)]
@@ -924,6 +931,7 @@ impl<'a> Scan<'a> {
         Scan {
             here,
             reach,
+            reach_done: false,
             #[cfg(debug_assertions)]
             expect,
             tmp: None,
@@ -940,9 +948,12 @@ impl<'a> Scan<'a> {
     /// only when the squares found so far run out.
     fn square(&mut self, i: usize) -> Option<(Pos, u32)> {
         while i >= self.mem.squares.len() {
+            if self.reach_done {
+                return None;
+            }
             let reach = self.reach.as_mut()?;
             if !reach.next_level(&mut self.mem.squares) {
-                self.reach = None;
+                self.reach_done = true;
             }
             #[cfg(debug_assertions)]
             {
@@ -952,12 +963,20 @@ impl<'a> Scan<'a> {
                     self.expect[..n],
                     "the squares found a cost at a time"
                 );
-                if self.reach.is_none() {
+                if self.reach_done {
                     assert_eq!(self.mem.squares, self.expect, "every square found a cost at a time");
                 }
             }
         }
         Some(self.mem.squares[i])
+    }
+
+    /// Lets the `move` to `to`, one of the squares found, reuse this scan's search for its path
+    /// ([`check::LevelReach::remember_path`]).
+    fn remember_path(&self, to: Pos) {
+        if let Some(reach) = &self.reach {
+            reach.remember_path(to);
+        }
     }
 
     /// Every reachable square, in the order they are tried.

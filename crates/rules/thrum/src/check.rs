@@ -741,6 +741,66 @@ impl<'a> LevelReach<'a> {
         })
     }
 
+    /// Hands [`path_for`] the path it would find to `to`, one of the squares listed so far, so
+    /// the `move` there resolves without searching again. The path is read off this search's
+    /// costs, which are final up to the last cost listed: walking back from `to`, each square's
+    /// predecessor is, among its neighbours whose cost plus the step's price equals its own,
+    /// the one of least (cost, grid index), which is the one the path search settles first
+    /// and keeps (it replaces a predecessor only for a strictly cheaper route). Not for the
+    /// Weaver's two-layer search, which `path_for` still runs. Debug builds compare the path
+    /// with a fresh search when `path_for` uses it.
+    pub fn remember_path(&self, to: Pos) {
+        if self.weave {
+            return;
+        }
+        let ctx = &self.ctx;
+        let map = &ctx.s.setup.map;
+        let dist = &self.search.dist;
+        let Some(goal) = map.index(to) else { return };
+        let cost = dist[goal];
+        if goal == self.origin || cost >= self.next || !ctx.can_stop_at(goal) {
+            return;
+        }
+        let n = ctx.flags.len();
+        let mut path = vec![to];
+        let mut v = goal;
+        while v != self.origin {
+            let mut best: Option<(u32, usize)> = None;
+            for &u in ctx.steps.neighbours(v) {
+                let u = u as usize;
+                if u >= n || dist[u] == u32::MAX || dist[u] >= dist[v] {
+                    continue;
+                }
+                let mut price = None;
+                ctx.each_step(u, |j, full| {
+                    if j == v {
+                        price = Some(weave(full as i16, ctx.ex).0 as u32);
+                    }
+                });
+                if price.is_some_and(|p| dist[u] + p == dist[v]) && best.is_none_or(|b| (dist[u], u) < b) {
+                    best = Some((dist[u], u));
+                }
+            }
+            let Some((_, u)) = best else { return };
+            v = u;
+            if v != self.origin {
+                path.push(map.pos_of(v));
+            }
+        }
+        path.reverse();
+        let memo = PathMemo {
+            setup: std::sync::Arc::downgrade(&ctx.s.setup),
+            extra_costs: ctx.s.options.extra_costs,
+            ex: ctx.ex,
+            from: map.pos_of(self.origin),
+            to,
+            budget: self.budget as i16,
+            flags: ctx.flags.clone(),
+            found: Some((path, cost)),
+        };
+        PATH_MEMO.with(|m| *m.borrow_mut() = Some(memo));
+    }
+
     /// Appends the squares of the next cost to `out`, in grid order (there may be none);
     /// `false` once every cost within the budget has been listed.
     pub fn next_level(&mut self, out: &mut Vec<(Pos, u32)>) -> bool {

@@ -181,7 +181,7 @@ pub(super) fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
 }
 
 pub(super) fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
-    cx.change_top(|f| *f = Frame::StartOfTurn { who, step: step + 1 });
+    cx.replace_top(Frame::StartOfTurn { who, step: step + 1 });
     match step {
         0 => {
             // Step a: the Panic Roll (THR-R27, THR-R157).
