@@ -261,45 +261,16 @@ impl<R: Frames> Cx<'_, R> {
     /// context that keeps events then copies the changed frame once, into the event, and one
     /// that does not copies nothing. With no frame on the stack, nothing happens.
     pub fn change_top(&mut self, change: impl FnOnce(&mut R::Frame)) {
-        if self.observer.is_none()
-            && let Some(stack) = R::frames_mut(self.s.0)
-        {
-            if let Some(top) = stack.last_mut() {
-                change(top);
-                self.count += 1;
-                if let Some(out) = self.out.as_mut() {
-                    out.push(R::frame_event(FrameOp::Update(top.clone())));
-                }
-            }
-            return;
+        if let Some(top) = self.depth().checked_sub(1) {
+            self.change_at(top, FrameOp::Update, change);
         }
-        let Some(mut frame) = self.top().cloned() else { return };
-        change(&mut frame);
-        self.update(frame);
     }
 
-    /// Replaces the top frame: the same state and event as [`Cx::update`], with one copy of the
-    /// frame fewer where [`Cx::change_top`] changes frames in place (none when no event is
-    /// kept). With no frame on the stack, nothing happens.
+    /// Replaces the top frame: [`Cx::change_top`] with the new frame (so, where frames change
+    /// in place, without a copy when no event is kept). With no frame on the stack, nothing
+    /// happens.
     pub fn replace_top(&mut self, frame: R::Frame) {
-        if self.observer.is_none()
-            && let Some(stack) = R::frames_mut(self.s.0)
-        {
-            if let Some(top) = stack.last_mut() {
-                self.count += 1;
-                match self.out.as_mut() {
-                    Some(out) => {
-                        top.clone_from(&frame);
-                        out.push(R::frame_event(FrameOp::Update(frame)));
-                    }
-                    None => *top = frame,
-                }
-            }
-            return;
-        }
-        if self.top().is_some() {
-            self.update(frame);
-        }
+        self.change_top(|top| *top = frame);
     }
 
     /// Changes the frame at `index` (bottom = 0) with `change`: the same state, and the same
@@ -307,6 +278,17 @@ impl<R: Frames> Cx<'_, R> {
     /// [`Cx::change_top`] changed where it lies when it can be. With no frame at `index`,
     /// nothing happens.
     pub fn change_frame(&mut self, index: usize, change: impl FnOnce(&mut R::Frame)) {
+        self.change_at(index, |f| FrameOp::Set(index, f), change);
+    }
+
+    /// Changes the frame at `index` and emits `op` of the changed frame (see
+    /// [`Cx::change_top`]).
+    fn change_at(
+        &mut self,
+        index: usize,
+        op: impl FnOnce(R::Frame) -> FrameOp<R::Frame>,
+        change: impl FnOnce(&mut R::Frame),
+    ) {
         if self.observer.is_none()
             && let Some(stack) = R::frames_mut(self.s.0)
         {
@@ -314,7 +296,7 @@ impl<R: Frames> Cx<'_, R> {
                 change(frame);
                 self.count += 1;
                 if let Some(out) = self.out.as_mut() {
-                    out.push(R::frame_event(FrameOp::Set(index, frame.clone())));
+                    out.push(R::frame_event(op(frame.clone())));
                 }
             }
             return;
@@ -323,7 +305,7 @@ impl<R: Frames> Cx<'_, R> {
             return;
         };
         change(&mut frame);
-        self.set_frame(index, frame);
+        self.emit(R::frame_event(op(frame)));
     }
 
     /// Removes the top frame.

@@ -1,6 +1,8 @@
 //! The simulator resolves with a context that keeps no events (`Cx::discarding`), where Thrum
 //! moves each frame event's frame onto the stack instead of copying it (`apply_owned`). That
-//! must leave the state exactly as the context that keeps the events does.
+//! must leave the state exactly as the context that keeps the events does. Both change frames
+//! where they lie (`Cx::change_top`), so the events kept must also rebuild that state when
+//! applied one by one.
 
 use fray_dice::{Prng, SeededDice};
 use fray_engine::text::TextRuleset;
@@ -17,6 +19,9 @@ fn a_discarding_context_leaves_the_same_state_as_one_that_keeps_the_events() {
             let (mut dice_k, mut dice_d) = (SeededDice::for_stream(seed, 0), SeededDice::for_stream(seed, 0));
             let mut events = Vec::new();
             Thrum::start(&mut Cx::new(&mut kept, &mut dice_k, &mut events)).expect("start");
+            let mut applied = base.clone();
+            events.iter().for_each(|e| Thrum::apply(&mut applied, e));
+            assert_eq!(applied, kept, "{name} seed {seed}: the start's events applied");
             let mut cx = Cx::discarding(&mut dropped, &mut dice_d);
             Thrum::start(&mut cx).expect("start");
             assert_eq!(
@@ -37,6 +42,8 @@ fn a_discarding_context_leaves_the_same_state_as_one_that_keeps_the_events() {
                 Thrum::resolve(&mut cx, seat, &c).expect("resolve");
                 assert_eq!(cx.emitted_count(), events.len(), "{name} seed {seed}: events of {c:?}");
                 assert_eq!(kept, dropped, "{name} seed {seed}: the state after {c:?}");
+                events.iter().for_each(|e| Thrum::apply(&mut applied, e));
+                assert_eq!(applied, kept, "{name} seed {seed}: the events of {c:?} applied");
                 commands += 1;
             }
             assert!(commands > 10, "{name} seed {seed}: only {commands} commands");
