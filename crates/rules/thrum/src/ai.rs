@@ -666,8 +666,7 @@ impl Heuristic {
                     };
                     let mut score = 0.0;
                     for &t in &hit {
-                        let net = scan.attack_net(s, me, a, t);
-                        let (_, odds) = scan.best_defence_odds(s, me, a, t, net);
+                        let odds = scan.odds(s, me, id, a, t);
                         let v = value(t, &odds);
                         score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
                     }
@@ -705,8 +704,7 @@ impl Heuristic {
             // The attack's worth against `t` is known before any square is looked at; a
             // square can only lower it (a Ranged user next to enemies), so an attack worth no
             // more than the plan in hand is passed over.
-            let net = scan.attack_net(s, me, a, t);
-            let (_, odds) = scan.best_defence_odds(s, me, a, t, net);
+            let odds = scan.odds(s, me, id, a, t);
             let worth = value(t, &odds);
             if !best.bettered_by(worth) {
                 continue;
@@ -831,6 +829,9 @@ fn shape_options(s: &State, me: Cid, id: u16, ep: Pos) -> Vec<Target> {
 /// on, and each square's safety, worked out the first time it is asked for.
 struct Scan<'a> {
     here: Pos,
+    /// No square of the scan is more than this many king steps from `here`: every step costs
+    /// at least 1 (THR-R51) and the scan lists squares within the movement left.
+    radius: i16,
     /// The search that finds the rest, a cost at a time (kept once all are found: the path
     /// to the square chosen is read off it).
     reach: Option<check::LevelReach<'a>>,
@@ -859,17 +860,26 @@ struct ScanMemory {
     aim: Vec<u8>,
     /// Who stands where, for the many cover checks.
     occ: calc::Occupancy,
+    /// Per character: the occupied squares around it for cover checks against the deciding
+    /// character ([`calc::around_mask`]), or `u32::MAX` until asked for.
+    arounds: Vec<u32>,
     /// The squares [`from_square`] chose for actions aimed at characters, by what the choice
     /// depends on.
     picked: Vec<(AimKey, crate::command::CharList, Option<Pos>)>,
     /// The able enemies of the deciding character that stand on the map, and where.
-    foes: Vec<(Cid, Pos)>,
+    foes: Vec<(Cid, Pos, Option<usize>)>,
     /// Net Boons of the deciding character's attack rolls from where it stands, by target and
     /// by what of the ability they depend on (Ranged, Physical).
     nets: Vec<(Cid, bool, bool, i16)>,
+    /// What of the deciding character's attack rolls depends on it alone, for abilities that
+    /// are not Ranged and for Ranged ones ([`calc::user_tally`]).
+    users: [Option<calc::UserTally>; 2],
     /// Net Boons and modifier of each target's defence rolls against the deciding character,
     /// by target and defence.
     defences: Vec<(Cid, Defence, i16, i16)>,
+    /// The odds of the deciding character's attacks from where it stands against the target's
+    /// best defence ([`Scan::odds`]), by ability and target.
+    odds: Vec<(crate::ability::AbilityId, Cid, ContestOdds)>,
 }
 
 /// What the choice of a square for an action aimed at characters depends on besides the
@@ -919,17 +929,22 @@ impl<'a> Scan<'a> {
         m.aim.clear();
         m.aim.resize(s.setup.map.len() * s.chars.len(), 0);
         m.occ.fill(s);
+        m.arounds.clear();
+        m.arounds.resize(s.chars.len(), u32::MAX);
         m.picked.clear();
         m.foes.clear();
         m.foes.extend(
             s.ids()
                 .filter(|&e| s.enemies(me, e) && s.ch(e).able())
-                .filter_map(|e| Some((e, s.ch(e).pos?))),
+                .filter_map(|e| s.ch(e).pos.map(|q| (e, q, s.setup.map.index(q)))),
         );
         m.nets.clear();
+        m.users = [None; 2];
         m.defences.clear();
+        m.odds.clear();
         Scan {
             here,
+            radius: if can_move { check::movement_left(s).max(0) } else { 0 },
             reach,
             reach_done: false,
             #[cfg(debug_assertions)]
@@ -968,7 +983,12 @@ impl<'a> Scan<'a> {
                 }
             }
         }
-        Some(self.mem.squares[i])
+        let sq = self.mem.squares[i];
+        debug_assert!(
+            chebyshev(self.here, sq.0) as i16 <= self.radius,
+            "{sq:?} beyond the scan's radius"
+        );
+        Some(sq)
     }
 
     /// Lets the `move` to `to`, one of the squares found, reuse this scan's search for its path
@@ -996,13 +1016,30 @@ impl<'a> Scan<'a> {
         let net = match self.mem.nets.iter().find(|n| (n.0, n.1, n.2) == key) {
             Some(n) => n.3,
             None => {
-                let net = calc::attack_tally(s, me, a, t).net(s);
+                let user =
+                    *self.mem.users[usize::from(a.ranged)].get_or_insert_with(|| calc::user_tally(s, me, a.ranged));
+                let net = calc::attack_tally_with(s, me, &user, a.is_physical(), t).net(s);
                 self.mem.nets.push((key.0, key.1, key.2, net));
                 net
             }
         };
         debug_assert_eq!(net, calc::attack_tally(s, me, a, t).net(s));
         net
+    }
+
+    /// The odds of `me`'s attack with ability `id` (`a`) on `t` from where `me` stands, against
+    /// the defence `t` would choose ([`Scan::best_defence_odds`] with [`Scan::attack_net`]),
+    /// worked out once per ability and target for the decision: area placements catch the
+    /// same targets again and again.
+    fn odds(&mut self, s: &State, me: Cid, id: crate::ability::AbilityId, a: &Ability, t: Cid) -> ContestOdds {
+        if let Some(&(_, _, o)) = self.mem.odds.iter().find(|x| (x.0, x.1) == (id, t)) {
+            debug_assert_eq!(o, best_defence_odds(s, t, me, a).1);
+            return o;
+        }
+        let net = self.attack_net(s, me, a, t);
+        let (_, o) = self.best_defence_odds(s, me, a, t, net);
+        self.mem.odds.push((id, t, o));
+        o
     }
 
     /// [`best_defence_odds_net`] of `me`'s attack with `a` on `t`, with the defence rolls
@@ -1030,10 +1067,14 @@ impl<'a> Scan<'a> {
             return calc::aim_from(s, me, a, range, t, p).is_ok();
         };
         let memo = &mut self.mem.aim[t as usize * n + k];
-        let occ = &self.mem.occ;
+        let around = &mut self.mem.arounds[t as usize];
         aim.from(s, p, &mut |at| {
             if *memo == 0 {
-                let obstructed = calc::cover_check_with(s, occ, me, p, at).obstructed;
+                if *around == u32::MAX {
+                    *around = calc::around_mask(s, me, at);
+                }
+                let obstructed = calc::cover_check_around(s, p, at, *around).obstructed;
+                debug_assert_eq!(obstructed, calc::cover_check(s, me, p, at).obstructed);
                 let wall = calc::sight_blocked(s, p, at);
                 *memo = 1 | u8::from(obstructed) << 1 | u8::from(wall) << 2;
             }
@@ -1050,8 +1091,8 @@ impl<'a> Scan<'a> {
             let (mut covered, mut adjacent) = (0u16, 0u16);
             // The map's cover masks when it has them: one look-up per foe.
             let masks = s.setup.cover_masks(s).map(|m| (m.row(s, k), self.mem.occ.around(s, k)));
-            for &(e, q) in &self.mem.foes {
-                let has = match (masks, s.setup.map.index(q)) {
+            for &(e, q, fk) in &self.mem.foes {
+                let has = match (masks, fk) {
                     (Some((row, occupied)), Some(fk)) => {
                         let has = row.sources(fk, occupied) != 0;
                         debug_assert_eq!(
@@ -1154,13 +1195,23 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         let pick = match scan.mem.picked.iter().find(|(k, t, _)| *k == key && t == targets) {
             Some((_, _, p)) => *p,
             None => {
-                let aims: Vec<(Cid, Option<calc::AimAt>)> =
+                let aims: smallvec::SmallVec<[(Cid, Option<calc::AimAt>); 4]> =
                     targets.iter().map(|&t| (t, calc::aim_at(s, me, a, range, t))).collect();
                 let aimed = |scan: &mut Scan, p: Pos| {
                     aims.iter()
                         .all(|(t, aim)| aim.as_ref().is_some_and(|aim| scan.aim(s, me, a, range, *t, aim, p)))
                 };
-                let p = best_square(s, scan, a.ranged, key.here_ok, aimed);
+                // A target out of range of every square the scan could list: no square but the
+                // current one can pass, so the squares are not searched.
+                let beyond = aims.iter().any(|(_, aim)| {
+                    aim.as_ref()
+                        .is_none_or(|aim| !aim.may_reach_within(scan.here, scan.radius))
+                });
+                let p = if beyond {
+                    key.here_ok.then_some(scan.here)
+                } else {
+                    best_square(s, scan, a.ranged, key.here_ok, aimed)
+                };
                 scan.mem.picked.push((key, targets.clone(), p));
                 p
             }

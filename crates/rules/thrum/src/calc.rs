@@ -163,9 +163,28 @@ pub fn standing_mods(s: &State, c: Cid, kind: RollKind) -> (i16, i16) {
 
 /// Like [`standing_mods`], for a roll against `target` (height-based Boons need it).
 pub fn standing_mods_against(s: &State, c: Cid, kind: RollKind, target: Option<Cid>) -> (i16, i16) {
+    let (boons, flat, per_height) = standing_mods_apart(s, c, kind);
+    (boons + per_height * height_boons(s, c, target), flat)
+}
+
+/// The Boons a modifier with a Boon per level of height advantage beyond the first (High
+/// Perch) adds to a roll of `c` against `target`: none without a target or off the map.
+fn height_boons(s: &State, c: Cid, target: Option<Cid>) -> i16 {
+    let Some(t) = target else { return 0 };
+    let (Some(a), Some(b)) = (s.ch(c).pos, s.ch(t).pos) else {
+        return 0;
+    };
+    let up = s.setup.map.elevation(a).unwrap_or(0) as i16 - s.setup.map.elevation(b).unwrap_or(0) as i16;
+    (up - 1).max(0)
+}
+
+/// [`standing_mods_against`] before any target is known: the Boons and flat bonus, and how
+/// many of the modifiers that apply add [`height_boons`] on top.
+fn standing_mods_apart(s: &State, c: Cid, kind: RollKind) -> (i16, i16, i16) {
     let tier = s.info(c).stats.tier;
     let mut boons = 0;
     let mut flat = 0;
+    let mut per_height = 0;
     let buff = s
         .ch(c)
         .buff
@@ -181,18 +200,10 @@ pub fn standing_mods_against(s: &State, c: Cid, kind: RollKind, target: Option<C
         }
         boons += m.boons;
         flat += eval(s, c, &m.flat);
-        if m.per_height
-            && let Some(t) = target
-        {
-            // One Boon per level of height advantage beyond the first (High Perch).
-            let (Some(a), Some(b)) = (s.ch(c).pos, s.ch(t).pos) else {
-                continue;
-            };
-            let up = s.setup.map.elevation(a).unwrap_or(0) as i16 - s.setup.map.elevation(b).unwrap_or(0) as i16;
-            boons += (up - 1).max(0);
-        }
+        // One Boon per level of height advantage beyond the first (High Perch).
+        per_height += i16::from(m.per_height);
     }
-    (boons, flat)
+    (boons, flat, per_height)
 }
 
 /// Whether a modifier's condition holds for its holder.
@@ -267,11 +278,17 @@ pub struct CoverInfo {
 /// `character-cover-height`); it gives cover when the attacker is beyond its dividing line
 /// and lower than it. Obstruction needs both flanks of such a source to qualify as sources.
 pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
-    let map = &s.setup.map;
+    cover_check_around(s, from, at, around_mask(s, attacker, at))
+}
+
+/// The squares within two of `at` that count as occupied for [`cover_check`] against
+/// `attacker`, as a 5x5 mask (bit `(dy + 2) * 5 + dx + 2` for the offset from `at`). Another
+/// character standing on a square makes it a cover source (THR-R120); every square the check
+/// looks at (sources and their flanks) is within two of the target, so one pass over the
+/// characters marks them all. It does not depend on where the attacker stands, so a caller
+/// checking many squares against one target works it out once.
+pub fn around_mask(s: &State, attacker: Cid, at: Pos) -> u32 {
     let opts = &s.options;
-    // Another character standing on a square makes it a cover source (THR-R120). Every square
-    // looked at below (sources and their flanks) is within two of the target, so one pass over
-    // the characters marks the occupied ones in a 5x5 mask around it.
     let mut around = 0u32;
     for (i, c) in s.chars.iter().enumerate() {
         let Some(q) = c.pos else { continue };
@@ -285,6 +302,12 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
             around |= 1 << ((dy + 2) * 5 + dx + 2);
         }
     }
+    around
+}
+
+/// [`cover_check`] with the occupied squares around the target given ([`around_mask`]).
+pub fn cover_check_around(s: &State, from: Pos, at: Pos, around: u32) -> CoverInfo {
+    let map = &s.setup.map;
     // The map's cover masks, when it has them: a look-up and a few bit operations.
     if let (Some(masks), Some(tk), Some(fk)) = (s.setup.cover_masks(s), map.index(at), map.index(from)) {
         let info = masks.row(s, tk).cover(fk, around);
@@ -724,6 +747,19 @@ pub fn aim_at(s: &State, user: Cid, a: &Ability, range: Option<i16>, t: Cid) -> 
 }
 
 impl AimAt {
+    /// Whether some square within `radius` king steps of `center` could be in range of the
+    /// character (a bound, not an answer: `false` only when none is). Every square within range
+    /// is within `range` king steps of it, or one for Range 0 ([`in_range_from`]): distance
+    /// is never shorter than the king-step count ([`distance`]).
+    #[inline]
+    pub fn may_reach_within(&self, center: Pos, radius: i16) -> bool {
+        let reach = match self.range {
+            None => 0,
+            Some(r) => r.max(1),
+        };
+        (chebyshev(center, self.at) as i16) <= radius.saturating_add(reach)
+    }
+
     /// Whether the user standing on `from` can aim at the character: in range, then not
     /// Obstructed (when Obstruction applies) and no wall on the line. `facts(at)` gives whether
     /// the line from `from` to the character's square `at` is Obstructed for the user and
@@ -779,25 +815,63 @@ pub fn adjacent_enemies(s: &State, c: Cid) -> i16 {
 /// Of the ability it reads only whether it is Ranged and whether it is Physical (the AI shares
 /// one tally between abilities alike in those; debug builds check it).
 pub fn attack_tally(s: &State, user: Cid, ability: &Ability, target: Cid) -> Tally {
-    let mut t = Tally::default();
-    let (b, _) = standing_mods_against(s, user, RollKind::Attack, Some(target));
-    t.add(b);
-    t.add(-turn_banes(s, user));
+    attack_tally_with(
+        s,
+        user,
+        &user_tally(s, user, ability.ranged),
+        ability.is_physical(),
+        target,
+    )
+}
+
+/// The sources of an attack roll's Boons and Banes that depend on its user alone (and on
+/// whether the ability is Ranged), for [`attack_tally_with`]: the AI weighs one user's attacks
+/// on many targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UserTally {
+    /// Boons from the user's Stance, Passives and Buff, before height.
+    standing: i16,
+    /// How many of those add Boons for height over the target.
+    per_height: i16,
+    /// Turn Banes, Exhausted, Weakened, and adjacent enemies for a Ranged ability.
+    rest: Tally,
+    /// How many Banes Blinded gives beyond adjacent targets.
+    blinded: i16,
+}
+
+/// The [`UserTally`] of `user`'s attacks, Ranged or not.
+pub fn user_tally(s: &State, user: Cid, ranged: bool) -> UserTally {
+    let (standing, _, per_height) = standing_mods_apart(s, user, RollKind::Attack);
+    let mut rest = Tally::default();
+    rest.add(-turn_banes(s, user));
     if s.ch(user).exhausted() {
-        t.add(-1); // THR-R165
+        rest.add(-1); // THR-R165
     }
-    t.add(-status_weight(s, user, XStatus::Weakened)); // THR-R210
-    if ability.ranged {
+    rest.add(-status_weight(s, user, XStatus::Weakened)); // THR-R210
+    if ranged {
         // THR-R115; Basic Attack carries the Ranged tag, so it pays this in melee (THR-R116).
-        t.add(-adjacent_enemies(s, user));
+        rest.add(-adjacent_enemies(s, user));
     }
+    UserTally {
+        standing,
+        per_height,
+        rest,
+        blinded: status_weight(s, user, XStatus::Blinded),
+    }
+}
+
+/// [`attack_tally`] with the user's part given (`u`, from [`user_tally`] for this ability's
+/// Ranged tag); `physical`: whether the ability is Physical.
+pub fn attack_tally_with(s: &State, user: Cid, u: &UserTally, physical: bool, target: Cid) -> Tally {
+    let mut t = u.rest;
+    t.add(u.standing + u.per_height * height_boons(s, user, Some(target)));
     if let (Some(from), Some(at)) = (s.ch(user).pos, s.ch(target).pos) {
-        if ability.is_physical() {
+        if physical {
             let sources = cover_check(s, user, from, at).sources as i16;
             t.add(-sources.min(s.options.max_cover_banes as i16)); // THR-R126, THR-R127
         }
         if chebyshev(from, at) > 1 {
-            t.add(-status_weight(s, user, XStatus::Blinded)); // THR-R204, THR-R212
+            t.add(-u.blinded); // THR-R204, THR-R212
         }
         if s.options.draft_hidden && has(s, target, Cond::Hidden) && chebyshev(from, at) > 1 {
             t.add(-1); // THR-R219

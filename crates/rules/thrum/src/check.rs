@@ -640,8 +640,9 @@ const COSTS_MAX_BUDGET: u32 = 4096;
 struct CostSearch {
     dist: Vec<u32>,
     lists: Vec<Vec<u32>>,
-    /// [`LevelReach`]: the squares of the level being listed.
-    level: Vec<usize>,
+    /// [`LevelReach`]: the squares of the level being listed, one bit per square (so they come
+    /// out in grid order, each once).
+    level: Vec<u64>,
 }
 
 impl CostSearch {
@@ -822,7 +823,9 @@ impl<'a> LevelReach<'a> {
             lists,
             level: buf,
         } = &mut self.search;
+        let map = &ctx.s.setup.map;
         buf.clear();
+        buf.resize(map.len().div_ceil(64), 0);
         for &node in &lists[level as usize] {
             let node = node as usize;
             if dist[node] != level {
@@ -832,14 +835,17 @@ impl<'a> LevelReach<'a> {
             if self.weave && dist[node ^ 1] < level {
                 continue;
             }
-            buf.push(if self.weave { node / 2 } else { node });
+            let k = if self.weave { node / 2 } else { node };
+            buf[k / 64] |= 1 << (k % 64);
         }
-        buf.sort_unstable();
-        buf.dedup();
-        let map = &ctx.s.setup.map;
-        for &k in buf.iter() {
-            if k != self.origin && ctx.can_stop_at(k) {
-                out.push((map.pos_of(k), level));
+        for (w, &word) in buf.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let k = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if k != self.origin && ctx.can_stop_at(k) {
+                    out.push((map.pos_of(k), level));
+                }
             }
         }
         true
