@@ -649,10 +649,17 @@ impl Heuristic {
             v
         };
         if a.target.is_shape() {
-            // Areas: try placements that cover each enemy; friendly fire counts against.
+            // Areas: try placements that cover each enemy; friendly fire counts against. A
+            // placement that covers two enemies is weighed once: weighed again it would score
+            // the same, and a plan replaces the one in hand only when it scores higher.
+            let mut tried: Vec<Target> = Vec::new();
             for e in s.ids().filter(|&e| s.enemies(me, e) && s.ch(e).able()) {
                 let Some(ep) = s.ch(e).pos else { continue };
                 for target in shape_options(s, me, id, ep) {
+                    if tried.contains(&target) {
+                        continue;
+                    }
+                    tried.push(target.clone());
                     let action = Action {
                         ability: id,
                         target,
@@ -666,7 +673,7 @@ impl Heuristic {
                     };
                     let mut score = 0.0;
                     for &t in &hit {
-                        let odds = scan.odds(s, me, id, a, t);
+                        let odds = scan.odds(s, me, a, t);
                         let v = value(t, &odds);
                         score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
                     }
@@ -704,7 +711,7 @@ impl Heuristic {
             // The attack's worth against `t` is known before any square is looked at; a
             // square can only lower it (a Ranged user next to enemies), so an attack worth no
             // more than the plan in hand is passed over.
-            let odds = scan.odds(s, me, id, a, t);
+            let odds = scan.odds(s, me, a, t);
             let worth = value(t, &odds);
             if !best.bettered_by(worth) {
                 continue;
@@ -861,8 +868,8 @@ struct ScanMemory {
     /// Who stands where, for the many cover checks.
     occ: calc::Occupancy,
     /// Per character: the occupied squares around it for cover checks against the deciding
-    /// character ([`calc::around_mask`]), or `u32::MAX` until asked for.
-    arounds: Vec<u32>,
+    /// character ([`calc::around_mask`]), once asked for.
+    arounds: Vec<Option<u32>>,
     /// The squares [`from_square`] chose for actions aimed at characters, by what the choice
     /// depends on.
     picked: Vec<(AimKey, crate::command::CharList, Option<Pos>)>,
@@ -878,8 +885,8 @@ struct ScanMemory {
     /// by target and defence.
     defences: Vec<(Cid, Defence, i16, i16)>,
     /// The odds of the deciding character's attacks from where it stands against the target's
-    /// best defence ([`Scan::odds`]), by ability and target.
-    odds: Vec<(crate::ability::AbilityId, Cid, ContestOdds)>,
+    /// best defence ([`Scan::odds`]), by target, attack roll and defences open.
+    odds: Vec<(Cid, AttackRoll, &'static [Defence], ContestOdds)>,
 }
 
 /// What the choice of a square for an action aimed at characters depends on besides the
@@ -930,7 +937,7 @@ impl<'a> Scan<'a> {
         m.aim.resize(s.setup.map.len() * s.chars.len(), 0);
         m.occ.fill(s);
         m.arounds.clear();
-        m.arounds.resize(s.chars.len(), u32::MAX);
+        m.arounds.resize(s.chars.len(), None);
         m.picked.clear();
         m.foes.clear();
         m.foes.extend(
@@ -1008,6 +1015,13 @@ impl<'a> Scan<'a> {
         &self.mem.squares
     }
 
+    /// [`calc::around_mask`] of `t` where it stands against `me`, worked out once per decision
+    /// (`None` when `t` is off the map).
+    fn around(&mut self, s: &State, me: Cid, t: Cid) -> Option<u32> {
+        let at = s.ch(t).pos?;
+        Some(*self.mem.arounds[t as usize].get_or_insert_with(|| calc::around_mask(s, me, at)))
+    }
+
     /// The net Boons of `me`'s attack roll with `a` against `t` from where `me` stands
     /// ([`calc::attack_tally`]), worked out once per target for all abilities alike in what the
     /// tally reads of them: whether they are Ranged and whether they are Physical.
@@ -1018,7 +1032,8 @@ impl<'a> Scan<'a> {
             None => {
                 let user =
                     *self.mem.users[usize::from(a.ranged)].get_or_insert_with(|| calc::user_tally(s, me, a.ranged));
-                let net = calc::attack_tally_with(s, me, &user, a.is_physical(), t).net(s);
+                let around = self.around(s, me, t);
+                let net = calc::attack_tally_with(s, me, &user, a.is_physical(), t, around).net(s);
                 self.mem.nets.push((key.0, key.1, key.2, net));
                 net
             }
@@ -1027,26 +1042,20 @@ impl<'a> Scan<'a> {
         net
     }
 
-    /// The odds of `me`'s attack with ability `id` (`a`) on `t` from where `me` stands, against
-    /// the defence `t` would choose ([`Scan::best_defence_odds`] with [`Scan::attack_net`]),
-    /// worked out once per ability and target for the decision: area placements catch the
-    /// same targets again and again.
-    fn odds(&mut self, s: &State, me: Cid, id: crate::ability::AbilityId, a: &Ability, t: Cid) -> ContestOdds {
-        if let Some(&(_, _, o)) = self.mem.odds.iter().find(|x| (x.0, x.1) == (id, t)) {
+    /// The odds of `me`'s attack with `a` on `t` from where `me` stands, against the defence
+    /// `t` would choose ([`best_defence_odds_by`] with [`Scan::attack_net`] and the defence
+    /// rolls worked out once per target and defence), remembered for the decision by what they
+    /// depend on: the target, the attack roll and the defences open to the target. Abilities
+    /// alike in those share them, and area placements catch the same targets again and again.
+    fn odds(&mut self, s: &State, me: Cid, a: &Ability, t: Cid) -> ContestOdds {
+        let roll = AttackRoll::of(s, me, a, self.attack_net(s, me, a, t));
+        let options = calc::defences(s, t, a);
+        if let Some(&(_, _, _, o)) = self.mem.odds.iter().find(|x| x.0 == t && x.1 == roll && x.2 == options) {
             debug_assert_eq!(o, best_defence_odds(s, t, me, a).1);
             return o;
         }
-        let net = self.attack_net(s, me, a, t);
-        let (_, o) = self.best_defence_odds(s, me, a, t, net);
-        self.mem.odds.push((id, t, o));
-        o
-    }
-
-    /// [`best_defence_odds_net`] of `me`'s attack with `a` on `t`, with the defence rolls
-    /// ([`calc::defence_roll`]) worked out once per target and defence for the decision.
-    fn best_defence_odds(&mut self, s: &State, me: Cid, a: &Ability, t: Cid, att_net: i16) -> (Defence, ContestOdds) {
         let defs = &mut self.mem.defences;
-        best_defence_odds_by(s, t, me, a, att_net, |d| {
+        let (_, o) = best_defence_odds_by(s, t, me, a, roll, options, |d| {
             if let Some(&(_, _, net, modifier)) = defs.iter().find(|x| (x.0, x.1) == (t, d)) {
                 return (net, modifier);
             }
@@ -1054,7 +1063,9 @@ impl<'a> Scan<'a> {
             let net = tally.net(s);
             defs.push((t, d, net, modifier));
             (net, modifier)
-        })
+        });
+        self.mem.odds.push((t, roll, options, o));
+        o
     }
 
     /// [`calc::aim_from`] for `me` standing on `p`, with the facts about the target worked out
@@ -1070,10 +1081,8 @@ impl<'a> Scan<'a> {
         let around = &mut self.mem.arounds[t as usize];
         aim.from(s, p, &mut |at| {
             if *memo == 0 {
-                if *around == u32::MAX {
-                    *around = calc::around_mask(s, me, at);
-                }
-                let obstructed = calc::cover_check_around(s, p, at, *around).obstructed;
+                let around = *around.get_or_insert_with(|| calc::around_mask(s, me, at));
+                let obstructed = calc::cover_check_around(s, p, at, around).obstructed;
                 debug_assert_eq!(obstructed, calc::cover_check(s, me, p, at).obstructed);
                 let wall = calc::sight_blocked(s, p, at);
                 *memo = 1 | u8::from(obstructed) << 1 | u8::from(wall) << 2;
@@ -1435,26 +1444,51 @@ fn best_defence_odds(s: &State, t: Cid, attacker: Cid, a: &Ability) -> (Defence,
 
 /// [`best_defence_odds`] with the net Boons of the attack roll (`att_net`) already known.
 fn best_defence_odds_net(s: &State, t: Cid, attacker: Cid, a: &Ability, att_net: i16) -> (Defence, ContestOdds) {
-    best_defence_odds_by(s, t, attacker, a, att_net, |d| {
+    let roll = AttackRoll::of(s, attacker, a, att_net);
+    best_defence_odds_by(s, t, attacker, a, roll, calc::defences(s, t, a), |d| {
         let (tally, modifier) = calc::defence_roll(s, t, d, attacker);
         (tally.net(s), modifier)
     })
 }
 
-/// [`best_defence_odds_net`] with each defence roll's net Boons and modifier given by
+/// What the odds of an attack roll depend on besides the defence: its net Boons, its
+/// modifier and the two Critical margins ([`calc::margins`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AttackRoll {
+    net: i16,
+    modifier: i16,
+    margin: i16,
+    defence_margin: i16,
+}
+
+impl AttackRoll {
+    /// The roll of `attacker`'s attack with `a`, whose net Boons are `net`.
+    fn of(s: &State, attacker: Cid, a: &Ability, net: i16) -> AttackRoll {
+        let (margin, defence_margin) = calc::margins(s, attacker, a);
+        AttackRoll {
+            net,
+            modifier: calc::attack_modifier(s, attacker, a),
+            margin,
+            defence_margin,
+        }
+    }
+}
+
+/// [`best_defence_odds_net`] with the attack's `roll`, the defences `options` open to `t`
+/// against it ([`calc::defences`]), and each defence roll's net Boons and modifier given by
 /// `defence` (the AI remembers them for the rest of a decision: they depend on the defender, the
-/// defence and the attacker, not on the ability).
+/// defence and the attacker, not on the ability). The choice depends on nothing else.
 fn best_defence_odds_by(
     s: &State,
     t: Cid,
     attacker: Cid,
     a: &Ability,
-    att_net: i16,
+    roll: AttackRoll,
+    options: &[Defence],
     mut defence: impl FnMut(Defence) -> (i16, i16),
 ) -> (Defence, ContestOdds) {
-    let options = calc::defences(s, t, a);
-    let att_mod = calc::attack_modifier(s, attacker, a);
-    let (margin, defence_margin) = calc::margins(s, attacker, a);
+    debug_assert_eq!(options, calc::defences(s, t, a));
+    debug_assert_eq!(roll, AttackRoll::of(s, attacker, a, roll.net));
     let reroll = s.options.tie_rule == crate::options::TieRule::Reroll;
     options
         .iter()
@@ -1464,9 +1498,17 @@ fn best_defence_odds_by(
                 DECLINED
             } else {
                 let (def_net, def_mod) = defence(d);
-                contest_odds(att_net, att_mod, def_net, def_mod, margin, defence_margin, reroll)
+                contest_odds(
+                    roll.net,
+                    roll.modifier,
+                    def_net,
+                    def_mod,
+                    roll.margin,
+                    roll.defence_margin,
+                    reroll,
+                )
             };
-            debug_assert_eq!(o, attack_odds_with(s, attacker, a, t, d, att_net));
+            debug_assert_eq!(o, attack_odds_with(s, attacker, a, t, d, roll.net));
             let mut score = 1.0 - o.hit();
             if d == Defence::Evasion {
                 score -= 0.1 * (1.0 - o.defender_critical);

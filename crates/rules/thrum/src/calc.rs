@@ -821,6 +821,7 @@ pub fn attack_tally(s: &State, user: Cid, ability: &Ability, target: Cid) -> Tal
         &user_tally(s, user, ability.ranged),
         ability.is_physical(),
         target,
+        None,
     )
 }
 
@@ -861,13 +862,23 @@ pub fn user_tally(s: &State, user: Cid, ranged: bool) -> UserTally {
 }
 
 /// [`attack_tally`] with the user's part given (`u`, from [`user_tally`] for this ability's
-/// Ranged tag); `physical`: whether the ability is Physical.
-pub fn attack_tally_with(s: &State, user: Cid, u: &UserTally, physical: bool, target: Cid) -> Tally {
+/// Ranged tag); `physical`: whether the ability is Physical; `around`: the target's
+/// [`around_mask`] against the user when the caller has it.
+pub fn attack_tally_with(
+    s: &State,
+    user: Cid,
+    u: &UserTally,
+    physical: bool,
+    target: Cid,
+    around: Option<u32>,
+) -> Tally {
     let mut t = u.rest;
     t.add(u.standing + u.per_height * height_boons(s, user, Some(target)));
     if let (Some(from), Some(at)) = (s.ch(user).pos, s.ch(target).pos) {
         if physical {
-            let sources = cover_check(s, user, from, at).sources as i16;
+            let around = around.unwrap_or_else(|| around_mask(s, user, at));
+            debug_assert_eq!(around, around_mask(s, user, at));
+            let sources = cover_check_around(s, from, at, around).sources as i16;
             t.add(-sources.min(s.options.max_cover_banes as i16)); // THR-R126, THR-R127
         }
         if chebyshev(from, at) > 1 {

@@ -1679,8 +1679,9 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
             }
             // In turn order (the first slot of each), those without a slot last, by id.
             let aura = matches!(spec, TargetSpec::Aura(_));
+            let on_shape = square_set(&squares);
             let hit = s.in_turn_order(|t| {
-                targetable(s, t) && s.ch(t).pos.is_some_and(|p| squares.contains(&p)) && !(aura && t == user) // THR-R82
+                targetable(s, t) && s.ch(t).pos.is_some_and(|p| on_shape(&p)) && !(aura && t == user) // THR-R82
             });
             Ok(hit.into_iter().collect())
         }
@@ -1758,6 +1759,25 @@ pub fn area_size(s: &State, user: Cid, act: &Action) -> i16 {
     match &a.target {
         TargetSpec::Area(x) | TargetSpec::Line(x) | TargetSpec::Aura(x) => calc::eval(s, user, x),
         _ => 0,
+    }
+}
+
+/// Whether a square is one of `squares` (a shape's), tested for many characters: the first 16
+/// are packed into a fixed array compared all at once, the rest (rare) one by one.
+fn square_set(squares: &[Pos]) -> impl Fn(&Pos) -> bool + '_ {
+    let pack = |p: &Pos| u32::from(p.x as u16) << 16 | u32::from(p.y as u16);
+    // `u32::MAX` packs (-1, -1), which no shape square is (shapes are clipped to the map), and
+    // stands for "no square" in the unused slots.
+    let mut first = [u32::MAX; 16];
+    for (slot, p) in first.iter_mut().zip(squares) {
+        *slot = pack(p);
+    }
+    let rest = squares.get(16..).unwrap_or(&[]);
+    move |p: &Pos| {
+        let k = pack(p);
+        let found = k != u32::MAX && first.iter().fold(false, |any, &q| any | (q == k)) || rest.contains(p);
+        debug_assert_eq!(found, squares.contains(p));
+        found
     }
 }
 
