@@ -557,27 +557,10 @@ impl Heuristic {
                     TargetSpec::Aura(_) => vec![Target::None],
                     _ => enemies.iter().flat_map(|e| shape_options(s, me, id, *e)).collect(),
                 };
-                for target in candidates {
-                    let action = Action {
-                        ability: id,
-                        target: target.clone(),
-                        pick: Pick::default(),
-                        overexert: None,
-                    };
-                    let Some(from) = from_square(s, me, scan, &action) else {
-                        continue;
-                    };
-                    let sq = check::shape_squares(
-                        s,
-                        me,
-                        &action,
-                        if matches!(a.target, TargetSpec::Aura(_)) {
-                            from
-                        } else {
-                            here
-                        },
-                    )
-                    .unwrap_or_default();
+                let aura = matches!(a.target, TargetSpec::Aura(_));
+                // The score of a placement covering `sq`: enemies caught in it or next to it,
+                // allies caught in it when it hurts them.
+                let score_of = |sq: &[Pos]| {
                     let caught = enemies
                         .iter()
                         .filter(|e| sq.contains(e) || sq.iter().any(|q| chebyshev(*q, **e) == 1))
@@ -591,7 +574,37 @@ impl Heuristic {
                     } else {
                         0.0
                     };
-                    let score = 0.35 * caught - 0.5 * own;
+                    0.35 * caught - 0.5 * own
+                };
+                let mut tried: Vec<Target> = Vec::new();
+                for target in candidates {
+                    // A placement listed for two enemies is weighed once: it would score the
+                    // same, and only a higher score replaces the plan in hand.
+                    if tried.contains(&target) {
+                        continue;
+                    }
+                    tried.push(target.clone());
+                    let action = Action {
+                        ability: id,
+                        target,
+                        pick: Pick::default(),
+                        overexert: None,
+                    };
+                    // Only an Aura's squares depend on where it is made from: any other
+                    // placement's score is known first, and one that cannot be taken (too low,
+                    // or no better than the plan in hand) is not looked for a square for.
+                    let early =
+                        (!aura).then(|| score_of(&check::shape_squares(s, me, &action, here).unwrap_or_default()));
+                    if early.is_some_and(|score| score <= 0.3 || !best.bettered_by(score)) {
+                        continue;
+                    }
+                    let Some(from) = from_square(s, me, scan, &action) else {
+                        continue;
+                    };
+                    let score = match early {
+                        Some(score) => score,
+                        None => score_of(&check::shape_squares(s, me, &action, from).unwrap_or_default()),
+                    };
                     if score > 0.3 {
                         // Keep up an upkeep Overexert only while it cannot fray the user.
                         let over = a

@@ -1703,6 +1703,28 @@ fn shape_hint(spec: &TargetSpec) -> &'static str {
     }
 }
 
+/// Whether [`targets`] may accept the one character `t` as the target of an ability aimed as
+/// `spec` by `user`: `false` only where it refuses `t` whatever else holds (a character off the
+/// map or out of the fight, of the wrong side, not Incapacitated where that is asked, or not
+/// targetable). The legal list, which tries every character, passes over those first.
+pub fn may_target(s: &State, user: Cid, spec: &TargetSpec, t: Cid) -> bool {
+    if t as usize >= s.chars.len() {
+        return false;
+    }
+    let c = s.ch(t);
+    let side = match spec {
+        TargetSpec::Ally => s.allies(user, t),
+        TargetSpec::AllyOrSelf => t == user || s.allies(user, t),
+        TargetSpec::Enemy | TargetSpec::UpToEnemies(_) => s.enemies(user, t),
+        TargetSpec::Character => true,
+        TargetSpec::IncapacitatedAlly => s.allies(user, t) && c.incapacitated,
+        TargetSpec::IncapacitatedEnemy => s.enemies(user, t) && c.incapacitated,
+        _ => return true,
+    };
+    let needs_incap = matches!(spec, TargetSpec::IncapacitatedAlly | TargetSpec::IncapacitatedEnemy);
+    side && c.present() && c.pos.is_some() && (needs_incap || targetable(s, t))
+}
+
 /// Whether a character can be picked as a target at all (THR-R93).
 pub fn targetable(s: &State, t: Cid) -> bool {
     let c = s.ch(t);

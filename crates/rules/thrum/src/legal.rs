@@ -380,6 +380,13 @@ fn each_action(
             let size = check::area_size(s, who, &act);
             let range = calc::range_of(s, who, a);
             each_target(s, who, id, size, &mut |target| {
+                if let Target::Chars(l) = &target
+                    && let [t] = l[..]
+                    && !check::may_target(s, who, &a.target, t)
+                {
+                    debug_assert!(check::action_aimed_in_range(s, &Action { target, ..act.clone() }, range).is_none());
+                    return ControlFlow::Continue(());
+                }
                 let on = status_target(who, &target);
                 act.target = target;
                 let Some(targets) = check::action_aimed_in_range(s, &act, range) else {
