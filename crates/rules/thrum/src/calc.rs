@@ -408,6 +408,9 @@ fn cover_sources<Q: Copy + PartialEq>(
 #[derive(Clone, Debug, Default)]
 pub struct Occupancy {
     count: Vec<u8>,
+    /// Per grid square: which of its eight neighbours (bit `d` for `Dir::ALL[d]`) someone
+    /// counted stands on.
+    near: Vec<u8>,
 }
 
 impl Occupancy {
@@ -416,9 +419,20 @@ impl Occupancy {
         let map = &s.setup.map;
         self.count.clear();
         self.count.resize(map.len(), 0);
+        self.near.clear();
+        self.near.resize(map.len(), 0);
+        let steps = s.setup.steps();
         for c in &s.chars {
-            if let Some(k) = Self::counted(s, c) {
-                self.count[k] = self.count[k].saturating_add(1);
+            if let Some(j) = Self::counted(s, c) {
+                self.count[j] = self.count[j].saturating_add(1);
+                // Square `k` one step from `j` the opposite way has `j` as its neighbour in
+                // direction `d` (the step table is the grid's geometry: `Dir::ALL[d + 4]` is
+                // the opposite of `Dir::ALL[d]`).
+                for d in 0..8 {
+                    if let Some(k) = steps.neighbour(j, (d + 4) % 8) {
+                        self.near[k] |= 1 << d;
+                    }
+                }
             }
         }
     }
@@ -622,14 +636,17 @@ impl CoverRow {
 impl Occupancy {
     /// Which of square `k`'s eight neighbours (bit `d` for `Dir::ALL[d]`) someone stands on.
     pub fn around(&self, s: &State, k: usize) -> u8 {
-        let steps = s.setup.steps();
-        let mut m = 0u8;
-        for d in 0..fray_space::Dir::ALL.len() {
-            if steps.neighbour(k, d).is_some_and(|j| self.count[j] > 0) {
-                m |= 1 << d;
+        debug_assert_eq!(self.near[k], {
+            let steps = s.setup.steps();
+            let mut m = 0u8;
+            for d in 0..fray_space::Dir::ALL.len() {
+                if steps.neighbour(k, d).is_some_and(|j| self.count[j] > 0) {
+                    m |= 1 << d;
+                }
             }
-        }
-        m
+            m
+        });
+        self.near[k]
     }
 }
 
