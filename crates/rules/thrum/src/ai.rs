@@ -553,9 +553,9 @@ impl Heuristic {
                     .filter_map(|e| s.ch(e).pos)
                     .collect();
                 let allies_hurt = matches!(spec.affects, crate::ability::Affects::All);
-                let candidates: Vec<Target> = match a.target {
-                    TargetSpec::Aura(_) => vec![Target::None],
-                    _ => enemies.iter().flat_map(|e| shape_options(s, me, id, *e)).collect(),
+                let candidates = match a.target {
+                    TargetSpec::Aura(_) => vec![placement(id, Target::None)],
+                    _ => placements(s, me, id, enemies.iter().copied()),
                 };
                 let aura = matches!(a.target, TargetSpec::Aura(_));
                 // The score of a placement covering `sq`: enemies caught in it or next to it,
@@ -576,20 +576,7 @@ impl Heuristic {
                     };
                     0.35 * caught - 0.5 * own
                 };
-                let mut tried: Vec<Target> = Vec::new();
-                for target in candidates {
-                    // A placement listed for two enemies is weighed once: it would score the
-                    // same, and only a higher score replaces the plan in hand.
-                    if tried.contains(&target) {
-                        continue;
-                    }
-                    tried.push(target.clone());
-                    let action = Action {
-                        ability: id,
-                        target,
-                        pick: Pick::default(),
-                        overexert: None,
-                    };
+                for action in candidates {
                     // Only an Aura's squares depend on where it is made from: any other
                     // placement's score is known first, and one that cannot be taken (too low,
                     // or no better than the plan in hand) is not looked for a square for.
@@ -662,43 +649,31 @@ impl Heuristic {
             v
         };
         if a.target.is_shape() {
-            // Areas: try placements that cover each enemy; friendly fire counts against. A
-            // placement that covers two enemies is weighed once: weighed again it would score
-            // the same, and a plan replaces the one in hand only when it scores higher.
-            let mut tried: Vec<Target> = Vec::new();
-            for e in s.ids().filter(|&e| s.enemies(me, e) && s.ch(e).able()) {
-                let Some(ep) = s.ch(e).pos else { continue };
-                for target in shape_options(s, me, id, ep) {
-                    if tried.contains(&target) {
-                        continue;
-                    }
-                    tried.push(target.clone());
-                    let action = Action {
-                        ability: id,
-                        target,
-                        pick: Pick::default(),
-                        overexert: None,
-                    };
-                    // Who a placement catches, and so its score, does not depend on the square
-                    // it is made from: one not worth taking is not placed.
-                    let Ok(hit) = action_targets(s, me, &action) else {
-                        continue;
-                    };
-                    let mut score = 0.0;
-                    for &t in &hit {
-                        let odds = scan.odds(s, me, a, t);
-                        let v = value(t, &odds);
-                        score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
-                    }
-                    let worth_placing = score > 0.05 && best.bettered_by(score);
-                    if !worth_placing {
-                        continue;
-                    }
-                    let Some(from) = from_square(s, me, scan, &action) else {
-                        continue;
-                    };
-                    best.consider(Plan { score, from, action });
+            // Areas: try placements that cover each enemy; friendly fire counts against.
+            let foes = s
+                .ids()
+                .filter(|&e| s.enemies(me, e) && s.ch(e).able())
+                .filter_map(|e| s.ch(e).pos);
+            for action in placements(s, me, id, foes) {
+                // Who a placement catches, and so its score, does not depend on the square
+                // it is made from: one not worth taking is not placed.
+                let Ok(hit) = action_targets(s, me, &action) else {
+                    continue;
+                };
+                let mut score = 0.0;
+                for &t in &hit {
+                    let odds = scan.odds(s, me, a, t);
+                    let v = value(t, &odds);
+                    score += if s.enemies(me, t) { v } else { -1.5 * v.max(0.5) };
                 }
+                let worth_placing = score > 0.05 && best.bettered_by(score);
+                if !worth_placing {
+                    continue;
+                }
+                let Some(from) = from_square(s, me, scan, &action) else {
+                    continue;
+                };
+                best.consider(Plan { score, from, action });
             }
             return;
         }
@@ -786,6 +761,31 @@ impl Heuristic {
         }
         None
     }
+}
+
+/// The Action of ability `id` with `target` and no pick or Overexert.
+fn placement(id: u16, target: Target) -> Action {
+    Action {
+        ability: id,
+        target,
+        pick: Pick::default(),
+        overexert: None,
+    }
+}
+
+/// The placements of shape ability `id` to weigh: those of [`shape_options`] covering each of
+/// the squares `at` in turn, each listed once. A placement covering two of them would score the
+/// same twice, and only a higher score replaces the plan in hand.
+fn placements(s: &State, me: Cid, id: u16, at: impl IntoIterator<Item = Pos>) -> Vec<Action> {
+    let mut out: Vec<Action> = Vec::new();
+    for p in at {
+        for target in shape_options(s, me, id, p) {
+            if !out.iter().any(|a| a.target == target) {
+                out.push(placement(id, target));
+            }
+        }
+    }
+    out
 }
 
 /// Ranks the picks of a choice: an option that puts a status the target does not have yet
