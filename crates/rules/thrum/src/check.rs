@@ -1567,32 +1567,31 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
         }
     };
     match (&a.target, &act.target) {
-        // Self is the user (THR-R88); Ally and Enemy follow `State::allies` and
-        // `State::enemies` (THR-R89, THR-R90).
+        // Self is the user (THR-R88); the kinds of one character are in `of_kind`.
         (TargetSpec::SelfOnly, Target::None) => Ok(CharList::from_slice(&[user])),
         (TargetSpec::Ally, Target::Chars(l)) => {
             let t = one(l)?;
-            single(t, s.allies(user, t), "an ally")
+            single(t, of_kind(s, user, &a.target, t), "an ally")
         }
         (TargetSpec::AllyOrSelf, Target::Chars(l)) => {
             let t = one(l)?;
-            single(t, t == user || s.allies(user, t), "an ally or yourself")
+            single(t, of_kind(s, user, &a.target, t), "an ally or yourself")
         }
         (TargetSpec::Enemy, Target::Chars(l)) => {
             let t = one(l)?;
-            single(t, s.enemies(user, t), "an enemy")
+            single(t, of_kind(s, user, &a.target, t), "an enemy")
         }
         (TargetSpec::Character, Target::Chars(l)) => {
             let t = one(l)?;
-            single(t, true, "a character") // THR-R91: Self, an Ally or an Enemy
+            single(t, of_kind(s, user, &a.target, t), "a character")
         }
         (TargetSpec::IncapacitatedAlly, Target::Chars(l)) => {
             let t = one(l)?;
-            single(t, s.allies(user, t) && s.ch(t).incapacitated, "an Incapacitated ally")
+            single(t, of_kind(s, user, &a.target, t), "an Incapacitated ally")
         }
         (TargetSpec::IncapacitatedEnemy, Target::Chars(l)) => {
             let t = one(l)?;
-            single(t, s.enemies(user, t) && s.ch(t).incapacitated, "an Incapacitated enemy")
+            single(t, of_kind(s, user, &a.target, t), "an Incapacitated enemy")
         }
         (TargetSpec::UpToEnemies(n), Target::Chars(l)) => {
             if l.is_empty() || l.len() > *n as usize {
@@ -1613,7 +1612,7 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
                 ));
             }
             for t in l {
-                single(*t, s.enemies(user, *t), "an enemy")?;
+                single(*t, of_kind(s, user, &a.target, *t), "an enemy")?;
             }
             Ok(l.clone())
         }
@@ -1708,21 +1707,42 @@ fn shape_hint(spec: &TargetSpec) -> &'static str {
 /// map or out of the fight, of the wrong side, not Incapacitated where that is asked, or not
 /// targetable). The legal list, which tries every character, passes over those first.
 pub fn may_target(s: &State, user: Cid, spec: &TargetSpec, t: Cid) -> bool {
-    if t as usize >= s.chars.len() {
-        return false;
+    let one_character = matches!(
+        spec,
+        TargetSpec::Ally
+            | TargetSpec::AllyOrSelf
+            | TargetSpec::Enemy
+            | TargetSpec::UpToEnemies(_)
+            | TargetSpec::Character
+            | TargetSpec::IncapacitatedAlly
+            | TargetSpec::IncapacitatedEnemy
+    );
+    if !one_character {
+        return true;
     }
-    let c = s.ch(t);
-    let side = match spec {
+    (t as usize) < s.chars.len() && of_kind(s, user, spec, t) && aimable(s, spec, t)
+}
+
+/// Whether `t` is of the kind of character `spec` asks for, seen from `user`: Ally and Enemy
+/// follow `State::allies` and `State::enemies` (THR-R89, THR-R90); a Character is Self, an
+/// Ally or an Enemy (THR-R91); the Incapacitated kinds ask for that too.
+fn of_kind(s: &State, user: Cid, spec: &TargetSpec, t: Cid) -> bool {
+    match spec {
         TargetSpec::Ally => s.allies(user, t),
         TargetSpec::AllyOrSelf => t == user || s.allies(user, t),
         TargetSpec::Enemy | TargetSpec::UpToEnemies(_) => s.enemies(user, t),
         TargetSpec::Character => true,
-        TargetSpec::IncapacitatedAlly => s.allies(user, t) && c.incapacitated,
-        TargetSpec::IncapacitatedEnemy => s.enemies(user, t) && c.incapacitated,
-        _ => return true,
-    };
+        TargetSpec::IncapacitatedAlly => s.allies(user, t) && s.ch(t).incapacitated,
+        TargetSpec::IncapacitatedEnemy => s.enemies(user, t) && s.ch(t).incapacitated,
+        _ => false,
+    }
+}
+
+/// Whether a character of the right kind can be aimed at as `spec`'s target at all: in the
+/// fight, on the map and targetable (THR-R93; an Incapacitated kind asks for one anyway).
+fn aimable(s: &State, spec: &TargetSpec, t: Cid) -> bool {
     let needs_incap = matches!(spec, TargetSpec::IncapacitatedAlly | TargetSpec::IncapacitatedEnemy);
-    side && c.present() && c.pos.is_some() && (needs_incap || targetable(s, t))
+    s.ch(t).present() && s.ch(t).pos.is_some() && (needs_incap || targetable(s, t))
 }
 
 /// Whether a character can be picked as a target at all (THR-R93).
@@ -1745,8 +1765,7 @@ fn single_target(
     if t as usize >= s.chars.len() {
         return Err(no(say, codes::INVALID_TARGET, || "no such combatant"));
     }
-    let needs_incap = matches!(a.target, TargetSpec::IncapacitatedAlly | TargetSpec::IncapacitatedEnemy);
-    if !ok || !s.ch(t).present() || s.ch(t).pos.is_none() || (!needs_incap && !targetable(s, t)) {
+    if !ok || !aimable(s, &a.target, t) {
         return Err(no(say, codes::INVALID_TARGET, || {
             format!("{} must target {what}", a.id)
         }));
