@@ -338,6 +338,49 @@ pub struct Use {
     pub moved: u64,
 }
 
+/// What the lines of an ability use read of it (who, which ability, the user's picks and the
+/// target being handled), copied out of its frame: applying lines changes the state, so they
+/// cannot borrow the frame, and a copy of these few fields costs far less than one of the
+/// whole [`Use`] (its targets, shape and per-target records).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UseHead {
+    /// The use's number ([`Use::id`]).
+    pub id: u32,
+    /// Who uses it.
+    pub user: Cid,
+    /// Which ability.
+    pub ability: AbilityId,
+    /// The square aimed at.
+    pub square: Option<Pos>,
+    /// The user's picks.
+    pub pick: Pick,
+    /// The Overexert option declared.
+    pub overexert: Option<u8>,
+    /// Whether it is the turn's Action.
+    pub is_action: bool,
+    /// Which target is being handled ([`Use::index`]).
+    pub index: u8,
+    /// The target at that index, when the use has one there.
+    pub target: Option<Cid>,
+}
+
+impl Use {
+    /// What its lines read of it (see [`UseHead`]).
+    pub fn head(&self) -> UseHead {
+        UseHead {
+            id: self.id,
+            user: self.user,
+            ability: self.ability,
+            square: self.square,
+            pick: self.pick,
+            overexert: self.overexert,
+            is_action: self.is_action,
+            index: self.index,
+            target: self.targets.get(self.index as usize).copied(),
+        }
+    }
+}
+
 /// A trigger window: who may respond to one event, asked in turn order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WindowFrame {

@@ -10,7 +10,7 @@ use crate::check;
 use crate::command::{Command, Gauge};
 use crate::event::{Event, Removal, Rolled, Verdict};
 use crate::setup::{CharInfo, Cid};
-use crate::state::{BuffOn, Frame, Pick, Prompt, State, TerrainInst, Use, UseStage};
+use crate::state::{BuffOn, Frame, Pick, Prompt, State, TerrainInst, Use, UseHead};
 use fray_space::Pos;
 use std::sync::Arc;
 
@@ -72,7 +72,7 @@ pub(super) fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) -> R {
 
 /// Gives a Buff to a target (THR-R139 to THR-R142): at once if it has none, else the target
 /// chooses between the old and the new.
-pub(super) fn apply_buff(cx: &mut Cx, u: &Use, t: Cid) -> R {
+pub(super) fn apply_buff(cx: &mut Cx, u: &UseHead, t: Cid) -> R {
     let Some(spec) = cx.s.setup.book.get(u.ability).buff_spec.clone() else {
         return Ok(());
     };
@@ -211,26 +211,18 @@ pub(super) fn terrain_lines(
 /// takes a fresh use number (never the id of a real use, nor of another standing effect's
 /// application), so Dazed's "not the use that applied it" test (THR-R214) only ever compares
 /// an effect with itself.
-pub(super) fn synthetic_use(cx: &mut Cx, user: Cid, ability: crate::ability::AbilityId) -> Use {
+pub(super) fn synthetic_use(cx: &mut Cx, user: Cid, ability: crate::ability::AbilityId) -> UseHead {
     cx.emit(Event::StandingUse { who: user, ability });
-    Use {
+    UseHead {
         id: cx.s.uses,
         user,
         ability,
-        targets: Default::default(),
         square: None,
-        shape: Default::default(),
         pick: Pick::default(),
         overexert: None,
         is_action: false,
-        stage: UseStage::Finish,
         index: 0,
-        post: false,
-        defences: Default::default(),
-        mods: Default::default(),
-        verdicts: Default::default(),
-        shared_attack: None,
-        moved: 0,
+        target: None,
     }
 }
 

@@ -16,7 +16,7 @@ use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, S
 use crate::setup::Cid;
 use crate::state::{
     Candidates, FixedKind, Frame, PerTarget, Pick, Prompt, RollMods, Squares, State, Step, TargetMods, Targets, Use,
-    UseStage, WindowFrame,
+    UseHead, UseStage, WindowFrame,
 };
 use fray_engine::EngineError;
 use fray_space::Pos;
@@ -338,12 +338,9 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
         UseStage::Finish => {
             if !post {
                 change_use(cx, |u| u.post = true);
-                let Some(u) = cx.s.use_at(depth).cloned() else {
-                    return Ok(Flow::Go);
-                };
-                finish_use(cx, &u)?;
+                finish_use(cx, depth)?;
             } else {
-                let u = top.clone();
+                let u = top.head();
                 cx.pop();
                 after_use(cx, &u)?;
             }
@@ -584,19 +581,21 @@ pub(super) fn pass_trigger(cx: &mut Cx) {
 
 /// Rolls one target of an ability and applies its result lines.
 fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
-    let Some(u) = cx.s.use_at(depth).cloned() else {
+    let Some(full) = cx.s.use_at(depth) else {
         return Ok(());
     };
-    let t = u.targets[i];
+    // What the rest reads of the use, as it stands now (the frame itself is not copied).
+    let (u, d, mods) = (full.head(), full.defences[i], full.mods[i]);
+    let t = full.targets[i];
     let user = u.user;
     if !cx.s.ch(t).present() || cx.s.ch(t).pos.is_none() {
         return Ok(());
     }
     // An Area, Line or Aura affects the characters inside it (THR-R85): a target that has
     // left the shape since the declaration (by Interpose, say) is spared (`area-leavers`).
-    if !u.shape.is_empty()
+    if !full.shape.is_empty()
         && cx.s.options.area_leavers == AreaLeavers::Spared
-        && cx.s.ch(t).pos.is_some_and(|p| !u.shape.contains(&p))
+        && cx.s.ch(t).pos.is_some_and(|p| !full.shape.contains(&p))
     {
         cx.emit(Event::LeftArea { who: t });
         return Ok(());
@@ -610,8 +609,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         }
         return Ok(());
     }
-    let d = u.defences[i].unwrap_or(Defence::Decline);
-    let mods = u.mods[i];
+    let d = d.unwrap_or(Defence::Decline);
     let (margin, def_margin) = calc::margins(&cx.s, user, a);
     // The names only describe the rolls (formatted when a person is asked for the faces).
     let (uname, tname) = (&setup.chars[user as usize].name, &setup.chars[t as usize].name);
@@ -781,7 +779,12 @@ pub fn verdict_of(attack: i16, defence: i16, margin: i16, defence_margin: i16) -
 
 /// The end of an ability, first part: Burning ends on Recover, Hamstrung Dazes an attacker,
 /// a Terrain Effect is placed, and an Exhausted user rolls for Incapacity after its Action.
-fn finish_use(cx: &mut Cx, u: &Use) -> R {
+fn finish_use(cx: &mut Cx, depth: usize) -> R {
+    let Some(top) = cx.s.use_at(depth) else {
+        return Ok(());
+    };
+    let u = top.head();
+    let enemy_aimed_at = top.targets.iter().any(|&t| cx.s.enemies(u.user, t));
     let setup = Arc::clone(&cx.s.setup);
     let a = setup.book.get(u.ability);
     let user = u.user;
@@ -797,8 +800,7 @@ fn finish_use(cx: &mut Cx, u: &Use) -> R {
     }
     // A Hidden user that aimed at a foe is seen now: the ability itself was still used from
     // hiding (so Unseen Aim's Boon applies to it) (THR-R219).
-    if cx.s.options.draft_hidden && cx.s.ch(user).has(Cond::Hidden) && u.targets.iter().any(|&t| cx.s.enemies(user, t))
-    {
+    if cx.s.options.draft_hidden && cx.s.ch(user).has(Cond::Hidden) && enemy_aimed_at {
         cx.emit(Event::Condition {
             who: user,
             cond: Cond::Hidden,
@@ -806,8 +808,11 @@ fn finish_use(cx: &mut Cx, u: &Use) -> R {
             by_use: 0,
         });
     }
-    if a.terrain.is_some() && cx.s.ch(user).present() {
-        place_terrain(cx, u, a);
+    if a.terrain.is_some()
+        && cx.s.ch(user).present()
+        && let Some(full) = cx.s.use_at(depth).cloned()
+    {
+        place_terrain(cx, &full, a);
     }
     // Exhaustion is judged after the Action's lines: Recover taking Load 4 back to Tolerance 3
     // leaves the user not Exhausted, so no roll (THR-R201).
@@ -822,7 +827,7 @@ fn finish_use(cx: &mut Cx, u: &Use) -> R {
 }
 
 /// The end of an ability, second part: the stop check and the turn's next step.
-fn after_use(cx: &mut Cx, u: &Use) -> R {
+fn after_use(cx: &mut Cx, u: &UseHead) -> R {
     let dash =
         cx.s.setup
             .book

@@ -13,7 +13,7 @@ use crate::command::Gauge;
 use crate::event::{Event, Removal, Verdict, gauge};
 use crate::options::{DazedMode, DazedReapply, InitiativeChange};
 use crate::setup::Cid;
-use crate::state::{FixedKind, Frame, Prompt, StatusRef, Use};
+use crate::state::{FixedKind, Frame, Prompt, StatusRef, UseHead};
 use fray_space::Pos;
 
 pub(super) fn add_vulnerable(cx: &mut Cx, t: Cid) {
@@ -27,7 +27,7 @@ pub(super) fn add_vulnerable(cx: &mut Cx, t: Cid) {
 
 /// Applies the Effect, Success and Critical lines for one target (THR-R105 to THR-R108,
 /// THR-R225). `verdict` is `None` for abilities that make no contest.
-pub(super) fn apply_lines(cx: &mut Cx, depth: usize, u: &Use, a: &Ability, t: Cid, verdict: Option<Verdict>) -> R {
+pub(super) fn apply_lines(cx: &mut Cx, depth: usize, u: &UseHead, a: &Ability, t: Cid, verdict: Option<Verdict>) -> R {
     let over = u.overexert.and_then(|i| a.overexert.get(i as usize)).cloned();
     // Abilities without an Attack tag apply their lines directly (THR-R225).
     let direct = cx.s.options.non_attack_lines == crate::options::NonAttackLines::EffectAndSuccess;
@@ -71,7 +71,7 @@ pub(super) fn apply_lines(cx: &mut Cx, depth: usize, u: &Use, a: &Ability, t: Ci
     Ok(())
 }
 
-pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &Use, l: &Line, t: Cid) -> R {
+pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Cid) -> R {
     let user = u.user;
     if cx.s.info(user).stats.tier < l.min_tier as i16 {
         return Ok(());
@@ -338,11 +338,11 @@ pub fn add_condition(cx: &mut Cx, who: Cid, c: Cond, by_use: u32) {
 
 /// Damage from an ability line: a Buff used on the defence takes some off (THR-R139), and a
 /// Minion vanishes instead of taking it (THR-R222, THR-H29).
-fn damage(cx: &mut Cx, depth: usize, u: &Use, r: Cid, g: Gauge, amount: i16) {
+fn damage(cx: &mut Cx, depth: usize, u: &UseHead, r: Cid, g: Gauge, amount: i16) {
     let mut n = amount;
     let i = u.index as usize;
     if depth != usize::MAX
-        && u.targets.get(i) == Some(&r)
+        && u.target == Some(r)
         && let Some(reduce) = cx.s.use_at(depth).map(|v| v.mods[i].reduce)
         && reduce > 0
         && n > 0
