@@ -186,11 +186,44 @@ const SQ_OTHER: u8 = 2;
 const SQ_ENEMY: u8 = 4;
 const SQ_LEAVE: u8 = 8;
 
+thread_local! {
+    /// Square-fact buffers of finished move searches, reused by the next ones (a search context
+    /// is built for every move checked or resolved and every AI decision, and searches nest at
+    /// most a few deep), so building one allocates nothing once the thread has warmed up.
+    static FLAG_POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A zeroed buffer of `n` square facts, from the pool when one is there.
+fn take_flags(n: usize) -> Vec<u8> {
+    let mut v = FLAG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    v.clear();
+    v.resize(n, 0);
+    v
+}
+
+/// Returns a buffer of square facts to the pool (a handful are kept).
+fn give_flags(v: Vec<u8>) {
+    if v.capacity() > 0 {
+        FLAG_POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < 8 {
+                p.push(v);
+            }
+        });
+    }
+}
+
+impl Drop for MoveCtx<'_> {
+    fn drop(&mut self) {
+        give_flags(std::mem::take(&mut self.flags));
+    }
+}
+
 impl<'a> MoveCtx<'a> {
     /// Gathers the squares' facts for `who` moving in `s`.
     pub fn new(s: &'a State, who: Cid) -> Self {
         let map = &s.setup.map;
-        let mut flags = vec![0u8; map.len()];
+        let mut flags = take_flags(map.len());
         // The first present occupant of a square is the one that counts, as in `State::occupant`.
         for (i, c) in s.chars.iter().enumerate() {
             let Some(p) = c.pos else { continue };
@@ -796,10 +829,16 @@ impl<'a> LevelReach<'a> {
             from: map.pos_of(self.origin),
             to,
             budget: self.budget as i16,
-            flags: ctx.flags.clone(),
+            flags: {
+                let mut f = take_flags(n);
+                f.copy_from_slice(&ctx.flags);
+                f
+            },
             found: Some((path, cost)),
         };
-        PATH_MEMO.with(|m| *m.borrow_mut() = Some(memo));
+        if let Some(old) = PATH_MEMO.with(|m| m.borrow_mut().replace(memo)) {
+            give_flags(old.flags);
+        }
     }
 
     /// Appends the squares of the next cost to `out`, in grid order (there may be none);
@@ -933,16 +972,20 @@ pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<
             return memo.found.clone();
         }
         let found = with_scratch(|sc| ctx.path(from, to, budget, sc));
-        *m = Some(PathMemo {
+        let mut ctx = ctx;
+        let old = m.replace(PathMemo {
             setup: std::sync::Arc::downgrade(&s.setup),
             extra_costs: s.options.extra_costs,
             ex: ctx.ex,
             from,
             to,
             budget,
-            flags: ctx.flags,
+            flags: std::mem::take(&mut ctx.flags),
             found: found.clone(),
         });
+        if let Some(old) = old {
+            give_flags(old.flags);
+        }
         found
     })
 }
