@@ -467,6 +467,88 @@ impl<'a> MoveCtx<'a> {
         }
     }
 
+    /// The path to square `goal` read off the final costs `dist` of a search from `origin` (the
+    /// squares after `origin`, `goal` last). Walking back from `goal`, each square's predecessor
+    /// is, among its neighbours whose cost plus the step's price equals its own, the one of
+    /// least (cost, grid index): the one a path search that settles squares in (cost, grid
+    /// index) order settles first and keeps, since it replaces a predecessor only for a
+    /// strictly cheaper route. Costs must be final up to `goal`'s (an exemption that needs no
+    /// memory of earlier steps). `None` when the walk cannot get back to `origin`.
+    fn walk_back(&self, dist: &[u32], origin: usize, goal: usize) -> Option<Vec<Pos>> {
+        let map = &self.s.setup.map;
+        let n = self.flags.len();
+        let mut path = vec![map.pos_of(goal)];
+        let mut v = goal;
+        while v != origin {
+            let mut best: Option<(u32, usize)> = None;
+            for &u in self.steps.neighbours(v) {
+                let u = u as usize;
+                if u >= n || dist[u] == u32::MAX || dist[u] >= dist[v] {
+                    continue;
+                }
+                let mut price = None;
+                self.each_step(u, |j, full| {
+                    if j == v {
+                        price = Some(weave(full as i16, self.ex).0 as u32);
+                    }
+                });
+                if price.is_some_and(|p| dist[u] + p == dist[v]) && best.is_none_or(|b| (dist[u], u) < b) {
+                    best = Some((dist[u], u));
+                }
+            }
+            let (_, u) = best?;
+            v = u;
+            if v != origin {
+                path.push(map.pos_of(v));
+            }
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// [`MoveCtx::path`] for an exemption that needs no memory of earlier steps, by the search of
+    /// costs alone ([`CostSearch`]) stopped once the goal's cost is final, then
+    /// [`MoveCtx::walk_back`]: the same path and cost as `fray_space::cheapest_path_pruned`
+    /// (checked in debug builds), with no per-square predecessors or queue to keep. Squares
+    /// from which the goal is out of reach within the budget even at 1 per step are not listed,
+    /// as in that search.
+    fn path_by_cost(&self, from: Pos, to: Pos, budget: u32) -> Option<(Vec<Pos>, u32)> {
+        debug_assert!(self.ex != Exemption::First && budget <= COSTS_MAX_BUDGET);
+        let map = &self.s.setup.map;
+        let origin = map.index(from)?;
+        let goal = map.index(to)?;
+        if goal == origin {
+            return Some((Vec::new(), 0));
+        }
+        if !self.can_stop_at(goal) {
+            return None;
+        }
+        COSTS.with(|c| {
+            let c = &mut *c.borrow_mut();
+            c.start(map.len(), origin, budget);
+            for level in 0..=budget {
+                // Every level below this one is expanded, so costs up to it are final.
+                if c.dist[goal] <= level {
+                    break;
+                }
+                c.expand_level(level, budget, &mut |i, f| {
+                    self.each_step(i, |j, full| {
+                        let price = weave(full as i16, self.ex).0 as u32;
+                        let open = u32::from(fray_space::chebyshev(map.pos_of(j), to));
+                        if f.cost.saturating_add(price).saturating_add(open) <= budget {
+                            f.reach(j, price);
+                        }
+                    })
+                });
+            }
+            let cost = c.dist[goal];
+            if cost > budget {
+                return None;
+            }
+            Some((self.walk_back(&c.dist, origin, goal)?, cost))
+        })
+    }
+
     /// The cheapest path from `from` to `to` within `budget`, with the stable tie-break, and
     /// what it costs (the Weaver's exemption included).
     pub fn path(&self, from: Pos, to: Pos, budget: i16, scratch: &mut PathScratch) -> Option<(Vec<Pos>, u32)> {
@@ -485,6 +567,26 @@ impl<'a> MoveCtx<'a> {
         }
         // Every step costs at least 1 (THR-R51; the Weaver's exemption lowers a step to 1), so
         // squares the goal is out of reach from over open ground are not searched.
+        let b = budget.max(0) as u32;
+        if b <= COSTS_MAX_BUDGET && self.flags.len() <= COST_PATH_MAX_SQUARES {
+            let found = self.path_by_cost(from, to, b);
+            debug_assert_eq!(
+                found,
+                fray_space::cheapest_path_pruned(
+                    &self.s.setup.map,
+                    self.steps,
+                    from,
+                    to,
+                    b,
+                    1,
+                    |i, d, j| self.paid_at(i, d, j),
+                    |k| self.can_stop_at(k),
+                    scratch,
+                ),
+                "the search of costs disagrees with the path search from {from} to {to}"
+            );
+            return found;
+        }
         fray_space::cheapest_path_pruned(
             &self.s.setup.map,
             self.steps,
@@ -663,6 +765,11 @@ thread_local! {
     static COSTS: std::cell::RefCell<CostSearch> = std::cell::RefCell::new(CostSearch::default());
 }
 
+/// Maps of more squares than this find a path by `fray_space`'s path search (which touches
+/// only the squares it reaches) rather than [`MoveCtx::path_by_cost`] (which resets a cost per
+/// square of the map each time).
+const COST_PATH_MAX_SQUARES: usize = 4096;
+
 /// Budgets above this are searched with `fray_space`'s reach search instead of
 /// [`MoveCtx::destinations_by_cost`], which keeps one list per cost.
 const COSTS_MAX_BUDGET: u32 = 4096;
@@ -796,32 +903,9 @@ impl<'a> LevelReach<'a> {
             return;
         }
         let n = ctx.flags.len();
-        let mut path = vec![to];
-        let mut v = goal;
-        while v != self.origin {
-            let mut best: Option<(u32, usize)> = None;
-            for &u in ctx.steps.neighbours(v) {
-                let u = u as usize;
-                if u >= n || dist[u] == u32::MAX || dist[u] >= dist[v] {
-                    continue;
-                }
-                let mut price = None;
-                ctx.each_step(u, |j, full| {
-                    if j == v {
-                        price = Some(weave(full as i16, ctx.ex).0 as u32);
-                    }
-                });
-                if price.is_some_and(|p| dist[u] + p == dist[v]) && best.is_none_or(|b| (dist[u], u) < b) {
-                    best = Some((dist[u], u));
-                }
-            }
-            let Some((_, u)) = best else { return };
-            v = u;
-            if v != self.origin {
-                path.push(map.pos_of(v));
-            }
-        }
-        path.reverse();
+        let Some(path) = ctx.walk_back(dist, self.origin, goal) else {
+            return;
+        };
         let memo = PathMemo {
             setup: std::sync::Arc::downgrade(&ctx.s.setup),
             extra_costs: ctx.s.options.extra_costs,
