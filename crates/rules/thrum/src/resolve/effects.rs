@@ -390,11 +390,14 @@ pub(super) fn nova_on_contest(cx: &mut Cx, user: Cid, target: Cid, verdict: Verd
     if verdict == Verdict::DefenderCritical {
         nova_earn(cx, target, NovaEarn::CriticalDefence);
     }
-    if let Some(r) = attack {
+    // Doubles only matter to a user with Nova abilities (`nova_earn` does nothing for others).
+    if let Some(r) = attack
+        && !cx.s.ch(user).nova.is_empty()
+    {
         let doubles = match cx.s.options.doubles_from {
             crate::options::DoublesFrom::KeptDice => {
-                let kept: Vec<u16> = r.roll.kept_faces().collect();
-                kept.len() == 2 && kept[0] == kept[1]
+                let mut kept = r.roll.kept_faces();
+                matches!((kept.next(), kept.next(), kept.next()), (Some(a), Some(b), None) if a == b)
             }
             crate::options::DoublesFrom::AllDice => {
                 let f = r.roll.faces.as_slice();

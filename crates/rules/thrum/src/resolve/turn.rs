@@ -181,7 +181,12 @@ pub(super) fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
 }
 
 pub(super) fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
-    cx.replace_top(Frame::StartOfTurn { who, step: step + 1 });
+    // The next step, changed where the frame lies (a `SetTop` of the whole frame, as ever).
+    cx.change_top(|f| {
+        if let Frame::StartOfTurn { step: at, .. } = f {
+            *at = step + 1;
+        }
+    });
     match step {
         0 => {
             // Step a: the Panic Roll (THR-R27, THR-R157).
