@@ -630,13 +630,15 @@ pub fn gauge(c: &Char, g: Gauge) -> i16 {
 }
 
 /// [`apply`] for an event that is not kept: a frame it carries is moved onto the resolution
-/// stack instead of copied. Every other event is applied by [`apply`].
+/// stack instead of copied. Every other event is applied by [`apply`] where it lies (inlined
+/// into the emitting context, so the event is not copied on its way).
+#[inline]
 pub fn apply_owned(s: &mut State, e: Event) {
     match e {
         Event::Push { frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Push(frame)),
         Event::SetTop { frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Update(frame)),
         Event::SetFrame { index, frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Set(index as usize, frame)),
-        other => apply(s, &other),
+        ref other => apply(s, other),
     }
 }
 

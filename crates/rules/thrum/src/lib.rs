@@ -142,6 +142,7 @@ impl Ruleset for Thrum {
         apply(s, e)
     }
 
+    #[inline]
     fn apply_owned(s: &mut State, e: Event) {
         event::apply_owned(s, e)
     }
