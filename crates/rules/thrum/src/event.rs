@@ -402,8 +402,9 @@ pub enum Event {
     },
     /// A combatant arrives mid-combat.
     Joined {
-        /// Who (its fixed information).
-        info: Box<CharInfo>,
+        /// Who (its fixed information). Shared, so that dropping an event, which every kept
+        /// event is once its command is done, never inlines the teardown of a whole combatant.
+        info: Arc<CharInfo>,
     },
     /// A combatant enters the turn order mid-combat.
     OrderJoined {

@@ -471,7 +471,7 @@ pub(super) fn position_minion(cx: &mut Cx, user: Cid, at: Pos) {
                 minion_of: Some(user),
                 usable: Default::default(),
             };
-            cx.emit(Event::Joined { info: Box::new(info) });
+            cx.emit(Event::Joined { info: Arc::new(info) });
         }
     }
 }

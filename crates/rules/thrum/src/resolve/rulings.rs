@@ -91,7 +91,9 @@ pub(super) fn ruling(cx: &mut Cx, r: &Ruling) -> R {
             };
             let modifier = info.stats.initiative;
             let who = cx.s.chars.len() as Cid;
-            cx.emit(Event::Joined { info: Box::new(info) });
+            cx.emit(Event::Joined {
+                info: std::sync::Arc::new(info),
+            });
             let name = cx.s.name(who).to_string();
             // THR-R19: a joiner rolls 2d6 + Initiative on arrival (`joiner-turn` says when it
             // first acts).
