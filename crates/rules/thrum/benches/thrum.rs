@@ -159,6 +159,67 @@ fn replay(base: &State, r: &Replay, events: &mut Vec<fray_thrum::event::Event>) 
     s.round
 }
 
+/// The rules alone, once over a fixed set of recorded combats and no timing: the same work for
+/// any build, so a profiler's counts compare builds exactly. Each variant is its own function
+/// for the profiler to single out, for example
+/// `FRAY_BENCH_ONCE=1 valgrind --tool=callgrind --toggle-collect='thrum::once_*' BENCH --bench none`
+/// (the bench binary from `cargo bench -p fray-thrum --bench thrum --no-run`).
+fn once(
+    base: &State,
+    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
+    replays: &[Replay],
+    events: &mut Vec<fray_thrum::event::Event>,
+) -> u64 {
+    once_resolve_kept(base, recorded, events)
+        + once_resolve_not_kept(base, recorded, events)
+        + once_check_resolve(base, replays, events)
+}
+
+/// Every command of the recorded combats resolved, with the events kept.
+#[inline(never)]
+fn once_resolve_kept(
+    base: &State,
+    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
+    events: &mut Vec<fray_thrum::event::Event>,
+) -> u64 {
+    resolve_all(true, base, recorded, events)
+}
+
+/// Every command of the recorded combats resolved, as the simulator does (events not kept).
+#[inline(never)]
+fn once_resolve_not_kept(
+    base: &State,
+    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
+    events: &mut Vec<fray_thrum::event::Event>,
+) -> u64 {
+    resolve_all(false, base, recorded, events)
+}
+
+fn resolve_all(
+    keep: bool,
+    base: &State,
+    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
+    events: &mut Vec<fray_thrum::event::Event>,
+) -> u64 {
+    let mut rounds = 0u64;
+    for (seed, cmds) in recorded {
+        let mut s = base.clone();
+        let mut dice = SeededDice::for_stream(*seed, 0);
+        Thrum::start(&mut bench_cx(keep, &mut s, &mut dice, events)).expect("start");
+        for (seat, c) in cmds {
+            Thrum::resolve(&mut bench_cx(keep, &mut s, &mut dice, events), *seat, c).expect("resolve");
+        }
+        rounds += u64::from(s.round);
+    }
+    black_box(rounds)
+}
+
+/// Every recorded combat replayed: each command checked then resolved with its recorded faces.
+#[inline(never)]
+fn once_check_resolve(base: &State, replays: &[Replay], events: &mut Vec<fray_thrum::event::Event>) -> u64 {
+    black_box(replays.iter().map(|r| u64::from(replay(base, r, events))).sum())
+}
+
 fn thrum(c: &mut Criterion) {
     let base = bench_state();
     let mut ai = Thrum::heuristic();
@@ -293,6 +354,12 @@ fn thrum(c: &mut Criterion) {
         "bench-4v4 replays: {} combats, {commands:.0} commands and {faces:.0} faces on average",
         replays.len()
     );
+    // With FRAY_BENCH_ONCE set, the rules alone run exactly once over the recorded combats
+    // (see `once`), for a profiler to count; give a filter that matches no benchmark.
+    if std::env::var_os("FRAY_BENCH_ONCE").is_some() {
+        let n = once(&base, &recorded, &replays, &mut events);
+        eprintln!("rules alone once over the recorded combats: {n}");
+    }
     c.bench_function("rules alone: check + resolve of recorded combats (bench-4v4)", |b| {
         let mut i = 0usize;
         b.iter(|| {
