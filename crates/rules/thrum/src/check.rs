@@ -481,18 +481,22 @@ impl<'a> MoveCtx<'a> {
         let mut v = goal;
         while v != origin {
             let mut best: Option<(u32, usize)> = None;
-            for &u in self.steps.neighbours(v) {
+            for (d, &u) in self.steps.neighbours(v).iter().enumerate() {
                 let u = u as usize;
                 if u >= n || dist[u] == u32::MAX || dist[u] >= dist[v] {
                     continue;
                 }
-                let mut price = None;
-                self.each_step(u, |j, full| {
-                    if j == v {
-                        price = Some(weave(full as i16, self.ex).0 as u32);
-                    }
-                });
-                if price.is_some_and(|p| dist[u] + p == dist[v]) && best.is_none_or(|b| (dist[u], u) < b) {
+                // `u` lies in direction `d` from `v`, so the step from `u` to `v` goes the
+                // opposite way (`Dir::ALL` runs clockwise): priced as `each_step` prices it.
+                let back = (d + 4) % 8;
+                debug_assert_eq!(self.steps.neighbours(u)[back] as usize, v);
+                let price = self.prices[8 * u + back];
+                if price[0] == NO_STEP || self.flags[v] & SQ_ENEMY != 0 {
+                    continue;
+                }
+                let full = price[usize::from(self.flags[u] & SQ_LEAVE != 0)];
+                let p = weave(full as i16, self.ex).0 as u32;
+                if dist[u] + p == dist[v] && best.is_none_or(|b| (dist[u], u) < b) {
                     best = Some((dist[u], u));
                 }
             }
