@@ -572,36 +572,29 @@ impl<'a> MoveCtx<'a> {
         // Every step costs at least 1 (THR-R51; the Weaver's exemption lowers a step to 1), so
         // squares the goal is out of reach from over open ground are not searched.
         let b = budget.max(0) as u32;
+        let search = |scratch: &mut PathScratch| {
+            fray_space::cheapest_path_pruned(
+                &self.s.setup.map,
+                self.steps,
+                from,
+                to,
+                b,
+                1,
+                |i, d, j| self.paid_at(i, d, j),
+                |k| self.can_stop_at(k),
+                scratch,
+            )
+        };
         if b <= COSTS_MAX_BUDGET && self.flags.len() <= COST_PATH_MAX_SQUARES {
             let found = self.path_by_cost(from, to, b);
             debug_assert_eq!(
                 found,
-                fray_space::cheapest_path_pruned(
-                    &self.s.setup.map,
-                    self.steps,
-                    from,
-                    to,
-                    b,
-                    1,
-                    |i, d, j| self.paid_at(i, d, j),
-                    |k| self.can_stop_at(k),
-                    scratch,
-                ),
+                search(scratch),
                 "the search of costs disagrees with the path search from {from} to {to}"
             );
             return found;
         }
-        fray_space::cheapest_path_pruned(
-            &self.s.setup.map,
-            self.steps,
-            from,
-            to,
-            budget.max(0) as u32,
-            1,
-            |i, d, j| self.paid_at(i, d, j),
-            |k| self.can_stop_at(k),
-            scratch,
-        )
+        search(scratch)
     }
 
     /// Dijkstra over (square, exemption still unused?) for a Weaver whose once-per-turn
