@@ -1042,7 +1042,7 @@ thread_local! {
 /// The answer of the last search on this thread is remembered with all of its inputs, so
 /// asking again for the same search (the resolver after the check) costs a comparison.
 pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<(Vec<Pos>, u32)> {
-    let ctx = MoveCtx::new(s, who);
+    let mut ctx = MoveCtx::new(s, who);
     let budget = budget.max(0);
     PATH_MEMO.with(|m| {
         let mut m = m.borrow_mut();
@@ -1053,7 +1053,6 @@ pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<
             return memo.found.clone();
         }
         let found = with_scratch(|sc| ctx.path(from, to, budget, sc));
-        let mut ctx = ctx;
         let old = m.replace(PathMemo {
             setup: std::sync::Arc::downgrade(&s.setup),
             extra_costs: s.options.extra_costs,

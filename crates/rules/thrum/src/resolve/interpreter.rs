@@ -784,10 +784,13 @@ fn finish_use(cx: &mut Cx, depth: usize) -> R {
         return Ok(());
     };
     let u = top.head();
-    let enemy_aimed_at = top.targets.iter().any(|&t| cx.s.enemies(u.user, t));
     let setup = Arc::clone(&cx.s.setup);
     let a = setup.book.get(u.ability);
     let user = u.user;
+    // Read off the frame as it stands now, and only where a step below needs it: whether a
+    // foe was aimed at (drafted Hidden), and the whole use (placing a Terrain Effect).
+    let enemy_aimed_at = cx.s.options.draft_hidden && top.targets.iter().any(|&t| cx.s.enemies(user, t));
+    let terrain_use = a.terrain.is_some().then(|| top.clone());
     if a.recover && cx.s.ch(user).status(XStatus::Burning) > 0 {
         cx.emit(Event::Status {
             who: user,
@@ -808,11 +811,10 @@ fn finish_use(cx: &mut Cx, depth: usize) -> R {
             by_use: 0,
         });
     }
-    if a.terrain.is_some()
+    if let Some(full) = &terrain_use
         && cx.s.ch(user).present()
-        && let Some(full) = cx.s.use_at(depth).cloned()
     {
-        place_terrain(cx, &full, a);
+        place_terrain(cx, full, a);
     }
     // Exhaustion is judged after the Action's lines: Recover taking Load 4 back to Tolerance 3
     // leaves the user not Exhausted, so no roll (THR-R201).
