@@ -45,7 +45,7 @@ pub use error::{EngineError, Reject, RejectKind};
 pub use game::{Game, StartFailed, SubmitError, authorize};
 pub use policy::{Decision, FirstLegal, Policy, RandomLegal, choose_first};
 pub use record::{Entry, RECORD_FORMAT, Record, StartEntry};
-pub use resolve::{Cx, Flow, Frames, Observer};
+pub use resolve::{Cx, Flow, FrameChanges, Frames, Observer};
 pub use ruleset::{Outcome, Pending, Ruleset, Shown};
 pub use seat::{Seat, Seats};
 pub use summary::{CombatantEnd, SeatPolicy, Summarize};

@@ -144,13 +144,29 @@ pub trait Frames: Ruleset {
     /// The event that performs `op`.
     fn frame_event(op: FrameOp<Self::Frame>) -> Self::Event;
     /// The stack, to change in place: lets [`Cx::change_top`] and [`Cx::change_frame`] change
-    /// a frame where it lies instead of changing a copy and applying the update event. `None`
-    /// (the default) makes them copy the frame and emit the update in every context. Give it
-    /// only when applying the frame event of an `Update` or a `Set` does nothing but replace
-    /// the frame, so changing it in place leaves the same state.
+    /// a frame where it lies instead of changing a copy and applying the update event (and
+    /// [`Cx::change`] make a small change there). `None` (the default) makes them copy the
+    /// frame and emit the update in every context. Give it only when applying the frame event
+    /// of an `Update` or a `Set` does nothing but replace the frame, so changing it in place
+    /// leaves the same state.
     fn frames_mut(_state: &mut Self::State) -> Option<&mut [Self::Frame]> {
         None
     }
+}
+
+/// A ruleset whose frames move on by small changes (a cursor, one target's result) rather than
+/// by replacing the whole frame: its change event carries only the change, so a kept log does
+/// not hold a copy of the frame each time resolution moves on, and (with
+/// [`Frames::frames_mut`]) a context that keeps no events makes the change where the frame lies
+/// and builds no event at all. The change is made with [`Cx::change`].
+pub trait FrameChanges: Frames {
+    /// One small change to a frame.
+    type Change: Copy;
+    /// The event that makes `change` to the frame at stack index `index` (bottom = 0). The
+    /// ruleset's `apply` must do exactly [`FrameChanges::apply_change`] on that frame for it.
+    fn change_event(index: usize, change: Self::Change) -> Self::Event;
+    /// Makes `change` to `frame`.
+    fn apply_change(frame: &mut Self::Frame, change: Self::Change);
 }
 
 /// A change of the resolution stack. It serialises (`{"Push": frame}`, `"Pop"`...), so a new
@@ -281,6 +297,34 @@ impl<R: Frames> Cx<'_, R> {
         self.change_at(index, |f| FrameOp::Set(index, f), change);
     }
 
+    /// Makes a small change to the frame at `index` (bottom = 0): the same state, and the same
+    /// event, as emitting [`FrameChanges::change_event`]. When the ruleset gives
+    /// [`Frames::frames_mut`] and no observer watches, the change is made where the frame lies
+    /// without going through the ruleset's `apply`, and only a context that keeps events builds
+    /// the event. With no frame at `index`, nothing happens.
+    #[inline]
+    pub fn change(&mut self, index: usize, change: R::Change)
+    where
+        R: FrameChanges,
+    {
+        if index >= self.depth() {
+            return;
+        }
+        if self.observer.is_none()
+            && let Some(stack) = R::frames_mut(self.s.0)
+        {
+            if let Some(frame) = stack.get_mut(index) {
+                R::apply_change(frame, change);
+            }
+            self.count += 1;
+            if let Some(out) = self.out.as_mut() {
+                out.push(R::change_event(index, change));
+            }
+            return;
+        }
+        self.emit(R::change_event(index, change));
+    }
+
     /// Changes the frame at `index` and emits `op` of the changed frame (see
     /// [`Cx::change_top`]).
     fn change_at(
@@ -330,6 +374,7 @@ pub const SETTLE_LIMIT: usize = 100_000;
 /// automatic until the next decision". A step that says [`Flow::Go`] without emitting an event
 /// changed nothing and would run forever: that, and more than [`SETTLE_LIMIT`] steps, is
 /// [`EngineError::Bug`].
+#[inline]
 pub fn settle<R: Ruleset>(
     cx: &mut Cx<'_, R>,
     mut step: impl FnMut(&mut Cx<'_, R>) -> Result<Flow, EngineError>,

@@ -4,7 +4,9 @@
 
 use fray_dice::SeededDice;
 use fray_engine::resolve::{FrameOp, apply_frame_op, settle};
-use fray_engine::{Cx, EngineError, Flow, Frames, Game, Observer, Outcome, Pending, Reject, Ruleset, Seat};
+use fray_engine::{
+    Cx, EngineError, Flow, FrameChanges, Frames, Game, Observer, Outcome, Pending, Reject, Ruleset, Seat,
+};
 use serde::{Deserialize, Serialize};
 
 /// A countdown: `Go(n)` pushes a frame that counts down to zero by itself, one event per step;
@@ -32,6 +34,8 @@ enum Ev {
     Top(u32),
     Set(usize, u32),
     Pop,
+    /// A small change: add to the frame at an index.
+    Add(usize, u32),
     Tick,
     Stuck,
 }
@@ -52,6 +56,16 @@ impl Frames for Countdown {
     }
     fn frames_mut(s: &mut St) -> Option<&mut [u32]> {
         Some(&mut s.stack)
+    }
+}
+
+impl FrameChanges for Countdown {
+    type Change = u32;
+    fn change_event(index: usize, change: u32) -> Ev {
+        Ev::Add(index, change)
+    }
+    fn apply_change(frame: &mut u32, change: u32) {
+        *frame += change;
     }
 }
 
@@ -121,6 +135,11 @@ impl Ruleset for Countdown {
             Ev::Top(f) => apply_frame_op(&mut s.stack, FrameOp::Update(f)),
             Ev::Set(i, f) => apply_frame_op(&mut s.stack, FrameOp::Set(*i, f)),
             Ev::Pop => apply_frame_op(&mut s.stack, FrameOp::Pop),
+            Ev::Add(i, n) => {
+                if let Some(f) = s.stack.get_mut(*i) {
+                    Countdown::apply_change(f, *n);
+                }
+            }
             Ev::Tick => s.ticks += 1,
             Ev::Stuck => s.stuck = true,
         }
@@ -296,4 +315,48 @@ fn changing_a_frame_in_place_leaves_the_state_an_update_would() {
     cx.replace_top(1);
     assert_eq!(cx.emitted_count(), 0);
     assert!(empty.stack.is_empty());
+}
+
+#[test]
+fn a_small_change_is_one_small_event_and_the_same_state_in_every_context() {
+    let start = St {
+        stack: vec![7, 8, 9],
+        ..St::default()
+    };
+    let change = |cx: &mut Cx<'_, Countdown>| {
+        cx.change(2, 5);
+        cx.change(0, 1);
+        // Nothing at index 3: nothing happens, and no event says otherwise.
+        cx.change(3, 1);
+    };
+    let mut dice = SeededDice::for_stream(1, 0);
+    let (mut kept, mut out) = (start.clone(), Vec::new());
+    let mut cx: Cx<'_, Countdown> = Cx::new(&mut kept, &mut dice, &mut out);
+    change(&mut cx);
+    assert_eq!(cx.emitted_count(), 2);
+    assert_eq!(out, vec![Ev::Add(2, 5), Ev::Add(0, 1)]);
+    assert_eq!(kept.stack, vec![8, 8, 14]);
+
+    // Watched, each change goes through `apply` as its event, and comes out the same.
+    let (mut watched, mut out, mut watch) = (start.clone(), Vec::new(), Watch::default());
+    let mut cx: Cx<'_, Countdown> = Cx::observed(&mut watched, &mut dice, &mut out, &mut watch);
+    change(&mut cx);
+    assert_eq!(out, vec![Ev::Add(2, 5), Ev::Add(0, 1)]);
+    assert_eq!(watched, kept);
+    assert_eq!(watch.seen.len(), 2);
+
+    // Keeping nothing, the frames change where they lie and no event is built.
+    let mut dropped = start.clone();
+    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut dropped, &mut dice);
+    change(&mut cx);
+    assert_eq!(cx.emitted_count(), 2);
+    assert!(cx.emitted().is_empty());
+    assert_eq!(dropped, kept);
+
+    // Replaying the kept events rebuilds the same stack.
+    let mut replayed = start.clone();
+    for e in [Ev::Add(2, 5), Ev::Add(0, 1)] {
+        Countdown::apply(&mut replayed, &e);
+    }
+    assert_eq!(replayed, kept);
 }
