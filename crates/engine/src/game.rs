@@ -266,7 +266,7 @@ impl<R: Ruleset> Game<R> {
         }
         let mut shorter = self.record.clone();
         shorter.entries.pop();
-        let (state, seeded) = replay_state::<R>(&shorter)?;
+        let (state, seeded) = replay_state::<R>(&shorter, None)?;
         self.state = state;
         self.record = shorter;
         if let Some(d) = seeded {
@@ -278,17 +278,30 @@ impl<R: Ruleset> Game<R> {
     /// Replays a record, verifying every face and every event. The returned game continues
     /// with the seeded dice where the record has a seed; otherwise set a source with
     /// [`Game::set_dice`] before submitting more commands.
+    ///
+    /// A record of an earlier version this one still replays ([`Ruleset::REPLAYS_VERSIONS`])
+    /// comes out as this version's record: the same commands and faces, with the events this
+    /// version produced, so what is played next and written again is all of one version.
     pub fn replay(record: &Record<R>) -> Result<Game<R>, EngineError> {
-        let (state, seeded) = replay_state::<R>(record)?;
+        let mut record = record.clone();
+        let (state, seeded) = if record.version == R::VERSION {
+            replay_state::<R>(&record, None)?
+        } else {
+            let mut events = Vec::with_capacity(record.entries.len() + 1);
+            let replayed = replay_state::<R>(&record, Some(&mut events))?;
+            let mut events = events.into_iter();
+            record.version = R::VERSION.to_string();
+            record.start.events = events.next().unwrap_or_default();
+            for (entry, e) in record.entries.iter_mut().zip(events) {
+                entry.events = e;
+            }
+            replayed
+        };
         let dice: Box<dyn Dice> = match seeded {
             Some(d) => Box::new(d),
             None => Box::new(ScriptedDice::new(Vec::new())),
         };
-        Ok(Game {
-            state,
-            record: record.clone(),
-            dice,
-        })
+        Ok(Game { state, record, dice })
     }
 }
 
@@ -296,8 +309,12 @@ impl<R: Ruleset> Game<R> {
 type StepFn<'a, R> = dyn FnMut(&mut dyn Dice, &mut Vec<<R as Ruleset>::Event>) -> Result<(), EngineError> + 'a;
 
 /// Re-runs a record from its setup and returns the final state (and, for seeded records, the
-/// dice positioned after the last command).
-fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<SeededDice>), EngineError> {
+/// dice positioned after the last command). With `regenerated`, the events each step produced
+/// (the start's first) are pushed onto it.
+fn replay_state<R: Ruleset>(
+    record: &Record<R>,
+    mut regenerated: Option<&mut Vec<Vec<R::Event>>>,
+) -> Result<(R::State, Option<SeededDice>), EngineError> {
     if record.format != RECORD_FORMAT {
         return Err(EngineError::Invalid(format!(
             "the record has layout format {}, this fray reads format {RECORD_FORMAT}{}",
@@ -316,12 +333,19 @@ fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<Seed
             R::ID
         )));
     }
-    if record.version != R::VERSION {
+    // A record of an earlier version this one replays is compared without bookkeeping events.
+    let older = record.version != R::VERSION;
+    if older && !R::REPLAYS_VERSIONS.contains(&record.version.as_str()) {
         return Err(EngineError::Invalid(format!(
-            "the record was written by {} rules version {}, this is version {}",
+            "the record was written by {} rules version {}, this is version {}{}",
             R::ID,
             record.version,
-            R::VERSION
+            R::VERSION,
+            if R::REPLAYS_VERSIONS.is_empty() {
+                String::new()
+            } else {
+                format!(", which replays records of {} too", R::REPLAYS_VERSIONS.join(", "))
+            }
         )));
     }
     if record.start.unfinished {
@@ -371,7 +395,30 @@ fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<Seed
                 what: format!("dice differ: recorded {expect_dice:?}, replayed {drawn:?}"),
             });
         }
-        if events.as_slice() != expect_events {
+        if older {
+            let kept = |e: &&R::Event| !R::is_bookkeeping(e);
+            let (replayed, recorded): (Vec<&R::Event>, Vec<&R::Event>) = (
+                events.iter().filter(kept).collect(),
+                expect_events.iter().filter(kept).collect(),
+            );
+            if replayed != recorded {
+                let i = replayed
+                    .iter()
+                    .zip(&recorded)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(replayed.len().min(recorded.len()));
+                return Err(EngineError::Diverged {
+                    at: label.to_string(),
+                    what: format!(
+                        "event {} (bookkeeping left out, the record being of version {}) differs: recorded {:?}, replayed {:?}",
+                        i + 1,
+                        record.version,
+                        recorded.get(i),
+                        replayed.get(i)
+                    ),
+                });
+            }
+        } else if events.as_slice() != expect_events {
             let i = events
                 .iter()
                 .zip(expect_events)
@@ -386,6 +433,9 @@ fn replay_state<R: Ruleset>(record: &Record<R>) -> Result<(R::State, Option<Seed
                     events.get(i)
                 ),
             });
+        }
+        if let Some(out) = regenerated.as_mut() {
+            out.push(events.clone());
         }
         Ok(())
     };

@@ -74,9 +74,14 @@ pub struct Outcome {
 pub trait Ruleset: Sized + 'static {
     /// The ruleset id used in encounter files and records (`thrum`).
     const ID: &'static str;
-    /// The version of the rules implementation written into records. A record replays only on
-    /// the version that wrote it.
+    /// The version of the rules implementation written into records. A record replays on the
+    /// version that wrote it, and on a later one that lists that version in
+    /// [`Ruleset::REPLAYS_VERSIONS`].
     const VERSION: &'static str;
+    /// Earlier versions whose records this one still replays: they play exactly the same, and
+    /// their records differ from this version's only in events [`Ruleset::is_bookkeeping`]
+    /// names. Empty by default: a record replays only on the version that wrote it.
+    const REPLAYS_VERSIONS: &'static [&'static str] = &[];
 
     /// Every configurable rule reading (the `[A]` items and hole defaults of the rules file).
     type Options: Clone + Debug + PartialEq + Default + Serialize + DeserializeOwned + Send + Sync;
@@ -133,6 +138,14 @@ pub trait Ruleset: Sized + 'static {
     /// event carries (a resolution frame) into the state instead of copying it.
     fn apply_owned(state: &mut Self::State, event: Self::Event) {
         Self::apply(state, &event);
+    }
+
+    /// Whether an event only keeps resolution's own place (a frame's cursor, say) in a form an
+    /// earlier version in [`Ruleset::REPLAYS_VERSIONS`] recorded differently. Replaying such a
+    /// version's record compares its events with these left out on both sides; every other
+    /// event, every face and every command must still match. None by default.
+    fn is_bookkeeping(_event: &Self::Event) -> bool {
+        false
     }
 
     /// How the game ended, once it has.
