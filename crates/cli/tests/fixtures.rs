@@ -4,7 +4,10 @@
 //! --record`. Every later change to the engine, the record layout or a ruleset must leave them
 //! replaying bit for bit (every face and every event). A change that is meant to alter play
 //! changes the ruleset's `VERSION` — old records are then refused by design — and the fixture of
-//! that ruleset is written again in the same commit:
+//! that ruleset is written again in the same commit. A change of bookkeeping events only (the
+//! play the same) also changes `VERSION`, lists the old one in the ruleset's `REPLAYS_VERSIONS`
+//! and keeps the old fixture beside the new one, named with its version
+//! (`thrum-duel-seed-7-v0.2.0.json`): both must replay.
 //!
 //! ```sh
 //! cargo run -- run examples/thrum/duel.toml --seed 7 --record crates/cli/tests/fixtures/records/thrum-duel-seed-7.json

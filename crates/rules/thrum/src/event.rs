@@ -250,6 +250,15 @@ pub enum Event {
     },
     /// The top frame is popped.
     Pop,
+    /// A frame on the resolution stack changes: the small change, not the whole frame.
+    /// Thrum's resolution moves its frames on with these; `SetTop` and `SetFrame` remain for
+    /// the engine's frame kit.
+    FrameChanged {
+        /// Stack index (bottom = 0).
+        index: u16,
+        /// What changes.
+        change: crate::state::FrameChange,
+    },
     /// A defence is picked (THR-R99).
     DefenceChosen {
         /// Who.
@@ -743,6 +752,12 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::SetTop { frame } => apply_frame_op(&mut s.stack, FrameOp::Update(frame)),
         Event::SetFrame { index, frame } => apply_frame_op(&mut s.stack, FrameOp::Set(*index as usize, frame)),
         Event::Pop => apply_frame_op(&mut s.stack, FrameOp::Pop),
+        // A small change to one frame (see `FrameChanges for Thrum`).
+        Event::FrameChanged { index, change } => {
+            if let Some(f) = s.stack.get_mut(*index as usize) {
+                change.apply(f);
+            }
+        }
         Event::DefenceChosen { who, defence, only } => {
             if let Some(why) = only {
                 s.auto.push(AutoStep::Defence {

@@ -33,12 +33,12 @@ use crate::event::{Event, apply};
 use crate::options::{InitiativeTies, Options};
 use crate::resolve::{Cx, advance, roll2d6, stop_check};
 use crate::setup::{Cid, Setup};
-use crate::state::{Char, Frame, Phase, State, Step, Turn, UseStage};
+use crate::state::{Char, Frame, FrameChange, Phase, State, Step, Turn, UseStage};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset};
-use fray_engine::{EngineError, Frames, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
+use fray_engine::{EngineError, FrameChanges, Frames, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
 use std::sync::Arc;
 
 /// The Thrum ruleset.
@@ -46,7 +46,11 @@ pub struct Thrum;
 
 impl Ruleset for Thrum {
     const ID: &'static str = "thrum";
-    const VERSION: &'static str = "0.2.0";
+    const VERSION: &'static str = "0.3.0";
+    /// 0.2.0 kept whole-frame `SetTop`/`SetFrame` events where 0.3.0 keeps small
+    /// `FrameChanged` ones (and none while the start of a turn runs its steps); the play is the
+    /// same, so its records still replay.
+    const REPLAYS_VERSIONS: &'static [&'static str] = &["0.2.0"];
     type Options = Options;
     type Setup = Setup;
     type State = State;
@@ -147,6 +151,14 @@ impl Ruleset for Thrum {
         event::apply_owned(s, e)
     }
 
+    /// Where a frame's resolution is: what 0.2.0 kept as whole frames.
+    fn is_bookkeeping(e: &Event) -> bool {
+        matches!(
+            e,
+            Event::SetTop { .. } | Event::SetFrame { .. } | Event::FrameChanged { .. }
+        )
+    }
+
     fn outcome(s: &State) -> Option<Outcome> {
         s.outcome.clone()
     }
@@ -207,6 +219,25 @@ impl Frames for Thrum {
             },
             FrameOp::Pop => Event::Pop,
         }
+    }
+}
+
+/// Thrum's frames move on by small changes (`Event::FrameChanged`), not by whole-frame
+/// `SetTop`/`SetFrame` events.
+impl FrameChanges for Thrum {
+    type Change = FrameChange;
+
+    fn change_event(index: usize, change: FrameChange) -> Event {
+        // The stack is at most `MAX_DEPTH` (512) frames deep, so the index fits.
+        Event::FrameChanged {
+            index: index as u16,
+            change,
+        }
+    }
+
+    #[inline]
+    fn apply_change(frame: &mut Frame, change: FrameChange) {
+        change.apply(frame);
     }
 }
 

@@ -483,6 +483,118 @@ pub enum Frame {
     },
 }
 
+/// One small change to a frame on the resolution stack, as an event carries it
+/// ([`crate::event::Event::FrameChanged`]): a log holds these few bytes, not a copy of the whole
+/// frame, each time resolution moves on. Most carry the field's new value; a trigger window's
+/// reordering carries what happened to its list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameChange {
+    /// An ability use: where its resolution is ([`Use::stage`], [`Use::index`], [`Use::post`]).
+    Cursor {
+        /// The stage.
+        stage: UseStage,
+        /// The target (or sub-step) being handled.
+        index: u8,
+        /// Whether that target's after-effects come next.
+        post: bool,
+    },
+    /// An ability use: the result against one target.
+    Verdict {
+        /// The target's index in the use.
+        target: u8,
+        /// The result.
+        verdict: crate::event::Verdict,
+    },
+    /// An ability use: the trigger and Buff changes to one target's rolls.
+    Mods {
+        /// The target's index in the use.
+        target: u8,
+        /// The changes now.
+        mods: RollMods,
+    },
+    /// An ability use: the holders (one bit per combatant) that made a triggered move in answer.
+    Moved {
+        /// The bits now.
+        holders: u64,
+    },
+    /// An ability use: the shared attack roll of a multi-target use, or none.
+    SharedAttack {
+        /// The roll.
+        roll: Option<Rolled>,
+    },
+    /// A trigger window: how many candidates have answered or been passed over.
+    Asked {
+        /// The count now.
+        asked: u8,
+    },
+    /// A trigger window: two candidates trade places in the asking order (a controller picks
+    /// which of its triggers goes first, THR-R148).
+    Swap {
+        /// The candidate being asked.
+        at: u8,
+        /// The one asked in its place.
+        with: u8,
+    },
+    /// A trigger window: a holder that passed gives up its candidates not yet asked
+    /// (`controller-orders-own-triggers`).
+    Withdrawn {
+        /// The holder.
+        holder: Cid,
+    },
+    /// A start of turn: the step that comes next.
+    StartStep {
+        /// The step.
+        step: u8,
+    },
+}
+
+impl FrameChange {
+    /// Makes the change to `f`. A change meant for another kind of frame does nothing:
+    /// resolution only emits a change for the frame it names.
+    #[inline]
+    pub fn apply(self, f: &mut Frame) {
+        match (self, f) {
+            (FrameChange::Cursor { stage, index, post }, Frame::Use(u)) => {
+                u.stage = stage;
+                u.index = index;
+                u.post = post;
+            }
+            (FrameChange::Verdict { target, verdict }, Frame::Use(u)) => {
+                if let Some(v) = u.verdicts.get_mut(target as usize) {
+                    *v = Some(verdict);
+                }
+            }
+            (FrameChange::Mods { target, mods }, Frame::Use(u)) => {
+                if let Some(m) = u.mods.get_mut(target as usize) {
+                    *m = mods;
+                }
+            }
+            (FrameChange::Moved { holders }, Frame::Use(u)) => u.moved = holders,
+            (FrameChange::SharedAttack { roll }, Frame::Use(u)) => u.shared_attack = roll.map(Box::new),
+            (FrameChange::Asked { asked }, Frame::Window(w)) => w.asked = asked,
+            (FrameChange::Swap { at, with }, Frame::Window(w)) => {
+                let (a, b) = (at as usize, with as usize);
+                if a < w.candidates.len() && b < w.candidates.len() {
+                    w.candidates.swap(a, b);
+                }
+            }
+            (FrameChange::Withdrawn { holder }, Frame::Window(w)) => {
+                let asked = w.asked as usize;
+                w.candidates = w
+                    .candidates
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, c)| *i < asked || c.0 != holder)
+                    .map(|(_, c)| *c)
+                    .collect();
+            }
+            (FrameChange::StartStep { step }, Frame::StartOfTurn { step: at, .. }) => *at = step,
+            _ => {}
+        }
+    }
+}
+
 /// The user's picks for an ability's choices.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Pick {

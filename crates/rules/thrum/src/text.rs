@@ -56,7 +56,12 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
         Event::RoundStarted { round: 0 } => "== Round Zero: placement and stances ==".into(),
         Event::RoundStarted { round } => format!("== Round {round} =="),
         Event::RoundEnded { .. } | Event::SlotUp { .. } | Event::StepChanged { .. } => return None,
-        Event::Push { .. } | Event::SetTop { .. } | Event::SetFrame { .. } | Event::Pop | Event::AutoStepsCleared => {
+        Event::Push { .. }
+        | Event::SetTop { .. }
+        | Event::SetFrame { .. }
+        | Event::FrameChanged { .. }
+        | Event::Pop
+        | Event::AutoStepsCleared => {
             return None;
         }
         Event::TurnEnded { .. } | Event::Cleared { .. } | Event::StandingUse { .. } => return None,

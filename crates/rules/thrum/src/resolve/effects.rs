@@ -10,7 +10,7 @@ use crate::check;
 use crate::command::{Command, Gauge};
 use crate::event::{Event, Removal, Rolled, Verdict};
 use crate::setup::{CharInfo, Cid};
-use crate::state::{BuffOn, Frame, Pick, Prompt, State, TerrainInst, Use, UseHead};
+use crate::state::{BuffOn, Frame, FrameChange, Pick, Prompt, State, TerrainInst, Use, UseHead};
 use fray_space::Pos;
 use std::sync::Arc;
 
@@ -24,13 +24,12 @@ pub(super) fn buff_on_defence(cx: &mut Cx, t: Cid) {
     let Some(Frame::Use(u)) = cx.s.stack.last() else {
         return;
     };
-    let i = u.index as usize;
-    let bonus = spec.defence_bonus.as_ref().map_or(0, |x| eval(&cx.s, b.creator, x));
-    super::interpreter::change_use(cx, |u| {
-        u.mods[i].defence_flat += bonus;
-        u.mods[i].reduce += spec.reduce_damage;
-        u.mods[i].buff_used = true;
-    });
+    let (i, mut mods) = (u.index, u.mods[u.index as usize]);
+    let depth = cx.s.stack.len() - 1;
+    mods.defence_flat += spec.defence_bonus.as_ref().map_or(0, |x| eval(&cx.s, b.creator, x));
+    mods.reduce += spec.reduce_damage;
+    mods.buff_used = true;
+    cx.change(depth, FrameChange::Mods { target: i, mods });
     use_buff(cx, t);
 }
 

@@ -15,8 +15,8 @@ use crate::event::{Event, NotOfferedWhy, OnlyDefence, Rolled, Verdict};
 use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule, TriggeredMoves};
 use crate::setup::Cid;
 use crate::state::{
-    Candidates, FixedKind, Frame, PerTarget, Pick, Prompt, RollMods, Squares, State, Step, TargetMods, Targets, Use,
-    UseHead, UseStage, WindowFrame,
+    Candidates, FixedKind, Frame, FrameChange, PerTarget, Pick, Prompt, RollMods, Squares, State, Step, TargetMods,
+    Targets, Use, UseHead, UseStage, WindowFrame,
 };
 use fray_engine::EngineError;
 use fray_space::Pos;
@@ -182,24 +182,10 @@ fn only_defence(s: &State, who: Cid, a: &Ability) -> OnlyDefence {
     }
 }
 
-/// Changes the ability use on top of the stack where it lies (a `SetTop` event; see
-/// `Cx::change_top`).
-pub(super) fn change_use(cx: &mut Cx, change: impl FnOnce(&mut Use)) {
-    cx.change_top(|f| {
-        if let Frame::Use(u) = f {
-            change(u);
-        }
-    });
-}
-
-/// Changes the ability use at stack index `depth` (a `SetFrame` event; see
-/// `Cx::change_frame`).
-pub(super) fn change_use_at(cx: &mut Cx, depth: usize, change: impl FnOnce(&mut Use)) {
-    cx.change_frame(depth, |f| {
-        if let Frame::Use(u) = f {
-            change(u);
-        }
-    });
+/// Moves the ability use at `depth` to another place in its resolution.
+fn cursor(cx: &mut Cx, depth: usize, stage: UseStage, index: usize, post: bool) {
+    let index = index as u8;
+    cx.change(depth, FrameChange::Cursor { stage, index, post });
 }
 
 fn step_use(cx: &mut Cx) -> R<Flow> {
@@ -214,7 +200,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
     let a = setup.book.get(ability);
     // A user who left the fight (a GM ruling) stops its ability.
     if !cx.s.ch(user).present() && stage != UseStage::Finish {
-        change_use(cx, |u| u.stage = UseStage::Finish);
+        cursor(cx, depth, UseStage::Finish, index as usize, post);
         return Ok(Flow::Go);
     }
     match stage {
@@ -252,29 +238,23 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     continue;
                 }
                 if i != index as usize {
-                    change_use(cx, |v| v.index = i as u8);
+                    cursor(cx, depth, stage, i, post);
                 }
                 return Ok(Flow::Wait);
             }
             let next = next_stage(&cx.s, UseStage::Defences);
-            change_use(cx, |v| {
-                v.stage = next;
-                v.index = 0;
-            });
+            cursor(cx, depth, next, 0, post);
             Ok(Flow::Go)
         }
         UseStage::Triggers => {
             let i = index as usize;
             if i >= n {
                 let next = next_stage(&cx.s, UseStage::Triggers);
-                change_use(cx, |u| {
-                    u.stage = next;
-                    u.index = 0;
-                });
+                cursor(cx, depth, next, 0, post);
                 return Ok(Flow::Go);
             }
             let t = top.targets[i];
-            change_use(cx, |u| u.index += 1);
+            cursor(cx, depth, stage, i + 1, post);
             let mut skipped = Vec::new();
             let candidates = match cx.s.stack.last() {
                 Some(Frame::Use(u)) => trigger_candidates(&cx.s, u, a, t, &mut skipped),
@@ -314,30 +294,23 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
         UseStage::Rolls => {
             let i = index as usize;
             if i >= n {
-                change_use(cx, |u| {
-                    u.stage = UseStage::Finish;
-                    u.index = 0;
-                    u.post = false;
-                });
+                cursor(cx, depth, UseStage::Finish, 0, false);
                 return Ok(Flow::Go);
             }
             if !post {
                 // Roll this target and apply its lines; anything those lines start (a move, a
                 // roll) resolves before the after-effects.
-                change_use(cx, |u| u.post = true);
+                cursor(cx, depth, stage, i, true);
                 resolve_target(cx, depth, i)?;
             } else {
-                change_use(cx, |u| {
-                    u.post = false;
-                    u.index += 1;
-                });
+                cursor(cx, depth, stage, i + 1, false);
                 post_target(cx, depth, i)?;
             }
             Ok(Flow::Go)
         }
         UseStage::Finish => {
             if !post {
-                change_use(cx, |u| u.post = true);
+                cursor(cx, depth, stage, index as usize, true);
                 finish_use(cx, depth)?;
             } else {
                 let u = top.head();
@@ -451,11 +424,8 @@ fn step_window(cx: &mut Cx) -> Flow {
             return Flow::Wait;
         }
         w.asked += 1;
-        cx.change_top(|f| {
-            if let Frame::Window(x) = f {
-                x.asked += 1;
-            }
-        });
+        let top = cx.s.stack.len() - 1;
+        cx.change(top, FrameChange::Asked { asked: w.asked });
     }
     cx.pop();
     Flow::Go
@@ -472,11 +442,9 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     // The controller picks which of its triggers goes first (THR-R148).
     if let Some(j) = w.candidates[at..].iter().position(|c| *c == (holder, id)) {
         w.candidates.swap(at, at + j);
-        cx.change_top(|f| {
-            if let Frame::Window(x) = f {
-                x.candidates.swap(at, at + j);
-            }
-        });
+        let top = cx.s.stack.len() - 1;
+        let (at, with) = (at as u8, (at + j) as u8);
+        cx.change(top, FrameChange::Swap { at, with });
     }
     let Some(u) = cx.s.use_at(w.use_frame as usize) else {
         return Ok(());
@@ -486,6 +454,7 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
     // What the trigger changes of the use it answers: the target's roll changes and who has
     // moved in answer.
     let (mut mods, mut moved) = (u.mods[ti], u.moved);
+    let moved_before = moved;
     cx.emit(Event::TriggerUsed {
         who: holder,
         ability: id,
@@ -525,10 +494,11 @@ pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
         EndsStance::UnlessDefenceCritical => mods.ends_unless_critical = Some(holder),
         EndsStance::Never => {}
     }
-    change_use_at(cx, w.use_frame as usize, |u| {
-        u.mods[ti] = mods;
-        u.moved = moved;
-    });
+    let (use_frame, target) = (w.use_frame as usize, ti as u8);
+    cx.change(use_frame, FrameChange::Mods { target, mods });
+    if moved != moved_before {
+        cx.change(use_frame, FrameChange::Moved { holders: moved });
+    }
     if !lines.is_empty() {
         let su = synthetic_use(cx, holder, id);
         for l in &lines {
@@ -562,19 +532,16 @@ pub(super) fn pass_trigger(cx: &mut Cx) {
     });
     if cx.s.options.controller_orders_own_triggers {
         // Passing declines every remaining trigger of this holder in the window.
-        let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
+        let Some(Frame::Window(w)) = cx.s.stack.last() else {
             return;
         };
-        let keep: Candidates = w
-            .candidates
+        let asked = w.asked as usize;
+        if w.candidates[asked.min(w.candidates.len())..]
             .iter()
-            .enumerate()
-            .filter(|(i, c)| *i < w.asked as usize || c.0 != holder)
-            .map(|(_, c)| *c)
-            .collect();
-        if keep.len() != w.candidates.len() {
-            w.candidates = keep;
-            cx.update(Frame::Window(w));
+            .any(|c| c.0 == holder)
+        {
+            let top = cx.s.stack.len() - 1;
+            cx.change(top, FrameChange::Withdrawn { holder });
         }
     }
 }
@@ -672,7 +639,13 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         with: d,
         verdict,
     });
-    change_use_at(cx, depth, |v| v.verdicts[i] = Some(verdict));
+    cx.change(
+        depth,
+        FrameChange::Verdict {
+            target: i as u8,
+            verdict,
+        },
+    );
     nova_on_contest(cx, user, t, verdict, attack);
     // Evasion short of a Critical, a tie included, leaves the defender +1 Vulnerable (THR-R112).
     let evasion_mark = d == Defence::Evasion && verdict != Verdict::DefenderCritical;
@@ -751,12 +724,12 @@ pub(super) fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
 }
 
 fn remember_shared(cx: &mut Cx, depth: usize, r: Rolled) {
-    change_use_at(cx, depth, |u| u.shared_attack = Some(Box::new(r)));
+    cx.change(depth, FrameChange::SharedAttack { roll: Some(r) });
 }
 
 fn forget_shared(cx: &mut Cx, depth: usize) {
     if cx.s.use_at(depth).is_some_and(|u| u.shared_attack.is_some()) {
-        change_use_at(cx, depth, |u| u.shared_attack = None);
+        cx.change(depth, FrameChange::SharedAttack { roll: None });
     }
 }
 

@@ -13,7 +13,7 @@ use crate::command::Gauge;
 use crate::event::{Event, Removal, Verdict, gauge};
 use crate::options::{DazedMode, DazedReapply, InitiativeChange};
 use crate::setup::Cid;
-use crate::state::{FixedKind, Frame, Prompt, StatusRef, UseHead};
+use crate::state::{FixedKind, Frame, FrameChange, Prompt, StatusRef, UseHead};
 use fray_space::Pos;
 
 pub(super) fn add_vulnerable(cx: &mut Cx, t: Cid) {
@@ -343,13 +343,15 @@ fn damage(cx: &mut Cx, depth: usize, u: &UseHead, r: Cid, g: Gauge, amount: i16)
     let i = u.index as usize;
     if depth != usize::MAX
         && u.target == Some(r)
-        && let Some(reduce) = cx.s.use_at(depth).map(|v| v.mods[i].reduce)
-        && reduce > 0
+        && let Some(mut mods) = cx.s.use_at(depth).map(|v| v.mods[i])
+        && mods.reduce > 0
         && n > 0
     {
-        let take = reduce.min(n);
+        let take = mods.reduce.min(n);
         n -= take;
-        super::interpreter::change_use_at(cx, depth, |v| v.mods[i].reduce -= take);
+        mods.reduce -= take;
+        let target = i as u8;
+        cx.change(depth, FrameChange::Mods { target, mods });
     }
     if cx.s.info(r).minion_of.is_some() {
         if n > 0 || (amount > 0 && cx.s.options.minion_vanishes_at_zero) {

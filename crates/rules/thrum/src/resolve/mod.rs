@@ -169,6 +169,7 @@ pub fn advance(cx: &mut Cx) -> R {
 
 /// One automatic step: the top frame, or else the turn's next step. [`Flow::Wait`] when a seat
 /// must decide or the combat is over.
+#[inline]
 fn step(cx: &mut Cx) -> R<Flow> {
     if cx.s.outcome.is_some() {
         return Ok(Flow::Wait);

@@ -15,7 +15,7 @@ use crate::command::Gauge;
 use crate::event::{Event, Removal};
 use crate::options::{DazedMode, PanicStun, ScoutedMode};
 use crate::setup::Cid;
-use crate::state::{FixedKind, FixedRoll, Frame, Phase, State, Step};
+use crate::state::{FixedKind, FixedRoll, Frame, FrameChange, Phase, State, Step};
 
 pub(super) fn begin_turn(cx: &mut Cx) -> R {
     let who = cx.s.turn.who;
@@ -181,31 +181,43 @@ pub(super) fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
 }
 
 pub(super) fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
-    // The next step, changed where the frame lies (a `SetTop` of the whole frame, as ever).
-    cx.change_top(|f| {
-        if let Frame::StartOfTurn { step: at, .. } = f {
-            *at = step + 1;
-        }
-    });
-    match step {
-        0 => {
-            // Step a: the Panic Roll (THR-R27, THR-R157).
-            if cx.s.ch(who).frayed() && cx.s.ch(who).present() {
-                fixed_roll(cx, who, FixedKind::Panic)?;
+    // The steps run one after the other in this call. The frame records where to go on only
+    // when a step leaves a frame on top of it (the Panic Roll, a prompt, a move), which must
+    // resolve before the next step.
+    let here = cx.s.stack.len() - 1;
+    let mut step = step;
+    loop {
+        match step {
+            0 => {
+                // Step a: the Panic Roll (THR-R27, THR-R157).
+                if cx.s.ch(who).frayed() && cx.s.ch(who).present() {
+                    fixed_roll(cx, who, FixedKind::Panic)?;
+                }
+            }
+            1 => {
+                // Step b: other effects (THR-R28). The Weaver ignores Slowed this turn if that
+                // is the first movement-reducing effect it meets (THR-R76).
+                let info = cx.s.info(who);
+                if info.traits.weaver == 1 && cx.s.ch(who).status(XStatus::Slowed) > 0 && !cx.s.turn.weaver_used {
+                    cx.emit(Event::WeaverIgnored { who, slowed: true });
+                }
+                start_of_turn_effects(cx, who)?;
+            }
+            _ => {
+                cx.pop();
+                return Ok(Flow::Go);
             }
         }
-        1 => {
-            // Step b: other effects (THR-R28). The Weaver ignores Slowed this turn if that is
-            // the first movement-reducing effect it meets (THR-R76).
-            let info = cx.s.info(who);
-            if info.traits.weaver == 1 && cx.s.ch(who).status(XStatus::Slowed) > 0 && !cx.s.turn.weaver_used {
-                cx.emit(Event::WeaverIgnored { who, slowed: true });
+        step += 1;
+        let depth = cx.s.stack.len();
+        if depth != here + 1 {
+            if depth > here + 1 {
+                cx.change(here, FrameChange::StartStep { step });
             }
-            start_of_turn_effects(cx, who)?;
+            // Else the combat ended and cleared the stack.
+            return Ok(Flow::Go);
         }
-        _ => cx.pop(),
     }
-    Ok(Flow::Go)
 }
 
 /// End of Turn (THR-R35, THR-R36, THR-R173 to THR-R175), then the stop check.
