@@ -693,3 +693,32 @@ fn mur_r48_a_murdham_campaign_carries_health_and_lowered_abilities_until_the_res
     assert_eq!(health(&rested).1, health(&full).1 - 2, "{rested} / {full}");
     assert!(health(&before).0 < health(&before).1, "{before}");
 }
+
+#[test]
+fn a_thrum_game_saved_under_rules_0_2_0_resumes_and_goes_on_as_0_3_0() {
+    // The first six commands of the stored Thrum 0.2.0 fight (whole-frame bookkeeping events):
+    // Biffer has just attacked and Sefa Min's defence is asked.
+    let d = dir("thrum-0.2.0");
+    let (db, rec) = (d.join("g.db"), d.join("r.json"));
+    let fixture = root().join("crates/cli/tests/fixtures/records/thrum-duel-seed-7-v0.2.0.json");
+    let mut old: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    assert_eq!(old["version"], "0.2.0");
+    old["entries"].as_array_mut().unwrap().truncate(6);
+    std::fs::write(&rec, old.to_string()).unwrap();
+    let o = fray(&["import", s(&db), s(&rec)], "");
+    assert!(o.status.success(), "{}", err(&o));
+    // Resumed twice, as the same fight goes on.
+    let o = fray(&["resume", s(&db), "1"], "defend evasion\nend\n");
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("Sefa Min defends with Evasion"), "{}", out(&o));
+    let o = fray(&["resume", s(&db), "1"], "move 3,0\n");
+    assert!(o.status.success(), "{}", err(&o));
+    // The exported record is the current version's, and replays.
+    let e = fray(&["export", s(&db), "1"], "");
+    let now: serde_json::Value = serde_json::from_str(&out(&e)).unwrap();
+    assert_eq!(now["version"], "0.3.0");
+    assert_eq!(now["entries"].as_array().unwrap().len(), 9);
+    std::fs::write(&rec, out(&e)).unwrap();
+    let o = fray(&["replay", s(&rec)], "");
+    assert!(o.status.success(), "{}", err(&o));
+}
