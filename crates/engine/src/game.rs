@@ -305,6 +305,29 @@ impl<R: Ruleset> Game<R> {
     }
 }
 
+/// Fails on the first event that differs between a replay and its record (a missing one
+/// included), numbering events from 1 and adding `note` to the number.
+fn same_events<'e, E: PartialEq + std::fmt::Debug + 'e>(
+    label: &str,
+    mut replayed: impl Iterator<Item = &'e E>,
+    mut recorded: impl Iterator<Item = &'e E>,
+    note: &str,
+) -> Result<(), EngineError> {
+    let mut n = 1;
+    loop {
+        match (replayed.next(), recorded.next()) {
+            (None, None) => return Ok(()),
+            (a, b) if a == b => n += 1,
+            (a, b) => {
+                return Err(EngineError::Diverged {
+                    at: label.to_string(),
+                    what: format!("event {n}{note} differs: recorded {b:?}, replayed {a:?}"),
+                });
+            }
+        }
+    }
+}
+
 /// One resolution step during replay: draws from the dice and appends events.
 type StepFn<'a, R> = dyn FnMut(&mut dyn Dice, &mut Vec<<R as Ruleset>::Event>) -> Result<(), EngineError> + 'a;
 
@@ -396,43 +419,20 @@ fn replay_state<R: Ruleset>(
             });
         }
         if older {
+            // Bookkeeping may differ from the earlier version's; everything else may not.
             let kept = |e: &&R::Event| !R::is_bookkeeping(e);
-            let (replayed, recorded): (Vec<&R::Event>, Vec<&R::Event>) = (
-                events.iter().filter(kept).collect(),
-                expect_events.iter().filter(kept).collect(),
+            let note = format!(
+                " (bookkeeping left out, the record being of version {})",
+                record.version
             );
-            if replayed != recorded {
-                let i = replayed
-                    .iter()
-                    .zip(&recorded)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(replayed.len().min(recorded.len()));
-                return Err(EngineError::Diverged {
-                    at: label.to_string(),
-                    what: format!(
-                        "event {} (bookkeeping left out, the record being of version {}) differs: recorded {:?}, replayed {:?}",
-                        i + 1,
-                        record.version,
-                        recorded.get(i),
-                        replayed.get(i)
-                    ),
-                });
-            }
-        } else if events.as_slice() != expect_events {
-            let i = events
-                .iter()
-                .zip(expect_events)
-                .position(|(a, b)| a != b)
-                .unwrap_or(events.len().min(expect_events.len()));
-            return Err(EngineError::Diverged {
-                at: label.to_string(),
-                what: format!(
-                    "event {} differs: recorded {:?}, replayed {:?}",
-                    i + 1,
-                    expect_events.get(i),
-                    events.get(i)
-                ),
-            });
+            same_events(
+                label,
+                events.iter().filter(kept),
+                expect_events.iter().filter(kept),
+                &note,
+            )?;
+        } else {
+            same_events(label, events.iter(), expect_events.iter(), "")?;
         }
         if let Some(out) = regenerated.as_mut() {
             out.push(events.clone());
