@@ -305,6 +305,28 @@ impl<R: Ruleset> Game<R> {
     }
 }
 
+/// Applies a step's recorded events to `shadow` (the state as the record's own events leave it,
+/// kept for a record of an earlier version) and fails unless it equals the replayed `state`.
+fn same_state<R: Ruleset>(
+    label: &str,
+    shadow: Option<&mut R::State>,
+    recorded: &[R::Event],
+    state: &R::State,
+    version: &str,
+) -> Result<(), EngineError> {
+    let Some(shadow) = shadow else { return Ok(()) };
+    for e in recorded {
+        R::apply(shadow, e);
+    }
+    if shadow != state {
+        return Err(EngineError::Diverged {
+            at: label.to_string(),
+            what: format!("the recorded events (of version {version}) leave a different state than the replay"),
+        });
+    }
+    Ok(())
+}
+
 /// Fails on the first event that differs between a replay and its record (a missing one
 /// included), numbering events from 1 and adding `note` to the number.
 fn same_events<'e, E: PartialEq + std::fmt::Debug + 'e>(
@@ -440,6 +462,10 @@ fn replay_state<R: Ruleset>(
         Ok(())
     };
 
+    // The recorded events of an earlier version are also applied, on a copy of the state, which
+    // must come out as the replay's after every step: what bookkeeping events are compared out
+    // of the event lists still has to leave the same state.
+    let mut shadow = older.then(|| state.clone());
     run(
         "start",
         &record.start.dice,
@@ -447,6 +473,7 @@ fn replay_state<R: Ruleset>(
         &mut seeded,
         &mut |d, out| R::start(&mut Cx::new(&mut state, d, out)),
     )?;
+    same_state::<R>("start", shadow.as_mut(), &record.start.events, &state, &record.version)?;
     for (i, entry) in record.entries.iter().enumerate() {
         let label = format!("command {}", i + 1);
         authorize::<R>(&state, entry.seat, &entry.command)
@@ -458,6 +485,7 @@ fn replay_state<R: Ruleset>(
         run(&label, &entry.dice, &entry.events, &mut seeded, &mut |d, out| {
             R::resolve(&mut Cx::new(&mut state, d, out), entry.seat, &entry.command)
         })?;
+        same_state::<R>(&label, shadow.as_mut(), &entry.events, &state, &record.version)?;
     }
     Ok((state, seeded))
 }

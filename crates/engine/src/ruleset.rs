@@ -143,7 +143,9 @@ pub trait Ruleset: Sized + 'static {
     /// Whether an event only keeps resolution's own place (a frame's cursor, say) in a form an
     /// earlier version in [`Ruleset::REPLAYS_VERSIONS`] recorded differently. Replaying such a
     /// version's record compares its events with these left out on both sides; every other
-    /// event, every face and every command must still match. None by default.
+    /// event, every face and every command must still match, and the record's own events,
+    /// bookkeeping included, must leave the state the replay reaches after every step. None by
+    /// default.
     fn is_bookkeeping(_event: &Self::Event) -> bool {
         false
     }

@@ -75,21 +75,28 @@ fn a_0_2_0_record_is_still_checked_event_by_event_outside_the_bookkeeping() {
 }
 
 #[test]
-fn bookkeeping_is_all_that_may_differ() {
-    // A 0.2.0 record with its frame bookkeeping stripped still replays: those events are exactly
-    // the ones compared out.
+fn bookkeeping_is_left_out_of_the_event_lists_but_not_out_of_the_state() {
+    // A 0.2.0 record with its frame snapshots stripped matches event for event once
+    // bookkeeping is left out, but its own events no longer leave the state the replay
+    // reaches: refused for that.
     let mut old = old_record();
     for e in &mut old.entries {
         e.events
             .retain(|ev| !matches!(ev, Event::SetTop { .. } | Event::SetFrame { .. }));
     }
-    Game::<Thrum>::replay(&old).expect("bookkeeping is compared out");
-    // And a record of 0.3.0 is compared whole: the same strip there is refused.
+    match Game::<Thrum>::replay(&old) {
+        Err(EngineError::Diverged { what, .. }) => assert!(what.contains("leave a different state"), "{what}"),
+        other => panic!("a stripped 0.2.0 record replayed: {:?}", other.is_ok()),
+    }
+    // A record of 0.3.0 is compared whole: the same strip there is an event that differs.
     let mut now = Record::<Thrum>::from_json(&fixture("thrum-duel-seed-7.json")).expect("reads");
     for e in &mut now.entries {
         e.events.retain(|ev| !matches!(ev, Event::FrameChanged { .. }));
     }
-    assert!(matches!(Game::<Thrum>::replay(&now), Err(EngineError::Diverged { .. })));
+    match Game::<Thrum>::replay(&now) {
+        Err(EngineError::Diverged { what, .. }) => assert!(what.starts_with("event "), "{what}"),
+        other => panic!("a stripped 0.3.0 record replayed: {:?}", other.is_ok()),
+    }
 }
 
 #[test]
@@ -103,4 +110,42 @@ fn a_record_of_a_version_not_listed_is_refused_with_the_versions_that_replay() {
         ),
         other => panic!("a 0.1.0 record was not refused: {:?}", other.is_ok()),
     }
+}
+
+#[test]
+fn a_0_2_0_record_whose_frame_snapshots_were_changed_is_refused_by_the_state_they_leave() {
+    // Bookkeeping is compared out of the event lists, yet the recorded events must still leave
+    // the state the replay reaches. Change the last snapshot of the attack in the command before
+    // the first trigger (the attack then waits under the trigger window) and stop there.
+    let mut old = old_record();
+    let i = old
+        .entries
+        .iter()
+        .position(|e| matches!(e.command, fray_thrum::command::Command::Trigger(_)))
+        .expect("the duel has a trigger")
+        - 1;
+    let last = old.entries[i]
+        .events
+        .iter_mut()
+        .rev()
+        .find_map(|e| match e {
+            Event::SetTop {
+                frame: fray_thrum::state::Frame::Use(u),
+            } => Some(u),
+            _ => None,
+        })
+        .expect("the attack moved on");
+    last.moved ^= 1 << 5;
+    old.entries.truncate(i + 1);
+    match Game::<Thrum>::replay(&old) {
+        Err(EngineError::Diverged { at, what }) => {
+            assert_eq!(at, format!("command {}", i + 1));
+            assert!(what.contains("leave a different state"), "{what}");
+        }
+        other => panic!("a changed snapshot replayed: {:?}", other.is_ok()),
+    }
+    // Unchanged, the same cut record replays.
+    let mut cut = old_record();
+    cut.entries.truncate(i + 1);
+    Game::<Thrum>::replay(&cut).expect("the cut record replays");
 }
