@@ -576,9 +576,10 @@ pub fn resume(
     };
     let words: Words = Rc::new(RefCell::new(Vec::new()));
     let input = open_input(&words)?;
-    let (save, record_json) = Save::resume(db, id, take_over)?;
+    let (mut save, record_json) = Save::resume(db, id, take_over)?;
     let name = format!("{}, game {}", db.display(), save.id);
     let mut game = saves::replay_json(&name, &record_json)?;
+    save.refresh_undone(&record_json);
     let shared = match (game.seed(), dice) {
         (Some(_), Some(_)) => {
             return Err(Fail::input(format!(

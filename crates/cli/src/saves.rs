@@ -243,6 +243,41 @@ impl Save {
         Ok((save, record))
     }
 
+    /// Makes the events of the undone commands again, as the current rules produce them, by
+    /// replaying them after `record` (the saved record `resume` returned). A game saved under an
+    /// earlier version of its rules that this one still replays keeps that version's events in
+    /// its undone commands, while a redo adds one to the resumed game's record, which replaying
+    /// made the current version's and compares in full. Left as they are when they do not
+    /// replay: a redo then says why.
+    pub fn refresh_undone(&mut self, record: &str) {
+        if self.undone.is_empty() {
+            return;
+        }
+        // Redone in order: the last undone comes back first.
+        let mut r = record.to_string();
+        for e in self.undone.iter().rev() {
+            match with_entry(&r, e) {
+                Ok(x) => r = x,
+                Err(_) => return,
+            }
+        }
+        let Ok(game) = replay_json("undone commands", &r) else {
+            return;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&game.record_json()) else {
+            return;
+        };
+        let Some(entries) = v.get("entries").and_then(|x| x.as_array()) else {
+            return;
+        };
+        let Some(redone) = entries.len().checked_sub(self.undone.len()).map(|k| &entries[k..]) else {
+            return;
+        };
+        for (e, new) in self.undone.iter_mut().rev().zip(redone) {
+            e.events = new["events"].to_string();
+        }
+    }
+
     /// Saves one step, with the position `game` is in after it; returns when it is on disk.
     fn step(&mut self, game: &dyn AnyGame, step: &Step<'_>) -> Result<(), Fail> {
         self.store
