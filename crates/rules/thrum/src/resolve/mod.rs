@@ -2,8 +2,9 @@
 //!
 //! Everything here goes through the engine's resolution kit: [`Cx`] hands out the state
 //! read-only and `emit` applies an event and records it, so the state changes only through
-//! `apply`; the resolution stack changes through `push`, `update`, `set_frame` and `pop` (Thrum's
-//! `Push`, `SetTop`, `SetFrame` and `Pop` events). Resolution is a loop ([`advance`], the
+//! `apply`; the resolution stack changes through `push`, `change` and `pop` (Thrum's `Push`,
+//! `FrameChanged` and `Pop` events: a frame moves on by a small change, never by a copy of the
+//! whole frame). Resolution is a loop ([`advance`], the
 //! engine's `settle` repeating one automatic step) over the resolution stack and the turn: the top frame (an ability use, a trigger window) is advanced until it
 //! needs a decision or finishes; with an empty stack, the turn moves on (start of turn, end of
 //! turn, next slot, next round) until a seat must decide or the combat ends.

@@ -209,12 +209,20 @@ pub(super) fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
             }
         }
         step += 1;
+        // Nothing in steps a and b ends the combat today; if something did, the automatic steps
+        // stop here, as they did between two steps.
+        if cx.s.outcome.is_some() {
+            return Ok(Flow::Go);
+        }
+        debug_assert!(
+            matches!(cx.s.stack.get(here), Some(Frame::StartOfTurn { .. })),
+            "a start-of-turn step took its frame off the stack"
+        );
         let depth = cx.s.stack.len();
         if depth != here + 1 {
             if depth > here + 1 {
                 cx.change(here, FrameChange::StartStep { step });
             }
-            // Else the combat ended and cleared the stack.
             return Ok(Flow::Go);
         }
     }
