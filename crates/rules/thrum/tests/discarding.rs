@@ -1,8 +1,8 @@
 //! The simulator resolves with a context that keeps no events (`Cx::discarding`), where Thrum
 //! moves each frame event's frame onto the stack instead of copying it (`apply_owned`). That
-//! must leave the state exactly as the context that keeps the events does. Both change frames
-//! where they lie (`Cx::change_top`), so the events kept must also rebuild that state when
-//! applied one by one.
+//! must leave the state exactly as the context that keeps the events does. Both make a frame's
+//! small changes where it lies (`Cx::change`), so the `FrameChanged` events kept must also
+//! rebuild that state when applied one by one.
 
 use fray_dice::{Prng, SeededDice};
 use fray_engine::text::TextRuleset;
