@@ -904,7 +904,7 @@ impl<'a> LevelReach<'a> {
             return;
         };
         let memo = PathMemo {
-            setup: std::sync::Arc::downgrade(&ctx.s.setup),
+            setup: ctx.s.setup.stamp(),
             extra_costs: ctx.s.options.extra_costs,
             ex: ctx.ex,
             from: map.pos_of(self.origin),
@@ -1005,12 +1005,12 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut PathScratch) -> T) -> T {
 }
 
 /// The last path search [`path_for`] ran, with everything its answer depends on: the map and
-/// its price tables (the setup, kept as a `Weak` so its address cannot be reused by another
-/// setup while remembered, and the `extra-costs` option), the squares' facts for the mover, its
+/// its price tables (the setup, by its [`crate::setup::Setup::stamp`], which no other setup
+/// value shares, and the `extra-costs` option), the squares' facts for the mover, its
 /// exemption, the two squares and the budget. A `move` is checked and then resolved on the same
 /// position, so the resolver finds the path the check found instead of searching again.
 struct PathMemo {
-    setup: std::sync::Weak<crate::setup::Setup>,
+    setup: u64,
     extra_costs: crate::options::ExtraCosts,
     ex: Exemption,
     from: Pos,
@@ -1023,7 +1023,7 @@ struct PathMemo {
 impl PathMemo {
     /// Whether this search is the one `ctx` would run from `from` to `to` within `budget`.
     fn answers(&self, ctx: &MoveCtx<'_>, from: Pos, to: Pos, budget: i16) -> bool {
-        std::ptr::eq(self.setup.as_ptr(), std::sync::Arc::as_ptr(&ctx.s.setup))
+        self.setup == ctx.s.setup.stamp()
             && self.extra_costs == ctx.s.options.extra_costs
             && self.ex == ctx.ex
             && self.from == from
@@ -1054,7 +1054,7 @@ pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<
         }
         let found = with_scratch(|sc| ctx.path(from, to, budget, sc));
         let old = m.replace(PathMemo {
-            setup: std::sync::Arc::downgrade(&s.setup),
+            setup: s.setup.stamp(),
             extra_costs: s.options.extra_costs,
             ex: ctx.ex,
             from,

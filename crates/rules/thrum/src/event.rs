@@ -197,8 +197,9 @@ pub enum Event {
         attr: Attr,
         /// The character's roll.
         roll: Rolled,
-        /// The environment's roll (opposed mode).
-        opposition: Option<Rolled>,
+        /// The environment's roll (opposed mode). Boxed, like the other large payloads, so
+        /// an event stays small to copy.
+        opposition: Option<Box<Rolled>>,
         /// The number to beat.
         against: i16,
         /// Whether it succeeded.
@@ -233,20 +234,21 @@ pub enum Event {
     },
     /// A frame is pushed on the resolution stack.
     Push {
-        /// The frame.
-        frame: Frame,
+        /// The frame (boxed: every event is as large as its largest kind, and most are a
+        /// few bytes, so the frame is kept out of line; the JSON is the same).
+        frame: Box<Frame>,
     },
     /// The top frame is replaced.
     SetTop {
         /// The new frame.
-        frame: Frame,
+        frame: Box<Frame>,
     },
     /// The frame at an index is replaced (a trigger changing the attack it answers).
     SetFrame {
         /// Stack index.
         index: u8,
         /// The new frame.
-        frame: Frame,
+        frame: Box<Frame>,
     },
     /// The top frame is popped.
     Pop,
@@ -293,10 +295,11 @@ pub enum Event {
         target: Cid,
         /// Ability.
         ability: AbilityId,
-        /// The attack roll (`None`: automatic success against a declined defence).
-        attack: Option<Rolled>,
+        /// The attack roll (`None`: automatic success against a declined defence). The rolls
+        /// are boxed so an event stays small to copy.
+        attack: Option<Box<Rolled>>,
         /// The defence roll (`None`: declined).
-        defence: Option<Rolled>,
+        defence: Option<Box<Rolled>>,
         /// The defence used.
         with: Defence,
         /// The result.
@@ -645,9 +648,9 @@ pub fn gauge(c: &Char, g: Gauge) -> i16 {
 #[inline]
 pub fn apply_owned(s: &mut State, e: Event) {
     match e {
-        Event::Push { frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Push(frame)),
-        Event::SetTop { frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Update(frame)),
-        Event::SetFrame { index, frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Set(index as usize, frame)),
+        Event::Push { frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Push(*frame)),
+        Event::SetTop { frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Update(*frame)),
+        Event::SetFrame { index, frame } => apply_frame_op_owned(&mut s.stack, FrameOp::Set(index as usize, *frame)),
         ref other => apply(s, other),
     }
 }
@@ -748,9 +751,9 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         // The resolution stack, through the engine's frame operations (see `Frames for Thrum`).
-        Event::Push { frame } => apply_frame_op(&mut s.stack, FrameOp::Push(frame)),
-        Event::SetTop { frame } => apply_frame_op(&mut s.stack, FrameOp::Update(frame)),
-        Event::SetFrame { index, frame } => apply_frame_op(&mut s.stack, FrameOp::Set(*index as usize, frame)),
+        Event::Push { frame } => apply_frame_op(&mut s.stack, FrameOp::Push(&**frame)),
+        Event::SetTop { frame } => apply_frame_op(&mut s.stack, FrameOp::Update(&**frame)),
+        Event::SetFrame { index, frame } => apply_frame_op(&mut s.stack, FrameOp::Set(*index as usize, &**frame)),
         Event::Pop => apply_frame_op(&mut s.stack, FrameOp::Pop),
         // A small change to one frame (see `FrameChanges for Thrum`).
         Event::FrameChanged { index, change } => {

@@ -209,13 +209,13 @@ impl Frames for Thrum {
 
     fn frame_event(op: FrameOp<Frame>) -> Event {
         match op {
-            FrameOp::Push(frame) => Event::Push { frame },
-            FrameOp::Update(frame) => Event::SetTop { frame },
+            FrameOp::Push(frame) => Event::Push { frame: Box::new(frame) },
+            FrameOp::Update(frame) => Event::SetTop { frame: Box::new(frame) },
             // Only ability uses are replaced by index, and they sit below `trigger-depth-limit`
             // (a `u8`), so the index always fits (the same `as u8` as before the kit).
             FrameOp::Set(index, frame) => Event::SetFrame {
                 index: index as u8,
-                frame,
+                frame: Box::new(frame),
             },
             FrameOp::Pop => Event::Pop,
         }

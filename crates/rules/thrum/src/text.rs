@@ -201,7 +201,7 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
             with,
             verdict,
         } => {
-            let a = attack.as_ref().map_or("automatic".to_string(), roll_text);
+            let a = attack.as_deref().map_or("automatic".to_string(), roll_text);
             let d = match defence {
                 Some(d) => format!("{} {}", cap(with.name()), roll_text(d)),
                 None => "no defence".to_string(),

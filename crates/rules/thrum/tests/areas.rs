@@ -127,7 +127,10 @@ fn shape(ev: &[Event]) -> Vec<(i16, i16)> {
     let mut v: Vec<(i16, i16)> = ev
         .iter()
         .find_map(|e| match e {
-            Event::Push { frame: Frame::Use(u) } => Some(u.shape.iter().map(|p| (p.x, p.y)).collect()),
+            Event::Push { frame } => match &**frame {
+                Frame::Use(u) => Some(u.shape.iter().map(|p| (p.x, p.y)).collect()),
+                _ => None,
+            },
             _ => None,
         })
         .expect("an ability use");

@@ -166,7 +166,7 @@ fn contest(ev: &[Event]) -> (Option<Rolled>, Option<Rolled>, Verdict) {
                 defence,
                 verdict,
                 ..
-            } => Some((*attack, *defence, *verdict)),
+            } => Some((attack.as_deref().copied(), defence.as_deref().copied(), *verdict)),
             _ => None,
         })
         .collect();

@@ -51,7 +51,7 @@ fn contest(ev: &[Event]) -> (Rolled, Rolled) {
                 attack: Some(a),
                 defence: Some(d),
                 ..
-            } => Some((*a, *d)),
+            } => Some((**a, **d)),
             _ => None,
         })
         .collect();

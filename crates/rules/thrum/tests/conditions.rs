@@ -109,7 +109,7 @@ fn contest(t: &T) -> (Option<Rolled>, Option<Rolled>, Defence, Verdict) {
                 with,
                 verdict,
                 ..
-            } => Some((*attack, *defence, *with, *verdict)),
+            } => Some((attack.as_deref().copied(), defence.as_deref().copied(), *with, *verdict)),
             _ => None,
         })
         .collect();

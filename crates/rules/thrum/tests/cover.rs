@@ -94,7 +94,7 @@ fn game(rows: &[String], a_at: &str, a_extra: &str, b_at: &str, others: &[(&str,
 fn attack(ev: &[Event]) -> Rolled {
     ev.iter()
         .find_map(|e| match e {
-            Event::Contest { attack: Some(a), .. } => Some(*a),
+            Event::Contest { attack: Some(a), .. } => Some(**a),
             _ => None,
         })
         .expect("an attack roll")

@@ -76,7 +76,7 @@ fn contests_of(t: &T) -> Vec<(Option<Rolled>, Option<Rolled>, Defence, Verdict)>
                 with,
                 verdict,
                 ..
-            } => Some((*attack, *defence, *with, *verdict)),
+            } => Some((attack.as_deref().copied(), defence.as_deref().copied(), *with, *verdict)),
             _ => None,
         })
         .collect()

@@ -61,7 +61,7 @@ fn panic_rolls(ev: &[Event]) -> Vec<(Rolled, i16, bool)> {
 fn defence(ev: &[Event]) -> Rolled {
     ev.iter()
         .find_map(|e| match e {
-            Event::Contest { defence: Some(d), .. } => Some(*d),
+            Event::Contest { defence: Some(d), .. } => Some(**d),
             _ => None,
         })
         .expect("a contest with a defence roll")

@@ -94,7 +94,7 @@ fn next_round(t: &mut T) {
 fn attack(ev: &[Event]) -> Rolled {
     ev.iter()
         .find_map(|e| match e {
-            Event::Contest { attack: Some(a), .. } => Some(*a),
+            Event::Contest { attack: Some(a), .. } => Some(**a),
             _ => None,
         })
         .expect("an attack roll")

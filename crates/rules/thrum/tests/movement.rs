@@ -367,7 +367,7 @@ fn thr_r64_the_drop_roll_uses_end_or_ref_against_2d6_plus_the_drop() {
     t.cmd("step e roll end");
     assert_eq!(drop_rolls(&t.last), vec![(Attr::End, 10, 9, true)]);
     let opposition = t.last.iter().find_map(|e| match e {
-        Event::DropRolled { opposition, .. } => *opposition,
+        Event::DropRolled { opposition, .. } => opposition.as_deref().copied(),
         _ => None,
     });
     assert_eq!(opposition.map(|o| (o.modifier, o.total)), Some((3, 9)));

@@ -21,7 +21,7 @@ fn rolls(t: &T, ev: &[Event]) -> Vec<(String, Rolled, Rolled, Verdict)> {
                 defence: Some(d),
                 verdict,
                 ..
-            } => Some((t.s().info(*target).id.clone(), *a, *d, *verdict)),
+            } => Some((t.s().info(*target).id.clone(), **a, **d, *verdict)),
             _ => None,
         })
         .collect()

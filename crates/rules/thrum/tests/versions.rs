@@ -129,9 +129,10 @@ fn a_0_2_0_record_whose_frame_snapshots_were_changed_is_refused_by_the_state_the
         .iter_mut()
         .rev()
         .find_map(|e| match e {
-            Event::SetTop {
-                frame: fray_thrum::state::Frame::Use(u),
-            } => Some(u),
+            Event::SetTop { frame } => match &mut **frame {
+                fray_thrum::state::Frame::Use(u) => Some(u),
+                _ => None,
+            },
             _ => None,
         })
         .expect("the attack moved on");

@@ -171,10 +171,8 @@ pub(super) fn terrain_lines(
     p: Pos,
     pick: impl Fn(&crate::ability::TerrainSpec, &TerrainInst) -> Vec<Line>,
 ) -> R {
-    // The book is fixed: its specs are read through a handle on the setup, not copied.
-    let setup = Arc::clone(&cx.s.setup);
     let acts = |s: &State, t: &TerrainInst| {
-        setup
+        s.setup
             .book
             .get(t.ability)
             .terrain
@@ -186,6 +184,9 @@ pub(super) fn terrain_lines(
     let Some(first) = cx.s.terrain.iter().position(|t| acts(&cx.s, t)) else {
         return Ok(());
     };
+    // The book is fixed: its specs are read through a handle on the setup, not copied (the
+    // handle, a clone of the setup's `Arc`, is taken only once an effect acts).
+    let setup = Arc::clone(&cx.s.setup);
     let effects = cx.s.terrain[first..].to_vec();
     for t in &effects {
         let Some(spec) = setup.book.get(t.ability).terrain.as_ref() else {
@@ -238,11 +239,11 @@ pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
     // Start-of-turn passives (Jittery) apply by themselves.
     let passives: crate::inline::Inline<crate::ability::AbilityId, 8> = triggered_abilities(&cx.s, who).collect();
     for &id in &passives {
-        let setup = Arc::clone(&cx.s.setup);
-        let ab = setup.book.get(id);
-        let Some(tr) = &ab.trigger else { continue };
-        let TriggerOn::StartOfTurn { adjacent_foe } = tr.on else {
-            continue;
+        // Only a start-of-turn passive goes on (the ability is held, through a clone of the
+        // setup's `Arc`, only for one that acts).
+        let adjacent_foe = match cx.s.setup.book.get(id).trigger.as_ref().map(|tr| &tr.on) {
+            Some(TriggerOn::StartOfTurn { adjacent_foe }) => *adjacent_foe,
+            _ => continue,
         };
         if adjacent_foe
             && cx.s.ch(who).pos.is_none_or(|p| {
@@ -255,6 +256,10 @@ pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
         {
             continue;
         }
+        let setup = Arc::clone(&cx.s.setup);
+        let Some(tr) = &setup.book.get(id).trigger else {
+            continue;
+        };
         let u = synthetic_use(cx, who, id);
         for r in &tr.reaction {
             if let Reaction::Lines(lines) = r {

@@ -40,20 +40,25 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         target: act.target.clone(),
         overexert: act.overexert,
     });
-    let setup = Arc::clone(&cx.s.setup);
-    let a = setup.book.get(act.ability);
+    // What the steps below read of the ability, read first (holding the ability while the
+    // state changes would take a clone of the setup's `Arc`).
+    let a = cx.s.setup.book.get(act.ability);
+    let overexert_cost = act
+        .overexert
+        .and_then(|i| a.overexert.get(i as usize))
+        .map(|o| o.stress.unwrap_or(cx.s.options.overexert_stress));
+    let (is_attack, nova) = (a.is_attack(), a.nova);
     // Overexert: declared and paid before any roll (THR-R133).
-    if let Some(o) = act.overexert.and_then(|i| a.overexert.get(i as usize)) {
-        let cost = o.stress.unwrap_or(cx.s.options.overexert_stress);
+    if let Some(cost) = overexert_cost {
         let id = cx.s.uses;
         deal(cx, user, Gauge::Stress, cost, Some(user), id);
     }
-    if a.is_attack() && !cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
+    if is_attack && !cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
         let id = cx.s.uses;
         add_condition(cx, user, Cond::Dazed, id);
     }
     // Nova: Potential is spent on use, once per combat (THR-R226).
-    if let Some(nv) = a.nova
+    if let Some(nv) = nova
         && let Some(n) = cx.s.ch(user).nova.iter().find(|n| n.ability == act.ability).copied()
     {
         cx.emit(Event::NovaSpent {
@@ -196,8 +201,9 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
     let (user, ability, stage, index, post) = (top.user, top.ability, top.stage, top.index, top.post);
     let n = top.targets.len();
     let depth = cx.s.stack.len() - 1;
-    let setup = Arc::clone(&cx.s.setup);
-    let a = setup.book.get(ability);
+    // The ability is looked up where a stage reads it, not held across the stage: holding it
+    // while the state changes would take a clone of the setup's `Arc`, an atomic count up and
+    // down on every step of every use.
     // A user who left the fight (a GM ruling) stops its ability.
     if !cx.s.ch(user).present() && stage != UseStage::Finish {
         cursor(cx, depth, UseStage::Finish, index as usize, post);
@@ -217,7 +223,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     i += 1;
                     continue;
                 }
-                let options = calc::defences(&cx.s, t, a);
+                let options = calc::defences(&cx.s, t, cx.s.setup.book.get(ability));
                 if cx.s.ch(t).incapacitated && !cx.s.options.incapacitated_may_defend {
                     cx.emit(Event::DefenceChosen {
                         who: t,
@@ -228,7 +234,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                     continue;
                 }
                 if options.len() == 1 {
-                    let why = only_defence(&cx.s, t, a);
+                    let why = only_defence(&cx.s, t, cx.s.setup.book.get(ability));
                     cx.emit(Event::DefenceChosen {
                         who: t,
                         defence: options[0],
@@ -257,7 +263,7 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
             cursor(cx, depth, stage, i + 1, post);
             let mut skipped = Vec::new();
             let candidates = match cx.s.stack.last() {
-                Some(Frame::Use(u)) => trigger_candidates(&cx.s, u, a, t, &mut skipped),
+                Some(Frame::Use(u)) => trigger_candidates(&cx.s, u, cx.s.setup.book.get(ability), t, &mut skipped),
                 _ => Candidates::new(),
             };
             // Triggers whose condition held but that are not offered are logged with the reason.
@@ -617,8 +623,8 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
                     user,
                     target: t,
                     ability: u.ability,
-                    attack: Some(r),
-                    defence: Some(dr),
+                    attack: Some(Box::new(r)),
+                    defence: Some(Box::new(dr)),
                     with: d,
                     verdict: Verdict::DefenderSuccess,
                 });
@@ -634,8 +640,8 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         user,
         target: t,
         ability: u.ability,
-        attack,
-        defence,
+        attack: attack.map(Box::new),
+        defence: defence.map(Box::new),
         with: d,
         verdict,
     });
@@ -665,8 +671,9 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     };
     let (t, user) = (u.targets[i], u.user);
     let Some(verdict) = u.verdicts[i] else { return Ok(()) };
-    let setup = Arc::clone(&cx.s.setup);
-    let a = setup.book.get(u.ability);
+    // The one fact read of the ability (holding the ability itself while the state changes
+    // would take a clone of the setup's `Arc`).
+    let finisher = cx.s.setup.book.get(u.ability).finisher;
     let d = u.defences[i].unwrap_or(Defence::Decline);
     let mods = u.mods[i];
     if d == Defence::Evasion && verdict != Verdict::DefenderCritical && cx.s.options.vulnerable_after_lines {
@@ -709,7 +716,7 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         buff_keep_prompt(cx, t)?;
     }
     // Finisher (THR-R117, THR-R118): first of all.
-    if a.finisher
+    if finisher
         && (verdict.hit() || cx.s.options.finisher_on_miss)
         && cx.s.ch(t).exhausted()
         && !cx.s.ch(t).incapacitated
@@ -757,21 +764,24 @@ fn finish_use(cx: &mut Cx, depth: usize) -> R {
         return Ok(());
     };
     let u = top.head();
-    let setup = Arc::clone(&cx.s.setup);
-    let a = setup.book.get(u.ability);
+    // What the steps below read of the ability, read first (holding the ability while the
+    // state changes would take a clone of the setup's `Arc`; placing a Terrain Effect, the one
+    // step that needs the whole ability, takes that clone).
+    let a = cx.s.setup.book.get(u.ability);
+    let (recover, is_attack, places_terrain) = (a.recover, a.is_attack(), a.terrain.is_some());
     let user = u.user;
     // Read off the frame as it stands now, and only where a step below needs it: whether a
     // foe was aimed at (drafted Hidden), and the whole use (placing a Terrain Effect).
     let enemy_aimed_at = cx.s.options.draft_hidden && top.targets.iter().any(|&t| cx.s.enemies(user, t));
-    let terrain_use = a.terrain.is_some().then(|| top.clone());
-    if a.recover && cx.s.ch(user).status(XStatus::Burning) > 0 {
+    let terrain_use = places_terrain.then(|| top.clone());
+    if recover && cx.s.ch(user).status(XStatus::Burning) > 0 {
         cx.emit(Event::Status {
             who: user,
             status: XStatus::Burning,
             x: 0,
         }); // THR-R205
     }
-    if a.is_attack() && cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
+    if is_attack && cx.s.options.hamstrung_after_attack && cx.s.ch(user).status(XStatus::Hamstrung) > 0 {
         add_condition(cx, user, Cond::Dazed, u.id); // THR-R206
     }
     // A Hidden user that aimed at a foe is seen now: the ability itself was still used from
@@ -787,14 +797,15 @@ fn finish_use(cx: &mut Cx, depth: usize) -> R {
     if let Some(full) = &terrain_use
         && cx.s.ch(user).present()
     {
-        place_terrain(cx, full, a);
+        let setup = Arc::clone(&cx.s.setup);
+        place_terrain(cx, full, setup.book.get(u.ability));
     }
     // Exhaustion is judged after the Action's lines: Recover taking Load 4 back to Tolerance 3
     // leaves the user not Exhausted, so no roll (THR-R201).
     if u.is_action
         && cx.s.ch(user).able()
         && cx.s.ch(user).exhausted()
-        && (cx.s.options.incapacity_after_any_action || a.is_attack())
+        && (cx.s.options.incapacity_after_any_action || is_attack)
     {
         fixed_roll(cx, user, FixedKind::Incapacity)?; // THR-R166
     }

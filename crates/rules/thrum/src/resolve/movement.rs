@@ -228,7 +228,7 @@ fn drop_roll(cx: &mut Cx, who: Cid, attr: Attr, level: i16) -> R<bool> {
         who,
         attr,
         roll,
-        opposition,
+        opposition: opposition.map(Box::new),
         against,
         passed,
     });

@@ -163,7 +163,11 @@ pub fn contests(ev: &[Event]) -> Vec<(i16, Option<i16>, fray_thrum::event::Verdi
                 defence,
                 verdict,
                 ..
-            } => Some((attack.map_or(0, |a| a.total), defence.map(|d| d.total), *verdict)),
+            } => Some((
+                attack.as_ref().map_or(0, |a| a.total),
+                defence.as_ref().map(|d| d.total),
+                *verdict,
+            )),
             _ => None,
         })
         .collect()
