@@ -109,6 +109,27 @@ impl<'a, R: Ruleset> Cx<'a, R> {
         out.push(event);
     }
 
+    /// Emits an event that changes nothing in the state (a record of a roll, a message),
+    /// built by `event` only when something keeps or watches it: a context that keeps no
+    /// events counts it and builds nothing, so a large record (a roll's dice) costs the
+    /// simulator nothing. The ruleset's `apply` must leave the state as it is for such an
+    /// event (debug builds check it in the contexts that skip it).
+    #[inline]
+    pub fn note(&mut self, event: impl FnOnce() -> R::Event) {
+        if self.out.is_none() && self.observer.is_none() {
+            self.count += 1;
+            #[cfg(debug_assertions)]
+            {
+                let e = event();
+                let before = self.s.0.clone();
+                R::apply(self.s.0, &e);
+                debug_assert!(*self.s.0 == before, "a noted event changed the state: {e:?}");
+            }
+            return;
+        }
+        self.emit(event());
+    }
+
     /// The state (the same as `&*cx.s`).
     pub fn state(&self) -> &R::State {
         self.s.0
@@ -150,6 +171,15 @@ pub trait Frames: Ruleset {
     /// of an `Update` or a `Set` does nothing but replace the frame, so changing it in place
     /// leaves the same state.
     fn frames_mut(_state: &mut Self::State) -> Option<&mut [Self::Frame]> {
+        None
+    }
+    /// The stack itself, to push onto and pop from in place: lets [`Cx::push`] and [`Cx::pop`]
+    /// in a context that keeps no events (and so has no observer) change the stack directly
+    /// instead of building the frame event and applying it, which for a large frame means
+    /// moving it through the event. `None` (the default) always goes through the event. Give
+    /// it only when applying the frame event of a `Push` does nothing but push the frame and
+    /// that of a `Pop` nothing but pop the top one, so both ways leave the same state.
+    fn stack_mut(_state: &mut Self::State) -> Option<&mut Vec<Self::Frame>> {
         None
     }
 }
@@ -249,13 +279,23 @@ impl<R: Frames> Cx<'_, R> {
         R::frames(&self.s).len()
     }
 
-    /// Pushes a frame, unless the stack is already [`Frames::MAX_DEPTH`] deep.
+    /// Pushes a frame, unless the stack is already [`Frames::MAX_DEPTH`] deep (directly onto
+    /// the stack, with no event built, in a context that keeps none when the ruleset gives
+    /// [`Frames::stack_mut`]).
     pub fn push(&mut self, frame: R::Frame) -> Result<(), EngineError> {
         if self.depth() >= R::MAX_DEPTH {
             return Err(EngineError::Bug(format!(
                 "the resolution stack would grow beyond {} frames: a chain of triggers that never ends",
                 R::MAX_DEPTH
             )));
+        }
+        if self.out.is_none()
+            && self.observer.is_none()
+            && let Some(stack) = R::stack_mut(self.s.0)
+        {
+            self.count += 1;
+            stack.push(frame);
+            return Ok(());
         }
         self.emit(R::frame_event(FrameOp::Push(frame)));
         Ok(())
@@ -352,8 +392,16 @@ impl<R: Frames> Cx<'_, R> {
         self.emit(R::frame_event(op(frame)));
     }
 
-    /// Removes the top frame.
+    /// Removes the top frame (directly, like [`Cx::push`], where [`Frames::stack_mut`] allows).
     pub fn pop(&mut self) {
+        if self.out.is_none()
+            && self.observer.is_none()
+            && let Some(stack) = R::stack_mut(self.s.0)
+        {
+            self.count += 1;
+            stack.pop();
+            return;
+        }
         self.emit(R::frame_event(FrameOp::Pop));
     }
 }

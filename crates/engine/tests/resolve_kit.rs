@@ -38,6 +38,8 @@ enum Ev {
     Add(usize, u32),
     Tick,
     Stuck,
+    /// A record that changes nothing (emitted with `Cx::note`).
+    Note(u32),
 }
 
 impl Frames for Countdown {
@@ -55,6 +57,9 @@ impl Frames for Countdown {
         }
     }
     fn frames_mut(s: &mut St) -> Option<&mut [u32]> {
+        Some(&mut s.stack)
+    }
+    fn stack_mut(s: &mut St) -> Option<&mut Vec<u32>> {
         Some(&mut s.stack)
     }
 }
@@ -142,6 +147,7 @@ impl Ruleset for Countdown {
             }
             Ev::Tick => s.ticks += 1,
             Ev::Stuck => s.stuck = true,
+            Ev::Note(_) => {}
         }
     }
     fn outcome(_: &St) -> Option<Outcome> {
@@ -359,4 +365,96 @@ fn a_small_change_is_one_small_event_and_the_same_state_in_every_context() {
         Countdown::apply(&mut replayed, &e);
     }
     assert_eq!(replayed, kept);
+}
+
+#[test]
+fn pushing_and_popping_in_place_leaves_the_state_and_count_the_events_would() {
+    let ops = |cx: &mut Cx<'_, Countdown>| -> Result<(), EngineError> {
+        cx.push(3)?;
+        cx.push(4)?;
+        cx.pop();
+        cx.push(5)?;
+        // Popping an empty stack does nothing, as the `Pop` event does.
+        cx.pop();
+        cx.pop();
+        cx.pop();
+        cx.push(6)
+    };
+    let mut dice = SeededDice::for_stream(1, 0);
+    let (mut kept, mut out) = (St::default(), Vec::new());
+    let mut cx: Cx<'_, Countdown> = Cx::new(&mut kept, &mut dice, &mut out);
+    ops(&mut cx).expect("within the depth limit");
+    let count = cx.emitted_count();
+    assert_eq!(
+        out,
+        vec![
+            Ev::Push(3),
+            Ev::Push(4),
+            Ev::Pop,
+            Ev::Push(5),
+            Ev::Pop,
+            Ev::Pop,
+            Ev::Pop,
+            Ev::Push(6)
+        ]
+    );
+    assert_eq!(kept.stack, vec![6]);
+
+    // Keeping nothing, the frames go onto the stack and off it directly: no event is built,
+    // the state and the count come out the same.
+    let mut dropped = St::default();
+    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut dropped, &mut dice);
+    ops(&mut cx).expect("within the depth limit");
+    assert_eq!(cx.emitted_count(), count);
+    assert!(cx.emitted().is_empty());
+    assert_eq!(dropped, kept);
+
+    // The depth limit holds in place too.
+    let mut deep = St::default();
+    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut deep, &mut dice);
+    for i in 0..5 {
+        cx.push(i).expect("within the depth limit");
+    }
+    assert!(matches!(cx.push(9), Err(EngineError::Bug(_))));
+    assert_eq!(deep.stack, vec![0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn a_note_is_built_only_where_it_is_kept_or_watched_and_always_counted() {
+    let built = std::cell::Cell::new(0);
+    let notes = |cx: &mut Cx<'_, Countdown>| {
+        cx.note(|| {
+            built.set(built.get() + 1);
+            Ev::Note(1)
+        });
+        cx.emit(Ev::Tick);
+        cx.note(|| {
+            built.set(built.get() + 1);
+            Ev::Note(2)
+        });
+    };
+    let mut dice = SeededDice::for_stream(1, 0);
+    let (mut kept, mut out) = (St::default(), Vec::new());
+    let mut cx: Cx<'_, Countdown> = Cx::new(&mut kept, &mut dice, &mut out);
+    notes(&mut cx);
+    assert_eq!(cx.emitted_count(), 3);
+    assert_eq!(out, vec![Ev::Note(1), Ev::Tick, Ev::Note(2)]);
+    assert_eq!(built.get(), 2);
+
+    let (mut watched, mut out, mut watch) = (St::default(), Vec::new(), Watch::default());
+    let mut cx: Cx<'_, Countdown> = Cx::observed(&mut watched, &mut dice, &mut out, &mut watch);
+    notes(&mut cx);
+    assert_eq!(out, vec![Ev::Note(1), Ev::Tick, Ev::Note(2)]);
+    assert_eq!(watch.seen.len(), 3);
+    assert_eq!(watched, kept);
+
+    // Keeping nothing, a note is counted (so `settle` sees the step did something) and, in a
+    // release build, never built (a debug build builds it to check it changes nothing).
+    built.set(0);
+    let mut dropped = St::default();
+    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut dropped, &mut dice);
+    notes(&mut cx);
+    assert_eq!(cx.emitted_count(), 3);
+    assert_eq!(dropped, kept);
+    assert_eq!(built.get(), if cfg!(debug_assertions) { 2 } else { 0 });
 }

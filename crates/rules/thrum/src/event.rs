@@ -655,7 +655,10 @@ pub fn apply_owned(s: &mut State, e: Event) {
     }
 }
 
-/// Applies one event to the state.
+/// Applies one event to the state. The records that change nothing here (the rolls of a
+/// contest, a Panic, Incapacity or drop roll, a drift, a roll-off, the end of a round, a target
+/// that left an Area) are emitted with `Cx::note`, which skips them where no event is kept:
+/// they must stay no-ops.
 pub fn apply(s: &mut State, e: &Event) {
     match e {
         Event::InitiativeRolled { who, roll } => s.chars[*who as usize].initiative = roll.total,

@@ -207,6 +207,11 @@ impl Frames for Thrum {
         Some(&mut s.stack)
     }
 
+    /// `Push` and `Pop` only push and pop (see `event::apply`).
+    fn stack_mut(s: &mut State) -> Option<&mut Vec<Frame>> {
+        Some(&mut s.stack)
+    }
+
     fn frame_event(op: FrameOp<Frame>) -> Event {
         match op {
             FrameOp::Push(frame) => Event::Push { frame: Box::new(frame) },
@@ -290,7 +295,7 @@ fn rolloff(cx: &mut Cx, group: &mut Vec<Cid>) -> Result<(), EngineError> {
             fray_dice::Keep::All,
             &format_args!("{name}'s Initiative roll-off"),
         )?;
-        cx.emit(Event::RollOff { who, roll: r });
+        cx.note(|| Event::RollOff { who, roll: r });
         rolled.push((r.total, who));
     }
     rolled.sort_by_key(|r| std::cmp::Reverse(r.0));

@@ -570,7 +570,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         && cx.s.options.area_leavers == AreaLeavers::Spared
         && cx.s.ch(t).pos.is_some_and(|p| !full.shape.contains(&p))
     {
-        cx.emit(Event::LeftArea { who: t });
+        cx.note(|| Event::LeftArea { who: t });
         return Ok(());
     }
     let setup = Arc::clone(&cx.s.setup);
@@ -619,7 +619,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
             let dnet = dt.net(&cx.s);
             let dr = roll2d6(cx, dnet, dm, &format_args!("{tname}'s {} roll", d.name()))?;
             if r.total == dr.total && cx.s.options.tie_rule == TieRule::Reroll {
-                cx.emit(Event::Contest {
+                cx.note(|| Event::Contest {
                     user,
                     target: t,
                     ability: u.ability,
@@ -636,7 +636,7 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
             break (Some(r), Some(dr), v);
         }
     };
-    cx.emit(Event::Contest {
+    cx.note(|| Event::Contest {
         user,
         target: t,
         ability: u.ability,

@@ -134,7 +134,7 @@ pub(super) fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R 
         // Without the draft's drift, a step that does not roll 7 is simply lost.
         let draft = cx.s.options.draft_disoriented;
         let actual = if draft { dir.rotate_cw(shift) } else { dir };
-        cx.emit(Event::Drifted {
+        cx.note(|| Event::Drifted {
             who,
             roll: r.roll,
             intended: dir,
@@ -224,7 +224,7 @@ fn drop_roll(cx: &mut Cx, who: Cid, attr: Attr, level: i16) -> R<bool> {
         EnvironmentRoll::FixedTarget => (None, 7 + level),
     };
     let passed = roll.total > against;
-    cx.emit(Event::DropRolled {
+    cx.note(|| Event::DropRolled {
         who,
         attr,
         roll,

@@ -65,7 +65,7 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
             let load = cx.s.ch(who).stress;
             // THR-R163: a total equal to the Stress Load (3 against 3) fails.
             let passed = roll.total > load;
-            cx.emit(Event::PanicRolled {
+            cx.note(|| Event::PanicRolled {
                 who,
                 roll,
                 load,
@@ -80,7 +80,7 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
             let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Incapacity Roll"))?;
             let load = cx.s.ch(who).fatigue;
             let passed = roll.total > load;
-            cx.emit(Event::IncapacityRolled {
+            cx.note(|| Event::IncapacityRolled {
                 who,
                 roll,
                 load,
@@ -330,7 +330,7 @@ pub(super) fn next_slot(cx: &mut Cx) -> R {
     if cx.s.order.round_over() {
         let round = cx.s.round;
         // THR-R8: the end-of-round event fires after the last turn of the round.
-        cx.emit(Event::RoundEnded { round });
+        cx.note(|| Event::RoundEnded { round });
         // Round Zero is not a round of fighting: it earns no Potential.
         if round >= 1 {
             for c in cx.s.ids().collect::<Vec<_>>() {
