@@ -831,7 +831,9 @@ pub fn apply(s: &mut State, e: &Event) {
             s.order.deactivate(*who);
         }
         Event::Joined { info } => {
-            Arc::make_mut(&mut s.setup).chars.push((**info).clone());
+            let setup = Arc::make_mut(&mut s.setup);
+            setup.chars.push((**info).clone());
+            setup.combatants_changed();
             s.chars.push(Char::new(info));
         }
         Event::OrderJoined { who, key, this_round } => {

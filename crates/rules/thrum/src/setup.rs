@@ -235,6 +235,39 @@ impl Setup {
         slot.get_or_init(|| crate::check::step_prices(self.steps(), self.map.len(), extra))
     }
 
+    /// The Passives of combatant `who` that have a trigger, in the order of its abilities
+    /// (worked out for every combatant on first use, so asking which abilities may answer an
+    /// attack does not look up each ability of each combatant every time; a combatant joining
+    /// starts the list afresh, see [`Setup::combatants_changed`]).
+    pub fn triggered_passives(&self, who: Cid) -> &[AbilityId] {
+        let all = self.steps.5.get_or_init(|| {
+            self.chars
+                .iter()
+                .map(|c| {
+                    c.abilities
+                        .iter()
+                        .copied()
+                        .filter(|&id| {
+                            let a = self.book.get(id);
+                            a.kind == Kind::Passive && a.trigger.is_some()
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+        debug_assert_eq!(
+            all.len(),
+            self.chars.len(),
+            "a combatant joined without combatants_changed"
+        );
+        all.get(usize::from(who)).map_or(&[], Vec::as_slice)
+    }
+
+    /// Forgets what was worked out from the combatants: call after changing `chars`.
+    pub fn combatants_changed(&mut self) {
+        self.steps.5 = std::sync::OnceLock::new();
+    }
+
     /// The Basic Combat Abilities of the book, in book order (built on first use; the book does
     /// not change once the encounter is loaded).
     pub fn basics(&self) -> &[crate::ability::AbilityId] {
@@ -261,9 +294,9 @@ impl Setup {
 }
 
 /// A [`Setup`]'s step tables, built from its map the first time a search needs them, the
-/// list of its book's Basic Combat Abilities, the map's cover masks and the setup's
-/// [`Stamp`]. Two are always equal: they follow from the map and the book, which are compared
-/// on their own.
+/// list of its book's Basic Combat Abilities, the map's cover masks, the setup's [`Stamp`] and
+/// each combatant's Passives with a trigger. Two are always equal: they follow from the map,
+/// the book and the combatants, which are compared on their own.
 #[derive(Clone, Debug, Default)]
 pub struct Steps(
     std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>,
@@ -271,6 +304,7 @@ pub struct Steps(
     std::sync::OnceLock<Vec<crate::ability::AbilityId>>,
     std::sync::OnceLock<crate::calc::CoverMasks>,
     Stamp,
+    std::sync::OnceLock<Vec<Vec<crate::ability::AbilityId>>>,
 );
 
 /// A number that tells one [`Setup`] value from every other made in this process: a new

@@ -402,17 +402,8 @@ fn tr_range(s: &State, h: Cid, ab: &Ability) -> i16 {
 // THR-R39: outside its own turn a character acts only by defending or through these: its
 // current Stance's Triggered Effect (and, THR-R40, its Passives with a Trigger).
 pub(super) fn triggered_abilities(s: &State, h: Cid) -> impl Iterator<Item = crate::ability::AbilityId> + '_ {
-    let stance = s.ch(h).stance;
-    let passives = s
-        .info(h)
-        .abilities
-        .iter()
-        .copied()
-        .filter(move |id| s.setup.book.get(*id).kind == Kind::Passive);
-    stance
-        .into_iter()
-        .chain(passives)
-        .filter(move |id| s.setup.book.get(*id).trigger.is_some())
+    let stance = s.ch(h).stance.filter(|id| s.setup.book.get(*id).trigger.is_some());
+    stance.into_iter().chain(s.setup.triggered_passives(h).iter().copied())
 }
 
 fn step_window(cx: &mut Cx) -> Flow {
