@@ -242,7 +242,7 @@ pub fn apply_frame_op_owned<F>(stack: &mut Vec<F>, op: FrameOp<F>) {
             }
         }
         FrameOp::Pop => {
-            stack.pop();
+            pop_in_place(stack);
         }
     }
 }
@@ -263,8 +263,16 @@ pub fn apply_frame_op<F: Clone>(stack: &mut Vec<F>, op: FrameOp<&F>) {
             }
         }
         FrameOp::Pop => {
-            stack.pop();
+            pop_in_place(stack);
         }
+    }
+}
+
+/// Drops the top frame where it lies (`Vec::pop` would move it out first: a copy of a large
+/// frame for nothing).
+fn pop_in_place<F>(stack: &mut Vec<F>) {
+    if let Some(n) = stack.len().checked_sub(1) {
+        stack.truncate(n);
     }
 }
 
@@ -399,7 +407,7 @@ impl<R: Frames> Cx<'_, R> {
             && let Some(stack) = R::stack_mut(self.s.0)
         {
             self.count += 1;
-            stack.pop();
+            pop_in_place(stack);
             return;
         }
         self.emit(R::frame_event(FrameOp::Pop));
