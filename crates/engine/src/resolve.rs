@@ -4,6 +4,10 @@
 //!   [`Cx::emit`], which applies the event with [`Ruleset::apply`], tells an optional
 //!   [`Observer`] (the text layer describes each event as it happens, against the state before
 //!   and after it, instead of applying the events a second time on a copy), and records it.
+//!   The frame operations below and [`Cx::note`] take shortcuts that leave exactly the state
+//!   (and the events) `emit` would: a frame changed where it lies ([`Frames::frames_mut`],
+//!   [`Cx::change`]), pushed or popped in place where no event is kept ([`Frames::stack_mut`]),
+//!   a record that changes nothing not built where it is not kept.
 //! - [`Frames`] + [`Cx::push`], [`Cx::update`], [`Cx::set_frame`], [`Cx::pop`]: a resolution
 //!   stack kept in the state and changed by the ruleset's own frame events, with one depth limit
 //!   ([`Frames::MAX_DEPTH`]) against runaway chains of triggers.
@@ -15,8 +19,8 @@ use crate::{EngineError, Ruleset};
 use fray_dice::Dice;
 use std::ops::Deref;
 
-/// Read-only access to the state inside a [`Cx`]: it dereferences to the state, but only
-/// [`Cx::emit`] can change it.
+/// Read-only access to the state inside a [`Cx`]: it dereferences to the state, but only the
+/// context's own methods ([`Cx::emit`] and the shortcuts that leave the same state) change it.
 pub struct Ro<'a, S>(&'a mut S);
 
 impl<S> Deref for Ro<'_, S> {
@@ -90,8 +94,9 @@ impl<'a, R: Ruleset> Cx<'a, R> {
         }
     }
 
-    /// Applies an event to the state, shows it to the observer and records it: the only way
-    /// resolution changes the state.
+    /// Applies an event to the state, shows it to the observer and records it: the way
+    /// resolution changes the state (the frame shortcuts and [`Cx::note`] leave the state this
+    /// would).
     pub fn emit(&mut self, event: R::Event) {
         self.count += 1;
         let Some(out) = self.out.as_mut() else {

@@ -206,8 +206,9 @@ pub struct Setup {
     pub book: AbilityBook,
     /// Win and Defeat conditions.
     pub conditions: Vec<WinCondition>,
-    /// The map's step prices and the book's Basic Combat Abilities, worked out on first use
-    /// (derived from `map` and `book`: never saved, and never part of a comparison).
+    /// What is worked out on first use from `map`, `book` and `chars` (step prices, the
+    /// Basic Combat Abilities, cover masks, each combatant's triggered Passives) and this
+    /// value's [`Stamp`]: never saved, and never part of a comparison.
     #[serde(skip)]
     pub steps: Steps,
 }
@@ -308,10 +309,12 @@ pub struct Steps(
 );
 
 /// A number that tells one [`Setup`] value from every other made in this process: a new
-/// setup, a loaded one and a copy each draw a fresh one (so a copy changed afterwards, as a
-/// combatant joining changes it, is never taken for the original). What a search remembers
-/// about a setup is keyed by it ([`crate::check::path_for`]), which compares two numbers where
-/// holding a handle on the setup would count references up and down.
+/// setup, a loaded one and a copy each draw a fresh one, and numbers are never reused. What a
+/// search remembers about a setup is keyed by it ([`crate::check::path_for`]), which compares
+/// two numbers where holding a handle on the setup would count references up and down. A
+/// setup changed in place keeps its number: the only such change is a combatant joining
+/// (`Event::Joined`, which adds to `chars`), and nothing keyed by the number depends on the
+/// combatants' stat blocks. The map and the book are never changed once loaded.
 #[derive(Debug)]
 pub struct Stamp(u64);
 
