@@ -268,6 +268,34 @@ fn a_frame_op_can_be_an_event_of_its_own_and_applies_through_as_ref() {
     assert_eq!(stack, vec![5]);
 }
 
+/// Runs `f` from `start` in a context that keeps its events, in a watched one and in one that
+/// keeps none, and checks all three leave the same state and count the same events, the
+/// watched one records the same events and shows each to its observer once, and the last
+/// records none. Returns the state, the events kept and their count.
+fn in_every_context(start: &St, f: impl Fn(&mut Cx<'_, Countdown>)) -> (St, Vec<Ev>, usize) {
+    let mut dice = SeededDice::for_stream(1, 0);
+    let (mut kept, mut out) = (start.clone(), Vec::new());
+    let mut cx: Cx<'_, Countdown> = Cx::new(&mut kept, &mut dice, &mut out);
+    f(&mut cx);
+    let count = cx.emitted_count();
+
+    let (mut watched, mut seen_out, mut watch) = (start.clone(), Vec::new(), Watch::default());
+    let mut cx: Cx<'_, Countdown> = Cx::observed(&mut watched, &mut dice, &mut seen_out, &mut watch);
+    f(&mut cx);
+    assert_eq!(cx.emitted_count(), count);
+    assert_eq!(seen_out, out);
+    assert_eq!(watched, kept);
+    assert_eq!(watch.seen.len(), out.len());
+
+    let mut dropped = start.clone();
+    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut dropped, &mut dice);
+    f(&mut cx);
+    assert_eq!(cx.emitted_count(), count);
+    assert!(cx.emitted().is_empty());
+    assert_eq!(dropped, kept);
+    (kept, out, count)
+}
+
 /// A stack of three frames, changed by `change_top`, `change_frame` and `replace_top` in a
 /// context that keeps its events, in a watched one and in one that keeps none: the same state
 /// every way; the first two emit the same events as `update` and `set_frame` with changed
@@ -285,32 +313,15 @@ fn changing_a_frame_in_place_leaves_the_state_an_update_would() {
         cx.change_frame(5, |f| *f = 0);
         cx.replace_top(11);
     };
-    let mut dice = SeededDice::for_stream(1, 0);
-    let (mut kept, mut out) = (start.clone(), Vec::new());
-    let mut cx: Cx<'_, Countdown> = Cx::new(&mut kept, &mut dice, &mut out);
-    change(&mut cx);
-    assert_eq!(cx.emitted_count(), 3);
+    // Watched, the frames are changed on copies and the updates applied as events: the
+    // observer sees each, and the state and events come out the same.
+    let (kept, out, count) = in_every_context(&start, change);
+    assert_eq!(count, 3);
     assert_eq!(out, vec![Ev::Top(10), Ev::Set(0, 70), Ev::Top(11)]);
     assert_eq!(kept.stack, vec![70, 8, 11]);
 
-    // Watched, the frames are changed on copies and the updates applied as events: the
-    // observer sees each, and the state and events come out the same.
-    let (mut watched, mut out, mut watch) = (start.clone(), Vec::new(), Watch::default());
-    let mut cx: Cx<'_, Countdown> = Cx::observed(&mut watched, &mut dice, &mut out, &mut watch);
-    change(&mut cx);
-    assert_eq!(cx.emitted_count(), 3);
-    assert_eq!(out, vec![Ev::Top(10), Ev::Set(0, 70), Ev::Top(11)]);
-    assert_eq!(watched, kept);
-    assert_eq!(watch.seen.len(), 3);
-
-    let mut dropped = start.clone();
-    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut dropped, &mut dice);
-    change(&mut cx);
-    assert_eq!(cx.emitted_count(), 3);
-    assert!(cx.emitted().is_empty());
-    assert_eq!(dropped, kept);
-
     // With an empty stack there is no top to change, in either context.
+    let mut dice = SeededDice::for_stream(1, 0);
     let mut empty = St::default();
     let mut out: Vec<Ev> = Vec::new();
     let mut cx: Cx<'_, Countdown> = Cx::new(&mut empty, &mut dice, &mut out);
@@ -335,29 +346,12 @@ fn a_small_change_is_one_small_event_and_the_same_state_in_every_context() {
         // Nothing at index 3: nothing happens, and no event says otherwise.
         cx.change(3, 1);
     };
-    let mut dice = SeededDice::for_stream(1, 0);
-    let (mut kept, mut out) = (start.clone(), Vec::new());
-    let mut cx: Cx<'_, Countdown> = Cx::new(&mut kept, &mut dice, &mut out);
-    change(&mut cx);
-    assert_eq!(cx.emitted_count(), 2);
+    // Watched, each change goes through `apply` as its event; keeping nothing, the frames
+    // change where they lie and no event is built: the same state every way.
+    let (kept, out, count) = in_every_context(&start, change);
+    assert_eq!(count, 2);
     assert_eq!(out, vec![Ev::Add(2, 5), Ev::Add(0, 1)]);
     assert_eq!(kept.stack, vec![8, 8, 14]);
-
-    // Watched, each change goes through `apply` as its event, and comes out the same.
-    let (mut watched, mut out, mut watch) = (start.clone(), Vec::new(), Watch::default());
-    let mut cx: Cx<'_, Countdown> = Cx::observed(&mut watched, &mut dice, &mut out, &mut watch);
-    change(&mut cx);
-    assert_eq!(out, vec![Ev::Add(2, 5), Ev::Add(0, 1)]);
-    assert_eq!(watched, kept);
-    assert_eq!(watch.seen.len(), 2);
-
-    // Keeping nothing, the frames change where they lie and no event is built.
-    let mut dropped = start.clone();
-    let mut cx: Cx<'_, Countdown> = Cx::discarding(&mut dropped, &mut dice);
-    change(&mut cx);
-    assert_eq!(cx.emitted_count(), 2);
-    assert!(cx.emitted().is_empty());
-    assert_eq!(dropped, kept);
 
     // Replaying the kept events rebuilds the same stack.
     let mut replayed = start.clone();

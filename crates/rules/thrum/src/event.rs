@@ -831,9 +831,7 @@ pub fn apply(s: &mut State, e: &Event) {
             s.order.deactivate(*who);
         }
         Event::Joined { info } => {
-            let setup = Arc::make_mut(&mut s.setup);
-            setup.chars.push((**info).clone());
-            setup.combatants_changed();
+            Arc::make_mut(&mut s.setup).chars.push((**info).clone());
             s.chars.push(Char::new(info));
         }
         Event::OrderJoined { who, key, this_round } => {

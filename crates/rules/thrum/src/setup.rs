@@ -112,18 +112,22 @@ pub struct CharInfo {
     pub nova: Vec<(AbilityId, u8)>,
     /// For a Minion, its controller (THR-R222).
     pub minion_of: Option<Cid>,
-    /// The abilities it can use ([`crate::legal::abilities_of`]), worked out on first use.
+    /// The abilities it can use ([`crate::legal::abilities_of`]) and its Passives with a
+    /// trigger ([`Setup::triggered_passives`]), worked out on first use.
     #[serde(skip)]
     pub usable: Usable,
 }
 
 /// A combatant's usable abilities (the Basic Combat Abilities it may use and its own, in book
 /// order), worked out the first time they are asked for, once per value of the
-/// `coup-de-grace` option (the only option they depend on). They follow from the book and the
-/// combatant's `abilities`, neither of which changes once the combat is set up: never saved,
-/// and two are always equal.
+/// `coup-de-grace` option (the only option they depend on), and its Passives that have a
+/// trigger. They follow from the book and the combatant's `abilities`, neither of which
+/// changes once the combat is set up: never saved, and two are always equal.
 #[derive(Clone, Debug, Default)]
-pub struct Usable(pub(crate) [std::sync::OnceLock<Vec<AbilityId>>; 2]);
+pub struct Usable(
+    pub(crate) [std::sync::OnceLock<Vec<AbilityId>>; 2],
+    pub(crate) std::sync::OnceLock<Vec<AbilityId>>,
+);
 
 impl PartialEq for Usable {
     fn eq(&self, _: &Usable) -> bool {
@@ -206,9 +210,9 @@ pub struct Setup {
     pub book: AbilityBook,
     /// Win and Defeat conditions.
     pub conditions: Vec<WinCondition>,
-    /// What is worked out on first use from `map`, `book` and `chars` (step prices, the
-    /// Basic Combat Abilities, cover masks, each combatant's triggered Passives) and this
-    /// value's [`Stamp`]: never saved, and never part of a comparison.
+    /// What is worked out on first use from `map` and `book` (step prices, the Basic Combat
+    /// Abilities, cover masks) and this value's [`Stamp`]: never saved, and never part of a
+    /// comparison.
     #[serde(skip)]
     pub steps: Steps,
 }
@@ -237,36 +241,20 @@ impl Setup {
     }
 
     /// The Passives of combatant `who` that have a trigger, in the order of its abilities
-    /// (worked out for every combatant on first use, so asking which abilities may answer an
-    /// attack does not look up each ability of each combatant every time; a combatant joining
-    /// starts the list afresh, see [`Setup::combatants_changed`]).
+    /// (worked out once per combatant, in its [`Usable`], so asking which abilities may
+    /// answer an attack does not look up each ability of each combatant every time).
     pub fn triggered_passives(&self, who: Cid) -> &[AbilityId] {
-        let all = self.steps.5.get_or_init(|| {
-            self.chars
+        let c = &self.chars[usize::from(who)];
+        c.usable.1.get_or_init(|| {
+            c.abilities
                 .iter()
-                .map(|c| {
-                    c.abilities
-                        .iter()
-                        .copied()
-                        .filter(|&id| {
-                            let a = self.book.get(id);
-                            a.kind == Kind::Passive && a.trigger.is_some()
-                        })
-                        .collect()
+                .copied()
+                .filter(|&id| {
+                    let a = self.book.get(id);
+                    a.kind == Kind::Passive && a.trigger.is_some()
                 })
                 .collect()
-        });
-        debug_assert_eq!(
-            all.len(),
-            self.chars.len(),
-            "a combatant joined without combatants_changed"
-        );
-        all.get(usize::from(who)).map_or(&[], Vec::as_slice)
-    }
-
-    /// Forgets what was worked out from the combatants: call after changing `chars`.
-    pub fn combatants_changed(&mut self) {
-        self.steps.5 = std::sync::OnceLock::new();
+        })
     }
 
     /// The Basic Combat Abilities of the book, in book order (built on first use; the book does
@@ -295,9 +283,9 @@ impl Setup {
 }
 
 /// A [`Setup`]'s step tables, built from its map the first time a search needs them, the
-/// list of its book's Basic Combat Abilities, the map's cover masks, the setup's [`Stamp`] and
-/// each combatant's Passives with a trigger. Two are always equal: they follow from the map,
-/// the book and the combatants, which are compared on their own.
+/// list of its book's Basic Combat Abilities, the map's cover masks and the setup's [`Stamp`].
+/// Two are always equal: they follow from the map and the book, which are compared on their
+/// own.
 #[derive(Clone, Debug, Default)]
 pub struct Steps(
     std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>,
@@ -305,7 +293,6 @@ pub struct Steps(
     std::sync::OnceLock<Vec<crate::ability::AbilityId>>,
     std::sync::OnceLock<crate::calc::CoverMasks>,
     Stamp,
-    std::sync::OnceLock<Vec<Vec<crate::ability::AbilityId>>>,
 );
 
 /// A number that tells one [`Setup`] value from every other made in this process: a new

@@ -256,12 +256,17 @@ pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
         {
             continue;
         }
+        // The trigger (there is one: its `on` was read above), through a handle on the setup
+        // while its lines change the state.
         let setup = Arc::clone(&cx.s.setup);
-        let Some(tr) = &setup.book.get(id).trigger else {
-            continue;
-        };
+        let reaction = setup
+            .book
+            .get(id)
+            .trigger
+            .as_ref()
+            .map_or(&[][..], |tr| &tr.reaction[..]);
         let u = synthetic_use(cx, who, id);
-        for r in &tr.reaction {
+        for r in reaction {
             if let Reaction::Lines(lines) = r {
                 for l in lines {
                     apply_line(cx, usize::MAX, &u, l, who)?;
