@@ -1004,7 +1004,8 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut PathScratch) -> T) -> T {
     SCRATCH.with(|sc| f(&mut sc.borrow_mut()))
 }
 
-/// The last path search [`path_for`] ran, with everything its answer depends on: the map and
+/// The last path search [`path_exists`] ran (or the AI's search handed over with
+/// [`LevelReach::remember_path`]), until [`path_for`] takes it, with everything its answer depends on: the map and
 /// its price tables (the setup, by its [`crate::setup::Setup::stamp`], which no other setup
 /// value shares, and the `extra-costs` option), the squares' facts for the mover, its
 /// exemption, the two squares and the budget. A `move` is checked and then resolved on the same
@@ -1039,11 +1040,34 @@ thread_local! {
     static PATH_MEMO: std::cell::RefCell<Option<PathMemo>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The cheapest path for `who` from `from` to `to` within `budget`.
+/// The cheapest path for `who` from `from` to `to` within `budget`, for the resolver that
+/// moves along it.
 ///
-/// The answer of the last search on this thread is remembered with all of its inputs, so
-/// asking again for the same search (the resolver after the check) costs a comparison.
+/// The answer of the last search on this thread is remembered with all of its inputs (see
+/// [`path_exists`]), so the resolver of a checked `move` takes the path the check found
+/// instead of searching again. Taking it forgets it: the resolver is its last user.
 pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<(Vec<Pos>, u32)> {
+    let ctx = MoveCtx::new(s, who);
+    let budget = budget.max(0);
+    PATH_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.as_ref().is_some_and(|memo| memo.answers(&ctx, from, to, budget))
+            && let Some(memo) = m.take()
+        {
+            debug_assert_eq!(memo.found, with_scratch(|sc| ctx.path(from, to, budget, sc)));
+            give_flags(memo.flags);
+            return memo.found;
+        }
+        with_scratch(|sc| ctx.path(from, to, budget, sc))
+    })
+}
+
+/// Whether `who` has a path from `from` to `to` within `budget` (the legality of a `move`).
+///
+/// The search's answer is remembered with all of its inputs, so the resolver's [`path_for`]
+/// finds the path without searching again; asking again for the same search costs a
+/// comparison.
+pub fn path_exists(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> bool {
     let mut ctx = MoveCtx::new(s, who);
     let budget = budget.max(0);
     PATH_MEMO.with(|m| {
@@ -1052,9 +1076,10 @@ pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<
             && memo.answers(&ctx, from, to, budget)
         {
             debug_assert_eq!(memo.found, with_scratch(|sc| ctx.path(from, to, budget, sc)));
-            return memo.found.clone();
+            return memo.found.is_some();
         }
         let found = with_scratch(|sc| ctx.path(from, to, budget, sc));
+        let exists = found.is_some();
         let old = m.replace(PathMemo {
             setup: s.setup.stamp(),
             extra_costs: s.options.extra_costs,
@@ -1063,12 +1088,12 @@ pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<
             to,
             budget,
             flags: std::mem::take(&mut ctx.flags),
-            found: found.clone(),
+            found,
         });
         if let Some(old) = old {
             give_flags(old.flags);
         }
-        found
+        exists
     })
 }
 
@@ -1382,11 +1407,12 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
                 }));
             }
             let budget = movement_left(s).max(0);
-            match path_for(s, who, from, *to, budget) {
-                Some(_) => Ok(()),
-                None => Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
+            if path_exists(s, who, from, *to, budget) {
+                Ok(())
+            } else {
+                Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
                     format!("{to} cannot be reached with {budget} movement left")
-                })),
+                }))
             }
         }
         (Command::Step { dir, roll }, Step::Move | Step::ActionMove) => {
@@ -2281,7 +2307,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<(),
                     format!("{to} is farther from {} than where {} stands", s.name(*t), s.name(*who))
                 }));
             }
-            if path_for(s, *who, from, *to, *budget).is_some() {
+            if path_exists(s, *who, from, *to, *budget) {
                 Ok(())
             } else {
                 Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
