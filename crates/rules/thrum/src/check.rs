@@ -1767,11 +1767,7 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
             }
             Ok(l.clone())
         }
-        (TargetSpec::AllEnemies, Target::None) => Ok(s
-            .ids()
-            .filter(|&t| s.enemies(user, t) && targetable(s, t))
-            .filter(|&t| range.is_none() || s.ch(t).pos.is_some_and(|p| in_range(s, user, range, p)))
-            .collect()),
+        (TargetSpec::AllEnemies, Target::None) => Ok(all_enemies(s, user, range)),
         (TargetSpec::Square, Target::Square(p)) => {
             if !in_range(s, user, range, *p) {
                 return Err(no(say, codes::OUT_OF_RANGE, || format!("{p} is out of range")));
@@ -1827,18 +1823,65 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
                     return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
             }
-            // In turn order (the first slot of each), those without a slot last, by id.
-            let aura = matches!(spec, TargetSpec::Aura(_));
-            let on_shape = square_set(&squares);
-            let hit = s.in_turn_order(|t| {
-                targetable(s, t) && s.ch(t).pos.is_some_and(|p| on_shape(&p)) && !(aura && t == user) // THR-R82
-            });
-            Ok(hit.into_iter().collect())
+            Ok(shape_hits(s, user, spec, &squares))
         }
         (spec, _) => Err(no(say, codes::INVALID_TARGET, || {
             format!("{} needs {}", a.id, shape_hint(spec))
         })),
     }
+}
+
+/// The enemies of `user` an ability that targets all of them within `range` affects.
+fn all_enemies(s: &State, user: Cid, range: Option<i16>) -> CharList {
+    s.ids()
+        .filter(|&t| s.enemies(user, t) && targetable(s, t))
+        .filter(|&t| range.is_none() || s.ch(t).pos.is_some_and(|p| in_range(s, user, range, p)))
+        .collect()
+}
+
+/// The characters on a shape's `squares` that an ability of target kind `spec` used by `user`
+/// affects: in turn order (the first slot of each), those without a slot last, by id.
+fn shape_hits(s: &State, user: Cid, spec: &TargetSpec, squares: &[Pos]) -> CharList {
+    let aura = matches!(spec, TargetSpec::Aura(_));
+    let on_shape = square_set(squares);
+    let hit = s.in_turn_order(|t| {
+        targetable(s, t) && s.ch(t).pos.is_some_and(|p| on_shape(&p)) && !(aura && t == user) // THR-R82
+    });
+    hit.into_iter().collect()
+}
+
+/// The characters an action that passed the check affects, in resolution order: the list
+/// [`action_targets`] gives, without checking again what the check has checked (range, aim,
+/// Obstruction, the form of a list of targets). `None` where the target cannot be of the
+/// ability's kind of target at all (a command that never passed the check). Debug builds
+/// compare it with [`action_targets`].
+pub fn checked_targets(s: &State, user: Cid, act: &Action) -> Option<CharList> {
+    let a = s.setup.book.get(act.ability);
+    let found = match (&a.target, &act.target) {
+        (TargetSpec::SelfOnly, Target::None) | (TargetSpec::Square, Target::Square(_)) => CharList::from_slice(&[user]),
+        (
+            TargetSpec::Ally
+            | TargetSpec::AllyOrSelf
+            | TargetSpec::Enemy
+            | TargetSpec::Character
+            | TargetSpec::IncapacitatedAlly
+            | TargetSpec::IncapacitatedEnemy,
+            Target::Chars(l),
+        ) if l.len() == 1 => l.clone(),
+        (TargetSpec::UpToEnemies(_), Target::Chars(l)) => l.clone(),
+        (TargetSpec::AllEnemies, Target::None) => all_enemies(s, user, range_of(s, user, a)),
+        (spec, _) if spec.is_shape() => {
+            let upos = s.ch(user).pos?;
+            shape_hits(s, user, spec, &shape_squares(s, user, act, upos)?)
+        }
+        _ => return None,
+    };
+    debug_assert_eq!(
+        Some(&found),
+        action_targets(s, user, act).ok().as_ref(),
+        "the targets of {act:?} by {user} differ from the check's"
+    );
+    Some(found)
 }
 
 fn shape_hint(spec: &TargetSpec) -> &'static str {

@@ -9,7 +9,7 @@ use super::turn::{fixed_roll, step_roll, step_start_of_turn};
 use super::{Cx, Flow, R};
 use crate::ability::{Ability, Cond, Defence, EndsStance, Kind, Op, Reaction, TriggerOn, XStatus};
 use crate::calc::{self, eval};
-use crate::check::{self, action_targets};
+use crate::check;
 use crate::command::{Action, Gauge};
 use crate::event::{Event, NotOfferedWhy, OnlyDefence, Rolled, Verdict};
 use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule, TriggeredMoves};
@@ -33,7 +33,9 @@ fn first_stage(s: &State, a: &Ability) -> UseStage {
 }
 
 pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
-    let targets = action_targets(&cx.s, user, act).map_err(|r| EngineError::Bug(r.reason))?;
+    // The command passed the check, so its targets are listed without checking them again.
+    let targets = check::checked_targets(&cx.s, user, act)
+        .ok_or_else(|| EngineError::Bug(format!("{act:?} has a target its ability cannot take")))?;
     cx.emit(Event::Declared {
         user,
         ability: act.ability,
