@@ -1005,13 +1005,13 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut PathScratch) -> T) -> T {
 }
 
 /// The last path search [`path_exists`] ran (or the AI's search handed over with
-/// [`LevelReach::remember_path`]), until [`path_for`] takes it, with everything its answer depends on: the map and
-/// its price tables (the setup, by its [`crate::setup::Setup::stamp`], which no other setup
-/// value shares, and the `extra-costs` option), the squares' facts for the mover, its
-/// exemption, the two squares and the budget. A `move` is checked and then resolved on the same
-/// position, so the resolver finds the path the check found instead of searching again. The
-/// stamp stands for the map and its prices because neither is ever changed in place (see
-/// [`crate::setup::Stamp`]).
+/// [`LevelReach::remember_path`]), until [`path_for`] takes it, with everything its answer
+/// depends on: the map and its price tables (the setup, by its
+/// [`crate::setup::Setup::stamp`], which no other setup value shares, and the `extra-costs`
+/// option), the squares' facts for the mover, its exemption, the two squares and the budget. A
+/// `move` is checked and then resolved on the same position, so the resolver finds the path
+/// the check found instead of searching again. The stamp stands for the map and its prices
+/// because neither is ever changed in place (see [`crate::setup::Stamp`]).
 struct PathMemo {
     setup: u64,
     extra_costs: crate::options::ExtraCosts,
