@@ -1896,10 +1896,11 @@ fn shape_hint(spec: &TargetSpec) -> &'static str {
     }
 }
 
-/// Whether [`targets`] may accept the one character `t` as the target of an ability aimed as
-/// `spec` by `user`: `false` only where it refuses `t` whatever else holds (a character off the
-/// map or out of the fight, of the wrong side, not Incapacitated where that is asked, or not
-/// targetable). The legal list, which tries every character, passes over those first.
+/// Whether [`action_targets`] may accept the one character `t` as the target of an ability
+/// aimed as `spec` by `user`: `false` only where it refuses `t` whatever else holds (a
+/// character off the map or out of the fight, of the wrong side, not Incapacitated where that
+/// is asked, or not targetable). The legal list, which tries every character, passes over
+/// those first.
 pub fn may_target(s: &State, user: Cid, spec: &TargetSpec, t: Cid) -> bool {
     let one_character = matches!(
         spec,

@@ -297,7 +297,8 @@ pub struct Steps(
 
 /// A number that tells one [`Setup`] value from every other made in this process: a new
 /// setup, a loaded one and a copy each draw a fresh one, and numbers are never reused. What a
-/// search remembers about a setup is keyed by it ([`crate::check::path_for`]), which compares
+/// search remembers about a setup is keyed by it (the move path that
+/// [`crate::check::path_exists`] remembers for [`crate::check::path_for`]), which compares
 /// two numbers where holding a handle on the setup would count references up and down. A
 /// setup changed in place keeps its number: the only such change is a combatant joining
 /// (`Event::Joined`, which adds to `chars`), and nothing keyed by the number depends on the
