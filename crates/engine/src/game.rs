@@ -287,6 +287,8 @@ impl<R: Ruleset> Game<R> {
         let (state, seeded) = if record.version == R::VERSION {
             replay_state::<R>(&record, None)?
         } else {
+            // The readings the earlier version played by stay in force for this game.
+            R::earlier_options(&record.version, &mut record.options);
             let mut events = Vec::with_capacity(record.entries.len() + 1);
             let replayed = replay_state::<R>(&record, Some(&mut events))?;
             let mut events = events.into_iter();
@@ -329,17 +331,18 @@ fn same_state<R: Ruleset>(
 
 /// Fails on the first event that differs between a replay and its record (a missing one
 /// included), numbering events from 1 and adding `note` to the number.
-fn same_events<'e, E: PartialEq + std::fmt::Debug + 'e>(
+fn same_events<'e, E: std::fmt::Debug + 'e>(
     label: &str,
     mut replayed: impl Iterator<Item = &'e E>,
     mut recorded: impl Iterator<Item = &'e E>,
+    same: impl Fn(&E, &E) -> bool,
     note: &str,
 ) -> Result<(), EngineError> {
     let mut n = 1;
     loop {
         match (replayed.next(), recorded.next()) {
             (None, None) => return Ok(()),
-            (a, b) if a == b => n += 1,
+            (Some(a), Some(b)) if same(b, a) => n += 1,
             (a, b) => {
                 return Err(EngineError::Diverged {
                     at: label.to_string(),
@@ -451,10 +454,11 @@ fn replay_state<R: Ruleset>(
                 label,
                 events.iter().filter(kept),
                 expect_events.iter().filter(kept),
+                R::same_as_earlier,
                 &note,
             )?;
         } else {
-            same_events(label, events.iter(), expect_events.iter(), "")?;
+            same_events(label, events.iter(), expect_events.iter(), |a, b| a == b, "")?;
         }
         if let Some(out) = regenerated.as_mut() {
             out.push(events.clone());

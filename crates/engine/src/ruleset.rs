@@ -150,6 +150,24 @@ pub trait Ruleset: Sized + 'static {
         false
     }
 
+    /// Sets, in the options of a record written by an earlier version in
+    /// [`Ruleset::REPLAYS_VERSIONS`], the readings that version played by where this one plays
+    /// differently by default (a ruling whose default changed, a fix kept as an option), so
+    /// that the record replays, and the game goes on, as it was played. The replayed record
+    /// keeps the options set here. Nothing by default.
+    fn earlier_options(version: &str, options: &mut Self::Options) {
+        let _ = (version, options);
+    }
+
+    /// Whether an event an earlier version recorded (in [`Ruleset::REPLAYS_VERSIONS`]) stands
+    /// for the event this version replayed in its place: equality by default. A ruleset whose
+    /// event gained a field that only explains what happened (the faces of a roll) compares
+    /// the rest when the recorded event lacks it. The recorded events must still leave the
+    /// state the replay reaches.
+    fn same_as_earlier(recorded: &Self::Event, replayed: &Self::Event) -> bool {
+        recorded == replayed
+    }
+
     /// How the game ended, once it has.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
