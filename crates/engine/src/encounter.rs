@@ -219,10 +219,10 @@ pub fn check_ruleset(d: &mut Diags, ruleset: &Spanned<String>, id: &str) -> bool
     false
 }
 
-/// The `[options]` table read into `O`, or `O::default()` when there is none. A table that does
-/// not fit `O` (an unknown name, a wrong value) is a diagnostic at the table and gives the
-/// default; one that fits but fails `check` is a diagnostic and is kept. Both start with
-/// "in [options]: ".
+/// The `[options]` table read into `O`, or `O::default()` when there is none. Each name `O`
+/// does not have is a diagnostic at its line (with "did you mean" for a near miss) and is left
+/// out; a wrong value is a diagnostic at the table and gives the default; a table that fits but
+/// fails `check` is a diagnostic and is kept. All start with "in [options]: ".
 pub fn options<O: DeserializeOwned + Default>(
     d: &mut Diags,
     table: Option<&Spanned<toml::Table>>,
@@ -231,18 +231,59 @@ pub fn options<O: DeserializeOwned + Default>(
     let Some(t) = table else {
         return O::default();
     };
-    match toml::Value::Table(t.get_ref().clone()).try_into::<O>() {
-        Ok(o) => {
-            if let Err(m) = check(&o) {
-                d.err(t.span(), format!("in [options]: {m}"));
+    // Each name the options do not have is a diagnostic at its line and is left out, so every
+    // one is found in one reading.
+    let mut left = t.get_ref().clone();
+    loop {
+        match toml::Value::Table(left.clone()).try_into::<O>() {
+            Ok(o) => {
+                if let Err(m) = check(&o) {
+                    d.err(t.span(), format!("in [options]: {m}"));
+                }
+                return o;
             }
-            o
-        }
-        Err(e) => {
-            d.err(t.span(), format!("in [options]: {}", with_hint(e.message().trim())));
-            O::default()
+            Err(e) => {
+                let message = with_hint(e.message().trim());
+                let unknown = message
+                    .strip_prefix("unknown field `")
+                    .and_then(|r| r.split_once('`'))
+                    .map(|(k, _)| k.to_string())
+                    .filter(|k| left.contains_key(k));
+                let at = unknown
+                    .as_deref()
+                    .and_then(|k| key_line(&d.file.text, t.span(), k))
+                    .map_or(t.span(), |o| o..o);
+                d.err(at, format!("in [options]: {message}"));
+                match unknown {
+                    Some(k) => {
+                        left.remove(&k);
+                    }
+                    None => return O::default(),
+                }
+            }
         }
     }
+}
+
+/// Where the line `key = ...` of the table that starts at `span` starts in `text` (a table
+/// header's span is the header alone: its lines run to the next header), if it is there.
+fn key_line(text: &str, span: Span, key: &str) -> Option<usize> {
+    let rest = text.get(span.start..)?;
+    let mut offset = 0;
+    for (n, line) in rest.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        if n > 0 && trimmed.starts_with('[') {
+            break;
+        }
+        let indent = line.len() - trimmed.len();
+        if let Some(after) = trimmed.strip_prefix(key)
+            && after.trim_start().starts_with('=')
+        {
+            return Some(span.start + offset + indent);
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// The `[map]` table of a grid encounter: rows of cells from north to south (see
@@ -916,6 +957,23 @@ mod tests {
                 .message
                 .starts_with("in [options]: unknown field `max-turns`")
         );
+        // Every unknown name, each at its line, with the name meant; the rest still applies.
+        let f = file("ruleset = \"toy\"\n[options]\nmax-turns = 7\nmax-round = 3\nmax-rounds = 5\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert_eq!(options(&mut d, doc.options.as_ref(), check), Opts { max_rounds: 5 });
+        let mut t = texts(&d);
+        t.sort();
+        assert_eq!(t.len(), 2, "{t:?}");
+        assert!(
+            t[0].starts_with("enc.toml:3:1: error: in [options]: unknown field `max-turns`"),
+            "{t:?}"
+        );
+        assert!(
+            t[1].starts_with("enc.toml:4:1: error: in [options]: unknown field `max-round`"),
+            "{t:?}"
+        );
+        assert!(t[1].ends_with("(did you mean `max-rounds`?)"), "{t:?}");
 
         let f = file("ruleset = \"toy\"\n");
         let doc: Doc = parse(&f).expect("valid");

@@ -611,14 +611,14 @@ pub fn summary(s: &State) -> String {
         );
     }
     if s.fought.is_some() {
+        let cleared = if s.options.clear_at_end {
+            "Loads and statuses"
+        } else {
+            "the Loads"
+        };
         let _ = writeln!(
             out,
-            "  (as the fight left them; then End of Combat set every Load to 0 and lifted PCs' Incapacity{})",
-            if s.options.clear_at_end {
-                ", and ended stances, statuses, Buffs and Terrain Effects"
-            } else {
-                ""
-            }
+            "  (as the fight left them, before End of Combat cleared {cleared})"
         );
     }
     out
