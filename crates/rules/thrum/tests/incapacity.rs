@@ -949,7 +949,7 @@ fn the_end_summary_shows_each_combatant_as_the_fight_left_it() {
     assert!(k.contains("Fatigue 3/2  Stress 1/"), "{summary}");
     assert!(k.contains("[Incapacitated]"), "{summary}");
     assert!(
-        summary.contains("as the fight left them; then End of Combat set every Load to 0"),
+        summary.contains("(as the fight left them, before End of Combat cleared Loads and statuses)"),
         "{summary}"
     );
 }
