@@ -52,9 +52,9 @@ pub fn odds(what: &str, args: &[String]) -> Result<(), Fail> {
         }
         return Ok(());
     }
-    let entry = registry::all().iter().find(|e| e.id() == what).ok_or_else(|| {
+    let entry = registry::by_id(what).ok_or_else(|| {
         let mut known = vec!["roll"];
-        known.extend(registry::all().iter().map(|e| e.id()));
+        known.extend(registry::ids());
         Fail::input(format!(
             "fray odds: '{what}' is neither 'roll' nor a ruleset (known: {})",
             known.join(", ")

@@ -523,7 +523,7 @@ pub fn roster(db: &Path, campaign: Option<&str>) -> Result<(), Fail> {
             let game = r.game.map(|g| format!(", after game #{g}")).unwrap_or_default();
             say!("  {} ({}): {values}{game}", r.name, r.character);
         }
-        if let Some(entry) = registry::all().iter().find(|e| e.id() == c.ruleset) {
+        if let Some(entry) = registry::by_id(&c.ruleset) {
             for rest in entry.rests() {
                 say!("  rest `{}`: {}", rest.word, rest.what);
             }

@@ -51,6 +51,7 @@ fn library_sources() -> Vec<PathBuf> {
         "space",
         "engine",
         "sim",
+        "rulesets",
         "rules/thrum",
         "rules/ingenuity",
         "rules/skeleton",
@@ -109,14 +110,7 @@ fn only_the_cli_touches_files_terminals_or_standard_streams() {
 fn the_engine_and_the_shared_crates_name_no_ruleset() {
     for krate in ["dice", "space", "engine", "sim", "testkit"] {
         let manifest = std::fs::read_to_string(crates().join(krate).join("Cargo.toml")).unwrap();
-        for ruleset in [
-            "fray-thrum",
-            "fray-ingenuity",
-            "fray-skeleton",
-            "fray-einfelst",
-            "fray-murdham",
-            "fray-hallowed-earth",
-        ] {
+        for ruleset in RULESETS {
             assert!(
                 !manifest.contains(ruleset),
                 "crates/{krate}/Cargo.toml depends on {ruleset}"
@@ -139,6 +133,37 @@ fn sections_naming(manifest: &str, dependency: &str) -> Vec<String> {
         }
     }
     found
+}
+
+const RULESETS: [&str; 6] = [
+    "fray-thrum",
+    "fray-ingenuity",
+    "fray-skeleton",
+    "fray-einfelst",
+    "fray-murdham",
+    "fray-hallowed-earth",
+];
+
+#[test]
+fn only_the_registry_crate_builds_on_the_rulesets() {
+    // A front end opens rulesets through `fray-rulesets` alone; its own tests may name them.
+    let mut registry = 0;
+    for krate in crate_dirs().into_iter().filter(|c| !c.starts_with("rules/")) {
+        let manifest = std::fs::read_to_string(crates().join(&krate).join("Cargo.toml")).unwrap();
+        for ruleset in RULESETS {
+            for section in sections_naming(&manifest, ruleset) {
+                if krate == "rulesets" && section == "dependencies" {
+                    registry += 1;
+                    continue;
+                }
+                assert!(
+                    section == "dev-dependencies" || section.ends_with(".dev-dependencies"),
+                    "crates/{krate}/Cargo.toml names {ruleset} in [{section}]: only crates/rulesets builds on rulesets"
+                );
+            }
+        }
+    }
+    assert_eq!(registry, RULESETS.len(), "crates/rulesets depends on every ruleset");
 }
 
 #[test]
