@@ -68,14 +68,19 @@ pub enum Command {
     Shove(Cid, PushTo),
     /// Slow: cast a spell (its index in the setup's spells) at a creature (EIN-H16).
     Cast(u8, Cid),
-    /// Slow: flee with Finesse or Sneak (EIN-R32).
+    /// Slow: flee with Finesse or Sneak (EIN-R32), by the shortest way out.
     Flee(Action),
+    /// Slow: flee with Finesse or Sneak by way of this neighbouring zone (EIN-R32, EIN-R33).
+    FleeTo(Action, ZoneId),
     /// Slow: try to put out the fire on oneself (EIN-R40).
     Extinguish,
     /// Slow: any other manoeuvre's test (EIN-R17): survey, persuade, lure, climb...
     Test(Action),
     /// Fast: into a neighbouring zone (EIN-R13).
     Move(ZoneId),
+    /// Clear the obstacle that blocks the way to this neighbouring zone, with its manoeuvre
+    /// and test (EIN-R15).
+    Clear(ZoneId),
     /// Fast: close in beside a creature in the zone (EIN-R12).
     Close(Cid),
     /// Fast: to a far part of the zone.
@@ -125,6 +130,8 @@ pub enum Command {
     Trade(Cid, Cid),
     /// Done swapping this round.
     Ready,
+    /// The member of a group sharing a card that acts next on it (EIN-R2).
+    Act(Cid),
     /// A GM ruling.
     Gm(Ruling),
 }
@@ -378,7 +385,7 @@ fn push_to(s: &State, w: &str) -> Result<PushTo, Reject> {
     }
 }
 
-const COMMANDS: &str = "strike, shoot, punch, grapple, shove, cast, flee, extinguish, test, move, close, withdraw, cover, draw, pickup, stand, shout, interact, break-free, release, end, dodge, parry, resist, chase, hold, pass, swap, spend, split, keep, push, accept, trade, ready or gm";
+const COMMANDS: &str = "strike, shoot, punch, grapple, shove, cast, flee, extinguish, test, move, clear, close, withdraw, cover, draw, pickup, stand, shout, interact, break-free, release, end, dodge, parry, resist, chase, hold, pass, swap, spend, split, keep, push, accept, trade, ready, act or gm";
 
 /// Reads a typed command.
 pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
@@ -402,9 +409,11 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
             Command::Cast(i as u8, who(t)?)
         }
         ["flee", a] => Command::Flee(action(a, &[Action::Finesse, Action::Sneak])?),
+        ["flee", a, z] => Command::FleeTo(action(a, &[Action::Finesse, Action::Sneak])?, zone(s, z)?),
         ["extinguish"] => Command::Extinguish,
         ["test", a] => Command::Test(action(a, &[])?),
         ["move", z] => Command::Move(zone(s, z)?),
+        ["clear", z] => Command::Clear(zone(s, z)?),
         ["close", t] => Command::Close(who(t)?),
         ["withdraw"] => Command::Withdraw,
         ["cover"] => Command::Cover,
@@ -469,6 +478,7 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
             Command::Trade(a.min(b), a.max(b))
         }
         ["ready"] => Command::Ready,
+        ["act", t] => Command::Act(who(t)?),
         _ => {
             return Err(Reject::unreadable(format!(
                 "'{text}' is not a command: expected {COMMANDS} (docs/commands.md)"
@@ -519,9 +529,11 @@ pub fn format(s: &State, c: &Command) -> String {
             id(t)
         ),
         Command::Flee(a) => format!("flee {}", a.word()),
+        Command::FleeTo(a, z) => format!("flee {} {}", a.word(), zone(z)),
         Command::Extinguish => "extinguish".into(),
         Command::Test(a) => format!("test {}", a.word()),
         Command::Move(z) => format!("move {}", zone(z)),
+        Command::Clear(z) => format!("clear {}", zone(z)),
         Command::Close(t) => format!("close {}", id(t)),
         Command::Withdraw => "withdraw".into(),
         Command::Cover => "cover".into(),
@@ -569,6 +581,7 @@ pub fn format(s: &State, c: &Command) -> String {
         Command::Push(false) => "accept".into(),
         Command::Trade(a, b) => format!("trade {} {}", id(a), id(b)),
         Command::Ready => "ready".into(),
+        Command::Act(t) => format!("act {}", id(t)),
         Command::Gm(r) => {
             let side = |i: u8| {
                 s.setup

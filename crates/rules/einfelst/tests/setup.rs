@@ -68,10 +68,11 @@ fn a_good_encounter_loads() {
     let full = encounter(
         "[weapon.bane]\nname = \"bane spear\"\nkind = \"thrown\"\ndamage = 2\nrange = [0, 1]\npoison = 3\n\
          [spell.sting]\nname = \"sting\"\ndamage = 1\nrange = [0, 2]\nresist = \"endure\"\n\
-         [obstacle.rubble]\naction = \"force\"\nneed = 2\n\
+         [obstacle.rubble]\naction = \"force\"\nneed = 2\nclear = true\n\
+         [weapon.fangs]\nname = \"fangs\"\nkind = \"natural\"\ndamage = 2\naction = \"strike\"\n\
          [ambush]\nside = \"foes\"\ntest = \"read\"\nroller = \"b\"\n",
         "weapons = [\"bane\", \"torch\"]\nspells = [\"sting\"]\nattributes = { strength = 3, reason = 2 }\nactions = { strike = 2, cast = 1 }\n",
-        "harm = \"points\"\nharm-capacity = 5\ncover = true\ngroup = \"pack\"\ncards = 2\nfear = 1\nimmune = [\"dark\"]\n",
+        "harm = \"points\"\nharm-capacity = 5\ncover = true\ngroup = \"pack\"\ncards = 2\nfear = 1\nimmune = [\"dark\"]\nweapons = [\"fangs\", \"bite\", \"claws\"]\n",
     )
     .replacen("exit = true\n", "exit = true\nobstacles = { wood = \"rubble\" }\n", 1);
     let full = format!("player-sides = [\"pcs\"]\n{full}");
@@ -270,6 +271,37 @@ fn weapons_and_spells_are_checked() {
         &text,
         "[weapon.bolt]",
         "weapon 'bolt': damage must be 0..=9, poison 0..=20 and fire 0..=3",
+    );
+    // Natural weapons (fray's own): close combat only, with Strike or Force; only they name one.
+    let text = encounter(
+        "[weapon.tail]\nname = \"tail\"\nkind = \"natural\"\ndamage = 1\nrange = [0, 1]\n",
+        "",
+        "",
+    );
+    one_problem(
+        &text,
+        "[weapon.tail]",
+        "weapon 'tail': a natural weapon reaches only its own zone: range = [0, 0] (EIN-R48)",
+    );
+    let text = encounter(
+        "[weapon.horns]\nname = \"horns\"\nkind = \"natural\"\ndamage = 2\naction = \"shoot\"\n",
+        "",
+        "",
+    );
+    one_problem(
+        &text,
+        "[weapon.horns]",
+        "weapon 'horns': a natural weapon attacks with strike or force, not shoot",
+    );
+    let text = encounter(
+        "[weapon.blade]\nname = \"blade\"\nkind = \"melee\"\ndamage = 2\naction = \"force\"\n",
+        "",
+        "",
+    );
+    one_problem(
+        &text,
+        "[weapon.blade]",
+        "weapon 'blade': only a natural weapon (kind = \"natural\") names its action",
     );
     let text = encounter(
         "[spell.far]\nname = \"far\"\ndamage = 1\nrange = [3, 1]\nresist = \"endure\"\n",
