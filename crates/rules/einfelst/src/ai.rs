@@ -6,8 +6,8 @@
 //!   move one zone toward the nearest foe, clearing an obstacle that blocks that way (or draw a
 //!   better weapon), unless a ranged weapon in hand reaches a foe from where it stands; end the
 //!   turn when nothing helps;
-//! - a group sharing a card: the member that can attack from where it stands goes first, then
-//!   the one nearest a foe;
+//! - a group sharing a card: a member with a manoeuvre left goes first, one that can attack from
+//!   where it stands before one that cannot, then the one nearest a foe;
 //! - reactions: parry, dodge or break free when it has a manoeuvre to spare (after its turn, or
 //!   when the defence pool is at least 2 dice); chase and hold whenever it may; resist spells;
 //! - extra successes all on damage; Harm split to keep the most dice without going severe;
@@ -146,8 +146,9 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
     }
 }
 
-/// EIN-R2: which member of a group takes its card's turn now: one that can attack from where it
-/// stands, then the one nearest a foe, then the first in encounter order.
+/// EIN-R2: which member of a group takes its card's turn now: one with a manoeuvre left, first
+/// one that can attack from where it stands, then the one nearest a foe, then the first in
+/// encounter order.
 fn group_turn(s: &State, legal: &[Command]) -> Option<Command> {
     legal
         .iter()
@@ -156,7 +157,8 @@ fn group_turn(s: &State, legal: &[Command]) -> Option<Command> {
                 let foes = || s.ids().filter(|&o| s.foes(*x, o) && !s.ch(o).out());
                 let near = foes().map(|o| s.distance(*x, o)).min().unwrap_or(u8::MAX);
                 let reach = foes().any(|o| in_reach(s, *x, o));
-                Some(((!reach, near, *x), c.clone()))
+                let spent = s.ch(*x).total_left() == [0, 0];
+                Some(((spent, !reach, near, *x), c.clone()))
             }
             _ => None,
         })

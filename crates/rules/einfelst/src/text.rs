@@ -826,7 +826,7 @@ fn now(s: &State) -> String {
             }
             Frame::Keep(k) => format!("{}: keep {} or keep {}", name(k.who), k.drawn[0], k.drawn[1]),
             Frame::Push(p) => format!(
-                "{}'s {}: {} of {} dice: push (the {} that missed again, for 1 Harm) or accept",
+                "{}'s {} test: {} of {} dice: push (roll the {} that missed again, for 1 Harm) or accept",
                 name(p.who),
                 p.action.word(),
                 plural(p.got, "success", "successes"),
@@ -847,7 +847,7 @@ fn now(s: &State) -> String {
             let c = s.ch(t.who);
             let [slow, fast] = c.left[t.n as usize];
             format!(
-                "Round {}: {}'s turn in {} ({slow} slow, {fast} fast left)",
+                "Round {}: {}'s turn in {}: {slow} slow, {fast} fast left",
                 s.round,
                 c.name,
                 zone_words(s, c.zone)
@@ -859,9 +859,13 @@ fn now(s: &State) -> String {
                 .filter(|&c| c < 64 && choices >> c & 1 == 1)
                 .map(|c| s.ch(c).id.as_str())
                 .collect();
+            let first = choices.trailing_zeros() as Cid;
+            let group = s.ch(first).group.and_then(|g| s.groups.get(g as usize));
+            let card = s.ch(first).cards.best().map_or("?".into(), |c| c.to_string());
             format!(
-                "Round {}: the group's card comes up: act {} (who goes now)",
+                "Round {}: card {card} of the group '{}' comes up: act {} (the one that acts now)",
                 s.round,
+                group.map_or("?", String::as_str),
                 ids.join("|")
             )
         }
