@@ -329,7 +329,7 @@ impl TextRuleset for Einfelst {
                             )
                         }
                         AttackKind::Shoot => format!("shoots at {}{with}", name(&a.target)),
-                        AttackKind::Unarmed => format!("punches at {}", name(&a.target)),
+                        AttackKind::Unarmed => format!("throws a punch at {}", name(&a.target)),
                         AttackKind::Grapple => format!("grapples {}", name(&a.target)),
                         AttackKind::Shove(PushTo::Down) => format!("tries to knock {} down", name(&a.target)),
                         AttackKind::Shove(_) => format!("tries to shove {}", name(&a.target)),
