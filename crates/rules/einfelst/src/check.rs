@@ -327,24 +327,26 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         }
         Command::Punch(x) => {
             slow()?;
-            // A creature with natural weapons fights with them: they are its unarmed attack.
-            if let Some(w) = me
+            foe(s, who, *x)?;
+            reach_melee(s, who, *x)?;
+            // EIN-R21: a creature with natural weapons fights with them: they are its unarmed
+            // attack (fray's reading), so it does not punch as well.
+            match me
                 .carried
                 .items()
                 .iter()
                 .filter_map(|&w| s.weapon(w))
                 .find(|w| w.natural())
             {
-                return Err(no(
+                Some(w) => Err(no(
                     codes::NO_WEAPON,
                     format!(
                         "{} fights with its {}, not with fists: draw it if need be, and strike",
                         me.name, w.name
                     ),
-                ));
+                )),
+                None => Ok(()),
             }
-            foe(s, who, *x)?;
-            reach_melee(s, who, *x)
         }
         Command::Grapple(x) => {
             slow()?;
@@ -433,20 +435,20 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         Command::Test(_) => slow(),
         Command::Move(z) => {
             neighbour(s, me.zone, *z)?;
-            // EIN-R15: an obstacle that blocks the way must be cleared first.
-            if let Some((label, _)) = s.blocking(me.zone, *z) {
-                let to = s.setup.zones.id(*z);
-                return Err(no(
-                    codes::OUT_OF_REACH,
-                    format!(
-                        "the {} blocks the way to {to}: it must be cleared first (clear {to})",
-                        label_text(label)
-                    ),
-                ));
-            }
-            match s.crossing(me.zone, *z) {
-                // EIN-R15: some obstacles take the slow manoeuvre to cross.
-                Some(ob) if ob.slow => slow(),
+            match s.obstacle(me.zone, *z) {
+                // EIN-R15: an obstacle that blocks the way must be cleared first.
+                Some((label, ob)) if ob.clear && !s.open(me.zone, *z) => {
+                    let to = s.setup.zones.id(*z);
+                    Err(no(
+                        codes::OUT_OF_REACH,
+                        format!(
+                            "the {} blocks the way to {to}: it must be cleared first (clear {to})",
+                            label_text(label)
+                        ),
+                    ))
+                }
+                // EIN-R15: some obstacles take the slow manoeuvre to cross (a cleared one none).
+                Some((_, ob)) if !ob.clear && ob.slow => slow(),
                 _ => fast(),
             }
         }
@@ -503,7 +505,9 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         }
         Command::Draw(w) => {
             fast()?;
-            if let (None, Some(n)) = (w, me.wield.and_then(|w| s.weapon(w)).filter(|w| w.natural())) {
+            if w.is_none()
+                && let Some(n) = me.wield.and_then(|w| s.weapon(w)).filter(|w| w.natural())
+            {
                 return Err(no(
                     codes::NO_WEAPON,
                     format!("{} cannot put its {} away", me.name, n.name),
@@ -659,7 +663,7 @@ pub fn flee_way(s: &State, who: Cid, z: ZoneId) -> Result<(), Reject> {
     }
     // Not back through the zone it flees from.
     blocked.insert(here);
-    if zones.exits().is_empty() || zones.is_exit(z) || way_out(s, z, blocked).is_some() {
+    if leads_out(s, z, blocked) {
         Ok(())
     } else {
         Err(no(
@@ -667,6 +671,33 @@ pub fn flee_way(s: &State, who: Cid, z: ZoneId) -> Result<(), Reject> {
             format!("no way to an exit goes on from {to} but through a zone a foe holds (EIN-R32)"),
         ))
     }
+}
+
+/// Whether a flight that has reached `z` goes on to an exit without entering `blocked`: always
+/// on a map without exits (EIN-R32).
+fn leads_out(s: &State, z: ZoneId, blocked: ZoneSet) -> bool {
+    let zones = &s.setup.zones;
+    zones.exits().is_empty() || zones.is_exit(z) || way_out(s, z, blocked).is_some()
+}
+
+/// Every neighbouring zone [`flee_way`] accepts for `who`, without building a refusal for the
+/// others (the legal list asks this on every turn).
+pub fn flee_ways(s: &State, who: Cid) -> ZoneSet {
+    let zones = &s.setup.zones;
+    let Ok((here, mut blocked)) = flee_from(s, who) else {
+        return ZoneSet::EMPTY;
+    };
+    if zones.is_exit(here) {
+        return ZoneSet::EMPTY;
+    }
+    let open: ZoneSet = zones
+        .neighbours(here)
+        .iter()
+        .copied()
+        .filter(|&z| !blocked.contains(z) && s.open(here, z))
+        .collect();
+    blocked.insert(here);
+    open.iter().filter(|&z| leads_out(s, z, blocked)).collect()
 }
 
 /// Fails unless `z` neighbours `from`.
@@ -1181,18 +1212,30 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
             push(Command::Shove(x, PushTo::Down));
         }
     }
+    // A way named is open only where the shortest way is (flee_way implies flee_route), so
+    // only the ways flee_ways finds are tried, and only when a flight is (hot path).
+    let mut ways = None;
     for a in [Action::Finesse, Action::Sneak] {
+        if check(s, seat, &Command::Flee(a)).is_err() {
+            continue;
+        }
         push(Command::Flee(a));
+        let ways = *ways.get_or_insert_with(|| flee_ways(s, t.who));
         for &z in s.setup.zones.neighbours(me.zone) {
-            push(Command::FleeTo(a, z));
+            if ways.contains(z) {
+                push(Command::FleeTo(a, z));
+            }
         }
     }
     push(Command::Extinguish);
     for &z in s.setup.zones.neighbours(me.zone) {
         push(Command::Move(z));
     }
+    // Only what blocks the way can be cleared (EIN-R15).
     for &z in s.setup.zones.neighbours(me.zone) {
-        push(Command::Clear(z));
+        if s.blocking(me.zone, z).is_some() {
+            push(Command::Clear(z));
+        }
     }
     for x in s.ids() {
         push(Command::Close(x));
