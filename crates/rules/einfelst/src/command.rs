@@ -461,8 +461,16 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
                 match p.parse::<u8>() {
                     Ok(n @ 1..=3) => v.push(n),
                     _ => {
+                        // The example adds up to the Harm being split, when one is (EIN-R34).
+                        let example = match s.frames.last() {
+                            Some(crate::state::Frame::Split(sp)) => crate::check::splits(sp.amount)
+                                .last()
+                                .map(|p| p.iter().map(u8::to_string).collect::<Vec<_>>().join("+")),
+                            _ => None,
+                        }
+                        .unwrap_or_else(|| "2+1".into());
                         return Err(Reject::unreadable(format!(
-                            "'{parts}' is not a split: levels 1 to 3 joined by '+', such as 2+1"
+                            "'{parts}' is not a split: levels 1 to 3 joined by '+', such as {example}"
                         )));
                     }
                 }

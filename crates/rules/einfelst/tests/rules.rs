@@ -1452,6 +1452,11 @@ fn ein_r34_the_split_prompt_offers_splits_that_add_up_to_the_harm() {
     t.dice(&hits(1, 3)).cmd("pass");
     assert_eq!(prompt(&t), "bo marks 2 Physical Harm: split 2 or split 1+1");
     assert_eq!(t.legal(), vec!["split 2", "split 1+1"]);
+    // A split mistyped: the example given adds up to the 2 Harm too.
+    let r = t.expect_rejection(GM, "split 2x", fray_engine::Reject::UNKNOWN_COMMAND);
+    assert!(r.reason.ends_with("such as 1+1"), "{}", r.reason);
+    let r = t.expect_rejection(GM, "split 2+1", codes::BAD_SPLIT);
+    assert!(r.reason.contains("must add up to 2"), "{}", r.reason);
     t.cmd("split 2");
     // A failed Fear test's 3 Mental Harm.
     t.dice(&hits(0, 3)).type_as(GM, "gm fear ash 1");
