@@ -1056,7 +1056,8 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             if !fray_engine::encounter::is_word(id) || s.find(id).is_some() {
                 bad(format!("'{id}' is not a new one-word id"))
             } else if !s.setup.templates.contains_key(template) {
-                bad(format!("no template '{template}'"))
+                let hint = fray_engine::diag::suggestion(template, s.setup.templates.keys().map(String::as_str));
+                bad(format!("no template '{template}'{hint}"))
             } else if *side as usize >= s.setup.sides.len() || s.chars.len() >= MAX_COMBATANTS {
                 bad(format!("no side #{side}, or {MAX_COMBATANTS} creatures already"))
             } else {

@@ -6,6 +6,7 @@ use crate::setup::Cid;
 use crate::state::{Card, Defence, State};
 use crate::zones::MapExt;
 use fray_engine::Reject;
+use fray_engine::diag::suggestion;
 use fray_engine::gm::{self, Vocabulary};
 use fray_space::ZoneId;
 use serde::{Deserialize, Serialize};
@@ -228,14 +229,19 @@ impl Vocabulary for Words<'_> {
     type Pos = ZoneId;
     type Other = Own;
     fn who(&self, word: &str) -> Result<Cid, Reject> {
-        self.0
-            .find(word)
-            .ok_or_else(|| Reject::unreadable(format!("no creature '{word}'")))
+        self.0.find(word).ok_or_else(|| {
+            let hint = suggestion(word, self.0.chars.iter().map(|c| c.id.as_str()));
+            Reject::unreadable(format!("no creature '{word}'{hint}"))
+        })
     }
     fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
         GAUGES.iter().find(|(n, _)| *n == word).map(|&(_, g)| g).ok_or_else(|| {
             let names: Vec<&str> = GAUGES.iter().map(|(n, _)| *n).collect();
-            Reject::unreadable(format!("'{word}' cannot be set: the gauges are {}", names.join(", ")))
+            let hint = suggestion(word, names.iter().copied());
+            Reject::unreadable(format!(
+                "'{word}' cannot be set{hint}: the gauges are {}",
+                names.join(", ")
+            ))
         })
     }
     fn pos(&self, word: &str) -> Result<ZoneId, Reject> {
@@ -244,8 +250,10 @@ impl Vocabulary for Words<'_> {
     fn side(&self, word: &str) -> Result<u8, Reject> {
         let sides = &self.0.setup.sides;
         let i = sides.iter().position(|s| s.id == word);
-        i.map(|i| i as u8)
-            .ok_or_else(|| Reject::unreadable(format!("no side '{word}'")))
+        i.map(|i| i as u8).ok_or_else(|| {
+            let hint = suggestion(word, sides.iter().map(|s| s.id.as_str()));
+            Reject::unreadable(format!("no side '{word}'{hint}"))
+        })
     }
     fn other(&self, words: &[&str]) -> Option<Result<Own, Reject>> {
         let verb = *words.first()?;
@@ -299,7 +307,8 @@ impl Vocabulary for Words<'_> {
             ("prone", _) => usage("prone <who> on|off"),
             ("circumstance", [name, on @ ("on" | "off"), rest @ ..]) if rest.len() <= 1 => (|| {
                 if !self.0.setup.circumstances.contains_key(*name) {
-                    return Err(Reject::unreadable(format!("no circumstance '{name}'")));
+                    let hint = suggestion(name, self.0.setup.circumstances.keys().map(String::as_str));
+                    return Err(Reject::unreadable(format!("no circumstance '{name}'{hint}")));
                 }
                 let zone = match rest.first() {
                     None => None,
@@ -336,7 +345,8 @@ fn position(w: &str) -> Result<crate::options::Position, Reject> {
 fn zone(s: &State, word: &str) -> Result<ZoneId, Reject> {
     s.setup.zones.find(word).ok_or_else(|| {
         let names = s.setup.zones.words();
-        Reject::unreadable(format!("no zone '{word}'; the zones are {}", names.join(", ")))
+        let hint = suggestion(word, names.iter().copied());
+        Reject::unreadable(format!("no zone '{word}'{hint}; the zones are {}", names.join(", ")))
     })
 }
 
@@ -349,7 +359,11 @@ fn action(w: &str, allowed: &[Action]) -> Result<Action, Reject> {
             } else {
                 allowed.iter().map(|a| a.word()).collect()
             };
-            Err(Reject::unreadable(format!("'{w}' is not one of {}", names.join(", "))))
+            let hint = suggestion(w, names.iter().copied());
+            Err(Reject::unreadable(format!(
+                "'{w}' is not one of {}{hint}",
+                names.join(", ")
+            )))
         }
     }
 }
@@ -359,7 +373,10 @@ fn weapon(s: &State, w: &str) -> Result<u8, Reject> {
         .iter()
         .position(|x| x.eq_ignore_ascii_case(w))
         .map(|i| i as u8)
-        .ok_or_else(|| Reject::unreadable(format!("no weapon '{w}'")))
+        .ok_or_else(|| {
+            let hint = suggestion(w, s.weapon_ids.iter().map(String::as_str));
+            Reject::unreadable(format!("no weapon '{w}'{hint}"))
+        })
 }
 
 fn card(w: &str) -> Result<Card, Reject> {
@@ -405,7 +422,10 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
                 .spells
                 .keys()
                 .position(|k| k.eq_ignore_ascii_case(spell))
-                .ok_or_else(|| Reject::unreadable(format!("no spell '{spell}'")))?;
+                .ok_or_else(|| {
+                    let hint = suggestion(spell, s.setup.spells.keys().map(String::as_str));
+                    Reject::unreadable(format!("no spell '{spell}'{hint}"))
+                })?;
             Command::Cast(i as u8, who(t)?)
         }
         ["flee", a] => Command::Flee(action(a, &[Action::Finesse, Action::Sneak])?),

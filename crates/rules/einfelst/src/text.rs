@@ -113,6 +113,23 @@ const TREATMENT: [&str; setup::ROW_KEYS.len() + 1] = {
 impl TextRuleset for Einfelst {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
+    // No command of this ruleset has an optional phrase of two words (a flight's way is a
+    // plain zone word, `flee finesse ford`), so OPTION_WORDS stays empty.
+
+    /// The ways to spend an attack's extra successes that stand alone (`spend mental disarm`);
+    /// `swap=<card>` and `push=<zone>` are one word each and stay in the command's core.
+    const FLAG_WORDS: &'static [&'static str] = &["mental", "disarm", "pin", "silence"];
+
+    /// Closing in on a creature that is no foe: legal, but being beside a creature only counts
+    /// for a close-combat attack on it (EIN-R12), and attacks on allies are not legal at all,
+    /// so a person rarely means it; the prompt lists it only under `choices all`.
+    fn prompt_hides(s: &State, c: &Command) -> bool {
+        match (c, s.turn) {
+            (Command::Close(x), Some(t)) => (*x as usize) < s.chars.len() && !s.foes(t.who, *x),
+            _ => false,
+        }
+    }
+
     /// The rests between fights: fray's own, since the healing rules are on a page of the game
     /// the rules fray follows do not give. Critical injuries are permanent (EIN-H22): no rest
     /// takes them away.

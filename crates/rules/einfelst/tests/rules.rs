@@ -1592,3 +1592,68 @@ fn ein_r21_r25_a_natural_weapon_is_the_creature_s_own_and_rolls_its_action() {
     assert_eq!(actions(&t), vec![Action::Strike, Action::Strike]);
     assert_eq!(t.state().ch(0).harm.points, 2);
 }
+
+#[test]
+fn the_prompt_leaves_closing_in_on_an_ally_to_choices_all() {
+    use fray_engine::text::{AnyGame, TextGame, TextRuleset};
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("cy", "pcs", "a", ""),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 2, 5]));
+    t.type_as(PCS, "ready");
+    assert_eq!(turn(&t), "ash");
+    // Legal (closing in on anyone in the zone is), but only the foe is offered.
+    let (cy, bo) = (id(&t, "cy"), id(&t, "bo"));
+    let close = fray_einfelst::command::Command::Close;
+    assert!(Einfelst::prompt_hides(t.state(), &close(cy)));
+    assert!(!Einfelst::prompt_hides(t.state(), &close(bo)));
+    let strike = fray_einfelst::command::Command::Strike(bo);
+    assert!(!Einfelst::prompt_hides(t.state(), &strike));
+    let g = TextGame::new(t.game);
+    let p = g.pending().expect("ash's turn");
+    let listed = |c: &str| {
+        let i = p
+            .choices
+            .iter()
+            .position(|x| x == c)
+            .unwrap_or_else(|| panic!("{c} not legal"));
+        !p.hidden[i]
+    };
+    assert!(listed("close bo") && listed("strike bo"));
+    assert!(!listed("close cy"), "close cy is listed only by `choices all`");
+    assert_eq!(p.hidden.iter().filter(|h| **h).count(), 1);
+    assert_eq!(p.flag_words, ["mental", "disarm", "pin", "silence"]);
+}
+
+#[test]
+fn a_mistyped_zone_creature_weapon_or_spell_names_the_near_miss() {
+    let toml = enc("", &[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")].concat())
+        + "[spell.hex]\nname = \"hex\"\ndamage = 1\nresist = \"endure\"\n[template.wolf]\nname = \"wolf\"\n";
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    let unreadable = fray_engine::Reject::UNKNOWN_COMMAND;
+    let r = t.expect_rejection(PCS, "strike boo", unreadable);
+    assert_eq!(r.reason, "no creature 'boo' (did you mean 'bo'?)");
+    let r = t.expect_rejection(PCS, "move bb", unreadable);
+    assert!(
+        r.reason.starts_with("no zone 'bb' (did you mean 'b'?); the zones are"),
+        "{}",
+        r.reason
+    );
+    let r = t.expect_rejection(PCS, "draw swrod", unreadable);
+    assert_eq!(r.reason, "no weapon 'swrod' (did you mean 'sword'?)");
+    let r = t.expect_rejection(PCS, "cast hx bo", unreadable);
+    assert_eq!(r.reason, "no spell 'hx' (did you mean 'hex'?)");
+    let r = t.expect_rejection(PCS, "flee finese", unreadable);
+    assert!(r.reason.contains("(did you mean 'finesse'?)"), "{}", r.reason);
+    // Nothing near: no guess.
+    let r = t.expect_rejection(PCS, "strike zzzzzz", unreadable);
+    assert_eq!(r.reason, "no creature 'zzzzzz'");
+    let r = t.expect_rejection(GM, "gm add wolf-9 wlf foes a", codes::BAD_RULING);
+    assert_eq!(r.reason, "no template 'wlf' (did you mean 'wolf'?)");
+}
