@@ -410,10 +410,20 @@ impl TextRuleset for Einfelst {
                 } else {
                     format!(" {}", faces_text(faces))
                 };
+                // A defence names the reaction it rolls for (EIN-R25, EIN-R27).
+                let what = match (why, s.frames.last()) {
+                    (Why::Defence, Some(Frame::Attack(a))) => match a.defence {
+                        Some(crate::state::Defence::Dodge) => "to dodge",
+                        Some(crate::state::Defence::Parry) => "to parry",
+                        Some(crate::state::Defence::BreakFree) => "to break free",
+                        Some(crate::state::Defence::Resist) => "to resist the spell",
+                        _ => why_word(*why),
+                    },
+                    _ => why_word(*why),
+                };
                 format!(
-                    "{roller} rolls {}{act} {}{shown}: {}{needs}",
+                    "{roller} rolls {}{act} {what}{shown}: {}{needs}",
                     plural(*pool, "die", "dice"),
-                    why_word(*why),
                     plural(*successes, "success", "successes")
                 )
             }

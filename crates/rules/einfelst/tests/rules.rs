@@ -1178,6 +1178,15 @@ fn prompt(t: &Table<Einfelst>) -> String {
     Einfelst::describe_pending(t.state(), &t.game.pending().expect("a decision"))
 }
 
+/// The whole game's log, as `fray play` and `fray log` write it.
+fn full_log(t: &Table<Einfelst>) -> Vec<String> {
+    fray_engine::text::TextGame::<Einfelst>::log_of_record(t.game.record(), GM)
+        .expect("the record replays")
+        .into_iter()
+        .filter_map(|l| l.text)
+        .collect()
+}
+
 /// What the built-in AI would answer now, printed.
 fn ai_choice(t: &Table<Einfelst>) -> String {
     use fray_engine::text::TextRuleset;
@@ -1365,9 +1374,12 @@ fn every_roll_shows_its_faces_in_the_log_and_in_its_event() {
         log.contains(&"ash rolls 3 dice (strike) to attack [6, 1, 6]: 2 successes".to_string()),
         "{log:?}"
     );
+    // The defence names its reaction: the log as a game's log is written, each line against
+    // the state right after its event.
+    let full = full_log(&t);
     assert!(
-        log.contains(&"bo rolls 3 dice (strike) to defend [1, 4, 6]: 1 success".to_string()),
-        "{log:?}"
+        full.contains(&"bo rolls 3 dice (strike) to parry [1, 4, 6]: 1 success".to_string()),
+        "{full:?}"
     );
     let json = serde_json::to_string(&t.last).unwrap();
     assert!(json.contains("\"faces\":[6,1,6]"), "{json}");
@@ -1427,6 +1439,13 @@ fn ein_r25_h10_h14_the_reaction_prompt_names_only_the_reactions_allowed_and_a_re
     assert_eq!(prompt(&t), "ash attacks bo: dodge or pass (before the roll)");
     let r = t.expect_rejection(GM, "parry", codes::BAD_REACTION);
     assert!(r.reason.contains("cannot be parried: dodge it"), "{}", r.reason);
+    // The defence's roll names the reaction.
+    t.dice(&cat(&[hits(0, 3), hits(0, 3)])).cmd("dodge");
+    let full = full_log(&t);
+    assert!(
+        full.contains(&"bo rolls 3 dice (finesse) to dodge [1, 1, 1]: 0 successes".to_string()),
+        "{full:?}"
+    );
     // A grapple: break-free. A restrained creature: parry only, and a dodge says why.
     let mut t = duel("dodge-melee = true", "", "", 1, 5);
     t.cmd("grapple bo");
