@@ -121,8 +121,9 @@ impl TextRuleset for Einfelst {
     const FLAG_WORDS: &'static [&'static str] = &["mental", "disarm", "pin", "silence"];
 
     /// Closing in on a creature that is no foe: legal, but being beside a creature only counts
-    /// for a close-combat attack on it (EIN-R12), and attacks on allies are not legal at all,
-    /// so a person rarely means it; the prompt lists it only under `choices all`.
+    /// for a close-combat attack on it (EIN-R12), and attacks on allies are not legal at all
+    /// (besides, it only takes the creature out of cover or from far off), so a person rarely
+    /// means it; the prompt lists it only under `choices all`.
     fn prompt_hides(s: &State, c: &Command) -> bool {
         match (c, s.turn) {
             (Command::Close(x), Some(t)) => (*x as usize) < s.chars.len() && !s.foes(t.who, *x),
