@@ -3,8 +3,11 @@
 //! - on its turn: break free when held, put out a fire when burning; attack the foe it hurts
 //!   most (the largest pool against the least Harm left), shooting when a foe is in its weapon's
 //!   band and striking (or punching) in its zone; close in on a foe that needs it; otherwise
-//!   move one zone toward the nearest foe (or draw a better weapon); end the turn when nothing
-//!   helps;
+//!   move one zone toward the nearest foe, clearing an obstacle that blocks that way (or draw a
+//!   better weapon), unless a ranged weapon in hand reaches a foe from where it stands; end the
+//!   turn when nothing helps;
+//! - a group sharing a card: a member with a manoeuvre left goes first, one that can attack from
+//!   where it stands before one that cannot, then the one nearest a foe;
 //! - reactions: parry, dodge or break free when it has a manoeuvre to spare (after its turn, or
 //!   when the defence pool is at least 2 dice); chase and hold whenever it may; resist spells;
 //! - extra successes all on damage; Harm split to keep the most dice without going severe;
@@ -41,7 +44,9 @@ impl Policy<Einfelst> for Heuristic {
         if s.stage == Stage::Swaps {
             return legal.iter().find(|c| **c == Command::Ready).cloned();
         }
-        let t = s.turn?;
+        let Some(t) = s.turn else {
+            return group_turn(s, legal);
+        };
         Some(turn(s, t.who, legal))
     }
 
@@ -63,7 +68,7 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
                 if has(legal, &c) {
                     let action = match c {
                         Command::Dodge => crate::data::Action::Finesse,
-                        Command::Parry => crate::data::Action::Strike,
+                        Command::Parry => crate::check::parry_action(s, a.target),
                         _ => crate::data::Action::Force,
                     };
                     let dice = pool(s, a.target, action, Kind::Defence, 0).0;
@@ -141,6 +146,39 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
     }
 }
 
+/// EIN-R2: which member of a group takes its card's turn now: one with a manoeuvre left, first
+/// one that can attack from where it stands, then the one nearest a foe, then the first in
+/// encounter order.
+fn group_turn(s: &State, legal: &[Command]) -> Option<Command> {
+    legal
+        .iter()
+        .filter_map(|c| match c {
+            Command::Act(x) => {
+                let foes = || s.ids().filter(|&o| s.foes(*x, o) && !s.ch(o).out());
+                let near = foes().map(|o| s.distance(*x, o)).min().unwrap_or(u8::MAX);
+                let reach = foes().any(|o| in_reach(s, *x, o));
+                let spent = s.ch(*x).total_left() == [0, 0];
+                Some(((spent, !reach, near, *x), c.clone()))
+            }
+            _ => None,
+        })
+        .min_by_key(|(k, _)| *k)
+        .map(|(_, c)| c)
+}
+
+/// Whether the weapon in `who`'s hand (or its fists) reaches `x` from where it stands.
+fn in_reach(s: &State, who: Cid, x: Cid) -> bool {
+    let d = s.distance(who, x);
+    match s.ch(who).wield.and_then(|w| s.weapon(w)) {
+        Some(w) => match w.kind {
+            crate::data::WeaponKind::Ranged => d >= w.range[0] && d <= w.range[1],
+            crate::data::WeaponKind::Thrown => d <= w.range[1],
+            _ => d == 0,
+        },
+        None => d == 0,
+    }
+}
+
 /// How much a foe is worth hitting: the attacker's pool, then the foe's nearness to going out.
 fn harm_left(s: &State, x: Cid) -> i32 {
     let c = s.ch(x);
@@ -187,6 +225,10 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
                 Command::Cast(_, x) => (*x, crate::data::Action::Cast),
                 _ => return None,
             };
+            let action = match c {
+                Command::Strike(_) => crate::check::attack_action(s, crate::state::AttackKind::Strike, me.wield),
+                _ => action,
+            };
             let dice = i32::from(pool(s, who, action, Kind::Attack, 0).0);
             let damage = match c {
                 Command::Strike(_) | Command::Shoot(_) => {
@@ -202,11 +244,11 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
         return c;
     }
     let foes: Vec<Cid> = s.ids().filter(|&o| s.foes(who, o) && !s.ch(o).out()).collect();
-    // Close in on a foe in the zone that needs it.
-    if let Some(c) = legal
-        .iter()
-        .find(|c| matches!(c, Command::Close(x) if foes.contains(x)))
-    {
+    // Close in on a foe in the zone that needs it, to strike it (EIN-R12).
+    let close_combat = me.wield.and_then(|w| s.weapon(w)).is_none_or(|w| w.melee());
+    if let Some(c) = legal.iter().find(|c| {
+        matches!(c, Command::Close(x) if close_combat && foes.contains(x) && crate::check::must_close_in(s, who, *x))
+    }) {
         return c.clone();
     }
     // A weapon that could reach someone, in hand.
@@ -226,8 +268,26 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
     {
         return c.clone();
     }
-    if let Some(c) = legal.iter().find(|c| matches!(c, Command::PickUp(_))) {
+    // A creature that fights with its bite or claws leaves weapons lying.
+    let natural = me
+        .carried
+        .items()
+        .iter()
+        .any(|&w| s.weapon(w).is_some_and(|x| x.natural()));
+    if !natural && let Some(c) = legal.iter().find(|c| matches!(c, Command::PickUp(_))) {
         return c.clone();
+    }
+    // A ranged weapon in hand that reaches a foe from here: no need to go nearer.
+    let shooting = me
+        .wield
+        .and_then(|w| s.weapon(w))
+        .is_some_and(|w| w.kind == crate::data::WeaponKind::Ranged);
+    if shooting && foes.iter().any(|&f| in_reach(s, who, f)) {
+        return if has(legal, &Command::Stand) {
+            Command::Stand
+        } else {
+            Command::End
+        };
     }
     // Toward the nearest foe.
     let nearest = |z: fray_space::ZoneId| {
@@ -238,13 +298,16 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
     };
     let here = nearest(me.zone);
     if here > 0 {
+        // A step, or clearing what blocks a step (EIN-R15), moves first on a tie.
         let step = legal
             .iter()
             .filter_map(|c| match c {
-                Command::Move(z) => Some((nearest(*z), c.clone())),
+                Command::Move(z) => Some(((nearest(*z), false), c.clone())),
+                Command::Clear(z) => Some(((nearest(*z), true), c.clone())),
                 _ => None,
             })
-            .min_by_key(|(d, _)| *d);
+            .min_by_key(|(d, _)| *d)
+            .map(|((d, _), c)| (d, c));
         if let Some((d, c)) = step
             && d < here
         {

@@ -5,7 +5,7 @@
 use crate::codes;
 use crate::command::{Command, Own, PushTo, Ruling, Spend};
 use crate::data::{Action, WeaponKind};
-use crate::options::CloseIn;
+use crate::options::{CloseIn, GroupOrder};
 use crate::setup::{Cid, MAX_COMBATANTS};
 use crate::state::{AttackFrame, AttackKind, Card, Frame, Stage, State, place};
 use crate::zones::MapExt;
@@ -101,7 +101,26 @@ pub fn attack_need(s: &State, by: Cid, target: Cid, kind: AttackKind) -> u8 {
     } else {
         0
     };
-    1 + circumstance_extra(s, by, kind.action(), Some(t.zone)) + cover
+    let action = attack_action(s, kind, s.ch(by).wield);
+    1 + circumstance_extra(s, by, action, Some(t.zone)) + cover
+}
+
+/// The Action an attack is rolled with (EIN-R21): its kind's, except a strike with a natural
+/// weapon, which takes that weapon's own Action.
+pub fn attack_action(s: &State, kind: AttackKind, weapon: Option<u8>) -> Action {
+    match (kind, weapon.and_then(|w| s.weapon(w))) {
+        (AttackKind::Strike, Some(w)) => w.close_action(),
+        _ => kind.action(),
+    }
+}
+
+/// The Action a creature parries with (EIN-R25): Strike with a close-combat weapon in hand,
+/// Force without one, and a natural weapon's own Action.
+pub fn parry_action(s: &State, who: Cid) -> Action {
+    match s.ch(who).wield.and_then(|w| s.weapon(w)) {
+        Some(w) if w.melee() => w.close_action(),
+        _ => Action::Force,
+    }
 }
 
 /// The card the turn's creature holds for the turn under way (its `n`-th lowest).
@@ -122,7 +141,7 @@ fn hampered(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
         return Err(no(
             codes::RESTRAINED,
             format!(
-                "{} is restrained: it may only break free, shout or end its turn",
+                "{} is restrained: it may only break free, shout, let go of one it holds or end its turn",
                 me.name
             ),
         ));
@@ -130,7 +149,7 @@ fn hampered(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
     if me.fire.is_some()
         && !matches!(
             c,
-            Command::Extinguish | Command::Flee(_) | Command::Shout | Command::End
+            Command::Extinguish | Command::Flee(_) | Command::FleeTo(..) | Command::Shout | Command::End
         )
     {
         // EIN-R39.
@@ -155,9 +174,62 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
         return swap_stage(s, seat, c);
     }
     let Some(t) = s.turn else {
-        return Err(no(codes::NOT_NOW, "nothing is asked now"));
+        let choices = group_choices(s);
+        return match c {
+            Command::Act(x) if choices != 0 => {
+                if *x < 64 && choices >> x & 1 == 1 {
+                    Ok(())
+                } else {
+                    Err(no(
+                        codes::BAD_TARGET,
+                        "act <id>: a member of the group still to act on this card (EIN-R2)",
+                    ))
+                }
+            }
+            _ if choices != 0 => Err(no(
+                codes::NOT_NOW,
+                "the group's seat first picks which member acts now: act <id> (EIN-R2)",
+            )),
+            _ => Err(no(codes::NOT_NOW, "nothing is asked now")),
+        };
     };
     turn(s, t.who, t.n, c)
+}
+
+/// The members of a group sharing a card (EIN-R2) from which the group's seat picks the one
+/// that acts now, a bit per creature: when the card's turn is due, no member has begun it, at
+/// least two of them are still to act on it, and `group-order = "director"`. Zero otherwise.
+pub fn group_choices(s: &State) -> u64 {
+    if s.options.group_order != GroupOrder::Director
+        || s.stage != Stage::Turns
+        || s.turn.is_some()
+        || !s.frames.is_empty()
+        || s.outcome.is_some()
+    {
+        return 0;
+    }
+    let Some(cur) = s.order.current_slot() else { return 0 };
+    let Some(me) = s.chars.get(cur.who as usize) else {
+        return 0;
+    };
+    let (Some(group), true) = (me.group, me.shares) else {
+        return 0;
+    };
+    let slots = s.order.slots();
+    let Some(i) = s.order.position_of(cur) else { return 0 };
+    let key = slots[i].key;
+    let seat = s.seat_of(cur.who);
+    let mut bits = 0u64;
+    for sl in slots[i..].iter().take_while(|sl| sl.key == key) {
+        let ok = s
+            .chars
+            .get(sl.who as usize)
+            .is_some_and(|o| o.group == Some(group) && o.shares && !o.out() && s.seat_of(sl.who) == seat);
+        if ok && sl.active && !sl.acted && sl.who < 64 {
+            bits |= 1 << sl.who;
+        }
+    }
+    if bits.count_ones() >= 2 { bits } else { 0 }
 }
 
 fn not_now() -> Reject {
@@ -176,6 +248,18 @@ fn foe(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
     }
 }
 
+/// Whether `who` must close in on `x`, in its zone, before a close-combat attack on it
+/// (EIN-R12): when either stands far off or `x` is in cover (or always, by the `close-in`
+/// option), unless it is beside `x` already.
+pub fn must_close_in(s: &State, who: Cid, x: Cid) -> bool {
+    let (me, t) = (s.ch(who), s.ch(x));
+    let apart = match s.options.close_in {
+        CloseIn::FarOrCover => t.far || t.cover || me.far,
+        CloseIn::Always => true,
+    };
+    apart && me.beside != Some(x)
+}
+
 /// Close combat: the same zone (EIN-R12), and beside the target when it stands far off or in
 /// cover (or always, by the `close-in` option).
 fn reach_melee(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
@@ -189,11 +273,7 @@ fn reach_melee(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
             ),
         ));
     }
-    let apart = match s.options.close_in {
-        CloseIn::FarOrCover => t.far || t.cover || me.far,
-        CloseIn::Always => true,
-    };
-    if apart && me.beside != Some(x) {
+    if must_close_in(s, who, x) {
         return Err(no(
             codes::CLOSE_IN,
             format!("{} must close in on {} first (close {})", me.name, t.name, t.id),
@@ -245,7 +325,30 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             }
             reach_melee(s, who, *x)
         }
-        Command::Punch(x) | Command::Grapple(x) => {
+        Command::Punch(x) => {
+            slow()?;
+            foe(s, who, *x)?;
+            reach_melee(s, who, *x)?;
+            // EIN-R21: a creature with natural weapons fights with them: they are its unarmed
+            // attack (fray's reading), so it does not punch as well.
+            match me
+                .carried
+                .items()
+                .iter()
+                .filter_map(|&w| s.weapon(w))
+                .find(|w| w.natural())
+            {
+                Some(w) => Err(no(
+                    codes::NO_WEAPON,
+                    format!(
+                        "{} fights with its {}, not with fists: draw it if need be, and strike",
+                        me.name, w.name
+                    ),
+                )),
+                None => Ok(()),
+            }
+        }
+        Command::Grapple(x) => {
             slow()?;
             foe(s, who, *x)?;
             reach_melee(s, who, *x)
@@ -269,7 +372,7 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             // EIN-R11, EIN-R48: a ranged weapon's whole band; a thrown one from 1 zone on.
             let [lo, hi] = w.range;
             let band = match w.kind {
-                WeaponKind::Melee => None,
+                WeaponKind::Melee | WeaponKind::Natural => None,
                 WeaponKind::Thrown => Some((lo.max(1), hi)),
                 WeaponKind::Ranged => Some((lo, hi)),
             };
@@ -309,7 +412,7 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             }
             Ok(())
         }
-        Command::Flee(a) => {
+        Command::Flee(a) | Command::FleeTo(a, _) => {
             if !matches!(a, Action::Finesse | Action::Sneak) {
                 return Err(no(codes::NOT_NOW, "flee with finesse or sneak (EIN-R32)"));
             }
@@ -317,7 +420,10 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             if me.held_by.is_some() {
                 return Err(no(codes::RESTRAINED, "a restrained creature cannot flee (EIN-R31)"));
             }
-            flee_route(s, who).map(drop)
+            match c {
+                Command::FleeTo(_, z) => flee_way(s, who, *z),
+                _ => flee_route(s, who).map(drop),
+            }
         }
         Command::Extinguish => {
             slow()?;
@@ -328,22 +434,37 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         }
         Command::Test(_) => slow(),
         Command::Move(z) => {
-            let links = s.setup.zones.distance(me.zone, *z);
-            if links != Some(1) {
-                return Err(no(
-                    codes::OUT_OF_REACH,
-                    format!("{} is not a neighbouring zone", s.setup.zones.id(*z)),
-                ));
-            }
-            match s
-                .setup
-                .zones
-                .obstacle(me.zone, *z)
-                .and_then(|o| s.setup.obstacles.get(o))
-            {
-                // EIN-R15: some obstacles take the slow manoeuvre.
-                Some(ob) if ob.slow => slow(),
+            neighbour(s, me.zone, *z)?;
+            match s.obstacle(me.zone, *z) {
+                // EIN-R15: an obstacle that blocks the way must be cleared first.
+                Some((label, ob)) if ob.clear && !s.open(me.zone, *z) => {
+                    let to = s.setup.zones.id(*z);
+                    Err(no(
+                        codes::OUT_OF_REACH,
+                        format!(
+                            "the {} blocks the way to {to}: it must be cleared first (clear {to})",
+                            label_text(label)
+                        ),
+                    ))
+                }
+                // EIN-R15: some obstacles take the slow manoeuvre to cross (a cleared one none).
+                Some((_, ob)) if !ob.clear && ob.slow => slow(),
                 _ => fast(),
+            }
+        }
+        Command::Clear(z) => {
+            neighbour(s, me.zone, *z)?;
+            // EIN-R15: clearing takes the obstacle's manoeuvre (and, when resolved, its test).
+            match s.blocking(me.zone, *z) {
+                Some((_, ob)) if ob.slow => slow(),
+                Some(_) => fast(),
+                None => Err(no(
+                    codes::NOT_NOW,
+                    format!(
+                        "nothing blocks the way to {}: there is nothing to clear",
+                        s.setup.zones.id(*z)
+                    ),
+                )),
             }
         }
         Command::Close(x) => {
@@ -384,6 +505,14 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         }
         Command::Draw(w) => {
             fast()?;
+            if w.is_none()
+                && let Some(n) = me.wield.and_then(|w| s.weapon(w)).filter(|w| w.natural())
+            {
+                return Err(no(
+                    codes::NO_WEAPON,
+                    format!("{} cannot put its {} away", me.name, n.name),
+                ));
+            }
             match w {
                 None if me.wield.is_some() => Ok(()),
                 Some(w) if me.carried.has(*w) && me.wield != Some(*w) => Ok(()),
@@ -457,11 +586,9 @@ pub fn enemy_zones(s: &State, who: Cid) -> ZoneSet {
     z
 }
 
-/// The way out for a fleer (EIN-R32): `Ok(None)` when it stands in an exit zone, `Ok(Some(z))`
-/// the next zone of the shortest way to an exit that passes no zone a foe holds (its own zone
-/// does not count).
-pub fn flee_route(s: &State, who: Cid) -> Result<Option<ZoneId>, Reject> {
-    let zones = &s.setup.zones;
+/// The zone a fleer stands in and the zones its flight may not pass (EIN-R32): those its foes
+/// hold, but for the zone its turn began in; refused when foes hold the zone it moved into.
+fn flee_from(s: &State, who: Cid) -> Result<(ZoneId, ZoneSet), Reject> {
     let here = s.ch(who).zone;
     // Only the zone the turn began in may hold foes (EIN-R32).
     let start = s.turn.filter(|t| t.who == who).map_or(here, |t| t.from);
@@ -473,24 +600,128 @@ pub fn flee_route(s: &State, who: Cid) -> Result<Option<ZoneId>, Reject> {
             "foes hold this zone, and it is not where the turn began (EIN-R32)",
         ));
     }
-    let exits = zones.exits();
+    Ok((here, blocked))
+}
+
+/// The first zone of the shortest way from `from` to an exit that enters no zone of `blocked`
+/// and crosses no obstacle that blocks the way (EIN-R32, EIN-R15).
+fn way_out(s: &State, from: ZoneId, blocked: ZoneSet) -> Option<ZoneId> {
+    let zones = &s.setup.zones;
+    if s.any_blocked() {
+        zones.first_step_open(from, zones.exits(), blocked, |a, b| s.open(a, b))
+    } else {
+        zones.first_step(from, zones.exits(), blocked)
+    }
+}
+
+/// The way out for a fleer (EIN-R32): `Ok(None)` when it stands in an exit zone, `Ok(Some(z))`
+/// the next zone of the shortest way to an exit that passes no zone a foe holds (its own zone
+/// does not count) and no obstacle not yet cleared (EIN-R15).
+pub fn flee_route(s: &State, who: Cid) -> Result<Option<ZoneId>, Reject> {
+    let zones = &s.setup.zones;
+    let (here, blocked) = flee_from(s, who)?;
     // A map without exits: the fight's edge is everywhere, so the way out is open.
-    if zones.is_exit(here) || exits.is_empty() {
+    if zones.is_exit(here) || zones.exits().is_empty() {
         return Ok(None);
     }
-    match zones.first_step(here, exits, blocked) {
+    match way_out(s, here, blocked) {
         Some(z) => Ok(Some(z)),
         None => Err(no(
             codes::NO_ESCAPE,
-            "every way to an exit passes through a zone a foe holds (EIN-R32)",
+            "every way to an exit passes through a zone a foe holds, or an obstacle not cleared (EIN-R32)",
         )),
     }
+}
+
+/// Whether a fleer may flee by way of the neighbouring zone `z` (EIN-R32): the link is open
+/// (EIN-R15), no foe holds `z`, and from there an exit is reached without a zone a foe holds
+/// (on a map without exits, any such neighbour). A fleer in an exit zone leaves from there.
+pub fn flee_way(s: &State, who: Cid, z: ZoneId) -> Result<(), Reject> {
+    let zones = &s.setup.zones;
+    let (here, mut blocked) = flee_from(s, who)?;
+    let to = zones.id(z);
+    if zones.is_exit(here) {
+        return Err(no(
+            codes::NO_ESCAPE,
+            format!(
+                "{} stands at a way out: it flees from here, not by way of {to}",
+                s.ch(who).name
+            ),
+        ));
+    }
+    if zones.distance(here, z) != Some(1) {
+        return Err(no(codes::OUT_OF_REACH, format!("{to} is not a neighbouring zone")));
+    }
+    if let Some((label, _)) = s.blocking(here, z) {
+        return Err(no(
+            codes::NO_ESCAPE,
+            format!("the {} blocks the way to {to} (EIN-R15)", label_text(label)),
+        ));
+    }
+    if blocked.contains(z) {
+        return Err(no(codes::NO_ESCAPE, format!("a foe holds {to} (EIN-R32)")));
+    }
+    // Not back through the zone it flees from.
+    blocked.insert(here);
+    if leads_out(s, z, blocked) {
+        Ok(())
+    } else {
+        Err(no(
+            codes::NO_ESCAPE,
+            format!("no way to an exit goes on from {to} but through a zone a foe holds (EIN-R32)"),
+        ))
+    }
+}
+
+/// Whether a flight that has reached `z` goes on to an exit without entering `blocked`: always
+/// on a map without exits (EIN-R32).
+fn leads_out(s: &State, z: ZoneId, blocked: ZoneSet) -> bool {
+    let zones = &s.setup.zones;
+    zones.exits().is_empty() || zones.is_exit(z) || way_out(s, z, blocked).is_some()
+}
+
+/// Every neighbouring zone [`flee_way`] accepts for `who`, without building a refusal for the
+/// others (the legal list asks this on every turn).
+pub fn flee_ways(s: &State, who: Cid) -> ZoneSet {
+    let zones = &s.setup.zones;
+    let Ok((here, mut blocked)) = flee_from(s, who) else {
+        return ZoneSet::EMPTY;
+    };
+    if zones.is_exit(here) {
+        return ZoneSet::EMPTY;
+    }
+    let open: ZoneSet = zones
+        .neighbours(here)
+        .iter()
+        .copied()
+        .filter(|&z| !blocked.contains(z) && s.open(here, z))
+        .collect();
+    blocked.insert(here);
+    open.iter().filter(|&z| leads_out(s, z, blocked)).collect()
+}
+
+/// Fails unless `z` neighbours `from`.
+fn neighbour(s: &State, from: ZoneId, z: ZoneId) -> Result<(), Reject> {
+    if s.setup.zones.distance(from, z) == Some(1) {
+        Ok(())
+    } else {
+        Err(no(
+            codes::OUT_OF_REACH,
+            format!("{} is not a neighbouring zone", s.setup.zones.id(z)),
+        ))
+    }
+}
+
+/// An obstacle's label as words (`fallen-beam` is "fallen beam").
+pub fn label_text(label: &str) -> String {
+    label.replace(['-', '_'], " ")
 }
 
 fn push_ok(s: &State, x: Cid, to: PushTo) -> Result<(), Reject> {
     let t = s.ch(x);
     let ok = match to {
-        PushTo::Zone(z) => s.setup.zones.distance(t.zone, z) == Some(1),
+        // EIN-R15: not through an obstacle that blocks the way.
+        PushTo::Zone(z) => s.setup.zones.distance(t.zone, z) == Some(1) && s.open(t.zone, z),
         PushTo::Far => !t.far,
         PushTo::Down => !t.prone,
     };
@@ -568,8 +799,9 @@ fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend) -> Result<(), Reject> {
         }
         push_ok(s, a.target, to)?;
     }
-    if sp.disarm && (!matches!(k, AttackKind::Strike | AttackKind::Unarmed) || s.ch(a.target).wield.is_none()) {
-        return bad("disarm takes a close-combat blow against a foe with a weapon in hand");
+    let held = s.ch(a.target).wield.and_then(|w| s.weapon(w));
+    if sp.disarm && (!matches!(k, AttackKind::Strike | AttackKind::Unarmed) || held.is_none_or(|w| w.natural())) {
+        return bad("disarm takes a close-combat blow against a foe with a weapon in hand (not a bite or claws)");
     }
     if sp.pin && k != AttackKind::Shoot {
         return bad("only a shot can pin");
@@ -680,38 +912,61 @@ pub fn can_defend(s: &State, a: &AttackFrame) -> bool {
 }
 
 /// Whether the target may answer an attack with this reaction (EIN-R25, EIN-R27, EIN-H14,
-/// EIN-H16).
-fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Result<(), Reject> {
+/// EIN-H16); a refusal says why.
+pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Result<(), Reject> {
     use crate::state::Defence as D;
     if d == D::None {
         return Ok(());
     }
     let t = s.ch(a.target);
-    if !may_react(s, a.target) {
+    if t.out() {
+        return Err(no(codes::NO_MANEUVER, format!("{} is out of the fight", t.name)));
+    }
+    if t.fire.is_some() {
+        // EIN-R39.
         return Err(no(
             codes::NO_MANEUVER,
-            format!("{} has no manoeuvre left to react with", t.name),
+            format!("{} is on fire: a burning creature cannot react (EIN-R39)", t.name),
+        ));
+    }
+    if pay_reaction(s, a.target).is_none() {
+        return Err(no(
+            codes::NO_MANEUVER,
+            format!("{} has no manoeuvre left this round to react with (EIN-R19)", t.name),
         ));
     }
     let restrained = t.held_by.is_some();
-    let ok = match (d, a.kind) {
-        (D::BreakFree, AttackKind::Grapple) => true,
-        (_, AttackKind::Grapple) => false,
-        // EIN-H10: the restrained may parry, nothing else.
-        (D::Resist, AttackKind::Cast(_)) => !restrained,
-        (_, AttackKind::Cast(_)) => false,
-        // EIN-R31, EIN-H10: the restrained may parry.
-        (D::Parry, k) => k.melee(),
-        (D::Dodge, k) => !restrained && (!k.melee() || s.options.dodge_melee),
-        _ => false,
+    let bad = |why: String| Err(no(codes::BAD_REACTION, why));
+    let what = match a.kind {
+        AttackKind::Shoot => "a shot or a throw",
+        AttackKind::Cast(_) => "a spell",
+        AttackKind::Grapple => "a grapple",
+        _ => "close combat",
     };
-    if ok {
-        Ok(())
-    } else {
-        Err(no(
-            codes::BAD_REACTION,
-            format!("{} cannot answer this attack that way", t.name),
-        ))
+    match (d, a.kind) {
+        (D::BreakFree, AttackKind::Grapple) => Ok(()),
+        (D::BreakFree, _) => bad(format!("break-free answers a grapple, and this is {what}")),
+        (_, AttackKind::Grapple) => bad("a grapple is answered with break-free, or pass (EIN-R27)".into()),
+        // EIN-H10: the restrained may parry, nothing else.
+        (D::Resist, AttackKind::Cast(_)) if restrained => bad(format!(
+            "{} is restrained: it may parry, but not resist a spell (EIN-H10)",
+            t.name
+        )),
+        (D::Resist, AttackKind::Cast(_)) => Ok(()),
+        (D::Resist, _) => bad(format!("resist answers a spell, and this is {what}")),
+        (_, AttackKind::Cast(_)) => bad("a spell is resisted (resist), not dodged or parried (EIN-H16)".into()),
+        // EIN-R25, EIN-R31, EIN-H10: parry answers close combat, the restrained too.
+        (D::Parry, k) if k.melee() => Ok(()),
+        (D::Parry, _) => bad(format!("{what} cannot be parried: dodge it (EIN-R25)")),
+        (D::Dodge, _) if restrained => bad(format!(
+            "{} is restrained: it may parry, but not dodge (EIN-H10)",
+            t.name
+        )),
+        (D::Dodge, k) if k.melee() && !s.options.dodge_melee => {
+            bad("close combat is parried, not dodged (EIN-R25, EIN-H14: the dodge-melee option is off)".into())
+        }
+        (D::Dodge, _) => Ok(()),
+        (D::None, _) => Ok(()),
     }
 }
 
@@ -801,7 +1056,8 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             if !fray_engine::encounter::is_word(id) || s.find(id).is_some() {
                 bad(format!("'{id}' is not a new one-word id"))
             } else if !s.setup.templates.contains_key(template) {
-                bad(format!("no template '{template}'"))
+                let hint = fray_engine::diag::suggestion(template, s.setup.templates.keys().map(String::as_str));
+                bad(format!("no template '{template}'{hint}"))
             } else if *side as usize >= s.setup.sides.len() || s.chars.len() >= MAX_COMBATANTS {
                 bad(format!("no side #{side}, or {MAX_COMBATANTS} creatures already"))
             } else {
@@ -932,7 +1188,12 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
         push(Command::Ready);
         return;
     }
-    let Some(t) = s.turn else { return };
+    let Some(t) = s.turn else {
+        for x in s.ids() {
+            push(Command::Act(x));
+        }
+        return;
+    };
     let me = s.ch(t.who);
     for x in s.ids() {
         push(Command::Strike(x));
@@ -952,11 +1213,30 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
             push(Command::Shove(x, PushTo::Down));
         }
     }
-    push(Command::Flee(Action::Finesse));
-    push(Command::Flee(Action::Sneak));
+    // A way named is open only where the shortest way is (flee_way implies flee_route), so
+    // only the ways flee_ways finds are tried, and only when a flight is (hot path).
+    let mut ways = None;
+    for a in [Action::Finesse, Action::Sneak] {
+        if check(s, seat, &Command::Flee(a)).is_err() {
+            continue;
+        }
+        push(Command::Flee(a));
+        let ways = *ways.get_or_insert_with(|| flee_ways(s, t.who));
+        for &z in s.setup.zones.neighbours(me.zone) {
+            if ways.contains(z) {
+                push(Command::FleeTo(a, z));
+            }
+        }
+    }
     push(Command::Extinguish);
     for &z in s.setup.zones.neighbours(me.zone) {
         push(Command::Move(z));
+    }
+    // Only what blocks the way can be cleared (EIN-R15).
+    for &z in s.setup.zones.neighbours(me.zone) {
+        if s.blocking(me.zone, z).is_some() {
+            push(Command::Clear(z));
+        }
     }
     for x in s.ids() {
         push(Command::Close(x));

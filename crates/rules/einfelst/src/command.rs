@@ -6,6 +6,7 @@ use crate::setup::Cid;
 use crate::state::{Card, Defence, State};
 use crate::zones::MapExt;
 use fray_engine::Reject;
+use fray_engine::diag::suggestion;
 use fray_engine::gm::{self, Vocabulary};
 use fray_space::ZoneId;
 use serde::{Deserialize, Serialize};
@@ -68,14 +69,19 @@ pub enum Command {
     Shove(Cid, PushTo),
     /// Slow: cast a spell (its index in the setup's spells) at a creature (EIN-H16).
     Cast(u8, Cid),
-    /// Slow: flee with Finesse or Sneak (EIN-R32).
+    /// Slow: flee with Finesse or Sneak (EIN-R32), by the shortest way out.
     Flee(Action),
+    /// Slow: flee with Finesse or Sneak by way of this neighbouring zone (EIN-R32, EIN-R33).
+    FleeTo(Action, ZoneId),
     /// Slow: try to put out the fire on oneself (EIN-R40).
     Extinguish,
     /// Slow: any other manoeuvre's test (EIN-R17): survey, persuade, lure, climb...
     Test(Action),
     /// Fast: into a neighbouring zone (EIN-R13).
     Move(ZoneId),
+    /// Clear the obstacle that blocks the way to this neighbouring zone, with its manoeuvre
+    /// and test (EIN-R15).
+    Clear(ZoneId),
     /// Fast: close in beside a creature in the zone (EIN-R12).
     Close(Cid),
     /// Fast: to a far part of the zone.
@@ -125,6 +131,8 @@ pub enum Command {
     Trade(Cid, Cid),
     /// Done swapping this round.
     Ready,
+    /// The member of a group sharing a card that acts next on it (EIN-R2).
+    Act(Cid),
     /// A GM ruling.
     Gm(Ruling),
 }
@@ -221,14 +229,19 @@ impl Vocabulary for Words<'_> {
     type Pos = ZoneId;
     type Other = Own;
     fn who(&self, word: &str) -> Result<Cid, Reject> {
-        self.0
-            .find(word)
-            .ok_or_else(|| Reject::unreadable(format!("no creature '{word}'")))
+        self.0.find(word).ok_or_else(|| {
+            let hint = suggestion(word, self.0.chars.iter().map(|c| c.id.as_str()));
+            Reject::unreadable(format!("no creature '{word}'{hint}"))
+        })
     }
     fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
         GAUGES.iter().find(|(n, _)| *n == word).map(|&(_, g)| g).ok_or_else(|| {
             let names: Vec<&str> = GAUGES.iter().map(|(n, _)| *n).collect();
-            Reject::unreadable(format!("'{word}' cannot be set: the gauges are {}", names.join(", ")))
+            let hint = suggestion(word, names.iter().copied());
+            Reject::unreadable(format!(
+                "'{word}' cannot be set{hint}: the gauges are {}",
+                names.join(", ")
+            ))
         })
     }
     fn pos(&self, word: &str) -> Result<ZoneId, Reject> {
@@ -237,8 +250,10 @@ impl Vocabulary for Words<'_> {
     fn side(&self, word: &str) -> Result<u8, Reject> {
         let sides = &self.0.setup.sides;
         let i = sides.iter().position(|s| s.id == word);
-        i.map(|i| i as u8)
-            .ok_or_else(|| Reject::unreadable(format!("no side '{word}'")))
+        i.map(|i| i as u8).ok_or_else(|| {
+            let hint = suggestion(word, sides.iter().map(|s| s.id.as_str()));
+            Reject::unreadable(format!("no side '{word}'{hint}"))
+        })
     }
     fn other(&self, words: &[&str]) -> Option<Result<Own, Reject>> {
         let verb = *words.first()?;
@@ -292,7 +307,8 @@ impl Vocabulary for Words<'_> {
             ("prone", _) => usage("prone <who> on|off"),
             ("circumstance", [name, on @ ("on" | "off"), rest @ ..]) if rest.len() <= 1 => (|| {
                 if !self.0.setup.circumstances.contains_key(*name) {
-                    return Err(Reject::unreadable(format!("no circumstance '{name}'")));
+                    let hint = suggestion(name, self.0.setup.circumstances.keys().map(String::as_str));
+                    return Err(Reject::unreadable(format!("no circumstance '{name}'{hint}")));
                 }
                 let zone = match rest.first() {
                     None => None,
@@ -329,7 +345,8 @@ fn position(w: &str) -> Result<crate::options::Position, Reject> {
 fn zone(s: &State, word: &str) -> Result<ZoneId, Reject> {
     s.setup.zones.find(word).ok_or_else(|| {
         let names = s.setup.zones.words();
-        Reject::unreadable(format!("no zone '{word}'; the zones are {}", names.join(", ")))
+        let hint = suggestion(word, names.iter().copied());
+        Reject::unreadable(format!("no zone '{word}'{hint}; the zones are {}", names.join(", ")))
     })
 }
 
@@ -342,7 +359,11 @@ fn action(w: &str, allowed: &[Action]) -> Result<Action, Reject> {
             } else {
                 allowed.iter().map(|a| a.word()).collect()
             };
-            Err(Reject::unreadable(format!("'{w}' is not one of {}", names.join(", "))))
+            let hint = suggestion(w, names.iter().copied());
+            Err(Reject::unreadable(format!(
+                "'{w}' is not one of {}{hint}",
+                names.join(", ")
+            )))
         }
     }
 }
@@ -352,7 +373,10 @@ fn weapon(s: &State, w: &str) -> Result<u8, Reject> {
         .iter()
         .position(|x| x.eq_ignore_ascii_case(w))
         .map(|i| i as u8)
-        .ok_or_else(|| Reject::unreadable(format!("no weapon '{w}'")))
+        .ok_or_else(|| {
+            let hint = suggestion(w, s.weapon_ids.iter().map(String::as_str));
+            Reject::unreadable(format!("no weapon '{w}'{hint}"))
+        })
 }
 
 fn card(w: &str) -> Result<Card, Reject> {
@@ -378,7 +402,7 @@ fn push_to(s: &State, w: &str) -> Result<PushTo, Reject> {
     }
 }
 
-const COMMANDS: &str = "strike, shoot, punch, grapple, shove, cast, flee, extinguish, test, move, close, withdraw, cover, draw, pickup, stand, shout, interact, break-free, release, end, dodge, parry, resist, chase, hold, pass, swap, spend, split, keep, push, accept, trade, ready or gm";
+const COMMANDS: &str = "strike, shoot, punch, grapple, shove, cast, flee, extinguish, test, move, clear, close, withdraw, cover, draw, pickup, stand, shout, interact, break-free, release, end, dodge, parry, resist, chase, hold, pass, swap, spend, split, keep, push, accept, trade, ready, act or gm";
 
 /// Reads a typed command.
 pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
@@ -398,13 +422,18 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
                 .spells
                 .keys()
                 .position(|k| k.eq_ignore_ascii_case(spell))
-                .ok_or_else(|| Reject::unreadable(format!("no spell '{spell}'")))?;
+                .ok_or_else(|| {
+                    let hint = suggestion(spell, s.setup.spells.keys().map(String::as_str));
+                    Reject::unreadable(format!("no spell '{spell}'{hint}"))
+                })?;
             Command::Cast(i as u8, who(t)?)
         }
         ["flee", a] => Command::Flee(action(a, &[Action::Finesse, Action::Sneak])?),
+        ["flee", a, z] => Command::FleeTo(action(a, &[Action::Finesse, Action::Sneak])?, zone(s, z)?),
         ["extinguish"] => Command::Extinguish,
         ["test", a] => Command::Test(action(a, &[])?),
         ["move", z] => Command::Move(zone(s, z)?),
+        ["clear", z] => Command::Clear(zone(s, z)?),
         ["close", t] => Command::Close(who(t)?),
         ["withdraw"] => Command::Withdraw,
         ["cover"] => Command::Cover,
@@ -452,8 +481,16 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
                 match p.parse::<u8>() {
                     Ok(n @ 1..=3) => v.push(n),
                     _ => {
+                        // The example adds up to the Harm being split, when one is (EIN-R34).
+                        let example = match s.frames.last() {
+                            Some(crate::state::Frame::Split(sp)) => crate::check::splits(sp.amount)
+                                .last()
+                                .map(|p| p.iter().map(u8::to_string).collect::<Vec<_>>().join("+")),
+                            _ => None,
+                        }
+                        .unwrap_or_else(|| "2+1".into());
                         return Err(Reject::unreadable(format!(
-                            "'{parts}' is not a split: levels 1 to 3 joined by '+', such as 2+1"
+                            "'{parts}' is not a split: levels 1 to 3 joined by '+', such as {example}"
                         )));
                     }
                 }
@@ -469,6 +506,7 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
             Command::Trade(a.min(b), a.max(b))
         }
         ["ready"] => Command::Ready,
+        ["act", t] => Command::Act(who(t)?),
         _ => {
             return Err(Reject::unreadable(format!(
                 "'{text}' is not a command: expected {COMMANDS} (docs/commands.md)"
@@ -519,9 +557,11 @@ pub fn format(s: &State, c: &Command) -> String {
             id(t)
         ),
         Command::Flee(a) => format!("flee {}", a.word()),
+        Command::FleeTo(a, z) => format!("flee {} {}", a.word(), zone(z)),
         Command::Extinguish => "extinguish".into(),
         Command::Test(a) => format!("test {}", a.word()),
         Command::Move(z) => format!("move {}", zone(z)),
+        Command::Clear(z) => format!("clear {}", zone(z)),
         Command::Close(t) => format!("close {}", id(t)),
         Command::Withdraw => "withdraw".into(),
         Command::Cover => "cover".into(),
@@ -569,6 +609,7 @@ pub fn format(s: &State, c: &Command) -> String {
         Command::Push(false) => "accept".into(),
         Command::Trade(a, b) => format!("trade {} {}", id(a), id(b)),
         Command::Ready => "ready".into(),
+        Command::Act(t) => format!("act {}", id(t)),
         Command::Gm(r) => {
             let side = |i: u8| {
                 s.setup

@@ -140,6 +140,9 @@ pub enum WeaponKind {
     Thrown,
     /// Shot (Shoot) across its whole range band (EIN-R11).
     Ranged,
+    /// A creature's own weapon, a bite or claws (fray's own): close combat only, never dropped,
+    /// put away, thrown or knocked from its grip; attacked with its `action`.
+    Natural,
 }
 
 /// A weapon (EIN-H3).
@@ -161,12 +164,31 @@ pub struct Weapon {
     /// A hit sets the target on fire with this intensity (EIN-R38), 0 for none.
     #[serde(default)]
     pub fire: u8,
+    /// A natural weapon's Action, Strike or Force (Force when left out, as for any attack
+    /// without a weapon in hand, EIN-R21); only natural weapons have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Action>,
 }
 
 impl Weapon {
     /// Whether it can be swung in close combat.
     pub fn melee(&self) -> bool {
-        matches!(self.kind, WeaponKind::Melee | WeaponKind::Thrown)
+        matches!(self.kind, WeaponKind::Melee | WeaponKind::Thrown | WeaponKind::Natural)
+    }
+
+    /// Whether it is part of the creature (a bite, claws).
+    pub fn natural(&self) -> bool {
+        self.kind == WeaponKind::Natural
+    }
+
+    /// The Action of a close-combat attack with it, and of a parry while it is in hand
+    /// (EIN-R21, EIN-R25): Strike for a weapon held, a natural weapon's own Action (Force unless
+    /// it says Strike).
+    pub fn close_action(&self) -> Action {
+        match self.kind {
+            WeaponKind::Natural => self.action.unwrap_or(Action::Force),
+            _ => Action::Strike,
+        }
     }
 
     /// Checks the numbers.
@@ -175,9 +197,23 @@ impl Weapon {
             return Err("damage must be 0..=9, poison 0..=20 and fire 0..=3".into());
         }
         let [a, b] = self.range;
+        match (self.kind, self.action) {
+            (WeaponKind::Natural, Some(Action::Strike | Action::Force) | None) => {}
+            (WeaponKind::Natural, Some(a)) => {
+                return Err(format!(
+                    "a natural weapon attacks with strike or force, not {}",
+                    a.word()
+                ));
+            }
+            (_, Some(_)) => return Err("only a natural weapon (kind = \"natural\") names its action".into()),
+            (_, None) => {}
+        }
         match self.kind {
             WeaponKind::Melee if self.range != [0, 0] => {
                 Err("a melee weapon reaches only its own zone: range = [0, 0] (EIN-R48)".into())
+            }
+            WeaponKind::Natural if self.range != [0, 0] => {
+                Err("a natural weapon reaches only its own zone: range = [0, 0] (EIN-R48)".into())
             }
             WeaponKind::Thrown if a != 0 || b != 1 => {
                 Err("a thrown weapon reaches its own zone and the next one: range = [0, 1] (EIN-R48)".into())
@@ -230,19 +266,29 @@ pub struct Circumstance {
     pub extra: u8,
 }
 
-/// What crossing a link with an obstacle takes (EIN-R15).
+/// What an obstacle on a link takes (EIN-R15): either every crossing takes its manoeuvre and
+/// test (brambles, a wall to climb), or, with `clear`, it blocks the way until someone clears
+/// it with its manoeuvre and test, and then it is gone for everyone (rubble).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Obstacle {
-    /// Crossing takes the slow manoeuvre rather than a fast one.
+    /// Crossing (or clearing) takes the slow manoeuvre rather than a fast one.
     #[serde(default = "yes")]
     pub slow: bool,
-    /// The test crossing takes, if any.
+    /// The test crossing (or clearing) takes, if any.
     #[serde(default)]
     pub action: Option<Action>,
     /// The successes that test needs.
     #[serde(default = "one")]
     pub need: u8,
+    /// It blocks the way until cleared (`clear <zone>`), once, for everyone; the manoeuvre and
+    /// the test are then the clearing's, and crossing a cleared link is a plain move.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub clear: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn yes() -> bool {

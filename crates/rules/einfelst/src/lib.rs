@@ -42,7 +42,10 @@ pub struct Einfelst;
 
 impl Ruleset for Einfelst {
     const ID: &'static str = "einfelst";
-    const VERSION: &'static str = "0.1.0";
+    const VERSION: &'static str = "0.2.0";
+    /// 0.1.0 played with a group's members in encounter order (`group-order = "encounter"`),
+    /// and its events lack the faces of rolls and how a turn ended; everything else is the same.
+    const REPLAYS_VERSIONS: &'static [&'static str] = &["0.1.0"];
     type Options = Options;
     type Setup = Setup;
     type State = State;
@@ -85,8 +88,50 @@ impl Ruleset for Einfelst {
                 actor: None,
             });
         }
-        let t = s.turn?;
+        let Some(t) = s.turn else {
+            // EIN-R2: the group's seat picks the member that acts now.
+            let choices = check::group_choices(s);
+            return (choices != 0)
+                .then(|| Pending::one(s.seat_of(choices.trailing_zeros() as u16), "group-turn", None));
+        };
         one(t.who, "turn")
+    }
+
+    fn earlier_options(version: &str, options: &mut Options) {
+        if version == "0.1.0" {
+            // 0.1.0 had no choice of a group's order: encounter order.
+            options.group_order = crate::options::GroupOrder::Encounter;
+        }
+    }
+
+    /// A 0.1.0 event stands for the one replayed when they differ only in what 0.1.0 did not
+    /// record: the faces of a roll, and how a turn ended.
+    fn same_as_earlier(recorded: &Event, replayed: &Event) -> bool {
+        use crate::state::TurnEnd;
+        match (recorded, replayed) {
+            (Event::Tested { faces: f, .. }, Event::Tested { .. }) if f.is_empty() => {
+                let mut r = replayed.clone();
+                if let Event::Tested { faces, .. } = &mut r {
+                    *faces = fray_dice::Faces::new();
+                }
+                *recorded == r
+            }
+            (Event::Pushed { faces: f, .. }, Event::Pushed { .. }) if f.is_empty() => {
+                let mut r = replayed.clone();
+                if let Event::Pushed { faces, .. } = &mut r {
+                    *faces = fray_dice::Faces::new();
+                }
+                *recorded == r
+            }
+            (
+                Event::TurnEnded {
+                    who: a,
+                    how: TurnEnd::Ended,
+                },
+                Event::TurnEnded { who: b, .. },
+            ) => a == b,
+            _ => recorded == replayed,
+        }
     }
 
     fn is_ruling(command: &Command) -> bool {

@@ -144,6 +144,17 @@ choice!(
     }
 );
 
+choice!(
+    /// Who decides the order in which the members of a group act on their shared card (EIN-R2).
+    GroupOrder {
+        /// The seat controlling the group picks who acts next, each time one of them is to act
+        /// (the rules file's reading).
+        Director,
+        /// Encounter order, the same every round (fray 0.1.0's reading).
+        Encounter,
+    }
+);
+
 /// The Einfelst Wilds options.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
@@ -235,6 +246,8 @@ pub struct Options {
     /// A creature that draws an extra card (EIN-R8, EIN-R10) picks which of the two it keeps; when
     /// off, it keeps the lower card without being asked (fray's own).
     pub ask_card_choice: bool,
+    /// Who orders the turns of a group sharing one card (EIN-R2).
+    pub group_order: GroupOrder,
 }
 
 impl Default for Options {
@@ -279,6 +292,7 @@ impl Default for Options {
             ambush_ties: Ties::Fail,
             grapple_ties: Ties::Fail,
             push_rolls: false,
+            group_order: GroupOrder::Director,
         }
     }
 }
@@ -432,6 +446,7 @@ impl Options {
                     ambush_ties: Ties::Succeed,
                     grapple_ties: Ties::Succeed,
                     push_rolls: true,
+                    group_order: GroupOrder::Encounter,
                     ..d()
                 },
             ),

@@ -15,7 +15,7 @@ use crate::state::{
     AttackFrame, AttackKind, BreakFrame, Card, Defence, Event, FleeFrame, Frame, KeepFrame, PushFrame, PushSlot,
     SplitFrame, Stage, State, Status, pushed,
 };
-use crate::zones::MapExt;
+use fray_dice::Faces;
 use fray_engine::gm::Ruling as R;
 use fray_engine::resolve::settle;
 use fray_engine::{Cx, EngineError, Flow, Seat, Seats};
@@ -132,13 +132,14 @@ pub fn penalty(s: &State, who: Cid, attr: Attr) -> u8 {
     tracks.saturating_add(points)
 }
 
-fn successes(cx: &mut Cx<'_, Einfelst>, n: u8, why: &str) -> Result<u8, EngineError> {
+/// Rolls `n` d6: the successes (EIN-H1) and every face, for the event.
+fn successes(cx: &mut Cx<'_, Einfelst>, n: u8, why: &str) -> Result<(u8, Faces), EngineError> {
     if n == 0 {
-        return Ok(0);
+        return Ok((0, Faces::new()));
     }
     let r = fray_dice::roll(cx.dice, n as usize, 6, fray_dice::Keep::All, &why)?;
     let o = &cx.s.options;
-    Ok(r.faces.iter().filter(|&f| o.success(f)).count() as u8)
+    Ok((r.faces.iter().filter(|&f| o.success(f)).count() as u8, r.faces))
 }
 
 /// A creature's test: rolls its pool, logs it, and uses up its one-shot bonuses.
@@ -166,7 +167,7 @@ fn test_pool(
 ) -> Result<(u8, u8), EngineError> {
     let (n, ambush) = pool(&cx.s, who, action, kind, help);
     let text = format!("{}'s {} ({n} dice)", cx.s.ch(who).name, action.word());
-    let got = successes(cx, n, &text)?;
+    let (got, faces) = successes(cx, n, &text)?;
     cx.emit(Event::Tested {
         who: Some(who),
         why,
@@ -174,6 +175,7 @@ fn test_pool(
         pool: n,
         successes: got,
         need,
+        faces,
     });
     let c = cx.s.ch(who);
     if c.bonus > 0 || c.harm.fresh > 0 {
@@ -228,11 +230,12 @@ fn pushed_or_not(cx: &mut Cx<'_, Einfelst>, p: PushFrame, push: bool) -> Result<
     }
     let dice = p.pool - p.got;
     let text = format!("{}'s pushed {} ({dice} dice)", cx.s.ch(p.who).name, p.action.word());
-    let more = successes(cx, dice, &text)?;
+    let (more, faces) = successes(cx, dice, &text)?;
     cx.emit(Event::Pushed {
         who: p.who,
         dice,
         successes: more,
+        faces,
     });
     let got = p.got.saturating_add(more);
     let top = cx.s.frames.last().copied();
@@ -244,6 +247,7 @@ fn pushed_or_not(cx: &mut Cx<'_, Einfelst>, p: PushFrame, push: bool) -> Result<
         // The saved successes were counted already; the push adds its own.
         (PushSlot::Extinguish, _) => extinguished(cx, p.who, more),
         (PushSlot::Obstacle(z), _) if p.got < p.need && got >= p.need => crossed(cx, p.who, z)?,
+        (PushSlot::Clear(z), _) if p.got < p.need && got >= p.need => cleared(cx, p.who, z),
         _ => {}
     }
     let mental = !attribute(&cx.s, p.who, p.action, Kind::Test).physical();
@@ -261,6 +265,12 @@ fn extinguished(cx: &mut Cx<'_, Einfelst>, who: Cid, got: u8) {
             out: saved >= need,
         });
     }
+}
+
+/// EIN-R15: the obstacle between `who`'s zone and `z` is cleared, for everyone.
+fn cleared(cx: &mut Cx<'_, Einfelst>, who: Cid, z: fray_space::ZoneId) {
+    let a = cx.s.ch(who).zone;
+    cx.emit(Event::Cleared { who, a, b: z });
 }
 
 /// Into the next zone (EIN-R13); a pinned creature takes its 1 Harm.
@@ -282,7 +292,7 @@ fn crossed(cx: &mut Cx<'_, Einfelst>, who: Cid, z: fray_space::ZoneId) -> Result
 /// The Director's raw pool (EIN-H21).
 fn raw(cx: &mut Cx<'_, Einfelst>, n: u8, why: crate::state::Why, what: &str) -> Result<u8, EngineError> {
     let n = n.min(fray_dice::MAX_DICE as u8);
-    let got = successes(cx, n, &format!("{what} ({n} dice)"))?;
+    let (got, faces) = successes(cx, n, &format!("{what} ({n} dice)"))?;
     cx.emit(Event::Tested {
         who: None,
         why,
@@ -290,6 +300,7 @@ fn raw(cx: &mut Cx<'_, Einfelst>, n: u8, why: crate::state::Why, what: &str) -> 
         pool: n,
         successes: got,
         need: 0,
+        faces,
     });
     Ok(got)
 }
@@ -404,6 +415,14 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command) -> Resu
         }
         return advance(cx);
     }
+    if let (None, Command::Act(who)) = (cx.s.turn, command) {
+        // EIN-R2: the member the group's seat sends next.
+        cx.emit(Event::GroupTurn { who: *who });
+        if let Some(at) = cx.s.order.current_slot() {
+            cx.emit(Event::TurnStarted { who: at.who, n: at.n });
+        }
+        return advance(cx);
+    }
     let t = cx.s.turn.ok_or_else(|| not_checked(command))?;
     turn(cx, t.who, t.n, command)?;
     advance(cx)
@@ -441,9 +460,13 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
         Command::Grapple(x) => attack(cx, *x, AttackKind::Grapple, None)?,
         Command::Shove(x, to) => attack(cx, *x, AttackKind::Shove(*to), None)?,
         Command::Cast(sp, x) => attack(cx, *x, AttackKind::Cast(*sp), None)?,
-        Command::Flee(action) => {
+        Command::Flee(action) | Command::FleeTo(action, _) => {
             let pay = slow(&cx.s)?;
-            let toward = check::flee_route(&cx.s, who).map_err(|r| EngineError::Bug(r.reason))?;
+            let toward = match c {
+                // EIN-R32: the way the fleer names.
+                Command::FleeTo(_, z) => Some(*z),
+                _ => check::flee_route(&cx.s, who).map_err(|r| EngineError::Bug(r.reason))?,
+            };
             spend(cx, who, pay, true);
             cx.push(Frame::Flee(FleeFrame {
                 who,
@@ -477,12 +500,8 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             offer(cx, push)?;
         }
         Command::Move(z) => {
-            let ob =
-                cx.s.setup
-                    .zones
-                    .obstacle(me.zone, *z)
-                    .and_then(|o| cx.s.setup.obstacles.get(o))
-                    .cloned();
+            // A cleared obstacle is no longer crossed (EIN-R15).
+            let ob = cx.s.crossing(me.zone, *z).cloned();
             let pay = match &ob {
                 Some(o) if o.slow => slow(&cx.s)?,
                 _ => fast(&cx.s)?,
@@ -502,6 +521,28 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
                 }
             } else {
                 crossed(cx, who, *z)?;
+            }
+        }
+        Command::Clear(z) => {
+            // EIN-R15: the obstacle's manoeuvre and test clear it, once, for everyone.
+            let ob =
+                cx.s.blocking(me.zone, *z)
+                    .map(|(_, o)| o.clone())
+                    .ok_or_else(|| not_checked(c))?;
+            let pay = if ob.slow { slow(&cx.s)? } else { fast(&cx.s)? };
+            spend(cx, who, pay, ob.action.is_some());
+            match ob.action {
+                Some(a) => {
+                    let need = ob.need + circumstance_extra(&cx.s, who, a, None);
+                    let why = crate::state::Why::Clear;
+                    let (got, push) = pushable(cx, who, a, Kind::Test, need, why, PushSlot::Clear(*z))?;
+                    if got >= need {
+                        cleared(cx, who, *z);
+                    } else {
+                        offer(cx, push)?;
+                    }
+                }
+                None => cleared(cx, who, *z),
             }
         }
         Command::Close(x) => {
@@ -568,7 +609,10 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
                 cx.emit(Event::Freed { who: h });
             }
         }
-        Command::End => cx.emit(Event::TurnEnded { who }),
+        Command::End => cx.emit(Event::TurnEnded {
+            who,
+            how: crate::state::TurnEnd::Ended,
+        }),
         _ => return Err(not_checked(c)),
     }
     Ok(())
@@ -1072,14 +1116,24 @@ fn turn_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
         Some(t) => {
             let c = s.ch(t.who);
             let holds = s.chars.iter().any(|o| o.held_by == Some(t.who));
-            if c.out() || (c.left[t.n as usize] == [0, 0] && !holds) {
-                cx.emit(Event::TurnEnded { who: t.who });
+            let how = if c.out() {
+                Some(crate::state::TurnEnd::Out)
+            } else if c.left[t.n as usize] == [0, 0] && !holds {
+                // The turn ends by itself: nothing is left (EIN-R16).
+                Some(crate::state::TurnEnd::Spent)
+            } else {
+                None
+            };
+            if let Some(how) = how {
+                cx.emit(Event::TurnEnded { who: t.who, how });
                 Ok(Flow::Go)
             } else {
                 Ok(Flow::Wait)
             }
         }
         None => match s.order.current_slot() {
+            // EIN-R2: the group's seat picks which member takes the turn now.
+            Some(_) if check::group_choices(s) != 0 => Ok(Flow::Wait),
             Some(at) => {
                 cx.emit(Event::TurnStarted { who: at.who, n: at.n });
                 Ok(Flow::Go)
@@ -1142,7 +1196,8 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
         };
         if a.att.is_none() {
             let why = crate::state::Why::Attack;
-            let (got, push) = pushable(cx, a.by, a.kind.action(), kind, a.need, why, PushSlot::Attack)?;
+            let action = check::attack_action(&cx.s, a.kind, a.weapon);
+            let (got, push) = pushable(cx, a.by, action, kind, a.need, why, PushSlot::Attack)?;
             cx.update(Frame::Attack(AttackFrame { att: Some(got), ..a }));
             offer(cx, push)?;
             return Ok(Flow::Go);
@@ -1150,15 +1205,8 @@ fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<Flow, Engine
         if a.def.is_none() {
             let roll = match a.defence {
                 Some(Defence::Dodge) => Some((Action::Finesse, Kind::Defence)),
-                Some(Defence::Parry) => {
-                    // EIN-R25: Strike armed, Force unarmed.
-                    let armed =
-                        cx.s.ch(a.target)
-                            .wield
-                            .and_then(|w| cx.s.weapon(w))
-                            .is_some_and(|w| w.melee());
-                    Some((if armed { Action::Strike } else { Action::Force }, Kind::Defence))
-                }
+                // EIN-R25: Strike armed, Force unarmed (a natural weapon: its own Action).
+                Some(Defence::Parry) => Some((check::parry_action(&cx.s, a.target), Kind::Defence)),
                 Some(Defence::BreakFree) => Some((Action::Force, Kind::BreakFree)),
                 Some(Defence::Resist) => {
                     let AttackKind::Cast(sp) = a.kind else {

@@ -7,7 +7,7 @@ use crate::data::{self, Action, Circumstance, Obstacle, Spell, Weapon};
 use crate::options::Options;
 use crate::zones::MapExt;
 use fray_engine::Ruleset;
-use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::diag::{Diagnostic, SourceFile, suggestion};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
 use fray_space::{ZoneId, ZoneMap};
@@ -414,8 +414,8 @@ struct Known<'a> {
 
 /// Reads and validates an encounter.
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = enc::parse(source)?;
-    let mut d = Diags::new(source);
+    // Every problem of the file's shape at once; the checks below add theirs.
+    let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
     if !enc::check_ruleset(&mut d, &raw.ruleset, Einfelst::ID) {
         return Err(d.errors);
     }
@@ -475,7 +475,10 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
             if !obstacles.contains_key(l) {
                 d.err(
                     label.span(),
-                    format!("the obstacle '{l}' has no [obstacle.{l}] table saying what crossing it takes"),
+                    format!(
+                        "the obstacle '{l}' has no [obstacle.{l}] table saying what crossing it takes{}",
+                        suggestion(l, obstacles.keys().map(String::as_str))
+                    ),
                 );
             }
         }
@@ -584,7 +587,8 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
 fn unknown_circumstance(name: &str, known: &BTreeMap<String, Circumstance>) -> String {
     let names: Vec<&str> = known.keys().map(String::as_str).collect();
     format!(
-        "not a circumstance: '{name}' (known: {}; add a [circumstance.{name}] table)",
+        "not a circumstance: '{name}'{} (known: {}; add a [circumstance.{name}] table)",
+        suggestion(name, names.iter().copied()),
         names.join(", ")
     )
 }
@@ -626,7 +630,11 @@ fn combatant(
                 Some(i) => attrs[i] = *v,
                 None => d.err(
                     t.span(),
-                    format!("'{k}' is not an attribute; the attributes are {}", ATTRS.join(", ")),
+                    format!(
+                        "'{k}' is not an attribute{}; the attributes are {}",
+                        suggestion(k, ATTRS),
+                        ATTRS.join(", ")
+                    ),
                 ),
             }
         }
@@ -643,24 +651,34 @@ fn combatant(
                     let all: Vec<&str> = Action::ALL.iter().map(|a| a.word()).collect();
                     d.err(
                         t.span(),
-                        format!("'{k}' is not an Action; the Actions are {}", all.join(", ")),
+                        format!(
+                            "'{k}' is not an Action{}; the Actions are {}",
+                            suggestion(k, all.iter().copied()),
+                            all.join(", ")
+                        ),
                     )
                 }
             }
         }
     }
-    let list = |d: &mut Diags, l: &Option<Spanned<Vec<String>>>, what: &str, ok: &dyn Fn(&str) -> bool| {
+    fn list<T>(
+        d: &mut Diags,
+        l: &Option<Spanned<Vec<String>>>,
+        what: &str,
+        known: &BTreeMap<String, T>,
+    ) -> Vec<String> {
         let Some(l) = l else { return Vec::new() };
         for w in l.get_ref() {
-            if !ok(w) {
-                d.err(l.span(), format!("unknown {what} '{w}'"));
+            if !known.contains_key(w) {
+                let hint = suggestion(w, known.keys().map(String::as_str));
+                d.err(l.span(), format!("unknown {what} '{w}'{hint}"));
             }
         }
         l.get_ref().clone()
-    };
-    let weapons = list(d, &r.weapons, "weapon", &|w| known.weapons.contains_key(w));
-    let spells = list(d, &r.spells, "spell", &|w| known.spells.contains_key(w));
-    let immune = list(d, &r.immune, "circumstance", &|w| known.circumstances.contains_key(w));
+    }
+    let weapons = list(d, &r.weapons, "weapon", known.weapons);
+    let spells = list(d, &r.spells, "spell", known.spells);
+    let immune = list(d, &r.immune, "circumstance", known.circumstances);
     let harm_points = match r.harm.as_ref().map(|h| h.get_ref().as_str()) {
         None | Some("track") => None,
         Some("points") => Some(r.harm_capacity.unwrap_or(3)),
@@ -775,13 +793,16 @@ fn worn(
 fn check_names(s: &Setup, st: &Stats) -> Result<(), String> {
     st.check()?;
     if let Some(w) = st.weapons.iter().find(|w| !s.weapons.contains_key(*w)) {
-        return Err(format!("unknown weapon '{w}'"));
+        let hint = suggestion(w, s.weapons.keys().map(String::as_str));
+        return Err(format!("unknown weapon '{w}'{hint}"));
     }
     if let Some(w) = st.spells.iter().find(|w| !s.spells.contains_key(*w)) {
-        return Err(format!("unknown spell '{w}'"));
+        let hint = suggestion(w, s.spells.keys().map(String::as_str));
+        return Err(format!("unknown spell '{w}'{hint}"));
     }
     if let Some(w) = st.immune.iter().find(|w| !s.circumstances.contains_key(*w)) {
-        return Err(format!("unknown circumstance '{w}'"));
+        let hint = suggestion(w, s.circumstances.keys().map(String::as_str));
+        return Err(format!("unknown circumstance '{w}'{hint}"));
     }
     Ok(())
 }

@@ -4,6 +4,8 @@ use crate::command::{PushTo, Ruling, Spend};
 use crate::data::Action;
 use crate::options::{Options, SwapTiming};
 use crate::setup::{Cid, Combatant, Setup, Stats};
+use crate::zones::MapExt;
+use fray_dice::Faces;
 use fray_engine::Outcome;
 use fray_engine::Seats;
 use fray_engine::gm::Ruling as R;
@@ -461,6 +463,8 @@ pub enum PushSlot {
     Test,
     /// Crossing an obstacle into this zone.
     Obstacle(ZoneId),
+    /// Clearing the obstacle on the link to this zone (EIN-R15).
+    Clear(ZoneId),
 }
 
 /// A test its player character may push (EIN-H20).
@@ -545,10 +549,25 @@ pub enum Why {
     Deprivation,
     /// Crossing an obstacle (EIN-R15).
     Obstacle,
+    /// Clearing an obstacle out of the way (EIN-R15).
+    Clear,
     /// Armour dice (EIN-H6).
     Armour,
     /// Any other slow manoeuvre's test (EIN-R17).
     Other,
+}
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TurnEnd {
+    /// Its seat ended it (`end`); also what a record of 0.1.0, which did not say, reads as.
+    #[default]
+    Ended,
+    /// By itself: no manoeuvre was left (EIN-R16).
+    Spent,
+    /// The creature left the fight during it.
+    Out,
 }
 
 /// What resolution produces; the only thing that changes the state.
@@ -602,7 +621,8 @@ pub enum Event {
     },
     /// The stack changes.
     Frame(FrameOp<Frame>),
-    /// A test (or a raw pool, EIN-H21): the dice, the successes and what it needed.
+    /// A test (or a raw pool, EIN-H21): the dice, the successes, what it needed, and every
+    /// face rolled (a record of 0.1.0 has none).
     Tested {
         who: Option<Cid>,
         why: Why,
@@ -610,6 +630,8 @@ pub enum Event {
         pool: u8,
         successes: u8,
         need: u8,
+        #[serde(default)]
+        faces: Faces,
     },
     /// An attack's outcome (EIN-R22, EIN-R26).
     AttackResult { by: Cid, target: Cid, net: u8, hit: bool },
@@ -660,16 +682,31 @@ pub enum Event {
     Chasing { who: Cid, action: Action },
     /// A broken creature's critical injury, the d6 on fray's table (EIN-H22).
     Injured { who: Cid, roll: u8 },
-    /// A test pushed: the dice rolled again and the successes they added (EIN-H20).
-    Pushed { who: Cid, dice: u8, successes: u8 },
+    /// A test pushed: the dice rolled again, the successes they added, and their faces
+    /// (EIN-H20; a record of 0.1.0 has none).
+    Pushed {
+        who: Cid,
+        dice: u8,
+        successes: u8,
+        #[serde(default)]
+        faces: Faces,
+    },
     /// A shout, or another quick manoeuvre with no test (EIN-R18).
     Quick { who: Cid, shout: bool },
     /// The first deck ran out; a second one is opened (EIN-H12).
     NewDeck,
     /// A fall, with the Director's dice (0 when it does not hurt; EIN-R43, EIN-H5).
     Fell { who: Cid, feet: u16, dice: u8 },
-    /// The turn is over.
-    TurnEnded { who: Cid },
+    /// The turn is over, and how (a record of 0.1.0 does not say).
+    TurnEnded {
+        who: Cid,
+        #[serde(default)]
+        how: TurnEnd,
+    },
+    /// The obstacle on the link between zones `a` and `b` is cleared, for everyone (EIN-R15).
+    Cleared { who: Cid, a: ZoneId, b: ZoneId },
+    /// The seat of a group sharing a card sends this member to act next on it (EIN-R2).
+    GroupTurn { who: Cid },
     /// A circumstance on or off in a zone or everywhere (EIN-R14).
     Circumstance {
         name: String,
@@ -721,6 +758,9 @@ pub struct State {
     pub circumstances: Vec<(String, Option<ZoneId>)>,
     /// Weapons lying in zones.
     pub dropped: Vec<(u8, ZoneId)>,
+    /// The links (indices into the map's links) whose obstacle has been cleared (EIN-R15).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cleared: Vec<u16>,
     /// How the combat ended, once it has.
     pub outcome: Option<Outcome>,
 }
@@ -758,6 +798,7 @@ impl State {
             proposals: Vec::new(),
             circumstances: setup.everywhere.iter().map(|c| (c.clone(), None)).collect(),
             dropped: Vec::new(),
+            cleared: Vec::new(),
             outcome: None,
         };
         for (i, c) in setup.combatants.iter().enumerate() {
@@ -869,6 +910,51 @@ impl State {
     /// Whether two creatures are foes.
     pub fn foes(&self, a: Cid, b: Cid) -> bool {
         self.ch(a).side != self.ch(b).side
+    }
+
+    /// The index of the link between two zones, if they are linked.
+    pub fn link_index(&self, a: ZoneId, b: ZoneId) -> Option<u16> {
+        let links = self.setup.zones.links();
+        links
+            .iter()
+            .position(|l| (l.a == a && l.b == b) || (l.a == b && l.b == a))
+            .map(|i| i as u16)
+    }
+
+    /// The obstacle on the link between two zones, with its label, if it has one.
+    pub fn obstacle(&self, a: ZoneId, b: ZoneId) -> Option<(&str, &crate::data::Obstacle)> {
+        let label = self.setup.zones.obstacle(a, b)?;
+        self.setup.obstacles.get(label).map(|o| (label, o))
+    }
+
+    /// The obstacle that blocks the link between two zones until it is cleared, if one is
+    /// there and not cleared yet (EIN-R15).
+    pub fn blocking(&self, a: ZoneId, b: ZoneId) -> Option<(&str, &crate::data::Obstacle)> {
+        self.obstacle(a, b)
+            .filter(|(_, o)| o.clear)
+            .filter(|_| self.link_index(a, b).is_none_or(|i| !self.cleared.contains(&i)))
+    }
+
+    /// The obstacle a creature crossing from `a` to `b` must get over, with its manoeuvre and
+    /// test (EIN-R15): none on a plain link, and none once a clearable obstacle is cleared.
+    pub fn crossing(&self, a: ZoneId, b: ZoneId) -> Option<&crate::data::Obstacle> {
+        self.obstacle(a, b).map(|(_, o)| o).filter(|o| !o.clear)
+    }
+
+    /// Whether the way from `a` to its neighbour `b` is open: no obstacle blocks it (EIN-R15).
+    pub fn open(&self, a: ZoneId, b: ZoneId) -> bool {
+        self.blocking(a, b).is_none()
+    }
+
+    /// Whether any link of the map is blocked by an obstacle not yet cleared (EIN-R15).
+    pub fn any_blocked(&self) -> bool {
+        self.setup.obstacles.values().any(|o| o.clear)
+            && self
+                .setup
+                .zones
+                .links()
+                .iter()
+                .any(|l| self.blocking(l.a, l.b).is_some())
     }
 }
 
@@ -1114,7 +1200,7 @@ pub fn apply(s: &mut State, e: &Event) {
         | Event::Quick { .. }
         | Event::Fell { .. }
         | Event::Pushed { .. } => {}
-        Event::TurnEnded { who } => {
+        Event::TurnEnded { who, .. } => {
             s.turn = None;
             // A pin lasts until the target's next zone entry or the end of its next turn (it
             // is always set outside the target's own turn).
@@ -1126,6 +1212,29 @@ pub fn apply(s: &mut State, e: &Event) {
             s.circumstances.retain(|(n, z)| !(n == name && z == zone));
             if *on {
                 s.circumstances.push((name.clone(), *zone));
+            }
+        }
+        Event::Cleared { a, b, .. } => {
+            if let Some(i) = s.link_index(*a, *b)
+                && !s.cleared.contains(&i)
+            {
+                s.cleared.push(i);
+            }
+        }
+        Event::GroupTurn { who } => {
+            // EIN-R2: the member chosen takes the place of the group's slot that is due now.
+            if let Some(cur) = s.order.current_slot()
+                && cur.who != *who
+            {
+                let key = s.order.get(cur).map(|x| x.key);
+                let at = s
+                    .order
+                    .slots_of(*who)
+                    .find(|x| Some(x.key) == key && x.active && !x.acted)
+                    .map(|x| x.at());
+                if let Some(at) = at {
+                    let _ = s.order.swap(cur, at);
+                }
             }
         }
         Event::Ruled(r) => rule(s, r),

@@ -43,9 +43,28 @@ fn why_word(w: Why) -> &'static str {
         Why::Impact => "for the fall",
         Why::Deprivation => "to endure hunger and fatigue",
         Why::Obstacle => "to cross the obstacle",
+        Why::Clear => "to clear the way",
         Why::Armour => "for armour",
         Why::Other => "for a test",
     }
+}
+
+/// The faces of a roll, as `[6, 2, 1]`.
+fn faces_text(faces: &fray_dice::Faces) -> String {
+    let f: Vec<String> = faces.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", f.join(", "))
+}
+
+/// Harm levels in words: `[2, 1]` is "1 moderate, 1 lesser".
+fn levels_text(parts: &[u8]) -> String {
+    let mut out = Vec::new();
+    for (level, word) in [(3, "severe"), (2, "moderate"), (1, "lesser")] {
+        let n = parts.iter().filter(|&&p| p == level).count();
+        if n > 0 {
+            out.push(format!("{n} {word}"));
+        }
+    }
+    out.join(", ")
 }
 
 /// A creature's Harm in a few words.
@@ -93,6 +112,24 @@ const TREATMENT: [&str; setup::ROW_KEYS.len() + 1] = {
 
 impl TextRuleset for Einfelst {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    // No command of this ruleset has an optional phrase of two words (a flight's way is a
+    // plain zone word, `flee finesse ford`), so OPTION_WORDS stays empty.
+
+    /// The ways to spend an attack's extra successes that stand alone (`spend mental disarm`);
+    /// `swap=<card>` and `push=<zone>` are one word each and stay in the command's core.
+    const FLAG_WORDS: &'static [&'static str] = &["mental", "disarm", "pin", "silence"];
+
+    /// Closing in on a creature that is no foe: legal, but being beside a creature only counts
+    /// for a close-combat attack on it (EIN-R12), and attacks on allies are not legal at all
+    /// (besides, it only takes the creature out of cover or from far off), so a person rarely
+    /// means it; the prompt lists it only under `choices all`.
+    fn prompt_hides(s: &State, c: &Command) -> bool {
+        match (c, s.turn) {
+            (Command::Close(x), Some(t)) => (*x as usize) < s.chars.len() && !s.foes(t.who, *x),
+            _ => false,
+        }
+    }
 
     /// The rests between fights: fray's own, since the healing rules are on a page of the game
     /// the rules fray follows do not give. Critical injuries are permanent (EIN-H22): no rest
@@ -222,25 +259,57 @@ impl TextRuleset for Einfelst {
                 }
             ),
             Event::Ordered => {
-                let order: Vec<String> = s
-                    .order
-                    .slots()
-                    .iter()
-                    .filter(|x| x.active)
-                    .map(|x| {
-                        format!(
-                            "{} {}",
-                            crate::state::Card {
-                                value: (x.key / 8) as u8,
-                                deck: ((x.key / 2) % 4) as u8
-                            },
-                            name(&x.who)
-                        )
-                    })
-                    .collect();
+                let card = |key: i32| crate::state::Card {
+                    value: (key / 8) as u8,
+                    deck: ((key / 2) % 4) as u8,
+                };
+                let picks = s.options.group_order == crate::options::GroupOrder::Director;
+                let mut order: Vec<String> = Vec::new();
+                let slots: Vec<_> = s.order.slots().iter().filter(|x| x.active).collect();
+                let mut i = 0;
+                while i < slots.len() {
+                    let x = slots[i];
+                    let c = s.ch(x.who);
+                    // EIN-R2: a group on its card, in the order its seat picks as they go.
+                    let n = slots[i..]
+                        .iter()
+                        .take_while(|y| y.key == x.key && s.ch(y.who).group == c.group && s.ch(y.who).shares)
+                        .count();
+                    if picks && c.shares && n >= 2 {
+                        let names: Vec<&str> = slots[i..i + n].iter().map(|y| name(&y.who)).collect();
+                        let g = c
+                            .group
+                            .and_then(|g| s.groups.get(g as usize))
+                            .map_or("?", String::as_str);
+                        order.push(format!(
+                            "{} the group '{g}' ({}, in the order its seat picks)",
+                            card(x.key),
+                            names.join(", ")
+                        ));
+                        i += n;
+                    } else {
+                        order.push(format!("{} {}", card(x.key), name(&x.who)));
+                        i += 1;
+                    }
+                }
                 format!("Order: {}", order.join(", "))
             }
             Event::TurnStarted { who, .. } => format!("{}'s turn", name(who)),
+            // The turn's line names who the group's seat sent.
+            Event::GroupTurn { .. } => return None,
+            Event::Cleared { who, a, b } => {
+                let label = s
+                    .setup
+                    .zones
+                    .obstacle(*a, *b)
+                    .map_or("obstacle".into(), crate::check::label_text);
+                format!(
+                    "{} clears the {label} away: the way between {} and {} is open to everyone",
+                    name(who),
+                    zone(*a),
+                    zone(*b)
+                )
+            }
             Event::Spent { .. }
             | Event::Frame(FrameOp::Update(_))
             | Event::Frame(FrameOp::Pop)
@@ -261,10 +330,24 @@ impl TextRuleset for Einfelst {
             },
             Event::Frame(FrameOp::Push(f)) => match f {
                 Frame::Attack(a) => {
+                    let weapon = a.weapon.and_then(|w| s.weapon(w));
+                    let with = weapon.map_or(String::new(), |w| format!(" with the {}", w.name));
                     let how = match a.kind {
-                        AttackKind::Strike => format!("strikes at {}", name(&a.target)),
-                        AttackKind::Shoot => format!("shoots at {}", name(&a.target)),
-                        AttackKind::Unarmed => format!("punches at {}", name(&a.target)),
+                        AttackKind::Strike if weapon.is_some_and(|w| w.natural()) => format!(
+                            "attacks {} with its {}",
+                            name(&a.target),
+                            weapon.map_or("?", |w| w.name.as_str())
+                        ),
+                        AttackKind::Strike => format!("strikes at {}{with}", name(&a.target)),
+                        AttackKind::Shoot if weapon.is_some_and(|w| w.kind == crate::data::WeaponKind::Thrown) => {
+                            format!(
+                                "throws the {} at {}",
+                                weapon.map_or("?", |w| w.name.as_str()),
+                                name(&a.target)
+                            )
+                        }
+                        AttackKind::Shoot => format!("shoots at {}{with}", name(&a.target)),
+                        AttackKind::Unarmed => format!("throws a punch at {}", name(&a.target)),
                         AttackKind::Grapple => format!("grapples {}", name(&a.target)),
                         AttackKind::Shove(PushTo::Down) => format!("tries to knock {} down", name(&a.target)),
                         AttackKind::Shove(_) => format!("tries to shove {}", name(&a.target)),
@@ -281,7 +364,22 @@ impl TextRuleset for Einfelst {
                     };
                     format!("{} {how}{extra}", name(&a.by))
                 }
-                Frame::Flee(fl) => format!("{} tries to flee", name(&fl.who)),
+                Frame::Flee(fl) => match fl.toward {
+                    // EIN-R32, EIN-R33: where it flees, before anyone chooses to chase.
+                    Some(z) => format!(
+                        "{} tries to flee ({}) by way of {}",
+                        name(&fl.who),
+                        fl.action.word(),
+                        zone(z)
+                    ),
+                    None if s.setup.zones.is_exit(s.ch(fl.who).zone) => format!(
+                        "{} tries to flee ({}) from {}, a way out",
+                        name(&fl.who),
+                        fl.action.word(),
+                        zone(s.ch(fl.who).zone)
+                    ),
+                    None => format!("{} tries to flee ({}) the fight", name(&fl.who), fl.action.word()),
+                },
                 Frame::Break(b) => format!("{} tries to break free of {}", name(&b.who), name(&b.holder)),
                 Frame::Split(sp) => format!(
                     "{} must mark {} {} Harm",
@@ -299,6 +397,7 @@ impl TextRuleset for Einfelst {
                 pool,
                 successes,
                 need,
+                faces,
             } => {
                 let roller = who.map_or("The Director", |w| name(&w)).to_string();
                 let act = action.map_or(String::new(), |a| format!(" ({})", a.word()));
@@ -307,10 +406,25 @@ impl TextRuleset for Einfelst {
                 } else {
                     String::new()
                 };
+                let shown = if faces.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", faces_text(faces))
+                };
+                // A defence names the reaction it rolls for (EIN-R25, EIN-R27).
+                let what = match (why, s.frames.last()) {
+                    (Why::Defence, Some(Frame::Attack(a))) => match a.defence {
+                        Some(crate::state::Defence::Dodge) => "to dodge",
+                        Some(crate::state::Defence::Parry) => "to parry",
+                        Some(crate::state::Defence::BreakFree) => "to break free",
+                        Some(crate::state::Defence::Resist) => "to resist the spell",
+                        _ => why_word(*why),
+                    },
+                    _ => why_word(*why),
+                };
                 format!(
-                    "{roller} rolls {}{act} {}: {}{needs}",
+                    "{roller} rolls {}{act} {what}{shown}: {}{needs}",
                     plural(*pool, "die", "dice"),
-                    why_word(*why),
                     plural(*successes, "success", "successes")
                 )
             }
@@ -324,11 +438,20 @@ impl TextRuleset for Einfelst {
                     (Some(AttackKind::Grapple), false) => format!("{} slips the grapple", name(target)),
                     (Some(AttackKind::Shove(_)), true) => format!("The shove moves {}", name(target)),
                     (Some(AttackKind::Shove(_)), false) => format!("{} stands firm", name(target)),
-                    (_, true) => format!(
-                        "Hit on {} ({} left)",
-                        name(target),
-                        plural(*net, "success", "successes")
-                    ),
+                    (_, true) => {
+                        let need = match s.frames.last() {
+                            Some(Frame::Attack(a)) => a.need,
+                            _ => 1,
+                        };
+                        match net.saturating_sub(need) {
+                            0 => format!("Hit on {}", name(target)),
+                            n => format!(
+                                "Hit on {}, with {} to spend",
+                                name(target),
+                                plural(n, "extra success", "extra successes")
+                            ),
+                        }
+                    }
                     (_, false) => format!("Miss: {} is not hit", name(target)),
                 }
             }
@@ -342,8 +465,12 @@ impl TextRuleset for Einfelst {
                 let what = if *points > 0 {
                     plural(*points, "Harm point", "Harm points")
                 } else {
-                    let p: Vec<String> = parts.iter().map(u8::to_string).collect();
-                    format!("{} Harm ({})", if *mental { "Mental" } else { "Physical" }, p.join("+"))
+                    let sum: u32 = parts.iter().map(|&p| u32::from(p)).sum();
+                    format!(
+                        "{sum} {} Harm ({})",
+                        if *mental { "Mental" } else { "Physical" },
+                        levels_text(parts)
+                    )
                 };
                 format!("{} takes {what}: {}{}", c.name, harm_text(s, c), status_text(c))
             }
@@ -359,7 +486,16 @@ impl TextRuleset for Einfelst {
             Event::Ignited { who, intensity } => format!("{} catches fire (intensity {intensity})", name(who)),
             Event::Doused { who, saved, out } => match out {
                 true => format!("{} puts out the fire", name(who)),
-                false => format!("{} keeps at the fire ({saved} so far)", name(who)),
+                false => {
+                    let need = s
+                        .ch(*who)
+                        .fire
+                        .map_or(0, |f| s.options.fire_extinguish[(f.intensity.clamp(1, 3) - 1) as usize]);
+                    format!(
+                        "{} keeps at the fire: {saved} of the {need} successes it takes",
+                        name(who)
+                    )
+                }
             },
             Event::Poisoned { who, next, .. } => match next {
                 0 => return None,
@@ -372,8 +508,9 @@ impl TextRuleset for Einfelst {
             ),
             Event::BonusUsed { .. } | Event::AmbushUsed { .. } => return None,
             Event::Wielded { who, weapon } => match weapon.and_then(|w| s.weapon(w)) {
-                Some(w) => format!("{} takes up its {}", name(who), w.name),
-                None => format!("{} puts its weapon away", name(who)),
+                Some(w) if w.natural() => format!("{} fights with its {}", name(who), w.name),
+                Some(w) => format!("{} takes the {} in hand", name(who), w.name),
+                None => format!("{} puts the weapon away and fights unarmed", name(who)),
             },
             Event::Dropped { who, weapon, zone: z } => format!(
                 "{}'s {} lands in {}",
@@ -410,10 +547,20 @@ impl TextRuleset for Einfelst {
                     .map_or("?", String::as_str);
                 format!("{} is broken: d6 {roll}, {what}", name(who))
             }
-            Event::Pushed { who, dice, successes } => format!(
-                "{} pushes the roll: {} again, {} more",
+            Event::Pushed {
+                who,
+                dice,
+                successes,
+                faces,
+            } => format!(
+                "{} pushes the roll: {} again{}, {} more",
                 name(who),
                 plural(*dice, "die", "dice"),
+                if faces.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", faces_text(faces))
+                },
                 plural(*successes, "success", "successes")
             ),
             Event::Chasing { who, action } => format!("{} gives chase ({})", name(who), action.word()),
@@ -425,6 +572,10 @@ impl TextRuleset for Einfelst {
                 0 => format!("{} falls {feet} feet without harm", name(who)),
                 _ => format!("{} falls {feet} feet", name(who)),
             },
+            Event::TurnEnded {
+                who,
+                how: crate::state::TurnEnd::Spent,
+            } => format!("{} has no manoeuvre left: the turn ends", name(who)),
             Event::TurnEnded { .. } => return None,
             Event::Circumstance { name: n, zone: z, on } => format!(
                 "{n} {} {}",
@@ -484,6 +635,24 @@ impl TextRuleset for Einfelst {
             let _ = writeln!(out, "{}", s.setup.zones.describe(z).unwrap_or_default());
             if !who.is_empty() {
                 let _ = writeln!(out, "    {}", who.join(", "));
+            }
+        }
+        // EIN-R15: what blocks the way, and what has been cleared.
+        for l in s.setup.zones.links() {
+            if let Some((label, _)) = s.obstacle(l.a, l.b).filter(|(_, o)| o.clear) {
+                let now = if s.open(l.a, l.b) {
+                    "cleared"
+                } else {
+                    "blocks the way until cleared"
+                };
+                let id = |z| s.setup.zones.get_id(z).unwrap_or("?");
+                let _ = writeln!(
+                    out,
+                    "the {} between {} and {}: {now}",
+                    crate::check::label_text(label),
+                    id(l.a),
+                    id(l.b)
+                );
             }
         }
         Some(out)
@@ -565,7 +734,8 @@ gm circumstance <name> on|off [zone]"
             _ => return None,
         };
         let who = t.who;
-        let att = crate::resolve::pool(s, who, kind.action(), crate::resolve::Kind::Attack, 0).0;
+        let action = crate::check::attack_action(s, kind, s.ch(who).wield);
+        let att = crate::resolve::pool(s, who, action, crate::resolve::Kind::Attack, 0).0;
         let need = crate::check::attack_need(s, who, x, kind);
         let damage = match kind {
             AttackKind::Unarmed => 1,
@@ -573,7 +743,7 @@ gm circumstance <name> on|off [zone]"
         };
         let armour = s.stats(x).armour;
         let defence = if kind.melee() {
-            crate::data::Action::Strike
+            crate::check::parry_action(s, x)
         } else {
             crate::data::Action::Finesse
         };
@@ -605,48 +775,86 @@ fn now(s: &State) -> String {
     if let Some(f) = s.frames.last() {
         return match f {
             Frame::Attack(a) if a.defence.is_none() => {
-                let how = match a.kind {
-                    AttackKind::Grapple => "break-free or pass",
-                    AttackKind::Cast(_) => "resist or pass",
-                    _ => "parry, dodge or pass",
-                };
-                format!("{} attacks {}: {how} (before the roll)", name(a.by), name(a.target))
+                // Only the reactions the target may take (EIN-R25, EIN-R27, EIN-H10, EIN-H14).
+                use crate::state::Defence as D;
+                let mut how: Vec<&str> = [
+                    (D::Dodge, "dodge"),
+                    (D::Parry, "parry"),
+                    (D::BreakFree, "break-free"),
+                    (D::Resist, "resist"),
+                ]
+                .into_iter()
+                .filter(|(d, _)| crate::check::defence_ok(s, a, *d).is_ok())
+                .map(|(_, w)| w)
+                .collect();
+                how.push("pass");
+                format!(
+                    "{} attacks {}: {} (before the roll)",
+                    name(a.by),
+                    name(a.target),
+                    or_list(&how)
+                )
             }
             Frame::Attack(a) if a.defender_swap.is_none() && crate::check::defender_may_swap(s, a) => format!(
-                "{} beat {}'s attack: swap <its card> <your card> to exchange them, or pass",
+                "{} beat {}'s attack: swap <{}'s card> <own card> to exchange them, or pass",
                 name(a.target),
+                name(a.by),
                 name(a.by)
             ),
             Frame::Attack(a) => {
                 let extra = crate::check::extra(s, a).unwrap_or(0);
-                let rest = match a.kind {
-                    AttackKind::Grapple | AttackKind::Shove(_) => "the rest is lost",
-                    _ => "the rest adds damage",
-                };
+                let (options, rest) = spend_options(s, a);
                 format!(
-                    "{} hits with {}: spend [swap=<card>] [mental] [push=<zone>|far|down] [disarm] [pin] [silence]; {rest}",
+                    "{} hits with {}: spend{options}; {rest}",
                     name(a.by),
                     plural(extra, "extra success", "extra successes")
                 )
             }
-            Frame::Flee(fl) => match crate::resolve::next_chaser(s, fl) {
-                Some(c) => format!("{} flees: {} may chase finesse|track, or pass", name(fl.who), name(c)),
-                None => format!("{} flees", name(fl.who)),
-            },
+            Frame::Flee(fl) => {
+                let way = fl
+                    .toward
+                    .map_or(String::new(), |z| format!(" by way of {}", zone_words(s, z)));
+                match crate::resolve::next_chaser(s, fl) {
+                    Some(c) => format!(
+                        "{} flees{way}: {} may chase finesse|track, or pass",
+                        name(fl.who),
+                        name(c)
+                    ),
+                    None => format!("{} flees{way}", name(fl.who)),
+                }
+            }
             Frame::Break(b) => format!(
                 "{} tries to break free: {} may hold, or pass",
                 name(b.who),
                 name(b.holder)
             ),
-            Frame::Split(sp) => format!(
-                "{} marks {} {} Harm: split <levels>, such as 2+1",
-                name(sp.who),
-                sp.amount,
-                if sp.mental { "Mental" } else { "Physical" }
-            ),
+            Frame::Split(sp) => {
+                // The ways the Harm may be split, each adding up to it (EIN-R34).
+                let ways: Vec<String> = crate::check::splits(sp.amount)
+                    .iter()
+                    .map(|p| {
+                        let p: Vec<String> = p.iter().map(u8::to_string).collect();
+                        format!("split {}", p.join("+"))
+                    })
+                    .collect();
+                let listed = if ways.len() <= 4 {
+                    or_list(&ways.iter().map(String::as_str).collect::<Vec<_>>())
+                } else {
+                    format!(
+                        "split <levels that add up to {}>, such as {} or {}",
+                        sp.amount, ways[0], ways[1]
+                    )
+                };
+                format!(
+                    "{} marks {} {} Harm: {listed}",
+                    name(sp.who),
+                    sp.amount,
+                    if sp.mental { "Mental" } else { "Physical" }
+                )
+            }
             Frame::Keep(k) => format!("{}: keep {} or keep {}", name(k.who), k.drawn[0], k.drawn[1]),
             Frame::Push(p) => format!(
-                "{}'s {}: {} of {} dice: push (the {} that missed again, for 1 Harm) or accept",
+                "{}'s {} test: {} of {} dice: push (roll the {} that missed again, for 1 Harm) or accept",
                 name(p.who),
                 p.action.word(),
                 plural(p.got, "success", "successes"),
@@ -661,17 +869,90 @@ fn now(s: &State) -> String {
             s.round
         );
     }
+    let choices = crate::check::group_choices(s);
     match (s.turn, result(s)) {
         (Some(t), _) => {
             let c = s.ch(t.who);
             let [slow, fast] = c.left[t.n as usize];
             format!(
-                "Round {}: {}'s turn in {} ({slow} slow, {fast} fast left)",
+                "Round {}: {}'s turn in {}: {slow} slow, {fast} fast left",
                 s.round,
                 c.name,
-                s.setup.zones.get_id(c.zone).unwrap_or("?")
+                zone_words(s, c.zone)
+            )
+        }
+        (None, None) if choices != 0 => {
+            let ids: Vec<&str> = s
+                .ids()
+                .filter(|&c| c < 64 && choices >> c & 1 == 1)
+                .map(|c| s.ch(c).id.as_str())
+                .collect();
+            let first = choices.trailing_zeros() as Cid;
+            let group = s.ch(first).group.and_then(|g| s.groups.get(g as usize));
+            let card = s.ch(first).cards.best().map_or("?".into(), |c| c.to_string());
+            format!(
+                "Round {}: card {card} of the group '{}' comes up: act {} (the one that acts now)",
+                s.round,
+                group.map_or("?", String::as_str),
+                ids.join("|")
             )
         }
         (None, r) => r.map(|r| format!("The combat is over: {r}")).unwrap_or_default(),
     }
+}
+
+/// A zone as the prompt names it: its id (what is typed), and its name when it has one.
+fn zone_words(s: &State, z: fray_space::ZoneId) -> String {
+    match s.setup.zones.zone(z) {
+        Some(x) => match &x.name {
+            Some(n) => format!("{} ({n})", x.id),
+            None => x.id.clone(),
+        },
+        None => "?".into(),
+    }
+}
+
+/// "a, b or c".
+fn or_list(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The options an attack's extra successes may buy (EIN-R23, EIN-R6, EIN-R28), as the prompt
+/// shows them, and what becomes of those not spent on one.
+fn spend_options(s: &State, a: &crate::state::AttackFrame) -> (String, &'static str) {
+    let t = s.ch(a.target);
+    let harmful = matches!(
+        a.kind,
+        AttackKind::Strike | AttackKind::Shoot | AttackKind::Unarmed | AttackKind::Cast(_)
+    );
+    let blow = matches!(a.kind, AttackKind::Strike | AttackKind::Unarmed);
+    let mine = s
+        .turn
+        .filter(|x| x.who == a.by)
+        .and_then(|x| crate::check::turn_card(s, a.by, x.n));
+    let swap = t.cards.cards().iter().any(|&c| mine.is_some_and(|m| m != c));
+    let disarm = blow && t.wield.and_then(|w| s.weapon(w)).is_some_and(|w| !w.natural());
+    let mut out = String::new();
+    for (on, w) in [
+        (swap, " [swap=<card>]"),
+        (harmful, " [mental]"),
+        (blow, " [push=<zone>|far|down]"),
+        (disarm, " [disarm]"),
+        (a.kind == AttackKind::Shoot, " [pin]"),
+        (a.kind == AttackKind::Grapple, " [silence]"),
+    ] {
+        if on {
+            out += w;
+        }
+    }
+    let rest = if harmful {
+        "every success not spent adds 1 Harm"
+    } else {
+        "the successes not spent are lost"
+    };
+    (out, rest)
 }

@@ -1,6 +1,6 @@
 //! The questions this ruleset asks of the `space` crate's zone map, in its own words.
 
-use fray_space::{ZoneId, ZoneMap, ZoneSet};
+use fray_space::{MAX_ZONES, ZoneId, ZoneMap, ZoneSet};
 
 /// Zone-map lookups the rules use.
 pub trait MapExt {
@@ -15,6 +15,15 @@ pub trait MapExt {
     /// The first zone of the shortest way from `from` to one of `goal` avoiding `blocked` (the
     /// starting zone never counts as blocked).
     fn first_step(&self, from: ZoneId, goal: ZoneSet, blocked: ZoneSet) -> Option<ZoneId>;
+    /// [`MapExt::first_step`], crossing only the links `open` accepts (EIN-R15: an obstacle
+    /// that blocks the way until cleared).
+    fn first_step_open(
+        &self,
+        from: ZoneId,
+        goal: ZoneSet,
+        blocked: ZoneSet,
+        open: impl Fn(ZoneId, ZoneId) -> bool,
+    ) -> Option<ZoneId>;
     /// A zone's id, if it exists.
     fn get_id(&self, z: ZoneId) -> Option<&str>;
     /// Every obstacle label on the map.
@@ -40,6 +49,39 @@ impl MapExt for ZoneMap {
     }
     fn first_step(&self, from: ZoneId, goal: ZoneSet, blocked: ZoneSet) -> Option<ZoneId> {
         self.path_avoiding(from, goal, blocked).and_then(|p| p.first_step())
+    }
+    fn first_step_open(
+        &self,
+        from: ZoneId,
+        goal: ZoneSet,
+        blocked: ZoneSet,
+        open: impl Fn(ZoneId, ZoneId) -> bool,
+    ) -> Option<ZoneId> {
+        if !self.contains(from) || goal.contains(from) {
+            return None;
+        }
+        // Breadth first, neighbours in link order, each zone remembering the first step that
+        // reached it: fixed arrays, no allocation.
+        let mut first = [from; MAX_ZONES];
+        let mut queue = [from; MAX_ZONES];
+        let mut seen = blocked.union(ZoneSet::single(from));
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let z = queue[head];
+            head += 1;
+            for &next in self.neighbours(z) {
+                if !open(z, next) || !seen.insert(next) {
+                    continue;
+                }
+                first[next.index()] = if z == from { next } else { first[z.index()] };
+                if goal.contains(next) {
+                    return Some(first[next.index()]);
+                }
+                queue[tail] = next;
+                tail += 1;
+            }
+        }
+        None
     }
     fn get_id(&self, z: ZoneId) -> Option<&str> {
         self.zone(z).map(|x| x.id.as_str())

@@ -158,8 +158,9 @@ fn ein_r1_r3_r45_each_draws_a_different_card_the_lowest_acts_first_and_cards_are
 
 #[test]
 fn ein_r2_a_group_of_identical_foes_draws_one_card_and_acts_in_turn_on_it() {
+    // With `group-order = "encounter"` (fray 0.1.0's reading) they act in encounter order.
     let toml = enc(
-        "",
+        "group-order = \"encounter\"",
         &[
             who("ash", "pcs", "a", ""),
             who("w1", "foes", "d", "group = \"pack\""),
@@ -1169,4 +1170,509 @@ fn ein_h22_harm_past_the_top_row_breaks_the_creature_with_a_critical_injury() {
     assert_eq!(t.state().ch(1).injury, Some(4));
     t.assert_dice_used();
     assert_eq!(fray_einfelst::data::critical_injuries().len(), 6);
+}
+
+/// The pending decision in words, as the prompt says it.
+fn prompt(t: &Table<Einfelst>) -> String {
+    use fray_engine::text::TextRuleset;
+    Einfelst::describe_pending(t.state(), &t.game.pending().expect("a decision"))
+}
+
+/// The whole game's log, as `fray play` and `fray log` write it.
+fn full_log(t: &Table<Einfelst>) -> Vec<String> {
+    fray_engine::text::TextGame::<Einfelst>::log_of_record(t.game.record(), GM)
+        .expect("the record replays")
+        .into_iter()
+        .filter_map(|l| l.text)
+        .collect()
+}
+
+/// What the built-in AI would answer now, printed.
+fn ai_choice(t: &Table<Einfelst>) -> String {
+    use fray_engine::text::TextRuleset;
+    let mut ai = Einfelst::heuristic();
+    let mut rng = fray_dice::Prng::for_stream(1, 0);
+    let (_, c) = fray_engine::choose_first(&mut *ai, t.state(), &mut rng).expect("a choice");
+    Einfelst::format_command(t.state(), &c)
+}
+
+/// The test map with an obstacle `label` between `a_zone` and its neighbour `b_zone` (written on
+/// `a_zone`'s links line), and the obstacle's table.
+fn with_obstacle(toml: String, links: &str, to: &str, table: &str) -> String {
+    toml.replacen(links, &format!("{links}\nobstacles = {{ {to} = \"rubble\" }}"), 1) + "[obstacle.rubble]\n" + table
+}
+
+#[test]
+fn ein_r15_rubble_blocks_the_way_until_cleared_and_is_then_gone_for_everyone() {
+    let toml = enc("", &[who("ash", "pcs", "a", ""), who("bo", "foes", "b", "")].concat());
+    let toml = with_obstacle(
+        toml,
+        "links = [\"b\", \"d\"]",
+        "b",
+        "action = \"force\"\nclear = true\n",
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    // Uncleared rubble: nobody crosses, from either side.
+    let r = t.expect_rejection(PCS, "move b", codes::OUT_OF_REACH);
+    assert!(r.reason.contains("clear b"), "{}", r.reason);
+    assert!(t.legal().contains(&"clear b".to_string()));
+    assert!(!t.legal().contains(&"move b".to_string()));
+    // A failed Force test: the slow manoeuvre is spent, the rubble stays; the fast one cannot
+    // pay for another try.
+    t.dice(&hits(0, 3)).cmd("clear b");
+    assert!(t.state().cleared.is_empty());
+    assert_eq!(t.state().ch(0).left[0], [0, 1]);
+    t.expect_rejection(PCS, "clear b", codes::NO_MANEUVER);
+    t.cmd("end");
+    t.expect_rejection(GM, "move a", codes::OUT_OF_REACH);
+    // bo clears it from the other side with a success and a slow manoeuvre.
+    t.dice(&hits(1, 3)).cmd("clear a");
+    assert!(
+        t.log().iter().any(|l| l.contains("bo clears the rubble away")),
+        "{:?}",
+        t.log()
+    );
+    assert_eq!(t.state().cleared.len(), 1);
+    // Gone for everyone: a plain move, a fast manoeuvre with no test (no dice are scripted).
+    t.cmd("move a");
+    assert_eq!(zone_of(&t, "bo"), "a");
+    assert_eq!(turn(&t), "ash");
+    t.expect_rejection(PCS, "clear b", codes::NOT_NOW);
+    assert!(!t.legal().contains(&"clear b".to_string()));
+    t.cmd("move b");
+    assert_eq!(zone_of(&t, "ash"), "b");
+    t.assert_dice_used();
+    use fray_engine::text::TextRuleset;
+    let map = Einfelst::map(t.state(), PCS).unwrap();
+    assert!(map.contains("the rubble between a and b: cleared"), "{map}");
+}
+
+#[test]
+fn ein_r15_r32_rubble_not_yet_cleared_stops_a_flight_and_a_push() {
+    // ash and bo in b; the only way to the exit c is behind rubble.
+    let toml = enc("", &[who("ash", "pcs", "b", ""), who("bo", "foes", "b", "")].concat());
+    let toml = with_obstacle(toml, "links = [\"c\"]", "c", "action = \"force\"\nclear = true\n");
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    t.expect_rejection(PCS, "flee finesse", codes::NO_ESCAPE);
+    t.expect_rejection(PCS, "shove bo c", codes::BAD_PUSH);
+    assert!(t.legal().contains(&"shove bo a".to_string()));
+    t.dice(&hits(1, 3)).cmd("clear c");
+    t.cmd("end");
+    t.cmd("end");
+    // Cleared: the way out is open.
+    t.cmd("flee finesse");
+    t.dice(&hits(1, 3)).cmd("pass");
+    assert_eq!(t.state().ch(0).status, Status::Fled);
+}
+
+#[test]
+fn ein_r15_an_obstacle_to_get_over_is_crossed_with_its_test_every_time() {
+    // Without `clear`, each crossing takes the test again, and nothing is ever cleared.
+    let toml = enc("", &[who("ash", "pcs", "a", ""), who("bo", "foes", "c", "")].concat());
+    let toml = with_obstacle(toml, "links = [\"b\", \"d\"]", "b", "action = \"force\"\n");
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    t.expect_rejection(PCS, "clear b", codes::NOT_NOW);
+    t.dice(&hits(1, 3)).cmd("move b");
+    assert_eq!(zone_of(&t, "ash"), "b");
+    t.cmd("end");
+    t.cmd("end");
+    t.dice(&hits(1, 3)).cmd("move a");
+    assert_eq!(tests(&t), vec![(3, 1)]);
+    assert!(t.state().cleared.is_empty());
+}
+
+#[test]
+fn ein_r15_the_ai_clears_rubble_that_blocks_its_way_to_a_foe() {
+    let toml = enc("", &[who("ash", "pcs", "a", ""), who("bo", "foes", "b", "")].concat());
+    let toml = with_obstacle(
+        toml,
+        "links = [\"b\", \"d\"]",
+        "b",
+        "action = \"force\"\nclear = true\n",
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    assert_eq!(ai_choice(&t), "clear b");
+    t.dice(&hits(1, 3)).cmd("clear b");
+    assert_eq!(ai_choice(&t), "move b");
+}
+
+#[test]
+fn ein_r2_the_group_s_seat_picks_which_member_acts_next_on_the_card() {
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("w1", "foes", "d", "group = \"pack\""),
+            who("w2", "foes", "d", "group = \"pack\""),
+            who("w3", "foes", "d", "group = \"pack\""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[8, 2]));
+    for round in 1..=2 {
+        assert_eq!(t.state().round, round);
+        // The card comes up: nobody's turn yet; the GM (the pack's seat) picks.
+        let p = t.game.pending().unwrap();
+        assert_eq!((p.kind, p.first()), ("group-turn", GM));
+        assert_eq!(turn(&t), "");
+        assert_eq!(t.legal(), vec!["act w1", "act w2", "act w3"]);
+        assert!(prompt(&t).contains("act w1|w2|w3"), "{}", prompt(&t));
+        t.expect_rejection(GM, "end", codes::NOT_NOW);
+        t.expect_rejection(GM, "act ash", codes::BAD_TARGET);
+        t.cmd("act w3");
+        assert_eq!(turn(&t), "w3");
+        t.cmd("end");
+        // Asked again for the two left; the last one is not asked.
+        assert_eq!(t.legal(), vec!["act w1", "act w2"]);
+        t.cmd("act w2");
+        assert_eq!(turn(&t), "w2");
+        t.cmd("end");
+        assert_eq!(turn(&t), "w1");
+        t.cmd("end");
+        assert_eq!(turn(&t), "ash");
+        t.cmd("end");
+    }
+    t.assert_replays();
+}
+
+#[test]
+fn ein_r2_the_ai_sends_first_the_member_that_can_attack() {
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("w1", "foes", "d", "group = \"pack\""),
+            who("w2", "foes", "b", "group = \"pack\""),
+            who("w3", "foes", "a", "group = \"pack\""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[8, 2]));
+    assert_eq!(ai_choice(&t), "act w3");
+    t.cmd("act w3");
+    t.cmd("end");
+    // Neither can strike now: the nearer one (w1 and w2 are both one zone away: the first).
+    assert_eq!(ai_choice(&t), "act w1");
+}
+
+#[test]
+fn every_roll_shows_its_faces_in_the_log_and_in_its_event() {
+    let mut t = duel("", "", "harm = \"points\"\nharm-capacity = 9", 1, 5);
+    t.cmd("strike bo");
+    t.dice(&[6, 1, 6, 1, 4, 6]).cmd("parry");
+    let faces: Vec<Vec<u16>> = t
+        .last
+        .iter()
+        .filter_map(|e| match e {
+            Event::Tested { faces, .. } => Some(faces.as_slice().to_vec()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(faces, vec![vec![6, 1, 6], vec![1, 4, 6]]);
+    let log = t.log();
+    assert!(
+        log.contains(&"ash rolls 3 dice (strike) to attack [6, 1, 6]: 2 successes".to_string()),
+        "{log:?}"
+    );
+    // The defence names its reaction: the log as a game's log is written, each line against
+    // the state right after its event.
+    let full = full_log(&t);
+    assert!(
+        full.contains(&"bo rolls 3 dice (strike) to parry [1, 4, 6]: 1 success".to_string()),
+        "{full:?}"
+    );
+    let json = serde_json::to_string(&t.last).unwrap();
+    assert!(json.contains("\"faces\":[6,1,6]"), "{json}");
+    // The Director's own dice, and the dice of a pushed roll.
+    t.dice(&[6, 6, 1, 1, 2, 3]).type_as(GM, "gm poison bo 3");
+    assert!(
+        t.log()
+            .contains(&"The Director rolls 3 dice for the poison [6, 6, 1]: 2 successes".to_string()),
+        "{:?}",
+        t.log()
+    );
+    let mut t = duel("push-rolls = true", "", "harm = \"points\"\nharm-capacity = 9", 1, 5);
+    t.cmd("strike bo");
+    t.dice(&[2, 3, 4]).cmd("pass");
+    t.dice(&[5, 6, 1]).cmd("push");
+    let pushed = t.last.iter().find_map(|e| match e {
+        Event::Pushed { faces, .. } => Some(faces.as_slice().to_vec()),
+        _ => None,
+    });
+    assert_eq!(pushed, Some(vec![5, 6, 1]));
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l == "ash pushes the roll: 3 dice again [5, 6, 1], 1 success more"),
+        "{:?}",
+        t.log()
+    );
+}
+
+#[test]
+fn ein_r25_h10_h14_the_reaction_prompt_names_only_the_reactions_allowed_and_a_refusal_says_why() {
+    // Close combat: parry, not dodge.
+    let mut t = duel("", "", "", 1, 5);
+    t.cmd("strike bo");
+    assert_eq!(prompt(&t), "ash attacks bo: parry or pass (before the roll)");
+    assert_eq!(t.legal(), vec!["parry", "pass"]);
+    let r = t.expect_rejection(GM, "dodge", codes::BAD_REACTION);
+    assert!(r.reason.contains("close combat is parried, not dodged"), "{}", r.reason);
+    assert!(r.reason.contains("dodge-melee"), "{}", r.reason);
+    let r = t.expect_rejection(GM, "resist", codes::BAD_REACTION);
+    assert!(r.reason.contains("resist answers a spell"), "{}", r.reason);
+    // With dodge-melee, both.
+    let mut t = duel("dodge-melee = true", "", "", 1, 5);
+    t.cmd("strike bo");
+    assert_eq!(prompt(&t), "ash attacks bo: dodge, parry or pass (before the roll)");
+    // A shot: dodge, not parry.
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "a", "weapons = [\"shortbow\"]"),
+            who("bo", "foes", "b", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    t.cmd("shoot bo");
+    assert_eq!(prompt(&t), "ash attacks bo: dodge or pass (before the roll)");
+    let r = t.expect_rejection(GM, "parry", codes::BAD_REACTION);
+    assert!(r.reason.contains("cannot be parried: dodge it"), "{}", r.reason);
+    // The defence's roll names the reaction.
+    t.dice(&cat(&[hits(0, 3), hits(0, 3)])).cmd("dodge");
+    let full = full_log(&t);
+    assert!(
+        full.contains(&"bo rolls 3 dice (finesse) to dodge [1, 1, 1]: 0 successes".to_string()),
+        "{full:?}"
+    );
+    // A grapple: break-free. A restrained creature: parry only, and a dodge says why.
+    let mut t = duel("dodge-melee = true", "", "", 1, 5);
+    t.cmd("grapple bo");
+    assert_eq!(prompt(&t), "ash attacks bo: break-free or pass (before the roll)");
+    t.dice(&hits(1, 3)).cmd("pass");
+    t.cmd("end");
+    t.cmd("end");
+    t.cmd("strike bo");
+    assert_eq!(prompt(&t), "ash attacks bo: parry or pass (before the roll)");
+    let r = t.expect_rejection(GM, "dodge", codes::BAD_REACTION);
+    assert!(
+        r.reason.contains("bo is restrained: it may parry, but not dodge"),
+        "{}",
+        r.reason
+    );
+}
+
+#[test]
+fn ein_r34_the_split_prompt_offers_splits_that_add_up_to_the_harm() {
+    // A sword's 2 Harm on an empty track.
+    let mut t = duel("", "", "", 1, 5);
+    t.cmd("strike bo");
+    t.dice(&hits(1, 3)).cmd("pass");
+    assert_eq!(prompt(&t), "bo marks 2 Physical Harm: split 2 or split 1+1");
+    assert_eq!(t.legal(), vec!["split 2", "split 1+1"]);
+    // A split mistyped: the example given adds up to the 2 Harm too.
+    let r = t.expect_rejection(GM, "split 2x", fray_engine::Reject::UNKNOWN_COMMAND);
+    assert!(r.reason.ends_with("such as 1+1"), "{}", r.reason);
+    let r = t.expect_rejection(GM, "split 2+1", codes::BAD_SPLIT);
+    assert!(r.reason.contains("must add up to 2"), "{}", r.reason);
+    t.cmd("split 2");
+    // A failed Fear test's 3 Mental Harm.
+    t.dice(&hits(0, 3)).type_as(GM, "gm fear ash 1");
+    assert_eq!(prompt(&t), "ash marks 3 Mental Harm: split 3, split 2+1 or split 1+1+1");
+    // Many ways: the hint's examples add up too.
+    let mut t = duel("fear-harm = [2, 3, 5]", "", "", 1, 5);
+    t.dice(&hits(0, 3)).type_as(GM, "gm fear ash 1 desperate");
+    assert_eq!(
+        prompt(&t),
+        "ash marks 5 Mental Harm: split <levels that add up to 5>, such as split 3+2 or split 3+1+1"
+    );
+}
+
+#[test]
+fn ein_r32_r33_a_fleer_may_name_its_way_and_the_log_says_where_before_anyone_chases() {
+    // Two ways out of a: d (an exit, the shortest) and b, then c (an exit).
+    let toml = enc("", &[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")].concat()).replacen(
+        "id = \"d\"",
+        "id = \"d\"\nexit = true",
+        1,
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    let legal = t.legal();
+    for c in ["flee finesse", "flee finesse b", "flee finesse d", "flee sneak b"] {
+        assert!(legal.contains(&c.to_string()), "{c} not in {legal:?}");
+    }
+    t.expect_rejection(PCS, "flee finesse c", codes::OUT_OF_REACH);
+    t.cmd("flee finesse b");
+    // The log names the way before the chase is asked.
+    assert!(
+        t.log().contains(&"ash tries to flee (finesse) by way of b".to_string()),
+        "{:?}",
+        t.log()
+    );
+    assert_eq!(t.game.pending().unwrap().kind, "chase");
+    assert_eq!(prompt(&t), "ash flees by way of b: bo may chase finesse|track, or pass");
+    // Caught: both move into the zone named, not the shortest way's d.
+    t.dice(&cat(&[hits(1, 3), hits(1, 3)])).cmd("chase track");
+    assert_eq!((zone_of(&t, "ash"), zone_of(&t, "bo")), ("b".into(), "b".into()));
+    // A zone a foe holds is no way out; a fleer in an exit zone names none.
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("bo", "foes", "b", ""),
+            who("cy", "pcs", "c", ""),
+        ]
+        .concat(),
+    )
+    .replacen("id = \"d\"", "id = \"d\"\nexit = true", 1);
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5, 2]));
+    t.type_as(PCS, "ready");
+    let r = t.expect_rejection(PCS, "flee finesse b", codes::NO_ESCAPE);
+    assert!(r.reason.contains("a foe holds b"), "{}", r.reason);
+    t.cmd("end");
+    assert_eq!(turn(&t), "cy");
+    t.expect_rejection(PCS, "flee finesse b", codes::NO_ESCAPE);
+    assert!(t.legal().contains(&"flee finesse".to_string()));
+}
+
+#[test]
+fn ein_r16_a_turn_that_ends_by_itself_says_so_in_the_log() {
+    let toml = enc("", &[who("ash", "pcs", "d", ""), who("bo", "foes", "b", "")].concat());
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    t.cmd("move a");
+    t.cmd("move b");
+    assert!(
+        t.log()
+            .contains(&"ash has no manoeuvre left: the turn ends".to_string()),
+        "{:?}",
+        t.log()
+    );
+    // A turn ended by its seat says nothing of the kind.
+    t.cmd("end");
+    assert!(!t.log().iter().any(|l| l.contains("the turn ends")), "{:?}", t.log());
+}
+
+#[test]
+fn ein_r21_r25_a_natural_weapon_is_the_creature_s_own_and_rolls_its_action() {
+    use fray_einfelst::data::Action;
+    let actions = |t: &Table<Einfelst>| -> Vec<Action> {
+        t.last
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tested { action, .. } => *action,
+                _ => None,
+            })
+            .collect()
+    };
+    let pts = "harm = \"points\"\nharm-capacity = 9";
+    // bo bites (Force by default).
+    let mut t = duel("", pts, &format!("weapons = [\"bite\"]\n{pts}"), 1, 5);
+    // Struck, it parries with its bite (Force), and the bite cannot be knocked away.
+    t.cmd("strike bo");
+    t.dice(&cat(&[hits(3, 3), hits(0, 3)])).cmd("parry");
+    assert_eq!(actions(&t), vec![Action::Strike, Action::Force]);
+    let r = t.expect_rejection(PCS, "spend disarm", codes::BAD_SPEND);
+    assert!(r.reason.contains("not a bite or claws"), "{}", r.reason);
+    t.cmd("spend");
+    let bite = t.state().weapon_ids.iter().position(|w| w == "bite").map(|i| i as u8);
+    assert_eq!(t.state().ch(1).wield, bite);
+    t.cmd("end");
+    // Its turn: it strikes with the bite; it does not punch, nor put the bite away.
+    assert!(t.legal().contains(&"strike ash".to_string()));
+    assert!(!t.legal().contains(&"punch ash".to_string()));
+    let r = t.expect_rejection(GM, "punch ash", codes::NO_WEAPON);
+    assert!(r.reason.contains("fights with its bite"), "{}", r.reason);
+    t.expect_rejection(GM, "draw unarmed", codes::NO_WEAPON);
+    t.cmd("strike ash");
+    assert!(
+        t.log().iter().any(|l| l == "bo attacks ash with its bite"),
+        "{:?}",
+        t.log()
+    );
+    // bo's pool: 3 dice less its 4 Harm points, the least pool (1).
+    t.dice(&cat(&[hits(1, 1), hits(0, 3)])).cmd("parry");
+    assert_eq!(actions(&t), vec![Action::Force, Action::Strike]);
+    assert_eq!(t.state().ch(0).harm.points, 1); // the bite's 1
+    // A natural weapon that says Strike is rolled with Strike.
+    let talons = "[weapon.talons]\nname = \"talons\"\nkind = \"natural\"\ndamage = 2\naction = \"strike\"\n";
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "a", pts),
+            who("bo", "foes", "a", "weapons = [\"talons\"]"),
+            talons.to_string(),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[5, 1]));
+    t.cmd("strike ash");
+    t.dice(&cat(&[hits(1, 3), hits(0, 3)])).cmd("parry");
+    assert_eq!(actions(&t), vec![Action::Strike, Action::Strike]);
+    assert_eq!(t.state().ch(0).harm.points, 2);
+}
+
+#[test]
+fn the_prompt_leaves_closing_in_on_an_ally_to_choices_all() {
+    use fray_engine::text::{AnyGame, TextGame, TextRuleset};
+    let toml = enc(
+        "",
+        &[
+            who("ash", "pcs", "a", ""),
+            who("cy", "pcs", "a", ""),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 2, 5]));
+    t.type_as(PCS, "ready");
+    assert_eq!(turn(&t), "ash");
+    // Legal (closing in on anyone in the zone is), but only the foe is offered.
+    let (cy, bo) = (id(&t, "cy"), id(&t, "bo"));
+    let close = fray_einfelst::command::Command::Close;
+    assert!(Einfelst::prompt_hides(t.state(), &close(cy)));
+    assert!(!Einfelst::prompt_hides(t.state(), &close(bo)));
+    let strike = fray_einfelst::command::Command::Strike(bo);
+    assert!(!Einfelst::prompt_hides(t.state(), &strike));
+    let g = TextGame::new(t.game);
+    let p = g.pending().expect("ash's turn");
+    let listed = |c: &str| {
+        let i = p
+            .choices
+            .iter()
+            .position(|x| x == c)
+            .unwrap_or_else(|| panic!("{c} not legal"));
+        !p.hidden[i]
+    };
+    assert!(listed("close bo") && listed("strike bo"));
+    assert!(!listed("close cy"), "close cy is listed only by `choices all`");
+    assert_eq!(p.hidden.iter().filter(|h| **h).count(), 1);
+    assert_eq!(p.flag_words, ["mental", "disarm", "pin", "silence"]);
+}
+
+#[test]
+fn a_mistyped_zone_creature_weapon_or_spell_names_the_near_miss() {
+    let toml = enc("", &[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")].concat())
+        + "[spell.hex]\nname = \"hex\"\ndamage = 1\nresist = \"endure\"\n[template.wolf]\nname = \"wolf\"\n";
+    let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[1, 5]));
+    let unreadable = fray_engine::Reject::UNKNOWN_COMMAND;
+    let r = t.expect_rejection(PCS, "strike boo", unreadable);
+    assert_eq!(r.reason, "no creature 'boo' (did you mean 'bo'?)");
+    let r = t.expect_rejection(PCS, "move bb", unreadable);
+    assert!(
+        r.reason.starts_with("no zone 'bb' (did you mean 'b'?); the zones are"),
+        "{}",
+        r.reason
+    );
+    let r = t.expect_rejection(PCS, "draw swrod", unreadable);
+    assert_eq!(r.reason, "no weapon 'swrod' (did you mean 'sword'?)");
+    let r = t.expect_rejection(PCS, "cast hx bo", unreadable);
+    assert_eq!(r.reason, "no spell 'hx' (did you mean 'hex'?)");
+    let r = t.expect_rejection(PCS, "flee finese", unreadable);
+    assert!(r.reason.contains("(did you mean 'finesse'?)"), "{}", r.reason);
+    // Nothing near: no guess.
+    let r = t.expect_rejection(PCS, "strike zzzzzz", unreadable);
+    assert_eq!(r.reason, "no creature 'zzzzzz'");
+    let r = t.expect_rejection(GM, "gm add wolf-9 wlf foes a", codes::BAD_RULING);
+    assert_eq!(r.reason, "no template 'wlf' (did you mean 'wolf'?)");
 }

@@ -68,10 +68,11 @@ fn a_good_encounter_loads() {
     let full = encounter(
         "[weapon.bane]\nname = \"bane spear\"\nkind = \"thrown\"\ndamage = 2\nrange = [0, 1]\npoison = 3\n\
          [spell.sting]\nname = \"sting\"\ndamage = 1\nrange = [0, 2]\nresist = \"endure\"\n\
-         [obstacle.rubble]\naction = \"force\"\nneed = 2\n\
+         [obstacle.rubble]\naction = \"force\"\nneed = 2\nclear = true\n\
+         [weapon.fangs]\nname = \"fangs\"\nkind = \"natural\"\ndamage = 2\naction = \"strike\"\n\
          [ambush]\nside = \"foes\"\ntest = \"read\"\nroller = \"b\"\n",
         "weapons = [\"bane\", \"torch\"]\nspells = [\"sting\"]\nattributes = { strength = 3, reason = 2 }\nactions = { strike = 2, cast = 1 }\n",
-        "harm = \"points\"\nharm-capacity = 5\ncover = true\ngroup = \"pack\"\ncards = 2\nfear = 1\nimmune = [\"dark\"]\n",
+        "harm = \"points\"\nharm-capacity = 5\ncover = true\ngroup = \"pack\"\ncards = 2\nfear = 1\nimmune = [\"dark\"]\nweapons = [\"fangs\", \"bite\", \"claws\"]\n",
     )
     .replacen("exit = true\n", "exit = true\nobstacles = { wood = \"rubble\" }\n", 1);
     let full = format!("player-sides = [\"pcs\"]\n{full}");
@@ -181,7 +182,7 @@ fn unknown_attributes_and_actions_list_the_names() {
     one_problem(
         &text,
         "{ strenth = 3 }",
-        "'strenth' is not an attribute; the attributes are strength, dexterity, intuition, reason, presence",
+        "'strenth' is not an attribute (did you mean 'strength'?); the attributes are strength, dexterity, intuition, reason, presence",
     );
     let text = encounter("", "", "actions = { fight = 2 }\n");
     one_problem(
@@ -189,6 +190,63 @@ fn unknown_attributes_and_actions_list_the_names() {
         "{ fight = 2 }",
         "'fight' is not an Action; the Actions are strike, shoot, force, endure, finesse, sneak, track, read, study, persuade, charm, intimidate, cast",
     );
+}
+
+#[test]
+fn a_near_miss_is_named_for_weapons_spells_circumstances_obstacles_actions_and_zones() {
+    let text = encounter("", "weapons = [\"swrod\"]\n", "");
+    one_problem(&text, "[\"swrod\"]", "unknown weapon 'swrod' (did you mean 'sword'?)");
+    let text = encounter("", "", "immune = [\"drak\"]\n");
+    one_problem(
+        &text,
+        "[\"drak\"]",
+        "unknown circumstance 'drak' (did you mean 'dark'?)",
+    );
+    let text = encounter("", "", "actions = { snaek = 2 }\n");
+    let got = problems(&text);
+    assert!(
+        got.len() == 1 && got[0].contains("'snaek' is not an Action (did you mean 'sneak'?)"),
+        "{got:?}"
+    );
+    let text = encounter("", "", "").replacen("zone = \"wood\"", "zone = \"wod\"", 1);
+    one_problem(
+        &text,
+        "\"wod\"",
+        "unknown zone 'wod' (did you mean 'wood'?); the zones are: wood, road",
+    );
+    // An obstacle label a letter off the table's.
+    let text = encounter("", "", "").replacen("cover = 1\n", "cover = 1\nobstacles = { road = \"rubbel\" }\n", 1)
+        + "[obstacle.rubble]\nclear = true\naction = \"force\"\n";
+    one_problem(
+        &text,
+        "\"rubbel\"",
+        "the obstacle 'rubbel' has no [obstacle.rubbel] table saying what crossing it takes (did you mean 'rubble'?)",
+    );
+}
+
+#[test]
+fn every_shape_problem_of_the_file_is_reported_at_once() {
+    // Two fields with no place (one a near miss) in two tables, and a value of the wrong kind:
+    // all three, not just the first, and the loader's own checks still run on the rest.
+    let text = encounter("", "armor = 1\n", "cardz = 2\n").replacen("cover = 1", "cover = \"one\"", 1);
+    let got = problems(&text);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(
+        got.iter()
+            .any(|p| p.contains("unknown field `armor`") && p.contains("(did you mean `armour`?)")),
+        "{got:?}"
+    );
+    assert!(
+        got.iter()
+            .any(|p| p.contains("unknown field `cardz`") && p.contains("(did you mean `cards`?)")),
+        "{got:?}"
+    );
+    assert!(got.iter().any(|p| p.starts_with(&at(&text, "\"one\""))), "{got:?}");
+    let text = encounter("", "armor = 1\nweapons = [\"halberd\"]\n", "");
+    let got = problems(&text);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got[0].contains("armor") || got[1].contains("armor"), "{got:?}");
+    assert!(got.iter().any(|p| p.contains("unknown weapon 'halberd'")), "{got:?}");
 }
 
 #[test]
@@ -270,6 +328,37 @@ fn weapons_and_spells_are_checked() {
         &text,
         "[weapon.bolt]",
         "weapon 'bolt': damage must be 0..=9, poison 0..=20 and fire 0..=3",
+    );
+    // Natural weapons (fray's own): close combat only, with Strike or Force; only they name one.
+    let text = encounter(
+        "[weapon.tail]\nname = \"tail\"\nkind = \"natural\"\ndamage = 1\nrange = [0, 1]\n",
+        "",
+        "",
+    );
+    one_problem(
+        &text,
+        "[weapon.tail]",
+        "weapon 'tail': a natural weapon reaches only its own zone: range = [0, 0] (EIN-R48)",
+    );
+    let text = encounter(
+        "[weapon.horns]\nname = \"horns\"\nkind = \"natural\"\ndamage = 2\naction = \"shoot\"\n",
+        "",
+        "",
+    );
+    one_problem(
+        &text,
+        "[weapon.horns]",
+        "weapon 'horns': a natural weapon attacks with strike or force, not shoot",
+    );
+    let text = encounter(
+        "[weapon.blade]\nname = \"blade\"\nkind = \"melee\"\ndamage = 2\naction = \"force\"\n",
+        "",
+        "",
+    );
+    one_problem(
+        &text,
+        "[weapon.blade]",
+        "weapon 'blade': only a natural weapon (kind = \"natural\") names its action",
     );
     let text = encounter(
         "[spell.far]\nname = \"far\"\ndamage = 1\nrange = [3, 1]\nresist = \"endure\"\n",
