@@ -143,7 +143,9 @@ pub struct Options {
     pub break_face: u8,
     /// MUR-R13, MUR-H4: half range rounds up (range 8: a save beyond 4). `false`: down.
     pub half_range_up: bool,
-    /// Attacks on a defenceless (incapacitated or dying) target deal enhanced damage.
+    /// fray 0.1.0's ruling: attacks on a defenceless (incapacitated or dying) target deal
+    /// enhanced damage. `false` (the rules' reading): defenceless means only that it cannot
+    /// react, and the damage is rolled as for anyone.
     pub defenceless_enhanced: bool,
     /// Rounds a dying character lasts before dying for good (MUR-R.. Health: the end of the
     /// next round).
@@ -188,9 +190,16 @@ impl Default for Options {
             break_face: 1,
             half_range_up: true,
             dying_rounds: 1,
-            defenceless_enhanced: true,
+            defenceless_enhanced: false,
         }
     }
+}
+
+/// Sets the readings fray 0.1.0 played by where 0.2.0 plays differently by default, for a record
+/// 0.1.0 wrote ([`fray_engine::Ruleset::earlier_options`]). Options 0.1.0 already had come with
+/// the record (`defenceless-enhanced` among them); those added since are set here.
+pub fn as_in_0_1_0(o: &mut Options) {
+    let _ = o;
 }
 
 impl Options {
@@ -277,7 +286,7 @@ impl Options {
                     break_face: 2,
                     half_range_up: false,
                     dying_rounds: 2,
-                    defenceless_enhanced: false,
+                    defenceless_enhanced: true,
                     ..d
                 },
             ),

@@ -283,10 +283,10 @@ fn dying_a_dying_character_hit_again_keeps_its_countdown_and_dies_at_the_end_of_
     t.cmds(&["end", "pass"]);
     assert_eq!(t.state().round, 2);
     assert_eq!(ch(&t, "bo").status, Status::Dying { rounds: 0 });
-    // Round 2: bo is struck again (defenceless: enhanced, the better of 2 and 1); the
-    // countdown does not start over.
+    // Round 2: bo is struck again (defenceless: it is not asked how to react); the countdown
+    // does not start over.
     t.cmd("act ash");
-    t.dice(&[2, 1]).cmd("attack bo");
+    t.dice(&[2]).cmd("attack bo");
     assert_eq!(damage(&t), [("bo".to_string(), 2)]);
     assert_eq!(ch(&t, "bo").status, Status::Dying { rounds: 0 });
     t.cmds(&["end", "pass"]);
@@ -311,6 +311,63 @@ fn dying_healing_a_dying_character_by_1_saves_it_and_health_never_goes_below_0()
     assert!(history(&t).iter().all(|l| !l.contains("health -")), "{:?}", history(&t));
     t.assert_dice_used();
     t.assert_replays();
+}
+
+/// ash with a sword and cy nearby; bo incapacitated (critical damage) beside a guard, dee.
+fn defenceless(options: &str) -> Table<Murdham> {
+    let chars = [
+        who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+        who("cy", "pcs", "a", ""),
+        who(
+            "bo",
+            "foes",
+            "a",
+            "skills = [\"bravery\"]\nwield = [\"martial-hand\", \"shield\"]",
+        ),
+        who("dee", "foes", "a", "skills = [\"bravery\", \"protect\"]"),
+    ]
+    .concat();
+    let toml = enc(&chars).replace(
+        "opener = \"initiative\"",
+        &format!("opener = \"initiative\"\n{options}"),
+    );
+    let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+    t.cmds(&["act ash", "attack bo", "decline"]);
+    // 6, 4: 9 damage of bo's 10 is critical.
+    t.dice(&[6, 4]).cmd("take");
+    assert_eq!(ch(&t, "bo").status, Status::Incapacitated);
+    t.cmds(&["end", "pass", "pass"]);
+    assert_eq!(t.state().round, 2);
+    t
+}
+
+#[test]
+fn mur_health_a_defenceless_target_cannot_react_and_its_damage_is_rolled_as_for_anyone() {
+    // Round 1 is over; in round 2 bo has a turn to spend, but it is incapacitated: defenceless.
+    let mut t = defenceless("");
+    assert!(!t.legal().contains(&"act bo".to_string()), "{:?}", t.legal());
+    t.cmd("act ash");
+    // Guarding is open to dee (protect), not reacting to bo: dee declines and the attack lands
+    // with no question to bo, one damage die, no shield (bo does not react).
+    t.cmd("attack bo");
+    assert_eq!(asked(&t), ("guard".to_string(), Some("dee".to_string())));
+    t.dice(&[1]).cmd("decline");
+    assert_eq!(damage(&t), [("bo".to_string(), 1)]);
+    assert_eq!(ch(&t, "bo").health, 0);
+    assert!(matches!(ch(&t, "bo").status, Status::Dying { .. }));
+    t.assert_dice_used();
+    t.assert_replays();
+    // Dying is defenceless too: not asked, and it cannot stand in for anyone.
+    t.cmds(&["end", "act dee", "attack cy with unarmed"]);
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("cy".to_string())));
+    t.expect_rejection(PCS, "hide-behind bo", codes::BAD_TARGET);
+
+    // fray 0.1.0's ruling, kept as an option: the damage is enhanced (the better of 1 and 3).
+    let mut t = defenceless("defenceless-enhanced = true");
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[1, 3]).cmd("decline");
+    assert_eq!(damage(&t), [("bo".to_string(), 3)]);
+    t.assert_dice_used();
 }
 
 // ---------------------------------------------------------------------------------------------
