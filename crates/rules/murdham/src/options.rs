@@ -136,6 +136,9 @@ pub struct Options {
     /// MUR-H25: a hit of 8 or more destroys only one damaged item, the shield before the
     /// armour (`false`: every damaged shield and armour of the target).
     pub shield_breaks_first: bool,
+    /// MUR-H25: with two shields in hand, both gave the +1 against an attack, and both were
+    /// used (`false`: fray 0.1.0's reading, only the first).
+    pub both_shields_used: bool,
     /// MUR-R50: the damage before armour that destroys a damaged shield or armour.
     pub break_threshold: u8,
     /// MUR-R49, MUR-H25: the natural face of the kept damage die that destroys a damaged
@@ -186,6 +189,7 @@ impl Default for Options {
             cover_against_melee: false,
             stunt_needs_gm: true,
             shield_breaks_first: true,
+            both_shields_used: true,
             break_threshold: 8,
             break_face: 1,
             half_range_up: true,
@@ -199,7 +203,7 @@ impl Default for Options {
 /// 0.1.0 wrote ([`fray_engine::Ruleset::earlier_options`]). Options 0.1.0 already had come with
 /// the record (`defenceless-enhanced` among them); those added since are set here.
 pub fn as_in_0_1_0(o: &mut Options) {
-    let _ = o;
+    o.both_shields_used = false;
 }
 
 impl Options {
@@ -282,6 +286,7 @@ impl Options {
                     cover_against_melee: true,
                     stunt_needs_gm: false,
                     shield_breaks_first: false,
+                    both_shields_used: false,
                     break_threshold: 6,
                     break_face: 2,
                     half_range_up: false,

@@ -1417,7 +1417,8 @@ fn roll_damage(cx: &mut Cx<'_, Murdham>, by: Cid, die_faces: u8, level: i8) -> R
     Ok((totals[kept], face, rolls))
 }
 
-/// The armour of `target` against an attack by `by` (MUR-R27, MUR-H17, shields).
+/// The armour of `target` against an attack by `by` (MUR-R27, MUR-H17, shields), and the
+/// shields in hand that gave their +1.
 pub(crate) fn armour_against(
     s: &State,
     a: &Attack,
@@ -1425,10 +1426,10 @@ pub(crate) fn armour_against(
     p: &Profile,
     ranged: bool,
     reacted: bool,
-) -> (i32, Option<u8>) {
+) -> (i32, [Option<u8>; 2]) {
     let t = s.ch(target);
     if p.direct {
-        return (0, None);
+        return (0, [None, None]);
     }
     let mut armour = t.armour() * t.stats.size.armour_factor();
     // MUR-R27, MUR-H7: cover adds 1 unless the attack goes through it: the GM said so, or the
@@ -1454,19 +1455,24 @@ pub(crate) fn armour_against(
             .iter()
             .any(|(tag, kinds)| s.setup.tagged(t.at.a, tag) && kinds.iter().any(|k| keywords.contains(k)));
     let cover = t.cover && (ranged || s.options.cover_against_melee) && !through;
-    let shields: Vec<u8> = (0..2)
-        .filter_map(|h| t.hands[h].filter(|&i| t.hand_of(i) == Some(h)))
-        .filter(|&i| {
-            t.item(i)
-                .and_then(|it| s.setup.item(&it.id))
-                .is_some_and(|d| d.has(Keyword::Shield))
+    // The shields in hand, each once (a two-handed one fills both hands).
+    let is_shield = |h: usize| {
+        t.hands[h].filter(|&i| {
+            t.hand_of(i) == Some(h)
+                && t.item(i)
+                    .and_then(|it| s.setup.item(&it.id))
+                    .is_some_and(|d| d.has(Keyword::Shield))
         })
-        .collect();
+    };
+    let shields = match (is_shield(0), is_shield(1)) {
+        (None, x) | (x, None) => [x, None],
+        both => [both.0, both.1],
+    };
+    let two = shields[1].is_some();
     let aware = !a.surprise;
     // A shield helps against attacks its holder reacts to; shield mastery against every attack
     // it is aware of; two shields against every attack.
-    let shield =
-        shields.len() >= 2 || (shields.len() == 1 && (reacted || (aware && t.stats.has(Skill::ShieldMastery))));
+    let shield = two || (shields[0].is_some() && (reacted || (aware && t.stats.has(Skill::ShieldMastery))));
     match (cover, shield, s.options.shield_and_cover_stack) {
         (true, true, true) => armour += 2,
         (true, _, _) | (_, true, _) => armour += 1,
@@ -1475,7 +1481,13 @@ pub(crate) fn armour_against(
     if a.with == With::Unarmed && t.stats.has(Skill::Brawling) {
         armour += 1;
     }
-    (armour, if shield { shields.first().copied() } else { None })
+    // MUR-H25: the shields that gave the +1: both of two (fray 0.1.0 counted the first only).
+    let gave = match (shield, s.options.both_shields_used) {
+        (false, _) => [None, None],
+        (true, true) => shields,
+        (true, false) => [shields[0], None],
+    };
+    (armour, gave)
 }
 
 /// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target.
@@ -1520,9 +1532,10 @@ fn compute_hit(
     if p.holy && !matches!(s.ch(target).stats.kind, Kind::Demon | Kind::Undead) {
         dealt = 0;
     }
-    let (armour, shield) = armour_against(s, a, target, &p, ranged, reacted);
-    if let Some(i) = shield {
-        // MUR-H25: a shield that gave its +1 was used.
+    let (armour, shields) = armour_against(s, a, target, &p, ranged, reacted);
+    for i in shields.into_iter().flatten() {
+        // MUR-H25: a shield that gave its +1 was used: it makes a durability roll after the
+        // fight (MUR-R48).
         cx.emit(Event::Used {
             who: target,
             item: i,

@@ -56,6 +56,14 @@ fn run(setup: &fray_murdham::setup::Setup, options: &Options, seed: u64) -> Game
     game
 }
 
+/// Fails with the first line where two records' JSON differ.
+fn same_json(a: &str, b: &str, what: &str) {
+    if let Some((n, (x, y))) = a.lines().zip(b.lines()).enumerate().find(|(_, (x, y))| x != y) {
+        panic!("{what}: line {} differs: {x:?} / {y:?}", n + 1);
+    }
+    assert_eq!(a.lines().count(), b.lines().count(), "{what}: one record is longer");
+}
+
 /// A 0.1.0 record's options as 0.2.0 replays them.
 fn as_0_1_0_played(r: &Record<Murdham>) -> Options {
     let mut o = r.options.clone();
@@ -73,7 +81,7 @@ fn a_0_1_0_record_replays_and_becomes_the_0_2_0_record_of_the_same_fight() {
     assert_eq!(now.options, as_0_1_0_played(&old), "the readings 0.1.0 played by stay");
     // The same fight played by 0.2.0 itself with those readings.
     let fresh = run(&old.setup, &now.options, 7);
-    assert_eq!(now.to_json(), fresh.record().to_json());
+    same_json(&now.to_json(), &fresh.record().to_json(), "replayed / played afresh");
     // Every event but the bookkeeping is the one 0.1.0 recorded, in the same order.
     assert_eq!(kept(&old), kept(now));
 }
@@ -98,6 +106,44 @@ fn a_0_1_0_record_of_each_change_replays_with_the_readings_it_was_played_by() {
     assert_eq!(game.record().version, Murdham::VERSION);
     assert_eq!(kept(&old), kept(game.record()));
     assert!(game.outcome().is_some(), "the fight ends");
+}
+
+/// The record's commands played again with `options`, each drawing the faces its entry drew:
+/// the events but the bookkeeping, or the command that went otherwise.
+fn replayed_with(r: &Record<Murdham>, options: &Options) -> Result<Vec<Event>, String> {
+    use fray_dice::ScriptedDice;
+    let dice = Box::new(ScriptedDice::new(r.start.dice.clone()));
+    let mut g = Game::<Murdham>::new_with_dice(r.setup.clone(), options.clone(), dice).map_err(|e| e.to_string())?;
+    let mut events: Vec<Event> = g.record().start.events.clone();
+    for (i, e) in r.entries.iter().enumerate() {
+        g.set_dice(Box::new(ScriptedDice::new(e.dice.clone())));
+        let out = g
+            .submit(e.seat, e.command.clone())
+            .map_err(|x| format!("command {}: {x:?}", i + 1))?;
+        events.extend(out.iter().cloned());
+    }
+    Ok(events.into_iter().filter(|e| !Murdham::is_bookkeeping(e)).collect())
+}
+
+#[test]
+fn each_reading_0_1_0_played_by_is_needed_to_play_its_record_of_what_changed_again() {
+    let old = record("murdham-what-changed-v0.1.0.json");
+    let then = as_0_1_0_played(&old);
+    assert_eq!(replayed_with(&old, &then).as_ref(), Ok(&kept(&old)));
+    // Each option at its 0.2.0 default plays some step of that fight otherwise.
+    let now = Options::default();
+    type Flip = fn(&mut Options, &Options);
+    let flips: &[(&str, Flip)] = &[("both-shields-used", |o, d| o.both_shields_used = d.both_shields_used)];
+    for (name, flip) in flips {
+        let mut o = then.clone();
+        flip(&mut o, &now);
+        assert_ne!(o, then, "{name} is a reading 0.1.0 played otherwise");
+        assert_ne!(
+            replayed_with(&old, &o).as_ref(),
+            Ok(&kept(&old)),
+            "{name} changes nothing"
+        );
+    }
 }
 
 #[test]
