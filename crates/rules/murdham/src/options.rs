@@ -108,6 +108,9 @@ pub struct Options {
     pub death_at_max_health: bool,
     /// MUR-H22: the die a deviating ranged blast rolls.
     pub deviation_die: DeviationDie,
+    /// MUR-R23: a target whose stand-in declines keeps its reaction, and hiding is its
+    /// reaction only once the other agrees (`false`: fray 0.1.0's reading, asking spent it).
+    pub declined_hide_keeps_reaction: bool,
     /// MUR-H24: throwing a consumable weapon is an attack, a main action (`false`: a bonus
     /// action).
     pub throw_is_attack: bool,
@@ -179,6 +182,7 @@ impl Default for Options {
             guard_swaps_places: false,
             death_at_max_health: true,
             deviation_die: DeviationDie::Standard,
+            declined_hide_keeps_reaction: true,
             throw_is_attack: true,
             border_step_provokes: false,
             shove_is_main: true,
@@ -204,6 +208,7 @@ impl Default for Options {
 /// the record (`defenceless-enhanced` among them); those added since are set here.
 pub fn as_in_0_1_0(o: &mut Options) {
     o.both_shields_used = false;
+    o.declined_hide_keeps_reaction = false;
 }
 
 impl Options {
@@ -277,6 +282,7 @@ impl Options {
                     death_at_max_health: false,
                     deviation_die: DeviationDie::Exact,
                     throw_is_attack: false,
+                    declined_hide_keeps_reaction: false,
                     border_step_provokes: true,
                     shove_is_main: false,
                     react_in_bonus_turn: true,

@@ -601,17 +601,32 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
                 stage: Stage::Guard { next: next + 1 },
                 ..a
             })),
-            Stage::Agree { .. } => cx.update(Frame::Attack(Attack {
-                stage: Stage::React,
-                hid: true,
-                ..a
-            })),
+            Stage::Agree { who } => {
+                if cx.s.options.declined_hide_keeps_reaction {
+                    // MUR-R23: the hider asked and was refused: its reaction is still its own,
+                    // to dodge, counter or take the hit.
+                    cx.emit(Event::StandInDeclined { who, hider: a.target });
+                }
+                cx.update(Frame::Attack(Attack {
+                    stage: Stage::React,
+                    hid: true,
+                    ..a
+                }))
+            }
             _ => return Err(bug("decline out of place")),
         },
         Command::Agree => {
             let Stage::Agree { who } = a.stage else {
                 return Err(bug("agree outside a stand-in"));
             };
+            if cx.s.options.declined_hide_keeps_reaction {
+                // MUR-R23: hiding behind someone who agrees is the hider's reaction.
+                cx.emit(Event::Reacted {
+                    who: a.target,
+                    what: format!("hides behind {}", cx.s.ch(who).name),
+                    free: false,
+                });
+            }
             stand_in(cx, a, who);
         }
         Command::Take => cx.update(Frame::Attack(Attack {
@@ -635,11 +650,15 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
         })),
         Command::HideBehind(h) => {
             let held = s.ch(*h).grabbed_by == Some(a.target);
-            cx.emit(Event::Reacted {
-                who: a.target,
-                what: format!("hides behind {}", s.ch(*h).name),
-                free: false,
-            });
+            // MUR-R23: the reaction is spent once the other agrees (at once when it is held,
+            // MUR-R38); fray 0.1.0 spent it on asking.
+            if held || !s.options.declined_hide_keeps_reaction {
+                cx.emit(Event::Reacted {
+                    who: a.target,
+                    what: format!("hides behind {}", s.ch(*h).name),
+                    free: false,
+                });
+            }
             // MUR-R38: a character held by the hider has no say.
             if held {
                 stand_in(cx, a, *h);

@@ -761,6 +761,14 @@ pub enum Event {
         /// `Some(true)` accepted, `Some(false)` refused, `None` refused by the GM.
         accepted: Option<bool>,
     },
+    /// The character asked to stand in for the target of an attack declines (MUR-R23): the
+    /// target still has its reaction.
+    StandInDeclined {
+        /// Who was asked.
+        who: Cid,
+        /// Who wanted to hide behind it.
+        hider: Cid,
+    },
     /// A GM ruling.
     Ruled(Ruling),
     /// The fight is over: one faction left (or the GM said).
@@ -1037,7 +1045,7 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::Frame(op) => apply_frame_op(&mut s.frames, op.as_ref()),
         Event::Save { .. } | Event::GroupSave { .. } | Event::DamageRoll { .. } | Event::Deviated { .. } => {}
-        Event::Stunt { .. } | Event::Durability { .. } => {}
+        Event::Stunt { .. } | Event::Durability { .. } | Event::StandInDeclined { .. } => {}
         Event::Reacted { who, free, .. } => {
             if !*free {
                 // MUR-R10: a reaction is the character's turn for this round.

@@ -421,6 +421,11 @@ impl TextRuleset for Murdham {
                 Some(false) => format!("{} refuses the stunt: the attack goes on", name(target)),
                 None => format!("The GM refuses {}'s stunt: the attack goes on", name(by)),
             },
+            Event::StandInDeclined { who, hider } => format!(
+                "{} will not stand in for {}, who may still react",
+                name(who),
+                name(hider)
+            ),
             Event::Ruled(r) => {
                 let ruling = command::format(s, &Command::Gm(r.clone()));
                 match (r, result(s)) {
@@ -712,9 +717,10 @@ fn now(s: &State) -> String {
                     name(next)
                 ),
                 Stage::Agree { who } => format!(
-                    "{} hides behind {}: {} agrees to stand in, or declines",
+                    "{} would hide behind {} from {}'s attack: {} agrees to stand in, or declines",
                     name(a.target),
                     name(who),
+                    name(a.by),
                     name(who)
                 ),
                 _ => {

@@ -149,7 +149,8 @@ fn subject(e: &Event) -> Option<Cid> {
         | Event::Resumed { who }
         | Event::Grab { who, .. }
         | Event::Worn { who, .. }
-        | Event::Durability { who, .. } => *who,
+        | Event::Durability { who, .. }
+        | Event::StandInDeclined { who, .. } => *who,
         Event::DamageRoll { by, .. } => *by,
         _ => return None,
     })

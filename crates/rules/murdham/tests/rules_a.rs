@@ -975,8 +975,45 @@ fn mur_r23_hide_behind_a_nearby_character_who_agrees_and_may_react_itself() {
     assert_eq!(asked(&t), ("reaction".to_string(), Some("dee".to_string())));
     t.dice(&[15, 3]).cmd("dodge");
     assert_eq!((health(&t, "bo"), health(&t, "dee")), (10, 7));
-    // If the other refuses, the attack goes on against the hider (whose turn is spent).
+    // Hiding was bo's reaction, and dee's dodge its own: neither has a turn left, and once ash
+    // is done the round is over.
+    t.cmd("end");
+    assert_eq!(t.state().round, 2);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r23_a_hider_whose_stand_in_declines_keeps_its_reaction() {
+    let chars = [
+        who("ash", "pcs", "a", ""),
+        who("bo", "foes", "a", ""),
+        who("dee", "foes", "a", ""),
+    ];
     let mut t = table(PLAIN, &chars, &[]);
+    t.cmds(&["act ash", "attack bo", "decline", "hide-behind dee"]);
+    t.cmd("decline");
+    assert_eq!(t.log(), ["dee will not stand in for bo, who may still react"]);
+    // bo is asked again, and may dodge, counter or take it, but not hide a second time.
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("bo".to_string())));
+    t.expect_rejection(FOES, "hide-behind dee", codes::NO_REACTION);
+    t.dice(&[3, 2]).cmd("counter");
+    assert_eq!((health(&t, "ash"), health(&t, "bo")), (8, 7));
+    assert_eq!(
+        t.log(),
+        [
+            "bo counters (its turn this round)",
+            "ash rolls damage: 3 = 3",
+            "bo rolls damage: 2 = 2",
+            "bo takes 3 damage: health 7/10",
+            "ash takes 2 damage: health 8/10"
+        ]
+    );
+    t.assert_dice_used();
+    t.assert_replays();
+
+    // fray 0.1.0's reading: asking spent bo's reaction, and a refusal leaves it the hit.
+    let mut t = table(&format!("{PLAIN}\ndeclined-hide-keeps-reaction = false"), &chars, &[]);
     t.cmds(&["act ash", "attack bo", "decline", "hide-behind dee"]);
     t.dice(&[3]).cmd("decline");
     assert_eq!((health(&t, "bo"), health(&t, "dee")), (7, 10));

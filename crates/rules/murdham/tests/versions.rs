@@ -133,7 +133,12 @@ fn each_reading_0_1_0_played_by_is_needed_to_play_its_record_of_what_changed_aga
     // Each option at its 0.2.0 default plays some step of that fight otherwise.
     let now = Options::default();
     type Flip = fn(&mut Options, &Options);
-    let flips: &[(&str, Flip)] = &[("both-shields-used", |o, d| o.both_shields_used = d.both_shields_used)];
+    let flips: &[(&str, Flip)] = &[
+        ("both-shields-used", |o, d| o.both_shields_used = d.both_shields_used),
+        ("declined-hide-keeps-reaction", |o, d| {
+            o.declined_hide_keeps_reaction = d.declined_hide_keeps_reaction
+        }),
+    ];
     for (name, flip) in flips {
         let mut o = then.clone();
         flip(&mut o, &now);
