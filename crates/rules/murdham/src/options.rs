@@ -130,6 +130,9 @@ pub struct Options {
     /// MUR-R8: a distract, intimidate or taunt whose target fails its WIT save works; the GM's
     /// `overwhelm` ruling waives the save. `false`: these never allow a save.
     pub influence_save: bool,
+    /// MUR-R15: an indirect attack fires over obstacles, so the target's cover (a barrier's
+    /// included) gives no +1 against it (`false`: fray 0.1.0's reading, it does).
+    pub indirect_over_cover: bool,
     /// MUR-R26 [A]: cover protects against melee attacks too (`false`: only against ranged
     /// ones).
     pub cover_against_melee: bool,
@@ -191,6 +194,7 @@ impl Default for Options {
             size_before_skills: true,
             influence_save: true,
             cover_against_melee: false,
+            indirect_over_cover: true,
             stunt_needs_gm: true,
             shield_breaks_first: true,
             both_shields_used: true,
@@ -209,6 +213,7 @@ impl Default for Options {
 pub fn as_in_0_1_0(o: &mut Options) {
     o.both_shields_used = false;
     o.declined_hide_keeps_reaction = false;
+    o.indirect_over_cover = false;
 }
 
 impl Options {
@@ -290,6 +295,7 @@ impl Options {
                     size_before_skills: false,
                     influence_save: false,
                     cover_against_melee: true,
+                    indirect_over_cover: false,
                     stunt_needs_gm: false,
                     shield_breaks_first: false,
                     both_shields_used: false,

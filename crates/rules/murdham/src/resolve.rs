@@ -1473,7 +1473,9 @@ pub(crate) fn armour_against(
             .penetration
             .iter()
             .any(|(tag, kinds)| s.setup.tagged(t.at.a, tag) && kinds.iter().any(|k| keywords.contains(k)));
-    let cover = t.cover && (ranged || s.options.cover_against_melee) && !through;
+    // MUR-R15: an indirect attack comes down over the obstacles its target shelters behind.
+    let over = p.indirect && s.options.indirect_over_cover;
+    let cover = t.cover && (ranged || s.options.cover_against_melee) && !through && !over;
     // The shields in hand, each once (a two-handed one fills both hands).
     let is_shield = |h: usize| {
         t.hands[h].filter(|&i| {

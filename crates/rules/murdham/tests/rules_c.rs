@@ -745,7 +745,7 @@ fn barrier(weapon: &str) -> Table<Murdham> {
 }
 
 #[test]
-fn mur_r28_a_direct_blast_does_not_reach_behind_a_barrier_an_indirect_one_does_through_cover() {
+fn mur_r28_r15_a_direct_blast_does_not_reach_behind_a_barrier_an_indirect_one_fires_over_it() {
     // Direct: range 2, beyond half range, a save (5 passes); only `out` is hit.
     let mut t = barrier("bomb");
     t.dice(&[5]).cmd("attack wall with bomb");
@@ -756,15 +756,47 @@ fn mur_r28_a_direct_blast_does_not_reach_behind_a_barrier_an_indirect_one_does_t
     assert_eq!(ch(&t, "hid").health, 10);
     t.assert_dice_used();
     t.assert_replays();
-    // Indirect: over the barrier, which counts as cover (+1 armour) for `hid`.
+    // Indirect: over the barrier, which gives `hid` no cover against it (MUR-R15).
     let mut t = barrier("shell");
     t.dice(&[5]).cmd("attack wall with shell");
     assert_eq!(asked(&t), ("reaction".to_string(), Some("hid".to_string())));
     t.dice(&[4]).cmd("take");
-    assert_eq!(damage(&t), [("hid".to_string(), 3)]);
+    assert_eq!(damage(&t), [("hid".to_string(), 4)]);
     assert_eq!(asked(&t), ("reaction".to_string(), Some("out".to_string())));
     t.cmd("take");
     assert_eq!(damage(&t), [("out".to_string(), 4)]);
     t.assert_dice_used();
     t.assert_replays();
+}
+
+#[test]
+fn mur_r15_an_indirect_attack_fires_over_the_cover_its_target_holds() {
+    // ash two zones off `a`, where `hid` holds a cover spot and `out` stands in the open.
+    let shot = |weapon: &str, options: &str| {
+        let chars = [
+            who("ash", "pcs", "c", &format!("wield = [\"{weapon}\"]")),
+            who("hid", "foes", "a", "cover = true"),
+            who("out", "foes", "a", ""),
+        ]
+        .concat();
+        let toml = enc(&chars).replace(
+            "opener = \"initiative\"",
+            &format!("opener = \"initiative\"\n{options}"),
+        );
+        let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+        t.cmd("act ash");
+        // Range 2, beyond half range: a save (5 passes); both are hit by the one roll of 4.
+        t.dice(&[5]).cmd(&format!("attack a with {weapon}"));
+        t.dice(&[4]).cmd("take");
+        t.cmd("take");
+        t.assert_dice_used();
+        t.assert_replays();
+        (ch(&t, "hid").health, ch(&t, "out").health)
+    };
+    // A direct blast: the cover takes 1 off.
+    assert_eq!(shot("bomb", ""), (7, 6));
+    // An indirect one comes down over it.
+    assert_eq!(shot("shell", ""), (6, 6));
+    // fray 0.1.0's reading: the cover counts against it too.
+    assert_eq!(shot("shell", "indirect-over-cover = false"), (7, 6));
 }

@@ -135,6 +135,9 @@ fn each_reading_0_1_0_played_by_is_needed_to_play_its_record_of_what_changed_aga
     type Flip = fn(&mut Options, &Options);
     let flips: &[(&str, Flip)] = &[
         ("both-shields-used", |o, d| o.both_shields_used = d.both_shields_used),
+        ("indirect-over-cover", |o, d| {
+            o.indirect_over_cover = d.indirect_over_cover
+        }),
         ("declined-hide-keeps-reaction", |o, d| {
             o.declined_hide_keeps_reaction = d.declined_hide_keeps_reaction
         }),
