@@ -125,6 +125,9 @@ pub struct Options {
     /// MUR-R42 [A]: moving while concealed without a successful sneak (an AGI save) reveals
     /// the mover (`false`: moving never reveals by itself).
     pub moving_reveals: bool,
+    /// MUR-R42 [A]: a concealed character's surprise attack resolves first, and the attacker is
+    /// revealed once it is over (`false`: fray 0.1.0's reading, as it declares the attack).
+    pub reveal_after_surprise: bool,
     /// MUR-R59 [A]: size decides a STR save before the disarm and wrestling skills.
     pub size_before_skills: bool,
     /// MUR-R8: a distract, intimidate or taunt whose target fails its WIT save works; the GM's
@@ -191,6 +194,7 @@ impl Default for Options {
             shove_is_main: true,
             react_in_bonus_turn: false,
             moving_reveals: true,
+            reveal_after_surprise: true,
             size_before_skills: true,
             influence_save: true,
             cover_against_melee: false,
@@ -214,6 +218,7 @@ pub fn as_in_0_1_0(o: &mut Options) {
     o.both_shields_used = false;
     o.declined_hide_keeps_reaction = false;
     o.indirect_over_cover = false;
+    o.reveal_after_surprise = false;
 }
 
 impl Options {
@@ -292,6 +297,7 @@ impl Options {
                     shove_is_main: false,
                     react_in_bonus_turn: true,
                     moving_reveals: false,
+                    reveal_after_surprise: false,
                     size_before_skills: false,
                     influence_save: false,
                     cover_against_melee: true,

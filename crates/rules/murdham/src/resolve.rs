@@ -444,8 +444,9 @@ fn reveal(cx: &mut Cx<'_, Murdham>, who: Cid) {
     }
 }
 
-/// Declares an attack: reveals a concealed attacker (its targets are surprised, MUR-R41),
-/// spends what it uses, and pushes the attack frame.
+/// Declares an attack: a concealed attacker's targets are surprised (MUR-R41), and it is
+/// revealed once the attack is over (MUR-R42, [`finish`]); spends what it uses, and pushes the
+/// attack frame.
 #[allow(clippy::too_many_arguments)]
 fn declare(
     cx: &mut Cx<'_, Murdham>,
@@ -462,7 +463,11 @@ fn declare(
     let surprise = s.ch(by).concealed;
     // MUR-R28: attacking from behind a barrier, it only counts as cover until its next turn.
     let peek = s.ch(by).cover && s.setup.tagged(s.ch(by).at.a, "barrier");
-    reveal(cx, by);
+    // MUR-R42 [A]: a surprise attack resolves first, then the attacker is revealed; one that
+    // proposes a stunt speaks to its target, and fray 0.1.0 revealed every attacker at once.
+    if !s.options.reveal_after_surprise || stunt.is_some() {
+        reveal(cx, by);
+    }
     if peek {
         cx.emit(Event::Condition {
             who: by,
@@ -1661,7 +1666,7 @@ fn next_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     finish(cx, a)
 }
 
-/// The attack is over for everyone: spend a thrown flask, pop.
+/// The attack is over for everyone: spend a thrown flask, reveal a surprise attacker, pop.
 fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     cx.pop();
     breaks(cx, a.by, a.with, a.face);
@@ -1681,6 +1686,10 @@ fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             item: i,
             spent: true,
         });
+    }
+    if a.surprise && cx.s.options.reveal_after_surprise {
+        // MUR-R42 [A]: the surprise attack has resolved; now its attacker is seen.
+        reveal(cx, a.by);
     }
     Ok(Flow::Go)
 }

@@ -857,10 +857,10 @@ fn mur_r19_the_reaction_comes_after_the_save_to_hit_and_before_damage_and_not_wh
     assert_eq!(
         t.log(),
         [
-            "ash is revealed (a)",
             "ash attacks bo with sword (unseen: no reaction)",
             "ash rolls damage: 4 = 4",
-            "bo takes 4 damage: health 6/10"
+            "bo takes 4 damage: health 6/10",
+            "ash is revealed (a)"
         ]
     );
     t.assert_dice_used();

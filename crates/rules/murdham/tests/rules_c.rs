@@ -800,3 +800,51 @@ fn mur_r15_an_indirect_attack_fires_over_the_cover_its_target_holds() {
     // fray 0.1.0's reading: the cover counts against it too.
     assert_eq!(shot("shell", "indirect-over-cover = false"), (7, 6));
 }
+
+// ---------------------------------------------------------------------------------------------
+// MUR-R42: a surprise attack resolves before the attacker is revealed
+
+#[test]
+fn mur_r42_a_surprise_attack_resolves_first_then_the_attacker_is_revealed() {
+    let chars = [
+        who("ash", "pcs", "a", ""),
+        who("cut", "foes", "b", "concealed = true\nwield = [\"martial-hand\"]"),
+    ];
+    let mut t = table(&chars);
+    // The ambush bonus turn: cut steps onto the border unseen (its AGI save of 10 passes with
+    // a 4) and strikes ash.
+    t.cmd("act cut");
+    t.dice(&[4]).cmd("move a|b sneak");
+    t.dice(&[3]).cmd("attack ash");
+    let attack = [
+        "cut attacks ash with sword (unseen: no reaction)",
+        "cut rolls damage: 3 = 3",
+        "ash takes 3 damage: health 7/10",
+        "cut is revealed (the border of a and b)",
+    ];
+    assert_eq!(t.log(), attack);
+    // The pcs' seat is shown the attack as it happens, and where cut is only once it is
+    // revealed: nothing of its turn or its sneaking step before.
+    let pcs = texts(&seat_log(&t, PCS));
+    let at = pcs.iter().position(|l| l == attack[0]).expect("the attack is shown");
+    assert_eq!(pcs[at..], attack);
+    assert!(pcs[..at].iter().all(|l| !l.contains("cut")), "{pcs:?}");
+    t.assert_dice_used();
+    t.assert_replays();
+
+    // fray 0.1.0's order: revealed as it declares.
+    let mut t = Table::<Murdham>::load(
+        &enc(&chars.concat()).replace(
+            "opener = \"initiative\"",
+            "opener = \"initiative\"\nreveal-after-surprise = false",
+        ),
+        &[],
+        &[],
+    );
+    t.cmd("act cut");
+    t.dice(&[4]).cmd("move a|b sneak");
+    t.dice(&[3]).cmd("attack ash");
+    assert_eq!(t.log()[0], "cut is revealed (the border of a and b)");
+    assert_eq!(t.log()[1], attack[0]);
+    t.assert_dice_used();
+}
