@@ -159,6 +159,9 @@ pub struct Options {
     /// enhanced damage. `false` (the rules' reading): defenceless means only that it cannot
     /// react, and the damage is rolled as for anyone.
     pub defenceless_enhanced: bool,
+    /// Health: injuries 4 to 6 leave a condition until a full rest (hobbled, an arm, an eye);
+    /// `false`: fray 0.1.0's reading, they change nothing but the ability injury 4 lowers.
+    pub injury_effects: bool,
     /// Rounds a dying character lasts before dying for good (MUR-R.. Health: the end of the
     /// next round).
     pub dying_rounds: u8,
@@ -206,6 +209,7 @@ impl Default for Options {
             break_face: 1,
             half_range_up: true,
             dying_rounds: 1,
+            injury_effects: true,
             defenceless_enhanced: false,
         }
     }
@@ -219,6 +223,7 @@ pub fn as_in_0_1_0(o: &mut Options) {
     o.declined_hide_keeps_reaction = false;
     o.indirect_over_cover = false;
     o.reveal_after_surprise = false;
+    o.injury_effects = false;
 }
 
 impl Options {
@@ -309,6 +314,7 @@ impl Options {
                     break_face: 2,
                     half_range_up: false,
                     dying_rounds: 2,
+                    injury_effects: false,
                     defenceless_enhanced: true,
                     ..d
                 },

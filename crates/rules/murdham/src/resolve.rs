@@ -6,7 +6,7 @@
 use crate::Murdham;
 use crate::check::{self, Plan, Profile, dodge_open, guard_ok, may_react, opportunity_ok, plan, profile};
 use crate::command::{Aim, Command, OwnRuling, Pace};
-use crate::data::{Ability, Keyword, Kind, Skill, div_up};
+use crate::data::{Ability, Injury, Keyword, Kind, Skill, div_up};
 use crate::options::{DeviationDie, MoraleFor, Opener, TieOrder};
 use crate::place::Place;
 use crate::setup::Cid;
@@ -239,7 +239,9 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             }))?;
         }
         Command::Run => {
-            let halves = cx.s.options.full_move_zones.saturating_sub(1) * 2;
+            // MUR-H2: full movement brings the turn to `full-move-zones`; hobbled, half of it.
+            let more = cx.s.options.full_move_zones.saturating_sub(1) * 2;
+            let halves = if me.injuries.hobbled { more / 2 } else { more };
             cx.emit(Event::Ran { who, halves });
         }
         Command::Cover => cx.emit(Event::Covered { who, cover: true }),
@@ -2067,7 +2069,38 @@ fn heal(cx: &mut Cx<'_, Murdham>, who: Cid, amount: i32) -> Res<()> {
             Some(a) => Some((a, die(cx, 4, who, "ability lost (d4)")? as u8)),
             None => None,
         };
-        cx.emit(Event::Injured { who, roll, loss });
+        // The condition it leaves until a full rest (the Health chapter's injuries 4 to 6):
+        // a hobbled leg once, an arm (a d2 picks which the first time, the other the second),
+        // an eye (both the second time: blind). fray 0.1.0 tracked none of them.
+        let had = cx.s.ch(who).injuries;
+        let mut arm = None;
+        let lasting = match roll {
+            _ if !cx.s.options.injury_effects => None,
+            4 => (!had.hobbled).then_some(Injury::Hobbled),
+            5 => match had.arms {
+                [false, false] => {
+                    let d2 = die(cx, 2, who, "injured arm (d2: 1 the other, 2 the main)")?;
+                    arm = Some(d2);
+                    Some(if d2 == 2 { Injury::MainArm } else { Injury::OtherArm })
+                }
+                [true, false] => Some(Injury::OtherArm),
+                [false, true] => Some(Injury::MainArm),
+                [true, true] => None,
+            },
+            6 => match had.eyes {
+                0 => Some(Injury::Eye),
+                1 => Some(Injury::Blind),
+                _ => None,
+            },
+            _ => None,
+        };
+        cx.emit(Event::Injured {
+            who,
+            roll,
+            loss,
+            arm,
+            lasting,
+        });
         if let Some((a, _)) = loss
             && cx.s.ch(who).ability(a) == 0
         {

@@ -134,6 +134,9 @@ pub struct Worn {
     pub lost: Vec<String>,
     /// Its armour was destroyed (MUR-R50): it wears none now.
     pub armour_lost: bool,
+    /// The conditions earlier injuries left it, until a full rest (the game's Health chapter).
+    #[serde(skip_serializing_if = "crate::data::Injuries::none")]
+    pub injuries: crate::data::Injuries,
 }
 
 impl Worn {
@@ -254,6 +257,7 @@ struct RawCombatant {
     lost: Option<Spanned<Vec<String>>>,
     armour_damaged: Option<bool>,
     armour_lost: Option<Spanned<bool>>,
+    injuries: Option<Spanned<Vec<String>>>,
     dead: Option<Spanned<bool>>,
 }
 
@@ -293,6 +297,7 @@ fray_engine::combatant_table!(RawCombatant {
     lost,
     armour_damaged,
     armour_lost,
+    injuries,
     dead
 });
 
@@ -578,7 +583,7 @@ fn combatant(
 /// What a combatant brings from earlier fights ([`Worn`]), as its table gives it: abilities
 /// lowered (each must leave the score at 1 or more: at 0 the character is dead), items lost
 /// (taken out of `wield` and `carry`: `carry` first) and damaged (of those left), its armour
-/// damaged or lost (`armour` becomes none). A template gives none of it. `None` after
+/// damaged or lost (`armour` becomes none), the conditions injuries left it. A template gives none of it. `None` after
 /// reporting a problem that leaves no character to build.
 #[allow(clippy::too_many_arguments)]
 fn worn(
@@ -598,6 +603,7 @@ fn worn(
         ("lost", r.lost.is_some()),
         ("armour-damaged", r.armour_damaged.is_some()),
         ("armour-lost", r.armour_lost.is_some()),
+        ("injuries", r.injuries.is_some()),
         ("dead", r.dead.is_some()),
     ];
     if template {
@@ -694,6 +700,21 @@ fn worn(
         d.err(raw.span(), format!("armour-damaged: '{id}' wears no armour"));
         return None;
     }
+    if let Some(list) = &r.injuries {
+        for word in list.get_ref() {
+            match crate::data::Injury::ALL.into_iter().find(|i| i.word() == word) {
+                Some(i) => w.injuries.add(i),
+                None => {
+                    let known: Vec<&str> = crate::data::Injury::ALL.into_iter().map(|i| i.word()).collect();
+                    d.err(
+                        list.span(),
+                        format!("injuries: '{word}' is not one of {}", known.join(", ")),
+                    );
+                    return None;
+                }
+            }
+        }
+    }
     Some(w)
 }
 
@@ -759,6 +780,7 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
                 || w.lowered.iter().any(|&l| l > 18)
                 || (w.armour_damaged && (w.armour_lost || c.stats.armour == 0))
                 || w.lost.len() > 64
+                || w.injuries.eyes > 2
             {
                 return Err(format!(
                     "combatant '{}': its worn state does not fit its stat block",

@@ -3,7 +3,7 @@
 //! shown leave out the characters hidden from it (MUR-R57).
 
 use crate::command::{self, Command};
-use crate::data::{Ability, Keyword};
+use crate::data::{Ability, Injury, Keyword};
 use crate::setup::Cid;
 use crate::state::{Char, Condition, Event, Frame, Mode, Phase, Stage, State, Status, Why, With};
 use crate::view::hidden_from;
@@ -49,6 +49,17 @@ fn status_text(c: &Char) -> String {
     }
 }
 
+/// What an injury leaves, for the log.
+fn injury_text(i: Injury) -> &'static str {
+    match i {
+        Injury::Hobbled => "hobbled (half movement) until a full rest",
+        Injury::MainArm => "its main arm is of no use until a full rest",
+        Injury::OtherArm => "its other arm is of no use until a full rest",
+        Injury::Eye => "an eye lost (ranged attacks and powers at half range) until a full rest",
+        Injury::Blind => "blind until a full rest",
+    }
+}
+
 /// An item's name, or the power's, or bare hands.
 fn with_name(s: &State, who: Cid, w: With) -> String {
     let c = match s.chars.get(who as usize) {
@@ -77,8 +88,8 @@ fn item_name(s: &State, who: Cid, i: u8) -> String {
 impl TextRuleset for Murdham {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
-    /// The rests between fights: the game's day rest (health) and full rest (health and
-    /// abilities lowered by injuries), from its Rest & Recovery chapter, and fray's own refit
+    /// The rests between fights: the game's day rest (health) and full rest (health, abilities
+    /// lowered by injuries and the conditions they left), from its Rest & Recovery chapter, and fray's own refit
     /// for the gear the durability rolls wore out (MUR-R48; the chapters name no repair).
     const RESTS: &'static [Rest] = &[
         Rest {
@@ -88,8 +99,8 @@ impl TextRuleset for Murdham {
         },
         Rest {
             word: "full-rest",
-            what: "a full rest (a week in a settlement): health back, and abilities lowered by injuries restored",
-            restores: &["health", "lowered"],
+            what: "a full rest (a week in a settlement): health back, abilities lowered by injuries restored, and the conditions injuries left (a hobbled leg, an arm, an eye) healed",
+            restores: &["health", "lowered", "injuries"],
         },
         Rest {
             word: "refit",
@@ -101,7 +112,8 @@ impl TextRuleset for Murdham {
     /// What outlasts a fight, for every character a player's seat plays: health (a fight
     /// starts with health between 1 and the maximum, so one left at 0 waits for a rest),
     /// abilities lowered by injuries, the gear the fight and its durability rolls damaged or
-    /// destroyed and the consumables used up (MUR-R48 to MUR-R51), and death.
+    /// destroyed and the consumables used up (MUR-R48 to MUR-R51), the conditions injuries
+    /// left, and death.
     fn lasting(state: &State) -> Vec<Lasting> {
         state
             .chars
@@ -155,6 +167,15 @@ impl TextRuleset for Murdham {
                 }
                 if ch.armour_lost || earlier.is_some_and(|w| w.armour_lost) {
                     values.push(("armour-lost".into(), "true".into()));
+                }
+                if !ch.injuries.none() {
+                    let words: Vec<String> = ch
+                        .injuries
+                        .words()
+                        .into_iter()
+                        .map(|w| toml::Value::String(w.into()).to_string())
+                        .collect();
+                    values.push(("injuries".into(), format!("[{}]", words.join(", "))));
                 }
                 if ch.status == Status::Dead {
                     values.push(("dead".into(), "true".into()));
@@ -332,10 +353,34 @@ impl TextRuleset for Murdham {
                 Status::Surrendered | Status::Fled | Status::Up => return None,
             },
             Event::Healed { who, amount } => format!("{} heals {amount}: health {}", name(who), s.ch(*who).health),
-            Event::Injured { who, roll, loss } => match loss {
-                Some((a, n)) => format!("{} is saved but injured (d6 {roll}): {} {n} lower", name(who), a.word()),
-                None => format!("{} is saved and marked (d6 {roll})", name(who)),
-            },
+            Event::Injured {
+                who,
+                roll,
+                loss,
+                arm,
+                lasting,
+            } => {
+                let dice = match arm {
+                    Some(d2) => format!("d6 {roll}, d2 {d2}"),
+                    None => format!("d6 {roll}"),
+                };
+                let what: Vec<String> = loss
+                    .map(|(a, n)| format!("{} {n} lower", a.word()))
+                    .into_iter()
+                    .chain(lasting.map(|i| injury_text(i).to_string()))
+                    .collect();
+                match (what.is_empty(), *roll) {
+                    (true, 1) => format!("{} is saved, and scarred ({dice})", name(who)),
+                    (true, _) if !s.options.injury_effects => {
+                        format!("{} is saved; the injury ({dice}) leaves nothing fray tracks", name(who))
+                    }
+                    (true, _) => format!(
+                        "{} is saved; the injury ({dice}) adds nothing to what it has",
+                        name(who)
+                    ),
+                    (false, _) => format!("{} is saved but injured ({dice}): {}", name(who), what.join(", and ")),
+                }
+            }
             Event::Revealed { who, at, .. } => format!("{} is revealed ({})", name(who), at.describe(zones)),
             Event::Grab { who, by } => match by {
                 Some(b) => format!("{} is grabbed by {}", name(who), name(b)),
@@ -529,6 +574,11 @@ impl TextRuleset for Murdham {
                 (ch.frightened_of.is_some(), " frightened"),
                 (ch.lost_round == Some(s.round), " stunned"),
                 (ch.morale_proof, " steady"),
+                (ch.injuries.hobbled, " hobbled"),
+                (ch.injuries.arms[0], " main-arm-injured"),
+                (ch.injuries.arms[1], " other-arm-injured"),
+                (ch.injuries.eyes == 1, " one-eyed"),
+                (ch.injuries.blind(), " blind"),
             ] {
                 if on {
                     flags += w;
@@ -618,7 +668,7 @@ impl TextRuleset for Murdham {
     /// they run out the table submits `timed-out` and the turn is lost.
     fn timer(s: &State) -> Option<(u32, Command)> {
         let t = s.turn.as_ref()?;
-        let chaos = s.options.chaos && s.frames.is_empty() && crate::check::fresh(t);
+        let chaos = s.options.chaos && s.frames.is_empty() && crate::check::fresh(s, t);
         (chaos && s.is_player_side(s.ch(t.who).side)).then_some((u32::from(s.options.chaos_seconds), Command::TimedOut))
     }
 

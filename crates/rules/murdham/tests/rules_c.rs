@@ -848,3 +848,259 @@ fn mur_r42_a_surprise_attack_resolves_first_then_the_attacker_is_revealed() {
     assert_eq!(t.log()[1], attack[0]);
     t.assert_dice_used();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Injuries (the health section): the conditions injuries 4 to 6 leave
+
+/// A table on these characters with these lines added to `[options]`.
+fn table_with(options: &str, chars: &[String]) -> Table<Murdham> {
+    let toml = enc(&chars.concat()).replace(
+        "opener = \"initiative\"",
+        &format!("opener = \"initiative\"\n{options}"),
+    );
+    Table::<Murdham>::load(&toml, &[], &[])
+}
+
+/// ash (a sword) hits bo (a sword and a shield in hand, 3 health) for 5: dying; cy and fay stand by,
+/// and dee (brave, as bo is: no morale comes up) far off.
+fn dying_bo(options: &str) -> Table<Murdham> {
+    let mut t = table_with(
+        options,
+        &[
+            who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+            who("cy", "pcs", "a", ""),
+            who("fay", "pcs", "a", ""),
+            who(
+                "bo",
+                "foes",
+                "a",
+                "health = 3\nskills = [\"bravery\"]\nwield = [\"martial-hand\", \"shield\"]",
+            ),
+            who("dee", "foes", "d", "skills = [\"bravery\"]"),
+        ],
+    );
+    t.cmds(&["act ash", "attack bo"]);
+    t.dice(&[5]).cmd("take");
+    assert!(matches!(ch(&t, "bo").status, Status::Dying { .. }));
+    t
+}
+
+/// The turn under way ends, the foes pass, and `by` strikes the saved bo (1 health) for 2 with
+/// bare hands: dying again; then the GM heals it by 1, with these injury dice.
+fn hurt_and_save_bo(t: &mut Table<Murdham>, by: &str, injury: &[u16]) -> Vec<String> {
+    t.cmds(&["end", "pass", &format!("act {by}")]);
+    // Bare hands are impaired: the lower of 2 and 2.
+    t.dice(&[2, 2]).cmd("attack bo with unarmed");
+    assert!(matches!(ch(t, "bo").status, Status::Dying { .. }));
+    t.dice(injury).type_as(GM, "gm heal bo 1");
+    t.log()
+}
+
+#[test]
+fn mur_health_injury_4_lowers_agi_and_leaves_the_character_hobbled_until_a_full_rest() {
+    let mut t = dying_bo("");
+    // Healed by 1: saved; the injury d6 4 lowers AGI by the d4 (2) and leaves bo hobbled.
+    t.dice(&[4, 2]).type_as(GM, "gm heal bo 1");
+    assert_eq!(
+        t.log()[2],
+        "bo is saved but injured (d6 4): AGI 2 lower, and hobbled (half movement) until a full rest"
+    );
+    let bo = ch(&t, "bo");
+    assert!(bo.injuries.hobbled);
+    assert_eq!(bo.stats.abilities[1], 8);
+    // The tracker, the seats' views and what lasts into the next fight show it.
+    assert!(
+        Murdham::tracker(t.state(), PCS)
+            .lines()
+            .any(|l| l.contains("bo (foes)") && l.contains(" hobbled"))
+    );
+    let view = serde_json::to_value(<Murdham as fray_engine::Ruleset>::view(t.state(), PCS)).expect("a view");
+    let bo_view = view["characters"]
+        .as_array()
+        .expect("characters")
+        .iter()
+        .find(|c| c["id"] == "bo");
+    assert_eq!(
+        bo_view.expect("bo is seen")["injuries"]["hobbled"],
+        serde_json::json!(true)
+    );
+    let lasting = Murdham::lasting(t.state());
+    let bo = lasting.iter().find(|l| l.id == "bo").expect("bo lasts");
+    assert!(
+        bo.values.contains(&("injuries".into(), "[\"hobbled\"]".into())),
+        "{:?}",
+        bo.values
+    );
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_health_a_hobbled_character_moves_half_a_zone_a_turn_and_a_zone_when_it_runs() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "injuries = [\"hobbled\"]"),
+        who("bo", "foes", "d", ""),
+    ]);
+    t.cmd("act ash");
+    assert!(
+        Murdham::describe_pending(t.state(), &t.game.pending().expect("a turn")).contains("1 half zone of movement")
+    );
+    // A whole turn's move is half a zone: onto the border, not across into b.
+    t.expect_rejection(PCS, "move b", codes::BAD_MOVE);
+    t.cmd("move a|b");
+    t.expect_rejection(PCS, "move b", codes::BAD_MOVE);
+    // Full movement adds half of what it adds to anyone: half a zone more.
+    t.cmd("run");
+    t.cmd("move b");
+    assert_eq!(ch(&t, "ash").at.word(&t.state().setup.zones), "b");
+    t.expect_rejection(PCS, "move b|c", codes::BAD_MOVE);
+    t.cmds(&["end", "pass"]);
+    // A turn where nothing has happened yet is whole, for what takes the whole turn.
+    t.cmd("act ash");
+    t.cmd("surrender");
+    assert_eq!(ch(&t, "ash").status, Status::Surrendered);
+    t.assert_dice_used();
+}
+
+#[test]
+fn mur_health_injury_5_leaves_an_arm_of_no_use_a_d2_picks_it_then_the_other() {
+    let mut t = dying_bo("");
+    // d6 5, d2 2: the main arm. The sword it held stays carried, out of its hand.
+    t.dice(&[5, 2]).type_as(GM, "gm heal bo 1");
+    assert_eq!(
+        t.log()[2],
+        "bo is saved but injured (d6 5, d2 2): its main arm is of no use until a full rest"
+    );
+    assert_eq!(ch(&t, "bo").injuries.arms, [true, false]);
+    assert_eq!(in_hands(&t, "bo"), ["shield"]);
+    assert!(has(&t, "bo", "martial-hand"));
+    // The second arm injury takes the other arm, with no d2; a third adds nothing.
+    let log = hurt_and_save_bo(&mut t, "cy", &[5]);
+    assert_eq!(
+        log.last().map(String::as_str),
+        Some("bo is saved but injured (d6 5): its other arm is of no use until a full rest")
+    );
+    assert_eq!(ch(&t, "bo").injuries.arms, [true, true]);
+    assert_eq!(in_hands(&t, "bo"), Vec::<String>::new());
+    let log = hurt_and_save_bo(&mut t, "fay", &[5]);
+    assert_eq!(
+        log.last().map(String::as_str),
+        Some("bo is saved; the injury (d6 5) adds nothing to what it has")
+    );
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+/// The items in `who`'s hands, by id, each once.
+fn in_hands(t: &Table<Murdham>, who: &str) -> Vec<String> {
+    let c = ch(t, who);
+    let mut v: Vec<String> = Vec::new();
+    for i in c.hands.iter().flatten() {
+        let id = c.items[*i as usize].id.clone();
+        if !v.contains(&id) {
+            v.push(id);
+        }
+    }
+    v
+}
+
+#[test]
+fn mur_health_an_injured_arm_holds_nothing_and_what_it_held_goes_to_the_other_hand() {
+    // An earlier fight's injury: the sword is held in the other hand (impaired, MUR-R17).
+    let mut t = table(&[
+        who(
+            "ash",
+            "pcs",
+            "a",
+            "injuries = [\"main-arm\"]\nwield = [\"martial-hand\"]\ncarry = [\"shield\", \"acid\"]",
+        ),
+        who("bo", "foes", "a", ""),
+    ]);
+    assert_eq!(ch(&t, "ash").hands, [None, Some(0)]);
+    t.cmd("act ash");
+    t.expect_rejection(PCS, "equip shield", codes::HANDS_FULL);
+    t.expect_rejection(PCS, "grapple bo with unarmed", codes::HANDS_FULL);
+    // The sword in the other hand: impaired, the lower of 3 and 5.
+    t.cmd("attack bo");
+    t.dice(&[3, 5]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 3)]);
+    // With both arms of no use it holds nothing, throws nothing and drinks nothing.
+    let mut t = table(&[
+        who(
+            "ash",
+            "pcs",
+            "a",
+            "injuries = [\"main-arm\", \"other-arm\"]\nwield = [\"martial-hand\"]\ncarry = [\"acid\", \"healing-draught\"]",
+        ),
+        who("bo", "foes", "a", ""),
+    ]);
+    assert_eq!(ch(&t, "ash").hands, [None, None]);
+    t.cmd("act ash");
+    t.expect_rejection(PCS, "attack bo with acid", codes::HANDS_FULL);
+    t.expect_rejection(PCS, "use healing-draught", codes::HANDS_FULL);
+    t.expect_rejection(PCS, "equip martial-hand off", codes::HANDS_FULL);
+    t.assert_dice_used();
+}
+
+#[test]
+fn mur_health_injury_6_costs_an_eye_halving_ranged_reach_and_a_second_blinds() {
+    let mut t = dying_bo("");
+    t.dice(&[6]).type_as(GM, "gm heal bo 1");
+    assert_eq!(
+        t.log()[2],
+        "bo is saved but injured (d6 6): an eye lost (ranged attacks and powers at half range) until a full rest"
+    );
+    assert_eq!(ch(&t, "bo").injuries.eyes, 1);
+    let log = hurt_and_save_bo(&mut t, "cy", &[6]);
+    assert_eq!(
+        log.last().map(String::as_str),
+        Some("bo is saved but injured (d6 6): blind until a full rest")
+    );
+    assert!(ch(&t, "bo").injuries.blind());
+    t.assert_dice_used();
+    t.assert_replays();
+
+    // One eye: the bow reaches 4 (half its 8), and needs a save beyond 2.
+    let archer = |injury: &str| {
+        let mut t = table(&[
+            who(
+                "ash",
+                "pcs",
+                "a",
+                &format!("injuries = [\"{injury}\"]\nwield = [\"missile-great\"]"),
+            ),
+            who("bo", "foes", "a", ""),
+            who("dee", "foes", "d", ""),
+        ]);
+        t.cmd("act ash");
+        t
+    };
+    let mut t = archer("eye");
+    // dee is at range 3: within 4, beyond 2: a WIT save (4 passes).
+    t.dice(&[4]).cmd("attack dee");
+    assert_eq!(saves(&t), [("ash".to_string(), 4, true)]);
+    t.assert_dice_used();
+    // Blind: no ranged attack at all; a blow at a nearby bo needs a WIT save; it sees nobody.
+    let mut t = archer("blind");
+    t.expect_rejection(PCS, "attack dee", codes::CONDITION);
+    t.dice(&[4]).cmd("attack bo with unarmed");
+    assert_eq!(saves(&t), [("ash".to_string(), 4, true)]);
+    t.assert_dice_used();
+    let mut t = archer("blind");
+    t.expect_rejection(PCS, "taunt bo", codes::BAD_TARGET);
+}
+
+#[test]
+fn mur_health_injuries_leave_nothing_but_their_ability_loss_with_injury_effects_off() {
+    // fray 0.1.0's reading: no d2, no condition.
+    let mut t = dying_bo("injury-effects = false");
+    t.dice(&[5]).type_as(GM, "gm heal bo 1");
+    assert_eq!(t.log()[2], "bo is saved; the injury (d6 5) leaves nothing fray tracks");
+    assert!(ch(&t, "bo").injuries.none());
+    t.assert_dice_used();
+    let mut t = dying_bo("injury-effects = false");
+    t.dice(&[4, 1]).type_as(GM, "gm heal bo 1");
+    assert!(!ch(&t, "bo").injuries.hobbled);
+    assert_eq!(ch(&t, "bo").stats.abilities[1], 9);
+    t.assert_dice_used();
+}
