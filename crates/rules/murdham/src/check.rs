@@ -1172,6 +1172,8 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
                 }
                 Ok(())
             }
+            // Anyone still there may be hit, the defenceless too.
+            OwnRuling::Enhance { who } | OwnRuling::Impair { who } => there(&who),
             OwnRuling::Frighten { who, of } => {
                 there(&who)?;
                 there(&of)?;

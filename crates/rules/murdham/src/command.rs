@@ -225,6 +225,18 @@ pub enum OwnRuling {
         /// Who.
         who: Cid,
     },
+    /// The next hit on a character deals enhanced damage (oil-soaked and struck by fire, caught
+    /// with no way to give): one enhancement more, which an impairment cancels.
+    Enhance {
+        /// Who is hit.
+        who: Cid,
+    },
+    /// The next hit on a character deals impaired damage (a blow half turned by its pack, a
+    /// sheltering wall the rules have no place for): one impairment more.
+    Impair {
+        /// Who is hit.
+        who: Cid,
+    },
     /// Heal by this much (a GM's healing, MUR-R.. Health).
     Heal {
         /// Who.
@@ -302,6 +314,8 @@ impl Vocabulary for Words<'_> {
                     on: on_off(v)?,
                 },
                 ["stun", who] => OwnRuling::Stun { who: self.who(who)? },
+                ["enhance", who] => OwnRuling::Enhance { who: self.who(who)? },
+                ["impair", who] => OwnRuling::Impair { who: self.who(who)? },
                 ["heal", who, n] => OwnRuling::Heal {
                     who: self.who(who)?,
                     amount: n
@@ -330,7 +344,7 @@ impl Vocabulary for Words<'_> {
         }
     }
     fn verbs(&self) -> &'static str {
-        "set, move, add, remove, end, conceal, hinder, penetrate, overwhelm, frighten, calm, poison, stun, heal or chase"
+        "set, move, add, remove, end, conceal, hinder, penetrate, overwhelm, frighten, calm, poison, stun, enhance, impair, heal or chase"
     }
 }
 
@@ -812,6 +826,8 @@ pub fn format(s: &State, c: &Command) -> String {
                 OwnRuling::Calm { who } => format!("calm {}", id(&who)),
                 OwnRuling::Poison { who, on } => format!("poison {} {}", id(&who), if on { "on" } else { "off" }),
                 OwnRuling::Stun { who } => format!("stun {}", id(&who)),
+                OwnRuling::Enhance { who } => format!("enhance {}", id(&who)),
+                OwnRuling::Impair { who } => format!("impair {}", id(&who)),
                 OwnRuling::Heal { who, amount } => format!("heal {} {amount}", id(&who)),
                 OwnRuling::Chase { side: x, pace } => format!(
                     "chase {} {}",

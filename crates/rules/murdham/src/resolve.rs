@@ -1378,6 +1378,9 @@ pub struct Hit {
     pub amount: i32,
     /// The natural face of the kept die (MUR-R49).
     pub face: Option<u16>,
+    /// The roll may be dealt to the rest of a blast rolled once (not one made for a target the
+    /// GM ruled enhanced or impaired).
+    pub shared: bool,
 }
 
 /// How much impaired (negative) or enhanced (positive) an attack's damage is.
@@ -1403,6 +1406,9 @@ pub(crate) fn damage_level(s: &State, a: &Attack, by: Cid, target: Cid, p: &Prof
     {
         level += 1;
     }
+    // The GM's ruling on the next hit on the target (`gm enhance`, `gm impair`): such a target
+    // of a blast rolled once gets a roll of its own.
+    level += s.ch(target).next_hit;
     let _ = by;
     level.clamp(-2, 1)
 }
@@ -1536,8 +1542,9 @@ fn compute_hit(
     }
     let ranged = p.range > 0 && !s.nearby(by, target);
     let level = damage_level(s, a, by, target, &p, mode);
+    let marked = s.ch(target).next_hit;
     let (raw, face) = match a.rolled {
-        Some(r) if s.options.blast_one_roll && a.blast.is_some() => (r, a.face),
+        Some(r) if s.options.blast_one_roll && a.blast.is_some() && marked == 0 => (r, a.face),
         _ => {
             let (total, face, rolls) = roll_damage(cx, by, p.die, level)?;
             cx.emit(Event::DamageRoll {
@@ -1560,6 +1567,14 @@ fn compute_hit(
     if p.holy && !matches!(s.ch(target).stats.kind, Kind::Demon | Kind::Undead) {
         dealt = 0;
     }
+    if marked != 0 {
+        // The GM's ruling was for this one hit.
+        cx.emit(Event::Condition {
+            who: target,
+            condition: Condition::NextHit(0),
+        });
+    }
+    let s = &*cx.s;
     let (armour, shields) = armour_against(s, a, target, &p, ranged, reacted);
     for i in shields.into_iter().flatten() {
         // MUR-H25: a shield that gave its +1 was used: it makes a durability roll after the
@@ -1576,6 +1591,7 @@ fn compute_hit(
         armour,
         amount: (dealt - armour).max(0),
         face,
+        shared: marked == 0,
     })
 }
 
@@ -1624,17 +1640,15 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             Reaction::Counter { with, mode } => {
                 // MUR-H8: the attack's roll is kept for the rest of a blast.
                 let mut a2 = a.clone();
-                if let Some(h) = counter(cx, &a, with, mode)? {
-                    a2.rolled = Some(h.0);
-                    a2.face = h.1;
+                if let Some(k) = counter(cx, &a, with, mode)? {
+                    k.into(&mut a2);
                 }
                 return next_target(cx, a2);
             }
             _ => {
                 let mut a2 = a.clone();
-                if let Some(h) = hit_target(cx, &a, t, reacted)? {
-                    a2.rolled = Some(h.0);
-                    a2.face = h.1;
+                if let Some(k) = hit_target(cx, &a, t, reacted)? {
+                    k.into(&mut a2);
                 }
                 return next_target(cx, a2);
             }
@@ -1713,8 +1727,37 @@ fn finish_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<()> {
     next_target(cx, a).map(drop)
 }
 
-/// Lands attack `a` on `t` with no counter: returns the blast roll to reuse.
-fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Res<Option<(i32, Option<u16>)>> {
+/// The damage roll a hit made: its total, the natural face of its kept die (MUR-R49), and
+/// whether the rest of a blast rolled once may deal it too (not a roll made for one target the
+/// GM ruled enhanced or impaired).
+#[derive(Clone, Copy)]
+struct Kept {
+    roll: i32,
+    face: Option<u16>,
+    shared: bool,
+}
+
+impl Kept {
+    fn of(h: &Hit) -> Kept {
+        Kept {
+            roll: h.roll,
+            face: h.face,
+            shared: h.shared,
+        }
+    }
+
+    /// Keeps the roll in the attack for the rest of a blast (MUR-H8), and its face for the
+    /// weapon's wear.
+    fn into(self, a: &mut Attack) {
+        if self.shared {
+            a.rolled = Some(self.roll);
+        }
+        a.face = self.face;
+    }
+}
+
+/// Lands attack `a` on `t` with no counter: returns the roll made, for the rest of a blast.
+fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Res<Option<Kept>> {
     match a.mode {
         Mode::FinalBlow => {
             // MUR-R18: the incapacitated target is killed outright.
@@ -1741,7 +1784,7 @@ fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Re
             }
             let h = compute_hit(cx, a, a.by, t, a.with, a.mode, reacted)?;
             deal(cx, a, t, &h, &p)?;
-            Ok(Some((h.roll, h.face)))
+            Ok(Some(Kept::of(&h)))
         }
     }
 }
@@ -1831,7 +1874,7 @@ fn non_lethal(cx: &mut Cx<'_, Murdham>, by: Cid, t: Cid, mode: Mode) -> Res<()> 
 /// together; a first hit that takes its victim out stops the other; non-lethal attacks come
 /// last (MUR-R33); fast strike goes first (MUR-R60). Returns the attack's damage roll, if
 /// one was made, for the rest of a blast.
-fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<Option<(i32, Option<u16>)>> {
+fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<Option<Kept>> {
     let (by, t) = (a.by, a.target);
     // The counter's own to-hit save, when its circumstances need one.
     let cplan = plan(&cx.s, t, Aim::At(by), with, mode, false, true).ok();
@@ -1975,7 +2018,7 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
     } else if counter_hits {
         breaks(cx, t, with, hb.as_ref().and_then(|h| h.face));
     }
-    Ok(ha.map(|h| (h.roll, h.face)))
+    Ok(ha.as_ref().map(Kept::of))
 }
 
 /// Damage to `who`: health lost, critical damage, dying, death (MUR health rules), and a

@@ -146,6 +146,14 @@ pub struct Char {
     /// they last until a full rest.
     #[serde(default, skip_serializing_if = "Injuries::none")]
     pub injuries: Injuries,
+    /// What the GM ruled of the next hit on it: 1 enhanced, -1 impaired, -2 impaired twice (no
+    /// damage), 0 nothing.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub next_hit: i8,
+}
+
+fn is_zero(v: &i8) -> bool {
+    *v == 0
 }
 
 fn is_zero3(v: &[u8; 3]) -> bool {
@@ -212,6 +220,7 @@ impl Char {
             lowered: c.worn.lowered,
             lost: Vec::new(),
             injuries,
+            next_hit: 0,
         }
     }
 
@@ -827,6 +836,8 @@ pub enum Condition {
     Overwhelming(bool),
     /// Peeking from a barrier.
     Peeking(bool),
+    /// What the GM ruled of the next hit on it (enhanced 1, impaired -1 or -2; 0 once it came).
+    NextHit(i8),
 }
 
 /// A whole game position. Clones are cheap: the setup sits behind an `Arc`.
@@ -1230,6 +1241,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 Condition::Penetrating(v) => c.penetrating = v,
                 Condition::Overwhelming(v) => c.overwhelming = v,
                 Condition::Peeking(v) => c.peeking = v,
+                Condition::NextHit(v) => c.next_hit = v,
             }
         }
         Event::MoraleProof { who } => s.chars[*who as usize].morale_proof = true,
@@ -1344,6 +1356,16 @@ fn rule(s: &mut State, r: &Ruling) {
             O::Calm { who } => s.chars[*who as usize].frightened_of = None,
             O::Poison { who, on } => s.chars[*who as usize].poisoned = *on,
             O::Stun { who } => s.chars[*who as usize].lost_round = Some(s.round_to_lose(*who)),
+            // One more enhancement or impairment of the next hit; the two cancel, a second
+            // enhancement adds nothing, two impairments leave no damage.
+            O::Enhance { who } => {
+                let c = &mut s.chars[*who as usize];
+                c.next_hit = (c.next_hit + 1).min(1);
+            }
+            O::Impair { who } => {
+                let c = &mut s.chars[*who as usize];
+                c.next_hit = (c.next_hit - 1).max(-2);
+            }
             O::Chase { .. } | O::Heal { .. } => {}
         },
     }

@@ -579,6 +579,8 @@ impl TextRuleset for Murdham {
                 (ch.injuries.arms[1], " other-arm-injured"),
                 (ch.injuries.eyes == 1, " one-eyed"),
                 (ch.injuries.blind(), " blind"),
+                (ch.next_hit > 0, " next-hit-enhanced"),
+                (ch.next_hit < 0, " next-hit-impaired"),
             ] {
                 if on {
                     flags += w;
@@ -677,6 +679,7 @@ impl TextRuleset for Murdham {
 gm add <new-id> <template> <faction> <place>   gm end <faction>|none
 gm conceal <id> on|off      gm hinder <id>      gm penetrate <id>      gm overwhelm <id>
 gm frighten <id> <of-id>    gm calm <id>        gm poison <id> on|off  gm stun <id>
+gm enhance <id>    gm impair <id>    (the next hit on it deals enhanced | impaired damage)
 gm heal <id> <amount>       gm chase <faction> even|faster|slower"
     }
 }

@@ -1104,3 +1104,96 @@ fn mur_health_injuries_leave_nothing_but_their_ability_loss_with_injury_effects_
     assert_eq!(ch(&t, "bo").stats.abilities[1], 9);
     t.assert_dice_used();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The GM's ruling on the next hit on a character
+
+/// The damage rolls of the last command: every roll's faces, and the level (1 enhanced).
+fn rolls(t: &Table<Murdham>) -> Vec<(Vec<Vec<u16>>, i8)> {
+    t.last
+        .iter()
+        .filter_map(|e| match e {
+            Event::DamageRoll { rolls, level, .. } => Some((rolls.clone(), *level)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn gm_enhance_and_impair_rule_the_next_hit_on_a_character() {
+    let chars = [
+        who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+        who("cy", "pcs", "a", "wield = [\"martial-hand\"]"),
+        who("bo", "foes", "a", ""),
+        who("dee", "foes", "a", ""),
+    ];
+    let mut t = table(&chars);
+    // Oil-soaked bo: ruled while ash's attack waits (dee is asked whether to guard), it counts
+    // for that attack: the better of 2 and 5.
+    t.cmds(&["act ash", "attack bo"]);
+    t.type_as(GM, "gm enhance bo");
+    assert!(
+        Murdham::tracker(t.state(), GM)
+            .lines()
+            .any(|l| l.starts_with("  bo ") && l.contains(" next-hit-enhanced"))
+    );
+    t.cmd("decline");
+    t.dice(&[15, 2, 5]).cmd("dodge");
+    assert_eq!(rolls(&t), [(vec![vec![2], vec![5]], 1)]);
+    assert_eq!(damage(&t), [("bo".to_string(), 5)]);
+    // It was for that one hit.
+    assert_eq!(ch(&t, "bo").next_hit, 0);
+    t.cmds(&["end", "pass", "act cy", "attack bo"]);
+    t.dice(&[3]).cmd("decline");
+    assert_eq!(rolls(&t), [(vec![vec![3]], 0)]);
+    t.assert_dice_used();
+    t.assert_replays();
+
+    // A dodged attack rolls no damage and leaves the ruling waiting; an enhancement and an
+    // impairment cancel; two impairments leave no damage.
+    let mut t = table(&chars);
+    t.type_as(GM, "gm impair dee");
+    t.cmds(&["act ash", "attack dee", "decline"]);
+    t.dice(&[5]).cmd("dodge");
+    assert_eq!(ch(&t, "dee").next_hit, -1);
+    t.type_as(GM, "gm enhance dee");
+    assert_eq!(ch(&t, "dee").next_hit, 0);
+    t.type_as(GM, "gm impair dee");
+    t.type_as(GM, "gm impair dee");
+    assert_eq!(ch(&t, "dee").next_hit, -2);
+    t.cmds(&["end", "pass", "act cy", "attack dee"]);
+    t.cmd("decline");
+    assert_eq!(damage(&t), [("dee".to_string(), 0)]);
+    assert_eq!(ch(&t, "dee").next_hit, 0);
+    t.expect_rejection(GM, "gm enhance nobody", fray_engine::Reject::UNKNOWN_COMMAND);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn gm_enhance_gives_its_target_a_roll_of_its_own_in_a_blast_rolled_once() {
+    // Fire on oil-soaked bo: ash's flask hits bo and dee in b; bo's share is its own roll,
+    // enhanced (the better of 1 and 4), dee's the blast's one roll (3), which dee2 shares.
+    let mut t = table(&[
+        who("ash", "pcs", "a", "carry = [\"alchemists-fire\"]"),
+        who("bo", "foes", "b", ""),
+        who("dee", "foes", "b", ""),
+        who("dee2", "foes", "b", ""),
+    ]);
+    t.type_as(GM, "gm enhance bo");
+    t.cmd("act ash");
+    t.cmd("attack b with alchemists-fire");
+    t.dice(&[1, 4]).cmd("take");
+    t.dice(&[3]).cmd("take");
+    t.cmd("take");
+    let all: Vec<(String, i32)> = ["bo", "dee", "dee2"]
+        .iter()
+        .map(|x| (x.to_string(), ch(&t, x).health))
+        .collect();
+    assert_eq!(
+        all,
+        [("bo".to_string(), 6), ("dee".to_string(), 7), ("dee2".to_string(), 7)]
+    );
+    t.assert_dice_used();
+    t.assert_replays();
+}
