@@ -640,12 +640,20 @@ pub fn opportunity_ok(s: &State, mover: Cid, to: Place, foe: Cid) -> bool {
         .any(|w| plan(s, foe, Aim::At(mover), w, Mode::Harm { hold: false }, false, true).is_ok())
 }
 
+/// A command of the wrong kind for the decision asked: the reason says what is asked (who
+/// decides, about what, and the answers open), so a wrong answer is never a riddle.
+fn not_now(s: &State) -> Reject {
+    no(
+        codes::NOT_NOW,
+        format!("that does not answer what is asked now: {}", crate::text::asked(s)),
+    )
+}
+
 /// Whether the command is accepted now (the engine has already checked who may send it).
 pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
     if let Command::Gm(r) = c {
         return ruling(s, r);
     }
-    let not_now = || Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now"));
     match s.frames.last() {
         Some(Frame::Attack(a)) => return answer(s, a, c),
         Some(Frame::Step(st)) => {
@@ -654,13 +662,13 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
                 Command::Opportunity(w) => {
                     plan(s, st.next, Aim::At(st.who), *w, Mode::Harm { hold: false }, false, true).map(drop)
                 }
-                _ => not_now(),
+                _ => Err(not_now(s)),
             };
         }
         Some(Frame::Morale { .. }) => {
             return match c {
                 Command::Surrender | Command::Retreat => Ok(()),
-                _ => not_now(),
+                _ => Err(not_now(s)),
             };
         }
         None => {}
@@ -669,7 +677,7 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
         return match c {
             Command::Open(side) if (*side as usize) < s.setup.sides.len() => Ok(()),
             Command::Open(_) => Err(no(codes::BAD_TARGET, "no such faction")),
-            _ => not_now(),
+            _ => Err(not_now(s)),
         };
     }
     let Some(t) = &s.turn else {
@@ -691,7 +699,7 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
                     None => Err(no(codes::BAD_TARGET, "no such character")),
                 }
             }
-            _ => not_now(),
+            _ => Err(not_now(s)),
         };
     };
     turn_command(s, t, c)
@@ -1037,7 +1045,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             }
             bonus_left(t)
         }
-        _ => Err(no(codes::NOT_NOW, "that is not something to do on a turn")),
+        _ => Err(not_now(s)),
     }
 }
 
@@ -1065,7 +1073,6 @@ fn own_item(s: &State, who: Cid, i: u8) -> Result<(&crate::state::Item, &crate::
 /// An answer to an attack's decision. MUR-R11: the reactions to an attack are dodge, counter,
 /// guard and hiding behind someone (opportunity attacks answer a step, in [`check`]).
 fn answer(s: &State, a: &Attack, c: &Command) -> Result<(), Reject> {
-    let not_now = || Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now"));
     match (a.stage, c) {
         (Stage::Approve, Command::Approve | Command::Veto) => Ok(()),
         (Stage::Answer, Command::Accept | Command::Refuse) => Ok(()),
@@ -1078,7 +1085,7 @@ fn answer(s: &State, a: &Attack, c: &Command) -> Result<(), Reject> {
         },
         (Stage::React, Command::Counter { with, mode }) => counter_ok(s, a, *with, *mode),
         (Stage::React, Command::HideBehind(h)) => hide_ok(s, a, *h),
-        _ => not_now(),
+        _ => Err(not_now(s)),
     }
 }
 

@@ -131,6 +131,18 @@ impl Ruleset for Murdham {
         state::apply(s, e)
     }
 
+    /// Events that change nothing in the state and only explain the log, which 0.1.0 recorded
+    /// otherwise: the damage roll of no dice of a weapon that deals no damage (0.1.0 logged
+    /// one; 0.2.0 logs none, and still logs the empty roll of damage impaired twice), and a
+    /// counter's blow that never lands (0.1.0 logged nothing).
+    fn is_bookkeeping(e: &Event) -> bool {
+        match e {
+            Event::DamageRoll { rolls, .. } => rolls.is_empty(),
+            Event::BlowStopped { .. } => true,
+            _ => false,
+        }
+    }
+
     fn earlier_options(version: &str, options: &mut Options) {
         if version == "0.1.0" {
             options::as_in_0_1_0(options);

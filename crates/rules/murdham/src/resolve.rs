@@ -1547,12 +1547,15 @@ fn compute_hit(
         Some(r) if s.options.blast_one_roll && a.blast.is_some() && marked == 0 => (r, a.face),
         _ => {
             let (total, face, rolls) = roll_damage(cx, by, p.die, level)?;
-            cx.emit(Event::DamageRoll {
-                by,
-                rolls,
-                level,
-                total,
-            });
+            // A weapon that deals no damage (a stun flask) rolls nothing, and logs no roll.
+            if p.die > 0 {
+                cx.emit(Event::DamageRoll {
+                    by,
+                    rolls,
+                    level,
+                    total,
+                });
+            }
             (total, face)
         }
     };
@@ -1996,12 +1999,16 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
             land_attack(cx)?;
             if !stops || cx.s.ch(t).up() {
                 land_counter(cx)?;
+            } else if counter_hits {
+                cx.emit(Event::BlowStopped { who: t });
             }
         }
         1 => {
             land_counter(cx)?;
             if !stops || cx.s.ch(by).up() {
                 land_attack(cx)?;
+            } else {
+                cx.emit(Event::BlowStopped { who: by });
             }
         }
         _ => {

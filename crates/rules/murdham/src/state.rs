@@ -795,6 +795,12 @@ pub enum Event {
         /// `Some(true)` accepted, `Some(false)` refused, `None` refused by the GM.
         accepted: Option<bool>,
     },
+    /// In a counter, the side hit first is out of the fight before its own blow lands
+    /// (MUR-R21 [A]): that blow never lands. It explains the log and changes nothing.
+    BlowStopped {
+        /// Whose blow.
+        who: Cid,
+    },
     /// The character asked to stand in for the target of an attack declines (MUR-R23): the
     /// target still has its reaction.
     StandInDeclined {
@@ -1082,7 +1088,7 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::Frame(op) => apply_frame_op(&mut s.frames, op.as_ref()),
         Event::Save { .. } | Event::GroupSave { .. } | Event::DamageRoll { .. } | Event::Deviated { .. } => {}
-        Event::Stunt { .. } | Event::Durability { .. } | Event::StandInDeclined { .. } => {}
+        Event::Stunt { .. } | Event::Durability { .. } | Event::StandInDeclined { .. } | Event::BlowStopped { .. } => {}
         Event::Reacted { who, free, .. } => {
             if !*free {
                 // MUR-R10: a reaction is the character's turn for this round.

@@ -321,6 +321,10 @@ impl TextRuleset for Murdham {
                     1 => " enhanced",
                     _ => "",
                 };
+                if rolls.is_empty() {
+                    // Impaired twice: no roll, no damage.
+                    return Some(format!("{}'s damage is impaired twice: none", name(by)));
+                }
                 format!("{} rolls damage{how}: {} = {total}", name(by), dice.join(" / "))
             }
             Event::Damaged {
@@ -330,14 +334,23 @@ impl TextRuleset for Murdham {
                 armour,
                 ..
             } => {
+                if *amount == 0 && *raw == 0 && no_damage_weapon(s) {
+                    // A flask that only stuns: its hit is told by the save that follows.
+                    return None;
+                }
                 let c = s.ch(*who);
                 let arm = if *armour > 0 {
                     format!(" ({raw} less {armour} armour)")
                 } else {
                     String::new()
                 };
+                let taken = if *amount == 0 && *raw == 0 {
+                    "no damage".to_string()
+                } else {
+                    format!("{amount} damage")
+                };
                 format!(
-                    "{} takes {amount} damage{arm}: health {}/{}",
+                    "{} takes {taken}{arm}: health {}/{}",
                     c.name,
                     c.health,
                     c.stats.max_health()
@@ -431,6 +444,9 @@ impl TextRuleset for Murdham {
                 format!("Durability of {}'s {what}: d{sides} {roll}", name(who))
             }
             Event::Condition { who, condition } => match condition {
+                Condition::LosesTurn(Some(r)) if *r == s.round && s.phase != Phase::Ambush => {
+                    format!("{} loses its turn this round", name(who))
+                }
                 Condition::LosesTurn(Some(r)) => format!("{} will lose its turn in round {r}", name(who)),
                 Condition::Frightened(Some(of)) => format!("{} is frightened of {}", name(who), name(of)),
                 Condition::Frightened(None) => format!("{} is no longer frightened", name(who)),
@@ -466,6 +482,7 @@ impl TextRuleset for Murdham {
                 Some(false) => format!("{} refuses the stunt: the attack goes on", name(target)),
                 None => format!("The GM refuses {}'s stunt: the attack goes on", name(by)),
             },
+            Event::BlowStopped { who } => format!("{} falls before its own blow lands: it deals nothing", name(who)),
             Event::StandInDeclined { who, hider } => format!(
                 "{} will not stand in for {}, who may still react",
                 name(who),
@@ -473,9 +490,9 @@ impl TextRuleset for Murdham {
             ),
             Event::Ruled(r) => {
                 let ruling = command::format(s, &Command::Gm(r.clone()));
-                match (r, result(s)) {
-                    (Ruling::End { .. }, Some(res)) => format!("Ruling: {ruling}: the combat ends, {res}"),
-                    _ => format!("Ruling: {ruling}"),
+                match ruled(s, r) {
+                    Some(what) => format!("Ruling: {ruling}: {what}"),
+                    None => format!("Ruling: {ruling}"),
                 }
             }
             Event::Ended { .. } => format!("The combat ends: {}", result(s)?),
@@ -684,6 +701,91 @@ gm heal <id> <amount>       gm chase <faction> even|faster|slower"
     }
 }
 
+/// Whether the attack being landed is made with something that deals no damage (a flask of
+/// flash powder), read while its hit is logged.
+fn no_damage_weapon(s: &State) -> bool {
+    match s.frames.last() {
+        Some(Frame::Attack(a)) => crate::check::profile(s, a.by, a.with).is_ok_and(|p| p.die == 0),
+        _ => false,
+    }
+}
+
+/// What a GM ruling changed, read from the state it left (`None` when the events after it say
+/// it: a healing, a chase's flight, the end of the combat).
+fn ruled(s: &State, r: &command::Ruling) -> Option<String> {
+    use crate::command::{Gauge, OwnRuling as O, Pace};
+    let name = |w: &Cid| s.chars.get(*w as usize).map_or("?", |c| c.name.as_str());
+    let side = |i: &u8| s.setup.sides.get(*i as usize).map_or("?", |x| x.name.as_str());
+    let zones = &s.setup.zones;
+    let c = |w: &Cid| s.chars.get(*w as usize);
+    Some(match r {
+        Ruling::Adjust {
+            who,
+            gauge: Gauge::Health,
+            ..
+        } => {
+            let c = c(who)?;
+            format!("{}'s health is {}/{}", c.name, c.health, c.stats.max_health())
+        }
+        Ruling::Adjust {
+            who,
+            gauge: Gauge::Ability(a),
+            ..
+        } => {
+            let c = c(who)?;
+            let health = if *a == Ability::Str {
+                format!(" (maximum health {})", c.stats.max_health())
+            } else {
+                String::new()
+            };
+            format!("{}'s {} is {}{health}", c.name, a.word(), c.ability(*a))
+        }
+        Ruling::Move { who, to } => format!("{} is put at {}", name(who), to.describe(zones)),
+        Ruling::Add { id, side: x, at, .. } => format!(
+            "{} joins {} at {}, to act from the next round",
+            s.find(id).map_or(id.as_str(), |w| name(&w)),
+            side(x),
+            at.describe(zones)
+        ),
+        Ruling::Remove { who } => format!("{} leaves the fight", name(who)),
+        // The combat's end follows, with its result.
+        Ruling::End { .. } => return None,
+        Ruling::Other(o) => match o {
+            O::Conceal { who, on: true } => format!("{} is concealed: its enemies lose sight of it", name(who)),
+            O::Conceal { who, on: false } => format!("{} is revealed ({})", name(who), c(who)?.at.describe(zones)),
+            O::Hinder { who } => format!("{}'s next attack needs a WIT save to hit", name(who)),
+            O::Penetrate { who } => format!("{}'s next attack goes through cover", name(who)),
+            O::Overwhelm { who } => format!("{}'s next distract, intimidate or taunt allows no save", name(who)),
+            O::Frighten { who, of } => format!("{} is frightened of {}", name(who), name(of)),
+            O::Calm { who } => format!("{} is no longer frightened", name(who)),
+            O::Poison { who, on: true } => format!("{} is poisoned: 1 damage at each round's end", name(who)),
+            O::Poison { who, on: false } => format!("{} is cured of poison", name(who)),
+            O::Stun { who } => match c(who)?.lost_round {
+                Some(r) if r == s.round && s.phase != Phase::Ambush => {
+                    format!("{} is stunned: it loses its turn this round", name(who))
+                }
+                Some(r) => format!("{} is stunned: it will lose its turn in round {r}", name(who)),
+                None => return None,
+            },
+            O::Enhance { who } | O::Impair { who } => match c(who)?.next_hit {
+                1 => format!("the next hit on {} deals enhanced damage", name(who)),
+                -1 => format!("the next hit on {} deals impaired damage", name(who)),
+                -2 => format!("the next hit on {} deals no damage (impaired twice)", name(who)),
+                _ => format!(
+                    "the next hit on {} deals its damage as rolled (the rulings cancel)",
+                    name(who)
+                ),
+            },
+            O::Heal { .. } => return None,
+            O::Chase { side: x, pace } => match pace {
+                Pace::Faster => format!("{} are faster and get away", side(x)),
+                Pace::Slower => format!("{} are slower and cannot get away: the fight goes on", side(x)),
+                Pace::Even => format!("{} run at even pace: one group AGI save says who gets away", side(x)),
+            },
+        },
+    })
+}
+
 /// "X win (reason)" or "no winner (reason)", once the combat has ended.
 fn result(s: &State) -> Option<String> {
     let o = s.outcome.as_ref()?;
@@ -742,6 +844,11 @@ fn now_for(s: &State, seat: Seat) -> String {
         Some(w) if hidden_from(s, seat, w) => format!("Round {}: someone unseen is deciding", s.round),
         _ => now(s),
     }
+}
+
+/// The pending decision in a sentence, for a refusal of a command that does not answer it.
+pub(crate) fn asked(s: &State) -> String {
+    now(s)
 }
 
 /// The pending decision (or the end) in a sentence.

@@ -150,7 +150,8 @@ fn subject(e: &Event) -> Option<Cid> {
         | Event::Grab { who, .. }
         | Event::Worn { who, .. }
         | Event::Durability { who, .. }
-        | Event::StandInDeclined { who, .. } => *who,
+        | Event::StandInDeclined { who, .. }
+        | Event::BlowStopped { who } => *who,
         Event::DamageRoll { by, .. } => *by,
         _ => return None,
     })

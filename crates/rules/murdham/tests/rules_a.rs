@@ -286,7 +286,7 @@ fn mur_r8_distract_intimidate_and_taunt_work_on_a_failed_wit_save() {
         [
             "ash tries to distract bo",
             "bo rolls 15 on a WIT save of 10 to keep its head: fails",
-            "bo will lose its turn in round 1"
+            "bo loses its turn this round"
         ]
     );
     t.cmd("end");
@@ -905,7 +905,8 @@ fn mur_r21_in_a_counter_who_suffers_more_is_hit_first_and_a_tie_lands_together()
             "ash rolls damage: 4 = 4",
             "bo rolls damage: 5 = 5",
             "ash takes 5 damage: health 4/9",
-            "ash is incapacitated (critical damage)"
+            "ash is incapacitated (critical damage)",
+            "ash falls before its own blow lands: it deals nothing"
         ]
     );
     assert_eq!(health(&t, "bo"), 10);

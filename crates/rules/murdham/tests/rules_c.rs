@@ -1197,3 +1197,119 @@ fn gm_enhance_gives_its_target_a_roll_of_its_own_in_a_blast_rolled_once() {
     t.assert_dice_used();
     t.assert_replays();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The log: a flask of no damage, GM rulings, a wrong answer
+
+#[test]
+fn a_flask_that_deals_no_damage_rolls_and_logs_no_damage() {
+    // Flash powder into b: it stuns, and deals no damage, so bo and dee each get the STR save
+    // against the stun and nothing else: no damage roll, no "takes no damage".
+    let mut t = table(&[
+        who("ash", "pcs", "a", "carry = [\"flash-powder\"]"),
+        who("bo", "foes", "b", ""),
+        who("dee", "foes", "b", ""),
+    ]);
+    t.cmds(&["act ash", "attack b with flash-powder"]);
+    t.dice(&[15]).cmd("take");
+    t.dice(&[5]).cmd("take");
+    assert!(
+        !t.all_events().iter().any(|e| matches!(e, Event::DamageRoll { .. })),
+        "{:?}",
+        t.all_events()
+    );
+    let log = texts(&seat_log(&t, GM));
+    let from = log
+        .iter()
+        .position(|l| l == "ash attacks b with flash powder")
+        .expect("the attack");
+    assert_eq!(
+        log[from..],
+        [
+            "ash attacks b with flash powder",
+            "bo rolls 15 on a STR save of 10 to shake off the effect: fails",
+            "bo loses its turn this round",
+            "dee rolls 5 on a STR save of 10 to shake off the effect: passes",
+            "ash's flash powder is used up",
+        ]
+    );
+    // A weapon that deals damage still logs a hit of none (impaired twice), with its reason.
+    let mut t = table(&[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")]);
+    t.type_as(GM, "gm impair bo");
+    t.type_as(GM, "gm impair bo");
+    t.cmds(&["act ash", "attack bo"]);
+    t.cmd("take");
+    let log = texts(&seat_log(&t, GM));
+    assert!(
+        log.iter().any(|l| l == "ash's damage is impaired twice: none"),
+        "{log:?}"
+    );
+    assert!(log.iter().any(|l| l == "bo takes no damage: health 10/10"), "{log:?}");
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn gm_rulings_log_what_they_changed() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", ""),
+        who("bo", "foes", "b", ""),
+        who("dee", "foes", "b", ""),
+    ]);
+    let ruled = |t: &mut Table<Murdham>, r: &str| {
+        t.type_as(GM, r);
+        t.log()
+    };
+    let cases = [
+        ("gm poison bo on", "bo is poisoned: 1 damage at each round's end"),
+        ("gm poison bo off", "bo is cured of poison"),
+        ("gm hinder bo", "bo's next attack needs a WIT save to hit"),
+        ("gm penetrate ash", "ash's next attack goes through cover"),
+        (
+            "gm overwhelm ash",
+            "ash's next distract, intimidate or taunt allows no save",
+        ),
+        ("gm set bo health -2", "bo's health is 8/10"),
+        ("gm set ash str -1", "ash's STR is 9 (maximum health 9)"),
+        ("gm frighten bo ash", "bo is frightened of ash"),
+        ("gm calm bo", "bo is no longer frightened"),
+        ("gm stun dee", "dee is stunned: it loses its turn this round"),
+        ("gm enhance dee", "the next hit on dee deals enhanced damage"),
+        (
+            "gm impair dee",
+            "the next hit on dee deals its damage as rolled (the rulings cancel)",
+        ),
+        ("gm conceal ash on", "ash is concealed: its enemies lose sight of it"),
+        ("gm conceal ash off", "ash is revealed (a)"),
+        ("gm move bo c", "bo is put at c"),
+        ("gm remove dee", "dee leaves the fight"),
+    ];
+    for (r, what) in cases {
+        assert_eq!(ruled(&mut t, r), [format!("Ruling: {r}: {what}")], "{r}");
+    }
+    assert_eq!(
+        ruled(&mut t, "gm end pcs"),
+        ["Ruling: gm end pcs", "The combat ends: pcs win (gm-ended)"]
+    );
+    t.assert_replays();
+}
+
+#[test]
+fn a_command_of_the_wrong_kind_is_refused_with_the_decision_asked() {
+    let mut t = table(&[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")]);
+    // The faction is asked whom to give the turn.
+    let r = t.expect_rejection(PCS, "dodge", codes::NOT_NOW);
+    assert!(r.reason.contains("pcs: act <id> or pass"), "{}", r.reason);
+    // A turn: a reaction is no command for it.
+    t.cmd("act ash");
+    let r = t.expect_rejection(PCS, "take", codes::NOT_NOW);
+    assert!(r.reason.contains("ash's turn at a"), "{}", r.reason);
+    // bo is asked how to react: "end" is no reaction, and the reason lists the reactions open.
+    t.cmd("attack bo");
+    let r = t.expect_rejection(FOES, "end", codes::NOT_NOW);
+    assert_eq!(
+        r.reason,
+        "that does not answer what is asked now: bo is attacked by ash: take, dodge, counter [with <item>]"
+    );
+    t.assert_replays();
+}
