@@ -1143,7 +1143,10 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             if !is_word(id) || s.find(id).is_some() {
                 bad(format!("'{id}' is not a new one-word id"))
             } else if !s.setup.templates.contains_key(template) {
-                bad(format!("no template '{template}'"))
+                bad(format!(
+                    "no template '{template}'{}",
+                    fray_engine::diag::suggestion(template, s.setup.templates.keys().map(String::as_str))
+                ))
             } else if *side as usize >= s.setup.sides.len()
                 || !at.valid(&s.setup.zones)
                 || s.crowd(*at, None) >= at.capacity()

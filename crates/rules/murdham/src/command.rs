@@ -6,6 +6,7 @@ use crate::place::Place;
 use crate::setup::Cid;
 use crate::state::{Influence, Mode, State, With};
 use fray_engine::Reject;
+use fray_engine::diag::suggestion;
 use fray_engine::gm::{self, Vocabulary};
 use serde::{Deserialize, Serialize};
 
@@ -267,7 +268,7 @@ impl Vocabulary for Words<'_> {
     fn who(&self, word: &str) -> Result<Cid, Reject> {
         self.0
             .find(word)
-            .ok_or_else(|| Reject::unreadable(format!("no character '{word}'")))
+            .ok_or_else(|| Reject::unreadable(format!("no character '{word}'{}", suggest_who(self.0, word))))
     }
     fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
         match word {
@@ -286,8 +287,12 @@ impl Vocabulary for Words<'_> {
     fn side(&self, word: &str) -> Result<u8, Reject> {
         let sides = &self.0.setup.sides;
         let i = sides.iter().position(|s| s.id.eq_ignore_ascii_case(word));
-        i.map(|i| i as u8)
-            .ok_or_else(|| Reject::unreadable(format!("no faction '{word}'")))
+        i.map(|i| i as u8).ok_or_else(|| {
+            Reject::unreadable(format!(
+                "no faction '{word}'{}",
+                suggestion(word, sides.iter().map(|x| x.id.as_str()))
+            ))
+        })
     }
     fn other(&self, words: &[&str]) -> Option<Result<OwnRuling, Reject>> {
         let on_off = |w: &str| match w {
@@ -348,6 +353,12 @@ impl Vocabulary for Words<'_> {
     }
 }
 
+/// " (did you mean 'x'?)" for a mistyped character id, among the characters every seat sees:
+/// a concealed one is never offered, as the parse does not know who typed (MUR-R57).
+fn suggest_who(s: &State, word: &str) -> String {
+    suggestion(word, s.chars.iter().filter(|c| !c.concealed).map(|c| c.id.as_str()))
+}
+
 /// The character whose decision it is, if any: the one whose items `with <item>` names.
 pub fn actor(s: &State) -> Option<Cid> {
     crate::pending_actor(s)
@@ -374,8 +385,9 @@ fn item_of(s: &State, who: Option<Cid>, word: &str) -> Result<u8, Reject> {
     in_hand.or(any).map(|(i, _)| i).ok_or_else(|| {
         let have: Vec<&str> = c.live_items().map(|(_, i)| i.id.as_str()).collect();
         Reject::unreadable(format!(
-            "{} has no item '{word}' (it has: {})",
+            "{} has no item '{word}'{} (it has: {})",
             c.name,
+            suggestion(word, have.iter().copied()),
             if have.is_empty() {
                 "nothing".to_string()
             } else {
@@ -415,7 +427,13 @@ fn with_of(s: &State, who: Option<Cid>, w: &str) -> Result<With, Reject> {
             .iter()
             .position(|x| x.eq_ignore_ascii_case(p))
             .map(|i| With::Power(i as u8))
-            .ok_or_else(|| Reject::unreadable(format!("{} has no power '{p}'", c.name)));
+            .ok_or_else(|| {
+                Reject::unreadable(format!(
+                    "{} has no power '{p}'{}",
+                    c.name,
+                    suggestion(p, c.stats.powers.iter().map(String::as_str))
+                ))
+            });
     }
     item_of(s, who, w).map(With::Item)
 }
@@ -494,9 +512,14 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
     let aim = |word: &str| -> Result<Aim, Reject> {
         match s.find(word) {
             Some(c) => Ok(Aim::At(c)),
-            None => place(word)
-                .map(Aim::Place)
-                .map_err(|_| Reject::unreadable(format!("'{word}' is neither a character nor a place"))),
+            None => place(word).map(Aim::Place).map_err(|_| {
+                let zones = s.setup.zones.zones().iter().map(|z| z.id.as_str());
+                let seen = s.chars.iter().filter(|c| !c.concealed).map(|c| c.id.as_str());
+                Reject::unreadable(format!(
+                    "'{word}' is neither a character nor a place{}",
+                    suggestion(word, seen.chain(zones))
+                ))
+            }),
         }
     };
     Ok(match words.as_slice() {

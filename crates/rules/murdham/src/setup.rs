@@ -7,7 +7,7 @@ use crate::data::{self, Ability, ItemDef, Keyword, Kind, Mind, Power, Size, Skil
 use crate::options::Options;
 use crate::place::Place;
 use fray_engine::Ruleset;
-use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::diag::{Diagnostic, SourceFile, suggestion};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
 use fray_space::ZoneMap;
@@ -311,8 +311,8 @@ const ROSTER: RosterRules<Combatant> = RosterRules {
 
 /// Reads and validates an encounter.
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = enc::parse(source)?;
-    let mut d = Diags::new(source);
+    // Every problem of the file's shape at once; the checks below add theirs.
+    let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
     if !enc::check_ruleset(&mut d, &raw.ruleset, Murdham::ID) {
         return Err(d.errors);
     }
@@ -354,7 +354,8 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
                 d.err(
                     tag.span(),
                     format!(
-                        "unknown zone tag '{t}': Murdham reads dark, concealment, barrier, hazard-N (N a die: 4, 6, 8, 10, 12, 20) and the tags of [penetration]"
+                        "unknown zone tag '{t}'{}: Murdham reads dark, concealment, barrier, hazard-N (N a die: 4, 6, 8, 10, 12, 20) and the tags of [penetration]",
+                        suggestion(t, TAGS.iter().copied().chain(penetration.keys().map(String::as_str)))
                     ),
                 );
             }
@@ -496,7 +497,10 @@ fn combatant(
         }
     }
     let (Some(str), Some(agi), Some(wit)) = (r.str, r.agi, r.wit) else {
-        d.err(raw.span(), format!("'{id}' needs str, agi and wit (scores 1 to 19)"));
+        // A score the file's shape refused (agi = 300) is already reported where it stands.
+        if !shape_refused_within(d, raw.span()) {
+            d.err(raw.span(), format!("'{id}' needs str, agi and wit (scores 1 to 19)"));
+        }
         return None;
     };
     let armour = match r.armour.as_ref().map(|a| a.get_ref().as_str()) {
@@ -509,18 +513,23 @@ fn combatant(
             0
         }
     };
-    let list = |d: &mut Diags, l: &Option<Spanned<Vec<String>>>, what: &str, ok: &dyn Fn(&str) -> bool| {
+    let list = |d: &mut Diags, l: &Option<Spanned<Vec<String>>>, what: &str, ids: &[&str]| {
         let Some(l) = l else { return Vec::new() };
         for w in l.get_ref() {
-            if !ok(w) {
-                d.err(l.span(), format!("unknown {what} '{w}'"));
+            if !ids.contains(&w.as_str()) {
+                d.err(
+                    l.span(),
+                    format!("unknown {what} '{w}'{}", suggestion(w, ids.iter().copied())),
+                );
             }
         }
         l.get_ref().clone()
     };
-    let mut wield = list(d, &r.wield, "item", &|w| known.items.contains_key(w));
-    let mut carry = list(d, &r.carry, "item", &|w| known.items.contains_key(w));
-    let powers = list(d, &r.powers, "power", &|w| known.powers.contains_key(w));
+    let items: Vec<&str> = known.items.keys().map(String::as_str).collect();
+    let mut wield = list(d, &r.wield, "item", &items);
+    let mut carry = list(d, &r.carry, "item", &items);
+    let powers: Vec<&str> = known.powers.keys().map(String::as_str).collect();
+    let powers = list(d, &r.powers, "power", &powers);
     let mut armour = armour;
     let worn = worn(
         d,
@@ -735,14 +744,31 @@ fn hands(st: &Stats, items: &BTreeMap<String, ItemDef>) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether a problem is already reported within the table whose header `span` points at, up
+/// to the next table's header (an entry the reading of the file's shape refused and set aside).
+fn shape_refused_within(d: &Diags, span: std::ops::Range<usize>) -> bool {
+    let first = Diagnostic::at(d.file, span.start, "").line;
+    let rest = d.file.text.lines().skip(first);
+    let last = first + rest.take_while(|l| !l.trim_start().starts_with('[')).count();
+    d.errors
+        .iter()
+        .any(|e| e.file == d.file.name && (first..=last).contains(&e.line))
+}
+
 /// Checks a stat block's names against the setup's tables.
 fn check_names(s: &Setup, st: &Stats) -> Result<(), String> {
     st.check()?;
     if let Some(w) = st.wield.iter().chain(&st.carry).find(|w| !s.items.contains_key(*w)) {
-        return Err(format!("unknown item '{w}'"));
+        return Err(format!(
+            "unknown item '{w}'{}",
+            suggestion(w, s.items.keys().map(String::as_str))
+        ));
     }
     if let Some(w) = st.powers.iter().find(|w| !s.powers.contains_key(*w)) {
-        return Err(format!("unknown power '{w}'"));
+        return Err(format!(
+            "unknown power '{w}'{}",
+            suggestion(w, s.powers.keys().map(String::as_str))
+        ));
     }
     hands(st, &s.items)
 }

@@ -633,6 +633,46 @@ impl TextRuleset for Murdham {
 
     /// The exact odds of an attack on one character at the prompt: as it stands, and if the
     /// target dodges when it may.
+    /// `attack <id> [with <item>]`, `counter [with <item>]`, `opportunity [with <item>]`.
+    const OPTION_WORDS: &'static [&'static str] = &["with"];
+
+    /// `attack <id> [hold] [sweep]`, `move <place> [sneak]`, `shove <id> [hazard]`, `equip
+    /// <item> [off]`, `interact [main]`, `counter [grapple]`.
+    const FLAG_WORDS: &'static [&'static str] = &["hold", "sweep", "sneak", "hazard", "off", "main", "grapple"];
+
+    /// Harm aimed at the actor's own side (an attack, a final blow, a disarm or grapple, a
+    /// distract, intimidate or taunt; a counter is only ever at the attacker), a sweep or a
+    /// blast that would hit no enemy, freeing an entangled enemy and using a draught on an
+    /// enemy: legal, rarely meant, so the prompt lists them only under `choices all`.
+    fn prompt_hides(s: &State, c: &Command) -> bool {
+        let Some(me) = s.turn.as_ref().map(|t| t.who) else {
+            return false;
+        };
+        match c {
+            Command::Attack {
+                aim: crate::command::Aim::At(x),
+                ..
+            }
+            | Command::Influence { target: x, .. } => !s.enemies(me, *x),
+            Command::Attack {
+                aim: crate::command::Aim::Place(at),
+                with,
+                sweep,
+                ..
+            } => {
+                let Ok(p) = crate::check::profile(s, me, *with) else {
+                    return false;
+                };
+                let melee = *sweep || p.range == 0;
+                let at = if melee { crate::place::Place::zone(at.a) } else { *at };
+                let hit = crate::check::blast_victims(s, me, at, melee, *sweep, p.indirect);
+                !hit.iter().any(|&x| s.enemies(me, x))
+            }
+            Command::Free(x) | Command::Use { on: Some(x), .. } => s.enemies(me, *x),
+            _ => false,
+        }
+    }
+
     fn note(s: &State, c: &Command) -> Option<String> {
         use crate::check::{may_react, plan};
         use crate::command::Aim;

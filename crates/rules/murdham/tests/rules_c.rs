@@ -1313,3 +1313,89 @@ fn a_command_of_the_wrong_kind_is_refused_with_the_decision_asked() {
     );
     t.assert_replays();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The prompt and typed names
+
+#[test]
+fn the_prompt_hides_harm_aimed_at_allies_and_choices_all_keeps_it() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "carry = [\"healing-draught\"]"),
+        who("cy", "pcs", "a", ""),
+        who("bo", "foes", "a", ""),
+    ]);
+    t.cmd("act ash");
+    let legal = t.legal();
+    let hides = |t: &Table<Murdham>, c: &str| {
+        let c = t.parse(c).expect("a command");
+        Murdham::prompt_hides(t.state(), &c)
+    };
+    // Legal all the same (`choices all` lists them), but left out of the prompt's list.
+    for c in [
+        "attack cy",
+        "taunt cy",
+        "distract cy",
+        "intimidate cy",
+        "use healing-draught bo",
+    ] {
+        assert!(legal.iter().any(|l| l == c), "{c} is legal: {legal:?}");
+        assert!(hides(&t, c), "{c} is hidden");
+    }
+    for c in [
+        "attack bo",
+        "taunt bo",
+        "use healing-draught cy",
+        "use healing-draught",
+        "end",
+    ] {
+        assert!(legal.iter().any(|l| l == c), "{c} is legal: {legal:?}");
+        assert!(!hides(&t, c), "{c} is shown");
+    }
+    // A sweep of a zone holding no smaller enemy hits nobody it is meant for; bo in b is.
+    let mut g = table(&[
+        who("ash", "pcs", "a", "size = \"large\"\nwield = [\"martial-hand\"]"),
+        who("cy", "pcs", "a", "size = \"small\""),
+        who("bo", "foes", "b", ""),
+    ]);
+    g.cmd("act ash");
+    assert!(g.legal().iter().any(|l| l == "attack a sweep"), "{:?}", g.legal());
+    assert!(hides(&g, "attack a sweep"));
+    g.cmds(&["move b"]);
+    assert!(!hides(&g, "attack b sweep"), "{:?}", g.legal());
+    // A reaction is never hidden.
+    t.cmd("attack bo");
+    assert!(t.legal().iter().all(|c| !hides(&t, c)), "{:?}", t.legal());
+}
+
+#[test]
+fn a_mistyped_character_item_place_or_faction_gets_a_did_you_mean() {
+    let mut t = table(&[
+        who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+        who("bo", "foes", "b", ""),
+        who("sly", "foes", "d", ""),
+    ]);
+    let why = |t: &Table<Murdham>, c: &str| t.parse(c).expect_err("unreadable").reason;
+    assert_eq!(why(&t, "act ahs"), "no character 'ahs' (did you mean 'ash'?)");
+    assert_eq!(why(&t, "open pc"), "no faction 'pc' (did you mean 'pcs'?)");
+    t.cmd("act ash");
+    assert_eq!(
+        why(&t, "attack boo"),
+        "'boo' is neither a character nor a place (did you mean 'bo'?)"
+    );
+    assert_eq!(
+        why(&t, "move bb"),
+        "unknown zone 'bb' (did you mean 'b'?); the zones are: a, b, c, d, wall"
+    );
+    assert_eq!(
+        why(&t, "attack bo with martial-hnd"),
+        "ash has no item 'martial-hnd' (did you mean 'martial-hand'?) (it has: martial-hand)"
+    );
+    // A concealed character is never offered: the parse does not know who is typing.
+    assert_eq!(
+        why(&t, "attack sli"),
+        "'sli' is neither a character nor a place (did you mean 'sly'?)"
+    );
+    t.type_as(GM, "gm conceal sly on");
+    assert_eq!(why(&t, "attack sli"), "'sli' is neither a character nor a place");
+    assert_eq!(why(&t, "gm stun sli"), "no character 'sli'");
+}
