@@ -58,6 +58,16 @@ pub struct Profile {
     pub save: Ability,
 }
 
+/// The range of a ranged attack or power in the hands of `c`: an eye injury halves it, rounding
+/// up (the game's Conditions chapter).
+fn reach(c: &crate::state::Char, range: u8) -> u8 {
+    if c.injuries.eyes >= 1 && range > 0 {
+        range.div_ceil(2)
+    } else {
+        range
+    }
+}
+
 /// The profile of `with` in `who`'s hands.
 pub fn profile(s: &State, who: Cid, with: With) -> Result<Profile, Reject> {
     let c = s.ch(who);
@@ -100,7 +110,7 @@ pub fn profile(s: &State, who: Cid, with: With) -> Result<Profile, Reject> {
                 .ok_or_else(|| no(codes::BAD_ITEM, format!("{} has no such power", c.name)))?;
             Ok(Profile {
                 die: p.damage,
-                range: p.range,
+                range: reach(c, p.range),
                 indirect: p.has(Keyword::Indirect),
                 blast: p.has(Keyword::Blast),
                 direct: p.has(Keyword::Direct) || p.has(Keyword::Fire),
@@ -135,7 +145,7 @@ pub fn profile(s: &State, who: Cid, with: With) -> Result<Profile, Reject> {
             let off = hand == Some(1) && !d.two_handed() && !c.stats.has(Skill::Ambidextrous);
             Ok(Profile {
                 die: d.damage,
-                range: d.range,
+                range: reach(c, d.range),
                 indirect: d.has(Keyword::Indirect),
                 blast: d.has(Keyword::Blast),
                 direct: d.has(Keyword::Direct) || d.has(Keyword::Fire),
@@ -154,10 +164,14 @@ pub fn profile(s: &State, who: Cid, with: With) -> Result<Profile, Reject> {
     }
 }
 
-/// Whether `target` can be seen by `by`: not concealed from it, not in a dark zone.
+/// Whether `target` can be seen by `by`: `by` is not blind, `target` is not concealed from it
+/// nor in a dark zone.
 pub fn visible(s: &State, by: Cid, target: Cid) -> bool {
     let t = s.ch(target);
-    !s.hidden_from(target, s.ch(by).side) && !t.at.zones().all(|z| s.setup.tagged(z, "dark"))
+    // A blinded character sees nobody (an injury's condition, the game's Conditions chapter).
+    !s.ch(by).injuries.blind()
+        && !s.hidden_from(target, s.ch(by).side)
+        && !t.at.zones().all(|z| s.setup.tagged(z, "dark"))
 }
 
 /// Whether `target` is behind a barrier against `by` (MUR-R28): at a barrier spot, not
@@ -255,6 +269,9 @@ pub fn plan(
             }
             Aim::Place(place) => {
                 let melee_blast = sweep || p.range == 0;
+                if !melee_blast && me.injuries.blind() {
+                    return Err(no(codes::CONDITION, format!("{} is blind: no ranged attack", me.name)));
+                }
                 if melee_blast {
                     // MUR-R30: a melee blast (and a sweep) hits the attacker's own zone.
                     if !me.at.touches(place.a) || place.is_border() {
@@ -418,6 +435,9 @@ pub fn plan(
             target: Some(t),
         });
     }
+    if me.injuries.blind() {
+        return Err(no(codes::CONDITION, format!("{} is blind: no ranged attack", me.name)));
+    }
     let half = s.options.half_range(p.range);
     let mv = moving(s, who) && !reaction;
     ranged_limits(p, range, half, mv, seen)?;
@@ -486,8 +506,8 @@ fn bonus_left(t: &Turn) -> Result<(), Reject> {
 }
 
 /// Whether nothing has happened yet in the turn.
-pub fn fresh(t: &Turn) -> bool {
-    t.actions == 2 && !t.main && !t.moved && t.halves == 2
+pub fn fresh(s: &State, t: &Turn) -> bool {
+    t.actions == 2 && !t.main && !t.moved && t.halves == s.ch(t.who).turn_halves()
 }
 
 /// Whether `who` may react now: up, aware, not entangled or stunned, and with its turn unspent
@@ -620,12 +640,20 @@ pub fn opportunity_ok(s: &State, mover: Cid, to: Place, foe: Cid) -> bool {
         .any(|w| plan(s, foe, Aim::At(mover), w, Mode::Harm { hold: false }, false, true).is_ok())
 }
 
+/// A command of the wrong kind for the decision asked: the reason says what is asked (who
+/// decides, about what, and the answers open), so a wrong answer is never a riddle.
+fn not_now(s: &State) -> Reject {
+    no(
+        codes::NOT_NOW,
+        format!("that does not answer what is asked now: {}", crate::text::asked(s)),
+    )
+}
+
 /// Whether the command is accepted now (the engine has already checked who may send it).
 pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
     if let Command::Gm(r) = c {
         return ruling(s, r);
     }
-    let not_now = || Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now"));
     match s.frames.last() {
         Some(Frame::Attack(a)) => return answer(s, a, c),
         Some(Frame::Step(st)) => {
@@ -634,13 +662,13 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
                 Command::Opportunity(w) => {
                     plan(s, st.next, Aim::At(st.who), *w, Mode::Harm { hold: false }, false, true).map(drop)
                 }
-                _ => not_now(),
+                _ => Err(not_now(s)),
             };
         }
         Some(Frame::Morale { .. }) => {
             return match c {
                 Command::Surrender | Command::Retreat => Ok(()),
-                _ => not_now(),
+                _ => Err(not_now(s)),
             };
         }
         None => {}
@@ -649,7 +677,7 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
         return match c {
             Command::Open(side) if (*side as usize) < s.setup.sides.len() => Ok(()),
             Command::Open(_) => Err(no(codes::BAD_TARGET, "no such faction")),
-            _ => not_now(),
+            _ => Err(not_now(s)),
         };
     }
     let Some(t) = &s.turn else {
@@ -671,7 +699,7 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
                     None => Err(no(codes::BAD_TARGET, "no such character")),
                 }
             }
-            _ => not_now(),
+            _ => Err(not_now(s)),
         };
     };
     turn_command(s, t, c)
@@ -724,8 +752,8 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
     }
     match c {
         Command::End => Ok(()),
-        Command::TimedOut if s.options.chaos && fresh(t) => Ok(()),
-        Command::Surrender | Command::BreakFree if !fresh(t) => Err(no(
+        Command::TimedOut if s.options.chaos && fresh(s, t) => Ok(()),
+        Command::Surrender | Command::BreakFree if !fresh(s, t) => Err(no(
             codes::NO_ACTION,
             "this takes the whole turn, and the turn has begun",
         )),
@@ -807,6 +835,9 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 bonus_left(t)?;
             } else {
                 main_left(t)?;
+            }
+            if p.consumable {
+                no_arm(me)?;
             }
             if stunt.as_ref().is_some_and(|x| x.trim().is_empty() || x.len() > 200) {
                 return Err(no(codes::NOT_ALLOWED, "a stunt is a short description"));
@@ -915,10 +946,24 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 return Err(no(codes::BAD_ITEM, format!("the {} is in hand already", d.name)));
             }
             let _ = it;
+            let hand = usize::from(*off);
+            // An injured arm holds nothing; a two-handed item needs both.
+            let injured = if d.two_handed() {
+                (0..2).find(|&h| !me.injuries.hand_free(h))
+            } else {
+                (!me.injuries.hand_free(hand)).then_some(hand)
+            };
+            if let Some(h) = injured {
+                let arm = if h == 0 { "main" } else { "other" };
+                return Err(no(
+                    codes::HANDS_FULL,
+                    format!("{}'s {arm} arm is injured: it holds nothing", me.name),
+                ));
+            }
             let free = if d.two_handed() {
                 me.free_hands() == 2
             } else {
-                me.hands[usize::from(*off)].is_none()
+                me.hands[hand].is_none()
             };
             if !free {
                 return Err(no(
@@ -953,6 +998,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
         }
         Command::Use { item, on } => {
             bonus_left(t)?;
+            no_arm(me)?;
             let (_, d) = own_item(s, who, *item)?;
             if !d.has(Keyword::Consumable) || (d.heal == 0 && !d.antidote) {
                 return Err(no(
@@ -999,8 +1045,16 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             }
             bonus_left(t)
         }
-        _ => Err(no(codes::NOT_NOW, "that is not something to do on a turn")),
+        _ => Err(not_now(s)),
     }
+}
+
+/// Refused when both of `c`'s arms are injured: it has no hand to throw, drink or apply with.
+fn no_arm(c: &crate::state::Char) -> Result<(), Reject> {
+    if c.injuries.arms == [true, true] {
+        return Err(no(codes::HANDS_FULL, format!("{} has no arm it can use", c.name)));
+    }
+    Ok(())
 }
 
 /// One of `who`'s items and its data.
@@ -1019,7 +1073,6 @@ fn own_item(s: &State, who: Cid, i: u8) -> Result<(&crate::state::Item, &crate::
 /// An answer to an attack's decision. MUR-R11: the reactions to an attack are dodge, counter,
 /// guard and hiding behind someone (opportunity attacks answer a step, in [`check`]).
 fn answer(s: &State, a: &Attack, c: &Command) -> Result<(), Reject> {
-    let not_now = || Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now"));
     match (a.stage, c) {
         (Stage::Approve, Command::Approve | Command::Veto) => Ok(()),
         (Stage::Answer, Command::Accept | Command::Refuse) => Ok(()),
@@ -1032,7 +1085,7 @@ fn answer(s: &State, a: &Attack, c: &Command) -> Result<(), Reject> {
         },
         (Stage::React, Command::Counter { with, mode }) => counter_ok(s, a, *with, *mode),
         (Stage::React, Command::HideBehind(h)) => hide_ok(s, a, *h),
-        _ => not_now(),
+        _ => Err(not_now(s)),
     }
 }
 
@@ -1090,7 +1143,10 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             if !is_word(id) || s.find(id).is_some() {
                 bad(format!("'{id}' is not a new one-word id"))
             } else if !s.setup.templates.contains_key(template) {
-                bad(format!("no template '{template}'"))
+                bad(format!(
+                    "no template '{template}'{}",
+                    fray_engine::diag::suggestion(template, s.setup.templates.keys().map(String::as_str))
+                ))
             } else if *side as usize >= s.setup.sides.len()
                 || !at.valid(&s.setup.zones)
                 || s.crowd(*at, None) >= at.capacity()
@@ -1126,6 +1182,8 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
                 }
                 Ok(())
             }
+            // Anyone still there may be hit, the defenceless too.
+            OwnRuling::Enhance { who } | OwnRuling::Impair { who } => there(&who),
             OwnRuling::Frighten { who, of } => {
                 there(&who)?;
                 there(&of)?;

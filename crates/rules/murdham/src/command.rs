@@ -6,6 +6,7 @@ use crate::place::Place;
 use crate::setup::Cid;
 use crate::state::{Influence, Mode, State, With};
 use fray_engine::Reject;
+use fray_engine::diag::suggestion;
 use fray_engine::gm::{self, Vocabulary};
 use serde::{Deserialize, Serialize};
 
@@ -225,6 +226,18 @@ pub enum OwnRuling {
         /// Who.
         who: Cid,
     },
+    /// The next hit on a character deals enhanced damage (oil-soaked and struck by fire, caught
+    /// with no way to give): one enhancement more, which an impairment cancels.
+    Enhance {
+        /// Who is hit.
+        who: Cid,
+    },
+    /// The next hit on a character deals impaired damage (a blow half turned by its pack, a
+    /// sheltering wall the rules have no place for): one impairment more.
+    Impair {
+        /// Who is hit.
+        who: Cid,
+    },
     /// Heal by this much (a GM's healing, MUR-R.. Health).
     Heal {
         /// Who.
@@ -255,7 +268,7 @@ impl Vocabulary for Words<'_> {
     fn who(&self, word: &str) -> Result<Cid, Reject> {
         self.0
             .find(word)
-            .ok_or_else(|| Reject::unreadable(format!("no character '{word}'")))
+            .ok_or_else(|| Reject::unreadable(format!("no character '{word}'{}", suggest_who(self.0, word))))
     }
     fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
         match word {
@@ -274,8 +287,12 @@ impl Vocabulary for Words<'_> {
     fn side(&self, word: &str) -> Result<u8, Reject> {
         let sides = &self.0.setup.sides;
         let i = sides.iter().position(|s| s.id.eq_ignore_ascii_case(word));
-        i.map(|i| i as u8)
-            .ok_or_else(|| Reject::unreadable(format!("no faction '{word}'")))
+        i.map(|i| i as u8).ok_or_else(|| {
+            Reject::unreadable(format!(
+                "no faction '{word}'{}",
+                suggestion(word, sides.iter().map(|x| x.id.as_str()))
+            ))
+        })
     }
     fn other(&self, words: &[&str]) -> Option<Result<OwnRuling, Reject>> {
         let on_off = |w: &str| match w {
@@ -302,6 +319,8 @@ impl Vocabulary for Words<'_> {
                     on: on_off(v)?,
                 },
                 ["stun", who] => OwnRuling::Stun { who: self.who(who)? },
+                ["enhance", who] => OwnRuling::Enhance { who: self.who(who)? },
+                ["impair", who] => OwnRuling::Impair { who: self.who(who)? },
                 ["heal", who, n] => OwnRuling::Heal {
                     who: self.who(who)?,
                     amount: n
@@ -330,8 +349,14 @@ impl Vocabulary for Words<'_> {
         }
     }
     fn verbs(&self) -> &'static str {
-        "set, move, add, remove, end, conceal, hinder, penetrate, overwhelm, frighten, calm, poison, stun, heal or chase"
+        "set, move, add, remove, end, conceal, hinder, penetrate, overwhelm, frighten, calm, poison, stun, enhance, impair, heal or chase"
     }
+}
+
+/// " (did you mean 'x'?)" for a mistyped character id, among the characters every seat sees:
+/// a concealed one is never offered, as the parse does not know who typed (MUR-R57).
+fn suggest_who(s: &State, word: &str) -> String {
+    suggestion(word, s.chars.iter().filter(|c| !c.concealed).map(|c| c.id.as_str()))
 }
 
 /// The character whose decision it is, if any: the one whose items `with <item>` names.
@@ -360,8 +385,9 @@ fn item_of(s: &State, who: Option<Cid>, word: &str) -> Result<u8, Reject> {
     in_hand.or(any).map(|(i, _)| i).ok_or_else(|| {
         let have: Vec<&str> = c.live_items().map(|(_, i)| i.id.as_str()).collect();
         Reject::unreadable(format!(
-            "{} has no item '{word}' (it has: {})",
+            "{} has no item '{word}'{} (it has: {})",
             c.name,
+            suggestion(word, have.iter().copied()),
             if have.is_empty() {
                 "nothing".to_string()
             } else {
@@ -401,7 +427,13 @@ fn with_of(s: &State, who: Option<Cid>, w: &str) -> Result<With, Reject> {
             .iter()
             .position(|x| x.eq_ignore_ascii_case(p))
             .map(|i| With::Power(i as u8))
-            .ok_or_else(|| Reject::unreadable(format!("{} has no power '{p}'", c.name)));
+            .ok_or_else(|| {
+                Reject::unreadable(format!(
+                    "{} has no power '{p}'{}",
+                    c.name,
+                    suggestion(p, c.stats.powers.iter().map(String::as_str))
+                ))
+            });
     }
     item_of(s, who, w).map(With::Item)
 }
@@ -480,9 +512,14 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
     let aim = |word: &str| -> Result<Aim, Reject> {
         match s.find(word) {
             Some(c) => Ok(Aim::At(c)),
-            None => place(word)
-                .map(Aim::Place)
-                .map_err(|_| Reject::unreadable(format!("'{word}' is neither a character nor a place"))),
+            None => place(word).map(Aim::Place).map_err(|_| {
+                let zones = s.setup.zones.zones().iter().map(|z| z.id.as_str());
+                let seen = s.chars.iter().filter(|c| !c.concealed).map(|c| c.id.as_str());
+                Reject::unreadable(format!(
+                    "'{word}' is neither a character nor a place{}",
+                    suggestion(word, seen.chain(zones))
+                ))
+            }),
         }
     };
     Ok(match words.as_slice() {
@@ -812,6 +849,8 @@ pub fn format(s: &State, c: &Command) -> String {
                 OwnRuling::Calm { who } => format!("calm {}", id(&who)),
                 OwnRuling::Poison { who, on } => format!("poison {} {}", id(&who), if on { "on" } else { "off" }),
                 OwnRuling::Stun { who } => format!("stun {}", id(&who)),
+                OwnRuling::Enhance { who } => format!("enhance {}", id(&who)),
+                OwnRuling::Impair { who } => format!("impair {}", id(&who)),
                 OwnRuling::Heal { who, amount } => format!("heal {} {amount}", id(&who)),
                 OwnRuling::Chase { side: x, pace } => format!(
                     "chase {} {}",

@@ -243,6 +243,106 @@ impl ItemDef {
     }
 }
 
+/// A condition an injury leaves a character saved from dying, until a full rest (the game's
+/// Health chapter: the injury d6 of 4, 5 and 6; its Conditions chapter says what each does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Injury {
+    /// An injured leg: hobbled, its movement halved.
+    Hobbled,
+    /// Its main (primary) arm cannot be used.
+    MainArm,
+    /// Its other (secondary) arm cannot be used.
+    OtherArm,
+    /// One eye lost: ranged attacks and powers reach half their range.
+    Eye,
+    /// Both eyes: blind. It sees nobody, its melee attacks need a WIT save to hit, and it makes
+    /// no ranged attack.
+    Blind,
+}
+
+impl Injury {
+    /// Every injury, in the order a campaign lists them.
+    pub const ALL: [Injury; 5] = [
+        Injury::Hobbled,
+        Injury::MainArm,
+        Injury::OtherArm,
+        Injury::Eye,
+        Injury::Blind,
+    ];
+
+    /// The word in encounter files (`injuries = ["hobbled"]`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Injury::Hobbled => "hobbled",
+            Injury::MainArm => "main-arm",
+            Injury::OtherArm => "other-arm",
+            Injury::Eye => "eye",
+            Injury::Blind => "blind",
+        }
+    }
+}
+
+/// The conditions a character's injuries left it, until a full rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Injuries {
+    /// Hobbled: half movement.
+    pub hobbled: bool,
+    /// The arms it cannot use: the main (primary) one, the other.
+    pub arms: [bool; 2],
+    /// Eyes lost: 1 halves the range of its ranged attacks and powers, 2 is blind.
+    pub eyes: u8,
+}
+
+impl Injuries {
+    /// None at all.
+    pub fn none(&self) -> bool {
+        *self == Injuries::default()
+    }
+
+    /// Whether it has this one (blind counts as the eye too).
+    pub fn has(&self, i: Injury) -> bool {
+        match i {
+            Injury::Hobbled => self.hobbled,
+            Injury::MainArm => self.arms[0],
+            Injury::OtherArm => self.arms[1],
+            Injury::Eye => self.eyes == 1,
+            Injury::Blind => self.eyes >= 2,
+        }
+    }
+
+    /// With this one added.
+    pub fn add(&mut self, i: Injury) {
+        match i {
+            Injury::Hobbled => self.hobbled = true,
+            Injury::MainArm => self.arms[0] = true,
+            Injury::OtherArm => self.arms[1] = true,
+            Injury::Eye => self.eyes = self.eyes.max(1),
+            Injury::Blind => self.eyes = 2,
+        }
+    }
+
+    /// Blind.
+    pub fn blind(&self) -> bool {
+        self.eyes >= 2
+    }
+
+    /// Whether hand `h` (0 the main one) can hold anything.
+    pub fn hand_free(&self, h: usize) -> bool {
+        !self.arms.get(h).copied().unwrap_or(true)
+    }
+
+    /// The injuries as a campaign writes them.
+    pub fn words(&self) -> Vec<&'static str> {
+        Injury::ALL
+            .into_iter()
+            .filter(|&i| self.has(i))
+            .map(Injury::word)
+            .collect()
+    }
+}
+
 /// What a non-damaging power does to a target that fails its save.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

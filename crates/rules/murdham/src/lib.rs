@@ -85,7 +85,12 @@ pub fn countered_attacker(s: &State) -> Option<Cid> {
 
 impl Ruleset for Murdham {
     const ID: &'static str = "murdham";
-    const VERSION: &'static str = "0.1.0";
+    /// 0.2.0 plays the rules file's readings where 0.1.0 had fray's own (defenceless targets,
+    /// shields, hiding behind someone, indirect fire, surprise attacks, injuries): each change
+    /// is an option, and [`Ruleset::earlier_options`] sets a 0.1.0 record's options to the
+    /// readings it played by.
+    const VERSION: &'static str = "0.2.0";
+    const REPLAYS_VERSIONS: &'static [&'static str] = &["0.1.0"];
     type Options = Options;
     type Setup = Setup;
     type State = State;
@@ -124,6 +129,24 @@ impl Ruleset for Murdham {
 
     fn apply(s: &mut State, e: &Event) {
         state::apply(s, e)
+    }
+
+    /// Events that change nothing in the state and only explain the log, which 0.1.0 recorded
+    /// otherwise: the damage roll of no dice of a weapon that deals no damage (0.1.0 logged
+    /// one; 0.2.0 logs none, and still logs the empty roll of damage impaired twice), and a
+    /// counter's blow that never lands (0.1.0 logged nothing).
+    fn is_bookkeeping(e: &Event) -> bool {
+        match e {
+            Event::DamageRoll { rolls, .. } => rolls.is_empty(),
+            Event::BlowStopped { .. } => true,
+            _ => false,
+        }
+    }
+
+    fn earlier_options(version: &str, options: &mut Options) {
+        if version == "0.1.0" {
+            options::as_in_0_1_0(options);
+        }
     }
 
     fn outcome(s: &State) -> Option<Outcome> {

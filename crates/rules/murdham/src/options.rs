@@ -108,6 +108,9 @@ pub struct Options {
     pub death_at_max_health: bool,
     /// MUR-H22: the die a deviating ranged blast rolls.
     pub deviation_die: DeviationDie,
+    /// MUR-R23: a target whose stand-in declines keeps its reaction, and hiding is its
+    /// reaction only once the other agrees (`false`: fray 0.1.0's reading, asking spent it).
+    pub declined_hide_keeps_reaction: bool,
     /// MUR-H24: throwing a consumable weapon is an attack, a main action (`false`: a bonus
     /// action).
     pub throw_is_attack: bool,
@@ -122,11 +125,17 @@ pub struct Options {
     /// MUR-R42 [A]: moving while concealed without a successful sneak (an AGI save) reveals
     /// the mover (`false`: moving never reveals by itself).
     pub moving_reveals: bool,
+    /// MUR-R42 [A]: a concealed character's surprise attack resolves first, and the attacker is
+    /// revealed once it is over (`false`: fray 0.1.0's reading, as it declares the attack).
+    pub reveal_after_surprise: bool,
     /// MUR-R59 [A]: size decides a STR save before the disarm and wrestling skills.
     pub size_before_skills: bool,
     /// MUR-R8: a distract, intimidate or taunt whose target fails its WIT save works; the GM's
     /// `overwhelm` ruling waives the save. `false`: these never allow a save.
     pub influence_save: bool,
+    /// MUR-R15: an indirect attack fires over obstacles, so the target's cover (a barrier's
+    /// included) gives no +1 against it (`false`: fray 0.1.0's reading, it does).
+    pub indirect_over_cover: bool,
     /// MUR-R26 [A]: cover protects against melee attacks too (`false`: only against ranged
     /// ones).
     pub cover_against_melee: bool,
@@ -136,6 +145,9 @@ pub struct Options {
     /// MUR-H25: a hit of 8 or more destroys only one damaged item, the shield before the
     /// armour (`false`: every damaged shield and armour of the target).
     pub shield_breaks_first: bool,
+    /// MUR-H25: with two shields in hand, both gave the +1 against an attack, and both were
+    /// used (`false`: fray 0.1.0's reading, only the first).
+    pub both_shields_used: bool,
     /// MUR-R50: the damage before armour that destroys a damaged shield or armour.
     pub break_threshold: u8,
     /// MUR-R49, MUR-H25: the natural face of the kept damage die that destroys a damaged
@@ -143,8 +155,13 @@ pub struct Options {
     pub break_face: u8,
     /// MUR-R13, MUR-H4: half range rounds up (range 8: a save beyond 4). `false`: down.
     pub half_range_up: bool,
-    /// Attacks on a defenceless (incapacitated or dying) target deal enhanced damage.
+    /// fray 0.1.0's ruling: attacks on a defenceless (incapacitated or dying) target deal
+    /// enhanced damage. `false` (the rules' reading): defenceless means only that it cannot
+    /// react, and the damage is rolled as for anyone.
     pub defenceless_enhanced: bool,
+    /// Health: injuries 4 to 6 leave a condition until a full rest (hobbled, an arm, an eye);
+    /// `false`: fray 0.1.0's reading, they change nothing but the ability injury 4 lowers.
+    pub injury_effects: bool,
     /// Rounds a dying character lasts before dying for good (MUR-R.. Health: the end of the
     /// next round).
     pub dying_rounds: u8,
@@ -174,23 +191,39 @@ impl Default for Options {
             guard_swaps_places: false,
             death_at_max_health: true,
             deviation_die: DeviationDie::Standard,
+            declined_hide_keeps_reaction: true,
             throw_is_attack: true,
             border_step_provokes: false,
             shove_is_main: true,
             react_in_bonus_turn: false,
             moving_reveals: true,
+            reveal_after_surprise: true,
             size_before_skills: true,
             influence_save: true,
             cover_against_melee: false,
+            indirect_over_cover: true,
             stunt_needs_gm: true,
             shield_breaks_first: true,
+            both_shields_used: true,
             break_threshold: 8,
             break_face: 1,
             half_range_up: true,
             dying_rounds: 1,
-            defenceless_enhanced: true,
+            injury_effects: true,
+            defenceless_enhanced: false,
         }
     }
+}
+
+/// Sets the readings fray 0.1.0 played by where 0.2.0 plays differently by default, for a record
+/// 0.1.0 wrote ([`fray_engine::Ruleset::earlier_options`]). Options 0.1.0 already had come with
+/// the record (`defenceless-enhanced` among them); those added since are set here.
+pub fn as_in_0_1_0(o: &mut Options) {
+    o.both_shields_used = false;
+    o.declined_hide_keeps_reaction = false;
+    o.indirect_over_cover = false;
+    o.reveal_after_surprise = false;
+    o.injury_effects = false;
 }
 
 impl Options {
@@ -264,20 +297,25 @@ impl Options {
                     death_at_max_health: false,
                     deviation_die: DeviationDie::Exact,
                     throw_is_attack: false,
+                    declined_hide_keeps_reaction: false,
                     border_step_provokes: true,
                     shove_is_main: false,
                     react_in_bonus_turn: true,
                     moving_reveals: false,
+                    reveal_after_surprise: false,
                     size_before_skills: false,
                     influence_save: false,
                     cover_against_melee: true,
+                    indirect_over_cover: false,
                     stunt_needs_gm: false,
                     shield_breaks_first: false,
+                    both_shields_used: false,
                     break_threshold: 6,
                     break_face: 2,
                     half_range_up: false,
                     dying_rounds: 2,
-                    defenceless_enhanced: false,
+                    injury_effects: false,
+                    defenceless_enhanced: true,
                     ..d
                 },
             ),

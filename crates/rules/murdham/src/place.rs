@@ -103,10 +103,8 @@ impl Place {
     /// Reads `zone` or `zone|zone`.
     pub fn parse(word: &str, map: &ZoneMap) -> Result<Place, String> {
         let zone = |w: &str| {
-            map.find(w).ok_or_else(|| {
-                let ids: Vec<&str> = map.zones().iter().map(|z| z.id.as_str()).collect();
-                format!("unknown zone '{w}'; the zones are: {}", ids.join(", "))
-            })
+            map.find(w)
+                .ok_or_else(|| fray_engine::encounter::unknown_zone(w, map.zones().iter().map(|z| z.id.as_str())))
         };
         match word.split_once('|') {
             None => Ok(Place::zone(zone(word)?)),

@@ -6,7 +6,7 @@
 use crate::Murdham;
 use crate::check::{self, Plan, Profile, dodge_open, guard_ok, may_react, opportunity_ok, plan, profile};
 use crate::command::{Aim, Command, OwnRuling, Pace};
-use crate::data::{Ability, Keyword, Kind, Skill, div_up};
+use crate::data::{Ability, Injury, Keyword, Kind, Skill, div_up};
 use crate::options::{DeviationDie, MoraleFor, Opener, TieOrder};
 use crate::place::Place;
 use crate::setup::Cid;
@@ -239,7 +239,9 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             }))?;
         }
         Command::Run => {
-            let halves = cx.s.options.full_move_zones.saturating_sub(1) * 2;
+            // MUR-H2: full movement brings the turn to `full-move-zones`; hobbled, half of it.
+            let more = cx.s.options.full_move_zones.saturating_sub(1) * 2;
+            let halves = if me.injuries.hobbled { more / 2 } else { more };
             cx.emit(Event::Ran { who, halves });
         }
         Command::Cover => cx.emit(Event::Covered { who, cover: true }),
@@ -444,8 +446,9 @@ fn reveal(cx: &mut Cx<'_, Murdham>, who: Cid) {
     }
 }
 
-/// Declares an attack: reveals a concealed attacker (its targets are surprised, MUR-R41),
-/// spends what it uses, and pushes the attack frame.
+/// Declares an attack: a concealed attacker's targets are surprised (MUR-R41), and it is
+/// revealed once the attack is over (MUR-R42, [`finish`]); spends what it uses, and pushes the
+/// attack frame.
 #[allow(clippy::too_many_arguments)]
 fn declare(
     cx: &mut Cx<'_, Murdham>,
@@ -462,7 +465,11 @@ fn declare(
     let surprise = s.ch(by).concealed;
     // MUR-R28: attacking from behind a barrier, it only counts as cover until its next turn.
     let peek = s.ch(by).cover && s.setup.tagged(s.ch(by).at.a, "barrier");
-    reveal(cx, by);
+    // MUR-R42 [A]: a surprise attack resolves first, then the attacker is revealed; one that
+    // proposes a stunt speaks to its target, and fray 0.1.0 revealed every attacker at once.
+    if !s.options.reveal_after_surprise || stunt.is_some() {
+        reveal(cx, by);
+    }
     if peek {
         cx.emit(Event::Condition {
             who: by,
@@ -601,17 +608,32 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
                 stage: Stage::Guard { next: next + 1 },
                 ..a
             })),
-            Stage::Agree { .. } => cx.update(Frame::Attack(Attack {
-                stage: Stage::React,
-                hid: true,
-                ..a
-            })),
+            Stage::Agree { who } => {
+                if cx.s.options.declined_hide_keeps_reaction {
+                    // MUR-R23: the hider asked and was refused: its reaction is still its own,
+                    // to dodge, counter or take the hit.
+                    cx.emit(Event::StandInDeclined { who, hider: a.target });
+                }
+                cx.update(Frame::Attack(Attack {
+                    stage: Stage::React,
+                    hid: true,
+                    ..a
+                }))
+            }
             _ => return Err(bug("decline out of place")),
         },
         Command::Agree => {
             let Stage::Agree { who } = a.stage else {
                 return Err(bug("agree outside a stand-in"));
             };
+            if cx.s.options.declined_hide_keeps_reaction {
+                // MUR-R23: hiding behind someone who agrees is the hider's reaction.
+                cx.emit(Event::Reacted {
+                    who: a.target,
+                    what: format!("hides behind {}", cx.s.ch(who).name),
+                    free: false,
+                });
+            }
             stand_in(cx, a, who);
         }
         Command::Take => cx.update(Frame::Attack(Attack {
@@ -635,11 +657,15 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
         })),
         Command::HideBehind(h) => {
             let held = s.ch(*h).grabbed_by == Some(a.target);
-            cx.emit(Event::Reacted {
-                who: a.target,
-                what: format!("hides behind {}", s.ch(*h).name),
-                free: false,
-            });
+            // MUR-R23: the reaction is spent once the other agrees (at once when it is held,
+            // MUR-R38); fray 0.1.0 spent it on asking.
+            if held || !s.options.declined_hide_keeps_reaction {
+                cx.emit(Event::Reacted {
+                    who: a.target,
+                    what: format!("hides behind {}", s.ch(*h).name),
+                    free: false,
+                });
+            }
             // MUR-R38: a character held by the hider has no say.
             if held {
                 stand_in(cx, a, *h);
@@ -1352,6 +1378,9 @@ pub struct Hit {
     pub amount: i32,
     /// The natural face of the kept die (MUR-R49).
     pub face: Option<u16>,
+    /// The roll may be dealt to the rest of a blast rolled once (not one made for a target the
+    /// GM ruled enhanced or impaired).
+    pub shared: bool,
 }
 
 /// How much impaired (negative) or enhanced (positive) an attack's damage is.
@@ -1377,6 +1406,9 @@ pub(crate) fn damage_level(s: &State, a: &Attack, by: Cid, target: Cid, p: &Prof
     {
         level += 1;
     }
+    // The GM's ruling on the next hit on the target (`gm enhance`, `gm impair`): such a target
+    // of a blast rolled once gets a roll of its own.
+    level += s.ch(target).next_hit;
     let _ = by;
     level.clamp(-2, 1)
 }
@@ -1417,7 +1449,8 @@ fn roll_damage(cx: &mut Cx<'_, Murdham>, by: Cid, die_faces: u8, level: i8) -> R
     Ok((totals[kept], face, rolls))
 }
 
-/// The armour of `target` against an attack by `by` (MUR-R27, MUR-H17, shields).
+/// The armour of `target` against an attack by `by` (MUR-R27, MUR-H17, shields), and the
+/// shields in hand that gave their +1.
 pub(crate) fn armour_against(
     s: &State,
     a: &Attack,
@@ -1425,10 +1458,10 @@ pub(crate) fn armour_against(
     p: &Profile,
     ranged: bool,
     reacted: bool,
-) -> (i32, Option<u8>) {
+) -> (i32, [Option<u8>; 2]) {
     let t = s.ch(target);
     if p.direct {
-        return (0, None);
+        return (0, [None, None]);
     }
     let mut armour = t.armour() * t.stats.size.armour_factor();
     // MUR-R27, MUR-H7: cover adds 1 unless the attack goes through it: the GM said so, or the
@@ -1453,20 +1486,27 @@ pub(crate) fn armour_against(
             .penetration
             .iter()
             .any(|(tag, kinds)| s.setup.tagged(t.at.a, tag) && kinds.iter().any(|k| keywords.contains(k)));
-    let cover = t.cover && (ranged || s.options.cover_against_melee) && !through;
-    let shields: Vec<u8> = (0..2)
-        .filter_map(|h| t.hands[h].filter(|&i| t.hand_of(i) == Some(h)))
-        .filter(|&i| {
-            t.item(i)
-                .and_then(|it| s.setup.item(&it.id))
-                .is_some_and(|d| d.has(Keyword::Shield))
+    // MUR-R15: an indirect attack comes down over the obstacles its target shelters behind.
+    let over = p.indirect && s.options.indirect_over_cover;
+    let cover = t.cover && (ranged || s.options.cover_against_melee) && !through && !over;
+    // The shields in hand, each once (a two-handed one fills both hands).
+    let is_shield = |h: usize| {
+        t.hands[h].filter(|&i| {
+            t.hand_of(i) == Some(h)
+                && t.item(i)
+                    .and_then(|it| s.setup.item(&it.id))
+                    .is_some_and(|d| d.has(Keyword::Shield))
         })
-        .collect();
+    };
+    let shields = match (is_shield(0), is_shield(1)) {
+        (None, x) | (x, None) => [x, None],
+        both => [both.0, both.1],
+    };
+    let two = shields[1].is_some();
     let aware = !a.surprise;
     // A shield helps against attacks its holder reacts to; shield mastery against every attack
     // it is aware of; two shields against every attack.
-    let shield =
-        shields.len() >= 2 || (shields.len() == 1 && (reacted || (aware && t.stats.has(Skill::ShieldMastery))));
+    let shield = two || (shields[0].is_some() && (reacted || (aware && t.stats.has(Skill::ShieldMastery))));
     match (cover, shield, s.options.shield_and_cover_stack) {
         (true, true, true) => armour += 2,
         (true, _, _) | (_, true, _) => armour += 1,
@@ -1475,7 +1515,13 @@ pub(crate) fn armour_against(
     if a.with == With::Unarmed && t.stats.has(Skill::Brawling) {
         armour += 1;
     }
-    (armour, if shield { shields.first().copied() } else { None })
+    // MUR-H25: the shields that gave the +1: both of two (fray 0.1.0 counted the first only).
+    let gave = match (shield, s.options.both_shields_used) {
+        (false, _) => [None, None],
+        (true, true) => shields,
+        (true, false) => [shields[0], None],
+    };
+    (armour, gave)
 }
 
 /// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target.
@@ -1496,16 +1542,20 @@ fn compute_hit(
     }
     let ranged = p.range > 0 && !s.nearby(by, target);
     let level = damage_level(s, a, by, target, &p, mode);
+    let marked = s.ch(target).next_hit;
     let (raw, face) = match a.rolled {
-        Some(r) if s.options.blast_one_roll && a.blast.is_some() => (r, a.face),
+        Some(r) if s.options.blast_one_roll && a.blast.is_some() && marked == 0 => (r, a.face),
         _ => {
             let (total, face, rolls) = roll_damage(cx, by, p.die, level)?;
-            cx.emit(Event::DamageRoll {
-                by,
-                rolls,
-                level,
-                total,
-            });
+            // A weapon that deals no damage (a stun flask) rolls nothing, and logs no roll.
+            if p.die > 0 {
+                cx.emit(Event::DamageRoll {
+                    by,
+                    rolls,
+                    level,
+                    total,
+                });
+            }
             (total, face)
         }
     };
@@ -1520,9 +1570,18 @@ fn compute_hit(
     if p.holy && !matches!(s.ch(target).stats.kind, Kind::Demon | Kind::Undead) {
         dealt = 0;
     }
-    let (armour, shield) = armour_against(s, a, target, &p, ranged, reacted);
-    if let Some(i) = shield {
-        // MUR-H25: a shield that gave its +1 was used.
+    if marked != 0 {
+        // The GM's ruling was for this one hit.
+        cx.emit(Event::Condition {
+            who: target,
+            condition: Condition::NextHit(0),
+        });
+    }
+    let s = &*cx.s;
+    let (armour, shields) = armour_against(s, a, target, &p, ranged, reacted);
+    for i in shields.into_iter().flatten() {
+        // MUR-H25: a shield that gave its +1 was used: it makes a durability roll after the
+        // fight (MUR-R48).
         cx.emit(Event::Used {
             who: target,
             item: i,
@@ -1535,6 +1594,7 @@ fn compute_hit(
         armour,
         amount: (dealt - armour).max(0),
         face,
+        shared: marked == 0,
     })
 }
 
@@ -1583,17 +1643,15 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             Reaction::Counter { with, mode } => {
                 // MUR-H8: the attack's roll is kept for the rest of a blast.
                 let mut a2 = a.clone();
-                if let Some(h) = counter(cx, &a, with, mode)? {
-                    a2.rolled = Some(h.0);
-                    a2.face = h.1;
+                if let Some(k) = counter(cx, &a, with, mode)? {
+                    k.into(&mut a2);
                 }
                 return next_target(cx, a2);
             }
             _ => {
                 let mut a2 = a.clone();
-                if let Some(h) = hit_target(cx, &a, t, reacted)? {
-                    a2.rolled = Some(h.0);
-                    a2.face = h.1;
+                if let Some(k) = hit_target(cx, &a, t, reacted)? {
+                    k.into(&mut a2);
                 }
                 return next_target(cx, a2);
             }
@@ -1627,7 +1685,7 @@ fn next_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     finish(cx, a)
 }
 
-/// The attack is over for everyone: spend a thrown flask, pop.
+/// The attack is over for everyone: spend a thrown flask, reveal a surprise attacker, pop.
 fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     cx.pop();
     breaks(cx, a.by, a.with, a.face);
@@ -1647,6 +1705,10 @@ fn finish(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             item: i,
             spent: true,
         });
+    }
+    if a.surprise && cx.s.options.reveal_after_surprise {
+        // MUR-R42 [A]: the surprise attack has resolved; now its attacker is seen.
+        reveal(cx, a.by);
     }
     Ok(Flow::Go)
 }
@@ -1668,8 +1730,37 @@ fn finish_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<()> {
     next_target(cx, a).map(drop)
 }
 
-/// Lands attack `a` on `t` with no counter: returns the blast roll to reuse.
-fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Res<Option<(i32, Option<u16>)>> {
+/// The damage roll a hit made: its total, the natural face of its kept die (MUR-R49), and
+/// whether the rest of a blast rolled once may deal it too (not a roll made for one target the
+/// GM ruled enhanced or impaired).
+#[derive(Clone, Copy)]
+struct Kept {
+    roll: i32,
+    face: Option<u16>,
+    shared: bool,
+}
+
+impl Kept {
+    fn of(h: &Hit) -> Kept {
+        Kept {
+            roll: h.roll,
+            face: h.face,
+            shared: h.shared,
+        }
+    }
+
+    /// Keeps the roll in the attack for the rest of a blast (MUR-H8), and its face for the
+    /// weapon's wear.
+    fn into(self, a: &mut Attack) {
+        if self.shared {
+            a.rolled = Some(self.roll);
+        }
+        a.face = self.face;
+    }
+}
+
+/// Lands attack `a` on `t` with no counter: returns the roll made, for the rest of a blast.
+fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Res<Option<Kept>> {
     match a.mode {
         Mode::FinalBlow => {
             // MUR-R18: the incapacitated target is killed outright.
@@ -1696,7 +1787,7 @@ fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Re
             }
             let h = compute_hit(cx, a, a.by, t, a.with, a.mode, reacted)?;
             deal(cx, a, t, &h, &p)?;
-            Ok(Some((h.roll, h.face)))
+            Ok(Some(Kept::of(&h)))
         }
     }
 }
@@ -1786,7 +1877,7 @@ fn non_lethal(cx: &mut Cx<'_, Murdham>, by: Cid, t: Cid, mode: Mode) -> Res<()> 
 /// together; a first hit that takes its victim out stops the other; non-lethal attacks come
 /// last (MUR-R33); fast strike goes first (MUR-R60). Returns the attack's damage roll, if
 /// one was made, for the rest of a blast.
-fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<Option<(i32, Option<u16>)>> {
+fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<Option<Kept>> {
     let (by, t) = (a.by, a.target);
     // The counter's own to-hit save, when its circumstances need one.
     let cplan = plan(&cx.s, t, Aim::At(by), with, mode, false, true).ok();
@@ -1908,12 +1999,16 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
             land_attack(cx)?;
             if !stops || cx.s.ch(t).up() {
                 land_counter(cx)?;
+            } else if counter_hits {
+                cx.emit(Event::BlowStopped { who: t });
             }
         }
         1 => {
             land_counter(cx)?;
             if !stops || cx.s.ch(by).up() {
                 land_attack(cx)?;
+            } else {
+                cx.emit(Event::BlowStopped { who: by });
             }
         }
         _ => {
@@ -1930,7 +2025,7 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
     } else if counter_hits {
         breaks(cx, t, with, hb.as_ref().and_then(|h| h.face));
     }
-    Ok(ha.map(|h| (h.roll, h.face)))
+    Ok(ha.as_ref().map(Kept::of))
 }
 
 /// Damage to `who`: health lost, critical damage, dying, death (MUR health rules), and a
@@ -2024,7 +2119,38 @@ fn heal(cx: &mut Cx<'_, Murdham>, who: Cid, amount: i32) -> Res<()> {
             Some(a) => Some((a, die(cx, 4, who, "ability lost (d4)")? as u8)),
             None => None,
         };
-        cx.emit(Event::Injured { who, roll, loss });
+        // The condition it leaves until a full rest (the Health chapter's injuries 4 to 6):
+        // a hobbled leg once, an arm (a d2 picks which the first time, the other the second),
+        // an eye (both the second time: blind). fray 0.1.0 tracked none of them.
+        let had = cx.s.ch(who).injuries;
+        let mut arm = None;
+        let lasting = match roll {
+            _ if !cx.s.options.injury_effects => None,
+            4 => (!had.hobbled).then_some(Injury::Hobbled),
+            5 => match had.arms {
+                [false, false] => {
+                    let d2 = die(cx, 2, who, "injured arm (d2: 1 the other, 2 the main)")?;
+                    arm = Some(d2);
+                    Some(if d2 == 2 { Injury::MainArm } else { Injury::OtherArm })
+                }
+                [true, false] => Some(Injury::OtherArm),
+                [false, true] => Some(Injury::MainArm),
+                [true, true] => None,
+            },
+            6 => match had.eyes {
+                0 => Some(Injury::Eye),
+                1 => Some(Injury::Blind),
+                _ => None,
+            },
+            _ => None,
+        };
+        cx.emit(Event::Injured {
+            who,
+            roll,
+            loss,
+            arm,
+            lasting,
+        });
         if let Some((a, _)) = loss
             && cx.s.ch(who).ability(a) == 0
         {

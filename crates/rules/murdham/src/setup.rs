@@ -7,7 +7,7 @@ use crate::data::{self, Ability, ItemDef, Keyword, Kind, Mind, Power, Size, Skil
 use crate::options::Options;
 use crate::place::Place;
 use fray_engine::Ruleset;
-use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::diag::{Diagnostic, SourceFile, suggestion};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
 use fray_space::ZoneMap;
@@ -134,6 +134,9 @@ pub struct Worn {
     pub lost: Vec<String>,
     /// Its armour was destroyed (MUR-R50): it wears none now.
     pub armour_lost: bool,
+    /// The conditions earlier injuries left it, until a full rest (the game's Health chapter).
+    #[serde(skip_serializing_if = "crate::data::Injuries::none")]
+    pub injuries: crate::data::Injuries,
 }
 
 impl Worn {
@@ -254,6 +257,7 @@ struct RawCombatant {
     lost: Option<Spanned<Vec<String>>>,
     armour_damaged: Option<bool>,
     armour_lost: Option<Spanned<bool>>,
+    injuries: Option<Spanned<Vec<String>>>,
     dead: Option<Spanned<bool>>,
 }
 
@@ -293,6 +297,7 @@ fray_engine::combatant_table!(RawCombatant {
     lost,
     armour_damaged,
     armour_lost,
+    injuries,
     dead
 });
 
@@ -306,8 +311,8 @@ const ROSTER: RosterRules<Combatant> = RosterRules {
 
 /// Reads and validates an encounter.
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = enc::parse(source)?;
-    let mut d = Diags::new(source);
+    // Every problem of the file's shape at once; the checks below add theirs.
+    let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
     if !enc::check_ruleset(&mut d, &raw.ruleset, Murdham::ID) {
         return Err(d.errors);
     }
@@ -349,7 +354,8 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
                 d.err(
                     tag.span(),
                     format!(
-                        "unknown zone tag '{t}': Murdham reads dark, concealment, barrier, hazard-N (N a die: 4, 6, 8, 10, 12, 20) and the tags of [penetration]"
+                        "unknown zone tag '{t}'{}: Murdham reads dark, concealment, barrier, hazard-N (N a die: 4, 6, 8, 10, 12, 20) and the tags of [penetration]",
+                        suggestion(t, TAGS.iter().copied().chain(penetration.keys().map(String::as_str)))
                     ),
                 );
             }
@@ -491,7 +497,10 @@ fn combatant(
         }
     }
     let (Some(str), Some(agi), Some(wit)) = (r.str, r.agi, r.wit) else {
-        d.err(raw.span(), format!("'{id}' needs str, agi and wit (scores 1 to 19)"));
+        // A score the file's shape refused (agi = 300) is already reported where it stands.
+        if !shape_refused_within(d, raw.span()) {
+            d.err(raw.span(), format!("'{id}' needs str, agi and wit (scores 1 to 19)"));
+        }
         return None;
     };
     let armour = match r.armour.as_ref().map(|a| a.get_ref().as_str()) {
@@ -504,18 +513,23 @@ fn combatant(
             0
         }
     };
-    let list = |d: &mut Diags, l: &Option<Spanned<Vec<String>>>, what: &str, ok: &dyn Fn(&str) -> bool| {
+    let list = |d: &mut Diags, l: &Option<Spanned<Vec<String>>>, what: &str, ids: &[&str]| {
         let Some(l) = l else { return Vec::new() };
         for w in l.get_ref() {
-            if !ok(w) {
-                d.err(l.span(), format!("unknown {what} '{w}'"));
+            if !ids.contains(&w.as_str()) {
+                d.err(
+                    l.span(),
+                    format!("unknown {what} '{w}'{}", suggestion(w, ids.iter().copied())),
+                );
             }
         }
         l.get_ref().clone()
     };
-    let mut wield = list(d, &r.wield, "item", &|w| known.items.contains_key(w));
-    let mut carry = list(d, &r.carry, "item", &|w| known.items.contains_key(w));
-    let powers = list(d, &r.powers, "power", &|w| known.powers.contains_key(w));
+    let items: Vec<&str> = known.items.keys().map(String::as_str).collect();
+    let mut wield = list(d, &r.wield, "item", &items);
+    let mut carry = list(d, &r.carry, "item", &items);
+    let powers: Vec<&str> = known.powers.keys().map(String::as_str).collect();
+    let powers = list(d, &r.powers, "power", &powers);
     let mut armour = armour;
     let worn = worn(
         d,
@@ -578,7 +592,7 @@ fn combatant(
 /// What a combatant brings from earlier fights ([`Worn`]), as its table gives it: abilities
 /// lowered (each must leave the score at 1 or more: at 0 the character is dead), items lost
 /// (taken out of `wield` and `carry`: `carry` first) and damaged (of those left), its armour
-/// damaged or lost (`armour` becomes none). A template gives none of it. `None` after
+/// damaged or lost (`armour` becomes none), the conditions injuries left it. A template gives none of it. `None` after
 /// reporting a problem that leaves no character to build.
 #[allow(clippy::too_many_arguments)]
 fn worn(
@@ -598,6 +612,7 @@ fn worn(
         ("lost", r.lost.is_some()),
         ("armour-damaged", r.armour_damaged.is_some()),
         ("armour-lost", r.armour_lost.is_some()),
+        ("injuries", r.injuries.is_some()),
         ("dead", r.dead.is_some()),
     ];
     if template {
@@ -694,6 +709,21 @@ fn worn(
         d.err(raw.span(), format!("armour-damaged: '{id}' wears no armour"));
         return None;
     }
+    if let Some(list) = &r.injuries {
+        for word in list.get_ref() {
+            match crate::data::Injury::ALL.into_iter().find(|i| i.word() == word) {
+                Some(i) => w.injuries.add(i),
+                None => {
+                    let known: Vec<&str> = crate::data::Injury::ALL.into_iter().map(|i| i.word()).collect();
+                    d.err(
+                        list.span(),
+                        format!("injuries: '{word}' is not one of {}", known.join(", ")),
+                    );
+                    return None;
+                }
+            }
+        }
+    }
     Some(w)
 }
 
@@ -714,14 +744,31 @@ fn hands(st: &Stats, items: &BTreeMap<String, ItemDef>) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether a problem is already reported within the table whose header `span` points at, up
+/// to the next table's header (an entry the reading of the file's shape refused and set aside).
+fn shape_refused_within(d: &Diags, span: std::ops::Range<usize>) -> bool {
+    let first = Diagnostic::at(d.file, span.start, "").line;
+    let rest = d.file.text.lines().skip(first);
+    let last = first + rest.take_while(|l| !l.trim_start().starts_with('[')).count();
+    d.errors
+        .iter()
+        .any(|e| e.file == d.file.name && (first..=last).contains(&e.line))
+}
+
 /// Checks a stat block's names against the setup's tables.
 fn check_names(s: &Setup, st: &Stats) -> Result<(), String> {
     st.check()?;
     if let Some(w) = st.wield.iter().chain(&st.carry).find(|w| !s.items.contains_key(*w)) {
-        return Err(format!("unknown item '{w}'"));
+        return Err(format!(
+            "unknown item '{w}'{}",
+            suggestion(w, s.items.keys().map(String::as_str))
+        ));
     }
     if let Some(w) = st.powers.iter().find(|w| !s.powers.contains_key(*w)) {
-        return Err(format!("unknown power '{w}'"));
+        return Err(format!(
+            "unknown power '{w}'{}",
+            suggestion(w, s.powers.keys().map(String::as_str))
+        ));
     }
     hands(st, &s.items)
 }
@@ -759,6 +806,7 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
                 || w.lowered.iter().any(|&l| l > 18)
                 || (w.armour_damaged && (w.armour_lost || c.stats.armour == 0))
                 || w.lost.len() > 64
+                || w.injuries.eyes > 2
             {
                 return Err(format!(
                     "combatant '{}': its worn state does not fit its stat block",

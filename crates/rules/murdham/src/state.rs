@@ -1,7 +1,7 @@
 //! The state, the events, and the one [`apply`] that changes the state.
 
 use crate::command::Ruling;
-use crate::data::{Ability, Keyword};
+use crate::data::{Ability, Injuries, Injury, Keyword};
 use crate::options::Options;
 use crate::place::Place;
 use crate::setup::{Cid, Combatant, Setup, Stats};
@@ -142,6 +142,18 @@ pub struct Char {
     /// MUR-R50; drunk, thrown).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lost: Vec<u8>,
+    /// The conditions its injuries left it (hobbled, an arm, an eye), earlier fights' included:
+    /// they last until a full rest.
+    #[serde(default, skip_serializing_if = "Injuries::none")]
+    pub injuries: Injuries,
+    /// What the GM ruled of the next hit on it: 1 enhanced, -1 impaired, -2 impaired twice (no
+    /// damage), 0 nothing.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub next_hit: i8,
+}
+
+fn is_zero(v: &i8) -> bool {
+    *v == 0
 }
 
 fn is_zero3(v: &[u8; 3]) -> bool {
@@ -152,6 +164,7 @@ impl Char {
     /// A character as it enters the fight.
     pub fn new(c: &Combatant, items: &std::collections::BTreeMap<String, crate::data::ItemDef>) -> Char {
         let st = &c.stats;
+        let injuries = c.worn.injuries;
         let mut list: Vec<Item> = Vec::new();
         let mut hands = [None, None];
         for (i, id) in st.wield.iter().chain(&st.carry).enumerate() {
@@ -166,11 +179,15 @@ impl Char {
                 gone: false,
             });
             if i < st.wield.len() {
-                let two = def.is_some_and(|d| d.two_handed());
-                let slot = if hands[0].is_none() { 0 } else { 1 };
-                hands[slot] = Some(i as u8);
-                if two {
-                    hands[1 - slot] = Some(i as u8);
+                // In the first free hand it can use; an item no usable hand can hold (an arm
+                // injured earlier) is carried instead.
+                let usable = |h: usize| hands[h].is_none() && injuries.hand_free(h);
+                if def.is_some_and(|d| d.two_handed()) {
+                    if usable(0) && usable(1) {
+                        hands = [Some(i as u8), Some(i as u8)];
+                    }
+                } else if let Some(h) = (0..2).find(|&h| usable(h)) {
+                    hands[h] = Some(i as u8);
                 }
             }
         }
@@ -202,6 +219,8 @@ impl Char {
             armour_lost: false,
             lowered: c.worn.lowered,
             lost: Vec::new(),
+            injuries,
+            next_hit: 0,
         }
     }
 
@@ -244,9 +263,17 @@ impl Char {
         self.hands.iter().position(|h| *h == Some(i))
     }
 
-    /// Free hands.
+    /// Free hands (an injured arm's is none).
     pub fn free_hands(&self) -> usize {
-        self.hands.iter().filter(|h| h.is_none()).count()
+        (0..2)
+            .filter(|&h| self.hands[h].is_none() && self.injuries.hand_free(h))
+            .count()
+    }
+
+    /// The half zones of movement a turn gives it: one zone, half of it when hobbled (the
+    /// game's Conditions and Movement chapters).
+    pub fn turn_halves(&self) -> u8 {
+        if self.injuries.hobbled { 1 } else { 2 }
     }
 
     /// Armour value now (before size): light 1, heavy 2, none if destroyed.
@@ -621,7 +648,8 @@ pub enum Event {
         /// How much.
         amount: i32,
     },
-    /// An injury rolled on being saved from dying: the d6, the ability lost and how much.
+    /// An injury rolled on being saved from dying: the d6, the ability lost and how much, and
+    /// the condition it leaves until a full rest (with the d2 that picked the arm).
     Injured {
         /// Who.
         who: Cid,
@@ -629,6 +657,12 @@ pub enum Event {
         roll: u16,
         /// The ability lowered, and by how much.
         loss: Option<(Ability, u8)>,
+        /// The d2 for the arm of a first arm injury: 1 the other arm, 2 the main one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        arm: Option<u16>,
+        /// The condition left (none: a scar, or an injury it had already had enough times).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lasting: Option<Injury>,
     },
     /// Revealed (MUR-R42): where it is, and whether in cover, are known from now on.
     Revealed {
@@ -761,6 +795,20 @@ pub enum Event {
         /// `Some(true)` accepted, `Some(false)` refused, `None` refused by the GM.
         accepted: Option<bool>,
     },
+    /// In a counter, the side hit first is out of the fight before its own blow lands
+    /// (MUR-R21 [A]): that blow never lands. It explains the log and changes nothing.
+    BlowStopped {
+        /// Whose blow.
+        who: Cid,
+    },
+    /// The character asked to stand in for the target of an attack declines (MUR-R23): the
+    /// target still has its reaction.
+    StandInDeclined {
+        /// Who was asked.
+        who: Cid,
+        /// Who wanted to hide behind it.
+        hider: Cid,
+    },
     /// A GM ruling.
     Ruled(Ruling),
     /// The fight is over: one faction left (or the GM said).
@@ -794,6 +842,8 @@ pub enum Condition {
     Overwhelming(bool),
     /// Peeking from a barrier.
     Peeking(bool),
+    /// What the GM ruled of the next hit on it (enhanced 1, impaired -1 or -2; 0 once it came).
+    NextHit(i8),
 }
 
 /// A whole game position. Clones are cheap: the setup sits behind an `Arc`.
@@ -982,11 +1032,12 @@ pub fn apply(s: &mut State, e: &Event) {
             s.passed.iter_mut().for_each(|p| *p = false);
             let c = &mut s.chars[*who as usize];
             c.peeking = false;
+            let halves = c.turn_halves();
             s.turn = Some(Turn {
                 who: *who,
                 actions: 2,
                 main: false,
-                halves: 2,
+                halves,
                 moved: false,
             });
         }
@@ -1037,7 +1088,7 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::Frame(op) => apply_frame_op(&mut s.frames, op.as_ref()),
         Event::Save { .. } | Event::GroupSave { .. } | Event::DamageRoll { .. } | Event::Deviated { .. } => {}
-        Event::Stunt { .. } | Event::Durability { .. } => {}
+        Event::Stunt { .. } | Event::Durability { .. } | Event::StandInDeclined { .. } | Event::BlowStopped { .. } => {}
         Event::Reacted { who, free, .. } => {
             if !*free {
                 // MUR-R10: a reaction is the character's turn for this round.
@@ -1067,13 +1118,30 @@ pub fn apply(s: &mut State, e: &Event) {
                 c.status = Status::Incapacitated;
             }
         }
-        Event::Injured { who, loss, .. } => {
+        Event::Injured { who, loss, lasting, .. } => {
+            let c = &mut s.chars[*who as usize];
             if let Some((a, n)) = loss {
-                let c = &mut s.chars[*who as usize];
                 let v = &mut c.stats.abilities[*a as usize];
                 *v = v.saturating_sub(*n);
                 let l = &mut c.lowered[*a as usize];
                 *l = l.saturating_add(*n);
+            }
+            if let Some(i) = lasting {
+                c.injuries.add(*i);
+                // An arm it cannot use holds nothing: what it held stays carried (a two-handed
+                // item leaves both hands).
+                let h = match i {
+                    Injury::MainArm => Some(0),
+                    Injury::OtherArm => Some(1),
+                    _ => None,
+                };
+                if let Some(item) = h.and_then(|h| c.hands[h]) {
+                    for slot in c.hands.iter_mut() {
+                        if *slot == Some(item) {
+                            *slot = None;
+                        }
+                    }
+                }
             }
         }
         Event::Revealed { who, at, cover } => {
@@ -1179,6 +1247,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 Condition::Penetrating(v) => c.penetrating = v,
                 Condition::Overwhelming(v) => c.overwhelming = v,
                 Condition::Peeking(v) => c.peeking = v,
+                Condition::NextHit(v) => c.next_hit = v,
             }
         }
         Event::MoraleProof { who } => s.chars[*who as usize].morale_proof = true,
@@ -1293,6 +1362,16 @@ fn rule(s: &mut State, r: &Ruling) {
             O::Calm { who } => s.chars[*who as usize].frightened_of = None,
             O::Poison { who, on } => s.chars[*who as usize].poisoned = *on,
             O::Stun { who } => s.chars[*who as usize].lost_round = Some(s.round_to_lose(*who)),
+            // One more enhancement or impairment of the next hit; the two cancel, a second
+            // enhancement adds nothing, two impairments leave no damage.
+            O::Enhance { who } => {
+                let c = &mut s.chars[*who as usize];
+                c.next_hit = (c.next_hit + 1).min(1);
+            }
+            O::Impair { who } => {
+                let c = &mut s.chars[*who as usize];
+                c.next_hit = (c.next_hit - 1).max(-2);
+            }
             O::Chase { .. } | O::Heal { .. } => {}
         },
     }

@@ -3,7 +3,7 @@
 //! shown leave out the characters hidden from it (MUR-R57).
 
 use crate::command::{self, Command};
-use crate::data::{Ability, Keyword};
+use crate::data::{Ability, Injury, Keyword};
 use crate::setup::Cid;
 use crate::state::{Char, Condition, Event, Frame, Mode, Phase, Stage, State, Status, Why, With};
 use crate::view::hidden_from;
@@ -49,6 +49,17 @@ fn status_text(c: &Char) -> String {
     }
 }
 
+/// What an injury leaves, for the log.
+fn injury_text(i: Injury) -> &'static str {
+    match i {
+        Injury::Hobbled => "hobbled (half movement) until a full rest",
+        Injury::MainArm => "its main arm is of no use until a full rest",
+        Injury::OtherArm => "its other arm is of no use until a full rest",
+        Injury::Eye => "an eye lost (ranged attacks and powers at half range) until a full rest",
+        Injury::Blind => "blind until a full rest",
+    }
+}
+
 /// An item's name, or the power's, or bare hands.
 fn with_name(s: &State, who: Cid, w: With) -> String {
     let c = match s.chars.get(who as usize) {
@@ -77,8 +88,8 @@ fn item_name(s: &State, who: Cid, i: u8) -> String {
 impl TextRuleset for Murdham {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
-    /// The rests between fights: the game's day rest (health) and full rest (health and
-    /// abilities lowered by injuries), from its Rest & Recovery chapter, and fray's own refit
+    /// The rests between fights: the game's day rest (health) and full rest (health, abilities
+    /// lowered by injuries and the conditions they left), from its Rest & Recovery chapter, and fray's own refit
     /// for the gear the durability rolls wore out (MUR-R48; the chapters name no repair).
     const RESTS: &'static [Rest] = &[
         Rest {
@@ -88,8 +99,8 @@ impl TextRuleset for Murdham {
         },
         Rest {
             word: "full-rest",
-            what: "a full rest (a week in a settlement): health back, and abilities lowered by injuries restored",
-            restores: &["health", "lowered"],
+            what: "a full rest (a week in a settlement): health back, abilities lowered by injuries restored, and the conditions injuries left (a hobbled leg, an arm, an eye) healed",
+            restores: &["health", "lowered", "injuries"],
         },
         Rest {
             word: "refit",
@@ -101,7 +112,8 @@ impl TextRuleset for Murdham {
     /// What outlasts a fight, for every character a player's seat plays: health (a fight
     /// starts with health between 1 and the maximum, so one left at 0 waits for a rest),
     /// abilities lowered by injuries, the gear the fight and its durability rolls damaged or
-    /// destroyed and the consumables used up (MUR-R48 to MUR-R51), and death.
+    /// destroyed and the consumables used up (MUR-R48 to MUR-R51), the conditions injuries
+    /// left, and death.
     fn lasting(state: &State) -> Vec<Lasting> {
         state
             .chars
@@ -155,6 +167,15 @@ impl TextRuleset for Murdham {
                 }
                 if ch.armour_lost || earlier.is_some_and(|w| w.armour_lost) {
                     values.push(("armour-lost".into(), "true".into()));
+                }
+                if !ch.injuries.none() {
+                    let words: Vec<String> = ch
+                        .injuries
+                        .words()
+                        .into_iter()
+                        .map(|w| toml::Value::String(w.into()).to_string())
+                        .collect();
+                    values.push(("injuries".into(), format!("[{}]", words.join(", "))));
                 }
                 if ch.status == Status::Dead {
                     values.push(("dead".into(), "true".into()));
@@ -300,6 +321,10 @@ impl TextRuleset for Murdham {
                     1 => " enhanced",
                     _ => "",
                 };
+                if rolls.is_empty() {
+                    // Impaired twice: no roll, no damage.
+                    return Some(format!("{}'s damage is impaired twice: none", name(by)));
+                }
                 format!("{} rolls damage{how}: {} = {total}", name(by), dice.join(" / "))
             }
             Event::Damaged {
@@ -309,14 +334,23 @@ impl TextRuleset for Murdham {
                 armour,
                 ..
             } => {
+                if *amount == 0 && *raw == 0 && no_damage_weapon(s) {
+                    // A flask that only stuns: its hit is told by the save that follows.
+                    return None;
+                }
                 let c = s.ch(*who);
                 let arm = if *armour > 0 {
                     format!(" ({raw} less {armour} armour)")
                 } else {
                     String::new()
                 };
+                let taken = if *amount == 0 && *raw == 0 {
+                    "no damage".to_string()
+                } else {
+                    format!("{amount} damage")
+                };
                 format!(
-                    "{} takes {amount} damage{arm}: health {}/{}",
+                    "{} takes {taken}{arm}: health {}/{}",
                     c.name,
                     c.health,
                     c.stats.max_health()
@@ -332,10 +366,34 @@ impl TextRuleset for Murdham {
                 Status::Surrendered | Status::Fled | Status::Up => return None,
             },
             Event::Healed { who, amount } => format!("{} heals {amount}: health {}", name(who), s.ch(*who).health),
-            Event::Injured { who, roll, loss } => match loss {
-                Some((a, n)) => format!("{} is saved but injured (d6 {roll}): {} {n} lower", name(who), a.word()),
-                None => format!("{} is saved and marked (d6 {roll})", name(who)),
-            },
+            Event::Injured {
+                who,
+                roll,
+                loss,
+                arm,
+                lasting,
+            } => {
+                let dice = match arm {
+                    Some(d2) => format!("d6 {roll}, d2 {d2}"),
+                    None => format!("d6 {roll}"),
+                };
+                let what: Vec<String> = loss
+                    .map(|(a, n)| format!("{} {n} lower", a.word()))
+                    .into_iter()
+                    .chain(lasting.map(|i| injury_text(i).to_string()))
+                    .collect();
+                match (what.is_empty(), *roll) {
+                    (true, 1) => format!("{} is saved, and scarred ({dice})", name(who)),
+                    (true, _) if !s.options.injury_effects => {
+                        format!("{} is saved; the injury ({dice}) leaves nothing fray tracks", name(who))
+                    }
+                    (true, _) => format!(
+                        "{} is saved; the injury ({dice}) adds nothing to what it has",
+                        name(who)
+                    ),
+                    (false, _) => format!("{} is saved but injured ({dice}): {}", name(who), what.join(", and ")),
+                }
+            }
             Event::Revealed { who, at, .. } => format!("{} is revealed ({})", name(who), at.describe(zones)),
             Event::Grab { who, by } => match by {
                 Some(b) => format!("{} is grabbed by {}", name(who), name(b)),
@@ -386,6 +444,9 @@ impl TextRuleset for Murdham {
                 format!("Durability of {}'s {what}: d{sides} {roll}", name(who))
             }
             Event::Condition { who, condition } => match condition {
+                Condition::LosesTurn(Some(r)) if *r == s.round && s.phase != Phase::Ambush => {
+                    format!("{} loses its turn this round", name(who))
+                }
                 Condition::LosesTurn(Some(r)) => format!("{} will lose its turn in round {r}", name(who)),
                 Condition::Frightened(Some(of)) => format!("{} is frightened of {}", name(who), name(of)),
                 Condition::Frightened(None) => format!("{} is no longer frightened", name(who)),
@@ -421,11 +482,17 @@ impl TextRuleset for Murdham {
                 Some(false) => format!("{} refuses the stunt: the attack goes on", name(target)),
                 None => format!("The GM refuses {}'s stunt: the attack goes on", name(by)),
             },
+            Event::BlowStopped { who } => format!("{} falls before its own blow lands: it deals nothing", name(who)),
+            Event::StandInDeclined { who, hider } => format!(
+                "{} will not stand in for {}, who may still react",
+                name(who),
+                name(hider)
+            ),
             Event::Ruled(r) => {
                 let ruling = command::format(s, &Command::Gm(r.clone()));
-                match (r, result(s)) {
-                    (Ruling::End { .. }, Some(res)) => format!("Ruling: {ruling}: the combat ends, {res}"),
-                    _ => format!("Ruling: {ruling}"),
+                match ruled(s, r) {
+                    Some(what) => format!("Ruling: {ruling}: {what}"),
+                    None => format!("Ruling: {ruling}"),
                 }
             }
             Event::Ended { .. } => format!("The combat ends: {}", result(s)?),
@@ -524,6 +591,13 @@ impl TextRuleset for Murdham {
                 (ch.frightened_of.is_some(), " frightened"),
                 (ch.lost_round == Some(s.round), " stunned"),
                 (ch.morale_proof, " steady"),
+                (ch.injuries.hobbled, " hobbled"),
+                (ch.injuries.arms[0], " main-arm-injured"),
+                (ch.injuries.arms[1], " other-arm-injured"),
+                (ch.injuries.eyes == 1, " one-eyed"),
+                (ch.injuries.blind(), " blind"),
+                (ch.next_hit > 0, " next-hit-enhanced"),
+                (ch.next_hit < 0, " next-hit-impaired"),
             ] {
                 if on {
                     flags += w;
@@ -559,6 +633,46 @@ impl TextRuleset for Murdham {
 
     /// The exact odds of an attack on one character at the prompt: as it stands, and if the
     /// target dodges when it may.
+    /// `attack <id> [with <item>]`, `counter [with <item>]`, `opportunity [with <item>]`.
+    const OPTION_WORDS: &'static [&'static str] = &["with"];
+
+    /// `attack <id> [hold] [sweep]`, `move <place> [sneak]`, `shove <id> [hazard]`, `equip
+    /// <item> [off]`, `interact [main]`, `counter [grapple]`.
+    const FLAG_WORDS: &'static [&'static str] = &["hold", "sweep", "sneak", "hazard", "off", "main", "grapple"];
+
+    /// Harm aimed at the actor's own side (an attack, a final blow, a disarm or grapple, a
+    /// distract, intimidate or taunt; a counter is only ever at the attacker), a sweep or a
+    /// blast that would hit no enemy, freeing an entangled enemy and using a draught on an
+    /// enemy: legal, rarely meant, so the prompt lists them only under `choices all`.
+    fn prompt_hides(s: &State, c: &Command) -> bool {
+        let Some(me) = s.turn.as_ref().map(|t| t.who) else {
+            return false;
+        };
+        match c {
+            Command::Attack {
+                aim: crate::command::Aim::At(x),
+                ..
+            }
+            | Command::Influence { target: x, .. } => !s.enemies(me, *x),
+            Command::Attack {
+                aim: crate::command::Aim::Place(at),
+                with,
+                sweep,
+                ..
+            } => {
+                let Ok(p) = crate::check::profile(s, me, *with) else {
+                    return false;
+                };
+                let melee = *sweep || p.range == 0;
+                let at = if melee { crate::place::Place::zone(at.a) } else { *at };
+                let hit = crate::check::blast_victims(s, me, at, melee, *sweep, p.indirect);
+                !hit.iter().any(|&x| s.enemies(me, x))
+            }
+            Command::Free(x) | Command::Use { on: Some(x), .. } => s.enemies(me, *x),
+            _ => false,
+        }
+    }
+
     fn note(s: &State, c: &Command) -> Option<String> {
         use crate::check::{may_react, plan};
         use crate::command::Aim;
@@ -613,7 +727,7 @@ impl TextRuleset for Murdham {
     /// they run out the table submits `timed-out` and the turn is lost.
     fn timer(s: &State) -> Option<(u32, Command)> {
         let t = s.turn.as_ref()?;
-        let chaos = s.options.chaos && s.frames.is_empty() && crate::check::fresh(t);
+        let chaos = s.options.chaos && s.frames.is_empty() && crate::check::fresh(s, t);
         (chaos && s.is_player_side(s.ch(t.who).side)).then_some((u32::from(s.options.chaos_seconds), Command::TimedOut))
     }
 
@@ -622,8 +736,94 @@ impl TextRuleset for Murdham {
 gm add <new-id> <template> <faction> <place>   gm end <faction>|none
 gm conceal <id> on|off      gm hinder <id>      gm penetrate <id>      gm overwhelm <id>
 gm frighten <id> <of-id>    gm calm <id>        gm poison <id> on|off  gm stun <id>
+gm enhance <id>    gm impair <id>    (the next hit on it deals enhanced | impaired damage)
 gm heal <id> <amount>       gm chase <faction> even|faster|slower"
     }
+}
+
+/// Whether the attack being landed is made with something that deals no damage (a flask of
+/// flash powder), read while its hit is logged.
+fn no_damage_weapon(s: &State) -> bool {
+    match s.frames.last() {
+        Some(Frame::Attack(a)) => crate::check::profile(s, a.by, a.with).is_ok_and(|p| p.die == 0),
+        _ => false,
+    }
+}
+
+/// What a GM ruling changed, read from the state it left (`None` when the events after it say
+/// it: a healing, a chase's flight, the end of the combat).
+fn ruled(s: &State, r: &command::Ruling) -> Option<String> {
+    use crate::command::{Gauge, OwnRuling as O, Pace};
+    let name = |w: &Cid| s.chars.get(*w as usize).map_or("?", |c| c.name.as_str());
+    let side = |i: &u8| s.setup.sides.get(*i as usize).map_or("?", |x| x.name.as_str());
+    let zones = &s.setup.zones;
+    let c = |w: &Cid| s.chars.get(*w as usize);
+    Some(match r {
+        Ruling::Adjust {
+            who,
+            gauge: Gauge::Health,
+            ..
+        } => {
+            let c = c(who)?;
+            format!("{}'s health is {}/{}", c.name, c.health, c.stats.max_health())
+        }
+        Ruling::Adjust {
+            who,
+            gauge: Gauge::Ability(a),
+            ..
+        } => {
+            let c = c(who)?;
+            let health = if *a == Ability::Str {
+                format!(" (maximum health {})", c.stats.max_health())
+            } else {
+                String::new()
+            };
+            format!("{}'s {} is {}{health}", c.name, a.word(), c.ability(*a))
+        }
+        Ruling::Move { who, to } => format!("{} is put at {}", name(who), to.describe(zones)),
+        Ruling::Add { id, side: x, at, .. } => format!(
+            "{} joins {} at {}, to act from the next round",
+            s.find(id).map_or(id.as_str(), |w| name(&w)),
+            side(x),
+            at.describe(zones)
+        ),
+        Ruling::Remove { who } => format!("{} leaves the fight", name(who)),
+        // The combat's end follows, with its result.
+        Ruling::End { .. } => return None,
+        Ruling::Other(o) => match o {
+            O::Conceal { who, on: true } => format!("{} is concealed: its enemies lose sight of it", name(who)),
+            O::Conceal { who, on: false } => format!("{} is revealed ({})", name(who), c(who)?.at.describe(zones)),
+            O::Hinder { who } => format!("{}'s next attack needs a WIT save to hit", name(who)),
+            O::Penetrate { who } => format!("{}'s next attack goes through cover", name(who)),
+            O::Overwhelm { who } => format!("{}'s next distract, intimidate or taunt allows no save", name(who)),
+            O::Frighten { who, of } => format!("{} is frightened of {}", name(who), name(of)),
+            O::Calm { who } => format!("{} is no longer frightened", name(who)),
+            O::Poison { who, on: true } => format!("{} is poisoned: 1 damage at each round's end", name(who)),
+            O::Poison { who, on: false } => format!("{} is cured of poison", name(who)),
+            O::Stun { who } => match c(who)?.lost_round {
+                Some(r) if r == s.round && s.phase != Phase::Ambush => {
+                    format!("{} is stunned: it loses its turn this round", name(who))
+                }
+                Some(r) => format!("{} is stunned: it will lose its turn in round {r}", name(who)),
+                None => return None,
+            },
+            O::Enhance { who } | O::Impair { who } => match c(who)?.next_hit {
+                1 => format!("the next hit on {} deals enhanced damage", name(who)),
+                -1 => format!("the next hit on {} deals impaired damage", name(who)),
+                -2 => format!("the next hit on {} deals no damage (impaired twice)", name(who)),
+                _ => format!(
+                    "the next hit on {} deals its damage as rolled (the rulings cancel)",
+                    name(who)
+                ),
+            },
+            O::Heal { .. } => return None,
+            O::Chase { side: x, pace } => match pace {
+                Pace::Faster => format!("{} are faster and get away", side(x)),
+                Pace::Slower => format!("{} are slower and cannot get away: the fight goes on", side(x)),
+                Pace::Even => format!("{} run at even pace: one group AGI save says who gets away", side(x)),
+            },
+        },
+    })
 }
 
 /// "X win (reason)" or "no winner (reason)", once the combat has ended.
@@ -686,6 +886,11 @@ fn now_for(s: &State, seat: Seat) -> String {
     }
 }
 
+/// The pending decision in a sentence, for a refusal of a command that does not answer it.
+pub(crate) fn asked(s: &State) -> String {
+    now(s)
+}
+
 /// The pending decision (or the end) in a sentence.
 fn now(s: &State) -> String {
     let name = |w: Cid| s.chars.get(w as usize).map_or("?", |c| c.name.as_str());
@@ -712,9 +917,10 @@ fn now(s: &State) -> String {
                     name(next)
                 ),
                 Stage::Agree { who } => format!(
-                    "{} hides behind {}: {} agrees to stand in, or declines",
+                    "{} would hide behind {} from {}'s attack: {} agrees to stand in, or declines",
                     name(a.target),
                     name(who),
+                    name(a.by),
                     name(who)
                 ),
                 _ => {

@@ -149,15 +149,39 @@ fn subject(e: &Event) -> Option<Cid> {
         | Event::Resumed { who }
         | Event::Grab { who, .. }
         | Event::Worn { who, .. }
-        | Event::Durability { who, .. } => *who,
+        | Event::Durability { who, .. }
+        | Event::StandInDeclined { who, .. }
+        | Event::BlowStopped { who } => *who,
         Event::DamageRoll { by, .. } => *by,
         _ => return None,
     })
 }
 
+/// Whether `e` is part of a surprise attack by a character hidden from `seat` on a target the
+/// seat sees: the attack line, the attacker's save to hit and its damage roll. MUR-R42: such an
+/// attack resolves before its attacker is revealed, and the seat is shown what it suffers (who
+/// strikes, with what, at whom, the dice), never where the blow came from.
+fn surprise_seen(s: &State, seat: Seat, e: &Event) -> bool {
+    let seen = |a: &crate::state::Attack| a.surprise && hidden_from(s, seat, a.by) && !hidden_from(s, seat, a.target);
+    match e {
+        Event::Frame(FrameOp::Push(Frame::Attack(a))) => seen(a),
+        Event::DamageRoll { by, .. }
+        | Event::Save {
+            who: by,
+            why: crate::state::Why::Hit,
+            ..
+        } => matches!(s.frames.last(), Some(Frame::Attack(a)) if a.by == *by && seen(a)),
+        _ => false,
+    }
+}
+
 /// What `seat` is shown of `e` (judged before it applies): nothing of what a character hidden
-/// from it does; everything else, the reveal included.
+/// from it does, but the surprise attack it is struck by; everything else, the reveal
+/// included.
 pub fn redact(s: &State, seat: Seat, e: &Event) -> Shown<Event> {
+    if surprise_seen(s, seat, e) {
+        return Shown::All;
+    }
     match e {
         // A group save shows only the members the seat sees (MUR-R44, MUR-R47).
         Event::GroupSave { roll, members, why } if members.iter().any(|m| hidden_from(s, seat, m.0)) => {

@@ -224,7 +224,7 @@ fn the_rests_are_the_games_day_and_full_rests_and_frays_refit() {
     assert_eq!(words, ["rest", "full-rest", "refit"]);
     let restores = |w: &str| Murdham::RESTS.iter().find(|r| r.word == w).unwrap().restores;
     assert_eq!(restores("rest"), ["health"]);
-    assert_eq!(restores("full-rest"), ["health", "lowered"]);
+    assert_eq!(restores("full-rest"), ["health", "lowered", "injuries"]);
     assert_eq!(restores("refit"), ["damaged", "lost", "armour-damaged", "armour-lost"]);
     assert!(!Murdham::RESTS.iter().any(|r| r.restores.contains(&"dead")));
 }
@@ -250,4 +250,51 @@ fn a_score_the_gm_lowers_is_kept_lowered_and_a_raise_gives_it_back() {
         &[who("ash", "pcs", "a", &lines(&ash.values)), who("bo", "foes", "a", "")].concat(),
     );
     assert_eq!(problems(&next), Vec::<String>::new());
+}
+
+#[test]
+fn mur_health_the_conditions_injuries_leave_last_into_the_next_fight_until_a_full_rest() {
+    let toml = enc(
+        "gm",
+        &[
+            who("ash", "pcs", "a", "injuries = [\"eye\", \"hobbled\", \"main-arm\"]"),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    );
+    assert_eq!(problems(&toml), Vec::<String>::new());
+    let t = Table::<Murdham>::load(&toml, &[], &[]);
+    let ash = t.state().ch(0);
+    assert!(ash.injuries.hobbled && ash.injuries.arms == [true, false] && ash.injuries.eyes == 1);
+    // They come out again for the next encounter (until `full-rest` takes the key away).
+    let lasting = Murdham::lasting(t.state());
+    assert!(
+        lasting[0]
+            .values
+            .contains(&("injuries".into(), "[\"hobbled\", \"main-arm\", \"eye\"]".into())),
+        "{:?}",
+        lasting[0].values
+    );
+    let got = problems(&enc(
+        "gm",
+        &[
+            who("ash", "pcs", "a", "injuries = [\"limp\"]"),
+            who("bo", "foes", "a", ""),
+        ]
+        .concat(),
+    ));
+    assert!(
+        got.iter()
+            .any(|p| p.contains("injuries: 'limp' is not one of hobbled, main-arm, other-arm, eye, blind")),
+        "{got:?}"
+    );
+    let got = problems(&format!(
+        "{}[template.x]\nstr = 9\nagi = 9\nwit = 9\ninjuries = [\"hobbled\"]\n",
+        enc("gm", &[who("ash", "pcs", "a", ""), who("bo", "foes", "a", "")].concat())
+    ));
+    assert!(
+        got.iter()
+            .any(|p| p.contains("injuries belongs to one character's state, not to a template")),
+        "{got:?}"
+    );
 }

@@ -286,7 +286,7 @@ fn mur_r8_distract_intimidate_and_taunt_work_on_a_failed_wit_save() {
         [
             "ash tries to distract bo",
             "bo rolls 15 on a WIT save of 10 to keep its head: fails",
-            "bo will lose its turn in round 1"
+            "bo loses its turn this round"
         ]
     );
     t.cmd("end");
@@ -710,7 +710,8 @@ fn mur_r15_melee_reaches_nearby_ranged_reaches_its_range_indirect_reaches_the_un
     t.expect_rejection(PCS, "attack dee with dart", codes::OUT_OF_RANGE); // range 3 of 2
     t.cmd("attack eve"); // on a border of a: nearby
     assert_eq!(t.log(), ["ash attacks eve with sword"]);
-    // Indirect: the mortar reaches bo in the dark, and over the barrier where dee hides.
+    // Indirect: the mortar reaches bo in the dark, and over the barrier where dee hides, whose
+    // cover it fires over (MUR-R15).
     let mortar = "wield = [\"mortar\"]";
     let mut t = table(
         PLAIN,
@@ -729,7 +730,7 @@ fn mur_r15_melee_reaches_nearby_ranged_reaches_its_range_indirect_reaches_the_un
     t.cmds(&["end", "pass", "act cy"]);
     t.dice(&[3]).cmd("attack wall with mortar");
     t.dice(&[4]).cmd("take");
-    assert_eq!(health(&t, "dee"), 7); // 4 less 1 for cover
+    assert_eq!(health(&t, "dee"), 6); // the barrier's cover gives nothing against it
     t.assert_dice_used();
     t.assert_replays();
 }
@@ -856,10 +857,10 @@ fn mur_r19_the_reaction_comes_after_the_save_to_hit_and_before_damage_and_not_wh
     assert_eq!(
         t.log(),
         [
-            "ash is revealed (a)",
             "ash attacks bo with sword (unseen: no reaction)",
             "ash rolls damage: 4 = 4",
-            "bo takes 4 damage: health 6/10"
+            "bo takes 4 damage: health 6/10",
+            "ash is revealed (a)"
         ]
     );
     t.assert_dice_used();
@@ -904,7 +905,8 @@ fn mur_r21_in_a_counter_who_suffers_more_is_hit_first_and_a_tie_lands_together()
             "ash rolls damage: 4 = 4",
             "bo rolls damage: 5 = 5",
             "ash takes 5 damage: health 4/9",
-            "ash is incapacitated (critical damage)"
+            "ash is incapacitated (critical damage)",
+            "ash falls before its own blow lands: it deals nothing"
         ]
     );
     assert_eq!(health(&t, "bo"), 10);
@@ -975,8 +977,45 @@ fn mur_r23_hide_behind_a_nearby_character_who_agrees_and_may_react_itself() {
     assert_eq!(asked(&t), ("reaction".to_string(), Some("dee".to_string())));
     t.dice(&[15, 3]).cmd("dodge");
     assert_eq!((health(&t, "bo"), health(&t, "dee")), (10, 7));
-    // If the other refuses, the attack goes on against the hider (whose turn is spent).
+    // Hiding was bo's reaction, and dee's dodge its own: neither has a turn left, and once ash
+    // is done the round is over.
+    t.cmd("end");
+    assert_eq!(t.state().round, 2);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn mur_r23_a_hider_whose_stand_in_declines_keeps_its_reaction() {
+    let chars = [
+        who("ash", "pcs", "a", ""),
+        who("bo", "foes", "a", ""),
+        who("dee", "foes", "a", ""),
+    ];
     let mut t = table(PLAIN, &chars, &[]);
+    t.cmds(&["act ash", "attack bo", "decline", "hide-behind dee"]);
+    t.cmd("decline");
+    assert_eq!(t.log(), ["dee will not stand in for bo, who may still react"]);
+    // bo is asked again, and may dodge, counter or take it, but not hide a second time.
+    assert_eq!(asked(&t), ("reaction".to_string(), Some("bo".to_string())));
+    t.expect_rejection(FOES, "hide-behind dee", codes::NO_REACTION);
+    t.dice(&[3, 2]).cmd("counter");
+    assert_eq!((health(&t, "ash"), health(&t, "bo")), (8, 7));
+    assert_eq!(
+        t.log(),
+        [
+            "bo counters (its turn this round)",
+            "ash rolls damage: 3 = 3",
+            "bo rolls damage: 2 = 2",
+            "bo takes 3 damage: health 7/10",
+            "ash takes 2 damage: health 8/10"
+        ]
+    );
+    t.assert_dice_used();
+    t.assert_replays();
+
+    // fray 0.1.0's reading: asking spent bo's reaction, and a refusal leaves it the hit.
+    let mut t = table(&format!("{PLAIN}\ndeclined-hide-keeps-reaction = false"), &chars, &[]);
     t.cmds(&["act ash", "attack bo", "decline", "hide-behind dee"]);
     t.dice(&[3]).cmd("decline");
     assert_eq!((health(&t, "bo"), health(&t, "dee")), (7, 10));

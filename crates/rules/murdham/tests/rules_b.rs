@@ -1270,6 +1270,72 @@ fn mur_r48_a_damaged_item_that_fails_again_is_destroyed_and_robust_items_roll_1_
 }
 
 #[test]
+fn mur_h25_a_shield_that_gave_its_plus_1_makes_its_durability_roll_after_the_fight() {
+    // bo holds a sword and a shield (items 0 and 1), or two shields.
+    let fight = |bo: &str, options: &str| {
+        let toml = enc(
+            PCS_FIRST,
+            options,
+            &[
+                who("ash", "pcs", "a", "wield = [\"martial-hand\"]"),
+                who("bo", "foes", "a", bo),
+            ]
+            .concat(),
+        );
+        let mut t = Table::<Murdham>::load(&toml, &[], &[]);
+        t.cmds(&["act ash", "attack bo"]);
+        t
+    };
+    let sword_and_shield = "wield = [\"martial-hand\", \"shield\"]";
+    let rolls = |t: &Table<Murdham>| -> Vec<(String, Option<u8>)> {
+        durability(t).into_iter().map(|(w, i, _, _)| (w, i)).collect()
+    };
+    let ash_sword = || ("ash".to_string(), Some(0));
+    // bo dodges and fails: its shield gives its +1 against the hit, and is used.
+    let mut t = fight(sword_and_shield, "");
+    t.dice(&[15, 3]).cmd("dodge");
+    assert_eq!(damage(&t), [("bo".to_string(), 2)]);
+    t.dice(&[2, 3]).cmd("gm remove bo");
+    assert_eq!(rolls(&t), [ash_sword(), ("bo".to_string(), Some(1))]);
+    t.assert_dice_used();
+    t.assert_replays();
+    // bo takes the hit without reacting: the shield gives nothing, and makes no roll.
+    let mut t = fight(sword_and_shield, "");
+    t.dice(&[3]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 3)]);
+    t.dice(&[2]).cmd("gm remove bo");
+    assert_eq!(rolls(&t), [ash_sword()]);
+    t.assert_dice_used();
+    // bo dodges and passes: no hit, nothing used.
+    let mut t = fight(sword_and_shield, "");
+    t.dice(&[5]).cmd("dodge");
+    t.dice(&[2]).cmd("gm remove bo");
+    assert_eq!(rolls(&t), [ash_sword()]);
+    t.assert_dice_used();
+    // Two shields give +1 against every attack: both gave it, and both roll (a 1 damages the
+    // second).
+    let two = "wield = [\"shield\", \"shield\"]";
+    let mut t = fight(two, "");
+    t.dice(&[3]).cmd("take");
+    assert_eq!(damage(&t), [("bo".to_string(), 2)]);
+    t.dice(&[2, 2, 1]).cmd("gm remove bo");
+    assert_eq!(
+        rolls(&t),
+        [ash_sword(), ("bo".to_string(), Some(0)), ("bo".to_string(), Some(1))]
+    );
+    assert_eq!(worn(&t), [("bo".to_string(), "shield".to_string(), false)]);
+    assert!(ch(&t, "bo").items[1].damaged && !ch(&t, "bo").items[0].damaged);
+    t.assert_dice_used();
+    t.assert_replays();
+    // fray 0.1.0 counted only the first of two.
+    let mut t = fight(two, "both-shields-used = false");
+    t.dice(&[3]).cmd("take");
+    t.dice(&[2, 2]).cmd("gm remove bo");
+    assert_eq!(rolls(&t), [ash_sword(), ("bo".to_string(), Some(0))]);
+    t.assert_dice_used();
+}
+
+#[test]
 fn mur_r49_r51_an_improvised_weapon_is_already_damaged_and_breaks_when_its_die_shows_1() {
     let toml = enc(
         PCS_FIRST,

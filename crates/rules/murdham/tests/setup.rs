@@ -390,3 +390,57 @@ fn a_side_without_combatants_and_a_file_for_another_ruleset() {
         ["e.toml:1:11: error: this file is for ruleset 'thrum', not 'murdham'"]
     );
 }
+
+#[test]
+fn a_mistyped_item_power_zone_or_tag_gets_a_did_you_mean() {
+    let text = encounter("", "wield = [\"martial-hnd\"]\n", "");
+    one_problem(
+        &text,
+        "[\"martial-hnd\"]",
+        "unknown item 'martial-hnd' (did you mean 'martial-hand'?)",
+    );
+    let text = encounter(
+        "[power.chill]\nname = \"chill\"\ndamage = 4\n",
+        "powers = [\"chil\"]\n",
+        "",
+    );
+    one_problem(&text, "[\"chil\"]", "unknown power 'chil' (did you mean 'chill'?)");
+    let text = encounter("", "", "").replacen("at = \"road\"", "at = \"raod\"", 1);
+    one_problem(
+        &text,
+        "\"raod\"",
+        "unknown zone 'raod' (did you mean 'road'?); the zones are: yard, road, pond",
+    );
+    let text = encounter("", "", "").replacen("id = \"pond\"\n", "id = \"pond\"\ntags = [\"drak\"]\n", 1);
+    one_problem(
+        &text,
+        "\"drak\"",
+        "unknown zone tag 'drak' (did you mean 'dark'?): Murdham reads dark, concealment, barrier, hazard-N (N a die: 4, 6, 8, 10, 12, 20) and the tags of [penetration]",
+    );
+    // Nothing close: no guess.
+    let text = encounter("", "wield = [\"halberd\"]\n", "");
+    one_problem(&text, "[\"halberd\"]", "unknown item 'halberd'");
+}
+
+#[test]
+fn every_problem_of_the_files_shape_is_reported_at_once() {
+    // Two keys the tables have no place for, and a value of the wrong kind: all three, each at
+    // its place, not only the first.
+    let text = encounter("", "strenght = 9\n", "helmet = \"yes\"\n").replacen(
+        "id = \"pond\"\n",
+        "id = \"pond\"\nlinx = [\"road\"]\n",
+        1,
+    );
+    let mut got = problems(&text);
+    got.sort();
+    let mut want = [
+        format!("{}: error: unknown field `linx`", at(&text, "linx")),
+        format!("{}: error: unknown field `strenght`", at(&text, "strenght")),
+        format!("{}: error: invalid type: string \"yes\"", at(&text, "\"yes\"")),
+    ];
+    want.sort();
+    assert_eq!(got.len(), 3, "{got:#?}");
+    for (g, w) in got.iter().zip(&want) {
+        assert!(g.starts_with(w.as_str()), "{g} is not {w}");
+    }
+}
