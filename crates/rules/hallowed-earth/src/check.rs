@@ -8,6 +8,7 @@ use crate::data::{Hand, STAT_LIMIT, Weapon};
 use crate::options::Declaration;
 use crate::setup::{Cid, MAX_COMBATANTS};
 use crate::state::{Action, Cap, Conditions, Frame, Phase, State, Turn};
+use crate::text::counted;
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
 use fray_engine::{Reject, Seat};
@@ -185,7 +186,15 @@ pub fn move_path(s: &State, t: &Turn, to: Pos, scratch: &mut DiagonalScratch) ->
     match (r.cost_to(to), r.path_to(to)) {
         (Some(cost), _) if cost > left => Err(no(
             codes::TOO_FAR,
-            format!("{to} is {cost} squares away and {left} are left this round"),
+            format!(
+                "{to} is {} away and {} left this round",
+                counted(cost, "square", "squares"),
+                if left == 1 {
+                    "1 is".to_string()
+                } else {
+                    format!("{left} are")
+                }
+            ),
         )),
         (Some(cost), Some(path)) => Ok((path, cost)),
         _ => Err(no(
@@ -419,8 +428,10 @@ pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject
             return Err(no(
                 codes::OUT_OF_REACH,
                 format!(
-                    "{} is {d} squares away and the action reaches {reach}",
-                    s.ch(target).name
+                    "{} is {} away and the action reaches {}",
+                    s.ch(target).name,
+                    counted(d, "square", "squares"),
+                    counted(reach, "square", "squares")
                 ),
             ));
         }
@@ -456,7 +467,7 @@ pub fn may_react(s: &State, by: Cid) -> bool {
 
 /// Whether the creature whose turn it is may move at all now (HAL-R30: not the Dying after
 /// acting; not without movement left).
-fn move_allowed(s: &State, t: &Turn) -> Result<(), Reject> {
+pub fn move_allowed(s: &State, t: &Turn) -> Result<(), Reject> {
     let me = s.ch(t.who);
     if s.cap_now(t.who) == Cap::Dying && t.acted {
         return Err(no(

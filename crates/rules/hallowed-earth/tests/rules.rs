@@ -398,6 +398,14 @@ fn hal_r12_r13_the_seeds_ghoul_arrives_after_count_thirteen_and_acts_twice_next_
     // HAL-R12: the ghoul rolls its Base Initiative at once (d12 8) and declares.
     t.dice(&[8]).cmd("gm add ghoul ghoul foes 1,0");
     assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("declare", Some(3))));
+    assert_eq!(
+        t.log(),
+        [
+            "Ruling: gm add ghoul ghoul foes 1,0: ghoul joins foes at 1,0",
+            "ghoul: Stress 10, Wound Points 12",
+            "Base Initiative: ghoul 8 (d12 8)"
+        ]
+    );
     t.cmd("declare ghoul attack sentry with claws");
     // HAL-R13: 8 has passed: it does not act this round.
     assert!(
@@ -513,6 +521,10 @@ fn hal_h21_a_newcomer_that_arrives_unaware_neither_declares_nor_catches_up() {
     t.cmds(&["end"]);
     t.dice(&[8]).cmd("gm add ghoul ghoul foes 1,0");
     t.cmd("gm unaware ghoul");
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm unaware ghoul: ghoul is Surprised: it neither declares nor acts this round"]
+    );
     assert_eq!(
         t.game.pending().map(|p| p.kind),
         Some("turn"),
@@ -898,12 +910,21 @@ fn hal_r29_hal_r43_the_incapacitated_crawl_a_yard_and_pay_a_wound_point_to_act()
     t.type_as(PCS, "declare ash attack bo");
     t.type_as(FOES, "declare bo move");
     // A crawl of 1 yard a turn.
-    t.expect_rejection(PCS, "move 0,2", codes::TOO_FAR);
+    let r = t.expect_rejection(PCS, "move 0,2", codes::TOO_FAR);
+    // One square, one Wound Point: counts of one read in the singular.
+    assert_eq!(r.reason, "0,2 is 2 squares away and 1 is left this round");
     t.cmd("move 0,1");
+    assert_eq!(t.log(), ["ash moves to 0,1 (1 square)"]);
     t.expect_rejection(PCS, "move 0,2", codes::CANNOT_MOVE);
     // Acting costs 1 Wound Point even with Stress left (HAL-R43), as an untyped wound.
     t.dice(&[2]).cmd("act");
     assert_eq!((wp(&t, "ash"), stress(&t, "ash")), (-1, 10));
+    assert!(
+        t.log()
+            .contains(&"ash pays 1 Wound Point for acting hurt: Stress 10/10, Wound Points -1/12 [Dying]".to_string()),
+        "{:?}",
+        t.log()
+    );
     let w = &t.state().ch(0).wounds;
     assert_eq!((w[0].kind.as_str(), w[0].amount), ("untyped", 1));
     t.assert_dice_used();
@@ -1424,12 +1445,36 @@ fn hal_h16_a_declaration_binds_its_target_is_gone_and_the_fallen_may_still_act()
     };
     let mut t = start(&toml);
     t.cmd("gm remove cy"); // during cy's own turn: it ends
+    // The lost action is said when bo's count comes.
+    assert!(
+        t.log()
+            .contains(&"bo's turn: attack cy with sword; its attack on cy is lost: cy was taken out of the fight (it may still move)".to_string()),
+        "{:?}",
+        t.log()
+    );
     let r = t.expect_rejection(FOES, "act", codes::BAD_TARGET);
     assert!(r.reason.contains("gone"), "{}", r.reason);
     t.expect_rejection(FOES, "act ash", codes::BAD_TARGET);
     // With `retarget`, another target in reach.
+    // A target killed on an earlier count is gone too.
+    let mut t = start(&toml);
+    t.cmd("gm set cy wp =-12");
+    t.cmd("end"); // killed on its own count, cy still ends its turn (HAL-R10)
+    assert!(
+        t.log().contains(
+            &"bo's turn: attack cy with sword; its attack on cy is lost: cy is dead (it may still move)".to_string()
+        ),
+        "{:?}",
+        t.log()
+    );
     let mut t = start(&toml.replace("[options]\n", "[options]\nretarget = true\n"));
     t.cmd("gm remove cy");
+    assert!(
+        t.log()
+            .contains(&"bo's turn: attack cy with sword; cy was taken out of the fight: `act <target>` aims its attack on cy at another creature in reach, else it is lost".to_string()),
+        "{:?}",
+        t.log()
+    );
     assert!(t.legal().contains(&"act ash".to_string()), "{:?}", t.legal());
     t.dice(&[2]).cmd("act ash");
     // Dropped to Incapacitated before its count: it may still act, for 1 Wound Point...
@@ -1502,32 +1547,72 @@ fn gm_rulings_set_gauges_move_add_remove_and_end() {
     let mut t = duel_z("", "", "", [1, 9]);
     t.expect_rejection(PCS, "gm set bo stress -3", Reject::GM_ONLY);
     t.cmd("gm set bo stress -3");
-    assert_eq!(t.log(), ["Ruling: gm set bo stress -3"]);
+    // Every ruling says what it did.
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm set bo stress -3: bo now has Stress 7/10, Wound Points 12/12"]
+    );
     assert_eq!(stress(&t, "bo"), 7);
     t.expect_rejection(Seat::GM, "gm set bo stress +9", codes::BAD_RULING); // above its maximum
     t.expect_rejection(Seat::GM, "gm set bo wp +1", codes::BAD_RULING);
     t.cmd("gm set bo mana =4");
+    assert_eq!(t.log(), ["Ruling: gm set bo mana =4: bo now has 4 Mana"]);
     t.expect_rejection(Seat::GM, "gm move bo 0,0", codes::BAD_RULING); // ash stands there
     t.cmd("gm move bo 2,0");
+    assert_eq!(t.log(), ["Ruling: gm move bo 2,0: bo is placed at 2,0"]);
     assert_eq!(t.state().ch(1).at.to_string(), "2,0");
     t.expect_rejection(Seat::GM, "gm add bo2 nothing foes 5,4", codes::BAD_RULING);
     t.expect_rejection(Seat::GM, "gm add ash bo foes 5,4", codes::BAD_RULING);
     t.expect_rejection(Seat::GM, "gm obvious nobody", Reject::UNKNOWN_COMMAND);
     t.cmd("gm obvious bo");
     assert!(has(&t, "bo", Conditions::HOPELESS));
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm obvious bo: the outcome is now obvious to bo: its morale checks fail"]
+    );
     t.cmd("gm obvious bo"); // typed again: no longer obvious
     assert!(!has(&t, "bo", Conditions::HOPELESS));
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm obvious bo: the outcome is no longer obvious to bo"]
+    );
     t.cmd("gm blind ash");
     assert!(has(&t, "ash", Conditions::BLINDED));
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm blind ash: ash is Blinded: -4 to its attack rolls"]
+    );
     t.cmd("gm blind ash");
     assert!(!has(&t, "ash", Conditions::BLINDED));
+    assert_eq!(t.log(), ["Ruling: gm blind ash: ash is no longer Blinded"]);
+    // A gauge ruling names the state it leaves: Dying, then dead.
+    t.cmd("gm set ash wp -20");
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm set ash wp -20: ash now has Stress 10/10, Wound Points -8/12 [Dying]"]
+    );
+    t.cmd("gm set ash wp =3");
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm set ash wp =3: ash now has Stress 10/10, Wound Points 3/12"]
+    );
+
     t.cmd("gm remove zed");
     assert!(has(&t, "zed", Conditions::REMOVED));
+    assert_eq!(t.log(), ["Ruling: gm remove zed: zed is taken out of the fight"]);
     t.expect_rejection(Seat::GM, "gm remove zed", codes::BAD_RULING);
     t.cmd("gm end foes");
     assert_eq!(
         t.game.outcome().map(|o| (o.winner, o.reason)),
         Some((Some(1), "gm-ended".into()))
+    );
+    assert_eq!(t.log(), ["Ruling: gm end foes: the combat ends, foes win (gm-ended)"]);
+    t.assert_replays();
+    let mut t = duel_z("", "", "", [1, 9]);
+    t.cmd("gm set ash wp =-12");
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm set ash wp =-12: ash now has Stress 10/10, Wound Points -12/12 [dead]"]
     );
     t.assert_replays();
 }
