@@ -191,6 +191,9 @@ pub struct Options {
     pub morale_ties_pass: bool,
     /// What a failed morale check does (HAL-H13).
     pub morale_failure: MoraleFailure,
+    /// The 3d6 of a monster to which the outcome is obvious is rolled (and ignored) all the
+    /// same; off, none is drawn (HAL-R22). A compatibility option: fray 0.1.0 rolled it.
+    pub morale_roll_when_obvious: bool,
     /// Player characters check morale too (HAL-H22).
     pub pc_morale: bool,
     /// The order of the end-of-round steps (HAL-H26).
@@ -259,6 +262,7 @@ impl Default for Options {
             damage_ends_stabilized: true,
             morale_ties_pass: true,
             morale_failure: MoraleFailure::Flee,
+            morale_roll_when_obvious: false,
             pc_morale: false,
             end_of_round: EndOfRound::DyingThenMorale,
             agility_loss_rerolls_initiative: false,
@@ -402,6 +406,7 @@ impl Options {
                     damage_ends_stabilized: false,
                     morale_ties_pass: false,
                     morale_failure: MoraleFailure::Surrender,
+                    morale_roll_when_obvious: true,
                     pc_morale: true,
                     end_of_round: EndOfRound::MoraleThenDying,
                     ..d()

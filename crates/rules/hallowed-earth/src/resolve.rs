@@ -804,7 +804,6 @@ pub fn end_check(s: &State) -> Option<Option<u8>> {
 /// monsters check morale (HAL-R19..R22), in the order of `end-of-round`; then the next round.
 fn end_of_round(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
     let round = cx.s.round;
-    cx.emit(Event::RoundEnded { round });
     match cx.s.options.end_of_round {
         EndOfRound::DyingThenMorale => {
             bleed(cx);
@@ -815,6 +814,8 @@ fn end_of_round(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
             bleed(cx);
         }
     }
+    // The round is over once its end-of-round steps are (its log line comes after them).
+    cx.emit(Event::RoundEnded { round });
     if let Some(winner) = end_check(&cx.s) {
         cx.emit(Event::Ended { winner });
     } else {
@@ -883,19 +884,26 @@ fn morale(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
         checks.push((c, bonus, tn, ch.has(Conditions::HOPELESS), ch.name.clone()));
     }
     for (who, bonus, tn, hopeless, name) in checks {
-        let r = dice(cx, 3, 6, &format!("{name}'s morale"))? as u16;
-        let total = r as i16 + bonus;
-        let o = &cx.s.options;
-        // HAL-R22: an obvious outcome fails.
-        let success = !hopeless && (total > tn || (total == tn && o.morale_ties_pass));
-        cx.emit(Event::Checked {
-            who,
-            kind: CheckKind::Morale,
-            roll: r,
-            total,
-            tn,
-            success,
-        });
+        // HAL-R22: a monster to which the outcome is obvious fails, and no 3d6 is drawn for it
+        // (`morale-roll-when-obvious` draws it anyway, as fray 0.1.0 did, and ignores it).
+        let success = if hopeless && !cx.s.options.morale_roll_when_obvious {
+            cx.emit(Event::MoraleObvious { who });
+            false
+        } else {
+            let r = dice(cx, 3, 6, &format!("{name}'s morale"))? as u16;
+            let total = r as i16 + bonus;
+            let o = &cx.s.options;
+            let success = !hopeless && (total > tn || (total == tn && o.morale_ties_pass));
+            cx.emit(Event::Checked {
+                who,
+                kind: CheckKind::Morale,
+                roll: r,
+                total,
+                tn,
+                success,
+            });
+            success
+        };
         if !success {
             match cx.s.options.morale_failure {
                 MoraleFailure::Flee => cx.emit(Event::Broke { who }),

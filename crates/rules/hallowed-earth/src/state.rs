@@ -527,6 +527,8 @@ pub enum Event {
     ItemUsed { who: Cid, item: u8 },
     /// A weapon thrown away.
     Thrown { who: Cid, weapon: u8 },
+    /// A monster's morale check fails without a roll: the outcome is obvious to it (HAL-R22).
+    MoraleObvious { who: Cid },
     /// A monster breaks (HAL-H13), or a creature chose to run.
     Broke { who: Cid },
     /// It left the battlefield.
@@ -535,7 +537,7 @@ pub enum Event {
     Surrendered { who: Cid },
     /// The turn is over.
     TurnEnded { act: u16 },
-    /// The round is over (HAL-R26's end-of-round steps follow).
+    /// The round is over, its end-of-round steps (HAL-H26) done.
     RoundEnded { round: u32 },
     /// A GM ruling.
     Ruled(Ruling),
@@ -836,7 +838,7 @@ pub fn apply(s: &mut State, e: &Event) {
             table,
             entry,
         } => injure(s, *who, table, *entry, *main, loss),
-        Event::Checked { .. } => {}
+        Event::Checked { .. } | Event::MoraleObvious { .. } => {}
         Event::Intimidated { target, result } => {
             let c = &mut s.chars[usize::from(*target)];
             c.intimidated = Some(c.intimidated.map_or(*result, |r| r.max(*result)));

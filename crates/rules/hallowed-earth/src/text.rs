@@ -351,6 +351,10 @@ impl TextRuleset for HallowedEarth {
                     if *success { "success" } else { "failure" }
                 ),
             },
+            Event::MoraleObvious { who } => format!(
+                "{}'s morale: the outcome is obvious to it, so it breaks without a roll",
+                name(who)
+            ),
             Event::Stabilized { who } => format!("{} is Stabilized", name(who)),
             Event::Spent { who, mana, stress } => format!("{} spends {mana} Mana and {stress} Stress", name(who)),
             Event::Restored { who, stress } => format!(

@@ -757,8 +757,34 @@ fn hal_r19_r21_r22_intimidation_is_opposed_and_an_obvious_outcome_fails() {
     t.type_as(PCS, "declare b move");
     t.type_as(FOES, "declare gob move");
     t.cmds(&["end", "end"]);
-    // 3d6 18 + 4 + 9 = 31 would pass TN 13, but the outcome is obvious: it fails.
+    // gob is outnumbered and checks, but the outcome is obvious to it: it fails, and no 3d6
+    // is drawn (a table rolling its own dice is asked for none).
+    t.cmd("end");
+    t.assert_dice_used();
+    assert!(t.last.iter().any(|e| matches!(e, Event::MoraleObvious { who: 2 })));
+    assert!(!t.last.iter().any(|e| matches!(e, Event::Checked { .. })));
+    assert!(has(&t, "gob", Conditions::FLEEING));
+    assert!(
+        t.log()
+            .contains(&"gob's morale: the outcome is obvious to it, so it breaks without a roll".to_string()),
+        "{:?}",
+        t.log()
+    );
+    t.assert_replays();
+    // `morale-roll-when-obvious` (fray 0.1.0): the 3d6 is drawn all the same; 18 + 4 + 9 = 31
+    // would pass TN 13, but the check fails.
+    let mut t = Table::<HallowedEarth>::load(
+        &toml.replace("[options]\n", "[options]\nmorale-roll-when-obvious = true\n"),
+        &[],
+        &[1, 2, 3],
+    );
+    t.cmd("gm obvious gob");
+    t.type_as(PCS, "declare a move");
+    t.type_as(PCS, "declare b move");
+    t.type_as(FOES, "declare gob move");
+    t.cmds(&["end", "end"]);
     t.dice(&[6, 6, 6]).cmd("end");
+    t.assert_dice_used();
     assert!(t.last.iter().any(|e| matches!(
         e,
         Event::Checked {
@@ -767,6 +793,7 @@ fn hal_r19_r21_r22_intimidation_is_opposed_and_an_obvious_outcome_fails() {
             ..
         }
     )));
+    assert!(has(&t, "gob", Conditions::FLEEING));
 }
 
 #[test]
@@ -1523,22 +1550,29 @@ fn hal_h26_the_dying_bleed_before_morale_so_the_counts_see_that_rounds_deaths() 
         t.type_as(FOES, "declare imp move");
         t.cmds(&["end", "end", "end"]);
         t.dice(&[6, 6, 6]).cmd("end");
+        // The end of the round is logged after its steps.
         let order: Vec<&str> = t
             .last
             .iter()
             .filter_map(|e| match e {
                 Event::Damaged { .. } => Some("bleed"),
                 Event::Checked { .. } => Some("morale"),
+                Event::RoundEnded { .. } => Some("end"),
+                Event::RoundStarted { .. } => Some("next"),
                 _ => None,
             })
             .collect();
         let want = if dying_first {
-            ["bleed", "morale"]
+            ["bleed", "morale", "end", "next"]
         } else {
-            ["morale", "bleed"]
+            ["morale", "bleed", "end", "next"]
         };
         assert_eq!(order, want, "{options}");
         assert!(has(&t, "imp", Conditions::DEAD));
+        let log = t.log();
+        let morale = log.iter().position(|l| l.starts_with("orc's morale"));
+        let end = log.iter().position(|l| l == "End of round 1");
+        assert!(morale.is_some() && morale < end, "{log:?}");
     }
 }
 
