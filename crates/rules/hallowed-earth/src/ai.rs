@@ -112,7 +112,11 @@ impl Heuristic {
             let dist = s.distance(who, f);
             // A damage spell paid from Mana alone at a foe beyond melee reach.
             let spell = |a: &Action| match *a {
-                Action::Cast { spell, target } if target == f => st
+                Action::Cast {
+                    spell,
+                    target,
+                    stress: None,
+                } if target == f => st
                     .spells
                     .get(usize::from(spell))
                     .is_some_and(|sp| sp.damage.is_some() && sp.mana <= me.mana && s.options.squares(sp.range) >= dist),

@@ -279,13 +279,35 @@ pub fn action_ok(s: &State, who: Cid, action: &Action) -> Result<(), Reject> {
             }
             target(t, true)
         }
-        Action::Cast { spell, target: t } => {
+        Action::Cast {
+            spell,
+            target: t,
+            stress,
+        } => {
             let Some(sp) = st.spells.get(usize::from(spell)) else {
                 return Err(no(codes::BAD_TARGET, format!("{} has no spell #{spell}", me.name)));
             };
             speech()?;
-            // HAL-R26: Stress pays what Mana cannot.
-            if me.mana + me.stress < sp.mana {
+            // HAL-R26: Stress may pay in place of Mana, 1:1, as the caster chose.
+            if let Some(paid) = stress {
+                let mana = sp.mana - paid;
+                let refuse = |why: String| Err(no(codes::SPENT, format!("{} costs {}: {why}", sp.name, sp.mana)));
+                if !(0..=sp.mana).contains(&paid) {
+                    return refuse(format!("{paid} Stress is not a part of it"));
+                }
+                if mana > me.mana {
+                    return refuse(format!(
+                        "{} has {} Mana, not the {mana} to pay in Mana",
+                        me.name, me.mana
+                    ));
+                }
+                if paid > me.stress {
+                    return refuse(format!(
+                        "{} has {} Stress, not the {paid} to pay in Stress",
+                        me.name, me.stress
+                    ));
+                }
+            } else if me.mana + me.stress < sp.mana {
                 return Err(no(
                     codes::SPENT,
                     format!(
@@ -657,7 +679,12 @@ pub fn declarable(s: &State, who: Cid, out: &mut Vec<Action>) {
     push(Action::FullDefense);
     for sp in 0..st.spells.len() as u8 {
         for t in all() {
-            push(Action::Cast { spell: sp, target: t });
+            // HAL-R26: listed with the default split (Mana first); `pay ...` chooses another.
+            push(Action::Cast {
+                spell: sp,
+                target: t,
+                stress: None,
+            });
         }
     }
     for it in 0..st.items.len() as u8 {

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! declare <who> attack <target> [with <weapon>]      declare <who> full-defense
-//! declare <who> defensive [<target>] [with <weapon>] declare <who> cast <spell> <target>
+//! declare <who> defensive [<target>] [with <weapon>] declare <who> cast <spell> <target> [pay mana <M> stress <S>]
 //! declare <who> use <item> [<target>]                declare <who> throw <weapon> <target>
 //! declare <who> heal <target>                        declare <who> intimidate <target>
 //! declare <who> move                                 declare <who> flee
@@ -148,6 +148,44 @@ fn named(list: impl Iterator<Item = String>, word: &str, what: &str, who: &str) 
         })
 }
 
+/// Reads the words after `pay` (`mana M stress S`, either order, or one of the two) into the
+/// Stress part of a spell's cost (HAL-R26); the parts must add up to the cost.
+fn split(words: &[&str], spell: &str, cost: i16) -> Result<i16, Reject> {
+    let usage = || {
+        Reject::unreadable(format!(
+            "pay mana <M> stress <S>: the parts of {spell}'s cost of {cost}, in Mana and in Stress (either may be left out)"
+        ))
+    };
+    let (mut mana, mut stress) = (None, None);
+    for pair in words.chunks(2) {
+        let [what, n] = pair else { return Err(usage()) };
+        let n: i16 = n.parse().ok().filter(|n| (0..=999).contains(n)).ok_or_else(usage)?;
+        let slot = match *what {
+            "mana" => &mut mana,
+            "stress" => &mut stress,
+            _ => return Err(usage()),
+        };
+        if slot.replace(n).is_some() {
+            return Err(usage());
+        }
+    }
+    let paid = match (mana, stress) {
+        (None, None) => return Err(usage()),
+        (Some(m), Some(s)) if m + s != cost => {
+            return Err(Reject::unreadable(format!(
+                "{spell} costs {cost}: mana {m} and stress {s} make {}",
+                m + s
+            )));
+        }
+        (_, Some(s)) => s,
+        (Some(m), None) => cost - m,
+    };
+    if !(0..=cost).contains(&paid) {
+        return Err(Reject::unreadable(format!("{spell} costs {cost}: that pays more")));
+    }
+    Ok(paid)
+}
+
 /// Reads a declaration's action words (after `declare <who>`).
 fn action(s: &State, who: Cid, words: &[&str]) -> Result<Action, Reject> {
     let w = Words(s);
@@ -187,10 +225,18 @@ fn action(s: &State, who: Cid, words: &[&str]) -> Result<Action, Reject> {
             weapon: weapon(x)?,
         },
         ["full-defense"] => Action::FullDefense,
-        ["cast", sp, t] => Action::Cast {
-            spell: named(st.spells.iter().map(|x| x.name.clone()), sp, "spell", name)?,
-            target: w.who(t)?,
-        },
+        ["cast", sp, t, rest @ ..] if rest.is_empty() || rest[0] == "pay" => {
+            let spell = named(st.spells.iter().map(|x| x.name.clone()), sp, "spell", name)?;
+            let cost = st.spells[usize::from(spell)].mana;
+            Action::Cast {
+                spell,
+                target: w.who(t)?,
+                stress: match rest {
+                    [] => None,
+                    [_, pay @ ..] => Some(split(pay, &st.spells[usize::from(spell)].name, cost)?),
+                },
+            }
+        }
         ["use", it] => Action::Use {
             item: named(st.items.iter().map(|x| x.name.clone()), it, "item", name)?,
             target: who,
@@ -210,7 +256,7 @@ fn action(s: &State, who: Cid, words: &[&str]) -> Result<Action, Reject> {
         _ => {
             return Err(Reject::unreadable(
                 "declare <who> followed by: attack <target> [with <weapon>], defensive [<target>] [with <weapon>], \
-                 full-defense, cast <spell> <target>, use <item> [<target>], throw <weapon> <target>, heal <target>, \
+                 full-defense, cast <spell> <target> [pay mana <M> stress <S>], use <item> [<target>], throw <weapon> <target>, heal <target>, \
                  intimidate <target>, move or flee",
             ));
         }
@@ -288,11 +334,16 @@ pub fn format_action(s: &State, who: Cid, a: &Action) -> String {
             None => "defensive".into(),
         },
         Action::FullDefense => "full-defense".into(),
-        Action::Cast { spell, target } => {
-            let sp = stats
-                .and_then(|st| st.spells.get(usize::from(spell)))
-                .map_or_else(|| format!("#{spell}"), |x| x.name.clone());
-            format!("cast {sp} {}", id(target))
+        Action::Cast { spell, target, stress } => {
+            let sp = stats.and_then(|st| st.spells.get(usize::from(spell)));
+            let name = sp.map_or_else(|| format!("#{spell}"), |x| x.name.clone());
+            match (stress, sp) {
+                (None, _) => format!("cast {name} {}", id(target)),
+                (Some(paid), Some(sp)) => {
+                    format!("cast {name} {} pay mana {} stress {paid}", id(target), sp.mana - paid)
+                }
+                (Some(paid), None) => format!("cast {name} {} pay stress {paid}", id(target)),
+            }
         }
         Action::Use { item, target } => {
             let it = stats

@@ -231,11 +231,15 @@ fn perform(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), EngineError>
             cx.emit(Event::Thrown { who, weapon });
             strike(cx, who, target, weapon, false, true)?
         }
-        Action::Cast { spell, target } => {
+        Action::Cast { spell, target, stress } => {
             let sp = s.stats(who).spells[usize::from(spell)].clone();
             let c = s.ch(who);
-            // HAL-R26: Mana first, Stress for the rest, 1:1.
-            let mana = sp.mana.min(c.mana);
+            // HAL-R26: the caster's split of Stress and Mana, 1:1; by default Mana first, Stress
+            // for the rest.
+            let mana = match stress {
+                Some(paid) => sp.mana - paid,
+                None => sp.mana.min(c.mana),
+            };
             cx.emit(Event::Spent {
                 who,
                 mana,

@@ -36,8 +36,15 @@ pub enum Action {
     Defensive { target: Option<Cid>, weapon: u8 },
     /// Full defence (−1): +4 Defense, Reposte when attacked, half speed (HAL-R14).
     FullDefense,
-    /// Cast a spell (+ spell speed).
-    Cast { spell: u8, target: Cid },
+    /// Cast a spell (+ spell speed). `stress` is the part of its Mana cost paid in Stress, the
+    /// rest in Mana, as the caster chose when declaring (HAL-R26); `None`: Mana first, Stress
+    /// for what Mana cannot pay.
+    Cast {
+        spell: u8,
+        target: Cid,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stress: Option<i16>,
+    },
     /// Use a consumable (+6 unless stated).
     Use { item: u8, target: Cid },
     /// Throw a weapon (+2 unless stated).
@@ -75,7 +82,11 @@ impl Action {
                 target: Some(t),
                 weapon,
             },
-            Action::Cast { spell, .. } => Action::Cast { spell, target: t },
+            Action::Cast { spell, stress, .. } => Action::Cast {
+                spell,
+                target: t,
+                stress,
+            },
             Action::Use { item, .. } => Action::Use { item, target: t },
             Action::Throw { weapon, .. } => Action::Throw { weapon, target: t },
             Action::Heal { .. } => Action::Heal { target: t },

@@ -931,6 +931,47 @@ fn hal_r26_a_spell_is_paid_in_mana_and_then_stress() {
 }
 
 #[test]
+fn hal_r26_the_caster_chooses_how_much_stress_pays_in_place_of_mana() {
+    // ash: 2 Mana, 10 Stress; the bolt costs 5.
+    let caster = "mana = 2\ncasting = 2\nspells = [{ name = \"bolt\", tn = 12, mana = 5, damage = \"1d6\" }]";
+    let mut t = duel("", caster, "", [5, 9]);
+    // A split the caster cannot pay is refused, naming what is short.
+    let r = t.expect_rejection(PCS, "declare ash cast bolt bo pay mana 3 stress 2", codes::SPENT);
+    assert_eq!(r.reason, "bolt costs 5: ash has 2 Mana, not the 3 to pay in Mana");
+    let r = t.expect_rejection(
+        PCS,
+        "declare ash cast bolt bo pay mana 1 stress 3",
+        Reject::UNKNOWN_COMMAND,
+    );
+    assert_eq!(r.reason, "bolt costs 5: mana 1 and stress 3 make 4");
+    // The caster keeps a Mana point: 1 Mana and 4 Stress (`pay stress 4` says the same).
+    assert_eq!(
+        t.parse("declare ash cast bolt bo pay stress 4"),
+        t.parse("declare ash cast bolt bo pay mana 1 stress 4")
+    );
+    t.type_as(PCS, "declare ash cast bolt bo pay mana 1 stress 4");
+    assert!(
+        t.log()
+            .contains(&"ash declares: cast bolt bo pay mana 1 stress 4".to_string()),
+        "{:?}",
+        t.log()
+    );
+    t.type_as(FOES, "declare bo move");
+    t.dice(&[12, 4]).cmd("act");
+    assert!(
+        t.last
+            .iter()
+            .any(|e| matches!(e, Event::Spent { mana: 1, stress: 4, .. }))
+    );
+    assert_eq!((t.state().ch(0).mana, stress(&t, "ash")), (1, 6));
+    t.assert_replays();
+    // Not enough Stress for its part: refused too.
+    let mut t = duel("", &format!("{caster}\nstress = 3"), "", [5, 9]);
+    let r = t.expect_rejection(PCS, "declare ash cast bolt bo pay mana 0 stress 5", codes::SPENT);
+    assert_eq!(r.reason, "bolt costs 5: ash has 3 Stress, not the 5 to pay in Stress");
+}
+
+#[test]
 fn hal_r29_hal_r43_the_incapacitated_crawl_a_yard_and_pay_a_wound_point_to_act() {
     let mut t = duel_z("", "", "", [5, 9]);
     t.cmd("gm set ash wp =0");
