@@ -33,12 +33,19 @@ pub struct Heuristic {
 impl Policy<HallowedEarth> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, HallowedEarth>, _: &mut Prng) -> Option<Command> {
         self.legal.clear();
-        d.legal(&mut self.legal);
         let view = d.view();
         let s: &State = &view;
-        if self.legal.iter().any(|c| matches!(c, Command::Declare { .. })) {
-            return Some(self.declare(s));
+        // A declaration: only the creature due by default is considered (the seat may declare
+        // its others first, but listing them all would cost time for nothing).
+        if d.pending().kind == "declare"
+            && let Some(who) = check::default_declarer(s, d.seat())
+        {
+            check::declarations(s, d.seat(), who, &mut self.legal);
+            if !self.legal.is_empty() {
+                return Some(self.declare(s));
+            }
         }
+        d.legal(&mut self.legal);
         if let Some(t) = s.turn.filter(|_| s.frames.is_empty()) {
             return Some(self.turn(s, t.who));
         }

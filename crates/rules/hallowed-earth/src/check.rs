@@ -91,6 +91,69 @@ pub fn next_declarer(s: &State) -> Option<Cid> {
     declaration_order(s).into_iter().find(|&c| due(s, c))
 }
 
+/// Whether the one-at-a-time declaration step is under way (not the secret method, nor a
+/// newcomer's declaration in the middle of a round).
+fn one_at_a_time(s: &State) -> bool {
+    s.phase == Phase::Declaring && s.options.declaration != Declaration::Secret
+}
+
+/// The creatures `seat` may declare for now, the one due by default first (HAL-R11; the order
+/// within a seat is fray's own reading, `seat-picks-declaration-order`). In the secret method,
+/// and for newcomers in the middle of a round, a seat declares its creatures still to declare in
+/// any order; by default they come in encounter order. In the one-at-a-time methods the
+/// method's order between creatures is the rule itself, so a seat may reorder only the run of
+/// its own creatures that comes next in that order: nobody else declares between them, so each
+/// declaration is still seen by everyone who declares after it. With the option off, only the
+/// creature due by default.
+pub fn declarers(s: &State, seat: Seat, out: &mut Vec<Cid>) {
+    let any = s.options.seat_picks_declaration_order;
+    if one_at_a_time(s) {
+        let order = declaration_order(s);
+        let mut due_ones = order.into_iter().filter(|&c| due(s, c));
+        match due_ones.next() {
+            Some(first) if s.seat_of(first) == seat => {
+                out.push(first);
+                if any {
+                    out.extend(due_ones.take_while(|&c| s.seat_of(c) == seat));
+                }
+            }
+            _ => {}
+        }
+    } else {
+        let mine = s.ids().filter(|&c| due(s, c) && s.seat_of(c) == seat);
+        if any {
+            out.extend(mine);
+        } else {
+            out.extend(mine.take(1));
+        }
+    }
+}
+
+/// The creature `seat` declares for by default now (the first of [`declarers`]).
+pub fn default_declarer(s: &State, seat: Seat) -> Option<Cid> {
+    if one_at_a_time(s) {
+        next_declarer(s).filter(|&c| s.seat_of(c) == seat)
+    } else {
+        s.ids().find(|&c| due(s, c) && s.seat_of(c) == seat)
+    }
+}
+
+/// Whether `seat` may declare for `who` now (see [`declarers`]), without listing them all.
+fn may_declare(s: &State, seat: Seat, who: Cid) -> bool {
+    if !due(s, who) || s.seat_of(who) != seat {
+        return false;
+    }
+    if s.options.seat_picks_declaration_order && !one_at_a_time(s) {
+        return true;
+    }
+    if !one_at_a_time(s) {
+        return default_declarer(s, seat) == Some(who);
+    }
+    let mut out = Vec::new();
+    declarers(s, seat, &mut out);
+    out.contains(&who)
+}
+
 /// Whether a weapon is in hand: not thrown away, its arm not injured (HAL-R40).
 pub fn weapon_ready(s: &State, c: Cid, w: u8) -> Result<&Weapon, Reject> {
     let ch = s.ch(c);
@@ -575,17 +638,26 @@ fn declare(s: &State, seat: Seat, who: Cid, action: &Action) -> Result<(), Rejec
     if s.turn.is_some() && s.phase == Phase::Declaring {
         return Err(no(codes::NOT_NOW, "a turn is under way"));
     }
-    // The secret method: each seat declares for its creatures in encounter order.
-    let next = next_declarer(s).or_else(|| s.ids().find(|&c| due(s, c) && s.seat_of(c) == seat));
-    if let Some(next) = next
-        && next != who
-    {
-        return Err(no(
-            codes::NOT_YOUR_CREATURE,
-            format!("it is {}'s turn to declare", s.ch(next).name),
-        ));
+    if !may_declare(s, seat, who) {
+        return Err(no(codes::NOT_YOUR_CREATURE, not_yet(s, seat)));
     }
     action_ok(s, who, action)
+}
+
+/// Why a creature of `seat` may not declare yet: whose declaration is due.
+fn not_yet(s: &State, seat: Seat) -> String {
+    let mut mine = Vec::new();
+    declarers(s, seat, &mut mine);
+    let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_str()).collect();
+    match (next_declarer(s), names.as_slice()) {
+        (_, [one]) => format!("it is {one}'s turn to declare"),
+        (_, [first, rest @ ..]) if !rest.is_empty() => format!(
+            "it is {first}'s turn to declare, or this seat's {} first",
+            rest.join(" or ")
+        ),
+        (Some(next), _) => format!("it is {}'s turn to declare", s.ch(next).name),
+        (None, _) => "this seat has no declaration due".into(),
+    }
 }
 
 fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
@@ -707,6 +779,24 @@ pub fn declarable(s: &State, who: Cid, out: &mut Vec<Action>) {
     push(Action::Flee);
 }
 
+/// Whether the pending decision is a declaration (no frame is open).
+fn declaring_now(s: &State) -> bool {
+    next_declarer(s).is_some()
+        || (s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret && s.ids().any(|c| due(s, c)))
+}
+
+/// Appends every declaration `seat` may make for `who` now, in a fixed order (what [`legal`]
+/// lists for that creature; the AI lists only the creature due by default).
+pub fn declarations(s: &State, seat: Seat, who: Cid, out: &mut Vec<Command>) {
+    let mut actions = Vec::new();
+    declarable(s, who, &mut actions);
+    let start = out.len();
+    out.extend(actions.into_iter().map(|action| Command::Declare { who, action }));
+    let mut listed = out.split_off(start);
+    listed.retain(|c| check(s, seat, c).is_ok());
+    out.extend(listed);
+}
+
 /// Every legal answer of `seat` to the pending decision.
 pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
     let start = out.len();
@@ -718,14 +808,15 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
             }
             Frame::InjuryType { types, .. } => out.extend(types.iter().cloned().map(Command::Injury)),
         }
-    } else if let Some(who) = next_declarer(s).or_else(|| {
-        (s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret)
-            .then(|| s.ids().find(|&c| due(s, c) && s.seat_of(c) == seat))
-            .flatten()
-    }) {
-        let mut actions = Vec::new();
-        declarable(s, who, &mut actions);
-        out.extend(actions.into_iter().map(|action| Command::Declare { who, action }));
+    } else if declaring_now(s) {
+        // HAL-R11: the declarations of every creature the seat may declare for now, the one
+        // due by default first.
+        let mut who = Vec::new();
+        declarers(s, seat, &mut who);
+        for c in who {
+            declarations(s, seat, c, out);
+        }
+        return;
     } else if let Some(t) = &s.turn {
         out.push(Command::Act(None));
         if s.options.retarget {

@@ -4,7 +4,8 @@
 
 /// The command does not fit the decision asked for now.
 pub const NOT_NOW: &str = "not-now";
-/// The creature is not one this seat declares for, or not the one whose declaration is due.
+/// The creature is not one this seat declares for, or another creature's declaration is due
+/// first (the one-at-a-time order between seats, HAL-R11).
 pub const NOT_YOUR_CREATURE: &str = "not-your-creature";
 /// The creature has declared this round already.
 pub const ALREADY_DECLARED: &str = "already-declared";

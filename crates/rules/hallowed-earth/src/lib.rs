@@ -101,6 +101,8 @@ impl Ruleset for HallowedEarth {
         if version == "0.1.0" {
             // HAL-R22: 0.1.0 still drew the 3d6 of a monster whose outcome is obvious.
             o.morale_roll_when_obvious = true;
+            // 0.1.0 took each seat's declarations in a fixed order.
+            o.seat_picks_declaration_order = false;
         }
     }
 

@@ -112,6 +112,10 @@ pub struct Options {
     /// The Referee's own declaration order, by combatant id, for `declaration = "listed"`
     /// (HAL-R11, HAL-H20).
     pub declaration_list: Vec<String>,
+    /// A seat picks the order of its own creatures' declarations: in secret any of them still
+    /// to declare, in the one-at-a-time methods any of the run of its creatures that comes next;
+    /// off, strictly the creature due (in secret, encounter order). fray's own reading of HAL-R11.
+    pub seat_picks_declaration_order: bool,
     /// The score an ability modifier counts from (HAL-H2: floor((score − base) / step)).
     pub modifier_base: i16,
     /// How many points of score make one point of modifier (HAL-H2).
@@ -226,6 +230,7 @@ impl Default for Options {
         Options {
             declaration: Declaration::Secret,
             declaration_list: Vec::new(),
+            seat_picks_declaration_order: true,
             modifier_base: 10,
             modifier_step: 2,
             check_die: 20,
@@ -349,6 +354,7 @@ impl Options {
                 "agility-declarations",
                 Options {
                     declaration: Declaration::Agility,
+                    seat_picks_declaration_order: false,
                     first_hd_max: false,
                     crit_needs_hit: false,
                     natural_top_hits: false,

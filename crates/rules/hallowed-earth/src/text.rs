@@ -759,19 +759,46 @@ fn now(s: &State, seat: Seat) -> String {
         };
     }
     if let Some(c) = check::next_declarer(s) {
-        return format!("Round {}: {} declares an action", s.round, s.ch(c).name);
+        // HAL-R11: the creature due, and the others of its seat's run that may come first.
+        let mut run = Vec::new();
+        check::declarers(s, s.seat_of(c), &mut run);
+        let others: Vec<&str> = run.iter().skip(1).map(|&x| s.ch(x).name.as_str()).collect();
+        let first = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (or first {})", others.join(" or "))
+        };
+        let when = match s.phase {
+            Phase::Resolving => " (just arrived)",
+            _ => "",
+        };
+        return format!("Round {}: {}{when} declares an action{first}", s.round, s.ch(c).name);
     }
     if s.phase == Phase::Declaring {
-        let mine: Vec<&str> = s
+        let mut mine = Vec::new();
+        check::declarers(s, seat, &mut mine);
+        let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_str()).collect();
+        let others: Vec<&str> = s
             .ids()
-            .filter(|&c| check::due(s, c) && (seat.is_gm() || s.seat_of(c) == seat))
+            .filter(|&c| check::due(s, c) && s.seat_of(c) != seat && (seat.is_gm() || !mine.contains(&c)))
             .map(|c| s.ch(c).name.as_str())
             .collect();
-        return format!(
-            "Round {}: secret declarations; still to declare: {}",
-            s.round,
-            mine.join(", ")
-        );
+        let mut line = format!("Round {}: secret declarations", s.round);
+        match names.as_slice() {
+            [] => {}
+            [one] => {
+                let _ = write!(line, "; {one} declares an action");
+            }
+            [first, rest @ ..] => {
+                let _ = write!(line, "; {first} declares an action (or first {})", rest.join(" or "));
+            }
+        }
+        if !others.is_empty() && seat.is_gm() {
+            let _ = write!(line, "; other seats still to declare for {}", others.join(", "));
+        } else if !others.is_empty() {
+            let _ = write!(line, "; other seats still declaring");
+        }
+        return line;
     }
     match &s.turn {
         Some(t) => {

@@ -363,8 +363,9 @@ fn hal_r11_hal_h20_one_at_a_time_methods_follow_their_order_and_show_earlier_dec
         order("declaration = \"listed\"\ndeclaration-list = [\"cy\"]"),
         ["cy", "ash", "bo"]
     );
-    // Each declaration is seen by those who declare after it, and out-of-turn ones are refused.
-    let mut t = three("declaration = \"agility\"");
+    // Each declaration is seen by those who declare after it, and out-of-turn ones are refused
+    // (strictly one creature after the other with `seat-picks-declaration-order` off).
+    let mut t = three("declaration = \"agility\"\nseat-picks-declaration-order = false");
     t.expect_rejection(PCS, "declare ash move", Reject::NOT_YOUR_DECISION);
     t.cmd("declare bo attack ash");
     // ash is next, not cy (the same seat), and ash cannot declare twice.
@@ -374,6 +375,90 @@ fn hal_r11_hal_h20_one_at_a_time_methods_follow_their_order_and_show_earlier_dec
     assert_eq!(g.view_json(PCS)["chars"][1]["declared"]["attack"]["target"], 0);
     t.cmd("declare ash move");
     t.expect_rejection(PCS, "declare ash move", codes::ALREADY_DECLARED);
+}
+
+#[test]
+fn hal_r11_a_seat_declares_its_own_creatures_in_any_order_where_the_method_allows() {
+    let three = |options: &str| {
+        let toml = enc(
+            options,
+            &[
+                who("ash", "pcs", "0,0", "agility = 12"),
+                who("bo", "foes", "1,0", "agility = 14"),
+                who("cy", "pcs", "0,1", "agility = 10"),
+            ]
+            .concat(),
+        );
+        Table::<HallowedEarth>::load(&toml, &[], &[5, 5, 5])
+    };
+    // Secret: the travellers' seat may declare cy before ash; the prompt names ash, the one due
+    // by default, and the legal list gives ash's declarations first, then cy's.
+    let mut t = three("");
+    let g = text_game(&t);
+    use fray_engine::text::AnyGame;
+    assert_eq!(
+        g.pending().expect("a decision").prompt,
+        "Round 1: secret declarations; ash declares an action (or first cy); other seats still declaring"
+    );
+    let legal = t.legal();
+    let first_cy = legal
+        .iter()
+        .position(|c| c.starts_with("declare cy"))
+        .expect("cy is listed");
+    assert!(
+        legal[..first_cy].iter().all(|c| c.starts_with("declare ash")),
+        "{legal:?}"
+    );
+    assert!(
+        legal[first_cy..].iter().all(|c| c.starts_with("declare cy")),
+        "{legal:?}"
+    );
+    t.type_as(PCS, "declare cy move");
+    t.type_as(PCS, "declare ash move");
+    t.type_as(FOES, "declare bo move");
+    assert_eq!(t.state().phase, Phase::Resolving);
+    // One at a time, by Agility: bo 14, ash 12, cy 10. After bo, the travellers' seat has ash
+    // and cy in a row: either may come first.
+    let mut t = three("declaration = \"agility\"");
+    t.cmd("declare bo move");
+    let g = text_game(&t);
+    assert_eq!(
+        g.pending().expect("a decision").prompt,
+        "Round 1: ash declares an action (or first cy)"
+    );
+    t.type_as(PCS, "declare cy attack bo");
+    assert!(t.log().contains(&"cy declares: attack bo with sword".to_string()));
+    t.type_as(PCS, "declare ash move");
+    assert_eq!(t.state().phase, Phase::Resolving);
+    // By lowest initiative modifier: ash −2 (Agility 14), bo −1, cy +0. bo stands between the
+    // travellers: cy may not come before it, or bo's seat would not see cy's declaration before
+    // making its own.
+    let toml = enc(
+        "declaration = \"initiative-modifier\"",
+        &[
+            who("ash", "pcs", "0,0", "agility = 14"),
+            who("bo", "foes", "1,0", "agility = 12"),
+            who("cy", "pcs", "0,1", "agility = 10"),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[5, 5, 5]);
+    let r = t.expect_rejection(PCS, "declare cy move", codes::NOT_YOUR_CREATURE);
+    assert_eq!(r.reason, "it is ash's turn to declare");
+    assert!(
+        t.legal().iter().all(|c| c.starts_with("declare ash")),
+        "{:?}",
+        t.legal()
+    );
+    t.type_as(PCS, "declare ash move");
+    t.expect_rejection(PCS, "declare cy move", Reject::NOT_YOUR_DECISION);
+    t.type_as(FOES, "declare bo move");
+    t.type_as(PCS, "declare cy move");
+    t.assert_replays();
+    // With the option off, secret declarations come in encounter order within a seat.
+    let mut t = three("seat-picks-declaration-order = false");
+    let r = t.expect_rejection(PCS, "declare cy move", codes::NOT_YOUR_CREATURE);
+    assert_eq!(r.reason, "it is ash's turn to declare");
 }
 
 #[test]
