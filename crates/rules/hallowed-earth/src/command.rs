@@ -7,11 +7,13 @@
 //! declare <who> use <item> [<target>]                declare <who> throw <weapon> <target>
 //! declare <who> heal <target>                        declare <who> intimidate <target>
 //! declare <who> move                                 declare <who> flee
-//! move <x,y>    act [<new-target>]    end    reposte [with <weapon>]    pass    injury <type>
+//! declare <who> free step|draw <weapon>|drop <weapon>|speak
+//! move <x,y>    act [<new-target>]    free    step <x,y>    end
+//! reposte [with <weapon>]    pass    injury <type>
 //! ```
 
 use crate::setup::Cid;
-use crate::state::{Action, State};
+use crate::state::{Action, Free, State};
 use fray_engine::Reject;
 use fray_engine::gm::{self, Vocabulary};
 use fray_space::Pos;
@@ -23,6 +25,12 @@ use serde::{Deserialize, Serialize};
 pub enum Command {
     /// Declare a creature's action for the round (HAL-R6).
     Declare { who: Cid, action: Action },
+    /// Declare a creature's Free action for the round, before its action (HAL-R17).
+    DeclareFree { who: Cid, free: Free },
+    /// Take the declared Free action now (a draw, a drop, speech).
+    Free,
+    /// Take the declared Free action, a short move, to this square.
+    Step(Pos),
     /// Move to a square on the creature's count (HAL-R18, HAL-H17).
     Move(Pos),
     /// Take the declared action now; with a creature, aimed at a new target (HAL-H16).
@@ -186,6 +194,40 @@ fn split(words: &[&str], spell: &str, cost: i16) -> Result<i16, Reject> {
     Ok(paid)
 }
 
+/// Reads a Free action's words (after `declare <who> free`).
+fn free_action(s: &State, who: Cid, words: &[&str]) -> Result<Free, Reject> {
+    let st = s.stats(who);
+    let name = &s.ch(who).name;
+    let weapon = |word: &str| named(st.weapons.iter().map(|x| x.name.clone()), word, "weapon", name);
+    Ok(match words {
+        ["step"] => Free::Step,
+        ["draw", x] => Free::Draw { weapon: weapon(x)? },
+        ["drop", x] => Free::Drop { weapon: weapon(x)? },
+        ["speak"] => Free::Speak,
+        _ => {
+            return Err(Reject::unreadable(
+                "declare <who> free followed by: step, draw <weapon>, drop <weapon> or speak",
+            ));
+        }
+    })
+}
+
+/// Prints a Free action as [`parse`] reads it after `declare <who> free`.
+pub fn format_free(s: &State, who: Cid, f: &Free) -> String {
+    let weapon = |i: u8| {
+        s.chars
+            .get(usize::from(who))
+            .and_then(|_| s.stats(who).weapons.get(usize::from(i)))
+            .map_or_else(|| format!("#{i}"), |x| x.name.clone())
+    };
+    match *f {
+        Free::Step => "step".into(),
+        Free::Draw { weapon: w } => format!("draw {}", weapon(w)),
+        Free::Drop { weapon: w } => format!("drop {}", weapon(w)),
+        Free::Speak => "speak".into(),
+    }
+}
+
 /// Reads a declaration's action words (after `declare <who>`).
 fn action(s: &State, who: Cid, words: &[&str]) -> Result<Action, Reject> {
     let w = Words(s);
@@ -269,6 +311,13 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
     let w = Words(s);
     Ok(match words.as_slice() {
         ["gm", rest @ ..] => Command::Gm(gm::parse(&w, rest)?),
+        ["declare", who, "free", rest @ ..] => {
+            let who = w.who(who)?;
+            Command::DeclareFree {
+                who,
+                free: free_action(s, who, rest)?,
+            }
+        }
         ["declare", who, rest @ ..] => {
             let who = w.who(who)?;
             Command::Declare {
@@ -280,6 +329,8 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
         ["act"] => Command::Act(None),
         ["act", t] => Command::Act(Some(w.who(t)?)),
         ["end"] => Command::End,
+        ["free"] => Command::Free,
+        ["step", p] => Command::Step(w.pos(p)?),
         ["reposte"] => Command::Reposte(None),
         ["reposte", "with", x] => {
             let Some(f) = s.frames.last() else {
@@ -300,8 +351,8 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
         ["injury", t] => Command::Injury((*t).to_string()),
         _ => {
             return Err(Reject::unreadable(format!(
-                "'{text}' is not a command: expected declare <who> <action>, move x,y, act [<target>], end, \
-                 reposte [with <weapon>], pass, injury <type> or gm <ruling>"
+                "'{text}' is not a command: expected declare <who> <action>, declare <who> free <free action>, \
+                 move x,y, act [<target>], free, step x,y, end, reposte [with <weapon>], pass, injury <type> or gm <ruling>"
             )));
         }
     })
@@ -369,6 +420,9 @@ pub fn format(s: &State, c: &Command) -> String {
     };
     match c {
         Command::Declare { who, action } => format!("declare {} {}", id(who), format_action(s, *who, action)),
+        Command::DeclareFree { who, free } => format!("declare {} free {}", id(who), format_free(s, *who, free)),
+        Command::Free => "free".into(),
+        Command::Step(p) => format!("step {p}"),
         Command::Move(p) => format!("move {p}"),
         Command::Act(None) => "act".into(),
         Command::Act(Some(t)) => format!("act {}", id(t)),

@@ -101,8 +101,10 @@ impl Ruleset for HallowedEarth {
         if version == "0.1.0" {
             // HAL-R22: 0.1.0 still drew the 3d6 of a monster whose outcome is obvious.
             o.morale_roll_when_obvious = true;
-            // 0.1.0 took each seat's declarations in a fixed order.
+            // 0.1.0 took each seat's declarations in a fixed order, and had no Free action
+            // (HAL-R17).
             o.seat_picks_declaration_order = false;
+            o.free_actions = false;
         }
     }
 

@@ -141,6 +141,30 @@ impl TextRuleset for HallowedEarth {
                 format!("{} declares: {}", name(who), command::format_action(s, *who, a))
             }
             Event::Declared { who, action: None } => format!("{} declares in secret", name(who)),
+            Event::FreeDeclared { who, free: Some(f) } => format!(
+                "{} declares a free action: {}",
+                name(who),
+                command::format_free(s, *who, f)
+            ),
+            Event::FreeDeclared { who, free: None } => format!("{} declares a free action in secret", name(who)),
+            Event::Free { who, free, to } => {
+                let weapon = |w: u8| {
+                    s.stats(*who)
+                        .weapons
+                        .get(usize::from(w))
+                        .map_or("weapon", |x| x.name.as_str())
+                };
+                match *free {
+                    crate::state::Free::Step => format!(
+                        "{} steps to {} (a short move, its free action)",
+                        name(who),
+                        to.map_or_else(|| s.ch(*who).at.to_string(), |p| p.to_string())
+                    ),
+                    crate::state::Free::Draw { weapon: w } => format!("{} draws its {}", name(who), weapon(w)),
+                    crate::state::Free::Drop { weapon: w } => format!("{} drops its {}", name(who), weapon(w)),
+                    crate::state::Free::Speak => format!("{} speaks (its free action)", name(who)),
+                }
+            }
             Event::Revealed { acts } => {
                 let order: Vec<String> = acts.iter().map(|a| act_text(s, a)).collect();
                 format!("Round {} order, lowest first: {}", s.round, order.join("; "))
@@ -163,12 +187,7 @@ impl TextRuleset for HallowedEarth {
             Event::CountStarted { count } => format!("Count {count}"),
             Event::TurnStarted { act } => {
                 let a = &s.acts[usize::from(*act)];
-                let catch_up = if a.catch_up { " (catch-up)" } else { "" };
-                let mut line = format!(
-                    "{}'s turn: {}{catch_up}",
-                    name(&a.who),
-                    command::format_action(s, a.who, &a.action)
-                );
+                let mut line = format!("{}'s turn: {}", name(&a.who), doing(s, a));
                 // HAL-H16: the declared target is gone when the count comes: the action is lost
                 // (or, with `retarget`, may be aimed at another creature).
                 if let Some(t) = a.action.target().filter(|&t| check::target_gone(s, t)) {
@@ -452,19 +471,26 @@ impl TextRuleset for HallowedEarth {
                     "  "
                 };
                 let done = if slot.acted { ", done" } else { "" };
-                let _ = writeln!(out, "{mark}{:>4} {}{done}", a.count, act_text(s, a));
+                let _ = writeln!(out, "{mark}{:>4} {}: {}{done}", a.count, s.ch(a.who).name, doing(s, a));
             }
         }
         for (i, c) in s.chars.iter().enumerate() {
             let i = i as u16;
             let side = &s.setup.sides[usize::from(c.side)].id;
-            let declared = match (view::known_declaration(s, seat, i), c.declared) {
+            let mut declared = match (view::known_declaration(s, seat, i), c.declared) {
                 (Some(a), _) if s.phase == Phase::Declaring => {
                     format!(", declared {}", command::format_action(s, i, &a))
                 }
                 (None, Some(_)) if s.phase == Phase::Declaring => ", declared".to_string(),
                 _ => String::new(),
             };
+            match c.declared_free.filter(|_| s.phase == Phase::Declaring) {
+                Some(_) if view::hidden_from(s, seat, i) => declared += ", free action declared",
+                Some(f) => {
+                    let _ = write!(declared, ", free {}", command::format_free(s, i, &f));
+                }
+                None => {}
+            }
             let _ = writeln!(
                 out,
                 "  {} ({side}): base {}, Stress {}/{}, Wound Points {}/{}, Defense {} at {}{}{declared}",
@@ -559,13 +585,19 @@ gm end <side>|none"
 
 /// An act as text: its count, its creature and its action.
 fn act_text(s: &State, a: &Act) -> String {
+    format!("{} {}: {}", a.count, s.ch(a.who).name, doing(s, a))
+}
+
+/// What an act does: its action and Free action (HAL-R17), or the Free action alone on a turn
+/// of its own.
+fn doing(s: &State, a: &Act) -> String {
     let catch_up = if a.catch_up { " (catch-up)" } else { "" };
-    format!(
-        "{} {}: {}{catch_up}",
-        a.count,
-        s.ch(a.who).name,
-        command::format_action(s, a.who, &a.action)
-    )
+    let free = a.free.map(|f| command::format_free(s, a.who, &f));
+    match free {
+        Some(f) if a.lone => format!("free {f}"),
+        Some(f) => format!("{}, free {f}{catch_up}", command::format_action(s, a.who, &a.action)),
+        None => format!("{}{catch_up}", command::format_action(s, a.who, &a.action)),
+    }
 }
 
 /// A declared action as the object of a sentence: "attack on wolf-1", "sear on wolf-1".
@@ -763,11 +795,7 @@ fn now(s: &State, seat: Seat) -> String {
         let mut run = Vec::new();
         check::declarers(s, s.seat_of(c), &mut run);
         let others: Vec<&str> = run.iter().skip(1).map(|&x| s.ch(x).name.as_str()).collect();
-        let first = if others.is_empty() {
-            String::new()
-        } else {
-            format!(" (or first {})", others.join(" or "))
-        };
+        let first = or_first(&others);
         let when = match s.phase {
             Phase::Resolving => " (just arrived)",
             _ => "",
@@ -790,11 +818,11 @@ fn now(s: &State, seat: Seat) -> String {
                 let _ = write!(line, "; {one} declares an action");
             }
             [first, rest @ ..] => {
-                let _ = write!(line, "; {first} declares an action (or first {})", rest.join(" or "));
+                let _ = write!(line, "; {first} declares an action{}", or_first(rest));
             }
         }
         if !others.is_empty() && seat.is_gm() {
-            let _ = write!(line, "; other seats still to declare for {}", others.join(", "));
+            let _ = write!(line, "; still to declare in other seats: {}", others.join(", "));
         } else if !others.is_empty() {
             let _ = write!(line, "; other seats still declaring");
         }
@@ -802,11 +830,12 @@ fn now(s: &State, seat: Seat) -> String {
     }
     match &s.turn {
         Some(t) => {
+            use crate::state::Free;
             let c = s.ch(t.who);
             let act = &s.acts[usize::from(t.act)];
-            let mut doing = command::format_action(s, t.who, &act.action);
+            let mut what = command::format_action(s, t.who, &act.action);
             if act.catch_up {
-                doing += " (catch-up)";
+                what += " (catch-up)";
             }
             let gone = act.action.target().filter(|&x| check::target_gone(s, x));
             let busy = matches!(
@@ -819,18 +848,37 @@ fn now(s: &State, seat: Seat) -> String {
                 can.push(format!("move <x,y> ({left} left)"));
             }
             if t.acted {
-                doing += ", taken";
+                what += ", taken";
             } else if let Some(x) = gone {
-                let _ = write!(doing, ", lost: {} {}", s.ch(x).name, gone_why(s.ch(x)));
+                let _ = write!(what, ", lost: {} {}", s.ch(x).name, gone_why(s.ch(x)));
                 if s.options.retarget {
                     can.push("act <new-target>".into());
                 }
             } else if !(busy || s.cap_now(t.who) == Cap::Dying && t.moved > 0) {
                 can.push("act".into());
             }
+            // HAL-R17: the Free action declared with it.
+            if let Some(f) = act.free {
+                let free = command::format_free(s, t.who, &f);
+                what = if act.lone {
+                    format!("free {free}")
+                } else {
+                    format!("{what}; free {free}")
+                };
+                if t.freed {
+                    what += ", taken";
+                } else if check::free_now(s, t, f == Free::Step).is_ok() {
+                    can.push(if f == Free::Step {
+                        let most = counted(s.options.squares(s.options.free_move), "square", "squares");
+                        format!("step <x,y> (up to {most})")
+                    } else {
+                        "free".into()
+                    });
+                }
+            }
             can.push("end".into());
             format!(
-                "Round {}, count {}: {}'s turn ({doing}): {}",
+                "Round {}, count {}: {}'s turn ({what}): {}",
                 s.round,
                 act.count,
                 c.name,
@@ -856,6 +904,15 @@ fn toml_string(text: &str) -> String {
 pub(crate) fn counted(n: impl Into<i64>, one: &str, many: &str) -> String {
     let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The other creatures a seat may declare for first: " (or first b)", " (or first any of b, c)".
+fn or_first(others: &[&str]) -> String {
+    match others {
+        [] => String::new(),
+        [one] => format!(" (or first {one})"),
+        more => format!(" (or first any of {})", more.join(", ")),
+    }
 }
 
 /// "a", "a or b", "a, b or c".
