@@ -109,7 +109,7 @@ fn play_saving(f: &Fight, store: &mut Store, commands: usize, mut each: impl FnM
         let mut rng = Prng::for_stream(seed, 1);
         let mut rounds = 0;
         while game.pending().is_some() && done < commands {
-            let (_, log) = game.ai_step(&mut rng).expect("ai");
+            let log = game.ai_step(&mut rng).expect("ai").log;
             rounds += log
                 .iter()
                 .filter(|l| {
@@ -194,7 +194,7 @@ fn distribution(c: &mut Criterion) {
     let mut times = Vec::new();
     let mut rounds = 0;
     while game.pending().is_some() && rounds <= f.rounds {
-        let (_, log) = game.ai_step(&mut rng).expect("ai");
+        let log = game.ai_step(&mut rng).expect("ai").log;
         rounds += log
             .iter()
             .filter(|l| l.text.as_deref().is_some_and(|t| t.starts_with("Round ")))

@@ -44,12 +44,20 @@ pub enum Line {
         /// How many distinct squares appear in them.
         squares: usize,
     },
+    /// Commands that differ in their last word and optional phrases ([`fold`]).
+    Folded {
+        /// Such as `attack <orrin|marta> [using dex]`.
+        text: String,
+        /// The commands it stands for.
+        commands: Vec<String>,
+    },
 }
 
 impl std::fmt::Display for Line {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Line::Full(s) => f.write_str(s),
+            Line::Folded { text, .. } => f.write_str(text),
             Line::Family {
                 pattern,
                 commands,
@@ -150,6 +158,185 @@ pub fn group(choices: &[String]) -> Vec<Line> {
         });
     }
     out
+}
+
+/// The optional words of a ruleset's commands ([`fray_engine::text::TextRuleset::OPTION_WORDS`]
+/// and `FLAG_WORDS`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Optional<'a> {
+    /// Words that begin a phrase of two words (`using dex`).
+    pub options: &'a [&'a str],
+    /// Words that stand alone (`hold`).
+    pub flags: &'a [&'a str],
+}
+
+/// The words of a command, split into its core (the verb and what it names) and its optional
+/// phrases: an option word the ruleset names (`using`, `prof`, `with`) and the word after it,
+/// or a flag word alone (its value empty).
+struct Split<'a> {
+    core: Vec<&'a str>,
+    phrases: Vec<(&'a str, &'a str)>,
+}
+
+fn split<'a>(command: &'a str, optional: Optional<'_>) -> Split<'a> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let mut core = Vec::new();
+    let mut phrases = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if i > 0 && i + 1 < words.len() && optional.options.contains(&words[i]) {
+            phrases.push((words[i], words[i + 1]));
+            i += 2;
+        } else if i > 0 && optional.flags.contains(&words[i]) {
+            phrases.push((words[i], ""));
+            i += 1;
+        } else {
+            core.push(words[i]);
+            i += 1;
+        }
+    }
+    Split { core, phrases }
+}
+
+/// Whether a command is in its plain form: none of the ruleset's optional phrases.
+pub fn plain(command: &str, optional: Optional<'_>) -> bool {
+    split(command, optional).phrases.is_empty()
+}
+
+/// `<a|b|c>` for several words (the first [`SPELL_OUT`] and a count of the rest), the word
+/// itself for one.
+fn slot(words: &[&str]) -> String {
+    match words {
+        [one] => (*one).to_string(),
+        _ if words.len() <= SPELL_OUT + 2 => format!("<{}>", words.join("|")),
+        _ => format!(
+            "<{}|... {} more>",
+            words[..SPELL_OUT].join("|"),
+            words.len() - SPELL_OUT
+        ),
+    }
+}
+
+/// Folds the commands of a choice list that differ only in their last word (a target, a
+/// kind) and in optional phrases into one line each, in the order their first member comes:
+/// `attack <orrin|marta> [using dex] [prof none]`. Commands whose last words take different
+/// phrases are told apart (`declare w attack <oda|wenna> with spear` beside `declare w
+/// <move|flee>`), so a line never suggests a phrase its words cannot take. Lines that stand
+/// for one command are that command.
+pub fn fold(lines: Vec<Line>, optional: Optional<'_>) -> Vec<Line> {
+    // Each full command: its stem (the core less its last word), that last word, and its
+    // phrases. A one-word command has itself as its stem and no last word.
+    struct Member<'a> {
+        at: usize,
+        stem: String,
+        last: Option<&'a str>,
+        phrases: Vec<(&'a str, &'a str)>,
+    }
+    let mut members: Vec<Member<'_>> = Vec::new();
+    for (at, l) in lines.iter().enumerate() {
+        if let Line::Full(c) = l {
+            let sp = split(c, optional);
+            let (stem, last) = match sp.core.split_last() {
+                Some((last, rest)) if !rest.is_empty() => (rest.join(" "), Some(*last)),
+                _ => (sp.core.join(" "), None),
+            };
+            members.push(Member {
+                at,
+                stem,
+                last,
+                phrases: sp.phrases,
+            });
+        }
+    }
+    // The phrase variants each (stem, last word) is listed with: last words of one stem fold
+    // together when they take the same variants.
+    let variants: Vec<Vec<&Vec<(&str, &str)>>> = members
+        .iter()
+        .map(|m| {
+            let mut v: Vec<&Vec<(&str, &str)>> = members
+                .iter()
+                .filter(|o| o.stem == m.stem && o.last == m.last)
+                .map(|o| &o.phrases)
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        })
+        .collect();
+    let mut out: Vec<(usize, Line)> = Vec::new();
+    let mut done = vec![false; members.len()];
+    for i in 0..members.len() {
+        if done[i] {
+            continue;
+        }
+        let mine = &variants[i];
+        let group: Vec<usize> = (i..members.len())
+            .filter(|&j| !done[j] && members[j].stem == members[i].stem && variants[j] == *mine)
+            .collect();
+        for &j in &group {
+            done[j] = true;
+        }
+        if group.len() == 1 {
+            out.push((members[i].at, lines[members[i].at].clone()));
+            continue;
+        }
+        let mut lasts: Vec<&str> = Vec::new();
+        for &j in &group {
+            if let Some(l) = members[j].last
+                && !lasts.contains(&l)
+            {
+                lasts.push(l);
+            }
+        }
+        let mut text = members[i].stem.clone();
+        if !lasts.is_empty() {
+            text.push(' ');
+            text.push_str(&slot(&lasts));
+        }
+        // Each option word: its values, bracketed when some variant goes without it.
+        // In the order the commands name them.
+        let mut keys: Vec<&str> = Vec::new();
+        for &j in &group {
+            for (k, _) in &members[j].phrases {
+                if !keys.contains(k) {
+                    keys.push(k);
+                }
+            }
+        }
+        for k in keys {
+            let mut values: Vec<&str> = Vec::new();
+            for v in mine {
+                for (kk, val) in v.iter() {
+                    if *kk == k && !values.contains(val) {
+                        values.push(val);
+                    }
+                }
+            }
+            let phrase = match values.as_slice() {
+                [""] => k.to_string(),
+                _ => format!("{k} {}", slot(&values)),
+            };
+            if mine.iter().all(|v| v.iter().any(|(kk, _)| *kk == k)) {
+                text.push_str(&format!(" {phrase}"));
+            } else {
+                text.push_str(&format!(" [{phrase}]"));
+            }
+        }
+        out.push((
+            members[i].at,
+            Line::Folded {
+                text,
+                commands: group.iter().map(|&j| lines[members[j].at].to_string()).collect(),
+            },
+        ));
+    }
+    for (at, l) in lines.iter().enumerate() {
+        if !matches!(l, Line::Full(_)) {
+            out.push((at, l.clone()));
+        }
+    }
+    out.sort_by_key(|(at, _)| *at);
+    out.into_iter().map(|(_, l)| l).collect()
 }
 
 /// Completes the word before the cursor. `line` is the text up to the cursor; returns where
@@ -285,6 +472,103 @@ mod tests {
                 "act lance line 9,9 n overexert"
             ]
         );
+    }
+
+    fn folded(c: &[String], options: &[&str], flags: &[&str]) -> Vec<String> {
+        fold(group(c), Optional { options, flags })
+            .iter()
+            .map(|l| l.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn variants_of_one_verb_fold_into_one_line_with_their_targets_and_optional_phrases() {
+        let mut c = Vec::new();
+        for t in ["orrin", "marta"] {
+            for tail in ["", " using dex", " prof none", " using dex prof none"] {
+                c.push(format!("attack {t}{tail}"));
+            }
+        }
+        c.extend(strings(&[
+            "seek-cover",
+            "prone",
+            "ready attack when approach",
+            "ready attack when turn",
+            "end",
+        ]));
+        assert_eq!(
+            folded(&c, &["using", "prof"], &[]),
+            [
+                "attack <orrin|marta> [using dex] [prof none]",
+                "seek-cover",
+                "prone",
+                "ready attack when <approach|turn>",
+                "end"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_phrase_is_never_shown_on_words_that_cannot_take_it() {
+        let c = strings(&[
+            "declare w attack oda with spear",
+            "declare w attack wenna with spear",
+            "declare w defensive oda with spear",
+            "declare w defensive wenna with spear",
+            "declare w defensive with spear",
+            "declare w full-defense",
+            "declare w move",
+            "declare w flee",
+        ]);
+        assert_eq!(
+            folded(&c, &["with"], &[]),
+            [
+                "declare w attack <oda|wenna> with spear",
+                "declare w defensive <oda|wenna> with spear",
+                "declare w defensive with spear",
+                "declare w <full-defense|move|flee>",
+            ]
+        );
+        // Two weapons: the phrase's values are spelt out; flags are bracketed words.
+        let c = strings(&[
+            "attack toll-1 with axe",
+            "attack toll-1 with axe hold",
+            "attack toll-1 with dagger",
+            "attack toll-1 with dagger hold",
+            "attack toll-2 with axe",
+            "attack toll-2 with axe hold",
+            "attack toll-2 with dagger",
+            "attack toll-2 with dagger hold",
+        ]);
+        assert_eq!(
+            folded(&c, &["with"], &["hold"]),
+            ["attack <toll-1|toll-2> with <axe|dagger> [hold]"]
+        );
+    }
+
+    #[test]
+    fn square_families_stay_as_they_are_and_lines_keep_their_order() {
+        let mut c = strings(&["act strike biffer", "act strike plinker"]);
+        for x in 0..8 {
+            c.push(format!("move {x},0"));
+        }
+        c.push("act shove biffer".into());
+        assert_eq!(
+            folded(&c, &[], &[]),
+            [
+                "act strike <biffer|plinker>",
+                "move <x,y>  (8 squares)",
+                "act shove biffer"
+            ]
+        );
+    }
+
+    #[test]
+    fn many_words_in_one_slot_are_counted_past_the_first_few() {
+        let c: Vec<String> = (0..12).map(|i| format!("pick p{i}")).collect();
+        assert_eq!(folded(&c, &[], &[]), ["pick <p0|p1|p2|p3|p4|p5|p6|p7|... 4 more>"]);
+        let c: Vec<String> = (0..10).map(|i| format!("pick p{i}")).collect();
+        assert_eq!(folded(&c, &[], &[]), ["pick <p0|p1|p2|p3|p4|p5|p6|p7|p8|p9>"]);
     }
 
     #[test]

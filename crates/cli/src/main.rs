@@ -98,6 +98,10 @@ enum Cmd {
         /// with the lasting state the roster keeps, and leave theirs there when the fight ends.
         #[arg(long, requires = "save")]
         campaign: Option<String>,
+        /// The built-in AI decides for this seat (repeatable; `all`, or `all-but SEAT` for every
+        /// seat but one): its decisions are logged and recorded like anyone's.
+        #[arg(long = "ai", value_name = "SEAT")]
+        ai: Vec<String>,
         /// Print the final state as JSON.
         #[arg(long)]
         json: bool,
@@ -118,6 +122,9 @@ enum Cmd {
         /// good but cannot be checked, such as one on another machine).
         #[arg(long)]
         take_over: bool,
+        /// The built-in AI decides for this seat (repeatable; `all`, or `all-but SEAT`).
+        #[arg(long = "ai", value_name = "SEAT")]
+        ai: Vec<String>,
         /// Print the final state as JSON.
         #[arg(long)]
         json: bool,
@@ -286,8 +293,32 @@ impl Fail {
     }
 }
 
+/// The arguments with `--ai all-but SEAT` joined into one value (`--ai all-but:SEAT`), so
+/// `--ai` takes one word everywhere else and the encounter file can follow it.
+fn joined_args() -> Vec<std::ffi::OsString> {
+    let mut out: Vec<std::ffi::OsString> = Vec::new();
+    let mut args = std::env::args_os().peekable();
+    while let Some(a) = args.next() {
+        let all_but = a == "--ai" && args.peek().is_some_and(|n| n == "all-but");
+        if !all_but {
+            out.push(a);
+            continue;
+        }
+        args.next();
+        match args.next_if(|n| !n.to_string_lossy().starts_with('-')) {
+            Some(seat) => {
+                let mut v = std::ffi::OsString::from("--ai=all-but:");
+                v.push(seat);
+                out.push(v);
+            }
+            None => out.push("--ai=all-but".into()),
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(joined_args()) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -310,6 +341,7 @@ fn main() -> ExitCode {
             record,
             save,
             campaign,
+            ai,
             json,
         } => play::play(
             &file,
@@ -318,6 +350,7 @@ fn main() -> ExitCode {
             record.as_deref(),
             save.as_deref().map(|db| (db, campaign.as_deref())),
             json,
+            &ai,
         ),
         Cmd::Resume {
             db,
@@ -325,6 +358,7 @@ fn main() -> ExitCode {
             dice,
             record,
             take_over,
+            ai,
             json,
         } => play::resume(
             &db,
@@ -333,6 +367,7 @@ fn main() -> ExitCode {
             record.as_deref(),
             take_over,
             json,
+            &ai,
         ),
         Cmd::Games { db } => saves::games(&db),
         Cmd::Log { db, game } => saves::log(&db, &game),
@@ -417,7 +452,10 @@ pub fn reader(base: &Path) -> impl FnMut(&str) -> Result<SourceFile, String> + u
     }
 }
 
+/// Every diagnostic of a file, in the order of the places they are about (file, line, column).
 fn diagnostics(d: &[Diagnostic]) -> Fail {
+    let mut d: Vec<&Diagnostic> = d.iter().collect();
+    d.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     let lines: Vec<String> = d.iter().map(|x| x.to_string()).collect();
     Fail::input(lines.join("\n"))
 }
@@ -556,7 +594,7 @@ fn run(path: &Path, seed: Option<u64>, json: bool, record: Option<&Path>) -> Res
             });
         }
         match game.ai_step(&mut rng) {
-            Ok((_, log)) => print_log(&log, json),
+            Ok(m) => print_log(&m.log, json),
             Err(e) => {
                 write_record(record, &*game)?;
                 return Err(Fail {

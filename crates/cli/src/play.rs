@@ -15,6 +15,7 @@
 
 use crate::saves::{self, Save};
 use crate::{Fail, choices, open_game_source, print_header, print_log, random_seed};
+use fray_dice::Prng;
 use fray_dice::{DeckList, Dice, DiceError, Faces, InteractiveDice, Request, ScriptedDice, parse_faces};
 use fray_engine::Seat;
 use fray_engine::SubmitError;
@@ -179,16 +180,18 @@ Type one of the choices listed at the prompt (Tab completes at a terminal), or:
   state [SEAT]    the state as JSON, as the seat may see it (default: the seat deciding)
   choices         the legal choices again (long families once, with a count)
   choices all     every legal choice in full;  choices json: as a JSON array
+  ai              let the built-in AI answer this decision (once)
   undo            take back the last command
   redo            bring back the command undone last (while nothing else was played since)
-  quit            stop here (the record keeps everything played so far)
+  quit            stop here (a --record file or a --save database keeps everything so far)
   gm ...          a GM ruling, at any time:";
 
 const HELP_END: &str = "Lines starting with # are comments. See docs/commands.md for every command.";
 
 /// The prompt words, for completion.
-const PROMPT_WORDS: [&str; 11] = [
+const PROMPT_WORDS: [&str; 12] = [
     "help",
+    "ai",
     "show",
     "map",
     "state",
@@ -201,13 +204,17 @@ const PROMPT_WORDS: [&str; 11] = [
     "gm",
 ];
 
-/// Prints choices as lines of at most 100 columns separated by `|`.
+/// The width the choice lists are wrapped to: an 80-column terminal.
+const WIDTH: usize = 80;
+
+/// Prints choices as lines of at most [`WIDTH`] columns separated by `|` (a choice longer
+/// than that on a line of its own).
 fn print_wrapped<S: AsRef<str>>(items: &[S]) {
     let mut line = String::from("  ");
     for c in items {
         let c = c.as_ref();
-        if line.len() + c.len() + 3 > 100 && !line.trim().is_empty() {
-            say!("{}", line.trim_end());
+        if line.len() + c.len() + 3 > WIDTH && !line.trim().is_empty() {
+            say!("{}", line.trim_end().trim_end_matches('|').trim_end());
             line = String::from("  ");
         }
         line.push_str(c);
@@ -219,17 +226,48 @@ fn print_wrapped<S: AsRef<str>>(items: &[S]) {
     }
 }
 
-/// Prints the legal choices: long square families once with a count, the rest in full.
-fn print_choices(choices: &[String]) {
-    let lines: Vec<String> = choices::group(choices).iter().map(ToString::to_string).collect();
-    print_wrapped(&lines);
+/// The choices the prompt shows: every legal one but those the ruleset leaves out of the list
+/// (all of them when it would leave out every one).
+fn shown_choices(p: &PendingText) -> Vec<&String> {
+    let shown: Vec<&String> = p
+        .choices
+        .iter()
+        .zip(&p.hidden)
+        .filter(|(_, h)| !**h)
+        .map(|(c, _)| c)
+        .collect();
+    if shown.is_empty() {
+        p.choices.iter().collect()
+    } else {
+        shown
+    }
 }
 
-/// Notes such as attack odds, one line per distinct note (the first command it belongs to).
-fn print_notes(choices: &[String], notes: &[Option<String>]) {
+/// Prints the choices people read: those the ruleset leaves out are counted, long square
+/// families are shown once with a count, commands that differ only in their last word or in
+/// optional phrases are folded into one line; then the notes (such as odds) of the plain form
+/// of each choice shown.
+fn print_choices(p: &PendingText) {
+    let shown = shown_choices(p);
+    let owned: Vec<String> = shown.iter().map(|c| c.to_string()).collect();
+    let optional = choices::Optional {
+        options: p.option_words,
+        flags: p.flag_words,
+    };
+    let lines: Vec<String> = choices::fold(choices::group(&owned), optional)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    print_wrapped(&lines);
+    let left_out = p.choices.len() - shown.len();
+    if left_out > 0 {
+        say!("  (and {left_out} more rarely meant, such as attacks on allies: `choices all` lists every choice)");
+    }
     let mut seen: Vec<&str> = Vec::new();
-    for (c, n) in choices.iter().zip(notes) {
+    for (c, n) in p.choices.iter().zip(&p.notes) {
         if let Some(n) = n
+            && shown.contains(&c)
+            && choices::plain(c, optional)
             && !seen.contains(&n.as_str())
         {
             seen.push(n);
@@ -296,7 +334,7 @@ fn prompt_word(game: &dyn AnyGame, p: &PendingText, text: &str) -> bool {
                 ),
             },
         },
-        ("choices", "") => print_choices(&p.choices),
+        ("choices", "") => print_choices(p),
         ("choices", "all") => print_wrapped(&p.choices),
         ("choices", "json") => say!("{}", serde_json::to_string(&p.choices).unwrap_or_default()),
         _ => return false,
@@ -423,6 +461,29 @@ struct Keep<'a> {
 }
 
 impl Keep<'_> {
+    /// Where what was played is kept, for the message when play stops: `None` when nothing
+    /// keeps it (no `--record`, no `--save`).
+    fn kept_in(&self) -> Option<String> {
+        match (&self.save, self.record) {
+            (Some(s), _) => Some(format!(
+                "{} holds everything so far (`fray resume {} {}` continues it)",
+                s.path().display(),
+                s.path().display(),
+                s.id
+            )),
+            (None, Some(r)) => Some(format!("{} holds everything so far", r.display())),
+            (None, None) => None,
+        }
+    }
+
+    /// The message when play stops before the combat's end (`why`: what stopped it).
+    fn stopped(&self, why: &str) -> String {
+        match self.kept_in() {
+            Some(k) => format!("({why}; {k})"),
+            None => format!("({why}; nothing was kept: --record FILE or --save DB keeps a fight)"),
+        }
+    }
+
     /// Writes the record file (after every command, and when play stops).
     fn record(&self, game: &dyn AnyGame) -> Result<(), Fail> {
         crate::write_record(self.record, game)
@@ -506,6 +567,7 @@ pub fn play(
     record: Option<&Path>,
     save: Option<(&Path, Option<&str>)>,
     json: bool,
+    ai: &[String],
 ) -> Result<(), Fail> {
     let mut store = save.map(|(db, _)| saves::open_store(db, true)).transpose()?;
     let src = crate::read_source(path)?;
@@ -524,10 +586,11 @@ pub fn play(
         (Some(s), None) => (NewDice::Seeded(s), None),
         (None, None) => (NewDice::Seeded(random_seed()), None),
     };
-    let game = match &campaign {
+    let mut game = match &campaign {
         Some(c) => open_game_source(path, &c.source, dice_source, record, &|d| c.map_back(d))?,
         None => open_game_source(path, &src, dice_source, record, &|d| d)?,
     };
+    let ai = AiSeats::resolve(&mut *game, ai)?;
     // The start, with every face typed for it, is committed before anything of it is shown:
     // a session that ends (or is killed) once the start's log is on the screen keeps it.
     let mut save = match (save, store) {
@@ -535,7 +598,7 @@ pub fn play(
         _ => None,
     };
     print_header(&*game, false);
-    print_log(&game.full_log(), false);
+    print_log(&game.log_for(game.viewer()), false);
     if let Some(s) = &mut save {
         let db = s.path().display().to_string();
         say!(
@@ -551,7 +614,7 @@ pub fn play(
         dice: shared,
         undone: Vec::new(),
     };
-    table(game, &input, &words, keep, json)
+    table(game, &input, &words, keep, json, ai)
 }
 
 /// Runs `fray resume DB [GAME]`: the saved game is replayed (every face and event verified)
@@ -563,6 +626,7 @@ pub fn resume(
     record: Option<&Path>,
     take_over: bool,
     json: bool,
+    ai: &[String],
 ) -> Result<(), Fail> {
     let id = match game {
         None => None,
@@ -597,8 +661,9 @@ pub fn resume(
     if let Some(d) = &shared {
         game.set_dice(Box::new(d.clone()));
     }
+    let ai = AiSeats::resolve(&mut *game, ai)?;
     print_header(&*game, false);
-    print_log(&game.full_log(), false);
+    print_log(&game.log_for(game.viewer()), false);
     say!("(resumed game #{} of {})", save.id, db.display());
     // Killed between the last command and the roster: the fight's end reaches it now.
     let mut save = save;
@@ -609,7 +674,90 @@ pub fn resume(
         dice: shared,
         undone: Vec::new(),
     };
-    table(game, &input, &words, keep, json)
+    table(game, &input, &words, keep, json, ai)
+}
+
+/// The seats the built-in AI plays at the table (`--ai`).
+struct AiSeats {
+    seats: Vec<Seat>,
+    /// Its choices (recorded as commands, so replays never need this stream again).
+    rng: Prng,
+}
+
+impl AiSeats {
+    /// Reads the `--ai` words (a seat's name, `all`, or `all-but:SEAT`) against the game's
+    /// seats and sets the table's viewer: the GM's seat unless the AI plays it, else the
+    /// lowest seat a person plays, so players are shown only what their seat may see.
+    fn resolve(game: &mut dyn AnyGame, words: &[String]) -> Result<AiSeats, Fail> {
+        let names = game.seat_names();
+        let all: Vec<Seat> = (0..names.len()).map(|i| Seat(i as u8)).collect();
+        let seat = |w: &str| {
+            game.seat_by_name(w).ok_or_else(|| {
+                Fail::input(format!(
+                    "--ai {w}: this encounter has no seat '{w}' (its seats: {}; or all, or all-but SEAT)",
+                    names.join(", ")
+                ))
+            })
+        };
+        let mut seats: Vec<Seat> = Vec::new();
+        for w in words {
+            let add = match w.as_str() {
+                "all" => all.clone(),
+                "all-but" => {
+                    return Err(Fail::input(
+                        "--ai all-but: name the seat a person plays (--ai all-but gm)",
+                    ));
+                }
+                _ => match w.strip_prefix("all-but:") {
+                    Some(but) => {
+                        let but = seat(but)?;
+                        all.iter().copied().filter(|&s| s != but).collect()
+                    }
+                    None => vec![seat(w)?],
+                },
+            };
+            for s in add {
+                if !seats.contains(&s) {
+                    seats.push(s);
+                }
+            }
+        }
+        if seats.contains(&Seat::GM)
+            && let Some(person) = all.iter().copied().find(|s| !seats.contains(s))
+        {
+            game.set_viewer(person);
+        }
+        let seed = game.seed().unwrap_or_else(random_seed);
+        Ok(AiSeats {
+            seats,
+            rng: Prng::for_stream(seed, 1),
+        })
+    }
+
+    fn plays(&self, seat: Seat) -> bool {
+        self.seats.contains(&seat)
+    }
+}
+
+/// The built-in AI answers the pending decision: its command is printed as the viewer is
+/// shown it, then saved, logged and recorded like a command typed at the prompt.
+fn ai_move(game: &mut Box<dyn AnyGame>, keep: &mut Keep<'_>, ai: &mut AiSeats) -> Result<(), Fail> {
+    match game.ai_step(&mut ai.rng) {
+        Ok(m) => {
+            let who = game.seat_name(m.seat);
+            match &m.shown {
+                Some(c) => say!("[{who}] (AI) {c}"),
+                None => say!("[{who}] (AI) decides"),
+            }
+            keep.accepted(&**game, &m.command, &m.log)
+        }
+        Err(e) => {
+            keep.record(&**game)?;
+            Err(Fail::input(format!(
+                "the built-in AI could not answer: {e} (nothing from it was applied)"
+            )))
+        }
+    }
 }
 
 /// The table: asks the deciding seat at every decision until the combat ends or input stops.
@@ -619,19 +767,33 @@ fn table(
     words: &Words,
     mut keep: Keep<'_>,
     json: bool,
+    mut ai: AiSeats,
 ) -> Result<(), Fail> {
     let terminal = input.borrow().terminal();
     keep.record(&*game)?;
+    // Decisions the AI took in a row: a fight the AI plays alone must still end.
+    let mut ai_run = 0usize;
     // The decision is printed again only after a command was taken (or refused), not after a
     // prompt word such as `show`.
     let mut announce = true;
     // The declaration timer of the decision asked now, if it has one.
     let mut deadline: Option<(Instant, String)> = None;
     while let Some(p) = game.pending() {
+        if ai.plays(p.seat) {
+            ai_run += 1;
+            if ai_run > 200_000 {
+                keep.record(&*game)?;
+                return Err(Fail::input("the combat did not end within 200000 decisions of the AI"));
+            }
+            ai_move(&mut game, &mut keep, &mut ai)?;
+            announce = true;
+            continue;
+        }
+        ai_run = 0;
         if announce {
+            // The question comes last, next to the prompt, so it stays on the screen.
+            print_choices(&p);
             say!("[{}] {}", p.seat_name, p.prompt);
-            print_choices(&p.choices);
-            print_notes(&p.choices, &p.notes);
             deadline = game.timer().map(|(secs, c)| {
                 say!("  ({secs} seconds to declare, or the turn is lost)");
                 (Instant::now() + Duration::from_secs(u64::from(secs)), c)
@@ -658,12 +820,15 @@ fn table(
             }
             Ok(Got::End) => {
                 keep.record(&*game)?;
-                say!("(the input ended before the combat did; the record holds everything so far)");
+                say!("{}", keep.stopped("the input ended before the combat did"));
                 return Ok(());
             }
             Err(e) => {
                 keep.record(&*game)?;
-                return Err(Fail::input(format!("{e} (the record holds everything before it)")));
+                return Err(Fail::input(format!(
+                    "{e} {}",
+                    keep.stopped("nothing of that line was played")
+                )));
             }
         };
         let text = line.trim();
@@ -679,8 +844,12 @@ fn table(
         match text {
             "quit" => {
                 keep.record(&*game)?;
-                say!("(stopped; the record holds everything so far)");
+                say!("{}", keep.stopped("stopped"));
                 return Ok(());
+            }
+            "ai" => {
+                ai_move(&mut game, &mut keep, &mut ai)?;
+                continue;
             }
             "undo" => {
                 keep.undo(&mut game)?;
@@ -707,7 +876,7 @@ fn table(
                     if unreadable {
                         say!("  not a command here: {} (type help, or press Tab)", r.reason);
                     } else {
-                        say!("  rejected: {}", r.reason);
+                        say!("  rejected ({}): {}", r.code, r.reason);
                     }
                     continue;
                 }

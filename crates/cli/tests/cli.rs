@@ -317,7 +317,7 @@ fn ingenuity_play_asks_the_right_seat_for_intercepts_and_defences_and_replays() 
         "[players] Orrin Vey is attacked by Bandit archer: does an ally intercept (1 stamina and the reaction)? \
          Hild Brannock (hild), Marta Kell (marta) may; or pass"
     ));
-    assert!(log.contains("intercept hild | intercept marta | pass"), "{log}");
+    assert!(log.contains("intercept <hild|marta> | pass"), "{log}");
     assert_eq!(log.matches("does an ally intercept").count(), 1, "{log}");
     assert!(log.contains("[players] Bandit archer attacks Orrin Vey: defences?"));
     assert!(log.contains("Bandit archer rolls"));
@@ -566,4 +566,55 @@ wit = 10
     assert!(record.contains("\"command\": \"timed-out\""), "{record}");
     let r = fray().arg("replay").arg(&rec).output().unwrap();
     assert!(r.status.success(), "{}", text(&r.stderr));
+}
+
+#[test]
+fn the_commands_page_names_every_ruleset_fray_odds_knows() {
+    let out = fray().args(["odds", "nothing-of-the-kind"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    let known = err
+        .split("(known: ")
+        .nth(1)
+        .and_then(|k| k.split(')').next())
+        .unwrap_or_else(|| panic!("{err}"));
+    let doc = std::fs::read_to_string(root().join("docs/commands.md")).unwrap();
+    let odds = doc.split("## Exact odds").nth(1).unwrap();
+    let intro = odds.split("\n\n").nth(1).unwrap();
+    for id in known.split(", ").filter(|k| *k != "roll") {
+        assert!(
+            intro.contains(&format!("`{id}`")),
+            "docs/commands.md's Exact odds does not name {id}"
+        );
+    }
+}
+
+#[test]
+fn check_reports_every_problem_of_a_file_with_did_you_mean() {
+    let path = tmp("typos.toml");
+    std::fs::write(
+        &path,
+        "ruleset = \"thrum\"\ntitle = \"typos\"\nbogus = 3\n\n[options]\ntie-rul = \"defender\"\n\n[map]\nrows = [\". . . .\", \". . . .\"]\n\n[[side]]\nid = \"pcs\"\nkind = \"pc\"\nseat = \"players\"\n\n[[side]]\nid = \"npcs\"\nkind = \"npc\"\nseat = \"gm\"\n\n[[combatant]]\nid = \"korrin\"\nside = \"pcs\"\nat = \"0,0\"\natack = 3\nabilities = [\"shov\"]\n\n[[combatant]]\nid = \"biffer\"\nside = \"npcs\"\nat = \"3,1\"\nresilince = 1\n",
+    )
+    .unwrap();
+    let out = fray().arg("check").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let at = |n: usize| {
+        lines
+            .iter()
+            .position(|l| l.contains(&format!("typos.toml:{n}:")))
+            .unwrap_or_else(|| panic!("nothing at line {n}:\n{err}"))
+    };
+    // Every problem, in the order of the file.
+    let order = [at(3), at(6), at(25), at(26), at(32)];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{err}");
+    assert!(lines[at(6)].contains("(did you mean `tie-rule`?)"), "{err}");
+    assert!(lines[at(25)].contains("(did you mean `attack`?)"), "{err}");
+    assert!(
+        lines[at(26)].contains("unknown ability 'shov' (did you mean 'shove'?)"),
+        "{err}"
+    );
+    assert!(lines[at(32)].contains("(did you mean `resilience`?)"), "{err}");
 }

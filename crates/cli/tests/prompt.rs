@@ -184,3 +184,130 @@ fn a_script_line_that_is_not_utf8_exits_2_naming_the_line_and_keeps_the_record()
     let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     assert_eq!(r["entries"].as_array().map(Vec::len), Some(1));
 }
+
+/// The lines printed for the first decision of `out` at which `pick` is typed, up to the `>`
+/// prompt before it.
+fn prompt_before<'a>(out: &'a str, typed: &str) -> Vec<&'a str> {
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == format!("> {typed}"))
+        .unwrap_or_else(|| panic!("'{typed}' never typed:\n{out}"));
+    let start = lines[..at]
+        .iter()
+        .rposition(|l| l.starts_with("> ") || l.starts_with("--"))
+        .map_or(0, |i| i + 1);
+    lines[start..at].to_vec()
+}
+
+#[test]
+fn the_prompt_folds_variants_hides_attacks_on_allies_and_asks_last() {
+    // The Scarred bandit's first turn in the Ingenuity ambush: its only ally in reach is the
+    // archer, whom it may legally attack.
+    let out = play(
+        "examples/ingenuity/ambush.toml",
+        1,
+        b"pick bandit-1\nchoices json\nquit\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let so = text(&out.stdout);
+    let shown = prompt_before(&so, "choices json");
+    // The question comes last, just above the `>`.
+    assert!(
+        shown.last().unwrap().starts_with("[gm] Scarred bandit's turn"),
+        "{shown:#?}"
+    );
+    let list = shown.join("\n");
+    // One line for the commanded attacks with their optional phrase; no attack on the ally.
+    assert!(
+        list.contains("command archer attack <hild|orrin|marta> [prof none]"),
+        "{list}"
+    );
+    assert!(!list.contains("attack archer"), "{list}");
+    assert!(list.contains("rarely meant"), "{list}");
+    // The legal list still holds every command.
+    let all = choices_json(&so).pop().unwrap();
+    assert!(all.contains(&"attack archer".to_string()), "{all:?}");
+    assert!(
+        all.contains(&"command archer attack hild prof none".to_string()),
+        "{all:?}"
+    );
+    // Each line fits an 80-column terminal.
+    for l in &shown {
+        assert!(l.chars().count() <= 80 || !l.contains(" | "), "{l}");
+    }
+}
+
+#[test]
+fn play_with_ai_seats_plays_them_and_stops_honestly() {
+    let dir = std::env::temp_dir().join(format!("fray-prompt-ai-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("ai.json");
+    // Every seat to the AI: the fight plays out with no input, and the record replays.
+    let out = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .current_dir(root())
+        .args([
+            "play",
+            "examples/ingenuity/ambush.toml",
+            "--seed",
+            "3",
+            "--ai",
+            "all",
+            "--record",
+        ])
+        .arg(&rec)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let so = text(&out.stdout);
+    assert!(so.contains("[gm] (AI) pick "), "{so}");
+    assert!(so.contains("Result: "), "{so}");
+    let replay = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .arg("replay")
+        .arg(&rec)
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    // `all-but SEAT` (the encounter file after it), and `ai` at the prompt for one decision;
+    // a session that keeps nothing says so when it stops.
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fray"));
+    c.current_dir(root())
+        .args([
+            "play",
+            "--ai",
+            "all-but",
+            "players",
+            "examples/ingenuity/ambush.toml",
+            "--seed",
+            "1",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"ai\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let so = text(&out.stdout);
+    assert!(so.contains("[gm] (AI) pick "), "{so}");
+    assert!(
+        so.contains("[players] (AI) "),
+        "the `ai` word answers once for the players: {so}"
+    );
+    assert!(so.contains("nothing was kept"), "{so}");
+    assert!(!so.contains("the record holds"), "{so}");
+    // A seat the encounter does not have is bad input naming the seats it has.
+    let out = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .current_dir(root())
+        .args(["play", "examples/ingenuity/ambush.toml", "--ai", "goblins"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no seat 'goblins' (its seats: gm, players"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -69,10 +69,141 @@ pub fn toml_diagnostic(file: &SourceFile, e: &toml::de::Error) -> Diagnostic {
     Diagnostic::at(file, offset, e.message().trim().to_string())
 }
 
-/// Reads a whole file as `T`; a file that is not valid TOML or does not fit `T` is one
-/// diagnostic.
+/// Reads a whole file as `T`; a file that is not valid TOML or does not fit `T` is refused
+/// with every problem [`Diags::parse`] finds.
 pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Vec<Diagnostic>> {
-    toml::from_str(&file.text).map_err(|e| vec![toml_diagnostic(file, &e)])
+    let (value, d) = Diags::parse(file)?;
+    if d.errors.is_empty() { Ok(value) } else { Err(d.errors) }
+}
+
+impl<'a> Diags<'a> {
+    /// Reads a whole file as `T`, finding every problem rather than the first: a field `T`
+    /// has no place for, or a value of the wrong kind, is a diagnostic (with "did you mean"
+    /// for a near miss), and the file is read again without that entry, until it fits. The
+    /// value read from what is left comes back with those diagnostics, so the loader's own
+    /// checks can add theirs (a loader refuses the file while any diagnostic stands). A file
+    /// that is not TOML, a missing field, or an entry that cannot be set aside stops the
+    /// reading there (`Err`, with every problem found so far).
+    pub fn parse<T: DeserializeOwned>(file: &'a SourceFile) -> Result<(T, Diags<'a>), Vec<Diagnostic>> {
+        let mut d = Diags::new(file);
+        let mut text = file.text.clone();
+        let mut set_aside: Vec<String> = Vec::new();
+        // Each round sets one entry aside; a file has far fewer problems than this.
+        for _ in 0..200 {
+            let e = match toml::from_str::<T>(&text) {
+                Ok(v) => return Ok((v, d)),
+                Err(e) => e,
+            };
+            let message = e.message().trim().to_string();
+            // The field an earlier problem set aside is now missing: that is the same problem.
+            let echo =
+                message.starts_with("missing field") && set_aside.iter().any(|k| message.contains(&format!("`{k}`")));
+            if !echo {
+                d.errors.push(Diagnostic::at(
+                    file,
+                    e.span().map_or(0, |s| s.start),
+                    with_hint(&message),
+                ));
+            }
+            let entry = if message.starts_with("missing field") {
+                None
+            } else {
+                e.span().and_then(|s| entry_at(&text, s.start))
+            };
+            let Some((key, range)) = entry else { break };
+            blank(&mut text, range);
+            // Setting it aside must leave TOML (a table's header cannot go alone).
+            if toml::de::DeTable::parse(&text).is_err() {
+                break;
+            }
+            set_aside.push(key);
+        }
+        Err(d.errors)
+    }
+}
+
+/// A serde message with a "did you mean" for an unknown field or variant whose expected names
+/// the message lists (`unknown field `strenght`, expected one of `str`, ...`).
+fn with_hint(message: &str) -> String {
+    let Some(rest) = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"))
+    else {
+        return message.to_string();
+    };
+    let Some((typed, expected)) = rest.split_once('`') else {
+        return message.to_string();
+    };
+    let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    let what = if message.starts_with("unknown field") {
+        "field"
+    } else {
+        "variant"
+    };
+    match crate::diag::did_you_mean(typed, names.iter().copied()) {
+        // A long list of names says little once the one meant is named.
+        Some(n) if names.len() > 12 => format!("unknown {what} `{typed}` (did you mean `{n}`?)"),
+        Some(n) => format!("{message} (did you mean `{n}`?)"),
+        None => message.to_string(),
+    }
+}
+
+/// The innermost entry (`key = value`) of the TOML `text` whose key or value holds the byte
+/// `offset`: its key and its byte range, from the key to the end of the value, with the comma
+/// that separates it from its neighbour in an inline table. `None` when the text is not TOML
+/// or no entry holds the offset.
+fn entry_at(text: &str, offset: usize) -> Option<(String, Range<usize>)> {
+    use toml::de::{DeTable, DeValue};
+    // Tables are searched whatever their own spans say (an array of tables is spread over
+    // the file); an entry is `key = value`, a key before its value on one line or more.
+    fn within(text: &str, t: &DeTable<'_>, offset: usize) -> Option<(String, Range<usize>)> {
+        for (k, v) in t.iter() {
+            let inner = match v.get_ref() {
+                DeValue::Table(t) => within(text, t, offset),
+                DeValue::Array(items) => items.iter().find_map(|i| match i.get_ref() {
+                    DeValue::Table(t) => within(text, t, offset),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            if inner.is_some() {
+                return inner;
+            }
+            let (ks, vs) = (k.span(), v.span());
+            // Only `key = value` itself: not a `[table]` or `[[table]]` a header opens.
+            let assigned = text.get(ks.end..vs.start).is_some_and(|between| between.contains('='));
+            if assigned && (ks.start..vs.end).contains(&offset) {
+                return Some((k.get_ref().to_string(), ks.start..vs.end));
+            }
+        }
+        None
+    }
+    let doc = DeTable::parse(text).ok()?;
+    let (key, mut range) = within(text, doc.get_ref(), offset)?;
+    // An entry of an inline table takes its comma with it, so what is left stays TOML.
+    let after = text[range.end..].find(|c: char| !c.is_whitespace() || c == '\n');
+    if let Some(i) = after
+        && text[range.end + i..].starts_with(',')
+    {
+        range.end += i + 1;
+    } else if let Some(i) = text[..range.start].rfind(|c: char| !c.is_whitespace())
+        && text[i..].starts_with(',')
+    {
+        range.start = i;
+    }
+    Some((key, range))
+}
+
+/// Replaces a byte range of `text` with spaces (new lines kept, so every later line and column
+/// stays where it was).
+fn blank(text: &mut String, range: Range<usize>) {
+    let blanked: String = text[range.clone()]
+        .chars()
+        .map(|c| if c == '\n' { '\n' } else { ' ' })
+        .collect();
+    // Multi-byte characters become single spaces: pad so later offsets stay put.
+    let pad = range.len() - blanked.len();
+    text.replace_range(range, &format!("{blanked}{}", " ".repeat(pad)));
 }
 
 /// Checks that the `ruleset` value names `id` ("this file is for ruleset 'x', not 'id'" at the
@@ -88,10 +219,10 @@ pub fn check_ruleset(d: &mut Diags, ruleset: &Spanned<String>, id: &str) -> bool
     false
 }
 
-/// The `[options]` table read into `O`, or `O::default()` when there is none. A table that does
-/// not fit `O` (an unknown name, a wrong value) is a diagnostic at the table and gives the
-/// default; one that fits but fails `check` is a diagnostic and is kept. Both start with
-/// "in [options]: ".
+/// The `[options]` table read into `O`, or `O::default()` when there is none. Each name `O`
+/// does not have is a diagnostic at its line (with "did you mean" for a near miss) and is left
+/// out; a wrong value is a diagnostic at the table and gives the default; a table that fits but
+/// fails `check` is a diagnostic and is kept. All start with "in [options]: ".
 pub fn options<O: DeserializeOwned + Default>(
     d: &mut Diags,
     table: Option<&Spanned<toml::Table>>,
@@ -100,18 +231,59 @@ pub fn options<O: DeserializeOwned + Default>(
     let Some(t) = table else {
         return O::default();
     };
-    match toml::Value::Table(t.get_ref().clone()).try_into::<O>() {
-        Ok(o) => {
-            if let Err(m) = check(&o) {
-                d.err(t.span(), format!("in [options]: {m}"));
+    // Each name the options do not have is a diagnostic at its line and is left out, so every
+    // one is found in one reading.
+    let mut left = t.get_ref().clone();
+    loop {
+        match toml::Value::Table(left.clone()).try_into::<O>() {
+            Ok(o) => {
+                if let Err(m) = check(&o) {
+                    d.err(t.span(), format!("in [options]: {m}"));
+                }
+                return o;
             }
-            o
-        }
-        Err(e) => {
-            d.err(t.span(), format!("in [options]: {}", e.message().trim()));
-            O::default()
+            Err(e) => {
+                let message = with_hint(e.message().trim());
+                let unknown = message
+                    .strip_prefix("unknown field `")
+                    .and_then(|r| r.split_once('`'))
+                    .map(|(k, _)| k.to_string())
+                    .filter(|k| left.contains_key(k));
+                let at = unknown
+                    .as_deref()
+                    .and_then(|k| key_line(&d.file.text, t.span(), k))
+                    .map_or(t.span(), |o| o..o);
+                d.err(at, format!("in [options]: {message}"));
+                match unknown {
+                    Some(k) => {
+                        left.remove(&k);
+                    }
+                    None => return O::default(),
+                }
+            }
         }
     }
+}
+
+/// Where the line `key = ...` of the table that starts at `span` starts in `text` (a table
+/// header's span is the header alone: its lines run to the next header), if it is there.
+fn key_line(text: &str, span: Span, key: &str) -> Option<usize> {
+    let rest = text.get(span.start..)?;
+    let mut offset = 0;
+    for (n, line) in rest.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        if n > 0 && trimmed.starts_with('[') {
+            break;
+        }
+        let indent = line.len() - trimmed.len();
+        if let Some(after) = trimmed.strip_prefix(key)
+            && after.trim_start().starts_with('=')
+        {
+            return Some(span.start + offset + indent);
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// The `[map]` table of a grid encounter: rows of cells from north to south (see
@@ -216,10 +388,14 @@ pub struct RawZone {
     pub obstacles: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
-/// "unknown zone 'x'; the zones are: a, b, c".
-fn unknown_zone<'i>(name: &str, ids: impl IntoIterator<Item = &'i str>) -> String {
+/// "unknown zone 'x' (did you mean 'y'?); the zones are: a, b, c".
+pub fn unknown_zone<'i>(name: &str, ids: impl IntoIterator<Item = &'i str>) -> String {
     let ids: Vec<&str> = ids.into_iter().collect();
-    format!("unknown zone '{name}'; the zones are: {}", ids.join(", "))
+    format!(
+        "unknown zone '{name}'{}; the zones are: {}",
+        crate::diag::suggestion(name, ids.iter().copied()),
+        ids.join(", ")
+    )
 }
 
 /// The lower-case ids of a link's ends, in sorted order: one key for both directions.
@@ -384,9 +560,17 @@ pub fn index_of<'i>(
     ids: impl IntoIterator<Item = &'i str>,
     what: &str,
 ) -> Option<usize> {
-    let found = ids.into_iter().position(|id| id == name.get_ref());
+    let ids: Vec<&str> = ids.into_iter().collect();
+    let found = ids.iter().position(|id| id == name.get_ref());
     if found.is_none() {
-        d.err(name.span(), format!("unknown {what} '{}'", name.get_ref()));
+        d.err(
+            name.span(),
+            format!(
+                "unknown {what} '{}'{}",
+                name.get_ref(),
+                crate::diag::suggestion(name.get_ref(), ids.iter().copied())
+            ),
+        );
     }
     found
 }
@@ -484,7 +668,14 @@ pub fn template_base<T: Clone + Default>(
         Some(t) => match templates.get(t.get_ref()) {
             Some(b) => Some(b.get_ref().clone()),
             None => {
-                d.err(t.span(), format!("unknown template '{}'", t.get_ref()));
+                d.err(
+                    t.span(),
+                    format!(
+                        "unknown template '{}'{}",
+                        t.get_ref(),
+                        crate::diag::suggestion(t.get_ref(), templates.keys().map(String::as_str))
+                    ),
+                );
                 None
             }
         },
@@ -672,6 +863,52 @@ mod tests {
     }
 
     #[test]
+    fn every_field_that_does_not_fit_is_reported_and_the_rest_is_read() {
+        // Unknown fields at the top, in two tables of an array, in an inline table, and a
+        // value of the wrong kind: each is a diagnostic at its place, each with the name meant
+        // where one is close, and what is left is read for the loader's own checks.
+        let f = file(concat!(
+            "ruleset = \"toy\"\n",
+            "nonsense = 1\n",
+            "[[combatant]]\n",
+            "id = \"a\"\n",
+            "sped = 3\n",
+            "[[combatant]]\n",
+            "id = \"b\"\n",
+            "reach = \"far\"\n",
+            "[template.t]\n",
+            "x = { y = 1 }\n",
+        ));
+        let e = parse::<Doc>(&f).err().expect("problems");
+        // Found in the order the reader meets the keys; the command line sorts them by place.
+        let mut found: Vec<(usize, &str)> = e.iter().map(|d| (d.line, d.message.as_str())).collect();
+        found.sort();
+        assert_eq!(found.len(), 4, "{found:#?}");
+        assert_eq!(found[0].0, 2);
+        assert!(found[0].1.starts_with("unknown field `nonsense`"));
+        assert_eq!(found[1].0, 5);
+        assert!(found[1].1.ends_with("(did you mean `speed`?)"), "{}", found[1].1);
+        assert_eq!(found[2].0, 8);
+        assert!(found[2].1.contains("invalid type"), "{}", found[2].1);
+        assert_eq!(found[3].0, 10);
+        assert!(found[3].1.starts_with("unknown field `x`"), "{}", found[3].1);
+        // The value read from what is left comes with them.
+        let left = file("ruleset = \"toy\"\nnonsense = 1\n[[combatant]]\nid = \"a\"\n");
+        let (doc, d) = Diags::parse::<Doc>(&left).unwrap();
+        assert_eq!(d.errors.len(), 1);
+        assert_eq!(doc.combatant.len(), 1);
+        // Inside an inline table, an entry goes with its comma: what is left is still TOML.
+        let inline = file("ruleset = \"toy\"\ncombatant = [{ id = \"a\", sped = 2, reach = 1 }]\n");
+        let (doc, d) = Diags::parse::<Doc>(&inline).unwrap();
+        assert_eq!(d.errors.len(), 1, "{:?}", texts(&d));
+        assert_eq!(doc.combatant[0].get_ref().reach, Some(1));
+        // A missing field stops the reading: nothing after it is guessed at.
+        let e = parse::<Doc>(&file("nonsense = 1\n")).err().unwrap();
+        assert_eq!(e.len(), 2);
+        assert!(e[1].message.contains("missing field `ruleset`"), "{}", e[1].message);
+    }
+
+    #[test]
     fn the_ruleset_line_must_name_this_ruleset() {
         let f = file("\nruleset = \"other\"\n");
         let doc: Doc = parse(&f).expect("valid");
@@ -720,6 +957,23 @@ mod tests {
                 .message
                 .starts_with("in [options]: unknown field `max-turns`")
         );
+        // Every unknown name, each at its line, with the name meant; the rest still applies.
+        let f = file("ruleset = \"toy\"\n[options]\nmax-turns = 7\nmax-round = 3\nmax-rounds = 5\n");
+        let doc: Doc = parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert_eq!(options(&mut d, doc.options.as_ref(), check), Opts { max_rounds: 5 });
+        let mut t = texts(&d);
+        t.sort();
+        assert_eq!(t.len(), 2, "{t:?}");
+        assert!(
+            t[0].starts_with("enc.toml:3:1: error: in [options]: unknown field `max-turns`"),
+            "{t:?}"
+        );
+        assert!(
+            t[1].starts_with("enc.toml:4:1: error: in [options]: unknown field `max-round`"),
+            "{t:?}"
+        );
+        assert!(t[1].ends_with("(did you mean `max-rounds`?)"), "{t:?}");
 
         let f = file("ruleset = \"toy\"\n");
         let doc: Doc = parse(&f).expect("valid");

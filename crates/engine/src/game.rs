@@ -313,12 +313,20 @@ fn same_state<R: Ruleset>(
     label: &str,
     shadow: Option<&mut R::State>,
     recorded: &[R::Event],
+    replayed: &[R::Event],
     state: &R::State,
     version: &str,
 ) -> Result<(), EngineError> {
     let Some(shadow) = shadow else { return Ok(()) };
+    // A recorded event that [`Ruleset::same_as_earlier`] matched with a different replayed one
+    // stands for it: the shadow takes the replayed event there (the pairing is the one
+    // `same_events` checked: the events that are not bookkeeping, in order).
+    let mut now = replayed.iter().filter(|e| !R::is_bookkeeping(e));
     for e in recorded {
-        R::apply(shadow, e);
+        match R::is_bookkeeping(e) {
+            true => R::apply(shadow, e),
+            false => R::apply(shadow, now.next().unwrap_or(e)),
+        }
     }
     if shadow != state {
         return Err(EngineError::Diverged {
@@ -412,7 +420,7 @@ fn replay_state<R: Ruleset>(
                    expect_events: &[R::Event],
                    seeded: &mut Option<SeededDice>,
                    step: &mut StepFn<'_, R>|
-     -> Result<(), EngineError> {
+     -> Result<Vec<R::Event>, EngineError> {
         events.clear();
         let drawn = match seeded {
             Some(d) => {
@@ -463,21 +471,29 @@ fn replay_state<R: Ruleset>(
         if let Some(out) = regenerated.as_mut() {
             out.push(events.clone());
         }
-        Ok(())
+        // The replayed events, for the shadow state of an earlier version's record.
+        Ok(if older { events.clone() } else { Vec::new() })
     };
 
     // The recorded events of an earlier version are also applied, on a copy of the state, which
     // must come out as the replay's after every step: what bookkeeping events are compared out
     // of the event lists still has to leave the same state.
     let mut shadow = older.then(|| state.clone());
-    run(
+    let replayed = run(
         "start",
         &record.start.dice,
         &record.start.events,
         &mut seeded,
         &mut |d, out| R::start(&mut Cx::new(&mut state, d, out)),
     )?;
-    same_state::<R>("start", shadow.as_mut(), &record.start.events, &state, &record.version)?;
+    same_state::<R>(
+        "start",
+        shadow.as_mut(),
+        &record.start.events,
+        &replayed,
+        &state,
+        &record.version,
+    )?;
     for (i, entry) in record.entries.iter().enumerate() {
         let label = format!("command {}", i + 1);
         authorize::<R>(&state, entry.seat, &entry.command)
@@ -486,10 +502,17 @@ fn replay_state<R: Ruleset>(
                 at: label.clone(),
                 what: format!("the command was rejected on replay: {r}"),
             })?;
-        run(&label, &entry.dice, &entry.events, &mut seeded, &mut |d, out| {
+        let replayed = run(&label, &entry.dice, &entry.events, &mut seeded, &mut |d, out| {
             R::resolve(&mut Cx::new(&mut state, d, out), entry.seat, &entry.command)
         })?;
-        same_state::<R>(&label, shadow.as_mut(), &entry.events, &state, &record.version)?;
+        same_state::<R>(
+            &label,
+            shadow.as_mut(),
+            &entry.events,
+            &replayed,
+            &state,
+            &record.version,
+        )?;
     }
     Ok((state, seeded))
 }

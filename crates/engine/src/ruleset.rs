@@ -162,8 +162,10 @@ pub trait Ruleset: Sized + 'static {
     /// Whether an event an earlier version recorded (in [`Ruleset::REPLAYS_VERSIONS`]) stands
     /// for the event this version replayed in its place: equality by default. A ruleset whose
     /// event gained a field that only explains what happened (the faces of a roll) compares
-    /// the rest when the recorded event lacks it. The recorded events must still leave the
-    /// state the replay reaches.
+    /// the rest when the recorded event lacks it; one whose event records a reason now told
+    /// more truly compares the rest. The recorded events must still leave the state the replay
+    /// reaches, a recorded event matched here with a different replayed one counting as the
+    /// replayed one.
     fn same_as_earlier(recorded: &Self::Event, replayed: &Self::Event) -> bool {
         recorded == replayed
     }

@@ -58,6 +58,18 @@ pub trait TextRuleset: Ruleset {
     /// The seat with the given name.
     fn seat_by_name(state: &Self::State, name: &str) -> Option<Seat>;
 
+    /// Every seat's name, the GM's first, by seat number. The default reads them off
+    /// [`TextRuleset::seat_name`] from seat 0 up, as long as each name leads back to its seat.
+    fn seat_names(state: &Self::State) -> Vec<String> {
+        (0..=u8::MAX)
+            .map(Seat)
+            .map_while(|seat| {
+                let name = Self::seat_name(state, seat);
+                (Self::seat_by_name(state, &name) == Some(seat)).then_some(name)
+            })
+            .collect()
+    }
+
     /// A readable summary of the state (used at the end of a log and by `play`).
     fn summary(state: &Self::State) -> String;
 
@@ -98,6 +110,24 @@ pub trait TextRuleset: Ruleset {
     fn note(state: &Self::State, command: &Self::Command) -> Option<String> {
         let _ = (state, command);
         None
+    }
+
+    /// The words that begin an optional phrase of two words in this ruleset's commands
+    /// (`using dex`, `prof none`): the prompt folds commands that differ in them into one line
+    /// (`attack <orrin|marta> [using dex] [prof none]`). None by default.
+    const OPTION_WORDS: &'static [&'static str] = &[];
+
+    /// The optional words of this ruleset's commands that stand alone (`hold`, `sweep`): the
+    /// prompt folds commands that differ in them like option words (`[hold]`). None by
+    /// default.
+    const FLAG_WORDS: &'static [&'static str] = &[];
+
+    /// Whether the prompt's list leaves this legal command out: it stays legal (typed, Tab
+    /// completed, and listed by `choices all`), but a person rarely means it, such as an attack
+    /// on the actor's own ally. None by default.
+    fn prompt_hides(state: &Self::State, command: &Self::Command) -> bool {
+        let _ = (state, command);
+        false
     }
 
     /// The characters whose state lasts beyond this encounter, read from a game's state (at its
@@ -147,6 +177,20 @@ pub struct Rest {
     pub restores: &'static [&'static str],
 }
 
+/// What the built-in AI did for a seat ([`AnyGame::ai_step`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AiMove {
+    /// The seat it answered for.
+    pub seat: Seat,
+    /// The command, as it may be typed.
+    pub command: String,
+    /// The command as the viewer is shown it (`None`: the viewer does not learn of it, such as
+    /// another seat's secret declaration).
+    pub shown: Option<String>,
+    /// The log, as the viewer is shown it.
+    pub log: Vec<LogLine>,
+}
+
 /// A log line: the readable text (absent for bookkeeping) and the event as JSON.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
@@ -194,8 +238,15 @@ pub struct PendingText {
     pub prompt: String,
     /// Every legal answer, printed as it may be typed.
     pub choices: Vec<String>,
-    /// A note per answer (such as the odds of an attack), in the same order.
+    /// A note per answer (such as the odds of an attack), in the same order (none for a
+    /// hidden one).
     pub notes: Vec<Option<String>>,
+    /// Per answer, whether the prompt's list leaves it out ([`TextRuleset::prompt_hides`]).
+    pub hidden: Vec<bool>,
+    /// The ruleset's option words ([`TextRuleset::OPTION_WORDS`]).
+    pub option_words: &'static [&'static str],
+    /// The ruleset's flag words ([`TextRuleset::FLAG_WORDS`]).
+    pub flag_words: &'static [&'static str],
 }
 
 /// A game of any ruleset, driven by text.
@@ -212,8 +263,17 @@ pub trait AnyGame {
     fn pending_line(&self) -> Option<String>;
     /// Parses and submits a typed command for `seat`; returns the log of what happened.
     fn submit_text(&mut self, seat: Seat, text: &str) -> Result<Vec<LogLine>, SubmitError>;
-    /// Lets the built-in AI answer the pending decision; returns the command it typed and the log.
-    fn ai_step(&mut self, rng: &mut Prng) -> Result<(String, Vec<LogLine>), SubmitError>;
+    /// Lets the built-in AI answer the pending decision (for the seat asked first): the command
+    /// it gave, as it may be typed and as the viewer is shown it, and the log.
+    fn ai_step(&mut self, rng: &mut Prng) -> Result<AiMove, SubmitError>;
+    /// The seat whose view the logs of [`AnyGame::submit_text`] and [`AnyGame::ai_step`] are
+    /// written for (the GM's at first: a table with a person in the GM's seat sees everything).
+    fn viewer(&self) -> Seat;
+    /// Writes the logs of the commands from here on for `seat` (a table where the built-in AI
+    /// plays the GM and players watch: they are shown only what their seat may see).
+    fn set_viewer(&mut self, seat: Seat);
+    /// Every seat's name, the GM's first ([`TextRuleset::seat_names`]).
+    fn seat_names(&self) -> Vec<String>;
     /// Takes back the last command.
     fn undo(&mut self) -> Result<bool, EngineError>;
     /// The record as JSON.
@@ -286,6 +346,8 @@ impl<R: TextRuleset> Observer<R> for Logger<R> {
 pub struct TextGame<R: TextRuleset> {
     game: Game<R>,
     ai: Box<dyn Policy<R>>,
+    /// Whose view the logs of commands are written for.
+    viewer: Seat,
 }
 
 impl<R: TextRuleset> TextGame<R> {
@@ -294,6 +356,7 @@ impl<R: TextRuleset> TextGame<R> {
         TextGame {
             game,
             ai: R::heuristic(),
+            viewer: Seat::GM,
         }
     }
 
@@ -332,9 +395,10 @@ impl<R: TextRuleset> TextGame<R> {
     }
 
     fn submit_logged(&mut self, seat: Seat, command: R::Command) -> Result<Vec<LogLine>, SubmitError> {
-        // The table's log is the GM's: each event is described as it is emitted.
+        // The table's log is the viewer's (the GM's unless the table says otherwise): each
+        // event is redacted and described as it is emitted.
         let mut log = Logger::<R> {
-            seat: Seat::GM,
+            seat: self.viewer,
             shown: None,
             out: Vec::new(),
         };
@@ -354,7 +418,12 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
         let seat = p.first();
         let legal = self.game.legal_commands(seat);
         let choices = legal.iter().map(|c| R::format_command(state, c)).collect();
-        let notes = legal.iter().map(|c| R::note(state, c)).collect();
+        let hidden: Vec<bool> = legal.iter().map(|c| R::prompt_hides(state, c)).collect();
+        let notes = legal
+            .iter()
+            .zip(&hidden)
+            .map(|(c, &h)| if h { None } else { R::note(state, c) })
+            .collect();
         Some(PendingText {
             seat,
             deciders: p.seats.iter().collect(),
@@ -363,6 +432,9 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
             prompt: R::describe_pending(state, &p),
             choices,
             notes,
+            hidden,
+            option_words: R::OPTION_WORDS,
+            flag_words: R::FLAG_WORDS,
         })
     }
 
@@ -387,7 +459,7 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
         self.submit_logged(seat, command)
     }
 
-    fn ai_step(&mut self, rng: &mut Prng) -> Result<(String, Vec<LogLine>), SubmitError> {
+    fn ai_step(&mut self, rng: &mut Prng) -> Result<AiMove, SubmitError> {
         let Some(p) = self.game.pending() else {
             return Err(SubmitError::Rejected(Reject::new(
                 Reject::GAME_OVER,
@@ -401,9 +473,32 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
             .ai
             .choose(&decision, rng)
             .ok_or_else(|| EngineError::Bug("the AI found no legal command".into()))?;
-        let text = R::format_command(self.game.state(), &command);
+        let state = self.game.state();
+        let text = R::format_command(state, &command);
+        let shown = match R::redact_command(state, self.viewer, &command) {
+            Shown::All => Some(text.clone()),
+            Shown::Nothing => None,
+            Shown::As(c) => Some(R::format_command(state, &c)),
+        };
         let log = self.submit_logged(seat, command)?;
-        Ok((text, log))
+        Ok(AiMove {
+            seat,
+            command: text,
+            shown,
+            log,
+        })
+    }
+
+    fn viewer(&self) -> Seat {
+        self.viewer
+    }
+
+    fn set_viewer(&mut self, seat: Seat) {
+        self.viewer = seat;
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        R::seat_names(self.game.state())
     }
 
     fn undo(&mut self) -> Result<bool, EngineError> {

@@ -291,8 +291,28 @@ fn the_pending_text_asks_each_seat_in_turn() {
     let p = g.pending().unwrap();
     assert_eq!((p.seat, p.deciders), (Seat(2), vec![Seat(2)]));
     assert_eq!(p.choices, vec!["bid 1", "bid 2", "bid 3"]);
-    let (typed, _) = g.ai_step(&mut Prng::from_seed(1)).unwrap();
+    let typed = g.ai_step(&mut Prng::from_seed(1)).unwrap().command;
     assert_eq!(typed, "bid 2", "the AI saw that the other had bid, not what");
+}
+
+#[test]
+fn the_ai_answering_for_another_seat_is_shown_to_the_viewer_as_that_seat_may_see_it() {
+    // Seat 1 watches (the table's viewer) while the AI bids for seat 2 after seat 1's own bid.
+    let mut g = TextGame::new(Game::<Bids>::new_seeded((), (), 1).unwrap());
+    g.set_viewer(Seat(1));
+    assert_eq!(g.viewer(), Seat(1));
+    let own = g.submit_text(Seat(1), "bid 3").unwrap();
+    assert!(own.iter().any(|l| l.json.to_string().contains('3')), "{own:?}");
+    let m = g.ai_step(&mut Prng::from_seed(1)).unwrap();
+    assert_eq!(m.seat, Seat(2));
+    assert!(m.command.starts_with("bid "));
+    assert_eq!(m.shown, None, "seat 1 is not shown seat 2's bid");
+    let json: Vec<String> = m.log.iter().map(|l| l.json.to_string()).collect();
+    let full: Vec<String> = g.full_log().iter().map(|l| l.json.to_string()).collect();
+    // The log of the AI's bid is the one seat 1 is shown, not the GM's.
+    let for_seat: Vec<String> = g.log_for(Seat(1)).iter().map(|l| l.json.to_string()).collect();
+    assert!(for_seat.ends_with(&json), "{for_seat:?} / {json:?}");
+    assert_ne!(for_seat, full);
 }
 
 #[test]

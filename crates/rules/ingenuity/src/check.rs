@@ -118,7 +118,40 @@ pub fn why_no_reaction(s: &State, who: Cid, free: bool) -> AutoWhy {
     if c.stamina < 1 {
         AutoWhy::NoStamina
     } else {
+        AutoWhy::NotLegal
+    }
+}
+
+/// Why the target of an attack cannot take any defence against it (ING-R30, ING-R32): what
+/// stops every reaction (see [`why_no_reaction`]), else what each defence was refused for:
+/// stamina or focus it lacks, defences already taken against this attack, or none that
+/// answers it.
+pub fn why_no_defence(s: &State, a: &Attack) -> AutoWhy {
+    let t = a.target;
+    let general = why_no_reaction(s, t, free(a));
+    if !matches!(general, AutoWhy::NoStamina | AutoWhy::NotLegal) {
+        return general;
+    }
+    let items = 0..s.ch(t).items.len() as u8;
+    let (mut stamina, mut focus) = (false, false);
+    for c in [Command::Dodge, Command::Fortify, Command::Resist]
+        .into_iter()
+        .chain(items.map(Command::Parry))
+    {
+        if let Err(r) = check_defence(s, a, &c) {
+            stamina |= r.code == codes::NO_STAMINA;
+            focus |= r.code == codes::NO_FOCUS;
+        }
+    }
+    let d = &a.defences;
+    if stamina {
+        AutoWhy::NoStamina
+    } else if focus {
         AutoWhy::NoFocus
+    } else if d.dodge.is_some() || d.parry.is_some() || d.fortify.is_some() || d.resist.is_some() {
+        AutoWhy::DefencesTaken
+    } else {
+        AutoWhy::NoDefenceOpen
     }
 }
 
@@ -359,6 +392,9 @@ fn after_automatic(s: &State, cmd: &Command) -> Option<Reject> {
     }
     let name = s.setup.chars.get(who as usize).map_or("?", |c| c.name.as_str());
     let what = match step {
+        AutoStep::NoDefence if why == AutoWhy::DefencesTaken => {
+            "had no other defence to take against the last attack, which went on"
+        }
         AutoStep::NoDefence => "could not defend against the last attack, which went on without a defence",
         AutoStep::NoBlock => "could not block the last hit, which was dealt at once",
         AutoStep::NoFortify => "could not fortify to stay conscious and fell unconscious",

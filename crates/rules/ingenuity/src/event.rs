@@ -144,6 +144,10 @@ pub enum AutoWhy {
     MisfireRolled,
     /// The action is not legal now (out of reach, no weapon...).
     NotLegal,
+    /// Every defence the target could take against this attack is already taken.
+    DefencesTaken,
+    /// No defence can answer this attack (nothing in hand to parry with, no effect to resist).
+    NoDefenceOpen,
 }
 
 impl AutoWhy {
@@ -158,6 +162,8 @@ impl AutoWhy {
             AutoWhy::Surprised => "surprised (surprised-can-react = false)",
             AutoWhy::MisfireRolled => "the misfired attack was already rolled (misfire-target-defends = false)",
             AutoWhy::NotLegal => "it is not a legal action now",
+            AutoWhy::DefencesTaken => "its defences against this attack are already taken",
+            AutoWhy::NoDefenceOpen => "no defence it has answers this attack",
         }
     }
 }

@@ -48,7 +48,10 @@ pub struct Ingenuity;
 
 impl Ruleset for Ingenuity {
     const ID: &'static str = "ingenuity";
-    const VERSION: &'static str = "0.2.0";
+    const VERSION: &'static str = "0.3.0";
+    /// 0.2.0 played the same; it gave "not enough focus" as the reason a target could not
+    /// defend whenever no other reason was found (see [`Ingenuity::same_as_earlier`]).
+    const REPLAYS_VERSIONS: &'static [&'static str] = &["0.2.0"];
     type Options = Options;
     type Setup = Setup;
     type State = State;
@@ -135,6 +138,28 @@ impl Ruleset for Ingenuity {
 
     fn apply(s: &mut State, e: &Event) {
         apply(s, e)
+    }
+
+    /// 0.2.0 logged "not enough focus" (`AutoWhy::NoFocus`) for a step taken without asking
+    /// whenever it found no other reason; 0.3.0 gives the real one (defences already taken, none
+    /// that answers the attack, or none legal). The rest of the event must match.
+    fn same_as_earlier(recorded: &Event, replayed: &Event) -> bool {
+        use event::AutoWhy;
+        match (recorded, replayed) {
+            (
+                Event::Automatic {
+                    who,
+                    step,
+                    why: AutoWhy::NoFocus,
+                },
+                Event::Automatic {
+                    who: w,
+                    step: st,
+                    why: AutoWhy::NotLegal | AutoWhy::DefencesTaken | AutoWhy::NoDefenceOpen,
+                },
+            ) => who == w && step == st,
+            _ => recorded == replayed,
+        }
     }
 
     fn outcome(s: &State) -> Option<Outcome> {
@@ -331,6 +356,31 @@ gm order <team>,<team>,..."
         let q = odds::parse_query(args)?;
         let o = odds::attack(&q);
         Ok((odds::text(&q, &o), serde_json::to_value(&o).map_err(|e| e.to_string())?))
+    }
+
+    const OPTION_WORDS: &'static [&'static str] = &["using", "prof", "with"];
+
+    /// An attack, a killing strike or a commanded attack on an ally of the one who would make
+    /// it, or waking an enemy: legal, but a person rarely means it, so the prompt lists it only
+    /// under `choices all`.
+    fn prompt_hides(state: &State, command: &Command) -> bool {
+        use command::Action;
+        fn aimed_at(a: &Action) -> Option<setup::Cid> {
+            match a {
+                Action::Attack { target, .. } | Action::Kill { target, .. } => Some(*target),
+                _ => None,
+            }
+        }
+        let Some(who) = state.turn.as_ref().map(|t| t.who) else {
+            return false;
+        };
+        match command {
+            // Waking an enemy is as rarely meant.
+            Command::Act(Action::Resuscitate(t)) => state.enemies(who, *t),
+            Command::Act(Action::Command { ally, action }) => aimed_at(action).is_some_and(|t| state.allies(*ally, t)),
+            Command::Act(a) => aimed_at(a).is_some_and(|t| state.allies(who, t)),
+            _ => false,
+        }
     }
 
     fn note(state: &State, command: &Command) -> Option<String> {

@@ -1223,7 +1223,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
                     return Ok(Flow::Wait);
                 }
                 // Say why the target is not asked (ING-R30, ING-R32, ING-R14's option).
-                let why = check::why_no_reaction(&cx.s, a.target, a.defences.free > 0);
+                let why = check::why_no_defence(&cx.s, &a);
                 cx.emit(Event::Automatic {
                     who: a.target,
                     step: AutoStep::NoDefence,

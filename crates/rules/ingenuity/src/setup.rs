@@ -12,7 +12,7 @@
 use crate::data::{Armoury, Attr, Cond, ItemId, build};
 use crate::options::{DefenceFormula, Options};
 use fray_engine::Seat;
-use fray_engine::diag::{Diagnostic, SourceFile};
+use fray_engine::diag::{Diagnostic, SourceFile, suggestion};
 use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned, seat_of};
 use fray_engine::text::ReadFile;
 use fray_space::{Grid, Pos};
@@ -375,8 +375,8 @@ pub(crate) use fray_engine::encounter::is_word;
 
 /// Loads and validates an Ingenuity encounter.
 pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = enc::parse(source)?;
-    let mut cx = Diags::new(source);
+    // Every problem of the file's shape at once; the checks below add theirs.
+    let (raw, mut cx): (RawEncounter, Diags) = Diags::parse(source)?;
     if !enc::check_ruleset(&mut cx, &raw.ruleset, "ingenuity") {
         return Err(cx.errors);
     }
@@ -539,7 +539,11 @@ pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Opti
             None => {
                 cx.err(
                     o.get_ref().who.span(),
-                    format!("unknown combatant '{}'", o.get_ref().who.get_ref()),
+                    format!(
+                        "unknown combatant '{}'{}",
+                        o.get_ref().who.get_ref(),
+                        suggestion(o.get_ref().who.get_ref(), chars.iter().map(|c| c.id.as_str()))
+                    ),
                 );
                 None
             }
@@ -628,7 +632,14 @@ fn objective(cx: &mut Ctx, o: &Spanned<RawObjective>, map: &Grid, chars: &[CharI
         Some(w) => match chars.iter().position(|c| &c.id == w.get_ref()) {
             Some(i) => Some(i as Cid),
             None => {
-                cx.err(w.span(), format!("unknown combatant '{}'", w.get_ref()));
+                cx.err(
+                    w.span(),
+                    format!(
+                        "unknown combatant '{}'{}",
+                        w.get_ref(),
+                        suggestion(w.get_ref(), chars.iter().map(|c| c.id.as_str()))
+                    ),
+                );
                 return None;
             }
         },
@@ -763,7 +774,14 @@ fn character(
         Some(a) => match armoury.find_armour(a.get_ref()) {
             Some(x) => Some(x),
             None => {
-                cx.err(a.span(), format!("unknown armour '{}'", a.get_ref()));
+                cx.err(
+                    a.span(),
+                    format!(
+                        "unknown armour '{}'{}",
+                        a.get_ref(),
+                        suggestion(a.get_ref(), armoury.armour.iter().map(|x| x.id.as_str()))
+                    ),
+                );
                 None
             }
         },
@@ -841,7 +859,14 @@ fn character(
         for x in list.iter().flatten() {
             match armoury.find(x.get_ref()) {
                 Some(i) => v.push(i),
-                None => cx.err(x.span(), format!("unknown item '{}'", x.get_ref())),
+                None => cx.err(
+                    x.span(),
+                    format!(
+                        "unknown item '{}'{}",
+                        x.get_ref(),
+                        suggestion(x.get_ref(), armoury.items.iter().map(|i| i.id.as_str()))
+                    ),
+                ),
             }
         }
         v

@@ -359,7 +359,10 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
         Event::OrderChanged { .. } => "GM: the team order changes from the next round".into(),
         Event::OpeningDone => return None,
         Event::Automatic { who, step, why } => {
-            use crate::event::AutoStep;
+            use crate::event::{AutoStep, AutoWhy};
+            if (*step, *why) == (AutoStep::NoDefence, AutoWhy::DefencesTaken) {
+                return Some(format!("{} has no other defence to take against this attack", n(*who)));
+            }
             let why = why.text();
             match step {
                 AutoStep::NoDefence => format!("{} cannot defend against this attack: {why}", n(*who)),
@@ -580,6 +583,19 @@ pub fn view(s: &State, seat: Seat) -> serde_json::Value {
 /// A readable summary.
 pub fn summary(s: &State) -> String {
     let mut out = String::new();
+    // A name two combatants share (made from one template) is told apart by the id.
+    let names: Vec<String> = s
+        .ids()
+        .map(|c| {
+            let name = s.name(c);
+            if s.ids().filter(|&o| s.name(o) == name).count() > 1 {
+                format!("{name} ({})", s.info(c).id)
+            } else {
+                name.to_string()
+            }
+        })
+        .collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(18);
     for t in 0..s.setup.teams.len() as u8 {
         let _ = writeln!(out, "{}:", s.setup.teams[t as usize].name);
         for c in s.ids().filter(|&c| s.team(c) == t) {
@@ -601,8 +617,8 @@ pub fn summary(s: &State) -> String {
             };
             let _ = writeln!(
                 out,
-                "  {:<18} health {}/{}, endurance {}/{}, stamina {}/{}, focus {}/{} - {state}",
-                s.name(c),
+                "  {:<width$} health {}/{}, endurance {}/{}, stamina {}/{}, focus {}/{} - {state}",
+                names[c as usize],
                 ch.health,
                 st.health,
                 ch.endurance,

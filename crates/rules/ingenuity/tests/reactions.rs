@@ -671,3 +671,52 @@ fn ing_r33_an_ally_who_cannot_intercept_is_not_listed_and_is_refused() {
     assert_eq!(t.reject("intercept pc2").code, "invalid-target");
     assert_eq!(t.reject("intercept foe").code, "invalid-target");
 }
+
+#[test]
+fn ing_r32_a_target_whose_defences_are_taken_is_told_so_not_that_it_lacks_focus() {
+    // pc has two reactions (Wait) and nothing in hand: once it has dodged, no other defence is
+    // open against this attack, and the log says that (it has focus and a reaction left).
+    let mut t = T::turn_of(&surrounded(""), "pc");
+    t.cmd("wait");
+    t.cmd("pick foe");
+    t.cmd("attack pc");
+    t.dice(&[1, 1, 10, 1, 1, 10]);
+    t.cmd("dodge");
+    assert_eq!(t.ch("pc").econ.reactions_left(), 1);
+    let log = t.log();
+    assert!(!log.iter().any(|l| l.contains("focus")), "{log:#?}");
+    assert!(
+        log.contains(&"pc has no other defence to take against this attack".to_string()),
+        "{log:#?}"
+    );
+}
+
+#[test]
+fn ing_r32_a_0_2_0_record_that_gave_focus_as_the_reason_replays_on_this_version() {
+    use fray_engine::{Game, Ruleset};
+    use fray_ingenuity::Ingenuity;
+    use fray_ingenuity::event::AutoWhy;
+    // The fight above as 0.2.0 recorded it: the same, but "not enough focus" as the reason.
+    let mut t = T::turn_of(&surrounded(""), "pc");
+    t.cmd("wait");
+    t.cmd("pick foe");
+    t.cmd("attack pc");
+    t.dice(&[1, 1, 10, 1, 1, 10]);
+    t.cmd("dodge");
+    let mut old = t.game.record().clone();
+    old.version = "0.2.0".into();
+    let mut changed = 0;
+    for e in old.entries.iter_mut().flat_map(|e| e.events.iter_mut()) {
+        if let Event::Automatic { why, .. } = e
+            && *why == AutoWhy::DefencesTaken
+        {
+            *why = AutoWhy::NoFocus;
+            changed += 1;
+        }
+    }
+    assert_eq!(changed, 1);
+    let game = Game::<Ingenuity>::replay(&old).expect("0.2.0 records replay");
+    assert_eq!(game.record().version, Ingenuity::VERSION);
+    assert_eq!(game.record().to_json(), t.game.record().to_json());
+    assert_eq!(game.state(), t.state());
+}

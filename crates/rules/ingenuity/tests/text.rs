@@ -311,3 +311,21 @@ fn ing_r62_a_dead_character_is_refused_at_its_dead_key_and_carried_durability_is
         "{d:?}"
     );
 }
+
+#[test]
+fn the_summary_tells_apart_two_combatants_of_one_name() {
+    let toml = enc(
+        &[". . . . . ."],
+        &format!(
+            "[template.bandit]\nname = \"Bandit\"\nitems = [\"spear\"]\n{}{}{}",
+            who("hero", "pcs", "0,0", "items = [\"spear\"]"),
+            who("bandit-1", "foes", "4,0", "template = \"bandit\""),
+            who("bandit-2", "foes", "5,0", "template = \"bandit\""),
+        ),
+    );
+    let t = T::new(&toml);
+    let summary = Ingenuity::summary(t.s());
+    assert!(summary.contains("  Bandit (bandit-1) "), "{summary}");
+    assert!(summary.contains("  Bandit (bandit-2) "), "{summary}");
+    assert!(!summary.contains("  Bandit  "), "{summary}");
+}

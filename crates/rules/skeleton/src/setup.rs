@@ -130,8 +130,8 @@ const ROSTER: RosterRules<Combatant> = RosterRules {
 
 /// Reads and validates an encounter.
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = enc::parse(source)?;
-    let mut d = Diags::new(source);
+    // Every problem of the file's shape at once; the checks below add theirs.
+    let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
     if !enc::check_ruleset(&mut d, &raw.ruleset, Skeleton::ID) {
         return Err(d.errors);
     }

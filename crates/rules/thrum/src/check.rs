@@ -41,6 +41,21 @@ fn no<W: Into<String>>(say: Say, code: &'static str, why: impl FnOnce() -> W) ->
     }
 }
 
+/// Refuses a square that is not on the map, naming the map's extent.
+fn on_map(s: &State, p: Pos, say: Say) -> Result<(), Reject> {
+    if s.setup.map.get(p).is_some() {
+        return Ok(());
+    }
+    let (w, h) = (s.setup.map.width(), s.setup.map.height());
+    Err(no(say, codes::INVALID_TARGET, || {
+        format!(
+            "{p} is off the map (it is {w} by {h} squares, 0,0 to {},{})",
+            w.saturating_sub(1),
+            h.saturating_sub(1)
+        )
+    }))
+}
+
 /// How the Weaver's exemption (THR-R76) applies to `who`'s own steps right now: the first
 /// step of its turn whose cost is raised costs 1 (`First`, until used), or every such step
 /// during its turn does (`All`, the upgraded trait). It never applies outside its own turn.
@@ -1401,6 +1416,7 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
             if *to == from {
                 return Err(no(say, codes::INVALID_TARGET, || "already there"));
             }
+            on_map(s, *to, say)?;
             if !can_stop(s, who, *to) {
                 return Err(no(say, codes::CANNOT_STOP_HERE, || {
                     format!("{to} is not an empty square")
@@ -1772,6 +1788,7 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
             if !in_range(s, user, range, *p) {
                 return Err(no(say, codes::OUT_OF_RANGE, || format!("{p} is out of range")));
             }
+            on_map(s, *p, say)?;
             let free = s.setup.map.get(*p).is_some_and(|c| !c.blocked);
             let occupant = s.occupant(*p);
             let swap_ok = !s.options.teleport_needs_empty && occupant.is_some_and(|o| s.allies(user, o));
@@ -2339,6 +2356,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<(),
             if *to == from {
                 return Err(no(say, codes::INVALID_TARGET, || "already there (use pass to stay)"));
             }
+            on_map(s, *to, say)?;
             if !can_stop(s, *who, *to) {
                 return Err(no(say, codes::CANNOT_STOP_HERE, || {
                     format!("{to} is not an empty square")

@@ -910,6 +910,7 @@ pub fn apply(s: &mut State, e: &Event) {
             s.holds[i] = *count;
         }
         Event::CombatEnded { outcome } => {
+            s.fought = Some(Arc::new(s.chars.clone()));
             s.outcome = Some(outcome.clone());
             s.phase = Phase::Ended;
             s.stack.clear();

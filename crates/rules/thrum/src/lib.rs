@@ -75,6 +75,7 @@ impl Ruleset for Thrum {
             terrain: Vec::new(),
             outcome: None,
             auto: Vec::new(),
+            fought: None,
         })
     }
 
@@ -424,6 +425,8 @@ gm end <side>|none"
         let o = odds::attack(q)?;
         Ok((odds::text(&o), serde_json::to_value(&o).map_err(|e| e.to_string())?))
     }
+
+    const OPTION_WORDS: &'static [&'static str] = &["option", "dir", "status", "overexert"];
 
     fn note(state: &State, command: &Command) -> Option<String> {
         match command {

@@ -445,8 +445,8 @@ pub fn peek_ruleset(text: &str) -> Option<String> {
 
 /// Loads and validates a Thrum encounter.
 pub fn load(source: &SourceFile, read: &mut ReadFile<'_>) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = enc::parse(source)?;
-    let mut cx = Diags::new(source);
+    // Every problem of the file's shape at once; the checks below add theirs.
+    let (raw, mut cx): (RawEncounter, Diags) = Diags::parse(source)?;
     if !enc::check_ruleset(&mut cx, &raw.ruleset, "thrum") {
         return Err(cx.errors);
     }
@@ -830,7 +830,14 @@ fn character(
             Some(i) => abilities.push(i),
             // An upgraded id that could not be built was already reported, with the reason.
             None if a.get_ref().contains('+') => {}
-            None => cx.err(a.span(), format!("unknown ability '{}'", a.get_ref())),
+            None => cx.err(
+                a.span(),
+                format!(
+                    "unknown ability '{}'{}",
+                    a.get_ref(),
+                    fray_engine::diag::suggestion(a.get_ref(), book.abilities.iter().map(|x| x.id.as_str()))
+                ),
+            ),
         }
     }
     let mut nova = Vec::new();
@@ -842,7 +849,13 @@ fn character(
                     nova.push((id, (*v).min(cap)));
                 }
                 Some(_) => cx.err(n.span(), format!("'{k}' is not a Nova ability")),
-                None => cx.err(n.span(), format!("unknown ability '{k}'")),
+                None => cx.err(
+                    n.span(),
+                    format!(
+                        "unknown ability '{k}'{}",
+                        fray_engine::diag::suggestion(k, book.abilities.iter().map(|x| x.id.as_str()))
+                    ),
+                ),
             }
         }
     }

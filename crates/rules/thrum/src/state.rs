@@ -664,6 +664,11 @@ pub struct State {
     /// refused with what happened. Cleared when the next command is resolved.
     #[serde(default)]
     pub auto: Vec<AutoStep>,
+    /// Every combatant as the fight left it, kept when the combat ends, before End of Combat
+    /// clears Loads, Incapacity and statuses (THR-R183 to THR-R187): what the end summary
+    /// shows. Derived from the events (the `CombatEnded` event keeps it), never saved apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fought: Option<Arc<Vec<Char>>>,
 }
 
 /// A step fray took by itself, remembered until the next command (see [`State::auto`]).

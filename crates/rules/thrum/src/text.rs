@@ -543,8 +543,22 @@ pub fn summary(s: &State) -> String {
         s.round,
         if s.phase == Phase::Ended { " (ended)" } else { "" }
     );
+    // Once the combat is over, each combatant is shown as the fight left it: End of Combat has
+    // cleared Loads, Incapacity and statuses since (THR-R183 to THR-R187), which a line says.
+    let chars: &[crate::state::Char] = s.fought.as_deref().map_or(&s.chars, |v| v.as_slice());
+    let names: Vec<String> = s.ids().map(|c| text_name(s, c)).collect();
+    let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(16);
+    let side_w = s
+        .setup
+        .sides
+        .iter()
+        .map(|d| d.id.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
     for c in s.ids() {
-        let ch = s.ch(c);
+        let ch = chars.get(c as usize).unwrap_or(s.ch(c));
+        let now = s.ch(c);
         let info = s.info(c);
         let mut flags = Vec::new();
         if ch.removed {
@@ -552,7 +566,7 @@ pub fn summary(s: &State) -> String {
         } else if ch.incapacitated {
             flags.push("Incapacitated".to_string());
         }
-        if ch.barred {
+        if now.barred {
             flags.push("barred until Downtime".into());
         }
         if let Some(st) = ch.stance {
@@ -571,7 +585,7 @@ pub fn summary(s: &State) -> String {
         if let Some(b) = ch.buff {
             flags.push(format!("Buff {}", s.setup.book.get(b.ability).name));
         }
-        for n in &ch.nova {
+        for n in &now.nova {
             flags.push(format!(
                 "{} Potential {}",
                 s.setup.book.get(n.ability).name,
@@ -580,15 +594,15 @@ pub fn summary(s: &State) -> String {
         }
         let _ = writeln!(
             out,
-            "  {:<16} {:<8} at {:<7} Fatigue {}/{}  Stress {}/{}  Wounds {}{}",
-            info.name,
+            "  {:<name_w$} {:<side_w$} at {:<7} Fatigue {}/{}  Stress {}/{}  Wounds {}{}",
+            names[c as usize],
             s.setup.sides[info.side as usize].id,
             ch.pos.map_or("-".into(), |p| p.to_string()),
             ch.fatigue,
-            ch.ft,
+            now.ft,
             ch.stress,
-            ch.st,
-            ch.wounds,
+            now.st,
+            now.wounds,
             if flags.is_empty() {
                 String::new()
             } else {
@@ -596,7 +610,29 @@ pub fn summary(s: &State) -> String {
             }
         );
     }
+    if s.fought.is_some() {
+        let cleared = if s.options.clear_at_end {
+            "Loads and statuses"
+        } else {
+            "the Loads"
+        };
+        let _ = writeln!(
+            out,
+            "  (as the fight left them, before End of Combat cleared {cleared})"
+        );
+    }
     out
+}
+
+/// A combatant's name for tables: with its id where another combatant has the same name (two
+/// made from one template), so each line says whom it is about.
+pub(crate) fn text_name(s: &State, c: crate::setup::Cid) -> String {
+    let info = s.info(c);
+    if s.setup.chars.iter().filter(|o| o.name == info.name).count() > 1 {
+        format!("{} ({})", info.name, info.id)
+    } else {
+        info.name.clone()
+    }
 }
 
 #[derive(Serialize)]

@@ -926,6 +926,52 @@ fn thr_r183_thr_r184_end_of_combat_revives_pcs_and_empties_every_load() {
 }
 
 #[test]
+fn the_end_summary_shows_each_combatant_as_the_fight_left_it() {
+    // The fight above: k (a PC) ends it Incapacitated with Fatigue 3 and Stress 1; End of
+    // Combat then clears both and revives k (THR-R183, THR-R184), but the summary shows how
+    // the fight left them, and says what End of Combat did.
+    let mut t = trio1("attack = 3\nabilities = [\"sock-em\"]", "", "", "");
+    t.cmd("gm move e 1,0");
+    t.set("k", "fatigue", 4);
+    t.set("k", "stress", 1);
+    t.cmd("gm incapacitate k");
+    t.set("e", "fatigue", 3);
+    t.cmd("begin");
+    t.cmd("act sock-em e option slow");
+    t.dice(&[4, 4, 3, 4, 1, 1]);
+    t.cmd("defend resilience");
+    assert!(!t.ch("k").incapacitated);
+    let summary = fray_thrum::text::summary(t.s());
+    let k = summary
+        .lines()
+        .find(|l| l.trim_start().starts_with(&t.s().info(t.id("k")).name))
+        .unwrap();
+    assert!(k.contains("Fatigue 3/2  Stress 1/"), "{summary}");
+    assert!(k.contains("[Incapacitated]"), "{summary}");
+    assert!(
+        summary.contains("(as the fight left them, before End of Combat cleared Loads and statuses)"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn the_end_summary_tells_apart_two_combatants_of_one_name() {
+    let toml = enc(
+        &[". . . . ."],
+        &format!(
+            "[template.guard]\nname = \"Guard\"\nside = \"npcs\"\n{}{}{}",
+            who("korrin", "pcs", "0,0", ""),
+            who("guard-1", "npcs", "3,0", "template = \"guard\""),
+            who("guard-2", "npcs", "4,0", "template = \"guard\""),
+        ),
+    );
+    let t = T::new(&toml, &[6, 6, 5, 5, 4, 4]);
+    let summary = fray_thrum::text::summary(t.s());
+    assert!(summary.contains("  Guard (guard-1) "), "{summary}");
+    assert!(summary.contains("  Guard (guard-2) "), "{summary}");
+}
+
+#[test]
 fn thr_r180_thr_r185_lost_tolerance_and_wounds_are_kept_after_combat() {
     // THR-R180, THR-R185.
     let mut t = trio1("", "", "", "");

@@ -993,3 +993,17 @@ fn thr_r76_the_exemption_used_by_a_step_is_gone_for_the_following_move() {
     t.cmd("move 2,0");
     assert_eq!(t.s().turn.spent, 3);
 }
+
+#[test]
+fn a_move_or_a_square_off_the_map_is_refused_as_off_the_map() {
+    let mut t = walk(&[". . . .", ". . . ."], "0,0", "", &far("3,1"), "");
+    for text in ["move 9,9", "move 4,0", "act blink at 2,2"] {
+        let r = t.reject(text);
+        assert_eq!(r.code, "invalid-target", "{text}");
+        assert!(
+            r.reason.contains("is off the map (it is 4 by 2 squares, 0,0 to 3,1)"),
+            "{text}: {}",
+            r.reason
+        );
+    }
+}
