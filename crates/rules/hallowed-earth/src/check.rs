@@ -789,7 +789,11 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
                 } else {
                     Err(no(
                         codes::BAD_INJURY_TYPE,
-                        format!("the damage types were {}", types.join(", ")),
+                        format!(
+                            "'{t}' is not one of the damage types{}: {}",
+                            fray_engine::diag::suggestion(t, types.iter().map(String::as_str)),
+                            types.join(", ")
+                        ),
                     ))
                 }
             }
@@ -941,7 +945,10 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             if !is_word(id) || s.find(id).is_some() {
                 bad(format!("'{id}' is not a new one-word id"))
             } else if !s.setup.templates.contains_key(template) {
-                bad(format!("no template '{template}'"))
+                bad(format!(
+                    "no template '{template}'{}",
+                    fray_engine::diag::suggestion(template, s.setup.templates.keys().map(String::as_str))
+                ))
             } else if usize::from(*side) >= s.setup.sides.len() || !s.open(*at) || s.chars.len() >= MAX_COMBATANTS {
                 bad(format!(
                     "no room for '{id}' on {at} (or no such side, or {MAX_COMBATANTS} combatants already)"

@@ -97,9 +97,13 @@ impl Vocabulary for Words<'_> {
     type Pos = Pos;
     type Other = OwnRuling;
     fn who(&self, word: &str) -> Result<Cid, Reject> {
-        self.0
-            .find(word)
-            .ok_or_else(|| Reject::unreadable(format!("no combatant '{word}'")))
+        self.0.find(word).ok_or_else(|| {
+            let ids = self.0.chars.iter().map(|c| c.id.as_str());
+            Reject::unreadable(format!(
+                "no combatant '{word}'{}",
+                fray_engine::diag::suggestion(word, ids)
+            ))
+        })
     }
     fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
         match word {
@@ -118,8 +122,10 @@ impl Vocabulary for Words<'_> {
     fn side(&self, word: &str) -> Result<u8, Reject> {
         let sides = &self.0.setup.sides;
         let i = sides.iter().position(|s| s.id == word);
-        i.map(|i| i as u8)
-            .ok_or_else(|| Reject::unreadable(format!("no side '{word}'")))
+        i.map(|i| i as u8).ok_or_else(|| {
+            let ids = sides.iter().map(|s| s.id.as_str());
+            Reject::unreadable(format!("no side '{word}'{}", fray_engine::diag::suggestion(word, ids)))
+        })
     }
     fn other(&self, words: &[&str]) -> Option<Result<OwnRuling, Reject>> {
         let make: fn(Cid) -> OwnRuling = match *words.first()? {
@@ -152,7 +158,8 @@ fn named(list: impl Iterator<Item = String>, word: &str, what: &str, who: &str) 
             } else {
                 names.join(", ")
             };
-            Reject::unreadable(format!("{who} has no {what} '{word}' (known: {known})"))
+            let hint = fray_engine::diag::suggestion(word, names.iter().map(String::as_str));
+            Reject::unreadable(format!("{who} has no {what} '{word}'{hint} (known: {known})"))
         })
 }
 

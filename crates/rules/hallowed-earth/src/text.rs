@@ -15,6 +15,30 @@ use std::fmt::Write;
 impl TextRuleset for HallowedEarth {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
+    /// `with <weapon>` (an attack, a defensive attack, a Reposte) is the one optional phrase
+    /// the legal list holds. A cast's `pay mana <M> stress <S>` is typed, never listed (every
+    /// split of every cost would swamp the list), so there is nothing of it to fold.
+    const OPTION_WORDS: &'static [&'static str] = &["with"];
+
+    /// Legal, but rarely meant, so the prompt lists them only under `choices all`: stabilising
+    /// a foe (`heal` on a hostile creature) and dropping one's own weapon as the Free action
+    /// (HAL-R17). Attacks, throws, hostile spells and intimidation aimed at allies are not legal
+    /// at all (refused as `bad-target`), so there is nothing else to hide.
+    fn prompt_hides(s: &State, c: &Command) -> bool {
+        use crate::state::Free;
+        match c {
+            Command::Declare {
+                who,
+                action: Action::Heal { target },
+            } => s.hostile(*who, *target),
+            Command::DeclareFree {
+                free: Free::Drop { .. },
+                ..
+            } => true,
+            _ => false,
+        }
+    }
+
     /// The rests between fights (the chapter leaves recovery out, HAL-H19: these are fray's
     /// own). A longer one does what a shorter one does; injuries heal only by `mending`.
     const RESTS: &'static [Rest] = &[

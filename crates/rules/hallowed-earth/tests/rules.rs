@@ -2154,3 +2154,75 @@ fn hal_r18_with_alternating_diagonals_every_second_diagonal_step_costs_two() {
     t.cmd("move 4,4"); // a new leg: its first diagonal costs 1
     assert_eq!(t.state().ch(0).moved, 5);
 }
+
+#[test]
+fn unknown_ids_in_commands_are_answered_with_did_you_mean() {
+    let t = free_trio("", "", "");
+    let r = t.parse("declare ahs attack bo").unwrap_err();
+    assert!(
+        r.reason.contains("no combatant 'ahs' (did you mean 'ash'?)"),
+        "{}",
+        r.reason
+    );
+    let r = t.parse("declare ash attack bo with swrod").unwrap_err();
+    assert!(
+        r.reason.contains("ash has no weapon 'swrod' (did you mean 'sword'?)"),
+        "{}",
+        r.reason
+    );
+    let r = t.parse("declare ash free draw dager").unwrap_err();
+    assert!(r.reason.contains("(did you mean 'dagger'?)"), "{}", r.reason);
+    // Nothing close: no guess.
+    let r = t.parse("declare zzzzzz move").unwrap_err();
+    assert!(!r.reason.contains("did you mean"), "{}", r.reason);
+}
+
+#[test]
+fn the_prompt_leaves_out_stabilising_a_foe_and_dropping_a_weapon_but_keeps_them_legal() {
+    use fray_engine::text::{AnyGame, TextRuleset};
+    // bo (a foe) is Incapacitated: ash could stabilise it, which a player rarely means (dee
+    // keeps the foes' side fighting).
+    let four = || {
+        let weapons =
+            r#"weapons = [{ name = "sword", damage = "1d6" }, { name = "dagger", damage = "1d4", drawn = false }]"#;
+        let toml = enc(
+            "",
+            &[
+                who("ash", "pcs", "0,0", weapons),
+                who("bo", "foes", "1,0", ""),
+                who("cy", "pcs", "0,2", ""),
+                who("dee", "foes", "9,4", ""),
+            ]
+            .concat(),
+        );
+        let mut t = Table::<HallowedEarth>::load(&toml, &[], &[7, 3, 5, 2]);
+        t.cmd("gm set bo wp =0");
+        t
+    };
+    let t = four();
+    let p = text_game(&t).pending().expect("declarations");
+    let hidden = |c: &str| {
+        let i = p
+            .choices
+            .iter()
+            .position(|x| x == c)
+            .unwrap_or_else(|| panic!("{c} is legal: {:?}", p.choices));
+        p.hidden[i]
+    };
+    assert!(hidden("declare ash heal bo"));
+    assert!(hidden("declare ash free drop sword"));
+    assert!(!hidden("declare ash attack bo with sword"));
+    assert!(!hidden("declare ash free draw dagger"));
+    assert!(!hidden("declare ash move"));
+    // Stabilising an ally is meant: shown.
+    let mut t = free_trio("", "", "");
+    t.cmd("gm set cy wp =0");
+    let s = t.state();
+    let heal_cy = t.parse("declare ash heal cy").expect("reads");
+    assert!(!HallowedEarth::prompt_hides(s, &heal_cy));
+    // Hidden choices stay legal: typed, they are taken.
+    let mut t = four();
+    t.type_as(PCS, "declare ash heal bo");
+    assert_eq!(t.state().ch(0).declared, Some(Action::Heal { target: 1 }));
+    assert_eq!(HallowedEarth::OPTION_WORDS, ["with"]);
+}
