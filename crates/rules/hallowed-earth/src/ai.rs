@@ -8,9 +8,12 @@
 //!   on even rounds;
 //!   otherwise cast a damage spell it can pay from Mana at the nearest foe still fighting if that
 //!   foe is beyond its melee reach, or attack it with the weapon of the best expected damage (a
-//!   ranged weapon only when the foe is beyond melee reach).
-//! - Its turn: take the declared action when it can; otherwise walk to the square nearest the
-//!   target (by walking distance), then act; otherwise end the turn.
+//!   ranged weapon only when the foe is beyond melee reach); a weapon out of hand that would do
+//!   better (or the only one left) is first drawn, as the Free action (HAL-R17). It declares
+//!   for the creature due by default, from that creature's declarations alone (the legal list
+//!   holds every creature the seat may declare for, which would cost time for nothing).
+//! - Its turn: its declared draw first; take the declared action when it can; otherwise walk
+//!   to the square nearest the target (by walking distance), then act; otherwise end the turn.
 //! - A Reposte: always, with the first weapon listed. An injury table: the first listed.
 
 use crate::HallowedEarth;
@@ -18,9 +21,9 @@ use crate::check;
 use crate::command::Command;
 use crate::odds;
 use crate::setup::Cid;
-use crate::state::{Action, Cap, State};
+use crate::state::{Action, Cap, Free, State};
 use fray_dice::Prng;
-use fray_engine::{Decision, Policy};
+use fray_engine::{Decision, Policy, Seat};
 use fray_space::{PathScratch, Pos, reach};
 
 /// The heuristic policy.
@@ -33,11 +36,21 @@ pub struct Heuristic {
 impl Policy<HallowedEarth> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, HallowedEarth>, _: &mut Prng) -> Option<Command> {
         self.legal.clear();
-        d.legal(&mut self.legal);
         let view = d.view();
         let s: &State = &view;
+        // A declaration: only the creature due by default is considered (the seat may declare
+        // its others first, but listing them all would cost time for nothing).
+        if d.pending().kind == "declare"
+            && let Some(who) = check::default_declarer(s, d.seat())
+        {
+            check::declarations(s, d.seat(), who, false, &mut self.legal);
+            if !self.legal.is_empty() {
+                return Some(self.declare(s, d.seat()));
+            }
+        }
+        d.legal(&mut self.legal);
         if self.legal.iter().any(|c| matches!(c, Command::Declare { .. })) {
-            return Some(self.declare(s));
+            return Some(self.declare(s, d.seat()));
         }
         if let Some(t) = s.turn.filter(|_| s.frames.is_empty()) {
             return Some(self.turn(s, t.who));
@@ -55,7 +68,7 @@ impl Policy<HallowedEarth> for Heuristic {
 }
 
 impl Heuristic {
-    fn declare(&mut self, s: &State) -> Command {
+    fn declare(&mut self, s: &State, seat: Seat) -> Command {
         let Some(Command::Declare { who, .. }) = self.legal.first().cloned() else {
             return Command::End;
         };
@@ -112,7 +125,11 @@ impl Heuristic {
             let dist = s.distance(who, f);
             // A damage spell paid from Mana alone at a foe beyond melee reach.
             let spell = |a: &Action| match *a {
-                Action::Cast { spell, target } if target == f => st
+                Action::Cast {
+                    spell,
+                    target,
+                    stress: None,
+                } if target == f => st
                     .spells
                     .get(usize::from(spell))
                     .is_some_and(|sp| sp.damage.is_some() && sp.mana <= me.mana && s.options.squares(sp.range) >= dist),
@@ -123,33 +140,53 @@ impl Heuristic {
             {
                 return c;
             }
-            let value = |c: &Command| -> Option<(i64, u8)> {
-                let Command::Declare { action, .. } = c else {
-                    return None;
-                };
-                let (target, w, thrown) = match *action {
-                    Action::Attack { target, weapon } => (target, weapon, false),
-                    _ => return None,
-                };
-                if target != f {
-                    return None;
-                }
+            // An attack on the foe with weapon `w`, valued.
+            let score = |w: u8| -> Option<i64> {
                 let weapon = s.stats(who).weapons.get(usize::from(w))?;
-                let reach = check::weapon_reach(s, weapon, thrown);
+                let reach = check::weapon_reach(s, weapon, false);
                 // A ranged weapon is for a foe out of melee reach; a melee one for any foe.
                 if weapon.ranged() && dist <= check::threat_range(s, who) {
                     return None;
                 }
-                let o = odds::attack(&odds::of(s, who, target, weapon, thrown), &s.options).ok()?;
+                let o = odds::attack(&odds::of(s, who, f, weapon, false), &s.options).ok()?;
                 let score = ((o.expected_stress + 3.0 * o.expected_wp) * 1000.0) as i64;
                 let in_reach = i64::from(reach >= dist);
-                Some((in_reach * 1_000_000 + score, w))
+                Some(in_reach * 1_000_000 + score)
+            };
+            let value = |c: &Command| -> Option<(i64, u8)> {
+                match c {
+                    Command::Declare {
+                        action: Action::Attack { target, weapon },
+                        ..
+                    } if *target == f => score(*weapon).map(|v| (v, *weapon)),
+                    _ => None,
+                }
             };
             let best = self
                 .legal
                 .iter()
                 .filter_map(|c| value(c).map(|v| (v, c)))
                 .max_by_key(|((v, w), _)| (*v, std::cmp::Reverse(*w)));
+            // HAL-R17: a weapon out of hand that would do better than any in hand (or the only
+            // one left) is drawn first, as the Free action; the attack with it comes next.
+            if s.options.free_actions && me.away != 0 && me.declared_free.is_none() {
+                let draw = (0..st.weapons.len().min(16) as u8)
+                    .filter(|w| me.away & (1 << w) != 0)
+                    .filter_map(|w| {
+                        let c = Command::DeclareFree {
+                            who,
+                            free: Free::Draw { weapon: w },
+                        };
+                        check::check(s, seat, &c).ok()?;
+                        score(w).map(|v| (v, w, c))
+                    })
+                    .max_by_key(|(v, w, _)| (*v, std::cmp::Reverse(*w)));
+                if let Some((v, _, c)) = draw
+                    && best.is_none_or(|((b, _), _)| v > b)
+                {
+                    return c;
+                }
+            }
             if let Some((_, c)) = best {
                 return c.clone();
             }
@@ -158,6 +195,10 @@ impl Heuristic {
     }
 
     fn turn(&mut self, s: &State, who: Cid) -> Command {
+        // HAL-R17: the declared Free action (a draw) first, so that the attack can use it.
+        if self.legal.contains(&Command::Free) {
+            return Command::Free;
+        }
         if self.legal.contains(&Command::Act(None)) {
             return Command::Act(None);
         }

@@ -5,9 +5,10 @@
 use crate::codes;
 use crate::command::{Command, Gauge, OwnRuling, Ruling};
 use crate::data::{Hand, STAT_LIMIT, Weapon};
-use crate::options::Declaration;
+use crate::options::{Declaration, Speech};
 use crate::setup::{Cid, MAX_COMBATANTS};
-use crate::state::{Action, Cap, Conditions, Frame, Phase, State, Turn};
+use crate::state::{Action, Cap, Conditions, Frame, Free, Phase, State, Turn};
+use crate::text::counted;
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
 use fray_engine::{Reject, Seat};
@@ -90,8 +91,76 @@ pub fn next_declarer(s: &State) -> Option<Cid> {
     declaration_order(s).into_iter().find(|&c| due(s, c))
 }
 
+/// Whether the one-at-a-time declaration step is under way (not the secret method, nor a
+/// newcomer's declaration in the middle of a round).
+fn one_at_a_time(s: &State) -> bool {
+    s.phase == Phase::Declaring && s.options.declaration != Declaration::Secret
+}
+
+/// The creatures `seat` may declare for now, the one due by default first (HAL-R11; the order
+/// within a seat is fray's own reading, `seat-picks-declaration-order`). In the secret method,
+/// and for newcomers in the middle of a round, a seat declares its creatures still to declare in
+/// any order; by default they come in encounter order. In the one-at-a-time methods the
+/// method's order between creatures is the rule itself, so a seat may reorder only the run of
+/// its own creatures that comes next in that order: nobody else declares between them, so each
+/// declaration is still seen by everyone who declares after it. With the option off, only the
+/// creature due by default.
+pub fn declarers(s: &State, seat: Seat, out: &mut Vec<Cid>) {
+    let any = s.options.seat_picks_declaration_order;
+    if one_at_a_time(s) {
+        let order = declaration_order(s);
+        let mut due_ones = order.into_iter().filter(|&c| due(s, c));
+        match due_ones.next() {
+            Some(first) if s.seat_of(first) == seat => {
+                out.push(first);
+                if any {
+                    out.extend(due_ones.take_while(|&c| s.seat_of(c) == seat));
+                }
+            }
+            _ => {}
+        }
+    } else {
+        let mine = s.ids().filter(|&c| due(s, c) && s.seat_of(c) == seat);
+        if any {
+            out.extend(mine);
+        } else {
+            out.extend(mine.take(1));
+        }
+    }
+}
+
+/// The creature `seat` declares for by default now (the first of [`declarers`]).
+pub fn default_declarer(s: &State, seat: Seat) -> Option<Cid> {
+    if one_at_a_time(s) {
+        next_declarer(s).filter(|&c| s.seat_of(c) == seat)
+    } else {
+        s.ids().find(|&c| due(s, c) && s.seat_of(c) == seat)
+    }
+}
+
+/// Whether `seat` may declare for `who` now (see [`declarers`]), without listing them all.
+fn may_declare(s: &State, seat: Seat, who: Cid) -> bool {
+    if !due(s, who) || s.seat_of(who) != seat {
+        return false;
+    }
+    if s.options.seat_picks_declaration_order && !one_at_a_time(s) {
+        return true;
+    }
+    if !one_at_a_time(s) {
+        return default_declarer(s, seat) == Some(who);
+    }
+    let mut out = Vec::new();
+    declarers(s, seat, &mut out);
+    out.contains(&who)
+}
+
 /// Whether a weapon is in hand: not thrown away, its arm not injured (HAL-R40).
 pub fn weapon_ready(s: &State, c: Cid, w: u8) -> Result<&Weapon, Reject> {
+    weapon_usable(s, c, w, None)
+}
+
+/// [`weapon_ready`], counting the weapon `drawing` (a declared Free action's draw) as in hand.
+fn weapon_usable(s: &State, c: Cid, w: u8, drawing: Option<u8>) -> Result<&Weapon, Reject> {
     let ch = s.ch(c);
     let Some(weapon) = s.stats(c).weapons.get(usize::from(w)) else {
         return Err(no(codes::NO_WEAPON, format!("{} has no weapon #{w}", ch.name)));
@@ -100,6 +169,16 @@ pub fn weapon_ready(s: &State, c: Cid, w: u8) -> Result<&Weapon, Reject> {
         return Err(no(
             codes::NO_WEAPON,
             format!("{} has thrown its {} away", ch.name, weapon.name),
+        ));
+    }
+    // HAL-R17: a weapon out of hand is drawn with a Free action first.
+    if ch.away & (1 << (w & 15)) != 0 && drawing != Some(w) {
+        return Err(no(
+            codes::NO_WEAPON,
+            format!(
+                "{}'s {} is not in hand: it is drawn as a free action (declare {} free draw {})",
+                ch.name, weapon.name, ch.id, weapon.name
+            ),
         ));
     }
     let main = ch.has(Conditions::MAIN_ARM);
@@ -185,7 +264,15 @@ pub fn move_path(s: &State, t: &Turn, to: Pos, scratch: &mut DiagonalScratch) ->
     match (r.cost_to(to), r.path_to(to)) {
         (Some(cost), _) if cost > left => Err(no(
             codes::TOO_FAR,
-            format!("{to} is {cost} squares away and {left} are left this round"),
+            format!(
+                "{to} is {} away and {} left this round",
+                counted(cost, "square", "squares"),
+                if left == 1 {
+                    "1 is".to_string()
+                } else {
+                    format!("{left} are")
+                }
+            ),
         )),
         (Some(cost), Some(path)) => Ok((path, cost)),
         _ => Err(no(
@@ -228,6 +315,17 @@ pub fn walk_reach<'a>(s: &'a State, from: Pos, budget: u32, scratch: &'a mut Dia
 /// Whether a creature can declare `action` (what does not depend on where anyone will be on
 /// its count).
 pub fn action_ok(s: &State, who: Cid, action: &Action) -> Result<(), Reject> {
+    action_ok_with(s, who, action, None)
+}
+
+/// [`action_ok`] for an action declared with the Free action `free`: a weapon it draws counts
+/// as in hand (HAL-R17).
+pub fn action_ok_with(s: &State, who: Cid, action: &Action, free: Option<Free>) -> Result<(), Reject> {
+    let drawing = match free {
+        Some(Free::Draw { weapon }) => Some(weapon),
+        _ => None,
+    };
+    let weapon_ready = |s, who, w| weapon_usable(s, who, w, drawing);
     let me = s.ch(who);
     let st = s.stats(who);
     let target = |t: Cid, foe: bool| -> Result<(), Reject> {
@@ -270,13 +368,35 @@ pub fn action_ok(s: &State, who: Cid, action: &Action) -> Result<(), Reject> {
             }
             target(t, true)
         }
-        Action::Cast { spell, target: t } => {
+        Action::Cast {
+            spell,
+            target: t,
+            stress,
+        } => {
             let Some(sp) = st.spells.get(usize::from(spell)) else {
                 return Err(no(codes::BAD_TARGET, format!("{} has no spell #{spell}", me.name)));
             };
             speech()?;
-            // HAL-R26: Stress pays what Mana cannot.
-            if me.mana + me.stress < sp.mana {
+            // HAL-R26: Stress may pay in place of Mana, 1:1, as the caster chose.
+            if let Some(paid) = stress {
+                let mana = sp.mana - paid;
+                let refuse = |why: String| Err(no(codes::SPENT, format!("{} costs {}: {why}", sp.name, sp.mana)));
+                if !(0..=sp.mana).contains(&paid) {
+                    return refuse(format!("{paid} Stress is not a part of it"));
+                }
+                if mana > me.mana {
+                    return refuse(format!(
+                        "{} has {} Mana, not the {mana} to pay in Mana",
+                        me.name, me.mana
+                    ));
+                }
+                if paid > me.stress {
+                    return refuse(format!(
+                        "{} has {} Stress, not the {paid} to pay in Stress",
+                        me.name, me.stress
+                    ));
+                }
+            } else if me.mana + me.stress < sp.mana {
                 return Err(no(
                     codes::SPENT,
                     format!(
@@ -356,6 +476,12 @@ pub fn turn_action(s: &State, t: &Turn, new_target: Option<Cid>) -> Action {
 pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject> {
     let declared = s.acts[usize::from(t.act)].action;
     let me = s.ch(t.who);
+    if s.acts[usize::from(t.act)].lone {
+        return Err(no(
+            codes::CANNOT_ACT,
+            "this turn is for the Free action alone: free, step or end",
+        ));
+    }
     if t.acted {
         return Err(no(
             codes::CANNOT_ACT,
@@ -411,6 +537,25 @@ pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject
     let fixed = new_target.is_none() && !s.caps.is_empty() && s.ready.contains(&t.act);
     if !fixed {
         action_ok(s, t.who, &action)?;
+    } else if let Some(w) = action_weapon(&action)
+        && me.away & (1 << (w & 15)) != 0
+    {
+        // HAL-R17: a weapon the declared Free action draws must be drawn before it is used
+        // (and one dropped since the count began is out of hand).
+        let name = s
+            .stats(t.who)
+            .weapons
+            .get(usize::from(w))
+            .map_or("weapon", |x| x.name.as_str());
+        let draw = if s.acts[usize::from(t.act)].free == Some(Free::Draw { weapon: w }) && !t.freed {
+            ": draw it first (free)"
+        } else {
+            ""
+        };
+        return Err(no(
+            codes::NO_WEAPON,
+            format!("{}'s {name} is not in hand{draw}", me.name),
+        ));
     }
     if let Some(target) = action.target() {
         let reach = action_reach(s, t.who, &action).unwrap_or(0);
@@ -419,13 +564,157 @@ pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject
             return Err(no(
                 codes::OUT_OF_REACH,
                 format!(
-                    "{} is {d} squares away and the action reaches {reach}",
-                    s.ch(target).name
+                    "{} is {} away and the action reaches {}",
+                    s.ch(target).name,
+                    counted(d, "square", "squares"),
+                    counted(reach, "square", "squares")
                 ),
             ));
         }
     }
     Ok(())
+}
+
+/// The weapon an action uses, if any.
+fn action_weapon(a: &Action) -> Option<u8> {
+    match *a {
+        Action::Attack { weapon, .. }
+        | Action::Defensive {
+            target: Some(_),
+            weapon,
+        }
+        | Action::Throw { weapon, .. } => Some(weapon),
+        _ => None,
+    }
+}
+
+/// Whether `who` could take the Free action `f` now, as far as its weapons, speech and state go
+/// (HAL-R17, HAL-R29, HAL-R30).
+pub fn free_ok(s: &State, who: Cid, f: Free) -> Result<(), Reject> {
+    let me = s.ch(who);
+    let o = &s.options;
+    let weapon = |w: u8| match s.stats(who).weapons.get(usize::from(w)) {
+        None => Err(no(codes::NO_WEAPON, format!("{} has no weapon #{w}", me.name))),
+        Some(_) if me.thrown & (1 << (w & 15)) != 0 => {
+            Err(no(codes::NO_WEAPON, format!("{} has thrown it away", me.name)))
+        }
+        Some(x) if x.hand == Hand::Natural => Err(no(
+            codes::NO_WEAPON,
+            format!("{}'s {} is part of it: never drawn or dropped", me.name, x.name),
+        )),
+        Some(x) => Ok(x),
+    };
+    match f {
+        Free::Step => {
+            if o.squares(o.free_move) == 0 {
+                return Err(no(codes::CANNOT_ACT, "free-move is 0: there is no short move"));
+            }
+            // HAL-R29, HAL-R30: the Incapacitated and the Dying only crawl.
+            if matches!(s.cap_now(who), Cap::Incapacitated | Cap::Dying | Cap::Out) {
+                return Err(no(
+                    codes::CANNOT_MOVE,
+                    format!("{} can only crawl: no short move", me.name),
+                ));
+            }
+            Ok(())
+        }
+        Free::Draw { weapon: w } => {
+            let x = weapon(w)?;
+            if me.away & (1 << (w & 15)) == 0 {
+                return Err(no(
+                    codes::NO_WEAPON,
+                    format!("{}'s {} is in hand already", me.name, x.name),
+                ));
+            }
+            // An injured arm cannot take it up either.
+            weapon_usable(s, who, w, Some(w)).map(drop)
+        }
+        Free::Drop { weapon: w } => {
+            let x = weapon(w)?;
+            if me.away & (1 << (w & 15)) != 0 {
+                return Err(no(codes::NO_WEAPON, format!("{}'s {} is not in hand", me.name, x.name)));
+            }
+            Ok(())
+        }
+        Free::Speak => {
+            if o.speech == Speech::NotAnAction {
+                return Err(no(
+                    codes::CANNOT_ACT,
+                    "speaking is not an action (speech = \"not-an-action\"): just speak",
+                ));
+            }
+            if me.has(Conditions::MUTE) {
+                return Err(no(codes::CANNOT_SPEAK, format!("{} cannot speak", me.name)));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Whether the turn's declared Free action can be taken now (`free`, or `step` for a short
+/// move): declared, not yet taken, and within the limits of the Dying (HAL-R30: one action of
+/// any kind, not both move and act; speech is no action).
+pub fn free_now(s: &State, t: &Turn, step: bool) -> Result<Free, Reject> {
+    let me = s.ch(t.who);
+    let Some(f) = s.acts[usize::from(t.act)].free else {
+        return Err(no(
+            codes::CANNOT_ACT,
+            format!("{} declared no free action for this turn", me.name),
+        ));
+    };
+    if t.freed {
+        return Err(no(
+            codes::CANNOT_ACT,
+            format!("{} has taken its free action this turn", me.name),
+        ));
+    }
+    if step != (f == Free::Step) {
+        return Err(no(
+            codes::CANNOT_ACT,
+            if step {
+                "the free action declared is not a short move: free"
+            } else {
+                "the free action declared is a short move: step <x,y>"
+            },
+        ));
+    }
+    if f.is_action() && s.cap_now(t.who) == Cap::Dying && (t.moved > 0 || me.actions > 0) {
+        return Err(no(
+            codes::CANNOT_ACT,
+            format!("{} is Dying: one action a round, and not after moving", me.name),
+        ));
+    }
+    free_ok(s, t.who, f)?;
+    Ok(f)
+}
+
+/// The short move's way to `to`: through open squares, at most `free-move` yards, taking
+/// nothing from the round's Speed (HAL-R17).
+pub fn step_path(s: &State, t: &Turn, to: Pos, scratch: &mut DiagonalScratch) -> Result<(Vec<Pos>, u32), Reject> {
+    let at = s.ch(t.who).at;
+    if at == to {
+        return Err(no(codes::BLOCKED, format!("{} is there already", s.ch(t.who).name)));
+    }
+    if !s.open(to) {
+        return Err(no(codes::BLOCKED, format!("{to} is not an open square")));
+    }
+    let most = s.options.squares(s.options.free_move);
+    let r = walk_reach(s, at, u32::MAX, scratch);
+    match (r.cost_to(to), r.path_to(to)) {
+        (Some(cost), _) if cost > most => Err(no(
+            codes::TOO_FAR,
+            format!(
+                "{to} is {} away and a short move goes {}",
+                counted(cost, "square", "squares"),
+                counted(most, "square", "squares")
+            ),
+        )),
+        (Some(cost), Some(path)) => Ok((path, cost)),
+        _ => Err(no(
+            codes::BLOCKED,
+            format!("there is no way to {to} through open squares"),
+        )),
+    }
 }
 
 /// A declared target that is gone (HAL-H16): dead, fled, surrendered or removed before this
@@ -456,9 +745,17 @@ pub fn may_react(s: &State, by: Cid) -> bool {
 
 /// Whether the creature whose turn it is may move at all now (HAL-R30: not the Dying after
 /// acting; not without movement left).
-fn move_allowed(s: &State, t: &Turn) -> Result<(), Reject> {
+pub fn move_allowed(s: &State, t: &Turn) -> Result<(), Reject> {
     let me = s.ch(t.who);
-    if s.cap_now(t.who) == Cap::Dying && t.acted {
+    let act = &s.acts[usize::from(t.act)];
+    if act.lone {
+        return Err(no(
+            codes::CANNOT_MOVE,
+            "this turn is for the Free action alone: the creature moves on its action's turn",
+        ));
+    }
+    let freed = t.freed && act.free.is_some_and(Free::is_action);
+    if s.cap_now(t.who) == Cap::Dying && (t.acted || freed) {
         return Err(no(
             codes::CANNOT_MOVE,
             format!("{} is Dying and has acted: it cannot move too", me.name),
@@ -492,7 +789,11 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
                 } else {
                     Err(no(
                         codes::BAD_INJURY_TYPE,
-                        format!("the damage types were {}", types.join(", ")),
+                        format!(
+                            "'{t}' is not one of the damage types{}: {}",
+                            fray_engine::diag::suggestion(t, types.iter().map(String::as_str)),
+                            types.join(", ")
+                        ),
                     ))
                 }
             }
@@ -501,6 +802,9 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
     }
     if let Command::Declare { who, action } = c {
         return declare(s, seat, *who, action);
+    }
+    if let Command::DeclareFree { who, free } = c {
+        return declare_free(s, seat, *who, *free);
     }
     let Some(t) = s
         .turn
@@ -515,6 +819,11 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
             move_path(s, t, *to, &mut DiagonalScratch::new()).map(drop)
         }
         Command::Act(n) => act_ok(s, t, *n),
+        Command::Free => free_now(s, t, false).map(drop),
+        Command::Step(to) => {
+            free_now(s, t, true)?;
+            step_path(s, t, *to, &mut DiagonalScratch::new()).map(drop)
+        }
         Command::End => Ok(()),
         _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
     }
@@ -542,17 +851,68 @@ fn declare(s: &State, seat: Seat, who: Cid, action: &Action) -> Result<(), Rejec
     if s.turn.is_some() && s.phase == Phase::Declaring {
         return Err(no(codes::NOT_NOW, "a turn is under way"));
     }
-    // The secret method: each seat declares for its creatures in encounter order.
-    let next = next_declarer(s).or_else(|| s.ids().find(|&c| due(s, c) && s.seat_of(c) == seat));
-    if let Some(next) = next
-        && next != who
-    {
+    if !may_declare(s, seat, who) {
+        return Err(no(codes::NOT_YOUR_CREATURE, not_yet(s, seat)));
+    }
+    // HAL-R17: a weapon its declared Free action draws may be used.
+    action_ok_with(s, who, action, c.declared_free)
+}
+
+/// A Free action declared before the creature's action (HAL-R17).
+fn declare_free(s: &State, seat: Seat, who: Cid, free: Free) -> Result<(), Reject> {
+    let Some(c) = s.chars.get(usize::from(who)) else {
+        return Err(no(codes::BAD_TARGET, format!("no combatant #{who}")));
+    };
+    if !s.options.free_actions {
+        return Err(no(codes::NOT_NOW, "there are no Free actions (free-actions = false)"));
+    }
+    if s.seat_of(who) != seat {
         return Err(no(
             codes::NOT_YOUR_CREATURE,
-            format!("it is {}'s turn to declare", s.ch(next).name),
+            format!("this seat does not declare for {}", c.name),
         ));
     }
-    action_ok(s, who, action)
+    if c.declared.is_some() {
+        return Err(no(
+            codes::ALREADY_DECLARED,
+            format!(
+                "{} has declared this round: a free action is declared before the action",
+                c.name
+            ),
+        ));
+    }
+    if c.declared_free.is_some() {
+        return Err(no(
+            codes::ALREADY_DECLARED,
+            format!("{} has declared its free action this round", c.name),
+        ));
+    }
+    if !due(s, who) {
+        return Err(no(codes::NOT_NOW, format!("{} has no declaration to make now", c.name)));
+    }
+    if s.turn.is_some() && s.phase == Phase::Declaring {
+        return Err(no(codes::NOT_NOW, "a turn is under way"));
+    }
+    if !may_declare(s, seat, who) {
+        return Err(no(codes::NOT_YOUR_CREATURE, not_yet(s, seat)));
+    }
+    free_ok(s, who, free)
+}
+
+/// Why a creature of `seat` may not declare yet: whose declaration is due.
+fn not_yet(s: &State, seat: Seat) -> String {
+    let mut mine = Vec::new();
+    declarers(s, seat, &mut mine);
+    let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_str()).collect();
+    match (next_declarer(s), names.as_slice()) {
+        (_, [one]) => format!("it is {one}'s turn to declare"),
+        (_, [first, rest @ ..]) if !rest.is_empty() => format!(
+            "it is {first}'s turn to declare, or this seat's {} first",
+            rest.join(" or ")
+        ),
+        (Some(next), _) => format!("it is {}'s turn to declare", s.ch(next).name),
+        (None, _) => "this seat has no declaration due".into(),
+    }
 }
 
 fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
@@ -585,7 +945,10 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
             if !is_word(id) || s.find(id).is_some() {
                 bad(format!("'{id}' is not a new one-word id"))
             } else if !s.setup.templates.contains_key(template) {
-                bad(format!("no template '{template}'"))
+                bad(format!(
+                    "no template '{template}'{}",
+                    fray_engine::diag::suggestion(template, s.setup.templates.keys().map(String::as_str))
+                ))
             } else if usize::from(*side) >= s.setup.sides.len() || !s.open(*at) || s.chars.len() >= MAX_COMBATANTS {
                 bad(format!(
                     "no room for '{id}' on {at} (or no such side, or {MAX_COMBATANTS} combatants already)"
@@ -621,8 +984,9 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
 pub fn declarable(s: &State, who: Cid, out: &mut Vec<Action>) {
     let st = s.stats(who);
     let all = || s.ids();
+    let free = s.ch(who).declared_free;
     let mut push = |a: Action| {
-        if action_ok(s, who, &a).is_ok() {
+        if action_ok_with(s, who, &a, free).is_ok() {
             out.push(a);
         }
     };
@@ -646,7 +1010,12 @@ pub fn declarable(s: &State, who: Cid, out: &mut Vec<Action>) {
     push(Action::FullDefense);
     for sp in 0..st.spells.len() as u8 {
         for t in all() {
-            push(Action::Cast { spell: sp, target: t });
+            // HAL-R26: listed with the default split (Mana first); `pay ...` chooses another.
+            push(Action::Cast {
+                spell: sp,
+                target: t,
+                stress: None,
+            });
         }
     }
     for it in 0..st.items.len() as u8 {
@@ -669,6 +1038,38 @@ pub fn declarable(s: &State, who: Cid, out: &mut Vec<Action>) {
     push(Action::Flee);
 }
 
+/// Whether the pending decision is a declaration (no frame is open).
+fn declaring_now(s: &State) -> bool {
+    next_declarer(s).is_some()
+        || (s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret && s.ids().any(|c| due(s, c)))
+}
+
+/// Appends every declaration `seat` may make for `who` now, in a fixed order (what [`legal`]
+/// lists for that creature; the AI lists only the creature due by default).
+pub fn declarations(s: &State, seat: Seat, who: Cid, with_free: bool, out: &mut Vec<Command>) {
+    let mut actions = Vec::new();
+    declarable(s, who, &mut actions);
+    let start = out.len();
+    out.extend(actions.into_iter().map(|action| Command::Declare { who, action }));
+    // HAL-R17: the Free actions it may declare first, after the actions.
+    if with_free && s.options.free_actions && s.ch(who).declared_free.is_none() {
+        let n = s.stats(who).weapons.len() as u8;
+        out.push(Command::DeclareFree { who, free: Free::Step });
+        out.extend((0..n).map(|weapon| Command::DeclareFree {
+            who,
+            free: Free::Draw { weapon },
+        }));
+        out.extend((0..n).map(|weapon| Command::DeclareFree {
+            who,
+            free: Free::Drop { weapon },
+        }));
+        out.push(Command::DeclareFree { who, free: Free::Speak });
+    }
+    let mut listed = out.split_off(start);
+    listed.retain(|c| check(s, seat, c).is_ok());
+    out.extend(listed);
+}
+
 /// Every legal answer of `seat` to the pending decision.
 pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
     let start = out.len();
@@ -680,19 +1081,21 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
             }
             Frame::InjuryType { types, .. } => out.extend(types.iter().cloned().map(Command::Injury)),
         }
-    } else if let Some(who) = next_declarer(s).or_else(|| {
-        (s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret)
-            .then(|| s.ids().find(|&c| due(s, c) && s.seat_of(c) == seat))
-            .flatten()
-    }) {
-        let mut actions = Vec::new();
-        declarable(s, who, &mut actions);
-        out.extend(actions.into_iter().map(|action| Command::Declare { who, action }));
+    } else if declaring_now(s) {
+        // HAL-R11: the declarations of every creature the seat may declare for now, the one
+        // due by default first.
+        let mut who = Vec::new();
+        declarers(s, seat, &mut who);
+        for c in who {
+            declarations(s, seat, c, true, out);
+        }
+        return;
     } else if let Some(t) = &s.turn {
         out.push(Command::Act(None));
         if s.options.retarget {
             out.extend(s.ids().map(|n| Command::Act(Some(n))));
         }
+        out.push(Command::Free);
         let mut acts = out.split_off(start);
         acts.retain(|c| check(s, seat, c).is_ok());
         out.extend(acts);
@@ -706,6 +1109,18 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
                 r.destinations()
                     .filter(|(p, _)| *p != at)
                     .map(|(p, _)| Command::Move(p)),
+            );
+        }
+        // HAL-R17: a declared short move's squares, from one search as well.
+        if free_now(s, t, true).is_ok() {
+            let at = s.ch(t.who).at;
+            let mut scratch = DiagonalScratch::new();
+            let most = s.options.squares(s.options.free_move);
+            let r = walk_reach(s, at, most, &mut scratch);
+            out.extend(
+                r.destinations()
+                    .filter(|(p, _)| *p != at)
+                    .map(|(p, _)| Command::Step(p)),
             );
         }
         out.push(Command::End);

@@ -4,7 +4,8 @@
 
 /// The command does not fit the decision asked for now.
 pub const NOT_NOW: &str = "not-now";
-/// The creature is not one this seat declares for, or not the one whose declaration is due.
+/// The creature is not one this seat declares for, or another creature's declaration is due
+/// first (the one-at-a-time order between seats, HAL-R11).
 pub const NOT_YOUR_CREATURE: &str = "not-your-creature";
 /// The creature has declared this round already.
 pub const ALREADY_DECLARED: &str = "already-declared";
@@ -13,7 +14,8 @@ pub const ALREADY_DECLARED: &str = "already-declared";
 pub const BAD_TARGET: &str = "bad-target";
 /// The weapon cannot be used: thrown away, its arm injured, or not made for throwing.
 pub const NO_WEAPON: &str = "no-weapon";
-/// Not enough Mana and Stress together for the spell (HAL-R26), or the item is used up.
+/// Not enough Mana and Stress together for the spell, or not enough of one of them for the part
+/// of the cost the caster chose to pay with it (HAL-R26); or the item is used up.
 pub const SPENT: &str = "spent";
 /// The creature cannot speak, and the action needs speech.
 pub const CANNOT_SPEAK: &str = "cannot-speak";

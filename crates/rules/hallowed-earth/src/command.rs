@@ -3,15 +3,17 @@
 //!
 //! ```text
 //! declare <who> attack <target> [with <weapon>]      declare <who> full-defense
-//! declare <who> defensive [<target>] [with <weapon>] declare <who> cast <spell> <target>
+//! declare <who> defensive [<target>] [with <weapon>] declare <who> cast <spell> <target> [pay mana <M> stress <S>]
 //! declare <who> use <item> [<target>]                declare <who> throw <weapon> <target>
 //! declare <who> heal <target>                        declare <who> intimidate <target>
 //! declare <who> move                                 declare <who> flee
-//! move <x,y>    act [<new-target>]    end    reposte [with <weapon>]    pass    injury <type>
+//! declare <who> free step|draw <weapon>|drop <weapon>|speak
+//! move <x,y>    act [<new-target>]    free    step <x,y>    end
+//! reposte [with <weapon>]    pass    injury <type>
 //! ```
 
 use crate::setup::Cid;
-use crate::state::{Action, State};
+use crate::state::{Action, Free, State};
 use fray_engine::Reject;
 use fray_engine::gm::{self, Vocabulary};
 use fray_space::Pos;
@@ -23,6 +25,12 @@ use serde::{Deserialize, Serialize};
 pub enum Command {
     /// Declare a creature's action for the round (HAL-R6).
     Declare { who: Cid, action: Action },
+    /// Declare a creature's Free action for the round, before its action (HAL-R17).
+    DeclareFree { who: Cid, free: Free },
+    /// Take the declared Free action now (a draw, a drop, speech).
+    Free,
+    /// Take the declared Free action, a short move, to this square.
+    Step(Pos),
     /// Move to a square on the creature's count (HAL-R18, HAL-H17).
     Move(Pos),
     /// Take the declared action now; with a creature, aimed at a new target (HAL-H16).
@@ -89,9 +97,13 @@ impl Vocabulary for Words<'_> {
     type Pos = Pos;
     type Other = OwnRuling;
     fn who(&self, word: &str) -> Result<Cid, Reject> {
-        self.0
-            .find(word)
-            .ok_or_else(|| Reject::unreadable(format!("no combatant '{word}'")))
+        self.0.find(word).ok_or_else(|| {
+            let ids = self.0.chars.iter().map(|c| c.id.as_str());
+            Reject::unreadable(format!(
+                "no combatant '{word}'{}",
+                fray_engine::diag::suggestion(word, ids)
+            ))
+        })
     }
     fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
         match word {
@@ -110,8 +122,10 @@ impl Vocabulary for Words<'_> {
     fn side(&self, word: &str) -> Result<u8, Reject> {
         let sides = &self.0.setup.sides;
         let i = sides.iter().position(|s| s.id == word);
-        i.map(|i| i as u8)
-            .ok_or_else(|| Reject::unreadable(format!("no side '{word}'")))
+        i.map(|i| i as u8).ok_or_else(|| {
+            let ids = sides.iter().map(|s| s.id.as_str());
+            Reject::unreadable(format!("no side '{word}'{}", fray_engine::diag::suggestion(word, ids)))
+        })
     }
     fn other(&self, words: &[&str]) -> Option<Result<OwnRuling, Reject>> {
         let make: fn(Cid) -> OwnRuling = match *words.first()? {
@@ -144,8 +158,81 @@ fn named(list: impl Iterator<Item = String>, word: &str, what: &str, who: &str) 
             } else {
                 names.join(", ")
             };
-            Reject::unreadable(format!("{who} has no {what} '{word}' (known: {known})"))
+            let hint = fray_engine::diag::suggestion(word, names.iter().map(String::as_str));
+            Reject::unreadable(format!("{who} has no {what} '{word}'{hint} (known: {known})"))
         })
+}
+
+/// Reads the words after `pay` (`mana M stress S`, either order, or one of the two) into the
+/// Stress part of a spell's cost (HAL-R26); the parts must add up to the cost.
+fn split(words: &[&str], spell: &str, cost: i16) -> Result<i16, Reject> {
+    let usage = || {
+        Reject::unreadable(format!(
+            "pay mana <M> stress <S>: the parts of {spell}'s cost of {cost}, in Mana and in Stress (either may be left out)"
+        ))
+    };
+    let (mut mana, mut stress) = (None, None);
+    for pair in words.chunks(2) {
+        let [what, n] = pair else { return Err(usage()) };
+        let n: i16 = n.parse().ok().filter(|n| (0..=999).contains(n)).ok_or_else(usage)?;
+        let slot = match *what {
+            "mana" => &mut mana,
+            "stress" => &mut stress,
+            _ => return Err(usage()),
+        };
+        if slot.replace(n).is_some() {
+            return Err(usage());
+        }
+    }
+    let paid = match (mana, stress) {
+        (None, None) => return Err(usage()),
+        (Some(m), Some(s)) if m + s != cost => {
+            return Err(Reject::unreadable(format!(
+                "{spell} costs {cost}: mana {m} and stress {s} make {}",
+                m + s
+            )));
+        }
+        (_, Some(s)) => s,
+        (Some(m), None) => cost - m,
+    };
+    if !(0..=cost).contains(&paid) {
+        return Err(Reject::unreadable(format!("{spell} costs {cost}: that pays more")));
+    }
+    Ok(paid)
+}
+
+/// Reads a Free action's words (after `declare <who> free`).
+fn free_action(s: &State, who: Cid, words: &[&str]) -> Result<Free, Reject> {
+    let st = s.stats(who);
+    let name = &s.ch(who).name;
+    let weapon = |word: &str| named(st.weapons.iter().map(|x| x.name.clone()), word, "weapon", name);
+    Ok(match words {
+        ["step"] => Free::Step,
+        ["draw", x] => Free::Draw { weapon: weapon(x)? },
+        ["drop", x] => Free::Drop { weapon: weapon(x)? },
+        ["speak"] => Free::Speak,
+        _ => {
+            return Err(Reject::unreadable(
+                "declare <who> free followed by: step, draw <weapon>, drop <weapon> or speak",
+            ));
+        }
+    })
+}
+
+/// Prints a Free action as [`parse`] reads it after `declare <who> free`.
+pub fn format_free(s: &State, who: Cid, f: &Free) -> String {
+    let weapon = |i: u8| {
+        s.chars
+            .get(usize::from(who))
+            .and_then(|_| s.stats(who).weapons.get(usize::from(i)))
+            .map_or_else(|| format!("#{i}"), |x| x.name.clone())
+    };
+    match *f {
+        Free::Step => "step".into(),
+        Free::Draw { weapon: w } => format!("draw {}", weapon(w)),
+        Free::Drop { weapon: w } => format!("drop {}", weapon(w)),
+        Free::Speak => "speak".into(),
+    }
 }
 
 /// Reads a declaration's action words (after `declare <who>`).
@@ -187,10 +274,18 @@ fn action(s: &State, who: Cid, words: &[&str]) -> Result<Action, Reject> {
             weapon: weapon(x)?,
         },
         ["full-defense"] => Action::FullDefense,
-        ["cast", sp, t] => Action::Cast {
-            spell: named(st.spells.iter().map(|x| x.name.clone()), sp, "spell", name)?,
-            target: w.who(t)?,
-        },
+        ["cast", sp, t, rest @ ..] if rest.is_empty() || rest[0] == "pay" => {
+            let spell = named(st.spells.iter().map(|x| x.name.clone()), sp, "spell", name)?;
+            let cost = st.spells[usize::from(spell)].mana;
+            Action::Cast {
+                spell,
+                target: w.who(t)?,
+                stress: match rest {
+                    [] => None,
+                    [_, pay @ ..] => Some(split(pay, &st.spells[usize::from(spell)].name, cost)?),
+                },
+            }
+        }
         ["use", it] => Action::Use {
             item: named(st.items.iter().map(|x| x.name.clone()), it, "item", name)?,
             target: who,
@@ -210,7 +305,7 @@ fn action(s: &State, who: Cid, words: &[&str]) -> Result<Action, Reject> {
         _ => {
             return Err(Reject::unreadable(
                 "declare <who> followed by: attack <target> [with <weapon>], defensive [<target>] [with <weapon>], \
-                 full-defense, cast <spell> <target>, use <item> [<target>], throw <weapon> <target>, heal <target>, \
+                 full-defense, cast <spell> <target> [pay mana <M> stress <S>], use <item> [<target>], throw <weapon> <target>, heal <target>, \
                  intimidate <target>, move or flee",
             ));
         }
@@ -223,6 +318,13 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
     let w = Words(s);
     Ok(match words.as_slice() {
         ["gm", rest @ ..] => Command::Gm(gm::parse(&w, rest)?),
+        ["declare", who, "free", rest @ ..] => {
+            let who = w.who(who)?;
+            Command::DeclareFree {
+                who,
+                free: free_action(s, who, rest)?,
+            }
+        }
         ["declare", who, rest @ ..] => {
             let who = w.who(who)?;
             Command::Declare {
@@ -234,6 +336,8 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
         ["act"] => Command::Act(None),
         ["act", t] => Command::Act(Some(w.who(t)?)),
         ["end"] => Command::End,
+        ["free"] => Command::Free,
+        ["step", p] => Command::Step(w.pos(p)?),
         ["reposte"] => Command::Reposte(None),
         ["reposte", "with", x] => {
             let Some(f) = s.frames.last() else {
@@ -254,8 +358,8 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
         ["injury", t] => Command::Injury((*t).to_string()),
         _ => {
             return Err(Reject::unreadable(format!(
-                "'{text}' is not a command: expected declare <who> <action>, move x,y, act [<target>], end, \
-                 reposte [with <weapon>], pass, injury <type> or gm <ruling>"
+                "'{text}' is not a command: expected declare <who> <action>, declare <who> free <free action>, \
+                 move x,y, act [<target>], free, step x,y, end, reposte [with <weapon>], pass, injury <type> or gm <ruling>"
             )));
         }
     })
@@ -288,11 +392,16 @@ pub fn format_action(s: &State, who: Cid, a: &Action) -> String {
             None => "defensive".into(),
         },
         Action::FullDefense => "full-defense".into(),
-        Action::Cast { spell, target } => {
-            let sp = stats
-                .and_then(|st| st.spells.get(usize::from(spell)))
-                .map_or_else(|| format!("#{spell}"), |x| x.name.clone());
-            format!("cast {sp} {}", id(target))
+        Action::Cast { spell, target, stress } => {
+            let sp = stats.and_then(|st| st.spells.get(usize::from(spell)));
+            let name = sp.map_or_else(|| format!("#{spell}"), |x| x.name.clone());
+            match (stress, sp) {
+                (None, _) => format!("cast {name} {}", id(target)),
+                (Some(paid), Some(sp)) => {
+                    format!("cast {name} {} pay mana {} stress {paid}", id(target), sp.mana - paid)
+                }
+                (Some(paid), None) => format!("cast {name} {} pay stress {paid}", id(target)),
+            }
         }
         Action::Use { item, target } => {
             let it = stats
@@ -318,6 +427,9 @@ pub fn format(s: &State, c: &Command) -> String {
     };
     match c {
         Command::Declare { who, action } => format!("declare {} {}", id(who), format_action(s, *who, action)),
+        Command::DeclareFree { who, free } => format!("declare {} free {}", id(who), format_free(s, *who, free)),
+        Command::Free => "free".into(),
+        Command::Step(p) => format!("step {p}"),
         Command::Move(p) => format!("move {p}"),
         Command::Act(None) => "act".into(),
         Command::Act(Some(t)) => format!("act {}", id(t)),

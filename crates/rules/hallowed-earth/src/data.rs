@@ -184,6 +184,9 @@ pub struct Weapon {
     /// Which hand holds it.
     #[serde(default)]
     pub hand: Hand,
+    /// In hand when the fight starts; `false`: stowed, to be drawn as a Free action (HAL-R17).
+    #[serde(default = "yes")]
+    pub drawn: bool,
     /// The ability whose modifier adds to its attack rolls; strength for melee weapons and
     /// dexterity for ranged ones when left out.
     #[serde(default)]
@@ -192,6 +195,10 @@ pub struct Weapon {
 
 fn blunt() -> Vec<String> {
     vec!["blunt".into()]
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn two() -> u8 {

@@ -41,7 +41,13 @@ pub struct HallowedEarth;
 
 impl Ruleset for HallowedEarth {
     const ID: &'static str = "hallowed-earth";
-    const VERSION: &'static str = "0.1.0";
+    const VERSION: &'static str = "0.2.0";
+    /// 0.1.0 rolled the 3d6 of a monster whose morale outcome was obvious, had no Free action,
+    /// declared a seat's creatures in a fixed order and logged the end of a round before its
+    /// end-of-round steps: [`HallowedEarth::earlier_options`] sets the options that play as it
+    /// did, and [`HallowedEarth::is_bookkeeping`] leaves the moved `RoundEnded` out of the
+    /// comparison of its events.
+    const REPLAYS_VERSIONS: &'static [&'static str] = &["0.1.0"];
     type Options = Options;
     type Setup = Setup;
     type State = State;
@@ -88,6 +94,26 @@ impl Ruleset for HallowedEarth {
         }
         let t = s.turn.as_ref()?;
         Some(Pending::one(s.seat_of(t.who), "turn", Some(t.who)))
+    }
+
+    /// A 0.1.0 record plays with the readings 0.1.0 played by.
+    fn earlier_options(version: &str, o: &mut Options) {
+        if version == "0.1.0" {
+            // HAL-R22: 0.1.0 still drew the 3d6 of a monster whose outcome is obvious.
+            o.morale_roll_when_obvious = true;
+            // 0.1.0 took each seat's declarations in a fixed order, and had no Free action
+            // (HAL-R17).
+            o.seat_picks_declaration_order = false;
+            o.free_actions = false;
+        }
+    }
+
+    /// 0.2.0 logs the end of a round after its end-of-round steps (the Dying loss and morale,
+    /// HAL-H26), where 0.1.0 logged it before them: the event only marks the place, and its
+    /// change of state (full defence over, the count's fixed state cleared) touches nothing
+    /// those steps read, so an earlier record is compared without it (its state still is).
+    fn is_bookkeeping(e: &Event) -> bool {
+        matches!(e, Event::RoundEnded { .. })
     }
 
     fn is_ruling(command: &Command) -> bool {

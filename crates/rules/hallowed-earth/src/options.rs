@@ -43,6 +43,41 @@ choice!(
 );
 
 choice!(
+    /// When a Free action is taken (HAL-R17; fray's own reading).
+    FreeActionTiming {
+        /// On the creature's own turn, the count of the action it declared with it, at any point
+        /// of that turn.
+        WithAction,
+        /// On a turn of its own, at its own count: Base Initiative + `free-speed` (an action off
+        /// the HAL-R8 list, HAL-H24).
+        OwnCount,
+    }
+);
+
+choice!(
+    /// What drawing a weapon does to the weapons in hand (HAL-R17; fray's own reading).
+    Hands {
+        /// A creature may hold every weapon it carries at once: drawing one puts it in hand
+        /// and changes nothing else.
+        Unlimited,
+        /// Two hands: a main-hand and an off-hand weapon at most, or one two-handed (natural
+        /// weapons take none); drawing a weapon puts away what held the hands it needs.
+        Two,
+    }
+);
+
+choice!(
+    /// How speaking is recorded (HAL-R17, HAL-R29; fray's own reading).
+    Speech {
+        /// Speaking is a Free action (`free speak`), declared and logged on the creature's turn;
+        /// it costs nothing, even to the hurt (HAL-R29).
+        FreeAction,
+        /// Speaking is not an action and not a command: the table speaks as it likes.
+        NotAnAction,
+    }
+);
+
+choice!(
     /// The order of armour and the critical multiplier (HAL-H4).
     CritArmourOrder {
         /// (damage × multiplier) − Armour.
@@ -112,6 +147,10 @@ pub struct Options {
     /// The Referee's own declaration order, by combatant id, for `declaration = "listed"`
     /// (HAL-R11, HAL-H20).
     pub declaration_list: Vec<String>,
+    /// A seat picks the order of its own creatures' declarations: in secret any of them still
+    /// to declare, in the one-at-a-time methods any of the run of its creatures that comes next;
+    /// off, strictly the creature due (in secret, encounter order). fray's own reading of HAL-R11.
+    pub seat_picks_declaration_order: bool,
     /// The score an ability modifier counts from (HAL-H2: floor((score − base) / step)).
     pub modifier_base: i16,
     /// How many points of score make one point of modifier (HAL-H2).
@@ -165,6 +204,20 @@ pub struct Options {
     pub move_speed: i16,
     /// Initiative modifier of fleeing (HAL-H24).
     pub flee_speed: i16,
+    /// A creature has a Free action each turn besides its action and its Reaction (HAL-R17);
+    /// off, none (fray 0.1.0).
+    pub free_actions: bool,
+    /// When the Free action is taken (fray's own reading of HAL-R17).
+    pub free_action_timing: FreeActionTiming,
+    /// Initiative modifier of a Free action taken at its own count (HAL-H24).
+    pub free_speed: i16,
+    /// The length of the short move a Free action may be, in yards; 0: none (fray's own
+    /// reading of HAL-R17).
+    pub free_move: i16,
+    /// What drawing a weapon does to the weapons in hand (fray's own reading of HAL-R17).
+    pub hands: Hands,
+    /// How speaking is recorded (fray's own reading of HAL-R17 and HAL-R29).
+    pub speech: Speech,
     /// A Stabilized creature no longer loses a Wound Point at the end of each round (HAL-R34).
     pub stabilized_stops_bleeding: bool,
     /// The least damage a hit does after Armour (HAL-R36).
@@ -191,6 +244,9 @@ pub struct Options {
     pub morale_ties_pass: bool,
     /// What a failed morale check does (HAL-H13).
     pub morale_failure: MoraleFailure,
+    /// The 3d6 of a monster to which the outcome is obvious is rolled (and ignored) all the
+    /// same; off, none is drawn (HAL-R22). A compatibility option: fray 0.1.0 rolled it.
+    pub morale_roll_when_obvious: bool,
     /// Player characters check morale too (HAL-H22).
     pub pc_morale: bool,
     /// The order of the end-of-round steps (HAL-H26).
@@ -223,6 +279,7 @@ impl Default for Options {
         Options {
             declaration: Declaration::Secret,
             declaration_list: Vec::new(),
+            seat_picks_declaration_order: true,
             modifier_base: 10,
             modifier_step: 2,
             check_die: 20,
@@ -248,6 +305,12 @@ impl Default for Options {
             intimidate_speed: 0,
             move_speed: 0,
             flee_speed: 0,
+            free_actions: true,
+            free_action_timing: FreeActionTiming::WithAction,
+            free_speed: 0,
+            free_move: 2,
+            hands: Hands::Unlimited,
+            speech: Speech::FreeAction,
             stabilized_stops_bleeding: true,
             armour_floor: 0,
             fleeing_counts_as_fighting: false,
@@ -259,6 +322,7 @@ impl Default for Options {
             damage_ends_stabilized: true,
             morale_ties_pass: true,
             morale_failure: MoraleFailure::Flee,
+            morale_roll_when_obvious: false,
             pc_morale: false,
             end_of_round: EndOfRound::DyingThenMorale,
             agility_loss_rerolls_initiative: false,
@@ -300,6 +364,8 @@ impl Options {
         within("intimidate-speed", self.intimidate_speed, -20, 20)?;
         within("move-speed", self.move_speed, -20, 20)?;
         within("flee-speed", self.flee_speed, -20, 20)?;
+        within("free-speed", self.free_speed, -20, 20)?;
+        within("free-move", self.free_move, 0, 30)?;
         within("armour-floor", self.armour_floor, 0, 20)?;
         within("heal-reach", self.heal_reach, 1, 30)?;
         for (name, v) in [
@@ -345,6 +411,7 @@ impl Options {
                 "agility-declarations",
                 Options {
                     declaration: Declaration::Agility,
+                    seat_picks_declaration_order: false,
                     first_hd_max: false,
                     crit_needs_hit: false,
                     natural_top_hits: false,
@@ -370,6 +437,8 @@ impl Options {
                     melee_reach: 1,
                     long_reach: 2,
                     metric: Metric::AlternatingDiagonal,
+                    free_action_timing: FreeActionTiming::OwnCount,
+                    hands: Hands::Two,
                     ..d()
                 },
             ),
@@ -384,6 +453,8 @@ impl Options {
                     intimidate_speed: 1,
                     move_speed: -1,
                     flee_speed: 3,
+                    free_speed: 2,
+                    free_move: 4,
                     stabilized_stops_bleeding: false,
                     armour_floor: 1,
                     fleeing_counts_as_fighting: true,
@@ -402,8 +473,10 @@ impl Options {
                     damage_ends_stabilized: false,
                     morale_ties_pass: false,
                     morale_failure: MoraleFailure::Surrender,
+                    morale_roll_when_obvious: true,
                     pc_morale: true,
                     end_of_round: EndOfRound::MoraleThenDying,
+                    free_actions: false,
                     ..d()
                 },
             ),
@@ -422,6 +495,7 @@ impl Options {
                     blinded_attack_penalty: 2,
                     spells_hit_automatically: false,
                     silence_blocks_speech_actions: false,
+                    speech: Speech::NotAnAction,
                     heal_reach: 2,
                     ..d()
                 },

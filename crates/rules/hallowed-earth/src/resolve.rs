@@ -7,9 +7,11 @@ use crate::HallowedEarth;
 use crate::check::{self, due, move_budget, move_path, reposte_weapons, threat_range};
 use crate::command::Command;
 use crate::data::{Ability, Dice};
-use crate::options::{CritArmourOrder, DualAbilityDamage, EndOfRound, FullDefenseTiming, InjuryChance, MoraleFailure};
+use crate::options::{
+    CritArmourOrder, DualAbilityDamage, EndOfRound, FreeActionTiming, FullDefenseTiming, InjuryChance, MoraleFailure,
+};
 use crate::setup::Cid;
-use crate::state::{Act, Action, Cap, Cause, CheckKind, Conditions, Event, Frame, Lost, Phase, State, Turn};
+use crate::state::{Act, Action, Cap, Cause, CheckKind, Conditions, Event, Frame, Free, Lost, Phase, State, Turn};
 use fray_engine::resolve::settle;
 use fray_engine::{Cx, EngineError, Flow};
 use fray_space::Pos;
@@ -103,7 +105,17 @@ pub fn resolve(cx: Cx1<'_, '_>, command: &Command) -> Result<(), EngineError> {
                 schedule_newcomer(cx, *who, *action)?;
             }
         }
-        Command::Move(to) => walk(cx, *to)?,
+        Command::DeclareFree { who, free } => cx.emit(Event::FreeDeclared {
+            who: *who,
+            free: Some(*free),
+        }),
+        Command::Move(to) => walk(cx, *to, false)?,
+        Command::Step(to) => walk(cx, *to, true)?,
+        Command::Free => {
+            let t = cx.s.turn.ok_or_else(|| bug("a free action without a turn"))?;
+            let free = check::free_now(&cx.s, &t, false).map_err(|r| bug(r.reason))?;
+            take_free(cx, t.who, free, None)?;
+        }
         Command::Act(n) => {
             let t = cx.s.turn.ok_or_else(|| bug("act without a turn"))?;
             let action = check::turn_action(&cx.s, &t, *n);
@@ -158,12 +170,16 @@ fn schedule_newcomer(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), En
     // HAL-R42: passed = at or below the last count fully resolved, or below a count under way
     // that has begun (something happened on it); at that very count it joins it.
     let passed = s.last_count.is_some_and(|l| count <= l) || at.is_some_and(|a| count < a);
+    // A newcomer's Free action goes with the action it declared it with, whatever the
+    // `free-action-timing`.
     let act = Act {
         who,
         action,
         count,
         catch_up: false,
         was: s.ch(who).cap(),
+        free: s.ch(who).declared_free,
+        lone: false,
     };
     cx.emit(Event::Scheduled {
         act,
@@ -183,7 +199,7 @@ fn count_begun(s: &State) -> bool {
     let Some(key) = s.order.current_slot().and_then(|x| s.order.get(x)).map(|x| x.key) else {
         return false;
     };
-    let untouched = s.turn.is_some_and(|t| t.moved == 0 && !t.acted) && s.frames.is_empty();
+    let untouched = s.turn.is_some_and(|t| t.moved == 0 && !t.acted && !t.freed) && s.frames.is_empty();
     let finished = s.order.slots().iter().any(|x| x.key == key && x.acted);
     !untouched || finished
 }
@@ -231,11 +247,15 @@ fn perform(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), EngineError>
             cx.emit(Event::Thrown { who, weapon });
             strike(cx, who, target, weapon, false, true)?
         }
-        Action::Cast { spell, target } => {
+        Action::Cast { spell, target, stress } => {
             let sp = s.stats(who).spells[usize::from(spell)].clone();
             let c = s.ch(who);
-            // HAL-R26: Mana first, Stress for the rest, 1:1.
-            let mana = sp.mana.min(c.mana);
+            // HAL-R26: the caster's split of Stress and Mana, 1:1; by default Mana first, Stress
+            // for the rest.
+            let mana = match stress {
+                Some(paid) => sp.mana - paid,
+                None => sp.mana.min(c.mana),
+            };
             cx.emit(Event::Spent {
                 who,
                 mana,
@@ -533,10 +553,16 @@ fn injure(cx: Cx1<'_, '_>, target: Cid, kind: &str) -> Result<(), EngineError> {
 /// A move on the creature's count (HAL-R18, HAL-H17). It stops on the first square that enters
 /// a hostile creature's threat range, whose owner may then Reposte (HAL-R16), unless the mover
 /// made a defensive attack (HAL-R15).
-fn walk(cx: Cx1<'_, '_>, to: Pos) -> Result<(), EngineError> {
+fn walk(cx: Cx1<'_, '_>, to: Pos, short: bool) -> Result<(), EngineError> {
     let s = &*cx.s;
     let t: Turn = s.turn.ok_or_else(|| bug("a move without a turn"))?;
-    let (path, _) = move_path(s, &t, to, &mut fray_space::DiagonalScratch::new()).map_err(|r| bug(r.reason))?;
+    let mut scratch = fray_space::DiagonalScratch::new();
+    let (path, _) = if short {
+        check::step_path(s, &t, to, &mut scratch)
+    } else {
+        move_path(s, &t, to, &mut scratch)
+    }
+    .map_err(|r| bug(r.reason))?;
     let who = t.who;
     let defensive = matches!(s.acts[usize::from(t.act)].action, Action::Defensive { .. });
     let m = s.options.metric;
@@ -563,14 +589,45 @@ fn walk(cx: Cx1<'_, '_>, to: Pos) -> Result<(), EngineError> {
             prev = sq;
         }
     }
-    cx.emit(Event::Moved {
-        who,
-        to: stop.0,
-        cost: stop.1,
-    });
+    if short {
+        // HAL-R17: the short move is the turn's Free action; it takes nothing from Speed.
+        take_free(cx, who, Free::Step, Some(stop.0))?;
+    } else {
+        cx.emit(Event::Moved {
+            who,
+            to: stop.0,
+            cost: stop.1,
+        });
+    }
     // The lowest id answers first: it goes on top.
     for &x in provoked.iter().rev() {
         cx.push(Frame::Reposte { by: x, against: who })?;
+    }
+    Ok(())
+}
+
+/// A Free action is taken (HAL-R17). Speech costs nothing (HAL-R29); any other Free action is
+/// an action for the costs of acting hurt: a Wound Point for the Incapacitated and the Dying
+/// (HAL-R29, HAL-R30), and for the Stabilized beyond their first action of the round (HAL-R33;
+/// each cost untyped Wound Point damage, HAL-R43).
+fn take_free(cx: Cx1<'_, '_>, who: Cid, free: Free, to: Option<Pos>) -> Result<(), EngineError> {
+    let s = &*cx.s;
+    let cost = free.is_action()
+        && match s.cap_now(who) {
+            Cap::Incapacitated | Cap::Dying => true,
+            Cap::Stable => s.ch(who).actions >= 1,
+            Cap::Able | Cap::Out => false,
+        };
+    let kind = s.options.strain_damage_type.clone();
+    cx.emit(Event::Free { who, free, to });
+    if cost {
+        cx.emit(Event::Damaged {
+            who,
+            stress: 0,
+            wp: 1,
+            kind,
+            cause: Cause::Strain,
+        });
     }
     Ok(())
 }
@@ -650,7 +707,7 @@ fn declaring(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
             continue;
         }
         let count = i32::from(base) + i32::from(action.speed(s.stats(c), &s.options));
-        if let Some((missed_action, missed)) = ch.catch_up {
+        if let Some((missed_action, missed, free)) = ch.catch_up {
             let from = if s.options.catch_up_on_missed { missed } else { count };
             acts.push(Act {
                 who: c,
@@ -658,6 +715,22 @@ fn declaring(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
                 count: from - 12,
                 catch_up: true,
                 was: ch.cap(),
+                free,
+                lone: false,
+            });
+        }
+        // HAL-R17: the Free action goes with the action, or (`free-action-timing =
+        // "own-count"`) takes a turn of its own at Base Initiative + `free-speed`.
+        let mut free = ch.declared_free;
+        if free.is_some() && s.options.free_action_timing == FreeActionTiming::OwnCount {
+            acts.push(Act {
+                who: c,
+                action: Action::Move,
+                count: i32::from(base) + i32::from(s.options.free_speed),
+                catch_up: false,
+                was: ch.cap(),
+                free: free.take(),
+                lone: true,
             });
         }
         acts.push(Act {
@@ -666,6 +739,8 @@ fn declaring(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
             count,
             catch_up: false,
             was: ch.cap(),
+            free,
+            lone: false,
         });
     }
     // HAL-R9: lowest first; equal counts keep encounter order and act together (HAL-R10).
@@ -712,8 +787,9 @@ fn resolving(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
         _ if gone_for_good(s, who) => Some(Lost::Unable),
         Cap::Out => Some(Lost::Unable),
         Cap::Dying if act.was != Cap::Dying => Some(Lost::Unable),
-        // HAL-R30: one action a round for the Dying (a Reposte already taken counts).
-        Cap::Dying if s.ch(who).actions > 0 => Some(Lost::Unable),
+        // HAL-R30: one action a round for the Dying (a Reposte already taken counts; a lone
+        // Free action that is speech is no action).
+        Cap::Dying if s.ch(who).actions > 0 && !(act.lone && act.free == Some(Free::Speak)) => Some(Lost::Unable),
         Cap::Incapacitated if act.was == Cap::Able && !s.options.incapacitated_may_act => Some(Lost::Dropped),
         _ if !act.catch_up && check::resting(s, who) => Some(Lost::Resting),
         _ => None,
@@ -804,7 +880,6 @@ pub fn end_check(s: &State) -> Option<Option<u8>> {
 /// monsters check morale (HAL-R19..R22), in the order of `end-of-round`; then the next round.
 fn end_of_round(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
     let round = cx.s.round;
-    cx.emit(Event::RoundEnded { round });
     match cx.s.options.end_of_round {
         EndOfRound::DyingThenMorale => {
             bleed(cx);
@@ -815,6 +890,8 @@ fn end_of_round(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
             bleed(cx);
         }
     }
+    // The round is over once its end-of-round steps are (its log line comes after them).
+    cx.emit(Event::RoundEnded { round });
     if let Some(winner) = end_check(&cx.s) {
         cx.emit(Event::Ended { winner });
     } else {
@@ -883,19 +960,26 @@ fn morale(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
         checks.push((c, bonus, tn, ch.has(Conditions::HOPELESS), ch.name.clone()));
     }
     for (who, bonus, tn, hopeless, name) in checks {
-        let r = dice(cx, 3, 6, &format!("{name}'s morale"))? as u16;
-        let total = r as i16 + bonus;
-        let o = &cx.s.options;
-        // HAL-R22: an obvious outcome fails.
-        let success = !hopeless && (total > tn || (total == tn && o.morale_ties_pass));
-        cx.emit(Event::Checked {
-            who,
-            kind: CheckKind::Morale,
-            roll: r,
-            total,
-            tn,
-            success,
-        });
+        // HAL-R22: a monster to which the outcome is obvious fails, and no 3d6 is drawn for it
+        // (`morale-roll-when-obvious` draws it anyway, as fray 0.1.0 did, and ignores it).
+        let success = if hopeless && !cx.s.options.morale_roll_when_obvious {
+            cx.emit(Event::MoraleObvious { who });
+            false
+        } else {
+            let r = dice(cx, 3, 6, &format!("{name}'s morale"))? as u16;
+            let total = r as i16 + bonus;
+            let o = &cx.s.options;
+            let success = !hopeless && (total > tn || (total == tn && o.morale_ties_pass));
+            cx.emit(Event::Checked {
+                who,
+                kind: CheckKind::Morale,
+                roll: r,
+                total,
+                tn,
+                success,
+            });
+            success
+        };
         if !success {
             match cx.s.options.morale_failure {
                 MoraleFailure::Flee => cx.emit(Event::Broke { who }),

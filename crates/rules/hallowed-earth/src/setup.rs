@@ -330,8 +330,8 @@ struct Built {
 
 /// Reads and validates an encounter.
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
-    let raw: RawEncounter = enc::parse(source)?;
-    let mut d = Diags::new(source);
+    // Every problem of the file's shape at once; the checks below add theirs.
+    let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
     if !enc::check_ruleset(&mut d, &raw.ruleset, HallowedEarth::ID) {
         return Err(d.errors);
     }
@@ -370,7 +370,10 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
             if !combatants.iter().any(|b| b.c.id.eq_ignore_ascii_case(id)) {
                 d.err(
                     opts.span(),
-                    format!("declaration-list names '{id}', who is not in the encounter"),
+                    format!(
+                        "declaration-list names '{id}', who is not in the encounter{}",
+                        fray_engine::diag::suggestion(id, combatants.iter().map(|b| b.c.id.as_str()))
+                    ),
                 );
             }
         }
@@ -544,8 +547,9 @@ fn worn(d: &mut Diags, raw: &Spanned<RawCombatant>, r: &RawCombatant, template: 
                 d.err(
                     c.span(),
                     format!(
-                        "unknown condition '{}': the conditions injuries leave are {}",
+                        "unknown condition '{}'{}: the conditions injuries leave are {}",
                         c.get_ref(),
+                        fray_engine::diag::suggestion(c.get_ref(), names.iter().copied()),
                         names.join(", ")
                     ),
                 );

@@ -2,7 +2,7 @@
 
 use crate::command::{OwnRuling, Ruling};
 use crate::data::{Ability, Effect, Stats};
-use crate::options::{FullDefenseTiming, Options};
+use crate::options::{FullDefenseTiming, Hands, Options};
 use crate::setup::{Cid, Combatant, Setup};
 use fray_engine::Outcome;
 use fray_engine::gm::Ruling as R;
@@ -36,8 +36,15 @@ pub enum Action {
     Defensive { target: Option<Cid>, weapon: u8 },
     /// Full defence (−1): +4 Defense, Reposte when attacked, half speed (HAL-R14).
     FullDefense,
-    /// Cast a spell (+ spell speed).
-    Cast { spell: u8, target: Cid },
+    /// Cast a spell (+ spell speed). `stress` is the part of its Mana cost paid in Stress, the
+    /// rest in Mana, as the caster chose when declaring (HAL-R26); `None`: Mana first, Stress
+    /// for what Mana cannot pay.
+    Cast {
+        spell: u8,
+        target: Cid,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stress: Option<i16>,
+    },
     /// Use a consumable (+6 unless stated).
     Use { item: u8, target: Cid },
     /// Throw a weapon (+2 unless stated).
@@ -75,7 +82,11 @@ impl Action {
                 target: Some(t),
                 weapon,
             },
-            Action::Cast { spell, .. } => Action::Cast { spell, target: t },
+            Action::Cast { spell, stress, .. } => Action::Cast {
+                spell,
+                target: t,
+                stress,
+            },
             Action::Use { item, .. } => Action::Use { item, target: t },
             Action::Throw { weapon, .. } => Action::Throw { weapon, target: t },
             Action::Heal { .. } => Action::Heal { target: t },
@@ -126,6 +137,29 @@ impl Action {
     }
 }
 
+/// A Free action (HAL-R17): declared with the round's action (before it), taken on the
+/// creature's turn, at most one a turn. Weapons are indexes into the actor's stat block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Free {
+    /// A short move of up to `free-move` yards, outside the round's Speed.
+    Step,
+    /// Draw a weapon: it is in hand from then on.
+    Draw { weapon: u8 },
+    /// Drop a weapon: it is out of hand until drawn again.
+    Drop { weapon: u8 },
+    /// Speak a word (a shout, an order): it costs nothing (HAL-R29).
+    Speak,
+}
+
+impl Free {
+    /// Whether it counts as an action for the limits and costs of acting hurt (HAL-R29,
+    /// HAL-R30, HAL-R33): everything but speech.
+    pub fn is_action(self) -> bool {
+        self != Free::Speak
+    }
+}
+
 /// One action scheduled in this round's order: the order's owners are indexes into
 /// [`State::acts`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +176,12 @@ pub struct Act {
     /// What the creature could do when it declared (HAL-H16: one dropped to Dying since loses
     /// the action).
     pub was: Cap,
+    /// The Free action declared with it, taken on this turn (HAL-R17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free: Option<Free>,
+    /// A turn for the Free action alone, at its own count (`free-action-timing = "own-count"`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lone: bool,
 }
 
 /// What a creature can do, judged at the start of a count so that creatures on the same count
@@ -282,8 +322,12 @@ pub struct Char {
     pub cond: Conditions,
     /// This round's declaration.
     pub declared: Option<Action>,
-    /// A late arrival's missed action, taken next round at −12 (HAL-R13).
-    pub catch_up: Option<(Action, i32)>,
+    /// This round's Free action, declared before the action (HAL-R17).
+    #[serde(default)]
+    pub declared_free: Option<Free>,
+    /// A late arrival's missed action (with its Free action), taken next round at −12
+    /// (HAL-R13).
+    pub catch_up: Option<(Action, i32, Option<Free>)>,
     /// The round it joined (0 for the encounter's creatures).
     pub arrived: u32,
     /// Actions taken this round, reactions included (HAL-R17, HAL-R30, HAL-R33).
@@ -300,6 +344,9 @@ pub struct Char {
     pub intimidated: Option<i16>,
     /// Weapons it has thrown away, by index (bits).
     pub thrown: u16,
+    /// Weapons out of hand (stowed or dropped; a Free action draws one), by index (bits).
+    #[serde(default)]
+    pub away: u16,
     /// Consumables used, by index.
     pub used: [u8; 16],
 }
@@ -309,7 +356,7 @@ impl Char {
     /// brings from earlier fights: wounds (HAL-R28), ability damage (HAL-H18), injuries and
     /// what they left (HAL-R40), Stabilized (HAL-R32). Its Stress and Wound Points are set
     /// when its Stress is rolled (HAL-R24).
-    pub fn new(c: &Combatant, stats: &Stats, round: u32) -> Char {
+    pub fn new(c: &Combatant, stats: &Stats, round: u32, o: &Options) -> Char {
         let w = &c.worn;
         let mut cond = w.conditions & Conditions::INJURY_FLAGS;
         if c.surprised {
@@ -336,6 +383,7 @@ impl Char {
             balance: w.balance,
             cond: Conditions(cond),
             declared: None,
+            declared_free: None,
             catch_up: None,
             arrived: round,
             actions: 0,
@@ -345,6 +393,7 @@ impl Char {
             worst_hit: 0,
             intimidated: None,
             thrown: 0,
+            away: in_hand_at_start(stats, o),
             used: [0; 16],
         }
     }
@@ -381,6 +430,33 @@ impl Char {
     }
 }
 
+/// The hands a weapon takes (bit 1 the main hand, bit 2 the other), with `hands = "two"`.
+pub fn hands_of(w: &crate::data::Weapon) -> u8 {
+    match w.hand {
+        crate::data::Hand::Main => 1,
+        crate::data::Hand::Off => 2,
+        crate::data::Hand::Both => 3,
+        crate::data::Hand::Natural => 0,
+    }
+}
+
+/// The weapons out of hand when a creature enters the fight: those its stat block gives
+/// `drawn = false`, and with `hands = "two"` those its hands cannot also hold, the stat block's
+/// order deciding (HAL-R17's draw; fray's own reading).
+fn in_hand_at_start(stats: &Stats, o: &Options) -> u16 {
+    let (mut away, mut used) = (0u16, 0u8);
+    for (i, w) in stats.weapons.iter().enumerate().take(16) {
+        let need = hands_of(w);
+        let fits = o.hands == Hands::Unlimited || used & need == 0;
+        if w.drawn && fits {
+            used |= need;
+        } else if w.hand != crate::data::Hand::Natural {
+            away |= 1 << i;
+        }
+    }
+    away
+}
+
 /// The turn under way: one scheduled act.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Turn {
@@ -392,6 +468,9 @@ pub struct Turn {
     pub acted: bool,
     /// Squares moved on this turn (HAL-R29's crawl, HAL-R30).
     pub moved: u32,
+    /// Whether the turn's Free action has been taken (HAL-R17).
+    #[serde(default)]
+    pub freed: bool,
 }
 
 /// A decision of another seat in the middle of something.
@@ -458,6 +537,9 @@ pub enum Event {
     RoundStarted { round: u32 },
     /// A creature declares (HAL-R6); `None` as shown to seats it is secret from (HAL-R11).
     Declared { who: Cid, action: Option<Action> },
+    /// A creature declares its Free action for the round (HAL-R17), before its action; `None`
+    /// as shown to seats it is secret from (HAL-R11).
+    FreeDeclared { who: Cid, free: Option<Free> },
     /// Every declaration is in: the round's order (HAL-R7, HAL-R9, HAL-R10).
     Revealed { acts: Vec<Act> },
     /// A late arrival's action is scheduled this round (HAL-R42) or kept for the next (HAL-R13).
@@ -474,6 +556,13 @@ pub enum Event {
     Frame(FrameOp<Frame>),
     /// An action (or a Reaction) is taken (HAL-R17).
     Acting { who: Cid, reaction: bool },
+    /// A Free action is taken (HAL-R17); `to`, where a short move ended.
+    Free {
+        who: Cid,
+        free: Free,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<Pos>,
+    },
     /// Full defence is in force (HAL-R14, HAL-H23).
     Guarding { who: Cid },
     /// An attack roll (HAL-R35, HAL-H3).
@@ -527,6 +616,8 @@ pub enum Event {
     ItemUsed { who: Cid, item: u8 },
     /// A weapon thrown away.
     Thrown { who: Cid, weapon: u8 },
+    /// A monster's morale check fails without a roll: the outcome is obvious to it (HAL-R22).
+    MoraleObvious { who: Cid },
     /// A monster breaks (HAL-H13), or a creature chose to run.
     Broke { who: Cid },
     /// It left the battlefield.
@@ -535,7 +626,7 @@ pub enum Event {
     Surrendered { who: Cid },
     /// The turn is over.
     TurnEnded { act: u16 },
-    /// The round is over (HAL-R26's end-of-round steps follow).
+    /// The round is over, its end-of-round steps (HAL-H26) done.
     RoundEnded { round: u32 },
     /// A GM ruling.
     Ruled(Ruling),
@@ -581,7 +672,7 @@ impl State {
         let chars = setup
             .combatants
             .iter()
-            .map(|c| Char::new(c, &setup.blocks[usize::from(c.block)], 0))
+            .map(|c| Char::new(c, &setup.blocks[usize::from(c.block)], 0, options))
             .collect();
         State {
             setup: Arc::new(setup.clone()),
@@ -721,6 +812,7 @@ pub fn apply(s: &mut State, e: &Event) {
             let first = *round == 1;
             for c in &mut s.chars {
                 c.declared = None;
+                c.declared_free = None;
                 c.actions = 0;
                 c.reacted = false;
                 c.moved = 0;
@@ -737,6 +829,10 @@ pub fn apply(s: &mut State, e: &Event) {
             let c = &mut s.chars[usize::from(*who)];
             // A secret declaration shown to another seat keeps only that one was made.
             c.declared = Some(action.unwrap_or(Action::Move));
+        }
+        // A secret one shown to another seat keeps only that one was declared.
+        Event::FreeDeclared { who, free } => {
+            s.chars[usize::from(*who)].declared_free = Some(free.unwrap_or(Free::Speak));
         }
         Event::Revealed { acts } => {
             s.phase = Phase::Resolving;
@@ -771,12 +867,12 @@ pub fn apply(s: &mut State, e: &Event) {
                     if let Some(c) = s.caps.get_mut(usize::from(act.who)) {
                         *c = cap;
                     }
-                    if !s.caps.is_empty() && crate::check::action_ok(s, act.who, &act.action).is_ok() {
+                    if !s.caps.is_empty() && crate::check::action_ok_with(s, act.who, &act.action, act.free).is_ok() {
                         s.ready.push(i);
                     }
                 }
             } else {
-                s.chars[usize::from(act.who)].catch_up = Some((act.action, act.count));
+                s.chars[usize::from(act.who)].catch_up = Some((act.action, act.count, act.free));
             }
         }
         Event::CountStarted { count } => {
@@ -785,7 +881,7 @@ pub fn apply(s: &mut State, e: &Event) {
             let ready: Vec<u16> = (0..s.acts.len() as u16)
                 .filter(|&i| {
                     let a = &s.acts[usize::from(i)];
-                    a.count == *count && crate::check::action_ok(s, a.who, &a.action).is_ok()
+                    a.count == *count && crate::check::action_ok_with(s, a.who, &a.action, a.free).is_ok()
                 })
                 .collect();
             s.ready = ready;
@@ -797,6 +893,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 who,
                 acted: false,
                 moved: 0,
+                freed: false,
             });
         }
         Event::ActLost { act, .. } => finish_act(s, *act),
@@ -820,6 +917,41 @@ pub fn apply(s: &mut State, e: &Event) {
                 t.acted = true;
             }
         }
+        Event::Free { who, free, to } => {
+            let round = s.round;
+            let two = s.options.hands == Hands::Two;
+            let weapons: Vec<u8> = s.stats(*who).weapons.iter().map(hands_of).collect();
+            if let Some(t) = s.turn.as_mut().filter(|t| t.who == *who) {
+                t.freed = true;
+            }
+            let c = &mut s.chars[usize::from(*who)];
+            if free.is_action() {
+                c.actions = c.actions.saturating_add(1);
+                c.last_acted = round;
+            }
+            match *free {
+                Free::Step => {
+                    if let Some(p) = to {
+                        c.at = *p;
+                    }
+                }
+                Free::Draw { weapon } => {
+                    let bit = 1u16 << (weapon & 15);
+                    c.away &= !bit;
+                    // With two hands, what held the hands the weapon needs is put away.
+                    let need = weapons.get(usize::from(weapon)).copied().unwrap_or(0);
+                    if two && need != 0 {
+                        for (i, h) in weapons.iter().enumerate().take(16) {
+                            if i != usize::from(weapon) && h & need != 0 {
+                                c.away |= 1 << i;
+                            }
+                        }
+                    }
+                }
+                Free::Drop { weapon } => c.away |= 1 << (weapon & 15),
+                Free::Speak => {}
+            }
+        }
         Event::Guarding { who } => s.chars[usize::from(*who)].cond.0 |= Conditions::GUARDING,
         Event::Attacked { .. } | Event::InjuryRoll { .. } => {}
         Event::Damaged {
@@ -836,7 +968,7 @@ pub fn apply(s: &mut State, e: &Event) {
             table,
             entry,
         } => injure(s, *who, table, *entry, *main, loss),
-        Event::Checked { .. } => {}
+        Event::Checked { .. } | Event::MoraleObvious { .. } => {}
         Event::Intimidated { target, result } => {
             let c = &mut s.chars[usize::from(*target)];
             c.intimidated = Some(c.intimidated.map_or(*result, |r| r.max(*result)));
@@ -1044,7 +1176,7 @@ fn rule(s: &mut State, r: &Ruling) {
             };
             // HAL-R12: it joins now; its Stress and Base Initiative are rolled next.
             let round = s.round.max(1);
-            let ch = Char::new(&c, &s.setup.blocks[usize::from(block)], round);
+            let ch = Char::new(&c, &s.setup.blocks[usize::from(block)], round, &s.options);
             s.chars.push(ch);
             if !s.caps.is_empty() {
                 s.caps.push(Cap::Out);

@@ -3,7 +3,7 @@
 //! lets it know: a secret declaration of another seat reads "declared".
 
 use crate::command::{self, Command};
-use crate::state::{Act, Cap, CheckKind, Conditions, Event, Frame, Lost, Phase, State};
+use crate::state::{Act, Action, Cap, CheckKind, Conditions, Event, Frame, Lost, Phase, State};
 use crate::{HallowedEarth, ai, check, codes, odds, setup, view};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
@@ -14,6 +14,30 @@ use std::fmt::Write;
 
 impl TextRuleset for HallowedEarth {
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
+
+    /// `with <weapon>` (an attack, a defensive attack, a Reposte) is the one optional phrase
+    /// the legal list holds. A cast's `pay mana <M> stress <S>` is typed, never listed (every
+    /// split of every cost would swamp the list), so there is nothing of it to fold.
+    const OPTION_WORDS: &'static [&'static str] = &["with"];
+
+    /// Legal, but rarely meant, so the prompt lists them only under `choices all`: stabilising
+    /// a foe (`heal` on a hostile creature) and dropping one's own weapon as the Free action
+    /// (HAL-R17). Attacks, throws, hostile spells and intimidation aimed at allies are not legal
+    /// at all (refused as `bad-target`), so there is nothing else to hide.
+    fn prompt_hides(s: &State, c: &Command) -> bool {
+        use crate::state::Free;
+        match c {
+            Command::Declare {
+                who,
+                action: Action::Heal { target },
+            } => s.hostile(*who, *target),
+            Command::DeclareFree {
+                free: Free::Drop { .. },
+                ..
+            } => true,
+            _ => false,
+        }
+    }
 
     /// The rests between fights (the chapter leaves recovery out, HAL-H19: these are fray's
     /// own). A longer one does what a shorter one does; injuries heal only by `mending`.
@@ -141,6 +165,30 @@ impl TextRuleset for HallowedEarth {
                 format!("{} declares: {}", name(who), command::format_action(s, *who, a))
             }
             Event::Declared { who, action: None } => format!("{} declares in secret", name(who)),
+            Event::FreeDeclared { who, free: Some(f) } => format!(
+                "{} declares a free action: {}",
+                name(who),
+                command::format_free(s, *who, f)
+            ),
+            Event::FreeDeclared { who, free: None } => format!("{} declares a free action in secret", name(who)),
+            Event::Free { who, free, to } => {
+                let weapon = |w: u8| {
+                    s.stats(*who)
+                        .weapons
+                        .get(usize::from(w))
+                        .map_or("weapon", |x| x.name.as_str())
+                };
+                match *free {
+                    crate::state::Free::Step => format!(
+                        "{} steps to {} (a short move, its free action)",
+                        name(who),
+                        to.map_or_else(|| s.ch(*who).at.to_string(), |p| p.to_string())
+                    ),
+                    crate::state::Free::Draw { weapon: w } => format!("{} draws its {}", name(who), weapon(w)),
+                    crate::state::Free::Drop { weapon: w } => format!("{} drops its {}", name(who), weapon(w)),
+                    crate::state::Free::Speak => format!("{} speaks (its free action)", name(who)),
+                }
+            }
             Event::Revealed { acts } => {
                 let order: Vec<String> = acts.iter().map(|a| act_text(s, a)).collect();
                 format!("Round {} order, lowest first: {}", s.round, order.join("; "))
@@ -163,20 +211,70 @@ impl TextRuleset for HallowedEarth {
             Event::CountStarted { count } => format!("Count {count}"),
             Event::TurnStarted { act } => {
                 let a = &s.acts[usize::from(*act)];
-                format!("{} acts: {}", name(&a.who), act_text(s, a))
+                let mut line = format!("{}'s turn: {}", name(&a.who), doing(s, a));
+                // HAL-H16: the declared target is gone when the count comes: the action is lost
+                // (or, with `retarget`, may be aimed at another creature).
+                if let Some(t) = a.action.target().filter(|&t| check::target_gone(s, t)) {
+                    let what = aim(s, a.who, &a.action);
+                    let target = s.ch(t);
+                    if s.options.retarget {
+                        let _ = write!(
+                            line,
+                            "; {} {}: `act <target>` aims its {what} at another creature in reach, else it is lost",
+                            target.name,
+                            gone_why(target)
+                        );
+                    } else {
+                        let _ = write!(
+                            line,
+                            "; its {what} is lost: {} {} (it may still move)",
+                            target.name,
+                            gone_why(target)
+                        );
+                    }
+                }
+                line
             }
             Event::ActLost { act, why } => {
                 let a = &s.acts[usize::from(*act)];
+                let c = s.ch(a.who);
                 let why = match why {
-                    Lost::Unable => "it cannot act",
-                    Lost::Dropped => "it was dropped before its count",
-                    Lost::Resting => "its injury lets it act only every other round",
+                    Lost::Unable if c.gone() => format!("{} {}", c.name, gone_why(c)),
+                    Lost::Unable if c.has(Conditions::PARALYZED) => format!("{} is paralysed", c.name),
+                    Lost::Unable if c.actions > 0 => {
+                        format!("{} is Dying and has taken its one action this round", c.name)
+                    }
+                    Lost::Unable => format!("{} has dropped to Dying since it declared", c.name),
+                    Lost::Dropped => format!("{} has dropped to 0 Wound Points since it declared", c.name),
+                    Lost::Resting => format!("{}'s injury lets it act only every other round", c.name),
                 };
-                format!("{} loses its action ({why})", name(&a.who))
+                format!("{}'s {} is lost: {why}", c.name, aim(s, a.who, &a.action))
             }
-            Event::Moved { who, to, cost } => format!("{} moves to {to} ({cost} squares)", name(who)),
+            Event::Moved { who, to, cost } => {
+                format!("{} moves to {to} ({})", name(who), counted(*cost, "square", "squares"))
+            }
             Event::Frame(FrameOp::Push(Frame::Reposte { by, against })) => {
-                format!("{} may Reposte against {}", name(by), name(against))
+                // Several creatures whose threat ranges a move entered are pushed last-asked
+                // first: the one pushed last is asked first, then those below it.
+                let below = s.frames.len().saturating_sub(1);
+                let then: Vec<&str> = s.frames[..below]
+                    .iter()
+                    .rev()
+                    .map_while(|f| match f {
+                        Frame::Reposte { by: b, against: a } if a == against => Some(name(b)),
+                        _ => None,
+                    })
+                    .collect();
+                if then.is_empty() {
+                    format!("{} may Reposte against {}", name(by), name(against))
+                } else {
+                    format!(
+                        "{} may Reposte against {} (asked first, then {})",
+                        name(by),
+                        name(against),
+                        then.join(", then ")
+                    )
+                }
             }
             Event::Frame(FrameOp::Push(Frame::InjuryType { by, types, .. })) => {
                 format!("{}'s side picks the injury table: {}", name(by), types.join(" or "))
@@ -215,10 +313,19 @@ impl TextRuleset for HallowedEarth {
             } => {
                 let c = s.ch(*who);
                 let what = match cause {
-                    crate::state::Cause::Strain => "strains itself".to_string(),
-                    crate::state::Cause::Bleeding => "bleeds".to_string(),
+                    crate::state::Cause::Strain => {
+                        format!("pays {} for acting hurt", counted(*wp, "Wound Point", "Wound Points"))
+                    }
+                    crate::state::Cause::Bleeding => {
+                        format!("bleeds {}", counted(*wp, "Wound Point", "Wound Points"))
+                    }
                     _ if *stress == 0 && *wp == 0 => "takes no damage (Armour)".to_string(),
-                    _ => format!("takes {stress} Stress and {wp} Wound Points ({kind})"),
+                    _ if *wp == 0 => format!("takes {stress} Stress ({kind})"),
+                    _ if *stress == 0 => format!("takes {} ({kind})", counted(*wp, "Wound Point", "Wound Points")),
+                    _ => format!(
+                        "takes {stress} Stress and {} ({kind})",
+                        counted(*wp, "Wound Point", "Wound Points")
+                    ),
                 };
                 format!(
                     "{} {what}: Stress {}/{}, Wound Points {}/{}{}",
@@ -287,6 +394,10 @@ impl TextRuleset for HallowedEarth {
                     if *success { "success" } else { "failure" }
                 ),
             },
+            Event::MoraleObvious { who } => format!(
+                "{}'s morale: the outcome is obvious to it, so it breaks without a roll",
+                name(who)
+            ),
             Event::Stabilized { who } => format!("{} is Stabilized", name(who)),
             Event::Spent { who, mana, stress } => format!("{} spends {mana} Mana and {stress} Stress", name(who)),
             Event::Restored { who, stress } => format!(
@@ -317,10 +428,7 @@ impl TextRuleset for HallowedEarth {
             Event::RoundEnded { round } => format!("End of round {round}"),
             Event::Ruled(r) => {
                 let ruling = command::format(s, &Command::Gm(r.clone()));
-                match (r, result(s)) {
-                    (Ruling::End { .. }, Some(res)) => format!("Ruling: {ruling}: the combat ends, {res}"),
-                    _ => format!("Ruling: {ruling}"),
-                }
+                format!("Ruling: {ruling}: {}", ruled(s, r))
             }
             Event::Ended { .. } => format!("The combat ends: {}", result(s)?),
         })
@@ -367,10 +475,10 @@ impl TextRuleset for HallowedEarth {
         let live = s.chars.iter().enumerate().filter(|(_, c)| !c.gone());
         let legend: Vec<String> = live.map(|(i, c)| format!("{} {}", marker(i), c.id)).collect();
         Some(format!(
-            "{}\n{grid}Key: # blocked, {}; one square is {} yard(s)\n",
+            "{}\n{grid}Key: # blocked, {}; one square is {}\n",
             now(s, seat),
             legend.join(", "),
-            s.options.yards_per_square
+            counted(s.options.yards_per_square, "yard", "yards")
         ))
     }
 
@@ -387,19 +495,26 @@ impl TextRuleset for HallowedEarth {
                     "  "
                 };
                 let done = if slot.acted { ", done" } else { "" };
-                let _ = writeln!(out, "{mark}{:>4} {}{done}", a.count, act_text(s, a));
+                let _ = writeln!(out, "{mark}{:>4} {}: {}{done}", a.count, s.ch(a.who).name, doing(s, a));
             }
         }
         for (i, c) in s.chars.iter().enumerate() {
             let i = i as u16;
             let side = &s.setup.sides[usize::from(c.side)].id;
-            let declared = match (view::known_declaration(s, seat, i), c.declared) {
+            let mut declared = match (view::known_declaration(s, seat, i), c.declared) {
                 (Some(a), _) if s.phase == Phase::Declaring => {
                     format!(", declared {}", command::format_action(s, i, &a))
                 }
                 (None, Some(_)) if s.phase == Phase::Declaring => ", declared".to_string(),
                 _ => String::new(),
             };
+            match c.declared_free.filter(|_| s.phase == Phase::Declaring) {
+                Some(_) if view::hidden_from(s, seat, i) => declared += ", free action declared",
+                Some(f) => {
+                    let _ = write!(declared, ", free {}", command::format_free(s, i, &f));
+                }
+                None => {}
+            }
             let _ = writeln!(
                 out,
                 "  {} ({side}): base {}, Stress {}/{}, Wound Points {}/{}, Defense {} at {}{}{declared}",
@@ -494,13 +609,114 @@ gm end <side>|none"
 
 /// An act as text: its count, its creature and its action.
 fn act_text(s: &State, a: &Act) -> String {
+    format!("{} {}: {}", a.count, s.ch(a.who).name, doing(s, a))
+}
+
+/// What an act does: its action and Free action (HAL-R17), or the Free action alone on a turn
+/// of its own.
+fn doing(s: &State, a: &Act) -> String {
     let catch_up = if a.catch_up { " (catch-up)" } else { "" };
-    format!(
-        "{} {}: {}{catch_up}",
-        a.count,
-        s.ch(a.who).name,
-        command::format_action(s, a.who, &a.action)
-    )
+    let free = a.free.map(|f| command::format_free(s, a.who, &f));
+    match free {
+        Some(f) if a.lone => format!("free {f}"),
+        Some(f) => format!("{}, free {f}{catch_up}", command::format_action(s, a.who, &a.action)),
+        None => format!("{}{catch_up}", command::format_action(s, a.who, &a.action)),
+    }
+}
+
+/// A declared action as the object of a sentence: "attack on wolf-1", "sear on wolf-1".
+fn aim(s: &State, who: u16, a: &Action) -> String {
+    let st = s.stats(who);
+    let id = |t: u16| {
+        s.chars
+            .get(usize::from(t))
+            .map_or_else(|| format!("#{t}"), |c| c.id.clone())
+    };
+    let weapon = |w: u8| st.weapons.get(usize::from(w)).map_or("weapon", |x| x.name.as_str());
+    match *a {
+        Action::Attack { target, .. } => format!("attack on {}", id(target)),
+        Action::Defensive { target: Some(t), .. } => format!("defensive attack on {}", id(t)),
+        Action::Defensive { target: None, .. } => "defensive attack".into(),
+        Action::FullDefense => "full defence".into(),
+        Action::Cast { spell, target, .. } => format!(
+            "{} spell on {}",
+            st.spells.get(usize::from(spell)).map_or("spell", |x| x.name.as_str()),
+            id(target)
+        ),
+        Action::Use { item, target } => format!(
+            "{} for {}",
+            st.items.get(usize::from(item)).map_or("item", |x| x.name.as_str()),
+            id(target)
+        ),
+        Action::Throw { weapon: w, target } => format!("{} thrown at {}", weapon(w), id(target)),
+        Action::Heal { target } => format!("Heal check on {}", id(target)),
+        Action::Intimidate { target } => format!("Intimidation of {}", id(target)),
+        Action::Move => "move".into(),
+        Action::Flee => "flight".into(),
+    }
+}
+
+/// Why a creature is out of the fight, as a predicate: "is dead", "has fled".
+fn gone_why(c: &crate::state::Char) -> &'static str {
+    if c.has(Conditions::DEAD) {
+        "is dead"
+    } else if c.has(Conditions::FLED) {
+        "has fled"
+    } else if c.has(Conditions::SURRENDERED) {
+        "has surrendered"
+    } else if c.has(Conditions::REMOVED) {
+        "was taken out of the fight"
+    } else {
+        "is out of the fight"
+    }
+}
+
+/// What a GM ruling did, read after it was applied.
+fn ruled(s: &State, r: &crate::command::Ruling) -> String {
+    use crate::command::{Gauge, OwnRuling};
+    let name = |w: &u16| s.chars.get(usize::from(*w)).map_or("?", |c| c.name.as_str());
+    match r {
+        Ruling::Adjust {
+            who,
+            gauge: Gauge::Mana,
+            ..
+        } => format!("{} now has {} Mana", name(who), s.ch(*who).mana),
+        Ruling::Adjust { who, .. } => {
+            let c = s.ch(*who);
+            format!(
+                "{} now has Stress {}/{}, Wound Points {}/{}{}",
+                c.name,
+                c.stress,
+                c.stress_max,
+                c.wp,
+                s.wp_max(*who),
+                status(s, *who)
+            )
+        }
+        Ruling::Move { who, to } => format!("{} is placed at {to}", name(who)),
+        Ruling::Add { id, side, at, .. } => {
+            let side = s.setup.sides.get(usize::from(*side)).map_or("?", |x| x.name.as_str());
+            format!("{id} joins {side} at {at}")
+        }
+        Ruling::Remove { who } => format!("{} is taken out of the fight", name(who)),
+        Ruling::End { .. } => match result(s) {
+            Some(res) => format!("the combat ends, {res}"),
+            None => "the combat ends".into(),
+        },
+        Ruling::Other(OwnRuling::Unaware(who)) => {
+            format!("{} is Surprised: it neither declares nor acts this round", name(who))
+        }
+        Ruling::Other(OwnRuling::Obvious(who)) if s.ch(*who).has(Conditions::HOPELESS) => {
+            format!("the outcome is now obvious to {}: its morale checks fail", name(who))
+        }
+        Ruling::Other(OwnRuling::Obvious(who)) => format!("the outcome is no longer obvious to {}", name(who)),
+        Ruling::Other(OwnRuling::Blind(who)) if s.ch(*who).has(Conditions::BLINDED) => format!(
+            "{} is Blinded: -{} to its attack rolls",
+            name(who),
+            s.options.blinded_attack_penalty
+        ),
+        Ruling::Other(OwnRuling::Blind(who)) => format!("{} is no longer Blinded", name(who)),
+    }
 }
 
 /// A creature's condition, as a suffix.
@@ -530,7 +746,10 @@ fn status(s: &State, c: u16) -> String {
             _ => {}
         }
     }
-    parts.extend(flags.iter().filter(|(f, _)| ch.has(*f)).map(|(_, n)| *n));
+    // Out of the fight, only how it left counts (a dead creature is no longer in full defence).
+    let gone = Conditions::DEAD | Conditions::FLED | Conditions::SURRENDERED | Conditions::REMOVED;
+    let shown = |f: u32| ch.has(f) && (!ch.gone() || f & gone != 0);
+    parts.extend(flags.iter().filter(|(f, _)| shown(*f)).map(|(_, n)| *n));
     if parts.is_empty() {
         String::new()
     } else {
@@ -596,32 +815,98 @@ fn now(s: &State, seat: Seat) -> String {
         };
     }
     if let Some(c) = check::next_declarer(s) {
-        return format!("Round {}: {} declares an action", s.round, s.ch(c).name);
+        // HAL-R11: the creature due, and the others of its seat's run that may come first.
+        let mut run = Vec::new();
+        check::declarers(s, s.seat_of(c), &mut run);
+        let others: Vec<&str> = run.iter().skip(1).map(|&x| s.ch(x).name.as_str()).collect();
+        let first = or_first(&others);
+        let when = match s.phase {
+            Phase::Resolving => " (just arrived)",
+            _ => "",
+        };
+        return format!("Round {}: {}{when} declares an action{first}", s.round, s.ch(c).name);
     }
     if s.phase == Phase::Declaring {
-        let mine: Vec<&str> = s
+        let mut mine = Vec::new();
+        check::declarers(s, seat, &mut mine);
+        let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_str()).collect();
+        let others: Vec<&str> = s
             .ids()
-            .filter(|&c| check::due(s, c) && (seat.is_gm() || s.seat_of(c) == seat))
+            .filter(|&c| check::due(s, c) && s.seat_of(c) != seat && (seat.is_gm() || !mine.contains(&c)))
             .map(|c| s.ch(c).name.as_str())
             .collect();
-        return format!(
-            "Round {}: secret declarations; still to declare: {}",
-            s.round,
-            mine.join(", ")
-        );
+        let mut line = format!("Round {}: secret declarations", s.round);
+        match names.as_slice() {
+            [] => {}
+            [one] => {
+                let _ = write!(line, "; {one} declares an action");
+            }
+            [first, rest @ ..] => {
+                let _ = write!(line, "; {first} declares an action{}", or_first(rest));
+            }
+        }
+        if !others.is_empty() && seat.is_gm() {
+            let _ = write!(line, "; still to declare in other seats: {}", others.join(", "));
+        } else if !others.is_empty() {
+            let _ = write!(line, "; other seats still declaring");
+        }
+        return line;
     }
     match &s.turn {
         Some(t) => {
+            use crate::state::Free;
             let c = s.ch(t.who);
-            let left = check::moves_left(s, t);
             let act = &s.acts[usize::from(t.act)];
-            let done = if t.acted { ", action taken" } else { "" };
+            let mut what = command::format_action(s, t.who, &act.action);
+            if act.catch_up {
+                what += " (catch-up)";
+            }
+            let gone = act.action.target().filter(|&x| check::target_gone(s, x));
+            let busy = matches!(
+                act.action,
+                Action::FullDefense | Action::Move | Action::Flee | Action::Defensive { target: None, .. }
+            );
+            let mut can: Vec<String> = Vec::new();
+            if check::move_allowed(s, t).is_ok() {
+                let left = counted(check::moves_left(s, t), "square", "squares");
+                can.push(format!("move <x,y> ({left} left)"));
+            }
+            if t.acted {
+                what += ", taken";
+            } else if let Some(x) = gone {
+                let _ = write!(what, ", lost: {} {}", s.ch(x).name, gone_why(s.ch(x)));
+                if s.options.retarget {
+                    can.push("act <new-target>".into());
+                }
+            } else if !(busy || s.cap_now(t.who) == Cap::Dying && t.moved > 0) {
+                can.push("act".into());
+            }
+            // HAL-R17: the Free action declared with it.
+            if let Some(f) = act.free {
+                let free = command::format_free(s, t.who, &f);
+                what = if act.lone {
+                    format!("free {free}")
+                } else {
+                    format!("{what}; free {free}")
+                };
+                if t.freed {
+                    what += ", taken";
+                } else if check::free_now(s, t, f == Free::Step).is_ok() {
+                    can.push(if f == Free::Step {
+                        let most = counted(s.options.squares(s.options.free_move), "square", "squares");
+                        format!("step <x,y> (up to {most})")
+                    } else {
+                        "free".into()
+                    });
+                }
+            }
+            can.push("end".into());
             format!(
-                "Round {}, count {}: {}'s turn ({}; {left} squares of movement left{done}): move, act or end",
+                "Round {}, count {}: {}'s turn ({what}): {}",
                 s.round,
                 act.count,
                 c.name,
-                command::format_action(s, t.who, &act.action)
+                either(&can)
             )
         }
         None => format!("Round {}", s.round),
@@ -637,4 +922,28 @@ fn marker(i: usize) -> char {
 /// A TOML basic string.
 fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_string()).to_string()
+}
+
+/// `n` and the noun, singular for one (`1 square`, `3 squares`, `-1 Wound Points`).
+pub(crate) fn counted(n: impl Into<i64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The other creatures a seat may declare for first: " (or first b)", " (or first any of b, c)".
+fn or_first(others: &[&str]) -> String {
+    match others {
+        [] => String::new(),
+        [one] => format!(" (or first {one})"),
+        more => format!(" (or first any of {})", more.join(", ")),
+    }
+}
+
+/// "a", "a or b", "a, b or c".
+fn either(words: &[String]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }

@@ -13,7 +13,7 @@
 use crate::command::Command;
 use crate::options::Declaration;
 use crate::setup::Cid;
-use crate::state::{Action, Event, Phase, State};
+use crate::state::{Action, Event, Free, Phase, State};
 use fray_engine::view::Lens;
 use fray_engine::{Seat, Shown};
 
@@ -48,14 +48,23 @@ pub fn known_declaration(s: &State, seat: Seat, c: Cid) -> Option<Action> {
     }
 }
 
-/// The JSON view: the state with each declaration hidden from the seat written as `"secret"`.
+/// The JSON view: the state with each declaration (and Free action, HAL-R17) hidden from the
+/// seat written as `"secret"`.
 pub fn json(s: &State, seat: Seat) -> serde_json::Value {
     let mut v = serde_json::to_value(s).unwrap_or_default();
     if let Some(chars) = v.get_mut("chars").and_then(|c| c.as_array_mut()) {
         for (i, c) in chars.iter_mut().enumerate() {
-            let hidden = hidden_from(s, seat, i as Cid) && s.chars[i].declared.is_some();
-            if hidden && let Some(d) = c.get_mut("declared") {
-                *d = serde_json::Value::String("secret".into());
+            if !hidden_from(s, seat, i as Cid) {
+                continue;
+            }
+            let ch = &s.chars[i];
+            for (field, made) in [
+                ("declared", ch.declared.is_some()),
+                ("declared_free", ch.declared_free.is_some()),
+            ] {
+                if made && let Some(d) = c.get_mut(field) {
+                    *d = serde_json::Value::String("secret".into());
+                }
             }
         }
     }
@@ -64,44 +73,68 @@ pub fn json(s: &State, seat: Seat) -> serde_json::Value {
 
 /// Whether anything is hidden from `seat` now.
 pub fn hides_from(s: &State, seat: Seat) -> bool {
-    s.ids().any(|c| hidden_from(s, seat, c) && s.ch(c).declared.is_some())
+    s.ids().any(|c| {
+        let ch = s.ch(c);
+        hidden_from(s, seat, c) && (ch.declared.is_some() || ch.declared_free.is_some())
+    })
 }
 
 /// A secret declaration is shown to other seats as made, without the action (judged before the
-/// event, so the reveal itself is shown whole).
+/// event, so the reveal itself is shown whole); a secret Free action too, without which one.
 pub fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
     match event {
         Event::Declared { who, .. } if hidden_from(s, seat, *who) => Shown::As(Event::Declared {
             who: *who,
             action: None,
         }),
+        Event::FreeDeclared { who, .. } if hidden_from(s, seat, *who) => {
+            Shown::As(Event::FreeDeclared { who: *who, free: None })
+        }
         _ => Shown::All,
     }
 }
 
-/// A secret declaration's command is not shown to other seats at all.
+/// A secret declaration's command shows other seats only which creature declared (a seat may
+/// declare for its creatures in any order): it stands as the same command with the action
+/// replaced by `move`, for every action alike. A secret Free action's likewise shows only that
+/// one was declared for that creature, the Free action replaced by `speak` (the log says
+/// "declares a free action in secret", unlike a declaration's "declares in secret").
 pub fn redact_command(s: &State, seat: Seat, command: &Command) -> Shown<Command> {
     match command {
-        Command::Declare { who, .. } if hidden_from(s, seat, *who) => Shown::Nothing,
+        Command::Declare { who, .. } if hidden_from(s, seat, *who) => Shown::As(Command::Declare {
+            who: *who,
+            action: Action::Move,
+        }),
+        Command::DeclareFree { who, .. } if hidden_from(s, seat, *who) => Shown::As(Command::DeclareFree {
+            who: *who,
+            free: Free::Speak,
+        }),
         _ => Shown::All,
     }
 }
 
 /// Positions `seat` cannot tell apart from `s`: each declaration hidden from it replaced by
-/// another action.
+/// another action, and each creature's hidden Free action by another (or none).
 pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
     for c in s.ids() {
-        let Some(d) = s.ch(c).declared else { continue };
         if !hidden_from(s, seat, c) {
             continue;
         }
-        let other = if d == Action::Move {
-            Action::FullDefense
-        } else {
-            Action::Move
-        };
-        let mut v = s.clone();
-        v.chars[usize::from(c)].declared = Some(other);
-        out.push(v);
+        if let Some(d) = s.ch(c).declared {
+            let other = if d == Action::Move {
+                Action::FullDefense
+            } else {
+                Action::Move
+            };
+            let mut v = s.clone();
+            v.chars[usize::from(c)].declared = Some(other);
+            out.push(v);
+        }
+        if let Some(f) = s.ch(c).declared_free {
+            let other = if f == Free::Speak { Free::Step } else { Free::Speak };
+            let mut v = s.clone();
+            v.chars[usize::from(c)].declared_free = Some(other);
+            out.push(v);
+        }
     }
 }

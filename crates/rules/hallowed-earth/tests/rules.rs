@@ -363,8 +363,9 @@ fn hal_r11_hal_h20_one_at_a_time_methods_follow_their_order_and_show_earlier_dec
         order("declaration = \"listed\"\ndeclaration-list = [\"cy\"]"),
         ["cy", "ash", "bo"]
     );
-    // Each declaration is seen by those who declare after it, and out-of-turn ones are refused.
-    let mut t = three("declaration = \"agility\"");
+    // Each declaration is seen by those who declare after it, and out-of-turn ones are refused
+    // (strictly one creature after the other with `seat-picks-declaration-order` off).
+    let mut t = three("declaration = \"agility\"\nseat-picks-declaration-order = false");
     t.expect_rejection(PCS, "declare ash move", Reject::NOT_YOUR_DECISION);
     t.cmd("declare bo attack ash");
     // ash is next, not cy (the same seat), and ash cannot declare twice.
@@ -374,6 +375,90 @@ fn hal_r11_hal_h20_one_at_a_time_methods_follow_their_order_and_show_earlier_dec
     assert_eq!(g.view_json(PCS)["chars"][1]["declared"]["attack"]["target"], 0);
     t.cmd("declare ash move");
     t.expect_rejection(PCS, "declare ash move", codes::ALREADY_DECLARED);
+}
+
+#[test]
+fn hal_r11_a_seat_declares_its_own_creatures_in_any_order_where_the_method_allows() {
+    let three = |options: &str| {
+        let toml = enc(
+            options,
+            &[
+                who("ash", "pcs", "0,0", "agility = 12"),
+                who("bo", "foes", "1,0", "agility = 14"),
+                who("cy", "pcs", "0,1", "agility = 10"),
+            ]
+            .concat(),
+        );
+        Table::<HallowedEarth>::load(&toml, &[], &[5, 5, 5])
+    };
+    // Secret: the travellers' seat may declare cy before ash; the prompt names ash, the one due
+    // by default, and the legal list gives ash's declarations first, then cy's.
+    let mut t = three("");
+    let g = text_game(&t);
+    use fray_engine::text::AnyGame;
+    assert_eq!(
+        g.pending().expect("a decision").prompt,
+        "Round 1: secret declarations; ash declares an action (or first cy); other seats still declaring"
+    );
+    let legal = t.legal();
+    let first_cy = legal
+        .iter()
+        .position(|c| c.starts_with("declare cy"))
+        .expect("cy is listed");
+    assert!(
+        legal[..first_cy].iter().all(|c| c.starts_with("declare ash")),
+        "{legal:?}"
+    );
+    assert!(
+        legal[first_cy..].iter().all(|c| c.starts_with("declare cy")),
+        "{legal:?}"
+    );
+    t.type_as(PCS, "declare cy move");
+    t.type_as(PCS, "declare ash move");
+    t.type_as(FOES, "declare bo move");
+    assert_eq!(t.state().phase, Phase::Resolving);
+    // One at a time, by Agility: bo 14, ash 12, cy 10. After bo, the travellers' seat has ash
+    // and cy in a row: either may come first.
+    let mut t = three("declaration = \"agility\"");
+    t.cmd("declare bo move");
+    let g = text_game(&t);
+    assert_eq!(
+        g.pending().expect("a decision").prompt,
+        "Round 1: ash declares an action (or first cy)"
+    );
+    t.type_as(PCS, "declare cy attack bo");
+    assert!(t.log().contains(&"cy declares: attack bo with sword".to_string()));
+    t.type_as(PCS, "declare ash move");
+    assert_eq!(t.state().phase, Phase::Resolving);
+    // By lowest initiative modifier: ash −2 (Agility 14), bo −1, cy +0. bo stands between the
+    // travellers: cy may not come before it, or bo's seat would not see cy's declaration before
+    // making its own.
+    let toml = enc(
+        "declaration = \"initiative-modifier\"",
+        &[
+            who("ash", "pcs", "0,0", "agility = 14"),
+            who("bo", "foes", "1,0", "agility = 12"),
+            who("cy", "pcs", "0,1", "agility = 10"),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[5, 5, 5]);
+    let r = t.expect_rejection(PCS, "declare cy move", codes::NOT_YOUR_CREATURE);
+    assert_eq!(r.reason, "it is ash's turn to declare");
+    assert!(
+        t.legal().iter().all(|c| c.starts_with("declare ash")),
+        "{:?}",
+        t.legal()
+    );
+    t.type_as(PCS, "declare ash move");
+    t.expect_rejection(PCS, "declare cy move", Reject::NOT_YOUR_DECISION);
+    t.type_as(FOES, "declare bo move");
+    t.type_as(PCS, "declare cy move");
+    t.assert_replays();
+    // With the option off, secret declarations come in encounter order within a seat.
+    let mut t = three("seat-picks-declaration-order = false");
+    let r = t.expect_rejection(PCS, "declare cy move", codes::NOT_YOUR_CREATURE);
+    assert_eq!(r.reason, "it is ash's turn to declare");
 }
 
 #[test]
@@ -398,6 +483,16 @@ fn hal_r12_r13_the_seeds_ghoul_arrives_after_count_thirteen_and_acts_twice_next_
     // HAL-R12: the ghoul rolls its Base Initiative at once (d12 8) and declares.
     t.dice(&[8]).cmd("gm add ghoul ghoul foes 1,0");
     assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("declare", Some(3))));
+    assert_eq!(
+        t.log(),
+        [
+            "Ruling: gm add ghoul ghoul foes 1,0: ghoul joins foes at 1,0",
+            "ghoul: Stress 10, Wound Points 12",
+            "Base Initiative: ghoul 8 (d12 8)"
+        ]
+    );
+    // Its Free action (HAL-R17) goes with the action it declares it with.
+    t.cmd("declare ghoul free speak");
     t.cmd("declare ghoul attack sentry with claws");
     // HAL-R13: 8 has passed: it does not act this round.
     assert!(
@@ -415,6 +510,18 @@ fn hal_r12_r13_the_seeds_ghoul_arrives_after_count_thirteen_and_acts_twice_next_
     t.type_as(FOES, "declare ghoul attack sentry with claws");
     let ghoul: Vec<i32> = t.state().acts.iter().filter(|a| a.who == 3).map(|a| a.count).collect();
     assert_eq!(ghoul, [-4, 8], "twice: the missed action at 8 − 12, then the new one");
+    let frees: Vec<bool> = t
+        .state()
+        .acts
+        .iter()
+        .filter(|a| a.who == 3)
+        .map(|a| a.free.is_some())
+        .collect();
+    assert_eq!(
+        frees,
+        [true, false],
+        "the arrival's Free action comes with its catch-up"
+    );
     // The round after, once.
     while t.state().round == 2 {
         match t.game.pending().map(|p| p.kind) {
@@ -513,6 +620,10 @@ fn hal_h21_a_newcomer_that_arrives_unaware_neither_declares_nor_catches_up() {
     t.cmds(&["end"]);
     t.dice(&[8]).cmd("gm add ghoul ghoul foes 1,0");
     t.cmd("gm unaware ghoul");
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm unaware ghoul: ghoul is Surprised: it neither declares nor acts this round"]
+    );
     assert_eq!(
         t.game.pending().map(|p| p.kind),
         Some("turn"),
@@ -639,6 +750,283 @@ fn hal_r17_one_action_and_one_reaction_a_round() {
     t.assert_dice_used();
 }
 
+/// ash (pcs) with a sword in hand and a dagger stowed, cy (pcs) beside it, bo (foes) next to
+/// ash; bases 7, 3 and 5.
+fn free_trio(options: &str, ash: &str, cy: &str) -> Table<HallowedEarth> {
+    let weapons =
+        r#"weapons = [{ name = "sword", damage = "1d6" }, { name = "dagger", damage = "1d4", drawn = false }]"#;
+    let toml = enc(
+        options,
+        &[
+            who("ash", "pcs", "0,0", &format!("{weapons}\n{ash}")),
+            who("bo", "foes", "1,0", ""),
+            who("cy", "pcs", "0,2", cy),
+        ]
+        .concat(),
+    );
+    Table::<HallowedEarth>::load(&toml, &[], &[7, 3, 5])
+}
+
+#[test]
+fn hal_r17_a_free_action_is_declared_before_the_action_and_taken_on_the_creatures_turn() {
+    let mut t = free_trio("", "", "");
+    // The stowed dagger cannot be used without a draw...
+    let r = t.expect_rejection(PCS, "declare ash attack bo with dagger", codes::NO_WEAPON);
+    assert!(r.reason.contains("free draw dagger"), "{}", r.reason);
+    // ...which is the Free action, declared before the action; the attack may then use it.
+    assert!(
+        t.legal().contains(&"declare ash free draw dagger".to_string()),
+        "{:?}",
+        t.legal()
+    );
+    t.type_as(PCS, "declare ash free draw dagger");
+    t.expect_rejection(PCS, "declare ash free speak", codes::ALREADY_DECLARED);
+    t.type_as(PCS, "declare ash attack bo with dagger");
+    // The action declared, a Free action comes too late.
+    t.expect_rejection(PCS, "declare ash free speak", codes::ALREADY_DECLARED);
+    t.type_as(PCS, "declare cy free speak");
+    t.type_as(PCS, "declare cy move");
+    t.type_as(FOES, "declare bo move");
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l.ends_with("3 bo: move; 5 cy: move, free speak; 7 ash: attack bo with dagger, free draw dagger")),
+        "{:?}",
+        t.log()
+    );
+    t.cmd("end"); // bo at 3
+    // cy at 5: speaking is its Free action, logged on its turn.
+    t.cmd("free");
+    assert_eq!(t.log(), ["cy speaks (its free action)"]);
+    t.expect_rejection(PCS, "free", codes::CANNOT_ACT); // one a turn
+    t.cmd("end");
+    // ash at 7: the dagger is drawn first, then used.
+    let r = t.expect_rejection(PCS, "act", codes::NO_WEAPON);
+    assert_eq!(r.reason, "ash's dagger is not in hand: draw it first (free)");
+    use fray_engine::text::AnyGame;
+    let prompt = text_game(&t).pending().expect("a turn").prompt;
+    assert_eq!(
+        prompt,
+        "Round 1, count 7: ash's turn (attack bo with dagger; free draw dagger): move <x,y> (6 squares left), act, free or end"
+    );
+    t.cmd("free");
+    assert_eq!(t.log(), ["ash draws its dagger"]);
+    t.dice(&[15, 3]).cmd("act");
+    assert_eq!(stress(&t, "bo"), 7);
+    t.assert_dice_used();
+    t.assert_replays();
+}
+
+#[test]
+fn hal_r17_a_short_move_takes_nothing_from_speed_and_provokes_like_a_move() {
+    // ash: Speed 6 yards; a short move of `free-move` 2 yards on top.
+    let mut t = free_trio("", "", "");
+    t.type_as(PCS, "declare ash free step");
+    t.type_as(PCS, "declare ash move");
+    t.type_as(PCS, "declare cy move");
+    t.type_as(FOES, "declare bo move");
+    t.cmds(&["end", "end"]); // bo, cy
+    t.cmd("move 0,4");
+    t.cmd("move 2,4"); // 6 squares: the round's Speed is spent
+    t.expect_rejection(PCS, "move 3,4", codes::CANNOT_MOVE);
+    let r = t.expect_rejection(PCS, "step 5,4", codes::TOO_FAR);
+    assert_eq!(r.reason, "5,4 is 3 squares away and a short move goes 2 squares");
+    t.cmd("step 4,4");
+    assert_eq!(t.log(), ["ash steps to 4,4 (a short move, its free action)"]);
+    assert_eq!(t.state().ch(0).moved, 6, "the short move takes nothing from Speed");
+    t.expect_rejection(PCS, "step 5,4", codes::CANNOT_ACT);
+    // Entering a threat range on a short move provokes a Reposte, as any move does (HAL-R16).
+    let mut t = free_trio("", "", "");
+    t.cmd("gm move bo 4,0");
+    t.type_as(PCS, "declare ash free step");
+    t.type_as(PCS, "declare ash move");
+    t.type_as(PCS, "declare cy move");
+    t.type_as(FOES, "declare bo move");
+    t.cmds(&["end", "end"]);
+    t.cmd("step 2,0");
+    assert_eq!(t.game.pending().map(|p| p.kind), Some("reposte"));
+    // `free-move = 0`: there is no short move.
+    let mut t = free_trio("free-move = 0", "", "");
+    t.expect_rejection(PCS, "declare ash free step", codes::CANNOT_ACT);
+}
+
+#[test]
+fn hal_r17_weapons_in_hand_drawing_dropping_and_two_hands() {
+    // A weapon out of hand neither attacks nor threatens: bo walks up to ash unanswered.
+    let mut t = free_trio("", "", "");
+    t.cmd("gm move bo 4,0");
+    t.type_as(PCS, "declare ash free drop sword");
+    t.type_as(PCS, "declare ash attack bo with sword");
+    t.type_as(PCS, "declare cy move");
+    t.type_as(FOES, "declare bo attack ash");
+    t.cmd("move 2,0"); // bo at 3: into ash's sword range (and cy's), ash may Reposte
+    assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("reposte", Some(0))));
+    t.cmds(&["pass", "pass"]);
+    t.cmd("end");
+    t.cmd("end"); // cy
+    t.cmd("free"); // ash drops the sword...
+    assert_eq!(t.log(), ["ash drops its sword"]);
+    let r = t.expect_rejection(PCS, "act", codes::NO_WEAPON); // ...and has nothing to attack with
+    assert_eq!(r.reason, "ash's sword is not in hand");
+    assert_eq!(fray_hallowed_earth::check::threat_range(t.state(), 0), 0);
+    t.cmd("end");
+    // Round 2: only a draw brings it back.
+    t.expect_rejection(PCS, "declare ash attack bo with sword", codes::NO_WEAPON);
+    t.expect_rejection(PCS, "declare ash free drop sword", codes::NO_WEAPON);
+    t.type_as(PCS, "declare ash free draw sword");
+    t.expect_rejection(PCS, "declare ash attack bo with dagger", codes::NO_WEAPON);
+    t.type_as(PCS, "declare ash attack bo with sword");
+    t.assert_replays();
+    // `hands = "two"`: a two-handed maul takes both hands; drawing it puts the sword away.
+    let weapons = r#"weapons = [{ name = "sword", damage = "1d6" }, { name = "maul", damage = "2d6", hand = "both" }, { name = "claws", damage = "1d2", hand = "natural" }]"#;
+    let toml = enc(
+        "hands = \"two\"",
+        &[who("ash", "pcs", "0,0", weapons), who("bo", "foes", "1,0", "")].concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml, &[], &[7, 3]);
+    // At the start the sword fills the main hand: the maul starts out of hand.
+    t.expect_rejection(PCS, "declare ash attack bo with maul", codes::NO_WEAPON);
+    t.expect_rejection(PCS, "declare ash free draw claws", codes::NO_WEAPON);
+    t.type_as(PCS, "declare ash free draw maul");
+    t.type_as(PCS, "declare ash attack bo with maul");
+    t.type_as(FOES, "declare bo move");
+    t.cmd("end");
+    t.cmd("free");
+    let s = t.state();
+    assert!(fray_hallowed_earth::check::weapon_ready(s, 0, 1).is_ok());
+    assert!(
+        fray_hallowed_earth::check::weapon_ready(s, 0, 0).is_err(),
+        "the sword is put away"
+    );
+    assert!(
+        fray_hallowed_earth::check::weapon_ready(s, 0, 2).is_ok(),
+        "claws take no hand"
+    );
+    t.dice(&[15, 3, 3]).cmd("act");
+    t.assert_dice_used();
+}
+
+#[test]
+fn hal_r17_hal_r29_r30_r33_free_actions_cost_the_hurt_as_actions_but_speech_costs_nothing() {
+    // Incapacitated (HAL-R29): no short move; speech costs nothing, a draw a Wound Point.
+    for (free, cost) in [("speak", 0), ("draw dagger", 1)] {
+        let mut t = free_trio("", "", "");
+        t.cmd("gm set ash wp =0");
+        t.expect_rejection(PCS, "declare ash free step", codes::CANNOT_MOVE);
+        t.type_as(PCS, &format!("declare ash free {free}"));
+        t.type_as(PCS, "declare ash move");
+        t.type_as(PCS, "declare cy move");
+        t.type_as(FOES, "declare bo move");
+        t.cmds(&["end", "end"]);
+        t.cmd("free");
+        assert_eq!(wp(&t, "ash"), -cost, "{free}");
+        let paid = t
+            .log()
+            .iter()
+            .any(|l| l.starts_with("ash pays 1 Wound Point for acting hurt"));
+        assert_eq!(paid, cost == 1, "{free}: {:?}", t.log());
+    }
+    // Dying (HAL-R30): the Free action is its one action: no attack and no move after it.
+    let mut t = free_trio("", "", "");
+    t.cmd("gm set ash wp =-2");
+    t.type_as(PCS, "declare ash free draw dagger");
+    t.type_as(PCS, "declare ash attack bo with dagger");
+    t.type_as(PCS, "declare cy move");
+    t.type_as(FOES, "declare bo move");
+    t.cmds(&["end", "end"]);
+    t.cmd("free");
+    assert_eq!(wp(&t, "ash"), -3);
+    t.expect_rejection(PCS, "act", codes::CANNOT_ACT);
+    t.expect_rejection(PCS, "move 0,1", codes::CANNOT_MOVE);
+    // Stabilized (HAL-R33): the first action of the round is free, the next costs 1.
+    let mut t = free_trio("", "", "");
+    t.cmd("gm set ash wp =-2");
+    let ash = t.state().find("ash").unwrap();
+    assert_eq!(t.state().ch(ash).cap(), Cap::Dying);
+    let toml_stable = enc(
+        "",
+        &[
+            who(
+                "ash",
+                "pcs",
+                "0,0",
+                "wp = -2\nstabilized = true\nweapons = [{ name = \"sword\", damage = \"1d6\" }, { name = \"dagger\", damage = \"1d4\", drawn = false }]",
+            ),
+            who("bo", "foes", "1,0", ""),
+            who("cy", "pcs", "0,2", ""),
+        ]
+        .concat(),
+    );
+    let mut t = Table::<HallowedEarth>::load(&toml_stable, &[], &[7, 3, 5]);
+    assert_eq!(t.state().ch(0).cap(), Cap::Stable);
+    t.type_as(PCS, "declare ash free draw dagger");
+    t.type_as(PCS, "declare ash attack bo with dagger");
+    t.type_as(PCS, "declare cy move");
+    t.type_as(FOES, "declare bo move");
+    t.cmds(&["end", "end"]);
+    t.cmd("free");
+    assert_eq!(wp(&t, "ash"), -2, "the first action of the round costs nothing");
+    t.dice(&[2]).cmd("act");
+    assert_eq!(wp(&t, "ash"), -3, "the second costs a Wound Point");
+    t.assert_dice_used();
+}
+
+#[test]
+fn hal_r17_speech_and_timing_are_options_and_free_actions_can_be_turned_off() {
+    // A mute creature cannot speak; with `speech = "not-an-action"` speaking is no command.
+    let mut m = free_trio("", "", "conditions = [\"mute\"]");
+    m.expect_rejection(PCS, "declare cy free speak", codes::CANNOT_SPEAK);
+    let mut n = free_trio("speech = \"not-an-action\"", "", "");
+    n.expect_rejection(PCS, "declare cy free speak", codes::CANNOT_ACT);
+    assert!(!n.legal().iter().any(|c| c.ends_with("free speak")));
+    // `free-action-timing = "own-count"`: the Free action takes a turn of its own at Base
+    // Initiative + `free-speed` (here 7 + 2 = 9), after ash's dagger attack at 7 − 1 = 6.
+    let mut t = free_trio("free-action-timing = \"own-count\"\nfree-speed = 2", "", "");
+    t.type_as(PCS, "declare ash free speak");
+    t.type_as(PCS, "declare ash attack bo with sword");
+    t.type_as(PCS, "declare cy move");
+    t.type_as(FOES, "declare bo move");
+    assert!(
+        t.log()
+            .iter()
+            .any(|l| l.ends_with("7 ash: attack bo with sword; 9 ash: free speak")),
+        "{:?}",
+        t.log()
+    );
+    t.cmds(&["end", "end"]); // bo at 3, cy at 5
+    t.expect_rejection(PCS, "free", codes::CANNOT_ACT); // not on the attack's turn
+    t.dice(&[2]).cmd("act");
+    t.cmd("end");
+    // ash's own turn for the Free action: only the Free action.
+    t.expect_rejection(PCS, "act", codes::CANNOT_ACT);
+    t.expect_rejection(PCS, "move 0,1", codes::CANNOT_MOVE);
+    t.cmd("free");
+    assert_eq!(t.log(), ["ash speaks (its free action)"]);
+    t.cmd("end");
+    assert_eq!(t.state().round, 2);
+    t.assert_dice_used();
+    // `free-actions = false`: no Free action at all (fray 0.1.0).
+    let mut t = free_trio("free-actions = false", "", "");
+    t.expect_rejection(PCS, "declare ash free speak", codes::NOT_NOW);
+    assert!(!t.legal().iter().any(|c| c.contains(" free ")), "{:?}", t.legal());
+}
+
+#[test]
+fn hal_r11_hal_r17_a_secret_free_action_is_seen_as_declared_but_not_which() {
+    let mut t = free_trio("", "", "");
+    t.type_as(PCS, "declare ash free draw dagger");
+    let g = text_game(&t);
+    use fray_engine::text::AnyGame;
+    let theirs: Vec<String> = g.log_for(FOES).into_iter().filter_map(|l| l.text).collect();
+    assert!(
+        theirs.contains(&"ash declares a free action in secret".to_string()),
+        "{theirs:?}"
+    );
+    assert!(!theirs.iter().any(|l| l.contains("dagger")), "{theirs:?}");
+    assert_eq!(g.view_json(FOES)["chars"][0]["declared_free"], "secret");
+    assert_eq!(g.view_json(PCS)["chars"][0]["declared_free"]["draw"]["weapon"], 1);
+}
+
 #[test]
 fn hal_r18_hal_h17_movement_comes_in_legs_on_the_creatures_count_up_to_its_speed() {
     let mut t = duel("", "", "", [7, 3]);
@@ -745,8 +1133,34 @@ fn hal_r19_r21_r22_intimidation_is_opposed_and_an_obvious_outcome_fails() {
     t.type_as(PCS, "declare b move");
     t.type_as(FOES, "declare gob move");
     t.cmds(&["end", "end"]);
-    // 3d6 18 + 4 + 9 = 31 would pass TN 13, but the outcome is obvious: it fails.
+    // gob is outnumbered and checks, but the outcome is obvious to it: it fails, and no 3d6
+    // is drawn (a table rolling its own dice is asked for none).
+    t.cmd("end");
+    t.assert_dice_used();
+    assert!(t.last.iter().any(|e| matches!(e, Event::MoraleObvious { who: 2 })));
+    assert!(!t.last.iter().any(|e| matches!(e, Event::Checked { .. })));
+    assert!(has(&t, "gob", Conditions::FLEEING));
+    assert!(
+        t.log()
+            .contains(&"gob's morale: the outcome is obvious to it, so it breaks without a roll".to_string()),
+        "{:?}",
+        t.log()
+    );
+    t.assert_replays();
+    // `morale-roll-when-obvious` (fray 0.1.0): the 3d6 is drawn all the same; 18 + 4 + 9 = 31
+    // would pass TN 13, but the check fails.
+    let mut t = Table::<HallowedEarth>::load(
+        &toml.replace("[options]\n", "[options]\nmorale-roll-when-obvious = true\n"),
+        &[],
+        &[1, 2, 3],
+    );
+    t.cmd("gm obvious gob");
+    t.type_as(PCS, "declare a move");
+    t.type_as(PCS, "declare b move");
+    t.type_as(FOES, "declare gob move");
+    t.cmds(&["end", "end"]);
     t.dice(&[6, 6, 6]).cmd("end");
+    t.assert_dice_used();
     assert!(t.last.iter().any(|e| matches!(
         e,
         Event::Checked {
@@ -755,6 +1169,7 @@ fn hal_r19_r21_r22_intimidation_is_opposed_and_an_obvious_outcome_fails() {
             ..
         }
     )));
+    assert!(has(&t, "gob", Conditions::FLEEING));
 }
 
 #[test]
@@ -892,18 +1307,68 @@ fn hal_r26_a_spell_is_paid_in_mana_and_then_stress() {
 }
 
 #[test]
+fn hal_r26_the_caster_chooses_how_much_stress_pays_in_place_of_mana() {
+    // ash: 2 Mana, 10 Stress; the bolt costs 5.
+    let caster = "mana = 2\ncasting = 2\nspells = [{ name = \"bolt\", tn = 12, mana = 5, damage = \"1d6\" }]";
+    let mut t = duel("", caster, "", [5, 9]);
+    // A split the caster cannot pay is refused, naming what is short.
+    let r = t.expect_rejection(PCS, "declare ash cast bolt bo pay mana 3 stress 2", codes::SPENT);
+    assert_eq!(r.reason, "bolt costs 5: ash has 2 Mana, not the 3 to pay in Mana");
+    let r = t.expect_rejection(
+        PCS,
+        "declare ash cast bolt bo pay mana 1 stress 3",
+        Reject::UNKNOWN_COMMAND,
+    );
+    assert_eq!(r.reason, "bolt costs 5: mana 1 and stress 3 make 4");
+    // The caster keeps a Mana point: 1 Mana and 4 Stress (`pay stress 4` says the same).
+    assert_eq!(
+        t.parse("declare ash cast bolt bo pay stress 4"),
+        t.parse("declare ash cast bolt bo pay mana 1 stress 4")
+    );
+    t.type_as(PCS, "declare ash cast bolt bo pay mana 1 stress 4");
+    assert!(
+        t.log()
+            .contains(&"ash declares: cast bolt bo pay mana 1 stress 4".to_string()),
+        "{:?}",
+        t.log()
+    );
+    t.type_as(FOES, "declare bo move");
+    t.dice(&[12, 4]).cmd("act");
+    assert!(
+        t.last
+            .iter()
+            .any(|e| matches!(e, Event::Spent { mana: 1, stress: 4, .. }))
+    );
+    assert_eq!((t.state().ch(0).mana, stress(&t, "ash")), (1, 6));
+    t.assert_replays();
+    // Not enough Stress for its part: refused too.
+    let mut t = duel("", &format!("{caster}\nstress = 3"), "", [5, 9]);
+    let r = t.expect_rejection(PCS, "declare ash cast bolt bo pay mana 0 stress 5", codes::SPENT);
+    assert_eq!(r.reason, "bolt costs 5: ash has 3 Stress, not the 5 to pay in Stress");
+}
+
+#[test]
 fn hal_r29_hal_r43_the_incapacitated_crawl_a_yard_and_pay_a_wound_point_to_act() {
     let mut t = duel_z("", "", "", [5, 9]);
     t.cmd("gm set ash wp =0");
     t.type_as(PCS, "declare ash attack bo");
     t.type_as(FOES, "declare bo move");
     // A crawl of 1 yard a turn.
-    t.expect_rejection(PCS, "move 0,2", codes::TOO_FAR);
+    let r = t.expect_rejection(PCS, "move 0,2", codes::TOO_FAR);
+    // One square, one Wound Point: counts of one read in the singular.
+    assert_eq!(r.reason, "0,2 is 2 squares away and 1 is left this round");
     t.cmd("move 0,1");
+    assert_eq!(t.log(), ["ash moves to 0,1 (1 square)"]);
     t.expect_rejection(PCS, "move 0,2", codes::CANNOT_MOVE);
     // Acting costs 1 Wound Point even with Stress left (HAL-R43), as an untyped wound.
     t.dice(&[2]).cmd("act");
     assert_eq!((wp(&t, "ash"), stress(&t, "ash")), (-1, 10));
+    assert!(
+        t.log()
+            .contains(&"ash pays 1 Wound Point for acting hurt: Stress 10/10, Wound Points -1/12 [Dying]".to_string()),
+        "{:?}",
+        t.log()
+    );
     let w = &t.state().ch(0).wounds;
     assert_eq!((w[0].kind.as_str(), w[0].amount), ("untyped", 1));
     t.assert_dice_used();
@@ -1424,12 +1889,36 @@ fn hal_h16_a_declaration_binds_its_target_is_gone_and_the_fallen_may_still_act()
     };
     let mut t = start(&toml);
     t.cmd("gm remove cy"); // during cy's own turn: it ends
+    // The lost action is said when bo's count comes.
+    assert!(
+        t.log()
+            .contains(&"bo's turn: attack cy with sword; its attack on cy is lost: cy was taken out of the fight (it may still move)".to_string()),
+        "{:?}",
+        t.log()
+    );
     let r = t.expect_rejection(FOES, "act", codes::BAD_TARGET);
     assert!(r.reason.contains("gone"), "{}", r.reason);
     t.expect_rejection(FOES, "act ash", codes::BAD_TARGET);
     // With `retarget`, another target in reach.
+    // A target killed on an earlier count is gone too.
+    let mut t = start(&toml);
+    t.cmd("gm set cy wp =-12");
+    t.cmd("end"); // killed on its own count, cy still ends its turn (HAL-R10)
+    assert!(
+        t.log().contains(
+            &"bo's turn: attack cy with sword; its attack on cy is lost: cy is dead (it may still move)".to_string()
+        ),
+        "{:?}",
+        t.log()
+    );
     let mut t = start(&toml.replace("[options]\n", "[options]\nretarget = true\n"));
     t.cmd("gm remove cy");
+    assert!(
+        t.log()
+            .contains(&"bo's turn: attack cy with sword; cy was taken out of the fight: `act <target>` aims its attack on cy at another creature in reach, else it is lost".to_string()),
+        "{:?}",
+        t.log()
+    );
     assert!(t.legal().contains(&"act ash".to_string()), "{:?}", t.legal());
     t.dice(&[2]).cmd("act ash");
     // Dropped to Incapacitated before its count: it may still act, for 1 Wound Point...
@@ -1478,22 +1967,29 @@ fn hal_h26_the_dying_bleed_before_morale_so_the_counts_see_that_rounds_deaths() 
         t.type_as(FOES, "declare imp move");
         t.cmds(&["end", "end", "end"]);
         t.dice(&[6, 6, 6]).cmd("end");
+        // The end of the round is logged after its steps.
         let order: Vec<&str> = t
             .last
             .iter()
             .filter_map(|e| match e {
                 Event::Damaged { .. } => Some("bleed"),
                 Event::Checked { .. } => Some("morale"),
+                Event::RoundEnded { .. } => Some("end"),
+                Event::RoundStarted { .. } => Some("next"),
                 _ => None,
             })
             .collect();
         let want = if dying_first {
-            ["bleed", "morale"]
+            ["bleed", "morale", "end", "next"]
         } else {
-            ["morale", "bleed"]
+            ["morale", "bleed", "end", "next"]
         };
         assert_eq!(order, want, "{options}");
         assert!(has(&t, "imp", Conditions::DEAD));
+        let log = t.log();
+        let morale = log.iter().position(|l| l.starts_with("orc's morale"));
+        let end = log.iter().position(|l| l == "End of round 1");
+        assert!(morale.is_some() && morale < end, "{log:?}");
     }
 }
 
@@ -1502,32 +1998,72 @@ fn gm_rulings_set_gauges_move_add_remove_and_end() {
     let mut t = duel_z("", "", "", [1, 9]);
     t.expect_rejection(PCS, "gm set bo stress -3", Reject::GM_ONLY);
     t.cmd("gm set bo stress -3");
-    assert_eq!(t.log(), ["Ruling: gm set bo stress -3"]);
+    // Every ruling says what it did.
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm set bo stress -3: bo now has Stress 7/10, Wound Points 12/12"]
+    );
     assert_eq!(stress(&t, "bo"), 7);
     t.expect_rejection(Seat::GM, "gm set bo stress +9", codes::BAD_RULING); // above its maximum
     t.expect_rejection(Seat::GM, "gm set bo wp +1", codes::BAD_RULING);
     t.cmd("gm set bo mana =4");
+    assert_eq!(t.log(), ["Ruling: gm set bo mana =4: bo now has 4 Mana"]);
     t.expect_rejection(Seat::GM, "gm move bo 0,0", codes::BAD_RULING); // ash stands there
     t.cmd("gm move bo 2,0");
+    assert_eq!(t.log(), ["Ruling: gm move bo 2,0: bo is placed at 2,0"]);
     assert_eq!(t.state().ch(1).at.to_string(), "2,0");
     t.expect_rejection(Seat::GM, "gm add bo2 nothing foes 5,4", codes::BAD_RULING);
     t.expect_rejection(Seat::GM, "gm add ash bo foes 5,4", codes::BAD_RULING);
     t.expect_rejection(Seat::GM, "gm obvious nobody", Reject::UNKNOWN_COMMAND);
     t.cmd("gm obvious bo");
     assert!(has(&t, "bo", Conditions::HOPELESS));
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm obvious bo: the outcome is now obvious to bo: its morale checks fail"]
+    );
     t.cmd("gm obvious bo"); // typed again: no longer obvious
     assert!(!has(&t, "bo", Conditions::HOPELESS));
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm obvious bo: the outcome is no longer obvious to bo"]
+    );
     t.cmd("gm blind ash");
     assert!(has(&t, "ash", Conditions::BLINDED));
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm blind ash: ash is Blinded: -4 to its attack rolls"]
+    );
     t.cmd("gm blind ash");
     assert!(!has(&t, "ash", Conditions::BLINDED));
+    assert_eq!(t.log(), ["Ruling: gm blind ash: ash is no longer Blinded"]);
+    // A gauge ruling names the state it leaves: Dying, then dead.
+    t.cmd("gm set ash wp -20");
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm set ash wp -20: ash now has Stress 10/10, Wound Points -8/12 [Dying]"]
+    );
+    t.cmd("gm set ash wp =3");
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm set ash wp =3: ash now has Stress 10/10, Wound Points 3/12"]
+    );
+
     t.cmd("gm remove zed");
     assert!(has(&t, "zed", Conditions::REMOVED));
+    assert_eq!(t.log(), ["Ruling: gm remove zed: zed is taken out of the fight"]);
     t.expect_rejection(Seat::GM, "gm remove zed", codes::BAD_RULING);
     t.cmd("gm end foes");
     assert_eq!(
         t.game.outcome().map(|o| (o.winner, o.reason)),
         Some((Some(1), "gm-ended".into()))
+    );
+    assert_eq!(t.log(), ["Ruling: gm end foes: the combat ends, foes win (gm-ended)"]);
+    t.assert_replays();
+    let mut t = duel_z("", "", "", [1, 9]);
+    t.cmd("gm set ash wp =-12");
+    assert_eq!(
+        t.log(),
+        ["Ruling: gm set ash wp =-12: ash now has Stress 10/10, Wound Points -12/12 [dead]"]
     );
     t.assert_replays();
 }
@@ -1617,4 +2153,76 @@ fn hal_r18_with_alternating_diagonals_every_second_diagonal_step_costs_two() {
     assert_eq!(t.state().ch(0).moved, 4);
     t.cmd("move 4,4"); // a new leg: its first diagonal costs 1
     assert_eq!(t.state().ch(0).moved, 5);
+}
+
+#[test]
+fn unknown_ids_in_commands_are_answered_with_did_you_mean() {
+    let t = free_trio("", "", "");
+    let r = t.parse("declare ahs attack bo").unwrap_err();
+    assert!(
+        r.reason.contains("no combatant 'ahs' (did you mean 'ash'?)"),
+        "{}",
+        r.reason
+    );
+    let r = t.parse("declare ash attack bo with swrod").unwrap_err();
+    assert!(
+        r.reason.contains("ash has no weapon 'swrod' (did you mean 'sword'?)"),
+        "{}",
+        r.reason
+    );
+    let r = t.parse("declare ash free draw dager").unwrap_err();
+    assert!(r.reason.contains("(did you mean 'dagger'?)"), "{}", r.reason);
+    // Nothing close: no guess.
+    let r = t.parse("declare zzzzzz move").unwrap_err();
+    assert!(!r.reason.contains("did you mean"), "{}", r.reason);
+}
+
+#[test]
+fn the_prompt_leaves_out_stabilising_a_foe_and_dropping_a_weapon_but_keeps_them_legal() {
+    use fray_engine::text::{AnyGame, TextRuleset};
+    // bo (a foe) is Incapacitated: ash could stabilise it, which a player rarely means (dee
+    // keeps the foes' side fighting).
+    let four = || {
+        let weapons =
+            r#"weapons = [{ name = "sword", damage = "1d6" }, { name = "dagger", damage = "1d4", drawn = false }]"#;
+        let toml = enc(
+            "",
+            &[
+                who("ash", "pcs", "0,0", weapons),
+                who("bo", "foes", "1,0", ""),
+                who("cy", "pcs", "0,2", ""),
+                who("dee", "foes", "9,4", ""),
+            ]
+            .concat(),
+        );
+        let mut t = Table::<HallowedEarth>::load(&toml, &[], &[7, 3, 5, 2]);
+        t.cmd("gm set bo wp =0");
+        t
+    };
+    let t = four();
+    let p = text_game(&t).pending().expect("declarations");
+    let hidden = |c: &str| {
+        let i = p
+            .choices
+            .iter()
+            .position(|x| x == c)
+            .unwrap_or_else(|| panic!("{c} is legal: {:?}", p.choices));
+        p.hidden[i]
+    };
+    assert!(hidden("declare ash heal bo"));
+    assert!(hidden("declare ash free drop sword"));
+    assert!(!hidden("declare ash attack bo with sword"));
+    assert!(!hidden("declare ash free draw dagger"));
+    assert!(!hidden("declare ash move"));
+    // Stabilising an ally is meant: shown.
+    let mut t = free_trio("", "", "");
+    t.cmd("gm set cy wp =0");
+    let s = t.state();
+    let heal_cy = t.parse("declare ash heal cy").expect("reads");
+    assert!(!HallowedEarth::prompt_hides(s, &heal_cy));
+    // Hidden choices stay legal: typed, they are taken.
+    let mut t = four();
+    t.type_as(PCS, "declare ash heal bo");
+    assert_eq!(t.state().ch(0).declared, Some(Action::Heal { target: 1 }));
+    assert_eq!(HallowedEarth::OPTION_WORDS, ["with"]);
 }

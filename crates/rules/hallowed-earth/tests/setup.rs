@@ -115,3 +115,50 @@ fn weapons_spells_items_injury_tables_and_declaration_lists_are_checked() {
         "{got:?}"
     );
 }
+
+#[test]
+fn every_shape_problem_of_a_file_is_reported_at_once_with_did_you_mean() {
+    // Two misspelt fields in two combatants and a taken square: all three at once (the loader
+    // reads the file with every shape problem set aside, then adds its own checks), each
+    // misspelling with its likely word.
+    let text = format!(
+        "{HEAD}[[combatant]]\nid = \"a\"\nside = \"red\"\nat = \"0,0\"\nstrenght = 12\n\
+         [[combatant]]\nid = \"b\"\nside = \"blue\"\nat = \"1,0\"\nagillity = 9\n\
+         [[combatant]]\nid = \"c\"\nside = \"blue\"\nat = \"1,0\"\n"
+    );
+    let p = problems(&text);
+    assert!(
+        p.iter()
+            .any(|l| l.contains("strenght") && l.contains("did you mean `strength`")),
+        "{p:?}"
+    );
+    assert!(
+        p.iter()
+            .any(|l| l.contains("agillity") && l.contains("did you mean `agility`")),
+        "{p:?}"
+    );
+    assert!(
+        p.iter()
+            .any(|l| l.contains("square 1,0 already holds another combatant")),
+        "{p:?}"
+    );
+    assert_eq!(p.len(), 3, "{p:?}");
+    // The ruleset's own checks: an unknown condition, a declaration-list id.
+    let text =
+        ("ruleset = \"hallowed-earth\"\n[options]\ndeclaration = \"listed\"\ndeclaration-list = [\"bb\", \"a\"]\n\
+         [map]\nrows = [\". . x\"]\n[[side]]\nid = \"red\"\n[[side]]\nid = \"blue\"\n\
+         [[combatant]]\nid = \"a\"\nside = \"red\"\nat = \"0,0\"\nconditions = [\"lamme\"]\n\
+         [[combatant]]\nid = \"b\"\nside = \"blue\"\nat = \"1,0\"\n")
+            .to_string();
+    let p = problems(&text);
+    assert!(
+        p.iter()
+            .any(|l| l.contains("unknown condition 'lamme' (did you mean 'lame'?)")),
+        "{p:?}"
+    );
+    assert!(
+        p.iter()
+            .any(|l| l.contains("declaration-list names 'bb', who is not in the encounter (did you mean 'b'?)")),
+        "{p:?}"
+    );
+}
