@@ -146,7 +146,7 @@ pub fn group(choices: &[String]) -> Vec<Line> {
                 }
                 pattern.push(seen[0].to_string());
             } else if seen.len() <= SPELL_OUT {
-                pattern.push(format!("<{}>", seen.join("|")));
+                pattern.push(format!("<{}>", alternatives(&seen)));
             } else {
                 pattern.push("<...>".into());
             }
@@ -208,13 +208,28 @@ pub fn plain(command: &str, optional: Optional<'_>) -> bool {
 fn slot(words: &[&str]) -> String {
     match words {
         [one] => (*one).to_string(),
-        _ if words.len() <= SPELL_OUT + 2 => format!("<{}>", words.join("|")),
+        _ if words.len() <= SPELL_OUT + 2 => format!("<{}>", alternatives(words)),
         _ => format!(
-            "<{}|... {} more>",
-            words[..SPELL_OUT].join("|"),
+            "<{}{}... {} more>",
+            alternatives(&words[..SPELL_OUT]),
+            separator(words),
             words.len() - SPELL_OUT
         ),
     }
+}
+
+/// What parts the alternatives of a slot: `|`, unless a word has a `|` of its own (Murdham's
+/// border places, `road|ditch`), when `, ` does, so that `<road, road|ditch>` reads as two.
+fn separator(words: &[&str]) -> &'static str {
+    if words.iter().any(|w| w.contains('|')) {
+        ", "
+    } else {
+        "|"
+    }
+}
+
+fn alternatives(words: &[&str]) -> String {
+    words.join(separator(words))
 }
 
 /// Folds the commands of a choice list that differ only in their last word (a target, a
@@ -569,6 +584,27 @@ mod tests {
         assert_eq!(folded(&c, &[], &[]), ["pick <p0|p1|p2|p3|p4|p5|p6|p7|... 4 more>"]);
         let c: Vec<String> = (0..10).map(|i| format!("pick p{i}")).collect();
         assert_eq!(folded(&c, &[], &[]), ["pick <p0|p1|p2|p3|p4|p5|p6|p7|p8|p9>"]);
+    }
+
+    #[test]
+    fn places_that_hold_a_bar_of_their_own_are_parted_by_commas() {
+        // Murdham writes a border between two zones `road|ditch`.
+        let c = strings(&[
+            "move road",
+            "move road|ditch",
+            "move ditch",
+            "move ditch|shrine",
+            "move shrine",
+        ]);
+        assert_eq!(
+            folded(&c, &[], &[]),
+            ["move <road, road|ditch, ditch, ditch|shrine, shrine>"]
+        );
+        let c: Vec<String> = (0..12).map(|i| format!("go z{i}|z{}", i + 1)).collect();
+        assert_eq!(
+            folded(&c, &[], &[]),
+            ["go <z0|z1, z1|z2, z2|z3, z3|z4, z4|z5, z5|z6, z6|z7, z7|z8, ... 4 more>"]
+        );
     }
 
     #[test]

@@ -226,6 +226,26 @@ fn print_wrapped<S: AsRef<str>>(items: &[S]) {
     }
 }
 
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word stands on a
+/// line of its own).
+fn words_wrapped(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// The choices the prompt shows: every legal one but those the ruleset leaves out of the list
 /// (all of them when it would leave out every one).
 fn shown_choices(p: &PendingText) -> Vec<&String> {
@@ -261,7 +281,13 @@ fn print_choices(p: &PendingText) {
     print_wrapped(&lines);
     let left_out = p.choices.len() - shown.len();
     if left_out > 0 {
-        say!("  (and {left_out} more rarely meant, such as attacks on allies: `choices all` lists every choice)");
+        let note = format!(
+            "(and {left_out} more rarely meant, such as {}: `choices all` lists every choice)",
+            p.hides_what
+        );
+        for line in words_wrapped(&note, WIDTH - 2) {
+            say!("  {line}");
+        }
     }
     let mut seen: Vec<&str> = Vec::new();
     for (c, n) in p.choices.iter().zip(&p.notes) {
@@ -907,4 +933,22 @@ fn table(
         );
     }
     keep.record(&*game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words_wrapped;
+
+    #[test]
+    fn a_long_note_is_broken_at_spaces_within_the_width() {
+        let note = "(and 51 more rarely meant, such as declarations for a creature other than the one due: `choices all` lists every choice)";
+        let lines = words_wrapped(note, 40);
+        assert!(lines.len() > 2, "{lines:?}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 40), "{lines:?}");
+        assert_eq!(lines.join(" "), note);
+        assert_eq!(
+            words_wrapped("a-word-longer-than-the-width x", 5),
+            ["a-word-longer-than-the-width", "x"]
+        );
+    }
 }

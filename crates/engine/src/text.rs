@@ -130,6 +130,10 @@ pub trait TextRuleset: Ruleset {
         false
     }
 
+    /// What [`TextRuleset::prompt_hides`] leaves out, said after the list's count of them
+    /// (`and 3 more rarely meant, such as <this>`).
+    const PROMPT_HIDES_WHAT: &'static str = "attacks on allies";
+
     /// The characters whose state lasts beyond this encounter, read from a game's state (at its
     /// end): each one's id and name and the keys of its `[[combatant]]` table that carry that
     /// state into the next encounter, with their values as TOML (a campaign roster keeps them
@@ -247,6 +251,8 @@ pub struct PendingText {
     pub option_words: &'static [&'static str],
     /// The ruleset's flag words ([`TextRuleset::FLAG_WORDS`]).
     pub flag_words: &'static [&'static str],
+    /// What the prompt leaves out ([`TextRuleset::PROMPT_HIDES_WHAT`]).
+    pub hides_what: &'static str,
 }
 
 /// A game of any ruleset, driven by text.
@@ -435,6 +441,7 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
             hidden,
             option_words: R::OPTION_WORDS,
             flag_words: R::FLAG_WORDS,
+            hides_what: R::PROMPT_HIDES_WHAT,
         })
     }
 

@@ -120,6 +120,9 @@ impl TextRuleset for Einfelst {
     /// `swap=<card>` and `push=<zone>` are one word each and stay in the command's core.
     const FLAG_WORDS: &'static [&'static str] = &["mental", "disarm", "pin", "silence"];
 
+    /// What the prompt leaves out of its list.
+    const PROMPT_HIDES_WHAT: &'static str = "closing in on a creature that is not a foe";
+
     /// Closing in on a creature that is no foe: legal, but being beside a creature only counts
     /// for a close-combat attack on it (EIN-R12), and attacks on allies are not legal at all
     /// (besides, it only takes the creature out of cover or from far off), so a person rarely

@@ -360,6 +360,9 @@ gm order <team>,<team>,..."
 
     const OPTION_WORDS: &'static [&'static str] = &["using", "prof", "with"];
 
+    /// What the prompt leaves out of its list.
+    const PROMPT_HIDES_WHAT: &'static str = "attacks on allies or waking a downed enemy";
+
     /// An attack, a killing strike or a commanded attack on an ally of the one who would make
     /// it, or waking an enemy: legal, but a person rarely means it, so the prompt lists it only
     /// under `choices all`.

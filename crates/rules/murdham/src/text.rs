@@ -640,6 +640,9 @@ impl TextRuleset for Murdham {
     /// <item> [off]`, `interact [main]`, `counter [grapple]`.
     const FLAG_WORDS: &'static [&'static str] = &["hold", "sweep", "sneak", "hazard", "off", "main", "grapple"];
 
+    /// What the prompt leaves out of its list.
+    const PROMPT_HIDES_WHAT: &'static str = "harm aimed at allies or sweeps and blasts that hit no enemy";
+
     /// Harm aimed at the actor's own side (an attack, a final blow, a disarm or grapple, a
     /// distract, intimidate or taunt; a counter is only ever at the attacker), a sweep or a
     /// blast that would hit no enemy, freeing an entangled enemy and using a draught on an
