@@ -24,8 +24,18 @@ impl TextRuleset for HallowedEarth {
     /// a foe (`heal` on a hostile creature) and dropping one's own weapon as the Free action
     /// (HAL-R17). Attacks, throws, hostile spells and intimidation aimed at allies are not legal
     /// at all (refused as `bad-target`), so there is nothing else to hide.
+    const PROMPT_HIDES_WHAT: &'static str =
+        "declarations for a creature other than the one due, healing a foe or dropping a weapon";
+
     fn prompt_hides(s: &State, c: &Command) -> bool {
         use crate::state::Free;
+        // HAL-R11: the prompt lists the declarations of the creature due by default; another
+        // of the seat's creatures that may come first is declared for by typing its name.
+        if let Command::Declare { who, .. } | Command::DeclareFree { who, .. } = c
+            && check::default_declarer(s, s.seat_of(*who)) != Some(*who)
+        {
+            return true;
+        }
         match c {
             Command::Declare {
                 who,

@@ -2225,4 +2225,19 @@ fn the_prompt_leaves_out_stabilising_a_foe_and_dropping_a_weapon_but_keeps_them_
     t.type_as(PCS, "declare ash heal bo");
     assert_eq!(t.state().ch(0).declared, Some(Action::Heal { target: 1 }));
     assert_eq!(HallowedEarth::OPTION_WORDS, ["with"]);
+    // HAL-R11: the list shows the declarations of the creature due; cy, whom the players'
+    // seat may declare for first, is declared for by name (legal, left out of the list).
+    assert!(hidden("declare cy move"));
+    let mut t = four();
+    t.type_as(PCS, "declare cy move");
+    assert!(t.state().ch(2).declared.is_some());
+    let mut t = four();
+    t.type_as(PCS, "declare ash move");
+    let p = text_game(&t).pending().expect("declarations");
+    let i = p
+        .choices
+        .iter()
+        .position(|x| x == "declare cy move")
+        .expect("cy is due");
+    assert!(!p.hidden[i], "cy is the one due now");
 }
