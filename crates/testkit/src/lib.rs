@@ -8,11 +8,13 @@
 //!   the record changed.
 //! - [`example`]: the shipped examples (`examples/<ruleset id>/`), loaded as the `fray` command
 //!   loads them, for conformance tests, record tests and benchmarks.
+//! - [`versions`]: checks of older records every ruleset's version tests share.
 //!
 //! This crate may read files (it never ships in a binary).
 
 mod example;
 mod table;
+pub mod versions;
 
 pub use example::{example, example_path};
 pub use table::{SharedDice, Table};
