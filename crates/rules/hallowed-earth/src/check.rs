@@ -845,8 +845,19 @@ fn declare(s: &State, seat: Seat, who: Cid, action: &Action) -> Result<(), Rejec
             format!("{} has declared this round", c.name),
         ));
     }
+    may_declare_now(s, seat, who)?;
+    // HAL-R17: a weapon its declared Free action draws may be used.
+    action_ok_with(s, who, action, c.declared_free)
+}
+
+/// Whether `seat` may declare for `who` now, it being its creature yet to declare: its
+/// declaration is due, no turn is under way, and the method lets this seat declare for it now.
+fn may_declare_now(s: &State, seat: Seat, who: Cid) -> Result<(), Reject> {
     if !due(s, who) {
-        return Err(no(codes::NOT_NOW, format!("{} has no declaration to make now", c.name)));
+        return Err(no(
+            codes::NOT_NOW,
+            format!("{} has no declaration to make now", s.ch(who).name),
+        ));
     }
     if s.turn.is_some() && s.phase == Phase::Declaring {
         return Err(no(codes::NOT_NOW, "a turn is under way"));
@@ -854,8 +865,7 @@ fn declare(s: &State, seat: Seat, who: Cid, action: &Action) -> Result<(), Rejec
     if !may_declare(s, seat, who) {
         return Err(no(codes::NOT_YOUR_CREATURE, not_yet(s, seat)));
     }
-    // HAL-R17: a weapon its declared Free action draws may be used.
-    action_ok_with(s, who, action, c.declared_free)
+    Ok(())
 }
 
 /// A Free action declared before the creature's action (HAL-R17).
@@ -887,15 +897,7 @@ fn declare_free(s: &State, seat: Seat, who: Cid, free: Free) -> Result<(), Rejec
             format!("{} has declared its free action this round", c.name),
         ));
     }
-    if !due(s, who) {
-        return Err(no(codes::NOT_NOW, format!("{} has no declaration to make now", c.name)));
-    }
-    if s.turn.is_some() && s.phase == Phase::Declaring {
-        return Err(no(codes::NOT_NOW, "a turn is under way"));
-    }
-    if !may_declare(s, seat, who) {
-        return Err(no(codes::NOT_YOUR_CREATURE, not_yet(s, seat)));
-    }
+    may_declare_now(s, seat, who)?;
     free_ok(s, who, free)
 }
 
