@@ -997,6 +997,20 @@ impl ZoneMap {
     /// does not allocate.
     #[must_use]
     pub fn path_avoiding(&self, from: ZoneId, goal: impl Into<ZoneSet>, blocked: ZoneSet) -> Option<ZonePath> {
+        self.path_through(from, goal, blocked, |_, _| true)
+    }
+
+    /// [`path_avoiding`](ZoneMap::path_avoiding) over the links `open(a, b)` lets one cross
+    /// from `a` to `b` only (a rule's closed door, rubble not yet cleared): the same search,
+    /// with the other links left out. Does not allocate.
+    #[must_use]
+    pub fn path_through(
+        &self,
+        from: ZoneId,
+        goal: impl Into<ZoneSet>,
+        blocked: ZoneSet,
+        open: impl Fn(ZoneId, ZoneId) -> bool,
+    ) -> Option<ZonePath> {
         if !self.contains(from) {
             return None;
         }
@@ -1019,7 +1033,7 @@ impl ZoneMap {
             let z = queue[head];
             head += 1;
             for &next in self.neighbours(z) {
-                if !seen.insert(next) {
+                if !open(z, next) || !seen.insert(next) {
                     continue;
                 }
                 parent[next.index()] = z;

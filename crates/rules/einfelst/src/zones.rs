@@ -1,6 +1,6 @@
 //! The questions this ruleset asks of the `space` crate's zone map, in its own words.
 
-use fray_space::{MAX_ZONES, ZoneId, ZoneMap, ZoneSet};
+use fray_space::{ZoneId, ZoneMap, ZoneSet};
 
 /// Zone-map lookups the rules use.
 pub trait MapExt {
@@ -57,31 +57,8 @@ impl MapExt for ZoneMap {
         blocked: ZoneSet,
         open: impl Fn(ZoneId, ZoneId) -> bool,
     ) -> Option<ZoneId> {
-        if !self.contains(from) || goal.contains(from) {
-            return None;
-        }
-        // Breadth first, neighbours in link order, each zone remembering the first step that
-        // reached it: fixed arrays, no allocation.
-        let mut first = [from; MAX_ZONES];
-        let mut queue = [from; MAX_ZONES];
-        let mut seen = blocked.union(ZoneSet::single(from));
-        let (mut head, mut tail) = (0, 1);
-        while head < tail {
-            let z = queue[head];
-            head += 1;
-            for &next in self.neighbours(z) {
-                if !open(z, next) || !seen.insert(next) {
-                    continue;
-                }
-                first[next.index()] = if z == from { next } else { first[z.index()] };
-                if goal.contains(next) {
-                    return Some(first[next.index()]);
-                }
-                queue[tail] = next;
-                tail += 1;
-            }
-        }
-        None
+        self.path_through(from, goal, blocked, open)
+            .and_then(|p| p.first_step())
     }
     fn get_id(&self, z: ZoneId) -> Option<&str> {
         self.zone(z).map(|x| x.id.as_str())
