@@ -208,15 +208,26 @@ fn count_begun(s: &State) -> bool {
 /// Incapacitated and Dying (HAL-R29, HAL-R30) and by the Stabilized beyond their first
 /// (HAL-R33); each cost is untyped Wound Point damage (HAL-R43).
 fn take_action(cx: Cx1<'_, '_>, who: Cid, reaction: bool) -> Result<(), EngineError> {
-    let s = &*cx.s;
-    let cost = match s.cap_now(who) {
+    let cost = acting_costs(&cx.s, who);
+    cx.emit(Event::Acting { who, reaction });
+    pay_strain(cx, who, cost);
+    Ok(())
+}
+
+/// Whether an action now costs `who` a Wound Point: always while Incapacitated or Dying
+/// (HAL-R29, HAL-R30), beyond the first of the round while Stabilized (HAL-R33).
+fn acting_costs(s: &State, who: Cid) -> bool {
+    match s.cap_now(who) {
         Cap::Incapacitated | Cap::Dying => true,
         Cap::Stable => s.ch(who).actions >= 1,
         Cap::Able | Cap::Out => false,
-    };
-    let kind = s.options.strain_damage_type.clone();
-    cx.emit(Event::Acting { who, reaction });
+    }
+}
+
+/// The Wound Point an action costs the hurt, as untyped damage (HAL-R43), when `cost`.
+fn pay_strain(cx: Cx1<'_, '_>, who: Cid, cost: bool) {
     if cost {
+        let kind = cx.s.options.strain_damage_type.clone();
         cx.emit(Event::Damaged {
             who,
             stress: 0,
@@ -225,7 +236,6 @@ fn take_action(cx: Cx1<'_, '_>, who: Cid, reaction: bool) -> Result<(), EngineEr
             cause: Cause::Strain,
         });
     }
-    Ok(())
 }
 
 /// Carries out a declared action on the actor's turn.
@@ -611,24 +621,9 @@ fn walk(cx: Cx1<'_, '_>, to: Pos, short: bool) -> Result<(), EngineError> {
 /// (HAL-R29, HAL-R30), and for the Stabilized beyond their first action of the round (HAL-R33;
 /// each cost untyped Wound Point damage, HAL-R43).
 fn take_free(cx: Cx1<'_, '_>, who: Cid, free: Free, to: Option<Pos>) -> Result<(), EngineError> {
-    let s = &*cx.s;
-    let cost = free.is_action()
-        && match s.cap_now(who) {
-            Cap::Incapacitated | Cap::Dying => true,
-            Cap::Stable => s.ch(who).actions >= 1,
-            Cap::Able | Cap::Out => false,
-        };
-    let kind = s.options.strain_damage_type.clone();
+    let cost = free.is_action() && acting_costs(&cx.s, who);
     cx.emit(Event::Free { who, free, to });
-    if cost {
-        cx.emit(Event::Damaged {
-            who,
-            stress: 0,
-            wp: 1,
-            kind,
-            cause: Cause::Strain,
-        });
-    }
+    pay_strain(cx, who, cost);
     Ok(())
 }
 
