@@ -2,7 +2,8 @@
 //!
 //! For each seed it plays a whole combat with a policy and checks, at every decision:
 //! - the pending decision has at least one legal command, and every legal command passes the
-//!   authority and rules checks (and, at sampled decisions, resolves without error on a copy);
+//!   authority and rules checks with the plan it is listed with (and, at sampled decisions,
+//!   resolves without error on a copy); the policy's answer has the plan the check gives;
 //! - commands gathered from other points of the game that are not legal now are rejected, and
 //!   a rejected command leaves the state exactly as it was (so `check` and the enumeration agree);
 //! - a legal command submitted by the wrong seat is rejected without changing anything;
@@ -19,8 +20,8 @@
 //! Panics are not caught: a panic fails the calling test with its message and seed in the
 //! output, which is what we want from a test.
 
-use crate::{Cx, EngineError, Game, Policy, Record, Ruleset, Seat};
-use crate::{SubmitError, authorize};
+use crate::play::{self, Sink};
+use crate::{Answer, EngineError, Game, Policy, Record, Ruleset, Seat, SubmitError};
 use fray_dice::{Prng, SeededDice};
 use std::ops::Range;
 
@@ -107,7 +108,8 @@ fn playout<R: Ruleset>(
     let mut game = Game::<R>::new_seeded(setup.clone(), options.clone(), seed).map_err(|e| fail(0, e.to_string()))?;
     let mut rng = Prng::for_stream(seed, 0xC0F0);
     let mut pool: Vec<R::Command> = Vec::new();
-    let mut legal = Vec::new();
+    let mut answers: Vec<Answer<R>> = Vec::new();
+    let mut legal: Vec<R::Command> = Vec::new();
     let mut step = 0usize;
     while let Some(pending) = game.pending() {
         // Several deciders answer in turn, the lowest first; each answer is checked alone.
@@ -118,8 +120,10 @@ fn playout<R: Ruleset>(
                 format!("the combat did not end within {} commands", config.max_commands),
             ));
         }
+        answers.clear();
+        R::legal(game.state(), seat, &mut answers);
         legal.clear();
-        R::legal_commands(game.state(), seat, &mut legal);
+        legal.extend(answers.iter().map(|a| a.command.clone()));
         if legal.is_empty() {
             return Err(fail(
                 step,
@@ -127,9 +131,20 @@ fn playout<R: Ruleset>(
             ));
         }
         let resolve_now = config.resolve_every > 0 && step.is_multiple_of(config.resolve_every);
-        for (i, c) in legal.iter().enumerate() {
-            if let Err(r) = authorize::<R>(game.state(), seat, c).and_then(|()| R::check(game.state(), seat, c)) {
-                return Err(fail(step, format!("legal command #{i} {c:?} was rejected: {r}")));
+        for (i, a) in answers.iter().enumerate() {
+            let c = &a.command;
+            match play::check::<R>(game.state(), seat, c) {
+                Err(r) => return Err(fail(step, format!("legal command #{i} {c:?} was rejected: {r}"))),
+                Ok(plan) if plan != a.plan => {
+                    return Err(fail(
+                        step,
+                        format!(
+                            "legal command #{i} {c:?} is listed with the plan {:?}, but its check gives {plan:?}",
+                            a.plan
+                        ),
+                    ));
+                }
+                Ok(_) => {}
             }
             if legal[..i].contains(c) {
                 return Err(fail(step, format!("legal command {c:?} is listed twice")));
@@ -139,7 +154,9 @@ fn playout<R: Ruleset>(
                 let mut copy = game.state().clone();
                 let mut out = Vec::new();
                 let mut dice = SeededDice::new(seed ^ (step as u64) ^ ((i as u64) << 32));
-                if let Err(e) = R::resolve(&mut Cx::new(&mut copy, &mut dice, &mut out), seat, c) {
+                if let Err(e) =
+                    play::resolve::<R>(&mut copy, &mut dice, seat, c, a.plan.clone(), &mut Sink::Keep(&mut out))
+                {
                     return Err(fail(step, format!("legal command {c:?} failed to resolve: {e}")));
                 }
                 report.legal_resolved += 1;
@@ -181,9 +198,22 @@ fn playout<R: Ruleset>(
         }
         let decision = crate::Decision::new(game.state(), seat)
             .ok_or_else(|| fail(step, format!("{seat} is listed as a decider but has no decision")))?;
-        let choice = policy
+        let answer = policy
             .choose(&decision, &mut rng)
             .ok_or_else(|| fail(step, "the policy returned no command".into()))?;
+        let choice = answer.command;
+        match R::check(game.state(), seat, &choice) {
+            Ok(plan) if plan != answer.plan => {
+                return Err(fail(
+                    step,
+                    format!(
+                        "the policy's answer {choice:?} has the plan {:?}, but its check gives {plan:?}",
+                        answer.plan
+                    ),
+                ));
+            }
+            _ => {}
+        }
         if let Err(e) = game.submit(seat, choice.clone()) {
             return Err(fail(step, format!("the policy's command {choice:?} was refused: {e}")));
         }
@@ -350,8 +380,8 @@ fn exercise<R: crate::text::TextRuleset>(text: &str) {
         for seat in p.seats.iter() {
             let _ = R::seat_name(state, seat);
             let mut legal = Vec::new();
-            R::legal_commands(state, seat, &mut legal);
-            for c in legal.iter().take(64) {
+            R::legal(state, seat, &mut legal);
+            for c in legal.iter().take(64).map(|a| &a.command) {
                 let _ = R::format_command(state, c);
                 let _ = R::note(state, c);
             }
@@ -418,7 +448,7 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
         let mut rng = Prng::for_stream(seed, 0x41DE);
         let mut ai = policy(seed);
         let mut variants: Vec<(Seat, R::State)> = Vec::new();
-        let mut legal = Vec::new();
+        let mut legal: Vec<Answer<R>> = Vec::new();
         let mut step = 0;
         while let Some(pending) = game.pending() {
             if step >= max_commands {
@@ -472,19 +502,23 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
             let decider = pending.first();
             let decision = crate::Decision::new(&state, decider)
                 .ok_or_else(|| fail(step, format!("{decider} has no decision")))?;
-            let choice = ai
+            let answer = ai
                 .choose(&decision, &mut rng)
                 .ok_or_else(|| fail(step, "the policy returned no command".into()))?;
+            let choice = answer.command.clone();
             // Commands a seat is shown alike leave it the same log and view.
             legal.clear();
-            R::legal_commands(&state, decider, &mut legal);
-            let resolve = |c: &R::Command| -> Result<(R::State, Vec<R::Event>), EngineError> {
+            R::legal(&state, decider, &mut legal);
+            let resolve = |a: &Answer<R>| -> Result<(R::State, Vec<R::Event>), EngineError> {
                 let mut s = state.clone();
                 let mut out = Vec::new();
-                R::resolve(
-                    &mut Cx::new(&mut s, &mut SeededDice::new(seed ^ step as u64), &mut out),
+                play::resolve::<R>(
+                    &mut s,
+                    &mut SeededDice::new(seed ^ step as u64),
                     decider,
-                    c,
+                    &a.command,
+                    a.plan.clone(),
+                    &mut Sink::Keep(&mut out),
                 )?;
                 Ok((s, out))
             };
@@ -498,9 +532,9 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 if real_shown == crate::Shown::All {
                     continue; // the seat sees which command it was
                 }
-                let alike: Vec<&R::Command> = legal
+                let alike: Vec<&Answer<R>> = legal
                     .iter()
-                    .filter(|c| **c != choice && R::redact_command(&state, seat, c) == real_shown)
+                    .filter(|a| a.command != choice && R::redact_command(&state, seat, &a.command) == real_shown)
                     .take(ALTERNATIVES)
                     .collect();
                 if alike.is_empty() {
@@ -508,7 +542,7 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 }
                 if real.is_none() {
                     real =
-                        Some(resolve(&choice).map_err(|e| fail(step, format!("{choice:?} failed to resolve: {e}")))?);
+                        Some(resolve(&answer).map_err(|e| fail(step, format!("{choice:?} failed to resolve: {e}")))?);
                 }
                 let Some((real_after, real_events)) = &real else {
                     continue;
@@ -520,9 +554,10 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 let mut real_log = Vec::new();
                 TextGame::<R>::log_events(&mut state.clone(), seat, real_events, &mut real_log);
                 let real_view = view_of(real_after, seat);
-                for c in alike {
+                for a in alike {
+                    let c = &a.command;
                     let (after, events) =
-                        resolve(c).map_err(|e| fail(step, format!("{c:?} failed to resolve: {e}")))?;
+                        resolve(a).map_err(|e| fail(step, format!("{c:?} failed to resolve: {e}")))?;
                     if !R::hides_from(&after, seat) || R::hidden_count(&after, seat) < hidden_before {
                         continue;
                     }

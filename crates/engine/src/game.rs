@@ -3,57 +3,14 @@
 //! [`Game`] is what table play and `fray run` use. It checks authority before the ruleset sees a
 //! command (game over? this seat's decision? a ruling from the GM?), snapshots the state so a
 //! failed dice source leaves nothing half-applied, and writes every accepted command into the
-//! [`Record`] together with the faces it drew and the events it produced. Simulation does not
-//! need records and calls the [`Ruleset`] functions directly.
+//! [`Record`] together with the faces it drew and the events it produced. Each step goes
+//! through [`crate::play`], as the simulator's (which keeps no record) do.
 
+use crate::play::{self, Sink, SubmitError};
 use crate::record::{Entry, RECORD_FORMAT, Record, StartEntry};
-use crate::resolve::{Cx, Observer};
-use crate::{EngineError, Pending, Reject, Ruleset, Seat};
+use crate::resolve::Observer;
+use crate::{EngineError, Pending, Ruleset, Seat};
 use fray_dice::{Dice, RecordingDice, ScriptedDice, SeededDice};
-
-/// Why a submitted command was not applied.
-#[derive(Debug, thiserror::Error)]
-pub enum SubmitError {
-    /// The rules refused it; nothing changed.
-    #[error("{0}")]
-    Rejected(Reject),
-    /// The dice source failed or a bug was hit; nothing changed.
-    #[error("{0}")]
-    Engine(#[from] EngineError),
-}
-
-impl From<Reject> for SubmitError {
-    fn from(r: Reject) -> Self {
-        SubmitError::Rejected(r)
-    }
-}
-
-/// Authority checks shared by [`Game::submit`] and the conformance suite: a finished game takes
-/// nothing, rulings come only from the GM, and every other command only from one of the seats
-/// the pending decision names.
-pub fn authorize<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command) -> Result<(), Reject> {
-    let pending = R::pending(state);
-    if pending.is_none() || R::outcome(state).is_some() {
-        return Err(Reject::new(Reject::GAME_OVER, "the combat is over"));
-    }
-    if R::is_ruling(command) {
-        if !seat.is_gm() {
-            return Err(Reject::new(Reject::GM_ONLY, "only the GM may make rulings"));
-        }
-        return Ok(());
-    }
-    match pending {
-        Some(p) if p.seats.contains(seat) => Ok(()),
-        Some(p) => Err(Reject::new(
-            Reject::NOT_YOUR_DECISION,
-            format!("the game is waiting for {} to decide ({})", p.seats, p.kind),
-        )),
-        None => Err(Reject::new(
-            Reject::NOTHING_PENDING,
-            "nothing is waiting for a decision",
-        )),
-    }
-}
 
 /// A game whose automatic start (such as initiative) failed, with the record of everything
 /// known when it failed: setup, options, seed, and the faces drawn and events emitted so far,
@@ -117,7 +74,7 @@ impl<R: Ruleset> Game<R> {
         };
         let mut events = Vec::new();
         let mut rec = RecordingDice::new(&mut *dice);
-        let started = R::start(&mut Cx::new(&mut state, &mut rec, &mut events));
+        let started = play::start::<R>(&mut state, &mut rec, &mut Sink::Keep(&mut events));
         let drawn = rec.take_drawn();
         if let Err(error) = started {
             return Err(Self::unfinished(error, setup, options, seed, drawn, events));
@@ -190,9 +147,9 @@ impl<R: Ruleset> Game<R> {
     pub fn legal_commands(&self, seat: Seat) -> Vec<R::Command> {
         let mut out = Vec::new();
         if R::pending(&self.state).is_some_and(|p| p.seats.contains(seat)) {
-            R::legal_commands(&self.state, seat, &mut out);
+            R::legal(&self.state, seat, &mut out);
         }
-        out
+        out.into_iter().map(|a| a.command).collect()
     }
 
     /// Events of the last accepted command (or of the start, before any command).
@@ -232,17 +189,16 @@ impl<R: Ruleset> Game<R> {
         command: R::Command,
         observer: Option<&mut dyn Observer<R>>,
     ) -> Result<&[R::Event], SubmitError> {
-        authorize::<R>(&self.state, seat, &command)?;
-        R::check(&self.state, seat, &command)?;
+        let plan = play::check::<R>(&self.state, seat, &command)?;
         let before = self.state.clone();
         let mut events = Vec::new();
         let mut rec = RecordingDice::new(&mut *self.dice);
         let result = {
-            let mut cx = match observer {
-                Some(o) => Cx::observed(&mut self.state, &mut rec, &mut events, o),
-                None => Cx::new(&mut self.state, &mut rec, &mut events),
+            let mut sink = match observer {
+                Some(o) => Sink::Observe(&mut events, o),
+                None => Sink::Keep(&mut events),
             };
-            R::resolve(&mut cx, seat, &command)
+            play::resolve::<R>(&mut self.state, &mut rec, seat, &command, plan, &mut sink)
         };
         let drawn = rec.take_drawn();
         if let Err(e) = result {
@@ -484,7 +440,7 @@ fn replay_state<R: Ruleset>(
         &record.start.dice,
         &record.start.events,
         &mut seeded,
-        &mut |d, out| R::start(&mut Cx::new(&mut state, d, out)),
+        &mut |d, out| play::start::<R>(&mut state, d, &mut Sink::Keep(out)),
     )?;
     same_state::<R>(
         "start",
@@ -496,14 +452,16 @@ fn replay_state<R: Ruleset>(
     )?;
     for (i, entry) in record.entries.iter().enumerate() {
         let label = format!("command {}", i + 1);
-        authorize::<R>(&state, entry.seat, &entry.command)
-            .and_then(|()| R::check(&state, entry.seat, &entry.command))
-            .map_err(|r| EngineError::Diverged {
-                at: label.clone(),
-                what: format!("the command was rejected on replay: {r}"),
-            })?;
+        let plan = play::check::<R>(&state, entry.seat, &entry.command).map_err(|r| EngineError::Diverged {
+            at: label.clone(),
+            what: format!("the command was rejected on replay: {r}"),
+        })?;
+        let mut plan = Some(plan);
         let replayed = run(&label, &entry.dice, &entry.events, &mut seeded, &mut |d, out| {
-            R::resolve(&mut Cx::new(&mut state, d, out), entry.seat, &entry.command)
+            let plan = plan
+                .take()
+                .ok_or_else(|| EngineError::Bug("a replayed step ran twice".into()))?;
+            play::resolve::<R>(&mut state, d, entry.seat, &entry.command, plan, &mut Sink::Keep(out))
         })?;
         same_state::<R>(
             &label,

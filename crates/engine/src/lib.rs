@@ -4,6 +4,8 @@
 //! events, and one `apply` that is the only way state changes. This crate owns everything that
 //! is the same for every game:
 //!
+//! - **the combat loop** ([`play`]): authority, the rules check and its plan, resolution into a
+//!   sink of events, and policies playing to the end, once for every driver;
 //! - **authority** ([`Game::submit`]): a finished game, a seat deciding out of turn, or a ruling
 //!   from a seat that is not the GM are rejected here, before the ruleset sees the command;
 //! - **records** ([`Record`]): ruleset id and version, options, setup, seed and every command with
@@ -30,6 +32,7 @@ mod error;
 mod game;
 pub mod gm;
 pub mod order;
+pub mod play;
 mod policy;
 mod record;
 pub mod resolve;
@@ -42,7 +45,8 @@ pub mod text;
 pub mod view;
 
 pub use error::{EngineError, Reject, RejectKind};
-pub use game::{Game, StartFailed, SubmitError, authorize};
+pub use game::{Game, StartFailed};
+pub use play::{Answer, Sink, SubmitError, authorize};
 pub use policy::{Decision, FirstLegal, Policy, RandomLegal, choose_first};
 pub use record::{Entry, RECORD_FORMAT, Record, StartEntry};
 pub use resolve::{Cx, Flow, FrameChanges, Frames, Observer};

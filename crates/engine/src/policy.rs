@@ -3,9 +3,10 @@
 //! A policy decides for one seat from a [`Decision`]: the seat's [`Ruleset::View`], the legal
 //! answers and a rules check, never the whole state (a seat's AI knows what its player would
 //! know). It gets its own random generator, separate from the game's dice, so an AI's choices
-//! never shift the dice stream of the combat.
+//! never shift the dice stream of the combat. It hands back an [`Answer`]: a command with the
+//! plan the rules check gave it, so what it chooses is resolved without being checked again.
 
-use crate::{Pending, Reject, Ruleset, Seat};
+use crate::{Answer, Pending, Reject, Ruleset, Seat};
 use fray_dice::Prng;
 
 /// One seat's decision, as a policy sees it.
@@ -55,14 +56,20 @@ impl<'a, R: Ruleset> Decision<'a, R> {
         R::view(self.state, self.seat)
     }
 
-    /// Appends the seat's legal answers, in the ruleset's order.
-    pub fn legal(&self, out: &mut Vec<R::Command>) {
-        R::legal_commands(self.state, self.seat, out);
+    /// Appends the seat's legal answers (each with its plan), in the ruleset's order.
+    pub fn legal(&self, out: &mut Vec<Answer<R>>) {
+        R::legal(self.state, self.seat, out);
     }
 
-    /// Whether the rules accept `command` from this seat now.
-    pub fn check(&self, command: &R::Command) -> Result<(), Reject> {
+    /// Whether the rules accept `command` from this seat now, and the plan they give it.
+    pub fn check(&self, command: &R::Command) -> Result<R::Checked, Reject> {
         R::check(self.state, self.seat, command)
+    }
+
+    /// `command` as an answer of this seat, when the rules accept it now.
+    pub fn answer(&self, command: R::Command) -> Result<Answer<R>, Reject> {
+        let plan = R::check(self.state, self.seat, &command)?;
+        Ok(Answer { command, plan })
     }
 
     /// The whole state, for policies that search by simulating play, when nothing is hidden
@@ -74,8 +81,9 @@ impl<'a, R: Ruleset> Decision<'a, R> {
 
 /// Chooses commands for pending decisions.
 pub trait Policy<R: Ruleset>: Send {
-    /// A command for `decision`. It should be legal; the caller checks it.
-    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<R::Command>;
+    /// An answer to `decision`: one of [`Decision::legal`], or a command passed through
+    /// [`Decision::answer`] (or built by the ruleset's own AI from what it already checked).
+    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<Answer<R>>;
 
     /// A short name for logs and reports.
     fn name(&self) -> &str;
@@ -84,19 +92,12 @@ pub trait Policy<R: Ruleset>: Send {
     /// each rollout of a search), so a policy's choices depend only on the combat it plays and
     /// simulation results stay the same whatever the number of threads.
     fn new_combat(&mut self) {}
-
-    /// Whether every command this policy returns has already passed [`Decision::check`] (or
-    /// came from [`Decision::legal`]). Simulations then skip checking it a second time (the check of a move
-    /// is a path search); policies that may return unchecked commands keep the default, false.
-    fn checks_own_commands(&self) -> bool {
-        false
-    }
 }
 
 /// Picks uniformly among the legal commands.
 #[derive(Default)]
 pub struct RandomLegal<R: Ruleset> {
-    buf: Vec<R::Command>,
+    buf: Vec<Answer<R>>,
 }
 
 impl<R: Ruleset> RandomLegal<R> {
@@ -107,7 +108,7 @@ impl<R: Ruleset> RandomLegal<R> {
 }
 
 impl<R: Ruleset> Policy<R> for RandomLegal<R> {
-    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<R::Command> {
+    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<Answer<R>> {
         self.buf.clear();
         decision.legal(&mut self.buf);
         if self.buf.is_empty() {
@@ -120,17 +121,12 @@ impl<R: Ruleset> Policy<R> for RandomLegal<R> {
     fn name(&self) -> &str {
         "random"
     }
-
-    /// Its commands come from [`Decision::legal`].
-    fn checks_own_commands(&self) -> bool {
-        true
-    }
 }
 
 /// Always picks the first legal command (deterministic; handy in tests).
 #[derive(Default)]
 pub struct FirstLegal<R: Ruleset> {
-    buf: Vec<R::Command>,
+    buf: Vec<Answer<R>>,
 }
 
 impl<R: Ruleset> FirstLegal<R> {
@@ -141,7 +137,7 @@ impl<R: Ruleset> FirstLegal<R> {
 }
 
 impl<R: Ruleset> Policy<R> for FirstLegal<R> {
-    fn choose(&mut self, decision: &Decision<'_, R>, _rng: &mut Prng) -> Option<R::Command> {
+    fn choose(&mut self, decision: &Decision<'_, R>, _rng: &mut Prng) -> Option<Answer<R>> {
         self.buf.clear();
         decision.legal(&mut self.buf);
         if self.buf.is_empty() {
@@ -154,16 +150,12 @@ impl<R: Ruleset> Policy<R> for FirstLegal<R> {
     fn name(&self) -> &str {
         "first"
     }
-
-    /// Its commands come from [`Decision::legal`].
-    fn checks_own_commands(&self) -> bool {
-        true
-    }
 }
 
 /// Lets `policy` answer the pending decision of `state` for its first decider (the lowest seat
 /// when several decide): that seat and the command, or `None` when the game is over or the
-/// policy has nothing. For drivers that play every seat with one policy (tests, benchmarks).
+/// policy has nothing. For tests that submit the command to a [`crate::Game`] (which checks it
+/// again); [`crate::play::play`] resolves answers as they are.
 pub fn choose_first<R: Ruleset>(
     policy: &mut (impl Policy<R> + ?Sized),
     state: &R::State,
@@ -171,5 +163,5 @@ pub fn choose_first<R: Ruleset>(
 ) -> Option<(Seat, R::Command)> {
     let seat = R::pending(state)?.first();
     let decision = Decision::new(state, seat)?;
-    policy.choose(&decision, rng).map(|c| (seat, c))
+    policy.choose(&decision, rng).map(|a| (seat, a.command))
 }

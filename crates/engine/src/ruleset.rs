@@ -3,8 +3,14 @@
 //! State is plain data. A command is first checked by a pure function that returns a typed
 //! [`Reject`]; a command that passes is resolved, which draws dice and emits events, and each
 //! event is applied through the single [`Ruleset::apply`]. Between commands the state always
-//! says who must decide next ([`Ruleset::pending`]), and the legal commands for that decision
-//! can be listed in a fixed order ([`Ruleset::legal_commands`]) for AIs, UIs and tests.
+//! says who must decide next ([`Ruleset::pending`]), and the legal answers to that decision
+//! can be listed in a fixed order ([`Ruleset::legal`]) for AIs, UIs and tests.
+//!
+//! What checking a command finds out (a path, the targets in reach, an attack's profile) is
+//! the ruleset's checked plan ([`Ruleset::Checked`]): [`Ruleset::check`] returns it,
+//! [`Ruleset::legal`] lists each answer with it, and [`Ruleset::resolve`] consumes it, so
+//! nothing is worked out twice and nothing is passed on the side. The loop that drives all of
+//! it is written once, in [`crate::play`].
 //!
 //! A decision has a set of deciders ([`Pending::seats`]): usually one seat, sometimes several
 //! that answer in any order, each once (secret declarations); the ruleset keeps who has
@@ -13,7 +19,7 @@
 //! [`Ruleset::redact`], so hidden information never reaches a seat's screen, log or AI.
 
 use crate::resolve::Cx;
-use crate::{EngineError, Reject, Seat, Seats};
+use crate::{Answer, EngineError, Reject, Seat, Seats};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
@@ -93,6 +99,11 @@ pub trait Ruleset: Sized + 'static {
     type Command: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// What resolution produces; the only thing that changes state.
     type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What [`Ruleset::check`] learned about a command that [`Ruleset::resolve`] needs: the
+    /// checked plan. `()` for a ruleset whose check finds out nothing its resolver would work
+    /// out again. Two plans of one command in one position are equal (the conformance suite
+    /// compares the plan [`Ruleset::legal`] lists with the one `check` gives).
+    type Checked: Clone + Debug + PartialEq + Send + Sync;
 
     /// Builds the initial state (before any dice are rolled).
     ///
@@ -114,21 +125,29 @@ pub trait Ruleset: Sized + 'static {
     fn is_ruling(command: &Self::Command) -> bool;
 
     /// Appends every legal answer of `seat` (one of the pending deciders) to the pending
-    /// decision, in a deterministic order. Rulings are not listed.
-    fn legal_commands(state: &Self::State, seat: Seat, out: &mut Vec<Self::Command>);
+    /// decision, each with the plan [`Ruleset::check`] would give it, in a deterministic
+    /// order. Rulings are not listed.
+    fn legal(state: &Self::State, seat: Seat, out: &mut Vec<Answer<Self>>);
 
-    /// Checks a command of `seat` against the rules without changing anything. Authority (game
-    /// over, `seat` among the deciders, rulings only from the GM) has already been checked by
-    /// the engine. Commands read from records are untrusted: any index in a command that
-    /// deserialises must be refused, never panic.
-    fn check(state: &Self::State, seat: Seat, command: &Self::Command) -> Result<(), Reject>;
+    /// Checks a command of `seat` against the rules without changing anything, and returns
+    /// what the check learned for [`Ruleset::resolve`]. Authority (game over, `seat` among the
+    /// deciders, rulings only from the GM) has already been checked by the engine. Commands
+    /// read from records are untrusted: any index in a command that deserialises must be
+    /// refused, never panic.
+    fn check(state: &Self::State, seat: Seat, command: &Self::Command) -> Result<Self::Checked, Reject>;
 
-    /// Resolves a command of `seat` that passed [`Ruleset::check`]: draws dice from `cx.dice`,
-    /// changes the state only with [`Cx::emit`] (which applies each event with
-    /// [`Ruleset::apply`] as it goes), then runs automatic steps until the next decision
-    /// ([`crate::resolve::settle`]). Only dice failures (or bugs) may make it fail; the caller
-    /// then restores the state it had before.
-    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, command: &Self::Command) -> Result<(), EngineError>;
+    /// Resolves a command of `seat` with the plan [`Ruleset::check`] gave it in this state:
+    /// draws dice from `cx.dice`, changes the state only with [`Cx::emit`] (which applies each
+    /// event with [`Ruleset::apply`] as it goes), then runs automatic steps until the next
+    /// decision ([`crate::resolve::settle`]). Only dice failures (or bugs) may make it fail;
+    /// the caller then restores the state it had before. Called only from
+    /// [`crate::play::resolve`].
+    fn resolve(
+        cx: &mut Cx<'_, Self>,
+        seat: Seat,
+        command: &Self::Command,
+        plan: Self::Checked,
+    ) -> Result<(), EngineError>;
 
     /// Applies one event. The only function that changes state.
     fn apply(state: &mut Self::State, event: &Self::Event);

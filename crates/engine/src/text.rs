@@ -479,7 +479,8 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
         let command = self
             .ai
             .choose(&decision, rng)
-            .ok_or_else(|| EngineError::Bug("the AI found no legal command".into()))?;
+            .ok_or_else(|| EngineError::Bug("the AI found no legal command".into()))?
+            .command;
         let state = self.game.state();
         let text = R::format_command(state, &command);
         let shown = match R::redact_command(state, self.viewer, &command) {

@@ -9,7 +9,8 @@
 use crate::policy::{PolicyKind, make};
 use crate::stats::{CombatantTally, Tally};
 use fray_dice::{Prng, SeededDice};
-use fray_engine::{Cx, Decision, EngineError, Policy, Seat, Summarize};
+use fray_engine::play::{self, PlayError, Played, Players, Sink};
+use fray_engine::{EngineError, Policy, Seat, Summarize};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -98,48 +99,36 @@ impl<R: Summarize> Worker<R> {
         let mut rng = Prng::for_stream(b.seed ^ 0x5EED_0FA1, i);
         let mut state = base.clone();
         if b.from.is_none() {
-            R::start(&mut Cx::discarding(&mut state, &mut dice)).map_err(engine)?;
+            play::start::<R>(&mut state, &mut dice, &mut Sink::Discard).map_err(engine)?;
         }
         for (_, _, p) in &mut self.policies {
             p.new_combat();
         }
         self.default.1.new_combat();
-        let mut cut = false;
-        while let Some(p) = R::pending(&state) {
-            if R::round(&state) > b.round_cap {
-                cut = true;
-                break;
-            }
-            // Several deciders answer in turn, the lowest seat first, each from its own view.
-            let seat = p.first();
-            let (kind, policy) = match self.policies.iter_mut().find(|(s, _, _)| *s == seat) {
-                Some((_, k, pol)) => (*k, pol),
-                None => (self.default.0, &mut self.default.1),
-            };
-            let Some(decision) = Decision::with_pending(&state, seat, p) else {
-                return Err(engine(EngineError::Bug(format!(
-                    "{seat} is a decider without a decision"
-                ))));
-            };
-            let Some(cmd) = policy.choose(&decision, &mut rng) else {
+        let mut seats = SeatPolicies {
+            policies: &mut self.policies,
+            default: &mut self.default,
+        };
+        let cap = b.round_cap;
+        let played = play::play::<R>(
+            &mut state,
+            &mut dice,
+            &mut rng,
+            &mut seats,
+            |s| R::round(s) > cap,
+            &mut Sink::Discard,
+        );
+        let cut = match played {
+            Ok(p) => p == Played::Stopped,
+            Err(PlayError::Engine(e)) => return Err(engine(e)),
+            Err(PlayError::NoAnswer(seat)) => {
                 return Err(SimError::Illegal {
                     combat: i,
-                    policy: kind.to_string(),
+                    policy: seats.kind(seat).to_string(),
                     reason: "no command".into(),
                 });
-            };
-            // A policy that checked its command itself is not checked twice.
-            if !policy.checks_own_commands()
-                && let Err(r) = R::check(&state, seat, &cmd)
-            {
-                return Err(SimError::Illegal {
-                    combat: i,
-                    policy: kind.to_string(),
-                    reason: r.to_string(),
-                });
             }
-            R::resolve(&mut Cx::discarding(&mut state, &mut dice), seat, &cmd).map_err(engine)?;
-        }
+        };
         self.record(&state, cut);
         Ok(())
     }
@@ -178,6 +167,30 @@ impl<R: Summarize> Worker<R> {
             for (k, v) in c.resources {
                 ct.resources.entry(k.to_string()).or_default().add(v);
             }
+        }
+    }
+}
+
+/// The policy of each seat of a batch, the default for seats not listed.
+struct SeatPolicies<'w, R: Summarize> {
+    policies: &'w mut [(Seat, PolicyKind, Box<dyn Policy<R>>)],
+    default: &'w mut (PolicyKind, Box<dyn Policy<R>>),
+}
+
+impl<R: Summarize> SeatPolicies<'_, R> {
+    fn kind(&self, seat: Seat) -> PolicyKind {
+        self.policies
+            .iter()
+            .find(|(s, _, _)| *s == seat)
+            .map_or(self.default.0, |(_, k, _)| *k)
+    }
+}
+
+impl<R: Summarize> Players<R> for SeatPolicies<'_, R> {
+    fn policy(&mut self, seat: Seat) -> &mut dyn Policy<R> {
+        match self.policies.iter_mut().find(|(s, _, _)| *s == seat) {
+            Some((_, _, p)) => &mut **p,
+            None => &mut *self.default.1,
         }
     }
 }

@@ -10,7 +10,8 @@
 //!   that are down.
 
 use fray_dice::{Prng, SeededDice};
-use fray_engine::{Cx, Decision, Policy, RandomLegal, Summarize};
+use fray_engine::play::{self, Everyone, Sink};
+use fray_engine::{Answer, Decision, Policy, RandomLegal, Summarize};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -106,7 +107,7 @@ pub fn make<R: Summarize>(kind: PolicyKind) -> Box<dyn Policy<R>> {
 pub struct Search<R: Summarize> {
     config: SearchConfig,
     rollout: Box<dyn Policy<R>>,
-    buf: Vec<R::Command>,
+    buf: Vec<Answer<R>>,
 }
 
 impl<R: Summarize> Search<R> {
@@ -152,7 +153,7 @@ pub fn reward<R: Summarize>(state: &R::State, side: Option<u8>) -> f64 {
 }
 
 impl<R: Summarize> Policy<R> for Search<R> {
-    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<R::Command> {
+    fn choose(&mut self, decision: &Decision<'_, R>, rng: &mut Prng) -> Option<Answer<R>> {
         // Searching simulates play from the whole state, so it is only done while nothing is
         // hidden from the seat; otherwise the rollout policy decides from the seat's view.
         let Some(state) = decision.full_state() else {
@@ -181,27 +182,27 @@ impl<R: Summarize> Policy<R> for Search<R> {
                 let mut dice = SeededDice::from_prng(Prng::from_seed(rng.next_u64()));
                 let mut prng = Prng::from_seed(rng.next_u64());
                 self.rollout.new_combat();
-                if R::resolve(&mut Cx::discarding(&mut s, &mut dice), seat, c).is_err() {
+                let (command, plan) = (&c.command, c.plan.clone());
+                if play::resolve::<R>(&mut s, &mut dice, seat, command, plan, &mut Sink::Discard).is_err() {
                     continue;
                 }
                 let mut steps = 0u32;
-                while let Some(p) = R::pending(&s)
-                    && R::round(&s) < start_round + self.config.horizon
-                    && steps < 10_000
-                {
-                    steps += 1;
-                    let who = p.first();
-                    let Some(next) =
-                        Decision::with_pending(&s, who, p).and_then(|d| self.rollout.choose(&d, &mut prng))
-                    else {
-                        break;
-                    };
-                    if R::check(&s, who, &next).is_err()
-                        || R::resolve(&mut Cx::discarding(&mut s, &mut dice), who, &next).is_err()
-                    {
-                        break;
+                let stop = |s: &R::State| {
+                    if R::round(s) >= start_round + self.config.horizon || steps >= 10_000 {
+                        return true;
                     }
-                }
+                    steps += 1;
+                    false
+                };
+                // A rollout that cannot go on (no answer, a failed step) is scored where it stands.
+                let _ = play::play::<R>(
+                    &mut s,
+                    &mut dice,
+                    &mut prng,
+                    &mut Everyone(&mut *self.rollout),
+                    stop,
+                    &mut Sink::Discard,
+                );
                 total += reward::<R>(&s, side);
             }
             let avg = total / self.config.rollouts.max(1) as f64;

@@ -6,29 +6,34 @@ use crate::Skeleton;
 use crate::command::Command;
 use crate::state::State;
 use fray_dice::Prng;
-use fray_engine::{Decision, Policy};
+use fray_engine::{Answer, Decision, Policy};
 use fray_space::{PathScratch, Pos, reach};
 
 /// The heuristic policy.
 #[derive(Default)]
 pub struct Heuristic {
-    legal: Vec<Command>,
+    legal: Vec<Answer<Skeleton>>,
 }
 
 impl Policy<Skeleton> for Heuristic {
-    fn choose(&mut self, d: &Decision<'_, Skeleton>, _: &mut Prng) -> Option<Command> {
+    fn choose(&mut self, d: &Decision<'_, Skeleton>, _: &mut Prng) -> Option<Answer<Skeleton>> {
         self.legal.clear();
         d.legal(&mut self.legal);
         let s: &State = d.view();
         let Some(t) = s.turn.as_ref().filter(|_| s.frames.is_empty()) else {
             return self.legal.first().cloned(); // a defence: `dodge` is listed first when allowed
         };
-        let health = |c: &Command| match c {
-            Command::Attack(x) => Some((s.ch(*x).health, *x)),
+        // Every answer it gives is one of the legal ones, with the plan listed for it.
+        let pick = |legal: &mut Vec<Answer<Skeleton>>, c: Command| {
+            let i = legal.iter().position(|a| a.command == c)?;
+            Some(legal.swap_remove(i))
+        };
+        let health = |a: &Answer<Skeleton>| match a.command {
+            Command::Attack(x) => Some((s.ch(x).health, x)),
             _ => None,
         };
         if let Some((_, x)) = self.legal.iter().filter_map(health).min() {
-            return Some(Command::Attack(x));
+            return pick(&mut self.legal, Command::Attack(x));
         }
         let me = s.ch(t.who);
         let foes: Vec<Pos> = s
@@ -39,22 +44,18 @@ impl Policy<Skeleton> for Heuristic {
             .collect();
         let far = walking_distances(s, &foes);
         let distance = |p: Pos| s.setup.map.index(p).map_or(u32::MAX, |i| far[i]);
-        let best = self.legal.iter().filter_map(|c| match c {
-            Command::Move(p) => Some((distance(*p), *p)),
+        let best = self.legal.iter().filter_map(|a| match a.command {
+            Command::Move(p) => Some((distance(p), p)),
             _ => None,
         });
         match best.min() {
-            Some((d, p)) if d < distance(me.at) => Some(Command::Move(p)),
-            _ => Some(Command::End),
+            Some((d, p)) if d < distance(me.at) => pick(&mut self.legal, Command::Move(p)),
+            _ => pick(&mut self.legal, Command::End),
         }
     }
 
     fn name(&self) -> &str {
         "heuristic"
-    }
-
-    fn checks_own_commands(&self) -> bool {
-        true // it picks from the legal list
     }
 }
 

@@ -1,11 +1,13 @@
-//! Legality, from one source: [`check`] refuses a command with a typed rejection, and
-//! [`legal`] lists every answer [`check`] accepts, in a fixed order (attacks, moves, the rest).
+//! Legality, from one source: [`check`] refuses a command with a typed rejection or hands
+//! back its [`Plan`] (what the check found out that resolving needs), and [`legal`] lists
+//! every answer [`check`] accepts with that plan, in a fixed order (attacks, moves, the rest).
 
+use crate::Skeleton;
 use crate::codes;
 use crate::command::{Command, Ruling};
 use crate::setup::{Cid, MAX_COMBATANTS, STAT_LIMIT};
 use crate::state::{State, Turn};
-use fray_engine::Reject;
+use fray_engine::{Answer, Reject};
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
 use fray_space::{PathScratch, Pos, cheapest_path, is_adjacent, reach};
@@ -14,16 +16,30 @@ fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
 }
 
-/// Whether the rules accept `c` now (the engine has already checked who may send it).
-pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
+/// The checked plan of a command: what [`check`] found out that [`crate::resolve::resolve`]
+/// needs, so the resolver does not work it out again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// A `move`: the squares its shortest way costs (SKL-R3).
+    Move {
+        /// The cost.
+        cost: i16,
+    },
+    /// Any other command: the check learns nothing the resolver needs.
+    Plain,
+}
+
+/// Whether the rules accept `c` now (the engine has already checked who may send it), and
+/// its plan.
+pub fn check(s: &State, c: &Command) -> Result<Plan, Reject> {
     if let Command::Gm(r) = c {
-        return ruling(s, r);
+        return ruling(s, r).map(|()| Plan::Plain);
     }
     match (c, s.frames.last(), &s.turn) {
-        (Command::Dodge | Command::Take, Some(_), _) => Ok(()),
-        (Command::Move(to), None, Some(t)) => move_cost(s, t, *to).map(drop),
-        (Command::Attack(x), None, Some(t)) => attack(s, t, *x),
-        (Command::End, None, Some(_)) => Ok(()),
+        (Command::Dodge | Command::Take, Some(_), _) => Ok(Plan::Plain),
+        (Command::Move(to), None, Some(t)) => move_cost(s, t, *to).map(|cost| Plan::Move { cost }),
+        (Command::Attack(x), None, Some(t)) => attack(s, t, *x).map(|()| Plan::Plain),
+        (Command::End, None, Some(_)) => Ok(Plan::Plain),
         _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
     }
 }
@@ -110,19 +126,28 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
     }
 }
 
-/// Every legal answer to the pending decision.
-pub fn legal(s: &State, out: &mut Vec<Command>) {
+/// Every legal answer to the pending decision, with its plan.
+pub fn legal(s: &State, out: &mut Vec<Answer<Skeleton>>) {
+    let plain = |c: Command| Answer::new(c, Plan::Plain);
     if !s.frames.is_empty() {
         // Only a defender who has not dodged this round is asked (SKL-R5).
-        out.extend([Command::Dodge, Command::Take]);
+        out.extend([Command::Dodge, Command::Take].map(plain));
         return;
     }
     let Some(t) = &s.turn else { return };
-    out.extend(s.ids().filter(|x| attack(s, t, *x).is_ok()).map(Command::Attack));
+    out.extend(
+        s.ids()
+            .filter(|x| attack(s, t, *x).is_ok())
+            .map(|x| plain(Command::Attack(x))),
+    );
+    // One search finds every square in reach and its cost: the plan of each move (SKL-R3).
     let step = |_: Pos, b: Pos| s.open(b).then_some(1);
     let mut scratch = PathScratch::new();
     let budget = t.moves_left.max(0) as u32;
     let r = reach(&s.setup.map, s.ch(t.who).at, budget, step, |_| true, &mut scratch);
-    out.extend(r.destinations().map(|(p, _)| Command::Move(p)));
-    out.push(Command::End);
+    out.extend(
+        r.destinations()
+            .map(|(p, cost)| Answer::new(Command::Move(p), Plan::Move { cost: cost as i16 })),
+    );
+    out.push(plain(Command::End));
 }

@@ -30,7 +30,7 @@ use crate::options::Options;
 use crate::setup::Setup;
 use crate::state::{Attack, Event, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::{Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat};
+use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat};
 
 /// The skeleton ruleset.
 pub struct Skeleton;
@@ -43,6 +43,7 @@ impl Ruleset for Skeleton {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type Checked = check::Plan;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -69,16 +70,16 @@ impl Ruleset for Skeleton {
     }
 
     // Every decision has one decider, whom the engine has already matched to the seat.
-    fn legal_commands(s: &State, _: Seat, out: &mut Vec<Command>) {
+    fn legal(s: &State, _: Seat, out: &mut Vec<Answer<Self>>) {
         check::legal(s, out)
     }
 
-    fn check(s: &State, _: Seat, command: &Command) -> Result<(), Reject> {
+    fn check(s: &State, _: Seat, command: &Command) -> Result<check::Plan, Reject> {
         check::check(s, command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command) -> Result<(), EngineError> {
-        resolve::resolve(cx, command)
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
+        resolve::resolve(cx, command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

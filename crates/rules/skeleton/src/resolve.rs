@@ -3,7 +3,7 @@
 //! State changes only through `cx.emit`; the defender's decision is a frame on the kit's stack.
 
 use crate::Skeleton;
-use crate::check::move_cost;
+use crate::check::Plan;
 use crate::command::Command;
 use crate::state::{Attack, Event, State};
 use fray_engine::resolve::settle;
@@ -28,8 +28,8 @@ pub fn start(cx: &mut Cx<'_, Skeleton>) -> Result<(), EngineError> {
     advance(cx)
 }
 
-/// Resolves a command that passed the check, then runs to the next decision.
-pub fn resolve(cx: &mut Cx<'_, Skeleton>, command: &Command) -> Result<(), EngineError> {
+/// Resolves a command with the plan its check gave, then runs to the next decision.
+pub fn resolve(cx: &mut Cx<'_, Skeleton>, command: &Command, plan: Plan) -> Result<(), EngineError> {
     let s = &*cx.s;
     let turn = s.turn.clone();
     let who = turn.as_ref().map(|t| t.who);
@@ -41,7 +41,9 @@ pub fn resolve(cx: &mut Cx<'_, Skeleton>, command: &Command) -> Result<(), Engin
     match command {
         Command::Move(to) => {
             let t = turn.ok_or_else(not_checked)?;
-            let cost = move_cost(s, &t, *to).map_err(|r| EngineError::Bug(r.reason))?;
+            let Plan::Move { cost } = plan else {
+                return Err(not_checked());
+            };
             cx.emit(Event::Moved {
                 who: t.who,
                 to: *to,
