@@ -77,6 +77,7 @@ impl Ruleset for Bids {
     type State = St;
     type Command = Cmd;
     type Event = Ev;
+    type Checked = ();
     type View<'a> = View;
     const HIDDEN_INFORMATION: bool = true;
 
@@ -103,8 +104,12 @@ impl Ruleset for Bids {
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal_commands(_: &St, _: Seat, out: &mut Vec<Cmd>) {
-        out.extend((1..=3).map(Cmd::Bid));
+    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        out.extend(
+            ((1..=3).map(Cmd::Bid))
+                .into_iter()
+                .map(|c| fray_engine::Answer::new(c, ())),
+        );
     }
     fn check(s: &St, seat: Seat, c: &Cmd) -> Result<(), Reject> {
         let Cmd::Bid(b) = c;
@@ -119,7 +124,7 @@ impl Ruleset for Bids {
         }
         Ok(())
     }
-    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, c: &Cmd) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         bids_resolve(cx, seat, c)
     }
     fn apply(s: &mut St, e: &Ev) {
@@ -225,9 +230,9 @@ impl TextRuleset for Bids {
 struct Outbid;
 
 impl Policy<Bids> for Outbid {
-    fn choose(&mut self, d: &Decision<'_, Bids>, _: &mut Prng) -> Option<Cmd> {
+    fn choose(&mut self, d: &Decision<'_, Bids>, _: &mut Prng) -> Option<fray_engine::Answer<Bids>> {
         let v = d.view();
-        Some(Cmd::Bid(if v.other_has_bid { 2 } else { 3 }))
+        d.answer(Cmd::Bid(if v.other_has_bid { 2 } else { 3 })).ok()
     }
     fn name(&self) -> &str {
         "outbid"
@@ -354,6 +359,7 @@ macro_rules! like_bids {
             type State = St;
             type Command = Cmd;
             type Event = Ev;
+            type Checked = ();
             type View<'a> = $view;
             const HIDDEN_INFORMATION: bool = true;
             fn new_state(a: &(), b: &()) -> Result<St, EngineError> {
@@ -368,13 +374,15 @@ macro_rules! like_bids {
             fn is_ruling(c: &Cmd) -> bool {
                 Bids::is_ruling(c)
             }
-            fn legal_commands(s: &St, seat: Seat, o: &mut Vec<Cmd>) {
-                Bids::legal_commands(s, seat, o)
+            fn legal(s: &St, seat: Seat, o: &mut Vec<fray_engine::Answer<Self>>) {
+                let mut inner = Vec::new();
+                Bids::legal(s, seat, &mut inner);
+                o.extend(inner.into_iter().map(|a| fray_engine::Answer::new(a.command, ())));
             }
             fn check(s: &St, seat: Seat, c: &Cmd) -> Result<(), Reject> {
                 Bids::check(s, seat, c)
             }
-            fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, c: &Cmd) -> Result<(), EngineError> {
+            fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
                 bids_resolve(cx, seat, c)
             }
             fn apply(s: &mut St, e: &Ev) {

@@ -103,6 +103,7 @@ impl Ruleset for Countdown {
     type State = St;
     type Command = Cmd;
     type Event = Ev;
+    type Checked = ();
     type View<'a> = ();
     fn new_state(_: &(), _: &()) -> Result<St, EngineError> {
         Ok(St::default())
@@ -116,13 +117,13 @@ impl Ruleset for Countdown {
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal_commands(_: &St, _: Seat, out: &mut Vec<Cmd>) {
-        out.push(Cmd::Go(1));
+    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        out.push(fray_engine::Answer::new(Cmd::Go(1), ()));
     }
     fn check(_: &St, _: Seat, _: &Cmd) -> Result<(), Reject> {
         Ok(())
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         match c {
             Cmd::Go(n) => cx.push(*n)?,
             Cmd::Stuck => cx.emit(Ev::Stuck),
@@ -241,7 +242,7 @@ fn the_observer_sees_each_event_once_between_the_state_before_and_after() {
     let mut w2 = Watch::default();
     let mut dice = SeededDice::new(0);
     let mut cx = Cx::<Countdown>::observed(&mut s, &mut dice, &mut out, &mut w2);
-    Countdown::resolve(&mut cx, Seat(1), &Cmd::Go(2)).expect("resolves");
+    Countdown::resolve(&mut cx, Seat(1), &Cmd::Go(2), ()).expect("resolves");
     assert_eq!(cx.emitted(), events.as_slice());
     assert_eq!(cx.state().ticks, 2);
     assert_eq!(w2.seen, w.seen);

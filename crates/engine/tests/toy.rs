@@ -43,6 +43,7 @@ impl Ruleset for Race {
     type State = St;
     type Command = Cmd;
     type Event = Ev;
+    type Checked = ();
 
     fn new_state(_: &(), _: &u8) -> Result<St, EngineError> {
         Ok(St::default())
@@ -56,9 +57,9 @@ impl Ruleset for Race {
     fn is_ruling(c: &Cmd) -> bool {
         matches!(c, Cmd::SetScore(..))
     }
-    fn legal_commands(_: &St, _: Seat, out: &mut Vec<Cmd>) {
-        out.push(Cmd::Roll);
-        out.push(Cmd::Hold);
+    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        out.push(fray_engine::Answer::new(Cmd::Roll, ()));
+        out.push(fray_engine::Answer::new(Cmd::Hold, ()));
     }
     fn check(_: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
         match c {
@@ -66,7 +67,7 @@ impl Ruleset for Race {
             _ => Ok(()),
         }
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
@@ -231,6 +232,7 @@ impl Ruleset for Liar {
     type State = St;
     type Command = Cmd;
     type Event = Ev;
+    type Checked = ();
     fn new_state(a: &(), b: &u8) -> Result<St, EngineError> {
         Race::new_state(a, b)
     }
@@ -243,14 +245,16 @@ impl Ruleset for Liar {
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal_commands(s: &St, _: Seat, out: &mut Vec<Cmd>) {
-        Race::legal_commands(s, Seat(1), out);
-        out.push(Cmd::SetScore(7, 0));
+    fn legal(s: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        let mut inner = Vec::new();
+        Race::legal(s, Seat(1), &mut inner);
+        out.extend(inner.into_iter().map(|a| fray_engine::Answer::new(a.command, ())));
+        out.push(fray_engine::Answer::new(Cmd::SetScore(7, 0), ()));
     }
     fn check(s: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
         Race::check(s, Seat(1), c)
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
@@ -311,6 +315,7 @@ impl Ruleset for Opening {
     type State = St;
     type Command = Cmd;
     type Event = Ev;
+    type Checked = ();
     fn new_state(a: &(), b: &u8) -> Result<St, EngineError> {
         Race::new_state(a, b)
     }
@@ -327,13 +332,15 @@ impl Ruleset for Opening {
     fn is_ruling(c: &Cmd) -> bool {
         Race::is_ruling(c)
     }
-    fn legal_commands(s: &St, _: Seat, out: &mut Vec<Cmd>) {
-        Race::legal_commands(s, Seat(1), out);
+    fn legal(s: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        let mut inner = Vec::new();
+        Race::legal(s, Seat(1), &mut inner);
+        out.extend(inner.into_iter().map(|a| fray_engine::Answer::new(a.command, ())));
     }
     fn check(s: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
         Race::check(s, Seat(1), c)
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
@@ -447,6 +454,7 @@ impl Ruleset for Cards {
     type State = CardSt;
     type Command = CardCmd;
     type Event = CardEv;
+    type Checked = ();
 
     fn new_state(_: &(), _: &u8) -> Result<CardSt, EngineError> {
         Ok(CardSt {
@@ -467,10 +475,10 @@ impl Ruleset for Cards {
     fn is_ruling(_: &CardCmd) -> bool {
         false
     }
-    fn legal_commands(s: &CardSt, _: Seat, out: &mut Vec<CardCmd>) {
-        out.push(CardCmd::Draw);
+    fn legal(s: &CardSt, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        out.push(fray_engine::Answer::new(CardCmd::Draw, ()));
         if s.deck.len() >= 2 {
-            out.push(CardCmd::DrawTwoKeepOne);
+            out.push(fray_engine::Answer::new(CardCmd::DrawTwoKeepOne, ()));
         }
     }
     fn check(s: &CardSt, _: Seat, c: &CardCmd) -> Result<(), Reject> {
@@ -479,7 +487,7 @@ impl Ruleset for Cards {
             _ => Ok(()),
         }
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &CardCmd) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &CardCmd, (): ()) -> Result<(), EngineError> {
         let p = cx.s.turn;
         let first = Self::draw(cx, p)?;
         if *c == CardCmd::DrawTwoKeepOne {

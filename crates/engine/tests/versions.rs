@@ -55,6 +55,7 @@ impl Ruleset for Race {
     type State = St;
     type Command = Cmd;
     type Event = Ev;
+    type Checked = ();
 
     fn new_state(_: &(), o: &Opts) -> Result<St, EngineError> {
         Ok(St {
@@ -71,13 +72,17 @@ impl Ruleset for Race {
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal_commands(_: &St, _: Seat, out: &mut Vec<Cmd>) {
-        out.extend([Cmd::Roll, Cmd::Hold]);
+    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        out.extend(
+            ([Cmd::Roll, Cmd::Hold])
+                .into_iter()
+                .map(|c| fray_engine::Answer::new(c, ())),
+        );
     }
     fn check(_: &St, _: Seat, _: &Cmd) -> Result<(), Reject> {
         Ok(())
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         let p = cx.s.turn;
         match c {
             Cmd::Roll => {

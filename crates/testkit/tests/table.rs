@@ -42,6 +42,7 @@ impl Ruleset for Race {
     type State = St;
     type Command = Cmd;
     type Event = Ev;
+    type Checked = ();
 
     fn new_state(target: &u8, _: &()) -> Result<St, EngineError> {
         Ok(St {
@@ -58,9 +59,9 @@ impl Ruleset for Race {
     fn is_ruling(c: &Cmd) -> bool {
         matches!(c, Cmd::SetScore(..))
     }
-    fn legal_commands(_: &St, _: Seat, out: &mut Vec<Cmd>) {
-        out.push(Cmd::Roll);
-        out.push(Cmd::Hold);
+    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        out.push(fray_engine::Answer::new(Cmd::Roll, ()));
+        out.push(fray_engine::Answer::new(Cmd::Hold, ()));
     }
     fn check(_: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
         match c {
@@ -68,7 +69,7 @@ impl Ruleset for Race {
             _ => Ok(()),
         }
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         match c {
             Cmd::Roll => {
                 let r = fray_dice::roll(cx.dice, 1, 6, fray_dice::Keep::All, &"a race roll")?;

@@ -15,12 +15,13 @@
 //!   at the start of a round.
 
 use crate::Einfelst;
+use crate::check;
 use crate::command::Command;
 use crate::resolve::{Kind, pool};
 use crate::setup::Cid;
 use crate::state::{Frame, Stage, State, place};
 use fray_dice::Prng;
-use fray_engine::{Decision, Policy};
+use fray_engine::{Answer, Decision, Policy};
 
 /// The heuristic policy.
 #[derive(Default)]
@@ -33,10 +34,21 @@ fn has(legal: &[Command], c: &Command) -> bool {
 }
 
 impl Policy<Einfelst> for Heuristic {
-    fn choose(&mut self, d: &Decision<'_, Einfelst>, _: &mut Prng) -> Option<Command> {
+    fn choose(&mut self, d: &Decision<'_, Einfelst>, _: &mut Prng) -> Option<Answer<Einfelst>> {
+        // It picks from the legal list, which it lists itself.
+        self.pick(d).map(|c| Answer::new(c, ()))
+    }
+
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+}
+
+impl Heuristic {
+    fn pick(&mut self, d: &Decision<'_, Einfelst>) -> Option<Command> {
         self.legal.clear();
-        d.legal(&mut self.legal);
         let s: &State = d.view();
+        check::legal(s, d.seat(), &mut self.legal);
         let legal = &self.legal;
         if let Some(f) = s.frames.last() {
             return Some(answer(s, f, legal));
@@ -48,14 +60,6 @@ impl Policy<Einfelst> for Heuristic {
             return group_turn(s, legal);
         };
         Some(turn(s, t.who, legal))
-    }
-
-    fn name(&self) -> &str {
-        "heuristic"
-    }
-
-    fn checks_own_commands(&self) -> bool {
-        true // it picks from the legal list
     }
 }
 

@@ -35,7 +35,7 @@ use crate::options::Options;
 use crate::setup::Setup;
 use crate::state::{Event, Frame, Stage, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::{Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats};
+use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats};
 
 /// The Einfelst Wilds ruleset.
 pub struct Einfelst;
@@ -51,6 +51,7 @@ impl Ruleset for Einfelst {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type Checked = ();
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -138,15 +139,17 @@ impl Ruleset for Einfelst {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal_commands(s: &State, seat: Seat, out: &mut Vec<Command>) {
-        check::legal(s, seat, out)
+    fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Self>>) {
+        let mut commands = Vec::new();
+        check::legal(s, seat, &mut commands);
+        out.extend(commands.into_iter().map(|c| Answer::new(c, ())));
     }
 
     fn check(s: &State, seat: Seat, command: &Command) -> Result<(), Reject> {
         check::check(s, seat, command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, command: &Command) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
         resolve::resolve(cx, seat, command)
     }
 

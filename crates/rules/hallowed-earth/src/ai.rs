@@ -23,7 +23,7 @@ use crate::odds;
 use crate::setup::Cid;
 use crate::state::{Action, Cap, Free, State};
 use fray_dice::Prng;
-use fray_engine::{Decision, Policy, Seat};
+use fray_engine::{Answer, Decision, Policy, Seat};
 use fray_space::{PathScratch, Pos, reach};
 
 /// The heuristic policy.
@@ -34,7 +34,18 @@ pub struct Heuristic {
 }
 
 impl Policy<HallowedEarth> for Heuristic {
-    fn choose(&mut self, d: &Decision<'_, HallowedEarth>, _: &mut Prng) -> Option<Command> {
+    fn choose(&mut self, d: &Decision<'_, HallowedEarth>, _: &mut Prng) -> Option<Answer<HallowedEarth>> {
+        // It picks from the legal list, which it lists itself.
+        self.pick(d).map(|c| Answer::new(c, ()))
+    }
+
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+}
+
+impl Heuristic {
+    fn pick(&mut self, d: &Decision<'_, HallowedEarth>) -> Option<Command> {
         self.legal.clear();
         let view = d.view();
         let s: &State = &view;
@@ -48,7 +59,7 @@ impl Policy<HallowedEarth> for Heuristic {
                 return Some(self.declare(s, d.seat()));
             }
         }
-        d.legal(&mut self.legal);
+        check::legal(s, d.seat(), &mut self.legal);
         if self.legal.iter().any(|c| matches!(c, Command::Declare { .. })) {
             return Some(self.declare(s, d.seat()));
         }
@@ -58,16 +69,6 @@ impl Policy<HallowedEarth> for Heuristic {
         self.legal.first().cloned()
     }
 
-    fn name(&self) -> &str {
-        "heuristic"
-    }
-
-    fn checks_own_commands(&self) -> bool {
-        true // it picks from the legal list
-    }
-}
-
-impl Heuristic {
     fn declare(&mut self, s: &State, seat: Seat) -> Command {
         let Some(Command::Declare { who, .. }) = self.legal.first().cloned() else {
             return Command::End;

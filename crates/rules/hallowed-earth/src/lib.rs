@@ -34,7 +34,7 @@ use crate::options::{Declaration, Options};
 use crate::setup::Setup;
 use crate::state::{Event, Frame, Phase, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::{Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats, Shown};
+use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats, Shown};
 
 /// The Hallowed Earth ruleset.
 pub struct HallowedEarth;
@@ -53,6 +53,7 @@ impl Ruleset for HallowedEarth {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type Checked = ();
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -120,15 +121,17 @@ impl Ruleset for HallowedEarth {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal_commands(s: &State, seat: Seat, out: &mut Vec<Command>) {
-        check::legal(s, seat, out)
+    fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Self>>) {
+        let mut commands = Vec::new();
+        check::legal(s, seat, &mut commands);
+        out.extend(commands.into_iter().map(|c| Answer::new(c, ())));
     }
 
     fn check(s: &State, seat: Seat, command: &Command) -> Result<(), Reject> {
         check::check(s, seat, command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
         resolve::resolve(cx, command)
     }
 

@@ -23,7 +23,7 @@ fn foes_choice(theirs: &str) -> String {
     let d = Decision::<HallowedEarth>::new(s, gm).expect("the raiders' seat (the GM's) declares");
     let mut ai = HallowedEarth::heuristic();
     let c = ai.choose(&d, &mut Prng::from_seed(1)).expect("a choice");
-    HallowedEarth::format_command(s, &c)
+    HallowedEarth::format_command(s, &c.command)
 }
 
 #[test]

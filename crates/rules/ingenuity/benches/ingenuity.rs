@@ -32,7 +32,7 @@ fn combat(
     while Ingenuity::pending(&s).is_some() {
         let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
         events.clear();
-        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, events), seat, &c).expect("resolve");
+        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, events), seat, &c, ()).expect("resolve");
     }
     s.round
 }
@@ -66,7 +66,7 @@ fn ingenuity(c: &mut Criterion) {
             break a;
         }
         let (seat, c) = choose_first(&mut *ai, &s, &mut rng).expect("an interceptable attack before the end");
-        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c).expect("resolve");
+        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c, ()).expect("resolve");
     };
     eprintln!(
         "ambush: {} attacks {}, who may be intercepted by {:?}",

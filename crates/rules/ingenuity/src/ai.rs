@@ -20,13 +20,13 @@ use crate::odds;
 use crate::setup::Cid;
 use crate::state::{Attack, Frame, Readied, ReadyAction, Stage, State, Trigger};
 use fray_dice::Prng;
-use fray_engine::{Decision, Policy};
+use fray_engine::{Answer, Decision, Policy};
 use fray_space::Pos;
 
 /// The built-in heuristic policy.
 #[derive(Default)]
 pub struct Heuristic {
-    buf: Vec<Command>,
+    buf: Vec<Answer<Ingenuity>>,
     /// Attack odds already worked out in this combat.
     memo: odds::Memo,
 }
@@ -39,13 +39,13 @@ impl Heuristic {
 }
 
 impl Policy<Ingenuity> for Heuristic {
-    fn choose(&mut self, d: &Decision<'_, Ingenuity>, _rng: &mut Prng) -> Option<Command> {
+    fn choose(&mut self, d: &Decision<'_, Ingenuity>, _rng: &mut Prng) -> Option<Answer<Ingenuity>> {
         // It plans on what its seat may see (no Hidden enemy's square) and asks the rules.
         let view = d.view();
         if let Some(c) = decide(&view, &mut self.memo)
-            && d.check(&c).is_ok()
+            && let Ok(answer) = d.answer(c)
         {
-            return Some(c);
+            return Some(answer);
         }
         self.buf.clear();
         d.legal(&mut self.buf);
@@ -55,9 +55,11 @@ impl Policy<Ingenuity> for Heuristic {
             Command::Continue,
             Command::Hold,
         ];
-        pref.into_iter()
-            .find(|c| self.buf.contains(c))
-            .or_else(|| self.buf.first().cloned())
+        let i = pref
+            .iter()
+            .find_map(|c| self.buf.iter().position(|a| a.command == *c))
+            .unwrap_or(0);
+        (i < self.buf.len()).then(|| self.buf.swap_remove(i))
     }
 
     fn name(&self) -> &str {
@@ -66,11 +68,6 @@ impl Policy<Ingenuity> for Heuristic {
 
     fn new_combat(&mut self) {
         self.memo.clear();
-    }
-
-    /// Its choice passed `check`, or came from the legal list.
-    fn checks_own_commands(&self) -> bool {
-        true
     }
 }
 

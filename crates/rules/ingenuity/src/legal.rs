@@ -5,21 +5,25 @@
 //! commanded action cannot all be listed; the list shows the usual ones and any other legal one
 //! can still be typed.
 
+use crate::Ingenuity;
 use crate::calc;
 use crate::check::check;
 use crate::command::{Action, Command, default_prof};
 use crate::setup::Cid;
 use crate::state::{Frame, Readied, ReadyAction, Stage, State, Trigger};
+use fray_engine::Answer;
 use fray_space::{Dir, Pos};
 
-fn push(s: &State, c: Command, out: &mut Vec<Command>) {
-    if !out.contains(&c) && check(s, &c).is_ok() {
-        out.push(c);
+fn push(s: &State, c: Command, out: &mut Vec<Answer<Ingenuity>>) {
+    if !out.iter().any(|a| a.command == c)
+        && let Ok(plan) = check(s, &c)
+    {
+        out.push(Answer::new(c, plan));
     }
 }
 
 /// Appends every listed legal command.
-pub fn legal(s: &State, out: &mut Vec<Command>) {
+pub fn legal(s: &State, out: &mut Vec<Answer<Ingenuity>>) {
     if s.outcome.is_some() {
         return;
     }
@@ -45,7 +49,7 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
     }
 }
 
-fn frame(s: &State, top: &Frame, out: &mut Vec<Command>) {
+fn frame(s: &State, top: &Frame, out: &mut Vec<Answer<Ingenuity>>) {
     match top {
         Frame::Attack(a) => match a.stage {
             Stage::Intercept => {

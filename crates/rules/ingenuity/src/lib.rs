@@ -39,7 +39,7 @@ use fray_engine::teams::TeamOrder;
 use fray_engine::text::{Lasting, Rest};
 use fray_engine::text::{Loaded, ReadFile, TextRuleset};
 use fray_engine::{
-    CombatantEnd, EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, SeatPolicy, Shown, Summarize,
+    Answer, CombatantEnd, EngineError, Outcome, Pending, Policy, Reject, Ruleset, Seat, SeatPolicy, Shown, Summarize,
 };
 use std::sync::Arc;
 
@@ -57,6 +57,8 @@ impl Ruleset for Ingenuity {
     type State = State;
     type Command = Command;
     type Event = Event;
+    // Its check learns nothing the resolver would work out again.
+    type Checked = ();
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         let state = Self::new_state_checked(setup, options).map_err(EngineError::Invalid)?;
@@ -124,7 +126,7 @@ impl Ruleset for Ingenuity {
 
     // Every Ingenuity decision has one decider, whom the engine's authority check has
     // matched, so the seat is not needed below.
-    fn legal_commands(s: &State, _seat: Seat, out: &mut Vec<Command>) {
+    fn legal(s: &State, _seat: Seat, out: &mut Vec<Answer<Self>>) {
         legal::legal(s, out)
     }
 
@@ -132,7 +134,7 @@ impl Ruleset for Ingenuity {
         check::check(s, command)
     }
 
-    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
         resolve::resolve(cx, command)
     }
 

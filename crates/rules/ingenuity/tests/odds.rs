@@ -335,7 +335,13 @@ fn simulate(state: &State, cmd: &str, target: &str, n: usize, seed: u64) -> Sim 
     for _ in 0..n {
         let mut s = state.clone();
         let mut out = Vec::new();
-        Ingenuity::resolve(&mut fray_engine::Cx::new(&mut s, &mut dice, &mut out), seat, &command).expect("resolve");
+        Ingenuity::resolve(
+            &mut fray_engine::Cx::new(&mut s, &mut dice, &mut out),
+            seat,
+            &command,
+            (),
+        )
+        .expect("resolve");
         let mut results = 0;
         for e in &out {
             match e {

@@ -20,7 +20,7 @@ use crate::setup::Cid;
 use crate::state::{Frame, Mode, State, With};
 use crate::view::View;
 use fray_dice::Prng;
-use fray_engine::{Decision, Policy};
+use fray_engine::{Answer, Decision, Policy};
 
 /// The heuristic policy.
 #[derive(Default)]
@@ -29,10 +29,21 @@ pub struct Heuristic {
 }
 
 impl Policy<Murdham> for Heuristic {
-    fn choose(&mut self, d: &Decision<'_, Murdham>, _: &mut Prng) -> Option<Command> {
+    fn choose(&mut self, d: &Decision<'_, Murdham>, _: &mut Prng) -> Option<Answer<Murdham>> {
+        // It picks from the legal list, which it lists itself.
+        self.pick(d).map(|c| Answer::new(c, ()))
+    }
+
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+}
+
+impl Heuristic {
+    fn pick(&mut self, d: &Decision<'_, Murdham>) -> Option<Command> {
         self.legal.clear();
-        d.legal(&mut self.legal);
         let v = d.view();
+        crate::check::legal(&v, &mut self.legal);
         let legal = &self.legal;
         let first = legal.first().cloned();
         if let Some(f) = v.frames.last() {
@@ -49,14 +60,6 @@ impl Policy<Murdham> for Heuristic {
             return pick(&v, legal).or(first);
         };
         turn(&v, t.who, legal).or(first)
-    }
-
-    fn name(&self) -> &str {
-        "heuristic"
-    }
-
-    fn checks_own_commands(&self) -> bool {
-        true // it picks from the legal list
     }
 }
 

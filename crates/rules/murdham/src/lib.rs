@@ -32,7 +32,7 @@ use crate::options::Options;
 use crate::setup::{Cid, Setup};
 use crate::state::{Event, Frame, Stage, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::{Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Shown};
+use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Shown};
 
 /// Rounds of reloading a reload weapon needs after it fires.
 pub const RELOAD_ROUNDS: u8 = 10;
@@ -96,6 +96,7 @@ impl Ruleset for Murdham {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type Checked = ();
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -115,15 +116,17 @@ impl Ruleset for Murdham {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal_commands(s: &State, _: Seat, out: &mut Vec<Command>) {
-        check::legal(s, out)
+    fn legal(s: &State, _: Seat, out: &mut Vec<Answer<Self>>) {
+        let mut commands = Vec::new();
+        check::legal(s, &mut commands);
+        out.extend(commands.into_iter().map(|c| Answer::new(c, ())));
     }
 
     fn check(s: &State, _: Seat, command: &Command) -> Result<(), Reject> {
         check::check(s, command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
         resolve::resolve(cx, command)
     }
 

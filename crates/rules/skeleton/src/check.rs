@@ -7,9 +7,9 @@ use crate::codes;
 use crate::command::{Command, Ruling};
 use crate::setup::{Cid, MAX_COMBATANTS, STAT_LIMIT};
 use crate::state::{State, Turn};
-use fray_engine::{Answer, Reject};
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
+use fray_engine::{Answer, Reject};
 use fray_space::{PathScratch, Pos, cheapest_path, is_adjacent, reach};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {

@@ -74,7 +74,7 @@ fn combat_with(
     while Thrum::pending(&s).is_some() {
         let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
         events.clear();
-        Thrum::resolve(&mut Cx::new(&mut s, &mut *dice, events), seat, &c).expect("resolve");
+        Thrum::resolve(&mut Cx::new(&mut s, &mut *dice, events), seat, &c, ()).expect("resolve");
     }
     s.round
 }
@@ -100,7 +100,7 @@ fn record_combats(base: &State, ai: &mut dyn Policy<Thrum>, n: u64) -> Vec<Repla
             while Thrum::pending(&s).is_some() {
                 let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
                 events.clear();
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c).expect("resolve");
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c, ()).expect("resolve");
                 commands.push((seat, c));
             }
             Replay {
@@ -150,7 +150,7 @@ fn replay(base: &State, r: &Replay, events: &mut Vec<fray_thrum::event::Event>) 
     for (seat, c) in &r.commands {
         Thrum::check(&s, *seat, c).expect("a recorded command is legal");
         events.clear();
-        Thrum::resolve(&mut Cx::new(&mut s, &mut dice, events), *seat, c).expect("resolve");
+        Thrum::resolve(&mut Cx::new(&mut s, &mut dice, events), *seat, c, ()).expect("resolve");
     }
     assert!(
         Thrum::pending(&s).is_none() && dice.at == r.faces.len(),
@@ -207,7 +207,7 @@ fn resolve_all(
         let mut dice = SeededDice::for_stream(*seed, 0);
         Thrum::start(&mut bench_cx(keep, &mut s, &mut dice, events)).expect("start");
         for (seat, c) in cmds {
-            Thrum::resolve(&mut bench_cx(keep, &mut s, &mut dice, events), *seat, c).expect("resolve");
+            Thrum::resolve(&mut bench_cx(keep, &mut s, &mut dice, events), *seat, c, ()).expect("resolve");
         }
         rounds += u64::from(s.round);
     }
@@ -268,7 +268,7 @@ fn thrum(c: &mut Criterion) {
     Thrum::start(&mut Cx::new(&mut mid, &mut dice, &mut events)).expect("start");
     while Thrum::pending(&mid).is_some() && (mid.round < 2 || mid.turn.step != Step::Slot) {
         let (seat, cmd) = choose_first(&mut *ai, &mid, &mut rng).expect("a command");
-        Thrum::resolve(&mut Cx::new(&mut mid, &mut dice, &mut events), seat, &cmd).expect("resolve");
+        Thrum::resolve(&mut Cx::new(&mut mid, &mut dice, &mut events), seat, &cmd, ()).expect("resolve");
     }
     c.bench_function("thrum one turn (heuristic, bench-4v4)", |b| {
         let mut seed = 0u64;
@@ -280,7 +280,7 @@ fn thrum(c: &mut Criterion) {
             let mut rng = Prng::from_seed(seed);
             while let Some((seat, cmd)) = choose_first(&mut *ai, &s, &mut rng) {
                 events.clear();
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &cmd).expect("resolve");
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &cmd, ()).expect("resolve");
                 if s.turn.who != who || Thrum::pending(&s).is_none() {
                     break;
                 }
@@ -346,7 +346,7 @@ fn thrum(c: &mut Criterion) {
             Thrum::start(&mut Cx::new(&mut s, &mut dice, &mut events)).expect("start");
             while Thrum::pending(&s).is_some() {
                 let (seat, c) = choose_first(&mut *ai, &s, &mut rng).expect("a command");
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c).expect("resolve");
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c, ()).expect("resolve");
                 cmds.push((seat, c));
             }
             (seed, cmds)
@@ -372,7 +372,7 @@ fn thrum(c: &mut Criterion) {
                 let mut dice = SeededDice::for_stream(*seed, 0);
                 Thrum::start(&mut bench_cx(keep, &mut s, &mut dice, &mut events)).expect("start");
                 for (seat, c) in cmds {
-                    Thrum::resolve(&mut bench_cx(keep, &mut s, &mut dice, &mut events), *seat, c).expect("resolve");
+                    Thrum::resolve(&mut bench_cx(keep, &mut s, &mut dice, &mut events), *seat, c, ()).expect("resolve");
                 }
                 black_box(s.round)
             })

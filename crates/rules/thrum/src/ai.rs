@@ -18,7 +18,7 @@ use crate::legal;
 use crate::setup::Cid;
 use crate::state::{Frame, Phase, Pick, Prompt, State, Step, UseStage};
 use fray_dice::Prng;
-use fray_engine::{Decision, Policy};
+use fray_engine::{Answer, Decision, Policy};
 use fray_space::{PathScratch, Pos, chebyshev};
 use std::sync::OnceLock;
 
@@ -189,7 +189,7 @@ fn damage(s: &State, user: Cid, a: &Ability) -> (f64, f64) {
 #[derive(Default)]
 pub struct Heuristic {
     scratch: PathScratch,
-    buf: Vec<Command>,
+    buf: Vec<Answer<Thrum>>,
     /// The Action planned when the last turn decision chose to move first: taken after the
     /// move if nothing has changed since (same round, character, square and ability uses).
     planned: Option<(u16, Cid, u32, Pos, Action)>,
@@ -209,32 +209,32 @@ impl Heuristic {
 }
 
 impl Policy<Thrum> for Heuristic {
-    fn choose(&mut self, d: &Decision<'_, Thrum>, _rng: &mut Prng) -> Option<Command> {
+    fn choose(&mut self, d: &Decision<'_, Thrum>, _rng: &mut Prng) -> Option<Answer<Thrum>> {
         // It plans on what its seat may see (no Hidden enemy's square) and asks the rules.
         let view = d.view();
         self.checked = false;
-        if let Some(c) = self.decide(&view)
-            && (std::mem::take(&mut self.checked) || d.check(&c).is_ok())
-        {
-            debug_assert!(d.check(&c).is_ok(), "the heuristic trusted an illegal {c:?}");
-            return Some(c);
+        if let Some(c) = self.decide(&view) {
+            if std::mem::take(&mut self.checked) {
+                debug_assert!(d.check(&c).is_ok(), "the heuristic trusted an illegal {c:?}");
+                return Some(Answer::new(c, ()));
+            }
+            if let Ok(answer) = d.answer(c) {
+                return Some(answer);
+            }
         }
         // Fall back to something always sensible: end the turn, begin, pass, or the first legal.
         self.buf.clear();
         d.legal(&mut self.buf);
         let pref = [Command::EndTurn, Command::Begin, Command::Pass];
-        pref.into_iter()
-            .find(|c| self.buf.contains(c))
-            .or_else(|| self.buf.first().cloned())
+        let i = pref
+            .iter()
+            .find_map(|c| self.buf.iter().position(|a| a.command == *c))
+            .unwrap_or(0);
+        (i < self.buf.len()).then(|| self.buf.swap_remove(i))
     }
 
     fn name(&self) -> &str {
         "heuristic"
-    }
-
-    /// Its choice passed `check`, or came from the legal list.
-    fn checks_own_commands(&self) -> bool {
-        true
     }
 
     fn new_combat(&mut self) {

@@ -38,7 +38,7 @@ use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset};
-use fray_engine::{EngineError, FrameChanges, Frames, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
+use fray_engine::{Answer, EngineError, FrameChanges, Frames, Outcome, Pending, Policy, Reject, Ruleset, Seat, Shown};
 use std::sync::Arc;
 
 /// The Thrum ruleset.
@@ -56,6 +56,7 @@ impl Ruleset for Thrum {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type Checked = ();
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         // A setup may come from a record (untrusted input): check it as strictly as the
@@ -131,15 +132,17 @@ impl Ruleset for Thrum {
 
     // Every Thrum decision has one decider, whom the engine's authority check has matched, so
     // the seat is not needed below.
-    fn legal_commands(s: &State, _seat: Seat, out: &mut Vec<Command>) {
-        legal::legal(s, out)
+    fn legal(s: &State, _seat: Seat, out: &mut Vec<Answer<Self>>) {
+        let mut commands = Vec::new();
+        legal::legal(s, &mut commands);
+        out.extend(commands.into_iter().map(|c| Answer::new(c, ())));
     }
 
     fn check(s: &State, _seat: Seat, command: &Command) -> Result<(), Reject> {
         check::check(s, command)
     }
 
-    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
         resolve::resolve(cx, command)
     }
 

@@ -37,9 +37,9 @@ fn a_discarding_context_leaves_the_same_state_as_one_that_keeps_the_events() {
             while Thrum::pending(&kept).is_some() && commands < 2000 {
                 let (seat, c) = choose_first(&mut *ai, &kept, &mut rng).expect("a command");
                 events.clear();
-                Thrum::resolve(&mut Cx::new(&mut kept, &mut dice_k, &mut events), seat, &c).expect("resolve");
+                Thrum::resolve(&mut Cx::new(&mut kept, &mut dice_k, &mut events), seat, &c, ()).expect("resolve");
                 let mut cx = Cx::discarding(&mut dropped, &mut dice_d);
-                Thrum::resolve(&mut cx, seat, &c).expect("resolve");
+                Thrum::resolve(&mut cx, seat, &c, ()).expect("resolve");
                 assert_eq!(cx.emitted_count(), events.len(), "{name} seed {seed}: events of {c:?}");
                 assert_eq!(kept, dropped, "{name} seed {seed}: the state after {c:?}");
                 events.iter().for_each(|e| Thrum::apply(&mut applied, e));

@@ -190,8 +190,9 @@ fn verdicts(s: &State, what: &str) -> usize {
 /// compared.
 fn compare(s: &State, what: &str, all: bool) -> usize {
     let Some(pending) = Thrum::pending(s) else { return 0 };
-    let mut legal = Vec::new();
-    Thrum::legal_commands(s, pending.first(), &mut legal);
+    let mut answers = Vec::new();
+    Thrum::legal(s, pending.first(), &mut answers);
+    let legal: Vec<Command> = answers.into_iter().map(|a| a.command).collect();
     let probes = if all { universe(s) } else { probes(s) };
     for c in probes.iter().filter(|c| !matches!(c, Command::Gm(_))) {
         let listed = legal.contains(c);
@@ -224,7 +225,7 @@ fn play(name: &str, variant: &str, options: &Options, seed: u64, max_commands: u
         let seat = pending.first();
         let decision = Decision::new(game.state(), seat).expect("the pending seat decides");
         let c = policy.choose(&decision, &mut rng).expect("something is legal");
-        game.submit(seat, c).expect("a listed command is accepted");
+        game.submit(seat, c.command).expect("a listed command is accepted");
     }
     compared
 }
