@@ -6,7 +6,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use fray_dice::{Dice, DiceError, Faces, Prng, RecordingDice, SeededDice};
 use fray_engine::text::TextRuleset;
-use fray_engine::{Cx, Policy, Ruleset, Seat, choose_first};
+use fray_engine::{Answer, Cx, Decision, Policy, Ruleset, Seat};
 use fray_thrum::state::{State, Step};
 use fray_thrum::{Thrum, odds};
 use std::hint::black_box;
@@ -53,6 +53,16 @@ fn bench_cx<'a>(
     }
 }
 
+/// The answer `ai` gives the first decider of `s`, and that seat (`None` once the game is over).
+fn choose(ai: &mut dyn Policy<Thrum>, s: &State, rng: &mut Prng) -> Option<(Seat, Answer<Thrum>)> {
+    let seat = Thrum::pending(s)?.first();
+    let decision = Decision::new(s, seat)?;
+    ai.choose(&decision, rng).map(|a| (seat, a))
+}
+
+/// Commands as answered, with their plans, replayed without checking them again.
+type Answers = Vec<(Seat, Answer<Thrum>)>;
+
 /// Plays a whole combat with the heuristic on every seat; returns the number of rounds.
 fn combat(base: &State, seed: u64, ai: &mut dyn Policy<Thrum>, events: &mut Vec<fray_thrum::event::Event>) -> u16 {
     let mut dice = SeededDice::for_stream(seed, 0);
@@ -72,9 +82,9 @@ fn combat_with(
     events.clear();
     Thrum::start(&mut Cx::new(&mut s, &mut *dice, events)).expect("start");
     while Thrum::pending(&s).is_some() {
-        let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
+        let (seat, a) = choose(ai, &s, &mut rng).expect("a command");
         events.clear();
-        Thrum::resolve(&mut Cx::new(&mut s, &mut *dice, events), seat, &c, ()).expect("resolve");
+        Thrum::resolve(&mut Cx::new(&mut s, &mut *dice, events), seat, &a.command, a.plan).expect("resolve");
     }
     s.round
 }
@@ -98,10 +108,11 @@ fn record_combats(base: &State, ai: &mut dyn Policy<Thrum>, n: u64) -> Vec<Repla
             let mut commands = Vec::new();
             Thrum::start(&mut Cx::new(&mut s, &mut dice, &mut events)).expect("start");
             while Thrum::pending(&s).is_some() {
-                let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
+                let (seat, a) = choose(ai, &s, &mut rng).expect("a command");
                 events.clear();
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c, ()).expect("resolve");
-                commands.push((seat, c));
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &a.command, a.plan)
+                    .expect("resolve");
+                commands.push((seat, a.command));
             }
             Replay {
                 commands,
@@ -148,9 +159,9 @@ fn replay(base: &State, r: &Replay, events: &mut Vec<fray_thrum::event::Event>) 
     events.clear();
     Thrum::start(&mut Cx::new(&mut s, &mut dice, events)).expect("start");
     for (seat, c) in &r.commands {
-        Thrum::check(&s, *seat, c).expect("a recorded command is legal");
+        let plan = Thrum::check(&s, *seat, c).expect("a recorded command is legal");
         events.clear();
-        Thrum::resolve(&mut Cx::new(&mut s, &mut dice, events), *seat, c, ()).expect("resolve");
+        Thrum::resolve(&mut Cx::new(&mut s, &mut dice, events), *seat, c, plan).expect("resolve");
     }
     assert!(
         Thrum::pending(&s).is_none() && dice.at == r.faces.len(),
@@ -166,7 +177,7 @@ fn replay(base: &State, r: &Replay, events: &mut Vec<fray_thrum::event::Event>) 
 /// (the bench binary from `cargo bench -p fray-thrum --bench thrum --no-run`).
 fn once(
     base: &State,
-    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
+    recorded: &[(u64, Answers)],
     replays: &[Replay],
     events: &mut Vec<fray_thrum::event::Event>,
 ) -> u64 {
@@ -177,28 +188,20 @@ fn once(
 
 /// Every command of the recorded combats resolved, with the events kept.
 #[inline(never)]
-fn once_resolve_kept(
-    base: &State,
-    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
-    events: &mut Vec<fray_thrum::event::Event>,
-) -> u64 {
+fn once_resolve_kept(base: &State, recorded: &[(u64, Answers)], events: &mut Vec<fray_thrum::event::Event>) -> u64 {
     resolve_all(true, base, recorded, events)
 }
 
 /// Every command of the recorded combats resolved, as the simulator does (events not kept).
 #[inline(never)]
-fn once_resolve_not_kept(
-    base: &State,
-    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
-    events: &mut Vec<fray_thrum::event::Event>,
-) -> u64 {
+fn once_resolve_not_kept(base: &State, recorded: &[(u64, Answers)], events: &mut Vec<fray_thrum::event::Event>) -> u64 {
     resolve_all(false, base, recorded, events)
 }
 
 fn resolve_all(
     keep: bool,
     base: &State,
-    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
+    recorded: &[(u64, Answers)],
     events: &mut Vec<fray_thrum::event::Event>,
 ) -> u64 {
     let mut rounds = 0u64;
@@ -206,8 +209,9 @@ fn resolve_all(
         let mut s = base.clone();
         let mut dice = SeededDice::for_stream(*seed, 0);
         Thrum::start(&mut bench_cx(keep, &mut s, &mut dice, events)).expect("start");
-        for (seat, c) in cmds {
-            Thrum::resolve(&mut bench_cx(keep, &mut s, &mut dice, events), *seat, c, ()).expect("resolve");
+        for (seat, a) in cmds {
+            let cx = &mut bench_cx(keep, &mut s, &mut dice, events);
+            Thrum::resolve(cx, *seat, &a.command, a.plan.clone()).expect("resolve");
         }
         rounds += u64::from(s.round);
     }
@@ -225,7 +229,7 @@ fn once_check_resolve(base: &State, replays: &[Replay], events: &mut Vec<fray_th
 fn best_of(
     k: u32,
     base: &State,
-    recorded: &[(u64, Vec<(Seat, fray_thrum::command::Command)>)],
+    recorded: &[(u64, Answers)],
     replays: &[Replay],
     events: &mut Vec<fray_thrum::event::Event>,
 ) {
@@ -267,8 +271,8 @@ fn thrum(c: &mut Criterion) {
     let mut rng = Prng::from_seed(7);
     Thrum::start(&mut Cx::new(&mut mid, &mut dice, &mut events)).expect("start");
     while Thrum::pending(&mid).is_some() && (mid.round < 2 || mid.turn.step != Step::Slot) {
-        let (seat, cmd) = choose_first(&mut *ai, &mid, &mut rng).expect("a command");
-        Thrum::resolve(&mut Cx::new(&mut mid, &mut dice, &mut events), seat, &cmd, ()).expect("resolve");
+        let (seat, a) = choose(&mut *ai, &mid, &mut rng).expect("a command");
+        Thrum::resolve(&mut Cx::new(&mut mid, &mut dice, &mut events), seat, &a.command, a.plan).expect("resolve");
     }
     c.bench_function("thrum one turn (heuristic, bench-4v4)", |b| {
         let mut seed = 0u64;
@@ -278,9 +282,10 @@ fn thrum(c: &mut Criterion) {
             let who = s.turn.who;
             let mut dice = SeededDice::new(seed);
             let mut rng = Prng::from_seed(seed);
-            while let Some((seat, cmd)) = choose_first(&mut *ai, &s, &mut rng) {
+            while let Some((seat, a)) = choose(&mut *ai, &s, &mut rng) {
                 events.clear();
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &cmd, ()).expect("resolve");
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &a.command, a.plan)
+                    .expect("resolve");
                 if s.turn.who != who || Thrum::pending(&s).is_none() {
                     break;
                 }
@@ -333,10 +338,10 @@ fn thrum(c: &mut Criterion) {
         })
     });
 
-    // The rules alone: the commands of 50 heuristic combats recorded once, then resolved again
-    // from the start with the same dice and no AI. The time per combat is the floor a faster AI
+    // The rules alone: the answers (commands and their plans) of 50 heuristic combats recorded
+    // once, then resolved again from the start with the same dice and no AI. The time per combat is the floor a faster AI
     // could approach: the throughput of a policy that costs nothing.
-    let recorded: Vec<(u64, Vec<(Seat, fray_thrum::command::Command)>)> = (1..=50u64)
+    let recorded: Vec<(u64, Answers)> = (1..=50u64)
         .map(|seed| {
             let mut s = base.clone();
             ai.new_combat();
@@ -345,9 +350,10 @@ fn thrum(c: &mut Criterion) {
             let mut cmds = Vec::new();
             Thrum::start(&mut Cx::new(&mut s, &mut dice, &mut events)).expect("start");
             while Thrum::pending(&s).is_some() {
-                let (seat, c) = choose_first(&mut *ai, &s, &mut rng).expect("a command");
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c, ()).expect("resolve");
-                cmds.push((seat, c));
+                let (seat, a) = choose(&mut *ai, &s, &mut rng).expect("a command");
+                let plan = a.plan.clone();
+                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &a.command, plan).expect("resolve");
+                cmds.push((seat, a));
             }
             (seed, cmds)
         })
@@ -371,8 +377,9 @@ fn thrum(c: &mut Criterion) {
                 let mut s = base.clone();
                 let mut dice = SeededDice::for_stream(*seed, 0);
                 Thrum::start(&mut bench_cx(keep, &mut s, &mut dice, &mut events)).expect("start");
-                for (seat, c) in cmds {
-                    Thrum::resolve(&mut bench_cx(keep, &mut s, &mut dice, &mut events), *seat, c, ()).expect("resolve");
+                for (seat, a) in cmds {
+                    let cx = &mut bench_cx(keep, &mut s, &mut dice, &mut events);
+                    Thrum::resolve(cx, *seat, &a.command, a.plan.clone()).expect("resolve");
                 }
                 black_box(s.round)
             })

@@ -6,7 +6,9 @@
 //! against Exhausted targets, friendly fire in areas and the Banes of Ranged attacks in melee;
 //! revive fallen allies and finish fallen enemies when it can; recover from Exhaustion when
 //! Recover would end it; otherwise close in; then take the stance that suits its position.
-//! Every command it returns is checked; if a plan is not legal it falls back to ending the turn.
+//! Every command it returns is checked, or comes with the plan its own search already found
+//! (the path of a move, read off the search of the squares it weighed); if a choice is not legal
+//! it falls back to ending the turn.
 
 use crate::Thrum;
 use crate::ability::{Ability, Defence, Kind, Op, TargetSpec, XStatus};
@@ -193,12 +195,24 @@ pub struct Heuristic {
     /// The Action planned when the last turn decision chose to move first: taken after the
     /// move if nothing has changed since (same round, character, square and ability uses).
     planned: Option<(u16, Cid, u32, Pos, Action)>,
-    /// Set by the decision when the command it returns already passed the rules' check (an
-    /// Action checked on this state, or a move to a square of the reachable list worked out on
-    /// this state), so it is not checked again.
-    checked: bool,
     /// The buffers of the last turn's scan, reused by the next.
     memory: ScanMemory,
+}
+
+/// What a decision comes to: an answer whose plan the AI already has (the rules' check of an
+/// Action it made anyway, the path its search of the squares found), or a command for the
+/// rules to check.
+enum Choice {
+    /// A command with the plan the check gives it.
+    Planned(Answer<Thrum>),
+    /// A command to check.
+    Command(Command),
+}
+
+impl From<Command> for Choice {
+    fn from(c: Command) -> Choice {
+        Choice::Command(c)
+    }
 }
 
 impl Heuristic {
@@ -212,15 +226,22 @@ impl Policy<Thrum> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Thrum>, _rng: &mut Prng) -> Option<Answer<Thrum>> {
         // It plans on what its seat may see (no Hidden enemy's square) and asks the rules.
         let view = d.view();
-        self.checked = false;
-        if let Some(c) = self.decide(&view) {
-            if std::mem::take(&mut self.checked) {
-                debug_assert!(d.check(&c).is_ok(), "the heuristic trusted an illegal {c:?}");
-                return Some(Answer::new(c, ()));
-            }
-            if let Ok(answer) = d.answer(c) {
+        match self.decide(&view) {
+            Some(Choice::Planned(answer)) => {
+                debug_assert_eq!(
+                    d.check(&answer.command).ok().as_ref(),
+                    Some(&answer.plan),
+                    "the heuristic's plan of {:?}",
+                    answer.command
+                );
                 return Some(answer);
             }
+            Some(Choice::Command(c)) => {
+                if let Ok(answer) = d.answer(c) {
+                    return Some(answer);
+                }
+            }
+            None => {}
         }
         // Fall back to something always sensible: end the turn, begin, pass, or the first legal.
         self.buf.clear();
@@ -242,8 +263,8 @@ impl Policy<Thrum> for Heuristic {
     }
 }
 
-/// One planned action and where to take it from.
-struct Plan {
+/// One action the turn may take, and where to take it from.
+struct Intent {
     score: f64,
     from: Pos,
     action: Action,
@@ -253,19 +274,19 @@ struct Plan {
 /// an Exhausted target, or one the hit would push over its Tolerance).
 const FINISHER_WEIGHT: f64 = 1.6;
 
-/// The best plan of a decision so far: a plan replaces it only when it scores more (by more
-/// than rounding), so among equal plans the first one considered stays.
+/// The best intent of a decision so far: one replaces it only when it scores more (by more
+/// than rounding), so among equal intents the first one considered stays.
 #[derive(Default)]
-struct Best(Option<Plan>);
+struct Best(Option<Intent>);
 
 impl Best {
-    fn consider(&mut self, p: Plan) {
+    fn consider(&mut self, p: Intent) {
         if self.bettered_by(p.score) {
             self.0 = Some(p);
         }
     }
 
-    /// Whether a plan scoring `score` would replace the one in hand. A plan whose score can
+    /// Whether an intent scoring `score` would replace the one in hand. One whose score can
     /// only come out at or below a bound for which this is false is never chosen, so the
     /// decision skips looking for a square to take it from.
     fn bettered_by(&self, score: f64) -> bool {
@@ -274,23 +295,26 @@ impl Best {
 }
 
 impl Heuristic {
-    fn decide(&mut self, s: &State) -> Option<Command> {
+    fn decide(&mut self, s: &State) -> Option<Choice> {
         if let Some(top) = s.stack.last() {
-            return match top {
+            let command = match top {
                 Frame::Use(u) if u.stage == UseStage::Defences => {
                     let t = u.targets[u.index as usize];
                     let d = best_defence(s, t, u.user, s.setup.book.get(u.ability));
                     // A Buff that helps defences is spent on the first attack that may land.
-                    match s.ch(t).buff {
-                        Some(b) if check::allowed(s, &Command::DefendWith(d, b.ability)) => {
-                            Some(Command::DefendWith(d, b.ability))
+                    if let Some(b) = s.ch(t).buff {
+                        let with = Command::DefendWith(d, b.ability);
+                        if let Some(plan) = check::plan_of(s, &with) {
+                            return Some(Choice::Planned(Answer::new(with, plan)));
                         }
-                        _ => Some(Command::Defend(d)),
                     }
+                    Some(Command::Defend(d))
                 }
                 Frame::Window(w) => w.candidates.get(w.asked as usize).map(|(_, a)| Command::Trigger(*a)),
                 Frame::Roll(r) if r.asking => Some(Command::Reroll),
-                Frame::Prompt(Prompt::Move { who, budget, toward }) => self.prompt_move(s, *who, *budget, *toward),
+                Frame::Prompt(Prompt::Move { who, budget, toward }) => {
+                    return self.prompt_move(s, *who, *budget, *toward);
+                }
                 Frame::Prompt(Prompt::BuffReplace { .. }) => Some(Command::Accept),
                 Frame::Prompt(Prompt::BuffKeep { creator, cost, .. } | Prompt::Upkeep { creator, cost, .. }) => {
                     // Pay only while it does not make the creator Frayed.
@@ -303,21 +327,22 @@ impl Heuristic {
                 }
                 _ => None,
             };
+            return command.map(Choice::from);
         }
         let me = s.turn.who;
         match s.turn.step {
-            Step::Slot => Some(Command::Begin),
-            Step::Place => self.place(s, me),
-            Step::Stance => Some(stance(s, me)),
-            Step::ActionMove => self.close_in(s, me, None).or_else(|| Some(stance(s, me))),
+            Step::Slot => Some(Command::Begin.into()),
+            Step::Place => self.place(s, me).map(Choice::from),
+            Step::Stance => Some(stance(s, me).into()),
+            Step::ActionMove => self.close_in(s, me, None).or_else(|| Some(stance(s, me).into())),
             Step::Move if s.phase == Phase::Rounds => self.turn(s, me),
-            _ => Some(Command::EndTurn),
+            _ => Some(Command::EndTurn.into()),
         }
     }
 
     /// A move offered inside resolution: toward the ally being attacked (ending next to it,
     /// ideally between it and the attacker), or, for a follow-up, next to the nearest enemy.
-    fn prompt_move(&mut self, s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Option<Command> {
+    fn prompt_move(&mut self, s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Option<Choice> {
         let from = s.ch(who).pos?;
         let ctx = check::MoveCtx::new(s, who);
         let reach = ctx.destinations(from, budget, &mut self.scratch);
@@ -334,10 +359,13 @@ impl Heuristic {
             .map(|(p, c)| (calc::distance(s, p, goal), c, p))
             .filter(|(d, _, _)| *d < calc::distance(s, from, goal))
             .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x));
-        Some(match best {
-            Some((_, _, p)) if check::allowed(s, &Command::Move(p)) => Command::Move(p),
-            _ => Command::Pass,
-        })
+        // The check finds the path to the square chosen, and the move resolves along it.
+        if let Some((_, _, p)) = best
+            && let Some(plan) = check::plan_of(s, &Command::Move(p))
+        {
+            return Some(Choice::Planned(Answer::new(Command::Move(p), plan)));
+        }
+        Some(Command::Pass.into())
     }
 
     fn place(&mut self, s: &State, me: Cid) -> Option<Command> {
@@ -358,19 +386,18 @@ impl Heuristic {
             .map(Command::Place)
     }
 
-    fn turn(&mut self, s: &State, me: Cid) -> Option<Command> {
+    fn turn(&mut self, s: &State, me: Cid) -> Option<Choice> {
         let here = s.ch(me).pos?;
         let can_act = !(s.turn.stunned && s.options.draft_stunned && s.turn.moved);
         if !can_act {
-            return Some(stance(s, me));
+            return Some(stance(s, me).into());
         }
         if let Some((round, who, uses, from, action)) = self.planned.take()
             && (round, who, uses, Some(from)) == (s.round, me, s.uses, s.ch(me).pos)
         {
             let cmd = Command::Act(action);
-            if check::allowed(s, &cmd) {
-                self.checked = true;
-                return Some(cmd);
+            if let Some(plan) = check::plan_of(s, &cmd) {
+                return Some(Choice::Planned(Answer::new(cmd, plan)));
             }
         }
         // Squares reachable this turn (the current one included), found as far as asked for.
@@ -383,7 +410,7 @@ impl Heuristic {
     }
 
     /// The turn's decision, with the scan of its squares.
-    fn plan_turn(&mut self, s: &State, me: Cid, here: Pos, scan: &mut Scan) -> Option<Command> {
+    fn plan_turn(&mut self, s: &State, me: Cid, here: Pos, scan: &mut Scan) -> Option<Choice> {
         let mut best = Best::default();
         let c = s.ch(me);
         // Exhaustion: Recover when it ends Exhaustion (and so the Incapacity Roll). When only
@@ -406,7 +433,7 @@ impl Heuristic {
                     overexert: None,
                 };
                 let score = if c.fatigue == c.ft + 1 { 5.0 } else { 1.2 };
-                best.consider(Plan {
+                best.consider(Intent {
                     score,
                     from: here,
                     action,
@@ -425,7 +452,7 @@ impl Heuristic {
                 },
                 overexert: None,
             };
-            best.consider(Plan {
+            best.consider(Intent {
                 score: 0.7,
                 from: here,
                 action,
@@ -456,7 +483,7 @@ impl Heuristic {
                             overexert: None,
                         };
                         if let Some(from) = from_square(s, me, scan, &action) {
-                            best.consider(Plan { score, from, action });
+                            best.consider(Intent { score, from, action });
                         }
                     }
                 }
@@ -464,22 +491,17 @@ impl Heuristic {
                 _ => {}
             }
         }
-        if let Some(plan) = best.0 {
-            if plan.from != here {
-                self.planned = Some((s.round, me, s.uses, plan.from, plan.action));
-                // `plan.from` is one of this decision's reachable squares.
-                self.checked = check::may_move(s);
-                scan.remember_path(plan.from);
-                return Some(Command::Move(plan.from));
+        if let Some(intent) = best.0 {
+            if intent.from != here {
+                self.planned = Some((s.round, me, s.uses, intent.from, intent.action));
+                // `intent.from` is one of this decision's reachable squares.
+                return Some(scan.move_to(s, intent.from));
             }
-            return Some(Command::Act(plan.action));
+            return Some(Command::Act(intent.action).into());
         }
         // Nothing to do from here: close in, or Dash when that helps.
-        if let Some(m) = self.close_in(s, me, Some(scan.all_squares())) {
-            if let Command::Move(to) = m {
-                scan.remember_path(to);
-            }
-            return Some(m);
+        if let Some(to) = self.close_in_to(s, me, Some(scan.all_squares())) {
+            return Some(scan.move_to(s, to));
         }
         if let Some(id) = s.setup.book.find("dash")
             && nearest_enemy_distance(s, me, here) > preferred_range(s, me)
@@ -490,11 +512,12 @@ impl Heuristic {
                 pick: Pick::default(),
                 overexert: None,
             };
-            if check::allowed(s, &Command::Act(action.clone())) {
-                return Some(Command::Act(action));
+            let dash = Command::Act(action);
+            if let Some(plan) = check::plan_of(s, &dash) {
+                return Some(Choice::Planned(Answer::new(dash, plan)));
             }
         }
-        Some(stance(s, me))
+        Some(stance(s, me).into())
     }
 
     /// Actions that are not attacks: Buffs on allies in melee, Terrain Effects on enemies,
@@ -538,7 +561,7 @@ impl Heuristic {
                     }
                 }
                 if let Some((score, action, from)) = chosen {
-                    best.consider(Plan { score, from, action });
+                    best.consider(Intent { score, from, action });
                 }
                 continue;
             }
@@ -604,7 +627,7 @@ impl Heuristic {
                             ..action
                         };
                         if check::allowed(s, &Command::Act(action.clone())) || from != here {
-                            best.consider(Plan { score, from, action });
+                            best.consider(Intent { score, from, action });
                         }
                     }
                 }
@@ -623,7 +646,7 @@ impl Heuristic {
                     overexert: None,
                 };
                 if check::allowed(s, &Command::Act(action.clone())) {
-                    best.consider(Plan {
+                    best.consider(Intent {
                         score: 0.5,
                         from: here,
                         action,
@@ -673,7 +696,7 @@ impl Heuristic {
                 let Some(from) = from_square(s, me, scan, &action) else {
                     continue;
                 };
-                best.consider(Plan { score, from, action });
+                best.consider(Intent { score, from, action });
             }
             return;
         }
@@ -722,7 +745,7 @@ impl Heuristic {
                 if a.ranged && from != s.ch(me).pos.unwrap_or(from) {
                     score -= 0.05 * adjacent_enemies_at(s, me, from) as f64;
                 }
-                best.consider(Plan { score, from, action });
+                best.consider(Intent { score, from, action });
                 break;
             }
         }
@@ -730,7 +753,13 @@ impl Heuristic {
 
     /// A move toward the nearest enemy when it is farther than the preferred range; `squares`
     /// are the reachable squares when the caller has them already.
-    fn close_in(&mut self, s: &State, me: Cid, squares: Option<&[(Pos, u32)]>) -> Option<Command> {
+    fn close_in(&mut self, s: &State, me: Cid, squares: Option<&[(Pos, u32)]>) -> Option<Choice> {
+        self.close_in_to(s, me, squares).map(|to| Command::Move(to).into())
+    }
+
+    /// The square [`Heuristic::close_in`] moves to, one of `squares` (or of the reachable
+    /// squares when `None`).
+    fn close_in_to(&mut self, s: &State, me: Cid, squares: Option<&[(Pos, u32)]>) -> Option<Pos> {
         let here = s.ch(me).pos?;
         if check::movement_left(s) <= 0 {
             return None;
@@ -754,12 +783,7 @@ impl Heuristic {
             .filter(|(p, _)| *p != here)
             .map(|(p, c)| ((nearest_enemy_distance(s, me, p) - want).max(0), c, p))
             .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x))?;
-        if (best.0) < (now - want) {
-            // A square of the reachable list worked out on this state.
-            self.checked = check::may_move(s);
-            return Some(Command::Move(best.2));
-        }
-        None
+        ((best.0) < (now - want)).then_some(best.2)
     }
 }
 
@@ -853,7 +877,7 @@ struct Scan<'a> {
     /// at least 1 (THR-R51) and the scan lists squares within the movement left.
     radius: i16,
     /// The search that finds the rest, a cost at a time (kept once all are found: the path
-    /// to the square chosen is read off it).
+    /// of a move to the square chosen is read off it, [`Scan::move_to`]).
     reach: Option<check::LevelReach<'a>>,
     /// Whether every reachable square has been found.
     reach_done: bool,
@@ -870,6 +894,8 @@ struct Scan<'a> {
 /// nothing once they have grown (each is cleared or refilled when a scan starts).
 #[derive(Default)]
 struct ScanMemory {
+    /// The memory of the search of the reachable squares.
+    levels: check::LevelMemory,
     /// The reachable squares found so far, in the order they are tried.
     squares: Vec<(Pos, u32)>,
     /// Per grid square: unknown (`u16::MAX`), or enemies it has cover against in the low byte and
@@ -926,7 +952,7 @@ impl<'a> Scan<'a> {
         m.squares.clear();
         m.squares.push((here, 0));
         let reach = if can_move {
-            let reach = check::LevelReach::new(s, me);
+            let reach = check::LevelReach::new(s, me, &mut m.levels);
             if reach.is_none() {
                 m.squares.extend(check::reachable(s, me, scratch));
                 sort_squares(&mut m.squares, here);
@@ -975,7 +1001,10 @@ impl<'a> Scan<'a> {
     }
 
     /// The scan's buffers, for the next turn's scan.
-    fn into_memory(self) -> ScanMemory {
+    fn into_memory(mut self) -> ScanMemory {
+        if let Some(reach) = self.reach.take() {
+            self.mem.levels = reach.into_memory();
+        }
         self.mem
     }
 
@@ -1011,11 +1040,15 @@ impl<'a> Scan<'a> {
         Some(sq)
     }
 
-    /// Lets the `move` to `to`, one of the squares found, reuse this scan's search for its path
-    /// ([`check::LevelReach::remember_path`]).
-    fn remember_path(&self, to: Pos) {
-        if let Some(reach) = &self.reach {
-            reach.remember_path(to);
+    /// The `move` to `to`, one of the squares found: with the plan read off this scan's search
+    /// ([`check::LevelReach::move_plan`]) when a `move` is open now at all ([`check::may_move`]:
+    /// then the rest of its check holds for every square the search lists), otherwise left to
+    /// the check (the Weaver's search keeps no paths; a `move` may not be open).
+    fn move_to(&self, s: &State, to: Pos) -> Choice {
+        let plan = self.reach.as_ref().and_then(|r| r.move_plan(to));
+        match plan {
+            Some(plan) if check::may_move(s) => Choice::Planned(Answer::new(Command::Move(to), plan)),
+            _ => Command::Move(to).into(),
         }
     }
 
@@ -1179,7 +1212,7 @@ fn sort_squares(squares: &mut Vec<(Pos, u32)>, here: Pos) {
 /// the chosen one is confirmed with the full check (falling back to full checks if it fails).
 fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<Pos> {
     let cmd = Command::Act(action.clone());
-    let here_ok = check::check_code(s, &cmd);
+    let here_ok = check::check_code(s, &cmd).map(|_| ());
     // Refusals that no square can change (not the time for an Action, an ability the user
     // lacks or cannot use, a Stunned user that moved: the copy the other squares are checked
     // on has moved too): every other square would be refused as well.

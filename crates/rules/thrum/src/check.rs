@@ -9,6 +9,7 @@
 //! `cannot-delay`, `bad-pick`, `not-in-start-area`, `cannot-stop-here`, `would-fray`,
 //! `bad-ruling`.
 
+use crate::Thrum;
 use crate::ability::{Ability, AbilityId, Attr, Cond, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, range_of};
 use crate::codes;
@@ -17,9 +18,45 @@ use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::resolve::{StepCost, terrain_step_cost};
 use crate::setup::Cid;
 use crate::state::{AutoStep, Frame, Phase, Prompt, State, StatusRef, Step, UseStage};
-use fray_engine::Reject;
 use fray_engine::order::DelayError;
+use fray_engine::{Answer, Reject};
 use fray_space::{Dir, PathScratch, Pos, StepTable};
+
+/// What [`check`] learned about a command that resolving it needs: Thrum's checked plan
+/// ([`fray_engine::Ruleset::Checked`]). [`check`] returns it, the legal list gives it with each
+/// command (the same plan: the conformance suite compares them), the AI builds it from its own
+/// search, and the resolver consumes it instead of working it out again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// Nothing the resolver would work out again (a turn begun, a defence, a Stance, a
+    /// ruling, a step of a Disoriented character, whose square is known only once rolled).
+    Plain,
+    /// A `move`, of the Move step or answering a move prompt: the squares of the cheapest path
+    /// after the start, the destination last, and what the path costs the mover (the Weaver's
+    /// exemption included).
+    Move {
+        /// The squares stepped onto, in order.
+        path: Vec<Pos>,
+        /// The movement the path costs.
+        cost: u32,
+    },
+    /// A `step` of a character that is not Disoriented: the movement it costs after the
+    /// Weaver's exemption, and whether it uses the exemption up (THR-R76).
+    Step {
+        /// The movement paid.
+        cost: i16,
+        /// Whether the step uses up the once-per-turn exemption.
+        weaves: bool,
+    },
+    /// An Action: the characters it affects, in resolution order, and the squares of its
+    /// shape (none for an ability aimed at characters, at a square or at its user).
+    Act {
+        /// Who the Action affects.
+        targets: CharList,
+        /// The squares of its Area, Line or Aura, clipped to the map.
+        shape: ShapeSquares,
+    },
+}
 
 /// Whether a refusal is wanted with its sentence or only for its code. [`check`] says why a
 /// command is refused; the legal list, the AI and the rules' own tests of legality only need
@@ -374,6 +411,73 @@ impl<'a> MoveCtx<'a> {
             return out;
         }
         self.reach_destinations(from, budget, scratch)
+    }
+
+    /// The `move` answers to [`MoveCtx::destinations`] that `keep` accepts, in the same order,
+    /// each with its [`Plan::Move`]: the path [`MoveCtx::path`] finds to the square, read off the
+    /// one search of every destination rather than found by a search of its own.
+    pub fn move_answers(
+        &self,
+        from: Pos,
+        budget: i16,
+        scratch: &mut PathScratch,
+        mut keep: impl FnMut(Pos) -> bool,
+        out: &mut Vec<Answer<Thrum>>,
+    ) {
+        let answer = |to: Pos, path: Vec<Pos>, cost: u32| Answer::new(Command::Move(to), Plan::Move { path, cost });
+        let map = &self.s.setup.map;
+        if self.ex == Exemption::First {
+            // The whole two-layer search keeps the predecessors the search stopped at one goal
+            // keeps (`path` compares the two in debug builds), so each square's path is read
+            // off it.
+            self.weave_search(from, budget, None, |w| {
+                for k in 0..map.len() {
+                    let to = map.pos_of(k);
+                    if Some(k) == w.start || w.best(k).is_none() || !self.can_stop_at(k) || !keep(to) {
+                        continue;
+                    }
+                    let found = w.path(self, from, to);
+                    debug_assert!(found.is_some(), "no path back from {to}");
+                    if let Some((path, cost)) = found {
+                        out.push(answer(to, path, cost));
+                    }
+                }
+            });
+            return;
+        }
+        let b = budget.max(0) as u32;
+        if b > COSTS_MAX_BUDGET {
+            // Beyond the search of costs: a path search per square (no movement is this large).
+            for (to, _) in self.reach_destinations(from, b, scratch) {
+                if keep(to)
+                    && let Some((path, cost)) = self.path(from, to, budget, scratch)
+                {
+                    out.push(answer(to, path, cost));
+                }
+            }
+            return;
+        }
+        let Some(origin) = map.index(from) else { return };
+        COSTS.with(|c| {
+            let c = &mut *c.borrow_mut();
+            c.run(map.len(), origin, b, |i, f| self.expand(i, f));
+            for (k, &cost) in c.dist.iter().enumerate() {
+                if cost > b || k == origin || !self.can_stop_at(k) {
+                    continue;
+                }
+                let to = map.pos_of(k);
+                if !keep(to) {
+                    continue;
+                }
+                // Every cost is final, so the walk back finds the path `path_by_cost` finds:
+                // it reads only the costs below the square's, which that search has settled too.
+                let path = self.walk_back(&c.dist, origin, k);
+                debug_assert!(path.is_some(), "no path back from {to}");
+                if let Some(path) = path {
+                    out.push(answer(to, path, cost));
+                }
+            }
+        });
     }
 
     /// [`MoveCtx::destinations`] for an exemption that needs no memory of earlier steps, by
@@ -845,10 +949,10 @@ impl CostSearch {
     }
 }
 
-thread_local! {
-    /// The memory of the [`LevelReach`] searches of this thread, lent to one at a time.
-    static LEVELS: std::cell::RefCell<Option<CostSearch>> = const { std::cell::RefCell::new(None) };
-}
+/// The memory of a [`LevelReach`] search, kept by whoever runs them (the AI, between its
+/// decisions), so a search allocates nothing once its memory has grown.
+#[derive(Default)]
+pub struct LevelMemory(CostSearch);
 
 /// The squares the current character may `move` to, with their costs, found one cost at a time:
 /// the search of [`MoveCtx::destinations`] (every step costs at least 1, so once every cost
@@ -869,18 +973,19 @@ pub struct LevelReach<'a> {
 }
 
 impl<'a> LevelReach<'a> {
-    /// The search for the character whose turn it is, with its movement left.
-    pub fn new(s: &'a State, who: Cid) -> Option<LevelReach<'a>> {
+    /// The search for the character whose turn it is, with its movement left, in `memory`
+    /// (taken until [`LevelReach::into_memory`] gives it back).
+    pub fn new(s: &'a State, who: Cid, memory: &mut LevelMemory) -> Option<LevelReach<'a>> {
         let from = s.ch(who).pos?;
         let budget = movement_left(s).max(0) as u32;
         if budget > COSTS_MAX_BUDGET {
             return None;
         }
-        let ctx = MoveCtx::new(s, who);
         let map = &s.setup.map;
         let origin = map.index(from)?;
+        let ctx = MoveCtx::new(s, who);
         let weave = ctx.ex == Exemption::First;
-        let mut search = LEVELS.with(|l| l.borrow_mut().take()).unwrap_or_default();
+        let mut search = std::mem::take(&mut memory.0);
         let nodes = if weave { 2 * map.len() } else { map.len() };
         let start = if weave { 2 * origin } else { origin };
         search.start(nodes, start, budget);
@@ -894,47 +999,30 @@ impl<'a> LevelReach<'a> {
         })
     }
 
-    /// Hands [`path_for`] the path it would find to `to`, one of the squares listed so far, so
-    /// the `move` there resolves without searching again. The path is read off this search's
-    /// costs, which are final up to the last cost listed: walking back from `to`, each square's
-    /// predecessor is, among its neighbours whose cost plus the step's price equals its own,
-    /// the one of least (cost, grid index), which is the one the path search settles first
-    /// and keeps (it replaces a predecessor only for a strictly cheaper route). Not for the
-    /// Weaver's two-layer search, which `path_for` still runs. Debug builds compare the path
-    /// with a fresh search when `path_for` uses it.
-    pub fn remember_path(&self, to: Pos) {
+    /// The search's memory, for the next one.
+    pub fn into_memory(mut self) -> LevelMemory {
+        LevelMemory(std::mem::take(&mut self.search))
+    }
+
+    /// The plan of the `move` to `to`, one of the squares listed so far: the path and cost
+    /// [`check`] finds for it, read off this search's costs, which are final up to the last
+    /// cost listed. Walking back from `to`, each square's predecessor is, among its neighbours
+    /// whose cost plus the step's price equals its own, the one of least (cost, grid index),
+    /// which is the one the path search settles first and keeps (it replaces a predecessor
+    /// only for a strictly cheaper route). `None` for a square not listed yet, and for the
+    /// Weaver's two-layer search (whose `move` is left to the check).
+    pub fn move_plan(&self, to: Pos) -> Option<Plan> {
         if self.weave {
-            return;
+            return None;
         }
         let ctx = &self.ctx;
-        let map = &ctx.s.setup.map;
-        let dist = &self.search.dist;
-        let Some(goal) = map.index(to) else { return };
-        let cost = dist[goal];
+        let goal = ctx.s.setup.map.index(to)?;
+        let cost = self.search.dist[goal];
         if goal == self.origin || cost >= self.next || !ctx.can_stop_at(goal) {
-            return;
+            return None;
         }
-        let n = ctx.flags.len();
-        let Some(path) = ctx.walk_back(dist, self.origin, goal) else {
-            return;
-        };
-        let memo = PathMemo {
-            setup: ctx.s.setup.stamp(),
-            extra_costs: ctx.s.options.extra_costs,
-            ex: ctx.ex,
-            from: map.pos_of(self.origin),
-            to,
-            budget: self.budget as i16,
-            flags: {
-                let mut f = take_flags(n);
-                f.copy_from_slice(&ctx.flags);
-                f
-            },
-            found: Some((path, cost)),
-        };
-        if let Some(old) = PATH_MEMO.with(|m| m.borrow_mut().replace(memo)) {
-            give_flags(old.flags);
-        }
+        let path = ctx.walk_back(&self.search.dist, self.origin, goal)?;
+        Some(Plan::Move { path, cost })
     }
 
     /// Appends the squares of the next cost to `out`, in grid order (there may be none);
@@ -987,13 +1075,6 @@ impl<'a> LevelReach<'a> {
     }
 }
 
-impl Drop for LevelReach<'_> {
-    fn drop(&mut self) {
-        let search = std::mem::take(&mut self.search);
-        LEVELS.with(|l| *l.borrow_mut() = Some(search));
-    }
-}
-
 /// The search of [`CostSearch::run`] while it expands a node reached at `cost`.
 struct Frontier<'a> {
     dist: &'a mut [u32],
@@ -1019,97 +1100,12 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut PathScratch) -> T) -> T {
     SCRATCH.with(|sc| f(&mut sc.borrow_mut()))
 }
 
-/// The last path search [`path_exists`] ran (or the AI's search handed over with
-/// [`LevelReach::remember_path`]), until [`path_for`] takes it, with everything its answer
-/// depends on: the map and its price tables (the setup, by its
-/// [`crate::setup::Setup::stamp`], which no other setup value shares, and the `extra-costs`
-/// option), the squares' facts for the mover, its exemption, the two squares and the budget. A
-/// `move` is checked and then resolved on the same position, so the resolver finds the path
-/// the check found instead of searching again. The stamp stands for the map and its prices
-/// because neither is ever changed in place (see [`crate::setup::Stamp`]).
-struct PathMemo {
-    setup: u64,
-    extra_costs: crate::options::ExtraCosts,
-    ex: Exemption,
-    from: Pos,
-    to: Pos,
-    budget: i16,
-    flags: Vec<u8>,
-    found: Option<(Vec<Pos>, u32)>,
-}
-
-impl PathMemo {
-    /// Whether this search is the one `ctx` would run from `from` to `to` within `budget`.
-    fn answers(&self, ctx: &MoveCtx<'_>, from: Pos, to: Pos, budget: i16) -> bool {
-        self.setup == ctx.s.setup.stamp()
-            && self.extra_costs == ctx.s.options.extra_costs
-            && self.ex == ctx.ex
-            && self.from == from
-            && self.to == to
-            && self.budget == budget
-            && self.flags == ctx.flags
-    }
-}
-
-thread_local! {
-    static PATH_MEMO: std::cell::RefCell<Option<PathMemo>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The cheapest path for `who` from `from` to `to` within `budget`, for the resolver that
-/// moves along it.
-///
-/// The answer of the last search on this thread is remembered with all of its inputs (see
-/// [`path_exists`]), so the resolver of a checked `move` takes the path the check found
-/// instead of searching again. Taking it forgets it: the resolver is its last user.
+/// The cheapest path for `who` from `from` to `to` within `budget` and what it costs (the
+/// Weaver's exemption included), `None` when there is none: what the check of a `move` finds
+/// and hands the resolver in its [`Plan::Move`].
 pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<(Vec<Pos>, u32)> {
     let ctx = MoveCtx::new(s, who);
-    let budget = budget.max(0);
-    PATH_MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.as_ref().is_some_and(|memo| memo.answers(&ctx, from, to, budget))
-            && let Some(memo) = m.take()
-        {
-            debug_assert_eq!(memo.found, with_scratch(|sc| ctx.path(from, to, budget, sc)));
-            give_flags(memo.flags);
-            return memo.found;
-        }
-        with_scratch(|sc| ctx.path(from, to, budget, sc))
-    })
-}
-
-/// Whether `who` has a path from `from` to `to` within `budget` (the legality of a `move`).
-///
-/// The search's answer is remembered with all of its inputs, so the resolver's [`path_for`]
-/// finds the path without searching again; asking again for the same search costs a
-/// comparison.
-pub fn path_exists(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> bool {
-    let mut ctx = MoveCtx::new(s, who);
-    let budget = budget.max(0);
-    PATH_MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if let Some(memo) = m.as_ref()
-            && memo.answers(&ctx, from, to, budget)
-        {
-            debug_assert_eq!(memo.found, with_scratch(|sc| ctx.path(from, to, budget, sc)));
-            return memo.found.is_some();
-        }
-        let found = with_scratch(|sc| ctx.path(from, to, budget, sc));
-        let exists = found.is_some();
-        let old = m.replace(PathMemo {
-            setup: s.setup.stamp(),
-            extra_costs: s.options.extra_costs,
-            ex: ctx.ex,
-            from,
-            to,
-            budget,
-            flags: std::mem::take(&mut ctx.flags),
-            found,
-        });
-        if let Some(old) = old {
-            give_flags(old.flags);
-        }
-        exists
-    })
+    with_scratch(|sc| ctx.path(from, to, budget.max(0), sc))
 }
 
 /// The squares (other than its own) `who` can reach from `from` within `budget`, with costs.
@@ -1259,20 +1255,36 @@ pub fn moves(s: &State, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
     v
 }
 
-/// Every square the answer to a [`Prompt::Move`] (the top frame) may go to, with its cost, in
-/// the order of [`reach_for`]: exactly the `Move(p)` [`check`] accepts for that prompt, found
-/// with one reachability search.
-pub fn prompt_moves(s: &State, who: Cid, budget: i16, toward: Option<Cid>) -> Vec<(Pos, u32)> {
+/// Every `move` of the Move step [`check`] accepts now, each with the plan it gives, in the
+/// order of [`moves`]: found with one reachability search, each path read off it.
+pub fn move_answers(s: &State, scratch: &mut PathScratch, out: &mut Vec<Answer<Thrum>>) {
     if s.outcome.is_some() {
-        return Vec::new();
+        return;
+    }
+    let Ok((who, from)) = move_start(s, Say::Code) else {
+        return;
+    };
+    MoveCtx::new(s, who).move_answers(from, movement_left(s), scratch, |_| true, out);
+}
+
+/// Every `move` answering a [`Prompt::Move`] (the top frame) [`check`] accepts, each with the
+/// plan it gives, in the order of [`reach_for`]: found with one reachability search, each path
+/// read off it.
+pub fn prompt_move_answers(
+    s: &State,
+    who: Cid,
+    budget: i16,
+    toward: Option<Cid>,
+    scratch: &mut PathScratch,
+    out: &mut Vec<Answer<Thrum>>,
+) {
+    if s.outcome.is_some() {
+        return;
     }
     let Ok(from) = prompt_move_start(s, who, Say::Code) else {
-        return Vec::new();
+        return;
     };
-    let mut v = reach_for(s, who, from, budget);
-    debug_assert!(v.iter().all(|&(p, _)| p != from && can_stop(s, who, p)));
-    v.retain(|&(p, _)| toward_ok(s, from, p, toward));
-    v
+    MoveCtx::new(s, who).move_answers(from, budget, scratch, |p| toward_ok(s, from, p, toward), out);
 }
 
 /// Where the mover answering a move prompt stands, when it may move at all.
@@ -1296,20 +1308,25 @@ fn toward_ok(s: &State, from: Pos, to: Pos, toward: Option<Cid>) -> bool {
     }
 }
 
-/// Checks a command against the rules: why it is refused, in a sentence.
-pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
+/// Checks a command against the rules: its [`Plan`], or why it is refused, in a sentence.
+pub fn check(s: &State, cmd: &Command) -> Result<Plan, Reject> {
     check_rules(s, cmd, Say::Sentence).map_err(|r| already_done(s, cmd, &r, Say::Sentence).unwrap_or(r))
 }
 
-/// [`check`] without the sentence: the refusal's code only, the same code [`check`] gives,
-/// and nothing formatted.
-pub fn check_code(s: &State, cmd: &Command) -> Result<(), &'static str> {
+/// [`check`] without the sentence: the same plan, or the refusal's code only, the same code
+/// [`check`] gives, and nothing formatted.
+pub fn check_code(s: &State, cmd: &Command) -> Result<Plan, &'static str> {
     check_rules(s, cmd, Say::Code).map_err(|r| already_done(s, cmd, &r, Say::Code).unwrap_or(r).code)
 }
 
 /// Whether [`check`] accepts a command, without formatting a refusal.
 pub fn allowed(s: &State, cmd: &Command) -> bool {
     check_rules(s, cmd, Say::Code).is_ok()
+}
+
+/// The plan [`check`] gives a command it accepts, `None` for one it refuses (nothing formatted).
+pub fn plan_of(s: &State, cmd: &Command) -> Option<Plan> {
+    check_rules(s, cmd, Say::Code).ok()
 }
 
 /// A refused command typed for a step fray took by itself while resolving the last command (a
@@ -1355,20 +1372,20 @@ fn already_done(s: &State, cmd: &Command, r: &Reject, say: Say) -> Option<Reject
     }
 }
 
-fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
+fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<Plan, Reject> {
     if s.outcome.is_some() {
         return Err(no(say, Reject::GAME_OVER, || "the combat is over"));
     }
     indices(s, cmd, say)?;
     if let Command::Gm(r) = cmd {
-        return check_ruling(s, r, say);
+        return check_ruling(s, r, say).map(|()| Plan::Plain);
     }
     if let Some(top) = s.stack.last() {
         return check_in_frame(s, top, cmd, say);
     }
     let who = s.turn.who;
     match (cmd, s.turn.step) {
-        (Command::Begin, Step::Slot) => Ok(()),
+        (Command::Begin, Step::Slot) => Ok(Plan::Plain),
         (Command::Begin, _) if s.turn.began_by_itself => Err(no(say, codes::NOT_NOW, || {
             format!("{}'s turn already began by itself (the only choice)", s.name(who))
         })),
@@ -1377,7 +1394,7 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
                 format!("{}'s turn has already begun", s.name(who))
             }))
         }
-        (Command::Delay(after), Step::Slot) => check_delay(s, who, *after, say),
+        (Command::Delay(after), Step::Slot) => check_delay(s, who, *after, say).map(|()| Plan::Plain),
         (Command::Delay(_), _) if s.phase == Phase::Rounds => {
             if s.order.slot(who).is_some_and(|sl| sl.delayed) {
                 Err(no(say, codes::CANNOT_DELAY, || {
@@ -1409,7 +1426,7 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
                     format!("{p} is not in the Starting Area")
                 }));
             }
-            Ok(())
+            Ok(Plan::Plain)
         }
         (Command::Move(to), Step::Move | Step::ActionMove) => {
             let (who, from) = move_start(s, say)?;
@@ -1423,12 +1440,11 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
                 }));
             }
             let budget = movement_left(s).max(0);
-            if path_exists(s, who, from, *to, budget) {
-                Ok(())
-            } else {
-                Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
+            match path_for(s, who, from, *to, budget) {
+                Some((path, cost)) => Ok(Plan::Move { path, cost }),
+                None => Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
                     format!("{to} cannot be reached with {budget} movement left")
-                }))
+                })),
             }
         }
         (Command::Step { dir, roll }, Step::Move | Step::ActionMove) => {
@@ -1451,7 +1467,7 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
                     ));
                 }
             }
-            let (cost, _) = weave(step_price(s, who, from, to, roll.is_some(), say)?, exemption(s, who));
+            let (cost, weaves) = weave(step_price(s, who, from, to, roll.is_some(), say)?, exemption(s, who));
             if !can_stop(s, who, to) {
                 return Err(no(say, codes::CANNOT_STOP_HERE, || {
                     format!("{to} is occupied; use move to pass through allies")
@@ -1466,7 +1482,12 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
             if disoriented && left <= 0 {
                 return Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || "no movement left"));
             }
-            Ok(())
+            // A Disoriented character's step goes where its roll sends it, priced then.
+            Ok(if disoriented {
+                Plan::Plain
+            } else {
+                Plan::Step { cost, weaves }
+            })
         }
         (Command::Act(a), Step::Move) => check_action(s, who, a, say),
         (Command::Act(_), Step::Slot) => Err(no(say, codes::NOT_NOW, || {
@@ -1515,11 +1536,11 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
                     || "already in that Stance (use end to keep it)",
                 ));
             }
-            no_action_ok(s, say)
+            no_action_ok(s, say).map(|()| Plan::Plain)
         }
         (Command::EndTurn, Step::Move | Step::ActionMove | Step::Stance) => {
             check_stop_here(s, who, say)?;
-            no_action_ok(s, say)
+            no_action_ok(s, say).map(|()| Plan::Plain)
         }
         _ => Err(no(say, codes::NOT_NOW, || {
             format!("that command is not possible now ({})", step_name(s))
@@ -1716,6 +1737,12 @@ pub fn can_target(s: &State, user: Cid, act: &Action) -> bool {
 
 /// [`action_targets`], its refusal said as `say` asks.
 fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<CharList, Reject> {
+    aimed(s, user, act, range, say).map(|(targets, _)| targets)
+}
+
+/// [`targets`] with the squares of the action's shape (none for an ability that is not aimed
+/// at an Area, a Line or an Aura).
+fn aimed(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<(CharList, ShapeSquares), Reject> {
     let a = s.setup.book.get(act.ability);
     debug_assert_eq!(range, range_of(s, user, a), "the range passed in is the ability's");
     let upos = s
@@ -1733,7 +1760,8 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
             })),
         }
     };
-    match (&a.target, &act.target) {
+    let mut shape = ShapeSquares::new();
+    let targets = match (&a.target, &act.target) {
         // Self is the user (THR-R88); the kinds of one character are in `of_kind`.
         (TargetSpec::SelfOnly, Target::None) => Ok(CharList::from_slice(&[user])),
         (TargetSpec::Ally, Target::Chars(l)) => {
@@ -1840,12 +1868,15 @@ fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> 
                     return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
             }
-            Ok(shape_hits(s, user, spec, &squares))
+            let hit = shape_hits(s, user, spec, &squares);
+            shape = squares;
+            Ok(hit)
         }
         (spec, _) => Err(no(say, codes::INVALID_TARGET, || {
             format!("{} needs {}", a.id, shape_hint(spec))
         })),
-    }
+    }?;
+    Ok((targets, shape))
 }
 
 /// The enemies of `user` an ability that targets all of them within `range` affects.
@@ -1865,40 +1896,6 @@ fn shape_hits(s: &State, user: Cid, spec: &TargetSpec, squares: &[Pos]) -> CharL
         targetable(s, t) && s.ch(t).pos.is_some_and(|p| on_shape(&p)) && !(aura && t == user) // THR-R82
     });
     hit.into_iter().collect()
-}
-
-/// The characters an action that passed the check affects, in resolution order: the list
-/// [`action_targets`] gives, without checking again what the check has checked (range, aim,
-/// Obstruction, the form of a list of targets). `None` where the target cannot be of the
-/// ability's kind of target at all (a command that never passed the check). Debug builds
-/// compare it with [`action_targets`].
-pub fn checked_targets(s: &State, user: Cid, act: &Action) -> Option<CharList> {
-    let a = s.setup.book.get(act.ability);
-    let found = match (&a.target, &act.target) {
-        (TargetSpec::SelfOnly, Target::None) | (TargetSpec::Square, Target::Square(_)) => CharList::from_slice(&[user]),
-        (
-            TargetSpec::Ally
-            | TargetSpec::AllyOrSelf
-            | TargetSpec::Enemy
-            | TargetSpec::Character
-            | TargetSpec::IncapacitatedAlly
-            | TargetSpec::IncapacitatedEnemy,
-            Target::Chars(l),
-        ) if l.len() == 1 => l.clone(),
-        (TargetSpec::UpToEnemies(_), Target::Chars(l)) => l.clone(),
-        (TargetSpec::AllEnemies, Target::None) => all_enemies(s, user, range_of(s, user, a)),
-        (spec, _) if spec.is_shape() => {
-            let upos = s.ch(user).pos?;
-            shape_hits(s, user, spec, &shape_squares(s, user, act, upos)?)
-        }
-        _ => return None,
-    };
-    debug_assert_eq!(
-        Some(&found),
-        action_targets(s, user, act).ok().as_ref(),
-        "the targets of {act:?} by {user} differ from the check's"
-    );
-    Some(found)
 }
 
 fn shape_hint(spec: &TargetSpec) -> &'static str {
@@ -2070,11 +2067,12 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Sh
     Some(v)
 }
 
-fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<(), Reject> {
+fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<Plan, Reject> {
     action_use(s, who, act.ability, act.overexert, say)?;
     let range = range_of(s, who, s.setup.book.get(act.ability));
-    let targets = action_aim(s, who, act, range, say)?;
-    check_pick(s, who, s.setup.book.get(act.ability), act, &targets, say)
+    let (targets, shape) = action_aim(s, who, act, range, say)?;
+    check_pick(s, who, s.setup.book.get(act.ability), act, &targets, say)?;
+    Ok(Plan::Act { targets, shape })
 }
 
 /// Whether [`check`] may accept an Action of the current character with this ability and
@@ -2091,16 +2089,17 @@ pub fn action_open(s: &State, ability: AbilityId, overexert: Option<u8>) -> bool
         && action_use(s, s.turn.who, ability, overexert, Say::Code).is_ok()
 }
 
-/// For an Action whose [`action_open`] holds, the characters it affects when [`check`] may accept
-/// it with some pick: the part of its check that depends on its target and not on its pick.
-pub fn action_aimed(s: &State, act: &Action) -> Option<CharList> {
+/// For an Action whose [`action_open`] holds, the characters it affects and the squares of its
+/// shape (its [`Plan::Act`]) when [`check`] may accept it with some pick: the part of its check
+/// that depends on its target and not on its pick.
+pub fn action_aimed(s: &State, act: &Action) -> Option<(CharList, ShapeSquares)> {
     let range = range_of(s, s.turn.who, s.setup.book.get(act.ability));
     action_aimed_in_range(s, act, range)
 }
 
 /// [`action_aimed`] with the ability's range for the current character (`calc::range_of`)
 /// worked out by the caller, once for the many targets it tries.
-pub fn action_aimed_in_range(s: &State, act: &Action, range: Option<i16>) -> Option<CharList> {
+pub fn action_aimed_in_range(s: &State, act: &Action, range: Option<i16>) -> Option<(CharList, ShapeSquares)> {
     if let Target::Chars(l) = &act.target
         && l.iter().any(|&c| c as usize >= s.chars.len())
     {
@@ -2185,10 +2184,17 @@ fn action_use(s: &State, who: Cid, ability: AbilityId, overexert: Option<u8>, sa
 }
 
 /// The part of an Action's check that depends on its target and not on its pick: the
-/// characters it affects, and for a teleport that uses movement, that much movement left.
-fn action_aim(s: &State, who: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<CharList, Reject> {
+/// characters it affects (with the squares of its shape), and for a teleport that uses
+/// movement, that much movement left.
+fn action_aim(
+    s: &State,
+    who: Cid,
+    act: &Action,
+    range: Option<i16>,
+    say: Say,
+) -> Result<(CharList, ShapeSquares), Reject> {
     let a = s.setup.book.get(act.ability);
-    let targets = targets(s, who, act, range, say)?;
+    let targets = aimed(s, who, act, range, say)?;
     // A teleport that uses movement needs that much movement left (THR-R60).
     let uses_movement = a
         .effect
@@ -2302,13 +2308,14 @@ pub fn status_on(s: &State, c: Cid, st: StatusRef) -> bool {
     }
 }
 
-fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<(), Reject> {
+fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<Plan, Reject> {
+    let plain = Ok(Plan::Plain);
     match (top, cmd) {
         (Frame::Use(u), Command::Defend(d)) if u.stage == UseStage::Defences => {
             let t = u.targets[u.index as usize];
             let a = s.setup.book.get(u.ability);
             if calc::defences(s, t, a).contains(d) {
-                Ok(())
+                plain
             } else {
                 Err(no(say, codes::BAD_PICK, || {
                     format!("{} cannot defend with {} against {}", s.name(t), d.name(), a.name)
@@ -2326,7 +2333,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<(),
                 w.candidates[w.asked as usize].1 == *id
             };
             if allowed {
-                Ok(())
+                plain
             } else {
                 Err(no(say, codes::UNKNOWN_ABILITY, || "that trigger is not on offer"))
             }
@@ -2338,7 +2345,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<(),
                 Some(buff) if buff.ability == *b && buff.uses > 0 => {
                     let spec = s.setup.book.get(buff.ability).buff_spec.as_ref();
                     if spec.is_some_and(|x| x.defence_bonus.is_some() || x.reduce_damage > 0) {
-                        Ok(())
+                        plain
                     } else {
                         Err(no(say, codes::BAD_PICK, || "that Buff does not help defence rolls"))
                     }
@@ -2348,9 +2355,9 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<(),
                 })),
             }
         }
-        (Frame::Window(_), Command::Pass) => Ok(()),
-        (Frame::Roll(r), Command::Reroll | Command::Pass) if r.asking => Ok(()),
-        (Frame::Prompt(Prompt::Move { .. }), Command::Pass) => Ok(()),
+        (Frame::Window(_), Command::Pass) => plain,
+        (Frame::Roll(r), Command::Reroll | Command::Pass) if r.asking => plain,
+        (Frame::Prompt(Prompt::Move { .. }), Command::Pass) => plain,
         (Frame::Prompt(Prompt::Move { who, budget, toward }), Command::Move(to)) => {
             let from = prompt_move_start(s, *who, say)?;
             if *to == from {
@@ -2369,16 +2376,15 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<(),
                     format!("{to} is farther from {} than where {} stands", s.name(*t), s.name(*who))
                 }));
             }
-            if path_exists(s, *who, from, *to, *budget) {
-                Ok(())
-            } else {
-                Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
+            match path_for(s, *who, from, *to, *budget) {
+                Some((path, cost)) => Ok(Plan::Move { path, cost }),
+                None => Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
                     format!("{to} cannot be reached with {budget} movement")
-                }))
+                })),
             }
         }
-        (Frame::Prompt(Prompt::BuffReplace { .. }), Command::Accept | Command::Decline) => Ok(()),
-        (Frame::Prompt(Prompt::BuffKeep { .. } | Prompt::Upkeep { .. }), Command::Keep | Command::Release) => Ok(()),
+        (Frame::Prompt(Prompt::BuffReplace { .. }), Command::Accept | Command::Decline) => plain,
+        (Frame::Prompt(Prompt::BuffKeep { .. } | Prompt::Upkeep { .. }), Command::Keep | Command::Release) => plain,
         _ => Err(no(
             say,
             codes::NOT_NOW,

@@ -1,31 +1,35 @@
-//! The legal commands for the pending decision, in a fixed order.
+//! The legal answers to the pending decision, in a fixed order, each with its checked plan.
 //!
-//! Candidates are generated generously and filtered through [`check`](check::check), the single source of
-//! legality, so the list can never offer something the rules refuse. The conformance suite
-//! checks the other direction: every command the rules accept at a decision is in the list.
-//! Moves are the exception to the filter: checking a `move` runs a path search, so the squares
-//! come from one reachability search through the check's own [`check::moves`] and
-//! [`check::prompt_moves`], which accept exactly what [`check`](check::check) accepts (`tests/legal_probe.rs`
-//! compares them square by square). The filter asks [`allowed`], the check's verdict without
-//! the sentence of a refusal, which nobody reads here.
+//! Candidates are generated generously and filtered through [`check`](check::check), the single
+//! source of legality, so the list can never offer something the rules refuse, and each answer
+//! carries the plan the check gave it. The conformance suite checks the other direction: every
+//! command the rules accept at a decision is in the list, with the plan its check gives. Moves
+//! are the exception to the filter: checking a `move` runs a path search, so the squares and
+//! their paths come from one reachability search through the check's own
+//! [`check::move_answers`] and [`check::prompt_move_answers`], which accept exactly what
+//! [`check`](check::check) accepts, with its plans (`tests/legal_probe.rs` compares them
+//! square by square). The filter asks [`plan_of`], the check without the sentence of a
+//! refusal, which nobody reads here.
 
+use crate::Thrum;
 use crate::ability::{Attr, Kind, Op, TargetSpec};
 use crate::calc::{self, has_ability, range_of};
-use crate::check::{self, allowed, negative_statuses};
+use crate::check::{self, Plan, negative_statuses, plan_of};
 use crate::command::{Action, Command, Target};
 use crate::setup::Cid;
 use crate::state::{Frame, Pick, Prompt, State, Step, UseStage};
+use fray_engine::Answer;
 use fray_space::{Dir, Pos};
 use std::ops::ControlFlow;
 
-/// Appends every legal command.
-pub fn legal(s: &State, out: &mut Vec<Command>) {
+/// Appends every legal answer: each legal command with the plan [`check`](check::check) gives it.
+pub fn legal(s: &State, out: &mut Vec<Answer<Thrum>>) {
     if s.outcome.is_some() {
         return;
     }
-    let push = |c: Command, out: &mut Vec<Command>| {
-        if allowed(s, &c) {
-            out.push(c);
+    let push = |c: Command, out: &mut Vec<Answer<Thrum>>| {
+        if let Some(plan) = plan_of(s, &c) {
+            out.push(Answer::new(c, plan));
         }
     };
     if let Some(top) = s.stack.last() {
@@ -44,10 +48,9 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
                 push(Command::Pass, out);
             }
             Frame::Prompt(Prompt::Move { who, budget, toward }) => {
-                // One reachability search for every square (`prompt_moves` is the check's own).
-                for (p, _) in check::prompt_moves(s, *who, *budget, *toward) {
-                    out.push(Command::Move(p));
-                }
+                // One reachability search for every square (`prompt_move_answers` is the
+                // check's own).
+                check::with_scratch(|sc| check::prompt_move_answers(s, *who, *budget, *toward, sc, out));
                 push(Command::Pass, out);
             }
             Frame::Prompt(Prompt::BuffReplace { .. }) => {
@@ -89,10 +92,8 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
         }
         Step::Move | Step::ActionMove => {
             if check::movement_left(s) > 0 || s.options.partial_steps {
-                // One reachability search for every square (`moves` is the check's own).
-                for (p, _) in check::with_scratch(|sc| check::moves(s, sc)) {
-                    out.push(Command::Move(p));
-                }
+                // One reachability search for every square (`move_answers` is the check's own).
+                check::with_scratch(|sc| check::move_answers(s, sc, out));
                 let from = s.ch(who).pos;
                 for d in Dir::ALL {
                     push(Command::Step { dir: d, roll: None }, out);
@@ -112,8 +113,8 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
             }
             let mine = abilities_of(s, who);
             if s.turn.step == Step::Move {
-                let _ = each_action(s, who, mine, &mut |c| {
-                    out.push(c);
+                let _ = each_action(s, who, mine, &mut |c, plan| {
+                    out.push(Answer::new(c, plan));
                     ControlFlow::Continue(())
                 });
             }
@@ -129,12 +130,12 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
 }
 
 /// The legal Stances among `mine`, the current character's [`abilities_of`].
-fn stances(s: &State, mine: &[crate::ability::AbilityId], out: &mut Vec<Command>) {
+fn stances(s: &State, mine: &[crate::ability::AbilityId], out: &mut Vec<Answer<Thrum>>) {
     for &id in mine {
         if s.setup.book.get(id).kind == Kind::Stance {
             let c = Command::Stance(id);
-            if allowed(s, &c) {
-                out.push(c);
+            if let Some(plan) = plan_of(s, &c) {
+                out.push(Answer::new(c, plan));
             }
         }
     }
@@ -347,11 +348,11 @@ fn each_pick(
 
 /// Whether `who` has at least one legal Action now (stops at the first one found).
 pub fn any_action(s: &State, who: Cid) -> bool {
-    each_action(s, who, abilities_of(s, who), &mut |_| ControlFlow::Break(())).is_break()
+    each_action(s, who, abilities_of(s, who), &mut |_, _| ControlFlow::Break(())).is_break()
 }
 
-/// Calls `f` with every legal Action of `who`, in the listed order, until it breaks; `mine` is
-/// `who`'s [`abilities_of`].
+/// Calls `f` with every legal Action of `who` and its plan, in the listed order, until it
+/// breaks; `mine` is `who`'s [`abilities_of`].
 ///
 /// The check runs in its three pieces (see [`check::action_open`]): once per ability and
 /// Overexert option, once per target, once per pick; one Action is changed in place from
@@ -360,7 +361,7 @@ fn each_action(
     s: &State,
     who: Cid,
     mine: &[crate::ability::AbilityId],
-    f: &mut dyn FnMut(Command) -> ControlFlow<()>,
+    f: &mut dyn FnMut(Command, Plan) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     for &id in mine {
         let a = s.setup.book.get(id);
@@ -389,13 +390,17 @@ fn each_action(
                 }
                 let on = status_target(who, &target);
                 act.target = target;
-                let Some(targets) = check::action_aimed_in_range(s, &act, range) else {
+                let Some((targets, shape)) = check::action_aimed_in_range(s, &act, range) else {
                     return ControlFlow::Continue(());
                 };
                 each_pick(s, id, on, &mut |pick| {
                     act.pick = pick;
                     if check::pick_allowed(s, &act, &targets) {
-                        f(Command::Act(act.clone()))
+                        let plan = Plan::Act {
+                            targets: targets.clone(),
+                            shape: shape.clone(),
+                        };
+                        f(Command::Act(act.clone()), plan)
                     } else {
                         ControlFlow::Continue(())
                     }

@@ -56,7 +56,9 @@ impl Ruleset for Thrum {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type Checked = ();
+    /// What the check of a command learned for its resolution: a move's path, an Action's
+    /// targets (see [`check::Plan`]).
+    type Checked = check::Plan;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         // A setup may come from a record (untrusted input): check it as strictly as the
@@ -133,17 +135,15 @@ impl Ruleset for Thrum {
     // Every Thrum decision has one decider, whom the engine's authority check has matched, so
     // the seat is not needed below.
     fn legal(s: &State, _seat: Seat, out: &mut Vec<Answer<Self>>) {
-        let mut commands = Vec::new();
-        legal::legal(s, &mut commands);
-        out.extend(commands.into_iter().map(|c| Answer::new(c, ())));
+        legal::legal(s, out)
     }
 
-    fn check(s: &State, _seat: Seat, command: &Command) -> Result<(), Reject> {
+    fn check(s: &State, _seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
         check::check(s, command)
     }
 
-    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
-        resolve::resolve(cx, command)
+    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
+        resolve::resolve(cx, command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

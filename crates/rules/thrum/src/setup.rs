@@ -211,18 +211,12 @@ pub struct Setup {
     /// Win and Defeat conditions.
     pub conditions: Vec<WinCondition>,
     /// What is worked out on first use from `map` and `book` (step prices, the Basic Combat
-    /// Abilities, cover masks) and this value's [`Stamp`]: never saved, and never part of a
-    /// comparison.
+    /// Abilities, cover masks): never saved, and never part of a comparison.
     #[serde(skip)]
     pub steps: Steps,
 }
 
 impl Setup {
-    /// This setup value's [`Stamp`]: equal for two setups only if they are the same value.
-    pub fn stamp(&self) -> u64 {
-        self.steps.4.0
-    }
-
     /// The terrain price of every step of the map (built on first use).
     pub fn steps(&self) -> &fray_space::StepTable<crate::resolve::StepCost> {
         self.steps
@@ -283,47 +277,15 @@ impl Setup {
 }
 
 /// A [`Setup`]'s step tables, built from its map the first time a search needs them, the
-/// list of its book's Basic Combat Abilities, the map's cover masks and the setup's [`Stamp`].
-/// Two are always equal: they follow from the map and the book, which are compared on their
-/// own.
+/// list of its book's Basic Combat Abilities and the map's cover masks. Two are always equal:
+/// they follow from the map and the book, which are compared on their own.
 #[derive(Clone, Debug, Default)]
 pub struct Steps(
     std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>,
     [std::sync::OnceLock<Vec<[u16; 2]>>; 2],
     std::sync::OnceLock<Vec<crate::ability::AbilityId>>,
     std::sync::OnceLock<crate::calc::CoverMasks>,
-    Stamp,
 );
-
-/// A number that tells one [`Setup`] value from every other made in this process: a new
-/// setup, a loaded one and a copy each draw a fresh one, and numbers are never reused. What a
-/// search remembers about a setup is keyed by it (the move path that
-/// [`crate::check::path_exists`] remembers for [`crate::check::path_for`]), which compares
-/// two numbers where holding a handle on the setup would count references up and down. A
-/// setup changed in place keeps its number: the only such change is a combatant joining
-/// (`Event::Joined`, which adds to `chars`), and nothing keyed by the number depends on the
-/// combatants' stat blocks. The map and the book are never changed once loaded.
-#[derive(Debug)]
-pub struct Stamp(u64);
-
-impl Stamp {
-    fn fresh() -> Stamp {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        Stamp(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-    }
-}
-
-impl Default for Stamp {
-    fn default() -> Stamp {
-        Stamp::fresh()
-    }
-}
-
-impl Clone for Stamp {
-    fn clone(&self) -> Stamp {
-        Stamp::fresh()
-    }
-}
 
 impl PartialEq for Steps {
     fn eq(&self, _: &Steps) -> bool {

@@ -6,7 +6,7 @@
 
 use fray_dice::{Prng, SeededDice};
 use fray_engine::text::TextRuleset;
-use fray_engine::{Cx, Ruleset, choose_first};
+use fray_engine::{Cx, Decision, Ruleset};
 use fray_thrum::Thrum;
 
 #[test]
@@ -35,11 +35,15 @@ fn a_discarding_context_leaves_the_same_state_as_one_that_keeps_the_events() {
             let mut rng = Prng::for_stream(seed, 1);
             let mut commands = 0;
             while Thrum::pending(&kept).is_some() && commands < 2000 {
-                let (seat, c) = choose_first(&mut *ai, &kept, &mut rng).expect("a command");
+                let seat = Thrum::pending(&kept).expect("a decision").first();
+                let decision = Decision::new(&kept, seat).expect("the pending seat decides");
+                let answer = ai.choose(&decision, &mut rng).expect("an answer");
+                let c = answer.command;
                 events.clear();
-                Thrum::resolve(&mut Cx::new(&mut kept, &mut dice_k, &mut events), seat, &c, ()).expect("resolve");
+                let kept_cx = &mut Cx::new(&mut kept, &mut dice_k, &mut events);
+                Thrum::resolve(kept_cx, seat, &c, answer.plan.clone()).expect("resolve");
                 let mut cx = Cx::discarding(&mut dropped, &mut dice_d);
-                Thrum::resolve(&mut cx, seat, &c, ()).expect("resolve");
+                Thrum::resolve(&mut cx, seat, &c, answer.plan).expect("resolve");
                 assert_eq!(cx.emitted_count(), events.len(), "{name} seed {seed}: events of {c:?}");
                 assert_eq!(kept, dropped, "{name} seed {seed}: the state after {c:?}");
                 events.iter().for_each(|e| Thrum::apply(&mut applied, e));

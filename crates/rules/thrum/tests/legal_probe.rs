@@ -1,14 +1,16 @@
 //! The legal list against the check, square by square and command by command.
 //!
-//! `legal_commands` does not run the check on every `move` it offers: one reachability search
-//! gives every square (`check::moves`, `check::prompt_moves`). The conformance suite checks the
-//! list against the commands a game happens to see; this test checks it against every square of
-//! the map (and a ring beyond its edges) and every step at the decisions of random legal play on
-//! every example under every option variant, and at every fourth decision against every command
-//! of the kinds below: a command is listed exactly when `check` accepts it.
+//! The legal list does not run the check on every `move` it offers: one reachability search
+//! gives every square and its path (`check::move_answers`, `check::prompt_move_answers`). The
+//! conformance suite checks the list against the commands a game happens to see; this test
+//! checks it against every square of the map (and a ring beyond its edges) and every step at the
+//! decisions of random legal play on every example under every option variant, and at every
+//! fourth decision against every command of the kinds below: a command is listed exactly when
+//! `check` accepts it, and with the plan `check` gives it.
 //!
-//! The check's verdict-only entry points (`check::allowed`, `check::check_code`), which format
-//! no sentence, must agree with `check` on every command: they are compared over those probes,
+//! The check's verdict-only entry points (`check::allowed`, `check::check_code`,
+//! `check::plan_of`), which format no sentence, must agree with `check` on every command (its
+//! plan too): they are compared over those probes,
 //! every placement, answer, delay, stance, trigger and defence, every Action the list's
 //! candidates make, and a few commands with indices out of range; and every refusal of `check`
 //! must say why.
@@ -19,7 +21,7 @@ use fray_engine::{Decision, Game, Policy, RandomLegal, Ruleset};
 use fray_space::{Dir, Pos};
 use fray_thrum::Thrum;
 use fray_thrum::ability::{AbilityId, Attr, Cond, Defence, XStatus};
-use fray_thrum::check::{self, allowed, check, check_code};
+use fray_thrum::check::{self, allowed, check, check_code, plan_of};
 use fray_thrum::command::{Action, Command, Gauge, Ruling, Target, ThrumRuling};
 use fray_thrum::legal;
 use fray_thrum::options::Options;
@@ -171,8 +173,13 @@ fn verdicts(s: &State, what: &str) -> usize {
         );
         assert_eq!(
             check_code(s, c),
-            full.as_ref().map_err(|r| r.code).map(|_| ()),
+            full.clone().map_err(|r| r.code),
             "{what}: check_code({c:?}) disagrees with check"
+        );
+        assert_eq!(
+            plan_of(s, c),
+            full.as_ref().ok().cloned(),
+            "{what}: plan_of({c:?}) disagrees with check"
         );
         if let Err(r) = &full {
             assert!(
@@ -192,17 +199,22 @@ fn compare(s: &State, what: &str, all: bool) -> usize {
     let Some(pending) = Thrum::pending(s) else { return 0 };
     let mut answers = Vec::new();
     Thrum::legal(s, pending.first(), &mut answers);
-    let legal: Vec<Command> = answers.into_iter().map(|a| a.command).collect();
     let probes = if all { universe(s) } else { probes(s) };
     for c in probes.iter().filter(|c| !matches!(c, Command::Gm(_))) {
-        let listed = legal.contains(c);
+        let listed = answers.iter().find(|a| a.command == *c);
         let accepted = check(s, c);
         assert_eq!(
-            listed,
+            listed.is_some(),
             accepted.is_ok(),
             "{what}: {c:?} is {} but the check says {accepted:?} (decision {pending:?})",
-            if listed { "listed" } else { "not listed" },
+            if listed.is_some() { "listed" } else { "not listed" },
         );
+        if let (Some(a), Ok(plan)) = (listed, &accepted) {
+            assert_eq!(
+                &a.plan, plan,
+                "{what}: {c:?} is listed with another plan than its check's"
+            );
+        }
     }
     probes.len()
 }

@@ -6,11 +6,12 @@ use super::lines::{apply_line, deal};
 use super::{Cx, Flow, R};
 use crate::ability::{Ability, Affects, Line, NovaEarn, Reaction, TriggerOn};
 use crate::calc::{self, eval};
-use crate::check;
+use crate::check::{self, Plan};
 use crate::command::{Command, Gauge};
 use crate::event::{Event, Removal, Rolled, Verdict};
 use crate::setup::{CharInfo, Cid};
 use crate::state::{BuffOn, Frame, FrameChange, Pick, Prompt, State, TerrainInst, Use, UseHead};
+use fray_engine::EngineError;
 use fray_space::Pos;
 use std::sync::Arc;
 
@@ -314,17 +315,20 @@ pub(super) fn step_prompt(_cx: &mut Cx, _p: &Prompt) -> Flow {
     Flow::Wait
 }
 
-/// Answers the prompt on top of the stack.
-pub(super) fn answer_prompt(cx: &mut Cx, cmd: &Command) -> R {
+/// Answers the prompt on top of the stack, with the plan the answer's check gave it.
+pub(super) fn answer_prompt(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
     let Some(Frame::Prompt(p)) = cx.s.stack.last().cloned() else {
         return Ok(());
     };
     cx.pop();
     match (p, cmd) {
-        (Prompt::Move { who, budget, .. }, Command::Move(to)) => {
+        (Prompt::Move { who, .. }, Command::Move(to)) => {
             let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-            let Some((path, _)) = check::path_for(&cx.s, who, from, *to, budget) else {
-                return Ok(());
+            // The path the check found within the prompt's budget.
+            let Plan::Move { path, .. } = plan else {
+                return Err(EngineError::Bug(format!(
+                    "the move to {to} resolved without its checked path"
+                )));
             };
             let mut at = from;
             for next in path {

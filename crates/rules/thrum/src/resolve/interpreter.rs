@@ -9,7 +9,6 @@ use super::turn::{fixed_roll, step_roll, step_start_of_turn};
 use super::{Cx, Flow, R};
 use crate::ability::{Ability, Cond, Defence, EndsStance, Kind, Op, Reaction, TriggerOn, XStatus};
 use crate::calc::{self, eval};
-use crate::check;
 use crate::command::{Action, Gauge};
 use crate::event::{Event, NotOfferedWhy, OnlyDefence, Rolled, Verdict};
 use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule, TriggeredMoves};
@@ -18,7 +17,6 @@ use crate::state::{
     Candidates, FixedKind, Frame, FrameChange, PerTarget, Pick, Prompt, RollMods, Squares, State, Step, TargetMods,
     Targets, Use, UseHead, UseStage, WindowFrame,
 };
-use fray_engine::EngineError;
 use fray_space::Pos;
 use std::sync::Arc;
 
@@ -32,10 +30,9 @@ fn first_stage(s: &State, a: &Ability) -> UseStage {
     }
 }
 
-pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
-    // The command passed the check, so its targets are listed without checking them again.
-    let targets = check::checked_targets(&cx.s, user, act)
-        .ok_or_else(|| EngineError::Bug(format!("{act:?} has a target its ability cannot take")))?;
+/// Declares an Action, with the characters it affects and the squares of its shape as its
+/// check found them (its [`crate::check::Plan::Act`]).
+pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action, targets: &[Cid], shape: &[Pos]) -> R {
     cx.emit(Event::Declared {
         user,
         ability: act.ability,
@@ -72,7 +69,7 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
     // Hidden ends when a foe aims an ability at it from an adjacent square (THR-R219); a
     // Hidden user aiming at a foe loses it once that ability has resolved (`finish_use`).
     if cx.s.options.draft_hidden {
-        for &t in &targets {
+        for &t in targets {
             if cx.s.ch(t).has(Cond::Hidden)
                 && cx.s.enemies(user, t)
                 && calc::dist_between(&cx.s, user, t).is_some_and(|d| d <= 1)
@@ -90,17 +87,14 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action) -> R {
         crate::command::Target::Square(p) => Some(p),
         _ => None,
     };
-    let shape = match cx.s.ch(user).pos {
-        Some(up) => check::shape_squares(&cx.s, user, act, up).map_or_else(Vec::new, |sq| sq.into_vec()),
-        None => Vec::new(),
-    };
+    // Nothing declared so far moves the user, so its shape is still the one the check found.
     start_use(
         cx,
         user,
         act.ability,
-        Targets::from_slice(&targets),
+        Targets::from_slice(targets),
         square,
-        Squares::from(shape),
+        Squares::from_slice(shape),
         act.pick,
         act.overexert,
         true,

@@ -23,7 +23,7 @@
 //! End of Combat, and `rulings` the GM's rulings.
 
 use crate::Thrum;
-use crate::check;
+use crate::check::{self, Plan};
 use crate::command::Command;
 use crate::event::{Event, Rolled};
 use crate::state::{Frame, Phase, State, Step};
@@ -96,8 +96,9 @@ pub fn dist2d6(net: i16) -> Dist {
 // Entry point
 // ---------------------------------------------------------------------------------------------
 
-/// Resolves a checked command and runs on to the next decision.
-pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
+/// Resolves a checked command with the plan its check gave it, and runs on to the next
+/// decision.
+pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
     // What fray did by itself for the previous command is no longer the latest thing that
     // happened: a command typed for one of those steps gets the usual refusal from now on.
     if !cx.s.auto.is_empty() {
@@ -114,10 +115,20 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
             cx.emit(Event::Placed { who, at: *p });
             cx.emit(Event::StepChanged { step: Step::Stance });
         }
-        Command::Move(to) if matches!(cx.s.stack.last(), Some(Frame::Prompt(_))) => answer_prompt(cx, cmd)?,
-        Command::Move(to) => do_move(cx, who, *to)?,
-        Command::Step { dir, roll } => do_step(cx, who, *dir, *roll)?,
-        Command::Act(a) => declare(cx, who, a)?,
+        Command::Move(_) if matches!(cx.s.stack.last(), Some(Frame::Prompt(_))) => answer_prompt(cx, cmd, plan)?,
+        Command::Move(to) => {
+            let Plan::Move { path, cost } = plan else {
+                return Err(unchecked(cmd));
+            };
+            do_move(cx, who, *to, path, cost)?
+        }
+        Command::Step { dir, roll } => do_step(cx, who, *dir, *roll, plan)?,
+        Command::Act(a) => {
+            let Plan::Act { targets, shape } = plan else {
+                return Err(unchecked(cmd));
+            };
+            declare(cx, who, a, &targets, &shape)?
+        }
         Command::Stance(id) => {
             // THR-R32, THR-R33: entering a Stance first ends the current one, so only one is
             // ever active.
@@ -151,15 +162,20 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
         }
         Command::Trigger(id) => use_trigger(cx, *id)?,
         Command::Pass => match cx.s.stack.last() {
-            Some(Frame::Prompt(_)) => answer_prompt(cx, cmd)?,
+            Some(Frame::Prompt(_)) => answer_prompt(cx, cmd, plan)?,
             Some(Frame::Roll(_)) => answer_reroll(cx, false)?,
             _ => pass_trigger(cx),
         },
         Command::Reroll => answer_reroll(cx, true)?,
-        Command::Accept | Command::Decline | Command::Keep | Command::Release => answer_prompt(cx, cmd)?,
+        Command::Accept | Command::Decline | Command::Keep | Command::Release => answer_prompt(cx, cmd, plan)?,
         Command::Gm(r) => ruling(cx, r)?,
     }
     advance(cx)
+}
+
+/// The error for a command resolved with a plan its check does not give it (a bug).
+fn unchecked(cmd: &Command) -> EngineError {
+    EngineError::Bug(format!("{cmd:?} was resolved without the plan its check gives"))
 }
 
 /// Runs automatic steps until a decision is pending or the combat is over (the engine's

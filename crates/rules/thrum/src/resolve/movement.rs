@@ -7,7 +7,7 @@ use super::{Cx, R};
 use super::{dist2d6, roll2d6};
 use crate::ability::{Attr, Cond, XStatus};
 use crate::calc::{self, Tally};
-use crate::check::{self, can_stop};
+use crate::check::{self, Plan, can_stop};
 use crate::event::Event;
 use crate::options::{EnvironmentRoll, InvoluntaryDrop};
 use crate::setup::Cid;
@@ -82,12 +82,10 @@ pub fn terrain_step_cost(map: &Grid, from: Pos, to: Pos) -> Option<StepCost> {
     })
 }
 
-pub(super) fn do_move(cx: &mut Cx, who: Cid, to: Pos) -> R {
+/// A `move` to `to` along the `path` its check found, which it planned at `planned`.
+pub(super) fn do_move(cx: &mut Cx, who: Cid, to: Pos, path: Vec<Pos>, planned: u32) -> R {
     let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-    let budget = check::movement_left(&cx.s);
-    let Some((path, planned)) = check::path_for(&cx.s, who, from, to, budget) else {
-        return Err(EngineError::Bug(format!("checked move to {to} has no path")));
-    };
+    debug_assert_eq!(path.last(), Some(&to), "the path of the move to {to}");
     let mut at = from;
     let mut paid = 0;
     for next in path {
@@ -123,7 +121,9 @@ fn paid_cost(cx: &mut Cx, who: Cid, from: Pos, to: Pos, roll: bool) -> R<i16> {
     Ok(cost)
 }
 
-pub(super) fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R {
+/// A `step` in direction `dir`, with the plan its check gave it: its price, or for a
+/// Disoriented character nothing (where it goes is rolled here).
+pub(super) fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>, plan: Plan) -> R {
     let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
     let mut to = from.step(dir);
     if cx.s.ch(who).has(Cond::Disoriented) {
@@ -185,7 +185,15 @@ pub(super) fn do_step(cx: &mut Cx, who: Cid, dir: Dir, roll: Option<Attr>) -> R 
         }
         return Ok(());
     }
-    let cost = paid_cost(cx, who, from, to, roll.is_some())?;
+    // The price the check found (THR-R76: the Weaver's exemption, and its use, included).
+    let Plan::Step { cost, weaves } = plan else {
+        return Err(EngineError::Bug(format!(
+            "a step {dir:?} resolved without its checked price"
+        )));
+    };
+    if weaves {
+        cx.emit(Event::WeaverIgnored { who, slowed: false });
+    }
     cx.emit(Event::Moved {
         who,
         from,
