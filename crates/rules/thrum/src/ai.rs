@@ -13,7 +13,7 @@
 use crate::Thrum;
 use crate::ability::{Ability, Defence, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, range_of};
-use crate::check::{self, action_targets};
+use crate::check::{self, Plan, action_targets};
 use crate::codes;
 use crate::command::{Action, Command, Target};
 use crate::legal;
@@ -263,11 +263,13 @@ impl Policy<Thrum> for Heuristic {
     }
 }
 
-/// One action the turn may take, and where to take it from.
+/// One action the turn may take, and where to take it from: with the plan the check gave it
+/// there, when that is the current square and the decision has checked it there already.
 struct Intent {
     score: f64,
     from: Pos,
     action: Action,
+    plan: Option<Plan>,
 }
 
 /// How much more the heuristic values an attack that can finish its target (a Finisher against
@@ -333,8 +335,8 @@ impl Heuristic {
         match s.turn.step {
             Step::Slot => Some(Command::Begin.into()),
             Step::Place => self.place(s, me).map(Choice::from),
-            Step::Stance => Some(stance(s, me).into()),
-            Step::ActionMove => self.close_in(s, me, None).or_else(|| Some(stance(s, me).into())),
+            Step::Stance => Some(stance(s, me)),
+            Step::ActionMove => self.close_in(s, me).or_else(|| Some(stance(s, me))),
             Step::Move if s.phase == Phase::Rounds => self.turn(s, me),
             _ => Some(Command::EndTurn.into()),
         }
@@ -390,7 +392,7 @@ impl Heuristic {
         let here = s.ch(me).pos?;
         let can_act = !(s.turn.stunned && s.options.draft_stunned && s.turn.moved);
         if !can_act {
-            return Some(stance(s, me).into());
+            return Some(stance(s, me));
         }
         if let Some((round, who, uses, from, action)) = self.planned.take()
             && (round, who, uses, Some(from)) == (s.round, me, s.uses, s.ch(me).pos)
@@ -437,6 +439,7 @@ impl Heuristic {
                     score,
                     from: here,
                     action,
+                    plan: None,
                 });
             }
         } else if c.frayed()
@@ -456,6 +459,7 @@ impl Heuristic {
                 score: 0.7,
                 from: here,
                 action,
+                plan: None,
             });
         }
         self.utility(s, me, scan, &mut best);
@@ -482,8 +486,13 @@ impl Heuristic {
                             pick: Pick::default(),
                             overexert: None,
                         };
-                        if let Some(from) = from_square(s, me, scan, &action) {
-                            best.consider(Intent { score, from, action });
+                        if let Some((from, plan)) = from_square(s, me, scan, &action) {
+                            best.consider(Intent {
+                                score,
+                                from,
+                                action,
+                                plan,
+                            });
                         }
                     }
                 }
@@ -497,10 +506,17 @@ impl Heuristic {
                 // `intent.from` is one of this decision's reachable squares.
                 return Some(scan.move_to(s, intent.from));
             }
-            return Some(Command::Act(intent.action).into());
+            // An Action from here: its plan when the decision checked it here already.
+            let act = Command::Act(intent.action);
+            return Some(match intent.plan {
+                Some(plan) => Choice::Planned(Answer::new(act, plan)),
+                None => act.into(),
+            });
         }
         // Nothing to do from here: close in, or Dash when that helps.
-        if let Some(to) = self.close_in_to(s, me, Some(scan.all_squares())) {
+        if let Some((here, want, now)) = closing(s, me)
+            && let Some(to) = closest(s, me, here, want, now, scan.all_squares())
+        {
             return Some(scan.move_to(s, to));
         }
         if let Some(id) = s.setup.book.find("dash")
@@ -517,7 +533,7 @@ impl Heuristic {
                 return Some(Choice::Planned(Answer::new(dash, plan)));
             }
         }
-        Some(stance(s, me).into())
+        Some(stance(s, me))
     }
 
     /// Actions that are not attacks: Buffs on allies in melee, Terrain Effects on enemies,
@@ -534,7 +550,7 @@ impl Heuristic {
             }
             if a.buff_spec.is_some() {
                 // The ally (or self) in melee with no Buff, nearest first.
-                let mut chosen: Option<(f64, Action, Pos)> = None;
+                let mut chosen: Option<(f64, Action, Pos, Option<Plan>)> = None;
                 for t in s
                     .ids()
                     .filter(|&t| (t == me || s.allies(me, t)) && s.ch(t).able() && s.ch(t).buff.is_none())
@@ -556,12 +572,17 @@ impl Heuristic {
                     if !best.bettered_by(score) || chosen.as_ref().is_some_and(|b| score <= b.0) {
                         continue;
                     }
-                    if let Some(from) = from_square(s, me, scan, &action) {
-                        chosen = Some((score, action, from));
+                    if let Some((from, plan)) = from_square(s, me, scan, &action) {
+                        chosen = Some((score, action, from, plan));
                     }
                 }
-                if let Some((score, action, from)) = chosen {
-                    best.consider(Intent { score, from, action });
+                if let Some((score, action, from, plan)) = chosen {
+                    best.consider(Intent {
+                        score,
+                        from,
+                        action,
+                        plan,
+                    });
                 }
                 continue;
             }
@@ -608,7 +629,7 @@ impl Heuristic {
                     if early.is_some_and(|score| score <= 0.3 || !best.bettered_by(score)) {
                         continue;
                     }
-                    let Some(from) = from_square(s, me, scan, &action) else {
+                    let Some((from, _)) = from_square(s, me, scan, &action) else {
                         continue;
                     };
                     let score = match early {
@@ -626,8 +647,19 @@ impl Heuristic {
                             overexert: over.map(|i| i as u8),
                             ..action
                         };
-                        if check::allowed(s, &Command::Act(action.clone())) || from != here {
-                            best.consider(Intent { score, from, action });
+                        // The Overexert may change the check: the Action is checked again here.
+                        let plan = if from == here {
+                            check::plan_of(s, &Command::Act(action.clone()))
+                        } else {
+                            None
+                        };
+                        if plan.is_some() || from != here {
+                            best.consider(Intent {
+                                score,
+                                from,
+                                action,
+                                plan,
+                            });
                         }
                     }
                 }
@@ -645,11 +677,12 @@ impl Heuristic {
                     pick: Pick::default(),
                     overexert: None,
                 };
-                if check::allowed(s, &Command::Act(action.clone())) {
+                if let Some(plan) = check::plan_of(s, &Command::Act(action.clone())) {
                     best.consider(Intent {
                         score: 0.5,
                         from: here,
                         action,
+                        plan: Some(plan),
                     });
                 }
             }
@@ -693,10 +726,15 @@ impl Heuristic {
                 if !worth_placing {
                     continue;
                 }
-                let Some(from) = from_square(s, me, scan, &action) else {
+                let Some((from, plan)) = from_square(s, me, scan, &action) else {
                     continue;
                 };
-                best.consider(Intent { score, from, action });
+                best.consider(Intent {
+                    score,
+                    from,
+                    action,
+                    plan,
+                });
             }
             return;
         }
@@ -736,7 +774,7 @@ impl Heuristic {
                     pick,
                     overexert: None,
                 };
-                let Some(from) = from_square(s, me, scan, &action) else {
+                let Some((from, plan)) = from_square(s, me, scan, &action) else {
                     continue;
                 };
                 let mut score = worth;
@@ -745,46 +783,60 @@ impl Heuristic {
                 if a.ranged && from != s.ch(me).pos.unwrap_or(from) {
                     score -= 0.05 * adjacent_enemies_at(s, me, from) as f64;
                 }
-                best.consider(Intent { score, from, action });
+                best.consider(Intent {
+                    score,
+                    from,
+                    action,
+                    plan,
+                });
                 break;
             }
         }
     }
 
-    /// A move toward the nearest enemy when it is farther than the preferred range; `squares`
-    /// are the reachable squares when the caller has them already.
-    fn close_in(&mut self, s: &State, me: Cid, squares: Option<&[(Pos, u32)]>) -> Option<Choice> {
-        self.close_in_to(s, me, squares).map(|to| Command::Move(to).into())
-    }
-
-    /// The square [`Heuristic::close_in`] moves to, one of `squares` (or of the reachable
-    /// squares when `None`).
-    fn close_in_to(&mut self, s: &State, me: Cid, squares: Option<&[(Pos, u32)]>) -> Option<Pos> {
-        let here = s.ch(me).pos?;
-        if check::movement_left(s) <= 0 {
-            return None;
-        }
-        let want = preferred_range(s, me);
-        let now = nearest_enemy_distance(s, me, here);
-        if now <= want {
-            return None;
-        }
-        let found;
-        let squares = match squares {
-            Some(sq) => sq,
-            None => {
-                found = check::reachable(s, me, &mut self.scratch);
-                &found[..]
-            }
+    /// A move toward the nearest enemy when it is farther than the preferred range, after the
+    /// Action (the only move of the decision, so its squares are searched here): with the path
+    /// read off that search when a `move` is open now (as [`Scan::move_to`]).
+    fn close_in(&mut self, s: &State, me: Cid) -> Option<Choice> {
+        let (here, want, now) = closing(s, me)?;
+        let Some(mut reach) = check::LevelReach::new(s, me, &mut self.memory.levels) else {
+            let found = check::reachable(s, me, &mut self.scratch);
+            return closest(s, me, here, want, now, &found).map(|to| Command::Move(to).into());
         };
-        let best = squares
-            .iter()
-            .copied()
-            .filter(|(p, _)| *p != here)
-            .map(|(p, c)| ((nearest_enemy_distance(s, me, p) - want).max(0), c, p))
-            .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x))?;
-        ((best.0) < (now - want)).then_some(best.2)
+        let mut squares = Vec::new();
+        while reach.next_level(&mut squares) {}
+        let choice = closest(s, me, here, want, now, &squares).map(|to| match reach.move_plan(to) {
+            Some(plan) if check::may_move(s) => Choice::Planned(Answer::new(Command::Move(to), plan)),
+            _ => Command::Move(to).into(),
+        });
+        self.memory.levels = reach.into_memory();
+        choice
     }
+}
+
+/// Whether `me` would close in on the nearest enemy at all: it has movement left and stands
+/// farther than its preferred range. Where it stands, that range and the distance now.
+fn closing(s: &State, me: Cid) -> Option<(Pos, i16, i16)> {
+    let here = s.ch(me).pos?;
+    if check::movement_left(s) <= 0 {
+        return None;
+    }
+    let want = preferred_range(s, me);
+    let now = nearest_enemy_distance(s, me, here);
+    (now > want).then_some((here, want, now))
+}
+
+/// The square of `squares` (reachable ones, with their costs) a move closing in goes to, when
+/// one is nearer the preferred range than `here` (see [`closing`]): the nearest, then the
+/// cheapest, then the first in grid order.
+fn closest(s: &State, me: Cid, here: Pos, want: i16, now: i16, squares: &[(Pos, u32)]) -> Option<Pos> {
+    let best = squares
+        .iter()
+        .copied()
+        .filter(|(p, _)| *p != here)
+        .map(|(p, c)| ((nearest_enemy_distance(s, me, p) - want).max(0), c, p))
+        .min_by_key(|(d, c, p)| (*d, *c, p.y, p.x))?;
+    ((best.0) < (now - want)).then_some(best.2)
 }
 
 /// The Action of ability `id` with `target` and no pick or Overexert.
@@ -1043,7 +1095,8 @@ impl<'a> Scan<'a> {
     /// The `move` to `to`, one of the squares found: with the plan read off this scan's search
     /// ([`check::LevelReach::move_plan`]) when a `move` is open now at all ([`check::may_move`]:
     /// then the rest of its check holds for every square the search lists), otherwise left to
-    /// the check (the Weaver's search keeps no paths; a `move` may not be open).
+    /// the check (which refuses it, or finds the path itself where the scan had no search of
+    /// costs: a budget beyond it).
     fn move_to(&self, s: &State, to: Pos) -> Choice {
         let plan = self.reach.as_ref().and_then(|r| r.move_plan(to));
         match plan {
@@ -1204,15 +1257,31 @@ fn sort_squares(squares: &mut Vec<(Pos, u32)>, here: Pos) {
 }
 
 /// The cheapest reachable square from which the action would be legal (the current square
-/// first), checking range and Obstruction with the user moved there.
+/// first), checking range and Obstruction with the user moved there; when that is the current
+/// square, with the plan the check of the action there gave.
 ///
 /// For actions aimed at characters, whether the action is legal from another square depends
 /// only on range, Obstruction and walls as long as the check from the current square fails for
 /// one of those reasons or none: the other squares are tried with [`calc::aim_from`] alone and
 /// the chosen one is confirmed with the full check (falling back to full checks if it fails).
-fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<Pos> {
+fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<(Pos, Option<Plan>)> {
     let cmd = Command::Act(action.clone());
-    let here_ok = check::check_code(s, &cmd).map(|_| ());
+    let checked = check::check_code(s, &cmd);
+    let here_ok = checked.as_ref().map(|_| ()).map_err(|code| *code);
+    let p = square_for(s, me, scan, action, &cmd, here_ok)?;
+    // The current square is chosen only when the check there passed.
+    Some((p, if p == scan.here { checked.ok() } else { None }))
+}
+
+/// [`from_square`], with the action as a command and what its check on the current square said.
+fn square_for(
+    s: &State,
+    me: Cid,
+    scan: &mut Scan,
+    action: &Action,
+    cmd: &Command,
+    here_ok: Result<(), &'static str>,
+) -> Option<Pos> {
     // Refusals that no square can change (not the time for an Action, an ability the user
     // lacks or cannot use, a Stunned user that moved: the copy the other squares are checked
     // on has moved too): every other square would be refused as well.
@@ -1276,12 +1345,12 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
             Some(p) => {
                 if aim_decides(s, action, targets, here_ok.is_ok()) {
                     debug_assert!(
-                        try_from(s, me, scan, p, &cmd),
+                        try_from(s, me, scan, p, cmd),
                         "the full check refuses {cmd:?} from {p}, which aiming alone accepted"
                     );
                     return Some(p);
                 }
-                if try_from(s, me, scan, p, &cmd) {
+                if try_from(s, me, scan, p, cmd) {
                     return Some(p);
                 }
             }
@@ -1316,10 +1385,10 @@ fn from_square(s: &State, me: Cid, scan: &mut Scan, action: &Action) -> Option<P
         match &area {
             Some(sq) if area_decides => {
                 let ok = !rolls || sq.iter().any(|q| !calc::obstructed_from(s, me, a, p, *q));
-                debug_assert_eq!(ok, try_from(s, me, scan, p, &cmd), "{cmd:?} from {p}");
+                debug_assert_eq!(ok, try_from(s, me, scan, p, cmd), "{cmd:?} from {p}");
                 ok
             }
-            _ => try_from(s, me, scan, p, &cmd),
+            _ => try_from(s, me, scan, p, cmd),
         }
     };
     best_square(s, scan, a.ranged, here_ok, |_, p| {
@@ -1566,7 +1635,7 @@ fn best_defence_odds_by(
 }
 
 /// The stance to take now (or `end` to keep the current one).
-fn stance(s: &State, me: Cid) -> Command {
+fn stance(s: &State, me: Cid) -> Choice {
     let here = s.ch(me).pos;
     let adjacent_enemy = here.is_some_and(|p| adjacent_enemies_at(s, me, p) > 0);
     let mut choice: Option<u16> = None;
@@ -1608,8 +1677,11 @@ fn stance(s: &State, me: Cid) -> Command {
             by_id("brace")
         };
     }
-    match choice {
-        Some(id) if s.ch(me).stance != Some(id) && check::allowed(s, &Command::Stance(id)) => Command::Stance(id),
-        _ => Command::EndTurn,
+    if let Some(id) = choice
+        && s.ch(me).stance != Some(id)
+        && let Some(plan) = check::plan_of(s, &Command::Stance(id))
+    {
+        return Choice::Planned(Answer::new(Command::Stance(id), plan));
     }
+    Command::EndTurn.into()
 }

@@ -48,13 +48,13 @@ pub enum Plan {
         /// Whether the step uses up the once-per-turn exemption.
         weaves: bool,
     },
-    /// An Action: the characters it affects, in resolution order, and the squares of its
-    /// shape (none for an ability aimed at characters, at a square or at its user).
+    /// An Action: the characters it affects, in resolution order. (The squares of an area's
+    /// shape, which the check finds too, are not kept: carried through every check the AI asks
+    /// for, the 16 squares a shape holds inline cost more than finding them again once per
+    /// Action declared.)
     Act {
         /// Who the Action affects.
         targets: CharList,
-        /// The squares of its Area, Line or Aura, clipped to the map.
-        shape: ShapeSquares,
     },
 }
 
@@ -629,6 +629,56 @@ impl<'a> MoveCtx<'a> {
         Some(path)
     }
 
+    /// The path to node `goal` (`2 * square + layer`) of the Weaver's two-layer search of
+    /// [`MoveCtx::expand_weave`], read off its final costs `dist` from node `2 * origin` (the
+    /// squares after `origin`, the goal's last), as [`MoveCtx::walk_back`] reads the one-layer
+    /// search's: each node's predecessor is, among the nodes one step before it whose cost plus
+    /// the step's price equals its own, the one of least (cost, node), which is the one
+    /// [`MoveCtx::weave_search`] settles first and keeps. Costs must be final up to the goal's.
+    fn walk_back_weave(&self, dist: &[u32], origin: usize, goal: usize) -> Option<Vec<Pos>> {
+        let map = &self.s.setup.map;
+        let n = self.flags.len();
+        let mut path = Vec::new();
+        let mut m = goal;
+        while m != 2 * origin {
+            let (k, layer) = (m / 2, m % 2);
+            path.push(map.pos_of(k));
+            let mut best: Option<(u32, usize)> = None;
+            let mut offer = |u: usize, price: u32| {
+                if dist[u] != u32::MAX && dist[u] + price == dist[m] && best.is_none_or(|b| (dist[u], u) < b) {
+                    best = Some((dist[u], u));
+                }
+            };
+            for (d, &j) in self.steps.neighbours(k).iter().enumerate() {
+                let j = j as usize;
+                if j >= n {
+                    continue;
+                }
+                // The step from `j` back to `k`, priced as `each_step` prices it.
+                let back = (d + 4) % 8;
+                debug_assert_eq!(self.steps.neighbours(j)[back] as usize, k);
+                let price = self.prices[8 * j + back];
+                if price[0] == NO_STEP || self.flags[k] & SQ_ENEMY != 0 {
+                    continue;
+                }
+                let full = u32::from(price[usize::from(self.flags[j] & SQ_LEAVE != 0)]);
+                // As `expand_weave`: the first step dearer than 1 costs 1 and uses the
+                // exemption up (layer 0 to 1); every other keeps its layer and full price.
+                if layer == 1 {
+                    if full > 1 {
+                        offer(2 * j, 1);
+                    }
+                    offer(2 * j + 1, full);
+                } else if full <= 1 {
+                    offer(2 * j, full);
+                }
+            }
+            m = best?.1;
+        }
+        path.reverse();
+        Some(path)
+    }
+
     /// [`MoveCtx::path`] for an exemption that needs no memory of earlier steps, by the search of
     /// costs alone ([`CostSearch`]) stopped once the goal's cost is final, then
     /// [`MoveCtx::walk_back`]: the same path and cost as `fray_space::cheapest_path_pruned`
@@ -1009,19 +1059,33 @@ impl<'a> LevelReach<'a> {
     /// cost listed. Walking back from `to`, each square's predecessor is, among its neighbours
     /// whose cost plus the step's price equals its own, the one of least (cost, grid index),
     /// which is the one the path search settles first and keeps (it replaces a predecessor
-    /// only for a strictly cheaper route). `None` for a square not listed yet, and for the
-    /// Weaver's two-layer search (whose `move` is left to the check).
+    /// only for a strictly cheaper route); for a Weaver whose exemption is unused, the same
+    /// over the two-layer search ([`MoveCtx::walk_back_weave`]) from the square's cheaper
+    /// node, the one where the exemption is still unused on a tie, as `weave_search` picks it.
+    /// `None` for a square not listed yet.
     pub fn move_plan(&self, to: Pos) -> Option<Plan> {
-        if self.weave {
-            return None;
-        }
         let ctx = &self.ctx;
         let goal = ctx.s.setup.map.index(to)?;
-        let cost = self.search.dist[goal];
-        if goal == self.origin || cost >= self.next || !ctx.can_stop_at(goal) {
+        let dist = &self.search.dist;
+        if goal == self.origin || !ctx.can_stop_at(goal) {
             return None;
         }
-        let path = ctx.walk_back(&self.search.dist, self.origin, goal)?;
+        let (path, cost) = if self.weave {
+            let cost = dist[2 * goal].min(dist[2 * goal + 1]);
+            if cost >= self.next {
+                return None;
+            }
+            // Both nodes' costs up to the last level listed are final, so a node at the
+            // square's cost is its cheaper one.
+            let node = if dist[2 * goal] == cost { 2 * goal } else { 2 * goal + 1 };
+            (ctx.walk_back_weave(dist, self.origin, node)?, cost)
+        } else {
+            let cost = dist[goal];
+            if cost >= self.next {
+                return None;
+            }
+            (ctx.walk_back(dist, self.origin, goal)?, cost)
+        };
         Some(Plan::Move { path, cost })
     }
 
@@ -1737,12 +1801,6 @@ pub fn can_target(s: &State, user: Cid, act: &Action) -> bool {
 
 /// [`action_targets`], its refusal said as `say` asks.
 fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<CharList, Reject> {
-    aimed(s, user, act, range, say).map(|(targets, _)| targets)
-}
-
-/// [`targets`] with the squares of the action's shape (none for an ability that is not aimed
-/// at an Area, a Line or an Aura).
-fn aimed(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<(CharList, ShapeSquares), Reject> {
     let a = s.setup.book.get(act.ability);
     debug_assert_eq!(range, range_of(s, user, a), "the range passed in is the ability's");
     let upos = s
@@ -1760,8 +1818,7 @@ fn aimed(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Re
             })),
         }
     };
-    let mut shape = ShapeSquares::new();
-    let targets = match (&a.target, &act.target) {
+    match (&a.target, &act.target) {
         // Self is the user (THR-R88); the kinds of one character are in `of_kind`.
         (TargetSpec::SelfOnly, Target::None) => Ok(CharList::from_slice(&[user])),
         (TargetSpec::Ally, Target::Chars(l)) => {
@@ -1868,15 +1925,12 @@ fn aimed(s: &State, user: Cid, act: &Action, range: Option<i16>, say: Say) -> Re
                     return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
             }
-            let hit = shape_hits(s, user, spec, &squares);
-            shape = squares;
-            Ok(hit)
+            Ok(shape_hits(s, user, spec, &squares))
         }
         (spec, _) => Err(no(say, codes::INVALID_TARGET, || {
             format!("{} needs {}", a.id, shape_hint(spec))
         })),
-    }?;
-    Ok((targets, shape))
+    }
 }
 
 /// The enemies of `user` an ability that targets all of them within `range` affects.
@@ -2070,9 +2124,9 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Sh
 fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<Plan, Reject> {
     action_use(s, who, act.ability, act.overexert, say)?;
     let range = range_of(s, who, s.setup.book.get(act.ability));
-    let (targets, shape) = action_aim(s, who, act, range, say)?;
+    let targets = action_aim(s, who, act, range, say)?;
     check_pick(s, who, s.setup.book.get(act.ability), act, &targets, say)?;
-    Ok(Plan::Act { targets, shape })
+    Ok(Plan::Act { targets })
 }
 
 /// Whether [`check`] may accept an Action of the current character with this ability and
@@ -2089,17 +2143,17 @@ pub fn action_open(s: &State, ability: AbilityId, overexert: Option<u8>) -> bool
         && action_use(s, s.turn.who, ability, overexert, Say::Code).is_ok()
 }
 
-/// For an Action whose [`action_open`] holds, the characters it affects and the squares of its
-/// shape (its [`Plan::Act`]) when [`check`] may accept it with some pick: the part of its check
-/// that depends on its target and not on its pick.
-pub fn action_aimed(s: &State, act: &Action) -> Option<(CharList, ShapeSquares)> {
+/// For an Action whose [`action_open`] holds, the characters it affects (its [`Plan::Act`]) when
+/// [`check`] may accept it with some pick: the part of its check that depends on its target and
+/// not on its pick.
+pub fn action_aimed(s: &State, act: &Action) -> Option<CharList> {
     let range = range_of(s, s.turn.who, s.setup.book.get(act.ability));
     action_aimed_in_range(s, act, range)
 }
 
 /// [`action_aimed`] with the ability's range for the current character (`calc::range_of`)
 /// worked out by the caller, once for the many targets it tries.
-pub fn action_aimed_in_range(s: &State, act: &Action, range: Option<i16>) -> Option<(CharList, ShapeSquares)> {
+pub fn action_aimed_in_range(s: &State, act: &Action, range: Option<i16>) -> Option<CharList> {
     if let Target::Chars(l) = &act.target
         && l.iter().any(|&c| c as usize >= s.chars.len())
     {
@@ -2184,17 +2238,10 @@ fn action_use(s: &State, who: Cid, ability: AbilityId, overexert: Option<u8>, sa
 }
 
 /// The part of an Action's check that depends on its target and not on its pick: the
-/// characters it affects (with the squares of its shape), and for a teleport that uses
-/// movement, that much movement left.
-fn action_aim(
-    s: &State,
-    who: Cid,
-    act: &Action,
-    range: Option<i16>,
-    say: Say,
-) -> Result<(CharList, ShapeSquares), Reject> {
+/// characters it affects, and for a teleport that uses movement, that much movement left.
+fn action_aim(s: &State, who: Cid, act: &Action, range: Option<i16>, say: Say) -> Result<CharList, Reject> {
     let a = s.setup.book.get(act.ability);
-    let targets = aimed(s, who, act, range, say)?;
+    let targets = targets(s, who, act, range, say)?;
     // A teleport that uses movement needs that much movement left (THR-R60).
     let uses_movement = a
         .effect

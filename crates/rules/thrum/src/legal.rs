@@ -390,7 +390,7 @@ fn each_action(
                 }
                 let on = status_target(who, &target);
                 act.target = target;
-                let Some((targets, shape)) = check::action_aimed_in_range(s, &act, range) else {
+                let Some(targets) = check::action_aimed_in_range(s, &act, range) else {
                     return ControlFlow::Continue(());
                 };
                 each_pick(s, id, on, &mut |pick| {
@@ -398,7 +398,6 @@ fn each_action(
                     if check::pick_allowed(s, &act, &targets) {
                         let plan = Plan::Act {
                             targets: targets.clone(),
-                            shape: shape.clone(),
                         };
                         f(Command::Act(act.clone()), plan)
                     } else {

@@ -9,6 +9,7 @@ use super::turn::{fixed_roll, step_roll, step_start_of_turn};
 use super::{Cx, Flow, R};
 use crate::ability::{Ability, Cond, Defence, EndsStance, Kind, Op, Reaction, TriggerOn, XStatus};
 use crate::calc::{self, eval};
+use crate::check;
 use crate::command::{Action, Gauge};
 use crate::event::{Event, NotOfferedWhy, OnlyDefence, Rolled, Verdict};
 use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule, TriggeredMoves};
@@ -30,9 +31,9 @@ fn first_stage(s: &State, a: &Ability) -> UseStage {
     }
 }
 
-/// Declares an Action, with the characters it affects and the squares of its shape as its
-/// check found them (its [`crate::check::Plan::Act`]).
-pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action, targets: &[Cid], shape: &[Pos]) -> R {
+/// Declares an Action, with the characters it affects as its check found them (its
+/// [`crate::check::Plan::Act`]).
+pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action, targets: &[Cid]) -> R {
     cx.emit(Event::Declared {
         user,
         ability: act.ability,
@@ -87,14 +88,17 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action, targets: &[Cid], sha
         crate::command::Target::Square(p) => Some(p),
         _ => None,
     };
-    // Nothing declared so far moves the user, so its shape is still the one the check found.
+    let shape = match cx.s.ch(user).pos {
+        Some(up) => check::shape_squares(&cx.s, user, act, up).map_or_else(Squares::new, |sq| Squares::from_slice(&sq)),
+        None => Squares::new(),
+    };
     start_use(
         cx,
         user,
         act.ability,
         Targets::from_slice(targets),
         square,
-        Squares::from_slice(shape),
+        shape,
         act.pick,
         act.overexert,
         true,

@@ -124,10 +124,10 @@ pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
         }
         Command::Step { dir, roll } => do_step(cx, who, *dir, *roll, plan)?,
         Command::Act(a) => {
-            let Plan::Act { targets, shape } = plan else {
+            let Plan::Act { targets } = plan else {
                 return Err(unchecked(cmd));
             };
-            declare(cx, who, a, &targets, &shape)?
+            declare(cx, who, a, &targets)?
         }
         Command::Stance(id) => {
             // THR-R32, THR-R33: entering a Stance first ends the current one, so only one is
