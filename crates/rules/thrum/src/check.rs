@@ -239,9 +239,12 @@ const SQ_ENEMY: u8 = 4;
 const SQ_LEAVE: u8 = 8;
 
 thread_local! {
-    /// Square-fact buffers of finished move searches, reused by the next ones (a search context
-    /// is built for every move checked or resolved and every AI decision, and searches nest at
-    /// most a few deep), so building one allocates nothing once the thread has warmed up.
+    /// A pure memory pool: square-fact buffers of finished move searches, lent to the next ones
+    /// and filled afresh by each (a search context is built for every `move` checked, every
+    /// AI turn and every listing of moves, and contexts nest at most a few deep), so building one
+    /// allocates nothing once the thread has warmed up. It holds no result: what a check finds
+    /// goes to the resolver in its [`Plan`]. Allocating each buffer instead was measured to
+    /// cost instructions on every shipped example (the simulator's hot path).
     static FLAG_POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -880,6 +883,10 @@ struct WeaveSearch {
 }
 
 thread_local! {
+    /// A pure memory pool for [`MoveCtx::weave_search`]: each search resets it before use and
+    /// reads only what it found itself; nothing is kept for a later search (a `move`'s path goes
+    /// to the resolver in its [`Plan`]). It spares an allocation per search of a Weaver's moves
+    /// checked or listed (the AI reads its own search's paths and runs none).
     static WEAVE: std::cell::RefCell<WeaveSearch> = std::cell::RefCell::new(WeaveSearch::default());
 }
 
@@ -927,7 +934,15 @@ impl WeaveSearch {
 }
 
 thread_local! {
+    /// A pure memory pool for `fray_space`'s searches, which the checks run only beyond the
+    /// search of costs (maps above [`COST_PATH_MAX_SQUARES`], budgets above
+    /// [`COSTS_MAX_BUDGET`]): each search starts afresh in it and nothing is read back later.
     static SCRATCH: std::cell::RefCell<PathScratch> = std::cell::RefCell::new(PathScratch::new());
+    /// A pure memory pool for the searches of costs of checks and listings
+    /// ([`MoveCtx::path_by_cost`], [`MoveCtx::destinations_by_cost`], the moves listed with
+    /// their paths): each search resets it and reads only its own costs; nothing is kept for a
+    /// later one. Allocating it per search instead was measured to cost instructions on every
+    /// shipped example.
     static COSTS: std::cell::RefCell<CostSearch> = std::cell::RefCell::new(CostSearch::default());
 }
 
@@ -1159,7 +1174,8 @@ impl Frontier<'_> {
     }
 }
 
-/// Runs `f` with this thread's reusable search memory (searches never nest).
+/// Runs `f` with this thread's reusable search memory, a pure memory pool (searches never
+/// nest; see `SCRATCH`).
 pub fn with_scratch<T>(f: impl FnOnce(&mut PathScratch) -> T) -> T {
     SCRATCH.with(|sc| f(&mut sc.borrow_mut()))
 }
