@@ -26,17 +26,27 @@ use fray_engine::{Answer, Decision, Policy};
 /// The heuristic policy.
 #[derive(Default)]
 pub struct Heuristic {
-    legal: Vec<Command>,
+    legal: Vec<Answer<Einfelst>>,
 }
 
-fn has(legal: &[Command], c: &Command) -> bool {
-    legal.contains(c)
+/// The commands of the legal answers, in their order.
+fn commands(legal: &[Answer<Einfelst>]) -> impl Iterator<Item = &Command> + Clone {
+    legal.iter().map(|a| &a.command)
+}
+
+fn has(legal: &[Answer<Einfelst>], c: &Command) -> bool {
+    commands(legal).any(|x| x == c)
 }
 
 impl Policy<Einfelst> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Einfelst>, _: &mut Prng) -> Option<Answer<Einfelst>> {
-        // It picks from the legal list, which it lists itself.
-        self.pick(d).map(|c| Answer::new(c, ()))
+        // It picks from the legal list, which it lists itself: the listed answer, with the plan
+        // the check gave it (a command it names that is not listed is put to the check).
+        let c = self.pick(d)?;
+        match self.legal.iter().position(|a| a.command == c) {
+            Some(i) => Some(self.legal.swap_remove(i)),
+            None => d.answer(c).ok(),
+        }
     }
 
     fn name(&self) -> &str {
@@ -54,7 +64,7 @@ impl Heuristic {
             return Some(answer(s, f, legal));
         }
         if s.stage == Stage::Swaps {
-            return legal.iter().find(|c| **c == Command::Ready).cloned();
+            return commands(legal).find(|c| **c == Command::Ready).cloned();
         }
         let Some(t) = s.turn else {
             return group_turn(s, legal);
@@ -63,8 +73,8 @@ impl Heuristic {
     }
 }
 
-fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
-    let first = || legal.first().cloned().unwrap_or(Command::Pass);
+fn answer(s: &State, f: &Frame, legal: &[Answer<Einfelst>]) -> Command {
+    let first = || commands(legal).next().cloned().unwrap_or(Command::Pass);
     match f {
         Frame::Attack(a) if a.defence.is_none() => {
             let acted = s.order.slots_of(a.target).all(|sl| sl.acted);
@@ -83,10 +93,9 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
             }
             Command::Pass
         }
-        Frame::Attack(_) if legal.iter().any(|c| matches!(c, Command::Swap(..))) => {
+        Frame::Attack(_) if commands(legal).any(|c| matches!(c, Command::Swap(..))) => {
             // After beating an attack: the exchange that lowers a card the most, if any does.
-            legal
-                .iter()
+            commands(legal)
                 .filter_map(|c| match c {
                     Command::Swap(take, give) if take.key(false) < give.key(false) => {
                         Some((take.key(false) - give.key(false), c.clone()))
@@ -96,13 +105,11 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
                 .min_by_key(|(k, _)| *k)
                 .map_or(Command::Pass, |(_, c)| c)
         }
-        Frame::Attack(_) => legal
-            .iter()
+        Frame::Attack(_) => commands(legal)
             .find(|c| matches!(c, Command::Spend(sp) if sp.cost() == 0))
             .cloned()
             .unwrap_or_else(first),
-        Frame::Flee(_) => legal
-            .iter()
+        Frame::Flee(_) => commands(legal)
             .find(|c| matches!(c, Command::Chase(_)))
             .cloned()
             .unwrap_or(Command::Pass),
@@ -117,8 +124,7 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
             // Keep the most dice without going severe, then the fewest marks.
             let c = s.ch(sp.who);
             let rows = if sp.mental { c.harm.mental } else { c.harm.physical };
-            legal
-                .iter()
+            commands(legal)
                 .min_by_key(|cmd| match cmd {
                     Command::Split(p) => {
                         let (r, over) = place(rows, s.options.harm_slots, p);
@@ -153,9 +159,8 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
 /// EIN-R2: which member of a group takes its card's turn now: one with a manoeuvre left, first
 /// one that can attack from where it stands, then the one nearest a foe, then the first in
 /// encounter order.
-fn group_turn(s: &State, legal: &[Command]) -> Option<Command> {
-    legal
-        .iter()
+fn group_turn(s: &State, legal: &[Answer<Einfelst>]) -> Option<Command> {
+    commands(legal)
         .filter_map(|c| match c {
             Command::Act(x) => {
                 let foes = || s.ids().filter(|&o| s.foes(*x, o) && !s.ch(o).out());
@@ -196,7 +201,7 @@ fn harm_left(s: &State, x: Cid) -> i32 {
     }
 }
 
-fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
+fn turn(s: &State, who: Cid, legal: &[Answer<Einfelst>]) -> Command {
     let me = s.ch(who);
     for c in [Command::BreakFree, Command::Extinguish] {
         if has(legal, &c) {
@@ -207,20 +212,16 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
         return Command::End;
     }
     // Fists only, with a weapon in the pack: draw it first (a fast manoeuvre).
-    let only_fists = legal.iter().any(|c| matches!(c, Command::Punch(_)))
-        && !legal
-            .iter()
-            .any(|c| matches!(c, Command::Strike(_) | Command::Shoot(_) | Command::Cast(..)));
+    let only_fists = commands(legal).any(|c| matches!(c, Command::Punch(_)))
+        && !commands(legal).any(|c| matches!(c, Command::Strike(_) | Command::Shoot(_) | Command::Cast(..)));
     if only_fists
-        && let Some(c) = legal
-            .iter()
-            .find(|c| matches!(c, Command::Draw(Some(w)) if s.weapon(*w).is_some_and(|x| x.melee())))
+        && let Some(c) =
+            commands(legal).find(|c| matches!(c, Command::Draw(Some(w)) if s.weapon(*w).is_some_and(|x| x.melee())))
     {
         return c.clone();
     }
     // Attacks: the weakest foe first, with the biggest pool.
-    let attack = legal
-        .iter()
+    let attack = commands(legal)
         .filter_map(|c| {
             let (x, action) = match c {
                 Command::Strike(x) => (*x, crate::data::Action::Strike),
@@ -250,7 +251,7 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
     let foes: Vec<Cid> = s.ids().filter(|&o| s.foes(who, o) && !s.ch(o).out()).collect();
     // Close in on a foe in the zone that needs it, to strike it (EIN-R12).
     let close_combat = me.wield.and_then(|w| s.weapon(w)).is_none_or(|w| w.melee());
-    if let Some(c) = legal.iter().find(|c| {
+    if let Some(c) = commands(legal).find(|c| {
         matches!(c, Command::Close(x) if close_combat && foes.contains(x) && crate::check::must_close_in(s, who, *x))
     }) {
         return c.clone();
@@ -266,9 +267,7 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
         })
     };
     if me.wield.is_none_or(|w| !reaches(w))
-        && let Some(c) = legal
-            .iter()
-            .find(|c| matches!(c, Command::Draw(Some(w)) if reaches(*w)))
+        && let Some(c) = commands(legal).find(|c| matches!(c, Command::Draw(Some(w)) if reaches(*w)))
     {
         return c.clone();
     }
@@ -278,7 +277,7 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
         .items()
         .iter()
         .any(|&w| s.weapon(w).is_some_and(|x| x.natural()));
-    if !natural && let Some(c) = legal.iter().find(|c| matches!(c, Command::PickUp(_))) {
+    if !natural && let Some(c) = commands(legal).find(|c| matches!(c, Command::PickUp(_))) {
         return c.clone();
     }
     // A ranged weapon in hand that reaches a foe from here: no need to go nearer.
@@ -303,8 +302,7 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
     let here = nearest(me.zone);
     if here > 0 {
         // A step, or clearing what blocks a step (EIN-R15), moves first on a tie.
-        let step = legal
-            .iter()
+        let step = commands(legal)
             .filter_map(|c| match c {
                 Command::Move(z) => Some(((nearest(*z), false), c.clone())),
                 Command::Clear(z) => Some(((nearest(*z), true), c.clone())),
