@@ -273,10 +273,17 @@ fn not_now() -> Reject {
     no(codes::NOT_NOW, "that is not an answer to the decision asked now")
 }
 
+/// Whether `x` is a foe of `who` still in the fight.
+fn is_foe(s: &State, who: Cid, x: Cid) -> bool {
+    s.chars
+        .get(x as usize)
+        .is_some_and(|t| !t.out() && t.side != s.ch(who).side)
+}
+
 /// A foe in the fight.
 fn foe(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
     match s.chars.get(x as usize) {
-        Some(t) if !t.out() && t.side != s.ch(who).side => Ok(()),
+        _ if is_foe(s, who, x) => Ok(()),
         Some(t) => Err(no(
             codes::BAD_TARGET,
             format!("{} is not a foe still in the fight", t.name),
@@ -1263,7 +1270,9 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Einfelst>>) {
         return;
     };
     let me = s.ch(t.who);
-    for x in s.ids() {
+    // Attacks and shoves are on foes still in the fight (`foe`): only they are tried (hot
+    // path: a refusal is worded for nothing).
+    for x in s.ids().filter(|&x| is_foe(s, t.who, x)) {
         push(out, Command::Strike(x));
         push(out, Command::Shoot(x));
         push(out, Command::Punch(x));
@@ -1272,7 +1281,7 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Einfelst>>) {
             push(out, Command::Cast(sp, x));
         }
     }
-    for x in s.ids() {
+    for x in s.ids().filter(|&x| is_foe(s, t.who, x)) {
         if s.ch(x).zone == me.zone {
             for &z in s.setup.zones.neighbours(s.ch(x).zone) {
                 push(out, Command::Shove(x, PushTo::Zone(z)));
