@@ -170,7 +170,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
         cx.emit(Event::Opens { side: *side });
         return Ok(());
     }
-    if s.turn.is_none() {
+    let Some(who) = s.turn.as_ref().map(|t| t.who) else {
         match c {
             Command::Pass => {
                 let Plan::Pass { side } = plan else {
@@ -182,10 +182,12 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
             _ => return Err(bug(format!("{c:?} outside a turn"))),
         }
         return Ok(());
-    }
-    let t = s.turn.clone().ok_or_else(|| bug("no turn"))?;
-    let who = t.who;
-    let me = s.ch(who).clone();
+    };
+    // What is read of the actor, as it stands before the command changes anything.
+    let (size, concealed, hobbled) = {
+        let me = s.ch(who);
+        (me.stats.size, me.concealed, me.injuries.hobbled)
+    };
     let holding = s.ids().find(|&x| s.ch(x).grabbed_by == Some(who));
     // MUR-R36: a holder may move with, and attack, the held character; anything else lets go
     // (a larger holder acts freely, MUR-R59).
@@ -202,7 +204,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
     };
     if let Some(h) = holding
         && lets_go
-        && s.ch(h).stats.size >= me.stats.size
+        && s.ch(h).stats.size >= size
     {
         cx.emit(Event::Grab { who: h, by: None });
     }
@@ -233,7 +235,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
             let Plan::Move { cost } = plan else {
                 return Err(unplanned(c, &plan));
             };
-            if me.concealed {
+            if concealed {
                 let stays = if *sneak {
                     save(cx, who, Ability::Agi, Why::Sneak)?
                 } else {
@@ -255,7 +257,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
         Command::Run => {
             // MUR-H2: full movement brings the turn to `full-move-zones`; hobbled, half of it.
             let more = cx.s.options.full_move_zones.saturating_sub(1) * 2;
-            let halves = if me.injuries.hobbled { more / 2 } else { more };
+            let halves = if hobbled { more / 2 } else { more };
             cx.emit(Event::Ran { who, halves });
         }
         Command::Cover => cx.emit(Event::Covered { who, cover: true }),
