@@ -26,17 +26,51 @@ use fray_engine::{Answer, Decision, Policy};
 /// The heuristic policy.
 #[derive(Default)]
 pub struct Heuristic {
-    legal: Vec<Command>,
+    legal: Vec<Answer<Einfelst>>,
 }
 
-fn has(legal: &[Command], c: &Command) -> bool {
-    legal.contains(c)
+/// What it picks: a listed answer (by its place in the list), or a command it names.
+enum Pick {
+    Listed(usize),
+    Named(Command),
+}
+
+/// The commands of the legal answers, in their order.
+fn commands(legal: &[Answer<Einfelst>]) -> impl Iterator<Item = &Command> + Clone {
+    legal.iter().map(|a| &a.command)
+}
+
+/// The place of the first listed answer whose command `want` accepts.
+fn find(legal: &[Answer<Einfelst>], want: impl Fn(&Command) -> bool) -> Option<usize> {
+    legal.iter().position(|a| want(&a.command))
+}
+
+/// The place of `c` in the list, if it is listed.
+fn listed(legal: &[Answer<Einfelst>], c: &Command) -> Option<usize> {
+    find(legal, |x| x == c)
+}
+
+/// The place of the listed answer whose command gives the least `key` (the first of equals).
+fn least<K: Ord>(legal: &[Answer<Einfelst>], key: impl Fn(&Command) -> Option<K>) -> Option<(K, usize)> {
+    legal
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| key(&a.command).map(|k| (k, i)))
+        .min_by(|a, b| a.0.cmp(&b.0))
 }
 
 impl Policy<Einfelst> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Einfelst>, _: &mut Prng) -> Option<Answer<Einfelst>> {
-        // It picks from the legal list, which it lists itself.
-        self.pick(d).map(|c| Answer::new(c, ()))
+        // It picks from the legal list, which it lists itself: the listed answer, with the plan
+        // the check gave it. A command it names (`pass`, `end` and the like, which come last
+        // in the list) is looked up from the end; one not listed is put to the check.
+        match self.pick(d)? {
+            Pick::Listed(i) => Some(self.legal.swap_remove(i)),
+            Pick::Named(c) => match self.legal.iter().rposition(|a| a.command == c) {
+                Some(i) => Some(self.legal.swap_remove(i)),
+                None => d.answer(c).ok(),
+            },
+        }
     }
 
     fn name(&self) -> &str {
@@ -45,7 +79,7 @@ impl Policy<Einfelst> for Heuristic {
 }
 
 impl Heuristic {
-    fn pick(&mut self, d: &Decision<'_, Einfelst>) -> Option<Command> {
+    fn pick(&mut self, d: &Decision<'_, Einfelst>) -> Option<Pick> {
         self.legal.clear();
         let s: &State = d.view();
         check::legal(s, d.seat(), &mut self.legal);
@@ -54,7 +88,7 @@ impl Heuristic {
             return Some(answer(s, f, legal));
         }
         if s.stage == Stage::Swaps {
-            return legal.iter().find(|c| **c == Command::Ready).cloned();
+            return listed(legal, &Command::Ready).map(Pick::Listed);
         }
         let Some(t) = s.turn else {
             return group_turn(s, legal);
@@ -63,13 +97,20 @@ impl Heuristic {
     }
 }
 
-fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
-    let first = || legal.first().cloned().unwrap_or(Command::Pass);
+fn answer(s: &State, f: &Frame, legal: &[Answer<Einfelst>]) -> Pick {
+    let first = || {
+        if legal.is_empty() {
+            Pick::Named(Command::Pass)
+        } else {
+            Pick::Listed(0)
+        }
+    };
+    let or_pass = |i: Option<usize>| i.map_or(Pick::Named(Command::Pass), Pick::Listed);
     match f {
         Frame::Attack(a) if a.defence.is_none() => {
             let acted = s.order.slots_of(a.target).all(|sl| sl.acted);
             for c in [Command::BreakFree, Command::Resist, Command::Parry, Command::Dodge] {
-                if has(legal, &c) {
+                if let Some(i) = listed(legal, &c) {
                     let action = match c {
                         Command::Dodge => crate::data::Action::Finesse,
                         Command::Parry => crate::check::parry_action(s, a.target),
@@ -77,57 +118,43 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
                     };
                     let dice = pool(s, a.target, action, Kind::Defence, 0).0;
                     if acted || dice >= 2 {
-                        return c;
+                        return Pick::Listed(i);
                     }
                 }
             }
-            Command::Pass
+            Pick::Named(Command::Pass)
         }
-        Frame::Attack(_) if legal.iter().any(|c| matches!(c, Command::Swap(..))) => {
+        Frame::Attack(_) if commands(legal).any(|c| matches!(c, Command::Swap(..))) => {
             // After beating an attack: the exchange that lowers a card the most, if any does.
-            legal
-                .iter()
-                .filter_map(|c| match c {
+            or_pass(
+                least(legal, |c| match c {
                     Command::Swap(take, give) if take.key(false) < give.key(false) => {
-                        Some((take.key(false) - give.key(false), c.clone()))
+                        Some(take.key(false) - give.key(false))
                     }
                     _ => None,
                 })
-                .min_by_key(|(k, _)| *k)
-                .map_or(Command::Pass, |(_, c)| c)
+                .map(|(_, i)| i),
+            )
         }
-        Frame::Attack(_) => legal
-            .iter()
-            .find(|c| matches!(c, Command::Spend(sp) if sp.cost() == 0))
-            .cloned()
-            .unwrap_or_else(first),
-        Frame::Flee(_) => legal
-            .iter()
-            .find(|c| matches!(c, Command::Chase(_)))
-            .cloned()
-            .unwrap_or(Command::Pass),
-        Frame::Break(_) => {
-            if has(legal, &Command::Hold) {
-                Command::Hold
-            } else {
-                Command::Pass
-            }
+        Frame::Attack(_) => {
+            find(legal, |c| matches!(c, Command::Spend(sp) if sp.cost() == 0)).map_or_else(first, Pick::Listed)
         }
+        Frame::Flee(_) => or_pass(find(legal, |c| matches!(c, Command::Chase(_)))),
+        Frame::Break(_) => or_pass(listed(legal, &Command::Hold)),
         Frame::Split(sp) => {
             // Keep the most dice without going severe, then the fewest marks.
             let c = s.ch(sp.who);
             let rows = if sp.mental { c.harm.mental } else { c.harm.physical };
-            legal
-                .iter()
-                .min_by_key(|cmd| match cmd {
+            least(legal, |cmd| {
+                Some(match cmd {
                     Command::Split(p) => {
                         let (r, over) = place(rows, s.options.harm_slots, p);
                         (over, r[2], r[0] + r[1], p.len())
                     }
                     _ => (true, u8::MAX, u8::MAX, usize::MAX),
                 })
-                .cloned()
-                .unwrap_or_else(first)
+            })
+            .map_or_else(first, |(_, i)| Pick::Listed(i))
         }
         Frame::Keep(_) => first(),
         // Push a failed test when one more Harm does not put it out.
@@ -145,7 +172,7 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
                     track[0] + track[1] < slots[0] + slots[1]
                 }
             };
-            Command::Push(p.got < p.need.max(1) && safe)
+            Pick::Named(Command::Push(p.got < p.need.max(1) && safe))
         }
     }
 }
@@ -153,21 +180,18 @@ fn answer(s: &State, f: &Frame, legal: &[Command]) -> Command {
 /// EIN-R2: which member of a group takes its card's turn now: one with a manoeuvre left, first
 /// one that can attack from where it stands, then the one nearest a foe, then the first in
 /// encounter order.
-fn group_turn(s: &State, legal: &[Command]) -> Option<Command> {
-    legal
-        .iter()
-        .filter_map(|c| match c {
-            Command::Act(x) => {
-                let foes = || s.ids().filter(|&o| s.foes(*x, o) && !s.ch(o).out());
-                let near = foes().map(|o| s.distance(*x, o)).min().unwrap_or(u8::MAX);
-                let reach = foes().any(|o| in_reach(s, *x, o));
-                let spent = s.ch(*x).total_left() == [0, 0];
-                Some(((spent, !reach, near, *x), c.clone()))
-            }
-            _ => None,
-        })
-        .min_by_key(|(k, _)| *k)
-        .map(|(_, c)| c)
+fn group_turn(s: &State, legal: &[Answer<Einfelst>]) -> Option<Pick> {
+    least(legal, |c| match c {
+        Command::Act(x) => {
+            let foes = || s.ids().filter(|&o| s.foes(*x, o) && !s.ch(o).out());
+            let near = foes().map(|o| s.distance(*x, o)).min().unwrap_or(u8::MAX);
+            let reach = foes().any(|o| in_reach(s, *x, o));
+            let spent = s.ch(*x).total_left() == [0, 0];
+            Some((spent, !reach, near, *x))
+        }
+        _ => None,
+    })
+    .map(|(_, i)| Pick::Listed(i))
 }
 
 /// Whether the weapon in `who`'s hand (or its fists) reaches `x` from where it stands.
@@ -196,64 +220,61 @@ fn harm_left(s: &State, x: Cid) -> i32 {
     }
 }
 
-fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
+fn turn(s: &State, who: Cid, legal: &[Answer<Einfelst>]) -> Pick {
     let me = s.ch(who);
     for c in [Command::BreakFree, Command::Extinguish] {
-        if has(legal, &c) {
-            return c;
+        if let Some(i) = listed(legal, &c) {
+            return Pick::Listed(i);
         }
     }
+    let end = || Pick::Named(Command::End);
     if me.fire.is_some() {
-        return Command::End;
+        return end();
     }
     // Fists only, with a weapon in the pack: draw it first (a fast manoeuvre).
-    let only_fists = legal.iter().any(|c| matches!(c, Command::Punch(_)))
-        && !legal
-            .iter()
-            .any(|c| matches!(c, Command::Strike(_) | Command::Shoot(_) | Command::Cast(..)));
+    let only_fists = commands(legal).any(|c| matches!(c, Command::Punch(_)))
+        && !commands(legal).any(|c| matches!(c, Command::Strike(_) | Command::Shoot(_) | Command::Cast(..)));
     if only_fists
-        && let Some(c) = legal
-            .iter()
-            .find(|c| matches!(c, Command::Draw(Some(w)) if s.weapon(*w).is_some_and(|x| x.melee())))
+        && let Some(i) = find(
+            legal,
+            |c| matches!(c, Command::Draw(Some(w)) if s.weapon(*w).is_some_and(|x| x.melee())),
+        )
     {
-        return c.clone();
+        return Pick::Listed(i);
     }
     // Attacks: the weakest foe first, with the biggest pool.
-    let attack = legal
-        .iter()
-        .filter_map(|c| {
-            let (x, action) = match c {
-                Command::Strike(x) => (*x, crate::data::Action::Strike),
-                Command::Shoot(x) => (*x, crate::data::Action::Shoot),
-                Command::Punch(x) => (*x, crate::data::Action::Force),
-                Command::Cast(_, x) => (*x, crate::data::Action::Cast),
-                _ => return None,
-            };
-            let action = match c {
-                Command::Strike(_) => crate::check::attack_action(s, crate::state::AttackKind::Strike, me.wield),
-                _ => action,
-            };
-            let dice = i32::from(pool(s, who, action, Kind::Attack, 0).0);
-            let damage = match c {
-                Command::Strike(_) | Command::Shoot(_) => {
-                    i32::from(me.wield.and_then(|w| s.weapon(w)).map_or(1, |w| w.damage))
-                }
-                _ => 1,
-            };
-            Some(((harm_left(s, x), -(dice * 2 + damage)), c.clone()))
-        })
-        .min_by_key(|(k, _)| *k)
-        .map(|(_, c)| c);
-    if let Some(c) = attack {
-        return c;
+    let attack = least(legal, |c| {
+        let (x, action) = match c {
+            Command::Strike(x) => (*x, crate::data::Action::Strike),
+            Command::Shoot(x) => (*x, crate::data::Action::Shoot),
+            Command::Punch(x) => (*x, crate::data::Action::Force),
+            Command::Cast(_, x) => (*x, crate::data::Action::Cast),
+            _ => return None,
+        };
+        let action = match c {
+            Command::Strike(_) => crate::check::attack_action(s, crate::state::AttackKind::Strike, me.wield),
+            _ => action,
+        };
+        let dice = i32::from(pool(s, who, action, Kind::Attack, 0).0);
+        let damage = match c {
+            Command::Strike(_) | Command::Shoot(_) => {
+                i32::from(me.wield.and_then(|w| s.weapon(w)).map_or(1, |w| w.damage))
+            }
+            _ => 1,
+        };
+        Some((harm_left(s, x), -(dice * 2 + damage)))
+    });
+    if let Some((_, i)) = attack {
+        return Pick::Listed(i);
     }
     let foes: Vec<Cid> = s.ids().filter(|&o| s.foes(who, o) && !s.ch(o).out()).collect();
     // Close in on a foe in the zone that needs it, to strike it (EIN-R12).
     let close_combat = me.wield.and_then(|w| s.weapon(w)).is_none_or(|w| w.melee());
-    if let Some(c) = legal.iter().find(|c| {
-        matches!(c, Command::Close(x) if close_combat && foes.contains(x) && crate::check::must_close_in(s, who, *x))
-    }) {
-        return c.clone();
+    if let Some(i) = find(
+        legal,
+        |c| matches!(c, Command::Close(x) if close_combat && foes.contains(x) && crate::check::must_close_in(s, who, *x)),
+    ) {
+        return Pick::Listed(i);
     }
     // A weapon that could reach someone, in hand.
     let reaches = |w: u8| {
@@ -266,11 +287,9 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
         })
     };
     if me.wield.is_none_or(|w| !reaches(w))
-        && let Some(c) = legal
-            .iter()
-            .find(|c| matches!(c, Command::Draw(Some(w)) if reaches(*w)))
+        && let Some(i) = find(legal, |c| matches!(c, Command::Draw(Some(w)) if reaches(*w)))
     {
-        return c.clone();
+        return Pick::Listed(i);
     }
     // A creature that fights with its bite or claws leaves weapons lying.
     let natural = me
@@ -278,8 +297,8 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
         .items()
         .iter()
         .any(|&w| s.weapon(w).is_some_and(|x| x.natural()));
-    if !natural && let Some(c) = legal.iter().find(|c| matches!(c, Command::PickUp(_))) {
-        return c.clone();
+    if !natural && let Some(i) = find(legal, |c| matches!(c, Command::PickUp(_))) {
+        return Pick::Listed(i);
     }
     // A ranged weapon in hand that reaches a foe from here: no need to go nearer.
     let shooting = me
@@ -287,11 +306,7 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
         .and_then(|w| s.weapon(w))
         .is_some_and(|w| w.kind == crate::data::WeaponKind::Ranged);
     if shooting && foes.iter().any(|&f| in_reach(s, who, f)) {
-        return if has(legal, &Command::Stand) {
-            Command::Stand
-        } else {
-            Command::End
-        };
+        return listed(legal, &Command::Stand).map_or_else(end, Pick::Listed);
     }
     // Toward the nearest foe.
     let nearest = |z: fray_space::ZoneId| {
@@ -303,23 +318,16 @@ fn turn(s: &State, who: Cid, legal: &[Command]) -> Command {
     let here = nearest(me.zone);
     if here > 0 {
         // A step, or clearing what blocks a step (EIN-R15), moves first on a tie.
-        let step = legal
-            .iter()
-            .filter_map(|c| match c {
-                Command::Move(z) => Some(((nearest(*z), false), c.clone())),
-                Command::Clear(z) => Some(((nearest(*z), true), c.clone())),
-                _ => None,
-            })
-            .min_by_key(|(d, _)| *d)
-            .map(|((d, _), c)| (d, c));
-        if let Some((d, c)) = step
+        let step = least(legal, |c| match c {
+            Command::Move(z) => Some((nearest(*z), false)),
+            Command::Clear(z) => Some((nearest(*z), true)),
+            _ => None,
+        });
+        if let Some(((d, _), i)) = step
             && d < here
         {
-            return c;
+            return Pick::Listed(i);
         }
     }
-    if has(legal, &Command::Stand) {
-        return Command::Stand;
-    }
-    Command::End
+    listed(legal, &Command::Stand).map_or_else(end, Pick::Listed)
 }

@@ -1,20 +1,57 @@
-//! Legality, from one source: [`check`] refuses a command with a typed rejection, and
-//! [`legal`] lists every answer [`check`] accepts, in a fixed order (it generates candidates and
-//! keeps those [`check`] accepts).
+//! Legality, from one source: [`check`] refuses a command with a typed rejection or hands
+//! back its [`Plan`] (what the check found out that resolving needs), and [`legal`] lists every
+//! answer [`check`] accepts, with that plan, in a fixed order (it generates candidates and keeps
+//! those [`check`] accepts).
 
+use crate::Einfelst;
 use crate::codes;
 use crate::command::{Command, Own, PushTo, Ruling, Spend};
-use crate::data::{Action, WeaponKind};
+use crate::data::{Action, Obstacle, WeaponKind};
 use crate::options::{CloseIn, GroupOrder};
 use crate::setup::{Cid, MAX_COMBATANTS};
 use crate::state::{AttackFrame, AttackKind, Card, Frame, Stage, State, place};
 use crate::zones::MapExt;
 use fray_engine::gm::Ruling as R;
-use fray_engine::{Reject, Seat};
+use fray_engine::{Answer, Reject, Seat};
 use fray_space::{ZoneId, ZoneSet};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
+}
+
+/// The checked plan of a command: what [`check`] found out that [`crate::resolve::resolve`]
+/// needs, so the resolver does not work it out again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// The check learns nothing the resolver needs (rulings, the swaps at the start of a round,
+    /// a group's pick, `end`, `release`, `pass` and the answers that pay nothing).
+    Plain,
+    /// A manoeuvre of the turn, or a reaction: the allowance that pays it (EIN-R16, EIN-R19).
+    Pay(Pay),
+    /// A `move` or a `clear`: its pay, and the obstacle it gets over with its manoeuvre and
+    /// test, if any (none on a plain link or a cleared one: EIN-R15).
+    Obstacle {
+        /// The allowance that pays it.
+        pay: Pay,
+        /// The obstacle crossed or cleared.
+        obstacle: Option<Obstacle>,
+    },
+    /// A flight: its pay, and the next zone of its way out (`None` when it leaves from an exit
+    /// zone, EIN-R32).
+    Flee {
+        /// The allowance that pays it.
+        pay: Pay,
+        /// The zone it flees toward.
+        toward: Option<ZoneId>,
+    },
+    /// An answer to a flight's chase (EIN-R33): the foe asked, and for `chase` the reaction
+    /// that pays it.
+    Chaser {
+        /// The foe asked.
+        who: Cid,
+        /// What pays the chase (`None` for `pass`).
+        pay: Option<Pay>,
+    },
 }
 
 /// Which allowance pays a manoeuvre: card `n`, and whether the slow one is spent.
@@ -162,23 +199,23 @@ fn hampered(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
 }
 
 /// Whether the rules accept `c` now from `seat` (the engine has already checked the seat is a
-/// decider).
-pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
+/// decider), and its plan.
+pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
     if let Command::Gm(r) = c {
-        return ruling(s, r);
+        return ruling(s, r).map(|()| Plan::Plain);
     }
     if let Some(f) = s.frames.last() {
         return answer(s, f, c);
     }
     if s.stage == Stage::Swaps {
-        return swap_stage(s, seat, c);
+        return swap_stage(s, seat, c).map(|()| Plan::Plain);
     }
     let Some(t) = s.turn else {
         let choices = group_choices(s);
         return match c {
             Command::Act(x) if choices != 0 => {
                 if *x < 64 && choices >> x & 1 == 1 {
-                    Ok(())
+                    Ok(Plan::Plain)
                 } else {
                     Err(no(
                         codes::BAD_TARGET,
@@ -236,10 +273,17 @@ fn not_now() -> Reject {
     no(codes::NOT_NOW, "that is not an answer to the decision asked now")
 }
 
+/// Whether `x` is a foe of `who` still in the fight.
+fn is_foe(s: &State, who: Cid, x: Cid) -> bool {
+    s.chars
+        .get(x as usize)
+        .is_some_and(|t| !t.out() && t.side != s.ch(who).side)
+}
+
 /// A foe in the fight.
 fn foe(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
     match s.chars.get(x as usize) {
-        Some(t) if !t.out() && t.side != s.ch(who).side => Ok(()),
+        _ if is_foe(s, who, x) => Ok(()),
         Some(t) => Err(no(
             codes::BAD_TARGET,
             format!("{} is not a foe still in the fight", t.name),
@@ -282,11 +326,11 @@ fn reach_melee(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
     Ok(())
 }
 
-fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
+fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
     hampered(s, who, c)?;
     let me = s.ch(who);
     let slow = || {
-        pay_slow(s, who, n).map(drop).ok_or_else(|| {
+        pay_slow(s, who, n).ok_or_else(|| {
             no(
                 codes::NO_MANEUVER,
                 format!("{} has no slow manoeuvre left this round", me.name),
@@ -294,7 +338,7 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
         })
     };
     let fast = || {
-        pay_fast(s, who, n).map(drop).ok_or_else(|| {
+        pay_fast(s, who, n).ok_or_else(|| {
             no(
                 codes::NO_MANEUVER,
                 format!("{} has no manoeuvre left this round", me.name),
@@ -303,7 +347,7 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
     };
     match c {
         Command::Strike(x) => {
-            slow()?;
+            let pay = slow()?;
             foe(s, who, *x)?;
             match me.wield.and_then(|w| s.weapon(w)) {
                 Some(w) if w.melee() => {}
@@ -323,10 +367,10 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                     ));
                 }
             }
-            reach_melee(s, who, *x)
+            reach_melee(s, who, *x).map(|()| Plan::Pay(pay))
         }
         Command::Punch(x) => {
-            slow()?;
+            let pay = slow()?;
             foe(s, who, *x)?;
             reach_melee(s, who, *x)?;
             // EIN-R21: a creature with natural weapons fights with them: they are its unarmed
@@ -345,22 +389,22 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                         me.name, w.name
                     ),
                 )),
-                None => Ok(()),
+                None => Ok(Plan::Pay(pay)),
             }
         }
         Command::Grapple(x) => {
-            slow()?;
+            let pay = slow()?;
             foe(s, who, *x)?;
-            reach_melee(s, who, *x)
+            reach_melee(s, who, *x).map(|()| Plan::Pay(pay))
         }
         Command::Shove(x, to) => {
-            slow()?;
+            let pay = slow()?;
             foe(s, who, *x)?;
             reach_melee(s, who, *x)?;
-            push_ok(s, *x, *to)
+            push_ok(s, *x, *to).map(|()| Plan::Pay(pay))
         }
         Command::Shoot(x) => {
-            slow()?;
+            let pay = slow()?;
             foe(s, who, *x)?;
             let Some(w) = me.wield.and_then(|w| s.weapon(w)) else {
                 return Err(no(
@@ -387,11 +431,11 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                         w.name
                     ),
                 )),
-                Some(_) => Ok(()),
+                Some(_) => Ok(Plan::Pay(pay)),
             }
         }
         Command::Cast(sp, x) => {
-            slow()?;
+            let pay = slow()?;
             let Some((id, spell)) = s.setup.spells.iter().nth(*sp as usize) else {
                 return Err(no(codes::BAD_TARGET, "no such spell"));
             };
@@ -410,32 +454,41 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                     format!("{} reaches {a} to {b} zones", spell.name),
                 ));
             }
-            Ok(())
+            Ok(Plan::Pay(pay))
         }
         Command::Flee(a) | Command::FleeTo(a, _) => {
             if !matches!(a, Action::Finesse | Action::Sneak) {
                 return Err(no(codes::NOT_NOW, "flee with finesse or sneak (EIN-R32)"));
             }
-            slow()?;
+            let pay = slow()?;
             if me.held_by.is_some() {
                 return Err(no(codes::RESTRAINED, "a restrained creature cannot flee (EIN-R31)"));
             }
-            match c {
-                Command::FleeTo(_, z) => flee_way(s, who, *z),
-                _ => flee_route(s, who).map(drop),
-            }
+            let toward = match c {
+                // EIN-R32: the way the fleer names.
+                Command::FleeTo(_, z) => flee_way(s, who, *z).map(|()| Some(*z))?,
+                _ => flee_route(s, who)?,
+            };
+            Ok(Plan::Flee { pay, toward })
         }
         Command::Extinguish => {
-            slow()?;
+            let pay = slow()?;
             if me.fire.is_none() {
                 return Err(no(codes::NOT_NOW, format!("{} is not on fire", me.name)));
             }
-            Ok(())
+            Ok(Plan::Pay(pay))
         }
-        Command::Test(_) => slow(),
+        Command::Test(_) => slow().map(Plan::Pay),
         Command::Move(z) => {
             neighbour(s, me.zone, *z)?;
-            match s.obstacle(me.zone, *z) {
+            let ob = s.obstacle(me.zone, *z);
+            // A cleared obstacle is no longer crossed (EIN-R15).
+            let crossing = ob.map(|(_, o)| *o).filter(|o| !o.clear);
+            let cross = |pay: Pay| Plan::Obstacle {
+                pay,
+                obstacle: crossing,
+            };
+            match ob {
                 // EIN-R15: an obstacle that blocks the way must be cleared first.
                 Some((label, ob)) if ob.clear && !s.open(me.zone, *z) => {
                     let to = s.setup.zones.id(*z);
@@ -448,16 +501,20 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                     ))
                 }
                 // EIN-R15: some obstacles take the slow manoeuvre to cross (a cleared one none).
-                Some((_, ob)) if !ob.clear && ob.slow => slow(),
-                _ => fast(),
+                Some((_, ob)) if !ob.clear && ob.slow => slow().map(cross),
+                _ => fast().map(cross),
             }
         }
         Command::Clear(z) => {
             neighbour(s, me.zone, *z)?;
             // EIN-R15: clearing takes the obstacle's manoeuvre (and, when resolved, its test).
+            let clear = |ob: &Obstacle, pay: Pay| Plan::Obstacle {
+                pay,
+                obstacle: Some(*ob),
+            };
             match s.blocking(me.zone, *z) {
-                Some((_, ob)) if ob.slow => slow(),
-                Some(_) => fast(),
+                Some((_, ob)) if ob.slow => slow().map(|pay| clear(ob, pay)),
+                Some((_, ob)) => fast().map(|pay| clear(ob, pay)),
                 None => Err(no(
                     codes::NOT_NOW,
                     format!(
@@ -468,9 +525,9 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             }
         }
         Command::Close(x) => {
-            fast()?;
+            let pay = fast()?;
             match s.chars.get(*x as usize) {
-                Some(t) if *x != who && !t.out() && t.zone == me.zone && me.beside != Some(*x) => Ok(()),
+                Some(t) if *x != who && !t.out() && t.zone == me.zone && me.beside != Some(*x) => Ok(Plan::Pay(pay)),
                 _ => Err(no(
                     codes::BAD_TARGET,
                     "close in on another creature in the zone, not already beside it",
@@ -478,14 +535,14 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             }
         }
         Command::Withdraw => {
-            fast()?;
+            let pay = fast()?;
             if me.far {
                 return Err(no(codes::NOT_NOW, format!("{} already stands apart", me.name)));
             }
-            Ok(())
+            Ok(Plan::Pay(pay))
         }
         Command::Cover => {
-            fast()?;
+            let pay = fast()?;
             let spots = s.setup.zones.cover(me.zone);
             let taken = s
                 .chars
@@ -500,11 +557,11 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                     format!("{} has no free place of cover", s.setup.zones.id(me.zone)),
                 ))
             } else {
-                Ok(())
+                Ok(Plan::Pay(pay))
             }
         }
         Command::Draw(w) => {
-            fast()?;
+            let pay = fast()?;
             if w.is_none()
                 && let Some(n) = me.wield.and_then(|w| s.weapon(w)).filter(|w| w.natural())
             {
@@ -514,8 +571,8 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
                 ));
             }
             match w {
-                None if me.wield.is_some() => Ok(()),
-                Some(w) if me.carried.has(*w) && me.wield != Some(*w) => Ok(()),
+                None if me.wield.is_some() => Ok(Plan::Pay(pay)),
+                Some(w) if me.carried.has(*w) && me.wield != Some(*w) => Ok(Plan::Pay(pay)),
                 _ => Err(no(
                     codes::NO_WEAPON,
                     "draw a weapon carried and not in hand, or put the one in hand away",
@@ -523,29 +580,29 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             }
         }
         Command::PickUp(w) => {
-            fast()?;
+            let pay = fast()?;
             if s.dropped.iter().any(|&(x, z)| x == *w && z == me.zone) {
-                Ok(())
+                Ok(Plan::Pay(pay))
             } else {
                 Err(no(codes::NO_WEAPON, "no such weapon lies in this zone"))
             }
         }
         Command::Stand => {
-            fast()?;
+            let pay = fast()?;
             if me.prone {
-                Ok(())
+                Ok(Plan::Pay(pay))
             } else {
                 Err(no(codes::NOT_NOW, format!("{} is not down", me.name)))
             }
         }
         Command::Shout => {
-            fast()?;
+            let pay = fast()?;
             if me.silenced {
                 return Err(no(codes::RESTRAINED, format!("{} is silenced", me.name)));
             }
-            Ok(())
+            Ok(Plan::Pay(pay))
         }
-        Command::Interact => fast(),
+        Command::Interact => fast().map(Plan::Pay),
         Command::BreakFree => {
             if me.held_by.is_none() {
                 return Err(no(codes::NOT_NOW, format!("{} is not restrained", me.name)));
@@ -553,16 +610,16 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<(), Reject> {
             if me.broke_free {
                 return Err(no(codes::NOT_NOW, "one attempt to break free a turn (EIN-R30)"));
             }
-            fast()
+            fast().map(Plan::Pay)
         }
         Command::Release => {
             if s.chars.iter().any(|o| o.held_by == Some(who)) {
-                Ok(())
+                Ok(Plan::Plain)
             } else {
                 Err(no(codes::NOT_NOW, format!("{} holds nobody", me.name)))
             }
         }
-        Command::End => Ok(()),
+        Command::End => Ok(Plan::Plain),
         _ => Err(not_now()),
     }
 }
@@ -852,15 +909,16 @@ pub fn split_matters(s: &State, who: Cid, mental: bool, amount: u8) -> bool {
     ways.iter().any(|p| Some(place(rows, s.options.harm_slots, p)) != first)
 }
 
-fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
+fn answer(s: &State, f: &Frame, c: &Command) -> Result<Plan, Reject> {
+    let plain = |r: Result<(), Reject>| r.map(|()| Plan::Plain);
     match (f, c) {
         (Frame::Attack(a), _) if a.defence.is_none() => {
             let Some(d) = c.defence() else { return Err(not_now()) };
-            defence_ok(s, a, d)
+            Ok(defence_ok(s, a, d)?.map_or(Plan::Plain, Plan::Pay))
         }
         (Frame::Attack(a), Command::Swap(take, give)) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
             if s.ch(a.by).cards.cards().contains(take) && s.ch(a.target).cards.cards().contains(give) && take != give {
-                Ok(())
+                Ok(Plan::Plain)
             } else {
                 Err(no(
                     codes::BAD_CARD,
@@ -868,21 +926,29 @@ fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
                 ))
             }
         }
-        (Frame::Attack(a), Command::Pass) if a.defender_swap.is_none() && defender_may_swap(s, a) => Ok(()),
+        (Frame::Attack(a), Command::Pass) if a.defender_swap.is_none() && defender_may_swap(s, a) => Ok(Plan::Plain),
         (Frame::Attack(a), Command::Spend(sp)) if a.spend.is_none() && extra(s, a).is_some_and(|e| e > 0) => {
-            spend_ok(s, a, sp)
+            plain(spend_ok(s, a, sp))
         }
         (Frame::Flee(_), Command::Chase(a)) if !matches!(a, Action::Finesse | Action::Track) => {
             Err(no(codes::BAD_REACTION, "chase with finesse or track (EIN-R33)"))
         }
-        (Frame::Flee(fl), Command::Chase(_) | Command::Pass) => match crate::resolve::next_chaser(s, fl) {
-            Some(_) => Ok(()),
-            None => Err(not_now()),
-        },
-        (Frame::Break(b), Command::Hold | Command::Pass) if b.hold.is_none() => Ok(()),
+        (Frame::Flee(fl), Command::Chase(_) | Command::Pass) => {
+            let who = crate::resolve::next_chaser(s, fl).ok_or_else(not_now)?;
+            // The foe asked may react (`next_chaser`): a chase is paid as a reaction (EIN-R19).
+            let pay = match c {
+                Command::Chase(_) => Some(reaction(s, who)?),
+                _ => None,
+            };
+            Ok(Plan::Chaser { who, pay })
+        }
+        // The holder is asked only when it may react (`resolve::asks_holder`): holding on is paid
+        // as a reaction (EIN-R19).
+        (Frame::Break(b), Command::Hold) if b.hold.is_none() => reaction(s, b.holder).map(Plan::Pay),
+        (Frame::Break(b), Command::Pass) if b.hold.is_none() => Ok(Plan::Plain),
         (Frame::Split(sp), Command::Split(parts)) => {
             if splits(sp.amount).iter().any(|p| p == parts) {
-                Ok(())
+                Ok(Plan::Plain)
             } else {
                 let sum: u32 = parts.iter().map(|&p| u32::from(p)).sum();
                 Err(no(
@@ -894,8 +960,8 @@ fn answer(s: &State, f: &Frame, c: &Command) -> Result<(), Reject> {
                 ))
             }
         }
-        (Frame::Push(_), Command::Push(_)) => Ok(()),
-        (Frame::Keep(k), Command::Keep(card)) if k.drawn.contains(card) => Ok(()),
+        (Frame::Push(_), Command::Push(_)) => Ok(Plan::Plain),
+        (Frame::Keep(k), Command::Keep(card)) if k.drawn.contains(card) => Ok(Plan::Plain),
         (Frame::Keep(k), Command::Keep(_)) => {
             Err(no(codes::BAD_CARD, format!("keep {} or {}", k.drawn[0], k.drawn[1])))
         }
@@ -911,12 +977,25 @@ pub fn can_defend(s: &State, a: &AttackFrame) -> bool {
         .any(|d| defence_ok(s, a, d).is_ok())
 }
 
+/// What pays a reaction of `who`, or why it has none (EIN-R19).
+fn reaction(s: &State, who: Cid) -> Result<Pay, Reject> {
+    pay_reaction(s, who).ok_or_else(|| {
+        no(
+            codes::NO_MANEUVER,
+            format!(
+                "{} has no manoeuvre left this round to react with (EIN-R19)",
+                s.ch(who).name
+            ),
+        )
+    })
+}
+
 /// Whether the target may answer an attack with this reaction (EIN-R25, EIN-R27, EIN-H14,
-/// EIN-H16); a refusal says why.
-pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Result<(), Reject> {
+/// EIN-H16), and what pays it (nothing pays `pass`); a refusal says why.
+pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Result<Option<Pay>, Reject> {
     use crate::state::Defence as D;
     if d == D::None {
-        return Ok(());
+        return Ok(None);
     }
     let t = s.ch(a.target);
     if t.out() {
@@ -929,12 +1008,7 @@ pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Resul
             format!("{} is on fire: a burning creature cannot react (EIN-R39)", t.name),
         ));
     }
-    if pay_reaction(s, a.target).is_none() {
-        return Err(no(
-            codes::NO_MANEUVER,
-            format!("{} has no manoeuvre left this round to react with (EIN-R19)", t.name),
-        ));
-    }
+    let pay = reaction(s, a.target)?;
     let restrained = t.held_by.is_some();
     let bad = |why: String| Err(no(codes::BAD_REACTION, why));
     let what = match a.kind {
@@ -943,7 +1017,7 @@ pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Resul
         AttackKind::Grapple => "a grapple",
         _ => "close combat",
     };
-    match (d, a.kind) {
+    let verdict: Result<(), Reject> = match (d, a.kind) {
         (D::BreakFree, AttackKind::Grapple) => Ok(()),
         (D::BreakFree, _) => bad(format!("break-free answers a grapple, and this is {what}")),
         (_, AttackKind::Grapple) => bad("a grapple is answered with break-free, or pass (EIN-R27)".into()),
@@ -967,7 +1041,8 @@ pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Resul
         }
         (D::Dodge, _) => Ok(()),
         (D::None, _) => Ok(()),
-    }
+    };
+    verdict.map(|()| Some(pay))
 }
 
 /// Whether two player characters may swap cards now (EIN-R5).
@@ -1118,11 +1193,11 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
     }
 }
 
-/// Every legal answer of `seat` to the pending decision, in a fixed order.
-pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
-    let mut push = |c: Command| {
-        if check(s, seat, &c).is_ok() {
-            out.push(c);
+/// Every legal answer of `seat` to the pending decision, with its plan, in a fixed order.
+pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Einfelst>>) {
+    let push = |out: &mut Vec<Answer<Einfelst>>, c: Command| {
+        if let Ok(plan) = check(s, seat, &c) {
+            out.push(Answer::new(c, plan));
         }
     };
     if let Some(f) = s.frames.last() {
@@ -1135,44 +1210,44 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
                     Command::Resist,
                     Command::Pass,
                 ] {
-                    push(c);
+                    push(out, c);
                 }
             }
             Frame::Attack(a) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
                 for &take in s.ch(a.by).cards.cards() {
                     for &give in s.ch(a.target).cards.cards() {
-                        push(Command::Swap(take, give));
+                        push(out, Command::Swap(take, give));
                     }
                 }
-                push(Command::Pass);
+                push(out, Command::Pass);
             }
             Frame::Attack(a) => {
                 for sp in spend_candidates(s, a) {
-                    push(Command::Spend(sp));
+                    push(out, Command::Spend(sp));
                 }
             }
             Frame::Flee(_) => {
-                push(Command::Chase(Action::Finesse));
-                push(Command::Chase(Action::Track));
-                push(Command::Pass);
+                push(out, Command::Chase(Action::Finesse));
+                push(out, Command::Chase(Action::Track));
+                push(out, Command::Pass);
             }
             Frame::Break(_) => {
-                push(Command::Hold);
-                push(Command::Pass);
+                push(out, Command::Hold);
+                push(out, Command::Pass);
             }
             Frame::Split(sp) => {
                 for p in splits(sp.amount) {
-                    push(Command::Split(p));
+                    push(out, Command::Split(p));
                 }
             }
             Frame::Push(_) => {
-                push(Command::Push(true));
-                push(Command::Push(false));
+                push(out, Command::Push(true));
+                push(out, Command::Push(false));
             }
             Frame::Keep(k) => {
-                push(Command::Keep(k.drawn[0]));
+                push(out, Command::Keep(k.drawn[0]));
                 if k.drawn[1] != k.drawn[0] {
-                    push(Command::Keep(k.drawn[1]));
+                    push(out, Command::Keep(k.drawn[1]));
                 }
             }
         }
@@ -1182,89 +1257,91 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
         let n = s.chars.len() as Cid;
         for a in 0..n {
             for b in a + 1..n {
-                push(Command::Trade(a, b));
+                push(out, Command::Trade(a, b));
             }
         }
-        push(Command::Ready);
+        push(out, Command::Ready);
         return;
     }
     let Some(t) = s.turn else {
         for x in s.ids() {
-            push(Command::Act(x));
+            push(out, Command::Act(x));
         }
         return;
     };
     let me = s.ch(t.who);
-    for x in s.ids() {
-        push(Command::Strike(x));
-        push(Command::Shoot(x));
-        push(Command::Punch(x));
-        push(Command::Grapple(x));
+    // Attacks and shoves are on foes still in the fight (`foe`): only they are tried (hot
+    // path: a refusal is worded for nothing).
+    for x in s.ids().filter(|&x| is_foe(s, t.who, x)) {
+        push(out, Command::Strike(x));
+        push(out, Command::Shoot(x));
+        push(out, Command::Punch(x));
+        push(out, Command::Grapple(x));
         for sp in 0..s.setup.spells.len() as u8 {
-            push(Command::Cast(sp, x));
+            push(out, Command::Cast(sp, x));
         }
     }
-    for x in s.ids() {
+    for x in s.ids().filter(|&x| is_foe(s, t.who, x)) {
         if s.ch(x).zone == me.zone {
             for &z in s.setup.zones.neighbours(s.ch(x).zone) {
-                push(Command::Shove(x, PushTo::Zone(z)));
+                push(out, Command::Shove(x, PushTo::Zone(z)));
             }
-            push(Command::Shove(x, PushTo::Far));
-            push(Command::Shove(x, PushTo::Down));
+            push(out, Command::Shove(x, PushTo::Far));
+            push(out, Command::Shove(x, PushTo::Down));
         }
     }
     // A way named is open only where the shortest way is (flee_way implies flee_route), so
     // only the ways flee_ways finds are tried, and only when a flight is (hot path).
     let mut ways = None;
     for a in [Action::Finesse, Action::Sneak] {
-        if check(s, seat, &Command::Flee(a)).is_err() {
+        let Ok(plan) = check(s, seat, &Command::Flee(a)) else {
             continue;
-        }
-        push(Command::Flee(a));
+        };
+        out.push(Answer::new(Command::Flee(a), plan));
         let ways = *ways.get_or_insert_with(|| flee_ways(s, t.who));
         for &z in s.setup.zones.neighbours(me.zone) {
             if ways.contains(z) {
-                push(Command::FleeTo(a, z));
+                push(out, Command::FleeTo(a, z));
             }
         }
     }
-    push(Command::Extinguish);
+    push(out, Command::Extinguish);
     for &z in s.setup.zones.neighbours(me.zone) {
-        push(Command::Move(z));
+        push(out, Command::Move(z));
     }
     // Only what blocks the way can be cleared (EIN-R15).
     for &z in s.setup.zones.neighbours(me.zone) {
         if s.blocking(me.zone, z).is_some() {
-            push(Command::Clear(z));
+            push(out, Command::Clear(z));
         }
     }
     for x in s.ids() {
-        push(Command::Close(x));
+        push(out, Command::Close(x));
     }
     for c in [Command::Withdraw, Command::Cover, Command::Draw(None)] {
-        push(c);
+        push(out, c);
     }
     for (i, &w) in me.carried.items().iter().enumerate() {
         // Two of a kind are one choice.
         if !me.carried.items()[..i].contains(&w) {
-            push(Command::Draw(Some(w)));
+            push(out, Command::Draw(Some(w)));
         }
     }
     let mut seen: Vec<u8> = Vec::new();
     for &(w, z) in &s.dropped {
         if z == me.zone && !seen.contains(&w) {
             seen.push(w);
-            push(Command::PickUp(w));
+            push(out, Command::PickUp(w));
         }
     }
     for c in [Command::Stand, Command::Shout, Command::Interact, Command::BreakFree] {
-        push(c);
+        push(out, c);
     }
     for a in Action::ALL {
-        push(Command::Test(a));
+        push(out, Command::Test(a));
     }
     for c in [Command::Release, Command::End] {
-        push(c);
+        push(out, c);
     }
 }
 

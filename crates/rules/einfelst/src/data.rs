@@ -269,7 +269,7 @@ pub struct Circumstance {
 /// What an obstacle on a link takes (EIN-R15): either every crossing takes its manoeuvre and
 /// test (brambles, a wall to climb), or, with `clear`, it blocks the way until someone clears
 /// it with its manoeuvre and test, and then it is gone for everyone (rubble).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Obstacle {
     /// Crossing (or clearing) takes the slow manoeuvre rather than a fast one.

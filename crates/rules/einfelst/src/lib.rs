@@ -51,7 +51,7 @@ impl Ruleset for Einfelst {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type Checked = ();
+    type Checked = check::Plan;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -140,17 +140,15 @@ impl Ruleset for Einfelst {
     }
 
     fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Self>>) {
-        let mut commands = Vec::new();
-        check::legal(s, seat, &mut commands);
-        out.extend(commands.into_iter().map(|c| Answer::new(c, ())));
+        check::legal(s, seat, out)
     }
 
-    fn check(s: &State, seat: Seat, command: &Command) -> Result<(), Reject> {
+    fn check(s: &State, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
         check::check(s, seat, command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
-        resolve::resolve(cx, seat, command)
+    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
+        resolve::resolve(cx, seat, command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

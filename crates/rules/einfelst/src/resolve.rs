@@ -4,7 +4,7 @@
 //! splits, card choices) are frames on the kit's stack.
 
 use crate::Einfelst;
-use crate::check::{self, Pay, attack_need, circumstance_extra, pay_fast, pay_reaction, pay_slow, splits, turn_card};
+use crate::check::{self, Pay, Plan, attack_need, circumstance_extra, splits, turn_card};
 use crate::command::{Command, Own};
 use crate::data::{Action, Attr, WeaponKind};
 use crate::options::{
@@ -366,8 +366,16 @@ fn not_checked(c: &Command) -> EngineError {
     EngineError::Bug(format!("{c:?} was resolved in a state the check should have refused"))
 }
 
-/// Resolves a command that passed the check, then runs to the next decision.
-pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command) -> Result<(), EngineError> {
+/// What the check found pays `c`, a manoeuvre or a reaction.
+fn paid(plan: Plan, c: &Command) -> Result<Pay, EngineError> {
+    match plan {
+        Plan::Pay(pay) => Ok(pay),
+        _ => Err(EngineError::Bug(format!("{c:?} was resolved without what pays it"))),
+    }
+}
+
+/// Resolves a command with the plan its check gave, then runs to the next decision.
+pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: Plan) -> Result<(), EngineError> {
     if let Command::Gm(r) = command {
         cx.emit(Event::Ruled(r.clone()));
         match r {
@@ -386,7 +394,7 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command) -> Resu
         return advance(cx);
     }
     if let Some(f) = cx.s.frames.last().copied() {
-        answer(cx, f, command)?;
+        answer(cx, f, command, plan)?;
         return advance(cx);
     }
     if cx.s.stage == Stage::Swaps {
@@ -424,18 +432,15 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command) -> Resu
         return advance(cx);
     }
     let t = cx.s.turn.ok_or_else(|| not_checked(command))?;
-    turn(cx, t.who, t.n, command)?;
+    turn(cx, t.who, command, plan)?;
     advance(cx)
 }
 
-fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), EngineError> {
-    let slow = |s: &State| pay_slow(s, who, n).ok_or_else(|| not_checked(c));
-    let fast = |s: &State| pay_fast(s, who, n).ok_or_else(|| not_checked(c));
+fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, c: &Command, plan: Plan) -> Result<(), EngineError> {
     let me = cx.s.ch(who).clone();
     let attack =
         |cx: &mut Cx<'_, Einfelst>, target: Cid, kind: AttackKind, weapon: Option<u8>| -> Result<(), EngineError> {
-            let pay = slow(&cx.s)?;
-            spend(cx, who, pay, true);
+            spend(cx, who, paid(plan, c)?, true);
             let need = attack_need(&cx.s, who, target, kind);
             let distance = cx.s.distance(who, target);
             cx.push(Frame::Attack(AttackFrame {
@@ -461,11 +466,9 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
         Command::Shove(x, to) => attack(cx, *x, AttackKind::Shove(*to), None)?,
         Command::Cast(sp, x) => attack(cx, *x, AttackKind::Cast(*sp), None)?,
         Command::Flee(action) | Command::FleeTo(action, _) => {
-            let pay = slow(&cx.s)?;
-            let toward = match c {
-                // EIN-R32: the way the fleer names.
-                Command::FleeTo(_, z) => Some(*z),
-                _ => check::flee_route(&cx.s, who).map_err(|r| EngineError::Bug(r.reason))?,
+            // EIN-R32: the way the fleer names, or the way out the check found.
+            let Plan::Flee { pay, toward } = plan else {
+                return Err(not_checked(c));
             };
             spend(cx, who, pay, true);
             cx.push(Frame::Flee(FleeFrame {
@@ -479,8 +482,7 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
         }
         Command::Extinguish => {
             // EIN-R40: Finesse; successes build up until they reach the fire's number.
-            let pay = slow(&cx.s)?;
-            spend(cx, who, pay, true);
+            spend(cx, who, paid(plan, c)?, true);
             let fire = me.fire.ok_or_else(|| not_checked(c))?;
             let need = cx.s.options.fire_extinguish[(fire.intensity.clamp(1, 3) - 1) as usize];
             let why = crate::state::Why::Extinguish;
@@ -492,19 +494,17 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             }
         }
         Command::Test(action) => {
-            let pay = slow(&cx.s)?;
-            spend(cx, who, pay, true);
+            spend(cx, who, paid(plan, c)?, true);
             let need = 1 + circumstance_extra(&cx.s, who, *action, None);
             let why = crate::state::Why::Other;
             let (_, push) = pushable(cx, who, *action, Kind::Test, need, why, PushSlot::Test)?;
             offer(cx, push)?;
         }
         Command::Move(z) => {
-            // A cleared obstacle is no longer crossed (EIN-R15).
-            let ob = cx.s.crossing(me.zone, *z).cloned();
-            let pay = match &ob {
-                Some(o) if o.slow => slow(&cx.s)?,
-                _ => fast(&cx.s)?,
+            // The obstacle crossed, if any (a cleared one is no longer crossed: EIN-R15), and
+            // its manoeuvre.
+            let Plan::Obstacle { pay, obstacle: ob } = plan else {
+                return Err(not_checked(c));
             };
             let action = ob.as_ref().and_then(|o| o.action);
             spend(cx, who, pay, action.is_some());
@@ -525,11 +525,13 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
         }
         Command::Clear(z) => {
             // EIN-R15: the obstacle's manoeuvre and test clear it, once, for everyone.
-            let ob =
-                cx.s.blocking(me.zone, *z)
-                    .map(|(_, o)| o.clone())
-                    .ok_or_else(|| not_checked(c))?;
-            let pay = if ob.slow { slow(&cx.s)? } else { fast(&cx.s)? };
+            let Plan::Obstacle {
+                pay,
+                obstacle: Some(ob),
+            } = plan
+            else {
+                return Err(not_checked(c));
+            };
             spend(cx, who, pay, ob.action.is_some());
             match ob.action {
                 Some(a) => {
@@ -546,8 +548,7 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             }
         }
         Command::Close(x) => {
-            let pay = fast(&cx.s)?;
-            spend(cx, who, pay, false);
+            spend(cx, who, paid(plan, c)?, false);
             cx.emit(Event::Placed {
                 who,
                 zone: me.zone,
@@ -557,8 +558,7 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             });
         }
         Command::Withdraw | Command::Cover => {
-            let pay = fast(&cx.s)?;
-            spend(cx, who, pay, false);
+            spend(cx, who, paid(plan, c)?, false);
             let cover = *c == Command::Cover;
             cx.emit(Event::Placed {
                 who,
@@ -569,31 +569,26 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
             });
         }
         Command::Draw(w) => {
-            let pay = fast(&cx.s)?;
-            spend(cx, who, pay, false);
+            spend(cx, who, paid(plan, c)?, false);
             cx.emit(Event::Wielded { who, weapon: *w });
         }
         Command::PickUp(w) => {
-            let pay = fast(&cx.s)?;
-            spend(cx, who, pay, false);
+            spend(cx, who, paid(plan, c)?, false);
             cx.emit(Event::PickedUp { who, weapon: *w });
         }
         Command::Stand => {
-            let pay = fast(&cx.s)?;
-            spend(cx, who, pay, false);
+            spend(cx, who, paid(plan, c)?, false);
             cx.emit(Event::Prone { who, on: false });
         }
         Command::Shout | Command::Interact => {
-            let pay = fast(&cx.s)?;
-            spend(cx, who, pay, false);
+            spend(cx, who, paid(plan, c)?, false);
             cx.emit(Event::Quick {
                 who,
                 shout: *c == Command::Shout,
             });
         }
         Command::BreakFree => {
-            let pay = fast(&cx.s)?;
-            spend(cx, who, pay, true);
+            spend(cx, who, paid(plan, c)?, true);
             let holder = me.held_by.ok_or_else(|| not_checked(c))?;
             cx.emit(Event::TriedBreak { who });
             cx.push(Frame::Break(BreakFrame {
@@ -618,14 +613,13 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, n: u8, c: &Command) -> Result<(), E
     Ok(())
 }
 
-/// An answer to the decision on top of the stack.
-fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), EngineError> {
+/// An answer to the decision on top of the stack, with its plan.
+fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command, plan: Plan) -> Result<(), EngineError> {
     match f {
         Frame::Attack(a) if a.defence.is_none() => {
             let d = c.defence().ok_or_else(|| not_checked(c))?;
             if d != Defence::None {
-                let pay = pay_reaction(&cx.s, a.target).ok_or_else(|| not_checked(c))?;
-                spend(cx, a.target, pay, true);
+                spend(cx, a.target, paid(plan, c)?, true);
             }
             cx.update(Frame::Attack(AttackFrame { defence: Some(d), ..a }));
         }
@@ -658,15 +652,17 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), Engine
             cx.update(Frame::Attack(AttackFrame { spend: Some(*sp), ..a }));
         }
         Frame::Flee(fl) => {
-            let who = check_chaser(&cx.s, &fl).ok_or_else(|| not_checked(c))?;
+            // The foe asked, as the check found it (`next_chaser`).
+            let Plan::Chaser { who, pay } = plan else {
+                return Err(not_checked(c));
+            };
             let bit = 1u64 << who;
             let mut fl2 = FleeFrame {
                 asked: fl.asked | bit,
                 ..fl
             };
             if let Command::Chase(action) = c {
-                let pay = pay_reaction(&cx.s, who).ok_or_else(|| not_checked(c))?;
-                spend(cx, who, pay, true);
+                spend(cx, who, pay.ok_or_else(|| not_checked(c))?, true);
                 fl2.chasers |= bit;
                 cx.emit(Event::Chasing { who, action: *action });
             }
@@ -675,8 +671,7 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command) -> Result<(), Engine
         Frame::Break(b) => {
             let hold = *c == Command::Hold;
             if hold {
-                let pay = pay_reaction(&cx.s, b.holder).ok_or_else(|| not_checked(c))?;
-                spend(cx, b.holder, pay, true);
+                spend(cx, b.holder, paid(plan, c)?, true);
             }
             cx.update(Frame::Break(BreakFrame { hold: Some(hold), ..b }));
         }
@@ -717,10 +712,6 @@ pub fn next_chaser(s: &State, fl: &FleeFrame) -> Option<Cid> {
     if before != fl.rolled.is_none() {
         return None;
     }
-    check_chaser(s, fl)
-}
-
-fn check_chaser(s: &State, fl: &FleeFrame) -> Option<Cid> {
     let zone = s.ch(fl.who).zone;
     s.ids().find(|&c| {
         let ch = s.ch(c);

@@ -466,7 +466,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         if o.get_ref().need == 0 || o.get_ref().need > 5 {
             d.err(o.span(), format!("obstacle '{id}': need must be 1..=5"));
         }
-        obstacles.insert(id.clone(), o.get_ref().clone());
+        obstacles.insert(id.clone(), *o.get_ref());
     }
     // Each at its place in the file: the label, or the tag.
     for z in raw.zone.iter().map(Spanned::get_ref) {

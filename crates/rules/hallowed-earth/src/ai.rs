@@ -14,6 +14,9 @@
 //!   holds every creature the seat may declare for, which would cost time for nothing).
 //! - Its turn: its declared draw first; take the declared action when it can; otherwise walk
 //!   to the square nearest the target (by walking distance), then act; otherwise end the turn.
+//!   Its moves are the squares of the one search the legal list takes them from
+//!   ([`check::move_reach`]), made only when it would move, and the move it takes has the plan
+//!   that search gives it.
 //! - A Reposte: always, with the first weapon listed. An injury table: the first listed.
 
 use crate::HallowedEarth;
@@ -24,19 +27,21 @@ use crate::setup::Cid;
 use crate::state::{Action, Cap, Free, State};
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy, Seat};
-use fray_space::{PathScratch, Pos, reach};
+use fray_space::{DiagonalScratch, PathScratch, Pos, reach};
 
 /// The heuristic policy.
 #[derive(Default)]
 pub struct Heuristic {
-    legal: Vec<Command>,
+    legal: Vec<Answer<HallowedEarth>>,
     scratch: PathScratch,
+    moves: DiagonalScratch,
 }
 
 impl Policy<HallowedEarth> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, HallowedEarth>, _: &mut Prng) -> Option<Answer<HallowedEarth>> {
-        // It picks from the legal list, which it lists itself.
-        self.pick(d).map(|c| Answer::new(c, ()))
+        // It picks from the legal list, which it lists itself (its moves from the one search
+        // that lists them): the answer listed, with the plan the check gave it.
+        self.pick(d)
     }
 
     fn name(&self) -> &str {
@@ -44,8 +49,21 @@ impl Policy<HallowedEarth> for Heuristic {
     }
 }
 
+/// The commands of the legal answers, in their order.
+fn commands(legal: &[Answer<HallowedEarth>]) -> impl Iterator<Item = &Command> {
+    legal.iter().map(|a| &a.command)
+}
+
 impl Heuristic {
-    fn pick(&mut self, d: &Decision<'_, HallowedEarth>) -> Option<Command> {
+    /// The listed answer of `c`, or (a command it names that is not listed) the check's.
+    fn take(&mut self, d: &Decision<'_, HallowedEarth>, c: Command) -> Option<Answer<HallowedEarth>> {
+        match self.legal.iter().position(|a| a.command == c) {
+            Some(i) => Some(self.legal.swap_remove(i)),
+            None => d.answer(c).ok(),
+        }
+    }
+
+    fn pick(&mut self, d: &Decision<'_, HallowedEarth>) -> Option<Answer<HallowedEarth>> {
         self.legal.clear();
         let view = d.view();
         let s: &State = &view;
@@ -56,26 +74,29 @@ impl Heuristic {
         {
             check::declarations(s, d.seat(), who, false, &mut self.legal);
             if !self.legal.is_empty() {
-                return Some(self.declare(s, d.seat()));
+                let c = self.declare(s, d.seat());
+                return self.take(d, c);
             }
         }
-        check::legal(s, d.seat(), &mut self.legal);
-        if self.legal.iter().any(|c| matches!(c, Command::Declare { .. })) {
-            return Some(self.declare(s, d.seat()));
+        // The moves of a turn are found when it would move (`turn`), not listed.
+        check::answers(s, d.seat(), false, &mut self.legal);
+        if commands(&self.legal).any(|c| matches!(c, Command::Declare { .. })) {
+            let c = self.declare(s, d.seat());
+            return self.take(d, c);
         }
         if let Some(t) = s.turn.filter(|_| s.frames.is_empty()) {
-            return Some(self.turn(s, t.who));
+            return self.turn(d, s, t.who);
         }
-        self.legal.first().cloned()
+        (!self.legal.is_empty()).then(|| self.legal.swap_remove(0))
     }
 
     fn declare(&mut self, s: &State, seat: Seat) -> Command {
-        let Some(Command::Declare { who, .. }) = self.legal.first().cloned() else {
+        let Some(Command::Declare { who, .. }) = commands(&self.legal).next().cloned() else {
             return Command::End;
         };
         let me = s.ch(who);
-        let pick = |want: &dyn Fn(&Action) -> bool, legal: &[Command]| {
-            legal.iter().find_map(|c| match c {
+        let pick = |want: &dyn Fn(&Action) -> bool, legal: &[Answer<HallowedEarth>]| {
+            commands(legal).find_map(|c| match c {
                 Command::Declare { action, .. } if want(action) => Some(c.clone()),
                 _ => None,
             })
@@ -163,9 +184,7 @@ impl Heuristic {
                     _ => None,
                 }
             };
-            let best = self
-                .legal
-                .iter()
+            let best = commands(&self.legal)
                 .filter_map(|c| value(c).map(|v| (v, c)))
                 .max_by_key(|((v, w), _)| (*v, std::cmp::Reverse(*w)));
             // HAL-R17: a weapon out of hand that would do better than any in hand (or the only
@@ -192,22 +211,29 @@ impl Heuristic {
                 return c.clone();
             }
         }
-        pick(&|a| *a == Action::Move, &self.legal).unwrap_or_else(|| self.legal[0].clone())
+        pick(&|a| *a == Action::Move, &self.legal).unwrap_or_else(|| self.legal[0].command.clone())
     }
 
-    fn turn(&mut self, s: &State, who: Cid) -> Command {
+    fn turn(&mut self, d: &Decision<'_, HallowedEarth>, s: &State, who: Cid) -> Option<Answer<HallowedEarth>> {
+        let listed = |legal: &[Answer<HallowedEarth>], c: &Command| commands(legal).any(|x| x == c);
         // HAL-R17: the declared Free action (a draw) first, so that the attack can use it.
-        if self.legal.contains(&Command::Free) {
-            return Command::Free;
+        if listed(&self.legal, &Command::Free) {
+            return self.take(d, Command::Free);
         }
-        if self.legal.contains(&Command::Act(None)) {
-            return Command::Act(None);
+        if listed(&self.legal, &Command::Act(None)) {
+            return self.take(d, Command::Act(None));
         }
-        let Some(t) = s.turn else { return Command::End };
+        let Some(t) = s.turn else {
+            return self.take(d, Command::End);
+        };
         let action = s.acts[usize::from(t.act)].action;
         // With retarget on and the target gone, the nearest foe in reach.
-        if let Some(c) = self.legal.iter().find(|c| matches!(c, Command::Act(Some(_)))) {
-            return c.clone();
+        if let Some(i) = self
+            .legal
+            .iter()
+            .position(|a| matches!(a.command, Command::Act(Some(_))))
+        {
+            return Some(self.legal.swap_remove(i));
         }
         let goal = match action {
             Action::FullDefense | Action::Move | Action::Flee => None,
@@ -216,25 +242,32 @@ impl Heuristic {
         };
         // A crawler that would strain itself or a Dying one that must choose: no move.
         if s.cap_now(who) == Cap::Dying {
-            return Command::End;
+            return self.take(d, Command::End);
         }
-        let Some(goal) = goal else { return Command::End };
+        let Some(goal) = goal else {
+            return self.take(d, Command::End);
+        };
         // Walking distances from the goal, through open squares (its own square taken).
         let step = |_: Pos, b: Pos| s.open(b).then_some(1);
         let r = reach(&s.setup.map, s.ch(goal).at, u32::MAX, step, |_| true, &mut self.scratch);
         let far = |p: Pos| r.cost_to(p).unwrap_or(u32::MAX);
         let here = far(s.ch(who).at);
-        let best = self
-            .legal
-            .iter()
-            .filter_map(|c| match c {
-                Command::Move(p) => Some((far(*p), *p)),
-                _ => None,
-            })
-            .min();
-        match best {
-            Some((d, p)) if d < here => Command::Move(p),
-            _ => Command::End,
+        // The moves are the squares of the one search that lists them (`check::legal`), and
+        // the move it takes has the plan that search gives it.
+        let at = s.ch(who).at;
+        if let Some(moves) = check::move_reach(s, &t, &mut self.moves) {
+            let best = moves
+                .destinations()
+                .filter(|(p, _)| *p != at)
+                .map(|(p, _)| (far(p), p))
+                .min();
+            if let Some((dist, p)) = best
+                && dist < here
+                && let Some(plan) = check::walk_plan(&moves, p)
+            {
+                return Some(Answer::new(Command::Move(p), plan));
+            }
         }
+        self.take(d, Command::End)
     }
 }

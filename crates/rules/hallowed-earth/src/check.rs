@@ -1,7 +1,9 @@
-//! Legality, from one source: [`check`] refuses a command with a typed rejection, and
-//! [`legal`] lists every answer [`check`] accepts, in a fixed order. Both read the helpers here
-//! (who declares next, movement, reach), which resolution and the AI share.
+//! Legality, from one source: [`check`] refuses a command with a typed rejection or hands
+//! back its [`Plan`] (what the check found out that resolving needs), and [`legal`] lists every
+//! answer [`check`] accepts, with that plan, in a fixed order. Both read the helpers here (who
+//! declares next, movement, reach), which resolution and the AI share.
 
+use crate::HallowedEarth;
 use crate::codes;
 use crate::command::{Command, Gauge, OwnRuling, Ruling};
 use crate::data::{Hand, STAT_LIMIT, Weapon};
@@ -11,11 +13,59 @@ use crate::state::{Action, Cap, Conditions, Frame, Free, Phase, State, Turn};
 use crate::text::counted;
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
-use fray_engine::{Reject, Seat};
+use fray_engine::{Answer, Reject, Seat};
 use fray_space::{DiagonalReach, DiagonalScratch, Metric, Pos, reach_diagonal};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
+}
+
+/// The checked plan of a command: what [`check`] found out that [`crate::resolve::resolve`]
+/// needs, so the resolver does not work it out again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// The check learns nothing the resolver needs (declarations, `end`, `pass`, an injury
+    /// table, rulings).
+    Plain,
+    /// A `move` or a short move (`step`): its way through open squares, the squares after the
+    /// start (HAL-R18, HAL-R17).
+    Walk(Vec<Pos>),
+    /// `free`: the declared Free action it takes (HAL-R17).
+    Free(Free),
+    /// `act`: the declared action, aimed as it is taken, and for a spell what its Mana and
+    /// Stress pay (HAL-R26).
+    Act {
+        /// The action.
+        action: Action,
+        /// A spell's cost, as it is paid.
+        spell: Option<SpellCost>,
+    },
+    /// `reposte`: the weapon it strikes with (HAL-R14).
+    Reposte(u8),
+}
+
+/// How a spell's Mana cost is paid (HAL-R26): from Mana and from Stress, 1:1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpellCost {
+    /// What is paid from Mana.
+    pub mana: i16,
+    /// What is paid from Stress.
+    pub stress: i16,
+}
+
+/// How `who` pays for its spell `spell` now (HAL-R26): the split it chose (`stress`, the part
+/// paid in Stress), or by default Mana first and Stress for the rest; `None` for a spell it
+/// does not have.
+pub fn spell_cost(s: &State, who: Cid, spell: u8, stress: Option<i16>) -> Option<SpellCost> {
+    let cost = s.stats(who).spells.get(usize::from(spell))?.mana;
+    let mana = match stress {
+        Some(paid) => cost - paid,
+        None => cost.min(s.ch(who).mana),
+    };
+    Some(SpellCost {
+        mana,
+        stress: cost - mana,
+    })
 }
 
 /// Whether a creature declares this round at all: in the combat, not Surprised (HAL-R3), able
@@ -472,8 +522,8 @@ pub fn turn_action(s: &State, t: &Turn, new_target: Option<Cid>) -> Action {
 }
 
 /// Whether the turn's declared action can be taken now, aimed as declared or (HAL-H16's
-/// option) at `new_target`.
-pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject> {
+/// option) at `new_target`, and its plan.
+pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<Plan, Reject> {
     let declared = s.acts[usize::from(t.act)].action;
     let me = s.ch(t.who);
     if s.acts[usize::from(t.act)].lone {
@@ -572,7 +622,14 @@ pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<(), Reject
             ));
         }
     }
-    Ok(())
+    let spell = match action {
+        Action::Cast { spell, stress, .. } => Some(
+            spell_cost(s, t.who, spell, stress)
+                .ok_or_else(|| no(codes::BAD_TARGET, format!("{} has no spell #{spell}", me.name)))?,
+        ),
+        _ => None,
+    };
+    Ok(Plan::Act { action, spell })
 }
 
 /// The weapon an action uses, if any.
@@ -770,22 +827,28 @@ pub fn move_allowed(s: &State, t: &Turn) -> Result<(), Reject> {
     Ok(())
 }
 
-/// Whether the rules accept `c` from `seat` now.
-pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
+/// Whether the rules accept `c` from `seat` now, and its plan.
+pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
     if let Command::Gm(r) = c {
-        return ruling(s, r);
+        return ruling(s, r).map(|()| Plan::Plain);
     }
     if let Some(f) = s.frames.last() {
         return match (c, f) {
-            (Command::Pass, Frame::Reposte { .. }) => Ok(()),
-            (Command::Reposte(w), Frame::Reposte { by, against }) => match w {
-                Some(w) if reposte_weapons(s, *by, *against).any(|x| x == *w) => Ok(()),
-                None if reposte_weapons(s, *by, *against).next().is_some() => Ok(()),
-                _ => Err(no(codes::OUT_OF_REACH, "no weapon in hand reaches the creature")),
-            },
+            (Command::Pass, Frame::Reposte { .. }) => Ok(Plan::Plain),
+            (Command::Reposte(w), Frame::Reposte { by, against }) => {
+                let mut weapons = reposte_weapons(s, *by, *against);
+                match w {
+                    Some(w) if weapons.any(|x| x == *w) => Some(*w),
+                    // The first weapon that reaches, by default.
+                    None => weapons.next(),
+                    _ => None,
+                }
+                .map(Plan::Reposte)
+                .ok_or_else(|| no(codes::OUT_OF_REACH, "no weapon in hand reaches the creature"))
+            }
             (Command::Injury(t), Frame::InjuryType { types, .. }) => {
                 if types.iter().any(|x| x == t) {
-                    Ok(())
+                    Ok(Plan::Plain)
                 } else {
                     Err(no(
                         codes::BAD_INJURY_TYPE,
@@ -801,10 +864,10 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
         };
     }
     if let Command::Declare { who, action } = c {
-        return declare(s, seat, *who, action);
+        return declare(s, seat, *who, action).map(|()| Plan::Plain);
     }
     if let Command::DeclareFree { who, free } = c {
-        return declare_free(s, seat, *who, *free);
+        return declare_free(s, seat, *who, *free).map(|()| Plan::Plain);
     }
     let Some(t) = s
         .turn
@@ -816,15 +879,15 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
     match c {
         Command::Move(to) => {
             move_allowed(s, t)?;
-            move_path(s, t, *to, &mut DiagonalScratch::new()).map(drop)
+            move_path(s, t, *to, &mut DiagonalScratch::new()).map(|(path, _)| Plan::Walk(path))
         }
         Command::Act(n) => act_ok(s, t, *n),
-        Command::Free => free_now(s, t, false).map(drop),
+        Command::Free => free_now(s, t, false).map(Plan::Free),
         Command::Step(to) => {
             free_now(s, t, true)?;
-            step_path(s, t, *to, &mut DiagonalScratch::new()).map(drop)
+            step_path(s, t, *to, &mut DiagonalScratch::new()).map(|(path, _)| Plan::Walk(path))
         }
-        Command::End => Ok(()),
+        Command::End => Ok(Plan::Plain),
         _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
     }
 }
@@ -1046,42 +1109,88 @@ fn declaring_now(s: &State) -> bool {
         || (s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret && s.ids().any(|c| due(s, c)))
 }
 
-/// Appends every declaration `seat` may make for `who` now, in a fixed order (what [`legal`]
-/// lists for that creature; the AI lists only the creature due by default).
-pub fn declarations(s: &State, seat: Seat, who: Cid, with_free: bool, out: &mut Vec<Command>) {
+/// Appends every declaration `seat` may make for `who` now, with its plan, in a fixed order
+/// (what [`legal`] lists for that creature; the AI lists only the creature due by default).
+pub fn declarations(s: &State, seat: Seat, who: Cid, with_free: bool, out: &mut Vec<Answer<HallowedEarth>>) {
+    let push = |out: &mut Vec<Answer<HallowedEarth>>, c: Command| {
+        if let Ok(plan) = check(s, seat, &c) {
+            out.push(Answer::new(c, plan));
+        }
+    };
     let mut actions = Vec::new();
     declarable(s, who, &mut actions);
-    let start = out.len();
-    out.extend(actions.into_iter().map(|action| Command::Declare { who, action }));
+    for action in actions {
+        push(out, Command::Declare { who, action });
+    }
     // HAL-R17: the Free actions it may declare first, after the actions.
     if with_free && s.options.free_actions && s.ch(who).declared_free.is_none() {
         let n = s.stats(who).weapons.len() as u8;
-        out.push(Command::DeclareFree { who, free: Free::Step });
-        out.extend((0..n).map(|weapon| Command::DeclareFree {
-            who,
-            free: Free::Draw { weapon },
-        }));
-        out.extend((0..n).map(|weapon| Command::DeclareFree {
-            who,
-            free: Free::Drop { weapon },
-        }));
-        out.push(Command::DeclareFree { who, free: Free::Speak });
+        push(out, Command::DeclareFree { who, free: Free::Step });
+        for weapon in 0..n {
+            push(
+                out,
+                Command::DeclareFree {
+                    who,
+                    free: Free::Draw { weapon },
+                },
+            );
+        }
+        for weapon in 0..n {
+            push(
+                out,
+                Command::DeclareFree {
+                    who,
+                    free: Free::Drop { weapon },
+                },
+            );
+        }
+        push(out, Command::DeclareFree { who, free: Free::Speak });
     }
-    let mut listed = out.split_off(start);
-    listed.retain(|c| check(s, seat, c).is_ok());
-    out.extend(listed);
 }
 
-/// Every legal answer of `seat` to the pending decision.
-pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
-    let start = out.len();
+/// The squares the turn's creature may move to now (HAL-R18), from one search through open
+/// squares within the movement it has left; `None` when it may not move at all
+/// ([`move_allowed`]). Its squares other than the start are the moves [`check`] accepts, and
+/// [`walk_plan`] gives each the plan [`check`] would.
+pub fn move_reach<'a>(s: &'a State, t: &Turn, scratch: &'a mut DiagonalScratch) -> Option<DiagonalReach<'a>> {
+    move_allowed(s, t).ok()?;
+    Some(walk_reach(s, s.ch(t.who).at, moves_left(s, t), scratch))
+}
+
+/// The plan of a move (or short move) to `to` found by a search of [`move_reach`] (or, for
+/// a short move, [`walk_reach`] within `free-move`): its way there. The search went no further
+/// than the movement allowed, and a cheapest way within it is the one the whole search finds,
+/// so the plan is the one [`check`] gives.
+pub fn walk_plan(r: &DiagonalReach<'_>, to: Pos) -> Option<Plan> {
+    r.path_to(to).map(Plan::Walk)
+}
+
+/// Every legal answer of `seat` to the pending decision, with its plan.
+pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<HallowedEarth>>) {
+    answers(s, seat, true, out)
+}
+
+/// [`legal`], or with `moves` false all but the moves and short moves of a turn (which take a
+/// search each to list: the AI lists them only when it would move, from [`move_reach`]).
+pub fn answers(s: &State, seat: Seat, moves: bool, out: &mut Vec<Answer<HallowedEarth>>) {
+    let push = |out: &mut Vec<Answer<HallowedEarth>>, c: Command| {
+        if let Ok(plan) = check(s, seat, &c) {
+            out.push(Answer::new(c, plan));
+        }
+    };
     if let Some(f) = s.frames.last() {
         match f {
             Frame::Reposte { by, against } => {
-                out.extend(reposte_weapons(s, *by, *against).map(|w| Command::Reposte(Some(w))));
-                out.push(Command::Pass);
+                for w in reposte_weapons(s, *by, *against) {
+                    push(out, Command::Reposte(Some(w)));
+                }
+                push(out, Command::Pass);
             }
-            Frame::InjuryType { types, .. } => out.extend(types.iter().cloned().map(Command::Injury)),
+            Frame::InjuryType { types, .. } => {
+                for t in types {
+                    push(out, Command::Injury(t.clone()));
+                }
+            }
         }
     } else if declaring_now(s) {
         // HAL-R11: the declarations of every creature the seat may declare for now, the one
@@ -1091,44 +1200,36 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Command>) {
         for c in who {
             declarations(s, seat, c, true, out);
         }
-        return;
     } else if let Some(t) = &s.turn {
-        out.push(Command::Act(None));
+        push(out, Command::Act(None));
         if s.options.retarget {
-            out.extend(s.ids().map(|n| Command::Act(Some(n))));
+            for n in s.ids() {
+                push(out, Command::Act(Some(n)));
+            }
         }
-        out.push(Command::Free);
-        let mut acts = out.split_off(start);
-        acts.retain(|c| check(s, seat, c).is_ok());
-        out.extend(acts);
+        push(out, Command::Free);
         // The moves `check` accepts are the squares one search reaches within the movement
-        // left: they are listed from that search, not checked one by one (a search each).
-        if move_allowed(s, t).is_ok() {
-            let at = s.ch(t.who).at;
-            let mut scratch = DiagonalScratch::new();
-            let r = walk_reach(s, at, moves_left(s, t), &mut scratch);
-            out.extend(
-                r.destinations()
-                    .filter(|(p, _)| *p != at)
-                    .map(|(p, _)| Command::Move(p)),
-            );
+        // left: they are listed from that search, each with its way, not checked one by one
+        // (a search each).
+        let at = s.ch(t.who).at;
+        let mut scratch = DiagonalScratch::new();
+        if moves && let Some(r) = move_reach(s, t, &mut scratch) {
+            for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
+                if let Some(plan) = walk_plan(&r, p) {
+                    out.push(Answer::new(Command::Move(p), plan));
+                }
+            }
         }
         // HAL-R17: a declared short move's squares, from one search as well.
-        if free_now(s, t, true).is_ok() {
-            let at = s.ch(t.who).at;
-            let mut scratch = DiagonalScratch::new();
+        if moves && free_now(s, t, true).is_ok() {
             let most = s.options.squares(s.options.free_move);
             let r = walk_reach(s, at, most, &mut scratch);
-            out.extend(
-                r.destinations()
-                    .filter(|(p, _)| *p != at)
-                    .map(|(p, _)| Command::Step(p)),
-            );
+            for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
+                if let Some(plan) = walk_plan(&r, p) {
+                    out.push(Answer::new(Command::Step(p), plan));
+                }
+            }
         }
-        out.push(Command::End);
-        return;
+        out.push(Answer::new(Command::End, Plan::Plain));
     }
-    let mut listed = out.split_off(start);
-    listed.retain(|c| check(s, seat, c).is_ok());
-    out.extend(listed);
 }

@@ -53,7 +53,7 @@ impl Ruleset for HallowedEarth {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type Checked = ();
+    type Checked = check::Plan;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -122,17 +122,15 @@ impl Ruleset for HallowedEarth {
     }
 
     fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Self>>) {
-        let mut commands = Vec::new();
-        check::legal(s, seat, &mut commands);
-        out.extend(commands.into_iter().map(|c| Answer::new(c, ())));
+        check::legal(s, seat, out)
     }
 
-    fn check(s: &State, seat: Seat, command: &Command) -> Result<(), Reject> {
+    fn check(s: &State, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
         check::check(s, seat, command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
-        resolve::resolve(cx, command)
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
+        resolve::resolve(cx, command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

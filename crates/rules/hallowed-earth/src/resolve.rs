@@ -4,7 +4,7 @@
 //! the middle of something (a Reposte, an injury table) are frames on the kit's stack.
 
 use crate::HallowedEarth;
-use crate::check::{self, due, move_budget, move_path, reposte_weapons, threat_range};
+use crate::check::{self, Plan, SpellCost, due, move_budget, reposte_weapons, threat_range};
 use crate::command::Command;
 use crate::data::{Ability, Dice};
 use crate::options::{
@@ -93,8 +93,9 @@ fn set_up(cx: Cx1<'_, '_>, who: Cid) -> Result<(), EngineError> {
     Ok(())
 }
 
-/// Resolves a command that passed the check, then runs to the next decision.
-pub fn resolve(cx: Cx1<'_, '_>, command: &Command) -> Result<(), EngineError> {
+/// Resolves a command with the plan its check gave, then runs to the next decision.
+pub fn resolve(cx: Cx1<'_, '_>, command: &Command, plan: Plan) -> Result<(), EngineError> {
+    let unplanned = || bug(format!("{command:?} was resolved without its plan"));
     match command {
         Command::Declare { who, action } => {
             cx.emit(Event::Declared {
@@ -109,32 +110,37 @@ pub fn resolve(cx: Cx1<'_, '_>, command: &Command) -> Result<(), EngineError> {
             who: *who,
             free: Some(*free),
         }),
-        Command::Move(to) => walk(cx, *to, false)?,
-        Command::Step(to) => walk(cx, *to, true)?,
+        Command::Move(to) | Command::Step(to) => {
+            let Plan::Walk(path) = plan else {
+                return Err(unplanned());
+            };
+            walk(cx, *to, matches!(command, Command::Step(_)), path)?
+        }
         Command::Free => {
             let t = cx.s.turn.ok_or_else(|| bug("a free action without a turn"))?;
-            let free = check::free_now(&cx.s, &t, false).map_err(|r| bug(r.reason))?;
+            let Plan::Free(free) = plan else {
+                return Err(unplanned());
+            };
             take_free(cx, t.who, free, None)?;
         }
-        Command::Act(n) => {
+        Command::Act(_) => {
             let t = cx.s.turn.ok_or_else(|| bug("act without a turn"))?;
-            let action = check::turn_action(&cx.s, &t, *n);
+            let Plan::Act { action, spell } = plan else {
+                return Err(unplanned());
+            };
             take_action(cx, t.who, false)?;
-            perform(cx, t.who, action)?;
+            perform(cx, t.who, action, spell)?;
         }
         Command::End => {
             let t = cx.s.turn.ok_or_else(|| bug("end without a turn"))?;
             cx.emit(Event::TurnEnded { act: t.act });
         }
-        Command::Reposte(w) => {
+        Command::Reposte(_) => {
             let Some(Frame::Reposte { by, against }) = cx.top().cloned() else {
                 return Err(bug("a reposte without its frame"));
             };
-            let weapon = match w {
-                Some(w) => *w,
-                None => reposte_weapons(&cx.s, by, against)
-                    .next()
-                    .ok_or_else(|| bug("a reposte without a weapon"))?,
+            let Plan::Reposte(weapon) = plan else {
+                return Err(unplanned());
             };
             cx.pop();
             take_action(cx, by, true)?;
@@ -238,8 +244,9 @@ fn pay_strain(cx: Cx1<'_, '_>, who: Cid, cost: bool) {
     }
 }
 
-/// Carries out a declared action on the actor's turn.
-fn perform(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), EngineError> {
+/// Carries out a declared action on the actor's turn; `spell`: a spell's cost as the check
+/// found it paid.
+fn perform(cx: Cx1<'_, '_>, who: Cid, action: Action, spell: Option<SpellCost>) -> Result<(), EngineError> {
     let s = &*cx.s;
     let name = s.ch(who).name.clone();
     let penalty = if s.ch(who).has(Conditions::CONCUSSED) {
@@ -257,20 +264,11 @@ fn perform(cx: Cx1<'_, '_>, who: Cid, action: Action) -> Result<(), EngineError>
             cx.emit(Event::Thrown { who, weapon });
             strike(cx, who, target, weapon, false, true)?
         }
-        Action::Cast { spell, target, stress } => {
-            let sp = s.stats(who).spells[usize::from(spell)].clone();
-            let c = s.ch(who);
-            // HAL-R26: the caster's split of Stress and Mana, 1:1; by default Mana first, Stress
-            // for the rest.
-            let mana = match stress {
-                Some(paid) => sp.mana - paid,
-                None => sp.mana.min(c.mana),
-            };
-            cx.emit(Event::Spent {
-                who,
-                mana,
-                stress: sp.mana - mana,
-            });
+        Action::Cast { spell: n, target, .. } => {
+            let sp = s.stats(who).spells[usize::from(n)].clone();
+            // HAL-R26: the caster's split of Stress and Mana, 1:1 (`check::spell_cost`).
+            let SpellCost { mana, stress } = spell.ok_or_else(|| bug("a spell cast without its cost"))?;
+            cx.emit(Event::Spent { who, mana, stress });
             let bonus = cx.s.stats(who).casting - penalty;
             let tn = sp.tn;
             let r = dice(
@@ -563,16 +561,10 @@ fn injure(cx: Cx1<'_, '_>, target: Cid, kind: &str) -> Result<(), EngineError> {
 /// A move on the creature's count (HAL-R18, HAL-H17). It stops on the first square that enters
 /// a hostile creature's threat range, whose owner may then Reposte (HAL-R16), unless the mover
 /// made a defensive attack (HAL-R15).
-fn walk(cx: Cx1<'_, '_>, to: Pos, short: bool) -> Result<(), EngineError> {
+/// `path` is the way the check found (the squares after the start).
+fn walk(cx: Cx1<'_, '_>, to: Pos, short: bool, path: Vec<Pos>) -> Result<(), EngineError> {
     let s = &*cx.s;
     let t: Turn = s.turn.ok_or_else(|| bug("a move without a turn"))?;
-    let mut scratch = fray_space::DiagonalScratch::new();
-    let (path, _) = if short {
-        check::step_path(s, &t, to, &mut scratch)
-    } else {
-        move_path(s, &t, to, &mut scratch)
-    }
-    .map_err(|r| bug(r.reason))?;
     let who = t.who;
     let defensive = matches!(s.acts[usize::from(t.act)].action, Action::Defensive { .. });
     let m = s.options.metric;

@@ -6,7 +6,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use fray_dice::{Prng, SeededDice};
 use fray_engine::text::TextRuleset;
-use fray_engine::{Cx, Policy, Ruleset, choose_first};
+use fray_engine::{Answer, Cx, Decision, Policy, Ruleset, Seat};
 use fray_ingenuity::state::{Frame, State};
 use fray_ingenuity::{Ingenuity, check, legal, odds};
 use std::hint::black_box;
@@ -14,6 +14,13 @@ use std::hint::black_box;
 fn ambush() -> State {
     let l = fray_testkit::example::<Ingenuity>("ambush.toml");
     Ingenuity::new_state(&l.setup, &l.options).expect("state")
+}
+
+/// The answer of `ai` to the pending decision of `s` (for its first decider), with that seat.
+fn answer(ai: &mut dyn Policy<Ingenuity>, s: &State, rng: &mut Prng) -> Option<(Seat, Answer<Ingenuity>)> {
+    let seat = Ingenuity::pending(s)?.first();
+    let d = Decision::new(s, seat)?;
+    ai.choose(&d, rng).map(|a| (seat, a))
 }
 
 /// Plays a whole combat with one policy on every seat; returns the number of rounds.
@@ -30,9 +37,9 @@ fn combat(
     events.clear();
     Ingenuity::start(&mut Cx::new(&mut s, &mut dice, events)).expect("start");
     while Ingenuity::pending(&s).is_some() {
-        let (seat, c) = choose_first(ai, &s, &mut rng).expect("a command");
+        let (seat, a) = answer(ai, &s, &mut rng).expect("an answer");
         events.clear();
-        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, events), seat, &c, ()).expect("resolve");
+        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, events), seat, &a.command, a.plan).expect("resolve");
     }
     s.round
 }
@@ -65,8 +72,8 @@ fn ingenuity(c: &mut Criterion) {
         if let Some(a) = open {
             break a;
         }
-        let (seat, c) = choose_first(&mut *ai, &s, &mut rng).expect("an interceptable attack before the end");
-        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &c, ()).expect("resolve");
+        let (seat, a) = answer(&mut *ai, &s, &mut rng).expect("an interceptable attack before the end");
+        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &a.command, a.plan).expect("resolve");
     };
     eprintln!(
         "ambush: {} attacks {}, who may be intercepted by {:?}",

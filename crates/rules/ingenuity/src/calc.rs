@@ -329,13 +329,15 @@ impl Mapped<'_> {
         )
     }
 
-    /// The path [`Mapped::reach`] gives to `to` (the squares after `from`), found by a search
-    /// that stops there (`reach_diagonal_to`).
-    pub fn path_to(&mut self, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<Vec<Pos>> {
+    /// The way `who` takes to end a move of at most `budget` metres from `from` on `to`: the
+    /// squares after `from`, the path [`Mapped::reach`] gives to `to`, found by a search that
+    /// stops there (`reach_diagonal_to`); `None` when it cannot end there (what
+    /// [`Mapped::can_end_on`] says without an `end_on`).
+    pub fn way_to(&mut self, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<Vec<Pos>> {
         let (s, occupants) = (self.s, self.occupants);
         let (enter, can_stop) = rules(s, occupants, who, None);
         let alternating = s.options.diagonals == Diagonals::Alternating;
-        reach_diagonal_to(
+        let r = reach_diagonal_to(
             &s.setup.map,
             from,
             to,
@@ -344,8 +346,8 @@ impl Mapped<'_> {
             enter,
             can_stop,
             self.diag,
-        )
-        .path_to(to)
+        );
+        if r.can_end_on(to) { r.path_to(to) } else { None }
     }
 
     /// Whether `who` may end a move of at most `budget` metres from `from` on `to`, as

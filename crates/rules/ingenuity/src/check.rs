@@ -1,8 +1,8 @@
 //! Legality: the one place that decides whether a command is allowed now.
 //!
-//! [`check`] returns a typed [`Reject`] with a stable code and a sentence and never changes
-//! anything; the legal-command listing filters candidates through it and the resolver relies on
-//! it. Stable codes (docs/ingenuity.md, "Refusal codes"): `not-now`, `bad-command`,
+//! [`check`] returns a typed [`Reject`] with a stable code and a sentence, or the command's
+//! [`Plan`] (what it found out that resolving needs), and never changes anything; the
+//! legal-command listing filters candidates through it and the resolver relies on it. Stable codes (docs/ingenuity.md, "Refusal codes"): `not-now`, `bad-command`,
 //! `unknown-combatant`, `unknown-item`, `no-weapon`, `no-proficiency`, `no-actions`,
 //! `no-reaction`, `no-stamina`, `no-focus`, `out-of-range`, `invalid-target`, `blocked`,
 //! `already-moved`, `prone`, `not-loaded`, `hands`, `broken`, `bad-ruling`. Text that is not a
@@ -21,6 +21,17 @@ use fray_space::{Pos, chebyshev};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
+}
+
+/// The checked plan of a command: what [`check`] found out that [`crate::resolve::resolve`]
+/// needs, so the resolver does not work it out again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// The check learns nothing the resolver needs.
+    Plain,
+    /// A move, a sprint or a step (a commanded one, a step after a dodge, a readied move set off
+    /// too): the way the movement search finds to the square named, the squares after the start.
+    Walk(Vec<Pos>),
 }
 
 /// What an action costs in actions; `extendable` if it may be started with fewer left
@@ -305,13 +316,27 @@ pub fn ready_triggered(s: &State, trigger: Trigger, subject: Cid, from: Option<P
         .collect()
 }
 
-/// Checks a command against the rules.
-pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
+/// Checks a command against the rules, and gives its plan.
+pub fn check(s: &State, cmd: &Command) -> Result<Plan, Reject> {
+    check_with(s, cmd, None)
+}
+
+/// [`check`] of a `move` or `sprint` of the turn whose way to its square the caller has found
+/// with the search of the whole move ([`crate::calc::Mapped::reach`] from where the character
+/// stands, within its Speed): the legal list, which lists the squares that search reaches. The
+/// way is the one [`check`]'s own search would find, and every other condition is checked.
+pub(crate) fn check_listed_move(s: &State, cmd: &Command, way: &[Pos]) -> Result<Plan, Reject> {
+    check_with(s, cmd, Some(way))
+}
+
+/// [`check`], with the way of a move or sprint of the turn when the caller has found it
+/// ([`check_listed_move`]).
+fn check_with(s: &State, cmd: &Command, listed: Option<&[Pos]>) -> Result<Plan, Reject> {
     if s.outcome.is_some() {
         return Err(no(Reject::GAME_OVER, "the combat is over"));
     }
     if let Command::Gm(r) = cmd {
-        return check_ruling(s, r);
+        return check_ruling(s, r).map(|()| Plan::Plain);
     }
     if let Some(top) = s.stack.last() {
         return check_in_frame(s, top, cmd);
@@ -321,7 +346,7 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     }
     let Some(turn) = &s.turn else {
         return match cmd {
-            Command::Pick(c) => check_pick(s, *c),
+            Command::Pick(c) => check_pick(s, *c).map(|()| Plan::Plain),
             Command::Act(_) => Err(no(
                 codes::NOT_NOW,
                 "no turn has begun: the team whose slot it is must first pick who acts (pick <combatant>)",
@@ -333,7 +358,7 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
     let c = s.ch(who);
     if c.econ.extended.is_some() && !c.ext_settled {
         return match cmd {
-            Command::Continue | Command::Abandon => Ok(()),
+            Command::Continue | Command::Abandon => Ok(Plan::Plain),
             _ => Err(no(
                 codes::NOT_NOW,
                 "an extended action is in progress: continue it or abandon it first (ING-R34)",
@@ -351,10 +376,10 @@ pub fn check(s: &State, cmd: &Command) -> Result<(), Reject> {
                     "the action that started the fight comes first (ING-R69)",
                 ));
             }
-            check_action(s, who, a, None)
+            action_plan(s, who, a, None, listed)
         }
         // ING-R35: an extended action in progress may be abandoned at any time during the turn.
-        Command::Abandon if c.econ.extended.is_some() => Ok(()),
+        Command::Abandon if c.econ.extended.is_some() => Ok(Plan::Plain),
         Command::Continue | Command::Abandon => Err(no(codes::NOT_NOW, "no extended action is in progress")),
         _ => Err(no(
             codes::NOT_NOW,
@@ -470,7 +495,8 @@ fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
     })
 }
 
-fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
+fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<Plan, Reject> {
+    let plain = |r: Result<(), Reject>| r.map(|()| Plan::Plain);
     match top {
         Frame::Attack(a) => match a.stage {
             // ING-R33: any of the allies asked may intercept.
@@ -482,24 +508,24 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
                             "only an ally who can reach the attacked character may intercept",
                         ));
                     }
-                    reaction_ok(s, *w, false, 1, 0)
+                    plain(reaction_ok(s, *w, false, 1, 0))
                 }
-                Command::Pass => Ok(()),
+                Command::Pass => Ok(Plan::Plain),
                 _ => Err(no(codes::NOT_NOW, "intercept <ally> or pass")),
             },
             Stage::Defend => match cmd {
-                Command::Pass => Ok(()),
-                c => check_defence(s, a, c),
+                Command::Pass => Ok(Plan::Plain),
+                c => plain(check_defence(s, a, c)),
             },
             Stage::Block => match cmd {
-                Command::Pass => Ok(()),
-                Command::Block(slot) => check_block(s, a, *slot),
+                Command::Pass => Ok(Plan::Plain),
+                Command::Block(slot) => plain(check_block(s, a, *slot)),
                 _ => Err(no(codes::NOT_NOW, "block <item> or pass")),
             },
             _ => Err(no(codes::NOT_NOW, "an attack is being resolved")),
         },
         Frame::Ready(w) => match cmd {
-            Command::Hold => Ok(()),
+            Command::Hold => Ok(Plan::Plain),
             Command::Fire => {
                 let who = w
                     .candidates
@@ -511,16 +537,16 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
             _ => Err(no(codes::NOT_NOW, "fire or hold")),
         },
         Frame::Conscious { who, .. } => match cmd {
-            Command::Fall => Ok(()),
-            Command::Fortify if fortify_to_stay_ok(s, *who) => Ok(()),
+            Command::Fall => Ok(Plan::Plain),
+            Command::Fortify if fortify_to_stay_ok(s, *who) => Ok(Plan::Plain),
             Command::Fortify => Err(no(codes::NO_REACTION, "no reaction or stamina left to fortify")),
             _ => Err(no(codes::NOT_NOW, "fortify or fall")),
         },
         Frame::AfterDodge { who, used } => match cmd {
-            Command::Pass => Ok(()),
-            Command::Act(Action::DropProne) if used & 1 == 0 && !s.ch(*who).has(Cond::Prone) => Ok(()),
-            Command::Act(Action::SeekCover) if used & 2 == 0 => seek_cover_ok(s, *who),
-            Command::Act(Action::Step(p)) if used & 4 == 0 => step_ok(s, *who, *p, true),
+            Command::Pass => Ok(Plan::Plain),
+            Command::Act(Action::DropProne) if used & 1 == 0 && !s.ch(*who).has(Cond::Prone) => Ok(Plan::Plain),
+            Command::Act(Action::SeekCover) if used & 2 == 0 => plain(seek_cover_ok(s, *who)),
+            Command::Act(Action::Step(p)) if used & 4 == 0 => step_ok(s, *who, *p, true).map(Plan::Walk),
             _ => Err(no(
                 codes::NOT_NOW,
                 "after a dodge: prone, seek-cover, step x,y (each once) or pass",
@@ -530,8 +556,8 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<(), Reject> {
     }
 }
 
-/// Whether a readied action can be taken against `subject` now.
-pub fn fire_ok(s: &State, who: Cid, subject: Cid) -> Result<(), Reject> {
+/// Whether a readied action can be taken against `subject` now, and its plan.
+pub fn fire_ok(s: &State, who: Cid, subject: Cid) -> Result<Plan, Reject> {
     if s.options.ready_uses_reaction && !s.can_react(who) {
         return Err(no(codes::NO_REACTION, "no reaction left to act on the readied action"));
     }
@@ -541,14 +567,14 @@ pub fn fire_ok(s: &State, who: Cid, subject: Cid) -> Result<(), Reject> {
     match &r.action {
         ReadyAction::Attack { target, slot } => {
             let t = target.unwrap_or(subject);
-            attack_ok(s, who, t, *slot)
+            attack_ok(s, who, t, *slot).map(|()| Plan::Plain)
         }
         ReadyAction::Move { to } => {
             let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
             if s.options.prone_blocks_movement && s.ch(who).has(Cond::Prone) {
                 return Err(no(codes::PRONE, "stand up before moving"));
             }
-            reach_ok(s, who, from, *to, s.info(who).stats.speed)
+            way(s, who, from, *to, s.info(who).stats.speed, None).map(Plan::Walk)
         }
     }
 }
@@ -564,7 +590,8 @@ fn seek_cover_ok(s: &State, who: Cid) -> Result<(), Reject> {
     Ok(())
 }
 
-fn step_ok(s: &State, who: Cid, to: Pos, after_dodge: bool) -> Result<(), Reject> {
+/// A step's way: the square `to` itself, when it may be stepped to.
+fn step_ok(s: &State, who: Cid, to: Pos, after_dodge: bool) -> Result<Vec<Pos>, Reject> {
     let from = s.ch(who).pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
     if chebyshev(from, to) != 1 {
         return Err(no(codes::OUT_OF_RANGE, "a step is to a square next to you (1 m)"));
@@ -572,10 +599,17 @@ fn step_ok(s: &State, who: Cid, to: Pos, after_dodge: bool) -> Result<(), Reject
     if !after_dodge && s.options.prone_blocks_movement && s.ch(who).has(Cond::Prone) {
         return Err(no(codes::PRONE, "stand up before moving"));
     }
-    reach_ok(s, who, from, to, 1)
+    way(s, who, from, to, 1, None)
 }
 
-fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), Reject> {
+/// The way `who` takes from `from` to end a move of at most `budget` metres on `to` (the
+/// squares after `from`), or why it cannot. `listed`: the way, when the caller found it with
+/// the search of the whole move from `from` within `budget` and `to` is one of the squares it
+/// may end on (the legal list): nothing else is asked then.
+fn way(s: &State, who: Cid, from: Pos, to: Pos, budget: i16, listed: Option<&[Pos]>) -> Result<Vec<Pos>, Reject> {
+    if let Some(way) = listed {
+        return Ok(way.to_vec());
+    }
     if to == from {
         return Err(no(codes::INVALID_TARGET, "already there"));
     }
@@ -588,15 +622,12 @@ fn reach_ok(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Result<(), 
     if s.occupant(to).is_some_and(|o| o != who) {
         return Err(no(codes::BLOCKED, format!("someone stands on {to}")));
     }
-    let ok = calc::with_scratch(|sc| sc.map(s).can_end_on(who, from, to, budget, None));
-    if ok {
-        Ok(())
-    } else {
-        Err(no(
+    calc::with_scratch(|sc| sc.map(s).way_to(who, from, to, budget)).ok_or_else(|| {
+        no(
             codes::OUT_OF_RANGE,
             format!("{to} cannot be reached with {budget} m of movement"),
-        ))
-    }
+        )
+    })
 }
 
 /// The refusal for a slot that holds nothing: no weapon to default to (`NO_SLOT`), or an index
@@ -652,8 +683,17 @@ pub fn attack_ok(s: &State, who: Cid, target: Cid, slot: u8) -> Result<(), Rejec
     Ok(())
 }
 
-/// Checks an action by `who`; `via` is the commander when it was given by Command.
-pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result<(), Reject> {
+/// Checks an action by `who`, and gives its plan; `via` is the commander when it was given by
+/// Command.
+pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result<Plan, Reject> {
+    action_plan(s, who, a, via, None)
+}
+
+/// [`check_action`], with the way of a move or sprint of the turn when the caller has found it
+/// (see [`way`]).
+fn action_plan(s: &State, who: Cid, a: &Action, via: Option<Cid>, listed: Option<&[Pos]>) -> Result<Plan, Reject> {
+    // The way is known only for the turn's own move.
+    let listed = listed.filter(|_| via.is_none());
     let c = s.ch(who);
     if !c.able() {
         return Err(no(codes::NOT_NOW, format!("{} cannot act", s.name(who))));
@@ -697,7 +737,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
     let here = c.pos.ok_or_else(|| no(codes::NOT_NOW, "not on the map"))?;
     let prone = c.has(Cond::Prone);
     let speed = s.info(who).stats.speed;
-    match a {
+    let verdict: Result<(), Reject> = match a {
         Action::Move(p) => {
             if via.is_none() && c.moved {
                 return Err(no(codes::ALREADY_MOVED, "Move is once per turn (Sprint moves again)"));
@@ -705,7 +745,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             if s.options.prone_blocks_movement && prone {
                 return Err(no(codes::PRONE, "stand up before moving"));
             }
-            reach_ok(s, who, here, *p, speed)
+            return way(s, who, here, *p, speed, listed).map(Plan::Walk);
         }
         Action::Step(p) => {
             if via.is_none() && (c.stepped || (s.options.step_uses_move && c.moved)) {
@@ -714,7 +754,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
                     "a Step is once per turn, instead of a move (ING-H13)",
                 ));
             }
-            step_ok(s, who, *p, false)
+            return step_ok(s, who, *p, false).map(Plan::Walk);
         }
         Action::Sprint(p) => {
             if !c.moved {
@@ -731,7 +771,7 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             if s.options.prone_blocks_movement && prone {
                 return Err(no(codes::PRONE, "stand up before moving"));
             }
-            reach_ok(s, who, here, *p, speed)
+            return way(s, who, here, *p, speed, listed).map(Plan::Walk);
         }
         Action::Attack {
             target,
@@ -947,9 +987,10 @@ pub fn check_action(s: &State, who: Cid, a: &Action, via: Option<Cid>) -> Result
             if inner > 1 {
                 return Err(no(codes::BAD_COMMAND, "Command gives one single action (ING-R20)"));
             }
-            check_action(s, *ally, action, Some(who))
+            return check_action(s, *ally, action, Some(who));
         }
-    }
+    };
+    verdict.map(|()| Plan::Plain)
 }
 
 /// Whether a combatant index names a combatant (commands from records are untrusted).

@@ -7,7 +7,7 @@
 
 use crate::Ingenuity;
 use crate::calc;
-use crate::check::check;
+use crate::check::{check, check_listed_move};
 use crate::command::{Action, Command, default_prof};
 use crate::setup::Cid;
 use crate::state::{Frame, Readied, ReadyAction, Stage, State, Trigger};
@@ -42,10 +42,27 @@ pub fn legal(s: &State, out: &mut Vec<Answer<Ingenuity>>) {
     let me = turn.who;
     push(s, Command::Continue, out);
     push(s, Command::Abandon, out);
+    // The squares of a move or a sprint, each with its way, from one search of the whole move:
+    // each is then checked without a search of its own.
+    let ways = move_ways(s, me);
     let mut acts = Vec::new();
-    actions(s, me, &mut acts);
+    actions(s, me, &ways, &mut acts);
     for a in acts {
-        push(s, Command::Act(a), out);
+        let way = match a {
+            Action::Move(p) | Action::Sprint(p) => ways.iter().find(|(q, _)| *q == p).map(|(_, w)| w.as_slice()),
+            _ => None,
+        };
+        let c = Command::Act(a);
+        match way {
+            Some(way) => {
+                if !out.iter().any(|a| a.command == c)
+                    && let Ok(plan) = check_listed_move(s, &c, way)
+                {
+                    out.push(Answer::new(c, plan));
+                }
+            }
+            None => push(s, c, out),
+        }
     }
 }
 
@@ -104,6 +121,20 @@ pub fn move_squares(s: &State, who: Cid) -> Vec<(Pos, u32)> {
     calc::with_scratch(|sc| sc.map(s).reach(who, from, speed, None).destinations().collect())
 }
 
+/// The squares of [`move_squares`], in the same order, each with the way to it (the squares
+/// after the start) that the same search finds.
+fn move_ways(s: &State, who: Cid) -> Vec<(Pos, Vec<Pos>)> {
+    let Some(from) = s.ch(who).pos else { return Vec::new() };
+    let speed = s.info(who).stats.speed;
+    calc::with_scratch(|sc| {
+        let mut m = sc.map(s);
+        let r = m.reach(who, from, speed, None);
+        r.destinations()
+            .filter_map(|(p, _)| r.path_to(p).map(|way| (p, way)))
+            .collect()
+    })
+}
+
 /// Attack actions of `me` against every combatant with every held weapon: each allowed
 /// attribute with the best proficiency first, then the other proficiency choices.
 pub fn attacks(s: &State, me: Cid, out: &mut Vec<Action>) {
@@ -147,7 +178,7 @@ pub fn attacks(s: &State, me: Cid, out: &mut Vec<Action>) {
     }
 }
 
-fn actions(s: &State, me: Cid, out: &mut Vec<Action>) {
+fn actions(s: &State, me: Cid, ways: &[(Pos, Vec<Pos>)], out: &mut Vec<Action>) {
     attacks(s, me, out);
     let c = s.ch(me);
     let here = c.pos;
@@ -166,8 +197,7 @@ fn actions(s: &State, me: Cid, out: &mut Vec<Action>) {
     for k in 0..c.items.len() as u8 {
         out.push(Action::Reload(k));
     }
-    let squares = move_squares(s, me);
-    for (p, _) in &squares {
+    for (p, _) in ways {
         out.push(Action::Move(*p));
     }
     if let Some(p) = here {
@@ -175,7 +205,7 @@ fn actions(s: &State, me: Cid, out: &mut Vec<Action>) {
             out.push(Action::Step(p.step(d)));
         }
     }
-    for (p, _) in &squares {
+    for (p, _) in ways {
         out.push(Action::Sprint(*p));
     }
     out.push(Action::StandUp);

@@ -57,8 +57,7 @@ impl Ruleset for Ingenuity {
     type State = State;
     type Command = Command;
     type Event = Event;
-    // Its check learns nothing the resolver would work out again.
-    type Checked = ();
+    type Checked = check::Plan;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         let state = Self::new_state_checked(setup, options).map_err(EngineError::Invalid)?;
@@ -130,12 +129,12 @@ impl Ruleset for Ingenuity {
         legal::legal(s, out)
     }
 
-    fn check(s: &State, _seat: Seat, command: &Command) -> Result<(), Reject> {
+    fn check(s: &State, _seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
         check::check(s, command)
     }
 
-    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
-        resolve::resolve(cx, command)
+    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
+        resolve::resolve(cx, command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

@@ -14,7 +14,7 @@
 
 use crate::Ingenuity;
 use crate::calc;
-use crate::check::{self, action_cost};
+use crate::check::{self, Plan, action_cost};
 use crate::command::{Action, Command, Ruling};
 use crate::data::{Attr, Cond, DamageClass, EffectDefence, Lasts};
 use crate::event::{AutoStep, AutoWhy, Cost, DefenceKind, Die, Event, Reroll, TestRoll, TurnEnd};
@@ -195,8 +195,8 @@ pub fn start(cx: &mut Cx) -> R {
     advance(cx)
 }
 
-/// Resolves a checked command, then runs on to the next decision.
-pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
+/// Resolves a command with the plan its check gave, then runs on to the next decision.
+pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
     match cmd {
         Command::Gm(r) => ruling(cx, r)?,
         Command::Pick(c) => begin_turn(cx, *c)?,
@@ -217,14 +217,14 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
         Command::Act(a) => match cx.top() {
             Some(Frame::AfterDodge { who, used }) => {
                 let (who, used) = (*who, *used);
-                after_dodge(cx, who, used, a)?;
+                after_dodge(cx, who, used, a, plan)?;
             }
             _ => {
                 let who = turn_who(cx)?;
                 if cx.s.turn.as_ref().is_some_and(|t| t.opening) {
                     cx.emit(Event::OpeningDone);
                 }
-                act(cx, who, a, None)?;
+                act(cx, who, a, None, plan)?;
             }
         },
         Command::Intercept(_)
@@ -236,9 +236,17 @@ pub fn resolve(cx: &mut Cx, cmd: &Command) -> R {
         | Command::Pass
         | Command::Fall
         | Command::Fire
-        | Command::Hold => decision(cx, cmd)?,
+        | Command::Hold => decision(cx, cmd, plan)?,
     }
     advance(cx)
+}
+
+/// The way of a move in its plan (the check found it).
+fn way(plan: Plan) -> Result<Vec<fray_space::Pos>, EngineError> {
+    match plan {
+        Plan::Walk(way) => Ok(way),
+        Plan::Plain => Err(EngineError::Bug("a move was resolved without its way".into())),
+    }
 }
 
 fn turn_who(cx: &Cx) -> Result<Cid, EngineError> {
@@ -625,8 +633,8 @@ fn complete(cx: &mut Cx, who: Cid, ext: Ext) -> R {
     Ok(())
 }
 
-/// Resolves an action by `who`; `via` is the commander when given by Command.
-fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
+/// Resolves an action by `who` with its plan; `via` is the commander when given by Command.
+fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>, plan: Plan) -> R {
     let charge = |cx: &mut Cx, n: u8| {
         if via.is_none() && n > 0 {
             cx.emit(Event::Paid {
@@ -639,7 +647,7 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
         }
     };
     match a {
-        Action::Move(p) | Action::Sprint(p) => {
+        Action::Move(_) | Action::Sprint(_) => {
             let sprint = matches!(a, Action::Sprint(_));
             charge(cx, 1);
             if sprint {
@@ -656,15 +664,14 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
                 who,
                 kind: if sprint { "sprint" } else { "move" }.into(),
             });
-            let speed = cx.s.info(who).stats.speed;
-            walk(cx, who, *p, speed)?;
+            walk(cx, who, way(plan)?)?;
         }
-        Action::Step(p) => {
+        Action::Step(_) => {
             cx.emit(Event::MoveBegun {
                 who,
                 kind: "step".into(),
             });
-            walk(cx, who, *p, 1)?;
+            walk(cx, who, way(plan)?)?;
         }
         Action::Attack {
             target,
@@ -809,18 +816,16 @@ fn act(cx: &mut Cx, who: Cid, a: &Action, via: Option<Cid>) -> R {
             if cx.s.options.command_uses_ally_actions && action_cost(&cx.s, *ally, action).0 > 0 {
                 cx.emit(Event::Owed { who: *ally });
             }
-            act(cx, *ally, action, Some(who))?;
+            act(cx, *ally, action, Some(who), plan)?;
         }
         Action::End => end_turn(cx, who, TurnEnd::End),
     }
     Ok(())
 }
 
-/// Starts a walk to `to` within `budget` metres (checked already).
-fn walk(cx: &mut Cx, who: Cid, to: fray_space::Pos, budget: i16) -> R {
+/// Starts a walk along `path`, the way the check found (the squares after the start).
+fn walk(cx: &mut Cx, who: Cid, path: Vec<fray_space::Pos>) -> R {
     let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
-    let path = calc::with_scratch(|sc| sc.map(&cx.s).path_to(who, from, to, budget));
-    let Some(path) = path else { return Ok(()) };
     let costs = calc::step_costs(&cx.s, from, &path);
     cx.push(Frame::Walk(Walk {
         who,
@@ -867,7 +872,7 @@ fn walk_step(cx: &mut Cx, mut w: Walk) -> Result<Flow, EngineError> {
     Ok(Flow::Go)
 }
 
-fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action) -> R {
+fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action, plan: Plan) -> R {
     let bit = match a {
         Action::DropProne => 1,
         Action::SeekCover => 2,
@@ -887,12 +892,12 @@ fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action) -> R {
             on: true,
             until_turn_end: false,
         }),
-        Action::Step(p) => {
+        Action::Step(_) => {
             cx.emit(Event::MoveBegun {
                 who,
                 kind: "dodge-step".into(),
             });
-            walk(cx, who, *p, 1)?;
+            walk(cx, who, way(plan)?)?;
         }
         _ => {}
     }
@@ -903,7 +908,7 @@ fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action) -> R {
 // Decisions inside frames
 // ---------------------------------------------------------------------------------------------
 
-fn decision(cx: &mut Cx, cmd: &Command) -> R {
+fn decision(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
     let Some(top) = cx.top().cloned() else {
         return Err(EngineError::Bug("a decision with nothing to decide".into()));
     };
@@ -971,7 +976,7 @@ fn decision(cx: &mut Cx, cmd: &Command) -> R {
             w.asked += 1;
             cx.update(Frame::Ready(w.clone()));
             if matches!(cmd, Command::Fire) {
-                fire(cx, who, w.subject)?;
+                fire(cx, who, w.subject, plan)?;
             }
         }
         Frame::Conscious { who, missing } => {
@@ -1086,7 +1091,7 @@ fn defend(cx: &mut Cx, mut a: Attack, cmd: &Command) -> R {
     Ok(())
 }
 
-fn fire(cx: &mut Cx, who: Cid, subject: Cid) -> R {
+fn fire(cx: &mut Cx, who: Cid, subject: Cid, plan: Plan) -> R {
     let Some(r) = cx.s.ch(who).ready.clone() else {
         return Ok(());
     };
@@ -1108,13 +1113,12 @@ fn fire(cx: &mut Cx, who: Cid, subject: Cid) -> R {
             let prof = crate::command::default_prof(&cx.s, who, slot);
             declare_attack(cx, who, t, slot, attr, prof, AttackKind::Readied)?;
         }
-        ReadyAction::Move { to } => {
+        ReadyAction::Move { .. } => {
             cx.emit(Event::MoveBegun {
                 who,
                 kind: "ready-move".into(),
             });
-            let speed = cx.s.info(who).stats.speed;
-            walk(cx, who, to, speed)?;
+            walk(cx, who, way(plan)?)?;
         }
     }
     Ok(())

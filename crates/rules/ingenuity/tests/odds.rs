@@ -321,7 +321,7 @@ struct Sim {
 fn simulate(state: &State, cmd: &str, target: &str, n: usize, seed: u64) -> Sim {
     let command = Ingenuity::parse_command(state, cmd).expect("command");
     let seat = Ingenuity::pending(state).expect("a decision").first();
-    Ingenuity::check(state, seat, &command).expect("legal");
+    let plan = Ingenuity::check(state, seat, &command).expect("legal");
     let target = state.find(target).expect("target");
     let mut dice = SeededDice::new(seed);
     let mut sim = Sim {
@@ -339,7 +339,7 @@ fn simulate(state: &State, cmd: &str, target: &str, n: usize, seed: u64) -> Sim 
             &mut fray_engine::Cx::new(&mut s, &mut dice, &mut out),
             seat,
             &command,
-            (),
+            plan.clone(),
         )
         .expect("resolve");
         let mut results = 0;

@@ -13,7 +13,7 @@
 //!   approves them. After a failed morale check it retreats.
 
 use crate::Murdham;
-use crate::check::plan;
+use crate::check::{Plan, plan};
 use crate::command::{Aim, Command};
 use crate::data::{Ability, Keyword};
 use crate::setup::Cid;
@@ -25,13 +25,17 @@ use fray_engine::{Answer, Decision, Policy};
 /// The heuristic policy.
 #[derive(Default)]
 pub struct Heuristic {
-    legal: Vec<Command>,
+    legal: Vec<Answer<Murdham>>,
 }
 
 impl Policy<Murdham> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Murdham>, _: &mut Prng) -> Option<Answer<Murdham>> {
-        // It picks from the legal list, which it lists itself.
-        self.pick(d).map(|c| Answer::new(c, ()))
+        // It picks from the legal list, which it lists itself, and hands back the answer listed
+        // there with its plan; a command the list does not hold goes through the rules check.
+        match self.pick(d)? {
+            Choice::Listed(i) => Some(self.legal.swap_remove(i)),
+            Choice::Own(c) => d.answer(c).ok(),
+        }
     }
 
     fn name(&self) -> &str {
@@ -39,27 +43,52 @@ impl Policy<Murdham> for Heuristic {
     }
 }
 
+/// What the AI chose.
+enum Choice {
+    /// The answer at this place in its legal list.
+    Listed(usize),
+    /// A command its legal list does not hold.
+    Own(Command),
+}
+
+/// Where the legal list holds `c`, if it does.
+fn listed(legal: &[Answer<Murdham>], c: &Command) -> Option<usize> {
+    legal.iter().position(|a| a.command == *c)
+}
+
+/// `c` as a choice: the listed answer when the legal list holds it.
+fn choice(legal: &[Answer<Murdham>], c: Command) -> Choice {
+    match listed(legal, &c) {
+        Some(i) => Choice::Listed(i),
+        None => Choice::Own(c),
+    }
+}
+
+/// The first legal answer, if there is one.
+fn first(legal: &[Answer<Murdham>]) -> Option<Choice> {
+    (!legal.is_empty()).then_some(Choice::Listed(0))
+}
+
 impl Heuristic {
-    fn pick(&mut self, d: &Decision<'_, Murdham>) -> Option<Command> {
+    fn pick(&mut self, d: &Decision<'_, Murdham>) -> Option<Choice> {
         self.legal.clear();
         let v = d.view();
         crate::check::legal(&v, &mut self.legal);
         let legal = &self.legal;
-        let first = legal.first().cloned();
         if let Some(f) = v.frames.last() {
-            return Some(answer(&v, f, legal)).or(first);
+            return Some(answer(&v, f, legal));
         }
         if v.opening {
-            let mine = legal.iter().find(|c| match c {
-                Command::Open(side) => v.setup.sides[*side as usize].seat == v.seat(),
+            let mine = legal.iter().position(|a| match a.command {
+                Command::Open(side) => v.setup.sides[side as usize].seat == v.seat(),
                 _ => false,
             });
-            return mine.or(legal.first()).cloned();
+            return mine.map(Choice::Listed).or_else(|| first(legal));
         }
         let Some(t) = &v.turn else {
-            return pick(&v, legal).or(first);
+            return pick(&v, legal).or_else(|| first(legal));
         };
-        turn(&v, t.who, legal).or(first)
+        turn(&v, t.who, legal).or_else(|| first(legal))
     }
 }
 
@@ -70,11 +99,12 @@ fn foes<'a>(v: &'a View<'_>, who: Cid) -> impl Iterator<Item = Cid> + 'a {
 }
 
 /// A faction's pick: who can hit a foe now, else whoever can act.
-fn pick(v: &View<'_>, legal: &[Command]) -> Option<Command> {
-    let acts: Vec<Cid> = legal
+fn pick(v: &View<'_>, legal: &[Answer<Murdham>]) -> Option<Choice> {
+    let acts: Vec<(usize, Cid)> = legal
         .iter()
-        .filter_map(|c| match c {
-            Command::Act(w) => Some(*w),
+        .enumerate()
+        .filter_map(|(i, a)| match a.command {
+            Command::Act(w) => Some((i, w)),
             _ => None,
         })
         .collect();
@@ -93,10 +123,10 @@ fn pick(v: &View<'_>, legal: &[Command]) -> Option<Command> {
         })
     };
     acts.iter()
-        .find(|&&w| can_hit(w))
+        .find(|&&(_, w)| can_hit(w))
         .or(acts.first())
-        .map(|&w| Command::Act(w))
-        .or_else(|| legal.iter().find(|c| **c == Command::Pass).cloned())
+        .map(|&(i, _)| Choice::Listed(i))
+        .or_else(|| listed(legal, &Command::Pass).map(Choice::Listed))
 }
 
 /// Health a foe has left, to pick the weakest.
@@ -104,37 +134,40 @@ fn health(s: &State, c: Cid) -> i32 {
     s.ch(c).health
 }
 
-fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
+fn turn(v: &View<'_>, who: Cid, legal: &[Answer<Murdham>]) -> Option<Choice> {
     let me = v.ch(who);
-    let has = |c: &Command| legal.contains(c);
     if me.grabbed_by.is_some() {
-        return [Command::BreakFree, Command::End].into_iter().find(has);
+        return [Command::BreakFree, Command::End]
+            .iter()
+            .find_map(|c| listed(legal, c))
+            .map(Choice::Listed);
     }
     // Heal when low.
     if me.health * 3 <= me.stats.max_health()
-        && let Some(c) = legal.iter().find(|c| {
-            matches!(c, Command::Use { item, on: None } if me.item(*item).and_then(|i| v.setup.item(&i.id)).is_some_and(|d| d.heal > 0))
+        && let Some(i) = legal.iter().position(|a| {
+            matches!(a.command, Command::Use { item, on: None } if me.item(item).and_then(|i| v.setup.item(&i.id)).is_some_and(|d| d.heal > 0))
         })
     {
-        return Some(c.clone());
+        return Some(Choice::Listed(i));
     }
-    // Attack the weakest visible foe, preferring no save and the main weapon.
-    let mut best: Option<(i32, &Command)> = None;
-    for c in legal {
+    // Attack the weakest visible foe, preferring no save and the main weapon. Each attack is
+    // listed with the plan its check made: how it would be made is read from there.
+    let mut best: Option<(i32, usize)> = None;
+    for (i, a) in legal.iter().enumerate() {
         let Command::Attack {
             aim: Aim::At(t),
             with,
             mode: Mode::Harm { hold: false },
             sweep: false,
             stunt: None,
-        } = c
+        } = &a.command
         else {
             continue;
         };
         if !v.sees(*t) || !v.ch(*t).up() || v.ch(*t).side == me.side {
             continue;
         }
-        let Ok(p) = plan(v, who, Aim::At(*t), *with, Mode::Harm { hold: false }, false, false) else {
+        let Plan::Attack(p) = &a.plan else {
             continue;
         };
         let spent = matches!(with, With::Item(i) if me.item(*i).and_then(|it| v.setup.item(&it.id)).is_some_and(|d| d.has(Keyword::Consumable)));
@@ -142,22 +175,22 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
             -health(v, *t) * 4 + i32::from(p.profile.die) - if p.save { 8 } else { 0 } - if spent { 6 } else { 0 }
                 + if *with == With::Unarmed { -3 } else { 0 };
         if best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, c));
+            best = Some((score, i));
         }
     }
     // A blast where it hits the most foes and none of its own side.
-    for c in legal {
+    for (i, a) in legal.iter().enumerate() {
         let Command::Attack {
             aim: Aim::Place(p),
-            with,
             mode: Mode::Harm { hold: false },
             sweep,
             stunt: None,
-        } = c
+            ..
+        } = &a.command
         else {
             continue;
         };
-        let Ok(plan) = plan(v, who, Aim::Place(*p), *with, Mode::Harm { hold: false }, *sweep, false) else {
+        let Plan::Attack(plan) = &a.plan else {
             continue;
         };
         let hit: Vec<Cid> = crate::check::blast_victims(v, who, *p, !plan.ranged, *sweep, plan.profile.indirect)
@@ -171,11 +204,11 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
         }
         let score = foes_hit * 12 + i32::from(plan.profile.die) - if plan.save { 8 } else { 0 } - 10;
         if best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, c));
+            best = Some((score, i));
         }
     }
-    if let Some((_, c)) = best {
-        return Some(c.clone());
+    if let Some((_, i)) = best {
+        return Some(Choice::Listed(i));
     }
     // A shooter holds its place once its main action is spent, and while in cover.
     let shooter = me.hands.iter().flatten().any(|&i| {
@@ -184,7 +217,7 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
             .is_some_and(|d| d.range > 0 && !d.has(Keyword::Consumable))
     });
     if shooter && (v.turn.as_ref().is_some_and(|t| t.main) || me.cover) && foes(v, who).next().is_some() {
-        return Some(Command::End);
+        return Some(choice(legal, Command::End));
     }
     // Close in on the nearest foe it sees.
     let zones = &v.setup.zones;
@@ -192,81 +225,79 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Command]) -> Option<Command> {
     if let Some(f) = nearest {
         let goal = v.ch(f).at;
         let now = me.at.range(goal, zones).unwrap_or(u8::MAX);
-        let step = legal.iter().find(|c| match c {
+        let step = legal.iter().position(|a| match a.command {
             Command::Move { to, sneak } => {
-                *sneak == me.concealed
+                sneak == me.concealed
                     && (to.range(goal, zones).unwrap_or(u8::MAX) < now
                         || (me.at.is_border() && to.range(goal, zones) == Some(now) && !to.is_border()))
             }
             _ => false,
         });
-        if let Some(c) = step {
-            return Some(c.clone());
+        if let Some(i) = step {
+            return Some(Choice::Listed(i));
         }
         // Sneaking not possible: a plain step.
-        let plain = legal.iter().find(|c| match c {
+        let plain = legal.iter().position(|a| match a.command {
             Command::Move { to, sneak: false } => to.range(goal, zones).unwrap_or(u8::MAX) < now,
             _ => false,
         });
-        if let Some(c) = plain {
-            return Some(c.clone());
+        if let Some(i) = plain {
+            return Some(Choice::Listed(i));
         }
-        if now > 0 && has(&Command::Run) {
-            return Some(Command::Run);
+        if now > 0
+            && let Some(i) = listed(legal, &Command::Run)
+        {
+            return Some(Choice::Listed(i));
         }
     }
     // Pick a weapon up into an empty hand.
-    if let Some(c) = legal.iter().find(|c| {
-        matches!(c, Command::Equip { item, off: false } if me.item(*item).and_then(|i| v.setup.item(&i.id)).is_some_and(|d| d.is_weapon() && !d.has(Keyword::Consumable)))
+    if let Some(i) = legal.iter().position(|a| {
+        matches!(a.command, Command::Equip { item, off: false } if me.item(item).and_then(|i| v.setup.item(&i.id)).is_some_and(|d| d.is_weapon() && !d.has(Keyword::Consumable)))
     }) {
-        return Some(c.clone());
+        return Some(Choice::Listed(i));
     }
-    Some(Command::End)
+    Some(choice(legal, Command::End))
 }
 
-fn answer(v: &View<'_>, f: &Frame, legal: &[Command]) -> Command {
-    let first = || legal.first().cloned().unwrap_or(Command::Take);
+fn answer(v: &View<'_>, f: &Frame, legal: &[Answer<Murdham>]) -> Choice {
+    let listed_first = |cs: &[Command]| cs.iter().find_map(|c| listed(legal, c)).map(Choice::Listed);
     match f {
         Frame::Attack(a) => {
-            if legal.contains(&Command::Approve) {
-                return Command::Approve;
-            }
-            if legal.contains(&Command::Refuse) {
-                return Command::Refuse;
-            }
-            if legal.contains(&Command::Decline) {
-                return Command::Decline;
+            if let Some(c) = listed_first(&[Command::Approve, Command::Refuse, Command::Decline]) {
+                return c;
             }
             let me = v.ch(a.target);
             // The counter with the best weapon: the largest die, unimpaired.
             let best = legal
                 .iter()
-                .filter_map(|c| match c {
+                .enumerate()
+                .filter_map(|(i, c)| match c.command {
                     Command::Counter {
                         with,
                         mode: Mode::Harm { hold: false },
-                    } => crate::check::profile(v, a.target, *with)
+                    } => crate::check::profile(v, a.target, with)
                         .ok()
-                        .map(|p| (i32::from(p.die) - if p.impaired { 4 } else { 0 }, c)),
+                        .map(|p| (i32::from(p.die) - if p.impaired { 4 } else { 0 }, i)),
                     _ => None,
                 })
                 .max_by_key(|(score, _)| *score);
-            if let Some((_, c)) = best {
-                return c.clone();
+            if let Some((_, i)) = best {
+                return Choice::Listed(i);
             }
-            if legal.contains(&Command::Dodge) && me.ability(Ability::Agi) >= 9 {
-                return Command::Dodge;
+            if me.ability(Ability::Agi) >= 9
+                && let Some(i) = listed(legal, &Command::Dodge)
+            {
+                return Choice::Listed(i);
             }
-            if legal.contains(&Command::Take) {
-                return Command::Take;
-            }
-            first()
+            listed_first(&[Command::Take])
+                .or_else(|| first(legal))
+                .unwrap_or(Choice::Own(Command::Take))
         }
         Frame::Step(_) => legal
             .iter()
-            .find(|c| matches!(c, Command::Opportunity(_)))
-            .cloned()
-            .unwrap_or(Command::Decline),
-        Frame::Morale { .. } => Command::Retreat,
+            .position(|a| matches!(a.command, Command::Opportunity(_)))
+            .map(Choice::Listed)
+            .unwrap_or_else(|| choice(legal, Command::Decline)),
+        Frame::Morale { .. } => choice(legal, Command::Retreat),
     }
 }

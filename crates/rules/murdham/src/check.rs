@@ -1,17 +1,19 @@
-//! Legality, from one source: [`check`] refuses a command with a typed rejection, and
-//! [`legal`] lists every answer [`check`] accepts, in a fixed order. [`plan`] works out an
-//! attack (its profile, whether it needs a WIT save, whom a blast hits) for both the check and
-//! the resolution.
+//! Legality, from one source: [`check`] refuses a command with a typed rejection or hands
+//! back its [`Plan`] (what the check found out that resolving needs), and [`legal`] lists every
+//! answer [`check`] accepts, with that plan, in a fixed order. [`plan`] works out an attack (its
+//! profile, whether it needs a WIT save, whom a blast hits): the check of an attack keeps it in
+//! the attack's plan, and the resolution declares the attack from it.
 
+use crate::Murdham;
 use crate::codes;
 use crate::command::{Aim, Command, OwnRuling, Ruling};
 use crate::data::{Ability, Keyword, Size, Skill, UNARMED};
 use crate::place::Place;
 use crate::setup::{Cid, MAX_COMBATANTS, MAX_ITEMS};
 use crate::state::{Attack, Frame, Influence, Mode, Phase, Stage, State, Status, Turn, With};
-use fray_engine::Reject;
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
+use fray_engine::{Answer, Reject};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
@@ -183,7 +185,7 @@ pub fn behind_barrier(s: &State, by: Cid, target: Cid) -> bool {
 
 /// How an attack may be made, as [`plan`] works it out.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub struct AttackPlan {
     /// The profile of the weapon or power.
     pub profile: Profile,
     /// A WIT save to hit is needed (MUR-R13).
@@ -196,6 +198,48 @@ pub struct Plan {
     pub focused: bool,
     /// The first target (for a blast, the first character it hits, if any).
     pub target: Option<Cid>,
+}
+
+/// The checked plan of a command ([`fray_engine::Ruleset::Checked`]): what [`check`] found
+/// out that [`crate::resolve::resolve`] needs, so the resolver works none of it out again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// The check learns nothing the resolver needs.
+    Plain,
+    /// A faction passes: the faction whose opportunity it is (MUR-R1).
+    Pass {
+        /// The faction.
+        side: u8,
+    },
+    /// An attack, or an opportunity attack: its profile and how it is made.
+    Attack(AttackPlan),
+    /// A step: what it costs, in half zones.
+    Move {
+        /// The cost.
+        cost: u8,
+    },
+    /// Breaking free: the holder it struggles against (MUR-R39).
+    BreakFree {
+        /// The holder.
+        holder: Cid,
+    },
+    /// Freeing a held character: the one holding it (MUR-R39).
+    Free {
+        /// The holder.
+        holder: Cid,
+    },
+    /// A shove: the damage die of the hazard it pushes into, if it does (MUR-R37).
+    Shove {
+        /// The hazard's die.
+        hazard: Option<u8>,
+    },
+    /// Drinking or applying a consumable: what it does.
+    Use {
+        /// The healing die (0: none).
+        heal: u8,
+        /// It ends poison.
+        antidote: bool,
+    },
 }
 
 /// Who is "moving" (MUR-H5): the attacker moved earlier this turn.
@@ -235,9 +279,24 @@ pub fn plan(
     mode: Mode,
     sweep: bool,
     reaction: bool,
-) -> Result<Plan, Reject> {
-    let me = s.ch(who);
+) -> Result<AttackPlan, Reject> {
     let p = profile(s, who, with)?;
+    plan_with(s, who, p, aim, with, mode, sweep, reaction)
+}
+
+/// [`plan`] with the profile of `with` in `who`'s hands already worked out.
+#[allow(clippy::too_many_arguments)]
+fn plan_with(
+    s: &State,
+    who: Cid,
+    p: Profile,
+    aim: Aim,
+    with: With,
+    mode: Mode,
+    sweep: bool,
+    reaction: bool,
+) -> Result<AttackPlan, Reject> {
+    let me = s.ch(who);
     if let With::Item(i) = with
         && me.item(i).is_some_and(|it| it.spent.is_some())
     {
@@ -281,7 +340,7 @@ pub fn plan(
                         ));
                     }
                     let victims = blast_victims(s, who, Place::zone(place.a), true, sweep, false);
-                    return Ok(Plan {
+                    return Ok(AttackPlan {
                         profile: p,
                         save: false,
                         ranged: false,
@@ -300,7 +359,7 @@ pub fn plan(
                 ranged_limits(p, range, half, mv, true)?;
                 let save = p.indirect || range > half || mv || me.hindered;
                 let victims = blast_victims(s, who, place, false, false, p.indirect);
-                return Ok(Plan {
+                return Ok(AttackPlan {
                     profile: p,
                     save,
                     ranged: true,
@@ -426,7 +485,7 @@ pub fn plan(
         }
         // MUR-R13: a target that is not visible needs a WIT save.
         let save = !seen || me.hindered;
-        return Ok(Plan {
+        return Ok(AttackPlan {
             profile: p,
             save: save && !matches!(mode, Mode::FinalBlow),
             ranged: false,
@@ -445,7 +504,7 @@ pub fn plan(
         return Err(no(codes::NOT_ALLOWED, format!("{} is behind a barrier", target.name)));
     }
     let save = p.indirect || range > half || mv || me.hindered;
-    Ok(Plan {
+    Ok(AttackPlan {
         profile: p,
         save,
         ranged: true,
@@ -649,25 +708,26 @@ fn not_now(s: &State) -> Reject {
     )
 }
 
-/// Whether the command is accepted now (the engine has already checked who may send it).
-pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
+/// Whether the command is accepted now (the engine has already checked who may send it), and
+/// its plan.
+pub fn check(s: &State, c: &Command) -> Result<Plan, Reject> {
     if let Command::Gm(r) = c {
-        return ruling(s, r);
+        return ruling(s, r).map(|()| Plan::Plain);
     }
     match s.frames.last() {
-        Some(Frame::Attack(a)) => return answer(s, a, c),
+        Some(Frame::Attack(a)) => return answer(s, a, c).map(|()| Plan::Plain),
         Some(Frame::Step(st)) => {
             return match c {
-                Command::Decline => Ok(()),
+                Command::Decline => Ok(Plan::Plain),
                 Command::Opportunity(w) => {
-                    plan(s, st.next, Aim::At(st.who), *w, Mode::Harm { hold: false }, false, true).map(drop)
+                    plan(s, st.next, Aim::At(st.who), *w, Mode::Harm { hold: false }, false, true).map(Plan::Attack)
                 }
                 _ => Err(not_now(s)),
             };
         }
         Some(Frame::Morale { .. }) => {
             return match c {
-                Command::Surrender | Command::Retreat => Ok(()),
+                Command::Surrender | Command::Retreat => Ok(Plan::Plain),
                 _ => Err(not_now(s)),
             };
         }
@@ -675,38 +735,48 @@ pub fn check(s: &State, c: &Command) -> Result<(), Reject> {
     }
     if s.opening {
         return match c {
-            Command::Open(side) if (*side as usize) < s.setup.sides.len() => Ok(()),
+            Command::Open(side) if (*side as usize) < s.setup.sides.len() => Ok(Plan::Plain),
             Command::Open(_) => Err(no(codes::BAD_TARGET, "no such faction")),
             _ => Err(not_now(s)),
         };
     }
     let Some(t) = &s.turn else {
         return match c {
-            Command::Pass => Ok(()),
-            Command::Act(w) => {
-                // MUR-R1, MUR-R2: the faction gives the turn to one of its characters that has
-                // not had its turn this round.
-                let side = crate::resolve::faction_to_pick(s);
-                match s.chars.get(*w as usize) {
-                    Some(ch) if Some(ch.side) == side && !s.order.has_acted(*w) && s.may_take_turn(*w) => Ok(()),
-                    Some(ch) => Err(no(
-                        codes::CANNOT_ACT,
-                        format!(
-                            "{} cannot take a turn now (not this faction's, had its turn, or cannot act in this phase)",
-                            ch.name
-                        ),
-                    )),
-                    None => Err(no(codes::BAD_TARGET, "no such character")),
-                }
-            }
+            Command::Pass => pass(crate::resolve::faction_to_pick(s)),
+            Command::Act(w) => act(s, crate::resolve::faction_to_pick(s), *w).map(|()| Plan::Plain),
             _ => Err(not_now(s)),
         };
     };
     turn_command(s, t, c)
 }
 
+/// A pass of the faction `side` whose opportunity it is (MUR-R1).
+fn pass(side: Option<u8>) -> Result<Plan, Reject> {
+    match side {
+        Some(side) => Ok(Plan::Pass { side }),
+        None => Err(no(codes::NOT_NOW, "no faction has the opportunity now")),
+    }
+}
+
+/// Whether the faction `side` whose opportunity it is may give the turn to `w`.
+fn act(s: &State, side: Option<u8>, w: Cid) -> Result<(), Reject> {
+    // MUR-R1, MUR-R2: the faction gives the turn to one of its characters that has not had its
+    // turn this round.
+    match s.chars.get(w as usize) {
+        Some(ch) if Some(ch.side) == side && !s.order.has_acted(w) && s.may_take_turn(w) => Ok(()),
+        Some(ch) => Err(no(
+            codes::CANNOT_ACT,
+            format!(
+                "{} cannot take a turn now (not this faction's, had its turn, or cannot act in this phase)",
+                ch.name
+            ),
+        )),
+        None => Err(no(codes::BAD_TARGET, "no such character")),
+    }
+}
+
 /// A command during a turn.
-fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
+fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<Plan, Reject> {
     let who = t.who;
     let me = s.ch(who);
     let zones = &s.setup.zones;
@@ -751,15 +821,17 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
         }
     }
     match c {
-        Command::End => Ok(()),
-        Command::TimedOut if s.options.chaos && fresh(s, t) => Ok(()),
+        Command::End => Ok(Plan::Plain),
+        Command::TimedOut if s.options.chaos && fresh(s, t) => Ok(Plan::Plain),
         Command::Surrender | Command::BreakFree if !fresh(s, t) => Err(no(
             codes::NO_ACTION,
             "this takes the whole turn, and the turn has begun",
         )),
-        Command::Surrender => Ok(()),
-        Command::BreakFree if me.grabbed_by.is_some() => Ok(()),
-        Command::BreakFree => Err(no(codes::NOT_ALLOWED, format!("{} is not held", me.name))),
+        Command::Surrender => Ok(Plan::Plain),
+        Command::BreakFree => match me.grabbed_by {
+            Some(holder) => Ok(Plan::BreakFree { holder }),
+            None => Err(no(codes::NOT_ALLOWED, format!("{} is not held", me.name))),
+        },
         Command::Move { to, sneak } => {
             if *sneak && !me.concealed {
                 return Err(no(codes::NOT_ALLOWED, "only a concealed character sneaks"));
@@ -797,11 +869,11 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                     ));
                 }
             }
-            Ok(())
+            Ok(Plan::Move { cost })
         }
         Command::Run => {
             main_left(t)?;
-            Ok(())
+            Ok(Plan::Plain)
         }
         Command::Cover => {
             if me.cover {
@@ -821,7 +893,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             if taken >= spots {
                 return Err(no(codes::NO_ROOM, "no free cover spot here"));
             }
-            Ok(())
+            Ok(Plan::Plain)
         }
         Command::Attack {
             aim,
@@ -848,7 +920,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                     "a stunt replaces the damage of an attack on one character",
                 ));
             }
-            plan(s, who, *aim, *with, *mode, *sweep, false).map(drop)
+            plan_with(s, who, p, *aim, *with, *mode, *sweep, false).map(Plan::Attack)
         }
         Command::Influence { kind, target } => {
             main_left(t)?;
@@ -866,7 +938,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                 ));
             }
             let _ = kind;
-            Ok(())
+            Ok(Plan::Plain)
         }
         Command::Shove { target, to, hazard } => {
             if s.options.shove_is_main {
@@ -895,13 +967,16 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                     return Err(no(codes::NO_ROOM, format!("{} is full", p.describe(zones))));
                 }
             }
-            if *hazard {
+            let hazard = if *hazard {
                 let z = to.map_or(h.at.a, |p| p.a);
-                if s.setup.hazard(z).is_none() {
+                let Some(die) = s.setup.hazard(z) else {
                     return Err(no(codes::NOT_ALLOWED, "there is no hazard there"));
-                }
-            }
-            Ok(())
+                };
+                Some(die)
+            } else {
+                None
+            };
+            Ok(Plan::Shove { hazard })
         }
         Command::Throw { target, to } => {
             main_left(t)?;
@@ -922,21 +997,22 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             if s.crowd(*to, Some(me.side)) >= to.capacity() {
                 return Err(no(codes::NO_ROOM, format!("{} is full", to.describe(zones))));
             }
-            Ok(())
+            Ok(Plan::Plain)
         }
         Command::Free(x) => {
             main_left(t)?;
-            let ok = s
+            let holder = s
                 .chars
                 .get(*x as usize)
-                .is_some_and(|c| c.grabbed_by.is_some_and(|g| g != who) && s.nearby(who, *x));
-            if !ok {
+                .and_then(|c| c.grabbed_by)
+                .filter(|&g| g != who && s.nearby(who, *x));
+            let Some(holder) = holder else {
                 return Err(no(codes::BAD_TARGET, "free a nearby character someone else is holding"));
-            }
-            Ok(())
+            };
+            Ok(Plan::Free { holder })
         }
         Command::Release => match holding {
-            Some(_) => Ok(()),
+            Some(_) => Ok(Plan::Plain),
             None => Err(no(codes::NOT_ALLOWED, format!("{} holds nobody", me.name))),
         },
         Command::Equip { item, off } => {
@@ -971,7 +1047,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                     format!("no free hand for the {} (stow or drop something first)", d.name),
                 ));
             }
-            Ok(())
+            Ok(Plan::Plain)
         }
         Command::Stow(i) => {
             bonus_left(t)?;
@@ -979,16 +1055,16 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
             if me.hand_of(*i).is_none() {
                 return Err(no(codes::BAD_ITEM, format!("the {} is not in hand", d.name)));
             }
-            Ok(())
+            Ok(Plan::Plain)
         }
         Command::Drop(i) => {
             bonus_left(t)?;
-            own_item(s, who, *i).map(drop)
+            own_item(s, who, *i).map(|_| Plan::Plain)
         }
         Command::PickUp(g) => {
             bonus_left(t)?;
             match s.ground.get(*g as usize) {
-                Some((p, _)) if *p == me.at && me.live_items().count() < MAX_ITEMS => Ok(()),
+                Some((p, _)) if *p == me.at && me.live_items().count() < MAX_ITEMS => Ok(Plan::Plain),
                 Some((p, _)) if *p == me.at => Err(no(
                     codes::HANDS_FULL,
                     format!("{} carries {MAX_ITEMS} items already", me.name),
@@ -1019,7 +1095,10 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                     return Err(no(codes::BAD_TARGET, "use it on yourself or on a nearby character"));
                 }
             }
-            Ok(())
+            Ok(Plan::Use {
+                heal: d.heal,
+                antidote: d.antidote,
+            })
         }
         Command::Reload(i) => {
             main_left(t)?;
@@ -1030,20 +1109,22 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<(), Reject> {
                     format!("the {} is not in hand waiting to be reloaded", d.name),
                 ));
             }
-            Ok(())
+            Ok(Plan::Plain)
         }
         Command::Interact { main } => {
             if *main {
-                main_left(t)
+                main_left(t)?;
             } else {
-                bonus_left(t)
+                bonus_left(t)?;
             }
+            Ok(Plan::Plain)
         }
         Command::Say(words) => {
             if words.len() > 200 {
                 return Err(no(codes::NOT_ALLOWED, "a few words: at most 200 characters"));
             }
-            bonus_left(t)
+            bonus_left(t)?;
+            Ok(Plan::Plain)
         }
         _ => Err(not_now(s)),
     }
@@ -1215,22 +1296,24 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
     }
 }
 
-/// Every legal answer to the pending decision.
-pub fn legal(s: &State, out: &mut Vec<Command>) {
-    let push_if = |out: &mut Vec<Command>, c: Command| {
-        if check(s, &c).is_ok() {
-            out.push(c);
+/// Every legal answer to the pending decision, each with the plan [`check`] gives it.
+pub fn legal(s: &State, out: &mut Vec<Answer<Murdham>>) {
+    let push_if = |out: &mut Vec<Answer<Murdham>>, c: Command| {
+        if let Ok(plan) = check(s, &c) {
+            out.push(Answer::new(c, plan));
         }
     };
+    // Answers that need no check here: the decision asked accepts them as they are.
+    let plain = |c: Command| Answer::new(c, Plan::Plain);
     match s.frames.last() {
         Some(Frame::Attack(a)) => {
             match a.stage {
-                Stage::Approve => out.extend([Command::Approve, Command::Veto]),
-                Stage::Answer => out.extend([Command::Accept, Command::Refuse]),
-                Stage::Guard { .. } => out.extend([Command::Guard, Command::Decline]),
-                Stage::Agree { .. } => out.extend([Command::Agree, Command::Decline]),
+                Stage::Approve => out.extend([Command::Approve, Command::Veto].map(plain)),
+                Stage::Answer => out.extend([Command::Accept, Command::Refuse].map(plain)),
+                Stage::Guard { .. } => out.extend([Command::Guard, Command::Decline].map(plain)),
+                Stage::Agree { .. } => out.extend([Command::Agree, Command::Decline].map(plain)),
                 Stage::React => {
-                    out.push(Command::Take);
+                    out.push(plain(Command::Take));
                     push_if(out, Command::Dodge);
                     for with in weapons_of(s, a.target) {
                         for mode in [Mode::Harm { hold: false }, Mode::Grapple] {
@@ -1249,27 +1332,33 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
             return;
         }
         Some(Frame::Step(st)) => {
-            out.push(Command::Decline);
+            out.push(plain(Command::Decline));
             for with in weapons_of(s, st.next) {
                 push_if(out, Command::Opportunity(with));
             }
             return;
         }
         Some(Frame::Morale { .. }) => {
-            out.extend([Command::Surrender, Command::Retreat]);
+            out.extend([Command::Surrender, Command::Retreat].map(plain));
             return;
         }
         None => {}
     }
     if s.opening {
-        out.extend((0..s.setup.sides.len() as u8).map(Command::Open));
+        out.extend((0..s.setup.sides.len() as u8).map(|side| plain(Command::Open(side))));
         return;
     }
     let Some(t) = &s.turn else {
+        // The faction whose opportunity it is, found once for every answer.
+        let side = crate::resolve::faction_to_pick(s);
         for w in s.ids() {
-            push_if(out, Command::Act(w));
+            if act(s, side, w).is_ok() {
+                out.push(plain(Command::Act(w)));
+            }
         }
-        out.push(Command::Pass);
+        if let Ok(plan) = pass(side) {
+            out.push(Answer::new(Command::Pass, plan));
+        }
         return;
     };
     let who = t.who;
@@ -1431,7 +1520,7 @@ pub fn legal(s: &State, out: &mut Vec<Command>) {
     push_if(out, Command::Say(String::new()));
     push_if(out, Command::Surrender);
     push_if(out, Command::TimedOut);
-    out.push(Command::End);
+    out.push(plain(Command::End));
 }
 
 /// What `who` can attack with: bare hands, each item in hand, each consumable weapon carried,

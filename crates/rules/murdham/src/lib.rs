@@ -96,7 +96,7 @@ impl Ruleset for Murdham {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type Checked = ();
+    type Checked = check::Plan;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -117,17 +117,15 @@ impl Ruleset for Murdham {
     }
 
     fn legal(s: &State, _: Seat, out: &mut Vec<Answer<Self>>) {
-        let mut commands = Vec::new();
-        check::legal(s, &mut commands);
-        out.extend(commands.into_iter().map(|c| Answer::new(c, ())));
+        check::legal(s, out);
     }
 
-    fn check(s: &State, _: Seat, command: &Command) -> Result<(), Reject> {
+    fn check(s: &State, _: Seat, command: &Command) -> Result<check::Plan, Reject> {
         check::check(s, command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, (): ()) -> Result<(), EngineError> {
-        resolve::resolve(cx, command)
+    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
+        resolve::resolve(cx, command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

@@ -4,7 +4,7 @@
 //! step are frames on the kit's stack.
 
 use crate::Murdham;
-use crate::check::{self, Plan, Profile, dodge_open, guard_ok, may_react, opportunity_ok, plan, profile};
+use crate::check::{self, AttackPlan, Plan, Profile, dodge_open, guard_ok, may_react, opportunity_ok, plan, profile};
 use crate::command::{Aim, Command, OwnRuling, Pace};
 use crate::data::{Ability, Injury, Keyword, Kind, Skill, div_up};
 use crate::options::{DeviationDie, MoraleFor, Opener, TieOrder};
@@ -46,6 +46,13 @@ fn die(cx: &mut Cx<'_, Murdham>, sides: u16, who: Cid, why: &'static str) -> Res
 
 fn bug(m: impl Into<String>) -> EngineError {
     EngineError::Bug(m.into())
+}
+
+/// A command handed over with a plan its check does not give it (the caller's bug).
+fn unplanned(c: &Command, plan: &Plan) -> EngineError {
+    bug(format!(
+        "{c:?} was resolved with the plan {plan:?}, which is not its check's"
+    ))
 }
 
 /// Decides who holds the initiative (MUR-R6), then runs to the first decision.
@@ -97,8 +104,8 @@ fn phase_over(s: &State) -> bool {
         .all(|f| s.passed[f as usize])
 }
 
-/// Resolves a command that passed the check, then runs to the next decision.
-pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command) -> Res<()> {
+/// Resolves a command with the plan its check gave it, then runs to the next decision.
+pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<()> {
     if let Command::Gm(r) = command {
         cx.emit(Event::Ruled(r.clone()));
         ruled(cx, r)?;
@@ -113,6 +120,9 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command) -> Res<()> {
                 ..st.clone()
             }));
             if let Command::Opportunity(with) = command {
+                let Plan::Attack(p) = plan else {
+                    return Err(unplanned(command, &plan));
+                };
                 // MUR-R25: a reaction that takes the foe's turn, resolved before the step.
                 cx.emit(Event::Reacted {
                     who: foe,
@@ -128,6 +138,7 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command) -> Res<()> {
                     false,
                     None,
                     true,
+                    p,
                 )?;
             }
         }
@@ -147,32 +158,36 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command) -> Res<()> {
                 cx.update(Frame::Morale { who: rest.to_vec() });
             }
         }
-        None => turn_command(cx, command)?,
+        None => turn_command(cx, command, plan)?,
     }
     advance(cx)
 }
 
 /// A command outside any frame: opening, picking, passing, or an action of the turn.
-fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
+fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
     let s = &*cx.s;
     if let Command::Open(side) = c {
         cx.emit(Event::Opens { side: *side });
         return Ok(());
     }
-    if s.turn.is_none() {
+    let Some(who) = s.turn.as_ref().map(|t| t.who) else {
         match c {
             Command::Pass => {
-                let side = faction_to_pick(s).ok_or_else(|| bug("a pass with no faction to pick"))?;
+                let Plan::Pass { side } = plan else {
+                    return Err(unplanned(c, &plan));
+                };
                 cx.emit(Event::Passed { side });
             }
             Command::Act(who) => cx.emit(Event::TurnStarted { who: *who }),
             _ => return Err(bug(format!("{c:?} outside a turn"))),
         }
         return Ok(());
-    }
-    let t = s.turn.clone().ok_or_else(|| bug("no turn"))?;
-    let who = t.who;
-    let me = s.ch(who).clone();
+    };
+    // What is read of the actor, as it stands before the command changes anything.
+    let (size, concealed, hobbled) = {
+        let me = s.ch(who);
+        (me.stats.size, me.concealed, me.injuries.hobbled)
+    };
     let holding = s.ids().find(|&x| s.ch(x).grabbed_by == Some(who));
     // MUR-R36: a holder may move with, and attack, the held character; anything else lets go
     // (a larger holder acts freely, MUR-R59).
@@ -189,7 +204,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
     };
     if let Some(h) = holding
         && lets_go
-        && s.ch(h).stats.size >= me.stats.size
+        && s.ch(h).stats.size >= size
     {
         cx.emit(Event::Grab { who: h, by: None });
     }
@@ -207,19 +222,20 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             cx.emit(Event::TurnEnded { who });
         }
         Command::BreakFree => {
+            let Plan::BreakFree { holder } = plan else {
+                return Err(unplanned(c, &plan));
+            };
             // MUR-R39: the whole turn on a STR save.
-            let holder = me.grabbed_by.ok_or_else(|| bug("break-free while not held"))?;
             if str_contest(cx, who, holder, Why::BreakFree, None)? {
                 cx.emit(Event::Grab { who, by: None });
             }
             cx.emit(Event::TurnEnded { who });
         }
         Command::Move { to, sneak } => {
-            let cost = me
-                .at
-                .step_cost(*to, &cx.s.setup.zones)
-                .ok_or_else(|| bug("a checked step is no step"))?;
-            if me.concealed {
+            let Plan::Move { cost } = plan else {
+                return Err(unplanned(c, &plan));
+            };
+            if concealed {
                 let stays = if *sneak {
                     save(cx, who, Ability::Agi, Why::Sneak)?
                 } else {
@@ -241,7 +257,7 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
         Command::Run => {
             // MUR-H2: full movement brings the turn to `full-move-zones`; hobbled, half of it.
             let more = cx.s.options.full_move_zones.saturating_sub(1) * 2;
-            let halves = if me.injuries.hobbled { more / 2 } else { more };
+            let halves = if hobbled { more / 2 } else { more };
             cx.emit(Event::Ran { who, halves });
         }
         Command::Cover => cx.emit(Event::Covered { who, cover: true }),
@@ -252,14 +268,16 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             sweep,
             stunt,
         } => {
-            let p = profile(&cx.s, who, *with).map_err(|r| bug(r.reason))?;
-            let main = !p.consumable || cx.s.options.throw_is_attack;
+            let Plan::Attack(p) = plan else {
+                return Err(unplanned(c, &plan));
+            };
+            let main = !p.profile.consumable || cx.s.options.throw_is_attack;
             cx.emit(Event::Acted {
                 who,
                 main,
                 what: String::new(),
             });
-            declare(cx, who, *aim, *with, *mode, *sweep, stunt.clone(), false)?;
+            declare(cx, who, *aim, *with, *mode, *sweep, stunt.clone(), false, p)?;
         }
         Command::Influence { kind, target } => {
             let verb = match kind {
@@ -275,7 +293,10 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             reveal(cx, who);
             influence(cx, who, *kind, *target)?;
         }
-        Command::Shove { target, to, hazard } => {
+        Command::Shove { target, to, .. } => {
+            let Plan::Shove { hazard } = plan else {
+                return Err(unplanned(c, &plan));
+            };
             cx.emit(Event::Acted {
                 who,
                 main: cx.s.options.shove_is_main,
@@ -290,9 +311,8 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
                     cost: 0,
                 });
             }
-            if *hazard {
-                let z = cx.s.ch(*target).at.a;
-                let d = cx.s.setup.hazard(z).ok_or_else(|| bug("a checked hazard is missing"))?;
+            // The hazard of the zone the target ends in, as the check found it.
+            if let Some(d) = hazard {
                 let (total, _, rolls) = roll_damage(cx, who, d, 0)?;
                 cx.emit(Event::DamageRoll {
                     by: who,
@@ -326,12 +346,14 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             hurt(cx, *target, Some(who), total, 0, true)?;
         }
         Command::Free(x) => {
+            let Plan::Free { holder } = plan else {
+                return Err(unplanned(c, &plan));
+            };
             cx.emit(Event::Acted {
                 who,
                 main: true,
                 what: "free".into(),
             });
-            let holder = cx.s.ch(*x).grabbed_by.ok_or_else(|| bug("free someone not held"))?;
             // MUR-R39: a main action and a STR save.
             if str_contest(cx, who, holder, Why::Free, None)? {
                 cx.emit(Event::Grab { who: *x, by: None });
@@ -382,27 +404,25 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command) -> Res<()> {
             cx.emit(Event::PickedUp { who, ground: *g });
         }
         Command::Use { item, on } => {
+            let Plan::Use { heal: die, antidote } = plan else {
+                return Err(unplanned(c, &plan));
+            };
             cx.emit(Event::Acted {
                 who,
                 main: false,
                 what: String::new(),
             });
             let target = on.unwrap_or(who);
-            let id = me
-                .item(*item)
-                .map(|it| it.id.clone())
-                .ok_or_else(|| bug("a checked item is gone"))?;
-            let d = cx.s.setup.item(&id).cloned().ok_or_else(|| bug("unknown item"))?;
             cx.emit(Event::Used {
                 who,
                 item: *item,
                 spent: true,
             });
-            if d.heal > 0 {
-                let (total, _, _) = roll_damage(cx, who, d.heal, 0)?;
+            if die > 0 {
+                let (total, _, _) = roll_damage(cx, who, die, 0)?;
                 heal(cx, target, total)?;
             }
-            if d.antidote && cx.s.ch(target).poisoned {
+            if antidote && cx.s.ch(target).poisoned {
                 cx.emit(Event::Condition {
                     who: target,
                     condition: Condition::Poisoned(false),
@@ -446,9 +466,9 @@ fn reveal(cx: &mut Cx<'_, Murdham>, who: Cid) {
     }
 }
 
-/// Declares an attack: a concealed attacker's targets are surprised (MUR-R41), and it is
-/// revealed once the attack is over (MUR-R42, [`finish`]); spends what it uses, and pushes the
-/// attack frame.
+/// Declares an attack as its check planned it: a concealed attacker's targets are surprised
+/// (MUR-R41), and it is revealed once the attack is over (MUR-R42, [`finish`]); spends what it
+/// uses, and pushes the attack frame.
 #[allow(clippy::too_many_arguments)]
 fn declare(
     cx: &mut Cx<'_, Murdham>,
@@ -459,9 +479,9 @@ fn declare(
     sweep: bool,
     stunt: Option<String>,
     opportunity: bool,
+    p: AttackPlan,
 ) -> Res<()> {
     let s = &*cx.s;
-    let p: Plan = plan(s, by, aim, with, mode, sweep, opportunity).map_err(|r| bug(r.reason))?;
     let surprise = s.ch(by).concealed;
     // MUR-R28: attacking from behind a barrier, it only counts as cover until its next turn.
     let peek = s.ch(by).cover && s.setup.tagged(s.ch(by).at.a, "barrier");
@@ -1298,7 +1318,7 @@ pub fn attack_spec(
     t: Cid,
     with: With,
     mode: Mode,
-    plan: &Plan,
+    plan: &AttackPlan,
     reacted: bool,
     dodge: Option<i32>,
 ) -> Option<crate::odds::AttackSpec> {

@@ -934,10 +934,10 @@ fn now(s: &State) -> String {
                     }
                     let mut legal = Vec::new();
                     crate::check::legal(s, &mut legal);
-                    if legal.iter().any(|c| matches!(c, Command::Counter { .. })) {
+                    if legal.iter().any(|a| matches!(a.command, Command::Counter { .. })) {
                         open.push("counter [with <item>]");
                     }
-                    if legal.iter().any(|c| matches!(c, Command::HideBehind(_))) {
+                    if legal.iter().any(|a| matches!(a.command, Command::HideBehind(_))) {
                         open.push("hide-behind <id>");
                     }
                     format!("{} is attacked by {}: {}", name(a.target), name(a.by), open.join(", "))
