@@ -22,6 +22,10 @@ use fray_engine::order::DelayError;
 use fray_engine::{Answer, Reject};
 use fray_space::{Dir, PathScratch, Pos, StepTable};
 
+/// The squares of a move's path after its start, in order: inline up to 4 (no larger than a
+/// list on the heap), so most moves' paths allocate nothing.
+pub type Path = smallvec::SmallVec<[Pos; 4]>;
+
 /// What [`check`] learned about a command that resolving it needs: Thrum's checked plan
 /// ([`fray_engine::Ruleset::Checked`]). [`check`] returns it, the legal list gives it with each
 /// command (the same plan: the conformance suite compares them), the AI builds it from its own
@@ -36,7 +40,7 @@ pub enum Plan {
     /// exemption included).
     Move {
         /// The squares stepped onto, in order.
-        path: Vec<Pos>,
+        path: Path,
         /// The movement the path costs.
         cost: u32,
     },
@@ -418,7 +422,9 @@ impl<'a> MoveCtx<'a> {
 
     /// The `move` answers to [`MoveCtx::destinations`] that `keep` accepts, in the same order,
     /// each with its [`Plan::Move`]: the path [`MoveCtx::path`] finds to the square, read off the
-    /// one search of every destination rather than found by a search of its own.
+    /// one search of every destination rather than found by a search of its own. Each square's
+    /// predecessor is worked out once ([`MoveCtx::predecessor`], or over the Weaver's two layers
+    /// [`MoveCtx::predecessor_weave`]), and every path follows them back.
     pub fn move_answers(
         &self,
         from: Pos,
@@ -427,31 +433,13 @@ impl<'a> MoveCtx<'a> {
         mut keep: impl FnMut(Pos) -> bool,
         out: &mut Vec<Answer<Thrum>>,
     ) {
-        let answer = |to: Pos, path: Vec<Pos>, cost: u32| Answer::new(Command::Move(to), Plan::Move { path, cost });
+        let answer = |to: Pos, path: Path, cost: u32| Answer::new(Command::Move(to), Plan::Move { path, cost });
         let map = &self.s.setup.map;
-        if self.ex == Exemption::First {
-            // The whole two-layer search keeps the predecessors the search stopped at one goal
-            // keeps (`path` compares the two in debug builds), so each square's path is read
-            // off it.
-            self.weave_search(from, budget, None, |w| {
-                for k in 0..map.len() {
-                    let to = map.pos_of(k);
-                    if Some(k) == w.start || w.best(k).is_none() || !self.can_stop_at(k) || !keep(to) {
-                        continue;
-                    }
-                    let found = w.path(self, from, to);
-                    debug_assert!(found.is_some(), "no path back from {to}");
-                    if let Some((path, cost)) = found {
-                        out.push(answer(to, path, cost));
-                    }
-                }
-            });
-            return;
-        }
+        let n = map.len();
         let b = budget.max(0) as u32;
         if b > COSTS_MAX_BUDGET {
             // Beyond the search of costs: a path search per square (no movement is this large).
-            for (to, _) in self.reach_destinations(from, b, scratch) {
+            for (to, _) in self.destinations(from, budget, scratch) {
                 if keep(to)
                     && let Some((path, cost)) = self.path(from, to, budget, scratch)
                 {
@@ -461,10 +449,38 @@ impl<'a> MoveCtx<'a> {
             return;
         }
         let Some(origin) = map.index(from) else { return };
+        let weaving = self.ex == Exemption::First;
         COSTS.with(|c| {
             let c = &mut *c.borrow_mut();
-            c.run(map.len(), origin, b, |i, f| self.expand(i, f));
-            for (k, &cost) in c.dist.iter().enumerate() {
+            // Nodes are squares, or for a Weaver whose exemption is unused the (square,
+            // exemption used) pairs of `weave_destinations_by_cost`.
+            let (nodes, start) = if weaving { (2 * n, 2 * origin) } else { (n, origin) };
+            // The search keeps each node's predecessor, the one the walk back from any goal
+            // takes (debug builds compare the two).
+            if weaving {
+                c.run_keeping_paths(nodes, start, b, |node, f| self.expand_weave(node, f));
+            } else {
+                c.run_keeping_paths(nodes, start, b, |i, f| self.expand(i, f));
+            }
+            let CostSearch { dist, prev, .. } = c;
+            #[cfg(debug_assertions)]
+            for m in (0..nodes).filter(|&m| m != start && dist[m] <= b) {
+                let walked = if weaving {
+                    self.predecessor_weave(dist, m)
+                } else {
+                    self.predecessor(dist, m)
+                };
+                debug_assert_eq!(walked.map(|u| u as u32), Some(prev[m]), "the predecessor of node {m}");
+            }
+            for k in 0..n {
+                // A Weaver's square is reached at the cheaper of its nodes (the one with the
+                // exemption unused on a tie), as `WeaveSearch::best` picks it.
+                let goal = match weaving {
+                    true if dist[2 * k] <= dist[2 * k + 1] => 2 * k,
+                    true => 2 * k + 1,
+                    false => k,
+                };
+                let cost = dist[goal];
                 if cost > b || k == origin || !self.can_stop_at(k) {
                     continue;
                 }
@@ -472,11 +488,18 @@ impl<'a> MoveCtx<'a> {
                 if !keep(to) {
                     continue;
                 }
-                // Every cost is final, so the walk back finds the path `path_by_cost` finds:
-                // it reads only the costs below the square's, which that search has settled too.
-                let path = self.walk_back(&c.dist, origin, k);
-                debug_assert!(path.is_some(), "no path back from {to}");
-                if let Some(path) = path {
+                let mut path = Path::new();
+                let mut m = goal;
+                while m != start {
+                    path.push(map.pos_of(if weaving { m / 2 } else { m }));
+                    match prev[m] {
+                        u32::MAX => break,
+                        u => m = u as usize,
+                    }
+                }
+                debug_assert!(m == start, "no path back from {to}");
+                if m == start {
+                    path.reverse();
                     out.push(answer(to, path, cost));
                 }
             }
@@ -555,14 +578,14 @@ impl<'a> MoveCtx<'a> {
     /// The steps of [`MoveCtx::destinations_by_cost`]'s search from square index `i`, at the
     /// price the mover pays (an exemption that needs no memory of earlier steps).
     #[inline(always)]
-    fn expand(&self, i: usize, f: &mut Frontier<'_>) {
+    fn expand(&self, i: usize, f: &mut impl Reach) {
         self.each_step(i, |j, full| f.reach(j, weave(full as i16, self.ex).0 as u32));
     }
 
     /// The steps of [`MoveCtx::weave_destinations_by_cost`]'s search from node
     /// `2 * square + layer` (layer 1: the Weaver's exemption is used up).
     #[inline(always)]
-    fn expand_weave(&self, node: usize, f: &mut Frontier<'_>) {
+    fn expand_weave(&self, node: usize, f: &mut impl Reach) {
         let layer = node % 2;
         self.each_step(node / 2, |j, full| {
             // The first step dearer than 1 costs 1 and uses the exemption up.
@@ -596,40 +619,47 @@ impl<'a> MoveCtx<'a> {
     /// index) order settles first and keeps, since it replaces a predecessor only for a
     /// strictly cheaper route. Costs must be final up to `goal`'s (an exemption that needs no
     /// memory of earlier steps). `None` when the walk cannot get back to `origin`.
-    fn walk_back(&self, dist: &[u32], origin: usize, goal: usize) -> Option<Vec<Pos>> {
+    fn walk_back(&self, dist: &[u32], origin: usize, goal: usize) -> Option<Path> {
         let map = &self.s.setup.map;
-        let n = self.flags.len();
-        let mut path = vec![map.pos_of(goal)];
+        let mut path = Path::new();
         let mut v = goal;
         while v != origin {
-            let mut best: Option<(u32, usize)> = None;
-            for (d, &u) in self.steps.neighbours(v).iter().enumerate() {
-                let u = u as usize;
-                if u >= n || dist[u] == u32::MAX || dist[u] >= dist[v] {
-                    continue;
-                }
-                // `u` lies in direction `d` from `v`, so the step from `u` to `v` goes the
-                // opposite way (`Dir::ALL` runs clockwise): priced as `each_step` prices it.
-                let back = (d + 4) % 8;
-                debug_assert_eq!(self.steps.neighbours(u)[back] as usize, v);
-                let price = self.prices[8 * u + back];
-                if price[0] == NO_STEP || self.flags[v] & SQ_ENEMY != 0 {
-                    continue;
-                }
-                let full = price[usize::from(self.flags[u] & SQ_LEAVE != 0)];
-                let p = weave(full as i16, self.ex).0 as u32;
-                if dist[u] + p == dist[v] && best.is_none_or(|b| (dist[u], u) < b) {
-                    best = Some((dist[u], u));
-                }
-            }
-            let (_, u) = best?;
-            v = u;
-            if v != origin {
-                path.push(map.pos_of(v));
-            }
+            path.push(map.pos_of(v));
+            v = self.predecessor(dist, v)?;
         }
         path.reverse();
         Some(path)
+    }
+
+    /// The predecessor [`MoveCtx::walk_back`] takes for square `v`: among its neighbours whose
+    /// cost plus the step's price equals its own, the one of least (cost, grid index).
+    #[inline]
+    fn predecessor(&self, dist: &[u32], v: usize) -> Option<usize> {
+        let n = self.flags.len();
+        if self.flags[v] & SQ_ENEMY != 0 {
+            return None;
+        }
+        let mut best: Option<(u32, usize)> = None;
+        for (d, &u) in self.steps.neighbours(v).iter().enumerate() {
+            let u = u as usize;
+            if u >= n || dist[u] >= dist[v] {
+                continue;
+            }
+            // `u` lies in direction `d` from `v`, so the step from `u` to `v` goes the opposite
+            // way (`Dir::ALL` runs clockwise): priced as `each_step` prices it.
+            let back = (d + 4) % 8;
+            debug_assert_eq!(self.steps.neighbours(u)[back] as usize, v);
+            let price = self.prices[8 * u + back];
+            if price[0] == NO_STEP {
+                continue;
+            }
+            let full = price[usize::from(self.flags[u] & SQ_LEAVE != 0)];
+            let p = weave(full as i16, self.ex).0 as u32;
+            if dist[u] + p == dist[v] && best.is_none_or(|b| (dist[u], u) < b) {
+                best = Some((dist[u], u));
+            }
+        }
+        best.map(|(_, u)| u)
     }
 
     /// The path to node `goal` (`2 * square + layer`) of the Weaver's two-layer search of
@@ -638,48 +668,58 @@ impl<'a> MoveCtx<'a> {
     /// search's: each node's predecessor is, among the nodes one step before it whose cost plus
     /// the step's price equals its own, the one of least (cost, node), which is the one
     /// [`MoveCtx::weave_search`] settles first and keeps. Costs must be final up to the goal's.
-    fn walk_back_weave(&self, dist: &[u32], origin: usize, goal: usize) -> Option<Vec<Pos>> {
+    fn walk_back_weave(&self, dist: &[u32], origin: usize, goal: usize) -> Option<Path> {
         let map = &self.s.setup.map;
-        let n = self.flags.len();
-        let mut path = Vec::new();
+        let mut path = Path::new();
         let mut m = goal;
         while m != 2 * origin {
-            let (k, layer) = (m / 2, m % 2);
-            path.push(map.pos_of(k));
-            let mut best: Option<(u32, usize)> = None;
-            let mut offer = |u: usize, price: u32| {
-                if dist[u] != u32::MAX && dist[u] + price == dist[m] && best.is_none_or(|b| (dist[u], u) < b) {
-                    best = Some((dist[u], u));
-                }
-            };
-            for (d, &j) in self.steps.neighbours(k).iter().enumerate() {
-                let j = j as usize;
-                if j >= n {
-                    continue;
-                }
-                // The step from `j` back to `k`, priced as `each_step` prices it.
-                let back = (d + 4) % 8;
-                debug_assert_eq!(self.steps.neighbours(j)[back] as usize, k);
-                let price = self.prices[8 * j + back];
-                if price[0] == NO_STEP || self.flags[k] & SQ_ENEMY != 0 {
-                    continue;
-                }
-                let full = u32::from(price[usize::from(self.flags[j] & SQ_LEAVE != 0)]);
-                // As `expand_weave`: the first step dearer than 1 costs 1 and uses the
-                // exemption up (layer 0 to 1); every other keeps its layer and full price.
-                if layer == 1 {
-                    if full > 1 {
-                        offer(2 * j, 1);
-                    }
-                    offer(2 * j + 1, full);
-                } else if full <= 1 {
-                    offer(2 * j, full);
-                }
-            }
-            m = best?.1;
+            path.push(map.pos_of(m / 2));
+            m = self.predecessor_weave(dist, m)?;
         }
         path.reverse();
         Some(path)
+    }
+
+    /// The predecessor [`MoveCtx::walk_back_weave`] takes for node `m`: among the nodes one step
+    /// before it whose cost plus the step's price equals its own, the one of least (cost, node).
+    #[inline]
+    fn predecessor_weave(&self, dist: &[u32], m: usize) -> Option<usize> {
+        let n = self.flags.len();
+        let (k, layer) = (m / 2, m % 2);
+        if self.flags[k] & SQ_ENEMY != 0 {
+            return None;
+        }
+        let mut best: Option<(u32, usize)> = None;
+        let mut offer = |u: usize, price: u32| {
+            if dist[u] != u32::MAX && dist[u] + price == dist[m] && best.is_none_or(|b| (dist[u], u) < b) {
+                best = Some((dist[u], u));
+            }
+        };
+        for (d, &j) in self.steps.neighbours(k).iter().enumerate() {
+            let j = j as usize;
+            if j >= n {
+                continue;
+            }
+            // The step from `j` back to `k`, priced as `each_step` prices it.
+            let back = (d + 4) % 8;
+            debug_assert_eq!(self.steps.neighbours(j)[back] as usize, k);
+            let price = self.prices[8 * j + back];
+            if price[0] == NO_STEP {
+                continue;
+            }
+            let full = u32::from(price[usize::from(self.flags[j] & SQ_LEAVE != 0)]);
+            // As `expand_weave`: the first step dearer than 1 costs 1 and uses the exemption up
+            // (layer 0 to 1); every other keeps its layer and full price.
+            if layer == 1 {
+                if full > 1 {
+                    offer(2 * j, 1);
+                }
+                offer(2 * j + 1, full);
+            } else if full <= 1 {
+                offer(2 * j, full);
+            }
+        }
+        best.map(|(_, u)| u)
     }
 
     /// [`MoveCtx::path`] for an exemption that needs no memory of earlier steps, by the search of
@@ -688,13 +728,13 @@ impl<'a> MoveCtx<'a> {
     /// (checked in debug builds), with no per-square predecessors or queue to keep. Squares
     /// from which the goal is out of reach within the budget even at 1 per step are not listed,
     /// as in that search.
-    fn path_by_cost(&self, from: Pos, to: Pos, budget: u32) -> Option<(Vec<Pos>, u32)> {
+    fn path_by_cost(&self, from: Pos, to: Pos, budget: u32) -> Option<(Path, u32)> {
         debug_assert!(self.ex != Exemption::First && budget <= COSTS_MAX_BUDGET);
         let map = &self.s.setup.map;
         let origin = map.index(from)?;
         let goal = map.index(to)?;
         if goal == origin {
-            return Some((Vec::new(), 0));
+            return Some((Path::new(), 0));
         }
         if !self.can_stop_at(goal) {
             return None;
@@ -727,7 +767,7 @@ impl<'a> MoveCtx<'a> {
 
     /// The cheapest path from `from` to `to` within `budget`, with the stable tie-break, and
     /// what it costs (the Weaver's exemption included).
-    pub fn path(&self, from: Pos, to: Pos, budget: i16, scratch: &mut PathScratch) -> Option<(Vec<Pos>, u32)> {
+    pub fn path(&self, from: Pos, to: Pos, budget: i16, scratch: &mut PathScratch) -> Option<(Path, u32)> {
         if self.ex == Exemption::First {
             if !self.can_stop(to) {
                 return None;
@@ -745,7 +785,7 @@ impl<'a> MoveCtx<'a> {
         // squares the goal is out of reach from over open ground are not searched.
         let b = budget.max(0) as u32;
         let search = |scratch: &mut PathScratch| {
-            fray_space::cheapest_path_pruned(
+            let found = fray_space::cheapest_path_pruned(
                 &self.s.setup.map,
                 self.steps,
                 from,
@@ -755,7 +795,8 @@ impl<'a> MoveCtx<'a> {
                 |i, d, j| self.paid_at(i, d, j),
                 |k| self.can_stop_at(k),
                 scratch,
-            )
+            );
+            found.map(|(path, cost)| (Path::from_vec(path), cost))
         };
         if b <= COSTS_MAX_BUDGET && self.flags.len() <= COST_PATH_MAX_SQUARES {
             let found = self.path_by_cost(from, to, b);
@@ -885,8 +926,9 @@ struct WeaveSearch {
 thread_local! {
     /// A pure memory pool for [`MoveCtx::weave_search`]: each search resets it before use and
     /// reads only what it found itself; nothing is kept for a later search (a `move`'s path goes
-    /// to the resolver in its [`Plan`]). It spares an allocation per search of a Weaver's moves
-    /// checked or listed (the AI reads its own search's paths and runs none).
+    /// to the resolver in its [`Plan`]). It spares an allocation per check of a Weaver's
+    /// `move` (the AI reads its own search's paths and the legal list its one search of costs,
+    /// so neither runs this search).
     static WEAVE: std::cell::RefCell<WeaveSearch> = std::cell::RefCell::new(WeaveSearch::default());
 }
 
@@ -912,15 +954,15 @@ impl WeaveSearch {
             .collect()
     }
 
-    fn path(&self, ctx: &MoveCtx<'_>, from: Pos, to: Pos) -> Option<(Vec<Pos>, u32)> {
+    fn path(&self, ctx: &MoveCtx<'_>, from: Pos, to: Pos) -> Option<(Path, u32)> {
         let map = &ctx.s.setup.map;
         let origin = self.start?;
         let k = map.index(to)?;
         if to == from {
-            return Some((Vec::new(), 0));
+            return Some((Path::new(), 0));
         }
         let (mut node, cost) = self.best(k)?;
-        let mut path = Vec::new();
+        let mut path = Path::new();
         while node / 2 != origin || node % 2 != 0 {
             path.push(map.pos_of(node / 2));
             node = self.prev[node] as usize;
@@ -964,6 +1006,8 @@ struct CostSearch {
     /// [`LevelReach`]: the squares of the level being listed, one bit per square (so they come
     /// out in grid order, each once).
     level: Vec<u64>,
+    /// [`MoveCtx::move_answers`]: each node's predecessor on its path (`u32::MAX`: none).
+    prev: Vec<u32>,
 }
 
 impl CostSearch {
@@ -976,6 +1020,38 @@ impl CostSearch {
         self.start(nodes, start, budget);
         for cost in 0..=budget {
             self.expand_level(cost, budget, &mut expand);
+        }
+    }
+
+    /// [`CostSearch::run`], keeping each node's predecessor on its path in `prev` (`u32::MAX`
+    /// for the start and the nodes out of reach): the node of least (cost, node) among those a
+    /// step before it whose cost plus the step's price is its own, as
+    /// [`MoveCtx::predecessor`] and [`MoveCtx::predecessor_weave`] find it.
+    fn run_keeping_paths(
+        &mut self,
+        nodes: usize,
+        start: usize,
+        budget: u32,
+        mut expand: impl FnMut(usize, &mut KeepingFrontier<'_>),
+    ) {
+        self.start(nodes, start, budget);
+        self.prev.clear();
+        self.prev.resize(nodes, u32::MAX);
+        for cost in 0..=budget {
+            while let Some(node) = self.lists[cost as usize].pop() {
+                if self.dist[node as usize] != cost {
+                    continue;
+                }
+                let mut frontier = KeepingFrontier {
+                    dist: &mut self.dist,
+                    lists: &mut self.lists,
+                    prev: &mut self.prev,
+                    node,
+                    cost,
+                    budget,
+                };
+                expand(node as usize, &mut frontier);
+            }
         }
     }
 
@@ -1124,6 +1200,7 @@ impl<'a> LevelReach<'a> {
             dist,
             lists,
             level: buf,
+            ..
         } = &mut self.search;
         let map = &ctx.s.setup.map;
         buf.clear();
@@ -1162,6 +1239,12 @@ struct Frontier<'a> {
     budget: u32,
 }
 
+/// What a search of costs does with a step it finds from the node it expands.
+trait Reach {
+    /// Node `m` is one step away, for `price`.
+    fn reach(&mut self, m: usize, price: u32);
+}
+
 impl Frontier<'_> {
     /// Node `m` is one step away, for `price`.
     #[inline]
@@ -1170,6 +1253,44 @@ impl Frontier<'_> {
         if to <= self.budget && to < self.dist[m] {
             self.dist[m] = to;
             self.lists[to as usize].push(m as u32);
+        }
+    }
+}
+
+impl Reach for Frontier<'_> {
+    #[inline(always)]
+    fn reach(&mut self, m: usize, price: u32) {
+        Frontier::reach(self, m, price);
+    }
+}
+
+/// The search of [`CostSearch::run_keeping_paths`] while it expands `node`, reached at `cost`.
+struct KeepingFrontier<'a> {
+    dist: &'a mut [u32],
+    lists: &'a mut [Vec<u32>],
+    prev: &'a mut [u32],
+    node: u32,
+    cost: u32,
+    budget: u32,
+}
+
+impl Reach for KeepingFrontier<'_> {
+    /// As [`Frontier::reach`], keeping as `m`'s predecessor the node of least (cost, node)
+    /// among those that reach it at its least cost: the first to reach it at that cost (nodes
+    /// are expanded cheapest first), or one of the same cost and a lower number.
+    #[inline(always)]
+    fn reach(&mut self, m: usize, price: u32) {
+        let Some(to) = self.cost.checked_add(price) else { return };
+        if to > self.budget {
+            return;
+        }
+        let known = self.dist[m];
+        if to < known {
+            self.dist[m] = to;
+            self.prev[m] = self.node;
+            self.lists[to as usize].push(m as u32);
+        } else if to == known && self.node < self.prev[m] && self.dist[self.prev[m] as usize] == self.cost {
+            self.prev[m] = self.node;
         }
     }
 }
@@ -1183,7 +1304,7 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut PathScratch) -> T) -> T {
 /// The cheapest path for `who` from `from` to `to` within `budget` and what it costs (the
 /// Weaver's exemption included), `None` when there is none: what the check of a `move` finds
 /// and hands the resolver in its [`Plan::Move`].
-pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<(Vec<Pos>, u32)> {
+pub fn path_for(s: &State, who: Cid, from: Pos, to: Pos, budget: i16) -> Option<(Path, u32)> {
     let ctx = MoveCtx::new(s, who);
     with_scratch(|sc| ctx.path(from, to, budget.max(0), sc))
 }

@@ -83,7 +83,7 @@ pub fn terrain_step_cost(map: &Grid, from: Pos, to: Pos) -> Option<StepCost> {
 }
 
 /// A `move` to `to` along the `path` its check found, which it planned at `planned`.
-pub(super) fn do_move(cx: &mut Cx, who: Cid, to: Pos, path: Vec<Pos>, planned: u32) -> R {
+pub(super) fn do_move(cx: &mut Cx, who: Cid, to: Pos, path: check::Path, planned: u32) -> R {
     let Some(from) = cx.s.ch(who).pos else { return Ok(()) };
     debug_assert_eq!(path.last(), Some(&to), "the path of the move to {to}");
     let mut at = from;
