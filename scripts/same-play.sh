@@ -14,7 +14,10 @@
 # EXAMPLES (default: every examples/*/*.toml), IGNORE_EVENTS (default none: a `|`-separated
 # list of event names left out of both event logs, for a change that reshapes only those
 # bookkeeping events, e.g. `SetTop|SetFrame|FrameChanged`; the readable logs, which show no
-# bookkeeping, are then compared too). Exit code 0 when everything is identical, 1 on the first
+# bookkeeping, are then compared too), RECORDS (default 0; 1 compares the game records that
+# `fray run --record` writes, which hold every command, face and event as the ruleset keeps
+# them, and the readable logs, instead of the `--json` logs: for a change to how events are
+# shown as JSON and not to play). Exit code 0 when everything is identical, 1 on the first
 # difference, 2 on bad arguments.
 set -euo pipefail
 
@@ -58,11 +61,29 @@ same_log() { # label, command args...
     fi
 }
 ignore=${IGNORE_EVENTS:-}
+records=${RECORDS:-0}
+
+# The records two builds write of the same run.
+same_record() { # label, command args...
+    local label=$1
+    shift
+    "$before" "$@" --record "$work/ra.json" >/dev/null 2>&1 || true
+    "$after" "$@" --record "$work/rb.json" >/dev/null 2>&1 || true
+    if ! cmp -s "$work/ra.json" "$work/rb.json"; then
+        echo "DIFFERENT: $label (fray $* --record)"
+        diff <(tr ',' '\n' <"$work/ra.json") <(tr ',' '\n' <"$work/rb.json") | head -20
+        exit 1
+    fi
+}
 
 checked=0
 for f in $examples; do
     for s in $(seq 1 "$seeds"); do
-        if [ -n "$ignore" ]; then
+        if [ "$records" = 1 ]; then
+            same_record "$f run seed $s" run "$f" --seed "$s"
+            same "$f run seed $s (readable)" run "$f" --seed "$s"
+            checked=$((checked + 2))
+        elif [ -n "$ignore" ]; then
             same_log "$f run seed $s" run "$f" --seed "$s" --json
             same "$f run seed $s (readable)" run "$f" --seed "$s"
             checked=$((checked + 2))

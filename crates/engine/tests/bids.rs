@@ -105,11 +105,7 @@ impl Ruleset for Bids {
         false
     }
     fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
-        out.extend(
-            ((1..=3).map(Cmd::Bid))
-                .into_iter()
-                .map(|c| fray_engine::Answer::new(c, ())),
-        );
+        out.extend((1..=3).map(|b| fray_engine::Answer::new(Cmd::Bid(b), ())));
     }
     fn check(s: &St, seat: Seat, c: &Cmd) -> Result<(), Reject> {
         let Cmd::Bid(b) = c;

@@ -1126,23 +1126,10 @@ pub fn declarations(s: &State, seat: Seat, who: Cid, with_free: bool, out: &mut 
     if with_free && s.options.free_actions && s.ch(who).declared_free.is_none() {
         let n = s.stats(who).weapons.len() as u8;
         push(out, Command::DeclareFree { who, free: Free::Step });
-        for weapon in 0..n {
-            push(
-                out,
-                Command::DeclareFree {
-                    who,
-                    free: Free::Draw { weapon },
-                },
-            );
-        }
-        for weapon in 0..n {
-            push(
-                out,
-                Command::DeclareFree {
-                    who,
-                    free: Free::Drop { weapon },
-                },
-            );
+        let draws = (0..n).map(|weapon| Free::Draw { weapon });
+        let drops = (0..n).map(|weapon| Free::Drop { weapon });
+        for free in draws.chain(drops) {
+            push(out, Command::DeclareFree { who, free });
         }
         push(out, Command::DeclareFree { who, free: Free::Speak });
     }
