@@ -154,19 +154,6 @@ pub fn resolve<R: Ruleset>(
     R::resolve(&mut sink.cx(state, dice), seat, command, plan)
 }
 
-/// Checks and resolves one command: [`check`] then [`resolve`].
-pub fn step<R: Ruleset>(
-    state: &mut R::State,
-    dice: &mut dyn Dice,
-    seat: Seat,
-    command: &R::Command,
-    sink: &mut Sink<'_, R>,
-) -> Result<(), SubmitError> {
-    let plan = check::<R>(state, seat, command)?;
-    resolve::<R>(state, dice, seat, command, plan, sink)?;
-    Ok(())
-}
-
 /// Who plays each seat in [`play`].
 pub trait Players<R: Ruleset> {
     /// The policy that answers for `seat`.

@@ -25,7 +25,7 @@ pub enum SimError {
         /// The error.
         error: EngineError,
     },
-    /// A policy produced a command the rules refuse (a bug in that policy).
+    /// A policy had no answer to a decision (a bug in that policy: its answers come checked).
     #[error("combat {combat}: the {policy} policy chose an illegal command: {reason}")]
     Illegal {
         /// Which combat.
