@@ -320,16 +320,8 @@ fn completion_words(game: &dyn AnyGame, p: &PendingText) -> Vec<String> {
     for w in ["show", "map", "state"] {
         words.extend(seats.iter().map(|s| format!("{w} {s}")));
     }
-    let view = game.view_json(Seat::GM);
-    let ids: Vec<String> = view
-        .get("combatants")
-        .and_then(|c| c.as_array())
-        .map(|list| {
-            list.iter()
-                .filter_map(|c| c.get("id").and_then(|i| i.as_str()).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    // Every combatant's id, from the view every ruleset shares.
+    let ids: Vec<String> = game.seat_view(Seat::GM).combatants.into_iter().map(|c| c.id).collect();
     words.extend(choices::gm_candidates(game.gm_help(), &ids));
     words
 }
@@ -938,6 +930,57 @@ fn table(
 #[cfg(test)]
 mod tests {
     use super::words_wrapped;
+
+    /// GM rulings that name a combatant complete every combatant's id, in every ruleset (the
+    /// ids come from the view every ruleset shares).
+    #[test]
+    fn gm_rulings_complete_every_combatants_id_in_every_ruleset() {
+        use fray_engine::diag::SourceFile;
+        use fray_engine::text::NewDice;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        let mut rulesets = std::collections::BTreeSet::new();
+        for dir in std::fs::read_dir(&root).expect("examples") {
+            for f in std::fs::read_dir(dir.expect("entry").path()).expect("folder") {
+                let path = f.expect("entry").path();
+                if path.extension().is_none_or(|e| e != "toml") {
+                    continue;
+                }
+                let src = SourceFile {
+                    name: path.display().to_string(),
+                    text: std::fs::read_to_string(&path).expect("readable"),
+                };
+                let folder = path.parent().expect("folder").to_path_buf();
+                let mut read = |name: &str| -> Result<SourceFile, String> {
+                    std::fs::read_to_string(folder.join(name))
+                        .map(|text| SourceFile {
+                            name: name.into(),
+                            text,
+                        })
+                        .map_err(|e| e.to_string())
+                };
+                let entry = fray_rulesets::for_encounter(&src).expect("known ruleset");
+                let Ok(game) = entry.new_game(&src, &mut read, NewDice::Seeded(1)) else {
+                    panic!("{} starts", src.name)
+                };
+                let p = game.pending().expect("a decision");
+                let words = super::completion_words(&*game, &p);
+                let view = game.seat_view(fray_engine::Seat::GM);
+                assert!(!view.combatants.is_empty(), "{}", src.name);
+                for c in &view.combatants {
+                    assert!(
+                        words
+                            .iter()
+                            .any(|w| w.starts_with("gm ") && w.split(' ').any(|x| x == c.id)),
+                        "{}: no GM ruling completes '{}'",
+                        src.name,
+                        c.id
+                    );
+                }
+                rulesets.insert(entry.id());
+            }
+        }
+        assert_eq!(rulesets.len(), fray_rulesets::ids().count(), "{rulesets:?}");
+    }
 
     #[test]
     fn a_long_note_is_broken_at_spaces_within_the_width() {

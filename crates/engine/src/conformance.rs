@@ -385,13 +385,13 @@ fn exercise<R: crate::text::TextRuleset>(text: &str) {
                 let _ = R::format_command(state, c);
                 let _ = R::note(state, c);
             }
-            let _ = serde_json::to_value(R::view(state, seat));
+            let _ = serde_json::to_value(R::seat_view(state, seat));
             let _ = R::map(state, seat);
             let _ = R::tracker(state, seat);
             let _ = crate::text::TextGame::<R>::log_of_record(game.record(), seat);
         }
     }
-    let _ = serde_json::to_value(R::view(state, Seat::GM));
+    let _ = serde_json::to_value(R::seat_view(state, Seat::GM));
     let _ = R::map(state, Seat::GM);
     let _ = R::tracker(state, Seat::GM);
     let _ = R::summary(state);
@@ -418,7 +418,8 @@ const ALTERNATIVES: usize = 24;
 /// `seeds` combats with `policy` and, before every command, for every seat in `seats`:
 ///
 /// - asks the ruleset for positions the seat cannot tell apart from the real one
-///   ([`Ruleset::indistinguishable`]) and checks that the seat's view, map and tracker are the
+///   ([`Ruleset::indistinguishable`]) and checks that the seat's view (the shared
+///   [`crate::text::TextRuleset::seat_view`], its own view within), map and tracker are the
 ///   same in each, and that the log lines it is shown of the command's events, applied to
 ///   each, are the same (so no description looks up something hidden);
 /// - takes the other legal answers the seat is shown exactly like the command chosen
@@ -439,7 +440,8 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
 ) -> Result<HiddenReport, Failure> {
     use crate::text::{LogLine, TextGame};
     let shown = |l: &[LogLine]| l.iter().map(|x| (x.text.clone(), x.json.clone())).collect::<Vec<_>>();
-    let view_of = |s: &R::State, seat: Seat| serde_json::to_value(R::view(s, seat)).unwrap_or_default();
+    // The shared view, which holds the ruleset's own view under `extra`.
+    let view_of = |s: &R::State, seat: Seat| serde_json::to_value(R::seat_view(s, seat)).unwrap_or_default();
     let mut report = HiddenReport::default();
     for seed in seeds {
         let fail = |step: usize, what: String| Failure { seed, step, what };

@@ -52,6 +52,23 @@ pub trait TextRuleset: Ruleset {
     /// A one-line description of the pending decision ("Korrin Vale's turn: 2 of 4 movement left").
     fn describe_pending(state: &Self::State, pending: &Pending) -> String;
 
+    /// The pending decision in a line as `seat` may know it (the `deciding` of
+    /// [`TextRuleset::seat_view`]): without what is hidden from the seat, such as where a hidden
+    /// actor stands or another seat's resources. The default is
+    /// [`TextRuleset::describe_pending`], right for a ruleset whose prompts hide nothing.
+    fn describe_pending_for(state: &Self::State, pending: &Pending, seat: Seat) -> String {
+        let _ = seat;
+        Self::describe_pending(state, pending)
+    }
+
+    /// The combatant the pending decision is about, as `seat` may know it (the `actor` of
+    /// [`TextRuleset::seat_view`]): `None` where the seat may not know who is deciding (a
+    /// concealed character's turn). The default is the pending decision's own actor.
+    fn actor_for(state: &Self::State, pending: &Pending, seat: Seat) -> Option<u16> {
+        let _ = (state, seat);
+        pending.actor
+    }
+
     /// The name of a seat.
     fn seat_name(state: &Self::State, seat: Seat) -> String;
 
@@ -91,6 +108,82 @@ pub trait TextRuleset: Ruleset {
 
     /// The encounter's title.
     fn title(state: &Self::State) -> String;
+
+    /// The ruleset's part of what `seat` is shown in the shape every ruleset shares (the
+    /// round, phase and turn order, every combatant's id, name, side, seat, place, gauges and
+    /// statuses as the seat may see them); [`TextRuleset::seat_view`] adds the rest.
+    fn table(state: &Self::State, seat: Seat) -> crate::view::Table;
+
+    /// The fields of this ruleset's events (at any depth, in snake_case) that hold a
+    /// combatant's index or a list of them: the shared JSON of an event
+    /// ([`TextRuleset::event_json`]) names those combatants by id. `field` means that field
+    /// in every event, `event/field` only in that (kebab-case) event, `!event/field` never in
+    /// that event.
+    const EVENT_COMBATANTS: &'static [&'static str];
+
+    /// The fields of this ruleset's events that hold a side's index (the same forms as
+    /// [`TextRuleset::EVENT_COMBATANTS`]): the shared JSON names those sides by id.
+    const EVENT_SIDES: &'static [&'static str] = &["winner", "side"];
+
+    /// The id of the combatant with this index, if there is one (by default read off
+    /// [`TextRuleset::table`]; a ruleset may answer it more cheaply).
+    fn combatant_id(state: &Self::State, index: u16) -> Option<String> {
+        Self::table(state, Seat::GM)
+            .combatants
+            .get(usize::from(index))
+            .map(|c| c.id.clone())
+    }
+
+    /// An event in the JSON shape every ruleset shares ([`crate::view::event_json`]), read
+    /// against the state right after it: what `--json` logs print and a client is sent.
+    fn event_json(state: &Self::State, event: &Self::Event) -> serde_json::Value {
+        let raw = serde_json::to_value(event).unwrap_or(serde_json::Value::Null);
+        let id = |i: u64| u16::try_from(i).ok().and_then(|i| Self::combatant_id(state, i));
+        let mut v = crate::view::event_json(raw, Self::EVENT_COMBATANTS, &id);
+        let sides = std::cell::OnceCell::new();
+        let side = |i: u64| {
+            let sides = sides.get_or_init(|| Self::table(state, Seat::GM).sides);
+            usize::try_from(i).ok().and_then(|i| sides.get(i).cloned())
+        };
+        crate::view::name_ids(&mut v, Self::EVENT_SIDES, &side);
+        v
+    }
+
+    /// What `seat` is shown, in the shape every ruleset shares: [`TextRuleset::table`], who is
+    /// deciding what, the outcome, and the ruleset's own [`Ruleset::view`] under `extra`.
+    fn seat_view(state: &Self::State, seat: Seat) -> crate::view::SeatView {
+        use crate::view::{Deciding, OutcomeView, SeatView};
+        let t = Self::table(state, seat);
+        let deciding = Self::pending(state).map(|p| Deciding {
+            seats: p.seats.iter().map(|s| Self::seat_name(state, s)).collect(),
+            kind: p.kind.to_string(),
+            actor: Self::actor_for(state, &p, seat)
+                .and_then(|a| t.combatants.get(usize::from(a)))
+                .map(|c| c.id.clone()),
+            text: Self::describe_pending_for(state, &p, seat),
+        });
+        let outcome = Self::outcome(state).map(|o| OutcomeView {
+            winner: o.winner.and_then(|w| t.sides.get(usize::from(w)).cloned()),
+            reason: o.reason,
+        });
+        SeatView {
+            ruleset: Self::ID.to_string(),
+            seat: Self::seat_name(state, seat),
+            round: t.round,
+            phase: t.phase,
+            order: t.order,
+            combatants: t
+                .combatants
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| u16::try_from(*i).map_or(true, |i| !t.unseen.contains(&i)))
+                .map(|(_, c)| c)
+                .collect(),
+            deciding,
+            outcome,
+            extra: serde_json::to_value(Self::view(state, seat)).unwrap_or(serde_json::Value::Null),
+        }
+    }
 
     /// The built-in AI used by `fray run`.
     fn heuristic() -> Box<dyn Policy<Self>>;
@@ -290,8 +383,12 @@ pub trait AnyGame {
     /// The log of everything so far as `seat` is shown it, step by step: the start, then each
     /// command printed as it may be typed (against the state before it) with its log lines.
     fn log_steps(&self, seat: Seat) -> Vec<StepLog>;
-    /// What `seat` may see, as JSON.
-    fn view_json(&self, seat: Seat) -> serde_json::Value;
+    /// What `seat` may see, in the shape every ruleset shares ([`TextRuleset::seat_view`]).
+    fn seat_view(&self, seat: Seat) -> crate::view::SeatView;
+    /// What `seat` may see, as JSON: the [`AnyGame::seat_view`] serialised.
+    fn view_json(&self, seat: Seat) -> serde_json::Value {
+        serde_json::to_value(self.seat_view(seat)).unwrap_or(serde_json::Value::Null)
+    }
     /// The log of everything so far, rebuilt from the record, as the GM sees it.
     fn full_log(&self) -> Vec<LogLine>;
     /// The log of everything so far as `seat` is shown it ([`Ruleset::redact`]).
@@ -338,7 +435,7 @@ impl<R: TextRuleset> Observer<R> for Logger<R> {
     fn after(&mut self, state: &R::State, event: &R::Event) {
         let line = |e: &R::Event| LogLine {
             text: R::describe_event(state, e),
-            json: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
+            json: R::event_json(state, e),
         };
         match self.shown.take() {
             Some(Shown::All) | None => self.out.push(line(event)),
@@ -551,8 +648,8 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
         out
     }
 
-    fn view_json(&self, seat: Seat) -> serde_json::Value {
-        serde_json::to_value(R::view(self.game.state(), seat)).unwrap_or(serde_json::Value::Null)
+    fn seat_view(&self, seat: Seat) -> crate::view::SeatView {
+        R::seat_view(self.game.state(), seat)
     }
 
     fn full_log(&self) -> Vec<LogLine> {

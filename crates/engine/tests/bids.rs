@@ -177,6 +177,7 @@ impl Ruleset for Bids {
 }
 
 impl TextRuleset for Bids {
+    const EVENT_COMBATANTS: &'static [&'static str] = &["who"];
     fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
         Err(vec![Diagnostic::at(source, 0, "bids has no encounter files")])
     }
@@ -212,6 +213,10 @@ impl TextRuleset for Bids {
     }
     fn tracker(s: &St, seat: Seat) -> String {
         serde_json::to_string(&Self::view(s, seat)).unwrap_or_default()
+    }
+    // No combatants: the bids are in the ruleset's own view.
+    fn table(_: &St, _: Seat) -> fray_engine::view::Table {
+        fray_engine::view::Table::default()
     }
     fn title(_: &St) -> String {
         "bids".into()
@@ -275,9 +280,9 @@ fn a_secret_bid_reaches_neither_the_other_seats_view_nor_its_log_until_the_revea
         Some("player 1 bids 2"),
         "the GM sees everything"
     );
-    assert_eq!(g.view_json(Seat(2))["mine"], serde_json::Value::Null);
-    assert_eq!(g.view_json(Seat(2))["other_has_bid"], true);
-    assert_eq!(g.view_json(Seat(1))["mine"], 2);
+    assert_eq!(g.view_json(Seat(2))["extra"]["mine"], serde_json::Value::Null);
+    assert_eq!(g.view_json(Seat(2))["extra"]["other_has_bid"], true);
+    assert_eq!(g.view_json(Seat(1))["extra"]["mine"], 2);
     g.submit_text(Seat(2), "bid 1").unwrap();
     let after = g.log_for(Seat(2));
     assert_eq!(after[2].text.as_deref(), Some("the bids are 2 and 1; scores [2, 0]"));
@@ -404,6 +409,7 @@ macro_rules! like_bids {
             }
         }
         impl TextRuleset for $name {
+            const EVENT_COMBATANTS: &'static [&'static str] = &["who"];
             fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
                 Err(vec![Diagnostic::at(source, 0, "no files")])
             }
@@ -427,6 +433,9 @@ macro_rules! like_bids {
             }
             fn summary(s: &St) -> String {
                 Bids::summary(s)
+            }
+            fn table(s: &St, seat: Seat) -> fray_engine::view::Table {
+                Bids::table(s, seat)
             }
             fn title(s: &St) -> String {
                 Bids::title(s)

@@ -111,6 +111,7 @@ impl Ruleset for Race {
 }
 
 impl TextRuleset for Race {
+    const EVENT_COMBATANTS: &'static [&'static str] = &["who"];
     const REJECTION_CODES: &'static [&'static str] = &["no-such-player"];
 
     /// The encounter is the target score.
@@ -164,6 +165,10 @@ impl TextRuleset for Race {
     }
     fn summary(s: &St) -> String {
         format!("{:?}", s.scores)
+    }
+    // No combatants: the players' scores are in the ruleset's own view.
+    fn table(_: &St, _: Seat) -> fray_engine::view::Table {
+        fray_engine::view::Table::default()
     }
     fn title(_: &St) -> String {
         "race".into()

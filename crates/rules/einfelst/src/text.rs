@@ -12,6 +12,7 @@ use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset};
+use fray_engine::view::{CombatantView, Gauge, Place, Status as ViewStatus, Table};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
 
@@ -111,6 +112,18 @@ const TREATMENT: [&str; setup::ROW_KEYS.len() + 1] = {
 };
 
 impl TextRuleset for Einfelst {
+    const EVENT_COMBATANTS: &'static [&'static str] = &[
+        "who",
+        "by",
+        "target",
+        "beside",
+        "holder",
+        "held_by",
+        "pair",
+        "swapped/a",
+        "swapped/b",
+    ];
+
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
     // No command of this ruleset has an optional phrase of two words (a flight's way is a
@@ -702,6 +715,14 @@ impl TextRuleset for Einfelst {
         out
     }
 
+    fn table(s: &State, _: Seat) -> Table {
+        table(s)
+    }
+
+    fn combatant_id(s: &State, index: u16) -> Option<String> {
+        s.chars.get(usize::from(index)).map(|c| c.id.clone())
+    }
+
     fn title(s: &State) -> String {
         s.setup.title.clone()
     }
@@ -758,6 +779,123 @@ gm circumstance <name> on|off [zone]"
             odds::attack_note(att, None, need, damage, armour, roll, faces),
             odds::attack_note(att, Some(def), need, damage, armour, roll, faces)
         ))
+    }
+}
+
+/// What every seat is shown in the shape every ruleset shares (nothing is hidden): what the
+/// tracker shows, each creature in its zone, with its Harm rows (or Harm points), manoeuvres
+/// left, cards and conditions.
+fn table(s: &State) -> Table {
+    let status = |name: &str, value: Option<String>, ends: Option<&str>| ViewStatus {
+        name: name.to_string(),
+        value,
+        ends: ends.map(str::to_string),
+    };
+    let combatants = s
+        .chars
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let block = &s.blocks[c.block as usize];
+            let h = &c.harm;
+            let mut gauges = Vec::new();
+            match block.harm_points {
+                Some(cap) => gauges.push(Gauge::of("harm-points", h.points, cap)),
+                None => {
+                    for (key, (v, slots)) in setup::ROW_KEYS.iter().zip(
+                        h.physical
+                            .iter()
+                            .chain(&h.mental)
+                            .zip(s.options.harm_slots.iter().cycle()),
+                    ) {
+                        gauges.push(Gauge::of(key, *v, *slots));
+                    }
+                }
+            }
+            let [slow, fast] = c.total_left();
+            // EIN-R16, EIN-R19: each card brings the stat block's manoeuvres for the round.
+            let cards = c.cards.len().max(1) as u8;
+            let [slow_max, fast_max] = block.maneuvers.map(|m| m.saturating_mul(cards));
+            gauges.push(Gauge::of("slow-left", slow, slow_max));
+            gauges.push(Gauge::of("fast-left", fast, fast_max));
+            let mut statuses: Vec<ViewStatus> = c
+                .cards
+                .cards()
+                .iter()
+                .map(|k| status("card", Some(k.to_string()), None))
+                .collect();
+            match c.status {
+                Status::Fighting => {}
+                Status::Incapacitated => statuses.push(ViewStatus::on("incapacitated")),
+                Status::Broken => statuses.push(ViewStatus::on("broken")),
+                Status::Fled => statuses.push(ViewStatus::on("fled")),
+                Status::Removed => statuses.push(ViewStatus::on("removed")),
+            }
+            let id = |x: Cid| {
+                s.chars
+                    .get(x as usize)
+                    .map_or_else(|| format!("#{x}"), |o| o.id.clone())
+            };
+            if c.far {
+                statuses.push(ViewStatus::on("far"));
+            }
+            if c.cover {
+                statuses.push(ViewStatus::on("cover"));
+            }
+            if let Some(b) = c.beside {
+                statuses.push(status("beside", Some(id(b)), None));
+            }
+            if let Some(by) = c.held_by {
+                statuses.push(status("restrained", Some(id(by)), None));
+            }
+            if c.silenced {
+                statuses.push(ViewStatus::on("silenced"));
+            }
+            if let Some(f) = c.fire {
+                statuses.push(status("burning", Some(f.intensity.to_string()), None));
+            }
+            if let Some(p) = c.poison {
+                statuses.push(status("poisoned", Some(p.next.to_string()), None));
+            }
+            if c.prone {
+                statuses.push(ViewStatus::on("down"));
+            }
+            if c.pinned {
+                statuses.push(status("pinned", None, Some("when it next enters a zone")));
+            }
+            for injury in critical_injuries(c) {
+                statuses.push(status("critical-injury", Some(injury), None));
+            }
+            let gone = matches!(c.status, Status::Fled | Status::Removed);
+            CombatantView {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                side: s.setup.sides[c.side as usize].id.clone(),
+                seat: fray_engine::sides::seat_name(&s.setup.seats, s.seat_of(i as Cid)),
+                place: s
+                    .setup
+                    .zones
+                    .get_id(c.zone)
+                    .filter(|_| !gone)
+                    .map(|z| Place::Zone { zone: z.to_string() }),
+                gauges,
+                statuses,
+                out: c.out(),
+            }
+        })
+        .collect();
+    Table {
+        round: s.round,
+        phase: match s.stage {
+            Stage::Setup => None,
+            Stage::Hazards => Some("hazards".into()),
+            Stage::Swaps => Some("swaps".into()),
+            Stage::Turns => Some("turns".into()),
+        },
+        order: s.order.slots().iter().map(|sl| s.ch(sl.who).id.clone()).collect(),
+        combatants,
+        sides: s.setup.sides.iter().map(|x| x.id.clone()).collect(),
+        unseen: Vec::new(),
     }
 }
 

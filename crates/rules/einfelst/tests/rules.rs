@@ -152,8 +152,45 @@ fn ein_r1_r3_r45_each_draws_a_different_card_the_lowest_acts_first_and_cards_are
     assert_eq!(turn(&t), "bo");
     // EIN-R45: the players' seat sees the GM's cards.
     let g = fray_engine::text::TextGame::new(fray_engine::Game::replay(t.game.record()).unwrap());
-    let v = fray_engine::text::AnyGame::view_json(&g, PCS).to_string();
+    let v = fray_engine::text::AnyGame::view_json(&g, PCS)["extra"].to_string();
     assert!(v.contains("\"value\":3"), "{v}");
+}
+
+#[test]
+fn the_shared_view_shows_zones_harm_rows_cards_and_the_same_to_every_seat() {
+    use fray_engine::text::TextRuleset;
+    use fray_engine::view::Place;
+    let mut t = duel("", "", "", 7, 3);
+    t.type_as(GM, "gm set ash physical-lesser +1");
+    t.type_as(GM, "gm ignite bo 2");
+    let s = t.state();
+    let v = Einfelst::seat_view(s, GM);
+    assert_eq!(v.ruleset, "einfelst");
+    assert_eq!((v.round, v.phase.as_deref()), (1, Some("turns")));
+    assert_eq!(v.order, ["bo", "ash"]);
+    let ids: Vec<&str> = v.combatants.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["ash", "bo"]);
+    let ash = &v.combatants[0];
+    assert_eq!((ash.side.as_str(), ash.seat.as_str()), ("pcs", "players"));
+    assert_eq!(ash.place, Some(Place::Zone { zone: "a".into() }));
+    let lesser = ash.gauges.iter().find(|g| g.name == "physical-lesser").expect("row");
+    assert_eq!((lesser.value, lesser.max), (1, Some(2)));
+    assert!(
+        ash.statuses
+            .iter()
+            .any(|x| x.name == "card" && x.value.as_deref() == Some("7"))
+    );
+    let bo = &v.combatants[1];
+    assert!(
+        bo.statuses
+            .iter()
+            .any(|x| x.name == "burning" && x.value.as_deref() == Some("2"))
+    );
+    assert_eq!(v.deciding.as_ref().and_then(|d| d.actor.as_deref()), Some("bo"));
+    // EIN-R45: nothing is hidden, so the players' seat is shown the same table.
+    let pv = Einfelst::seat_view(s, PCS);
+    assert_eq!(pv.seat, "players");
+    assert_eq!(pv.combatants, v.combatants);
 }
 
 #[test]

@@ -9,10 +9,13 @@ use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset, grid_text};
+use fray_engine::view::{CombatantView, Gauge, Place, Status, Table};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
 
 impl TextRuleset for HallowedEarth {
+    const EVENT_COMBATANTS: &'static [&'static str] = &["who", "target", "by", "group", "against"];
+
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
     /// `with <weapon>` (an attack, a defensive attack, a Reposte) is the one optional phrase
@@ -448,6 +451,12 @@ impl TextRuleset for HallowedEarth {
         now(s, p.seats.first().unwrap_or(Seat::GM))
     }
 
+    /// HAL-R11: while declarations are secret, a seat is told which of its own creatures
+    /// declare, and of the other seats only that they are still declaring, as its tracker says.
+    fn describe_pending_for(s: &State, _: &Pending, seat: Seat) -> String {
+        now(s, seat)
+    }
+
     fn seat_name(s: &State, seat: Seat) -> String {
         fray_engine::sides::seat_name(&s.setup.seats, seat)
     }
@@ -543,6 +552,14 @@ impl TextRuleset for HallowedEarth {
             }
         }
         out
+    }
+
+    fn table(s: &State, seat: Seat) -> Table {
+        table(s, seat)
+    }
+
+    fn combatant_id(s: &State, index: u16) -> Option<String> {
+        s.chars.get(usize::from(index)).map(|c| c.id.clone())
     }
 
     fn title(s: &State) -> String {
@@ -764,6 +781,147 @@ fn status(s: &State, c: u16) -> String {
         String::new()
     } else {
         format!(" [{}]", parts.join(", "))
+    }
+}
+
+/// Every condition flag, in bit order, with its name and when it ends by itself (if it does).
+const FLAGS: [(u32, &str, Option<&str>); 18] = [
+    (Conditions::SURPRISED, "surprised", Some("end of the round")),
+    (Conditions::STABILIZED, "stabilized", None),
+    (Conditions::DEAD, "dead", None),
+    (Conditions::FLEEING, "fleeing", None),
+    (Conditions::FLED, "fled", None),
+    (Conditions::SURRENDERED, "surrendered", None),
+    (Conditions::REMOVED, "removed", None),
+    (Conditions::PRONE, "prone", None),
+    (Conditions::PARALYZED, "paralyzed", None),
+    (Conditions::CONCUSSED, "concussed", None),
+    (Conditions::MUTE, "mute", None),
+    (Conditions::LAME, "lame", None),
+    (Conditions::EVERY_OTHER, "every-other-turn", None),
+    (Conditions::MAIN_ARM, "main-arm-out", None),
+    (Conditions::OFF_ARM, "off-arm-out", None),
+    (Conditions::BLINDED, "blinded", None),
+    (Conditions::HOPELESS, "obvious", None),
+    (Conditions::GUARDING, "full-defence", Some("end of the round")),
+];
+
+/// What `seat` is shown in the shape every ruleset shares: what its tracker shows, each set
+/// condition flag as a status of its own, and a declaration secret from the seat as made,
+/// without what it is (HAL-R11).
+pub(crate) fn table(s: &State, seat: Seat) -> Table {
+    let status = |name: &str, value: Option<String>, ends: Option<&str>| Status {
+        name: name.to_string(),
+        value,
+        ends: ends.map(str::to_string),
+    };
+    let declaring = s.phase == Phase::Declaring;
+    let resolving = s.phase == Phase::Resolving;
+    let combatants = s
+        .chars
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let i = i as u16;
+            let mut gauges = vec![
+                Gauge::of("stress", c.stress, c.stress_max),
+                Gauge::of("wound-points", c.wp, s.wp_max(i)),
+            ];
+            let mana = s.stats(i).mana;
+            if mana > 0 || c.mana > 0 {
+                gauges.push(Gauge::of("mana", c.mana, mana));
+            }
+            if let Some(b) = c.base {
+                gauges.push(Gauge::count("base-initiative", b));
+            }
+            gauges.push(Gauge::count("defense", s.defense(i)));
+            let mut statuses = Vec::new();
+            if !c.gone() {
+                match c.cap() {
+                    Cap::Incapacitated => statuses.push(Status::on("incapacitated")),
+                    Cap::Dying => statuses.push(Status::on("dying")),
+                    Cap::Stable if c.wp < 0 => statuses.push(Status::on("dying")),
+                    Cap::Stable => statuses.push(Status::on("incapacitated")),
+                    _ => {}
+                }
+            }
+            // Out of the fight, only how it left counts, and what its injuries left.
+            let gone = Conditions::DEAD | Conditions::FLED | Conditions::SURRENDERED | Conditions::REMOVED;
+            let kept = gone | Conditions::INJURY_FLAGS;
+            for (flag, name, ends) in FLAGS {
+                if c.has(flag) && (!c.gone() || flag & kept != 0) {
+                    statuses.push(status(name, None, ends));
+                }
+            }
+            for w in &c.wounds {
+                statuses.push(status("wound", Some(format!("{} {}", w.amount, w.kind)), None));
+            }
+            for n in &c.injuries {
+                statuses.push(status("injury", Some(n.clone()), None));
+            }
+            for (a, l) in crate::data::Ability::ALL.iter().zip(c.loss) {
+                if l != 0 {
+                    statuses.push(status(&format!("{}-loss", a.name()), Some(l.to_string()), None));
+                }
+            }
+            if c.balance != 0 {
+                statuses.push(status("balance", Some(format!("{:+}", c.balance)), None));
+            }
+            // HAL-R11: a secret declaration shows as made, not what it is.
+            let hidden = view::hidden_from(s, seat, i);
+            if declaring && c.declared.is_some() {
+                let what = view::known_declaration(s, seat, i).map(|a| command::format_action(s, i, &a));
+                statuses.push(status("declared", what, Some("when the round's actions are ordered")));
+            }
+            if declaring && let Some(f) = c.declared_free {
+                let what = (!hidden).then(|| command::format_free(s, i, &f));
+                statuses.push(status(
+                    "free-action-declared",
+                    what,
+                    Some("when the round's actions are ordered"),
+                ));
+            }
+            let acted = resolving
+                && s.order
+                    .slots()
+                    .iter()
+                    .any(|sl| sl.acted && s.acts.get(usize::from(sl.who)).is_some_and(|a| a.who == i));
+            if acted {
+                statuses.push(status("acted", None, Some("end of the round")));
+            }
+            CombatantView {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                side: s.setup.sides[usize::from(c.side)].id.clone(),
+                seat: fray_engine::sides::seat_name(&s.setup.seats, s.seat_of(i)),
+                place: (!c.gone()).then(|| Place::square(c.at.x, c.at.y)),
+                gauges,
+                statuses,
+                out: !matches!(c.cap(), Cap::Able),
+            }
+        })
+        .collect();
+    let order = if resolving {
+        s.order
+            .slots()
+            .iter()
+            .filter_map(|sl| s.acts.get(usize::from(sl.who)))
+            .map(|a| s.ch(a.who).id.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Table {
+        round: s.round,
+        phase: match s.phase {
+            Phase::Setup => None,
+            Phase::Declaring => Some("declare".into()),
+            Phase::Resolving => Some("act".into()),
+        },
+        order,
+        combatants,
+        sides: s.setup.sides.iter().map(|x| x.id.clone()).collect(),
+        unseen: Vec::new(),
     }
 }
 

@@ -303,8 +303,8 @@ fn hal_r11_secret_declarations_reach_no_other_seat_until_the_reveal() {
     t.type_as(PCS, "declare ash attack bo");
     let g = text_game(&t);
     use fray_engine::text::AnyGame;
-    assert_eq!(g.view_json(FOES)["chars"][0]["declared"], "secret");
-    assert_eq!(g.view_json(PCS)["chars"][0]["declared"]["attack"]["target"], 1);
+    assert_eq!(g.view_json(FOES)["extra"]["chars"][0]["declared"], "secret");
+    assert_eq!(g.view_json(PCS)["extra"]["chars"][0]["declared"]["attack"]["target"], 1);
     let theirs: Vec<String> = g.log_for(FOES).into_iter().filter_map(|l| l.text).collect();
     assert!(theirs.contains(&"ash declares in secret".to_string()), "{theirs:?}");
     assert!(!theirs.iter().any(|l| l.contains("attack bo")), "{theirs:?}");
@@ -324,6 +324,59 @@ fn hal_r11_secret_declarations_reach_no_other_seat_until_the_reveal() {
         "{after:?}"
     );
     t.assert_replays();
+}
+
+#[test]
+fn the_shared_view_shows_gauges_flags_and_squares_and_a_secret_declaration_only_as_made() {
+    use fray_engine::Ruleset;
+    use fray_engine::text::TextRuleset;
+    use fray_engine::view::Place;
+    let mut t = duel("", "", "", [7, 3]);
+    // Both seats declare at once; each is told of its own creature, not the other's.
+    let d = HallowedEarth::seat_view(t.state(), FOES).deciding.expect("a decision");
+    assert_eq!(d.seats, ["pcs", "foes"]);
+    assert!(d.text.contains("bo declares") && !d.text.contains("ash"), "{}", d.text);
+    t.type_as(PCS, "declare ash attack bo");
+    let s = t.state();
+    let gm = HallowedEarth::seat_view(s, Seat::GM);
+    assert_eq!(gm.ruleset, "hallowed-earth");
+    assert_eq!((gm.round, gm.phase.as_deref()), (1, Some("declare")));
+    let ids: Vec<&str> = gm.combatants.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["ash", "bo"]);
+    let ash = &gm.combatants[0];
+    assert_eq!((ash.side.as_str(), ash.seat.as_str()), ("pcs", "pcs"));
+    let wp = ash
+        .gauges
+        .iter()
+        .find(|g| g.name == "wound-points")
+        .expect("wound points");
+    assert_eq!((wp.value, wp.max), (12, Some(12)));
+    assert_eq!(ash.place, Some(Place::square(0, 0)));
+    let declared = ash.statuses.iter().find(|x| x.name == "declared").expect("declared");
+    assert_eq!(declared.value.as_deref(), Some("attack bo with sword"));
+    // Each set condition flag is a status of its own.
+    let mut t2 = duel("", "", "", [7, 3]);
+    t2.cmd("gm blind bo");
+    t2.cmd("gm obvious bo");
+    let bo = &HallowedEarth::seat_view(t2.state(), PCS).combatants[1];
+    let names: Vec<&str> = bo.statuses.iter().map(|x| x.name.as_str()).collect();
+    assert!(names.contains(&"blinded") && names.contains(&"obvious"), "{names:?}");
+    // The other seat sees that ash has declared, not what, in every position it cannot tell
+    // from this one.
+    let foes = HallowedEarth::seat_view(s, FOES);
+    let declared = foes.combatants[0]
+        .statuses
+        .iter()
+        .find(|x| x.name == "declared")
+        .expect("declared");
+    assert_eq!(declared.value, None);
+    assert!(foes.deciding.as_ref().is_some_and(|d| d.seats == ["foes"]));
+    let mut others = Vec::new();
+    HallowedEarth::indistinguishable(s, FOES, &mut others);
+    assert!(!others.is_empty());
+    for other in &others {
+        assert_eq!(HallowedEarth::seat_view(other, FOES), foes);
+    }
 }
 
 #[test]
@@ -372,7 +425,7 @@ fn hal_r11_hal_h20_one_at_a_time_methods_follow_their_order_and_show_earlier_dec
     t.expect_rejection(PCS, "declare cy move", codes::NOT_YOUR_CREATURE);
     let g = text_game(&t);
     use fray_engine::text::AnyGame;
-    assert_eq!(g.view_json(PCS)["chars"][1]["declared"]["attack"]["target"], 0);
+    assert_eq!(g.view_json(PCS)["extra"]["chars"][1]["declared"]["attack"]["target"], 0);
     t.cmd("declare ash move");
     t.expect_rejection(PCS, "declare ash move", codes::ALREADY_DECLARED);
 }
@@ -1023,8 +1076,11 @@ fn hal_r11_hal_r17_a_secret_free_action_is_seen_as_declared_but_not_which() {
         "{theirs:?}"
     );
     assert!(!theirs.iter().any(|l| l.contains("dagger")), "{theirs:?}");
-    assert_eq!(g.view_json(FOES)["chars"][0]["declared_free"], "secret");
-    assert_eq!(g.view_json(PCS)["chars"][0]["declared_free"]["draw"]["weapon"], 1);
+    assert_eq!(g.view_json(FOES)["extra"]["chars"][0]["declared_free"], "secret");
+    assert_eq!(
+        g.view_json(PCS)["extra"]["chars"][0]["declared_free"]["draw"]["weapon"],
+        1
+    );
 }
 
 #[test]

@@ -219,6 +219,18 @@ impl Ingenuity {
 }
 
 impl TextRuleset for Ingenuity {
+    const EVENT_COMBATANTS: &'static [&'static str] = &[
+        "who",
+        "target",
+        "attacker",
+        "ally",
+        "subject",
+        "intercept",
+        "commander",
+        "a",
+        "b",
+    ];
+
     /// A rest brings health, endurance, stamina and focus back; nothing restores the death
     /// difficulty, whose rise is permanent (ING-R62). Spent durability stays spent until the
     /// item is repaired (the persistent state the rules list).
@@ -313,6 +325,10 @@ impl TextRuleset for Ingenuity {
         text::describe_pending(state, pending)
     }
 
+    fn describe_pending_for(state: &State, pending: &Pending, seat: Seat) -> String {
+        text::describe_pending_for(state, pending, seat)
+    }
+
     fn seat_name(state: &State, seat: Seat) -> String {
         fray_engine::sides::seat_name(&state.setup.seats, seat)
     }
@@ -331,6 +347,14 @@ impl TextRuleset for Ingenuity {
 
     fn tracker(state: &State, seat: Seat) -> String {
         text::tracker(state, seat)
+    }
+
+    fn table(state: &State, seat: Seat) -> fray_engine::view::Table {
+        text::table(state, seat)
+    }
+
+    fn combatant_id(state: &State, index: u16) -> Option<String> {
+        state.setup.chars.get(usize::from(index)).map(|c| c.id.clone())
     }
 
     fn title(state: &State) -> String {

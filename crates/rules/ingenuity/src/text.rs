@@ -6,6 +6,7 @@ use crate::data::Cond;
 use crate::event::{DefenceKind, Event, TestRoll, TurnEnd};
 use crate::setup::Cid;
 use crate::state::{Ext, Frame, Phase, ReadyAction, Stage, State};
+use fray_engine::view::{CombatantView, Gauge, Place, Status, Table};
 use fray_engine::{Pending, Seat};
 use serde_json::json;
 use std::fmt::Write;
@@ -385,6 +386,43 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
 }
 
 /// A one-line description of the pending decision.
+/// The pending decision in a line as `seat` may know it: without the resources (health,
+/// stamina, focus, reactions), readied or extended actions of a character whose gauges the
+/// seat does not see, as its tracker leaves them out. Who may intercept depends on their
+/// stamina and reactions, so the list is left out unless the seat sees all of them.
+pub fn describe_pending_for(s: &State, p: &Pending, seat: Seat) -> String {
+    let n = |c: Cid| s.name(c).to_string();
+    let private = |c: Cid| !sees_gauges(s, seat, c);
+    match s.stack.last() {
+        Some(Frame::Attack(a)) => match a.stage {
+            Stage::Intercept if a.intercept.iter().any(|&c| private(c)) => format!(
+                "{} is attacked by {}: does an ally intercept (1 stamina and the reaction)? or pass",
+                n(a.target),
+                n(a.attacker)
+            ),
+            Stage::Defend if private(a.target) => format!("{} attacks {}: defences?", n(a.attacker), n(a.target)),
+            _ => describe_pending(s, p),
+        },
+        Some(Frame::Ready(w)) if w.candidates.get(w.asked as usize).is_none_or(|&c| private(c)) => {
+            format!("{} set off a readied action: fire or hold?", n(w.subject))
+        }
+        Some(Frame::Conscious { who, .. }) if private(*who) => {
+            format!("{}: fortify (1 stamina, the reaction) or fall unconscious?", n(*who))
+        }
+        Some(_) => describe_pending(s, p),
+        None => match &s.turn {
+            Some(t) if private(t.who) => {
+                let mut text = format!("{}'s turn: {} action(s) left", n(t.who), s.ch(t.who).econ.actions);
+                if t.opening && crate::check::opening_action(s).is_some() {
+                    text.push_str(" (first, the action that started the fight)");
+                }
+                text
+            }
+            _ => describe_pending(s, p),
+        },
+    }
+}
+
 pub fn describe_pending(s: &State, p: &Pending) -> String {
     let n = |c: Cid| s.name(c).to_string();
     match s.stack.last() {
@@ -787,59 +825,102 @@ pub fn map(s: &State, seat: Seat) -> String {
     out
 }
 
+/// One condition or standing state of a combatant, as the tracker lists it.
+pub(crate) struct Condition {
+    /// Its name in kebab-case (`prone`, `readied`).
+    pub key: &'static str,
+    /// Its value, for one that has one (what is readied, the actions owed).
+    pub value: Option<String>,
+    /// Its line in the tracker (`readied: attack orrin when approach`).
+    pub label: String,
+    /// When it ends, or what it lasts for.
+    pub until: String,
+    /// Whether it ends by itself (at a turn's start or end, when it fires), rather than
+    /// lasting for good, while something holds, or until someone removes it.
+    pub ends: bool,
+}
+
 /// Every condition and standing state of a combatant, with when it ends: (name, until). With
 /// `private`, also what only its own seat and the GM know (a readied action, an extended action
 /// in progress, Wait's extra reactions, owed actions, a nonlethal zero).
 pub fn conditions(s: &State, c: Cid, private: bool) -> Vec<(String, String)> {
+    condition_list(s, c, private)
+        .into_iter()
+        .map(|x| (x.label, x.until))
+        .collect()
+}
+
+/// What [`conditions`] lists, each with its kebab-case name and value apart.
+pub(crate) fn condition_list(s: &State, c: Cid, private: bool) -> Vec<Condition> {
     let ch = s.ch(c);
-    let mut v: Vec<(String, String)> = Vec::new();
-    let mut add = |n: &str, u: String| v.push((n.to_string(), u));
+    let mut v: Vec<Condition> = Vec::new();
+    let mut add = |key: &'static str, value: Option<String>, label: &str, until: String, ends: bool| {
+        v.push(Condition {
+            key,
+            value,
+            label: label.to_string(),
+            until,
+            ends,
+        })
+    };
     if ch.dead {
-        add("dead", "for good".into());
+        add("dead", None, "dead", "for good".into(), false);
     } else if ch.out {
-        add("out of the fight", "for good".into());
+        add("out-of-the-fight", None, "out of the fight", "for good".into(), false);
     } else if ch.unconscious {
         add(
             "unconscious",
+            None,
+            "unconscious",
             "until resuscitated (ING-R25) or revived by the GM".into(),
+            false,
         );
     }
     if private && ch.zero_nonlethal {
         add(
+            "nonlethal-zero",
+            None,
             "at 0 health (nonlethal)",
             "any more damage makes a death check (ING-R63)".into(),
+            false,
         );
     }
     for cond in Cond::ALL {
         if !ch.has(cond) {
             continue;
         }
-        let until = if ch.conds_until_turn & cond.bit() != 0 {
-            "until the end of their next turn".to_string()
+        let (until, ends) = if ch.conds_until_turn & cond.bit() != 0 {
+            ("until the end of their next turn".to_string(), true)
         } else {
             match cond {
-                Cond::Prone if ch.unconscious => "while unconscious".into(),
-                Cond::Prone => "until they stand up".into(),
-                Cond::Cover => "until they move or their next turn starts (ING-R26)".into(),
-                Cond::Guarding => "until their next turn starts (ING-R21)".into(),
-                _ => "until the GM removes it".into(),
+                Cond::Prone if ch.unconscious => ("while unconscious".into(), false),
+                Cond::Prone => ("until they stand up".into(), false),
+                Cond::Cover => ("until they move or their next turn starts (ING-R26)".into(), true),
+                Cond::Guarding => ("until their next turn starts (ING-R21)".into(), true),
+                _ => ("until the GM removes it".into(), false),
             }
         };
-        add(cond.name(), until);
+        add(cond.name(), None, cond.name(), until, ends);
     }
     if calc::harmed(s, c) {
         add(
+            "harmed",
+            None,
             "harmed",
             format!(
                 "while endurance is at most half of {} (ING-R58)",
                 s.info(c).stats.endurance
             ),
+            false,
         );
     }
     if calc::bloodied(s, c) {
         add(
             "bloodied",
+            None,
+            "bloodied",
             format!("while health is below {} (ING-R59)", s.info(c).stats.health),
+            false,
         );
     }
     if !private {
@@ -851,27 +932,41 @@ pub fn conditions(s: &State, c: Cid, private: bool) -> Vec<(String, String)> {
             ReadyAction::Attack { target: None, .. } => "attack".into(),
             ReadyAction::Move { to } => format!("move to {to}"),
         };
+        let what = format!("{what} when {}", r.trigger.name());
         add(
-            &format!("readied: {what} when {}", r.trigger.name()),
+            "readied",
+            Some(what.clone()),
+            &format!("readied: {what}"),
             "until it fires or their next turn starts (ING-R24)".into(),
+            true,
         );
     }
     if let Some(e) = &ch.econ.extended {
+        let what = ext_text(s, &e.action);
         add(
-            &format!("extended: {}", ext_text(s, &e.action)),
+            "extended",
+            Some(what.clone()),
+            &format!("extended: {what}"),
             format!("{} more action(s) on later turns (ING-R34)", e.owed),
+            true,
         );
     }
     if ch.econ.reaction_cap > crate::state::REACTIONS_PER_ROUND {
         add(
+            "wait",
+            Some(ch.econ.reaction_cap.to_string()),
             &format!("{} reactions (Wait)", ch.econ.reaction_cap),
             "until their next turn starts (ING-R28)".into(),
+            true,
         );
     }
     if ch.owed > 0 {
         add(
+            "owes-actions",
+            Some(ch.owed.to_string()),
             &format!("owes {} action(s) to Command", ch.owed),
             "taken from their next turn (ING-H14)".into(),
+            true,
         );
     }
     v
@@ -982,4 +1077,124 @@ pub fn tracker(s: &State, seat: Seat) -> String {
         }
     }
     out
+}
+
+/// What `seat` is shown in the shape every ruleset shares: what its tracker shows
+/// ([`tracker`]). Teams take turns, so the order is of team ids; a player's seat sees the
+/// gauges and private states of its own characters only, and not the square of a hidden
+/// character of another seat.
+pub fn table(s: &State, seat: Seat) -> Table {
+    let team_id = |t: u8| s.setup.teams.get(t as usize).map_or_else(String::new, |x| x.id.clone());
+    let acting = s.turn.as_ref().map(|t| t.who);
+    let combatants = s
+        .ids()
+        .map(|c| {
+            let ch = s.ch(c);
+            let info = s.info(c);
+            let st = &info.stats;
+            let place = ch.pos.filter(|_| sees(s, seat, c)).map(|p| Place::Square {
+                x: i32::from(p.x),
+                y: i32::from(p.y),
+                elevation: Some(i32::from(s.setup.map.elevation(p).unwrap_or(0))),
+            });
+            let private = sees_gauges(s, seat, c);
+            let mut gauges = Vec::new();
+            let mut statuses = Vec::new();
+            if private {
+                gauges.extend([
+                    Gauge::of("endurance", ch.endurance, st.endurance),
+                    Gauge::of("health", ch.health, st.health),
+                    Gauge::of("stamina", ch.stamina, st.stamina),
+                    Gauge::of("focus", ch.focus, st.focus),
+                    Gauge::of("reactions-left", ch.econ.reactions_left(), ch.econ.reaction_cap),
+                    Gauge::count("death-difficulty", ch.death_difficulty),
+                    Gauge::count("attacks-this-round", ch.attacks_round),
+                ]);
+                for (k, it) in ch.items.iter().enumerate() {
+                    let slot = slot_name(s, c, k as u8);
+                    gauges.push(Gauge::of(
+                        &format!("{}-durability", view_name(&slot)),
+                        it.durability,
+                        s.setup.armoury.item(it.item).durability,
+                    ));
+                    if it.held {
+                        statuses.push(Status {
+                            name: "in-hand".into(),
+                            value: Some(slot.clone()),
+                            ends: None,
+                        });
+                    }
+                    if !it.loaded {
+                        statuses.push(Status {
+                            name: "unloaded".into(),
+                            value: Some(slot),
+                            ends: None,
+                        });
+                    }
+                }
+            }
+            for x in condition_list(s, c, private) {
+                statuses.push(Status {
+                    name: x.key.to_string(),
+                    value: x.value,
+                    ends: x.ends.then_some(x.until),
+                });
+            }
+            let this_turn = |name: &str, value: Option<String>| Status {
+                name: name.to_string(),
+                value,
+                ends: Some("end of its turn".into()),
+            };
+            if acting == Some(c)
+                && let Some(t) = &s.turn
+            {
+                statuses.push(this_turn("actions-left", Some(ch.econ.actions.to_string())));
+                if ch.moved {
+                    statuses.push(this_turn("moved", None));
+                }
+                if t.opening {
+                    statuses.push(this_turn("opening-action", None));
+                }
+            } else if s.order.has_acted(c) {
+                statuses.push(Status {
+                    name: "acted".into(),
+                    value: None,
+                    ends: Some("end of the round".into()),
+                });
+            }
+            CombatantView {
+                id: info.id.clone(),
+                name: info.name.clone(),
+                side: team_id(info.team),
+                seat: fray_engine::sides::seat_name(&s.setup.seats, info.seat),
+                place,
+                gauges,
+                statuses,
+                out: !ch.present() || ch.unconscious,
+            }
+        })
+        .collect();
+    Table {
+        round: s.round,
+        phase: None,
+        order: s.order.slots().iter().map(|&t| team_id(t)).collect(),
+        combatants,
+        sides: (0..s.setup.teams.len() as u8).map(team_id).collect(),
+        unseen: Vec::new(),
+    }
+}
+
+/// A word as a kebab-case name of the shared view (lower-case letters and digits joined by
+/// `-`): a `+` reads `-plus`, anything else not a letter or digit `-`
+/// (`spear#2` is `spear-2`).
+fn view_name(word: &str) -> String {
+    let mut out = String::new();
+    for ch in word.chars() {
+        match ch {
+            c if c.is_ascii_alphanumeric() => out.push(c.to_ascii_lowercase()),
+            '+' => out.push_str("-plus-"),
+            _ => out.push('-'),
+        }
+    }
+    out.split('-').filter(|w| !w.is_empty()).collect::<Vec<_>>().join("-")
 }

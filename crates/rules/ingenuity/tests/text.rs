@@ -329,3 +329,65 @@ fn the_summary_tells_apart_two_combatants_of_one_name() {
     assert!(summary.contains("  Bandit (bandit-2) "), "{summary}");
     assert!(!summary.contains("  Bandit  "), "{summary}");
 }
+
+#[test]
+fn the_shared_view_shows_teams_gauges_conditions_and_squares_but_not_what_a_seat_may_not_see() {
+    use fray_engine::Seat;
+    use fray_engine::view::Place;
+    let t = tracked();
+    let v = Ingenuity::seat_view(t.s(), Seat::GM);
+    assert_eq!(v.ruleset, "ingenuity");
+    assert_eq!(v.order, ["pcs", "foes"]);
+    let ids: Vec<&str> = v.combatants.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["hero", "medic", "foe"]);
+    let medic = &v.combatants[1];
+    assert_eq!((medic.side.as_str(), medic.seat.as_str()), ("pcs", "players"));
+    let endurance = medic.gauges.iter().find(|g| g.name == "endurance").expect("endurance");
+    assert_eq!(endurance.value, 2);
+    assert_eq!(endurance.max, Some(i64::from(t.s().info(1).stats.endurance)));
+    assert!(medic.statuses.iter().any(|x| x.name == "harmed"));
+    assert_eq!(
+        v.combatants[0].place,
+        Some(Place::Square {
+            x: 0,
+            y: 0,
+            elevation: Some(0)
+        })
+    );
+    let foe = &v.combatants[2];
+    assert_eq!(foe.seat, "gm");
+    assert!(foe.place.is_some());
+    let readied = foe.statuses.iter().find(|x| x.name == "readied").expect("readied");
+    assert_eq!(readied.value.as_deref(), Some("attack when approach"));
+    assert!(foe.statuses.iter().any(|x| x.name == "acted"));
+    assert!(v.deciding.is_some_and(|d| d.seats == ["players"] && d.actor.is_none()));
+    // The players' seat sees neither the hidden foe's square nor its gauges or readied action,
+    // in this position or any it cannot tell from it.
+    let players = Ingenuity::seat_by_name(t.s(), "players").expect("seat");
+    let pv = Ingenuity::seat_view(t.s(), players);
+    let foe = &pv.combatants[2];
+    assert!(foe.place.is_none() && foe.gauges.is_empty());
+    assert!(foe.statuses.iter().any(|x| x.name == "hidden"));
+    assert!(!foe.statuses.iter().any(|x| x.name == "readied"));
+    assert!(pv.combatants[1].gauges.iter().any(|g| g.name == "endurance"));
+    let mut others = Vec::new();
+    Ingenuity::indistinguishable(t.s(), players, &mut others);
+    assert!(!others.is_empty());
+    for other in &others {
+        assert_eq!(Ingenuity::seat_view(other, players), pv);
+    }
+    // On the foe's turn the players are told its actions left, not its stamina or focus.
+    let mut t = T::turn_of(&duel(), "hero");
+    t.cmd("end");
+    t.cmd("pick foe");
+    let players = Ingenuity::seat_by_name(t.s(), "players").expect("seat");
+    let gm = Ingenuity::seat_view(t.s(), Seat::GM);
+    assert!(gm.deciding.is_some_and(|d| d.text.contains("stamina")));
+    let d = Ingenuity::seat_view(t.s(), players).deciding.expect("a decision");
+    assert_eq!(d.actor.as_deref(), Some("foe"));
+    assert!(
+        d.text.contains("action(s) left") && !d.text.contains("stamina"),
+        "{}",
+        d.text
+    );
+}

@@ -86,6 +86,18 @@ fn item_name(s: &State, who: Cid, i: u8) -> String {
 }
 
 impl TextRuleset for Murdham {
+    const EVENT_COMBATANTS: &'static [&'static str] = &[
+        "who",
+        "by",
+        "target",
+        "next",
+        "taunted_by",
+        "queue",
+        "hider",
+        "grabbed_by",
+        "frightened_of",
+    ];
+
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
     /// The rests between fights: the game's day rest (health) and full rest (health, abilities
@@ -503,6 +515,19 @@ impl TextRuleset for Murdham {
         now(s)
     }
 
+    /// MUR-R57: a seat the deciding character is concealed from is told only that someone
+    /// unseen is deciding, as its tracker and map say.
+    fn describe_pending_for(s: &State, _: &Pending, seat: Seat) -> String {
+        now_for(s, seat)
+    }
+
+    /// MUR-R57: nor who it is (the view names it, without its place or numbers).
+    fn actor_for(s: &State, p: &Pending, seat: Seat) -> Option<u16> {
+        let unseen = |w: Cid| hidden_from(s, seat, w);
+        p.actor
+            .filter(|&a| !unseen(a) && crate::pending_actor(s).is_none_or(|w| !unseen(w)))
+    }
+
     fn seat_name(s: &State, seat: Seat) -> String {
         fray_engine::sides::seat_name(&s.setup.seats, seat)
     }
@@ -617,6 +642,14 @@ impl TextRuleset for Murdham {
             );
         }
         out
+    }
+
+    fn table(s: &State, seat: Seat) -> fray_engine::view::Table {
+        crate::view::table(s, seat)
+    }
+
+    fn combatant_id(s: &State, index: u16) -> Option<String> {
+        s.chars.get(usize::from(index)).map(|c| c.id.clone())
     }
 
     fn title(s: &State) -> String {

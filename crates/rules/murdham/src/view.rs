@@ -9,6 +9,7 @@ use crate::command::Command;
 use crate::setup::Cid;
 use crate::state::{Event, Frame, State};
 use fray_engine::resolve::FrameOp;
+use fray_engine::view::{CombatantView, Gauge, Place, Status, Table};
 use fray_engine::{Seat, Shown};
 use serde::{Serialize, Serializer};
 use std::ops::Deref;
@@ -273,5 +274,147 @@ pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
             v.chars[c as usize].cover = false;
             out.push(v);
         }
+    }
+}
+
+/// What `seat` is shown in the shape every ruleset shares: what its tracker shows, faction,
+/// place, health and abilities, and every flag and status. Every seat's list names the same
+/// characters, so a character concealed from the seat (MUR-R57) stands in it by its id, name,
+/// faction and seat only: no place, numbers or statuses.
+pub fn table(s: &State, seat: Seat) -> Table {
+    use crate::data::Ability;
+    use crate::state::{Phase, Status as Life};
+    let seen_id = |c: Option<Cid>| {
+        c.filter(|&x| !hidden_from(s, seat, x))
+            .and_then(|x| s.chars.get(x as usize))
+            .map(|x| x.id.clone())
+    };
+    let flag = |name: &str, value: Option<String>, ends: Option<&str>| Status {
+        name: name.to_string(),
+        value,
+        ends: ends.map(str::to_string),
+    };
+    let combatants = s
+        .ids()
+        .map(|c| {
+            let ch = s.ch(c);
+            let side = &s.setup.sides[ch.side as usize];
+            if hidden_from(s, seat, c) {
+                // MUR-R57: left out of the seat's view (see `unseen` below).
+                return CombatantView {
+                    id: ch.id.clone(),
+                    name: ch.name.clone(),
+                    side: side.id.clone(),
+                    seat: fray_engine::sides::seat_name(&s.setup.seats, side.seat),
+                    place: None,
+                    gauges: Vec::new(),
+                    statuses: Vec::new(),
+                    out: false,
+                };
+            }
+            let mut gauges = vec![Gauge::of("health", ch.health, ch.stats.max_health())];
+            for (i, (a, word)) in [(Ability::Str, "str"), (Ability::Agi, "agi"), (Ability::Wit, "wit")]
+                .into_iter()
+                .enumerate()
+            {
+                let now = ch.ability(a);
+                gauges.push(Gauge::of(word, now, now.saturating_add(ch.lowered[i])));
+            }
+            let mut statuses = Vec::new();
+            match ch.status {
+                Life::Up => {}
+                Life::Incapacitated => statuses.push(Status::on("incapacitated")),
+                Life::Dying { rounds } => statuses.push(flag(
+                    "dying",
+                    Some((u32::from(rounds) + 1).to_string()),
+                    Some("dies after that many more round ends, unless healed"),
+                )),
+                Life::Dead => statuses.push(Status::on("dead")),
+                Life::Disabled => statuses.push(Status::on("disabled")),
+                Life::Banished => statuses.push(Status::on("banished")),
+                Life::Surrendered => statuses.push(Status::on("surrendered")),
+                Life::Fled => statuses.push(Status::on("fled")),
+            }
+            if s.order.has_acted(c) {
+                statuses.push(flag("acted", None, Some("end of the round")));
+            }
+            if ch.concealed {
+                statuses.push(Status::on("concealed"));
+            }
+            if ch.cover {
+                statuses.push(Status::on("cover"));
+            }
+            if ch.grabbed_by.is_some() {
+                statuses.push(flag("grabbed", seen_id(ch.grabbed_by), None));
+            }
+            if ch.poisoned {
+                statuses.push(Status::on("poisoned"));
+            }
+            if ch.frightened_of.is_some() {
+                statuses.push(flag("frightened", seen_id(ch.frightened_of), None));
+            }
+            if ch.lost_round == Some(s.round) {
+                statuses.push(flag("stunned", None, Some("end of the round")));
+            }
+            if ch.morale_proof {
+                statuses.push(Status::on("steady"));
+            }
+            let i = &ch.injuries;
+            for (on, name) in [
+                (i.hobbled, "hobbled"),
+                (i.arms[0], "main-arm-injured"),
+                (i.arms[1], "other-arm-injured"),
+                (i.eyes == 1, "one-eyed"),
+                (i.blind(), "blind"),
+                (ch.next_hit > 0, "next-hit-enhanced"),
+                (ch.next_hit < 0, "next-hit-impaired"),
+            ] {
+                if on {
+                    statuses.push(Status::on(name));
+                }
+            }
+            let left = matches!(ch.status, Life::Fled | Life::Banished);
+            CombatantView {
+                id: ch.id.clone(),
+                name: ch.name.clone(),
+                side: side.id.clone(),
+                seat: fray_engine::sides::seat_name(&s.setup.seats, side.seat),
+                place: (!left).then(|| place(s, ch.at)),
+                gauges,
+                statuses,
+                out: !ch.up(),
+            }
+        })
+        .collect();
+    Table {
+        round: s.round,
+        phase: match s.phase {
+            Phase::Setup | Phase::Round => None,
+            Phase::Ambush => Some("ambush".into()),
+            Phase::Fast => Some("fast".into()),
+            Phase::Slow => Some("slow".into()),
+            Phase::Morale => Some("morale".into()),
+        },
+        order: s
+            .order
+            .slots()
+            .iter()
+            .filter_map(|&f| s.setup.sides.get(f as usize))
+            .map(|x| x.id.clone())
+            .collect(),
+        combatants,
+        sides: s.setup.sides.iter().map(|x| x.id.clone()).collect(),
+        unseen: s.ids().filter(|&c| hidden_from(s, seat, c)).collect(),
+    }
+}
+
+/// A place as the shared view writes it: a zone, or the border of two zones, by id.
+fn place(s: &State, at: crate::place::Place) -> Place {
+    let id = |z| s.setup.zones.id(z).to_string();
+    match at.b {
+        None => Place::Zone { zone: id(at.a) },
+        Some(b) => Place::Border {
+            zones: [id(at.a), id(b)],
+        },
     }
 }

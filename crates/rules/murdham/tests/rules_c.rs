@@ -433,19 +433,21 @@ fn mur_r40_a_character_the_gm_stuns_in_the_ambush_loses_its_round_1_turn() {
 // ---------------------------------------------------------------------------------------------
 // MUR-R57: what the other seat is shown of a concealed character
 
-/// Whether a log line names character `c` in its event (its JSON) or text `name`.
+/// Whether a log line names character `c` (whose id is `name`) in its text or its event's
+/// JSON: by id anywhere, or by index under a field that holds a character.
 fn names(line: &LogLine, c: Cid, name: &str) -> bool {
-    fn has_cid(v: &serde_json::Value, c: Cid, key: Option<&str>) -> bool {
+    fn has_cid(v: &serde_json::Value, c: Cid, name: &str, key: Option<&str>) -> bool {
         match v {
-            serde_json::Value::Object(m) => m.iter().any(|(k, x)| has_cid(x, c, Some(k))),
-            serde_json::Value::Array(a) => a.iter().any(|x| has_cid(x, c, key)),
+            serde_json::Value::Object(m) => m.iter().any(|(k, x)| has_cid(x, c, name, Some(k))),
+            serde_json::Value::Array(a) => a.iter().any(|x| has_cid(x, c, name, key)),
+            serde_json::Value::String(s) => s == name,
             serde_json::Value::Number(n) => {
                 n.as_u64() == Some(u64::from(c)) && key.is_some_and(|k| ["who", "by", "next", "target"].contains(&k))
             }
             _ => false,
         }
     }
-    line.text.as_deref().is_some_and(|t| t.contains(name)) || has_cid(&line.json, c, None)
+    line.text.as_deref().is_some_and(|t| t.contains(name)) || has_cid(&line.json, c, name, None)
 }
 
 #[test]
@@ -1398,4 +1400,68 @@ fn a_mistyped_character_item_place_or_faction_gets_a_did_you_mean() {
     t.type_as(GM, "gm conceal sly on");
     assert_eq!(why(&t, "attack sli"), "'sli' is neither a character nor a place");
     assert_eq!(why(&t, "gm stun sli"), "no character 'sli'");
+}
+
+#[test]
+fn the_shared_view_shows_places_health_and_flags_but_not_where_a_concealed_enemy_is_or_that_it_decides() {
+    use fray_engine::Ruleset;
+    use fray_engine::view::Place;
+    let mut t = table(&[
+        who("ash", "pcs", "a", ""),
+        who("bo", "foes", "b", "concealed = true"),
+        who("cy", "foes", "c", ""),
+    ]);
+    t.cmd("gm set cy health -2");
+    t.cmd("gm poison cy on");
+    let s = t.state();
+    let gm = Murdham::seat_view(s, GM);
+    assert_eq!(gm.ruleset, "murdham");
+    let ids: Vec<&str> = gm.combatants.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["ash", "bo", "cy"]);
+    assert_eq!(gm.order, ["pcs", "foes"]);
+    let cy = &gm.combatants[2];
+    assert_eq!((cy.side.as_str(), cy.seat.as_str()), ("foes", "foes"));
+    assert_eq!(cy.place, Some(Place::Zone { zone: "c".into() }));
+    let health = cy.gauges.iter().find(|g| g.name == "health").expect("health");
+    assert_eq!(health.max.map(|m| m - health.value), Some(2));
+    assert!(cy.statuses.iter().any(|x| x.name == "poisoned"));
+    let bo = &gm.combatants[1];
+    assert_eq!(bo.place, Some(Place::Zone { zone: "b".into() }));
+    assert!(bo.statuses.iter().any(|x| x.name == "concealed"));
+    // MUR-R57: the pcs' seat is not shown that bo is in the fight at all.
+    let pv = Murdham::seat_view(s, PCS);
+    let ids: Vec<&str> = pv.combatants.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["ash", "cy"]);
+    let mut others = Vec::new();
+    Murdham::indistinguishable(s, PCS, &mut others);
+    assert!(!others.is_empty());
+    for other in &others {
+        assert_eq!(Murdham::seat_view(other, PCS), pv);
+    }
+    // Nor, on bo's own turn, who is deciding or where it stands.
+    t.cmd("act bo");
+    let s = t.state();
+    let pv = Murdham::seat_view(s, PCS);
+    let d = pv.deciding.as_ref().expect("a decision");
+    assert_eq!(d.actor, None);
+    assert!(!d.text.contains("bo"), "{}", d.text);
+    let gm = Murdham::seat_view(s, GM);
+    assert!(
+        gm.deciding
+            .is_some_and(|d| d.actor.as_deref() == Some("bo") && d.text.contains("bo's turn"))
+    );
+    let mut others = Vec::new();
+    Murdham::indistinguishable(s, PCS, &mut others);
+    for other in &others {
+        assert_eq!(Murdham::seat_view(other, PCS), pv);
+    }
+    // A character on a border stands on both zones'.
+    t.type_as(GM, "gm move cy b|c");
+    let cy = &Murdham::seat_view(t.state(), PCS).combatants[1];
+    assert_eq!(
+        cy.place,
+        Some(Place::Border {
+            zones: ["b".into(), "c".into()]
+        })
+    );
 }

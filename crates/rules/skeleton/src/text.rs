@@ -9,10 +9,13 @@ use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Loaded, ReadFile, TextRuleset, grid_text};
+use fray_engine::view::{CombatantView, Gauge, Place, Status, Table};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
 
 impl TextRuleset for Skeleton {
+    const EVENT_COMBATANTS: &'static [&'static str] = &["who", "by", "target"];
+
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
     fn load(source: &SourceFile, _: &mut ReadFile<'_>) -> Result<Loaded<Self>, Vec<Diagnostic>> {
@@ -134,6 +137,52 @@ impl TextRuleset for Skeleton {
             let _ = writeln!(out, "{acting}{} ({side}): {gauges}{acted}", c.name);
         }
         out
+    }
+
+    // Nothing is hidden: every seat sees every square and every number.
+    fn table(s: &State, _: Seat) -> Table {
+        let turn = s.turn.as_ref().map(|t| t.who);
+        Table {
+            round: s.round,
+            phase: None,
+            order: s.order.slots().iter().map(|slot| s.ch(slot.who).id.clone()).collect(),
+            combatants: s
+                .ids()
+                .map(|who| {
+                    let c = s.ch(who);
+                    let side = &s.setup.sides[c.side as usize];
+                    let mut statuses = Vec::new();
+                    if c.dodged {
+                        statuses.push(Status {
+                            name: "dodged".into(),
+                            value: None,
+                            ends: Some("end of the round".into()),
+                        });
+                    }
+                    if turn == Some(who)
+                        && let Some(t) = &s.turn
+                    {
+                        statuses.push(Status {
+                            name: "moves-left".into(),
+                            value: Some(t.moves_left.to_string()),
+                            ends: Some("end of its turn".into()),
+                        });
+                    }
+                    CombatantView {
+                        id: c.id.clone(),
+                        name: c.name.clone(),
+                        side: side.id.clone(),
+                        seat: s.setup.seats[side.seat.0 as usize].clone(),
+                        place: (!c.removed).then(|| Place::square(c.at.x, c.at.y)),
+                        gauges: vec![Gauge::of("health", c.health, c.stats.health)],
+                        statuses,
+                        out: c.out(),
+                    }
+                })
+                .collect(),
+            sides: s.setup.sides.iter().map(|x| x.id.clone()).collect(),
+            unseen: Vec::new(),
+        }
     }
 
     fn title(s: &State) -> String {

@@ -320,6 +320,23 @@ fn rolloff(cx: &mut Cx, group: &mut Vec<Cid>) -> Result<(), EngineError> {
 }
 
 impl TextRuleset for Thrum {
+    const EVENT_COMBATANTS: &'static [&'static str] = &[
+        "who",
+        "creator",
+        "user",
+        "target",
+        "chars",
+        "about",
+        "toward",
+        "holder",
+        "by",
+        "after",
+        "attacker",
+        "targets",
+        "ends_unless_critical",
+        "!frame-changed/target",
+    ];
+
     const REJECTION_CODES: &'static [&'static str] = codes::ALL;
 
     /// Downtime restores lost Fatigue and Stress Tolerance and Wounds: no combat rule does
@@ -386,6 +403,10 @@ impl TextRuleset for Thrum {
         text::describe_pending(state, pending)
     }
 
+    fn describe_pending_for(state: &State, pending: &Pending, seat: Seat) -> String {
+        text::describe_pending_for(state, pending, seat)
+    }
+
     fn seat_name(state: &State, seat: Seat) -> String {
         fray_engine::sides::seat_name(&state.setup.seats, seat)
     }
@@ -404,6 +425,14 @@ impl TextRuleset for Thrum {
 
     fn tracker(state: &State, seat: Seat) -> String {
         board::tracker(state, seat)
+    }
+
+    fn table(state: &State, seat: Seat) -> fray_engine::view::Table {
+        view::table(state, seat)
+    }
+
+    fn combatant_id(state: &State, index: u16) -> Option<String> {
+        state.setup.chars.get(usize::from(index)).map(|c| c.id.clone())
     }
 
     fn title(state: &State) -> String {

@@ -435,6 +435,21 @@ fn gauge_name(g: Gauge) -> &'static str {
 }
 
 /// The pending decision in a sentence.
+/// The pending decision in a line as `seat` may know it: how far a Hidden combatant of
+/// another side still may move would tell where it went (THR-R219, fray's reading), so its
+/// turn is described without it, as the tracker does.
+pub fn describe_pending_for(s: &State, p: &Pending, seat: Seat) -> String {
+    let moving = matches!(s.turn.step, Step::Move | Step::ActionMove);
+    if !s.stack.is_empty() || !moving || !crate::board::hidden_from(s, seat, s.turn.who) {
+        return describe_pending(s, p);
+    }
+    let who = s.name(s.turn.who);
+    match s.turn.step {
+        Step::Move => format!("Round {}: {who}'s turn: move, act, take a stance or end", s.round),
+        _ => format!("Round {}: {who} moves again, then a stance or end", s.round),
+    }
+}
+
 pub fn describe_pending(s: &State, p: &Pending) -> String {
     if let Some(top) = s.stack.last() {
         return match top {

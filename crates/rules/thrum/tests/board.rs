@@ -166,3 +166,78 @@ fn the_view_gives_the_order_delays_mark_scouted_and_every_status_for_the_seat() 
     let pv = serde_json::to_value(Thrum::view(t.s(), Seat(players))).expect("the view serialises");
     assert!(pv["combatants"][1]["pos"].is_null());
 }
+
+#[test]
+fn the_shared_view_shows_ids_gauges_statuses_and_squares_but_not_a_hidden_enemy_s_square() {
+    let mut t = hidden_game();
+    t.cmd("gm status o slowed =2");
+    t.cmd("gm set o mark =1");
+    t.cmd("gm set o fatigue =2");
+    let v = Thrum::seat_view(t.s(), Seat::GM);
+    assert_eq!(v.ruleset, "thrum");
+    assert_eq!(v.round, 1);
+    assert_eq!(v.phase, None);
+    let ids: Vec<&str> = v.combatants.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["a", "h", "o"]);
+    assert_eq!(v.order, ["a", "h", "o"]);
+    let o = &v.combatants[2];
+    assert_eq!((o.side.as_str(), o.seat.as_str()), ("npcs", "gm"));
+    assert_eq!(v.combatants[0].seat, "players");
+    let fatigue = o.gauges.iter().find(|g| g.name == "fatigue").expect("fatigue");
+    assert_eq!((fatigue.value, fatigue.max), (2, Some(i64::from(t.ch("o").ft))));
+    let wounds = o.gauges.iter().find(|g| g.name == "wounds").expect("wounds");
+    assert_eq!(wounds.max, Some(3));
+    let slowed = o.statuses.iter().find(|x| x.name == "slowed").expect("slowed");
+    assert_eq!(slowed.value.as_deref(), Some("2"));
+    assert!(
+        slowed
+            .ends
+            .as_deref()
+            .is_some_and(|e| e.contains("2 more of its turn ends"))
+    );
+    assert!(
+        o.statuses
+            .iter()
+            .any(|x| x.name == "mark" && x.value.as_deref() == Some("1"))
+    );
+    assert_eq!(
+        o.place,
+        Some(fray_engine::view::Place::Square {
+            x: 4,
+            y: 0,
+            elevation: Some(0)
+        })
+    );
+    assert_eq!(v.deciding.as_ref().and_then(|d| d.actor.as_deref()), Some("a"));
+    // The Hidden h: the GM sees its square, the players do not, nor in any position they
+    // cannot tell from this one.
+    assert_eq!(
+        v.combatants[1].place,
+        Some(fray_engine::view::Place::Square {
+            x: 3,
+            y: 1,
+            elevation: Some(0)
+        })
+    );
+    assert!(v.combatants[1].statuses.iter().any(|x| x.name == "hidden"));
+    let players = t.s().setup.seats.iter().position(|s| s == "players").unwrap() as u8;
+    let pv = Thrum::seat_view(t.s(), Seat(players));
+    assert_eq!(pv.seat, "players");
+    assert_eq!(pv.combatants[1].place, None);
+    let mut others = Vec::new();
+    Thrum::indistinguishable(t.s(), Seat(players), &mut others);
+    assert!(!others.is_empty());
+    for other in &others {
+        assert_eq!(Thrum::seat_view(other, Seat(players)), pv);
+    }
+    // On h's own turn the players are not told how far it may still move.
+    t.cmd("delay after h");
+    t.cmd("begin");
+    let gm = Thrum::seat_view(t.s(), Seat::GM);
+    assert!(gm.deciding.is_some_and(|d| d.text.contains("movement left")));
+    let pv = Thrum::seat_view(t.s(), Seat(players));
+    let d = pv.deciding.as_ref().expect("a decision");
+    assert_eq!(d.actor.as_deref(), Some("h"));
+    assert!(!d.text.contains("movement"), "{}", d.text);
+    assert!(!pv.combatants[1].statuses.iter().any(|x| x.name == "movement-left"));
+}
