@@ -15,7 +15,7 @@ use crate::data::{Cond, EffectDefence};
 use crate::event::AutoWhy;
 use crate::options::{FortifyWithout, InterceptReach, KillingStrikeWeapons, TeamOrderRule};
 use crate::setup::Cid;
-use crate::state::{Attack, Ext, Frame, ReadyAction, Stage, State, Trigger};
+use crate::state::{Attack, AttackStage, Ext, Frame, ReadyAction, State, Trigger};
 use fray_engine::Reject;
 use fray_space::{Pos, chebyshev};
 
@@ -500,7 +500,7 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<Plan, Reject>
     match top {
         Frame::Attack(a) => match a.stage {
             // ING-R33: any of the allies asked may intercept.
-            Stage::Intercept => match cmd {
+            AttackStage::Intercept => match cmd {
                 Command::Intercept(w) => {
                     if !a.intercept.contains(w) {
                         return Err(no(
@@ -513,11 +513,11 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<Plan, Reject>
                 Command::Pass => Ok(Plan::Plain),
                 _ => Err(no(codes::NOT_NOW, "intercept <ally> or pass")),
             },
-            Stage::Defend => match cmd {
+            AttackStage::Defend => match cmd {
                 Command::Pass => Ok(Plan::Plain),
                 c => plain(check_defence(s, a, c)),
             },
-            Stage::Block => match cmd {
+            AttackStage::Block => match cmd {
                 Command::Pass => Ok(Plan::Plain),
                 Command::Block(slot) => plain(check_block(s, a, *slot)),
                 _ => Err(no(codes::NOT_NOW, "block <item> or pass")),

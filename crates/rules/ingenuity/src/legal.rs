@@ -10,7 +10,7 @@ use crate::calc;
 use crate::check::{check, check_listed_move};
 use crate::command::{Action, Command, default_prof};
 use crate::setup::Cid;
-use crate::state::{Frame, Readied, ReadyAction, Stage, State, Trigger};
+use crate::state::{AttackStage, Frame, Readied, ReadyAction, State, Trigger};
 use fray_engine::Answer;
 use fray_space::{Dir, Pos};
 
@@ -69,13 +69,13 @@ pub fn legal(s: &State, out: &mut Vec<Answer<Ingenuity>>) {
 fn frame(s: &State, top: &Frame, out: &mut Vec<Answer<Ingenuity>>) {
     match top {
         Frame::Attack(a) => match a.stage {
-            Stage::Intercept => {
+            AttackStage::Intercept => {
                 for &c in &a.intercept {
                     push(s, Command::Intercept(c), out);
                 }
                 push(s, Command::Pass, out);
             }
-            Stage::Defend => {
+            AttackStage::Defend => {
                 push(s, Command::Dodge, out);
                 for k in 0..s.ch(a.target).items.len() as u8 {
                     push(s, Command::Parry(k), out);
@@ -84,7 +84,7 @@ fn frame(s: &State, top: &Frame, out: &mut Vec<Answer<Ingenuity>>) {
                 push(s, Command::Resist, out);
                 push(s, Command::Pass, out);
             }
-            Stage::Block => {
+            AttackStage::Block => {
                 for k in 0..s.ch(a.target).items.len() as u8 {
                     push(s, Command::Block(k), out);
                 }

@@ -33,7 +33,7 @@ use crate::event::{Event, apply};
 use crate::options::Options;
 use crate::resolve::Cx;
 use crate::setup::{Cid, Setup};
-use crate::state::{Char, Frame, Phase, Stage, State};
+use crate::state::{AttackStage, Char, Frame, Phase, State};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::teams::TeamOrder;
 use fray_engine::text::{Lasting, Rest};
@@ -85,7 +85,7 @@ impl Ruleset for Ingenuity {
             return match top {
                 Frame::Attack(a) => match a.stage {
                     // ING-R33: the attacked character's team names one interceptor or passes.
-                    Stage::Intercept => Some(Pending::one(
+                    AttackStage::Intercept => Some(Pending::one(
                         s.setup
                             .teams
                             .get(s.team(a.target) as usize)
@@ -93,8 +93,8 @@ impl Ruleset for Ingenuity {
                         "intercept",
                         Some(a.target),
                     )),
-                    Stage::Defend => p(a.target, "defence"),
-                    Stage::Block => p(a.target, "block"),
+                    AttackStage::Defend => p(a.target, "defence"),
+                    AttackStage::Block => p(a.target, "block"),
                     _ => None,
                 },
                 Frame::Ready(w) => w.candidates.get(w.asked as usize).and_then(|c| p(*c, "ready")),

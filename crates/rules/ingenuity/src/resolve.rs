@@ -23,7 +23,7 @@ use crate::options::{
 };
 use crate::setup::{Cid, Objective};
 use crate::state::{
-    Attack, AttackKind, Defences, Ext, Frame, Phase, ReadyAction, ReadyWindow, Stage, State, Trigger, Walk,
+    Attack, AttackKind, AttackStage, Defences, Ext, Frame, Phase, ReadyAction, ReadyWindow, State, Trigger, Walk,
 };
 use fray_dice::{Dice, Faces};
 use fray_engine::resolve::settle;
@@ -914,7 +914,7 @@ fn decision(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
     };
     match top {
         Frame::Attack(mut a) => match (a.stage, cmd) {
-            (Stage::Intercept, Command::Intercept(who)) => {
+            (AttackStage::Intercept, Command::Intercept(who)) => {
                 let who = *who;
                 let ally = a.target;
                 // Intercept: 1 stamina and the reaction (ING-R31).
@@ -934,25 +934,25 @@ fn decision(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
                     free: 1,
                     ..Defences::default()
                 };
-                a.stage = Stage::Defend;
+                a.stage = AttackStage::Defend;
                 cx.update(Frame::Attack(a));
             }
-            (Stage::Intercept, Command::Pass) => {
+            (AttackStage::Intercept, Command::Pass) => {
                 // Nobody intercepts: the target defends itself.
-                a.stage = Stage::Defend;
+                a.stage = AttackStage::Defend;
                 cx.update(Frame::Attack(a));
             }
-            (Stage::Defend, Command::Pass) => {
+            (AttackStage::Defend, Command::Pass) => {
                 // Before the roll: the roll comes next; after it: the hit is decided.
-                a.stage = Stage::Roll;
+                a.stage = AttackStage::Roll;
                 cx.update(Frame::Attack(a));
             }
-            (Stage::Defend, c) => defend(cx, *a, c)?,
-            (Stage::Block, Command::Pass) => {
+            (AttackStage::Defend, c) => defend(cx, *a, c)?,
+            (AttackStage::Block, Command::Pass) => {
                 cx.update(Frame::Attack(a.clone()));
                 apply_hit(cx, *a, None)?;
             }
-            (Stage::Block, Command::Block(slot)) => {
+            (AttackStage::Block, Command::Block(slot)) => {
                 let free = a.defences.free > 0;
                 let who = a.target;
                 reaction_paid(cx, who, free, 1, 0); // Block: 1 stamina (ING-R31)
@@ -1155,7 +1155,7 @@ fn declare_attack(
         attr,
         prof,
         kind,
-        stage: Stage::Ready,
+        stage: AttackStage::Ready,
         penalty,
         bonus,
         intercept: Vec::new(),
@@ -1182,19 +1182,19 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
         return Ok(Flow::Go);
     }
     match a.stage {
-        Stage::Ready => {
+        AttackStage::Ready => {
             let attacker = a.attacker;
             let fallback = a.kind == AttackKind::KillFallback;
-            a.stage = Stage::Intercept;
+            a.stage = AttackStage::Intercept;
             cx.update(Frame::Attack(Box::new(a)));
             if !fallback {
                 ready_window(cx, Trigger::Attack, attacker, None)?;
             }
             Ok(Flow::Go)
         }
-        Stage::Intercept => {
+        AttackStage::Intercept => {
             if a.kind == AttackKind::KillFallback {
-                a.stage = Stage::Roll;
+                a.stage = AttackStage::Roll;
                 cx.update(Frame::Attack(Box::new(a)));
                 return Ok(Flow::Go);
             }
@@ -1203,7 +1203,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
             if a.intercept.is_empty() {
                 let c = check::intercept_candidates(&cx.s, &a);
                 if c.is_empty() {
-                    a.stage = Stage::Defend;
+                    a.stage = AttackStage::Defend;
                     cx.update(Frame::Attack(Box::new(a)));
                     return Ok(Flow::Go);
                 }
@@ -1217,11 +1217,11 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
             {
                 return Ok(Flow::Wait);
             }
-            a.stage = Stage::Defend;
+            a.stage = AttackStage::Defend;
             cx.update(Frame::Attack(Box::new(a)));
             Ok(Flow::Go)
         }
-        Stage::Defend => {
+        AttackStage::Defend => {
             if defend_now(&cx.s, &a) {
                 if cx.s.ch(a.target).able() && check::can_defend(&cx.s, &a) {
                     return Ok(Flow::Wait);
@@ -1234,15 +1234,15 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
                     why,
                 });
             }
-            a.stage = Stage::Roll;
+            a.stage = AttackStage::Roll;
             cx.update(Frame::Attack(Box::new(a)));
             Ok(Flow::Go)
         }
-        Stage::Roll => {
+        AttackStage::Roll => {
             if a.total.is_none() {
                 roll_attack(cx, &mut a)?;
                 if defend_now(&cx.s, &a) && cx.s.ch(a.target).able() {
-                    a.stage = Stage::Defend;
+                    a.stage = AttackStage::Defend;
                     cx.update(Frame::Attack(Box::new(a)));
                     return Ok(Flow::Go);
                 }
@@ -1250,7 +1250,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
             decide_hit(cx, a)?;
             Ok(Flow::Go)
         }
-        Stage::Block => {
+        AttackStage::Block => {
             if cx.s.ch(a.target).able() && check::can_block(&cx.s, &a) {
                 return Ok(Flow::Wait);
             }
@@ -1266,7 +1266,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
             apply_hit(cx, a, None)?;
             Ok(Flow::Go)
         }
-        Stage::Done => {
+        AttackStage::Done => {
             let dodged = a.defences.dodge.is_some();
             let who = a.target;
             cx.pop();
@@ -1427,7 +1427,7 @@ fn decide_hit(cx: &mut Cx, mut a: Attack) -> R {
         crit: a.crit,
     });
     if !a.hit {
-        a.stage = Stage::Done;
+        a.stage = AttackStage::Done;
         cx.update(Frame::Attack(Box::new(a)));
         return Ok(());
     }
@@ -1440,7 +1440,7 @@ fn decide_hit(cx: &mut Cx, mut a: Attack) -> R {
         DamageTotal::Unmodified => a.base_total.unwrap_or(total),
     };
     a.raw = base + weapon;
-    a.stage = Stage::Block;
+    a.stage = AttackStage::Block;
     cx.update(Frame::Attack(Box::new(a)));
     Ok(())
 }
@@ -1467,7 +1467,7 @@ pub fn reduction(s: &State, a: &Attack) -> i16 {
 
 /// Deals a hit's damage (through a block if one is given), then its effect.
 fn apply_hit(cx: &mut Cx, mut a: Attack, block: Option<u8>) -> R {
-    a.stage = Stage::Done;
+    a.stage = AttackStage::Done;
     cx.update(Frame::Attack(Box::new(a.clone())));
     let min = cx.s.options.min_damage;
     let t = a.target;
@@ -1701,7 +1701,7 @@ fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
         attr,
         prof,
         kind: AttackKind::KillFallback,
-        stage: Stage::Roll,
+        stage: AttackStage::Roll,
         penalty,
         bonus,
         intercept: Vec::new(),
