@@ -22,6 +22,7 @@ use crate::options::{
     DamageTotal, DeathCheck, DefenceTiming, EndWhen, JoiningTeams, ObjectiveChanges, ParryAddsTo, SizeShift,
 };
 use crate::setup::{Cid, Objective};
+use crate::stage::{Stage, stage};
 use crate::state::{
     Attack, AttackKind, AttackStage, Defences, Ext, Frame, Phase, ReadyAction, ReadyWindow, State, Trigger, Walk,
 };
@@ -195,14 +196,21 @@ pub fn start(cx: &mut Cx) -> R {
     advance(cx)
 }
 
-/// Resolves a command with the plan its check gave, then runs on to the next decision.
-pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
-    match cmd {
-        Command::Gm(r) => ruling(cx, r)?,
-        Command::Pick(c) => begin_turn(cx, *c)?,
-        Command::Continue => continue_extended(cx)?,
-        Command::Abandon => {
-            let who = turn_who(cx)?;
+/// Resolves a command with the plan its check gave under `stage` (the
+/// [`crate::stage::stage`] it was checked against), then runs on to the next decision. GM
+/// rulings are no stage: they are resolved whatever the game waits for.
+pub fn resolve(cx: &mut Cx, stage: Option<&Stage>, cmd: &Command, plan: Plan) -> R {
+    if let Command::Gm(r) = cmd {
+        ruling(cx, r)?;
+        return advance(cx);
+    }
+    let Some(&stage) = stage else {
+        return Err(EngineError::Bug("a command when nothing is asked".into()));
+    };
+    match (stage, cmd) {
+        (Stage::Pick { .. }, Command::Pick(c)) => begin_turn(cx, *c)?,
+        (Stage::Extended { who }, Command::Continue) => continue_extended(cx, who)?,
+        (Stage::Extended { who } | Stage::Turn { who, .. }, Command::Abandon) => {
             let refund = if cx.s.options.refund_abandoned {
                 cx.s.ch(who).econ.extended.as_ref().map_or(0, |e| e.cost - e.owed)
             } else {
@@ -214,29 +222,36 @@ pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
                 refund: refund.min(crate::state::ACTIONS_PER_TURN.saturating_sub(left)),
             });
         }
-        Command::Act(a) => match cx.top() {
-            Some(Frame::AfterDodge { who, used }) => {
-                let (who, used) = (*who, *used);
-                after_dodge(cx, who, used, a, plan)?;
+        (Stage::Turn { who, opening }, Command::Act(a)) => {
+            if opening {
+                cx.emit(Event::OpeningDone);
             }
-            _ => {
-                let who = turn_who(cx)?;
-                if cx.s.turn.as_ref().is_some_and(|t| t.opening) {
-                    cx.emit(Event::OpeningDone);
-                }
-                act(cx, who, a, None, plan)?;
+            act(cx, who, a, None, plan)?;
+        }
+        (Stage::AfterDodge { who, used }, Command::Act(a)) => after_dodge(cx, who, used, a, plan)?,
+        // `pass`: done.
+        (Stage::AfterDodge { .. }, Command::Pass) => cx.pop(),
+        (Stage::Intercept { .. } | Stage::Defend { .. } | Stage::Block { .. }, _) => attack_decision(cx, stage, cmd)?,
+        (Stage::Ready { who, subject }, Command::Fire | Command::Hold) => {
+            let Some(Frame::Ready(mut w)) = cx.top().cloned() else {
+                return Err(EngineError::Bug("a ready decision without its window".into()));
+            };
+            w.asked += 1;
+            cx.update(Frame::Ready(w));
+            if matches!(cmd, Command::Fire) {
+                fire(cx, who, subject, plan)?;
             }
-        },
-        Command::Intercept(_)
-        | Command::Dodge
-        | Command::Parry(_)
-        | Command::Fortify
-        | Command::Resist
-        | Command::Block(_)
-        | Command::Pass
-        | Command::Fall
-        | Command::Fire
-        | Command::Hold => decision(cx, cmd, plan)?,
+        }
+        (Stage::Fortify { who, missing }, Command::Fortify | Command::Fall) => {
+            cx.pop();
+            stay_conscious(cx, who, missing, matches!(cmd, Command::Fortify))?;
+        }
+        _ => {
+            return Err(EngineError::Bug(format!(
+                "a command that answers no {} decision",
+                stage.kind()
+            )));
+        }
     }
     advance(cx)
 }
@@ -247,13 +262,6 @@ fn way(plan: Plan) -> Result<Vec<fray_space::Pos>, EngineError> {
         Plan::Walk(way) => Ok(way),
         Plan::Plain => Err(EngineError::Bug("a move was resolved without its way".into())),
     }
-}
-
-fn turn_who(cx: &Cx) -> Result<Cid, EngineError> {
-    cx.s.turn
-        .as_ref()
-        .map(|t| t.who)
-        .ok_or_else(|| EngineError::Bug("no turn in progress".into()))
 }
 
 /// Runs everything automatic until the next decision or the end.
@@ -452,9 +460,10 @@ fn step_frame(cx: &mut Cx, top: Frame) -> Result<Flow, EngineError> {
             Ok(Flow::Go)
         }
         Frame::AfterDodge { who, used } => {
+            let st = stage(&cx.s);
             let any = [Command::Act(Action::DropProne), Command::Act(Action::SeekCover)]
                 .iter()
-                .any(|c| check::check(&cx.s, c).is_ok())
+                .any(|c| check::check_in(&cx.s, st.as_ref(), c).is_ok())
                 || (used & 4 == 0 && cx.s.ch(who).able());
             if cx.s.ch(who).able() && any {
                 return Ok(Flow::Wait);
@@ -527,8 +536,7 @@ fn pay(cx: &mut Cx, who: Cid, cost: Cost) {
     }
 }
 
-fn continue_extended(cx: &mut Cx) -> R {
-    let who = turn_who(cx)?;
+fn continue_extended(cx: &mut Cx, who: Cid) -> R {
     let c = cx.s.ch(who);
     let Some(ext) = c.econ.extended.clone() else {
         return Ok(());
@@ -908,116 +916,103 @@ fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action, plan: Plan) -> R {
 // Decisions inside frames
 // ---------------------------------------------------------------------------------------------
 
-fn decision(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
-    let Some(top) = cx.top().cloned() else {
-        return Err(EngineError::Bug("a decision with nothing to decide".into()));
+/// An intercept, a defence or a block (`stage`), on the attack on top of the stack.
+fn attack_decision(cx: &mut Cx, stage: Stage, cmd: &Command) -> R {
+    let Some(Frame::Attack(mut a)) = cx.top().cloned() else {
+        return Err(EngineError::Bug("an attack decision without its attack".into()));
     };
-    match top {
-        Frame::Attack(mut a) => match (a.stage, cmd) {
-            (AttackStage::Intercept, Command::Intercept(who)) => {
-                let who = *who;
-                let ally = a.target;
-                // Intercept: 1 stamina and the reaction (ING-R31).
-                pay(
-                    cx,
-                    who,
-                    Cost {
-                        stamina: 1,
-                        reaction: true,
-                        ..Cost::default()
-                    },
-                );
-                cx.emit(Event::Swapped { a: who, b: ally });
-                cx.emit(Event::Intercepted { who, ally });
-                a.target = who;
-                a.defences = Defences {
-                    free: 1,
-                    ..Defences::default()
-                };
-                a.stage = AttackStage::Defend;
-                cx.update(Frame::Attack(a));
-            }
-            (AttackStage::Intercept, Command::Pass) => {
-                // Nobody intercepts: the target defends itself.
-                a.stage = AttackStage::Defend;
-                cx.update(Frame::Attack(a));
-            }
-            (AttackStage::Defend, Command::Pass) => {
-                // Before the roll: the roll comes next; after it: the hit is decided.
-                a.stage = AttackStage::Roll;
-                cx.update(Frame::Attack(a));
-            }
-            (AttackStage::Defend, c) => defend(cx, *a, c)?,
-            (AttackStage::Block, Command::Pass) => {
-                cx.update(Frame::Attack(a.clone()));
-                apply_hit(cx, *a, None)?;
-            }
-            (AttackStage::Block, Command::Block(slot)) => {
-                let free = a.defences.free > 0;
-                let who = a.target;
-                reaction_paid(cx, who, free, 1, 0); // Block: 1 stamina (ING-R31)
-                if free {
-                    a.defences.free -= 1;
-                }
-                cx.emit(Event::Defended {
-                    who,
-                    kind: DefenceKind::Block,
-                    roll: None,
-                    slot: Some(*slot),
-                    free,
-                });
-                cx.update(Frame::Attack(a.clone()));
-                apply_hit(cx, *a, Some(*slot))?;
-            }
-            _ => return Err(EngineError::Bug("unexpected decision in an attack".into())),
-        },
-        Frame::Ready(mut w) => {
-            let who = w.candidates[w.asked as usize];
-            w.asked += 1;
-            cx.update(Frame::Ready(w.clone()));
-            if matches!(cmd, Command::Fire) {
-                fire(cx, who, w.subject, plan)?;
-            }
+    match (stage, cmd) {
+        (Stage::Intercept { .. }, Command::Intercept(who)) => {
+            let who = *who;
+            let ally = a.target;
+            // Intercept: 1 stamina and the reaction (ING-R31).
+            pay(
+                cx,
+                who,
+                Cost {
+                    stamina: 1,
+                    reaction: true,
+                    ..Cost::default()
+                },
+            );
+            cx.emit(Event::Swapped { a: who, b: ally });
+            cx.emit(Event::Intercepted { who, ally });
+            a.target = who;
+            a.defences = Defences {
+                free: 1,
+                ..Defences::default()
+            };
+            a.stage = AttackStage::Defend;
+            cx.update(Frame::Attack(a));
         }
-        Frame::Conscious { who, missing } => {
-            cx.pop();
-            match cmd {
-                Command::Fortify => {
-                    let can_pay = check::reaction_ok(&cx.s, who, false, 1, 0).is_ok();
-                    if can_pay {
-                        pay(
-                            cx,
-                            who,
-                            Cost {
-                                stamina: 1,
-                                reaction: true,
-                                ..Cost::default()
-                            },
-                        );
-                    }
-                    let g = calc::guard(&cx.s, who);
-                    let roll = named_test(cx, who, Attr::Str, "athletics", "fortitude", g, "fortify")?;
-                    let result = roll.total.max(calc::constitution(&cx.s, who));
-                    let stayed = result >= missing;
-                    cx.emit(Event::Fortified {
-                        who,
-                        difficulty: missing,
-                        roll,
-                        result,
-                        stayed,
-                    });
-                    if !stayed {
-                        knock_out(cx, who);
-                    }
-                }
-                _ => knock_out(cx, who),
+        (Stage::Intercept { .. }, Command::Pass) => {
+            // Nobody intercepts: the target defends itself.
+            a.stage = AttackStage::Defend;
+            cx.update(Frame::Attack(a));
+        }
+        (Stage::Defend { .. }, Command::Pass) => {
+            // Before the roll: the roll comes next; after it: the hit is decided.
+            a.stage = AttackStage::Roll;
+            cx.update(Frame::Attack(a));
+        }
+        (Stage::Defend { .. }, c) => defend(cx, *a, c)?,
+        (Stage::Block { .. }, Command::Pass) => {
+            cx.update(Frame::Attack(a.clone()));
+            apply_hit(cx, *a, None)?;
+        }
+        (Stage::Block { .. }, Command::Block(slot)) => {
+            let free = a.defences.free > 0;
+            let who = a.target;
+            reaction_paid(cx, who, free, 1, 0); // Block: 1 stamina (ING-R31)
+            if free {
+                a.defences.free -= 1;
             }
+            cx.emit(Event::Defended {
+                who,
+                kind: DefenceKind::Block,
+                roll: None,
+                slot: Some(*slot),
+                free,
+            });
+            cx.update(Frame::Attack(a.clone()));
+            apply_hit(cx, *a, Some(*slot))?;
         }
-        Frame::AfterDodge { .. } => {
-            // `pass`: done.
-            cx.pop();
-        }
-        Frame::Walk(_) => return Err(EngineError::Bug("a decision during a move".into())),
+        _ => return Err(EngineError::Bug("unexpected decision in an attack".into())),
+    }
+    Ok(())
+}
+
+/// The consciousness fortify (`fortify`) or falling unconscious (ING-R60).
+fn stay_conscious(cx: &mut Cx, who: Cid, missing: i16, fortify: bool) -> R {
+    if !fortify {
+        knock_out(cx, who);
+        return Ok(());
+    }
+    let can_pay = check::reaction_ok(&cx.s, who, false, 1, 0).is_ok();
+    if can_pay {
+        pay(
+            cx,
+            who,
+            Cost {
+                stamina: 1,
+                reaction: true,
+                ..Cost::default()
+            },
+        );
+    }
+    let g = calc::guard(&cx.s, who);
+    let roll = named_test(cx, who, Attr::Str, "athletics", "fortitude", g, "fortify")?;
+    let result = roll.total.max(calc::constitution(&cx.s, who));
+    let stayed = result >= missing;
+    cx.emit(Event::Fortified {
+        who,
+        difficulty: missing,
+        roll,
+        result,
+        stayed,
+    });
+    if !stayed {
+        knock_out(cx, who);
     }
     Ok(())
 }
