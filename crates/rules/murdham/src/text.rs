@@ -1032,14 +1032,17 @@ fn now(s: &State) -> String {
         Some(f) => {
             // Several players of one faction: each is asked for its own characters.
             let asked = crate::resolve::seats_asked(s, f);
-            let players = if asked.len() > 1 || !s.seats_passed.is_empty() {
-                let names: Vec<String> = asked
+            let names = |x: fray_engine::Seats| {
+                let n: Vec<String> = x
                     .iter()
                     .map(|x| fray_engine::sides::seat_name(&s.setup.seats, x))
                     .collect();
-                format!(" (asked: {}, each for its own characters)", names.join(", "))
-            } else {
-                String::new()
+                n.join(", ")
+            };
+            let players = match (asked.len() > 1, s.seats_passed.is_empty()) {
+                (false, true) => String::new(),
+                (true, true) => format!(" (asked: {}, each for its own characters)", names(asked)),
+                (_, false) => format!(" (asked: {}; passed: {})", names(asked), names(s.seats_passed)),
             };
             format!("Round {}{phase}: {}: act <id> or pass{players}", s.round, side(f))
         }

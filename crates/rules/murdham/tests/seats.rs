@@ -131,6 +131,10 @@ fn mur_r1_r3_the_faction_passes_once_every_player_asked_has_passed() {
         ["ana passes for now; party may still act through another player"]
     );
     assert_eq!(asked(&t), ("faction", names(&["ben"])));
+    assert_eq!(
+        Murdham::describe_pending(t.state(), &t.game.pending().expect("a decision")),
+        "Round 1: party: act <id> or pass (asked: ben; passed: ana)"
+    );
     assert_eq!(t.state().passed, [false, false]);
     // Having passed, ana is not asked again at this opportunity.
     t.expect_rejection(ANA, "act wren", Reject::NOT_YOUR_DECISION);
