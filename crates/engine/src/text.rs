@@ -125,6 +125,10 @@ pub trait TextRuleset: Ruleset {
     /// [`TextRuleset::EVENT_COMBATANTS`]): the shared JSON names those sides by id.
     const EVENT_SIDES: &'static [&'static str] = &["winner", "side"];
 
+    /// The fields of this ruleset's events that hold a seat's number (the same forms as
+    /// [`TextRuleset::EVENT_COMBATANTS`]): the shared JSON names those seats by name.
+    const EVENT_SEATS: &'static [&'static str] = &["seat", "seats"];
+
     /// The id of the combatant with this index, if there is one (by default read off
     /// [`TextRuleset::table`]; a ruleset may answer it more cheaply).
     fn combatant_id(state: &Self::State, index: u16) -> Option<String> {
@@ -146,6 +150,8 @@ pub trait TextRuleset: Ruleset {
             usize::try_from(i).ok().and_then(|i| sides.get(i).cloned())
         };
         crate::view::name_ids(&mut v, Self::EVENT_SIDES, &side);
+        let seat = |i: u64| u8::try_from(i).ok().map(|i| Self::seat_name(state, Seat(i)));
+        crate::view::name_ids(&mut v, Self::EVENT_SEATS, &seat);
         v
     }
 
