@@ -897,10 +897,7 @@ fn declare(s: &State, seat: Seat, who: Cid, action: &Action) -> Result<(), Rejec
         return Err(no(codes::BAD_TARGET, format!("no combatant #{who}")));
     };
     if s.seat_of(who) != seat {
-        return Err(no(
-            codes::NOT_YOUR_CREATURE,
-            format!("this seat does not declare for {}", c.name),
-        ));
+        return Err(not_yours(s, who));
     }
     if c.declared.is_some() {
         return Err(no(
@@ -940,10 +937,7 @@ fn declare_free(s: &State, seat: Seat, who: Cid, free: Free) -> Result<(), Rejec
         return Err(no(codes::NOT_NOW, "there are no Free actions (free-actions = false)"));
     }
     if s.seat_of(who) != seat {
-        return Err(no(
-            codes::NOT_YOUR_CREATURE,
-            format!("this seat does not declare for {}", c.name),
-        ));
+        return Err(not_yours(s, who));
     }
     if c.declared.is_some() {
         return Err(no(
@@ -962,6 +956,20 @@ fn declare_free(s: &State, seat: Seat, who: Cid, free: Free) -> Result<(), Rejec
     }
     may_declare_now(s, seat, who)?;
     free_ok(s, who, free)
+}
+
+/// Why a seat may not declare for `who`: it is another seat's creature, and the reason names
+/// that seat. A seat commands only its own creatures, allies of another seat included (the GM's
+/// seat too: it rules on any creature, `gm ...`, but declares only for those it runs).
+fn not_yours(s: &State, who: Cid) -> Reject {
+    no(
+        codes::NOT_YOUR_CREATURE,
+        format!(
+            "{} belongs to seat '{}': only that seat declares for it",
+            s.ch(who).name,
+            s.seat_name_of(who)
+        ),
+    )
 }
 
 /// Why a creature of `seat` may not declare yet: whose declaration is due.

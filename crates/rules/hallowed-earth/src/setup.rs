@@ -6,10 +6,10 @@ use crate::HallowedEarth;
 use crate::data::{Ability, Injury, InjuryTables, Item, STAT_LIMIT, Spell, Stats, Weapon, Wound};
 use crate::options::{Declaration, Options};
 use crate::state::Conditions;
-use fray_engine::Ruleset;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
+use fray_engine::{Ruleset, Seat};
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -36,6 +36,11 @@ pub struct Combatant {
     pub group: Option<String>,
     /// Unaware of its enemies when the combat starts (HAL-R2).
     pub surprised: bool,
+    /// The seat of its own that decides for it (a player's seat), an index into
+    /// [`Setup::seats`]; `None`, the seat of its side (as every record before seats per player
+    /// was written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
     /// What it brings from earlier fights (a campaign's lasting state); nothing for a fresh
     /// creature.
     #[serde(default, skip_serializing_if = "Worn::is_fresh")]
@@ -214,6 +219,7 @@ struct RawCombatant {
     side: Option<Spanned<String>>,
     at: Option<Spanned<RawPos>>,
     group: Option<Spanned<String>>,
+    seat: Option<Spanned<String>>,
     surprised: Option<bool>,
     strength: Option<i16>,
     agility: Option<i16>,
@@ -279,6 +285,7 @@ fray_engine::combatant_table!(RawCombatant {
     side,
     at,
     group,
+    seat,
     surprised,
     strength,
     agility,
@@ -339,7 +346,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     let Some(map) = enc::grid(&mut d, &raw.map) else {
         return Err(d.errors);
     };
-    let (seats, sides) = sides::read(&mut d, &raw.side);
+    let (mut seats, sides) = sides::read(&mut d, &raw.side);
     let rules = RosterRules {
         limit: MAX_COMBATANTS,
         case_advice: ROSTER.case_advice,
@@ -347,7 +354,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         square: |b: &Built| Some(b.c.at),
     };
     let (templates, combatants) = enc::roster(&mut d, &raw.template, &raw.combatant, &rules, |d, t, base, template| {
-        combatant(d, t, base, template, &map, &sides)
+        combatant(d, t, base, template, &map, &sides, &mut seats)
     });
     if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|b| b.c.side.into()))
         && d.errors.is_empty()
@@ -417,6 +424,7 @@ fn combatant(
     template: bool,
     map: &Grid,
     sides: &[Side],
+    seats: &mut Vec<String>,
 ) -> Option<Built> {
     let r = raw.get_ref().over(base);
     let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "ghoul-1")?;
@@ -442,6 +450,7 @@ fn combatant(
         }
         g => g.as_ref().map(|g| g.get_ref().clone()),
     };
+    let seat = own_seat(d, &r, template, seats);
     let worn = worn(d, raw, &r, template, &id);
     let ten = |v: Option<i16>| v.unwrap_or(10);
     let stats = Stats {
@@ -501,10 +510,39 @@ fn combatant(
             block: 0,
             group,
             surprised: r.surprised.unwrap_or(false),
+            seat,
             worn: worn.unwrap_or_default(),
         },
         stats,
     })
+}
+
+/// The seat a combatant names for itself (`seat = "ana"`, a player's seat): a new name joins
+/// the setup's seats in the order of first appearance, after the sides' seats. `None` when it
+/// names none (its side's seat decides for it) or after reporting a problem at the value: a
+/// seat name is one word, and a template names none (a seat belongs to one creature, and
+/// `gm add` brings a template's creatures in under their side's seat).
+fn own_seat(d: &mut Diags, r: &RawCombatant, template: bool, seats: &mut Vec<String>) -> Option<Seat> {
+    let name = r.seat.as_ref()?;
+    if template {
+        d.err(
+            name.span(),
+            "seat belongs to one creature, not to a template: give it in a [[combatant]] table",
+        );
+        return None;
+    }
+    if !enc::is_word(name.get_ref()) {
+        d.err(
+            name.span(),
+            format!("seat '{}' must be one word of letters, digits and '-'", name.get_ref()),
+        );
+        return None;
+    }
+    if seats.len() > usize::from(u8::MAX) && !seats.iter().any(|s| s == name.get_ref()) {
+        d.err(name.span(), "an encounter has at most 256 seats");
+        return None;
+    }
+    Some(enc::seat_of(name.get_ref(), seats))
 }
 
 /// What a combatant brings from earlier fights ([`Worn`]), as its table gives it; a
@@ -606,6 +644,14 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
             }
             if c.group.as_deref().is_some_and(|g| !enc::is_word(g)) {
                 return Err(format!("combatant '{}': a group is one word", c.id));
+            }
+            if let Some(seat) = c.seat.filter(|x| usize::from(x.0) >= s.seats.len()) {
+                return Err(format!(
+                    "combatant '{}' names seat {}, which does not exist ({} seats)",
+                    c.id,
+                    seat.0,
+                    s.seats.len()
+                ));
             }
             if c.worn.is_fresh() {
                 return Ok(());

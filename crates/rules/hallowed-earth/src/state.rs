@@ -748,9 +748,18 @@ impl State {
         self.options.metric.distance(self.ch(a).at, self.ch(b).at)
     }
 
-    /// The seat that decides for a combatant.
+    /// The seat that decides for a combatant: the seat it names for itself (a player's seat),
+    /// else its side's. Every decision about it goes to this seat: its declarations, its turns,
+    /// its Repostes and its injury tables (HAL-R39 hands a monster's to the GM's seat). A
+    /// creature the GM brings in (`gm add`) takes its side's seat.
     pub fn seat_of(&self, c: Cid) -> fray_engine::Seat {
-        self.setup.sides[usize::from(self.ch(c).side)].seat
+        let own = self.setup.combatants.get(usize::from(c)).and_then(|k| k.seat);
+        own.unwrap_or_else(|| self.setup.sides[usize::from(self.ch(c).side)].seat)
+    }
+
+    /// The name of the seat that decides for a combatant.
+    pub fn seat_name_of(&self, c: Cid) -> String {
+        fray_engine::sides::seat_name(&self.setup.seats, self.seat_of(c))
     }
 
     /// What a creature can do on the count under way: as it was when the count began
@@ -1172,6 +1181,8 @@ fn rule(s: &mut State, r: &Ruling) {
                 block,
                 group: None,
                 surprised: false,
+                // Its side's seat decides for it.
+                seat: None,
                 worn: Default::default(),
             };
             // HAL-R12: it joins now; its Stress and Base Initiative are rolled next.

@@ -38,9 +38,23 @@ impl Summarize for HallowedEarth {
         s.chars.get(usize::from(actor)).map(|c| c.side)
     }
 
+    /// The sides' seats that decide for someone, in the order of the sides, then the seats
+    /// combatants name for themselves (a player's seat), in encounter order. A combatant's own
+    /// seat takes no policy from its side (unless it is the side's seat).
     fn seats(s: &State) -> Vec<SeatPolicy> {
-        let sides = s.setup.sides.iter().map(|x| (x.seat, x.policy.as_ref()));
-        fray_engine::sides::seat_policies(&s.setup.seats, sides)
+        let deciding = |seat| s.ids().any(|c| s.seat_of(c) == seat);
+        let sides = s
+            .setup
+            .sides
+            .iter()
+            .filter(|x| deciding(x.seat))
+            .map(|x| (x.seat, x.policy.as_ref()));
+        let own = s.ids().map(|c| {
+            let side = &s.setup.sides[usize::from(s.ch(c).side)];
+            let seat = s.seat_of(c);
+            (seat, side.policy.as_ref().filter(|_| side.seat == seat))
+        });
+        fray_engine::sides::seat_policies(&s.setup.seats, sides.chain(own))
     }
 
     fn heuristic_policy() -> Box<dyn Policy<Self>> {

@@ -10,7 +10,7 @@ use fray_hallowed_earth::HallowedEarth;
 use fray_hallowed_earth::options::Options;
 use fray_testkit::example;
 
-const EXAMPLES: &[&str] = &["roadside.toml", "crypt.toml", "duel.toml"];
+const EXAMPLES: &[&str] = &["roadside.toml", "crypt.toml", "duel.toml", "ferry.toml"];
 
 fn random(_: u64) -> Box<dyn Policy<HallowedEarth>> {
     Box::new(RandomLegal::<HallowedEarth>::new())
@@ -63,18 +63,26 @@ fn conformance_of_every_option_variant() {
 
 #[test]
 fn secret_declarations_leak_into_no_other_seats_view_log_or_commands() {
-    let e = example::<HallowedEarth>("roadside.toml");
+    // The roadside ambush (a seat per side) and the ferry landing (a seat per pilgrim, so the
+    // pilgrims' declarations are secret from each other too).
+    for name in ["roadside.toml", "ferry.toml"] {
+        secret_declarations_leak_nowhere(name);
+    }
+}
+
+fn secret_declarations_leak_nowhere(name: &str) {
+    let e = example::<HallowedEarth>(name);
     let seats: Vec<Seat> = (0..e.setup.seats.len() as u8).map(Seat).collect();
-    // HAL-R11: the roadside ambush declares in secret.
+    // HAL-R11: both examples declare in secret.
     assert_eq!(e.options.declaration, fray_hallowed_earth::options::Declaration::Secret);
     let ai = hidden_information::<HallowedEarth>(&e.setup, &e.options, 0..6, &seats, 20_000, |_| {
         HallowedEarth::heuristic()
     })
-    .unwrap_or_else(|f| panic!("roadside, heuristic: {f}"));
+    .unwrap_or_else(|f| panic!("{name}, heuristic: {f}"));
     let random = hidden_information::<HallowedEarth>(&e.setup, &e.options, 0..3, &seats, 50_000, random)
-        .unwrap_or_else(|f| panic!("roadside, random: {f}"));
+        .unwrap_or_else(|f| panic!("{name}, random: {f}"));
     assert!(
         ai.variants_compared > 0 && random.variants_compared > 0 && random.commands_compared > 0,
-        "nothing hidden was checked: {ai:?} {random:?}"
+        "{name}: nothing hidden was checked: {ai:?} {random:?}"
     );
 }

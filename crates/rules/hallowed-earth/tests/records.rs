@@ -38,13 +38,17 @@ fn edited_records_never_panic() {
 fn new_state_names_what_is_wrong_in_an_edited_setup() {
     let e = example::<HallowedEarth>("roadside.toml");
     type Edit = fn(&mut serde_json::Value);
-    let cases: [(&str, Edit); 4] = [
+    let cases: [(&str, Edit); 5] = [
         ("not an open square", |v| {
             v["combatants"][0]["at"] = serde_json::json!([3, 1])
         }),
         ("bad id or side", |v| v["combatants"][1]["side"] = 9.into()),
         ("strength = 0 is outside", |v| v["blocks"][0]["abilities"][0] = 0.into()),
         ("names seat 7", |v| v["sides"][0]["seat"] = 7.into()),
+        // A combatant's own seat must be one of the setup's seats.
+        ("combatant 'oda' names seat 9, which does not exist", |v| {
+            v["combatants"][0]["seat"] = 9.into()
+        }),
     ];
     for (says, edit) in cases {
         let mut v = serde_json::to_value(&e.setup).expect("serialises");

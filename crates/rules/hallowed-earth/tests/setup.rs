@@ -162,3 +162,32 @@ fn every_shape_problem_of_a_file_is_reported_at_once_with_did_you_mean() {
         "{p:?}"
     );
 }
+
+#[test]
+fn a_combatants_own_seat_is_one_word_and_a_bad_one_is_reported_at_its_value() {
+    // HEAD is 7 lines; each combatant table then starts a line of its own.
+    let two = |a: &str| {
+        format!(
+            "{HEAD}[[combatant]]\nid = \"a\"\nside = \"red\"\nat = \"0,0\"\n{a}\n\
+             [[combatant]]\nid = \"b\"\nside = \"blue\"\nat = \"1,0\"\n"
+        )
+    };
+    assert_eq!(problems(&two("seat = \"ana\"")), Vec::<String>::new());
+    // Line 12 is the seat's: its value starts at column 8.
+    assert_eq!(
+        problems(&two("seat = \"ana lee\"")),
+        ["e.toml:12:8: error: seat 'ana lee' must be one word of letters, digits and '-'"]
+    );
+    let typed = problems(&two("seat = 3"));
+    assert_eq!(typed.len(), 1, "{typed:?}");
+    assert!(typed[0].starts_with("e.toml:12:8: error: "), "{typed:?}");
+    // A seat belongs to one creature: a template may not name one.
+    let template = format!(
+        "{HEAD}[template.cur]\nseat = \"ana\"\n[[combatant]]\nid = \"a\"\ntemplate = \"cur\"\nside = \"red\"\nat = \"0,0\"\n\
+         [[combatant]]\nid = \"b\"\nside = \"blue\"\nat = \"1,0\"\n"
+    );
+    assert_eq!(
+        problems(&template),
+        ["e.toml:9:8: error: seat belongs to one creature, not to a template: give it in a [[combatant]] table"]
+    );
+}

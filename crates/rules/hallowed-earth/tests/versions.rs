@@ -107,3 +107,31 @@ fn a_0_1_0_record_is_still_checked_event_by_event_outside_the_bookkeeping() {
         matches!(ev, Event::Damaged { .. })
     });
 }
+
+#[test]
+fn records_from_before_seats_per_player_replay_with_every_creature_in_its_sides_seat() {
+    // Their combatants name no seat of their own: each is its side's, as it was, and the setup
+    // is written back without the new key.
+    for name in [
+        "hallowed-earth-roadside-seed-5.json",
+        "hallowed-earth-roadside-seed-5-v0.1.0.json",
+        "hallowed-earth-roadside-obvious-v0.1.0.json",
+    ] {
+        let old = record(name);
+        assert!(old.setup.combatants.iter().all(|c| c.seat.is_none()), "{name}");
+        let game = Game::<HallowedEarth>::replay(&old).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = game.state();
+        for c in s.ids() {
+            assert_eq!(s.seat_of(c), s.setup.sides[usize::from(s.ch(c).side)].seat, "{name}");
+        }
+        let setup = serde_json::to_value(&game.record().setup).expect("serialises");
+        assert!(
+            setup["combatants"]
+                .as_array()
+                .expect("combatants")
+                .iter()
+                .all(|c| c.get("seat").is_none()),
+            "{name}"
+        );
+    }
+}
