@@ -19,7 +19,7 @@ use crate::check;
 use crate::command::Command;
 use crate::resolve::{Kind, pool};
 use crate::setup::Cid;
-use crate::state::{Frame, Stage, State, place};
+use crate::state::{Frame, RoundStage, State, place};
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy};
 
@@ -87,7 +87,7 @@ impl Heuristic {
         if let Some(f) = s.frames.last() {
             return Some(answer(s, f, legal));
         }
-        if s.stage == Stage::Swaps {
+        if s.stage == RoundStage::Swaps {
             return listed(legal, &Command::Ready).map(Pick::Listed);
         }
         let Some(t) = s.turn else {

@@ -9,7 +9,7 @@ use crate::command::{Command, Own, PushTo, Ruling, Spend};
 use crate::data::{Action, Obstacle, WeaponKind};
 use crate::options::{CloseIn, GroupOrder};
 use crate::setup::{Cid, MAX_COMBATANTS};
-use crate::state::{AttackFrame, AttackKind, Card, Frame, Stage, State, place};
+use crate::state::{AttackFrame, AttackKind, Card, Frame, RoundStage, State, place};
 use crate::zones::MapExt;
 use fray_engine::gm::Ruling as R;
 use fray_engine::{Answer, Reject, Seat};
@@ -207,7 +207,7 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
     if let Some(f) = s.frames.last() {
         return answer(s, f, c);
     }
-    if s.stage == Stage::Swaps {
+    if s.stage == RoundStage::Swaps {
         return swap_stage(s, seat, c).map(|()| Plan::Plain);
     }
     let Some(t) = s.turn else {
@@ -249,7 +249,7 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
 /// least two of them are still to act on it, and `group-order = "director"`. Zero otherwise.
 pub fn group_choices(s: &State) -> u64 {
     if s.options.group_order != GroupOrder::Director
-        || s.stage != Stage::Turns
+        || s.stage != RoundStage::Turns
         || s.turn.is_some()
         || !s.frames.is_empty()
         || s.outcome.is_some()
@@ -1324,7 +1324,7 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Einfelst>>) {
         }
         return;
     }
-    if s.stage == Stage::Swaps {
+    if s.stage == RoundStage::Swaps {
         let n = s.chars.len() as Cid;
         for a in 0..n {
             for b in a + 1..n {

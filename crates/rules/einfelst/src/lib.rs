@@ -33,7 +33,7 @@ pub mod zones;
 use crate::command::Command;
 use crate::options::Options;
 use crate::setup::Setup;
-use crate::state::{Event, Frame, Stage, State};
+use crate::state::{Event, Frame, RoundStage, State};
 use fray_engine::resolve::FrameOp;
 use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats};
 
@@ -81,7 +81,7 @@ impl Ruleset for Einfelst {
                 Frame::Push(p) => one(p.who, "push"),
             };
         }
-        if s.stage == Stage::Swaps {
+        if s.stage == RoundStage::Swaps {
             let seats: Seats = s.swapping;
             return (!seats.is_empty()).then_some(Pending {
                 seats,

@@ -13,7 +13,7 @@ use crate::options::{
 use crate::setup::{AmbushTest, Cid};
 use crate::state::{
     AttackFrame, AttackKind, BreakFrame, Card, Defence, Event, FleeFrame, Frame, KeepFrame, PushFrame, PushSlot,
-    SplitFrame, Stage, State, Status, pushed,
+    RoundStage, SplitFrame, State, Status, pushed,
 };
 use fray_dice::Faces;
 use fray_engine::gm::Ruling as R;
@@ -382,7 +382,7 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: P
             R::Other(o) => ruling(cx, o)?,
             // EIN-H12: a joiner draws from the cards left (or takes the highest value + 1) and
             // acts from the next round, when the order is dealt again.
-            R::Add { .. } if cx.s.stage != Stage::Setup => {
+            R::Add { .. } if cx.s.stage != RoundStage::Setup => {
                 let who = (cx.s.chars.len() - 1) as Cid;
                 for _ in 0..cx.s.stats(who).cards {
                     let card = draw(cx, who)?;
@@ -397,7 +397,7 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: P
         answer(cx, f, command, plan)?;
         return advance(cx);
     }
-    if cx.s.stage == Stage::Swaps {
+    if cx.s.stage == RoundStage::Swaps {
         match command {
             Command::Ready => cx.emit(Event::Ready { seat: seat.0 }),
             Command::Trade(a, b) => {
@@ -739,16 +739,16 @@ pub fn advance(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
         if let Some(f) = s.frames.last().copied() {
             return frame(cx, f);
         }
-        if s.stage != Stage::Setup
+        if s.stage != RoundStage::Setup
             && let Some(winner) = last_side_standing(s)
         {
             cx.emit(Event::Ended { winner });
             return Ok(Flow::Go);
         }
         match s.stage {
-            Stage::Setup => setup_step(cx),
-            Stage::Hazards => hazard_step(cx),
-            Stage::Swaps => {
+            RoundStage::Setup => setup_step(cx),
+            RoundStage::Hazards => hazard_step(cx),
+            RoundStage::Swaps => {
                 if s.swapping.is_empty() {
                     cx.emit(Event::Ordered);
                     Ok(Flow::Go)
@@ -760,7 +760,7 @@ pub fn advance(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
                     Ok(Flow::Wait)
                 }
             }
-            Stage::Turns => turn_step(cx),
+            RoundStage::Turns => turn_step(cx),
         }
     })
 }
@@ -1098,7 +1098,7 @@ fn hazard_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
         cx.emit(Event::Ordered);
     } else {
         cx.emit(Event::Staged {
-            stage: Stage::Swaps,
+            stage: RoundStage::Swaps,
             seats,
         });
     }
