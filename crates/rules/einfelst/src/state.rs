@@ -284,7 +284,7 @@ impl Char {
 }
 
 /// The part of a round under way (the name `Stage` goes to the decision the game waits for,
-/// `crate::stage::Stage`; this type was `Stage` before and is serialized the same).
+/// [`crate::stage::Stage`]; this type was `Stage` before and is serialized the same).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RoundStage {
