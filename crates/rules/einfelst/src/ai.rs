@@ -19,7 +19,8 @@ use crate::check;
 use crate::command::Command;
 use crate::resolve::{Kind, pool};
 use crate::setup::Cid;
-use crate::state::{Frame, Stage, State, place};
+use crate::stage::{Stage, stage};
+use crate::state::{Frame, State, place};
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy};
 
@@ -82,22 +83,22 @@ impl Heuristic {
     fn pick(&mut self, d: &Decision<'_, Einfelst>) -> Option<Pick> {
         self.legal.clear();
         let s: &State = d.view();
-        check::legal(s, d.seat(), &mut self.legal);
+        // The decision, worked out once: the legal list is made under it, and the pick matches
+        // on it.
+        let st = stage(s)?;
+        check::legal_in(s, d.seat(), &st, &mut self.legal);
         let legal = &self.legal;
-        if let Some(f) = s.frames.last() {
-            return Some(answer(s, f, legal));
+        match st {
+            Stage::CardSwaps => listed(legal, &Command::Ready).map(Pick::Listed),
+            Stage::GroupTurn { .. } => group_turn(s, legal),
+            Stage::Turn { who, .. } => Some(turn(s, who, legal)),
+            _ => Some(answer(s, &st, legal)),
         }
-        if s.stage == Stage::Swaps {
-            return listed(legal, &Command::Ready).map(Pick::Listed);
-        }
-        let Some(t) = s.turn else {
-            return group_turn(s, legal);
-        };
-        Some(turn(s, t.who, legal))
     }
 }
 
-fn answer(s: &State, f: &Frame, legal: &[Answer<Einfelst>]) -> Pick {
+/// An answer to a decision asked inside resolution (the frame on top of the stack asks `st`).
+fn answer(s: &State, st: &Stage, legal: &[Answer<Einfelst>]) -> Pick {
     let first = || {
         if legal.is_empty() {
             Pick::Named(Command::Pass)
@@ -106,17 +107,17 @@ fn answer(s: &State, f: &Frame, legal: &[Answer<Einfelst>]) -> Pick {
         }
     };
     let or_pass = |i: Option<usize>| i.map_or(Pick::Named(Command::Pass), Pick::Listed);
-    match f {
-        Frame::Attack(a) if a.defence.is_none() => {
-            let acted = s.order.slots_of(a.target).all(|sl| sl.acted);
+    match *st {
+        Stage::Reaction { target, .. } => {
+            let acted = s.order.slots_of(target).all(|sl| sl.acted);
             for c in [Command::BreakFree, Command::Resist, Command::Parry, Command::Dodge] {
                 if let Some(i) = listed(legal, &c) {
                     let action = match c {
                         Command::Dodge => crate::data::Action::Finesse,
-                        Command::Parry => crate::check::parry_action(s, a.target),
+                        Command::Parry => crate::check::parry_action(s, target),
                         _ => crate::data::Action::Force,
                     };
-                    let dice = pool(s, a.target, action, Kind::Defence, 0).0;
+                    let dice = pool(s, target, action, Kind::Defence, 0).0;
                     if acted || dice >= 2 {
                         return Pick::Listed(i);
                     }
@@ -124,7 +125,7 @@ fn answer(s: &State, f: &Frame, legal: &[Answer<Einfelst>]) -> Pick {
             }
             Pick::Named(Command::Pass)
         }
-        Frame::Attack(_) if commands(legal).any(|c| matches!(c, Command::Swap(..))) => {
+        Stage::Swap { .. } if commands(legal).any(|c| matches!(c, Command::Swap(..))) => {
             // After beating an attack: the exchange that lowers a card the most, if any does.
             or_pass(
                 least(legal, |c| match c {
@@ -136,15 +137,15 @@ fn answer(s: &State, f: &Frame, legal: &[Answer<Einfelst>]) -> Pick {
                 .map(|(_, i)| i),
             )
         }
-        Frame::Attack(_) => {
+        Stage::Swap { .. } | Stage::ExtraSuccesses { .. } => {
             find(legal, |c| matches!(c, Command::Spend(sp) if sp.cost() == 0)).map_or_else(first, Pick::Listed)
         }
-        Frame::Flee(_) => or_pass(find(legal, |c| matches!(c, Command::Chase(_)))),
-        Frame::Break(_) => or_pass(listed(legal, &Command::Hold)),
-        Frame::Split(sp) => {
+        Stage::Chase { .. } => or_pass(find(legal, |c| matches!(c, Command::Chase(_)))),
+        Stage::Hold { .. } => or_pass(listed(legal, &Command::Hold)),
+        Stage::Harm { who, mental, .. } => {
             // Keep the most dice without going severe, then the fewest marks.
-            let c = s.ch(sp.who);
-            let rows = if sp.mental { c.harm.mental } else { c.harm.physical };
+            let c = s.ch(who);
+            let rows = if mental { c.harm.mental } else { c.harm.physical };
             least(legal, |cmd| {
                 Some(match cmd {
                     Command::Split(p) => {
@@ -156,9 +157,12 @@ fn answer(s: &State, f: &Frame, legal: &[Answer<Einfelst>]) -> Pick {
             })
             .map_or_else(first, |(_, i)| Pick::Listed(i))
         }
-        Frame::Keep(_) => first(),
+        Stage::Card { .. } => first(),
         // Push a failed test when one more Harm does not put it out.
-        Frame::Push(p) => {
+        Stage::Push { .. } => {
+            let Some(Frame::Push(p)) = s.frames.last() else {
+                return first();
+            };
             let c = s.ch(p.who);
             let safe = match s.stats(p.who).harm_points {
                 Some(cap) => c.harm.points < cap,
@@ -174,6 +178,8 @@ fn answer(s: &State, f: &Frame, legal: &[Answer<Einfelst>]) -> Pick {
             };
             Pick::Named(Command::Push(p.got < p.need.max(1) && safe))
         }
+        // Not asked inside resolution: `pick` answers these itself.
+        Stage::CardSwaps | Stage::GroupTurn { .. } | Stage::Turn { .. } => first(),
     }
 }
 

@@ -2,6 +2,11 @@
 //! back its [`Plan`] (what the check found out that resolving needs), and [`legal`] lists every
 //! answer [`check`] accepts, with that plan, in a fixed order (it generates candidates and keeps
 //! those [`check`] accepts).
+//!
+//! Both work under the decision the game waits for, [`crate::stage::stage`], worked out once at
+//! their entry points ([`check_in`], [`legal_in`]) and matched on; GM rulings are no stage. The
+//! legal list asks each candidate in the code-only mode ([`plan_in`]), the same rules without
+//! formatting the sentence of a refusal it would throw away.
 
 use crate::Einfelst;
 use crate::codes;
@@ -9,14 +14,30 @@ use crate::command::{Command, Own, PushTo, Ruling, Spend};
 use crate::data::{Action, Obstacle, WeaponKind};
 use crate::options::{CloseIn, GroupOrder};
 use crate::setup::{Cid, MAX_COMBATANTS};
-use crate::state::{AttackFrame, AttackKind, Card, Frame, Stage, State, place};
+use crate::stage::{Stage, stage};
+use crate::state::{AttackFrame, AttackKind, Card, Frame, RoundStage, State, place};
 use crate::zones::MapExt;
 use fray_engine::gm::Ruling as R;
 use fray_engine::{Answer, Reject, Seat};
 use fray_space::{ZoneId, ZoneSet};
 
-fn no(code: &'static str, reason: impl Into<String>) -> Reject {
-    Reject::new(code, reason)
+/// Whether a refusal is wanted with its sentence or only for its code: [`check`] says why, the
+/// legal list only needs the verdict ([`plan_in`]) and formats nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Say {
+    /// The refusal carries its sentence.
+    Sentence,
+    /// The refusal carries its code and an empty sentence (nothing formatted or allocated).
+    Code,
+}
+
+/// A refusal with a stable code; `why` is called for the sentence only when `say` asks for it.
+#[inline]
+fn no<W: Into<String>>(say: Say, code: &'static str, why: impl FnOnce() -> W) -> Reject {
+    match say {
+        Say::Sentence => Reject::new(code, why()),
+        Say::Code => Reject::new(code, String::new()),
+    }
 }
 
 /// The checked plan of a command: what [`check`] found out that [`crate::resolve::resolve`]
@@ -171,17 +192,16 @@ pub fn turn_card(s: &State, who: Cid, n: u8) -> Option<Card> {
 }
 
 /// Whether `who` may do only what a restrained or burning creature may (EIN-R28, EIN-R39).
-fn hampered(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
+fn hampered(s: &State, who: Cid, c: &Command, say: Say) -> Result<(), Reject> {
     let me = s.ch(who);
     if me.held_by.is_some() && !matches!(c, Command::BreakFree | Command::Shout | Command::End | Command::Release) {
         // EIN-R28, EIN-R31, EIN-H10: break free, shout, parry (a reaction), nothing else.
-        return Err(no(
-            codes::RESTRAINED,
+        return Err(no(say, codes::RESTRAINED, || {
             format!(
                 "{} is restrained: it may only break free, shout, let go of one it holds or end its turn",
                 me.name
-            ),
-        ));
+            )
+        }));
     }
     if me.fire.is_some()
         && !matches!(
@@ -190,10 +210,9 @@ fn hampered(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
         )
     {
         // EIN-R39.
-        return Err(no(
-            codes::BURNING,
-            format!("{} is on fire: it may only put it out, flee or shout", me.name),
-        ));
+        return Err(no(say, codes::BURNING, || {
+            format!("{} is on fire: it may only put it out, flee or shout", me.name)
+        }));
     }
     Ok(())
 }
@@ -201,47 +220,83 @@ fn hampered(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
 /// Whether the rules accept `c` now from `seat` (the engine has already checked the seat is a
 /// decider), and its plan.
 pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
+    check_in(s, seat, stage(s).as_ref(), c)
+}
+
+/// [`check`] under the stage `st` the caller has already worked out ([`stage`] of `s`; `None`
+/// when nothing is asked, and every command but a GM ruling is refused).
+pub fn check_in(s: &State, seat: Seat, st: Option<&Stage>, c: &Command) -> Result<Plan, Reject> {
+    rules(s, seat, st, c, Say::Sentence)
+}
+
+/// [`check`] without the sentence: the same plan, or the refusal's code only (the code
+/// [`check`] gives), nothing formatted.
+pub fn check_code(s: &State, seat: Seat, c: &Command) -> Result<Plan, &'static str> {
+    rules(s, seat, stage(s).as_ref(), c, Say::Code).map_err(|r| r.code)
+}
+
+/// The plan [`check`] gives a command it accepts under the stage `st` of `s` the caller has
+/// already worked out, `None` for one it refuses (nothing formatted): what the legal list asks
+/// of each candidate.
+pub fn plan_in(s: &State, seat: Seat, st: &Stage, c: &Command) -> Option<Plan> {
+    rules(s, seat, Some(st), c, Say::Code).ok()
+}
+
+/// The check itself, under the stage `st`, saying why it refuses as `say` asks.
+fn rules(s: &State, seat: Seat, st: Option<&Stage>, c: &Command, say: Say) -> Result<Plan, Reject> {
+    // GM rulings are no stage: they are accepted whatever the game waits for.
     if let Command::Gm(r) = c {
         return ruling(s, r).map(|()| Plan::Plain);
     }
-    if let Some(f) = s.frames.last() {
-        return answer(s, f, c);
-    }
-    if s.stage == Stage::Swaps {
-        return swap_stage(s, seat, c).map(|()| Plan::Plain);
-    }
-    let Some(t) = s.turn else {
-        let choices = group_choices(s);
-        return match c {
-            Command::Act(x) if choices != 0 => {
-                if *x < 64 && choices >> x & 1 == 1 {
-                    Ok(Plan::Plain)
-                } else if let Some(c) = s.chars.get(*x as usize)
-                    && s.seat_of(*x) != seat
-                {
-                    Err(no(
-                        codes::BAD_TARGET,
-                        format!(
-                            "{} is {}'s: act <id> names a member of the group still to act on this card (EIN-R2)",
-                            c.name,
-                            s.seat_name(s.seat_of(*x))
-                        ),
-                    ))
-                } else {
-                    Err(no(
-                        codes::BAD_TARGET,
-                        "act <id>: a member of the group still to act on this card (EIN-R2)",
-                    ))
-                }
-            }
-            _ if choices != 0 => Err(no(
-                codes::NOT_NOW,
-                "the group's seat first picks which member acts now: act <id> (EIN-R2)",
-            )),
-            _ => Err(no(codes::NOT_NOW, "nothing is asked now")),
-        };
+    let Some(st) = st else {
+        return Err(no(say, codes::NOT_NOW, || "nothing is asked now"));
     };
-    turn(s, t.who, t.n, c)
+    match *st {
+        Stage::Reaction { .. }
+        | Stage::Swap { .. }
+        | Stage::ExtraSuccesses { .. }
+        | Stage::Chase { .. }
+        | Stage::Hold { .. }
+        | Stage::Harm { .. }
+        | Stage::Card { .. }
+        | Stage::Push { .. } => answer(s, st, c, say),
+        Stage::CardSwaps => swap_stage(s, seat, c, say).map(|()| Plan::Plain),
+        Stage::GroupTurn { choices } => group_pick(s, seat, choices, c, say),
+        Stage::Turn { who, n } => turn(s, who, n, c, say),
+    }
+}
+
+/// A group's pick (EIN-R2): `act <id>` naming one of `choices`, the members still to act on
+/// the card.
+fn group_pick(s: &State, seat: Seat, choices: u64, c: &Command, say: Say) -> Result<Plan, Reject> {
+    match c {
+        Command::Act(x) => {
+            if *x < 64 && choices >> x & 1 == 1 {
+                Ok(Plan::Plain)
+            } else if let Some(c) = s.chars.get(*x as usize)
+                && s.seat_of(*x) != seat
+            {
+                Err(no(say, codes::BAD_TARGET, || {
+                    format!(
+                        "{} is {}'s: act <id> names a member of the group still to act on this card (EIN-R2)",
+                        c.name,
+                        s.seat_name(s.seat_of(*x))
+                    )
+                }))
+            } else {
+                Err(no(
+                    say,
+                    codes::BAD_TARGET,
+                    || "act <id>: a member of the group still to act on this card (EIN-R2)",
+                ))
+            }
+        }
+        _ => Err(no(
+            say,
+            codes::NOT_NOW,
+            || "the group's seat first picks which member acts now: act <id> (EIN-R2)",
+        )),
+    }
 }
 
 /// The members of a group sharing a card (EIN-R2) from which the group's seat picks the one
@@ -249,7 +304,7 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
 /// least two of them are still to act on it, and `group-order = "director"`. Zero otherwise.
 pub fn group_choices(s: &State) -> u64 {
     if s.options.group_order != GroupOrder::Director
-        || s.stage != Stage::Turns
+        || s.stage != RoundStage::Turns
         || s.turn.is_some()
         || !s.frames.is_empty()
         || s.outcome.is_some()
@@ -280,8 +335,12 @@ pub fn group_choices(s: &State) -> u64 {
     if bits.count_ones() >= 2 { bits } else { 0 }
 }
 
-fn not_now() -> Reject {
-    no(codes::NOT_NOW, "that is not an answer to the decision asked now")
+fn not_now(say: Say) -> Reject {
+    no(
+        say,
+        codes::NOT_NOW,
+        || "that is not an answer to the decision asked now",
+    )
 }
 
 /// Whether `x` is a foe of `who` still in the fight.
@@ -292,14 +351,13 @@ fn is_foe(s: &State, who: Cid, x: Cid) -> bool {
 }
 
 /// A foe in the fight.
-fn foe(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
+fn foe(s: &State, who: Cid, x: Cid, say: Say) -> Result<(), Reject> {
     match s.chars.get(x as usize) {
         _ if is_foe(s, who, x) => Ok(()),
-        Some(t) => Err(no(
-            codes::BAD_TARGET,
-            format!("{} is not a foe still in the fight", t.name),
-        )),
-        None => Err(no(codes::BAD_TARGET, format!("no creature #{x}"))),
+        Some(t) => Err(no(say, codes::BAD_TARGET, || {
+            format!("{} is not a foe still in the fight", t.name)
+        })),
+        None => Err(no(say, codes::BAD_TARGET, || format!("no creature #{x}"))),
     }
 }
 
@@ -317,73 +375,67 @@ pub fn must_close_in(s: &State, who: Cid, x: Cid) -> bool {
 
 /// Close combat: the same zone (EIN-R12), and beside the target when it stands far off or in
 /// cover (or always, by the `close-in` option).
-fn reach_melee(s: &State, who: Cid, x: Cid) -> Result<(), Reject> {
+fn reach_melee(s: &State, who: Cid, x: Cid, say: Say) -> Result<(), Reject> {
     let (me, t) = (s.ch(who), s.ch(x));
     if me.zone != t.zone {
-        return Err(no(
-            codes::OUT_OF_REACH,
+        return Err(no(say, codes::OUT_OF_REACH, || {
             format!(
                 "{} is not in {}'s zone: close combat needs the same zone",
                 t.name, me.name
-            ),
-        ));
+            )
+        }));
     }
     if must_close_in(s, who, x) {
-        return Err(no(
-            codes::CLOSE_IN,
-            format!("{} must close in on {} first (close {})", me.name, t.name, t.id),
-        ));
+        return Err(no(say, codes::CLOSE_IN, || {
+            format!("{} must close in on {} first (close {})", me.name, t.name, t.id)
+        }));
     }
     Ok(())
 }
 
-fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
-    hampered(s, who, c)?;
+fn turn(s: &State, who: Cid, n: u8, c: &Command, say: Say) -> Result<Plan, Reject> {
+    hampered(s, who, c, say)?;
     let me = s.ch(who);
     let slow = || {
         pay_slow(s, who, n).ok_or_else(|| {
-            no(
-                codes::NO_MANEUVER,
-                format!("{} has no slow manoeuvre left this round", me.name),
-            )
+            no(say, codes::NO_MANEUVER, || {
+                format!("{} has no slow manoeuvre left this round", me.name)
+            })
         })
     };
     let fast = || {
         pay_fast(s, who, n).ok_or_else(|| {
-            no(
-                codes::NO_MANEUVER,
-                format!("{} has no manoeuvre left this round", me.name),
-            )
+            no(say, codes::NO_MANEUVER, || {
+                format!("{} has no manoeuvre left this round", me.name)
+            })
         })
     };
     match c {
         Command::Strike(x) => {
             let pay = slow()?;
-            foe(s, who, *x)?;
+            foe(s, who, *x, say)?;
             match me.wield.and_then(|w| s.weapon(w)) {
                 Some(w) if w.melee() => {}
                 Some(w) => {
-                    return Err(no(
-                        codes::NO_WEAPON,
+                    return Err(no(say, codes::NO_WEAPON, || {
                         format!(
                             "a {} cannot strike in close combat: shoot, or draw another weapon",
                             w.name
-                        ),
-                    ));
+                        )
+                    }));
                 }
                 None => {
-                    return Err(no(
-                        codes::NO_WEAPON,
-                        format!("{} holds no weapon: punch, or draw one", me.name),
-                    ));
+                    return Err(no(say, codes::NO_WEAPON, || {
+                        format!("{} holds no weapon: punch, or draw one", me.name)
+                    }));
                 }
             }
-            reach_melee(s, who, *x).map(|()| Plan::Pay(pay))
+            reach_melee(s, who, *x, say).map(|()| Plan::Pay(pay))
         }
         Command::Punch(x) => {
             let pay = slow()?;
-            foe(s, who, *x)?;
-            reach_melee(s, who, *x)?;
+            foe(s, who, *x, say)?;
+            reach_melee(s, who, *x, say)?;
             // EIN-R21: a creature with natural weapons fights with them: they are its unarmed
             // attack (fray's reading), so it does not punch as well.
             match me
@@ -393,35 +445,33 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
                 .filter_map(|&w| s.weapon(w))
                 .find(|w| w.natural())
             {
-                Some(w) => Err(no(
-                    codes::NO_WEAPON,
+                Some(w) => Err(no(say, codes::NO_WEAPON, || {
                     format!(
                         "{} fights with its {}, not with fists: draw it if need be, and strike",
                         me.name, w.name
-                    ),
-                )),
+                    )
+                })),
                 None => Ok(Plan::Pay(pay)),
             }
         }
         Command::Grapple(x) => {
             let pay = slow()?;
-            foe(s, who, *x)?;
-            reach_melee(s, who, *x).map(|()| Plan::Pay(pay))
+            foe(s, who, *x, say)?;
+            reach_melee(s, who, *x, say).map(|()| Plan::Pay(pay))
         }
         Command::Shove(x, to) => {
             let pay = slow()?;
-            foe(s, who, *x)?;
-            reach_melee(s, who, *x)?;
-            push_ok(s, *x, *to).map(|()| Plan::Pay(pay))
+            foe(s, who, *x, say)?;
+            reach_melee(s, who, *x, say)?;
+            push_ok(s, *x, *to, say).map(|()| Plan::Pay(pay))
         }
         Command::Shoot(x) => {
             let pay = slow()?;
-            foe(s, who, *x)?;
+            foe(s, who, *x, say)?;
             let Some(w) = me.wield.and_then(|w| s.weapon(w)) else {
-                return Err(no(
-                    codes::NO_WEAPON,
-                    format!("{} holds no weapon to shoot or throw", me.name),
-                ));
+                return Err(no(say, codes::NO_WEAPON, || {
+                    format!("{} holds no weapon to shoot or throw", me.name)
+                }));
             };
             let d = s.distance(who, *x);
             // EIN-R11, EIN-R48: a ranged weapon's whole band; a thrown one from 1 zone on.
@@ -432,66 +482,69 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
                 WeaponKind::Ranged => Some((lo, hi)),
             };
             match band {
-                None => Err(no(codes::NO_WEAPON, format!("a {} is not shot or thrown", w.name))),
-                Some((a, b)) if d < a || d > b => Err(no(
-                    codes::OUT_OF_REACH,
+                None => Err(no(say, codes::NO_WEAPON, || {
+                    format!("a {} is not shot or thrown", w.name)
+                })),
+                Some((a, b)) if d < a || d > b => Err(no(say, codes::OUT_OF_REACH, || {
                     format!(
                         "{} is {} zones away; a {} reaches {a} to {b}",
                         s.ch(*x).name,
                         zones_text(d),
                         w.name
-                    ),
-                )),
+                    )
+                })),
                 Some(_) => Ok(Plan::Pay(pay)),
             }
         }
         Command::Cast(sp, x) => {
             let pay = slow()?;
             let Some((id, spell)) = s.setup.spells.iter().nth(*sp as usize) else {
-                return Err(no(codes::BAD_TARGET, "no such spell"));
+                return Err(no(say, codes::BAD_TARGET, || "no such spell"));
             };
             if !s.stats(who).spells.contains(id) {
-                return Err(no(
-                    codes::NO_WEAPON,
-                    format!("{} does not know {}", me.name, spell.name),
-                ));
+                return Err(no(say, codes::NO_WEAPON, || {
+                    format!("{} does not know {}", me.name, spell.name)
+                }));
             }
-            foe(s, who, *x)?;
+            foe(s, who, *x, say)?;
             let d = s.distance(who, *x);
             let [a, b] = spell.range;
             if d < a || d > b {
-                return Err(no(
-                    codes::OUT_OF_REACH,
-                    format!("{} reaches {a} to {b} zones", spell.name),
-                ));
+                return Err(no(say, codes::OUT_OF_REACH, || {
+                    format!("{} reaches {a} to {b} zones", spell.name)
+                }));
             }
             Ok(Plan::Pay(pay))
         }
         Command::Flee(a) | Command::FleeTo(a, _) => {
             if !matches!(a, Action::Finesse | Action::Sneak) {
-                return Err(no(codes::NOT_NOW, "flee with finesse or sneak (EIN-R32)"));
+                return Err(no(say, codes::NOT_NOW, || "flee with finesse or sneak (EIN-R32)"));
             }
             let pay = slow()?;
             if me.held_by.is_some() {
-                return Err(no(codes::RESTRAINED, "a restrained creature cannot flee (EIN-R31)"));
+                return Err(no(
+                    say,
+                    codes::RESTRAINED,
+                    || "a restrained creature cannot flee (EIN-R31)",
+                ));
             }
             let toward = match c {
                 // EIN-R32: the way the fleer names.
-                Command::FleeTo(_, z) => flee_way(s, who, *z).map(|()| Some(*z))?,
-                _ => flee_route(s, who)?,
+                Command::FleeTo(_, z) => flee_way_in(s, who, *z, say).map(|()| Some(*z))?,
+                _ => flee_route_in(s, who, say)?,
             };
             Ok(Plan::Flee { pay, toward })
         }
         Command::Extinguish => {
             let pay = slow()?;
             if me.fire.is_none() {
-                return Err(no(codes::NOT_NOW, format!("{} is not on fire", me.name)));
+                return Err(no(say, codes::NOT_NOW, || format!("{} is not on fire", me.name)));
             }
             Ok(Plan::Pay(pay))
         }
         Command::Test(_) => slow().map(Plan::Pay),
         Command::Move(z) => {
-            neighbour(s, me.zone, *z)?;
+            neighbour(s, me.zone, *z, say)?;
             let ob = s.obstacle(me.zone, *z);
             // A cleared obstacle is no longer crossed (EIN-R15).
             let crossing = ob.map(|(_, o)| *o).filter(|o| !o.clear);
@@ -503,13 +556,12 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
                 // EIN-R15: an obstacle that blocks the way must be cleared first.
                 Some((label, ob)) if ob.clear && !s.open(me.zone, *z) => {
                     let to = s.setup.zones.id(*z);
-                    Err(no(
-                        codes::OUT_OF_REACH,
+                    Err(no(say, codes::OUT_OF_REACH, || {
                         format!(
                             "the {} blocks the way to {to}: it must be cleared first (clear {to})",
                             label_text(label)
-                        ),
-                    ))
+                        )
+                    }))
                 }
                 // EIN-R15: some obstacles take the slow manoeuvre to cross (a cleared one none).
                 Some((_, ob)) if !ob.clear && ob.slow => slow().map(cross),
@@ -517,7 +569,7 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
             }
         }
         Command::Clear(z) => {
-            neighbour(s, me.zone, *z)?;
+            neighbour(s, me.zone, *z, say)?;
             // EIN-R15: clearing takes the obstacle's manoeuvre (and, when resolved, its test).
             let clear = |ob: &Obstacle, pay: Pay| Plan::Obstacle {
                 pay,
@@ -526,13 +578,12 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
             match s.blocking(me.zone, *z) {
                 Some((_, ob)) if ob.slow => slow().map(|pay| clear(ob, pay)),
                 Some((_, ob)) => fast().map(|pay| clear(ob, pay)),
-                None => Err(no(
-                    codes::NOT_NOW,
+                None => Err(no(say, codes::NOT_NOW, || {
                     format!(
                         "nothing blocks the way to {}: there is nothing to clear",
                         s.setup.zones.id(*z)
-                    ),
-                )),
+                    )
+                })),
             }
         }
         Command::Close(x) => {
@@ -540,15 +591,16 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
             match s.chars.get(*x as usize) {
                 Some(t) if *x != who && !t.out() && t.zone == me.zone && me.beside != Some(*x) => Ok(Plan::Pay(pay)),
                 _ => Err(no(
+                    say,
                     codes::BAD_TARGET,
-                    "close in on another creature in the zone, not already beside it",
+                    || "close in on another creature in the zone, not already beside it",
                 )),
             }
         }
         Command::Withdraw => {
             let pay = fast()?;
             if me.far {
-                return Err(no(codes::NOT_NOW, format!("{} already stands apart", me.name)));
+                return Err(no(say, codes::NOT_NOW, || format!("{} already stands apart", me.name)));
             }
             Ok(Plan::Pay(pay))
         }
@@ -561,12 +613,11 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
                 .filter(|o| !o.out() && o.zone == me.zone && o.cover)
                 .count();
             if me.cover {
-                Err(no(codes::NOT_NOW, format!("{} is already in cover", me.name)))
+                Err(no(say, codes::NOT_NOW, || format!("{} is already in cover", me.name)))
             } else if taken >= spots as usize {
-                Err(no(
-                    codes::NO_COVER,
-                    format!("{} has no free place of cover", s.setup.zones.id(me.zone)),
-                ))
+                Err(no(say, codes::NO_COVER, || {
+                    format!("{} has no free place of cover", s.setup.zones.id(me.zone))
+                }))
             } else {
                 Ok(Plan::Pay(pay))
             }
@@ -576,17 +627,17 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
             if w.is_none()
                 && let Some(n) = me.wield.and_then(|w| s.weapon(w)).filter(|w| w.natural())
             {
-                return Err(no(
-                    codes::NO_WEAPON,
-                    format!("{} cannot put its {} away", me.name, n.name),
-                ));
+                return Err(no(say, codes::NO_WEAPON, || {
+                    format!("{} cannot put its {} away", me.name, n.name)
+                }));
             }
             match w {
                 None if me.wield.is_some() => Ok(Plan::Pay(pay)),
                 Some(w) if me.carried.has(*w) && me.wield != Some(*w) => Ok(Plan::Pay(pay)),
                 _ => Err(no(
+                    say,
                     codes::NO_WEAPON,
-                    "draw a weapon carried and not in hand, or put the one in hand away",
+                    || "draw a weapon carried and not in hand, or put the one in hand away",
                 )),
             }
         }
@@ -595,7 +646,7 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
             if s.dropped.iter().any(|&(x, z)| x == *w && z == me.zone) {
                 Ok(Plan::Pay(pay))
             } else {
-                Err(no(codes::NO_WEAPON, "no such weapon lies in this zone"))
+                Err(no(say, codes::NO_WEAPON, || "no such weapon lies in this zone"))
             }
         }
         Command::Stand => {
@@ -603,23 +654,23 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
             if me.prone {
                 Ok(Plan::Pay(pay))
             } else {
-                Err(no(codes::NOT_NOW, format!("{} is not down", me.name)))
+                Err(no(say, codes::NOT_NOW, || format!("{} is not down", me.name)))
             }
         }
         Command::Shout => {
             let pay = fast()?;
             if me.silenced {
-                return Err(no(codes::RESTRAINED, format!("{} is silenced", me.name)));
+                return Err(no(say, codes::RESTRAINED, || format!("{} is silenced", me.name)));
             }
             Ok(Plan::Pay(pay))
         }
         Command::Interact => fast().map(Plan::Pay),
         Command::BreakFree => {
             if me.held_by.is_none() {
-                return Err(no(codes::NOT_NOW, format!("{} is not restrained", me.name)));
+                return Err(no(say, codes::NOT_NOW, || format!("{} is not restrained", me.name)));
             }
             if me.broke_free {
-                return Err(no(codes::NOT_NOW, "one attempt to break free a turn (EIN-R30)"));
+                return Err(no(say, codes::NOT_NOW, || "one attempt to break free a turn (EIN-R30)"));
             }
             fast().map(Plan::Pay)
         }
@@ -627,11 +678,11 @@ fn turn(s: &State, who: Cid, n: u8, c: &Command) -> Result<Plan, Reject> {
             if s.chars.iter().any(|o| o.held_by == Some(who)) {
                 Ok(Plan::Plain)
             } else {
-                Err(no(codes::NOT_NOW, format!("{} holds nobody", me.name)))
+                Err(no(say, codes::NOT_NOW, || format!("{} holds nobody", me.name)))
             }
         }
         Command::End => Ok(Plan::Plain),
-        _ => Err(not_now()),
+        _ => Err(not_now(say)),
     }
 }
 
@@ -656,7 +707,7 @@ pub fn enemy_zones(s: &State, who: Cid) -> ZoneSet {
 
 /// The zone a fleer stands in and the zones its flight may not pass (EIN-R32): those its foes
 /// hold, but for the zone its turn began in; refused when foes hold the zone it moved into.
-fn flee_from(s: &State, who: Cid) -> Result<(ZoneId, ZoneSet), Reject> {
+fn flee_from(s: &State, who: Cid, say: Say) -> Result<(ZoneId, ZoneSet), Reject> {
     let here = s.ch(who).zone;
     // Only the zone the turn began in may hold foes (EIN-R32).
     let start = s.turn.filter(|t| t.who == who).map_or(here, |t| t.from);
@@ -664,8 +715,9 @@ fn flee_from(s: &State, who: Cid) -> Result<(ZoneId, ZoneSet), Reject> {
     blocked.remove(start);
     if here != start && blocked.contains(here) {
         return Err(no(
+            say,
             codes::NO_ESCAPE,
-            "foes hold this zone, and it is not where the turn began (EIN-R32)",
+            || "foes hold this zone, and it is not where the turn began (EIN-R32)",
         ));
     }
     Ok((here, blocked))
@@ -686,8 +738,13 @@ fn way_out(s: &State, from: ZoneId, blocked: ZoneSet) -> Option<ZoneId> {
 /// the next zone of the shortest way to an exit that passes no zone a foe holds (its own zone
 /// does not count) and no obstacle not yet cleared (EIN-R15).
 pub fn flee_route(s: &State, who: Cid) -> Result<Option<ZoneId>, Reject> {
+    flee_route_in(s, who, Say::Sentence)
+}
+
+/// [`flee_route`], saying why it refuses as `say` asks.
+fn flee_route_in(s: &State, who: Cid, say: Say) -> Result<Option<ZoneId>, Reject> {
     let zones = &s.setup.zones;
-    let (here, blocked) = flee_from(s, who)?;
+    let (here, blocked) = flee_from(s, who, say)?;
     // A map without exits: the fight's edge is everywhere, so the way out is open.
     if zones.is_exit(here) || zones.exits().is_empty() {
         return Ok(None);
@@ -695,8 +752,9 @@ pub fn flee_route(s: &State, who: Cid) -> Result<Option<ZoneId>, Reject> {
     match way_out(s, here, blocked) {
         Some(z) => Ok(Some(z)),
         None => Err(no(
+            say,
             codes::NO_ESCAPE,
-            "every way to an exit passes through a zone a foe holds, or an obstacle not cleared (EIN-R32)",
+            || "every way to an exit passes through a zone a foe holds, or an obstacle not cleared (EIN-R32)",
         )),
     }
 }
@@ -705,39 +763,43 @@ pub fn flee_route(s: &State, who: Cid) -> Result<Option<ZoneId>, Reject> {
 /// (EIN-R15), no foe holds `z`, and from there an exit is reached without a zone a foe holds
 /// (on a map without exits, any such neighbour). A fleer in an exit zone leaves from there.
 pub fn flee_way(s: &State, who: Cid, z: ZoneId) -> Result<(), Reject> {
+    flee_way_in(s, who, z, Say::Sentence)
+}
+
+/// [`flee_way`], saying why it refuses as `say` asks.
+fn flee_way_in(s: &State, who: Cid, z: ZoneId, say: Say) -> Result<(), Reject> {
     let zones = &s.setup.zones;
-    let (here, mut blocked) = flee_from(s, who)?;
+    let (here, mut blocked) = flee_from(s, who, say)?;
     let to = zones.id(z);
     if zones.is_exit(here) {
-        return Err(no(
-            codes::NO_ESCAPE,
+        return Err(no(say, codes::NO_ESCAPE, || {
             format!(
                 "{} stands at a way out: it flees from here, not by way of {to}",
                 s.ch(who).name
-            ),
-        ));
+            )
+        }));
     }
     if zones.distance(here, z) != Some(1) {
-        return Err(no(codes::OUT_OF_REACH, format!("{to} is not a neighbouring zone")));
+        return Err(no(say, codes::OUT_OF_REACH, || {
+            format!("{to} is not a neighbouring zone")
+        }));
     }
     if let Some((label, _)) = s.blocking(here, z) {
-        return Err(no(
-            codes::NO_ESCAPE,
-            format!("the {} blocks the way to {to} (EIN-R15)", label_text(label)),
-        ));
+        return Err(no(say, codes::NO_ESCAPE, || {
+            format!("the {} blocks the way to {to} (EIN-R15)", label_text(label))
+        }));
     }
     if blocked.contains(z) {
-        return Err(no(codes::NO_ESCAPE, format!("a foe holds {to} (EIN-R32)")));
+        return Err(no(say, codes::NO_ESCAPE, || format!("a foe holds {to} (EIN-R32)")));
     }
     // Not back through the zone it flees from.
     blocked.insert(here);
     if leads_out(s, z, blocked) {
         Ok(())
     } else {
-        Err(no(
-            codes::NO_ESCAPE,
-            format!("no way to an exit goes on from {to} but through a zone a foe holds (EIN-R32)"),
-        ))
+        Err(no(say, codes::NO_ESCAPE, || {
+            format!("no way to an exit goes on from {to} but through a zone a foe holds (EIN-R32)")
+        }))
     }
 }
 
@@ -752,7 +814,7 @@ fn leads_out(s: &State, z: ZoneId, blocked: ZoneSet) -> bool {
 /// others (the legal list asks this on every turn).
 pub fn flee_ways(s: &State, who: Cid) -> ZoneSet {
     let zones = &s.setup.zones;
-    let Ok((here, mut blocked)) = flee_from(s, who) else {
+    let Ok((here, mut blocked)) = flee_from(s, who, Say::Code) else {
         return ZoneSet::EMPTY;
     };
     if zones.is_exit(here) {
@@ -769,14 +831,13 @@ pub fn flee_ways(s: &State, who: Cid) -> ZoneSet {
 }
 
 /// Fails unless `z` neighbours `from`.
-fn neighbour(s: &State, from: ZoneId, z: ZoneId) -> Result<(), Reject> {
+fn neighbour(s: &State, from: ZoneId, z: ZoneId, say: Say) -> Result<(), Reject> {
     if s.setup.zones.distance(from, z) == Some(1) {
         Ok(())
     } else {
-        Err(no(
-            codes::OUT_OF_REACH,
-            format!("{} is not a neighbouring zone", s.setup.zones.id(z)),
-        ))
+        Err(no(say, codes::OUT_OF_REACH, || {
+            format!("{} is not a neighbouring zone", s.setup.zones.id(z))
+        }))
     }
 }
 
@@ -785,7 +846,7 @@ pub fn label_text(label: &str) -> String {
     label.replace(['-', '_'], " ")
 }
 
-fn push_ok(s: &State, x: Cid, to: PushTo) -> Result<(), Reject> {
+fn push_ok(s: &State, x: Cid, to: PushTo, say: Say) -> Result<(), Reject> {
     let t = s.ch(x);
     let ok = match to {
         // EIN-R15: not through an obstacle that blocks the way.
@@ -796,7 +857,9 @@ fn push_ok(s: &State, x: Cid, to: PushTo) -> Result<(), Reject> {
     if ok {
         Ok(())
     } else {
-        Err(no(codes::BAD_PUSH, format!("{} cannot be pushed there", t.name)))
+        Err(no(say, codes::BAD_PUSH, || {
+            format!("{} cannot be pushed there", t.name)
+        }))
     }
 }
 
@@ -832,17 +895,16 @@ pub fn defender_may_swap(s: &State, a: &AttackFrame) -> bool {
         && !s.ch(a.target).cards.is_empty()
 }
 
-fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend) -> Result<(), Reject> {
+fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend, say: Say) -> Result<(), Reject> {
     let Some(extra) = extra(s, a) else {
-        return Err(not_now());
+        return Err(not_now(say));
     };
     if sp.cost() > extra {
-        return Err(no(
-            codes::BAD_SPEND,
-            format!("that takes {} extra successes and there are {extra}", sp.cost()),
-        ));
+        return Err(no(say, codes::BAD_SPEND, || {
+            format!("that takes {} extra successes and there are {extra}", sp.cost())
+        }));
     }
-    let bad = |m: &str| Err(no(codes::BAD_SPEND, m.to_string()));
+    let bad = |m: &'static str| Err(no(say, codes::BAD_SPEND, || m));
     let k = a.kind;
     let harmful = matches!(
         k,
@@ -865,7 +927,7 @@ fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend) -> Result<(), Reject> {
         if !matches!(k, AttackKind::Strike | AttackKind::Unarmed) {
             return bad("only a close-combat blow can push");
         }
-        push_ok(s, a.target, to)?;
+        push_ok(s, a.target, to, say)?;
     }
     let held = s.ch(a.target).wield.and_then(|w| s.weapon(w));
     if sp.disarm && (!matches!(k, AttackKind::Strike | AttackKind::Unarmed) || held.is_none_or(|w| w.natural())) {
@@ -920,63 +982,74 @@ pub fn split_matters(s: &State, who: Cid, mental: bool, amount: u8) -> bool {
     ways.iter().any(|p| Some(place(rows, s.options.harm_slots, p)) != first)
 }
 
-fn answer(s: &State, f: &Frame, c: &Command) -> Result<Plan, Reject> {
-    let plain = |r: Result<(), Reject>| r.map(|()| Plan::Plain);
-    match (f, c) {
-        (Frame::Attack(a), _) if a.defence.is_none() => {
-            let Some(d) = c.defence() else { return Err(not_now()) };
-            Ok(defence_ok(s, a, d)?.map_or(Plan::Plain, Plan::Pay))
+/// An answer to a decision asked inside resolution (`st`, the one the frame on top of the
+/// stack asks), read off that frame where it needs more than the stage holds.
+fn answer(s: &State, st: &Stage, c: &Command, say: Say) -> Result<Plan, Reject> {
+    let attack = || match s.frames.last() {
+        Some(Frame::Attack(a)) => Some(a),
+        _ => None,
+    };
+    match (*st, c) {
+        (Stage::Reaction { .. }, _) => {
+            let (Some(a), Some(d)) = (attack(), c.defence()) else {
+                return Err(not_now(say));
+            };
+            Ok(defence_in(s, a, d, say)?.map_or(Plan::Plain, Plan::Pay))
         }
-        (Frame::Attack(a), Command::Swap(take, give)) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
-            if s.ch(a.by).cards.cards().contains(take) && s.ch(a.target).cards.cards().contains(give) && take != give {
+        (Stage::Swap { by, target }, Command::Swap(take, give)) => {
+            if s.ch(by).cards.cards().contains(take) && s.ch(target).cards.cards().contains(give) && take != give {
                 Ok(Plan::Plain)
             } else {
                 Err(no(
+                    say,
                     codes::BAD_CARD,
-                    "swap <card> <card>: one of the attacker's cards, then one of the defender's (EIN-R7)",
+                    || "swap <card> <card>: one of the attacker's cards, then one of the defender's (EIN-R7)",
                 ))
             }
         }
-        (Frame::Attack(a), Command::Pass) if a.defender_swap.is_none() && defender_may_swap(s, a) => Ok(Plan::Plain),
-        (Frame::Attack(a), Command::Spend(sp)) if a.spend.is_none() && extra(s, a).is_some_and(|e| e > 0) => {
-            plain(spend_ok(s, a, sp))
+        (Stage::Swap { .. }, Command::Pass) => Ok(Plan::Plain),
+        (Stage::ExtraSuccesses { .. }, Command::Spend(sp)) => match attack() {
+            Some(a) if a.spend.is_none() && extra(s, a).is_some_and(|e| e > 0) => {
+                spend_ok(s, a, sp, say).map(|()| Plan::Plain)
+            }
+            _ => Err(not_now(say)),
+        },
+        (Stage::Chase { .. }, Command::Chase(a)) if !matches!(a, Action::Finesse | Action::Track) => {
+            Err(no(say, codes::BAD_REACTION, || "chase with finesse or track (EIN-R33)"))
         }
-        (Frame::Flee(_), Command::Chase(a)) if !matches!(a, Action::Finesse | Action::Track) => {
-            Err(no(codes::BAD_REACTION, "chase with finesse or track (EIN-R33)"))
-        }
-        (Frame::Flee(fl), Command::Chase(_) | Command::Pass) => {
-            let who = crate::resolve::next_chaser(s, fl).ok_or_else(not_now)?;
+        (Stage::Chase { chaser, .. }, Command::Chase(_) | Command::Pass) => {
             // The foe asked may react (`next_chaser`): a chase is paid as a reaction (EIN-R19).
             let pay = match c {
-                Command::Chase(_) => Some(reaction(s, who)?),
+                Command::Chase(_) => Some(reaction(s, chaser, say)?),
                 _ => None,
             };
-            Ok(Plan::Chaser { who, pay })
+            Ok(Plan::Chaser { who: chaser, pay })
         }
         // The holder is asked only when it may react (`resolve::asks_holder`): holding on is paid
         // as a reaction (EIN-R19).
-        (Frame::Break(b), Command::Hold) if b.hold.is_none() => reaction(s, b.holder).map(Plan::Pay),
-        (Frame::Break(b), Command::Pass) if b.hold.is_none() => Ok(Plan::Plain),
-        (Frame::Split(sp), Command::Split(parts)) => {
-            if splits(sp.amount).iter().any(|p| p == parts) {
+        (Stage::Hold { holder, .. }, Command::Hold | Command::Pass) => match s.frames.last() {
+            Some(Frame::Break(b)) if b.hold.is_none() => match c {
+                Command::Hold => reaction(s, holder, say).map(Plan::Pay),
+                _ => Ok(Plan::Plain),
+            },
+            _ => Err(not_now(say)),
+        },
+        (Stage::Harm { amount, .. }, Command::Split(parts)) => {
+            if splits(amount).iter().any(|p| p == parts) {
                 Ok(Plan::Plain)
             } else {
                 let sum: u32 = parts.iter().map(|&p| u32::from(p)).sum();
-                Err(no(
-                    codes::BAD_SPLIT,
-                    format!(
-                        "the levels add up to {sum}; they must add up to {} (and each be 1 to 3)",
-                        sp.amount
-                    ),
-                ))
+                Err(no(say, codes::BAD_SPLIT, || {
+                    format!("the levels add up to {sum}; they must add up to {amount} (and each be 1 to 3)")
+                }))
             }
         }
-        (Frame::Push(_), Command::Push(_)) => Ok(Plan::Plain),
-        (Frame::Keep(k), Command::Keep(card)) if k.drawn.contains(card) => Ok(Plan::Plain),
-        (Frame::Keep(k), Command::Keep(_)) => {
-            Err(no(codes::BAD_CARD, format!("keep {} or {}", k.drawn[0], k.drawn[1])))
-        }
-        _ => Err(not_now()),
+        (Stage::Push { .. }, Command::Push(_)) => Ok(Plan::Plain),
+        (Stage::Card { drawn, .. }, Command::Keep(card)) if drawn.contains(card) => Ok(Plan::Plain),
+        (Stage::Card { drawn, .. }, Command::Keep(_)) => Err(no(say, codes::BAD_CARD, || {
+            format!("keep {} or {}", drawn[0], drawn[1])
+        })),
+        _ => Err(not_now(say)),
     }
 }
 
@@ -985,43 +1058,50 @@ pub fn can_defend(s: &State, a: &AttackFrame) -> bool {
     use crate::state::Defence as D;
     [D::Dodge, D::Parry, D::BreakFree, D::Resist]
         .into_iter()
-        .any(|d| defence_ok(s, a, d).is_ok())
+        .any(|d| defence_in(s, a, d, Say::Code).is_ok())
 }
 
 /// What pays a reaction of `who`, or why it has none (EIN-R19).
-fn reaction(s: &State, who: Cid) -> Result<Pay, Reject> {
+fn reaction(s: &State, who: Cid, say: Say) -> Result<Pay, Reject> {
     pay_reaction(s, who).ok_or_else(|| {
-        no(
-            codes::NO_MANEUVER,
+        no(say, codes::NO_MANEUVER, || {
             format!(
                 "{} has no manoeuvre left this round to react with (EIN-R19)",
                 s.ch(who).name
-            ),
-        )
+            )
+        })
     })
 }
 
 /// Whether the target may answer an attack with this reaction (EIN-R25, EIN-R27, EIN-H14,
 /// EIN-H16), and what pays it (nothing pays `pass`); a refusal says why.
 pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Result<Option<Pay>, Reject> {
+    defence_in(s, a, d, Say::Sentence)
+}
+
+/// [`defence_ok`], saying why it refuses as `say` asks.
+fn defence_in(s: &State, a: &AttackFrame, d: crate::state::Defence, say: Say) -> Result<Option<Pay>, Reject> {
     use crate::state::Defence as D;
     if d == D::None {
         return Ok(None);
     }
     let t = s.ch(a.target);
     if t.out() {
-        return Err(no(codes::NO_MANEUVER, format!("{} is out of the fight", t.name)));
+        return Err(no(say, codes::NO_MANEUVER, || {
+            format!("{} is out of the fight", t.name)
+        }));
     }
     if t.fire.is_some() {
         // EIN-R39.
-        return Err(no(
-            codes::NO_MANEUVER,
-            format!("{} is on fire: a burning creature cannot react (EIN-R39)", t.name),
-        ));
+        return Err(no(say, codes::NO_MANEUVER, || {
+            format!("{} is on fire: a burning creature cannot react (EIN-R39)", t.name)
+        }));
     }
-    let pay = reaction(s, a.target)?;
+    let pay = reaction(s, a.target, say)?;
     let restrained = t.held_by.is_some();
-    let bad = |why: String| Err(no(codes::BAD_REACTION, why));
+    fn bad(say: Say, why: impl FnOnce() -> String) -> Result<(), Reject> {
+        Err(no(say, codes::BAD_REACTION, why))
+    }
     let what = match a.kind {
         AttackKind::Shoot => "a shot or a throw",
         AttackKind::Cast(_) => "a spell",
@@ -1030,26 +1110,31 @@ pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Resul
     };
     let verdict: Result<(), Reject> = match (d, a.kind) {
         (D::BreakFree, AttackKind::Grapple) => Ok(()),
-        (D::BreakFree, _) => bad(format!("break-free answers a grapple, and this is {what}")),
-        (_, AttackKind::Grapple) => bad("a grapple is answered with break-free, or pass (EIN-R27)".into()),
+        (D::BreakFree, _) => bad(say, || format!("break-free answers a grapple, and this is {what}")),
+        (_, AttackKind::Grapple) => bad(say, || {
+            "a grapple is answered with break-free, or pass (EIN-R27)".into()
+        }),
         // EIN-H10: the restrained may parry, nothing else.
-        (D::Resist, AttackKind::Cast(_)) if restrained => bad(format!(
-            "{} is restrained: it may parry, but not resist a spell (EIN-H10)",
-            t.name
-        )),
+        (D::Resist, AttackKind::Cast(_)) if restrained => bad(say, || {
+            format!(
+                "{} is restrained: it may parry, but not resist a spell (EIN-H10)",
+                t.name
+            )
+        }),
         (D::Resist, AttackKind::Cast(_)) => Ok(()),
-        (D::Resist, _) => bad(format!("resist answers a spell, and this is {what}")),
-        (_, AttackKind::Cast(_)) => bad("a spell is resisted (resist), not dodged or parried (EIN-H16)".into()),
+        (D::Resist, _) => bad(say, || format!("resist answers a spell, and this is {what}")),
+        (_, AttackKind::Cast(_)) => bad(say, || {
+            "a spell is resisted (resist), not dodged or parried (EIN-H16)".into()
+        }),
         // EIN-R25, EIN-R31, EIN-H10: parry answers close combat, the restrained too.
         (D::Parry, k) if k.melee() => Ok(()),
-        (D::Parry, _) => bad(format!("{what} cannot be parried: dodge it (EIN-R25)")),
-        (D::Dodge, _) if restrained => bad(format!(
-            "{} is restrained: it may parry, but not dodge (EIN-H10)",
-            t.name
-        )),
-        (D::Dodge, k) if k.melee() && !s.options.dodge_melee => {
-            bad("close combat is parried, not dodged (EIN-R25, EIN-H14: the dodge-melee option is off)".into())
-        }
+        (D::Parry, _) => bad(say, || format!("{what} cannot be parried: dodge it (EIN-R25)")),
+        (D::Dodge, _) if restrained => bad(say, || {
+            format!("{} is restrained: it may parry, but not dodge (EIN-H10)", t.name)
+        }),
+        (D::Dodge, k) if k.melee() && !s.options.dodge_melee => bad(say, || {
+            "close combat is parried, not dodged (EIN-R25, EIN-H14: the dodge-melee option is off)".into()
+        }),
         (D::Dodge, _) => Ok(()),
         (D::None, _) => Ok(()),
     };
@@ -1058,80 +1143,96 @@ pub fn defence_ok(s: &State, a: &AttackFrame, d: crate::state::Defence) -> Resul
 
 /// Whether two player characters may swap cards now (EIN-R5).
 pub fn trade_ok(s: &State, seat: Seat, a: Cid, b: Cid) -> Result<(), Reject> {
+    trade_in(s, seat, a, b, Say::Sentence)
+}
+
+/// Whether [`trade_ok`] accepts the swap, without formatting a refusal.
+pub fn may_trade(s: &State, seat: Seat, a: Cid, b: Cid) -> bool {
+    trade_in(s, seat, a, b, Say::Code).is_ok()
+}
+
+/// [`trade_ok`], saying why it refuses as `say` asks.
+fn trade_in(s: &State, seat: Seat, a: Cid, b: Cid, say: Say) -> Result<(), Reject> {
     let (Some(x), Some(y)) = (s.chars.get(a as usize), s.chars.get(b as usize)) else {
-        return Err(no(codes::BAD_TARGET, "no such creature"));
+        return Err(no(say, codes::BAD_TARGET, || "no such creature"));
     };
     if a >= b {
-        return Err(no(codes::BAD_TRADE, "name the two in encounter order"));
+        return Err(no(say, codes::BAD_TRADE, || "name the two in encounter order"));
     }
     if !x.pc || !y.pc || x.out() || y.out() || x.side != y.side {
         return Err(no(
+            say,
             codes::BAD_TRADE,
-            "two player characters of one side, both in the fight, swap cards",
+            || "two player characters of one side, both in the fight, swap cards",
         ));
     }
     let (sa, sb) = (s.seat_of(a), s.seat_of(b));
     if sa != seat && sb != seat {
         // EIN-R5: each seat proposes and agrees for its own characters only.
-        let whose = if sa == sb {
-            format!("{} and {} are {}'s", x.name, y.name, s.seat_name(sa))
-        } else {
-            format!(
-                "{} is {}'s and {} is {}'s",
-                x.name,
-                s.seat_name(sa),
-                y.name,
-                s.seat_name(sb)
-            )
-        };
-        return Err(no(
-            codes::BAD_TRADE,
-            format!("{whose}: {} swaps cards only for its own characters", s.seat_name(seat)),
-        ));
+        return Err(no(say, codes::BAD_TRADE, || {
+            let whose = if sa == sb {
+                format!("{} and {} are {}'s", x.name, y.name, s.seat_name(sa))
+            } else {
+                format!(
+                    "{} is {}'s and {} is {}'s",
+                    x.name,
+                    s.seat_name(sa),
+                    y.name,
+                    s.seat_name(sb)
+                )
+            };
+            format!("{whose}: {} swaps cards only for its own characters", s.seat_name(seat))
+        }));
     }
     if x.silenced || y.silenced {
-        return Err(no(codes::BAD_TRADE, "a silenced character cannot agree to a swap"));
+        return Err(no(
+            say,
+            codes::BAD_TRADE,
+            || "a silenced character cannot agree to a swap",
+        ));
     }
     if let Some(r) = s.options.swap_range
         && s.distance(a, b) > r
     {
-        return Err(no(
-            codes::BAD_TRADE,
-            format!("{} and {} are too far apart to talk", x.name, y.name),
-        ));
+        return Err(no(say, codes::BAD_TRADE, || {
+            format!("{} and {} are too far apart to talk", x.name, y.name)
+        }));
     }
     if x.cards.best() == y.cards.best() {
-        return Err(no(codes::BAD_TRADE, "they hold the same card"));
+        return Err(no(say, codes::BAD_TRADE, || "they hold the same card"));
     }
     Ok(())
 }
 
-fn swap_stage(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
+fn swap_stage(s: &State, seat: Seat, c: &Command, say: Say) -> Result<(), Reject> {
     match c {
         Command::Ready if s.swapping.contains(seat) => Ok(()),
         Command::Trade(a, b) if s.swapping.contains(seat) => {
-            trade_ok(s, seat, *a, *b)?;
+            trade_in(s, seat, *a, *b, say)?;
             let pair = (*a, *b);
             if s.proposals.iter().any(|p| p.pair == pair && p.agreed.contains(seat)) {
-                return Err(no(codes::BAD_TRADE, "this seat has already agreed to that swap"));
+                return Err(no(
+                    say,
+                    codes::BAD_TRADE,
+                    || "this seat has already agreed to that swap",
+                ));
             }
             // EIN-R5: a swap of two players' characters needs both seats; one that is done
             // swapping for the round and has not agreed to this one never will.
             if let Some(done) = waits_on_done(s, seat, pair) {
                 let x = [*a, *b].into_iter().find(|&w| s.seat_of(w) == done).unwrap_or(*a);
-                return Err(no(
-                    codes::BAD_TRADE,
+                return Err(no(say, codes::BAD_TRADE, || {
                     format!(
                         "{} is {}'s, and {} is done swapping this round",
                         s.ch(x).name,
                         s.seat_name(done),
                         s.seat_name(done)
-                    ),
-                ));
+                    )
+                }));
             }
             Ok(())
         }
-        _ => Err(not_now()),
+        _ => Err(not_now(say)),
     }
 }
 
@@ -1154,7 +1255,7 @@ pub fn swaps_blocked(s: &State, seat: Seat) -> bool {
     let mut any = false;
     for a in 0..n {
         for b in a + 1..n {
-            if trade_ok(s, seat, a, b).is_ok() {
+            if may_trade(s, seat, a, b) {
                 if waits_on_done(s, seat, (a, b)).is_none() {
                     return false;
                 }
@@ -1166,7 +1267,8 @@ pub fn swaps_blocked(s: &State, seat: Seat) -> bool {
 }
 
 fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
-    let bad = |m: String| Err(no(codes::BAD_RULING, m));
+    // A ruling's refusal always says why: rulings are never listed.
+    let bad = |m: String| Err(no(Say::Sentence, codes::BAD_RULING, || m));
     let live = |w: &Cid| match s.chars.get(*w as usize) {
         Some(c) if c.out() => bad(format!("{} is out of the fight", c.name)),
         Some(_) => Ok(()),
@@ -1266,84 +1368,114 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
 
 /// Every legal answer of `seat` to the pending decision, with its plan, in a fixed order.
 pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Einfelst>>) {
-    let push = |out: &mut Vec<Answer<Einfelst>>, c: Command| {
-        if let Ok(plan) = check(s, seat, &c) {
-            out.push(Answer::new(c, plan));
+    if let Some(st) = stage(s) {
+        legal_in(s, seat, &st, out);
+    }
+}
+
+/// [`legal`] under the stage `st` of `s` the caller has already worked out: every candidate is
+/// checked under it, in the code-only mode ([`plan_in`]).
+pub fn legal_in(s: &State, seat: Seat, st: &Stage, out: &mut Vec<Answer<Einfelst>>) {
+    listing(s, st, out, |c| plan_in(s, seat, st, c));
+}
+
+/// The legal list under `st`: the candidates for the decision, in their fixed order, each kept
+/// with the plan `plan` gives it (`None`: refused).
+pub(crate) fn listing(
+    s: &State,
+    st: &Stage,
+    out: &mut Vec<Answer<Einfelst>>,
+    mut plan: impl FnMut(&Command) -> Option<Plan>,
+) {
+    // Whether the candidate is kept.
+    let mut push = |out: &mut Vec<Answer<Einfelst>>, c: Command| match plan(&c) {
+        Some(p) => {
+            out.push(Answer::new(c, p));
+            true
         }
+        None => false,
     };
-    if let Some(f) = s.frames.last() {
-        match f {
-            Frame::Attack(a) if a.defence.is_none() => {
-                for c in [
-                    Command::Dodge,
-                    Command::Parry,
-                    Command::BreakFree,
-                    Command::Resist,
-                    Command::Pass,
-                ] {
-                    push(out, c);
+    let who = match *st {
+        Stage::Reaction { .. } => {
+            for c in [
+                Command::Dodge,
+                Command::Parry,
+                Command::BreakFree,
+                Command::Resist,
+                Command::Pass,
+            ] {
+                push(out, c);
+            }
+            return;
+        }
+        Stage::Swap { by, target } => {
+            for &take in s.ch(by).cards.cards() {
+                for &give in s.ch(target).cards.cards() {
+                    push(out, Command::Swap(take, give));
                 }
             }
-            Frame::Attack(a) if a.defender_swap.is_none() && defender_may_swap(s, a) => {
-                for &take in s.ch(a.by).cards.cards() {
-                    for &give in s.ch(a.target).cards.cards() {
-                        push(out, Command::Swap(take, give));
-                    }
-                }
-                push(out, Command::Pass);
-            }
-            Frame::Attack(a) => {
+            push(out, Command::Pass);
+            return;
+        }
+        Stage::ExtraSuccesses { .. } => {
+            if let Some(Frame::Attack(a)) = s.frames.last() {
                 for sp in spend_candidates(s, a) {
                     push(out, Command::Spend(sp));
                 }
             }
-            Frame::Flee(_) => {
-                push(out, Command::Chase(Action::Finesse));
-                push(out, Command::Chase(Action::Track));
-                push(out, Command::Pass);
+            return;
+        }
+        Stage::Chase { .. } => {
+            push(out, Command::Chase(Action::Finesse));
+            push(out, Command::Chase(Action::Track));
+            push(out, Command::Pass);
+            return;
+        }
+        Stage::Hold { .. } => {
+            push(out, Command::Hold);
+            push(out, Command::Pass);
+            return;
+        }
+        Stage::Harm { amount, .. } => {
+            for p in splits(amount) {
+                push(out, Command::Split(p));
             }
-            Frame::Break(_) => {
-                push(out, Command::Hold);
-                push(out, Command::Pass);
+            return;
+        }
+        Stage::Push { .. } => {
+            push(out, Command::Push(true));
+            push(out, Command::Push(false));
+            return;
+        }
+        Stage::Card { drawn, .. } => {
+            push(out, Command::Keep(drawn[0]));
+            if drawn[1] != drawn[0] {
+                push(out, Command::Keep(drawn[1]));
             }
-            Frame::Split(sp) => {
-                for p in splits(sp.amount) {
-                    push(out, Command::Split(p));
+            return;
+        }
+        Stage::CardSwaps => {
+            let n = s.chars.len() as Cid;
+            for a in 0..n {
+                for b in a + 1..n {
+                    push(out, Command::Trade(a, b));
                 }
             }
-            Frame::Push(_) => {
-                push(out, Command::Push(true));
-                push(out, Command::Push(false));
-            }
-            Frame::Keep(k) => {
-                push(out, Command::Keep(k.drawn[0]));
-                if k.drawn[1] != k.drawn[0] {
-                    push(out, Command::Keep(k.drawn[1]));
-                }
-            }
+            push(out, Command::Ready);
+            return;
         }
-        return;
-    }
-    if s.stage == Stage::Swaps {
-        let n = s.chars.len() as Cid;
-        for a in 0..n {
-            for b in a + 1..n {
-                push(out, Command::Trade(a, b));
+        Stage::GroupTurn { .. } => {
+            for x in s.ids() {
+                push(out, Command::Act(x));
             }
+            return;
         }
-        push(out, Command::Ready);
-        return;
-    }
-    let Some(t) = s.turn else {
-        for x in s.ids() {
-            push(out, Command::Act(x));
-        }
-        return;
+        Stage::Turn { who, .. } => who,
     };
-    let me = s.ch(t.who);
+    let me = s.ch(who);
     // Attacks and shoves are on foes still in the fight (`foe`): only they are tried (hot
     // path: a refusal is worded for nothing).
-    for x in s.ids().filter(|&x| is_foe(s, t.who, x)) {
+    for x in s.ids().filter(|&x| is_foe(s, who, x)) {
         push(out, Command::Strike(x));
         push(out, Command::Shoot(x));
         push(out, Command::Punch(x));
@@ -1352,7 +1484,7 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Einfelst>>) {
             push(out, Command::Cast(sp, x));
         }
     }
-    for x in s.ids().filter(|&x| is_foe(s, t.who, x)) {
+    for x in s.ids().filter(|&x| is_foe(s, who, x)) {
         if s.ch(x).zone == me.zone {
             for &z in s.setup.zones.neighbours(s.ch(x).zone) {
                 push(out, Command::Shove(x, PushTo::Zone(z)));
@@ -1365,11 +1497,10 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Einfelst>>) {
     // only the ways flee_ways finds are tried, and only when a flight is (hot path).
     let mut ways = None;
     for a in [Action::Finesse, Action::Sneak] {
-        let Ok(plan) = check(s, seat, &Command::Flee(a)) else {
+        if !push(out, Command::Flee(a)) {
             continue;
-        };
-        out.push(Answer::new(Command::Flee(a), plan));
-        let ways = *ways.get_or_insert_with(|| flee_ways(s, t.who));
+        }
+        let ways = *ways.get_or_insert_with(|| flee_ways(s, who));
         for &z in s.setup.zones.neighbours(me.zone) {
             if ways.contains(z) {
                 push(out, Command::FleeTo(a, z));

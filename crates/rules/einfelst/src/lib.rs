@@ -11,7 +11,8 @@
 //!
 //! Module map: [`options`], [`codes`] (rejection codes), [`data`] (attributes, Actions,
 //! weapons), [`setup`] (encounter files), [`state`] (state, events and the one `apply`),
-//! [`command`] (typed and text forms), [`check`] (legality and the legal list), [`resolve`]
+//! [`command`] (typed and text forms), [`stage`] (what the game waits for, as a typed value,
+//! decided once), [`check`] (legality and the legal list), [`resolve`]
 //! (dice and turn flow), [`zones`] (the zone map's answers), [`text`] (the `TextRuleset`), [`ai`],
 //! [`odds`]; the report hooks for simulations are in `summary.rs`. This file holds the
 //! `Ruleset` itself.
@@ -25,6 +26,7 @@ pub mod odds;
 pub mod options;
 pub mod resolve;
 pub mod setup;
+pub mod stage;
 pub mod state;
 mod summary;
 pub mod text;
@@ -33,9 +35,9 @@ pub mod zones;
 use crate::command::Command;
 use crate::options::Options;
 use crate::setup::Setup;
-use crate::state::{Event, Frame, Stage, State};
+use crate::state::{Event, Frame, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats};
+use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat};
 
 /// The Einfelst Wilds ruleset.
 pub struct Einfelst;
@@ -63,39 +65,7 @@ impl Ruleset for Einfelst {
     }
 
     fn pending(s: &State) -> Option<Pending> {
-        if s.outcome.is_some() {
-            return None;
-        }
-        let one = |who: u16, kind: &'static str| Some(Pending::one(s.seat_of(who), kind, Some(who)));
-        if let Some(f) = s.frames.last() {
-            return match f {
-                Frame::Attack(a) if a.defence.is_none() => one(a.target, "reaction"),
-                Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(s, a) => {
-                    one(a.target, "swap")
-                }
-                Frame::Attack(a) => one(a.by, "extra-successes"),
-                Frame::Flee(fl) => one(resolve::next_chaser(s, fl)?, "chase"),
-                Frame::Break(b) => one(b.holder, "hold"),
-                Frame::Split(sp) => one(sp.who, "harm"),
-                Frame::Keep(k) => one(k.who, "card"),
-                Frame::Push(p) => one(p.who, "push"),
-            };
-        }
-        if s.stage == Stage::Swaps {
-            let seats: Seats = s.swapping;
-            return (!seats.is_empty()).then_some(Pending {
-                seats,
-                kind: "card-swaps",
-                actor: None,
-            });
-        }
-        let Some(t) = s.turn else {
-            // EIN-R2: the group's seat picks the member that acts now.
-            let choices = check::group_choices(s);
-            return (choices != 0)
-                .then(|| Pending::one(s.seat_of(choices.trailing_zeros() as u16), "group-turn", None));
-        };
-        one(t.who, "turn")
+        stage::stage(s).map(|st| st.pending(s))
     }
 
     fn earlier_options(version: &str, options: &mut Options) {

@@ -11,9 +11,10 @@ use crate::options::{
     AmbushBonusTarget, ArmourMode, Attribute, HarmPenalty, HoldAction, OpposingTiming, PoisonZeroTie, Position,
 };
 use crate::setup::{AmbushTest, Cid};
+use crate::stage::{Stage, stage};
 use crate::state::{
     AttackFrame, AttackKind, BreakFrame, Card, Defence, Event, FleeFrame, Frame, KeepFrame, PushFrame, PushSlot,
-    SplitFrame, Stage, State, Status, pushed,
+    RoundStage, SplitFrame, State, Status, pushed,
 };
 use fray_dice::Faces;
 use fray_engine::gm::Ruling as R;
@@ -382,7 +383,7 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: P
             R::Other(o) => ruling(cx, o)?,
             // EIN-H12: a joiner draws from the cards left (or takes the highest value + 1) and
             // acts from the next round, when the order is dealt again.
-            R::Add { .. } if cx.s.stage != Stage::Setup => {
+            R::Add { .. } if cx.s.stage != RoundStage::Setup => {
                 let who = (cx.s.chars.len() - 1) as Cid;
                 for _ in 0..cx.s.stats(who).cards {
                     let card = draw(cx, who)?;
@@ -393,12 +394,20 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: P
         }
         return advance(cx);
     }
-    if let Some(f) = cx.s.frames.last().copied() {
-        answer(cx, f, command, plan)?;
-        return advance(cx);
-    }
-    if cx.s.stage == Stage::Swaps {
-        match command {
+    // What the command answers, worked out once (GM rulings, above, are no stage).
+    let Some(st) = stage(&cx.s) else {
+        return Err(not_checked(command));
+    };
+    match st {
+        Stage::Reaction { .. }
+        | Stage::Swap { .. }
+        | Stage::ExtraSuccesses { .. }
+        | Stage::Chase { .. }
+        | Stage::Hold { .. }
+        | Stage::Harm { .. }
+        | Stage::Card { .. }
+        | Stage::Push { .. } => answer(cx, &st, command, plan)?,
+        Stage::CardSwaps => match command {
             Command::Ready => cx.emit(Event::Ready { seat: seat.0 }),
             Command::Trade(a, b) => {
                 let pair = (*a, *b);
@@ -420,19 +429,19 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: P
                 }
             }
             _ => return Err(not_checked(command)),
+        },
+        Stage::GroupTurn { .. } => {
+            let Command::Act(who) = command else {
+                return Err(not_checked(command));
+            };
+            // EIN-R2: the member the group's seat sends next.
+            cx.emit(Event::GroupTurn { who: *who });
+            if let Some(at) = cx.s.order.current_slot() {
+                cx.emit(Event::TurnStarted { who: at.who, n: at.n });
+            }
         }
-        return advance(cx);
+        Stage::Turn { who, .. } => turn(cx, who, command, plan)?,
     }
-    if let (None, Command::Act(who)) = (cx.s.turn, command) {
-        // EIN-R2: the member the group's seat sends next.
-        cx.emit(Event::GroupTurn { who: *who });
-        if let Some(at) = cx.s.order.current_slot() {
-            cx.emit(Event::TurnStarted { who: at.who, n: at.n });
-        }
-        return advance(cx);
-    }
-    let t = cx.s.turn.ok_or_else(|| not_checked(command))?;
-    turn(cx, t.who, command, plan)?;
     advance(cx)
 }
 
@@ -613,17 +622,19 @@ fn turn(cx: &mut Cx<'_, Einfelst>, who: Cid, c: &Command, plan: Plan) -> Result<
     Ok(())
 }
 
-/// An answer to the decision on top of the stack, with its plan.
-fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command, plan: Plan) -> Result<(), EngineError> {
-    match f {
-        Frame::Attack(a) if a.defence.is_none() => {
+/// An answer to the decision `st` the frame on top of the stack asks, with its plan; the frame
+/// gives what the stage does not hold.
+fn answer(cx: &mut Cx<'_, Einfelst>, st: &Stage, c: &Command, plan: Plan) -> Result<(), EngineError> {
+    let f = cx.s.frames.last().copied().ok_or_else(|| not_checked(c))?;
+    match (*st, f) {
+        (Stage::Reaction { .. }, Frame::Attack(a)) => {
             let d = c.defence().ok_or_else(|| not_checked(c))?;
             if d != Defence::None {
                 spend(cx, a.target, paid(plan, c)?, true);
             }
             cx.update(Frame::Attack(AttackFrame { defence: Some(d), ..a }));
         }
-        Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(&cx.s, &a) => {
+        (Stage::Swap { .. }, Frame::Attack(a)) => {
             let taken = match c {
                 Command::Swap(take, give) => Some((*take, *give)),
                 _ => None,
@@ -645,14 +656,14 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command, plan: Plan) -> Resul
                 ..a
             }));
         }
-        Frame::Attack(a) => {
+        (Stage::ExtraSuccesses { .. }, Frame::Attack(a)) => {
             let Command::Spend(sp) = c else {
                 return Err(not_checked(c));
             };
             cx.update(Frame::Attack(AttackFrame { spend: Some(*sp), ..a }));
         }
-        Frame::Flee(fl) => {
-            // The foe asked, as the check found it (`next_chaser`).
+        (Stage::Chase { .. }, Frame::Flee(fl)) => {
+            // The foe asked, as the check found it (the stage's chaser, `next_chaser`).
             let Plan::Chaser { who, pay } = plan else {
                 return Err(not_checked(c));
             };
@@ -668,38 +679,39 @@ fn answer(cx: &mut Cx<'_, Einfelst>, f: Frame, c: &Command, plan: Plan) -> Resul
             }
             cx.update(Frame::Flee(fl2));
         }
-        Frame::Break(b) => {
+        (Stage::Hold { .. }, Frame::Break(b)) => {
             let hold = *c == Command::Hold;
             if hold {
                 spend(cx, b.holder, paid(plan, c)?, true);
             }
             cx.update(Frame::Break(BreakFrame { hold: Some(hold), ..b }));
         }
-        Frame::Split(sp) => {
+        (Stage::Harm { who, mental, .. }, Frame::Split(_)) => {
             let Command::Split(parts) = c else {
                 return Err(not_checked(c));
             };
             cx.pop();
-            marked(cx, sp.who, sp.mental, parts.clone())?;
+            marked(cx, who, mental, parts.clone())?;
         }
-        Frame::Push(p) => {
+        (Stage::Push { .. }, Frame::Push(p)) => {
             let Command::Push(yes) = c else {
                 return Err(not_checked(c));
             };
             pushed_or_not(cx, p, *yes)?;
         }
-        Frame::Keep(k) => {
+        (Stage::Card { who, drawn }, Frame::Keep(_)) => {
             let Command::Keep(card) = c else {
                 return Err(not_checked(c));
             };
-            let back = if k.drawn[0] == *card { k.drawn[1] } else { k.drawn[0] };
+            let back = if drawn[0] == *card { drawn[1] } else { drawn[0] };
             cx.pop();
             cx.emit(Event::Kept {
-                who: k.who,
+                who,
                 card: *card,
                 back: Some(back),
             });
         }
+        _ => return Err(not_checked(c)),
     }
     Ok(())
 }
@@ -739,16 +751,16 @@ pub fn advance(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
         if let Some(f) = s.frames.last().copied() {
             return frame(cx, f);
         }
-        if s.stage != Stage::Setup
+        if s.stage != RoundStage::Setup
             && let Some(winner) = last_side_standing(s)
         {
             cx.emit(Event::Ended { winner });
             return Ok(Flow::Go);
         }
         match s.stage {
-            Stage::Setup => setup_step(cx),
-            Stage::Hazards => hazard_step(cx),
-            Stage::Swaps => {
+            RoundStage::Setup => setup_step(cx),
+            RoundStage::Hazards => hazard_step(cx),
+            RoundStage::Swaps => {
                 if s.swapping.is_empty() {
                     cx.emit(Event::Ordered);
                     Ok(Flow::Go)
@@ -760,7 +772,7 @@ pub fn advance(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
                     Ok(Flow::Wait)
                 }
             }
-            Stage::Turns => turn_step(cx),
+            RoundStage::Turns => turn_step(cx),
         }
     })
 }
@@ -1087,7 +1099,7 @@ fn hazard_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
     for a in 0..n {
         for b in a + 1..n {
             for seat in [s.seat_of(a), s.seat_of(b)] {
-                if check::trade_ok(s, seat, a, b).is_ok() {
+                if check::may_trade(s, seat, a, b) {
                     seats.insert(s.seat_of(a));
                     seats.insert(s.seat_of(b));
                 }
@@ -1098,7 +1110,7 @@ fn hazard_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
         cx.emit(Event::Ordered);
     } else {
         cx.emit(Event::Staged {
-            stage: Stage::Swaps,
+            stage: RoundStage::Swaps,
             seats,
         });
     }

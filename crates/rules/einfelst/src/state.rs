@@ -283,10 +283,11 @@ impl Char {
     }
 }
 
-/// The stage of a round.
+/// The part of a round under way (the name `Stage` goes to the decision the game waits for,
+/// [`crate::stage::Stage`]; this type was `Stage` before and is serialized the same).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Stage {
+pub enum RoundStage {
     /// Before round 1: the ambush, the cards, Fear at the start.
     Setup,
     /// Fire and poison at the start of a round (EIN-R39, EIN-R42, EIN-H27).
@@ -593,7 +594,7 @@ pub enum Event {
     /// A round begins.
     RoundStarted { round: u32 },
     /// A stage of the round begins.
-    Staged { stage: Stage, seats: Seats },
+    Staged { stage: RoundStage, seats: Seats },
     /// Start-of-round hazards done for a creature.
     Ticked { who: Cid },
     /// A swap proposal or agreement (EIN-R5).
@@ -738,8 +739,8 @@ pub struct State {
     pub options: Options,
     /// The round (0 before the first).
     pub round: u32,
-    /// The stage of the round.
-    pub stage: Stage,
+    /// The part of the round under way.
+    pub stage: RoundStage,
     /// The ambush is settled.
     pub ambushed: bool,
     /// The side that draws an extra card (EIN-R8, EIN-R10).
@@ -790,7 +791,7 @@ impl State {
             groups: Arc::new(groups),
             options: options.clone(),
             round: 0,
-            stage: Stage::Setup,
+            stage: RoundStage::Setup,
             ambushed: false,
             extra_card_side: None,
             deck: fray_dice::Deck::numbered(10),
@@ -1047,10 +1048,10 @@ pub fn apply(s: &mut State, e: &Event) {
                 }
             }
         }
-        Event::SetupDone => s.stage = Stage::Hazards,
+        Event::SetupDone => s.stage = RoundStage::Hazards,
         Event::RoundStarted { round } => {
             s.round = *round;
-            s.stage = Stage::Hazards;
+            s.stage = RoundStage::Hazards;
             s.proposals.clear();
             for i in 0..s.chars.len() {
                 let m = s.blocks[s.chars[i].block as usize].maneuvers;
@@ -1085,7 +1086,7 @@ pub fn apply(s: &mut State, e: &Event) {
             forced,
         } => swap_cards(s, *a, *card_a, *b, *card_b, *forced),
         Event::Ordered => {
-            s.stage = Stage::Turns;
+            s.stage = RoundStage::Turns;
             s.swapping = Seats::EMPTY;
             s.proposals.clear();
             s.order = order_from_cards(s);
@@ -1312,7 +1313,7 @@ fn swap_cards(s: &mut State, a: Cid, card_a: Card, b: Cid, card_b: Card, forced:
     let immediate = forced && s.options.forced_swap_timing == SwapTiming::Immediate;
     let current = s.order.current_slot();
     if immediate
-        && s.stage == Stage::Turns
+        && s.stage == RoundStage::Turns
         && let (Some(x), Some(y)) = (sa, sb)
         && current != Some(x)
         && current != Some(y)

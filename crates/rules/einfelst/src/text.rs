@@ -5,7 +5,7 @@
 use crate::command::{self, Command, PushTo};
 use crate::options::ArmourMode;
 use crate::setup::Cid;
-use crate::state::{AttackKind, Char, Event, Frame, Stage, State, Status, Why};
+use crate::state::{AttackKind, Char, Event, Frame, RoundStage, State, Status, Why};
 use crate::zones::MapExt;
 use crate::{Einfelst, ai, codes, odds, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
@@ -271,7 +271,7 @@ impl TextRuleset for Einfelst {
                 name(a),
                 name(b),
                 if *forced
-                    && s.stage == Stage::Turns
+                    && s.stage == RoundStage::Turns
                     && s.options.forced_swap_timing == crate::options::SwapTiming::NextRound
                 {
                     " (the order changes from the next round)"
@@ -897,10 +897,10 @@ fn table(s: &State) -> Table {
     Table {
         round: s.round,
         phase: match s.stage {
-            Stage::Setup => None,
-            Stage::Hazards => Some("hazards".into()),
-            Stage::Swaps => Some("swaps".into()),
-            Stage::Turns => Some("turns".into()),
+            RoundStage::Setup => None,
+            RoundStage::Hazards => Some("hazards".into()),
+            RoundStage::Swaps => Some("swaps".into()),
+            RoundStage::Turns => Some("turns".into()),
         },
         order: s.order.slots().iter().map(|sl| s.ch(sl.who).id.clone()).collect(),
         combatants,
@@ -1014,7 +1014,7 @@ fn now(s: &State) -> String {
             ),
         };
     }
-    if s.stage == Stage::Swaps {
+    if s.stage == RoundStage::Swaps {
         // EIN-R5: the swaps proposed that wait for another seat still deciding.
         let waiting: Vec<String> = s
             .proposals

@@ -10,7 +10,7 @@
 
 use fray_einfelst::Einfelst;
 use fray_einfelst::codes;
-use fray_einfelst::state::{Card, Event, Stage, Status};
+use fray_einfelst::state::{Card, Event, RoundStage, Status};
 use fray_engine::Seat;
 use fray_testkit::Table;
 
@@ -250,7 +250,7 @@ fn ein_r5_two_player_characters_swap_cards_only_at_the_start_of_a_round() {
         .concat(),
     );
     let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&[9, 2, 5]));
-    assert_eq!(t.state().stage, Stage::Swaps);
+    assert_eq!(t.state().stage, RoundStage::Swaps);
     t.type_as(PCS, "trade ash cy");
     assert_eq!(card_of(&t, "ash"), vec![2]);
     assert_eq!(card_of(&t, "cy"), vec![9]);
@@ -888,7 +888,7 @@ fn ein_r35_h8_fear_help_dice_from_the_player_characters_present() {
         let mut draw: Vec<u16> = (1..=n as u16).collect();
         draw.rotate_left(0);
         let mut t = Table::<Einfelst>::load(&toml, &[], &cards(&draw));
-        if t.state().stage == Stage::Swaps {
+        if t.state().stage == RoundStage::Swaps {
             t.type_as(PCS, "ready");
         }
         for i in 0..severe {

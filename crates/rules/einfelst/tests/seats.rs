@@ -11,7 +11,7 @@
 
 use fray_einfelst::Einfelst;
 use fray_einfelst::codes;
-use fray_einfelst::state::{Event, Stage};
+use fray_einfelst::state::{Event, RoundStage};
 use fray_engine::text::TextRuleset;
 use fray_engine::{Reject, Ruleset, Seat, Seats};
 use fray_testkit::Table;
@@ -127,7 +127,7 @@ fn new_seats_join_the_list_where_they_first_appear_and_default_to_the_sides() {
 #[test]
 fn ein_r5_every_seat_that_may_swap_is_asked_at_once_and_a_swap_needs_both() {
     let mut t = two_players(9, 5, 2);
-    assert_eq!(t.state().stage, Stage::Swaps);
+    assert_eq!(t.state().stage, RoundStage::Swaps);
     // EIN-R5: both players at once, and nobody else (the side's own seat plays nobody).
     assert_eq!(deciders(&t), seats(&[ANA, BEN]));
     assert_eq!(t.game.pending().unwrap().kind, "card-swaps");
@@ -160,7 +160,7 @@ fn ein_r5_every_seat_that_may_swap_is_asked_at_once_and_a_swap_needs_both() {
     assert_eq!(deciders(&t), seats(&[ANA]));
     t.expect_rejection(BEN, "ready", Reject::NOT_YOUR_DECISION);
     t.type_as(ANA, "ready");
-    assert_eq!(t.state().stage, Stage::Turns);
+    assert_eq!(t.state().stage, RoundStage::Turns);
     assert_eq!(turn(&t), "bo");
     t.assert_replays();
 }
@@ -201,7 +201,7 @@ fn ein_r5_ana_cannot_swap_bens_cards_nor_agree_for_him() {
             .collect::<Vec<_>>(),
         [&Event::Ready { seat: BEN.0 }, &Event::Ready { seat: ANA.0 }]
     );
-    assert_eq!(t.state().stage, Stage::Turns);
+    assert_eq!(t.state().stage, RoundStage::Turns);
     assert_eq!(card_of(&t, "ash"), [9]);
     assert_eq!(card_of(&t, "dee"), [5]);
     t.assert_replays();
@@ -229,7 +229,7 @@ fn ein_r5_a_seat_done_swapping_is_not_waited_for() {
     t.type_as(ANA, "trade ash fay");
     assert_eq!((card_of(&t, "ash"), card_of(&t, "fay")), (vec![3], vec![9]));
     t.type_as(ANA, "ready");
-    assert_eq!(t.state().stage, Stage::Turns);
+    assert_eq!(t.state().stage, RoundStage::Turns);
 }
 
 #[test]
@@ -237,7 +237,7 @@ fn every_decision_about_bens_creature_goes_to_ben_and_only_ben() {
     let mut t = two_players(9, 5, 2);
     // Once ana is done, ben's one possible swap (with ana's ash) never can be: he is done too.
     t.type_as(ANA, "ready");
-    assert_eq!(t.state().stage, Stage::Turns);
+    assert_eq!(t.state().stage, RoundStage::Turns);
     // bo (card 2, the GM's) attacks cy: ben answers the reaction.
     assert_eq!(turn(&t), "bo");
     t.type_as(GM, "strike cy");
