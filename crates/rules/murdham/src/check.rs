@@ -10,7 +10,7 @@ use crate::command::{Aim, Command, OwnRuling, Ruling};
 use crate::data::{Ability, Keyword, Size, Skill, UNARMED};
 use crate::place::Place;
 use crate::setup::{Cid, MAX_COMBATANTS, MAX_ITEMS};
-use crate::state::{Attack, Frame, Influence, Mode, Phase, Stage, State, Status, Turn, With};
+use crate::state::{Attack, AttackStage, Frame, Influence, Mode, Phase, State, Status, Turn, With};
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
 use fray_engine::{Answer, Reject, Seat};
@@ -1178,17 +1178,17 @@ fn own_item(s: &State, who: Cid, i: u8) -> Result<(&crate::state::Item, &crate::
 /// guard and hiding behind someone (opportunity attacks answer a step, in [`check`]).
 fn answer(s: &State, a: &Attack, c: &Command) -> Result<(), Reject> {
     match (a.stage, c) {
-        (Stage::Approve, Command::Approve | Command::Veto) => Ok(()),
-        (Stage::Answer, Command::Accept | Command::Refuse) => Ok(()),
-        (Stage::Guard { .. }, Command::Guard | Command::Decline) => Ok(()),
-        (Stage::Agree { .. }, Command::Agree | Command::Decline) => Ok(()),
-        (Stage::React, Command::Take) => Ok(()),
-        (Stage::React, Command::Dodge) => match dodge_open(s, a) {
+        (AttackStage::Approve, Command::Approve | Command::Veto) => Ok(()),
+        (AttackStage::Answer, Command::Accept | Command::Refuse) => Ok(()),
+        (AttackStage::Guard { .. }, Command::Guard | Command::Decline) => Ok(()),
+        (AttackStage::Agree { .. }, Command::Agree | Command::Decline) => Ok(()),
+        (AttackStage::React, Command::Take) => Ok(()),
+        (AttackStage::React, Command::Dodge) => match dodge_open(s, a) {
             Some(_) => Ok(()),
             None => Err(no(codes::NO_REACTION, "no dodge is open against this attack now")),
         },
-        (Stage::React, Command::Counter { with, mode }) => counter_ok(s, a, *with, *mode),
-        (Stage::React, Command::HideBehind(h)) => hide_ok(s, a, *h),
+        (AttackStage::React, Command::Counter { with, mode }) => counter_ok(s, a, *with, *mode),
+        (AttackStage::React, Command::HideBehind(h)) => hide_ok(s, a, *h),
         _ => Err(not_now(s)),
     }
 }
@@ -1332,11 +1332,11 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Murdham>>) {
     match s.frames.last() {
         Some(Frame::Attack(a)) => {
             match a.stage {
-                Stage::Approve => out.extend([Command::Approve, Command::Veto].map(plain)),
-                Stage::Answer => out.extend([Command::Accept, Command::Refuse].map(plain)),
-                Stage::Guard { .. } => out.extend([Command::Guard, Command::Decline].map(plain)),
-                Stage::Agree { .. } => out.extend([Command::Agree, Command::Decline].map(plain)),
-                Stage::React => {
+                AttackStage::Approve => out.extend([Command::Approve, Command::Veto].map(plain)),
+                AttackStage::Answer => out.extend([Command::Accept, Command::Refuse].map(plain)),
+                AttackStage::Guard { .. } => out.extend([Command::Guard, Command::Decline].map(plain)),
+                AttackStage::Agree { .. } => out.extend([Command::Agree, Command::Decline].map(plain)),
+                AttackStage::React => {
                     out.push(plain(Command::Take));
                     push_if(out, Command::Dodge);
                     for with in weapons_of(s, a.target) {
@@ -1351,7 +1351,7 @@ pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Murdham>>) {
                         push_if(out, Command::HideBehind(h));
                     }
                 }
-                Stage::Aim | Stage::Land => {}
+                AttackStage::Aim | AttackStage::Land => {}
             }
             return;
         }

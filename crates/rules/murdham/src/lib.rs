@@ -30,7 +30,7 @@ pub mod view;
 use crate::command::Command;
 use crate::options::Options;
 use crate::setup::{Cid, Setup};
-use crate::state::{Event, Frame, Stage, State};
+use crate::state::{AttackStage, Event, Frame, State};
 use fray_engine::resolve::FrameOp;
 use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats, Shown};
 
@@ -52,12 +52,12 @@ pub fn decision(s: &State) -> Option<(Seats, &'static str, Option<Cid>)> {
     if let Some(f) = s.frames.last() {
         return match f {
             Frame::Attack(a) => match a.stage {
-                Stage::Approve => Some((Seats::one(Seat::GM), "stunt-approval", Some(a.by))),
-                Stage::Answer => Some((seat_of(a.target), "stunt", Some(a.target))),
-                Stage::React => Some((seat_of(a.target), "reaction", Some(a.target))),
-                Stage::Guard { next } => Some((seat_of(next), "guard", Some(next))),
-                Stage::Agree { who } => Some((seat_of(who), "stand-in", Some(who))),
-                Stage::Aim | Stage::Land => None,
+                AttackStage::Approve => Some((Seats::one(Seat::GM), "stunt-approval", Some(a.by))),
+                AttackStage::Answer => Some((seat_of(a.target), "stunt", Some(a.target))),
+                AttackStage::React => Some((seat_of(a.target), "reaction", Some(a.target))),
+                AttackStage::Guard { next } => Some((seat_of(next), "guard", Some(next))),
+                AttackStage::Agree { who } => Some((seat_of(who), "stand-in", Some(who))),
+                AttackStage::Aim | AttackStage::Land => None,
             },
             Frame::Step(st) => Some((seat_of(st.next), "opportunity", Some(st.next))),
             Frame::Morale { who } => who.first().map(|&w| (seat_of(w), "morale", Some(w))),

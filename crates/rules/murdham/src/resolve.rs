@@ -11,7 +11,7 @@ use crate::options::{DeviationDie, MoraleFor, Opener, TieOrder};
 use crate::place::Place;
 use crate::setup::Cid;
 use crate::state::{
-    Attack, Condition, Event, Frame, Influence, Mode, Phase, Reaction, Stage, State, Status, Step, Why, With,
+    Attack, AttackStage, Condition, Event, Frame, Influence, Mode, Phase, Reaction, State, Status, Step, Why, With,
 };
 use fray_engine::gm::Ruling as R;
 use fray_engine::resolve::settle;
@@ -567,7 +567,7 @@ fn declare(
         reaction: None,
         countered: false,
         hid: false,
-        stage: Stage::Aim,
+        stage: AttackStage::Aim,
         surprise,
         save: p.save,
         ranged: p.ranged,
@@ -596,7 +596,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
     let s = &*cx.s;
     match c {
         Command::Approve => cx.update(Frame::Attack(Attack {
-            stage: Stage::Answer,
+            stage: AttackStage::Answer,
             ..a
         })),
         Command::Veto => {
@@ -608,7 +608,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             });
             cx.update(Frame::Attack(Attack {
                 stunt: None,
-                stage: Stage::Guard { next: 0 },
+                stage: AttackStage::Guard { next: 0 },
                 ..a
             }));
         }
@@ -631,12 +631,12 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             });
             cx.update(Frame::Attack(Attack {
                 stunt: None,
-                stage: Stage::Guard { next: 0 },
+                stage: AttackStage::Guard { next: 0 },
                 ..a
             }));
         }
         Command::Guard => {
-            let Stage::Guard { next } = a.stage else {
+            let AttackStage::Guard { next } = a.stage else {
                 return Err(bug("guard outside the guard stage"));
             };
             let free = s.ch(next).stats.has(Skill::Protect);
@@ -653,24 +653,24 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             // or counter, unless guarding was free (protect, MUR-R60).
             cx.update(Frame::Attack(Attack {
                 target: next,
-                stage: if free { Stage::React } else { Stage::Land },
+                stage: if free { AttackStage::React } else { AttackStage::Land },
                 reaction: if free { None } else { Some(Reaction::Guard) },
                 ..a
             }));
         }
         Command::Decline => match a.stage {
-            Stage::Guard { next } => cx.update(Frame::Attack(Attack {
-                stage: Stage::Guard { next: next + 1 },
+            AttackStage::Guard { next } => cx.update(Frame::Attack(Attack {
+                stage: AttackStage::Guard { next: next + 1 },
                 ..a
             })),
-            Stage::Agree { who } => {
+            AttackStage::Agree { who } => {
                 if cx.s.options.declined_hide_keeps_reaction {
                     // MUR-R23: the hider asked and was refused: its reaction is still its own,
                     // to dodge, counter or take the hit.
                     cx.emit(Event::StandInDeclined { who, hider: a.target });
                 }
                 cx.update(Frame::Attack(Attack {
-                    stage: Stage::React,
+                    stage: AttackStage::React,
                     hid: true,
                     ..a
                 }))
@@ -678,7 +678,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             _ => return Err(bug("decline out of place")),
         },
         Command::Agree => {
-            let Stage::Agree { who } = a.stage else {
+            let AttackStage::Agree { who } = a.stage else {
                 return Err(bug("agree outside a stand-in"));
             };
             if cx.s.options.declined_hide_keeps_reaction {
@@ -693,12 +693,12 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
         }
         Command::Take => cx.update(Frame::Attack(Attack {
             reaction: Some(Reaction::Take),
-            stage: Stage::Land,
+            stage: AttackStage::Land,
             ..a
         })),
         Command::Dodge => cx.update(Frame::Attack(Attack {
             reaction: Some(Reaction::Dodge),
-            stage: Stage::Land,
+            stage: AttackStage::Land,
             ..a
         })),
         Command::Counter { with, mode } => cx.update(Frame::Attack(Attack {
@@ -707,7 +707,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
                 mode: *mode,
             }),
             countered: true,
-            stage: Stage::Land,
+            stage: AttackStage::Land,
             ..a
         })),
         Command::HideBehind(h) => {
@@ -726,7 +726,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
                 stand_in(cx, a, *h);
             } else {
                 cx.update(Frame::Attack(Attack {
-                    stage: Stage::Agree { who: *h },
+                    stage: AttackStage::Agree { who: *h },
                     hid: true,
                     ..a
                 }));
@@ -743,7 +743,7 @@ fn stand_in(cx: &mut Cx<'_, Murdham>, a: Attack, who: Cid) {
     swap_places(cx, a.target, who);
     cx.update(Frame::Attack(Attack {
         target: who,
-        stage: Stage::React,
+        stage: AttackStage::React,
         reaction: None,
         hid: true,
         ..a
@@ -1106,39 +1106,39 @@ fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
         return finish(cx, a);
     }
     match a.stage {
-        Stage::Aim => aim(cx, a),
-        Stage::Approve => {
+        AttackStage::Aim => aim(cx, a),
+        AttackStage::Approve => {
             if !s.options.stunt_needs_gm {
                 cx.update(Frame::Attack(Attack {
-                    stage: Stage::Answer,
+                    stage: AttackStage::Answer,
                     ..a
                 }));
                 return Ok(Flow::Go);
             }
             Ok(Flow::Wait)
         }
-        Stage::Answer | Stage::Agree { .. } => Ok(Flow::Wait),
-        Stage::Guard { next } => {
+        AttackStage::Answer | AttackStage::Agree { .. } => Ok(Flow::Wait),
+        AttackStage::Guard { next } => {
             let n = s.chars.len() as Cid;
             match (next..n).find(|&g| guard_ok(s, &a, g)) {
                 Some(g) if g == next => Ok(Flow::Wait),
                 Some(g) => {
                     cx.update(Frame::Attack(Attack {
-                        stage: Stage::Guard { next: g },
+                        stage: AttackStage::Guard { next: g },
                         ..a
                     }));
                     Ok(Flow::Go)
                 }
                 None => {
                     cx.update(Frame::Attack(Attack {
-                        stage: Stage::React,
+                        stage: AttackStage::React,
                         ..a
                     }));
                     Ok(Flow::Go)
                 }
             }
         }
-        Stage::React => {
+        AttackStage::React => {
             // Only ask a target that has a reaction open; otherwise it simply takes the hit.
             let t = a.target;
             let any = dodge_open(s, &a).is_some()
@@ -1148,12 +1148,12 @@ fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             }
             cx.update(Frame::Attack(Attack {
                 reaction: Some(Reaction::Take),
-                stage: Stage::Land,
+                stage: AttackStage::Land,
                 ..a
             }));
             Ok(Flow::Go)
         }
-        Stage::Land => land(cx, a),
+        AttackStage::Land => land(cx, a),
     }
 }
 
@@ -1190,9 +1190,9 @@ fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
         _ => {}
     }
     let stage = if a.stunt.is_some() {
-        Stage::Approve
+        AttackStage::Approve
     } else {
-        Stage::Guard { next: 0 }
+        AttackStage::Guard { next: 0 }
     };
     cx.update(Frame::Attack(Attack { stage, ..a }));
     Ok(Flow::Go)
@@ -1383,7 +1383,7 @@ pub fn attack_spec(
         reaction: None,
         countered: false,
         hid: false,
-        stage: Stage::Land,
+        stage: AttackStage::Land,
         surprise,
         save: plan.save,
         ranged: plan.ranged,
@@ -1733,7 +1733,7 @@ fn next_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
                 target: next,
                 queue,
                 reaction: None,
-                stage: Stage::React,
+                stage: AttackStage::React,
                 ..a
             }));
             return Ok(Flow::Go);
@@ -1982,7 +1982,7 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         reaction: None,
         countered: false,
         hid: false,
-        stage: Stage::Land,
+        stage: AttackStage::Land,
         surprise: false,
         save: false,
         ranged: false,
