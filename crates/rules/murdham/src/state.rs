@@ -291,7 +291,7 @@ impl Char {
 }
 
 /// The turn under way.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Turn {
     /// Whose turn.
     pub who: Cid,
