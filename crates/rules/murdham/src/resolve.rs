@@ -10,6 +10,7 @@ use crate::data::{Ability, Injury, Keyword, Kind, Skill, div_up};
 use crate::options::{DeviationDie, MoraleFor, Opener, TieOrder};
 use crate::place::Place;
 use crate::setup::Cid;
+use crate::stage::{Stage, stage};
 use crate::state::{
     Attack, AttackStage, Condition, Event, Frame, Influence, Mode, Phase, Reaction, State, Status, Step, Why, With,
 };
@@ -139,21 +140,32 @@ fn phase_over(s: &State) -> bool {
         .all(|f| s.passed[f as usize])
 }
 
-/// Resolves a command with the plan its check gave it, then runs to the next decision.
+/// Resolves a command with the plan its check gave it, then runs to the next decision. The
+/// stage is worked out once, here, and the command answers it.
 pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<()> {
+    // GM rulings are no stage: resolved whatever the game waits for.
     if let Command::Gm(r) = command {
         cx.emit(Event::Ruled(r.clone()));
         ruled(cx, r)?;
         return advance(cx);
     }
-    match cx.s.frames.last().cloned() {
-        Some(Frame::Attack(a)) => answer(cx, a, command)?,
-        Some(Frame::Step(st)) => {
-            let foe = st.next;
-            cx.update(Frame::Step(Step {
-                next: foe + 1,
-                ..st.clone()
-            }));
+    let st = stage(&cx.s).ok_or_else(|| bug(format!("{command:?} was resolved with nothing asked")))?;
+    match st {
+        Stage::StuntApproval { .. }
+        | Stage::Stunt { .. }
+        | Stage::Reaction { .. }
+        | Stage::Guard { .. }
+        | Stage::StandIn { .. } => {
+            let a = crate::stage::attack(&cx.s)
+                .cloned()
+                .ok_or_else(|| bug("an attack's decision without the attack"))?;
+            answer(cx, st, a, command)?;
+        }
+        Stage::Opportunity { foe, mover } => {
+            let Some(Frame::Step(step)) = cx.s.frames.last().cloned() else {
+                return Err(bug("an opportunity without the step"));
+            };
+            cx.update(Frame::Step(Step { next: foe + 1, ..step }));
             if let Command::Opportunity(with) = command {
                 let Plan::Attack(p) = plan else {
                     return Err(unplanned(command, &plan));
@@ -167,7 +179,7 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<(
                 declare(
                     cx,
                     foe,
-                    Aim::At(st.who),
+                    Aim::At(mover),
                     *with,
                     Mode::Harm { hold: false },
                     false,
@@ -177,10 +189,11 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<(
                 )?;
             }
         }
-        Some(Frame::Morale { who }) => {
-            let (&first, rest) = who
-                .split_first()
-                .ok_or_else(|| bug("an empty morale frame was asked"))?;
+        Stage::Morale { who: first } => {
+            let Some(Frame::Morale { who }) = cx.s.frames.last() else {
+                return Err(bug("a morale choice without the morale frame"));
+            };
+            let rest = who.get(1..).unwrap_or_default().to_vec();
             let status = if *command == Command::Retreat {
                 Status::Fled
             } else {
@@ -190,34 +203,32 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<(
             if rest.is_empty() {
                 cx.pop();
             } else {
-                cx.update(Frame::Morale { who: rest.to_vec() });
+                cx.update(Frame::Morale { who: rest });
             }
         }
-        None => turn_command(cx, command, plan)?,
-    }
-    advance(cx)
-}
-
-/// A command outside any frame: opening, picking, passing, or an action of the turn.
-fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
-    let s = &*cx.s;
-    if let Command::Open(side) = c {
-        cx.emit(Event::Opens { side: *side });
-        return Ok(());
-    }
-    let Some(who) = s.turn.as_ref().map(|t| t.who) else {
-        match c {
+        // The faction holding the initiative chose who opens (MUR-R6).
+        Stage::Open { .. } => match command {
+            Command::Open(side) => cx.emit(Event::Opens { side: *side }),
+            c => return Err(bug(format!("{c:?} does not open"))),
+        },
+        Stage::Faction { .. } => match command {
             Command::Pass => match plan {
                 // One seat of several: the others are still asked.
                 Plan::Pass { side, seat: Some(seat) } => cx.emit(Event::SeatPassed { side, seat }),
                 Plan::Pass { side, seat: None } => cx.emit(Event::Passed { side }),
-                _ => return Err(unplanned(c, &plan)),
+                _ => return Err(unplanned(command, &plan)),
             },
             Command::Act(who) => cx.emit(Event::TurnStarted { who: *who }),
-            _ => return Err(bug(format!("{c:?} outside a turn"))),
-        }
-        return Ok(());
-    };
+            c => return Err(bug(format!("{c:?} outside a turn"))),
+        },
+        Stage::Turn { turn } => turn_command(cx, turn.who, command, plan)?,
+    }
+    advance(cx)
+}
+
+/// An action of the turn of `who`, or its end.
+fn turn_command(cx: &mut Cx<'_, Murdham>, who: Cid, c: &Command, plan: Plan) -> Res<()> {
+    let s = &*cx.s;
     // What is read of the actor, as it stands before the command changes anything.
     let (size, concealed, hobbled) = {
         let me = s.ch(who);
@@ -591,8 +602,8 @@ fn declare(
     Ok(())
 }
 
-/// An answer to the attack on top.
-fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
+/// An answer to the decision `st` about the attack `a` on top.
+fn answer(cx: &mut Cx<'_, Murdham>, st: Stage, a: Attack, c: &Command) -> Res<()> {
     let s = &*cx.s;
     match c {
         Command::Approve => cx.update(Frame::Attack(Attack {
@@ -636,7 +647,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             }));
         }
         Command::Guard => {
-            let AttackStage::Guard { next } = a.stage else {
+            let Stage::Guard { guard: next, .. } = st else {
                 return Err(bug("guard outside the guard stage"));
             };
             let free = s.ch(next).stats.has(Skill::Protect);
@@ -658,12 +669,12 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
                 ..a
             }));
         }
-        Command::Decline => match a.stage {
-            AttackStage::Guard { next } => cx.update(Frame::Attack(Attack {
+        Command::Decline => match st {
+            Stage::Guard { guard: next, .. } => cx.update(Frame::Attack(Attack {
                 stage: AttackStage::Guard { next: next + 1 },
                 ..a
             })),
-            AttackStage::Agree { who } => {
+            Stage::StandIn { who, .. } => {
                 if cx.s.options.declined_hide_keeps_reaction {
                     // MUR-R23: the hider asked and was refused: its reaction is still its own,
                     // to dodge, counter or take the hit.
@@ -678,7 +689,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             _ => return Err(bug("decline out of place")),
         },
         Command::Agree => {
-            let AttackStage::Agree { who } = a.stage else {
+            let Stage::StandIn { who, .. } = st else {
                 return Err(bug("agree outside a stand-in"));
             };
             if cx.s.options.declined_hide_keeps_reaction {

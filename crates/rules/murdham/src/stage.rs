@@ -204,3 +204,299 @@ pub fn attack(s: &State) -> Option<&Attack> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Murdham;
+    use crate::check::{self, Plan};
+    use crate::codes;
+    use crate::command::Command;
+    use crate::state::{Mode, With};
+    use fray_dice::Prng;
+    use fray_engine::{Answer, Decision, Game, Policy, RandomLegal, Ruleset};
+    use fray_testkit::Table;
+    use std::collections::BTreeSet;
+
+    /// `pending` as it was worked out before there was a stage, straight from the frame on top,
+    /// the opening, the turn and the faction order: the oracle the stage must agree with.
+    fn pending_as_before(s: &State) -> Option<Pending> {
+        if s.outcome.is_some() {
+            return None;
+        }
+        let seat_of = |c: Cid| Seats::one(s.seat_of(c));
+        let p = |seats: Seats, kind: &'static str, actor: Option<Cid>| Some(Pending { seats, kind, actor });
+        if let Some(f) = s.frames.last() {
+            return match f {
+                Frame::Attack(a) => match a.stage {
+                    AttackStage::Approve => p(Seats::one(Seat::GM), "stunt-approval", Some(a.by)),
+                    AttackStage::Answer => p(seat_of(a.target), "stunt", Some(a.target)),
+                    AttackStage::React => p(seat_of(a.target), "reaction", Some(a.target)),
+                    AttackStage::Guard { next } => p(seat_of(next), "guard", Some(next)),
+                    AttackStage::Agree { who } => p(seat_of(who), "stand-in", Some(who)),
+                    AttackStage::Aim | AttackStage::Land => None,
+                },
+                Frame::Step(st) => p(seat_of(st.next), "opportunity", Some(st.next)),
+                Frame::Morale { who } => who.first().and_then(|&w| p(seat_of(w), "morale", Some(w))),
+            };
+        }
+        if s.opening {
+            return p(openers(s), "open", None);
+        }
+        if let Some(t) = &s.turn {
+            return p(seat_of(t.who), "turn", Some(t.who));
+        }
+        let side = faction_to_pick(s)?;
+        p(seats_asked(s, side), "faction", None)
+    }
+
+    /// A command of each kind of decision, with the kinds of stage it may answer: under any
+    /// other it must be refused as not asked now.
+    fn probes() -> Vec<(Command, &'static [&'static str])> {
+        let harm = Mode::Harm { hold: false };
+        vec![
+            (Command::Approve, &["stunt-approval"]),
+            (Command::Veto, &["stunt-approval"]),
+            (Command::Accept, &["stunt"]),
+            (Command::Refuse, &["stunt"]),
+            (Command::Guard, &["guard"]),
+            (Command::Agree, &["stand-in"]),
+            (Command::Decline, &["guard", "stand-in", "opportunity"]),
+            (Command::Take, &["reaction"]),
+            (Command::Dodge, &["reaction"]),
+            (
+                Command::Counter {
+                    with: With::Unarmed,
+                    mode: harm,
+                },
+                &["reaction"],
+            ),
+            (Command::HideBehind(0), &["reaction"]),
+            (Command::Opportunity(With::Unarmed), &["opportunity"]),
+            (Command::Surrender, &["morale", "turn"]),
+            (Command::Retreat, &["morale"]),
+            (Command::Open(0), &["open"]),
+            (Command::Act(0), &["faction"]),
+            (Command::Pass, &["faction"]),
+            (Command::Run, &["turn"]),
+            (Command::TimedOut, &["turn"]),
+            (Command::End, &["turn"]),
+        ]
+    }
+
+    /// What the stage promises in one position: `pending` is what it was before the stage (its
+    /// seats too), and its kind and actor are the stage's; nothing is asked only once the
+    /// combat is over; for every seat asked, the legal list under the stage is the list `legal`
+    /// gives, and each of its commands is accepted by the check under the same stage with the
+    /// plan the list gave (and by the check that works the stage out itself); a command of
+    /// another kind of decision is refused as not asked now (during the turn of a held
+    /// character, as the hold allows nothing else: MUR-R39).
+    fn position(s: &State, kinds: &mut BTreeSet<&'static str>) {
+        let st = stage(s);
+        let pending = Murdham::pending(s);
+        assert_eq!(pending, pending_as_before(s), "pending changed under {st:?}");
+        assert_eq!(
+            pending.as_ref().map(|p| (p.kind, p.actor)),
+            st.map(|st| (st.kind(), st.actor())),
+            "pending and the stage disagree"
+        );
+        assert_eq!(
+            st.is_none(),
+            s.outcome.is_some(),
+            "a settled combat asks nothing, and a combat going on asks something: {st:?}"
+        );
+        let (Some(st), Some(pending)) = (st, pending) else {
+            return;
+        };
+        kinds.insert(st.kind());
+        for seat in pending.seats.iter() {
+            let mut legal: Vec<Answer<Murdham>> = Vec::new();
+            check::legal_in(s, seat, &st, &mut legal);
+            assert!(!legal.is_empty(), "{st:?} lists nothing for {seat}");
+            let mut again = Vec::new();
+            check::legal(s, seat, &mut again);
+            assert_eq!(legal, again, "{st:?}: the list under the stage");
+            for a in &legal {
+                let checked: Result<Plan, _> = check::check_in(s, seat, Some(&st), &a.command);
+                assert_eq!(checked.as_ref(), Ok(&a.plan), "{st:?}: listed {:?}", a.command);
+                assert_eq!(check::check(s, seat, &a.command), checked, "{st:?}: {:?}", a.command);
+            }
+            let held = matches!(st, Stage::Turn { turn } if s.ch(turn.who).grabbed_by.is_some());
+            for (cmd, answers) in probes() {
+                if answers.contains(&st.kind()) {
+                    continue;
+                }
+                match check::check_in(s, seat, Some(&st), &cmd) {
+                    Err(r) => assert!(
+                        r.code == codes::NOT_NOW || held && r.code == codes::ENTANGLED,
+                        "{st:?}: {cmd:?} refused with {}: {}",
+                        r.code,
+                        r.reason
+                    ),
+                    Ok(_) => panic!("{st:?} accepted {cmd:?}, which answers only {answers:?}"),
+                }
+            }
+        }
+    }
+
+    /// Plays the example `name` with `policy` on every seat from `seed`, checking every position
+    /// on the way; how many it checked.
+    fn playout(
+        name: &str,
+        seed: u64,
+        policy: &mut dyn Policy<Murdham>,
+        cap: usize,
+        kinds: &mut BTreeSet<&'static str>,
+    ) -> usize {
+        let l = fray_testkit::example::<Murdham>(name);
+        let mut game = Game::<Murdham>::new_seeded(l.setup, l.options, seed).expect("the example starts");
+        let mut rng = Prng::for_stream(seed, 1);
+        policy.new_combat();
+        for n in 0..cap {
+            position(game.state(), kinds);
+            let Some(p) = game.pending() else { return n + 1 };
+            let seat = p.first();
+            let d = Decision::<Murdham>::with_pending(game.state(), seat, p).expect("the pending seat decides");
+            let a = policy.choose(&d, &mut rng).expect("a legal answer");
+            game.submit(seat, a.command)
+                .expect("an answer the rules gave is accepted");
+        }
+        panic!("{name}, seed {seed}: no end within {cap} decisions")
+    }
+
+    #[test]
+    fn stage_agrees_with_pending_and_legal_with_check_over_example_playouts() {
+        let mut kinds = BTreeSet::new();
+        let mut positions = 0;
+        for name in [
+            "crossroads.toml",
+            "mill-ambush.toml",
+            "watchtower.toml",
+            "chapel-road.toml",
+        ] {
+            for seed in 0..4 {
+                positions += playout(name, seed, &mut crate::ai::Heuristic::default(), 3_000, &mut kinds);
+            }
+            for seed in 0..3 {
+                positions += playout(name, seed, &mut RandomLegal::<Murdham>::new(), 1_000, &mut kinds);
+            }
+        }
+        eprintln!("{positions} positions, stages seen: {kinds:?}");
+        // The playouts reach these kinds of decision (stunts, which no policy proposes, are
+        // played in the next test), or this test checks less than it says.
+        let all = [
+            "faction",
+            "turn",
+            "reaction",
+            "guard",
+            "stand-in",
+            "opportunity",
+            "morale",
+            "open",
+        ];
+        for k in all {
+            assert!(kinds.contains(k), "no {k} decision in the playouts: {kinds:?}");
+        }
+    }
+
+    /// The decisions no policy reaches, played by hand: a stunt's approval and answer (MUR-R32),
+    /// vetoed once and approved then refused once, with a guard asked and declining (MUR-R24), a
+    /// stand-in who agrees (MUR-R23), after the opening (MUR-R6).
+    #[test]
+    fn stage_agrees_with_pending_and_legal_with_check_in_scripted_positions() {
+        let toml = r#"ruleset = "murdham"
+initiative = "pcs"
+player-sides = ["pcs"]
+
+[[zone]]
+id = "a"
+links = ["b"]
+
+[[zone]]
+id = "b"
+
+[[side]]
+id = "pcs"
+
+[[side]]
+id = "foes"
+
+[[combatant]]
+id = "ash"
+side = "pcs"
+at = "a"
+str = 10
+agi = 10
+wit = 10
+wield = ["martial-hand"]
+
+[[combatant]]
+id = "bo"
+side = "foes"
+at = "a"
+str = 10
+agi = 10
+wit = 10
+wield = ["martial-hand"]
+
+[[combatant]]
+id = "dee"
+side = "foes"
+at = "a"
+str = 10
+agi = 10
+wit = 10
+wield = ["martial-hand"]
+
+[[combatant]]
+id = "cy"
+side = "pcs"
+at = "a"
+str = 10
+agi = 10
+wit = 10
+wield = ["martial-hand"]
+"#;
+        let mut kinds = BTreeSet::new();
+        let mut t = Table::<Murdham>::load(toml, &[], &[]);
+        let mut play = |t: &mut Table<Murdham>, cmd: &str, kind: &str| {
+            position(t.state(), &mut kinds);
+            assert_eq!(stage(t.state()).map(|st| st.kind()), Some(kind), "before {cmd}");
+            t.cmd(cmd);
+            position(t.state(), &mut kinds);
+        };
+        play(&mut t, "open pcs", "open");
+        play(&mut t, "act ash", "faction");
+        play(&mut t, "attack bo stunt trips him", "turn");
+        assert_eq!(stage(t.state()), Some(Stage::StuntApproval { by: 0, target: 1 }));
+        play(&mut t, "veto", "stunt-approval");
+        play(&mut t, "decline", "guard");
+        // bo takes the sword's d6.
+        t.dice(&[2]);
+        play(&mut t, "take", "reaction");
+        play(&mut t, "end", "turn");
+        play(&mut t, "act bo", "faction");
+        play(&mut t, "attack cy stunt knocks him down", "turn");
+        play(&mut t, "approve", "stunt-approval");
+        play(&mut t, "refuse", "stunt");
+        // Nobody may guard cy (ash has had its turn): cy reacts, hiding behind ash.
+        play(&mut t, "hide-behind ash", "reaction");
+        assert_eq!(stage(t.state()), Some(Stage::StandIn { who: 0, hider: 3 }));
+        // ash, the target now, has no reaction left and takes the sword's d6.
+        t.dice(&[3]);
+        play(&mut t, "agree", "stand-in");
+        t.assert_dice_used();
+        for k in [
+            "open",
+            "faction",
+            "turn",
+            "stunt-approval",
+            "stunt",
+            "guard",
+            "reaction",
+            "stand-in",
+        ] {
+            assert!(kinds.contains(k), "no {k} decision: {kinds:?}");
+        }
+    }
+}
