@@ -592,12 +592,17 @@ pub fn may_react(s: &State, who: Cid, free: bool) -> bool {
 
 /// Whether a dodge is open to the target of `a` and whether it would be free.
 pub fn dodge_open(s: &State, a: &Attack) -> Option<bool> {
+    dodge_open_with(s, a, profile(s, a.by, a.with).ok()?)
+}
+
+/// [`dodge_open`] with `p`, the profile of the attack's weapon in the attacker's hands, already
+/// worked out.
+pub fn dodge_open_with(s: &State, a: &Attack, p: Profile) -> Option<bool> {
     let t = s.ch(a.target);
-    let p = profile(s, a.by, a.with).ok()?;
     if a.surprise || !p.dodgeable {
         return None;
     }
-    if a.blast.is_some() && !a.counter && !plan_is_ranged(s, a) && !s.options.melee_blast_dodge {
+    if a.blast.is_some() && !a.counter && p.range == 0 && !s.options.melee_blast_dodge {
         return None;
     }
     // MUR-R60: dodge blows pays for one dodge a round; fleet footed for one against an
@@ -616,10 +621,6 @@ pub fn dodge_open(s: &State, a: &Attack) -> Option<bool> {
     } else {
         None
     }
-}
-
-fn plan_is_ranged(s: &State, a: &Attack) -> bool {
-    profile(s, a.by, a.with).is_ok_and(|p| p.range > 0)
 }
 
 /// Whether the target of `a` may counter it with `with` and `mode` (MUR-R21, MUR-R22, MUR-H9).

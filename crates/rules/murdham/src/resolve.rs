@@ -4,7 +4,9 @@
 //! step are frames on the kit's stack.
 
 use crate::Murdham;
-use crate::check::{self, AttackPlan, Plan, Profile, dodge_open, guard_ok, may_react, opportunity_ok, plan, profile};
+use crate::check::{
+    self, AttackPlan, Plan, Profile, dodge_open, dodge_open_with, guard_ok, may_react, opportunity_ok, plan, profile,
+};
 use crate::command::{Aim, Command, OwnRuling, Pace};
 use crate::data::{Ability, Injury, Keyword, Kind, Skill, div_up};
 use crate::options::{DeviationDie, MoraleFor, Opener, TieOrder};
@@ -16,7 +18,7 @@ use crate::state::{
 };
 use fray_engine::gm::Ruling as R;
 use fray_engine::resolve::settle;
-use fray_engine::{Cx, EngineError, Flow, Seats};
+use fray_engine::{Cx, EngineError, Flow, Reject, Seats};
 use std::fmt;
 
 type Res<T> = Result<T, EngineError>;
@@ -1592,18 +1594,20 @@ pub(crate) fn armour_against(
     (armour, gave)
 }
 
-/// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target.
+/// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target: `by`
+/// strikes `target` with a weapon of profile `p` (as [`profile`] gives it for the weapon in
+/// `by`'s hands; the caller has worked it out).
 fn compute_hit(
     cx: &mut Cx<'_, Murdham>,
     a: &Attack,
     by: Cid,
     target: Cid,
-    with: With,
+    p: Profile,
     mode: Mode,
     reacted: bool,
 ) -> Res<Hit> {
     let s = &*cx.s;
-    let mut p = profile(s, by, with).map_err(|r| bug(r.reason))?;
+    let mut p = p;
     // Sneak attack: d12 against an unaware target.
     if a.surprise && s.ch(by).stats.has(Skill::SneakAttack) && p.die > 0 && !p.power {
         p.die = 12;
@@ -1672,10 +1676,13 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     let s = &*cx.s;
     let t = a.target;
     let reaction = a.reaction.unwrap_or(Reaction::Take);
+    // The attack's weapon as it is in the attacker's hands, worked out once for the dodge, the
+    // counter and the hit: nothing the landing does before the hit changes it.
+    let p = profile(s, a.by, a.with);
     let mut dodged = false;
     match reaction {
         Reaction::Dodge => {
-            let free = dodge_open(s, &a) == Some(true);
+            let free = p.as_ref().ok().and_then(|&p| dodge_open_with(s, &a, p)) == Some(true);
             // MUR-R60: fleet footed pays for a dodge of an opportunity attack; otherwise a free
             // dodge is the round's one from dodge blows.
             let fleet = a.opportunity && s.ch(t).stats.has(Skill::FleetFooted);
@@ -1711,14 +1718,14 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             Reaction::Counter { with, mode } => {
                 // MUR-H8: the attack's roll is kept for the rest of a blast.
                 let mut a2 = a.clone();
-                if let Some(k) = counter(cx, &a, with, mode)? {
+                if let Some(k) = counter(cx, &a, with, mode, &p)? {
                     k.into(&mut a2);
                 }
                 return next_target(cx, a2);
             }
             _ => {
                 let mut a2 = a.clone();
-                if let Some(k) = hit_target(cx, &a, t, reacted)? {
+                if let Some(k) = hit_target(cx, &a, t, reacted, &p)? {
                     k.into(&mut a2);
                 }
                 return next_target(cx, a2);
@@ -1827,8 +1834,15 @@ impl Kept {
     }
 }
 
-/// Lands attack `a` on `t` with no counter: returns the roll made, for the rest of a blast.
-fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Res<Option<Kept>> {
+/// Lands attack `a` on `t` with no counter: returns the roll made, for the rest of a blast. `p`
+/// is the [`profile`] of the attack's weapon in the attacker's hands (a harm needs it).
+fn hit_target(
+    cx: &mut Cx<'_, Murdham>,
+    a: &Attack,
+    t: Cid,
+    reacted: bool,
+    p: &Result<Profile, Reject>,
+) -> Res<Option<Kept>> {
     match a.mode {
         Mode::FinalBlow => {
             // MUR-R18: the incapacitated target is killed outright.
@@ -1849,11 +1863,11 @@ fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Re
             Ok(None)
         }
         Mode::Harm { .. } => {
-            let p = profile(&cx.s, a.by, a.with).map_err(|r| bug(r.reason))?;
+            let p = *p.as_ref().map_err(|r| bug(r.reason.clone()))?;
             if p.grab {
                 non_lethal(cx, a.by, t, Mode::Grapple)?;
             }
-            let h = compute_hit(cx, a, a.by, t, a.with, a.mode, reacted)?;
+            let h = compute_hit(cx, a, a.by, t, p, a.mode, reacted)?;
             deal(cx, a, t, &h, &p)?;
             Ok(Some(Kept::of(&h)))
         }
@@ -1944,8 +1958,15 @@ fn non_lethal(cx: &mut Cx<'_, Murdham>, by: Cid, t: Cid, mode: Mode) -> Res<()> 
 /// A counter (MUR-R21): both roll at once; who would suffer more is hit first; a tie lands
 /// together; a first hit that takes its victim out stops the other; non-lethal attacks come
 /// last (MUR-R33); fast strike goes first (MUR-R60). Returns the attack's damage roll, if
-/// one was made, for the rest of a blast.
-fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<Option<Kept>> {
+/// one was made, for the rest of a blast. `p` is the [`profile`] of the attack's weapon in the
+/// attacker's hands.
+fn counter(
+    cx: &mut Cx<'_, Murdham>,
+    a: &Attack,
+    with: With,
+    mode: Mode,
+    p: &Result<Profile, Reject>,
+) -> Res<Option<Kept>> {
     let (by, t) = (a.by, a.target);
     // The counter's own to-hit save, when its circumstances need one.
     let cplan = plan(&cx.s, t, Aim::At(by), with, mode, false, true).ok();
@@ -2001,16 +2022,21 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         face: None,
     };
     let lethal = |m: Mode| matches!(m, Mode::Harm { .. } | Mode::FinalBlow);
-    let pa = profile(&cx.s, by, a.with).map_err(|r| bug(r.reason))?;
-    let pb = profile(&cx.s, t, with).map_err(|r| bug(r.reason))?;
+    let pa = *p.as_ref().map_err(|r| bug(r.reason.clone()))?;
+    // The counter's weapon: as its plan found it, when it has one (the saves and the uses since
+    // change nothing of it).
+    let pb = match &cplan {
+        Some(cp) => cp.profile,
+        None => profile(&cx.s, t, with).map_err(|r| bug(r.reason))?,
+    };
     // Both damage rolls happen at the same moment.
     let ha = if lethal(a.mode) && a.mode != Mode::FinalBlow {
-        Some(compute_hit(cx, a, by, t, a.with, a.mode, true)?)
+        Some(compute_hit(cx, a, by, t, pa, a.mode, true)?)
     } else {
         None
     };
     let hb = if counter_hits && lethal(mode) {
-        Some(compute_hit(cx, &back, t, by, with, mode, true)?)
+        Some(compute_hit(cx, &back, t, by, pb, mode, true)?)
     } else {
         None
     };
@@ -2047,7 +2073,7 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         match (&ha, a.mode) {
             (Some(h), _) => deal(cx, a, t, h, &pa),
             (None, Mode::FinalBlow) => {
-                hit_target(cx, a, t, true)?;
+                hit_target(cx, a, t, true, &Ok(pa))?;
                 Ok(())
             }
             (None, m) => non_lethal(cx, by, t, m),
