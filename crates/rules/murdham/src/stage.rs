@@ -111,18 +111,6 @@ impl Stage {
         }
     }
 
-    /// Whether the decision answers the attack on top of the stack ([`attack`]).
-    pub fn of_attack(&self) -> bool {
-        matches!(
-            self,
-            Stage::StuntApproval { .. }
-                | Stage::Stunt { .. }
-                | Stage::Reaction { .. }
-                | Stage::Guard { .. }
-                | Stage::StandIn { .. }
-        )
-    }
-
     /// The seats asked: the GM for a stunt's approval (MUR-R32); for the opening every seat
     /// with a character of the initiative faction still fighting ([`openers`]); for a
     /// faction's opportunity every seat of it with a character able to take a turn that has not
