@@ -2,7 +2,9 @@
 //! back its [`Plan`] (what the check found out that resolving needs), and [`legal`] lists every
 //! answer [`check`] accepts, with that plan, in a fixed order. [`plan`] works out an attack (its
 //! profile, whether it needs a WIT save, whom a blast hits): the check of an attack keeps it in
-//! the attack's plan, and the resolution declares the attack from it.
+//! the attack's plan, and the resolution declares the attack from it. Neither works out
+//! which decision is open: they match on the [`Stage`] ([`stage`], worked out once per call,
+//! or handed in by a caller that has it: [`check_in`], [`plan_in`], [`legal_in`]).
 
 use crate::Murdham;
 use crate::codes;
@@ -10,7 +12,8 @@ use crate::command::{Aim, Command, OwnRuling, Ruling};
 use crate::data::{Ability, Keyword, Size, Skill, UNARMED};
 use crate::place::Place;
 use crate::setup::{Cid, MAX_COMBATANTS, MAX_ITEMS};
-use crate::state::{Attack, Frame, Influence, Mode, Phase, Stage, State, Status, Turn, With};
+use crate::stage::{Stage, attack, stage};
+use crate::state::{Attack, Influence, Mode, Phase, State, Status, Turn, With};
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
 use fray_engine::{Answer, Reject, Seat};
@@ -589,12 +592,17 @@ pub fn may_react(s: &State, who: Cid, free: bool) -> bool {
 
 /// Whether a dodge is open to the target of `a` and whether it would be free.
 pub fn dodge_open(s: &State, a: &Attack) -> Option<bool> {
+    dodge_open_with(s, a, profile(s, a.by, a.with).ok()?)
+}
+
+/// [`dodge_open`] with `p`, the profile of the attack's weapon in the attacker's hands, already
+/// worked out.
+pub fn dodge_open_with(s: &State, a: &Attack, p: Profile) -> Option<bool> {
     let t = s.ch(a.target);
-    let p = profile(s, a.by, a.with).ok()?;
     if a.surprise || !p.dodgeable {
         return None;
     }
-    if a.blast.is_some() && !a.counter && !plan_is_ranged(s, a) && !s.options.melee_blast_dodge {
+    if a.blast.is_some() && !a.counter && p.range == 0 && !s.options.melee_blast_dodge {
         return None;
     }
     // MUR-R60: dodge blows pays for one dodge a round; fleet footed for one against an
@@ -613,10 +621,6 @@ pub fn dodge_open(s: &State, a: &Attack) -> Option<bool> {
     } else {
         None
     }
-}
-
-fn plan_is_ranged(s: &State, a: &Attack) -> bool {
-    profile(s, a.by, a.with).is_ok_and(|p| p.range > 0)
 }
 
 /// Whether the target of `a` may counter it with `with` and `mode` (MUR-R21, MUR-R22, MUR-H9).
@@ -716,65 +720,75 @@ fn not_now(s: &State) -> Reject {
 /// that `seat` is asked; at a faction's opportunity, which several seats may be asked, a seat
 /// gives the turn only to a character it plays.
 pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
+    check_in(s, seat, stage(s).as_ref(), c)
+}
+
+/// [`check`] under the stage `st` the caller has already worked out ([`stage`] of `s`; `None`
+/// when nothing is asked, and every command but a GM ruling is refused).
+pub fn check_in(s: &State, seat: Seat, st: Option<&Stage>, c: &Command) -> Result<Plan, Reject> {
+    // GM rulings are no stage: accepted whatever the game waits for.
     if let Command::Gm(r) = c {
         return ruling(s, r).map(|()| Plan::Plain);
     }
-    match s.frames.last() {
-        Some(Frame::Attack(a)) => return answer(s, a, c).map(|()| Plan::Plain),
-        Some(Frame::Step(st)) => {
-            return match c {
-                Command::Decline => Ok(Plan::Plain),
-                Command::Opportunity(w) => {
-                    plan(s, st.next, Aim::At(st.who), *w, Mode::Harm { hold: false }, false, true).map(Plan::Attack)
-                }
-                _ => Err(not_now(s)),
-            };
-        }
-        Some(Frame::Morale { .. }) => {
-            return match c {
-                Command::Surrender | Command::Retreat => Ok(Plan::Plain),
-                _ => Err(not_now(s)),
-            };
-        }
-        None => {}
-    }
-    if s.opening {
-        return match c {
+    let Some(st) = st else {
+        return Err(not_now(s));
+    };
+    match *st {
+        Stage::StuntApproval { .. }
+        | Stage::Stunt { .. }
+        | Stage::Reaction { .. }
+        | Stage::Guard { .. }
+        | Stage::StandIn { .. } => match attack(s) {
+            Some(a) => answer(s, st, a, c).map(|()| Plan::Plain),
+            None => Err(not_now(s)),
+        },
+        Stage::Opportunity { foe, mover } => match c {
+            Command::Decline => Ok(Plan::Plain),
+            Command::Opportunity(w) => {
+                plan(s, foe, Aim::At(mover), *w, Mode::Harm { hold: false }, false, true).map(Plan::Attack)
+            }
+            _ => Err(not_now(s)),
+        },
+        Stage::Morale { .. } => match c {
+            Command::Surrender | Command::Retreat => Ok(Plan::Plain),
+            _ => Err(not_now(s)),
+        },
+        Stage::Open { .. } => match c {
             Command::Open(side) if (*side as usize) < s.setup.sides.len() => Ok(Plan::Plain),
             Command::Open(_) => Err(no(codes::BAD_TARGET, "no such faction")),
             _ => Err(not_now(s)),
-        };
-    }
-    let Some(t) = &s.turn else {
-        return match c {
-            Command::Pass => pass(s, seat, crate::resolve::faction_to_pick(s)),
-            Command::Act(w) => act(s, seat, crate::resolve::faction_to_pick(s), *w).map(|()| Plan::Plain),
+        },
+        Stage::Faction { side } => match c {
+            Command::Pass => Ok(pass(s, seat, side)),
+            Command::Act(w) => act(s, seat, side, *w).map(|()| Plan::Plain),
             _ => Err(not_now(s)),
-        };
-    };
-    turn_command(s, t, c)
+        },
+        Stage::Turn { turn } => turn_command(s, &turn, c),
+    }
+}
+
+/// The plan [`check_in`] gives a command it accepts under the stage `st`, `None` for one it
+/// refuses: what the legal list asks of each candidate, the stage worked out once for the
+/// whole list.
+pub fn plan_in(s: &State, seat: Seat, st: &Stage, c: &Command) -> Option<Plan> {
+    check_in(s, seat, Some(st), c).ok()
 }
 
 /// A pass of `seat` at the opportunity of the faction `side` (MUR-R1): the faction's when no
 /// other seat of it is still asked, else only this seat's.
-fn pass(s: &State, seat: Seat, side: Option<u8>) -> Result<Plan, Reject> {
-    match side {
-        Some(side) => {
-            let mut others = crate::resolve::seats_asked(s, side);
-            others.remove(seat);
-            let seat = (!others.is_empty()).then_some(seat);
-            Ok(Plan::Pass { side, seat })
-        }
-        None => Err(no(codes::NOT_NOW, "no faction has the opportunity now")),
-    }
+fn pass(s: &State, seat: Seat, side: u8) -> Plan {
+    let mut others = crate::resolve::seats_asked(s, side);
+    others.remove(seat);
+    let seat = (!others.is_empty()).then_some(seat);
+    Plan::Pass { side, seat }
 }
 
 /// Whether `seat`, at the opportunity of the faction `side`, may give the turn to `w`.
-fn act(s: &State, seat: Seat, side: Option<u8>, w: Cid) -> Result<(), Reject> {
+fn act(s: &State, seat: Seat, side: u8, w: Cid) -> Result<(), Reject> {
     // MUR-R1, MUR-R2: the faction gives the turn to one of its characters that has not had its
     // turn this round; of those, each seat asked gives it only to one it plays.
     match s.chars.get(w as usize) {
-        Some(ch) if Some(ch.side) == side && s.seat_of(w) != seat => {
+        Some(ch) if ch.side == side && s.seat_of(w) != seat => {
             let name = |x: Seat| fray_engine::sides::seat_name(&s.setup.seats, x);
             Err(no(
                 Reject::NOT_YOUR_DECISION,
@@ -786,7 +800,7 @@ fn act(s: &State, seat: Seat, side: Option<u8>, w: Cid) -> Result<(), Reject> {
                 ),
             ))
         }
-        Some(ch) if Some(ch.side) == side && !s.order.has_acted(w) && s.may_take_turn(w) => Ok(()),
+        Some(ch) if ch.side == side && !s.order.has_acted(w) && s.may_take_turn(w) => Ok(()),
         Some(ch) => Err(no(
             codes::CANNOT_ACT,
             format!(
@@ -1174,21 +1188,22 @@ fn own_item(s: &State, who: Cid, i: u8) -> Result<(&crate::state::Item, &crate::
     Ok((it, d))
 }
 
-/// An answer to an attack's decision. MUR-R11: the reactions to an attack are dodge, counter,
-/// guard and hiding behind someone (opportunity attacks answer a step, in [`check`]).
-fn answer(s: &State, a: &Attack, c: &Command) -> Result<(), Reject> {
-    match (a.stage, c) {
-        (Stage::Approve, Command::Approve | Command::Veto) => Ok(()),
-        (Stage::Answer, Command::Accept | Command::Refuse) => Ok(()),
+/// An answer to the decision `st` about the attack `a` on top of the stack. MUR-R11: the
+/// reactions to an attack are dodge, counter, guard and hiding behind someone (opportunity
+/// attacks answer a step, in [`check_in`]).
+fn answer(s: &State, st: &Stage, a: &Attack, c: &Command) -> Result<(), Reject> {
+    match (st, c) {
+        (Stage::StuntApproval { .. }, Command::Approve | Command::Veto) => Ok(()),
+        (Stage::Stunt { .. }, Command::Accept | Command::Refuse) => Ok(()),
         (Stage::Guard { .. }, Command::Guard | Command::Decline) => Ok(()),
-        (Stage::Agree { .. }, Command::Agree | Command::Decline) => Ok(()),
-        (Stage::React, Command::Take) => Ok(()),
-        (Stage::React, Command::Dodge) => match dodge_open(s, a) {
+        (Stage::StandIn { .. }, Command::Agree | Command::Decline) => Ok(()),
+        (Stage::Reaction { .. }, Command::Take) => Ok(()),
+        (Stage::Reaction { .. }, Command::Dodge) => match dodge_open(s, a) {
             Some(_) => Ok(()),
             None => Err(no(codes::NO_REACTION, "no dodge is open against this attack now")),
         },
-        (Stage::React, Command::Counter { with, mode }) => counter_ok(s, a, *with, *mode),
-        (Stage::React, Command::HideBehind(h)) => hide_ok(s, a, *h),
+        (Stage::Reaction { .. }, Command::Counter { with, mode }) => counter_ok(s, a, *with, *mode),
+        (Stage::Reaction { .. }, Command::HideBehind(h)) => hide_ok(s, a, *h),
         _ => Err(not_now(s)),
     }
 }
@@ -1322,70 +1337,64 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
 /// Every legal answer of `seat` (one of those asked) to the pending decision, each with the
 /// plan [`check`] gives it.
 pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Murdham>>) {
+    if let Some(st) = stage(s) {
+        legal_in(s, seat, &st, out);
+    }
+}
+
+/// [`legal`] under the stage `st` the caller has already worked out ([`stage`] of `s`): every
+/// candidate is checked under it ([`plan_in`]).
+pub fn legal_in(s: &State, seat: Seat, st: &Stage, out: &mut Vec<Answer<Murdham>>) {
     let push_if = |out: &mut Vec<Answer<Murdham>>, c: Command| {
-        if let Ok(plan) = check(s, seat, &c) {
+        if let Some(plan) = plan_in(s, seat, st, &c) {
             out.push(Answer::new(c, plan));
         }
     };
     // Answers that need no check here: the decision asked accepts them as they are.
     let plain = |c: Command| Answer::new(c, Plan::Plain);
-    match s.frames.last() {
-        Some(Frame::Attack(a)) => {
-            match a.stage {
-                Stage::Approve => out.extend([Command::Approve, Command::Veto].map(plain)),
-                Stage::Answer => out.extend([Command::Accept, Command::Refuse].map(plain)),
-                Stage::Guard { .. } => out.extend([Command::Guard, Command::Decline].map(plain)),
-                Stage::Agree { .. } => out.extend([Command::Agree, Command::Decline].map(plain)),
-                Stage::React => {
-                    out.push(plain(Command::Take));
-                    push_if(out, Command::Dodge);
-                    for with in weapons_of(s, a.target) {
-                        for mode in [Mode::Harm { hold: false }, Mode::Grapple] {
-                            if matches!(mode, Mode::Grapple) && with != With::Unarmed {
-                                continue;
-                            }
-                            push_if(out, Command::Counter { with, mode });
-                        }
+    let who = match *st {
+        Stage::StuntApproval { .. } => return out.extend([Command::Approve, Command::Veto].map(plain)),
+        Stage::Stunt { .. } => return out.extend([Command::Accept, Command::Refuse].map(plain)),
+        Stage::Guard { .. } => return out.extend([Command::Guard, Command::Decline].map(plain)),
+        Stage::StandIn { .. } => return out.extend([Command::Agree, Command::Decline].map(plain)),
+        Stage::Reaction { target, .. } => {
+            out.push(plain(Command::Take));
+            push_if(out, Command::Dodge);
+            for with in weapons_of(s, target) {
+                for mode in [Mode::Harm { hold: false }, Mode::Grapple] {
+                    if matches!(mode, Mode::Grapple) && with != With::Unarmed {
+                        continue;
                     }
-                    for h in s.ids() {
-                        push_if(out, Command::HideBehind(h));
-                    }
+                    push_if(out, Command::Counter { with, mode });
                 }
-                Stage::Aim | Stage::Land => {}
+            }
+            for h in s.ids() {
+                push_if(out, Command::HideBehind(h));
             }
             return;
         }
-        Some(Frame::Step(st)) => {
+        Stage::Opportunity { foe, .. } => {
             out.push(plain(Command::Decline));
-            for with in weapons_of(s, st.next) {
+            for with in weapons_of(s, foe) {
                 push_if(out, Command::Opportunity(with));
             }
             return;
         }
-        Some(Frame::Morale { .. }) => {
-            out.extend([Command::Surrender, Command::Retreat].map(plain));
+        Stage::Morale { .. } => return out.extend([Command::Surrender, Command::Retreat].map(plain)),
+        Stage::Open { .. } => {
+            return out.extend((0..s.setup.sides.len() as u8).map(|side| plain(Command::Open(side))));
+        }
+        Stage::Faction { side } => {
+            for w in s.ids() {
+                if act(s, seat, side, w).is_ok() {
+                    out.push(plain(Command::Act(w)));
+                }
+            }
+            out.push(Answer::new(Command::Pass, pass(s, seat, side)));
             return;
         }
-        None => {}
-    }
-    if s.opening {
-        out.extend((0..s.setup.sides.len() as u8).map(|side| plain(Command::Open(side))));
-        return;
-    }
-    let Some(t) = &s.turn else {
-        // The faction whose opportunity it is, found once for every answer.
-        let side = crate::resolve::faction_to_pick(s);
-        for w in s.ids() {
-            if act(s, seat, side, w).is_ok() {
-                out.push(plain(Command::Act(w)));
-            }
-        }
-        if let Ok(plan) = pass(s, seat, side) {
-            out.push(Answer::new(Command::Pass, plan));
-        }
-        return;
+        Stage::Turn { turn } => turn.who,
     };
-    let who = t.who;
     let me = s.ch(who);
     let zones = &s.setup.zones;
     // Attacks.

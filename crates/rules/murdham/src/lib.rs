@@ -7,10 +7,11 @@
 //!
 //! Module map: [`options`], [`codes`] (rejection codes), [`data`] (abilities, sizes, items,
 //! powers), [`place`] (zones and borders), [`setup`] (encounter files), [`state`] (state,
-//! events and the one `apply`), [`command`] (typed and text forms), [`check`] (legality and
-//! the legal list), [`resolve`] (dice and turn flow), [`text`] (the `TextRuleset`: log lines,
-//! map, tracker), [`view`] (what each seat may see), [`ai`], [`odds`]; the report hooks for
-//! simulations are in `summary.rs`. This file holds the `Ruleset` itself.
+//! events and the one `apply`), [`stage`] (the decision the game waits for), [`command`]
+//! (typed and text forms), [`check`] (legality and the legal list), [`resolve`] (dice and turn
+//! flow), [`text`] (the `TextRuleset`: log lines, map, tracker), [`view`] (what each seat may
+//! see), [`ai`], [`odds`]; the report hooks for simulations are in `summary.rs`. This file
+//! holds the `Ruleset` itself.
 
 pub mod ai;
 pub mod check;
@@ -22,6 +23,7 @@ pub mod options;
 pub mod place;
 pub mod resolve;
 pub mod setup;
+pub mod stage;
 pub mod state;
 mod summary;
 pub mod text;
@@ -30,9 +32,9 @@ pub mod view;
 use crate::command::Command;
 use crate::options::Options;
 use crate::setup::{Cid, Setup};
-use crate::state::{Event, Frame, Stage, State};
+use crate::state::{Event, Frame, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats, Shown};
+use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Shown};
 
 /// Rounds of reloading a reload weapon needs after it fires.
 pub const RELOAD_ROUNDS: u8 = 10;
@@ -40,42 +42,9 @@ pub const RELOAD_ROUNDS: u8 = 10;
 /// The Murdham ruleset.
 pub struct Murdham;
 
-/// Who decides now, and what: the seats asked, the decision's kind, and the character it is
-/// about. A decision about a character goes to the seat that plays it ([`State::seat_of`]);
-/// a faction's opportunity and the opening go to every seat of the faction with a stake in
-/// them, and the first to answer decides ([`resolve::seats_asked`], [`resolve::openers`]).
-pub fn decision(s: &State) -> Option<(Seats, &'static str, Option<Cid>)> {
-    if s.outcome.is_some() {
-        return None;
-    }
-    let seat_of = |c: Cid| Seats::one(s.seat_of(c));
-    if let Some(f) = s.frames.last() {
-        return match f {
-            Frame::Attack(a) => match a.stage {
-                Stage::Approve => Some((Seats::one(Seat::GM), "stunt-approval", Some(a.by))),
-                Stage::Answer => Some((seat_of(a.target), "stunt", Some(a.target))),
-                Stage::React => Some((seat_of(a.target), "reaction", Some(a.target))),
-                Stage::Guard { next } => Some((seat_of(next), "guard", Some(next))),
-                Stage::Agree { who } => Some((seat_of(who), "stand-in", Some(who))),
-                Stage::Aim | Stage::Land => None,
-            },
-            Frame::Step(st) => Some((seat_of(st.next), "opportunity", Some(st.next))),
-            Frame::Morale { who } => who.first().map(|&w| (seat_of(w), "morale", Some(w))),
-        };
-    }
-    if s.opening {
-        return Some((resolve::openers(s), "open", None));
-    }
-    if let Some(t) = &s.turn {
-        return Some((seat_of(t.who), "turn", Some(t.who)));
-    }
-    let side = resolve::faction_to_pick(s)?;
-    Some((resolve::seats_asked(s, side), "faction", None))
-}
-
 /// The character whose decision it is, if any.
 pub fn pending_actor(s: &State) -> Option<Cid> {
-    decision(s).and_then(|(_, _, who)| who)
+    stage::stage(s).and_then(|st| st.actor())
 }
 
 /// The attacker a reaction would counter, when a reaction is asked.
@@ -110,9 +79,12 @@ impl Ruleset for Murdham {
         resolve::start(cx)
     }
 
+    /// Built from the stage alone: its kind and character, and the seats it asks (a decision
+    /// about a character goes to the seat that plays it, [`State::seat_of`]; a faction's
+    /// opportunity and the opening to every seat of the faction with a stake in them, and the
+    /// first to answer decides: [`stage::Stage::seats`]).
     fn pending(s: &State) -> Option<Pending> {
-        let (seats, kind, actor) = decision(s)?;
-        Some(Pending { seats, kind, actor })
+        stage::stage(s).map(|st| st.pending(s))
     }
 
     fn is_ruling(command: &Command) -> bool {

@@ -4,18 +4,21 @@
 //! step are frames on the kit's stack.
 
 use crate::Murdham;
-use crate::check::{self, AttackPlan, Plan, Profile, dodge_open, guard_ok, may_react, opportunity_ok, plan, profile};
+use crate::check::{
+    self, AttackPlan, Plan, Profile, dodge_open, dodge_open_with, guard_ok, may_react, opportunity_ok, plan, profile,
+};
 use crate::command::{Aim, Command, OwnRuling, Pace};
 use crate::data::{Ability, Injury, Keyword, Kind, Skill, div_up};
 use crate::options::{DeviationDie, MoraleFor, Opener, TieOrder};
 use crate::place::Place;
 use crate::setup::Cid;
+use crate::stage::{Stage, stage};
 use crate::state::{
-    Attack, Condition, Event, Frame, Influence, Mode, Phase, Reaction, Stage, State, Status, Step, Why, With,
+    Attack, AttackStage, Condition, Event, Frame, Influence, Mode, Phase, Reaction, State, Status, Step, Why, With,
 };
 use fray_engine::gm::Ruling as R;
 use fray_engine::resolve::settle;
-use fray_engine::{Cx, EngineError, Flow, Seats};
+use fray_engine::{Cx, EngineError, Flow, Reject, Seats};
 use std::fmt;
 
 type Res<T> = Result<T, EngineError>;
@@ -139,21 +142,32 @@ fn phase_over(s: &State) -> bool {
         .all(|f| s.passed[f as usize])
 }
 
-/// Resolves a command with the plan its check gave it, then runs to the next decision.
+/// Resolves a command with the plan its check gave it, then runs to the next decision. The
+/// stage is worked out once, here, and the command answers it.
 pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<()> {
+    // GM rulings are no stage: resolved whatever the game waits for.
     if let Command::Gm(r) = command {
         cx.emit(Event::Ruled(r.clone()));
         ruled(cx, r)?;
         return advance(cx);
     }
-    match cx.s.frames.last().cloned() {
-        Some(Frame::Attack(a)) => answer(cx, a, command)?,
-        Some(Frame::Step(st)) => {
-            let foe = st.next;
-            cx.update(Frame::Step(Step {
-                next: foe + 1,
-                ..st.clone()
-            }));
+    let st = stage(&cx.s).ok_or_else(|| bug(format!("{command:?} was resolved with nothing asked")))?;
+    match st {
+        Stage::StuntApproval { .. }
+        | Stage::Stunt { .. }
+        | Stage::Reaction { .. }
+        | Stage::Guard { .. }
+        | Stage::StandIn { .. } => {
+            let a = crate::stage::attack(&cx.s)
+                .cloned()
+                .ok_or_else(|| bug("an attack's decision without the attack"))?;
+            answer(cx, st, a, command)?;
+        }
+        Stage::Opportunity { foe, mover } => {
+            let Some(Frame::Step(step)) = cx.s.frames.last().cloned() else {
+                return Err(bug("an opportunity without the step"));
+            };
+            cx.update(Frame::Step(Step { next: foe + 1, ..step }));
             if let Command::Opportunity(with) = command {
                 let Plan::Attack(p) = plan else {
                     return Err(unplanned(command, &plan));
@@ -167,7 +181,7 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<(
                 declare(
                     cx,
                     foe,
-                    Aim::At(st.who),
+                    Aim::At(mover),
                     *with,
                     Mode::Harm { hold: false },
                     false,
@@ -177,10 +191,11 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<(
                 )?;
             }
         }
-        Some(Frame::Morale { who }) => {
-            let (&first, rest) = who
-                .split_first()
-                .ok_or_else(|| bug("an empty morale frame was asked"))?;
+        Stage::Morale { who: first } => {
+            let Some(Frame::Morale { who }) = cx.s.frames.last() else {
+                return Err(bug("a morale choice without the morale frame"));
+            };
+            let rest = who.get(1..).unwrap_or_default().to_vec();
             let status = if *command == Command::Retreat {
                 Status::Fled
             } else {
@@ -190,34 +205,32 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<(
             if rest.is_empty() {
                 cx.pop();
             } else {
-                cx.update(Frame::Morale { who: rest.to_vec() });
+                cx.update(Frame::Morale { who: rest });
             }
         }
-        None => turn_command(cx, command, plan)?,
-    }
-    advance(cx)
-}
-
-/// A command outside any frame: opening, picking, passing, or an action of the turn.
-fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
-    let s = &*cx.s;
-    if let Command::Open(side) = c {
-        cx.emit(Event::Opens { side: *side });
-        return Ok(());
-    }
-    let Some(who) = s.turn.as_ref().map(|t| t.who) else {
-        match c {
+        // The faction holding the initiative chose who opens (MUR-R6).
+        Stage::Open { .. } => match command {
+            Command::Open(side) => cx.emit(Event::Opens { side: *side }),
+            c => return Err(bug(format!("{c:?} does not open"))),
+        },
+        Stage::Faction { .. } => match command {
             Command::Pass => match plan {
                 // One seat of several: the others are still asked.
                 Plan::Pass { side, seat: Some(seat) } => cx.emit(Event::SeatPassed { side, seat }),
                 Plan::Pass { side, seat: None } => cx.emit(Event::Passed { side }),
-                _ => return Err(unplanned(c, &plan)),
+                _ => return Err(unplanned(command, &plan)),
             },
             Command::Act(who) => cx.emit(Event::TurnStarted { who: *who }),
-            _ => return Err(bug(format!("{c:?} outside a turn"))),
-        }
-        return Ok(());
-    };
+            c => return Err(bug(format!("{c:?} outside a turn"))),
+        },
+        Stage::Turn { turn } => turn_command(cx, turn.who, command, plan)?,
+    }
+    advance(cx)
+}
+
+/// An action of the turn of `who`, or its end.
+fn turn_command(cx: &mut Cx<'_, Murdham>, who: Cid, c: &Command, plan: Plan) -> Res<()> {
+    let s = &*cx.s;
     // What is read of the actor, as it stands before the command changes anything.
     let (size, concealed, hobbled) = {
         let me = s.ch(who);
@@ -567,7 +580,7 @@ fn declare(
         reaction: None,
         countered: false,
         hid: false,
-        stage: Stage::Aim,
+        stage: AttackStage::Aim,
         surprise,
         save: p.save,
         ranged: p.ranged,
@@ -591,12 +604,12 @@ fn declare(
     Ok(())
 }
 
-/// An answer to the attack on top.
-fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
+/// An answer to the decision `st` about the attack `a` on top.
+fn answer(cx: &mut Cx<'_, Murdham>, st: Stage, a: Attack, c: &Command) -> Res<()> {
     let s = &*cx.s;
     match c {
         Command::Approve => cx.update(Frame::Attack(Attack {
-            stage: Stage::Answer,
+            stage: AttackStage::Answer,
             ..a
         })),
         Command::Veto => {
@@ -608,7 +621,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             });
             cx.update(Frame::Attack(Attack {
                 stunt: None,
-                stage: Stage::Guard { next: 0 },
+                stage: AttackStage::Guard { next: 0 },
                 ..a
             }));
         }
@@ -631,12 +644,12 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             });
             cx.update(Frame::Attack(Attack {
                 stunt: None,
-                stage: Stage::Guard { next: 0 },
+                stage: AttackStage::Guard { next: 0 },
                 ..a
             }));
         }
         Command::Guard => {
-            let Stage::Guard { next } = a.stage else {
+            let Stage::Guard { guard: next, .. } = st else {
                 return Err(bug("guard outside the guard stage"));
             };
             let free = s.ch(next).stats.has(Skill::Protect);
@@ -653,24 +666,24 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             // or counter, unless guarding was free (protect, MUR-R60).
             cx.update(Frame::Attack(Attack {
                 target: next,
-                stage: if free { Stage::React } else { Stage::Land },
+                stage: if free { AttackStage::React } else { AttackStage::Land },
                 reaction: if free { None } else { Some(Reaction::Guard) },
                 ..a
             }));
         }
-        Command::Decline => match a.stage {
-            Stage::Guard { next } => cx.update(Frame::Attack(Attack {
-                stage: Stage::Guard { next: next + 1 },
+        Command::Decline => match st {
+            Stage::Guard { guard: next, .. } => cx.update(Frame::Attack(Attack {
+                stage: AttackStage::Guard { next: next + 1 },
                 ..a
             })),
-            Stage::Agree { who } => {
+            Stage::StandIn { who, .. } => {
                 if cx.s.options.declined_hide_keeps_reaction {
                     // MUR-R23: the hider asked and was refused: its reaction is still its own,
                     // to dodge, counter or take the hit.
                     cx.emit(Event::StandInDeclined { who, hider: a.target });
                 }
                 cx.update(Frame::Attack(Attack {
-                    stage: Stage::React,
+                    stage: AttackStage::React,
                     hid: true,
                     ..a
                 }))
@@ -678,7 +691,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
             _ => return Err(bug("decline out of place")),
         },
         Command::Agree => {
-            let Stage::Agree { who } = a.stage else {
+            let Stage::StandIn { who, .. } = st else {
                 return Err(bug("agree outside a stand-in"));
             };
             if cx.s.options.declined_hide_keeps_reaction {
@@ -693,12 +706,12 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
         }
         Command::Take => cx.update(Frame::Attack(Attack {
             reaction: Some(Reaction::Take),
-            stage: Stage::Land,
+            stage: AttackStage::Land,
             ..a
         })),
         Command::Dodge => cx.update(Frame::Attack(Attack {
             reaction: Some(Reaction::Dodge),
-            stage: Stage::Land,
+            stage: AttackStage::Land,
             ..a
         })),
         Command::Counter { with, mode } => cx.update(Frame::Attack(Attack {
@@ -707,7 +720,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
                 mode: *mode,
             }),
             countered: true,
-            stage: Stage::Land,
+            stage: AttackStage::Land,
             ..a
         })),
         Command::HideBehind(h) => {
@@ -726,7 +739,7 @@ fn answer(cx: &mut Cx<'_, Murdham>, a: Attack, c: &Command) -> Res<()> {
                 stand_in(cx, a, *h);
             } else {
                 cx.update(Frame::Attack(Attack {
-                    stage: Stage::Agree { who: *h },
+                    stage: AttackStage::Agree { who: *h },
                     hid: true,
                     ..a
                 }));
@@ -743,7 +756,7 @@ fn stand_in(cx: &mut Cx<'_, Murdham>, a: Attack, who: Cid) {
     swap_places(cx, a.target, who);
     cx.update(Frame::Attack(Attack {
         target: who,
-        stage: Stage::React,
+        stage: AttackStage::React,
         reaction: None,
         hid: true,
         ..a
@@ -1106,39 +1119,39 @@ fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
         return finish(cx, a);
     }
     match a.stage {
-        Stage::Aim => aim(cx, a),
-        Stage::Approve => {
+        AttackStage::Aim => aim(cx, a),
+        AttackStage::Approve => {
             if !s.options.stunt_needs_gm {
                 cx.update(Frame::Attack(Attack {
-                    stage: Stage::Answer,
+                    stage: AttackStage::Answer,
                     ..a
                 }));
                 return Ok(Flow::Go);
             }
             Ok(Flow::Wait)
         }
-        Stage::Answer | Stage::Agree { .. } => Ok(Flow::Wait),
-        Stage::Guard { next } => {
+        AttackStage::Answer | AttackStage::Agree { .. } => Ok(Flow::Wait),
+        AttackStage::Guard { next } => {
             let n = s.chars.len() as Cid;
             match (next..n).find(|&g| guard_ok(s, &a, g)) {
                 Some(g) if g == next => Ok(Flow::Wait),
                 Some(g) => {
                     cx.update(Frame::Attack(Attack {
-                        stage: Stage::Guard { next: g },
+                        stage: AttackStage::Guard { next: g },
                         ..a
                     }));
                     Ok(Flow::Go)
                 }
                 None => {
                     cx.update(Frame::Attack(Attack {
-                        stage: Stage::React,
+                        stage: AttackStage::React,
                         ..a
                     }));
                     Ok(Flow::Go)
                 }
             }
         }
-        Stage::React => {
+        AttackStage::React => {
             // Only ask a target that has a reaction open; otherwise it simply takes the hit.
             let t = a.target;
             let any = dodge_open(s, &a).is_some()
@@ -1148,12 +1161,12 @@ fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             }
             cx.update(Frame::Attack(Attack {
                 reaction: Some(Reaction::Take),
-                stage: Stage::Land,
+                stage: AttackStage::Land,
                 ..a
             }));
             Ok(Flow::Go)
         }
-        Stage::Land => land(cx, a),
+        AttackStage::Land => land(cx, a),
     }
 }
 
@@ -1190,9 +1203,9 @@ fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
         _ => {}
     }
     let stage = if a.stunt.is_some() {
-        Stage::Approve
+        AttackStage::Approve
     } else {
-        Stage::Guard { next: 0 }
+        AttackStage::Guard { next: 0 }
     };
     cx.update(Frame::Attack(Attack { stage, ..a }));
     Ok(Flow::Go)
@@ -1383,7 +1396,7 @@ pub fn attack_spec(
         reaction: None,
         countered: false,
         hid: false,
-        stage: Stage::Land,
+        stage: AttackStage::Land,
         surprise,
         save: plan.save,
         ranged: plan.ranged,
@@ -1581,18 +1594,20 @@ pub(crate) fn armour_against(
     (armour, gave)
 }
 
-/// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target.
+/// Rolls (or reuses a blast's roll) and works out the hit of attack `a` on its target: `by`
+/// strikes `target` with a weapon of profile `p` (as [`profile`] gives it for the weapon in
+/// `by`'s hands; the caller has worked it out).
 fn compute_hit(
     cx: &mut Cx<'_, Murdham>,
     a: &Attack,
     by: Cid,
     target: Cid,
-    with: With,
+    p: Profile,
     mode: Mode,
     reacted: bool,
 ) -> Res<Hit> {
     let s = &*cx.s;
-    let mut p = profile(s, by, with).map_err(|r| bug(r.reason))?;
+    let mut p = p;
     // Sneak attack: d12 against an unaware target.
     if a.surprise && s.ch(by).stats.has(Skill::SneakAttack) && p.die > 0 && !p.power {
         p.die = 12;
@@ -1661,10 +1676,13 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     let s = &*cx.s;
     let t = a.target;
     let reaction = a.reaction.unwrap_or(Reaction::Take);
+    // The attack's weapon as it is in the attacker's hands, worked out once for the dodge, the
+    // counter and the hit: nothing the landing does before the hit changes it.
+    let p = profile(s, a.by, a.with);
     let mut dodged = false;
     match reaction {
         Reaction::Dodge => {
-            let free = dodge_open(s, &a) == Some(true);
+            let free = p.as_ref().ok().and_then(|&p| dodge_open_with(s, &a, p)) == Some(true);
             // MUR-R60: fleet footed pays for a dodge of an opportunity attack; otherwise a free
             // dodge is the round's one from dodge blows.
             let fleet = a.opportunity && s.ch(t).stats.has(Skill::FleetFooted);
@@ -1700,14 +1718,14 @@ fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             Reaction::Counter { with, mode } => {
                 // MUR-H8: the attack's roll is kept for the rest of a blast.
                 let mut a2 = a.clone();
-                if let Some(k) = counter(cx, &a, with, mode)? {
+                if let Some(k) = counter(cx, &a, with, mode, &p)? {
                     k.into(&mut a2);
                 }
                 return next_target(cx, a2);
             }
             _ => {
                 let mut a2 = a.clone();
-                if let Some(k) = hit_target(cx, &a, t, reacted)? {
+                if let Some(k) = hit_target(cx, &a, t, reacted, &p)? {
                     k.into(&mut a2);
                 }
                 return next_target(cx, a2);
@@ -1733,7 +1751,7 @@ fn next_target(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
                 target: next,
                 queue,
                 reaction: None,
-                stage: Stage::React,
+                stage: AttackStage::React,
                 ..a
             }));
             return Ok(Flow::Go);
@@ -1816,8 +1834,15 @@ impl Kept {
     }
 }
 
-/// Lands attack `a` on `t` with no counter: returns the roll made, for the rest of a blast.
-fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Res<Option<Kept>> {
+/// Lands attack `a` on `t` with no counter: returns the roll made, for the rest of a blast. `p`
+/// is the [`profile`] of the attack's weapon in the attacker's hands (a harm needs it).
+fn hit_target(
+    cx: &mut Cx<'_, Murdham>,
+    a: &Attack,
+    t: Cid,
+    reacted: bool,
+    p: &Result<Profile, Reject>,
+) -> Res<Option<Kept>> {
     match a.mode {
         Mode::FinalBlow => {
             // MUR-R18: the incapacitated target is killed outright.
@@ -1838,11 +1863,11 @@ fn hit_target(cx: &mut Cx<'_, Murdham>, a: &Attack, t: Cid, reacted: bool) -> Re
             Ok(None)
         }
         Mode::Harm { .. } => {
-            let p = profile(&cx.s, a.by, a.with).map_err(|r| bug(r.reason))?;
+            let p = *p.as_ref().map_err(|r| bug(r.reason.clone()))?;
             if p.grab {
                 non_lethal(cx, a.by, t, Mode::Grapple)?;
             }
-            let h = compute_hit(cx, a, a.by, t, a.with, a.mode, reacted)?;
+            let h = compute_hit(cx, a, a.by, t, p, a.mode, reacted)?;
             deal(cx, a, t, &h, &p)?;
             Ok(Some(Kept::of(&h)))
         }
@@ -1933,8 +1958,15 @@ fn non_lethal(cx: &mut Cx<'_, Murdham>, by: Cid, t: Cid, mode: Mode) -> Res<()> 
 /// A counter (MUR-R21): both roll at once; who would suffer more is hit first; a tie lands
 /// together; a first hit that takes its victim out stops the other; non-lethal attacks come
 /// last (MUR-R33); fast strike goes first (MUR-R60). Returns the attack's damage roll, if
-/// one was made, for the rest of a blast.
-fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<Option<Kept>> {
+/// one was made, for the rest of a blast. `p` is the [`profile`] of the attack's weapon in the
+/// attacker's hands.
+fn counter(
+    cx: &mut Cx<'_, Murdham>,
+    a: &Attack,
+    with: With,
+    mode: Mode,
+    p: &Result<Profile, Reject>,
+) -> Res<Option<Kept>> {
     let (by, t) = (a.by, a.target);
     // The counter's own to-hit save, when its circumstances need one.
     let cplan = plan(&cx.s, t, Aim::At(by), with, mode, false, true).ok();
@@ -1982,7 +2014,7 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         reaction: None,
         countered: false,
         hid: false,
-        stage: Stage::Land,
+        stage: AttackStage::Land,
         surprise: false,
         save: false,
         ranged: false,
@@ -1990,16 +2022,21 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         face: None,
     };
     let lethal = |m: Mode| matches!(m, Mode::Harm { .. } | Mode::FinalBlow);
-    let pa = profile(&cx.s, by, a.with).map_err(|r| bug(r.reason))?;
-    let pb = profile(&cx.s, t, with).map_err(|r| bug(r.reason))?;
+    let pa = *p.as_ref().map_err(|r| bug(r.reason.clone()))?;
+    // The counter's weapon: as its plan found it, when it has one (the saves and the uses since
+    // change nothing of it).
+    let pb = match &cplan {
+        Some(cp) => cp.profile,
+        None => profile(&cx.s, t, with).map_err(|r| bug(r.reason))?,
+    };
     // Both damage rolls happen at the same moment.
     let ha = if lethal(a.mode) && a.mode != Mode::FinalBlow {
-        Some(compute_hit(cx, a, by, t, a.with, a.mode, true)?)
+        Some(compute_hit(cx, a, by, t, pa, a.mode, true)?)
     } else {
         None
     };
     let hb = if counter_hits && lethal(mode) {
-        Some(compute_hit(cx, &back, t, by, with, mode, true)?)
+        Some(compute_hit(cx, &back, t, by, pb, mode, true)?)
     } else {
         None
     };
@@ -2036,7 +2073,7 @@ fn counter(cx: &mut Cx<'_, Murdham>, a: &Attack, with: With, mode: Mode) -> Res<
         match (&ha, a.mode) {
             (Some(h), _) => deal(cx, a, t, h, &pa),
             (None, Mode::FinalBlow) => {
-                hit_target(cx, a, t, true)?;
+                hit_target(cx, a, t, true, &Ok(pa))?;
                 Ok(())
             }
             (None, m) => non_lethal(cx, by, t, m),

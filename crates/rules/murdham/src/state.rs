@@ -291,7 +291,7 @@ impl Char {
 }
 
 /// The turn under way.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Turn {
     /// Whose turn.
     pub who: Cid,
@@ -337,10 +337,12 @@ pub enum With {
     Power(u8),
 }
 
-/// Where an attack stands.
+/// Where an attack stands: the attack frame's own step (the decision the game waits for is
+/// [`crate::stage::Stage`]). Serialized as it was when this type was called `Stage`: only the
+/// variants' names are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Stage {
+pub enum AttackStage {
     /// The to-hit save, the blast's deviation, who is hit.
     Aim,
     /// A stunt waits for the GM (MUR-R32).
@@ -395,7 +397,7 @@ pub struct Attack {
     /// The target already asked someone to stand in for it (MUR-R23): once per attack.
     pub hid: bool,
     /// Where it stands.
-    pub stage: Stage,
+    pub stage: AttackStage,
     /// The attacker was concealed when it attacked: its targets cannot react (MUR-R41).
     pub surprise: bool,
     /// A WIT save to hit is needed (MUR-R13), as worked out when it was declared.

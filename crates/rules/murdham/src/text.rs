@@ -5,7 +5,7 @@
 use crate::command::{self, Command};
 use crate::data::{Ability, Injury, Keyword};
 use crate::setup::Cid;
-use crate::state::{Char, Condition, Event, Frame, Mode, Phase, Stage, State, Status, Why, With};
+use crate::state::{AttackStage, Char, Condition, Event, Frame, Mode, Phase, State, Status, Why, With};
 use crate::view::hidden_from;
 use crate::{Murdham, ai, codes, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
@@ -939,25 +939,25 @@ fn now(s: &State) -> String {
     if let Some(f) = s.frames.last() {
         return match f {
             Frame::Attack(a) => match a.stage {
-                Stage::Approve => format!(
+                AttackStage::Approve => format!(
                     "GM: {} proposes a stunt on {}: {} (approve or veto)",
                     name(a.by),
                     name(a.target),
                     a.stunt.as_deref().unwrap_or("")
                 ),
-                Stage::Answer => format!(
+                AttackStage::Answer => format!(
                     "{}: {} proposes instead of damage: {} (accept or refuse)",
                     name(a.target),
                     name(a.by),
                     a.stunt.as_deref().unwrap_or("")
                 ),
-                Stage::Guard { next } => format!(
+                AttackStage::Guard { next } => format!(
                     "{} is attacked by {}: {} may guard it (guard or decline)",
                     name(a.target),
                     name(a.by),
                     name(next)
                 ),
-                Stage::Agree { who } => format!(
+                AttackStage::Agree { who } => format!(
                     "{} would hide behind {} from {}'s attack: {} agrees to stand in, or declines",
                     name(a.target),
                     name(who),

@@ -4,6 +4,7 @@
 
 use crate::Skeleton;
 use crate::command::Command;
+use crate::stage::{Stage, stage};
 use crate::state::State;
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy};
@@ -20,7 +21,7 @@ impl Policy<Skeleton> for Heuristic {
         self.legal.clear();
         d.legal(&mut self.legal);
         let s: &State = d.view();
-        let Some(t) = s.turn.as_ref().filter(|_| s.frames.is_empty()) else {
+        let Some(Stage::Turn { who, .. }) = stage(s) else {
             return self.legal.first().cloned(); // a defence: `dodge` is listed first when allowed
         };
         // Every answer it gives is one of the legal ones, with the plan listed for it.
@@ -35,7 +36,7 @@ impl Policy<Skeleton> for Heuristic {
         if let Some((_, x)) = self.legal.iter().filter_map(health).min() {
             return pick(&mut self.legal, Command::Attack(x));
         }
-        let me = s.ch(t.who);
+        let me = s.ch(who);
         let foes: Vec<Pos> = s
             .chars
             .iter()

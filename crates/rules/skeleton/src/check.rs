@@ -1,12 +1,14 @@
 //! Legality, from one source: [`check`] refuses a command with a typed rejection or hands
 //! back its [`Plan`] (what the check found out that resolving needs), and [`legal`] lists
 //! every answer [`check`] accepts with that plan, in a fixed order (attacks, moves, the rest).
+//! Both are handed the [`Stage`] (the decision asked now) and match on it.
 
 use crate::Skeleton;
 use crate::codes;
 use crate::command::{Command, Ruling};
 use crate::setup::{Cid, MAX_COMBATANTS, STAT_LIMIT};
-use crate::state::{State, Turn};
+use crate::stage::Stage;
+use crate::state::State;
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
 use fray_engine::{Answer, Reject};
@@ -29,28 +31,34 @@ pub enum Plan {
     Plain,
 }
 
-/// Whether the rules accept `c` now (the engine has already checked who may send it), and
-/// its plan.
-pub fn check(s: &State, c: &Command) -> Result<Plan, Reject> {
+/// Whether the rules accept `c` under the stage `st` (the decision asked now, `None` when
+/// nothing is; the engine has already checked who may send it), and its plan.
+pub fn check(s: &State, st: Option<&Stage>, c: &Command) -> Result<Plan, Reject> {
+    // GM rulings are no stage: accepted whatever the game waits for.
     if let Command::Gm(r) = c {
         return ruling(s, r).map(|()| Plan::Plain);
     }
-    match (c, s.frames.last(), &s.turn) {
-        (Command::Dodge | Command::Take, Some(_), _) => Ok(Plan::Plain),
-        (Command::Move(to), None, Some(t)) => move_cost(s, t, *to).map(|cost| Plan::Move { cost }),
-        (Command::Attack(x), None, Some(t)) => attack(s, t, *x).map(|()| Plan::Plain),
-        (Command::End, None, Some(_)) => Ok(Plan::Plain),
+    match (st, c) {
+        (Some(Stage::Defence { .. }), Command::Dodge | Command::Take) => Ok(Plan::Plain),
+        (Some(&Stage::Turn { who, moves_left, .. }), Command::Move(to)) => {
+            move_cost(s, who, moves_left, *to).map(|cost| Plan::Move { cost })
+        }
+        (Some(&Stage::Turn { who, attacked, .. }), Command::Attack(x)) => {
+            attack(s, who, attacked, *x).map(|()| Plan::Plain)
+        }
+        (Some(Stage::Turn { .. }), Command::End) => Ok(Plan::Plain),
         _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
     }
 }
 
-/// The squares a move to `to` costs (SKL-R3): the shortest way through open squares.
-pub fn move_cost(s: &State, t: &Turn, to: Pos) -> Result<i16, Reject> {
+/// The squares a move of `who` to `to` costs (SKL-R3): the shortest way through open squares,
+/// within the `budget` left.
+pub fn move_cost(s: &State, who: Cid, budget: i16, to: Pos) -> Result<i16, Reject> {
     if !s.open(to) {
         return Err(no(codes::BLOCKED, format!("{to} is not an open square")));
     }
     let step = |_: Pos, b: Pos| s.open(b).then_some(1);
-    let from = s.ch(t.who).at;
+    let from = s.ch(who).at;
     match cheapest_path(
         &s.setup.map,
         from,
@@ -64,19 +72,20 @@ pub fn move_cost(s: &State, t: &Turn, to: Pos) -> Result<i16, Reject> {
             codes::BLOCKED,
             format!("there is no way to {to} through open squares"),
         )),
-        Some((_, cost)) if cost > t.moves_left.max(0) as u32 => Err(no(
+        Some((_, cost)) if cost > budget.max(0) as u32 => Err(no(
             codes::TOO_FAR,
-            format!("{to} is {cost} squares away and {} are left", t.moves_left),
+            format!("{to} is {cost} squares away and {budget} are left"),
         )),
         Some((_, cost)) => Ok(cost as i16),
     }
 }
 
-fn attack(s: &State, t: &Turn, x: Cid) -> Result<(), Reject> {
-    if t.attacked {
+/// Whether `who`, which has `attacked` already this turn or not, may attack `x` (SKL-R4).
+fn attack(s: &State, who: Cid, attacked: bool, x: Cid) -> Result<(), Reject> {
+    if attacked {
         return Err(no(codes::ALREADY_ATTACKED, "one attack a turn"));
     }
-    let me = s.ch(t.who);
+    let me = s.ch(who);
     let Some(foe) = s.chars.get(x as usize).filter(|c| !c.out() && c.side != me.side) else {
         return Err(no(codes::BAD_TARGET, "attack a foe who is still in the fight"));
     };
@@ -126,28 +135,33 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
     }
 }
 
-/// Every legal answer to the pending decision, with its plan.
-pub fn legal(s: &State, out: &mut Vec<Answer<Skeleton>>) {
+/// Every legal answer to the decision `st`, with its plan.
+pub fn legal(s: &State, st: &Stage, out: &mut Vec<Answer<Skeleton>>) {
     let plain = |c: Command| Answer::new(c, Plan::Plain);
-    if !s.frames.is_empty() {
+    match *st {
         // Only a defender who has not dodged this round is asked (SKL-R5).
-        out.extend([Command::Dodge, Command::Take].map(plain));
-        return;
+        Stage::Defence { .. } => out.extend([Command::Dodge, Command::Take].map(plain)),
+        Stage::Turn {
+            who,
+            moves_left,
+            attacked,
+        } => {
+            out.extend(
+                s.ids()
+                    .filter(|x| attack(s, who, attacked, *x).is_ok())
+                    .map(|x| plain(Command::Attack(x))),
+            );
+            // One search finds every square in reach and its cost: the plan of each move
+            // (SKL-R3).
+            let step = |_: Pos, b: Pos| s.open(b).then_some(1);
+            let mut scratch = PathScratch::new();
+            let budget = moves_left.max(0) as u32;
+            let r = reach(&s.setup.map, s.ch(who).at, budget, step, |_| true, &mut scratch);
+            out.extend(
+                r.destinations()
+                    .map(|(p, cost)| Answer::new(Command::Move(p), Plan::Move { cost: cost as i16 })),
+            );
+            out.push(plain(Command::End));
+        }
     }
-    let Some(t) = &s.turn else { return };
-    out.extend(
-        s.ids()
-            .filter(|x| attack(s, t, *x).is_ok())
-            .map(|x| plain(Command::Attack(x))),
-    );
-    // One search finds every square in reach and its cost: the plan of each move (SKL-R3).
-    let step = |_: Pos, b: Pos| s.open(b).then_some(1);
-    let mut scratch = PathScratch::new();
-    let budget = t.moves_left.max(0) as u32;
-    let r = reach(&s.setup.map, s.ch(t.who).at, budget, step, |_| true, &mut scratch);
-    out.extend(
-        r.destinations()
-            .map(|(p, cost)| Answer::new(Command::Move(p), Plan::Move { cost: cost as i16 })),
-    );
-    out.push(plain(Command::End));
 }

@@ -8,10 +8,11 @@
 //! 0 health a combatant is out, and the last side with anyone left wins.
 //!
 //! Module map: [`options`], [`codes`] (rejection codes), [`setup`] (encounter files), [`state`]
-//! (state, events and the one `apply`), [`command`] (typed and text forms), [`check`] (legality
-//! and the legal list), [`resolve`] (dice and turn flow), [`text`] (the `TextRuleset`: log
-//! lines, map, tracker), [`ai`], [`odds`]; the report hooks for simulations are in
-//! `summary.rs`. This file holds the `Ruleset` itself.
+//! (state, events and the one `apply`), [`stage`] (the decision the game waits for),
+//! [`command`] (typed and text forms), [`check`] (legality and the legal list), [`resolve`]
+//! (dice and turn flow), [`text`] (the `TextRuleset`: log lines, map, tracker), [`ai`],
+//! [`odds`]; the report hooks for simulations are in `summary.rs`. This file holds the
+//! `Ruleset` itself.
 
 pub mod ai;
 pub mod check;
@@ -21,6 +22,7 @@ pub mod odds;
 pub mod options;
 pub mod resolve;
 pub mod setup;
+pub mod stage;
 pub mod state;
 mod summary;
 pub mod text;
@@ -28,6 +30,7 @@ pub mod text;
 use crate::command::Command;
 use crate::options::Options;
 use crate::setup::Setup;
+use crate::stage::stage;
 use crate::state::{Attack, Event, State};
 use fray_engine::resolve::FrameOp;
 use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat};
@@ -54,32 +57,33 @@ impl Ruleset for Skeleton {
         resolve::start(cx)
     }
 
+    // The stage says what is asked; every decision is about one combatant, and goes to the
+    // seat that plays it.
     fn pending(s: &State) -> Option<Pending> {
-        let (who, kind) = match (&s.outcome, s.frames.last(), &s.turn) {
-            (Some(_), ..) => return None,
-            (None, Some(a), _) => (a.target, "defence"),
-            (None, None, Some(t)) => (t.who, "turn"),
-            (None, None, None) => return None,
-        };
-        // Every decision is about one combatant, and goes to the seat that plays it.
-        Some(Pending::one(s.seat_of(who), kind, Some(who)))
+        let st = stage(s)?;
+        let who = st.actor()?;
+        Some(Pending::one(s.seat_of(who), st.kind(), Some(who)))
     }
 
     fn is_ruling(command: &Command) -> bool {
         matches!(command, Command::Gm(_))
     }
 
-    // Every decision has one decider, whom the engine has already matched to the seat.
+    // Every decision has one decider, whom the engine has already matched to the seat. The
+    // legal list, the check and the resolver work out the stage once, here, and match on it.
     fn legal(s: &State, _: Seat, out: &mut Vec<Answer<Self>>) {
-        check::legal(s, out)
+        if let Some(st) = stage(s) {
+            check::legal(s, &st, out);
+        }
     }
 
     fn check(s: &State, _: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check(s, command)
+        check::check(s, stage(s).as_ref(), command)
     }
 
     fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        resolve::resolve(cx, command, plan)
+        let st = stage(&cx.s);
+        resolve::resolve(cx, st, command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

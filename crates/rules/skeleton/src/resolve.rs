@@ -5,6 +5,7 @@
 use crate::Skeleton;
 use crate::check::Plan;
 use crate::command::Command;
+use crate::stage::Stage;
 use crate::state::{Attack, Event, State};
 use fray_engine::resolve::settle;
 use fray_engine::{Cx, EngineError, Flow};
@@ -28,44 +29,33 @@ pub fn start(cx: &mut Cx<'_, Skeleton>) -> Result<(), EngineError> {
     advance(cx)
 }
 
-/// Resolves a command with the plan its check gave, then runs to the next decision.
-pub fn resolve(cx: &mut Cx<'_, Skeleton>, command: &Command, plan: Plan) -> Result<(), EngineError> {
-    let s = &*cx.s;
-    let turn = s.turn.clone();
-    let who = turn.as_ref().map(|t| t.who);
-    let not_checked = || {
-        EngineError::Bug(format!(
-            "{command:?} was resolved without a turn or an attack to answer"
-        ))
-    };
-    match command {
-        Command::Move(to) => {
-            let t = turn.ok_or_else(not_checked)?;
-            let Plan::Move { cost } = plan else {
-                return Err(not_checked());
-            };
-            cx.emit(Event::Moved {
-                who: t.who,
-                to: *to,
-                cost,
-            });
-        }
-        Command::Attack(target) => cx.push(Attack {
-            by: who.ok_or_else(not_checked)?,
-            target: *target,
-            dodge: None,
-        })?,
-        Command::Dodge | Command::Take => {
+/// Resolves a command with the plan its check gave, under the stage `st` it was checked
+/// under (the decision it answers), then runs to the next decision.
+pub fn resolve(cx: &mut Cx<'_, Skeleton>, st: Option<Stage>, command: &Command, plan: Plan) -> Result<(), EngineError> {
+    let not_checked = || EngineError::Bug(format!("{command:?} does not answer {st:?} with the plan {plan:?}"));
+    match (st, command) {
+        // GM rulings are no stage: resolved whatever the game waits for.
+        (_, Command::Gm(r)) => cx.emit(Event::Ruled(r.clone())),
+        (Some(Stage::Defence { .. }), Command::Dodge | Command::Take) => {
             let a = cx.top().cloned().ok_or_else(not_checked)?;
             cx.update(Attack {
                 dodge: Some(*command == Command::Dodge),
                 ..a
             });
         }
-        Command::End => cx.emit(Event::TurnEnded {
-            who: who.ok_or_else(not_checked)?,
-        }),
-        Command::Gm(r) => cx.emit(Event::Ruled(r.clone())),
+        (Some(Stage::Turn { who, .. }), Command::Move(to)) => {
+            let Plan::Move { cost } = plan else {
+                return Err(not_checked());
+            };
+            cx.emit(Event::Moved { who, to: *to, cost });
+        }
+        (Some(Stage::Turn { who, .. }), Command::Attack(target)) => cx.push(Attack {
+            by: who,
+            target: *target,
+            dodge: None,
+        })?,
+        (Some(Stage::Turn { who, .. }), Command::End) => cx.emit(Event::TurnEnded { who }),
+        _ => return Err(not_checked()),
     }
     advance(cx)
 }
