@@ -95,15 +95,18 @@ pub fn alive(h: &Holder) -> bool {
     }
 }
 
-/// The pending decision of a game as one line, or how it ended.
+/// The pending decision of a game as one line, or how it ended (the winning side by its id,
+/// read off the shared view).
 pub fn position(game: &dyn AnyGame) -> String {
-    match (game.pending_line(), game.outcome()) {
-        (Some(p), _) => p,
-        (None, Some(o)) => match o.winner {
-            Some(w) => format!("over ({}, side {} won)", o.reason, w + 1),
+    if let Some(p) = game.pending_line() {
+        return p;
+    }
+    match game.seat_view(fray_engine::Seat::GM).outcome {
+        Some(o) => match o.winner {
+            Some(w) => format!("over ({}, {w} won)", o.reason),
             None => format!("over ({}, no winner)", o.reason),
         },
-        (None, None) => "over".into(),
+        None => "over".into(),
     }
 }
 

@@ -95,6 +95,16 @@ fn a_saved_game_resumes_with_the_same_dice_and_exports_the_uninterrupted_record(
 }
 
 #[test]
+fn games_names_the_winning_side_of_a_finished_game_by_its_id() {
+    let d = dir("finished");
+    let db = d.join("g.db");
+    let o = fray(&["play", DUEL, "--seed", "7", "--ai", "all", "--save", s(&db)], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let g = out(&fray(&["games", s(&db)], ""));
+    assert!(g.contains("east won)") || g.contains("west won)"), "{g}");
+}
+
+#[test]
 fn undo_and_redo_are_kept_as_steps_and_survive_a_resume() {
     let d = dir("undo");
     let db = d.join("g.db");

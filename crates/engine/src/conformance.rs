@@ -409,6 +409,9 @@ pub struct HiddenReport {
     pub variants_compared: usize,
     /// Commands a seat is shown alike that were resolved and compared.
     pub commands_compared: usize,
+    /// Positions the deciding seat cannot tell apart, with the same answers offered, in which
+    /// its AI was asked again and answered alike.
+    pub ai_compared: usize,
 }
 
 /// How many alternative commands per decision and seat the command comparison resolves.
@@ -428,8 +431,12 @@ const ALTERNATIVES: usize = 24;
 ///   the same (so no event, log line or view reveals the secret) — unless the step also
 ///   revealed it (nothing is hidden from the seat any more afterwards).
 ///
+/// - asks a fresh policy of the deciding seat for its answer in the real position and in each
+///   position the seat cannot tell apart that offers it the same answers, with the same dice,
+///   and checks that the answers are the same (so the AI acts on nothing hidden from it).
+///
 /// So nothing a seat may not see reaches it through what the text layer prints or sends, or
-/// through its AI's view.
+/// through its AI's choices.
 pub fn hidden_information<R: crate::text::TextRuleset>(
     setup: &R::Setup,
     options: &R::Options,
@@ -511,6 +518,51 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
             // Commands a seat is shown alike leave it the same log and view.
             legal.clear();
             R::legal(&state, decider, &mut legal);
+            // The deciding seat's AI answers alike in positions the seat cannot tell apart
+            // (where it is offered the same answers): a fresh policy, the same dice.
+            let mut fresh_choice: Option<R::Command> = None;
+            for (_, v) in variants.iter().filter(|(seat, _)| *seat == decider) {
+                let offered = |s: &R::State| {
+                    let mut out = Vec::new();
+                    R::legal(s, decider, &mut out);
+                    out.into_iter().map(|a| a.command).collect::<Vec<_>>()
+                };
+                let real_offered: Vec<R::Command> = legal.iter().map(|a| a.command.clone()).collect();
+                if offered(v) != real_offered {
+                    continue;
+                }
+                let mut fresh = |s: &R::State| -> Result<R::Command, Failure> {
+                    let mut p = policy(seed);
+                    p.new_combat();
+                    let d = crate::Decision::new(s, decider).ok_or_else(|| {
+                        fail(
+                            step,
+                            format!("{decider} has no decision in a position it cannot tell apart"),
+                        )
+                    })?;
+                    p.choose(&d, &mut Prng::for_stream(seed, step as u64))
+                        .map(|a| a.command)
+                        .ok_or_else(|| fail(step, "the policy returned no command".into()))
+                };
+                let real_fresh = match &fresh_choice {
+                    Some(c) => c.clone(),
+                    None => {
+                        let c = fresh(&state)?;
+                        fresh_choice = Some(c.clone());
+                        c
+                    }
+                };
+                let other = fresh(v)?;
+                if other != real_fresh {
+                    return Err(fail(
+                        step,
+                        format!(
+                            "{decider}'s AI depends on something hidden from the seat: it answers {real_fresh:?} here and {other:?} in a position the seat cannot tell apart, with the same answers offered"
+                        ),
+                    ));
+                }
+                report.ai_compared += 1;
+            }
             let resolve = |a: &Answer<R>| -> Result<(R::State, Vec<R::Event>), EngineError> {
                 let mut s = state.clone();
                 let mut out = Vec::new();

@@ -112,6 +112,30 @@ pub fn check(seats: &[String], sides: &[Side]) -> Result<(), String> {
     Ok(())
 }
 
+/// A combatant's own seat, as its `seat = "name"` gives it: the seat called `name`, added to
+/// `seats` (after the sides' seats, in the order of first appearance) if it is new; `None` when
+/// it names none (its side's seat decides for it) or names one that is not one word, which is
+/// a diagnostic at the name.
+pub fn own_seat(d: &mut Diags, seat: Option<&Spanned<String>>, seats: &mut Vec<String>) -> Option<Seat> {
+    let name = seat?;
+    if !enc::is_word(name.get_ref()) {
+        d.err(name.span(), "expected one word of letters, digits and '-'");
+        return None;
+    }
+    Some(enc::seat_of(name.get_ref(), seats))
+}
+
+/// Checks a combatant's own seat from a record as strictly as [`own_seat`] reads it: it is one
+/// of `seats` (or `None`, its side's).
+pub fn check_own_seat(seats: &[String], id: &str, seat: Option<Seat>) -> Result<(), String> {
+    match seat {
+        Some(x) if x.0 as usize >= seats.len() => {
+            Err(format!("combatant '{id}' names seat {}, which does not exist", x.0))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The first side no combatant is on (`members` gives each combatant's side), with "side 'id'
 /// has no combatants".
 pub fn empty_side(sides: &[Side], members: impl IntoIterator<Item = usize> + Clone) -> Option<(usize, String)> {
@@ -276,6 +300,45 @@ mod tests {
         assert_eq!(errors, ["enc.toml:33:1: error: an encounter has at most 16 sides"]);
         let (_, _, errors) = read_text(&text[..text.rfind("[[side]]").unwrap_or(0)]);
         assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn a_combatants_own_seat_joins_the_seats_and_is_checked_again() {
+        #[derive(Deserialize)]
+        struct One {
+            seat: Option<Spanned<String>>,
+        }
+        let f = SourceFile {
+            name: "enc.toml".into(),
+            text: "seat = \"ana\"\n".into(),
+        };
+        let mut seats = vec!["gm".to_string(), "party".to_string()];
+        let one: One = enc::parse(&f).expect("valid");
+        let mut d = Diags::new(&f);
+        assert_eq!(own_seat(&mut d, one.seat.as_ref(), &mut seats), Some(Seat(2)));
+        assert_eq!(own_seat(&mut d, None, &mut seats), None);
+        let again: One = enc::parse(&f).expect("valid");
+        assert_eq!(own_seat(&mut d, again.seat.as_ref(), &mut seats), Some(Seat(2)));
+        assert_eq!(seats, ["gm", "party", "ana"]);
+        let bad = SourceFile {
+            name: "enc.toml".into(),
+            text: "seat = \"a b\"\n".into(),
+        };
+        let one: One = enc::parse(&bad).expect("valid");
+        let mut d = Diags::new(&bad);
+        assert_eq!(own_seat(&mut d, one.seat.as_ref(), &mut seats), None);
+        let errors: Vec<String> = d.errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            ["enc.toml:1:8: error: expected one word of letters, digits and '-'"]
+        );
+        assert_eq!(seats.len(), 3, "a bad name is no seat");
+        assert_eq!(check_own_seat(&seats, "a", Some(Seat(2))), Ok(()));
+        assert_eq!(check_own_seat(&seats, "a", None), Ok(()));
+        assert_eq!(
+            check_own_seat(&seats, "a", Some(Seat(3))).unwrap_err(),
+            "combatant 'a' names seat 3, which does not exist"
+        );
     }
 
     #[test]

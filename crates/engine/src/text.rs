@@ -505,8 +505,27 @@ impl<R: TextRuleset> TextGame<R> {
             shown: None,
             out: Vec::new(),
         };
-        self.game.submit_observed(seat, command, &mut log)?;
-        Ok(log.out)
+        match self.game.submit_observed(seat, command, &mut log) {
+            Ok(_) => Ok(log.out),
+            // The engine knows seats by number; the table says who by name.
+            Err(SubmitError::Rejected(r)) if r.code == Reject::NOT_YOUR_DECISION => {
+                let state = self.game.state();
+                let why = match self.game.pending() {
+                    Some(p) => {
+                        let names: Vec<String> = p.seats.iter().map(|s| R::seat_name(state, s)).collect();
+                        format!(
+                            "{} may not answer this: the game is waiting for {} to decide ({})",
+                            R::seat_name(state, seat),
+                            names.join(" or "),
+                            R::describe_pending_for(state, &p, seat)
+                        )
+                    }
+                    None => r.reason.clone(),
+                };
+                Err(SubmitError::Rejected(Reject::new(Reject::NOT_YOUR_DECISION, why)))
+            }
+            Err(e) => Err(e),
+        }
     }
 }
 

@@ -472,3 +472,43 @@ fn the_hidden_information_check_catches_a_view_or_a_log_that_leaks() {
         "the command comparison caught it: {f}"
     );
 }
+
+/// Bids whose view serialises as the real one but dereferences, for its AI, to the whole
+/// state (as `fray_engine::view::Lens` does).
+fn lens(s: &St, seat: Seat) -> fray_engine::view::Lens<'_, St> {
+    fray_engine::view::Lens::new(s, seat, |s, seat| {
+        serde_json::to_value(Bids::view(s, seat)).unwrap_or_default()
+    })
+}
+
+like_bids!(PeekingAi, fray_engine::view::Lens<'a, St>, lens, Bids::redact);
+
+/// Bids whose AI gets a [`lens`].
+struct PeekingAi;
+
+/// Bids one more than the other player's bid, which it reads off the whole state.
+struct Peek;
+
+impl Policy<PeekingAi> for Peek {
+    fn choose(&mut self, d: &Decision<'_, PeekingAi>, _: &mut Prng) -> Option<fray_engine::Answer<PeekingAi>> {
+        let v = d.view();
+        let other = player(d.seat()).map_or(0, |p| v.bids[1 - p].unwrap_or(0));
+        d.answer(Cmd::Bid((other + 1).min(3))).ok()
+    }
+    fn name(&self) -> &str {
+        "peek"
+    }
+}
+
+#[test]
+fn the_hidden_information_check_catches_an_ai_that_acts_on_what_its_seat_may_not_see() {
+    let seats = [Seat(1), Seat(2)];
+    // The same screens, an honest AI: it passes.
+    let honest = hidden_information::<PeekingAi>(&(), &(), 0..5, &seats, 1000, |_| {
+        Box::new(RandomLegal::<PeekingAi>::new())
+    })
+    .unwrap();
+    assert!(honest.ai_compared > 0, "{honest:?}");
+    let f = hidden_information::<PeekingAi>(&(), &(), 0..5, &seats, 1000, |_| Box::new(Peek)).unwrap_err();
+    assert!(f.what.contains("AI depends on something hidden"), "{f}");
+}

@@ -143,10 +143,14 @@ fn every_view_and_event_of_every_example_has_the_documented_shape() {
         // its pattern.
         let listed = |n: &String| {
             section.contains(&format!("`{n}`"))
-                || n.rsplit_once('-').is_some_and(|(_, last)| section.contains(&format!(">-{last}`")))
+                || n.rsplit_once('-')
+                    .is_some_and(|(_, last)| section.contains(&format!(">-{last}`")))
         };
         let missing: Vec<&String> = used.iter().filter(|n| !listed(n)).collect();
-        assert!(missing.is_empty(), "docs/{ruleset}.md does not list {missing:?} under 'In the shared view'");
+        assert!(
+            missing.is_empty(),
+            "docs/{ruleset}.md does not list {missing:?} under 'In the shared view'"
+        );
     }
 }
 

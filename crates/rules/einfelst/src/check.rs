@@ -216,6 +216,17 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
             Command::Act(x) if choices != 0 => {
                 if *x < 64 && choices >> x & 1 == 1 {
                     Ok(Plan::Plain)
+                } else if let Some(c) = s.chars.get(*x as usize)
+                    && s.seat_of(*x) != seat
+                {
+                    Err(no(
+                        codes::BAD_TARGET,
+                        format!(
+                            "{} is {}'s: act <id> names a member of the group still to act on this card (EIN-R2)",
+                            c.name,
+                            s.seat_name(s.seat_of(*x))
+                        ),
+                    ))
                 } else {
                     Err(no(
                         codes::BAD_TARGET,
@@ -1059,8 +1070,24 @@ pub fn trade_ok(s: &State, seat: Seat, a: Cid, b: Cid) -> Result<(), Reject> {
             "two player characters of one side, both in the fight, swap cards",
         ));
     }
-    if s.seat_of(a) != seat && s.seat_of(b) != seat {
-        return Err(no(codes::BAD_TRADE, "a seat swaps cards for its own characters"));
+    let (sa, sb) = (s.seat_of(a), s.seat_of(b));
+    if sa != seat && sb != seat {
+        // EIN-R5: each seat proposes and agrees for its own characters only.
+        let whose = if sa == sb {
+            format!("{} and {} are {}'s", x.name, y.name, s.seat_name(sa))
+        } else {
+            format!(
+                "{} is {}'s and {} is {}'s",
+                x.name,
+                s.seat_name(sa),
+                y.name,
+                s.seat_name(sb)
+            )
+        };
+        return Err(no(
+            codes::BAD_TRADE,
+            format!("{whose}: {} swaps cards only for its own characters", s.seat_name(seat)),
+        ));
     }
     if x.silenced || y.silenced {
         return Err(no(codes::BAD_TRADE, "a silenced character cannot agree to a swap"));
@@ -1088,10 +1115,54 @@ fn swap_stage(s: &State, seat: Seat, c: &Command) -> Result<(), Reject> {
             if s.proposals.iter().any(|p| p.pair == pair && p.agreed.contains(seat)) {
                 return Err(no(codes::BAD_TRADE, "this seat has already agreed to that swap"));
             }
+            // EIN-R5: a swap of two players' characters needs both seats; one that is done
+            // swapping for the round and has not agreed to this one never will.
+            if let Some(done) = waits_on_done(s, seat, pair) {
+                let x = [*a, *b].into_iter().find(|&w| s.seat_of(w) == done).unwrap_or(*a);
+                return Err(no(
+                    codes::BAD_TRADE,
+                    format!(
+                        "{} is {}'s, and {} is done swapping this round",
+                        s.ch(x).name,
+                        s.seat_name(done),
+                        s.seat_name(done)
+                    ),
+                ));
+            }
             Ok(())
         }
         _ => Err(not_now()),
     }
+}
+
+/// The seat other than `seat` that a swap of `pair` needs, if it is done swapping this round
+/// (it answered `ready`) without having agreed to this swap.
+fn waits_on_done(s: &State, seat: Seat, pair: (Cid, Cid)) -> Option<Seat> {
+    let agreed = s.proposals.iter().find(|p| p.pair == pair).map(|p| p.agreed);
+    [s.seat_of(pair.0), s.seat_of(pair.1)]
+        .into_iter()
+        .find(|&o| o != seat && !s.swapping.contains(o) && !agreed.is_some_and(|g| g.contains(o)))
+}
+
+/// Whether `seat`, still deciding at the swap stage, has swaps it may make but every one of
+/// them waits on another seat that is done swapping (EIN-R5): then nothing it answers but
+/// `ready` can change a card, and it is done too. A seat that has no swap it may make at all
+/// stays asked, as it always was, until it answers `ready`; so a seat that plays a whole side
+/// is never done by itself.
+pub fn swaps_blocked(s: &State, seat: Seat) -> bool {
+    let n = s.chars.len() as Cid;
+    let mut any = false;
+    for a in 0..n {
+        for b in a + 1..n {
+            if trade_ok(s, seat, a, b).is_ok() {
+                if waits_on_done(s, seat, (a, b)).is_none() {
+                    return false;
+                }
+                any = true;
+            }
+        }
+    }
+    any
 }
 
 fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {

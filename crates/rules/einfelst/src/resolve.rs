@@ -752,6 +752,10 @@ pub fn advance(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
                 if s.swapping.is_empty() {
                     cx.emit(Event::Ordered);
                     Ok(Flow::Go)
+                } else if let Some(seat) = s.swapping.iter().find(|&x| check::swaps_blocked(s, x)) {
+                    // EIN-R5: every swap this seat could make needs a seat that is done.
+                    cx.emit(Event::Ready { seat: seat.0 });
+                    Ok(Flow::Go)
                 } else {
                     Ok(Flow::Wait)
                 }

@@ -6,10 +6,10 @@ use crate::Einfelst;
 use crate::data::{self, Action, Circumstance, Obstacle, Spell, Weapon};
 use crate::options::Options;
 use crate::zones::MapExt;
-use fray_engine::Ruleset;
 use fray_engine::diag::{Diagnostic, SourceFile, suggestion};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
+use fray_engine::{Ruleset, Seat};
 use fray_space::{ZoneId, ZoneMap};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -110,6 +110,11 @@ pub struct Combatant {
     pub prone: bool,
     /// Identical opponents with the same group draw one card (EIN-R2).
     pub group: Option<String>,
+    /// The seat that decides for it when it is not its side's: a player's own seat, or its
+    /// group's (every member of a group has the group's). `None`, as in every record written
+    /// before creatures had seats of their own: its side's seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
     /// Its numbers.
     pub stats: Stats,
     /// What it brings from earlier fights (a campaign's lasting state); nothing for a fresh
@@ -313,6 +318,16 @@ struct RawEncounter {
     ambush: Option<Spanned<RawAmbush>>,
     #[serde(default, rename = "player-sides")]
     player_sides: Vec<Spanned<String>>,
+    #[serde(default)]
+    group: BTreeMap<String, Spanned<RawGroup>>,
+}
+
+/// A `[group.<name>]` table: what the members of a group sharing a card (EIN-R2) have in
+/// common besides the card, which is only the seat that plays them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGroup {
+    seat: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -336,6 +351,7 @@ struct RawCombatant {
     prone: Option<bool>,
     pc: Option<bool>,
     group: Option<Spanned<String>>,
+    seat: Option<Spanned<String>>,
     attributes: Option<Spanned<BTreeMap<String, u8>>>,
     actions: Option<Spanned<BTreeMap<String, u8>>>,
     weapons: Option<Spanned<Vec<String>>>,
@@ -371,6 +387,7 @@ fray_engine::combatant_table!(RawCombatant {
     prone,
     pc,
     group,
+    seat,
     attributes,
     actions,
     weapons,
@@ -488,7 +505,8 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
             }
         }
     }
-    let (seats, sides) = sides::read(&mut d, &raw.side);
+    let (mut seats, sides) = sides::read(&mut d, &raw.side);
+    let groups = group_seats(&mut d, &raw);
     let mut player_sides = Vec::new();
     for p in &raw.player_sides {
         if let Some(i) = enc::index_of(&mut d, p, sides.iter().map(|x| x.id.as_str()), "side") {
@@ -507,7 +525,15 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         &raw.template,
         &raw.combatant,
         &ROSTER,
-        |d, t, base, template| combatant(d, t, base, template, &zones, &sides, &known),
+        |d, t, base, template| {
+            let mut c = combatant(d, t, base, template, &zones, &sides, &known)?;
+            if !template {
+                c.seat = seat(d, t, base, &c, &groups, &mut seats);
+            } else if let Some(x) = &t.get_ref().seat {
+                word_seat(d, x);
+            }
+            Some(c)
+        },
     );
     // Only on an otherwise good file: a combatant refused above would be a false lead.
     if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
@@ -582,6 +608,107 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         },
         options,
     ))
+}
+
+/// Where a group's seat comes from: its `[group.<name>]` table, or the first member (in file
+/// order) that names one.
+enum GroupSeat {
+    Table,
+    Member(String),
+}
+
+/// The seat of each group that has one (EIN-R2: its members share one card, and so one seat):
+/// its `[group.<name>]` table's, else the first seat a member names, its own or its
+/// template's. A `[group.<name>]` table no combatant belongs to is a diagnostic at the table.
+fn group_seats(d: &mut Diags, raw: &RawEncounter) -> BTreeMap<String, (Spanned<String>, GroupSeat)> {
+    let mut out = BTreeMap::new();
+    for (name, g) in &raw.group {
+        word_seat(d, &g.get_ref().seat);
+        out.insert(name.clone(), (g.get_ref().seat.clone(), GroupSeat::Table));
+    }
+    let mut named = std::collections::BTreeSet::new();
+    for rc in &raw.combatant {
+        let base = rc
+            .get_ref()
+            .template
+            .as_ref()
+            .and_then(|t| raw.template.get(t.get_ref()))
+            .map(|t| t.get_ref().clone())
+            .unwrap_or_default();
+        let r = rc.get_ref().over(&base);
+        let Some(g) = &r.group else { continue };
+        named.insert(g.get_ref().clone());
+        if let (Some(x), false) = (&r.seat, out.contains_key(g.get_ref())) {
+            let id = r.id.as_ref().map_or_else(String::new, |i| i.get_ref().clone());
+            out.insert(g.get_ref().clone(), (x.clone(), GroupSeat::Member(id)));
+        }
+    }
+    for (name, g) in &raw.group {
+        if !named.contains(name) {
+            d.err(
+                g.span(),
+                format!("[group.{name}]: no combatant is in the group '{name}' (group = \"{name}\")"),
+            );
+        }
+    }
+    out
+}
+
+/// Whether a seat name is one word; a diagnostic at it otherwise.
+fn word_seat(d: &mut Diags, x: &Spanned<String>) -> bool {
+    let ok = enc::is_word(x.get_ref());
+    if !ok {
+        d.err(
+            x.span(),
+            format!(
+                "seat = \"{}\": a seat name is one word of letters, digits and '-' (a player's name, or \"gm\")",
+                x.get_ref()
+            ),
+        );
+    }
+    ok
+}
+
+/// The seat of combatant `c` (a creature in the file, not a template): a member of a group
+/// takes the group's ([`group_seats`]), and may name only that one; any other creature its own
+/// `seat` or its template's; `None` (its side's) when nothing names one. A new seat name joins
+/// `seats` where it first appears.
+fn seat(
+    d: &mut Diags,
+    raw: &Spanned<RawCombatant>,
+    base: &RawCombatant,
+    c: &Combatant,
+    groups: &BTreeMap<String, (Spanned<String>, GroupSeat)>,
+    seats: &mut Vec<String>,
+) -> Option<Seat> {
+    // A seat a template names was checked at the template.
+    let own = match (&raw.get_ref().seat, &base.seat) {
+        (Some(x), _) => word_seat(d, x).then_some(x),
+        (None, Some(x)) => enc::is_word(x.get_ref()).then_some(x),
+        (None, None) => None,
+    };
+    let group = c.group.as_ref().and_then(|g| groups.get(g).map(|x| (g, x)));
+    let name = match (group, own) {
+        (Some((g, (gs, from))), Some(own)) if own.get_ref() != gs.get_ref() => {
+            let from = match from {
+                GroupSeat::Table => format!("[group.{g}] names it"),
+                GroupSeat::Member(m) => format!("'{m}' names it first"),
+            };
+            d.err(
+                own.span(),
+                format!(
+                    "'{}' is in the group '{g}', whose members share one initiative card (EIN-R2) and so one seat, '{}' ({from}): name that seat or none",
+                    c.id,
+                    gs.get_ref()
+                ),
+            );
+            return None;
+        }
+        (Some((_, (gs, _))), _) => gs,
+        (None, Some(own)) => own,
+        (None, None) => return None,
+    };
+    enc::is_word(name.get_ref()).then(|| enc::seat_of(name.get_ref(), seats))
 }
 
 fn unknown_circumstance(name: &str, known: &BTreeMap<String, Circumstance>) -> String {
@@ -731,6 +858,7 @@ fn combatant(
         cover: r.cover.unwrap_or(false),
         prone: r.prone.unwrap_or(false),
         group,
+        seat: None,
         stats,
         worn,
     })
@@ -849,6 +977,16 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
             if c.zone.index() >= s.zones.len() {
                 return Err(format!("combatant '{}' is in no zone of the map", c.id));
             }
+            if let Some(seat) = c.seat
+                && seat.0 as usize >= s.seats.len()
+            {
+                return Err(format!(
+                    "combatant '{}': seat {} does not exist ({} seats)",
+                    c.id,
+                    seat.0,
+                    s.seats.len()
+                ));
+            }
             check_names(s, &c.stats).map_err(|m| format!("combatant '{}': {m}", c.id))?;
             c.worn
                 .check(&c.stats, o)
@@ -857,6 +995,18 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     )?;
     for (name, t) in &s.templates {
         check_names(s, t).map_err(|m| format!("template '{name}': {m}"))?;
+    }
+    // EIN-R2: the members of a group share one card, and so one seat.
+    for (i, c) in s.combatants.iter().enumerate() {
+        if let Some(o) = s.combatants[..i]
+            .iter()
+            .find(|o| o.group.is_some() && o.group == c.group && o.seat != c.seat)
+        {
+            return Err(format!(
+                "combatants '{}' and '{}' share a group but not a seat",
+                o.id, c.id
+            ));
+        }
     }
     if s.player_sides.iter().any(|&p| p as usize >= s.sides.len()) {
         return Err("player-sides names a side the encounter does not have".into());

@@ -213,6 +213,9 @@ pub struct Char {
     pub group: Option<u8>,
     /// It holds its group's shared card (EIN-R2).
     pub shares: bool,
+    /// Its own seat (a player's, or its group's); `None`: its side's ([`State::seat_of`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<fray_engine::Seat>,
     /// Its zone.
     pub zone: ZoneId,
     /// Far off in its zone (EIN-R12).
@@ -595,7 +598,8 @@ pub enum Event {
     Ticked { who: Cid },
     /// A swap proposal or agreement (EIN-R5).
     Proposed { seat: u8, pair: (Cid, Cid) },
-    /// A seat is done swapping.
+    /// A seat is done swapping: it answered `ready`, or every swap it could make needs a seat
+    /// that is done (EIN-R5).
     Ready { seat: u8 },
     /// Two creatures exchange cards (EIN-R5 to EIN-R7).
     Swapped {
@@ -829,6 +833,7 @@ impl State {
                 .and_then(|g| self.groups.iter().position(|x| x == g))
                 .map(|i| i as u8),
             shares: false,
+            seat: c.seat,
             zone: c.zone,
             far: c.far,
             cover: c.cover,
@@ -889,9 +894,16 @@ impl State {
         fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
     }
 
-    /// The seat deciding for a creature.
+    /// The seat deciding for a creature: its own (a player's, or its group's), else its side's.
+    /// Every decision about the creature goes to it, and it commands only its own creatures.
     pub fn seat_of(&self, c: Cid) -> fray_engine::Seat {
-        self.setup.sides[self.ch(c).side as usize].seat
+        let ch = self.ch(c);
+        ch.seat.unwrap_or_else(|| self.setup.sides[ch.side as usize].seat)
+    }
+
+    /// The name of a seat, as the encounter gives it.
+    pub fn seat_name(&self, seat: fray_engine::Seat) -> String {
+        fray_engine::sides::seat_name(&self.setup.seats, seat)
     }
 
     /// Zones between two creatures (EIN-R47); `u8::MAX` when no way links them.
@@ -1393,6 +1405,8 @@ fn rule(s: &mut State, r: &Ruling) {
                 cover: false,
                 prone: false,
                 group: None,
+                // A creature the GM brings in is played by its side's seat.
+                seat: None,
                 stats,
                 worn: Default::default(),
             };

@@ -39,8 +39,16 @@ impl Summarize for Einfelst {
     }
 
     fn seats(s: &State) -> Vec<SeatPolicy> {
-        let sides = s.setup.sides.iter().map(|x| (x.seat, x.policy.as_ref()));
-        fray_engine::sides::seat_policies(&s.setup.seats, sides)
+        // Each side's seat with its policy (when some creature is played by it), then the
+        // seats creatures have of their own, which take no policy from their side.
+        let sides = s
+            .setup
+            .sides
+            .iter()
+            .filter(|x| s.ids().any(|c| s.seat_of(c) == x.seat))
+            .map(|x| (x.seat, x.policy.as_ref()));
+        let own = s.ids().map(|c| (s.seat_of(c), None));
+        fray_engine::sides::seat_policies(&s.setup.seats, sides.chain(own))
     }
 
     fn heuristic_policy() -> Box<dyn Policy<Self>> {

@@ -247,10 +247,15 @@ impl TextRuleset for Einfelst {
             Event::Staged { .. } => "Player characters may swap cards (trade <a> <b>, then ready)".into(),
             Event::Ticked { .. } => return None,
             Event::Proposed { seat, pair } => format!(
-                "{} agrees to swap {}'s and {}'s cards",
-                fray_engine::sides::seat_name(&s.setup.seats, Seat(*seat)),
+                "{} agrees to swap {}'s and {}'s cards{}",
+                s.seat_name(Seat(*seat)),
                 name(&pair.0),
-                name(&pair.1)
+                name(&pair.1),
+                // EIN-R5: a swap of two players' characters waits for both seats.
+                match awaiting(s, *pair).as_slice() {
+                    [] => String::new(),
+                    w => format!(" (waiting for {})", w.join(" and ")),
+                }
             ),
             Event::Ready { .. } => return None,
             Event::Swapped {
@@ -683,7 +688,12 @@ impl TextRuleset for Einfelst {
             } else {
                 "  "
             };
-            let side = &s.setup.sides[c.side as usize].id;
+            let side = &s.setup.sides[c.side as usize];
+            // A creature with a seat of its own (a player's) shows it after its side.
+            let side = match c.seat.filter(|&x| x != side.seat) {
+                Some(x) => format!("{}, {}", side.id, s.seat_name(x)),
+                None => side.id.clone(),
+            };
             let cards: Vec<String> = c.cards.cards().iter().map(|k| k.to_string()).collect();
             let [slow, fast] = c.total_left();
             let zone = s.setup.zones.get_id(c.zone).unwrap_or("?");
@@ -1005,8 +1015,29 @@ fn now(s: &State) -> String {
         };
     }
     if s.stage == Stage::Swaps {
+        // EIN-R5: the swaps proposed that wait for another seat still deciding.
+        let waiting: Vec<String> = s
+            .proposals
+            .iter()
+            .filter_map(|p| {
+                let w = awaiting(s, p.pair);
+                (!w.is_empty()).then(|| {
+                    format!(
+                        "{} and {} wait for {}",
+                        s.ch(p.pair.0).id,
+                        s.ch(p.pair.1).id,
+                        w.join(" and ")
+                    )
+                })
+            })
+            .collect();
+        let waiting = if waiting.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", waiting.join("; "))
+        };
         return format!(
-            "Round {}: player characters may swap cards: trade <a> <b>, or ready",
+            "Round {}: player characters may swap cards: trade <a> <b>, or ready{waiting}",
             s.round
         );
     }
@@ -1040,6 +1071,18 @@ fn now(s: &State) -> String {
         }
         (None, r) => r.map(|r| format!("The combat is over: {r}")).unwrap_or_default(),
     }
+}
+
+/// The seats a proposed swap of `pair` still waits for: those of the two that have not agreed
+/// and are still deciding (EIN-R5).
+fn awaiting(s: &State, pair: (Cid, Cid)) -> Vec<String> {
+    let agreed = s.proposals.iter().find(|p| p.pair == pair).map(|p| p.agreed);
+    let (a, b) = (s.seat_of(pair.0), s.seat_of(pair.1));
+    let need = if a == b { vec![a] } else { vec![a, b] };
+    need.into_iter()
+        .filter(|&x| s.swapping.contains(x) && !agreed.is_some_and(|g| g.contains(x)))
+        .map(|x| s.seat_name(x))
+        .collect()
 }
 
 /// A zone as the prompt names it: its id (what is typed), and its name when it has one.

@@ -33,7 +33,7 @@ fn random(_: u64) -> Box<dyn Policy<Einfelst>> {
 #[test]
 fn the_examples_are_found() {
     let names = examples();
-    for name in ["ford.toml", "mill.toml", "tollwood.toml"] {
+    for name in ["barrow.toml", "ford.toml", "mill.toml", "tollwood.toml"] {
         assert!(names.iter().any(|n| n == name), "{name} not in {names:?}");
     }
 }

@@ -23,8 +23,14 @@ fn fight(name: &str, seed: u64) -> Game<Einfelst> {
 fn a_whole_fight_replays_from_its_json_record() {
     // The ambush (cards kept from two, poisoned arrows, a spell, fire, an obstacle, darkness),
     // the bear (two cards, Fear at the start, a thrown poisoned spear; at seed 2 the bear beats
-    // an attack and declines the card swap, EIN-R7) and the wolves.
-    for (name, seed) in [("tollwood.toml", 7), ("mill.toml", 2), ("ford.toml", 1)] {
+    // an attack and declines the card swap, EIN-R7), the wolves, and the barrow, whose three
+    // players each have a seat of their own.
+    for (name, seed) in [
+        ("tollwood.toml", 7),
+        ("mill.toml", 2),
+        ("ford.toml", 1),
+        ("barrow.toml", 4),
+    ] {
         let game = fight(name, seed);
         assert!(game.record().entries.len() > 20, "{name}: a short fight");
         let json = game.record().to_json();

@@ -146,3 +146,21 @@ fn a_fresh_record_is_of_0_2_0() {
     assert_eq!(now.version, "0.2.0");
     Game::<Einfelst>::replay(&now).expect("replays");
 }
+
+#[test]
+fn a_record_from_before_seats_of_their_own_plays_every_creature_from_its_sides_seat() {
+    // Written before a creature could name a seat: no combatant has one, each is played by its
+    // side's seat, and the record written again has no `seat` key for a combatant either.
+    for name in OLD.iter().chain(["einfelst-tollwood-seed-7.json"].iter()) {
+        let r = Record::<Einfelst>::from_json(&fixture(name)).expect("reads");
+        assert!(r.setup.combatants.iter().all(|c| c.seat.is_none()), "{name}");
+        let game = Game::<Einfelst>::replay(&r).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = game.state();
+        for c in s.ids() {
+            assert_eq!(s.seat_of(c), s.setup.sides[s.ch(c).side as usize].seat, "{name}");
+        }
+        let v: serde_json::Value = serde_json::from_str(&game.record().to_json()).expect("JSON");
+        let combatants = v["setup"]["combatants"].as_array().expect("combatants");
+        assert!(combatants.iter().all(|c| c.get("seat").is_none()), "{name}");
+    }
+}

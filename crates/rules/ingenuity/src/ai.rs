@@ -18,7 +18,7 @@ use crate::data::Cond;
 use crate::legal;
 use crate::odds;
 use crate::setup::Cid;
-use crate::state::{Attack, Frame, Readied, ReadyAction, Stage, State, Trigger};
+use crate::state::{Attack, AttackStage, Frame, Readied, ReadyAction, State, Trigger};
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy};
 use fray_space::Pos;
@@ -75,9 +75,9 @@ fn decide(s: &State, memo: &mut odds::Memo) -> Option<Command> {
     if let Some(top) = s.stack.last() {
         return Some(match top {
             Frame::Attack(a) => match a.stage {
-                Stage::Intercept => intercept(s, a),
-                Stage::Defend => defend(s, a, memo),
-                Stage::Block => block(s, a),
+                AttackStage::Intercept => intercept(s, a),
+                AttackStage::Defend => defend(s, a, memo),
+                AttackStage::Block => block(s, a),
                 _ => Command::Pass,
             },
             Frame::Ready(_) => Command::Fire,

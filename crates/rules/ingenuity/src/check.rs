@@ -2,7 +2,10 @@
 //!
 //! [`check`] returns a typed [`Reject`] with a stable code and a sentence, or the command's
 //! [`Plan`] (what it found out that resolving needs), and never changes anything; the
-//! legal-command listing filters candidates through it and the resolver relies on it. Stable codes (docs/ingenuity.md, "Refusal codes"): `not-now`, `bad-command`,
+//! legal-command listing filters candidates through it and the resolver relies on it. It is
+//! handed the pending decision ([`crate::stage::Stage`]) and matches on it; a command that
+//! answers no decision of that stage is refused `not-now`. Stable codes (docs/ingenuity.md,
+//! "Refusal codes"): `not-now`, `bad-command`,
 //! `unknown-combatant`, `unknown-item`, `no-weapon`, `no-proficiency`, `no-actions`,
 //! `no-reaction`, `no-stamina`, `no-focus`, `out-of-range`, `invalid-target`, `blocked`,
 //! `already-moved`, `prone`, `not-loaded`, `hands`, `broken`, `bad-ruling`. Text that is not a
@@ -15,7 +18,8 @@ use crate::data::{Cond, EffectDefence};
 use crate::event::AutoWhy;
 use crate::options::{FortifyWithout, InterceptReach, KillingStrikeWeapons, TeamOrderRule};
 use crate::setup::Cid;
-use crate::state::{Attack, Ext, Frame, ReadyAction, Stage, State, Trigger};
+use crate::stage::{Stage, stage};
+use crate::state::{Attack, Ext, Frame, ReadyAction, State, Trigger};
 use fray_engine::Reject;
 use fray_space::{Pos, chebyshev};
 
@@ -318,79 +322,179 @@ pub fn ready_triggered(s: &State, trigger: Trigger, subject: Cid, from: Option<P
 
 /// Checks a command against the rules, and gives its plan.
 pub fn check(s: &State, cmd: &Command) -> Result<Plan, Reject> {
-    check_with(s, cmd, None)
+    check_in(s, stage(s).as_ref(), cmd)
+}
+
+/// [`check`] under `stage`, the [`crate::stage::stage`] of `s` that the caller has computed
+/// (the ruleset's entry point, and the legal list for all its candidates).
+pub fn check_in(s: &State, stage: Option<&Stage>, cmd: &Command) -> Result<Plan, Reject> {
+    check_with(s, stage, cmd, None)
 }
 
 /// [`check`] of a `move` or `sprint` of the turn whose way to its square the caller has found
 /// with the search of the whole move ([`crate::calc::Mapped::reach`] from where the character
 /// stands, within its Speed): the legal list, which lists the squares that search reaches. The
 /// way is the one [`check`]'s own search would find, and every other condition is checked.
-pub(crate) fn check_listed_move(s: &State, cmd: &Command, way: &[Pos]) -> Result<Plan, Reject> {
-    check_with(s, cmd, Some(way))
+pub(crate) fn check_listed_move(s: &State, stage: Option<&Stage>, cmd: &Command, way: &[Pos]) -> Result<Plan, Reject> {
+    check_with(s, stage, cmd, Some(way))
 }
 
-/// [`check`], with the way of a move or sprint of the turn when the caller has found it
-/// ([`check_listed_move`]).
-fn check_with(s: &State, cmd: &Command, listed: Option<&[Pos]>) -> Result<Plan, Reject> {
+/// [`check`] under `stage`, with the way of a move or sprint of the turn when the caller has
+/// found it ([`check_listed_move`]). GM rulings are no stage: they are checked whatever the
+/// game waits for.
+fn check_with(s: &State, stage: Option<&Stage>, cmd: &Command, listed: Option<&[Pos]>) -> Result<Plan, Reject> {
     if s.outcome.is_some() {
         return Err(no(Reject::GAME_OVER, "the combat is over"));
     }
     if let Command::Gm(r) = cmd {
         return check_ruling(s, r).map(|()| Plan::Plain);
     }
-    if let Some(top) = s.stack.last() {
-        return check_in_frame(s, top, cmd);
-    }
-    if let Some(r) = after_automatic(s, cmd) {
-        return Err(r);
-    }
-    let Some(turn) = &s.turn else {
-        return match cmd {
-            Command::Pick(c) => check_pick(s, *c).map(|()| Plan::Plain),
-            Command::Act(_) => Err(no(
-                codes::NOT_NOW,
-                "no turn has begun: the team whose slot it is must first pick who acts (pick <combatant>)",
-            )),
-            _ => Err(no(codes::NOT_NOW, "a team must pick who acts next: pick <combatant>")),
-        };
+    let Some(&stage) = stage else {
+        return check_unasked(s, cmd);
     };
-    let who = turn.who;
-    let c = s.ch(who);
-    if c.econ.extended.is_some() && !c.ext_settled {
-        return match cmd {
-            Command::Continue | Command::Abandon => Ok(Plan::Plain),
+    match stage {
+        Stage::Intercept { .. } | Stage::Defend { .. } | Stage::Block { .. } => check_attack_decision(s, stage, cmd),
+        Stage::Ready { who, subject } => match cmd {
+            Command::Hold => Ok(Plan::Plain),
+            Command::Fire => fire_ok(s, who, subject),
+            _ => Err(no(codes::NOT_NOW, "fire or hold")),
+        },
+        Stage::Fortify { who, .. } => match cmd {
+            Command::Fall => Ok(Plan::Plain),
+            Command::Fortify if fortify_to_stay_ok(s, who) => Ok(Plan::Plain),
+            Command::Fortify => Err(no(codes::NO_REACTION, "no reaction or stamina left to fortify")),
+            _ => Err(no(codes::NOT_NOW, "fortify or fall")),
+        },
+        Stage::AfterDodge { who, used } => match cmd {
+            Command::Pass => Ok(Plan::Plain),
+            Command::Act(Action::DropProne) if used & 1 == 0 && !s.ch(who).has(Cond::Prone) => Ok(Plan::Plain),
+            Command::Act(Action::SeekCover) if used & 2 == 0 => seek_cover_ok(s, who).map(|()| Plan::Plain),
+            Command::Act(Action::Step(p)) if used & 4 == 0 => step_ok(s, who, *p, true).map(Plan::Walk),
             _ => Err(no(
                 codes::NOT_NOW,
-                "an extended action is in progress: continue it or abandon it first (ING-R34)",
+                "after a dodge: prone, seek-cover, step x,y (each once) or pass",
             )),
-        };
-    }
-    match cmd {
-        Command::Act(a) => {
-            if turn.opening
-                && let Some(op) = opening_action(s)
-                && *a != op
-            {
-                return Err(no(
-                    codes::NOT_NOW,
-                    "the action that started the fight comes first (ING-R69)",
-                ));
+        },
+        Stage::Pick { team } => {
+            if let Some(r) = after_automatic(s, Some(&stage), cmd) {
+                return Err(r);
             }
-            action_plan(s, who, a, None, listed)
+            check_pick_stage(s, Some(team), cmd)
         }
-        // ING-R35: an extended action in progress may be abandoned at any time during the turn.
-        Command::Abandon if c.econ.extended.is_some() => Ok(Plan::Plain),
-        Command::Continue | Command::Abandon => Err(no(codes::NOT_NOW, "no extended action is in progress")),
-        _ => Err(no(
+        Stage::Extended { .. } => {
+            if let Some(r) = after_automatic(s, Some(&stage), cmd) {
+                return Err(r);
+            }
+            match cmd {
+                Command::Continue | Command::Abandon => Ok(Plan::Plain),
+                _ => Err(no(
+                    codes::NOT_NOW,
+                    "an extended action is in progress: continue it or abandon it first (ING-R34)",
+                )),
+            }
+        }
+        Stage::Turn { who, opening } => {
+            if let Some(r) = after_automatic(s, Some(&stage), cmd) {
+                return Err(r);
+            }
+            match cmd {
+                Command::Act(a) => {
+                    if opening
+                        && let Some(op) = opening_action(s)
+                        && *a != op
+                    {
+                        return Err(no(
+                            codes::NOT_NOW,
+                            "the action that started the fight comes first (ING-R69)",
+                        ));
+                    }
+                    action_plan(s, who, a, None, listed)
+                }
+                // ING-R35: an extended action in progress may be abandoned at any time during the turn.
+                Command::Abandon if s.ch(who).econ.extended.is_some() => Ok(Plan::Plain),
+                Command::Continue | Command::Abandon => Err(no(codes::NOT_NOW, "no extended action is in progress")),
+                _ => Err(no(
+                    codes::NOT_NOW,
+                    format!("it is {}'s turn: take an action or end", s.name(who)),
+                )),
+            }
+        }
+    }
+}
+
+/// A command when no decision is asked ([`crate::stage::stage`] is `None` though the combat
+/// goes on): between an attack's decisions, during a move, in a ready window with nobody left to
+/// ask, or when nobody is left to pick. Refused, with what is going on.
+fn check_unasked(s: &State, cmd: &Command) -> Result<Plan, Reject> {
+    match s.stack.last() {
+        Some(Frame::Attack(_)) => Err(no(codes::NOT_NOW, "an attack is being resolved")),
+        Some(Frame::Walk(_)) => Err(no(codes::NOT_NOW, "a move is being resolved")),
+        Some(Frame::Ready(_)) => match cmd {
+            Command::Fire | Command::Hold => Err(no(codes::NOT_NOW, "nobody is asked")),
+            _ => Err(no(codes::NOT_NOW, "fire or hold")),
+        },
+        // Never: these frames always ask their character.
+        Some(Frame::Conscious { .. } | Frame::AfterDodge { .. }) => Err(no(codes::NOT_NOW, "nothing is asked now")),
+        // No turn and no team with anyone left to pick: a pick is refused as the round over.
+        None => {
+            if let Some(r) = after_automatic(s, None, cmd) {
+                return Err(r);
+            }
+            check_pick_stage(s, None, cmd)
+        }
+    }
+}
+
+/// A command when no turn is in progress: only a pick; `team` is the team whose pick it is.
+fn check_pick_stage(s: &State, team: Option<u8>, cmd: &Command) -> Result<Plan, Reject> {
+    match cmd {
+        Command::Pick(c) => check_pick(s, team, *c).map(|()| Plan::Plain),
+        Command::Act(_) => Err(no(
             codes::NOT_NOW,
-            format!("it is {}'s turn: take an action or end", s.name(who)),
+            "no turn has begun: the team whose slot it is must first pick who acts (pick <combatant>)",
         )),
+        _ => Err(no(codes::NOT_NOW, "a team must pick who acts next: pick <combatant>")),
+    }
+}
+
+/// A decision about an attack (`stage` is an intercept, a defence or a block), against the
+/// attack frame on top of the stack.
+fn check_attack_decision(s: &State, stage: Stage, cmd: &Command) -> Result<Plan, Reject> {
+    let plain = |r: Result<(), Reject>| r.map(|()| Plan::Plain);
+    let Some(a) = crate::stage::attack(s) else {
+        return Err(no(codes::NOT_NOW, "an attack is being resolved"));
+    };
+    match stage {
+        // ING-R33: any of the allies asked may intercept.
+        Stage::Intercept { .. } => match cmd {
+            Command::Intercept(w) => {
+                if !a.intercept.contains(w) {
+                    return Err(no(
+                        codes::INVALID_TARGET,
+                        "only an ally who can reach the attacked character may intercept",
+                    ));
+                }
+                plain(reaction_ok(s, *w, false, 1, 0))
+            }
+            Command::Pass => Ok(Plan::Plain),
+            _ => Err(no(codes::NOT_NOW, "intercept <ally> or pass")),
+        },
+        Stage::Defend { .. } => match cmd {
+            Command::Pass => Ok(Plan::Plain),
+            c => plain(check_defence(s, a, c)),
+        },
+        Stage::Block { .. } => match cmd {
+            Command::Pass => Ok(Plan::Plain),
+            Command::Block(slot) => plain(check_block(s, a, *slot)),
+            _ => Err(no(codes::NOT_NOW, "block <item> or pass")),
+        },
+        _ => Err(no(codes::NOT_NOW, "an attack is being resolved")),
     }
 }
 
 /// A decision typed when nothing asks for it, for a step the rules just took by themselves
 /// (the defence, block or fortify nobody could take): refused with what happened and why.
-fn after_automatic(s: &State, cmd: &Command) -> Option<Reject> {
+fn after_automatic(s: &State, stage: Option<&Stage>, cmd: &Command) -> Option<Reject> {
     use crate::event::AutoStep;
     let fits = |step: AutoStep| match step {
         AutoStep::NoDefence => matches!(
@@ -405,12 +509,12 @@ fn after_automatic(s: &State, cmd: &Command) -> Option<Reject> {
     let &(who, step, why) = s.last_auto.iter().rev().find(|(_, step, _)| fits(*step))?;
     // Only when no decision of that kind is pending now.
     let asked_now = matches!(
-        (s.stack.last(), cmd),
+        (stage, cmd),
         (
-            Some(Frame::Attack(_)),
+            Some(Stage::Intercept { .. } | Stage::Defend { .. } | Stage::Block { .. }),
             Command::Dodge | Command::Parry(_) | Command::Fortify | Command::Resist | Command::Block(_)
-        ) | (Some(Frame::Conscious { .. }), Command::Fortify | Command::Fall)
-            | (Some(Frame::Ready(_)), Command::Fire | Command::Hold)
+        ) | (Some(Stage::Fortify { .. }), Command::Fortify | Command::Fall)
+            | (Some(Stage::Ready { .. }), Command::Fire | Command::Hold)
     );
     if asked_now {
         return None;
@@ -451,7 +555,7 @@ pub fn opening_action_ok(s: &State) -> Result<(), String> {
         .map_err(|r| format!("not an action ({})", r.reason))
 }
 
-fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
+fn check_pick(s: &State, team: Option<u8>, c: Cid) -> Result<(), Reject> {
     if c as usize >= s.chars.len() {
         return Err(no(codes::UNKNOWN_COMBATANT, "no such combatant"));
     }
@@ -481,9 +585,7 @@ fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
                 codes::NOT_NOW,
                 format!(
                     "it is {}'s turn to pick",
-                    s.order
-                        .team_to_pick(|w| s.can_take_turn(w))
-                        .and_then(|t| s.setup.teams.get(t as usize))
+                    team.and_then(|t| s.setup.teams.get(t as usize))
                         .map_or("nobody", |t| t.name.as_str())
                 ),
             ),
@@ -493,67 +595,6 @@ fn check_pick(s: &State, c: Cid) -> Result<(), Reject> {
             Unknown => no(codes::UNKNOWN_COMBATANT, "no such combatant"),
         }
     })
-}
-
-fn check_in_frame(s: &State, top: &Frame, cmd: &Command) -> Result<Plan, Reject> {
-    let plain = |r: Result<(), Reject>| r.map(|()| Plan::Plain);
-    match top {
-        Frame::Attack(a) => match a.stage {
-            // ING-R33: any of the allies asked may intercept.
-            Stage::Intercept => match cmd {
-                Command::Intercept(w) => {
-                    if !a.intercept.contains(w) {
-                        return Err(no(
-                            codes::INVALID_TARGET,
-                            "only an ally who can reach the attacked character may intercept",
-                        ));
-                    }
-                    plain(reaction_ok(s, *w, false, 1, 0))
-                }
-                Command::Pass => Ok(Plan::Plain),
-                _ => Err(no(codes::NOT_NOW, "intercept <ally> or pass")),
-            },
-            Stage::Defend => match cmd {
-                Command::Pass => Ok(Plan::Plain),
-                c => plain(check_defence(s, a, c)),
-            },
-            Stage::Block => match cmd {
-                Command::Pass => Ok(Plan::Plain),
-                Command::Block(slot) => plain(check_block(s, a, *slot)),
-                _ => Err(no(codes::NOT_NOW, "block <item> or pass")),
-            },
-            _ => Err(no(codes::NOT_NOW, "an attack is being resolved")),
-        },
-        Frame::Ready(w) => match cmd {
-            Command::Hold => Ok(Plan::Plain),
-            Command::Fire => {
-                let who = w
-                    .candidates
-                    .get(w.asked as usize)
-                    .copied()
-                    .ok_or_else(|| no(codes::NOT_NOW, "nobody is asked"))?;
-                fire_ok(s, who, w.subject)
-            }
-            _ => Err(no(codes::NOT_NOW, "fire or hold")),
-        },
-        Frame::Conscious { who, .. } => match cmd {
-            Command::Fall => Ok(Plan::Plain),
-            Command::Fortify if fortify_to_stay_ok(s, *who) => Ok(Plan::Plain),
-            Command::Fortify => Err(no(codes::NO_REACTION, "no reaction or stamina left to fortify")),
-            _ => Err(no(codes::NOT_NOW, "fortify or fall")),
-        },
-        Frame::AfterDodge { who, used } => match cmd {
-            Command::Pass => Ok(Plan::Plain),
-            Command::Act(Action::DropProne) if used & 1 == 0 && !s.ch(*who).has(Cond::Prone) => Ok(Plan::Plain),
-            Command::Act(Action::SeekCover) if used & 2 == 0 => plain(seek_cover_ok(s, *who)),
-            Command::Act(Action::Step(p)) if used & 4 == 0 => step_ok(s, *who, *p, true).map(Plan::Walk),
-            _ => Err(no(
-                codes::NOT_NOW,
-                "after a dodge: prone, seek-cover, step x,y (each once) or pass",
-            )),
-        },
-        Frame::Walk(_) => Err(no(codes::NOT_NOW, "a move is being resolved")),
-    }
 }
 
 /// Whether a readied action can be taken against `subject` now, and its plan.

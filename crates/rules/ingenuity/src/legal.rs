@@ -7,41 +7,90 @@
 
 use crate::Ingenuity;
 use crate::calc;
-use crate::check::{check, check_listed_move};
+use crate::check::{check_in, check_listed_move};
 use crate::command::{Action, Command, default_prof};
 use crate::setup::Cid;
-use crate::state::{Frame, Readied, ReadyAction, Stage, State, Trigger};
+use crate::stage::{Stage, attack};
+use crate::state::{Readied, ReadyAction, State, Trigger};
 use fray_engine::Answer;
 use fray_space::{Dir, Pos};
 
-fn push(s: &State, c: Command, out: &mut Vec<Answer<Ingenuity>>) {
+fn push(s: &State, stage: Option<&Stage>, c: Command, out: &mut Vec<Answer<Ingenuity>>) {
     if !out.iter().any(|a| a.command == c)
-        && let Ok(plan) = check(s, &c)
+        && let Ok(plan) = check_in(s, stage, &c)
     {
         out.push(Answer::new(c, plan));
     }
 }
 
-/// Appends every listed legal command.
-pub fn legal(s: &State, out: &mut Vec<Answer<Ingenuity>>) {
-    if s.outcome.is_some() {
-        return;
-    }
-    if let Some(top) = s.stack.last() {
-        frame(s, top, out);
-        return;
-    }
-    let Some(turn) = &s.turn else {
-        if let Some(team) = s.order.team_to_pick(|w| s.can_take_turn(w)) {
-            for c in s.order.candidates(team, |w| s.can_take_turn(w)) {
-                push(s, Command::Pick(c), out);
-            }
-        }
+/// Appends every listed legal command for `stage`, the [`crate::stage::stage`] of `s` (computed
+/// once by the caller and handed to the check of every candidate).
+pub fn legal(s: &State, stage: Option<&Stage>, out: &mut Vec<Answer<Ingenuity>>) {
+    let Some(&st) = stage else {
         return;
     };
-    let me = turn.who;
-    push(s, Command::Continue, out);
-    push(s, Command::Abandon, out);
+    let add = |c: Command, out: &mut Vec<Answer<Ingenuity>>| push(s, stage, c, out);
+    match st {
+        Stage::Pick { team } => {
+            for c in s.order.candidates(team, |w| s.can_take_turn(w)) {
+                add(Command::Pick(c), out);
+            }
+        }
+        // Only these answer an extended action in progress (ING-R34).
+        Stage::Extended { .. } => {
+            add(Command::Continue, out);
+            add(Command::Abandon, out);
+        }
+        Stage::Turn { who, .. } => turn(s, stage, who, out),
+        Stage::Intercept { .. } => {
+            if let Some(a) = attack(s) {
+                for &c in &a.intercept {
+                    add(Command::Intercept(c), out);
+                }
+            }
+            add(Command::Pass, out);
+        }
+        Stage::Defend { target } => {
+            add(Command::Dodge, out);
+            for k in 0..s.ch(target).items.len() as u8 {
+                add(Command::Parry(k), out);
+            }
+            add(Command::Fortify, out);
+            add(Command::Resist, out);
+            add(Command::Pass, out);
+        }
+        Stage::Block { target } => {
+            for k in 0..s.ch(target).items.len() as u8 {
+                add(Command::Block(k), out);
+            }
+            add(Command::Pass, out);
+        }
+        Stage::Ready { .. } => {
+            add(Command::Fire, out);
+            add(Command::Hold, out);
+        }
+        Stage::Fortify { .. } => {
+            add(Command::Fortify, out);
+            add(Command::Fall, out);
+        }
+        Stage::AfterDodge { who, .. } => {
+            add(Command::Act(Action::DropProne), out);
+            add(Command::Act(Action::SeekCover), out);
+            if let Some(p) = s.ch(who).pos {
+                for d in Dir::ALL {
+                    add(Command::Act(Action::Step(p.step(d))), out);
+                }
+            }
+            add(Command::Pass, out);
+        }
+    }
+}
+
+/// The answers of `me`'s turn (no extended action waiting to be continued).
+fn turn(s: &State, stage: Option<&Stage>, me: Cid, out: &mut Vec<Answer<Ingenuity>>) {
+    // `continue` answers only an extended action waiting at the turn's start; `abandon` is
+    // legal all turn while one is in progress (ING-R35).
+    push(s, stage, Command::Abandon, out);
     // The squares of a move or a sprint, each with its way, from one search of the whole move:
     // each is then checked without a search of its own.
     let ways = move_ways(s, me);
@@ -56,61 +105,13 @@ pub fn legal(s: &State, out: &mut Vec<Answer<Ingenuity>>) {
         match way {
             Some(way) => {
                 if !out.iter().any(|a| a.command == c)
-                    && let Ok(plan) = check_listed_move(s, &c, way)
+                    && let Ok(plan) = check_listed_move(s, stage, &c, way)
                 {
                     out.push(Answer::new(c, plan));
                 }
             }
-            None => push(s, c, out),
+            None => push(s, stage, c, out),
         }
-    }
-}
-
-fn frame(s: &State, top: &Frame, out: &mut Vec<Answer<Ingenuity>>) {
-    match top {
-        Frame::Attack(a) => match a.stage {
-            Stage::Intercept => {
-                for &c in &a.intercept {
-                    push(s, Command::Intercept(c), out);
-                }
-                push(s, Command::Pass, out);
-            }
-            Stage::Defend => {
-                push(s, Command::Dodge, out);
-                for k in 0..s.ch(a.target).items.len() as u8 {
-                    push(s, Command::Parry(k), out);
-                }
-                push(s, Command::Fortify, out);
-                push(s, Command::Resist, out);
-                push(s, Command::Pass, out);
-            }
-            Stage::Block => {
-                for k in 0..s.ch(a.target).items.len() as u8 {
-                    push(s, Command::Block(k), out);
-                }
-                push(s, Command::Pass, out);
-            }
-            _ => {}
-        },
-        Frame::Ready(_) => {
-            push(s, Command::Fire, out);
-            push(s, Command::Hold, out);
-        }
-        Frame::Conscious { .. } => {
-            push(s, Command::Fortify, out);
-            push(s, Command::Fall, out);
-        }
-        Frame::AfterDodge { who, .. } => {
-            push(s, Command::Act(Action::DropProne), out);
-            push(s, Command::Act(Action::SeekCover), out);
-            if let Some(p) = s.ch(*who).pos {
-                for d in Dir::ALL {
-                    push(s, Command::Act(Action::Step(p.step(d))), out);
-                }
-            }
-            push(s, Command::Pass, out);
-        }
-        Frame::Walk(_) => {}
     }
 }
 

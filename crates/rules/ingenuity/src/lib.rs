@@ -8,9 +8,9 @@
 //!
 //! Module map: [`options`] (every open reading as an option), [`data`] (items as data),
 //! [`setup`] (encounter files), [`state`], [`command`], [`event`] (and the one `apply`),
-//! [`calc`] (derived numbers), [`check`] (legality), [`resolve`] (resolution and turn flow),
-//! [`legal`] (enumeration), [`text`] (log lines and views), [`ai`] (the built-in AI),
-//! [`odds`] (exact attack odds).
+//! [`calc`] (derived numbers), [`stage`] (what the game waits for), [`check`] (legality),
+//! [`resolve`] (resolution and turn flow), [`legal`] (enumeration), [`text`] (log lines and
+//! views), [`ai`] (the built-in AI), [`odds`] (exact attack odds).
 
 pub mod ai;
 pub mod calc;
@@ -24,6 +24,7 @@ pub mod odds;
 pub mod options;
 pub mod resolve;
 pub mod setup;
+pub mod stage;
 pub mod state;
 pub mod text;
 pub mod view;
@@ -32,8 +33,8 @@ use crate::command::Command;
 use crate::event::{Event, apply};
 use crate::options::Options;
 use crate::resolve::Cx;
-use crate::setup::{Cid, Setup};
-use crate::state::{Char, Frame, Phase, Stage, State};
+use crate::setup::Setup;
+use crate::state::{Char, Phase, State};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::teams::TeamOrder;
 use fray_engine::text::{Lasting, Rest};
@@ -76,47 +77,10 @@ impl Ruleset for Ingenuity {
         resolve::start(cx)
     }
 
+    /// Built from the one [`stage::stage`]: kind and actor from the stage, the seat from the
+    /// actor's (from its team's for a pick or an intercept).
     fn pending(s: &State) -> Option<Pending> {
-        if s.outcome.is_some() {
-            return None;
-        }
-        let p = |who: Cid, kind: &'static str| Some(Pending::one(s.info(who).seat, kind, Some(who)));
-        if let Some(top) = s.stack.last() {
-            return match top {
-                Frame::Attack(a) => match a.stage {
-                    // ING-R33: the attacked character's team names one interceptor or passes.
-                    Stage::Intercept => Some(Pending::one(
-                        s.setup
-                            .teams
-                            .get(s.team(a.target) as usize)
-                            .map_or(Seat::GM, |t| t.seat),
-                        "intercept",
-                        Some(a.target),
-                    )),
-                    Stage::Defend => p(a.target, "defence"),
-                    Stage::Block => p(a.target, "block"),
-                    _ => None,
-                },
-                Frame::Ready(w) => w.candidates.get(w.asked as usize).and_then(|c| p(*c, "ready")),
-                Frame::Conscious { who, .. } => p(*who, "fortify"),
-                Frame::AfterDodge { who, .. } => p(*who, "after-dodge"),
-                Frame::Walk(_) => None,
-            };
-        }
-        match &s.turn {
-            Some(t) => {
-                let c = s.ch(t.who);
-                if c.econ.extended.is_some() && !c.ext_settled {
-                    p(t.who, "extended")
-                } else {
-                    p(t.who, "turn")
-                }
-            }
-            None => {
-                let team = s.order.team_to_pick(|w| s.can_take_turn(w))?;
-                Some(Pending::one(s.setup.teams[team as usize].seat, "pick", None))
-            }
-        }
+        stage::stage(s).map(|st| st.pending(s))
     }
 
     fn is_ruling(command: &Command) -> bool {
@@ -124,17 +88,19 @@ impl Ruleset for Ingenuity {
     }
 
     // Every Ingenuity decision has one decider, whom the engine's authority check has
-    // matched, so the seat is not needed below.
+    // matched, so the seat is not needed below. Each entry point works out the stage once and
+    // hands it down.
     fn legal(s: &State, _seat: Seat, out: &mut Vec<Answer<Self>>) {
-        legal::legal(s, out)
+        legal::legal(s, stage::stage(s).as_ref(), out)
     }
 
     fn check(s: &State, _seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check(s, command)
+        check::check_in(s, stage::stage(s).as_ref(), command)
     }
 
     fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        resolve::resolve(cx, command, plan)
+        let stage = stage::stage(&cx.s);
+        resolve::resolve(cx, stage.as_ref(), command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

@@ -22,8 +22,9 @@ use crate::options::{
     DamageTotal, DeathCheck, DefenceTiming, EndWhen, JoiningTeams, ObjectiveChanges, ParryAddsTo, SizeShift,
 };
 use crate::setup::{Cid, Objective};
+use crate::stage::{Stage, stage};
 use crate::state::{
-    Attack, AttackKind, Defences, Ext, Frame, Phase, ReadyAction, ReadyWindow, Stage, State, Trigger, Walk,
+    Attack, AttackKind, AttackStage, Defences, Ext, Frame, Phase, ReadyAction, ReadyWindow, State, Trigger, Walk,
 };
 use fray_dice::{Dice, Faces};
 use fray_engine::resolve::settle;
@@ -195,14 +196,21 @@ pub fn start(cx: &mut Cx) -> R {
     advance(cx)
 }
 
-/// Resolves a command with the plan its check gave, then runs on to the next decision.
-pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
-    match cmd {
-        Command::Gm(r) => ruling(cx, r)?,
-        Command::Pick(c) => begin_turn(cx, *c)?,
-        Command::Continue => continue_extended(cx)?,
-        Command::Abandon => {
-            let who = turn_who(cx)?;
+/// Resolves a command with the plan its check gave under `stage` (the
+/// [`crate::stage::stage`] it was checked against), then runs on to the next decision. GM
+/// rulings are no stage: they are resolved whatever the game waits for.
+pub fn resolve(cx: &mut Cx, stage: Option<&Stage>, cmd: &Command, plan: Plan) -> R {
+    if let Command::Gm(r) = cmd {
+        ruling(cx, r)?;
+        return advance(cx);
+    }
+    let Some(&stage) = stage else {
+        return Err(EngineError::Bug("a command when nothing is asked".into()));
+    };
+    match (stage, cmd) {
+        (Stage::Pick { .. }, Command::Pick(c)) => begin_turn(cx, *c)?,
+        (Stage::Extended { who }, Command::Continue) => continue_extended(cx, who)?,
+        (Stage::Extended { who } | Stage::Turn { who, .. }, Command::Abandon) => {
             let refund = if cx.s.options.refund_abandoned {
                 cx.s.ch(who).econ.extended.as_ref().map_or(0, |e| e.cost - e.owed)
             } else {
@@ -214,29 +222,36 @@ pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
                 refund: refund.min(crate::state::ACTIONS_PER_TURN.saturating_sub(left)),
             });
         }
-        Command::Act(a) => match cx.top() {
-            Some(Frame::AfterDodge { who, used }) => {
-                let (who, used) = (*who, *used);
-                after_dodge(cx, who, used, a, plan)?;
+        (Stage::Turn { who, opening }, Command::Act(a)) => {
+            if opening {
+                cx.emit(Event::OpeningDone);
             }
-            _ => {
-                let who = turn_who(cx)?;
-                if cx.s.turn.as_ref().is_some_and(|t| t.opening) {
-                    cx.emit(Event::OpeningDone);
-                }
-                act(cx, who, a, None, plan)?;
+            act(cx, who, a, None, plan)?;
+        }
+        (Stage::AfterDodge { who, used }, Command::Act(a)) => after_dodge(cx, who, used, a, plan)?,
+        // `pass`: done.
+        (Stage::AfterDodge { .. }, Command::Pass) => cx.pop(),
+        (Stage::Intercept { .. } | Stage::Defend { .. } | Stage::Block { .. }, _) => attack_decision(cx, stage, cmd)?,
+        (Stage::Ready { who, subject }, Command::Fire | Command::Hold) => {
+            let Some(Frame::Ready(mut w)) = cx.top().cloned() else {
+                return Err(EngineError::Bug("a ready decision without its window".into()));
+            };
+            w.asked += 1;
+            cx.update(Frame::Ready(w));
+            if matches!(cmd, Command::Fire) {
+                fire(cx, who, subject, plan)?;
             }
-        },
-        Command::Intercept(_)
-        | Command::Dodge
-        | Command::Parry(_)
-        | Command::Fortify
-        | Command::Resist
-        | Command::Block(_)
-        | Command::Pass
-        | Command::Fall
-        | Command::Fire
-        | Command::Hold => decision(cx, cmd, plan)?,
+        }
+        (Stage::Fortify { who, missing }, Command::Fortify | Command::Fall) => {
+            cx.pop();
+            stay_conscious(cx, who, missing, matches!(cmd, Command::Fortify))?;
+        }
+        _ => {
+            return Err(EngineError::Bug(format!(
+                "a command that answers no {} decision",
+                stage.kind()
+            )));
+        }
     }
     advance(cx)
 }
@@ -247,13 +262,6 @@ fn way(plan: Plan) -> Result<Vec<fray_space::Pos>, EngineError> {
         Plan::Walk(way) => Ok(way),
         Plan::Plain => Err(EngineError::Bug("a move was resolved without its way".into())),
     }
-}
-
-fn turn_who(cx: &Cx) -> Result<Cid, EngineError> {
-    cx.s.turn
-        .as_ref()
-        .map(|t| t.who)
-        .ok_or_else(|| EngineError::Bug("no turn in progress".into()))
 }
 
 /// Runs everything automatic until the next decision or the end.
@@ -452,9 +460,10 @@ fn step_frame(cx: &mut Cx, top: Frame) -> Result<Flow, EngineError> {
             Ok(Flow::Go)
         }
         Frame::AfterDodge { who, used } => {
+            let st = stage(&cx.s);
             let any = [Command::Act(Action::DropProne), Command::Act(Action::SeekCover)]
                 .iter()
-                .any(|c| check::check(&cx.s, c).is_ok())
+                .any(|c| check::check_in(&cx.s, st.as_ref(), c).is_ok())
                 || (used & 4 == 0 && cx.s.ch(who).able());
             if cx.s.ch(who).able() && any {
                 return Ok(Flow::Wait);
@@ -527,8 +536,7 @@ fn pay(cx: &mut Cx, who: Cid, cost: Cost) {
     }
 }
 
-fn continue_extended(cx: &mut Cx) -> R {
-    let who = turn_who(cx)?;
+fn continue_extended(cx: &mut Cx, who: Cid) -> R {
     let c = cx.s.ch(who);
     let Some(ext) = c.econ.extended.clone() else {
         return Ok(());
@@ -908,116 +916,103 @@ fn after_dodge(cx: &mut Cx, who: Cid, used: u8, a: &Action, plan: Plan) -> R {
 // Decisions inside frames
 // ---------------------------------------------------------------------------------------------
 
-fn decision(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
-    let Some(top) = cx.top().cloned() else {
-        return Err(EngineError::Bug("a decision with nothing to decide".into()));
+/// An intercept, a defence or a block (`stage`), on the attack on top of the stack.
+fn attack_decision(cx: &mut Cx, stage: Stage, cmd: &Command) -> R {
+    let Some(Frame::Attack(mut a)) = cx.top().cloned() else {
+        return Err(EngineError::Bug("an attack decision without its attack".into()));
     };
-    match top {
-        Frame::Attack(mut a) => match (a.stage, cmd) {
-            (Stage::Intercept, Command::Intercept(who)) => {
-                let who = *who;
-                let ally = a.target;
-                // Intercept: 1 stamina and the reaction (ING-R31).
-                pay(
-                    cx,
-                    who,
-                    Cost {
-                        stamina: 1,
-                        reaction: true,
-                        ..Cost::default()
-                    },
-                );
-                cx.emit(Event::Swapped { a: who, b: ally });
-                cx.emit(Event::Intercepted { who, ally });
-                a.target = who;
-                a.defences = Defences {
-                    free: 1,
-                    ..Defences::default()
-                };
-                a.stage = Stage::Defend;
-                cx.update(Frame::Attack(a));
-            }
-            (Stage::Intercept, Command::Pass) => {
-                // Nobody intercepts: the target defends itself.
-                a.stage = Stage::Defend;
-                cx.update(Frame::Attack(a));
-            }
-            (Stage::Defend, Command::Pass) => {
-                // Before the roll: the roll comes next; after it: the hit is decided.
-                a.stage = Stage::Roll;
-                cx.update(Frame::Attack(a));
-            }
-            (Stage::Defend, c) => defend(cx, *a, c)?,
-            (Stage::Block, Command::Pass) => {
-                cx.update(Frame::Attack(a.clone()));
-                apply_hit(cx, *a, None)?;
-            }
-            (Stage::Block, Command::Block(slot)) => {
-                let free = a.defences.free > 0;
-                let who = a.target;
-                reaction_paid(cx, who, free, 1, 0); // Block: 1 stamina (ING-R31)
-                if free {
-                    a.defences.free -= 1;
-                }
-                cx.emit(Event::Defended {
-                    who,
-                    kind: DefenceKind::Block,
-                    roll: None,
-                    slot: Some(*slot),
-                    free,
-                });
-                cx.update(Frame::Attack(a.clone()));
-                apply_hit(cx, *a, Some(*slot))?;
-            }
-            _ => return Err(EngineError::Bug("unexpected decision in an attack".into())),
-        },
-        Frame::Ready(mut w) => {
-            let who = w.candidates[w.asked as usize];
-            w.asked += 1;
-            cx.update(Frame::Ready(w.clone()));
-            if matches!(cmd, Command::Fire) {
-                fire(cx, who, w.subject, plan)?;
-            }
+    match (stage, cmd) {
+        (Stage::Intercept { .. }, Command::Intercept(who)) => {
+            let who = *who;
+            let ally = a.target;
+            // Intercept: 1 stamina and the reaction (ING-R31).
+            pay(
+                cx,
+                who,
+                Cost {
+                    stamina: 1,
+                    reaction: true,
+                    ..Cost::default()
+                },
+            );
+            cx.emit(Event::Swapped { a: who, b: ally });
+            cx.emit(Event::Intercepted { who, ally });
+            a.target = who;
+            a.defences = Defences {
+                free: 1,
+                ..Defences::default()
+            };
+            a.stage = AttackStage::Defend;
+            cx.update(Frame::Attack(a));
         }
-        Frame::Conscious { who, missing } => {
-            cx.pop();
-            match cmd {
-                Command::Fortify => {
-                    let can_pay = check::reaction_ok(&cx.s, who, false, 1, 0).is_ok();
-                    if can_pay {
-                        pay(
-                            cx,
-                            who,
-                            Cost {
-                                stamina: 1,
-                                reaction: true,
-                                ..Cost::default()
-                            },
-                        );
-                    }
-                    let g = calc::guard(&cx.s, who);
-                    let roll = named_test(cx, who, Attr::Str, "athletics", "fortitude", g, "fortify")?;
-                    let result = roll.total.max(calc::constitution(&cx.s, who));
-                    let stayed = result >= missing;
-                    cx.emit(Event::Fortified {
-                        who,
-                        difficulty: missing,
-                        roll,
-                        result,
-                        stayed,
-                    });
-                    if !stayed {
-                        knock_out(cx, who);
-                    }
-                }
-                _ => knock_out(cx, who),
+        (Stage::Intercept { .. }, Command::Pass) => {
+            // Nobody intercepts: the target defends itself.
+            a.stage = AttackStage::Defend;
+            cx.update(Frame::Attack(a));
+        }
+        (Stage::Defend { .. }, Command::Pass) => {
+            // Before the roll: the roll comes next; after it: the hit is decided.
+            a.stage = AttackStage::Roll;
+            cx.update(Frame::Attack(a));
+        }
+        (Stage::Defend { .. }, c) => defend(cx, *a, c)?,
+        (Stage::Block { .. }, Command::Pass) => {
+            cx.update(Frame::Attack(a.clone()));
+            apply_hit(cx, *a, None)?;
+        }
+        (Stage::Block { .. }, Command::Block(slot)) => {
+            let free = a.defences.free > 0;
+            let who = a.target;
+            reaction_paid(cx, who, free, 1, 0); // Block: 1 stamina (ING-R31)
+            if free {
+                a.defences.free -= 1;
             }
+            cx.emit(Event::Defended {
+                who,
+                kind: DefenceKind::Block,
+                roll: None,
+                slot: Some(*slot),
+                free,
+            });
+            cx.update(Frame::Attack(a.clone()));
+            apply_hit(cx, *a, Some(*slot))?;
         }
-        Frame::AfterDodge { .. } => {
-            // `pass`: done.
-            cx.pop();
-        }
-        Frame::Walk(_) => return Err(EngineError::Bug("a decision during a move".into())),
+        _ => return Err(EngineError::Bug("unexpected decision in an attack".into())),
+    }
+    Ok(())
+}
+
+/// The consciousness fortify (`fortify`) or falling unconscious (ING-R60).
+fn stay_conscious(cx: &mut Cx, who: Cid, missing: i16, fortify: bool) -> R {
+    if !fortify {
+        knock_out(cx, who);
+        return Ok(());
+    }
+    let can_pay = check::reaction_ok(&cx.s, who, false, 1, 0).is_ok();
+    if can_pay {
+        pay(
+            cx,
+            who,
+            Cost {
+                stamina: 1,
+                reaction: true,
+                ..Cost::default()
+            },
+        );
+    }
+    let g = calc::guard(&cx.s, who);
+    let roll = named_test(cx, who, Attr::Str, "athletics", "fortitude", g, "fortify")?;
+    let result = roll.total.max(calc::constitution(&cx.s, who));
+    let stayed = result >= missing;
+    cx.emit(Event::Fortified {
+        who,
+        difficulty: missing,
+        roll,
+        result,
+        stayed,
+    });
+    if !stayed {
+        knock_out(cx, who);
     }
     Ok(())
 }
@@ -1155,7 +1150,7 @@ fn declare_attack(
         attr,
         prof,
         kind,
-        stage: Stage::Ready,
+        stage: AttackStage::Ready,
         penalty,
         bonus,
         intercept: Vec::new(),
@@ -1182,19 +1177,19 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
         return Ok(Flow::Go);
     }
     match a.stage {
-        Stage::Ready => {
+        AttackStage::Ready => {
             let attacker = a.attacker;
             let fallback = a.kind == AttackKind::KillFallback;
-            a.stage = Stage::Intercept;
+            a.stage = AttackStage::Intercept;
             cx.update(Frame::Attack(Box::new(a)));
             if !fallback {
                 ready_window(cx, Trigger::Attack, attacker, None)?;
             }
             Ok(Flow::Go)
         }
-        Stage::Intercept => {
+        AttackStage::Intercept => {
             if a.kind == AttackKind::KillFallback {
-                a.stage = Stage::Roll;
+                a.stage = AttackStage::Roll;
                 cx.update(Frame::Attack(Box::new(a)));
                 return Ok(Flow::Go);
             }
@@ -1203,7 +1198,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
             if a.intercept.is_empty() {
                 let c = check::intercept_candidates(&cx.s, &a);
                 if c.is_empty() {
-                    a.stage = Stage::Defend;
+                    a.stage = AttackStage::Defend;
                     cx.update(Frame::Attack(Box::new(a)));
                     return Ok(Flow::Go);
                 }
@@ -1217,11 +1212,11 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
             {
                 return Ok(Flow::Wait);
             }
-            a.stage = Stage::Defend;
+            a.stage = AttackStage::Defend;
             cx.update(Frame::Attack(Box::new(a)));
             Ok(Flow::Go)
         }
-        Stage::Defend => {
+        AttackStage::Defend => {
             if defend_now(&cx.s, &a) {
                 if cx.s.ch(a.target).able() && check::can_defend(&cx.s, &a) {
                     return Ok(Flow::Wait);
@@ -1234,15 +1229,15 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
                     why,
                 });
             }
-            a.stage = Stage::Roll;
+            a.stage = AttackStage::Roll;
             cx.update(Frame::Attack(Box::new(a)));
             Ok(Flow::Go)
         }
-        Stage::Roll => {
+        AttackStage::Roll => {
             if a.total.is_none() {
                 roll_attack(cx, &mut a)?;
                 if defend_now(&cx.s, &a) && cx.s.ch(a.target).able() {
-                    a.stage = Stage::Defend;
+                    a.stage = AttackStage::Defend;
                     cx.update(Frame::Attack(Box::new(a)));
                     return Ok(Flow::Go);
                 }
@@ -1250,7 +1245,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
             decide_hit(cx, a)?;
             Ok(Flow::Go)
         }
-        Stage::Block => {
+        AttackStage::Block => {
             if cx.s.ch(a.target).able() && check::can_block(&cx.s, &a) {
                 return Ok(Flow::Wait);
             }
@@ -1266,7 +1261,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
             apply_hit(cx, a, None)?;
             Ok(Flow::Go)
         }
-        Stage::Done => {
+        AttackStage::Done => {
             let dodged = a.defences.dodge.is_some();
             let who = a.target;
             cx.pop();
@@ -1427,7 +1422,7 @@ fn decide_hit(cx: &mut Cx, mut a: Attack) -> R {
         crit: a.crit,
     });
     if !a.hit {
-        a.stage = Stage::Done;
+        a.stage = AttackStage::Done;
         cx.update(Frame::Attack(Box::new(a)));
         return Ok(());
     }
@@ -1440,7 +1435,7 @@ fn decide_hit(cx: &mut Cx, mut a: Attack) -> R {
         DamageTotal::Unmodified => a.base_total.unwrap_or(total),
     };
     a.raw = base + weapon;
-    a.stage = Stage::Block;
+    a.stage = AttackStage::Block;
     cx.update(Frame::Attack(Box::new(a)));
     Ok(())
 }
@@ -1467,7 +1462,7 @@ pub fn reduction(s: &State, a: &Attack) -> i16 {
 
 /// Deals a hit's damage (through a block if one is given), then its effect.
 fn apply_hit(cx: &mut Cx, mut a: Attack, block: Option<u8>) -> R {
-    a.stage = Stage::Done;
+    a.stage = AttackStage::Done;
     cx.update(Frame::Attack(Box::new(a.clone())));
     let min = cx.s.options.min_damage;
     let t = a.target;
@@ -1701,7 +1696,7 @@ fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R {
         attr,
         prof,
         kind: AttackKind::KillFallback,
-        stage: Stage::Roll,
+        stage: AttackStage::Roll,
         penalty,
         bonus,
         intercept: Vec::new(),

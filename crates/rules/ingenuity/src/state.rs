@@ -297,7 +297,7 @@ pub struct Defences {
 
 /// Where an attack is in its resolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Stage {
+pub enum AttackStage {
     /// Readied actions triggered by the attack are asked.
     Ready,
     /// Allies of the target may intercept: the target's team seat names one or passes.
@@ -339,7 +339,7 @@ pub struct Attack {
     /// What kind of attack.
     pub kind: AttackKind,
     /// The stage.
-    pub stage: Stage,
+    pub stage: AttackStage,
     /// Modifier to the test from the multiple attack penalty (ING-R40).
     pub penalty: i16,
     /// Modifier from weapon properties (older properties).

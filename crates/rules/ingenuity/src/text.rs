@@ -5,7 +5,7 @@ use crate::command::slot_name;
 use crate::data::Cond;
 use crate::event::{DefenceKind, Event, TestRoll, TurnEnd};
 use crate::setup::Cid;
-use crate::state::{Ext, Frame, Phase, ReadyAction, Stage, State};
+use crate::state::{AttackStage, Ext, Frame, Phase, ReadyAction, State};
 use fray_engine::view::{CombatantView, Gauge, Place, Status, Table};
 use fray_engine::{Pending, Seat};
 use serde_json::json;
@@ -395,12 +395,12 @@ pub fn describe_pending_for(s: &State, p: &Pending, seat: Seat) -> String {
     let private = |c: Cid| !sees_gauges(s, seat, c);
     match s.stack.last() {
         Some(Frame::Attack(a)) => match a.stage {
-            Stage::Intercept if a.intercept.iter().any(|&c| private(c)) => format!(
+            AttackStage::Intercept if a.intercept.iter().any(|&c| private(c)) => format!(
                 "{} is attacked by {}: does an ally intercept (1 stamina and the reaction)? or pass",
                 n(a.target),
                 n(a.attacker)
             ),
-            Stage::Defend if private(a.target) => format!("{} attacks {}: defences?", n(a.attacker), n(a.target)),
+            AttackStage::Defend if private(a.target) => format!("{} attacks {}: defences?", n(a.attacker), n(a.target)),
             _ => describe_pending(s, p),
         },
         Some(Frame::Ready(w)) if w.candidates.get(w.asked as usize).is_none_or(|&c| private(c)) => {
@@ -427,7 +427,7 @@ pub fn describe_pending(s: &State, p: &Pending) -> String {
     let n = |c: Cid| s.name(c).to_string();
     match s.stack.last() {
         Some(Frame::Attack(a)) => match a.stage {
-            Stage::Intercept => {
+            AttackStage::Intercept => {
                 let who: Vec<String> = a
                     .intercept
                     .iter()
@@ -441,7 +441,7 @@ pub fn describe_pending(s: &State, p: &Pending) -> String {
                     who.join(", ")
                 )
             }
-            Stage::Defend => format!(
+            AttackStage::Defend => format!(
                 "{} attacks {}: defences? ({} reaction(s), {} stamina, {} focus)",
                 n(a.attacker),
                 n(a.target),
@@ -449,7 +449,7 @@ pub fn describe_pending(s: &State, p: &Pending) -> String {
                 s.ch(a.target).stamina,
                 s.ch(a.target).focus
             ),
-            Stage::Block => format!("{} is hit for {} before reduction: block?", n(a.target), a.raw),
+            AttackStage::Block => format!("{} is hit for {} before reduction: block?", n(a.target), a.raw),
             _ => "resolving an attack".into(),
         },
         Some(Frame::Ready(w)) => format!(

@@ -2,7 +2,7 @@
 //! looks at the fight only through its seat's view: characters hidden from it (MUR-R57) do not
 //! exist for it.
 //!
-//! - Opening a phase: its own faction first.
+//! - Opening a phase: its own faction first (the first one it plays a character of).
 //! - A faction's opportunity: the first of its characters that can attack a foe it sees, else
 //!   the first that can act; it passes only when nobody can act.
 //! - A turn: break free when held; drink a healing draught below a third of its health; attack
@@ -73,14 +73,14 @@ impl Heuristic {
     fn pick(&mut self, d: &Decision<'_, Murdham>) -> Option<Choice> {
         self.legal.clear();
         let v = d.view();
-        crate::check::legal(&v, &mut self.legal);
+        crate::check::legal(&v, v.seat(), &mut self.legal);
         let legal = &self.legal;
         if let Some(f) = v.frames.last() {
             return Some(answer(&v, f, legal));
         }
         if v.opening {
             let mine = legal.iter().position(|a| match a.command {
-                Command::Open(side) => v.setup.sides[side as usize].seat == v.seat(),
+                Command::Open(side) => v.plays(v.seat(), side),
                 _ => false,
             });
             return mine.map(Choice::Listed).or_else(|| first(legal));

@@ -13,7 +13,7 @@ use crate::setup::{Cid, MAX_COMBATANTS, MAX_ITEMS};
 use crate::state::{Attack, Frame, Influence, Mode, Phase, Stage, State, Status, Turn, With};
 use fray_engine::encounter::is_word;
 use fray_engine::gm::Ruling as R;
-use fray_engine::{Answer, Reject};
+use fray_engine::{Answer, Reject, Seat};
 
 fn no(code: &'static str, reason: impl Into<String>) -> Reject {
     Reject::new(code, reason)
@@ -206,10 +206,14 @@ pub struct AttackPlan {
 pub enum Plan {
     /// The check learns nothing the resolver needs.
     Plain,
-    /// A faction passes: the faction whose opportunity it is (MUR-R1).
+    /// A pass at the opportunity of faction `side` (MUR-R1): the faction's, or only `seat`'s
+    /// when other seats of the faction are still asked.
     Pass {
         /// The faction.
         side: u8,
+        /// The seat that passes for its own characters while others are still asked; `None`
+        /// when the faction passes.
+        seat: Option<Seat>,
     },
     /// An attack, or an opportunity attack: its profile and how it is made.
     Attack(AttackPlan),
@@ -708,9 +712,10 @@ fn not_now(s: &State) -> Reject {
     )
 }
 
-/// Whether the command is accepted now (the engine has already checked who may send it), and
-/// its plan.
-pub fn check(s: &State, c: &Command) -> Result<Plan, Reject> {
+/// Whether the command of `seat` is accepted now, and its plan. The engine has already checked
+/// that `seat` is asked; at a faction's opportunity, which several seats may be asked, a seat
+/// gives the turn only to a character it plays.
+pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
     if let Command::Gm(r) = c {
         return ruling(s, r).map(|()| Plan::Plain);
     }
@@ -742,27 +747,45 @@ pub fn check(s: &State, c: &Command) -> Result<Plan, Reject> {
     }
     let Some(t) = &s.turn else {
         return match c {
-            Command::Pass => pass(crate::resolve::faction_to_pick(s)),
-            Command::Act(w) => act(s, crate::resolve::faction_to_pick(s), *w).map(|()| Plan::Plain),
+            Command::Pass => pass(s, seat, crate::resolve::faction_to_pick(s)),
+            Command::Act(w) => act(s, seat, crate::resolve::faction_to_pick(s), *w).map(|()| Plan::Plain),
             _ => Err(not_now(s)),
         };
     };
     turn_command(s, t, c)
 }
 
-/// A pass of the faction `side` whose opportunity it is (MUR-R1).
-fn pass(side: Option<u8>) -> Result<Plan, Reject> {
+/// A pass of `seat` at the opportunity of the faction `side` (MUR-R1): the faction's when no
+/// other seat of it is still asked, else only this seat's.
+fn pass(s: &State, seat: Seat, side: Option<u8>) -> Result<Plan, Reject> {
     match side {
-        Some(side) => Ok(Plan::Pass { side }),
+        Some(side) => {
+            let mut others = crate::resolve::seats_asked(s, side);
+            others.remove(seat);
+            let seat = (!others.is_empty()).then_some(seat);
+            Ok(Plan::Pass { side, seat })
+        }
         None => Err(no(codes::NOT_NOW, "no faction has the opportunity now")),
     }
 }
 
-/// Whether the faction `side` whose opportunity it is may give the turn to `w`.
-fn act(s: &State, side: Option<u8>, w: Cid) -> Result<(), Reject> {
+/// Whether `seat`, at the opportunity of the faction `side`, may give the turn to `w`.
+fn act(s: &State, seat: Seat, side: Option<u8>, w: Cid) -> Result<(), Reject> {
     // MUR-R1, MUR-R2: the faction gives the turn to one of its characters that has not had its
-    // turn this round.
+    // turn this round; of those, each seat asked gives it only to one it plays.
     match s.chars.get(w as usize) {
+        Some(ch) if Some(ch.side) == side && s.seat_of(w) != seat => {
+            let name = |x: Seat| fray_engine::sides::seat_name(&s.setup.seats, x);
+            Err(no(
+                Reject::NOT_YOUR_DECISION,
+                format!(
+                    "{} is played by {}, not by {}: a seat gives the turn only to its own characters (or passes)",
+                    ch.name,
+                    name(s.seat_of(w)),
+                    name(seat)
+                ),
+            ))
+        }
         Some(ch) if Some(ch.side) == side && !s.order.has_acted(w) && s.may_take_turn(w) => Ok(()),
         Some(ch) => Err(no(
             codes::CANNOT_ACT,
@@ -1296,10 +1319,11 @@ fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
     }
 }
 
-/// Every legal answer to the pending decision, each with the plan [`check`] gives it.
-pub fn legal(s: &State, out: &mut Vec<Answer<Murdham>>) {
+/// Every legal answer of `seat` (one of those asked) to the pending decision, each with the
+/// plan [`check`] gives it.
+pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Murdham>>) {
     let push_if = |out: &mut Vec<Answer<Murdham>>, c: Command| {
-        if let Ok(plan) = check(s, &c) {
+        if let Ok(plan) = check(s, seat, &c) {
             out.push(Answer::new(c, plan));
         }
     };
@@ -1352,11 +1376,11 @@ pub fn legal(s: &State, out: &mut Vec<Answer<Murdham>>) {
         // The faction whose opportunity it is, found once for every answer.
         let side = crate::resolve::faction_to_pick(s);
         for w in s.ids() {
-            if act(s, side, w).is_ok() {
+            if act(s, seat, side, w).is_ok() {
                 out.push(plain(Command::Act(w)));
             }
         }
-        if let Ok(plan) = pass(side) {
+        if let Ok(plan) = pass(s, seat, side) {
             out.push(Answer::new(Command::Pass, plan));
         }
         return;

@@ -32,7 +32,7 @@ use crate::options::Options;
 use crate::setup::{Cid, Setup};
 use crate::state::{Event, Frame, Stage, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Shown};
+use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats, Shown};
 
 /// Rounds of reloading a reload weapon needs after it fires.
 pub const RELOAD_ROUNDS: u8 = 10;
@@ -40,16 +40,19 @@ pub const RELOAD_ROUNDS: u8 = 10;
 /// The Murdham ruleset.
 pub struct Murdham;
 
-/// Who decides now, and what: the seat, the decision's kind, and the character it is about.
-pub fn decision(s: &State) -> Option<(Seat, &'static str, Option<Cid>)> {
+/// Who decides now, and what: the seats asked, the decision's kind, and the character it is
+/// about. A decision about a character goes to the seat that plays it ([`State::seat_of`]);
+/// a faction's opportunity and the opening go to every seat of the faction with a stake in
+/// them, and the first to answer decides ([`resolve::seats_asked`], [`resolve::openers`]).
+pub fn decision(s: &State) -> Option<(Seats, &'static str, Option<Cid>)> {
     if s.outcome.is_some() {
         return None;
     }
-    let seat_of = |c: Cid| s.setup.sides[s.ch(c).side as usize].seat;
+    let seat_of = |c: Cid| Seats::one(s.seat_of(c));
     if let Some(f) = s.frames.last() {
         return match f {
             Frame::Attack(a) => match a.stage {
-                Stage::Approve => Some((Seat(0), "stunt-approval", Some(a.by))),
+                Stage::Approve => Some((Seats::one(Seat::GM), "stunt-approval", Some(a.by))),
                 Stage::Answer => Some((seat_of(a.target), "stunt", Some(a.target))),
                 Stage::React => Some((seat_of(a.target), "reaction", Some(a.target))),
                 Stage::Guard { next } => Some((seat_of(next), "guard", Some(next))),
@@ -61,13 +64,13 @@ pub fn decision(s: &State) -> Option<(Seat, &'static str, Option<Cid>)> {
         };
     }
     if s.opening {
-        return Some((s.setup.sides[s.initiative as usize].seat, "open", None));
+        return Some((resolve::openers(s), "open", None));
     }
     if let Some(t) = &s.turn {
         return Some((seat_of(t.who), "turn", Some(t.who)));
     }
     let side = resolve::faction_to_pick(s)?;
-    Some((s.setup.sides[side as usize].seat, "faction", None))
+    Some((resolve::seats_asked(s, side), "faction", None))
 }
 
 /// The character whose decision it is, if any.
@@ -108,20 +111,20 @@ impl Ruleset for Murdham {
     }
 
     fn pending(s: &State) -> Option<Pending> {
-        let (seat, kind, who) = decision(s)?;
-        Some(Pending::one(seat, kind, who))
+        let (seats, kind, actor) = decision(s)?;
+        Some(Pending { seats, kind, actor })
     }
 
     fn is_ruling(command: &Command) -> bool {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal(s: &State, _: Seat, out: &mut Vec<Answer<Self>>) {
-        check::legal(s, out);
+    fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Self>>) {
+        check::legal(s, seat, out);
     }
 
-    fn check(s: &State, _: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check(s, command)
+    fn check(s: &State, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
+        check::check(s, seat, command)
     }
 
     fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {

@@ -15,7 +15,7 @@ use crate::state::{
 };
 use fray_engine::gm::Ruling as R;
 use fray_engine::resolve::settle;
-use fray_engine::{Cx, EngineError, Flow};
+use fray_engine::{Cx, EngineError, Flow, Seats};
 use std::fmt;
 
 type Res<T> = Result<T, EngineError>;
@@ -88,6 +88,41 @@ pub fn faction_to_pick(s: &State) -> Option<u8> {
         return None;
     }
     s.order.team_to_pick(|_| true)
+}
+
+/// The seats asked at faction `side`'s opportunity (MUR-R1): each seat that plays one of its
+/// characters able to take a turn now, less those that have passed at this opportunity. The
+/// first to give the turn to one of its own characters ends the opportunity; the faction
+/// passes once every seat asked has passed. A faction played from one seat asks that seat
+/// while someone of it can act, as before seats of their own.
+pub fn seats_asked(s: &State, side: u8) -> Seats {
+    let mut out: Seats = s
+        .ids()
+        .filter(|&c| s.ch(c).side == side && !s.order.has_acted(c) && s.may_take_turn(c))
+        .map(|c| s.seat_of(c))
+        .collect();
+    if !s.seats_passed.is_empty() {
+        for seat in s.seats_passed.iter() {
+            out.remove(seat);
+        }
+    }
+    out
+}
+
+/// The seats asked which faction opens (MUR-R6): each seat that plays a character of the
+/// initiative faction still in the fight (the first to answer decides), or the faction's own
+/// seat when none is.
+pub fn openers(s: &State) -> Seats {
+    let side = s.initiative;
+    let mut out: Seats = s
+        .ids()
+        .filter(|&c| s.ch(c).side == side && s.ch(c).up())
+        .map(|c| s.seat_of(c))
+        .collect();
+    if out.is_empty() {
+        out.insert(s.setup.sides[side as usize].seat);
+    }
+    out
 }
 
 /// Whether someone of `side` can take a turn now (MUR-R4).
@@ -172,12 +207,12 @@ fn turn_command(cx: &mut Cx<'_, Murdham>, c: &Command, plan: Plan) -> Res<()> {
     }
     let Some(who) = s.turn.as_ref().map(|t| t.who) else {
         match c {
-            Command::Pass => {
-                let Plan::Pass { side } = plan else {
-                    return Err(unplanned(c, &plan));
-                };
-                cx.emit(Event::Passed { side });
-            }
+            Command::Pass => match plan {
+                // One seat of several: the others are still asked.
+                Plan::Pass { side, seat: Some(seat) } => cx.emit(Event::SeatPassed { side, seat }),
+                Plan::Pass { side, seat: None } => cx.emit(Event::Passed { side }),
+                _ => return Err(unplanned(c, &plan)),
+            },
             Command::Act(who) => cx.emit(Event::TurnStarted { who: *who }),
             _ => return Err(bug(format!("{c:?} outside a turn"))),
         }
@@ -795,8 +830,10 @@ pub fn advance(cx: &mut Cx<'_, Murdham>) -> Res<()> {
             _ => {}
         }
         match faction_to_pick(s) {
-            Some(side) if !side_can_act(s, side) => {
-                // MUR-R4: a faction with nobody able to act can only pass.
+            Some(side) if seats_asked(s, side).is_empty() => {
+                // MUR-R4: a faction with nobody able to act can only pass; so does one whose
+                // every seat with someone able to act has passed (a ruling may leave none of
+                // the others asked).
                 cx.emit(Event::Passed { side });
                 Ok(Flow::Go)
             }

@@ -6,10 +6,10 @@ use crate::Murdham;
 use crate::data::{self, Ability, ItemDef, Keyword, Kind, Mind, Power, Size, Skill};
 use crate::options::Options;
 use crate::place::Place;
-use fray_engine::Ruleset;
 use fray_engine::diag::{Diagnostic, SourceFile, suggestion};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
+use fray_engine::{Ruleset, Seat};
 use fray_space::ZoneMap;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -115,6 +115,11 @@ pub struct Combatant {
     /// character.
     #[serde(default, skip_serializing_if = "Worn::is_fresh")]
     pub worn: Worn,
+    /// The seat of the player who plays it, when it names one (`seat = "ana"`); `None`: its
+    /// faction's seat decides for it (as in every record written before characters could name
+    /// one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
 }
 
 /// What a character brings into the fight from earlier ones: a campaign writes these keys into
@@ -235,6 +240,7 @@ struct RawCombatant {
     name: Option<String>,
     template: Option<Spanned<String>>,
     side: Option<Spanned<String>>,
+    seat: Option<Spanned<String>>,
     at: Option<Spanned<String>>,
     concealed: Option<bool>,
     cover: Option<bool>,
@@ -276,6 +282,7 @@ fray_engine::combatant_table!(RawCombatant {
     name,
     template,
     side,
+    seat,
     at,
     concealed,
     cover,
@@ -361,7 +368,8 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
             }
         }
     }
-    let (seats, sides) = sides::read(&mut d, &raw.side);
+    // Seats: the factions' first, then each new one a character names, in the file's order.
+    let (mut seats, sides) = sides::read(&mut d, &raw.side);
     let side_ids = || sides.iter().map(|x| x.id.as_str());
     let mut player_sides = Vec::new();
     for p in &raw.player_sides {
@@ -385,7 +393,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         &raw.template,
         &raw.combatant,
         &ROSTER,
-        |d, t, base, template| combatant(d, t, base, template, &known),
+        |d, t, base, template| combatant(d, t, base, template, &known, &mut seats),
     );
     // Only on an otherwise good file: a combatant refused above would be a false lead.
     if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
@@ -474,9 +482,21 @@ fn combatant(
     base: &RawCombatant,
     template: bool,
     known: &Known,
+    seats: &mut Vec<String>,
 ) -> Option<Combatant> {
     let r = raw.get_ref().over(base);
     let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "bandit-1")?;
+    // A seat is one player's: a template, which many characters share, names none.
+    let seat = match &raw.get_ref().seat {
+        Some(x) if template => {
+            d.err(
+                x.span(),
+                "a seat belongs to one character, not to a template: give it in a [[combatant]] table",
+            );
+            None
+        }
+        x => sides::own_seat(d, x.as_ref(), seats),
+    };
     let mut side = 0;
     let mut at = Place::zone(known.zones.ids().next()?);
     if !template {
@@ -586,6 +606,7 @@ fn combatant(
         health,
         stats,
         worn,
+        seat,
     })
 }
 
@@ -794,6 +815,7 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
         &ROSTER,
         |c| c.side.into(),
         |c| {
+            sides::check_own_seat(&s.seats, &c.id, c.seat)?;
             if !c.at.valid(&s.zones) {
                 return Err(format!("combatant '{}' stands nowhere on the map", c.id));
             }

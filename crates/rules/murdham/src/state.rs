@@ -5,10 +5,10 @@ use crate::data::{Ability, Injuries, Injury, Keyword};
 use crate::options::Options;
 use crate::place::Place;
 use crate::setup::{Cid, Combatant, Setup, Stats};
-use fray_engine::Outcome;
 use fray_engine::gm::Ruling as R;
 use fray_engine::resolve::{FrameOp, apply_frame_op};
 use fray_engine::teams::TeamOrder;
+use fray_engine::{Outcome, Seat, Seats};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -150,6 +150,10 @@ pub struct Char {
     /// damage), 0 nothing.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_hit: i8,
+}
+
+fn no_seats(s: &Seats) -> bool {
+    s.is_empty()
 }
 
 fn is_zero(v: &i8) -> bool {
@@ -525,6 +529,16 @@ pub enum Event {
         /// The faction.
         side: u8,
     },
+    /// One of several seats asked at a faction's opportunity passes for its own characters;
+    /// the others are still asked, and the faction passes once each of them has (see
+    /// [`State::seats_passed`]). Never logged for a faction played from one seat, whose pass
+    /// is the faction's.
+    SeatPassed {
+        /// The faction.
+        side: u8,
+        /// The seat.
+        seat: Seat,
+    },
     /// A turn begins.
     TurnStarted {
         /// Whose.
@@ -875,6 +889,12 @@ pub struct State {
     pub frames: Vec<Frame>,
     /// Which factions have passed since the last turn was taken (MUR-R3, MUR-H14).
     pub passed: Vec<bool>,
+    /// The seats that have passed at the opportunity of the faction under way while other
+    /// seats of it were still asked (MUR-R1 with several players: see
+    /// [`crate::resolve::seats_asked`]); empty again once a turn is taken or the faction
+    /// passes.
+    #[serde(default, skip_serializing_if = "no_seats")]
+    pub seats_passed: Seats,
     /// Factions' sizes when the fight began (MUR-H11).
     pub original: Vec<u8>,
     /// The fight's end has been reached and gear rolled (MUR-R48).
@@ -905,6 +925,7 @@ impl State {
             turn: None,
             frames: Vec::new(),
             passed: vec![false; setup.sides.len()],
+            seats_passed: Seats::EMPTY,
             original,
             outcome: None,
         }
@@ -925,7 +946,23 @@ impl State {
         fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
     }
 
-    /// Whether two characters are enemies (of different factions).
+    /// The seat that decides for a character: the one the encounter gives it, else its
+    /// faction's (a character the GM adds has its faction's).
+    pub fn seat_of(&self, who: Cid) -> Seat {
+        self.setup
+            .combatants
+            .get(who as usize)
+            .and_then(|c| c.seat)
+            .unwrap_or_else(|| self.setup.sides[self.ch(who).side as usize].seat)
+    }
+
+    /// Whether `seat` plays a character of faction `side` (one of those in the fight or out
+    /// of it: who plays whom never changes).
+    pub fn plays(&self, seat: Seat, side: u8) -> bool {
+        self.ids().any(|c| self.ch(c).side == side && self.seat_of(c) == seat)
+    }
+
+    /// Whether two characters are enemies (of different factions), whoever plays them.
     pub fn enemies(&self, a: Cid, b: Cid) -> bool {
         self.ch(a).side != self.ch(b).side
     }
@@ -1011,6 +1048,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 s.order.start_phase();
             }
             s.phase = *phase;
+            s.seats_passed = Seats::EMPTY;
             if fat.is_some() {
                 s.fat = *fat;
             }
@@ -1019,6 +1057,7 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::Opens { side } => {
             s.order.start_phase_with(Some(*side));
             s.passed.iter_mut().for_each(|p| *p = false);
+            s.seats_passed = Seats::EMPTY;
             s.opening = false;
         }
         Event::Passed { side } => {
@@ -1026,10 +1065,13 @@ pub fn apply(s: &mut State, e: &Event) {
             if let Some(p) = s.passed.get_mut(*side as usize) {
                 *p = true;
             }
+            s.seats_passed = Seats::EMPTY;
         }
+        Event::SeatPassed { seat, .. } => s.seats_passed.insert(*seat),
         Event::TurnStarted { who } => {
             s.order.took_turn(*who);
             s.passed.iter_mut().for_each(|p| *p = false);
+            s.seats_passed = Seats::EMPTY;
             let c = &mut s.chars[*who as usize];
             c.peeking = false;
             let halves = c.turn_halves();
@@ -1044,6 +1086,7 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::TurnLost { who, .. } => {
             s.order.took_turn(*who);
             s.passed.iter_mut().for_each(|p| *p = false);
+            s.seats_passed = Seats::EMPTY;
             s.turn = None;
         }
         Event::TurnEnded { who } => {
@@ -1341,6 +1384,7 @@ fn rule(s: &mut State, r: &Ruling) {
                 health: None,
                 stats,
                 worn: Default::default(),
+                seat: None,
             };
             s.chars.push(Char::new(&c, &s.setup.items));
             s.order.add_member(*side);

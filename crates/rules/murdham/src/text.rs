@@ -131,7 +131,7 @@ impl TextRuleset for Murdham {
             .chars
             .iter()
             .enumerate()
-            .filter(|(_, ch)| state.setup.sides.get(ch.side as usize).is_some_and(|s| !s.seat.is_gm()))
+            .filter(|&(i, _)| !state.seat_of(i as Cid).is_gm())
             .map(|(i, ch)| {
                 let earlier = state.setup.combatants.get(i).map(|k| &k.worn);
                 // Never above the maximum now (a lowered STR lowers it), which the next fight
@@ -238,6 +238,11 @@ impl TextRuleset for Murdham {
             },
             Event::Opens { side: x } => format!("{} act first", side(x)),
             Event::Passed { side: x } => format!("{} pass", side(x)),
+            Event::SeatPassed { side: x, seat } => format!(
+                "{} passes for now; {} may still act through another player",
+                fray_engine::sides::seat_name(&s.setup.seats, *seat),
+                side(x)
+            ),
             Event::TurnStarted { who } => format!("{}'s turn", name(who)),
             Event::TurnLost { who, timed_out } => match timed_out {
                 true => format!("{} hesitates too long: the turn is lost (timer)", name(who)),
@@ -966,7 +971,7 @@ fn now(s: &State) -> String {
                         open.push("dodge");
                     }
                     let mut legal = Vec::new();
-                    crate::check::legal(s, &mut legal);
+                    crate::check::legal(s, s.seat_of(a.target), &mut legal);
                     if legal.iter().any(|a| matches!(a.command, Command::Counter { .. })) {
                         open.push("counter [with <item>]");
                     }
@@ -1024,7 +1029,23 @@ fn now(s: &State) -> String {
         _ => "",
     };
     match crate::resolve::faction_to_pick(s) {
-        Some(f) => format!("Round {}{phase}: {}: act <id> or pass", s.round, side(f)),
+        Some(f) => {
+            // Several players of one faction: each is asked for its own characters.
+            let asked = crate::resolve::seats_asked(s, f);
+            let names = |x: fray_engine::Seats| {
+                let n: Vec<String> = x
+                    .iter()
+                    .map(|x| fray_engine::sides::seat_name(&s.setup.seats, x))
+                    .collect();
+                n.join(", ")
+            };
+            let players = match (asked.len() > 1, s.seats_passed.is_empty()) {
+                (false, true) => String::new(),
+                (true, true) => format!(" (asked: {}, each for its own characters)", names(asked)),
+                (_, false) => format!(" (asked: {}; passed: {})", names(asked), names(s.seats_passed)),
+            };
+            format!("Round {}{phase}: {}: act <id> or pass{players}", s.round, side(f))
+        }
         None => format!("Round {}", s.round),
     }
 }

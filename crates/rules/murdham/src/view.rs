@@ -1,7 +1,8 @@
 //! What each seat may know, and what it is shown of events and commands (MUR-R57).
 //!
-//! A concealed character is hidden from every seat that plays none of its faction (the GM sees
-//! everything): such a seat's view leaves it out altogether, its log leaves out what it does
+//! A concealed character is hidden from every seat that plays no character of its faction (the
+//! GM sees everything): a seat that plays one of them, whichever, sees its concealed allies. A
+//! seat that plays none of the faction's view leaves it out altogether, its log leaves out what it does
 //! while concealed, and its AI acts as though it were not there. The moment it is revealed
 //! (MUR-R42) it appears in the view and the log again.
 
@@ -14,8 +15,8 @@ use fray_engine::{Seat, Shown};
 use serde::{Serialize, Serializer};
 use std::ops::Deref;
 
-/// Whether character `who` is hidden from `seat`: concealed, and `seat` plays none of its
-/// faction and is not the GM.
+/// Whether character `who` is hidden from `seat`: concealed, and `seat` is not the GM and plays
+/// no character of its faction (MUR-R57).
 pub fn hidden_from(s: &State, seat: Seat, who: Cid) -> bool {
     if seat.is_gm() {
         return false;
@@ -23,7 +24,7 @@ pub fn hidden_from(s: &State, seat: Seat, who: Cid) -> bool {
     let Some(c) = s.chars.get(who as usize) else {
         return false;
     };
-    c.concealed && s.setup.sides.get(c.side as usize).is_some_and(|x| x.seat != seat)
+    c.concealed && !s.plays(seat, c.side)
 }
 
 /// Whether anything is hidden from `seat` now.
@@ -305,7 +306,7 @@ pub fn table(s: &State, seat: Seat) -> Table {
                     id: ch.id.clone(),
                     name: ch.name.clone(),
                     side: side.id.clone(),
-                    seat: fray_engine::sides::seat_name(&s.setup.seats, side.seat),
+                    seat: fray_engine::sides::seat_name(&s.setup.seats, s.seat_of(c)),
                     place: None,
                     gauges: Vec::new(),
                     statuses: Vec::new(),
@@ -378,7 +379,7 @@ pub fn table(s: &State, seat: Seat) -> Table {
                 id: ch.id.clone(),
                 name: ch.name.clone(),
                 side: side.id.clone(),
-                seat: fray_engine::sides::seat_name(&s.setup.seats, side.seat),
+                seat: fray_engine::sides::seat_name(&s.setup.seats, s.seat_of(c)),
                 place: (!left).then(|| place(s, ch.at)),
                 gauges,
                 statuses,

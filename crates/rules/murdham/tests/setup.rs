@@ -444,3 +444,38 @@ fn every_problem_of_the_files_shape_is_reported_at_once() {
         assert!(g.starts_with(w.as_str()), "{g} is not {w}");
     }
 }
+
+#[test]
+fn a_characters_own_seat_is_one_word_joins_the_seats_and_no_template_names_one() {
+    use fray_engine::Seat;
+    let load = |text: &str| {
+        let src = SourceFile {
+            name: "e.toml".into(),
+            text: text.into(),
+        };
+        fray_murdham::setup::load(&src).map(|(s, _)| s)
+    };
+    // New seats join after the factions' seats, in the order they first appear.
+    let text = format!(
+        "{}{}",
+        encounter("", "seat = \"ana\"\n", "seat = \"gm\"\n"),
+        foe("c", "yard", "seat = \"ben\"\n") + &foe("d", "yard", "seat = \"ana\"\n")
+    );
+    let setup = load(&text).expect("loads");
+    assert_eq!(setup.seats, ["gm", "pcs", "foes", "ana", "ben"]);
+    let seats: Vec<Option<Seat>> = setup.combatants.iter().map(|c| c.seat).collect();
+    assert_eq!(seats, [Some(Seat(3)), Some(Seat::GM), Some(Seat(4)), Some(Seat(3))]);
+    // A seat that is not one word is refused where it stands.
+    let text = encounter("", "seat = \"ana maria\"\n", "");
+    one_problem(&text, "\"ana maria\"", "expected one word of letters, digits and '-'");
+    let text = encounter("", "seat = 3\n", "");
+    assert_eq!(problems(&text).len(), 1, "{:?}", problems(&text));
+    assert!(problems(&text)[0].starts_with(&format!("{}: error: invalid type", at(&text, "3\n"))));
+    // A template is shared by many characters: it names no seat.
+    let text = encounter("[template.brute]\nseat = \"ana\"\nstr = 12\nagi = 6\nwit = 5\n", "", "");
+    one_problem(
+        &text,
+        "\"ana\"",
+        "a seat belongs to one character, not to a template: give it in a [[combatant]] table",
+    );
+}

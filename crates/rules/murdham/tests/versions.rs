@@ -175,3 +175,29 @@ fn a_record_of_a_version_not_listed_is_refused_with_the_versions_that_replay() {
         other => panic!("a 0.0.9 record was not refused: {:?}", other.is_ok()),
     }
 }
+
+#[test]
+fn records_from_before_seats_of_their_own_load_with_each_character_played_from_its_factions_seat() {
+    for name in [
+        "murdham-mill-ambush-seed-7.json",
+        "murdham-mill-ambush-seed-7-v0.1.0.json",
+    ] {
+        let text = fixture(name);
+        let raw: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let combatants = raw["setup"]["combatants"].as_array().expect("combatants");
+        assert!(
+            combatants.iter().all(|c| c.get("seat").is_none()),
+            "{name} names no character's seat"
+        );
+        let game = Game::<Murdham>::replay(&record(name)).expect("replays");
+        let s = game.state();
+        for c in s.ids() {
+            assert_eq!(
+                s.seat_of(c),
+                s.setup.sides[s.ch(c).side as usize].seat,
+                "{name}: {}",
+                s.ch(c).id
+            );
+        }
+    }
+}

@@ -61,8 +61,8 @@ impl Ruleset for Skeleton {
             (None, None, Some(t)) => (t.who, "turn"),
             (None, None, None) => return None,
         };
-        let seat = s.setup.sides[s.ch(who).side as usize].seat;
-        Some(Pending::one(seat, kind, Some(who)))
+        // Every decision is about one combatant, and goes to the seat that plays it.
+        Some(Pending::one(s.seat_of(who), kind, Some(who)))
     }
 
     fn is_ruling(command: &Command) -> bool {

@@ -4,10 +4,10 @@
 
 use crate::Skeleton;
 use crate::options::Options;
-use fray_engine::Ruleset;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
 use fray_engine::sides::{self, RawSide};
+use fray_engine::{Ruleset, Seat};
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -57,6 +57,11 @@ pub struct Combatant {
     pub at: Pos,
     /// Its numbers.
     pub stats: Stats,
+    /// The seat of the player who plays it, when it names one (`seat = "ana"`); `None`: its
+    /// side's seat decides for it (as in every record written before combatants could name
+    /// one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
 }
 
 pub use fray_engine::sides::Side;
@@ -100,6 +105,7 @@ struct RawCombatant {
     name: Option<String>,
     template: Option<Spanned<String>>,
     side: Option<Spanned<String>>,
+    seat: Option<Spanned<String>>,
     at: Option<Spanned<RawPos>>,
     health: Option<i16>,
     attack: Option<i16>,
@@ -113,6 +119,7 @@ fray_engine::combatant_table!(RawCombatant {
     name,
     template,
     side,
+    seat,
     at,
     health,
     attack,
@@ -139,13 +146,14 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     let Some(map) = enc::grid(&mut d, &raw.map) else {
         return Err(d.errors);
     };
-    let (seats, sides) = sides::read(&mut d, &raw.side);
+    // Seats: the sides' first, then each new one a combatant names, in the file's order.
+    let (mut seats, sides) = sides::read(&mut d, &raw.side);
     let (templates, combatants) = enc::roster(
         &mut d,
         &raw.template,
         &raw.combatant,
         &ROSTER,
-        |d, t, base, template| combatant(d, t, base, template, &map, &sides),
+        |d, t, base, template| combatant(d, t, base, template, &map, &sides, &mut seats),
     );
     // Only on an otherwise good file: a combatant refused above would be a false lead.
     if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
@@ -179,9 +187,22 @@ fn combatant(
     template: bool,
     map: &Grid,
     sides: &[Side],
+    seats: &mut Vec<String>,
 ) -> Option<Combatant> {
     let r = raw.get_ref().over(base);
     let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "guard-1")?;
+    // A seat is one player's: a template, which many combatants share, names none.
+    let seat = match (&raw.get_ref().seat, template) {
+        (Some(x), true) => {
+            d.err(
+                x.span(),
+                "a seat belongs to one combatant, not to a template: give it in a [[combatant]] table",
+            );
+            None
+        }
+        (x, false) => sides::own_seat(d, x.as_ref(), seats),
+        (None, true) => None,
+    };
     let (mut side, mut at) = (0, Pos::new(0, 0));
     if !template {
         let (Some(s), Some(a)) = (&r.side, &r.at) else {
@@ -216,6 +237,7 @@ fn combatant(
         side,
         at,
         stats,
+        seat,
     })
 }
 
@@ -230,7 +252,10 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
         Some(&s.map),
         &ROSTER,
         |c| c.side.into(),
-        |c| c.stats.check().map_err(|m| format!("combatant '{}': {m}", c.id)),
+        |c| {
+            sides::check_own_seat(&s.seats, &c.id, c.seat)?;
+            c.stats.check().map_err(|m| format!("combatant '{}': {m}", c.id))
+        },
     )?;
     for (name, t) in &s.templates {
         t.check().map_err(|m| format!("template '{name}': {m}"))?;

@@ -3,10 +3,10 @@
 use crate::command::Ruling;
 use crate::options::Options;
 use crate::setup::{Cid, Combatant, Setup, Stats};
-use fray_engine::Outcome;
 use fray_engine::gm::Ruling as R;
 use fray_engine::order::InitiativeOrder;
 use fray_engine::resolve::{FrameOp, apply_frame_op};
+use fray_engine::{Outcome, Seat};
 use fray_space::Pos;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -164,6 +164,16 @@ impl State {
         fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
     }
 
+    /// The seat that decides for a combatant: its own, if the encounter gives it one, else its
+    /// side's (a combatant the GM adds has its side's).
+    pub fn seat_of(&self, c: Cid) -> Seat {
+        self.setup
+            .combatants
+            .get(c as usize)
+            .and_then(|k| k.seat)
+            .unwrap_or_else(|| self.setup.sides[self.ch(c).side as usize].seat)
+    }
+
     /// Whether a combatant may step onto `p`: on the map, not blocked, nobody in the fight there.
     pub fn open(&self, p: Pos) -> bool {
         self.setup.map.get(p).is_some_and(|c| !c.blocked) && !self.chars.iter().any(|c| c.at == p && !c.out())
@@ -256,6 +266,7 @@ fn rule(s: &mut State, r: &Ruling) {
                 side,
                 at,
                 stats,
+                seat: None,
             }));
             // A newcomer acts last, from the next round.
             s.order.insert_joined(who, i32::MIN, false);

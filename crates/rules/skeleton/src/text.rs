@@ -172,7 +172,7 @@ impl TextRuleset for Skeleton {
                         id: c.id.clone(),
                         name: c.name.clone(),
                         side: side.id.clone(),
-                        seat: s.setup.seats[side.seat.0 as usize].clone(),
+                        seat: fray_engine::sides::seat_name(&s.setup.seats, s.seat_of(who)),
                         place: (!c.removed).then(|| Place::square(c.at.x, c.at.y)),
                         gauges: vec![Gauge::of("health", c.health, c.stats.health)],
                         statuses,

@@ -53,3 +53,19 @@ fn each_problem_is_at_its_place() {
         ["e.toml:1:11: error: this file is for ruleset 'thrum', not 'skeleton'"]
     );
 }
+
+#[test]
+fn a_combatants_own_seat_is_one_word_and_no_templates() {
+    let text = format!(
+        "{HEAD}[template.guard]\nseat = \"ana\"\nhealth = 3\nattack = 0\ndefence = 10\nspeed = 1\n\
+         [[combatant]]\nid = \"a\"\nside = \"red\"\nseat = \"ana marie\"\nat = \"0,0\"\nhealth = 3\nattack = 0\ndefence = 10\nspeed = 1\n\
+         [[combatant]]\nid = \"b\"\nside = \"blue\"\nseat = \"ben\"\nat = \"1,0\"\nhealth = 3\nattack = 0\ndefence = 10\nspeed = 1\n"
+    );
+    assert_eq!(
+        problems(&text),
+        [
+            "e.toml:9:8: error: a seat belongs to one combatant, not to a template: give it in a [[combatant]] table",
+            "e.toml:17:8: error: expected one word of letters, digits and '-'",
+        ]
+    );
+}

@@ -18,7 +18,8 @@ use crate::codes;
 use crate::command::{Action, Command, Target};
 use crate::legal;
 use crate::setup::Cid;
-use crate::state::{Frame, Phase, Pick, Prompt, State, Step, UseStage};
+use crate::stage::{Stage, stage};
+use crate::state::{Phase, Pick, State};
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy};
 use fray_space::{PathScratch, Pos, chebyshev};
@@ -298,48 +299,44 @@ impl Best {
 
 impl Heuristic {
     fn decide(&mut self, s: &State) -> Option<Choice> {
-        if let Some(top) = s.stack.last() {
-            let command = match top {
-                Frame::Use(u) if u.stage == UseStage::Defences => {
-                    let t = u.targets[u.index as usize];
-                    let d = best_defence(s, t, u.user, s.setup.book.get(u.ability));
-                    // A Buff that helps defences is spent on the first attack that may land.
-                    if let Some(b) = s.ch(t).buff {
-                        let with = Command::DefendWith(d, b.ability);
-                        if let Some(plan) = check::plan_of(s, &with) {
-                            return Some(Choice::Planned(Answer::new(with, plan)));
-                        }
+        let st = stage(s)?;
+        let command = match st {
+            Stage::Defence {
+                defender,
+                user,
+                ability,
+            } => {
+                let d = best_defence(s, defender, user, s.setup.book.get(ability));
+                // A Buff that helps defences is spent on the first attack that may land.
+                if let Some(b) = s.ch(defender).buff {
+                    let with = Command::DefendWith(d, b.ability);
+                    if let Some(plan) = check::plan_in(s, &st, &with) {
+                        return Some(Choice::Planned(Answer::new(with, plan)));
                     }
-                    Some(Command::Defend(d))
                 }
-                Frame::Window(w) => w.candidates.get(w.asked as usize).map(|(_, a)| Command::Trigger(*a)),
-                Frame::Roll(r) if r.asking => Some(Command::Reroll),
-                Frame::Prompt(Prompt::Move { who, budget, toward }) => {
-                    return self.prompt_move(s, *who, *budget, *toward);
+                Command::Defend(d)
+            }
+            Stage::Trigger { ability, .. } => Command::Trigger(ability),
+            Stage::Reroll { .. } => Command::Reroll,
+            Stage::MovePrompt { who, budget, toward } => return self.prompt_move(s, who, budget, toward),
+            Stage::BuffReplace { .. } => Command::Accept,
+            Stage::Keep { creator, cost, .. } | Stage::Upkeep { creator, cost, .. } => {
+                // Pay only while it does not make the creator Frayed.
+                let c = s.ch(creator);
+                if c.stress + cost <= c.st {
+                    Command::Keep
+                } else {
+                    Command::Release
                 }
-                Frame::Prompt(Prompt::BuffReplace { .. }) => Some(Command::Accept),
-                Frame::Prompt(Prompt::BuffKeep { creator, cost, .. } | Prompt::Upkeep { creator, cost, .. }) => {
-                    // Pay only while it does not make the creator Frayed.
-                    let c = s.ch(*creator);
-                    Some(if c.stress + cost <= c.st {
-                        Command::Keep
-                    } else {
-                        Command::Release
-                    })
-                }
-                _ => None,
-            };
-            return command.map(Choice::from);
-        }
-        let me = s.turn.who;
-        match s.turn.step {
-            Step::Slot => Some(Command::Begin.into()),
-            Step::Place => self.place(s, me).map(Choice::from),
-            Step::Stance => Some(stance(s, me)),
-            Step::ActionMove => self.close_in(s, me).or_else(|| Some(stance(s, me))),
-            Step::Move if s.phase == Phase::Rounds => self.turn(s, me),
-            _ => Some(Command::EndTurn.into()),
-        }
+            }
+            Stage::Slot { .. } => Command::Begin,
+            Stage::Place { who } => self.place(s, who)?,
+            Stage::Stance { who } => return Some(stance(s, who)),
+            Stage::Turn { who, dash: true } => return self.close_in(s, who).or_else(|| Some(stance(s, who))),
+            Stage::Turn { who, dash: false } if s.phase == Phase::Rounds => return self.turn(s, who),
+            Stage::Turn { .. } => Command::EndTurn,
+        };
+        Some(command.into())
     }
 
     /// A move offered inside resolution: toward the ally being attacked (ending next to it,

@@ -2,7 +2,9 @@
 //!
 //! [`check`] returns a typed [`Reject`] with a stable code and a sentence; it never changes
 //! anything. The legal-command enumeration filters candidates through it, and the resolver
-//! relies on it, so "listed as legal", "accepted" and "resolved" cannot drift apart.
+//! relies on it, so "listed as legal", "accepted" and "resolved" cannot drift apart. It does
+//! not work out which decision is open: it matches on the [`Stage`] ([`stage`], worked out once
+//! per call, or handed in by a caller that has it: [`check_in`], [`plan_in`], [`allowed_in`]).
 //!
 //! Stable rejection codes: `not-now`, `unknown-ability`, `out-of-range`, `invalid-target`,
 //! `obstructed`, `blocked`, `occupied`, `not-enough-movement`, `immobilized`, `stunned`,
@@ -10,14 +12,15 @@
 //! `bad-ruling`.
 
 use crate::Thrum;
-use crate::ability::{Ability, AbilityId, Attr, Cond, Kind, Op, TargetSpec, XStatus};
+use crate::ability::{Ability, AbilityId, Attr, Cond, Defence, Kind, Op, TargetSpec, XStatus};
 use crate::calc::{self, AimFail, distance, has_ability, in_range, obstructed, range_of};
 use crate::codes;
 use crate::command::{Action, CharList, Command, Gauge, Ruling, Target, ThrumRuling};
 use crate::options::{DelayLimit, InfiniteLine, StartAreaTooSmall, TeleportCost};
 use crate::resolve::{StepCost, terrain_step_cost};
 use crate::setup::Cid;
-use crate::state::{AutoStep, Frame, Phase, Prompt, State, StatusRef, Step, UseStage};
+use crate::stage::{Stage, stage};
+use crate::state::{AutoStep, Phase, State, StatusRef};
 use fray_engine::order::DelayError;
 use fray_engine::{Answer, Reject};
 use fray_space::{Dir, PathScratch, Pos, StepTable};
@@ -1360,16 +1363,16 @@ pub fn movement_left(s: &State) -> i16 {
     calc::speed(s, s.turn.who) - s.turn.spent
 }
 
-fn moving(s: &State, say: Say) -> Result<Cid, Reject> {
-    let who = s.turn.who;
+/// Who makes a normal move now, under the stage `at`, when anyone may.
+fn moving(s: &State, at: Option<&Stage>, say: Say) -> Result<Cid, Reject> {
     // No normal moves in Round Zero (THR-R21), nor outside the Move step or Dash's allowance.
-    if !s.stack.is_empty() || s.phase != Phase::Rounds || !matches!(s.turn.step, Step::Move | Step::ActionMove) {
+    let Some(&Stage::Turn { who, dash }) = at.filter(|_| s.phase == Phase::Rounds) else {
         return Err(no(
             say,
             codes::NOT_NOW,
             || "moving is only possible in the Move step of a turn",
         ));
-    }
+    };
     if s.turn.move_ended {
         // THR-R67: a failed drop roll ends the character's movement for the turn.
         return Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
@@ -1385,7 +1388,7 @@ fn moving(s: &State, say: Say) -> Result<Cid, Reject> {
         }));
     }
     // THR-R218: a Stunned character that took its Action may not also Move.
-    if s.turn.stunned && s.options.draft_stunned && s.turn.acted && s.turn.step == Step::Move {
+    if s.turn.stunned && s.options.draft_stunned && s.turn.acted && !dash {
         return Err(no(
             say,
             codes::STUNNED,
@@ -1401,7 +1404,9 @@ fn moving(s: &State, say: Say) -> Result<Cid, Reject> {
 /// left, it is not the start and the mover may stop there), so a caller holding that list needs
 /// no second path search per destination.
 pub fn may_move(s: &State) -> bool {
-    moving(s, Say::Code).is_ok() && !calc::has(s, s.turn.who, Cond::Disoriented) && s.ch(s.turn.who).pos.is_some()
+    moving(s, stage(s).as_ref(), Say::Code).is_ok()
+        && !calc::has(s, s.turn.who, Cond::Disoriented)
+        && s.ch(s.turn.who).pos.is_some()
 }
 
 /// Whether a `step` of `who` from `from` in direction `dir` may carry a drop roll: when it
@@ -1422,8 +1427,8 @@ pub fn reachable(s: &State, who: Cid, scratch: &mut PathScratch) -> Vec<(Pos, u3
 
 /// Who moves and from where, when a `move` is possible now at all: everything [`check`] asks
 /// of a `move` in the Move step before it looks at the square and the path.
-fn move_start(s: &State, say: Say) -> Result<(Cid, Pos), Reject> {
-    let who = moving(s, say)?;
+fn move_start(s: &State, at: Option<&Stage>, say: Say) -> Result<(Cid, Pos), Reject> {
+    let who = moving(s, at, say)?;
     if calc::has(s, who, Cond::Disoriented) {
         return Err(no(
             say,
@@ -1438,15 +1443,15 @@ fn move_start(s: &State, say: Say) -> Result<(Cid, Pos), Reject> {
     Ok((who, from))
 }
 
-/// Every square a `move` of the Move step may go to now, with its cost, in the order of
-/// [`reachable`]: exactly the squares `p` whose `Move(p)` [`check`] accepts, found with one
-/// reachability search where checking each square runs a path search of its own (the cheapest
-/// path to a square exists within the budget exactly when the search reaches it).
-pub fn moves(s: &State, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
+/// Every square a `move` of the Move step may go to now (`st` is the [`stage`]), with its cost,
+/// in the order of [`reachable`]: exactly the squares `p` whose `Move(p)` [`check`] accepts,
+/// found with one reachability search where checking each square runs a path search of its own
+/// (the cheapest path to a square exists within the budget exactly when the search reaches it).
+pub fn moves(s: &State, st: &Stage, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
     if s.outcome.is_some() {
         return Vec::new();
     }
-    let Ok((who, from)) = move_start(s, Say::Code) else {
+    let Ok((who, from)) = move_start(s, Some(st), Say::Code) else {
         return Vec::new();
     };
     // The search's destinations are squares other than `from` the mover may stop on, the rest
@@ -1456,21 +1461,22 @@ pub fn moves(s: &State, scratch: &mut PathScratch) -> Vec<(Pos, u32)> {
     v
 }
 
-/// Every `move` of the Move step [`check`] accepts now, each with the plan it gives, in the
-/// order of [`moves`]: found with one reachability search, each path read off it.
-pub fn move_answers(s: &State, scratch: &mut PathScratch, out: &mut Vec<Answer<Thrum>>) {
+/// Every `move` of the Move step [`check`] accepts now (`st` is the [`stage`]), each with the
+/// plan it gives, in the order of [`moves`]: found with one reachability search, each path read
+/// off it.
+pub fn move_answers(s: &State, st: &Stage, scratch: &mut PathScratch, out: &mut Vec<Answer<Thrum>>) {
     if s.outcome.is_some() {
         return;
     }
-    let Ok((who, from)) = move_start(s, Say::Code) else {
+    let Ok((who, from)) = move_start(s, Some(st), Say::Code) else {
         return;
     };
     MoveCtx::new(s, who).move_answers(from, movement_left(s), scratch, |_| true, out);
 }
 
-/// Every `move` answering a [`Prompt::Move`] (the top frame) [`check`] accepts, each with the
-/// plan it gives, in the order of [`reach_for`]: found with one reachability search, each path
-/// read off it.
+/// Every `move` answering a move prompt ([`Stage::MovePrompt`]: `who`, `budget`, `toward`)
+/// [`check`] accepts, each with the plan it gives, in the order of [`reach_for`]: found with one
+/// reachability search, each path read off it.
 pub fn prompt_move_answers(
     s: &State,
     who: Cid,
@@ -1511,35 +1517,54 @@ fn toward_ok(s: &State, from: Pos, to: Pos, toward: Option<Cid>) -> bool {
 
 /// Checks a command against the rules: its [`Plan`], or why it is refused, in a sentence.
 pub fn check(s: &State, cmd: &Command) -> Result<Plan, Reject> {
-    check_rules(s, cmd, Say::Sentence).map_err(|r| already_done(s, cmd, &r, Say::Sentence).unwrap_or(r))
+    check_in(s, stage(s).as_ref(), cmd)
+}
+
+/// [`check`] under the stage `st` the caller has already worked out ([`stage`] of `s`; `None`
+/// when nothing is asked, and every command but a GM ruling is refused).
+pub fn check_in(s: &State, st: Option<&Stage>, cmd: &Command) -> Result<Plan, Reject> {
+    check_rules(s, st, cmd, Say::Sentence).map_err(|r| already_done(s, st, cmd, &r, Say::Sentence).unwrap_or(r))
 }
 
 /// [`check`] without the sentence: the same plan, or the refusal's code only, the same code
 /// [`check`] gives, and nothing formatted.
 pub fn check_code(s: &State, cmd: &Command) -> Result<Plan, &'static str> {
-    check_rules(s, cmd, Say::Code).map_err(|r| already_done(s, cmd, &r, Say::Code).unwrap_or(r).code)
+    let st = stage(s);
+    check_rules(s, st.as_ref(), cmd, Say::Code)
+        .map_err(|r| already_done(s, st.as_ref(), cmd, &r, Say::Code).unwrap_or(r).code)
 }
 
 /// Whether [`check`] accepts a command, without formatting a refusal.
 pub fn allowed(s: &State, cmd: &Command) -> bool {
-    check_rules(s, cmd, Say::Code).is_ok()
+    check_rules(s, stage(s).as_ref(), cmd, Say::Code).is_ok()
+}
+
+/// [`allowed`] under the stage `st` of `s` the caller has already worked out.
+pub fn allowed_in(s: &State, st: &Stage, cmd: &Command) -> bool {
+    check_rules(s, Some(st), cmd, Say::Code).is_ok()
 }
 
 /// The plan [`check`] gives a command it accepts, `None` for one it refuses (nothing formatted).
 pub fn plan_of(s: &State, cmd: &Command) -> Option<Plan> {
-    check_rules(s, cmd, Say::Code).ok()
+    check_rules(s, stage(s).as_ref(), cmd, Say::Code).ok()
+}
+
+/// [`plan_of`] under the stage `st` of `s` the caller has already worked out: what the legal
+/// list asks of each candidate, the stage worked out once for the whole list.
+pub fn plan_in(s: &State, st: &Stage, cmd: &Command) -> Option<Plan> {
+    check_rules(s, Some(st), cmd, Say::Code).ok()
 }
 
 /// A refused command typed for a step fray took by itself while resolving the last command (a
 /// defence that was the only choice, a trigger not offered) is refused with what happened
 /// instead of the usual reason. Only refusals change: what is legal stays the same.
-fn already_done(s: &State, cmd: &Command, r: &Reject, say: Say) -> Option<Reject> {
+fn already_done(s: &State, st: Option<&Stage>, cmd: &Command, r: &Reject, say: Say) -> Option<Reject> {
     if s.auto.is_empty() || !matches!(r.code, "not-now" | "unknown-ability") {
         return None;
     }
     match cmd {
         // While a defence is being asked, `defend` answers that question.
-        Command::Defend(_) | Command::DefendWith(..) if !matches!(s.stack.last(), Some(Frame::Use(u)) if u.stage == UseStage::Defences) => {
+        Command::Defend(_) | Command::DefendWith(..) if !matches!(st, Some(Stage::Defence { .. })) => {
             s.auto.iter().rev().find_map(|a| match a {
                 AutoStep::Defence { who, defence, why } => Some(no(say, codes::NOT_NOW, || {
                     format!(
@@ -1573,29 +1598,42 @@ fn already_done(s: &State, cmd: &Command, r: &Reject, say: Say) -> Option<Reject
     }
 }
 
-fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<Plan, Reject> {
+/// The rules under the stage `st` ([`stage`] of `s`): the one dispatch on what is asked.
+fn check_rules(s: &State, st: Option<&Stage>, cmd: &Command, say: Say) -> Result<Plan, Reject> {
     if s.outcome.is_some() {
         return Err(no(say, Reject::GAME_OVER, || "the combat is over"));
     }
     indices(s, cmd, say)?;
+    // GM rulings are no stage: accepted whatever the game waits for.
     if let Command::Gm(r) = cmd {
         return check_ruling(s, r, say).map(|()| Plan::Plain);
     }
-    if let Some(top) = s.stack.last() {
-        return check_in_frame(s, top, cmd, say);
+    match st {
+        Some(st) if st.in_resolution() => check_in_frame(s, st, cmd, say),
+        Some(st) => check_turn(s, Some(st), cmd, say),
+        // Nothing is asked: a frame on the stack goes on by itself, or the turn is over (the
+        // refusals of a turn's commands then say so).
+        None if !s.stack.is_empty() => Err(another_decision(say)),
+        None => check_turn(s, None, cmd, say),
     }
+}
+
+/// The commands of a turn, under its stage `at` (a [`Stage::Slot`], [`Stage::Place`],
+/// [`Stage::Turn`] or [`Stage::Stance`]; `None` once the turn is over).
+fn check_turn(s: &State, at: Option<&Stage>, cmd: &Command, say: Say) -> Result<Plan, Reject> {
+    // The turn's combatant, for the refusals (the stages that accept name it too).
     let who = s.turn.who;
-    match (cmd, s.turn.step) {
-        (Command::Begin, Step::Slot) => Ok(Plan::Plain),
+    match (cmd, at) {
+        (Command::Begin, Some(Stage::Slot { .. })) => Ok(Plan::Plain),
         (Command::Begin, _) if s.turn.began_by_itself => Err(no(say, codes::NOT_NOW, || {
             format!("{}'s turn already began by itself (the only choice)", s.name(who))
         })),
-        (Command::Begin, Step::Move | Step::ActionMove | Step::Stance | Step::Place) => {
+        (Command::Begin, Some(Stage::Turn { .. } | Stage::Stance { .. } | Stage::Place { .. })) => {
             Err(no(say, codes::NOT_NOW, || {
                 format!("{}'s turn has already begun", s.name(who))
             }))
         }
-        (Command::Delay(after), Step::Slot) => check_delay(s, who, *after, say).map(|()| Plan::Plain),
+        (Command::Delay(after), Some(&Stage::Slot { who })) => check_delay(s, who, *after, say).map(|()| Plan::Plain),
         (Command::Delay(_), _) if s.phase == Phase::Rounds => {
             if s.order.slot(who).is_some_and(|sl| sl.delayed) {
                 Err(no(say, codes::CANNOT_DELAY, || {
@@ -1609,7 +1647,7 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<Plan, Reject> {
                 ))
             }
         }
-        (Command::Place(p), Step::Place) => {
+        (Command::Place(p), Some(Stage::Place { .. })) => {
             let cell = s
                 .setup
                 .map
@@ -1629,8 +1667,8 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<Plan, Reject> {
             }
             Ok(Plan::Plain)
         }
-        (Command::Move(to), Step::Move | Step::ActionMove) => {
-            let (who, from) = move_start(s, say)?;
+        (Command::Move(to), Some(Stage::Turn { .. })) => {
+            let (who, from) = move_start(s, at, say)?;
             if *to == from {
                 return Err(no(say, codes::INVALID_TARGET, || "already there"));
             }
@@ -1648,8 +1686,8 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<Plan, Reject> {
                 })),
             }
         }
-        (Command::Step { dir, roll }, Step::Move | Step::ActionMove) => {
-            let who = moving(s, say)?;
+        (Command::Step { dir, roll }, Some(Stage::Turn { .. })) => {
+            let who = moving(s, at, say)?;
             let from = s
                 .ch(who)
                 .pos
@@ -1690,11 +1728,11 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<Plan, Reject> {
                 Plan::Step { cost, weaves }
             })
         }
-        (Command::Act(a), Step::Move) => check_action(s, who, a, say),
-        (Command::Act(_), Step::Slot) => Err(no(say, codes::NOT_NOW, || {
+        (Command::Act(a), Some(st @ &Stage::Turn { who, dash: false })) => check_action(s, st, who, a, say),
+        (Command::Act(_), Some(Stage::Slot { .. })) => Err(no(say, codes::NOT_NOW, || {
             format!("{}'s turn has not begun: type begin (or delay) first", s.name(who))
         })),
-        (Command::Act(_), Step::Place) => Err(no(say, codes::NOT_NOW, || {
+        (Command::Act(_), Some(Stage::Place { .. })) => Err(no(say, codes::NOT_NOW, || {
             format!(
                 "{} must pick a starting square first (no Actions in Round Zero)",
                 s.name(who)
@@ -1705,8 +1743,8 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<Plan, Reject> {
             codes::NOT_NOW,
             || "the Action has already been taken or skipped this turn",
         )),
-        (Command::Stance(id), Step::Move | Step::ActionMove | Step::Stance) => {
-            check_stop_here(s, who, say)?;
+        (Command::Stance(id), Some(st @ (Stage::Turn { .. } | Stage::Stance { .. }))) => {
+            check_stop_here(s, st, who, say)?;
             let a = s.setup.book.get(*id);
             if a.kind != Kind::Stance || !has_ability(s, who, *id) {
                 return Err(no(say, codes::UNKNOWN_ABILITY, || {
@@ -1737,14 +1775,14 @@ fn check_rules(s: &State, cmd: &Command, say: Say) -> Result<Plan, Reject> {
                     || "already in that Stance (use end to keep it)",
                 ));
             }
-            no_action_ok(s, say).map(|()| Plan::Plain)
+            no_action_ok(s, st, say).map(|()| Plan::Plain)
         }
-        (Command::EndTurn, Step::Move | Step::ActionMove | Step::Stance) => {
-            check_stop_here(s, who, say)?;
-            no_action_ok(s, say).map(|()| Plan::Plain)
+        (Command::EndTurn, Some(st @ (Stage::Turn { .. } | Stage::Stance { .. }))) => {
+            check_stop_here(s, st, who, say)?;
+            no_action_ok(s, st, say).map(|()| Plan::Plain)
         }
         _ => Err(no(say, codes::NOT_NOW, || {
-            format!("that command is not possible now ({})", step_name(s))
+            format!("that command is not possible now ({})", step_name(at))
         })),
     }
 }
@@ -1797,14 +1835,16 @@ fn indices(s: &State, cmd: &Command, say: Say) -> Result<(), Reject> {
     }
 }
 
-fn step_name(s: &State) -> &'static str {
-    match s.turn.step {
-        Step::Slot => "the slot has come up: begin or delay",
-        Step::Place => "pick a starting square",
-        Step::Move => "move, act, take a stance or end the turn",
-        Step::ActionMove => "move, take a stance or end the turn",
-        Step::Stance => "take a stance or end the turn",
-        Step::Done => "the turn is over",
+/// What a turn's stage `at` asks, for a refusal (`None`: the turn is over).
+fn step_name(at: Option<&Stage>) -> &'static str {
+    match at {
+        Some(Stage::Slot { .. }) => "the slot has come up: begin or delay",
+        Some(Stage::Place { .. }) => "pick a starting square",
+        Some(Stage::Turn { dash: false, .. }) => "move, act, take a stance or end the turn",
+        Some(Stage::Turn { dash: true, .. }) => "move, take a stance or end the turn",
+        Some(Stage::Stance { .. }) => "take a stance or end the turn",
+        // Only a turn's stages come here.
+        _ => "the turn is over",
     }
 }
 
@@ -1812,13 +1852,13 @@ fn step_name(s: &State) -> &'static str {
 /// step or the end of its turn, but only while it has a legal Action: one that can take none
 /// (Stunned after moving, THR-R218, or nothing usable) goes on without it, so the turn can
 /// always end.
-fn no_action_ok(s: &State, say: Say) -> Result<(), Reject> {
+fn no_action_ok(s: &State, st: &Stage, say: Say) -> Result<(), Reject> {
     // THR-R31: the requirement lapses when no Action is legal (THR-R218: Stunned and moved).
     if s.phase == Phase::Rounds
-        && s.turn.step == Step::Move
+        && matches!(st, Stage::Turn { dash: false, .. })
         && !s.options.allow_no_action
         && s.ch(s.turn.who).able()
-        && crate::legal::any_action(s, s.turn.who)
+        && crate::legal::any_action(s, st, s.turn.who)
     {
         return Err(no(
             say,
@@ -1835,14 +1875,14 @@ fn no_action_ok(s: &State, say: Say) -> Result<(), Reject> {
 /// nothing (THR-R182), so a move onto its square may be stopped on; if it then revives there,
 /// both share the square, and one that can no longer move (its movement is over after its
 /// Action, THR-R37, or it is Immobilized) stays rather than being left with nothing legal.
-fn check_stop_here(s: &State, who: Cid, say: Say) -> Result<(), Reject> {
+fn check_stop_here(s: &State, st: &Stage, who: Cid, say: Say) -> Result<(), Reject> {
     let fills = |c: &crate::state::Char| c.present() && (!c.incapacitated || s.options.incapacitated_occupy);
     // THR-R55, THR-R37: only while a move off the square is still possible.
     let can_leave = || {
-        !with_scratch(|sc| moves(s, sc)).is_empty()
+        !with_scratch(|sc| moves(s, st, sc)).is_empty()
             || Dir::ALL
                 .iter()
-                .any(|d| allowed(s, &Command::Step { dir: *d, roll: None }))
+                .any(|d| allowed_in(s, st, &Command::Step { dir: *d, roll: None }))
     };
     if let Some(p) = s.ch(who).pos
         && s.chars
@@ -2258,8 +2298,9 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Sh
     Some(v)
 }
 
-fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<Plan, Reject> {
-    action_use(s, who, act.ability, act.overexert, say)?;
+/// An Action of `who` under the stage `st` (its turn's Move step).
+fn check_action(s: &State, st: &Stage, who: Cid, act: &Action, say: Say) -> Result<Plan, Reject> {
+    action_use(s, st, who, act.ability, act.overexert, say)?;
     let range = range_of(s, who, s.setup.book.get(act.ability));
     let targets = action_aim(s, who, act, range, say)?;
     check_pick(s, who, s.setup.book.get(act.ability), act, &targets, say)?;
@@ -2267,17 +2308,16 @@ fn check_action(s: &State, who: Cid, act: &Action, say: Say) -> Result<Plan, Rej
 }
 
 /// Whether [`check`] may accept an Action of the current character with this ability and
-/// Overexert option for some target and pick: every part of its check that depends on neither.
-/// With [`action_aimed`] and [`pick_allowed`] it is the check of an Action in three pieces, for
-/// the legal list, which tries many targets and picks of one ability: [`allowed`] accepts an
-/// Action exactly when `action_open` holds, `action_aimed` gives its targets and `pick_allowed`
-/// accepts its pick with them.
-pub fn action_open(s: &State, ability: AbilityId, overexert: Option<u8>) -> bool {
+/// Overexert option, under the stage `st` (the [`stage`] of `s`), for some target and pick:
+/// every part of its check that depends on neither. With [`action_aimed`] and [`pick_allowed`]
+/// it is the check of an Action in three pieces, for the legal list, which tries many targets
+/// and picks of one ability: [`allowed`] accepts an Action exactly when `action_open` holds,
+/// `action_aimed` gives its targets and `pick_allowed` accepts its pick with them.
+pub fn action_open(s: &State, st: &Stage, ability: AbilityId, overexert: Option<u8>) -> bool {
     s.outcome.is_none()
-        && s.stack.is_empty()
-        && s.turn.step == Step::Move
+        && matches!(st, Stage::Turn { dash: false, .. })
         && (ability as usize) < s.setup.book.abilities.len()
-        && action_use(s, s.turn.who, ability, overexert, Say::Code).is_ok()
+        && action_use(s, st, s.turn.who, ability, overexert, Say::Code).is_ok()
 }
 
 /// For an Action whose [`action_open`] holds, the characters it affects (its [`Plan::Act`]) when
@@ -2307,7 +2347,14 @@ pub fn pick_allowed(s: &State, act: &Action, targets: &[Cid]) -> bool {
 
 /// The part of an Action's check that depends on neither its target nor its pick: the turn,
 /// the ability and its user, Nova and Overexert.
-fn action_use(s: &State, who: Cid, ability: AbilityId, overexert: Option<u8>, say: Say) -> Result<(), Reject> {
+fn action_use(
+    s: &State,
+    st: &Stage,
+    who: Cid,
+    ability: AbilityId,
+    overexert: Option<u8>,
+    say: Say,
+) -> Result<(), Reject> {
     if s.phase != Phase::Rounds {
         return Err(no(say, codes::NOT_NOW, || "no Actions in Round Zero")); // THR-R21
     }
@@ -2354,7 +2401,7 @@ fn action_use(s: &State, who: Cid, ability: AbilityId, overexert: Option<u8>, sa
             }
         }
     }
-    check_stop_here(s, who, say)?;
+    check_stop_here(s, st, who, say)?;
     // Overexert (THR-R132 to THR-R134).
     if let Some(o) = overexert {
         let Some(ov) = a.overexert.get(o as usize) else {
@@ -2492,29 +2539,19 @@ pub fn status_on(s: &State, c: Cid, st: StatusRef) -> bool {
     }
 }
 
-fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<Plan, Reject> {
+/// The decisions asked inside resolution, under their stage `st` (one whose
+/// [`Stage::in_resolution`] holds).
+fn check_in_frame(s: &State, st: &Stage, cmd: &Command, say: Say) -> Result<Plan, Reject> {
     let plain = Ok(Plan::Plain);
-    match (top, cmd) {
-        (Frame::Use(u), Command::Defend(d)) if u.stage == UseStage::Defences => {
-            let t = u.targets[u.index as usize];
-            let a = s.setup.book.get(u.ability);
-            if calc::defences(s, t, a).contains(d) {
-                plain
-            } else {
-                Err(no(say, codes::BAD_PICK, || {
-                    format!("{} cannot defend with {} against {}", s.name(t), d.name(), a.name)
-                }))
-            }
+    match (*st, cmd) {
+        (Stage::Defence { defender, ability, .. }, Command::Defend(d)) => {
+            check_defence(s, defender, ability, *d, say).map(|()| Plan::Plain)
         }
-        (Frame::Window(w), Command::Trigger(id)) => {
-            let Some(&(holder, _)) = w.candidates.get(w.asked as usize) else {
-                return Err(no(say, codes::NOT_NOW, || "no trigger is on offer"));
-            };
-            let mine = w.candidates[w.asked as usize..].iter().filter(|(h, _)| *h == holder);
+        (Stage::Trigger { holder, ability }, Command::Trigger(id)) => {
             let allowed = if s.options.controller_orders_own_triggers {
-                mine.clone().any(|(_, a)| a == id)
+                crate::stage::offered(s, holder).any(|a| a == *id)
             } else {
-                w.candidates[w.asked as usize].1 == *id
+                ability == *id
             };
             if allowed {
                 plain
@@ -2522,10 +2559,9 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<Pla
                 Err(no(say, codes::UNKNOWN_ABILITY, || "that trigger is not on offer"))
             }
         }
-        (Frame::Use(u), Command::DefendWith(d, b)) if u.stage == UseStage::Defences => {
-            let t = u.targets[u.index as usize];
-            check_in_frame(s, top, &Command::Defend(*d), say)?;
-            match s.ch(t).buff {
+        (Stage::Defence { defender, ability, .. }, Command::DefendWith(d, b)) => {
+            check_defence(s, defender, ability, *d, say)?;
+            match s.ch(defender).buff {
                 Some(buff) if buff.ability == *b && buff.uses > 0 => {
                     let spec = s.setup.book.get(buff.ability).buff_spec.as_ref();
                     if spec.is_some_and(|x| x.defence_bonus.is_some() || x.reduce_damage > 0) {
@@ -2535,46 +2571,64 @@ fn check_in_frame(s: &State, top: &Frame, cmd: &Command, say: Say) -> Result<Pla
                     }
                 }
                 _ => Err(no(say, codes::BAD_PICK, || {
-                    format!("{} has no usable Buff '{}'", s.name(t), s.setup.book.get(*b).id)
+                    format!("{} has no usable Buff '{}'", s.name(defender), s.setup.book.get(*b).id)
                 })),
             }
         }
-        (Frame::Window(_), Command::Pass) => plain,
-        (Frame::Roll(r), Command::Reroll | Command::Pass) if r.asking => plain,
-        (Frame::Prompt(Prompt::Move { .. }), Command::Pass) => plain,
-        (Frame::Prompt(Prompt::Move { who, budget, toward }), Command::Move(to)) => {
-            let from = prompt_move_start(s, *who, say)?;
+        (Stage::Trigger { .. }, Command::Pass) => plain,
+        (Stage::Reroll { .. }, Command::Reroll | Command::Pass) => plain,
+        (Stage::MovePrompt { .. }, Command::Pass) => plain,
+        (Stage::MovePrompt { who, budget, toward }, Command::Move(to)) => {
+            let from = prompt_move_start(s, who, say)?;
             if *to == from {
                 return Err(no(say, codes::INVALID_TARGET, || "already there (use pass to stay)"));
             }
             on_map(s, *to, say)?;
-            if !can_stop(s, *who, *to) {
+            if !can_stop(s, who, *to) {
                 return Err(no(say, codes::CANNOT_STOP_HERE, || {
                     format!("{to} is not an empty square")
                 }));
             }
             if let Some(t) = toward
-                && !toward_ok(s, from, *to, Some(*t))
+                && !toward_ok(s, from, *to, Some(t))
             {
                 return Err(no(say, codes::INVALID_TARGET, || {
-                    format!("{to} is farther from {} than where {} stands", s.name(*t), s.name(*who))
+                    format!("{to} is farther from {} than where {} stands", s.name(t), s.name(who))
                 }));
             }
-            match path_for(s, *who, from, *to, *budget) {
+            match path_for(s, who, from, *to, budget) {
                 Some((path, cost)) => Ok(Plan::Move { path, cost }),
                 None => Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
                     format!("{to} cannot be reached with {budget} movement")
                 })),
             }
         }
-        (Frame::Prompt(Prompt::BuffReplace { .. }), Command::Accept | Command::Decline) => plain,
-        (Frame::Prompt(Prompt::BuffKeep { .. } | Prompt::Upkeep { .. }), Command::Keep | Command::Release) => plain,
-        _ => Err(no(
-            say,
-            codes::NOT_NOW,
-            || "another decision is pending (see the prompt)",
-        )),
+        (Stage::BuffReplace { .. }, Command::Accept | Command::Decline) => plain,
+        (Stage::Keep { .. } | Stage::Upkeep { .. }, Command::Keep | Command::Release) => plain,
+        _ => Err(another_decision(say)),
     }
+}
+
+/// Whether `defender` may defend with `d` against `ability`.
+fn check_defence(s: &State, defender: Cid, ability: AbilityId, d: Defence, say: Say) -> Result<(), Reject> {
+    let a = s.setup.book.get(ability);
+    if calc::defences(s, defender, a).contains(&d) {
+        Ok(())
+    } else {
+        Err(no(say, codes::BAD_PICK, || {
+            format!(
+                "{} cannot defend with {} against {}",
+                s.name(defender),
+                d.name(),
+                a.name
+            )
+        }))
+    }
+}
+
+/// The refusal of a command that answers nothing asked inside resolution.
+fn another_decision(say: Say) -> Reject {
+    no(say, codes::NOT_NOW, || "another decision is pending (see the prompt)")
 }
 
 fn check_ruling(s: &State, r: &Ruling, say: Say) -> Result<(), Reject> {

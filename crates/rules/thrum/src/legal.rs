@@ -8,76 +8,72 @@
 //! their paths come from one reachability search through the check's own
 //! [`check::move_answers`] and [`check::prompt_move_answers`], which accept exactly what
 //! [`check`](check::check) accepts, with its plans (`tests/legal_probe.rs` compares them
-//! square by square). The filter asks [`plan_of`], the check without the sentence of a
-//! refusal, which nobody reads here.
+//! square by square). The filter asks [`plan_in`], the check without the sentence of a
+//! refusal, which nobody reads here, under the [`stage`] worked out once for the whole list.
 
 use crate::Thrum;
 use crate::ability::{Attr, Kind, Op, TargetSpec};
 use crate::calc::{self, has_ability, range_of};
-use crate::check::{self, Plan, negative_statuses, plan_of};
+use crate::check::{self, Plan, negative_statuses, plan_in};
 use crate::command::{Action, Command, Target};
 use crate::setup::Cid;
-use crate::state::{Frame, Pick, Prompt, State, Step, UseStage};
+use crate::stage::{Stage, offered, stage};
+use crate::state::{Pick, State};
 use fray_engine::Answer;
 use fray_space::{Dir, Pos};
 use std::ops::ControlFlow;
 
 /// Appends every legal answer: each legal command with the plan [`check`](check::check) gives it.
 pub fn legal(s: &State, out: &mut Vec<Answer<Thrum>>) {
+    if let Some(st) = stage(s) {
+        legal_in(s, &st, out);
+    }
+}
+
+/// [`legal`] under the stage `st` ([`stage`] of `s`), which every candidate is checked under.
+pub fn legal_in(s: &State, st: &Stage, out: &mut Vec<Answer<Thrum>>) {
     if s.outcome.is_some() {
         return;
     }
     let push = |c: Command, out: &mut Vec<Answer<Thrum>>| {
-        if let Some(plan) = plan_of(s, &c) {
+        if let Some(plan) = plan_in(s, st, &c) {
             out.push(Answer::new(c, plan));
         }
     };
-    if let Some(top) = s.stack.last() {
-        match top {
-            Frame::Use(u) if u.stage == UseStage::Defences => {
-                let t = u.targets[u.index as usize];
-                for d in calc::defences(s, t, s.setup.book.get(u.ability)) {
-                    push(Command::Defend(*d), out);
-                    if let Some(b) = s.ch(t).buff {
-                        push(Command::DefendWith(*d, b.ability), out);
-                    }
+    match *st {
+        Stage::Defence { defender, ability, .. } => {
+            for d in calc::defences(s, defender, s.setup.book.get(ability)) {
+                push(Command::Defend(*d), out);
+                if let Some(b) = s.ch(defender).buff {
+                    push(Command::DefendWith(*d, b.ability), out);
                 }
             }
-            Frame::Roll(r) if r.asking => {
-                push(Command::Reroll, out);
-                push(Command::Pass, out);
-            }
-            Frame::Prompt(Prompt::Move { who, budget, toward }) => {
-                // One reachability search for every square (`prompt_move_answers` is the
-                // check's own).
-                check::with_scratch(|sc| check::prompt_move_answers(s, *who, *budget, *toward, sc, out));
-                push(Command::Pass, out);
-            }
-            Frame::Prompt(Prompt::BuffReplace { .. }) => {
-                push(Command::Accept, out);
-                push(Command::Decline, out);
-            }
-            Frame::Prompt(Prompt::BuffKeep { .. } | Prompt::Upkeep { .. }) => {
-                push(Command::Keep, out);
-                push(Command::Release, out);
-            }
-            Frame::Window(w) => {
-                if let Some(&(h, _)) = w.candidates.get(w.asked as usize) {
-                    for (hh, a) in &w.candidates[w.asked as usize..] {
-                        if *hh == h {
-                            push(Command::Trigger(*a), out);
-                        }
-                    }
-                    push(Command::Pass, out);
-                }
-            }
-            _ => {}
         }
-        return;
-    }
-    let who = s.turn.who;
-    match s.turn.step {
-        Step::Slot => {
+        Stage::Reroll { .. } => {
+            push(Command::Reroll, out);
+            push(Command::Pass, out);
+        }
+        Stage::MovePrompt { who, budget, toward } => {
+            // One reachability search for every square (`prompt_move_answers` is the check's
+            // own).
+            check::with_scratch(|sc| check::prompt_move_answers(s, who, budget, toward, sc, out));
+            push(Command::Pass, out);
+        }
+        Stage::BuffReplace { .. } => {
+            push(Command::Accept, out);
+            push(Command::Decline, out);
+        }
+        Stage::Keep { .. } | Stage::Upkeep { .. } => {
+            push(Command::Keep, out);
+            push(Command::Release, out);
+        }
+        Stage::Trigger { holder, .. } => {
+            for a in offered(s, holder) {
+                push(Command::Trigger(a), out);
+            }
+            push(Command::Pass, out);
+        }
+        Stage::Slot { .. } => {
             push(Command::Begin, out);
             let later: Vec<Cid> = s.order.later_waiting().collect();
             for t in later {
@@ -85,15 +81,15 @@ pub fn legal(s: &State, out: &mut Vec<Answer<Thrum>>) {
             }
             push(Command::Delay(None), out);
         }
-        Step::Place => {
+        Stage::Place { .. } => {
             for p in s.setup.map.positions() {
                 push(Command::Place(p), out);
             }
         }
-        Step::Move | Step::ActionMove => {
+        Stage::Turn { who, dash } => {
             if check::movement_left(s) > 0 || s.options.partial_steps {
                 // One reachability search for every square (`move_answers` is the check's own).
-                check::with_scratch(|sc| check::move_answers(s, sc, out));
+                check::with_scratch(|sc| check::move_answers(s, st, sc, out));
                 let from = s.ch(who).pos;
                 for d in Dir::ALL {
                     push(Command::Step { dir: d, roll: None }, out);
@@ -112,29 +108,29 @@ pub fn legal(s: &State, out: &mut Vec<Answer<Thrum>>) {
                 }
             }
             let mine = abilities_of(s, who);
-            if s.turn.step == Step::Move {
-                let _ = each_action(s, who, mine, &mut |c, plan| {
+            if !dash {
+                let _ = each_action(s, st, who, mine, &mut |c, plan| {
                     out.push(Answer::new(c, plan));
                     ControlFlow::Continue(())
                 });
             }
-            stances(s, mine, out);
+            stances(s, st, mine, out);
             push(Command::EndTurn, out);
         }
-        Step::Stance => {
-            stances(s, abilities_of(s, who), out);
+        Stage::Stance { who } => {
+            stances(s, st, abilities_of(s, who), out);
             push(Command::EndTurn, out);
         }
-        Step::Done => {}
     }
 }
 
-/// The legal Stances among `mine`, the current character's [`abilities_of`].
-fn stances(s: &State, mine: &[crate::ability::AbilityId], out: &mut Vec<Answer<Thrum>>) {
+/// The legal Stances among `mine`, the current character's [`abilities_of`], under the stage
+/// `st`.
+fn stances(s: &State, st: &Stage, mine: &[crate::ability::AbilityId], out: &mut Vec<Answer<Thrum>>) {
     for &id in mine {
         if s.setup.book.get(id).kind == Kind::Stance {
             let c = Command::Stance(id);
-            if let Some(plan) = plan_of(s, &c) {
+            if let Some(plan) = plan_in(s, st, &c) {
                 out.push(Answer::new(c, plan));
             }
         }
@@ -346,19 +342,21 @@ fn each_pick(
     }
 }
 
-/// Whether `who` has at least one legal Action now (stops at the first one found).
-pub fn any_action(s: &State, who: Cid) -> bool {
-    each_action(s, who, abilities_of(s, who), &mut |_, _| ControlFlow::Break(())).is_break()
+/// Whether `who` has at least one legal Action now, under the stage `st` (stops at the first
+/// one found).
+pub fn any_action(s: &State, st: &Stage, who: Cid) -> bool {
+    each_action(s, st, who, abilities_of(s, who), &mut |_, _| ControlFlow::Break(())).is_break()
 }
 
 /// Calls `f` with every legal Action of `who` and its plan, in the listed order, until it
-/// breaks; `mine` is `who`'s [`abilities_of`].
+/// breaks, under the stage `st`; `mine` is `who`'s [`abilities_of`].
 ///
 /// The check runs in its three pieces (see [`check::action_open`]): once per ability and
 /// Overexert option, once per target, once per pick; one Action is changed in place from
 /// candidate to candidate and copied only when it is legal.
 fn each_action(
     s: &State,
+    st: &Stage,
     who: Cid,
     mine: &[crate::ability::AbilityId],
     f: &mut dyn FnMut(Command, Plan) -> ControlFlow<()>,
@@ -369,7 +367,7 @@ fn each_action(
             continue;
         }
         for ov in std::iter::once(None).chain((0..a.overexert.len() as u8).map(Some)) {
-            if !check::action_open(s, id, ov) {
+            if !check::action_open(s, st, id, ov) {
                 continue;
             }
             let mut act = Action {

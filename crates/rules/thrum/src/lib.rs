@@ -6,8 +6,9 @@
 //!
 //! Module map: [`options`] (every open reading as an option), [`ability`] (abilities as data),
 //! [`setup`] (encounter files), [`state`], [`command`], [`event`] (and the one `apply`),
-//! [`calc`] (derived numbers), [`check`] (legality), [`resolve`] (resolution and turn flow),
-//! [`legal`] (enumeration), [`text`] (log lines and views), [`ai`] (the built-in AI).
+//! [`calc`] (derived numbers), [`stage`] (the decision the game waits for), [`check`]
+//! (legality), [`resolve`] (resolution and turn flow), [`legal`] (enumeration), [`text`] (log
+//! lines and views), [`ai`] (the built-in AI).
 
 pub mod ability;
 pub mod ai;
@@ -23,6 +24,7 @@ pub mod odds;
 pub mod options;
 pub mod resolve;
 pub mod setup;
+pub mod stage;
 pub mod state;
 mod summary;
 pub mod text;
@@ -33,7 +35,7 @@ use crate::event::{Event, apply};
 use crate::options::{InitiativeTies, Options};
 use crate::resolve::{Cx, advance, roll2d6, stop_check};
 use crate::setup::{Cid, Setup};
-use crate::state::{Char, Frame, FrameChange, Phase, State, Step, Turn, UseStage};
+use crate::state::{Char, Frame, FrameChange, Phase, State, Turn};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
 use fray_engine::resolve::FrameOp;
@@ -101,31 +103,11 @@ impl Ruleset for Thrum {
         advance(cx)
     }
 
+    /// Built from the [`stage::stage`] alone: its kind and actor, and the actor's seat.
     fn pending(s: &State) -> Option<Pending> {
-        if s.outcome.is_some() {
-            return None;
-        }
-        let p = |who: Cid, kind: &'static str| Some(Pending::one(s.info(who).seat, kind, Some(who)));
-        if let Some(top) = s.stack.last() {
-            return match top {
-                Frame::Use(u) if u.stage == UseStage::Defences => p(u.targets[u.index as usize], "defence"),
-                Frame::Window(w) => w.candidates.get(w.asked as usize).and_then(|(h, _)| p(*h, "trigger")),
-                Frame::Roll(r) if r.asking => p(r.who, "reroll"),
-                Frame::Prompt(state::Prompt::Move { who, .. }) => p(*who, "move"),
-                Frame::Prompt(state::Prompt::BuffReplace { target, .. }) => p(*target, "buff"),
-                Frame::Prompt(state::Prompt::BuffKeep { creator, .. }) => p(*creator, "keep"),
-                Frame::Prompt(state::Prompt::Upkeep { creator, .. }) => p(*creator, "upkeep"),
-                _ => None,
-            };
-        }
-        let who = s.turn.who;
-        match s.turn.step {
-            Step::Slot => p(who, "slot"),
-            Step::Place => p(who, "place"),
-            Step::Move | Step::ActionMove => p(who, "turn"),
-            Step::Stance => p(who, "stance"),
-            Step::Done => None,
-        }
+        let st = stage::stage(s)?;
+        let who = st.actor()?;
+        Some(Pending::one(s.info(who).seat, st.kind(), Some(who)))
     }
 
     fn is_ruling(command: &Command) -> bool {

@@ -26,7 +26,8 @@ use crate::Thrum;
 use crate::check::{self, Plan};
 use crate::command::Command;
 use crate::event::{Event, Rolled};
-use crate::state::{Frame, Phase, State, Step};
+use crate::stage::{Stage, stage};
+use crate::state::{Phase, State, Step};
 use fray_dice::{Dist, Keep, MAX_DICE};
 use fray_engine::resolve::settle;
 use fray_engine::{EngineError, Flow};
@@ -97,39 +98,47 @@ pub fn dist2d6(net: i16) -> Dist {
 // ---------------------------------------------------------------------------------------------
 
 /// Resolves a checked command with the plan its check gave it, and runs on to the next
-/// decision.
+/// decision. The command answers the [`stage`] the check accepted it under, worked out again
+/// here once, and the dispatch matches on it.
 pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
+    let st = stage(&cx.s);
     // What fray did by itself for the previous command is no longer the latest thing that
     // happened: a command typed for one of those steps gets the usual refusal from now on.
     if !cx.s.auto.is_empty() {
         cx.emit(Event::AutoStepsCleared);
     }
-    let who = cx.s.turn.who;
-    match cmd {
-        Command::Begin => begin_turn(cx)?,
+    // GM rulings are no stage: accepted whatever the game waits for.
+    if let Command::Gm(r) = cmd {
+        ruling(cx, r)?;
+        return advance(cx);
+    }
+    let Some(st) = st else {
+        return Err(unasked(cmd));
+    };
+    match (st, cmd) {
+        (Stage::Slot { .. }, Command::Begin) => begin_turn(cx)?,
         // THR-R13: the slot's character takes its turn at the named later point instead.
-        Command::Delay(after) => cx.emit(Event::Delayed { who, after: *after }),
+        (Stage::Slot { who }, Command::Delay(after)) => cx.emit(Event::Delayed { who, after: *after }),
         // THR-R22: a PC's Round Zero turn places it (in the Starting Area, checked), then goes
         // to the Stance step (THR-R23).
-        Command::Place(p) => {
+        (Stage::Place { who }, Command::Place(p)) => {
             cx.emit(Event::Placed { who, at: *p });
             cx.emit(Event::StepChanged { step: Step::Stance });
         }
-        Command::Move(_) if matches!(cx.s.stack.last(), Some(Frame::Prompt(_))) => answer_prompt(cx, cmd, plan)?,
-        Command::Move(to) => {
+        (Stage::Turn { who, .. }, Command::Move(to)) => {
             let Plan::Move { path, cost } = plan else {
                 return Err(unchecked(cmd));
             };
             do_move(cx, who, *to, path, cost)?
         }
-        Command::Step { dir, roll } => do_step(cx, who, *dir, *roll, plan)?,
-        Command::Act(a) => {
+        (Stage::Turn { who, .. }, Command::Step { dir, roll }) => do_step(cx, who, *dir, *roll, plan)?,
+        (Stage::Turn { who, dash: false }, Command::Act(a)) => {
             let Plan::Act { targets } = plan else {
                 return Err(unchecked(cmd));
             };
             declare(cx, who, a, &targets)?
         }
-        Command::Stance(id) => {
+        (Stage::Turn { who, .. } | Stage::Stance { who }, Command::Stance(id)) => {
             // THR-R32, THR-R33: entering a Stance first ends the current one, so only one is
             // ever active.
             if let Some(old) = cx.s.ch(who).stance {
@@ -138,37 +147,30 @@ pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
             cx.emit(Event::StanceEntered { who, ability: *id });
             end_turn(cx, who)?;
         }
-        Command::EndTurn => end_turn(cx, who)?,
-        Command::Defend(d) => {
-            if let Some(Frame::Use(u)) = cx.s.stack.last() {
-                let t = u.targets[u.index as usize];
-                cx.emit(Event::DefenceChosen {
-                    who: t,
-                    defence: *d,
-                    only: None,
-                });
-            }
+        (Stage::Turn { who, .. } | Stage::Stance { who }, Command::EndTurn) => end_turn(cx, who)?,
+        (Stage::Defence { defender, .. }, Command::Defend(d)) => cx.emit(Event::DefenceChosen {
+            who: defender,
+            defence: *d,
+            only: None,
+        }),
+        (Stage::Defence { defender, .. }, Command::DefendWith(d, _)) => {
+            cx.emit(Event::DefenceChosen {
+                who: defender,
+                defence: *d,
+                only: None,
+            });
+            buff_on_defence(cx, defender);
         }
-        Command::DefendWith(d, _) => {
-            if let Some(Frame::Use(u)) = cx.s.stack.last().cloned() {
-                let t = u.targets[u.index as usize];
-                cx.emit(Event::DefenceChosen {
-                    who: t,
-                    defence: *d,
-                    only: None,
-                });
-                buff_on_defence(cx, t);
-            }
+        (Stage::Trigger { .. }, Command::Trigger(id)) => use_trigger(cx, *id)?,
+        (Stage::Trigger { .. }, Command::Pass) => pass_trigger(cx),
+        (Stage::Reroll { .. }, Command::Reroll) => answer_reroll(cx, true)?,
+        (Stage::Reroll { .. }, Command::Pass) => answer_reroll(cx, false)?,
+        (Stage::MovePrompt { .. }, Command::Move(_) | Command::Pass)
+        | (Stage::BuffReplace { .. }, Command::Accept | Command::Decline)
+        | (Stage::Keep { .. } | Stage::Upkeep { .. }, Command::Keep | Command::Release) => {
+            answer_prompt(cx, cmd, plan)?
         }
-        Command::Trigger(id) => use_trigger(cx, *id)?,
-        Command::Pass => match cx.s.stack.last() {
-            Some(Frame::Prompt(_)) => answer_prompt(cx, cmd, plan)?,
-            Some(Frame::Roll(_)) => answer_reroll(cx, false)?,
-            _ => pass_trigger(cx),
-        },
-        Command::Reroll => answer_reroll(cx, true)?,
-        Command::Accept | Command::Decline | Command::Keep | Command::Release => answer_prompt(cx, cmd, plan)?,
-        Command::Gm(r) => ruling(cx, r)?,
+        _ => return Err(unasked(cmd)),
     }
     advance(cx)
 }
@@ -176,6 +178,14 @@ pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
 /// The error for a command resolved with a plan its check does not give it (a bug).
 fn unchecked(cmd: &Command) -> EngineError {
     EngineError::Bug(format!("{cmd:?} was resolved without the plan its check gives"))
+}
+
+/// The error for a command resolved that answers nothing the game asks (a bug: the check
+/// refuses it).
+fn unasked(cmd: &Command) -> EngineError {
+    EngineError::Bug(format!(
+        "{cmd:?} was resolved, but it answers nothing the game asks now"
+    ))
 }
 
 /// Runs automatic steps until a decision is pending or the combat is over (the engine's
@@ -237,10 +247,11 @@ fn step(cx: &mut Cx) -> R<Flow> {
 
 fn slot_needs_decision(s: &State) -> bool {
     // THR-R15: a slot that may not Delay (it already delayed this round) begins by itself.
+    let Some(st) = stage(s) else { return false };
     let who = s.turn.who;
     s.ch(who).present()
-        && (check::allowed(s, &Command::Delay(None))
+        && (check::allowed_in(s, &st, &Command::Delay(None))
             || s.order
                 .later_waiting()
-                .any(|t| check::allowed(s, &Command::Delay(Some(t)))))
+                .any(|t| check::allowed_in(s, &st, &Command::Delay(Some(t)))))
 }
