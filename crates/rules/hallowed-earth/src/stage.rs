@@ -285,6 +285,9 @@ mod tests {
         }
     }
 
+    /// A change to an example's options, and to its setup.
+    type Variant = (fn(&mut Options), fn(&mut Setup));
+
     /// Every weapon of every stat block with a second damage type, so that critical hits ask
     /// which injury table (HAL-R39): no example has such a weapon.
     fn two_types(setup: &mut Setup) {
@@ -304,7 +307,7 @@ mod tests {
     /// asked.
     fn playout(
         name: &str,
-        (tweak, arms): (fn(&mut Options), fn(&mut Setup)),
+        (tweak, arms): Variant,
         seed: u64,
         policy: &mut dyn Policy<HallowedEarth>,
         cap: usize,
@@ -334,7 +337,7 @@ mod tests {
         // The options as the examples give them; declarations one at a time in three methods,
         // retargeting, Free actions on a count of their own, a seat's creatures in a fixed order.
         let same: fn(&mut Setup) = |_| {};
-        let variants: [(fn(&mut Options), fn(&mut Setup)); 5] = [
+        let variants: [Variant; 5] = [
             (|_| {}, same),
             (
                 |o| {
