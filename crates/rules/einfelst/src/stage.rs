@@ -91,6 +91,15 @@ pub enum Stage {
     },
 }
 
+impl fray_engine::Stage for Stage {
+    fn kind(&self) -> &'static str {
+        Stage::kind(self)
+    }
+    fn actor(&self) -> Option<u16> {
+        Stage::actor(self)
+    }
+}
+
 impl Stage {
     /// The kind of decision, as `Pending.kind` gives it.
     pub fn kind(&self) -> &'static str {
@@ -135,11 +144,10 @@ impl Stage {
     }
 
     /// The pending decision the engine is told about.
-    pub fn pending(&self, s: &State) -> Pending {
+    pub fn pending(&self, s: &State) -> Pending<Stage> {
         Pending {
             seats: self.seats(s),
-            kind: self.kind(),
-            actor: self.actor(),
+            stage: *self,
         }
     }
 }

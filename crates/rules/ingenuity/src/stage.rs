@@ -69,6 +69,15 @@ pub enum Stage {
     },
 }
 
+impl fray_engine::Stage for Stage {
+    fn kind(&self) -> &'static str {
+        Stage::kind(self)
+    }
+    fn actor(&self) -> Option<u16> {
+        Stage::actor(self)
+    }
+}
+
 impl Stage {
     /// The kind of decision, as `Pending.kind` gives it.
     pub fn kind(&self) -> &'static str {
@@ -111,8 +120,8 @@ impl Stage {
     }
 
     /// The pending decision the engine is told about.
-    pub fn pending(&self, s: &State) -> Pending {
-        Pending::one(self.seat(s), self.kind(), self.actor())
+    pub fn pending(&self, s: &State) -> Pending<Stage> {
+        Pending::one(self.seat(s), *self)
     }
 }
 

@@ -101,6 +101,15 @@ pub enum Stage {
     },
 }
 
+impl fray_engine::Stage for Stage {
+    fn kind(&self) -> &'static str {
+        Stage::kind(self)
+    }
+    fn actor(&self) -> Option<u16> {
+        Stage::actor(self)
+    }
+}
+
 impl Stage {
     /// The kind of decision, as `Pending.kind` gives it.
     pub fn kind(&self) -> &'static str {
