@@ -24,7 +24,8 @@ use crate::check;
 use crate::command::Command;
 use crate::odds;
 use crate::setup::Cid;
-use crate::state::{Action, Cap, Free, State};
+use crate::stage::{Stage, stage};
+use crate::state::{Action, Cap, Free, State, Turn};
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy, Seat};
 use fray_space::{DiagonalScratch, PathScratch, Pos, reach};
@@ -67,25 +68,30 @@ impl Heuristic {
         self.legal.clear();
         let view = d.view();
         let s: &State = &view;
-        // A declaration: only the creature due by default is considered (the seat may declare
-        // its others first, but listing them all would cost time for nothing).
-        if d.pending().kind == "declare"
-            && let Some(who) = check::default_declarer(s, d.seat())
-        {
-            check::declarations(s, d.seat(), who, false, &mut self.legal);
-            if !self.legal.is_empty() {
-                let c = self.declare(s, d.seat());
-                return self.take(d, c);
+        let st = stage(s)?;
+        match st {
+            Stage::Declare { .. } => {
+                // A declaration: only the creature due by default is considered (the seat may
+                // declare its others first, but listing them all would cost time for nothing).
+                if let Some(who) = check::default_declarer(s, d.seat()) {
+                    check::declarations(s, d.seat(), &st, who, false, &mut self.legal);
+                    if !self.legal.is_empty() {
+                        let c = self.declare(s, d.seat());
+                        return self.take(d, c);
+                    }
+                }
+                check::answers(s, d.seat(), &st, false, &mut self.legal);
+                if commands(&self.legal).any(|c| matches!(c, Command::Declare { .. })) {
+                    let c = self.declare(s, d.seat());
+                    return self.take(d, c);
+                }
             }
-        }
-        // The moves of a turn are found when it would move (`turn`), not listed.
-        check::answers(s, d.seat(), false, &mut self.legal);
-        if commands(&self.legal).any(|c| matches!(c, Command::Declare { .. })) {
-            let c = self.declare(s, d.seat());
-            return self.take(d, c);
-        }
-        if let Some(t) = s.turn.filter(|_| s.frames.is_empty()) {
-            return self.turn(d, s, t.who);
+            Stage::Turn(t) => {
+                // The moves of a turn are found when it would move (`turn`), not listed.
+                check::answers(s, d.seat(), &st, false, &mut self.legal);
+                return self.turn(d, s, t);
+            }
+            Stage::Reposte { .. } | Stage::Injury { .. } => check::answers(s, d.seat(), &st, false, &mut self.legal),
         }
         (!self.legal.is_empty()).then(|| self.legal.swap_remove(0))
     }
@@ -214,7 +220,8 @@ impl Heuristic {
         pick(&|a| *a == Action::Move, &self.legal).unwrap_or_else(|| self.legal[0].command.clone())
     }
 
-    fn turn(&mut self, d: &Decision<'_, HallowedEarth>, s: &State, who: Cid) -> Option<Answer<HallowedEarth>> {
+    fn turn(&mut self, d: &Decision<'_, HallowedEarth>, s: &State, t: Turn) -> Option<Answer<HallowedEarth>> {
+        let who = t.who;
         let listed = |legal: &[Answer<HallowedEarth>], c: &Command| commands(legal).any(|x| x == c);
         // HAL-R17: the declared Free action (a draw) first, so that the attack can use it.
         if listed(&self.legal, &Command::Free) {
@@ -223,9 +230,6 @@ impl Heuristic {
         if listed(&self.legal, &Command::Act(None)) {
             return self.take(d, Command::Act(None));
         }
-        let Some(t) = s.turn else {
-            return self.take(d, Command::End);
-        };
         let action = s.acts[usize::from(t.act)].action;
         // With retarget on and the target gone, the nearest foe in reach.
         if let Some(i) = self

@@ -2,6 +2,10 @@
 //! back its [`Plan`] (what the check found out that resolving needs), and [`legal`] lists every
 //! answer [`check`] accepts, with that plan, in a fixed order. Both read the helpers here (who
 //! declares next, movement, reach), which resolution and the AI share.
+//!
+//! Both work under the decision the game waits for, [`crate::stage::stage`], worked out once at
+//! their entry points ([`check_in`], [`legal_in`]) and matched on; GM rulings are no stage. The
+//! legal list asks each candidate under the stage it was handed ([`plan_in`]).
 
 use crate::HallowedEarth;
 use crate::codes;
@@ -9,6 +13,7 @@ use crate::command::{Command, Gauge, OwnRuling, Ruling};
 use crate::data::{Hand, STAT_LIMIT, Weapon};
 use crate::options::{Declaration, Speech};
 use crate::setup::{Cid, MAX_COMBATANTS};
+use crate::stage::{Stage, stage};
 use crate::state::{Action, Cap, Conditions, Frame, Free, Phase, State, Turn};
 use crate::text::counted;
 use fray_engine::encounter::is_word;
@@ -103,33 +108,40 @@ pub fn due(s: &State, c: Cid) -> bool {
 /// (HAL-H20).
 pub fn declaration_order(s: &State) -> Vec<Cid> {
     let mut ids: Vec<Cid> = s.ids().collect();
-    let o = &s.options;
-    let seats = s.setup.seats.len() as u32;
-    match o.declaration {
-        Declaration::Secret => {}
-        Declaration::Agility => ids.sort_by_key(|&c| std::cmp::Reverse(s.score(c, crate::data::Ability::Agility))),
-        Declaration::InitiativeModifier => {
-            ids.sort_by_key(|&c| -s.modifier(c, crate::data::Ability::Agility) + s.stats(c).initiative)
-        }
-        // The seats after the Referee's, round the table, the Referee's own creatures last.
-        Declaration::Clockwise => ids.sort_by_key(|&c| (u32::from(s.seat_of(c).0) + seats - 1) % seats),
-        Declaration::Counterclockwise => ids.sort_by_key(|&c| match s.seat_of(c).0 {
-            0 => seats,
-            n => seats - u32::from(n),
-        }),
-        Declaration::Listed => ids.sort_by_key(|&c| {
-            let listed = o
-                .declaration_list
-                .iter()
-                .position(|id| id.eq_ignore_ascii_case(&s.ch(c).id));
-            listed.unwrap_or(usize::MAX)
-        }),
+    if s.options.declaration != Declaration::Secret {
+        ids.sort_by_key(|&c| declaration_key(s, c));
     }
     ids
 }
 
+/// Where `c` comes in the one-at-a-time declaration methods (HAL-R11): lower first, ties in
+/// encounter order (HAL-H20).
+fn declaration_key(s: &State, c: Cid) -> i64 {
+    let o = &s.options;
+    let seats = s.setup.seats.len() as u32;
+    match o.declaration {
+        Declaration::Secret => 0,
+        Declaration::Agility => -i64::from(s.score(c, crate::data::Ability::Agility)),
+        Declaration::InitiativeModifier => {
+            -i64::from(s.modifier(c, crate::data::Ability::Agility)) + i64::from(s.stats(c).initiative)
+        }
+        // The seats after the Referee's, round the table, the Referee's own creatures last.
+        Declaration::Clockwise => i64::from((u32::from(s.seat_of(c).0) + seats - 1) % seats),
+        Declaration::Counterclockwise => i64::from(match s.seat_of(c).0 {
+            0 => seats,
+            n => seats - u32::from(n),
+        }),
+        Declaration::Listed => o
+            .declaration_list
+            .iter()
+            .position(|id| id.eq_ignore_ascii_case(&s.ch(c).id))
+            .map_or(i64::MAX, |p| p as i64),
+    }
+}
+
 /// The creature whose declaration is due next in the one-at-a-time methods; in the secret
-/// method, `None` (every seat declares at once).
+/// method, `None` (every seat declares at once). It allocates nothing: the first due creature
+/// of [`declaration_order`], found without sorting.
 pub fn next_declarer(s: &State) -> Option<Cid> {
     // A newcomer in the middle of a round declares at once, whatever the method (HAL-R12).
     if s.phase == Phase::Resolving {
@@ -138,7 +150,9 @@ pub fn next_declarer(s: &State) -> Option<Cid> {
     if s.options.declaration == Declaration::Secret {
         return None;
     }
-    declaration_order(s).into_iter().find(|&c| due(s, c))
+    s.ids()
+        .filter(|&c| due(s, c))
+        .min_by_key(|&c| (declaration_key(s, c), c))
 }
 
 /// Whether the one-at-a-time declaration step is under way (not the secret method, nor a
@@ -829,53 +843,78 @@ pub fn move_allowed(s: &State, t: &Turn) -> Result<(), Reject> {
 
 /// Whether the rules accept `c` from `seat` now, and its plan.
 pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
+    check_in(s, seat, stage(s).as_ref(), c)
+}
+
+/// The plan [`check`] gives a command it accepts under the stage `st` of `s` the caller has
+/// already worked out, `None` for one it refuses: what the legal list asks of each candidate.
+pub fn plan_in(s: &State, seat: Seat, st: &Stage, c: &Command) -> Option<Plan> {
+    check_in(s, seat, Some(st), c).ok()
+}
+
+/// The refusal of a command that answers no part of the decision asked now.
+fn not_now() -> Reject {
+    no(codes::NOT_NOW, "that is not an answer to the decision asked now")
+}
+
+/// [`check`] under the stage `st` the caller has already worked out ([`stage`] of `s`; `None`
+/// when nothing is asked, and every command but a GM ruling is refused).
+pub fn check_in(s: &State, seat: Seat, st: Option<&Stage>, c: &Command) -> Result<Plan, Reject> {
+    // GM rulings are no stage: they are accepted whatever the game waits for.
     if let Command::Gm(r) = c {
         return ruling(s, r).map(|()| Plan::Plain);
     }
-    if let Some(f) = s.frames.last() {
-        return match (c, f) {
-            (Command::Pass, Frame::Reposte { .. }) => Ok(Plan::Plain),
-            (Command::Reposte(w), Frame::Reposte { by, against }) => {
-                let mut weapons = reposte_weapons(s, *by, *against);
-                match w {
-                    Some(w) if weapons.any(|x| x == *w) => Some(*w),
-                    // The first weapon that reaches, by default.
-                    None => weapons.next(),
-                    _ => None,
-                }
-                .map(Plan::Reposte)
-                .ok_or_else(|| no(codes::OUT_OF_REACH, "no weapon in hand reaches the creature"))
-            }
-            (Command::Injury(t), Frame::InjuryType { types, .. }) => {
-                if types.iter().any(|x| x == t) {
-                    Ok(Plan::Plain)
-                } else {
-                    Err(no(
-                        codes::BAD_INJURY_TYPE,
-                        format!(
-                            "'{t}' is not one of the damage types{}: {}",
-                            fray_engine::diag::suggestion(t, types.iter().map(String::as_str)),
-                            types.join(", ")
-                        ),
-                    ))
-                }
-            }
-            _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
-        };
-    }
-    if let Command::Declare { who, action } = c {
-        return declare(s, seat, *who, action).map(|()| Plan::Plain);
-    }
-    if let Command::DeclareFree { who, free } = c {
-        return declare_free(s, seat, *who, *free).map(|()| Plan::Plain);
-    }
-    let Some(t) = s
-        .turn
-        .as_ref()
-        .filter(|_| next_declarer(s).is_none() && s.phase == Phase::Resolving)
-    else {
-        return Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now"));
+    let Some(st) = st else {
+        return Err(not_now());
     };
+    match (*st, c) {
+        (Stage::Reposte { .. }, Command::Pass) => Ok(Plan::Plain),
+        (Stage::Reposte { by, against }, Command::Reposte(w)) => {
+            let mut weapons = reposte_weapons(s, by, against);
+            match w {
+                Some(w) if weapons.any(|x| x == *w) => Some(*w),
+                // The first weapon that reaches, by default.
+                None => weapons.next(),
+                _ => None,
+            }
+            .map(Plan::Reposte)
+            .ok_or_else(|| no(codes::OUT_OF_REACH, "no weapon in hand reaches the creature"))
+        }
+        (Stage::Injury { .. }, Command::Injury(t)) => injury_type(s, t),
+        // A declaration under a turn is told why it may not be made now, as under the
+        // declarations (its creature has declared, has none to make, or is another seat's).
+        (Stage::Declare { .. } | Stage::Turn(_), Command::Declare { who, action }) => {
+            declare(s, seat, *who, action).map(|()| Plan::Plain)
+        }
+        (Stage::Declare { .. } | Stage::Turn(_), Command::DeclareFree { who, free }) => {
+            declare_free(s, seat, *who, *free).map(|()| Plan::Plain)
+        }
+        (Stage::Turn(t), _) if s.phase == Phase::Resolving => turn(s, &t, c),
+        _ => Err(not_now()),
+    }
+}
+
+/// An injury table picked (HAL-R39): one of the damage types of the frame on top of the stack.
+fn injury_type(s: &State, t: &str) -> Result<Plan, Reject> {
+    let Some(Frame::InjuryType { types, .. }) = s.frames.last() else {
+        return Err(not_now());
+    };
+    if types.iter().any(|x| x == t) {
+        Ok(Plan::Plain)
+    } else {
+        Err(no(
+            codes::BAD_INJURY_TYPE,
+            format!(
+                "'{t}' is not one of the damage types{}: {}",
+                fray_engine::diag::suggestion(t, types.iter().map(String::as_str)),
+                types.join(", ")
+            ),
+        ))
+    }
+}
+
+/// The answers of a turn on a count (HAL-R9, HAL-R17, HAL-R18).
+fn turn(s: &State, t: &Turn, c: &Command) -> Result<Plan, Reject> {
     match c {
         Command::Move(to) => {
             move_allowed(s, t)?;
@@ -888,7 +927,7 @@ pub fn check(s: &State, seat: Seat, c: &Command) -> Result<Plan, Reject> {
             step_path(s, t, *to, &mut DiagonalScratch::new()).map(|(path, _)| Plan::Walk(path))
         }
         Command::End => Ok(Plan::Plain),
-        _ => Err(no(codes::NOT_NOW, "that is not an answer to the decision asked now")),
+        _ => Err(not_now()),
     }
 }
 
@@ -1111,17 +1150,19 @@ pub fn declarable(s: &State, who: Cid, out: &mut Vec<Action>) {
     push(Action::Flee);
 }
 
-/// Whether the pending decision is a declaration (no frame is open).
-fn declaring_now(s: &State) -> bool {
-    next_declarer(s).is_some()
-        || (s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret && s.ids().any(|c| due(s, c)))
-}
-
-/// Appends every declaration `seat` may make for `who` now, with its plan, in a fixed order
-/// (what [`legal`] lists for that creature; the AI lists only the creature due by default).
-pub fn declarations(s: &State, seat: Seat, who: Cid, with_free: bool, out: &mut Vec<Answer<HallowedEarth>>) {
+/// Appends every declaration `seat` may make for `who` now under the stage `st` of `s`, with
+/// its plan, in a fixed order (what [`legal`] lists for that creature; the AI lists only the
+/// creature due by default).
+pub fn declarations(
+    s: &State,
+    seat: Seat,
+    st: &Stage,
+    who: Cid,
+    with_free: bool,
+    out: &mut Vec<Answer<HallowedEarth>>,
+) {
     let push = |out: &mut Vec<Answer<HallowedEarth>>, c: Command| {
-        if let Ok(plan) = check(s, seat, &c) {
+        if let Some(plan) = plan_in(s, seat, st, &c) {
             out.push(Answer::new(c, plan));
         }
     };
@@ -1162,69 +1203,89 @@ pub fn walk_plan(r: &DiagonalReach<'_>, to: Pos) -> Option<Plan> {
 
 /// Every legal answer of `seat` to the pending decision, with its plan.
 pub fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<HallowedEarth>>) {
-    answers(s, seat, true, out)
+    if let Some(st) = stage(s) {
+        legal_in(s, seat, &st, out);
+    }
 }
 
-/// [`legal`], or with `moves` false all but the moves and short moves of a turn (which take a
-/// search each to list: the AI lists them only when it would move, from [`move_reach`]).
-pub fn answers(s: &State, seat: Seat, moves: bool, out: &mut Vec<Answer<HallowedEarth>>) {
+/// [`legal`] under the stage `st` of `s` the caller has already worked out: every candidate is
+/// checked under it ([`plan_in`]).
+pub fn legal_in(s: &State, seat: Seat, st: &Stage, out: &mut Vec<Answer<HallowedEarth>>) {
+    answers(s, seat, st, true, out)
+}
+
+/// [`legal_in`], or with `moves` false all but the moves and short moves of a turn (which take
+/// a search each to list: the AI lists them only when it would move, from [`move_reach`]).
+pub fn answers(s: &State, seat: Seat, st: &Stage, moves: bool, out: &mut Vec<Answer<HallowedEarth>>) {
     let push = |out: &mut Vec<Answer<HallowedEarth>>, c: Command| {
-        if let Ok(plan) = check(s, seat, &c) {
+        if let Some(plan) = plan_in(s, seat, st, &c) {
             out.push(Answer::new(c, plan));
         }
     };
-    if let Some(f) = s.frames.last() {
-        match f {
-            Frame::Reposte { by, against } => {
-                for w in reposte_weapons(s, *by, *against) {
-                    push(out, Command::Reposte(Some(w)));
-                }
-                push(out, Command::Pass);
+    match *st {
+        Stage::Reposte { by, against } => {
+            for w in reposte_weapons(s, by, against) {
+                push(out, Command::Reposte(Some(w)));
             }
-            Frame::InjuryType { types, .. } => {
+            push(out, Command::Pass);
+        }
+        Stage::Injury { .. } => {
+            if let Some(Frame::InjuryType { types, .. }) = s.frames.last() {
                 for t in types {
                     push(out, Command::Injury(t.clone()));
                 }
             }
         }
-    } else if declaring_now(s) {
-        // HAL-R11: the declarations of every creature the seat may declare for now, the one
-        // due by default first.
-        let mut who = Vec::new();
-        declarers(s, seat, &mut who);
-        for c in who {
-            declarations(s, seat, c, true, out);
-        }
-    } else if let Some(t) = &s.turn {
-        push(out, Command::Act(None));
-        if s.options.retarget {
-            for n in s.ids() {
-                push(out, Command::Act(Some(n)));
+        Stage::Declare { .. } => {
+            // HAL-R11: the declarations of every creature the seat may declare for now, the one
+            // due by default first.
+            let mut who = Vec::new();
+            declarers(s, seat, &mut who);
+            for c in who {
+                declarations(s, seat, st, c, true, out);
             }
         }
-        push(out, Command::Free);
-        // The moves `check` accepts are the squares one search reaches within the movement
-        // left: they are listed from that search, each with its way, not checked one by one
-        // (a search each).
-        let at = s.ch(t.who).at;
-        let mut scratch = DiagonalScratch::new();
-        if moves && let Some(r) = move_reach(s, t, &mut scratch) {
-            for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
-                if let Some(plan) = walk_plan(&r, p) {
-                    out.push(Answer::new(Command::Move(p), plan));
-                }
-            }
-        }
-        // HAL-R17: a declared short move's squares, from one search as well.
-        if moves && free_now(s, t, true).is_ok() {
-            let most = s.options.squares(s.options.free_move);
-            let r = walk_reach(s, at, most, &mut scratch);
-            for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
-                if let Some(plan) = walk_plan(&r, p) {
-                    out.push(Answer::new(Command::Step(p), plan));
-                }
-            }
-        }
-        out.push(Answer::new(Command::End, Plan::Plain));
+        Stage::Turn(t) => turn_answers(s, &t, moves, out, push),
     }
+}
+
+/// The answers of a turn, in their fixed order: act (and, with `retarget`, at each new
+/// target), the Free action, the moves and short moves (with `moves`), end.
+fn turn_answers(
+    s: &State,
+    t: &Turn,
+    moves: bool,
+    out: &mut Vec<Answer<HallowedEarth>>,
+    push: impl Fn(&mut Vec<Answer<HallowedEarth>>, Command),
+) {
+    push(out, Command::Act(None));
+    if s.options.retarget {
+        for n in s.ids() {
+            push(out, Command::Act(Some(n)));
+        }
+    }
+    push(out, Command::Free);
+    // The moves `check` accepts are the squares one search reaches within the movement
+    // left: they are listed from that search, each with its way, not checked one by one
+    // (a search each).
+    let at = s.ch(t.who).at;
+    let mut scratch = DiagonalScratch::new();
+    if moves && let Some(r) = move_reach(s, t, &mut scratch) {
+        for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
+            if let Some(plan) = walk_plan(&r, p) {
+                out.push(Answer::new(Command::Move(p), plan));
+            }
+        }
+    }
+    // HAL-R17: a declared short move's squares, from one search as well.
+    if moves && free_now(s, t, true).is_ok() {
+        let most = s.options.squares(s.options.free_move);
+        let r = walk_reach(s, at, most, &mut scratch);
+        for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
+            if let Some(plan) = walk_plan(&r, p) {
+                out.push(Answer::new(Command::Step(p), plan));
+            }
+        }
+    }
+    out.push(Answer::new(Command::End, Plan::Plain));
 }

@@ -11,7 +11,7 @@
 //!
 //! Module map: [`options`], [`codes`] (rejection codes), [`data`] (stat blocks, weapons,
 //! injury tables), [`setup`] (encounter files), [`state`] (state, events and the one `apply`),
-//! [`command`] (typed and text forms), [`check`] (legality and the legal list), [`resolve`]
+//! [`command`] (typed and text forms), [`stage`] (the decision the game waits for), [`check`] (legality and the legal list), [`resolve`]
 //! (dice and round flow), [`view`] (what each seat may know), [`text`] (the `TextRuleset`),
 //! [`ai`], [`odds`]; the report hooks for simulations are in `summary.rs`.
 
@@ -24,17 +24,18 @@ pub mod odds;
 pub mod options;
 pub mod resolve;
 pub mod setup;
+pub mod stage;
 pub mod state;
 mod summary;
 pub mod text;
 pub mod view;
 
 use crate::command::Command;
-use crate::options::{Declaration, Options};
+use crate::options::Options;
 use crate::setup::Setup;
-use crate::state::{Event, Frame, Phase, State};
+use crate::state::{Event, Frame, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Seats, Shown};
+use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat, Shown};
 
 /// The Hallowed Earth ruleset.
 pub struct HallowedEarth;
@@ -64,37 +65,9 @@ impl Ruleset for HallowedEarth {
         resolve::start(cx)
     }
 
+    /// Built from the [`stage::stage`] alone: its kind and actor, and the seats it names.
     fn pending(s: &State) -> Option<Pending> {
-        if s.outcome.is_some() {
-            return None;
-        }
-        if let Some(f) = s.frames.last() {
-            let (by, kind) = match f {
-                Frame::Reposte { by, .. } => (*by, "reposte"),
-                // HAL-R39: the Referee picks for monsters.
-                Frame::InjuryType { by, .. } if s.stats(*by).monster => {
-                    return Some(Pending::one(Seat::GM, "injury", Some(*by)));
-                }
-                Frame::InjuryType { by, .. } => (*by, "injury"),
-            };
-            return Some(Pending::one(s.seat_of(by), kind, Some(by)));
-        }
-        if let Some(c) = check::next_declarer(s) {
-            return Some(Pending::one(s.seat_of(c), "declare", Some(c)));
-        }
-        if s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret {
-            // HAL-R11: every seat with a declaration due declares at once.
-            let seats: Seats = s.ids().filter(|&c| check::due(s, c)).map(|c| s.seat_of(c)).collect();
-            if !seats.is_empty() {
-                return Some(Pending {
-                    seats,
-                    kind: "declare",
-                    actor: None,
-                });
-            }
-        }
-        let t = s.turn.as_ref()?;
-        Some(Pending::one(s.seat_of(t.who), "turn", Some(t.who)))
+        stage::stage(s).map(|st| st.pending(s))
     }
 
     /// A 0.1.0 record plays with the readings 0.1.0 played by.
@@ -130,7 +103,8 @@ impl Ruleset for HallowedEarth {
     }
 
     fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        resolve::resolve(cx, command, plan)
+        let st = stage::stage(&cx.s);
+        resolve::resolve(cx, st.as_ref(), command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

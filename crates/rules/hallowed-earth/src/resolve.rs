@@ -11,6 +11,7 @@ use crate::options::{
     CritArmourOrder, DualAbilityDamage, EndOfRound, FreeActionTiming, FullDefenseTiming, InjuryChance, MoraleFailure,
 };
 use crate::setup::Cid;
+use crate::stage::Stage;
 use crate::state::{Act, Action, Cap, Cause, CheckKind, Conditions, Event, Frame, Free, Lost, Phase, State, Turn};
 use fray_engine::resolve::settle;
 use fray_engine::{Cx, EngineError, Flow};
@@ -93,52 +94,55 @@ fn set_up(cx: Cx1<'_, '_>, who: Cid) -> Result<(), EngineError> {
     Ok(())
 }
 
-/// Resolves a command with the plan its check gave, then runs to the next decision.
-pub fn resolve(cx: Cx1<'_, '_>, command: &Command, plan: Plan) -> Result<(), EngineError> {
+/// Resolves a command with the plan its check gave under the stage `st` (the decision it
+/// answers, [`crate::stage::stage`] of the state before it), then runs to the next decision.
+/// GM rulings are no stage.
+pub fn resolve(cx: Cx1<'_, '_>, st: Option<&Stage>, command: &Command, plan: Plan) -> Result<(), EngineError> {
     let unplanned = || bug(format!("{command:?} was resolved without its plan"));
-    match command {
-        Command::Declare { who, action } => {
+    if let Command::Gm(r) = command {
+        cx.emit(Event::Ruled(r.clone()));
+        return advance(cx);
+    }
+    let Some(st) = st else {
+        return Err(bug(format!("{command:?} was resolved with nothing asked")));
+    };
+    match (*st, command) {
+        (Stage::Declare { newcomer, .. }, Command::Declare { who, action }) => {
             cx.emit(Event::Declared {
                 who: *who,
                 action: Some(*action),
             });
-            if cx.s.phase == Phase::Resolving {
+            if newcomer {
                 schedule_newcomer(cx, *who, *action)?;
             }
         }
-        Command::DeclareFree { who, free } => cx.emit(Event::FreeDeclared {
+        (Stage::Declare { .. }, Command::DeclareFree { who, free }) => cx.emit(Event::FreeDeclared {
             who: *who,
             free: Some(*free),
         }),
-        Command::Move(to) | Command::Step(to) => {
+        (Stage::Turn(_), Command::Move(to) | Command::Step(to)) => {
             let Plan::Walk(path) = plan else {
                 return Err(unplanned());
             };
             walk(cx, *to, matches!(command, Command::Step(_)), path)?
         }
-        Command::Free => {
-            let t = cx.s.turn.ok_or_else(|| bug("a free action without a turn"))?;
+        (Stage::Turn(t), Command::Free) => {
             let Plan::Free(free) = plan else {
                 return Err(unplanned());
             };
             take_free(cx, t.who, free, None)?;
         }
-        Command::Act(_) => {
-            let t = cx.s.turn.ok_or_else(|| bug("act without a turn"))?;
+        (Stage::Turn(t), Command::Act(_)) => {
             let Plan::Act { action, spell } = plan else {
                 return Err(unplanned());
             };
             take_action(cx, t.who, false)?;
             perform(cx, t.who, action, spell)?;
         }
-        Command::End => {
-            let t = cx.s.turn.ok_or_else(|| bug("end without a turn"))?;
+        (Stage::Turn(t), Command::End) => {
             cx.emit(Event::TurnEnded { act: t.act });
         }
-        Command::Reposte(_) => {
-            let Some(Frame::Reposte { by, against }) = cx.top().cloned() else {
-                return Err(bug("a reposte without its frame"));
-            };
+        (Stage::Reposte { by, against }, Command::Reposte(_)) => {
             let Plan::Reposte(weapon) = plan else {
                 return Err(unplanned());
             };
@@ -146,17 +150,14 @@ pub fn resolve(cx: Cx1<'_, '_>, command: &Command, plan: Plan) -> Result<(), Eng
             take_action(cx, by, true)?;
             strike(cx, by, against, weapon, true, false)?;
         }
-        Command::Pass => {
+        (Stage::Reposte { .. }, Command::Pass) => {
             cx.pop();
         }
-        Command::Injury(kind) => {
-            let Some(Frame::InjuryType { target, .. }) = cx.top().cloned() else {
-                return Err(bug("an injury type without its frame"));
-            };
+        (Stage::Injury { target, .. }, Command::Injury(kind)) => {
             cx.pop();
             injure(cx, target, kind)?;
         }
-        Command::Gm(r) => cx.emit(Event::Ruled(r.clone())),
+        _ => return Err(bug(format!("{command:?} does not answer {st:?}"))),
     }
     advance(cx)
 }
