@@ -154,9 +154,15 @@ fn playout<R: Ruleset>(
                 let mut copy = game.state().clone();
                 let mut out = Vec::new();
                 let mut dice = SeededDice::new(seed ^ (step as u64) ^ ((i as u64) << 32));
-                if let Err(e) =
-                    play::resolve::<R>(&mut copy, &mut dice, &pending.stage, seat, c, a.plan.clone(), &mut Sink::Keep(&mut out))
-                {
+                if let Err(e) = play::resolve::<R>(
+                    &mut copy,
+                    &mut dice,
+                    &pending.stage,
+                    seat,
+                    c,
+                    a.plan.clone(),
+                    &mut Sink::Keep(&mut out),
+                ) {
                     return Err(fail(step, format!("legal command {c:?} failed to resolve: {e}")));
                 }
                 report.legal_resolved += 1;

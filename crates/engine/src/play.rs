@@ -120,7 +120,11 @@ pub fn authorize<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command)
     } else {
         Err(Reject::new(
             Reject::NOT_YOUR_DECISION,
-            format!("the game is waiting for {} to decide ({})", pending.seats, pending.kind()),
+            format!(
+                "the game is waiting for {} to decide ({})",
+                pending.seats,
+                pending.kind()
+            ),
         ))
     }
 }

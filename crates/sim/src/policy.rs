@@ -183,7 +183,17 @@ impl<R: Summarize> Policy<R> for Search<R> {
                 let mut prng = Prng::from_seed(rng.next_u64());
                 self.rollout.new_combat();
                 let (command, plan) = (&c.command, c.plan.clone());
-                if play::resolve::<R>(&mut s, &mut dice, &pending.stage, seat, command, plan, &mut Sink::Discard).is_err() {
+                if play::resolve::<R>(
+                    &mut s,
+                    &mut dice,
+                    &pending.stage,
+                    seat,
+                    command,
+                    plan,
+                    &mut Sink::Discard,
+                )
+                .is_err()
+                {
                     continue;
                 }
                 let mut steps = 0u32;

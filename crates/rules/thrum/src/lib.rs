@@ -126,7 +126,13 @@ impl Ruleset for Thrum {
         check::check_in(s, Some(stage), command)
     }
 
-    fn resolve(cx: &mut Cx, stage: &Stage, _seat: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
+    fn resolve(
+        cx: &mut Cx,
+        stage: &Stage,
+        _seat: Seat,
+        command: &Command,
+        plan: check::Plan,
+    ) -> Result<(), EngineError> {
         resolve::resolve_in(cx, Some(*stage), command, plan)
     }
 
