@@ -121,7 +121,7 @@ fn playout<R: Ruleset>(
             ));
         }
         answers.clear();
-        R::legal(game.state(), seat, &mut answers);
+        R::legal(game.state(), &pending.stage, seat, &mut answers);
         legal.clear();
         legal.extend(answers.iter().map(|a| a.command.clone()));
         if legal.is_empty() {
@@ -135,12 +135,12 @@ fn playout<R: Ruleset>(
             let c = &a.command;
             match play::check::<R>(game.state(), seat, c) {
                 Err(r) => return Err(fail(step, format!("legal command #{i} {c:?} was rejected: {r}"))),
-                Ok(plan) if plan != a.plan => {
+                Ok(accepted) if accepted.plan != a.plan => {
                     return Err(fail(
                         step,
                         format!(
-                            "legal command #{i} {c:?} is listed with the plan {:?}, but its check gives {plan:?}",
-                            a.plan
+                            "legal command #{i} {c:?} is listed with the plan {:?}, but its check gives {:?}",
+                            a.plan, accepted.plan
                         ),
                     ));
                 }
@@ -154,9 +154,15 @@ fn playout<R: Ruleset>(
                 let mut copy = game.state().clone();
                 let mut out = Vec::new();
                 let mut dice = SeededDice::new(seed ^ (step as u64) ^ ((i as u64) << 32));
-                if let Err(e) =
-                    play::resolve::<R>(&mut copy, &mut dice, seat, c, a.plan.clone(), &mut Sink::Keep(&mut out))
-                {
+                if let Err(e) = play::resolve::<R>(
+                    &mut copy,
+                    &mut dice,
+                    &pending.stage,
+                    seat,
+                    c,
+                    a.plan.clone(),
+                    &mut Sink::Keep(&mut out),
+                ) {
                     return Err(fail(step, format!("legal command {c:?} failed to resolve: {e}")));
                 }
                 report.legal_resolved += 1;
@@ -202,7 +208,7 @@ fn playout<R: Ruleset>(
             .choose(&decision, &mut rng)
             .ok_or_else(|| fail(step, "the policy returned no command".into()))?;
         let choice = answer.command;
-        match R::check(game.state(), seat, &choice) {
+        match R::check(game.state(), &pending.stage, seat, &choice) {
             Ok(plan) if plan != answer.plan => {
                 return Err(fail(
                     step,
@@ -380,7 +386,7 @@ fn exercise<R: crate::text::TextRuleset>(text: &str) {
         for seat in p.seats.iter() {
             let _ = R::seat_name(state, seat);
             let mut legal = Vec::new();
-            R::legal(state, seat, &mut legal);
+            R::legal(state, &p.stage, seat, &mut legal);
             for c in legal.iter().take(64).map(|a| &a.command) {
                 let _ = R::format_command(state, c);
                 let _ = R::note(state, c);
@@ -517,14 +523,16 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
             let choice = answer.command.clone();
             // Commands a seat is shown alike leave it the same log and view.
             legal.clear();
-            R::legal(&state, decider, &mut legal);
+            R::legal(&state, &pending.stage, decider, &mut legal);
             // The deciding seat's AI answers alike in positions the seat cannot tell apart
             // (where it is offered the same answers): a fresh policy, the same dice.
             let mut fresh_choice: Option<R::Command> = None;
             for (_, v) in variants.iter().filter(|(seat, _)| *seat == decider) {
                 let offered = |s: &R::State| {
                     let mut out = Vec::new();
-                    R::legal(s, decider, &mut out);
+                    if let Some(p) = R::pending(s) {
+                        R::legal(s, &p.stage, decider, &mut out);
+                    }
                     out.into_iter().map(|a| a.command).collect::<Vec<_>>()
                 };
                 let real_offered: Vec<R::Command> = legal.iter().map(|a| a.command.clone()).collect();
@@ -569,6 +577,7 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 play::resolve::<R>(
                     &mut s,
                     &mut SeededDice::new(seed ^ step as u64),
+                    &pending.stage,
                     decider,
                     &a.command,
                     a.plan.clone(),

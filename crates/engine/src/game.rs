@@ -133,7 +133,7 @@ impl<R: Ruleset> Game<R> {
     }
 
     /// Who must decide now (`None` once the game is over).
-    pub fn pending(&self) -> Option<Pending> {
+    pub fn pending(&self) -> Option<Pending<R::Stage>> {
         R::pending(&self.state)
     }
 
@@ -146,8 +146,8 @@ impl<R: Ruleset> Game<R> {
     /// the seat is not among the deciders).
     pub fn legal_commands(&self, seat: Seat) -> Vec<R::Command> {
         let mut out = Vec::new();
-        if R::pending(&self.state).is_some_and(|p| p.seats.contains(seat)) {
-            R::legal(&self.state, seat, &mut out);
+        if let Some(p) = R::pending(&self.state).filter(|p| p.seats.contains(seat)) {
+            R::legal(&self.state, &p.stage, seat, &mut out);
         }
         out.into_iter().map(|a| a.command).collect()
     }
@@ -189,7 +189,7 @@ impl<R: Ruleset> Game<R> {
         command: R::Command,
         observer: Option<&mut dyn Observer<R>>,
     ) -> Result<&[R::Event], SubmitError> {
-        let plan = play::check::<R>(&self.state, seat, &command)?;
+        let accepted = play::check::<R>(&self.state, seat, &command)?;
         let before = self.state.clone();
         let mut events = Vec::new();
         let mut rec = RecordingDice::new(&mut *self.dice);
@@ -198,7 +198,15 @@ impl<R: Ruleset> Game<R> {
                 Some(o) => Sink::Observe(&mut events, o),
                 None => Sink::Keep(&mut events),
             };
-            play::resolve::<R>(&mut self.state, &mut rec, seat, &command, plan, &mut sink)
+            play::resolve::<R>(
+                &mut self.state,
+                &mut rec,
+                &accepted.stage,
+                seat,
+                &command,
+                accepted.plan,
+                &mut sink,
+            )
         };
         let drawn = rec.take_drawn();
         if let Err(e) = result {
@@ -461,7 +469,15 @@ fn replay_state<R: Ruleset>(
             let plan = plan
                 .take()
                 .ok_or_else(|| EngineError::Bug("a replayed step ran twice".into()))?;
-            play::resolve::<R>(&mut state, d, entry.seat, &entry.command, plan, &mut Sink::Keep(out))
+            play::resolve::<R>(
+                &mut state,
+                d,
+                &plan.stage,
+                entry.seat,
+                &entry.command,
+                plan.plan,
+                &mut Sink::Keep(out),
+            )
         })?;
         same_state::<R>(
             &label,

@@ -50,7 +50,7 @@ pub use play::{Answer, Sink, SubmitError, authorize};
 pub use policy::{Decision, FirstLegal, Policy, RandomLegal, choose_first};
 pub use record::{Entry, RECORD_FORMAT, Record, StartEntry};
 pub use resolve::{Cx, Flow, FrameChanges, Frames, Observer};
-pub use ruleset::{Outcome, Pending, Ruleset, Shown};
+pub use ruleset::{Outcome, Pending, PendingOf, Ruleset, Shown, Stage};
 pub use seat::{Seat, Seats};
 pub use summary::{CombatantEnd, SeatPolicy, Summarize};
 

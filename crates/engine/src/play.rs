@@ -19,7 +19,7 @@
 //! resolved without being checked again.
 
 use crate::resolve::{Cx, Observer};
-use crate::{Decision, EngineError, Policy, Reject, Ruleset, Seat};
+use crate::{Decision, EngineError, PendingOf, Policy, Reject, Ruleset, Seat};
 use fray_dice::{Dice, Prng};
 
 /// A command the rules accept for the seat deciding in one position, with the plan checking
@@ -103,36 +103,50 @@ impl From<Reject> for SubmitError {
 }
 
 /// Authority: a finished game takes nothing, rulings come only from the GM, and every other
-/// command only from one of the seats the pending decision names.
-pub fn authorize<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command) -> Result<(), Reject> {
-    let pending = R::pending(state);
-    if pending.is_none() || R::outcome(state).is_some() {
-        return Err(Reject::new(Reject::GAME_OVER, "the combat is over"));
-    }
+/// command only from one of the seats the pending decision names. Gives the pending decision.
+pub fn authorize<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command) -> Result<PendingOf<R>, Reject> {
+    let pending = match R::pending(state) {
+        Some(p) if R::outcome(state).is_none() => p,
+        _ => return Err(Reject::new(Reject::GAME_OVER, "the combat is over")),
+    };
     if R::is_ruling(command) {
         if !seat.is_gm() {
             return Err(Reject::new(Reject::GM_ONLY, "only the GM may make rulings"));
         }
-        return Ok(());
+        return Ok(pending);
     }
-    match pending {
-        Some(p) if p.seats.contains(seat) => Ok(()),
-        Some(p) => Err(Reject::new(
+    if pending.seats.contains(seat) {
+        Ok(pending)
+    } else {
+        Err(Reject::new(
             Reject::NOT_YOUR_DECISION,
-            format!("the game is waiting for {} to decide ({})", p.seats, p.kind),
-        )),
-        None => Err(Reject::new(
-            Reject::NOTHING_PENDING,
-            "nothing is waiting for a decision",
-        )),
+            format!(
+                "the game is waiting for {} to decide ({})",
+                pending.seats,
+                pending.kind()
+            ),
+        ))
     }
 }
 
-/// Authority, then the rules: the plan of `command` from `seat`, or why it is refused. Nothing
-/// changes either way.
-pub fn check<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command) -> Result<R::Checked, Reject> {
-    authorize::<R>(state, seat, command)?;
-    R::check(state, seat, command)
+/// A command [`check`] accepted: the decision it answers and the plan the rules gave it,
+/// what [`resolve`] takes.
+pub struct Accepted<R: Ruleset> {
+    /// The decision the command answers.
+    pub stage: R::Stage,
+    /// The plan the check gave it.
+    pub plan: R::Checked,
+}
+
+/// Authority, then the rules under the pending decision: the command's plan, or why it is
+/// refused. Nothing changes either way.
+pub fn check<R: Ruleset>(state: &R::State, seat: Seat, command: &R::Command) -> Result<Accepted<R>, Reject> {
+    let pending = authorize::<R>(state, seat, command)?;
+    let plan = R::check(state, &pending.stage, seat, command)?;
+    Ok(Accepted {
+        stage: pending.stage,
+        plan,
+    })
 }
 
 /// Runs the game's automatic start (initiative and the like) up to the first decision.
@@ -140,18 +154,19 @@ pub fn start<R: Ruleset>(state: &mut R::State, dice: &mut dyn Dice, sink: &mut S
     R::start(&mut sink.cx(state, dice))
 }
 
-/// Resolves `command` of `seat` with the plan [`check`] gave for it in this state: the only
-/// call of [`Ruleset::resolve`]. On an error the state may be half-changed: a caller that goes
-/// on (the [`crate::Game`]) restores what it had.
+/// Resolves `command` of `seat`, which answers `stage`, with the plan [`check`] gave for it
+/// in this state: the only call of [`Ruleset::resolve`]. On an error the state may be
+/// half-changed: a caller that goes on (the [`crate::Game`]) restores what it had.
 pub fn resolve<R: Ruleset>(
     state: &mut R::State,
     dice: &mut dyn Dice,
+    stage: &R::Stage,
     seat: Seat,
     command: &R::Command,
     plan: R::Checked,
     sink: &mut Sink<'_, R>,
 ) -> Result<(), EngineError> {
-    R::resolve(&mut sink.cx(state, dice), seat, command, plan)
+    R::resolve(&mut sink.cx(state, dice), stage, seat, command, plan)
 }
 
 /// Who plays each seat in [`play`].
@@ -206,13 +221,14 @@ pub fn play<R: Ruleset>(
             return Ok(Played::Stopped);
         }
         let seat = pending.first();
+        let stage = pending.stage.clone();
         let decision = Decision::with_pending(state, seat, pending)
             .ok_or_else(|| EngineError::Bug(format!("{seat} is a decider without a decision")))?;
         let answer = players
             .policy(seat)
             .choose(&decision, rng)
             .ok_or(PlayError::NoAnswer(seat))?;
-        resolve::<R>(state, dice, seat, &answer.command, answer.plan, sink)?;
+        resolve::<R>(state, dice, &stage, seat, &answer.command, answer.plan, sink)?;
     }
     Ok(Played::Over)
 }

@@ -18,7 +18,7 @@ use fray_dice::Prng;
 pub struct Decision<'a, R: Ruleset> {
     state: &'a R::State,
     seat: Seat,
-    pending: Pending,
+    pending: Pending<R::Stage>,
 }
 
 impl<'a, R: Ruleset> Decision<'a, R> {
@@ -34,7 +34,7 @@ impl<'a, R: Ruleset> Decision<'a, R> {
 
     /// Like [`Decision::new`] with the pending decision the caller has already asked
     /// `R::pending` for (the simulation loop does, and asking twice costs time).
-    pub fn with_pending(state: &'a R::State, seat: Seat, pending: Pending) -> Option<Decision<'a, R>> {
+    pub fn with_pending(state: &'a R::State, seat: Seat, pending: Pending<R::Stage>) -> Option<Decision<'a, R>> {
         pending
             .seats
             .contains(seat)
@@ -47,7 +47,7 @@ impl<'a, R: Ruleset> Decision<'a, R> {
     }
 
     /// The pending decision (its kind and the combatant it is about).
-    pub fn pending(&self) -> &Pending {
+    pub fn pending(&self) -> &Pending<R::Stage> {
         &self.pending
     }
 
@@ -58,17 +58,17 @@ impl<'a, R: Ruleset> Decision<'a, R> {
 
     /// Appends the seat's legal answers (each with its plan), in the ruleset's order.
     pub fn legal(&self, out: &mut Vec<Answer<R>>) {
-        R::legal(self.state, self.seat, out);
+        R::legal(self.state, &self.pending.stage, self.seat, out);
     }
 
     /// Whether the rules accept `command` from this seat now, and the plan they give it.
     pub fn check(&self, command: &R::Command) -> Result<R::Checked, Reject> {
-        R::check(self.state, self.seat, command)
+        R::check(self.state, &self.pending.stage, self.seat, command)
     }
 
     /// `command` as an answer of this seat, when the rules accept it now.
     pub fn answer(&self, command: R::Command) -> Result<Answer<R>, Reject> {
-        let plan = R::check(self.state, self.seat, &command)?;
+        let plan = R::check(self.state, &self.pending.stage, self.seat, &command)?;
         Ok(Answer { command, plan })
     }
 

@@ -23,26 +23,46 @@ use crate::{Answer, EngineError, Reject, Seat, Seats};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
-/// What the game is waiting for.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Pending {
+/// The decision a game waits for, typed by its ruleset ([`Ruleset::Stage`]): one variant per
+/// kind of decision, holding what the check, the legal list and the resolver read of it.
+/// boardgame.io's stages are the model. It is decided once per state ([`Ruleset::pending`])
+/// and handed to [`Ruleset::check`], [`Ruleset::legal`] and [`Ruleset::resolve`], which match
+/// on it instead of working out again what is asked.
+pub trait Stage: Clone + Debug + PartialEq + Send + Sync {
+    /// A stable kebab-case code for the kind of decision (`turn`, `defence`, `trigger`): the
+    /// prompt's word and the shared view's `deciding.kind`.
+    fn kind(&self) -> &'static str;
+    /// The combatant the decision is about, as the ruleset's index, if any.
+    fn actor(&self) -> Option<u16>;
+}
+
+/// What the game is waiting for: the seats that may answer, and the decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending<S> {
     /// The seats that may answer now. One seat for most decisions; several when they decide
     /// at once (each answers once, in any order; the set shrinks as they answer).
     pub seats: Seats,
-    /// A stable code for the kind of decision (e.g. `turn`, `defence`, `trigger`, `round-zero`).
-    pub kind: &'static str,
-    /// The combatant the decision is about, as the ruleset's index, if any.
-    pub actor: Option<u16>,
+    /// The decision, as the ruleset types it.
+    pub stage: S,
 }
 
-impl Pending {
+impl<S: Stage> Pending<S> {
     /// A decision for one seat.
-    pub fn one(seat: Seat, kind: &'static str, actor: Option<u16>) -> Pending {
+    pub fn one(seat: Seat, stage: S) -> Pending<S> {
         Pending {
             seats: Seats::one(seat),
-            kind,
-            actor,
+            stage,
         }
+    }
+
+    /// The kind of decision ([`Stage::kind`]).
+    pub fn kind(&self) -> &'static str {
+        self.stage.kind()
+    }
+
+    /// The combatant the decision is about ([`Stage::actor`]).
+    pub fn actor(&self) -> Option<u16> {
+        self.stage.actor()
     }
 
     /// The seat a single-screen table asks first (the lowest of the deciders).
@@ -50,6 +70,9 @@ impl Pending {
         self.seats.first().unwrap_or(Seat::GM)
     }
 }
+
+/// The pending decision of ruleset `R`.
+pub type PendingOf<R> = Pending<<R as Ruleset>::Stage>;
 
 /// What one seat is shown of an event ([`Ruleset::redact`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,6 +128,10 @@ pub trait Ruleset: Sized + 'static {
     /// compares the plan [`Ruleset::legal`] lists with the one `check` gives).
     type Checked: Clone + Debug + PartialEq + Send + Sync;
 
+    /// The decision the game waits for, typed ([`Stage`]): decided once per state by
+    /// [`Ruleset::pending`] and handed to the check, the legal list and the resolver.
+    type Stage: Stage;
+
     /// Builds the initial state (before any dice are rolled).
     ///
     /// The setup may come from a record, which is untrusted input (an edited file, an import):
@@ -118,7 +145,7 @@ pub trait Ruleset: Sized + 'static {
     fn start(cx: &mut Cx<'_, Self>) -> Result<(), EngineError>;
 
     /// Who must decide now; `None` once the game is over. The seat set is never empty.
-    fn pending(state: &Self::State) -> Option<Pending>;
+    fn pending(state: &Self::State) -> Option<Pending<Self::Stage>>;
 
     /// Whether the command is a GM ruling (allowed to the GM seat at any time before the end),
     /// rather than an answer to the pending decision.
@@ -127,14 +154,19 @@ pub trait Ruleset: Sized + 'static {
     /// Appends every legal answer of `seat` (one of the pending deciders) to the pending
     /// decision, each with the plan [`Ruleset::check`] would give it, in a deterministic
     /// order. Rulings are not listed.
-    fn legal(state: &Self::State, seat: Seat, out: &mut Vec<Answer<Self>>);
+    fn legal(state: &Self::State, stage: &Self::Stage, seat: Seat, out: &mut Vec<Answer<Self>>);
 
     /// Checks a command of `seat` against the rules without changing anything, and returns
     /// what the check learned for [`Ruleset::resolve`]. Authority (game over, `seat` among the
     /// deciders, rulings only from the GM) has already been checked by the engine. Commands
     /// read from records are untrusted: any index in a command that deserialises must be
     /// refused, never panic.
-    fn check(state: &Self::State, seat: Seat, command: &Self::Command) -> Result<Self::Checked, Reject>;
+    fn check(
+        state: &Self::State,
+        stage: &Self::Stage,
+        seat: Seat,
+        command: &Self::Command,
+    ) -> Result<Self::Checked, Reject>;
 
     /// Resolves a command of `seat` with the plan [`Ruleset::check`] gave it in this state:
     /// draws dice from `cx.dice`, changes the state only with [`Cx::emit`] (which applies each
@@ -144,6 +176,7 @@ pub trait Ruleset: Sized + 'static {
     /// [`crate::play::resolve`].
     fn resolve(
         cx: &mut Cx<'_, Self>,
+        stage: &Self::Stage,
         seat: Seat,
         command: &Self::Command,
         plan: Self::Checked,

@@ -50,13 +50,13 @@ pub trait TextRuleset: Ruleset {
     fn describe_event(state: &Self::State, event: &Self::Event) -> Option<String>;
 
     /// A one-line description of the pending decision ("Korrin Vale's turn: 2 of 4 movement left").
-    fn describe_pending(state: &Self::State, pending: &Pending) -> String;
+    fn describe_pending(state: &Self::State, pending: &Pending<Self::Stage>) -> String;
 
     /// The pending decision in a line as `seat` may know it (the `deciding` of
     /// [`TextRuleset::seat_view`]): without what is hidden from the seat, such as where a hidden
     /// actor stands or another seat's resources. The default is
     /// [`TextRuleset::describe_pending`], right for a ruleset whose prompts hide nothing.
-    fn describe_pending_for(state: &Self::State, pending: &Pending, seat: Seat) -> String {
+    fn describe_pending_for(state: &Self::State, pending: &Pending<Self::Stage>, seat: Seat) -> String {
         let _ = seat;
         Self::describe_pending(state, pending)
     }
@@ -64,9 +64,9 @@ pub trait TextRuleset: Ruleset {
     /// The combatant the pending decision is about, as `seat` may know it (the `actor` of
     /// [`TextRuleset::seat_view`]): `None` where the seat may not know who is deciding (a
     /// concealed character's turn). The default is the pending decision's own actor.
-    fn actor_for(state: &Self::State, pending: &Pending, seat: Seat) -> Option<u16> {
+    fn actor_for(state: &Self::State, pending: &Pending<Self::Stage>, seat: Seat) -> Option<u16> {
         let _ = (state, seat);
-        pending.actor
+        pending.actor()
     }
 
     /// The name of a seat.
@@ -162,7 +162,7 @@ pub trait TextRuleset: Ruleset {
         let t = Self::table(state, seat);
         let deciding = Self::pending(state).map(|p| Deciding {
             seats: p.seats.iter().map(|s| Self::seat_name(state, s)).collect(),
-            kind: p.kind.to_string(),
+            kind: p.kind().to_string(),
             actor: Self::actor_for(state, &p, seat)
                 .and_then(|a| t.combatants.get(usize::from(a)))
                 .map(|c| c.id.clone()),
@@ -556,7 +556,7 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
             seat,
             deciders: p.seats.iter().collect(),
             seat_name: R::seat_name(state, seat),
-            kind: p.kind,
+            kind: p.kind(),
             prompt: R::describe_pending(state, &p),
             choices,
             notes,

@@ -69,6 +69,19 @@ fn bids_resolve<R: Ruleset<State = St, Event = Ev>>(
     Ok(())
 }
 
+/// The one decision: the players who have not bid yet bid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Bid;
+
+impl fray_engine::Stage for Bid {
+    fn kind(&self) -> &'static str {
+        "bid"
+    }
+    fn actor(&self) -> Option<u16> {
+        None
+    }
+}
+
 impl Ruleset for Bids {
     const ID: &'static str = "bids";
     const VERSION: &'static str = "1";
@@ -78,6 +91,7 @@ impl Ruleset for Bids {
     type Command = Cmd;
     type Event = Ev;
     type Checked = ();
+    type Stage = Bid;
     type View<'a> = View;
     const HIDDEN_INFORMATION: bool = true;
 
@@ -87,7 +101,7 @@ impl Ruleset for Bids {
     fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
-    fn pending(s: &St) -> Option<Pending> {
+    fn pending(s: &St) -> Option<Pending<Bid>> {
         if s.winner.is_some() {
             return None;
         }
@@ -95,19 +109,15 @@ impl Ruleset for Bids {
             .filter(|&p| s.bids[usize::from(p)].is_none())
             .map(|p| Seat(p + 1))
             .collect();
-        Some(Pending {
-            seats,
-            kind: "bid",
-            actor: None,
-        })
+        Some(Pending { seats, stage: Bid })
     }
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+    fn legal(_: &St, _: &Bid, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
         out.extend((1..=3).map(|b| fray_engine::Answer::new(Cmd::Bid(b), ())));
     }
-    fn check(s: &St, seat: Seat, c: &Cmd) -> Result<(), Reject> {
+    fn check(s: &St, _: &Bid, seat: Seat, c: &Cmd) -> Result<(), Reject> {
         let Cmd::Bid(b) = c;
         let Some(p) = player(seat) else {
             return Err(Reject::new("not-a-player", "only players bid"));
@@ -120,7 +130,7 @@ impl Ruleset for Bids {
         }
         Ok(())
     }
-    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Bid, seat: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         bids_resolve(cx, seat, c)
     }
     fn apply(s: &mut St, e: &Ev) {
@@ -199,7 +209,7 @@ impl TextRuleset for Bids {
             Ev::Won(p) => format!("player {} wins", p + 1),
         })
     }
-    fn describe_pending(_: &St, p: &Pending) -> String {
+    fn describe_pending(_: &St, p: &Pending<Bid>) -> String {
         format!("bids from {}", p.seats)
     }
     fn seat_name(_: &St, seat: Seat) -> String {
@@ -361,6 +371,7 @@ macro_rules! like_bids {
             type Command = Cmd;
             type Event = Ev;
             type Checked = ();
+            type Stage = Bid;
             type View<'a> = $view;
             const HIDDEN_INFORMATION: bool = true;
             fn new_state(a: &(), b: &()) -> Result<St, EngineError> {
@@ -369,21 +380,21 @@ macro_rules! like_bids {
             fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
                 Ok(())
             }
-            fn pending(s: &St) -> Option<Pending> {
+            fn pending(s: &St) -> Option<Pending<Bid>> {
                 Bids::pending(s)
             }
             fn is_ruling(c: &Cmd) -> bool {
                 Bids::is_ruling(c)
             }
-            fn legal(s: &St, seat: Seat, o: &mut Vec<fray_engine::Answer<Self>>) {
+            fn legal(s: &St, st: &Bid, seat: Seat, o: &mut Vec<fray_engine::Answer<Self>>) {
                 let mut inner = Vec::new();
-                Bids::legal(s, seat, &mut inner);
+                Bids::legal(s, st, seat, &mut inner);
                 o.extend(inner.into_iter().map(|a| fray_engine::Answer::new(a.command, ())));
             }
-            fn check(s: &St, seat: Seat, c: &Cmd) -> Result<(), Reject> {
-                Bids::check(s, seat, c)
+            fn check(s: &St, st: &Bid, seat: Seat, c: &Cmd) -> Result<(), Reject> {
+                Bids::check(s, st, seat, c)
             }
-            fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+            fn resolve(cx: &mut Cx<'_, Self>, _: &Bid, seat: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
                 bids_resolve(cx, seat, c)
             }
             fn apply(s: &mut St, e: &Ev) {
@@ -422,7 +433,7 @@ macro_rules! like_bids {
             fn describe_event(s: &St, e: &Ev) -> Option<String> {
                 Bids::describe_event(s, e)
             }
-            fn describe_pending(s: &St, p: &Pending) -> String {
+            fn describe_pending(s: &St, p: &Pending<Bid>) -> String {
                 Bids::describe_pending(s, p)
             }
             fn seat_name(s: &St, seat: Seat) -> String {

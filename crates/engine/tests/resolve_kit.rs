@@ -95,6 +95,22 @@ fn advance(cx: &mut Cx<'_, Countdown>) -> Result<(), EngineError> {
     })
 }
 
+/// The toy's decision: its kind and the combatant it is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Asked {
+    kind: &'static str,
+    actor: Option<u16>,
+}
+
+impl fray_engine::Stage for Asked {
+    fn kind(&self) -> &'static str {
+        self.kind
+    }
+    fn actor(&self) -> Option<u16> {
+        self.actor
+    }
+}
+
 impl Ruleset for Countdown {
     const ID: &'static str = "countdown";
     const VERSION: &'static str = "1";
@@ -104,6 +120,7 @@ impl Ruleset for Countdown {
     type Command = Cmd;
     type Event = Ev;
     type Checked = ();
+    type Stage = Asked;
     type View<'a> = ();
     fn new_state(_: &(), _: &()) -> Result<St, EngineError> {
         Ok(St::default())
@@ -111,19 +128,25 @@ impl Ruleset for Countdown {
     fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
-    fn pending(_: &St) -> Option<Pending> {
-        Some(Pending::one(Seat(1), "go", None))
+    fn pending(_: &St) -> Option<Pending<Asked>> {
+        Some(Pending::one(
+            Seat(1),
+            Asked {
+                kind: "go",
+                actor: None,
+            },
+        ))
     }
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+    fn legal(_: &St, _: &Asked, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
         out.push(fray_engine::Answer::new(Cmd::Go(1), ()));
     }
-    fn check(_: &St, _: Seat, _: &Cmd) -> Result<(), Reject> {
+    fn check(_: &St, _: &Asked, _: Seat, _: &Cmd) -> Result<(), Reject> {
         Ok(())
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Asked, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         match c {
             Cmd::Go(n) => cx.push(*n)?,
             Cmd::Stuck => cx.emit(Ev::Stuck),
@@ -242,7 +265,11 @@ fn the_observer_sees_each_event_once_between_the_state_before_and_after() {
     let mut w2 = Watch::default();
     let mut dice = SeededDice::new(0);
     let mut cx = Cx::<Countdown>::observed(&mut s, &mut dice, &mut out, &mut w2);
-    Countdown::resolve(&mut cx, Seat(1), &Cmd::Go(2), ()).expect("resolves");
+    let go = Asked {
+        kind: "go",
+        actor: None,
+    };
+    Countdown::resolve(&mut cx, &go, Seat(1), &Cmd::Go(2), ()).expect("resolves");
     assert_eq!(cx.emitted(), events.as_slice());
     assert_eq!(cx.state().ticks, 2);
     assert_eq!(w2.seen, w.seen);

@@ -35,6 +35,22 @@ enum Ev {
     Won(u8),
 }
 
+/// The toy's decision: its kind and the combatant it is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Asked {
+    kind: &'static str,
+    actor: Option<u16>,
+}
+
+impl fray_engine::Stage for Asked {
+    fn kind(&self) -> &'static str {
+        self.kind
+    }
+    fn actor(&self) -> Option<u16> {
+        self.actor
+    }
+}
+
 impl Ruleset for Race {
     const ID: &'static str = "race";
     const VERSION: &'static str = "1";
@@ -44,6 +60,7 @@ impl Ruleset for Race {
     type Command = Cmd;
     type Event = Ev;
     type Checked = ();
+    type Stage = Asked;
 
     fn new_state(_: &(), _: &u8) -> Result<St, EngineError> {
         Ok(St::default())
@@ -51,23 +68,31 @@ impl Ruleset for Race {
     fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
-    fn pending(s: &St) -> Option<Pending> {
-        s.winner.is_none().then(|| Pending::one(Seat(s.turn + 1), "turn", None))
+    fn pending(s: &St) -> Option<Pending<Asked>> {
+        s.winner.is_none().then(|| {
+            Pending::one(
+                Seat(s.turn + 1),
+                Asked {
+                    kind: "turn",
+                    actor: None,
+                },
+            )
+        })
     }
     fn is_ruling(c: &Cmd) -> bool {
         matches!(c, Cmd::SetScore(..))
     }
-    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+    fn legal(_: &St, _: &Asked, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
         out.push(fray_engine::Answer::new(Cmd::Roll, ()));
         out.push(fray_engine::Answer::new(Cmd::Hold, ()));
     }
-    fn check(_: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
+    fn check(_: &St, _: &Asked, _: Seat, c: &Cmd) -> Result<(), Reject> {
         match c {
             Cmd::SetScore(p, _) if *p > 1 => Err(Reject::new("no-such-player", "players are 0 and 1")),
             _ => Ok(()),
         }
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Asked, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
@@ -233,28 +258,45 @@ impl Ruleset for Liar {
     type Command = Cmd;
     type Event = Ev;
     type Checked = ();
+    type Stage = Asked;
     fn new_state(a: &(), b: &u8) -> Result<St, EngineError> {
         Race::new_state(a, b)
     }
     fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
-    fn pending(s: &St) -> Option<Pending> {
+    fn pending(s: &St) -> Option<Pending<Asked>> {
         Race::pending(s)
     }
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal(s: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+    fn legal(s: &St, _: &Asked, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
         let mut inner = Vec::new();
-        Race::legal(s, Seat(1), &mut inner);
+        Race::legal(
+            s,
+            &Asked {
+                kind: "turn",
+                actor: None,
+            },
+            Seat(1),
+            &mut inner,
+        );
         out.extend(inner.into_iter().map(|a| fray_engine::Answer::new(a.command, ())));
         out.push(fray_engine::Answer::new(Cmd::SetScore(7, 0), ()));
     }
-    fn check(s: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
-        Race::check(s, Seat(1), c)
+    fn check(s: &St, _: &Asked, _: Seat, c: &Cmd) -> Result<(), Reject> {
+        Race::check(
+            s,
+            &Asked {
+                kind: "turn",
+                actor: None,
+            },
+            Seat(1),
+            c,
+        )
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Asked, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
@@ -316,6 +358,7 @@ impl Ruleset for Opening {
     type Command = Cmd;
     type Event = Ev;
     type Checked = ();
+    type Stage = Asked;
     fn new_state(a: &(), b: &u8) -> Result<St, EngineError> {
         Race::new_state(a, b)
     }
@@ -326,21 +369,37 @@ impl Ruleset for Opening {
         }
         Ok(())
     }
-    fn pending(s: &St) -> Option<Pending> {
+    fn pending(s: &St) -> Option<Pending<Asked>> {
         Race::pending(s)
     }
     fn is_ruling(c: &Cmd) -> bool {
         Race::is_ruling(c)
     }
-    fn legal(s: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+    fn legal(s: &St, _: &Asked, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
         let mut inner = Vec::new();
-        Race::legal(s, Seat(1), &mut inner);
+        Race::legal(
+            s,
+            &Asked {
+                kind: "turn",
+                actor: None,
+            },
+            Seat(1),
+            &mut inner,
+        );
         out.extend(inner.into_iter().map(|a| fray_engine::Answer::new(a.command, ())));
     }
-    fn check(s: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
-        Race::check(s, Seat(1), c)
+    fn check(s: &St, _: &Asked, _: Seat, c: &Cmd) -> Result<(), Reject> {
+        Race::check(
+            s,
+            &Asked {
+                kind: "turn",
+                actor: None,
+            },
+            Seat(1),
+            c,
+        )
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Asked, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         race_resolve(cx, c)
     }
     fn apply(s: &mut St, e: &Ev) {
@@ -455,6 +514,7 @@ impl Ruleset for Cards {
     type Command = CardCmd;
     type Event = CardEv;
     type Checked = ();
+    type Stage = Asked;
 
     fn new_state(_: &(), _: &u8) -> Result<CardSt, EngineError> {
         Ok(CardSt {
@@ -469,25 +529,33 @@ impl Ruleset for Cards {
         }
         Ok(())
     }
-    fn pending(s: &CardSt) -> Option<Pending> {
-        (!s.deck.is_empty()).then(|| Pending::one(Seat(s.turn + 1), "turn", None))
+    fn pending(s: &CardSt) -> Option<Pending<Asked>> {
+        (!s.deck.is_empty()).then(|| {
+            Pending::one(
+                Seat(s.turn + 1),
+                Asked {
+                    kind: "turn",
+                    actor: None,
+                },
+            )
+        })
     }
     fn is_ruling(_: &CardCmd) -> bool {
         false
     }
-    fn legal(s: &CardSt, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+    fn legal(s: &CardSt, _: &Asked, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
         out.push(fray_engine::Answer::new(CardCmd::Draw, ()));
         if s.deck.len() >= 2 {
             out.push(fray_engine::Answer::new(CardCmd::DrawTwoKeepOne, ()));
         }
     }
-    fn check(s: &CardSt, _: Seat, c: &CardCmd) -> Result<(), Reject> {
+    fn check(s: &CardSt, _: &Asked, _: Seat, c: &CardCmd) -> Result<(), Reject> {
         match c {
             CardCmd::DrawTwoKeepOne if s.deck.len() < 2 => Err(Reject::new("one-card-left", "only one card is left")),
             _ => Ok(()),
         }
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &CardCmd, (): ()) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Asked, _: Seat, c: &CardCmd, (): ()) -> Result<(), EngineError> {
         let p = cx.s.turn;
         let first = Self::draw(cx, p)?;
         if *c == CardCmd::DrawTwoKeepOne {

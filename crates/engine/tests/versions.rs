@@ -46,6 +46,22 @@ enum Ev {
     Won(u8),
 }
 
+/// The toy's decision: its kind and the combatant it is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Asked {
+    kind: &'static str,
+    actor: Option<u16>,
+}
+
+impl fray_engine::Stage for Asked {
+    fn kind(&self) -> &'static str {
+        self.kind
+    }
+    fn actor(&self) -> Option<u16> {
+        self.actor
+    }
+}
+
 impl Ruleset for Race {
     const ID: &'static str = "race";
     const VERSION: &'static str = "2";
@@ -56,6 +72,7 @@ impl Ruleset for Race {
     type Command = Cmd;
     type Event = Ev;
     type Checked = ();
+    type Stage = Asked;
 
     fn new_state(_: &(), o: &Opts) -> Result<St, EngineError> {
         Ok(St {
@@ -66,23 +83,31 @@ impl Ruleset for Race {
     fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
-    fn pending(s: &St) -> Option<Pending> {
-        s.winner.is_none().then(|| Pending::one(Seat(s.turn + 1), "turn", None))
+    fn pending(s: &St) -> Option<Pending<Asked>> {
+        s.winner.is_none().then(|| {
+            Pending::one(
+                Seat(s.turn + 1),
+                Asked {
+                    kind: "turn",
+                    actor: None,
+                },
+            )
+        })
     }
     fn is_ruling(_: &Cmd) -> bool {
         false
     }
-    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+    fn legal(_: &St, _: &Asked, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
         out.extend(
             ([Cmd::Roll, Cmd::Hold])
                 .into_iter()
                 .map(|c| fray_engine::Answer::new(c, ())),
         );
     }
-    fn check(_: &St, _: Seat, _: &Cmd) -> Result<(), Reject> {
+    fn check(_: &St, _: &Asked, _: Seat, _: &Cmd) -> Result<(), Reject> {
         Ok(())
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Asked, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         let p = cx.s.turn;
         match c {
             Cmd::Roll => {

@@ -166,7 +166,7 @@ impl<R: Summarize> Policy<R> for Search<R> {
         if self.buf.len() <= 1 {
             return self.buf.pop();
         }
-        let side = pending.actor.and_then(|a| R::side_of(state, a));
+        let side = pending.actor().and_then(|a| R::side_of(state, a));
         // A deterministic sample of the candidates (from the policy's own generator).
         let mut candidates = std::mem::take(&mut self.buf);
         while candidates.len() > self.config.candidates as usize {
@@ -183,7 +183,17 @@ impl<R: Summarize> Policy<R> for Search<R> {
                 let mut prng = Prng::from_seed(rng.next_u64());
                 self.rollout.new_combat();
                 let (command, plan) = (&c.command, c.plan.clone());
-                if play::resolve::<R>(&mut s, &mut dice, seat, command, plan, &mut Sink::Discard).is_err() {
+                if play::resolve::<R>(
+                    &mut s,
+                    &mut dice,
+                    &pending.stage,
+                    seat,
+                    command,
+                    plan,
+                    &mut Sink::Discard,
+                )
+                .is_err()
+                {
                     continue;
                 }
                 let mut steps = 0u32;

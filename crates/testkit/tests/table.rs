@@ -34,6 +34,19 @@ enum Ev {
     Won(u8),
 }
 
+/// The race's one decision: the player to move rolls or holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Turn;
+
+impl fray_engine::Stage for Turn {
+    fn kind(&self) -> &'static str {
+        "turn"
+    }
+    fn actor(&self) -> Option<u16> {
+        None
+    }
+}
+
 impl Ruleset for Race {
     const ID: &'static str = "race";
     const VERSION: &'static str = "1";
@@ -43,6 +56,7 @@ impl Ruleset for Race {
     type Command = Cmd;
     type Event = Ev;
     type Checked = ();
+    type Stage = Turn;
 
     fn new_state(target: &u8, _: &()) -> Result<St, EngineError> {
         Ok(St {
@@ -53,23 +67,23 @@ impl Ruleset for Race {
     fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
         Ok(())
     }
-    fn pending(s: &St) -> Option<Pending> {
-        s.winner.is_none().then(|| Pending::one(Seat(s.turn + 1), "turn", None))
+    fn pending(s: &St) -> Option<Pending<Turn>> {
+        s.winner.is_none().then(|| Pending::one(Seat(s.turn + 1), Turn))
     }
     fn is_ruling(c: &Cmd) -> bool {
         matches!(c, Cmd::SetScore(..))
     }
-    fn legal(_: &St, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+    fn legal(_: &St, _: &Turn, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
         out.push(fray_engine::Answer::new(Cmd::Roll, ()));
         out.push(fray_engine::Answer::new(Cmd::Hold, ()));
     }
-    fn check(_: &St, _: Seat, c: &Cmd) -> Result<(), Reject> {
+    fn check(_: &St, _: &Turn, _: Seat, c: &Cmd) -> Result<(), Reject> {
         match c {
             Cmd::SetScore(p, _) if *p > 1 => Err(Reject::new("no-such-player", "players are 0 and 1")),
             _ => Ok(()),
         }
     }
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Turn, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
         match c {
             Cmd::Roll => {
                 let r = fray_dice::roll(cx.dice, 1, 6, fray_dice::Keep::All, &"a race roll")?;
@@ -154,7 +168,7 @@ impl TextRuleset for Race {
             Ev::Won(p) => Some(format!("player {p} wins")),
         }
     }
-    fn describe_pending(s: &St, _: &Pending) -> String {
+    fn describe_pending(s: &St, _: &Pending<Turn>) -> String {
         format!("player {}'s turn", s.turn)
     }
     fn seat_name(_: &St, seat: Seat) -> String {

@@ -54,6 +54,7 @@ impl Ruleset for Einfelst {
     type Command = Command;
     type Event = Event;
     type Checked = check::Plan;
+    type Stage = stage::Stage;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -64,7 +65,7 @@ impl Ruleset for Einfelst {
         resolve::start(cx)
     }
 
-    fn pending(s: &State) -> Option<Pending> {
+    fn pending(s: &State) -> Option<Pending<stage::Stage>> {
         stage::stage(s).map(|st| st.pending(s))
     }
 
@@ -109,16 +110,22 @@ impl Ruleset for Einfelst {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Self>>) {
-        check::legal(s, seat, out)
+    fn legal(s: &State, stage: &stage::Stage, seat: Seat, out: &mut Vec<Answer<Self>>) {
+        check::legal_in(s, seat, stage, out)
     }
 
-    fn check(s: &State, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check(s, seat, command)
+    fn check(s: &State, stage: &stage::Stage, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
+        check::check_in(s, seat, Some(stage), command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, seat: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        resolve::resolve(cx, seat, command, plan)
+    fn resolve(
+        cx: &mut Cx<'_, Self>,
+        stage: &stage::Stage,
+        seat: Seat,
+        command: &Command,
+        plan: check::Plan,
+    ) -> Result<(), EngineError> {
+        resolve::resolve_in(cx, Some(*stage), seat, command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

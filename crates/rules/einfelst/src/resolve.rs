@@ -377,6 +377,18 @@ fn paid(plan: Plan, c: &Command) -> Result<Pay, EngineError> {
 
 /// Resolves a command with the plan its check gave, then runs to the next decision.
 pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: Plan) -> Result<(), EngineError> {
+    let st = stage(&cx.s);
+    resolve_in(cx, st, seat, command, plan)
+}
+
+/// [`resolve`] of a command checked under stage `st` (what the engine hands the ruleset).
+pub fn resolve_in(
+    cx: &mut Cx<'_, Einfelst>,
+    st: Option<Stage>,
+    seat: Seat,
+    command: &Command,
+    plan: Plan,
+) -> Result<(), EngineError> {
     if let Command::Gm(r) = command {
         cx.emit(Event::Ruled(r.clone()));
         match r {
@@ -395,7 +407,7 @@ pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: P
         return advance(cx);
     }
     // What the command answers, worked out once (GM rulings, above, are no stage).
-    let Some(st) = stage(&cx.s) else {
+    let Some(st) = st else {
         return Err(not_checked(command));
     };
     match st {

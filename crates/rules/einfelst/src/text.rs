@@ -614,7 +614,7 @@ impl TextRuleset for Einfelst {
         })
     }
 
-    fn describe_pending(s: &State, _: &Pending) -> String {
+    fn describe_pending(s: &State, _: &Pending<crate::stage::Stage>) -> String {
         now(s)
     }
 

@@ -310,7 +310,7 @@ fn ein_r7_h18_a_defence_that_beats_the_attack_may_swap_cards() {
     // Attack 2 successes, dodge is not allowed in melee: parry 3.
     t.dice(&cat(&[hits(2, 3), hits(3, 3)])).cmd("parry");
     assert!(t.log().iter().any(|l| l.contains("Miss")), "{:?}", t.log());
-    assert_eq!(t.game.pending().unwrap().kind, "swap");
+    assert_eq!(t.game.pending().unwrap().kind(), "swap");
     t.cmd("swap 3 8");
     assert_eq!(card_of(&t, "bo"), vec![3]);
     assert_eq!(card_of(&t, "ash"), vec![8]);
@@ -318,7 +318,7 @@ fn ein_r7_h18_a_defence_that_beats_the_attack_may_swap_cards() {
     let mut t = duel("", "", "", 3, 8);
     t.cmd("strike bo");
     t.dice(&cat(&[hits(2, 3), hits(2, 3)])).cmd("parry");
-    assert_eq!(t.game.pending().unwrap().kind, "turn");
+    assert_eq!(t.game.pending().unwrap().kind(), "turn");
 }
 
 fn ambush(test: &str) -> String {
@@ -341,7 +341,7 @@ fn ein_r8_r9_h25_a_successful_ambush_gives_each_ambusher_an_extra_card_and_a_bon
     // cards each, keeping one and putting the other back.
     let faces = cat(&[hits(3, 3), hits(1, 3), vec![7, 1]]);
     let mut t = Table::<Einfelst>::load(&ambush("track"), &[], &faces);
-    assert_eq!(t.game.pending().unwrap().kind, "card");
+    assert_eq!(t.game.pending().unwrap().kind(), "card");
     // bo drew 7 and 1; it keeps 1. di then draws from 2..10: faces 6 and 1 are 7 and 2.
     t.dice(&[6, 1]).cmd("keep 1");
     // di keeps 2; ash and cy draw one each.
@@ -603,7 +603,7 @@ fn ein_r19_a_reaction_spends_the_round_s_manoeuvres() {
 fn ein_r20_the_defence_is_declared_before_the_roll_and_stays_spent() {
     let mut t = duel("", "", "", 1, 5);
     t.cmd("strike bo");
-    assert_eq!(t.game.pending().unwrap().kind, "reaction");
+    assert_eq!(t.game.pending().unwrap().kind(), "reaction");
     t.dice(&cat(&[hits(0, 3), hits(1, 3)])).cmd("parry");
     assert!(t.log().iter().any(|l| l.contains("Miss")));
     assert_eq!(t.state().ch(id(&t, "bo")).left[0], [1, 0]);
@@ -854,7 +854,7 @@ fn ein_r34_r37_h7_a_failed_fear_test_deals_mental_harm_split_as_chosen() {
     let mut t = duel("", "", "", 1, 5);
     // Fear 2, Risky, 1 success: 3 Mental Harm (EIN-H7: the table's values are final).
     t.dice(&hits(1, 3)).type_as(GM, "gm fear ash 2");
-    assert_eq!(t.game.pending().unwrap().kind, "harm");
+    assert_eq!(t.game.pending().unwrap().kind(), "harm");
     let mut ways = t.legal();
     ways.sort();
     assert_eq!(ways, vec!["split 1+1+1", "split 2+1", "split 3"]);
@@ -1158,7 +1158,7 @@ fn ein_h20_a_player_character_may_push_a_failed_test_for_one_harm() {
     let mut t = duel("push-rolls = true", "", pts, 1, 5);
     t.cmd("strike bo");
     t.dice(&hits(0, 3)).cmd("pass");
-    assert_eq!(t.game.pending().unwrap().kind, "push");
+    assert_eq!(t.game.pending().unwrap().kind(), "push");
     // The three dice that missed again: one success, a hit; ash takes 1 Physical Harm.
     t.dice(&[6, 1, 1]).cmd("push");
     assert!(t.log().iter().any(|l| l.contains("Hit")), "{:?}", t.log());
@@ -1173,12 +1173,12 @@ fn ein_h20_a_player_character_may_push_a_failed_test_for_one_harm() {
     t.cmd("end");
     t.cmd("strike ash");
     t.dice(&hits(0, 3)).cmd("pass");
-    assert_eq!(t.game.pending().unwrap().kind, "turn");
+    assert_eq!(t.game.pending().unwrap().kind(), "turn");
     // Off by default: no decision.
     let mut t = duel("", "", pts, 1, 5);
     t.cmd("strike bo");
     t.dice(&hits(0, 3)).cmd("pass");
-    assert_eq!(t.game.pending().unwrap().kind, "turn");
+    assert_eq!(t.game.pending().unwrap().kind(), "turn");
 }
 
 #[test]
@@ -1350,7 +1350,7 @@ fn ein_r2_the_group_s_seat_picks_which_member_acts_next_on_the_card() {
         assert_eq!(t.state().round, round);
         // The card comes up: nobody's turn yet; the GM (the pack's seat) picks.
         let p = t.game.pending().unwrap();
-        assert_eq!((p.kind, p.first()), ("group-turn", GM));
+        assert_eq!((p.kind(), p.first()), ("group-turn", GM));
         assert_eq!(turn(&t), "");
         assert_eq!(t.legal(), vec!["act w1", "act w2", "act w3"]);
         assert!(prompt(&t).contains("act w1|w2|w3"), "{}", prompt(&t));
@@ -1547,7 +1547,7 @@ fn ein_r32_r33_a_fleer_may_name_its_way_and_the_log_says_where_before_anyone_cha
         "{:?}",
         t.log()
     );
-    assert_eq!(t.game.pending().unwrap().kind, "chase");
+    assert_eq!(t.game.pending().unwrap().kind(), "chase");
     assert_eq!(prompt(&t), "ash flees by way of b: bo may chase finesse|track, or pass");
     // Caught: both move into the zone named, not the shortest way's d.
     t.dice(&cat(&[hits(1, 3), hits(1, 3)])).cmd("chase track");

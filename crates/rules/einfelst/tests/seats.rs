@@ -130,7 +130,7 @@ fn ein_r5_every_seat_that_may_swap_is_asked_at_once_and_a_swap_needs_both() {
     assert_eq!(t.state().stage, RoundStage::Swaps);
     // EIN-R5: both players at once, and nobody else (the side's own seat plays nobody).
     assert_eq!(deciders(&t), seats(&[ANA, BEN]));
-    assert_eq!(t.game.pending().unwrap().kind, "card-swaps");
+    assert_eq!(t.game.pending().unwrap().kind(), "card-swaps");
     assert!(t.game.legal_commands(ANA).len() >= 2);
     assert!(t.game.legal_commands(PCS).is_empty());
     t.expect_rejection(GM, "trade ash cy", Reject::NOT_YOUR_DECISION);
@@ -243,7 +243,7 @@ fn every_decision_about_bens_creature_goes_to_ben_and_only_ben() {
     t.type_as(GM, "strike cy");
     let p = t.game.pending().unwrap();
     assert_eq!(
-        (p.seats, p.kind, p.actor),
+        (p.seats, p.kind(), p.actor()),
         (seats(&[BEN]), "reaction", Some(id(&t, "cy")))
     );
     let r = t.expect_rejection(ANA, "pass", Reject::NOT_YOUR_DECISION);
@@ -252,7 +252,7 @@ fn every_decision_about_bens_creature_goes_to_ben_and_only_ben() {
     // One success of three dice: a hit for the sword's 2 Harm, which ben splits.
     t.dice(&hits(1, 3)).type_as(BEN, "pass");
     let p = t.game.pending().unwrap();
-    assert_eq!((p.seats, p.kind), (seats(&[BEN]), "harm"));
+    assert_eq!((p.seats, p.kind()), (seats(&[BEN]), "harm"));
     t.expect_rejection(ANA, "split 1+1", Reject::NOT_YOUR_DECISION);
     t.type_as(BEN, "split 1+1");
     t.type_as(GM, "end");
@@ -294,7 +294,7 @@ fn ein_r2_a_group_names_its_seat_and_its_members_take_it() {
     assert_eq!(s.seat_of(id(&t, "rook")), Seat(2));
     // One player character alone: no swap stage. The pack's card comes up: the GM picks.
     let p = t.game.pending().unwrap();
-    assert_eq!((p.seats, p.kind), (seats(&[GM]), "group-turn"));
+    assert_eq!((p.seats, p.kind()), (seats(&[GM]), "group-turn"));
     let r = t.expect_rejection(GM, "act ash", codes::BAD_TARGET);
     assert!(r.reason.starts_with("ash is ana's"), "{}", r.reason);
     t.type_as(GM, "act w2");

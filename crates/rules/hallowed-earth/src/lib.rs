@@ -55,6 +55,7 @@ impl Ruleset for HallowedEarth {
     type Command = Command;
     type Event = Event;
     type Checked = check::Plan;
+    type Stage = stage::Stage;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -66,7 +67,7 @@ impl Ruleset for HallowedEarth {
     }
 
     /// Built from the [`stage::stage`] alone: its kind and actor, and the seats it names.
-    fn pending(s: &State) -> Option<Pending> {
+    fn pending(s: &State) -> Option<Pending<stage::Stage>> {
         stage::stage(s).map(|st| st.pending(s))
     }
 
@@ -94,17 +95,22 @@ impl Ruleset for HallowedEarth {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Self>>) {
-        check::legal(s, seat, out)
+    fn legal(s: &State, stage: &stage::Stage, seat: Seat, out: &mut Vec<Answer<Self>>) {
+        check::legal_in(s, seat, stage, out)
     }
 
-    fn check(s: &State, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check(s, seat, command)
+    fn check(s: &State, stage: &stage::Stage, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
+        check::check_in(s, seat, Some(stage), command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        let st = stage::stage(&cx.s);
-        resolve::resolve(cx, st.as_ref(), command, plan)
+    fn resolve(
+        cx: &mut Cx<'_, Self>,
+        stage: &stage::Stage,
+        _: Seat,
+        command: &Command,
+        plan: check::Plan,
+    ) -> Result<(), EngineError> {
+        resolve::resolve(cx, Some(stage), command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

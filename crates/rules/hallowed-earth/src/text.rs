@@ -447,13 +447,13 @@ impl TextRuleset for HallowedEarth {
         })
     }
 
-    fn describe_pending(s: &State, p: &Pending) -> String {
+    fn describe_pending(s: &State, p: &Pending<crate::stage::Stage>) -> String {
         now(s, p.seats.first().unwrap_or(Seat::GM))
     }
 
     /// HAL-R11: while declarations are secret, a seat is told which of its own creatures
     /// declare, and of the other seats only that they are still declaring, as its tracker says.
-    fn describe_pending_for(s: &State, _: &Pending, seat: Seat) -> String {
+    fn describe_pending_for(s: &State, _: &Pending<crate::stage::Stage>, seat: Seat) -> String {
         now(s, seat)
     }
 

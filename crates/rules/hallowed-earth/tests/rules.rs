@@ -111,7 +111,7 @@ fn hal_r1_r6_r7_r9_a_round_declares_then_resolves_from_the_lowest_count_and_ends
         "{:?}",
         t.log()
     );
-    assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("turn", Some(1))));
+    assert_eq!(t.game.pending().map(|p| (p.kind(), p.actor())), Some(("turn", Some(1))));
     t.cmd("end");
     // ash attacks bo, in full defence now: Defense 10 + 4 = 14; a d20 of 14 hits, d6 3.
     t.dice(&[14, 3]).cmd("act");
@@ -270,7 +270,7 @@ fn hal_r10_equal_counts_resolve_together_so_both_attacks_land_a_double_ko() {
     assert!(has(&t, "bo", Conditions::DEAD));
     t.cmd("end");
     // bo still acts on the same count (HAL-R10): its blow lands and kills ash too.
-    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(1));
+    assert_eq!(t.game.pending().and_then(|p| p.actor()), Some(1));
     t.dice(&[15, 2]).cmd("act");
     assert!(has(&t, "ash", Conditions::DEAD));
     t.cmd("end");
@@ -396,8 +396,8 @@ fn hal_r11_hal_h20_one_at_a_time_methods_follow_their_order_and_show_earlier_dec
     let order = |options: &str| {
         let mut t = three(options);
         let mut seen = Vec::new();
-        while let Some(p) = t.game.pending().filter(|p| p.kind == "declare") {
-            let who = p.actor.expect("one creature at a time");
+        while let Some(p) = t.game.pending().filter(|p| p.kind() == "declare") {
+            let who = p.actor().expect("one creature at a time");
             seen.push(t.state().ch(who).id.clone());
             let id = t.state().ch(who).id.clone();
             t.cmd(&format!("declare {id} move"));
@@ -535,7 +535,10 @@ fn hal_r12_r13_the_seeds_ghoul_arrives_after_count_thirteen_and_acts_twice_next_
     t.cmd("end"); // the sentry at 13: count 13 has resolved
     // HAL-R12: the ghoul rolls its Base Initiative at once (d12 8) and declares.
     t.dice(&[8]).cmd("gm add ghoul ghoul foes 1,0");
-    assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("declare", Some(3))));
+    assert_eq!(
+        t.game.pending().map(|p| (p.kind(), p.actor())),
+        Some(("declare", Some(3)))
+    );
     assert_eq!(
         t.log(),
         [
@@ -577,7 +580,7 @@ fn hal_r12_r13_the_seeds_ghoul_arrives_after_count_thirteen_and_acts_twice_next_
     );
     // The round after, once.
     while t.state().round == 2 {
-        match t.game.pending().map(|p| p.kind) {
+        match t.game.pending().map(|p| p.kind()) {
             Some("turn") => {
                 t.cmd("end");
             }
@@ -637,7 +640,7 @@ fn hal_r42_a_newcomer_joins_this_round_unless_its_count_has_passed() {
         );
         if this_round && !moved && d12 < 10 + if during == "scout" { 3 } else { 0 } {
             // It comes before the untouched turn, which starts again after it.
-            assert_eq!(t.game.pending().and_then(|p| p.actor), Some(3));
+            assert_eq!(t.game.pending().and_then(|p| p.actor()), Some(3));
         }
         // Play out the round; the ghoul ends its own turn when it comes.
         while t.state().round == 1 {
@@ -678,7 +681,7 @@ fn hal_h21_a_newcomer_that_arrives_unaware_neither_declares_nor_catches_up() {
         ["Ruling: gm unaware ghoul: ghoul is Surprised: it neither declares nor acts this round"]
     );
     assert_eq!(
-        t.game.pending().map(|p| p.kind),
+        t.game.pending().map(|p| p.kind()),
         Some("turn"),
         "no declaration is asked"
     );
@@ -719,7 +722,7 @@ fn hal_r14_hal_h23_full_defence_adds_four_from_its_count_halves_speed_and_allows
     t.cmd("end");
     // Count 7: cy's 12 + 1 (Strength 12) = 13 misses Defense 14, and bo may Reposte (HAL-R14).
     t.dice(&[12]).cmd("act");
-    assert_eq!(t.game.pending().map(|p| (p.kind, p.first())), Some(("reposte", FOES)));
+    assert_eq!(t.game.pending().map(|p| (p.kind(), p.first())), Some(("reposte", FOES)));
     assert_eq!(t.legal(), ["reposte with sword", "pass"]);
     t.dice(&[15, 4]).cmd("reposte with sword");
     assert_eq!(stress(&t, "cy"), 6);
@@ -749,14 +752,14 @@ fn hal_r15_r16_entering_a_threat_range_provokes_a_reposte_unless_the_mover_attac
         if provokes {
             // The move stops on the first square inside the range, and bo's seat is asked.
             assert_eq!(at.to_string(), "4,0");
-            assert_eq!(t.game.pending().map(|p| (p.kind, p.first())), Some(("reposte", FOES)));
+            assert_eq!(t.game.pending().map(|p| (p.kind(), p.first())), Some(("reposte", FOES)));
             t.cmd("pass");
             // Moving on within the range provokes nothing more.
             t.cmd("move 5,0");
-            assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+            assert_eq!(t.game.pending().map(|p| p.kind()), Some("turn"));
         } else {
             assert_eq!(at.to_string(), "5,0");
-            assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+            assert_eq!(t.game.pending().map(|p| p.kind()), Some("turn"));
         }
     }
     // With the option off, nothing provokes.
@@ -768,7 +771,7 @@ fn hal_r15_r16_entering_a_threat_range_provokes_a_reposte_unless_the_mover_attac
     t.type_as(PCS, "declare ash attack bo");
     t.type_as(FOES, "declare bo move");
     t.cmd("move 5,0");
-    assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+    assert_eq!(t.game.pending().map(|p| p.kind()), Some("turn"));
 }
 
 #[test]
@@ -788,12 +791,12 @@ fn hal_r17_one_action_and_one_reaction_a_round() {
     t.type_as(FOES, "declare bo attack ash");
     t.type_as(FOES, "declare cy attack ash");
     t.cmd("move 3,1"); // bo enters ash's range at 2,1 (2 yards from 4,2)
-    assert_eq!(t.game.pending().map(|p| p.kind), Some("reposte"));
+    assert_eq!(t.game.pending().map(|p| p.kind()), Some("reposte"));
     t.dice(&[2]).cmd("reposte"); // a miss
     t.dice(&[3]).cmd("act");
     t.cmd("end");
     t.cmd("move 3,3"); // cy enters the range: ash has no Reaction left
-    assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+    assert_eq!(t.game.pending().map(|p| p.kind()), Some("turn"));
     t.dice(&[3]).cmd("act");
     // One standard action: a second `act` is refused.
     t.expect_rejection(FOES, "act", codes::CANNOT_ACT);
@@ -897,7 +900,7 @@ fn hal_r17_a_short_move_takes_nothing_from_speed_and_provokes_like_a_move() {
     t.type_as(FOES, "declare bo move");
     t.cmds(&["end", "end"]);
     t.cmd("step 2,0");
-    assert_eq!(t.game.pending().map(|p| p.kind), Some("reposte"));
+    assert_eq!(t.game.pending().map(|p| p.kind()), Some("reposte"));
     // `free-move = 0`: there is no short move.
     let mut t = free_trio("free-move = 0", "", "");
     t.expect_rejection(PCS, "declare ash free step", codes::CANNOT_ACT);
@@ -913,7 +916,10 @@ fn hal_r17_weapons_in_hand_drawing_dropping_and_two_hands() {
     t.type_as(PCS, "declare cy move");
     t.type_as(FOES, "declare bo attack ash");
     t.cmd("move 2,0"); // bo at 3: into ash's sword range (and cy's), ash may Reposte
-    assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("reposte", Some(0))));
+    assert_eq!(
+        t.game.pending().map(|p| (p.kind(), p.actor())),
+        Some(("reposte", Some(0)))
+    );
     t.cmds(&["pass", "pass"]);
     t.cmd("end");
     t.cmd("end"); // cy
@@ -1491,7 +1497,7 @@ fn hal_r32_r33_r34_a_heal_check_against_ten_plus_the_worst_wound_stabilizes() {
     assert_eq!(wp(&t, "bo"), -2);
     t.cmd("end");
     // HAL-H16: bo, dropped to Dying since it declared, loses its action; cy's turn comes.
-    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(2));
+    assert_eq!(t.game.pending().and_then(|p| p.actor()), Some(2));
     t.cmd("end");
     assert_eq!(wp(&t, "bo"), -3, "bled at the end of the round (HAL-R30)");
     t.type_as(PCS, "declare ash move");
@@ -1512,7 +1518,7 @@ fn hal_r32_r33_r34_a_heal_check_against_ten_plus_the_worst_wound_stabilizes() {
     t.type_as(FOES, "declare cy move");
     t.cmd("move 0,3"); // ash walks away and back: bo's Reposte chance is a second action
     t.cmd("move 0,0");
-    assert_eq!(t.game.pending().map(|p| p.kind), Some("reposte"));
+    assert_eq!(t.game.pending().map(|p| p.kind()), Some("reposte"));
     t.dice(&[2]).cmd("reposte"); // its first action this round: free
     assert_eq!(wp(&t, "bo"), -3);
     t.cmd("pass"); // cy's chance too
@@ -1653,7 +1659,7 @@ fn hal_r39_hal_h8_with_several_damage_types_the_attackers_seat_picks_the_table()
     t.type_as(PCS, "declare ash attack bo");
     t.type_as(FOES, "declare bo move");
     t.dice(&[20, 8, 1]).cmd("act");
-    assert_eq!(t.game.pending().map(|p| (p.kind, p.first())), Some(("injury", PCS)));
+    assert_eq!(t.game.pending().map(|p| (p.kind(), p.first())), Some(("injury", PCS)));
     assert_eq!(t.legal(), ["injury piercing", "injury slashing"]);
     t.expect_rejection(PCS, "injury fire", codes::BAD_INJURY_TYPE);
     // HAL-H8: slashing has no table of its own: the blunt table's 13th entry.
@@ -2191,7 +2197,7 @@ fn hal_r39_the_referee_picks_the_injury_table_for_a_monster() {
     t.type_as(FOES, "declare orc attack ash");
     t.dice(&[20, 8, 1]).cmd("act");
     assert_eq!(
-        t.game.pending().map(|p| (p.kind, p.first())),
+        t.game.pending().map(|p| (p.kind(), p.first())),
         Some(("injury", Seat::GM))
     );
 }

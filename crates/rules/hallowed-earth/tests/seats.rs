@@ -94,7 +94,7 @@ fn a_combatant_names_its_own_seat_and_the_seat_list_grows_in_order_of_first_appe
 fn hal_r11_every_players_seat_with_a_declaration_due_is_asked_at_once() {
     let mut t = Table::<HallowedEarth>::load(&party("", true, "0,0"), &[], &[5, 3, 7]);
     let p = t.game.pending().expect("a decision");
-    assert_eq!((p.kind, p.actor), ("declare", None));
+    assert_eq!((p.kind(), p.actor()), ("declare", None));
     assert_eq!(asked(&t), [GM, ANA, BEN]);
     // Each seat answers for its own creature; the set shrinks as they finish.
     t.type_as(BEN, "declare bren move");
@@ -183,7 +183,10 @@ fn hal_r16_hal_r39_a_reposte_and_an_injury_table_of_bens_creature_are_asked_of_b
     // Count 2: cur walks at bren and stops 2 yards from it, inside bren's threat range.
     t.type_as(GM, "move 1,2");
     assert_eq!(t.state().distance(2, 1), 2);
-    assert_eq!(t.game.pending().map(|p| (p.kind, p.actor)), Some(("reposte", Some(1))));
+    assert_eq!(
+        t.game.pending().map(|p| (p.kind(), p.actor())),
+        Some(("reposte", Some(1)))
+    );
     assert_eq!(asked(&t), [BEN]);
     t.expect_rejection(ANA, "pass", Reject::NOT_YOUR_DECISION);
     t.expect_rejection(GM, "pass", Reject::NOT_YOUR_DECISION);
@@ -193,7 +196,7 @@ fn hal_r16_hal_r39_a_reposte_and_an_injury_table_of_bens_creature_are_asked_of_b
     t.type_as(GM, "end");
     // Count 5: bren's critical with a two-type glaive: bren's player picks the table.
     t.dice(&[20, 8, 1]).type_as(BEN, "act");
-    assert_eq!(t.game.pending().map(|p| p.kind), Some("injury"));
+    assert_eq!(t.game.pending().map(|p| p.kind()), Some("injury"));
     assert_eq!(asked(&t), [BEN]);
     t.expect_rejection(ANA, "injury slashing", Reject::NOT_YOUR_DECISION);
     t.dice(&[13, 3]).type_as(BEN, "injury slashing");
@@ -249,8 +252,8 @@ fn hal_r11_a_secret_declaration_is_hidden_from_allies_of_another_seat_until_the_
 fn hal_r11_round_the_table_goes_player_by_player_in_the_order_the_encounter_names_their_seats() {
     let mut t = Table::<HallowedEarth>::load(&party("declaration = \"clockwise\"", true, "0,0"), &[], &[5, 3, 7]);
     let mut seen = Vec::new();
-    while let Some(p) = t.game.pending().filter(|p| p.kind == "declare") {
-        let who = p.actor.expect("one creature at a time");
+    while let Some(p) = t.game.pending().filter(|p| p.kind() == "declare") {
+        let who = p.actor().expect("one creature at a time");
         let id = t.state().ch(who).id.clone();
         seen.push((id.clone(), p.first()));
         t.cmd(&format!("declare {id} move"));
@@ -269,7 +272,7 @@ fn hal_r11_round_the_table_goes_player_by_player_in_the_order_the_encounter_name
         &[5, 3, 7],
     );
     assert_eq!(
-        t.game.pending().and_then(|p| p.actor),
+        t.game.pending().and_then(|p| p.actor()),
         Some(1),
         "bren, the last seat, first"
     );

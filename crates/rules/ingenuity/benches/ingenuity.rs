@@ -37,9 +37,11 @@ fn combat(
     events.clear();
     Ingenuity::start(&mut Cx::new(&mut s, &mut dice, events)).expect("start");
     while Ingenuity::pending(&s).is_some() {
-        let (seat, a) = answer(ai, &s, &mut rng).expect("an answer");
+        let (_, a) = answer(ai, &s, &mut rng).expect("an answer");
         events.clear();
-        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, events), seat, &a.command, a.plan).expect("resolve");
+        let st = fray_ingenuity::stage::stage(&s);
+        fray_ingenuity::resolve::resolve(&mut Cx::new(&mut s, &mut dice, events), st.as_ref(), &a.command, a.plan)
+            .expect("resolve");
     }
     s.round
 }
@@ -72,8 +74,15 @@ fn ingenuity(c: &mut Criterion) {
         if let Some(a) = open {
             break a;
         }
-        let (seat, a) = answer(&mut *ai, &s, &mut rng).expect("an interceptable attack before the end");
-        Ingenuity::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &a.command, a.plan).expect("resolve");
+        let (_, a) = answer(&mut *ai, &s, &mut rng).expect("an interceptable attack before the end");
+        let st = fray_ingenuity::stage::stage(&s);
+        fray_ingenuity::resolve::resolve(
+            &mut Cx::new(&mut s, &mut dice, &mut events),
+            st.as_ref(),
+            &a.command,
+            a.plan,
+        )
+        .expect("resolve");
     };
     eprintln!(
         "ambush: {} attacks {}, who may be intercepted by {:?}",

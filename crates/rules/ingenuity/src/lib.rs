@@ -59,6 +59,7 @@ impl Ruleset for Ingenuity {
     type Command = Command;
     type Event = Event;
     type Checked = check::Plan;
+    type Stage = stage::Stage;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         let state = Self::new_state_checked(setup, options).map_err(EngineError::Invalid)?;
@@ -79,7 +80,7 @@ impl Ruleset for Ingenuity {
 
     /// Built from the one [`stage::stage`]: kind and actor from the stage, the seat from the
     /// actor's (from its team's for a pick or an intercept).
-    fn pending(s: &State) -> Option<Pending> {
+    fn pending(s: &State) -> Option<Pending<stage::Stage>> {
         stage::stage(s).map(|st| st.pending(s))
     }
 
@@ -88,19 +89,24 @@ impl Ruleset for Ingenuity {
     }
 
     // Every Ingenuity decision has one decider, whom the engine's authority check has
-    // matched, so the seat is not needed below. Each entry point works out the stage once and
-    // hands it down.
-    fn legal(s: &State, _seat: Seat, out: &mut Vec<Answer<Self>>) {
-        legal::legal(s, stage::stage(s).as_ref(), out)
+    // matched, so the seat is not needed below. The engine hands each the stage it worked out
+    // once.
+    fn legal(s: &State, stage: &stage::Stage, _seat: Seat, out: &mut Vec<Answer<Self>>) {
+        legal::legal(s, Some(stage), out)
     }
 
-    fn check(s: &State, _seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check_in(s, stage::stage(s).as_ref(), command)
+    fn check(s: &State, stage: &stage::Stage, _seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
+        check::check_in(s, Some(stage), command)
     }
 
-    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        let stage = stage::stage(&cx.s);
-        resolve::resolve(cx, stage.as_ref(), command, plan)
+    fn resolve(
+        cx: &mut Cx,
+        stage: &stage::Stage,
+        _seat: Seat,
+        command: &Command,
+        plan: check::Plan,
+    ) -> Result<(), EngineError> {
+        resolve::resolve(cx, Some(stage), command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {
@@ -287,11 +293,11 @@ impl TextRuleset for Ingenuity {
         text::describe(state, event)
     }
 
-    fn describe_pending(state: &State, pending: &Pending) -> String {
+    fn describe_pending(state: &State, pending: &Pending<crate::stage::Stage>) -> String {
         text::describe_pending(state, pending)
     }
 
-    fn describe_pending_for(state: &State, pending: &Pending, seat: Seat) -> String {
+    fn describe_pending_for(state: &State, pending: &Pending<crate::stage::Stage>, seat: Seat) -> String {
         text::describe_pending_for(state, pending, seat)
     }
 

@@ -390,7 +390,7 @@ pub fn describe(s: &State, e: &Event) -> Option<String> {
 /// stamina, focus, reactions), readied or extended actions of a character whose gauges the
 /// seat does not see, as its tracker leaves them out. Who may intercept depends on their
 /// stamina and reactions, so the list is left out unless the seat sees all of them.
-pub fn describe_pending_for(s: &State, p: &Pending, seat: Seat) -> String {
+pub fn describe_pending_for(s: &State, p: &Pending<crate::stage::Stage>, seat: Seat) -> String {
     let n = |c: Cid| s.name(c).to_string();
     let private = |c: Cid| !sees_gauges(s, seat, c);
     match s.stack.last() {
@@ -423,7 +423,7 @@ pub fn describe_pending_for(s: &State, p: &Pending, seat: Seat) -> String {
     }
 }
 
-pub fn describe_pending(s: &State, p: &Pending) -> String {
+pub fn describe_pending(s: &State, p: &Pending<crate::stage::Stage>) -> String {
     let n = |c: Cid| s.name(c).to_string();
     match s.stack.last() {
         Some(Frame::Attack(a)) => match a.stage {

@@ -320,8 +320,9 @@ struct Sim {
 /// Resolves `cmd` from `state` `n` times with seeded dice and counts the attack on `target`.
 fn simulate(state: &State, cmd: &str, target: &str, n: usize, seed: u64) -> Sim {
     let command = Ingenuity::parse_command(state, cmd).expect("command");
-    let seat = Ingenuity::pending(state).expect("a decision").first();
-    let plan = Ingenuity::check(state, seat, &command).expect("legal");
+    let pending = Ingenuity::pending(state).expect("a decision");
+    let seat = pending.first();
+    let plan = Ingenuity::check(state, &pending.stage, seat, &command).expect("legal");
     let target = state.find(target).expect("target");
     let mut dice = SeededDice::new(seed);
     let mut sim = Sim {
@@ -337,6 +338,7 @@ fn simulate(state: &State, cmd: &str, target: &str, n: usize, seed: u64) -> Sim 
         let mut out = Vec::new();
         Ingenuity::resolve(
             &mut fray_engine::Cx::new(&mut s, &mut dice, &mut out),
+            &pending.stage,
             seat,
             &command,
             plan.clone(),

@@ -144,6 +144,10 @@ fn check_refuses_commands_with_indices_that_name_nothing() {
             at: "0,0".parse().expect("square"),
         }),
     ] {
-        assert!(Ingenuity::check(&s, Seat::GM, &c).is_err(), "{c:?} was accepted");
+        let stage = Ingenuity::pending(&s).expect("a decision").stage;
+        assert!(
+            Ingenuity::check(&s, &stage, Seat::GM, &c).is_err(),
+            "{c:?} was accepted"
+        );
     }
 }

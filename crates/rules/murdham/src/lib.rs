@@ -69,6 +69,7 @@ impl Ruleset for Murdham {
     type Command = Command;
     type Event = Event;
     type Checked = check::Plan;
+    type Stage = stage::Stage;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -83,7 +84,7 @@ impl Ruleset for Murdham {
     /// about a character goes to the seat that plays it, [`State::seat_of`]; a faction's
     /// opportunity and the opening to every seat of the faction with a stake in them, and the
     /// first to answer decides: [`stage::Stage::seats`]).
-    fn pending(s: &State) -> Option<Pending> {
+    fn pending(s: &State) -> Option<Pending<stage::Stage>> {
         stage::stage(s).map(|st| st.pending(s))
     }
 
@@ -91,16 +92,22 @@ impl Ruleset for Murdham {
         matches!(command, Command::Gm(_))
     }
 
-    fn legal(s: &State, seat: Seat, out: &mut Vec<Answer<Self>>) {
-        check::legal(s, seat, out);
+    fn legal(s: &State, stage: &stage::Stage, seat: Seat, out: &mut Vec<Answer<Self>>) {
+        check::legal_in(s, seat, stage, out);
     }
 
-    fn check(s: &State, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check(s, seat, command)
+    fn check(s: &State, stage: &stage::Stage, seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
+        check::check_in(s, seat, Some(stage), command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        resolve::resolve(cx, command, plan)
+    fn resolve(
+        cx: &mut Cx<'_, Self>,
+        stage: &stage::Stage,
+        _: Seat,
+        command: &Command,
+        plan: check::Plan,
+    ) -> Result<(), EngineError> {
+        resolve::resolve_in(cx, Some(*stage), command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

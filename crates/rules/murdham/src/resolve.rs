@@ -145,13 +145,19 @@ fn phase_over(s: &State) -> bool {
 /// Resolves a command with the plan its check gave it, then runs to the next decision. The
 /// stage is worked out once, here, and the command answers it.
 pub fn resolve(cx: &mut Cx<'_, Murdham>, command: &Command, plan: Plan) -> Res<()> {
+    let st = stage(&cx.s);
+    resolve_in(cx, st, command, plan)
+}
+
+/// [`resolve`] of a command checked under stage `st` (what the engine hands the ruleset).
+pub fn resolve_in(cx: &mut Cx<'_, Murdham>, st: Option<Stage>, command: &Command, plan: Plan) -> Res<()> {
     // GM rulings are no stage: resolved whatever the game waits for.
     if let Command::Gm(r) = command {
         cx.emit(Event::Ruled(r.clone()));
         ruled(cx, r)?;
         return advance(cx);
     }
-    let st = stage(&cx.s).ok_or_else(|| bug(format!("{command:?} was resolved with nothing asked")))?;
+    let st = st.ok_or_else(|| bug(format!("{command:?} was resolved with nothing asked")))?;
     match st {
         Stage::StuntApproval { .. }
         | Stage::Stunt { .. }

@@ -516,20 +516,20 @@ impl TextRuleset for Murdham {
         })
     }
 
-    fn describe_pending(s: &State, _: &Pending) -> String {
+    fn describe_pending(s: &State, _: &Pending<crate::stage::Stage>) -> String {
         now(s)
     }
 
     /// MUR-R57: a seat the deciding character is concealed from is told only that someone
     /// unseen is deciding, as its tracker and map say.
-    fn describe_pending_for(s: &State, _: &Pending, seat: Seat) -> String {
+    fn describe_pending_for(s: &State, _: &Pending<crate::stage::Stage>, seat: Seat) -> String {
         now_for(s, seat)
     }
 
     /// MUR-R57: nor who it is (the view names it, without its place or numbers).
-    fn actor_for(s: &State, p: &Pending, seat: Seat) -> Option<u16> {
+    fn actor_for(s: &State, p: &Pending<crate::stage::Stage>, seat: Seat) -> Option<u16> {
         let unseen = |w: Cid| hidden_from(s, seat, w);
-        p.actor
+        p.actor()
             .filter(|&a| !unseen(a) && crate::pending_actor(s).is_none_or(|w| !unseen(w)))
     }
 

@@ -108,7 +108,7 @@ fn status(t: &Table<Murdham>, name: &str) -> Status {
 fn asked(t: &Table<Murdham>) -> (String, Option<String>) {
     let p = t.game.pending().expect("a decision");
     let s = t.state();
-    (p.kind.to_string(), p.actor.map(|c| s.ch(c).id.clone()))
+    (p.kind().to_string(), p.actor().map(|c| s.ch(c).id.clone()))
 }
 
 /// Every log line since the start, described against the current state.

@@ -160,7 +160,7 @@ fn in_hands(t: &Table<Murdham>, x: &str) -> Vec<String> {
 
 /// The kind of the pending decision.
 fn asked(t: &Table<Murdham>) -> Option<&'static str> {
-    t.game.pending().map(|p| p.kind)
+    t.game.pending().map(|p| p.kind())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +198,7 @@ fn mur_r31_h22_a_missed_ranged_blast_deviates_by_a_d6_rerolled_above_five_neighb
     assert_eq!(saves(&t), [("ash".to_string(), 15, false)]);
     // Everyone in `d` (cy) is hit; nobody in `a`.
     assert_eq!(
-        (asked(&t), t.game.pending().and_then(|p| p.actor)),
+        (asked(&t), t.game.pending().and_then(|p| p.actor())),
         (Some("reaction"), Some(id(&t, "cy")))
     );
     t.dice(&[4]).cmd("take");
@@ -226,7 +226,7 @@ fn mur_r31_a_ranged_blast_on_the_attackers_own_zone_hits_the_attacker_too() {
     // roll (3) at once; bo then chooses its reaction and takes the same roll (MUR-H8).
     t.dice(&[3]).cmd("attack a with bomb");
     assert_eq!(damage(&t), [("ash".to_string(), 3)]);
-    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(id(&t, "bo")));
+    assert_eq!(t.game.pending().and_then(|p| p.actor()), Some(id(&t, "bo")));
     t.cmd("take");
     assert_eq!(damage(&t), [("bo".to_string(), 3)]);
     assert_eq!(ch(&t, "cy").health, 10);
@@ -251,10 +251,10 @@ fn mur_r58_a_medium_d6_sweep_rolling_5_deals_3_to_small_and_tiny_and_nothing_to_
     t.cmd("act ash");
     t.cmd("attack a sweep");
     // Only the smaller characters are asked, in order; one roll for the whole sweep.
-    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(id(&t, "sm")));
+    assert_eq!(t.game.pending().and_then(|p| p.actor()), Some(id(&t, "sm")));
     t.dice(&[5]).cmd("take");
     assert_eq!(damage(&t), [("sm".to_string(), 3)]);
-    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(id(&t, "ti")));
+    assert_eq!(t.game.pending().and_then(|p| p.actor()), Some(id(&t, "ti")));
     t.cmd("take");
     assert_eq!(damage(&t), [("ti".to_string(), 3)]);
     assert_eq!(ch(&t, "md").health, 10);
@@ -281,7 +281,7 @@ fn mur_r58_a_blast_aimed_at_one_large_character_loses_blast_and_deals_double() {
     t.expect_rejection(PCS, "attack bo with bomb", codes::BAD_TARGET);
     // bo could guard the ogre and declines.
     t.cmds(&["attack ogre with bomb", "decline"]);
-    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(id(&t, "ogre")));
+    assert_eq!(t.game.pending().and_then(|p| p.actor()), Some(id(&t, "ogre")));
     t.dice(&[4]).cmd("take");
     assert_eq!(damage(&t), [("ogre".to_string(), 8)]);
     assert_eq!((ch(&t, "ogre").health, ch(&t, "bo").health), (12, 10));
@@ -318,11 +318,11 @@ fn mur_r32_an_approved_stunt_accepted_by_the_target_replaces_the_damage_and_any_
     t.cmd("attack bo stunt knocks him into the mud");
     // The GM approves first, then the target answers; it cannot dodge instead.
     assert_eq!(
-        t.game.pending().map(|p| (p.first(), p.kind)),
+        t.game.pending().map(|p| (p.first(), p.kind())),
         Some((GM, "stunt-approval"))
     );
     t.cmd("approve");
-    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind)), Some((FOES, "stunt")));
+    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind())), Some((FOES, "stunt")));
     assert_eq!(t.legal(), ["accept", "refuse"]);
     t.expect_rejection(FOES, "dodge", codes::NOT_NOW);
     t.cmd("accept");
@@ -700,7 +700,7 @@ fn mur_r40_r41_concealed_ambushers_take_a_bonus_turn_before_round_1_and_their_vi
     )));
     assert_eq!((t.state().round, t.state().phase), (0, Phase::Ambush));
     // The pcs have nobody concealed and pass by themselves; only the concealed act.
-    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind)), Some((FOES, "faction")));
+    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind())), Some((FOES, "faction")));
     t.expect_rejection(FOES, "act bo", codes::CANNOT_ACT);
     t.cmd("act cut");
     // MUR-R41: ash is surprised: no reaction is asked, the sword lands at once.
@@ -959,7 +959,7 @@ fn mur_r44_a_group_wit_12_6_and_9_rolling_9_keeps_12_and_9_for_the_stretch_and_6
     );
     assert!(ch(&t, "m12").morale_proof && ch(&t, "m9").morale_proof && !ch(&t, "m6").morale_proof);
     // The WIT 6 member must surrender or retreat.
-    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind)), Some((FOES, "morale")));
+    assert_eq!(t.game.pending().map(|p| (p.first(), p.kind())), Some((FOES, "morale")));
     assert_eq!(t.legal(), ["surrender", "retreat"]);
     t.cmd("surrender");
     assert_eq!(status(&t, "m6"), Status::Surrendered);

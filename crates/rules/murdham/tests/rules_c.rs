@@ -102,7 +102,7 @@ fn has(t: &Table<Murdham>, who: &str, item: &str) -> bool {
 /// The kind of the pending decision and whose it is.
 fn asked(t: &Table<Murdham>) -> (String, Option<String>) {
     let p = t.game.pending().expect("a decision");
-    (p.kind.to_string(), p.actor.map(|c| name(t, c)))
+    (p.kind().to_string(), p.actor().map(|c| name(t, c)))
 }
 
 /// The damage each character took in the last command (after armour), in order.

@@ -59,7 +59,7 @@ fn two_players() -> String {
 fn asked(t: &Table<Murdham>) -> (&'static str, Vec<String>) {
     let p = t.game.pending().expect("a decision");
     let names = p.seats.iter().map(|s| Murdham::seat_name(t.state(), s)).collect();
-    (p.kind, names)
+    (p.kind(), names)
 }
 
 fn names(v: &[&str]) -> Vec<String> {

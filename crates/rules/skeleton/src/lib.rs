@@ -30,7 +30,7 @@ pub mod text;
 use crate::command::Command;
 use crate::options::Options;
 use crate::setup::Setup;
-use crate::stage::stage;
+use crate::stage::{Stage, stage};
 use crate::state::{Attack, Event, State};
 use fray_engine::resolve::FrameOp;
 use fray_engine::{Answer, Cx, EngineError, Frames, Outcome, Pending, Reject, Ruleset, Seat};
@@ -47,6 +47,7 @@ impl Ruleset for Skeleton {
     type Command = Command;
     type Event = Event;
     type Checked = check::Plan;
+    type Stage = Stage;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         setup::validate(setup, options).map_err(EngineError::Invalid)?;
@@ -59,10 +60,10 @@ impl Ruleset for Skeleton {
 
     // The stage says what is asked; every decision is about one combatant, and goes to the
     // seat that plays it.
-    fn pending(s: &State) -> Option<Pending> {
+    fn pending(s: &State) -> Option<Pending<Stage>> {
         let st = stage(s)?;
         let who = st.actor()?;
-        Some(Pending::one(s.seat_of(who), st.kind(), Some(who)))
+        Some(Pending::one(s.seat_of(who), st))
     }
 
     fn is_ruling(command: &Command) -> bool {
@@ -71,19 +72,23 @@ impl Ruleset for Skeleton {
 
     // Every decision has one decider, whom the engine has already matched to the seat. The
     // legal list, the check and the resolver work out the stage once, here, and match on it.
-    fn legal(s: &State, _: Seat, out: &mut Vec<Answer<Self>>) {
-        if let Some(st) = stage(s) {
-            check::legal(s, &st, out);
-        }
+    // The engine works the stage out once and hands it to all three.
+    fn legal(s: &State, stage: &Stage, _: Seat, out: &mut Vec<Answer<Self>>) {
+        check::legal(s, stage, out);
     }
 
-    fn check(s: &State, _: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check(s, stage(s).as_ref(), command)
+    fn check(s: &State, stage: &Stage, _: Seat, command: &Command) -> Result<check::Plan, Reject> {
+        check::check(s, Some(stage), command)
     }
 
-    fn resolve(cx: &mut Cx<'_, Self>, _: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        let st = stage(&cx.s);
-        resolve::resolve(cx, st, command, plan)
+    fn resolve(
+        cx: &mut Cx<'_, Self>,
+        stage: &Stage,
+        _: Seat,
+        command: &Command,
+        plan: check::Plan,
+    ) -> Result<(), EngineError> {
+        resolve::resolve(cx, Some(*stage), command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {

@@ -79,7 +79,7 @@ impl TextRuleset for Skeleton {
         })
     }
 
-    fn describe_pending(s: &State, _: &Pending) -> String {
+    fn describe_pending(s: &State, _: &Pending<crate::stage::Stage>) -> String {
         now(s)
     }
 

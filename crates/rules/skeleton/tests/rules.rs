@@ -54,7 +54,7 @@ fn skl_r1_initiative_is_d6_plus_speed_once_highest_first_ties_in_encounter_order
         "{:?}",
         t.log()
     );
-    assert_eq!(t.game.pending().and_then(|p| p.actor), Some(2));
+    assert_eq!(t.game.pending().and_then(|p| p.actor()), Some(2));
     t.assert_replays();
 }
 
@@ -71,7 +71,7 @@ fn skl_r2_r5_r6_a_dodge_raises_defence_once_a_round_and_is_not_asked_again() {
     t.cmd("attack bo");
     let p = t.game.pending().expect("a decision");
     assert_eq!(
-        (p.kind, p.first(), t.seat_name()),
+        (p.kind(), p.first(), t.seat_name()),
         ("defence", Seat(2), "blue".to_string())
     );
     assert_eq!(t.legal(), ["dodge", "take"]);
@@ -92,7 +92,7 @@ fn skl_r2_r5_r6_a_dodge_raises_defence_once_a_round_and_is_not_asked_again() {
         "{:?}",
         t.log()
     );
-    assert_eq!(t.game.pending().map(|p| p.kind), Some("turn"));
+    assert_eq!(t.game.pending().map(|p| p.kind()), Some("turn"));
     t.expect_rejection(RED, "dodge", codes::NOT_NOW);
     // SKL-R2: once everyone has had a turn the next round begins, and dodges come back.
     t.cmds(&["end", "end", "attack bo"]);

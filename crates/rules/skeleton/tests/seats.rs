@@ -77,7 +77,7 @@ fn each_heros_turn_and_defence_go_to_its_players_seat() {
     // The rat is the GM's; its attack on brom is answered by ben, brom's player.
     t.type_as(Seat::GM, "attack brom");
     assert_eq!(
-        (t.game.pending().map(|p| p.kind), asked(&t)),
+        (t.game.pending().map(|p| p.kind()), asked(&t)),
         (Some("defence"), vec!["ben".to_string()])
     );
     t.expect_rejection(ANA, "dodge", Reject::NOT_YOUR_DECISION);

@@ -82,9 +82,9 @@ fn combat_with(
     events.clear();
     Thrum::start(&mut Cx::new(&mut s, &mut *dice, events)).expect("start");
     while Thrum::pending(&s).is_some() {
-        let (seat, a) = choose(ai, &s, &mut rng).expect("a command");
+        let (_, a) = choose(ai, &s, &mut rng).expect("a command");
         events.clear();
-        Thrum::resolve(&mut Cx::new(&mut s, &mut *dice, events), seat, &a.command, a.plan).expect("resolve");
+        fray_thrum::resolve::resolve(&mut Cx::new(&mut s, &mut *dice, events), &a.command, a.plan).expect("resolve");
     }
     s.round
 }
@@ -110,7 +110,7 @@ fn record_combats(base: &State, ai: &mut dyn Policy<Thrum>, n: u64) -> Vec<Repla
             while Thrum::pending(&s).is_some() {
                 let (seat, a) = choose(ai, &s, &mut rng).expect("a command");
                 events.clear();
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &a.command, a.plan)
+                fray_thrum::resolve::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), &a.command, a.plan)
                     .expect("resolve");
                 commands.push((seat, a.command));
             }
@@ -158,10 +158,10 @@ fn replay(base: &State, r: &Replay, events: &mut Vec<fray_thrum::event::Event>) 
     let mut dice = SliceDice { faces: &r.faces, at: 0 };
     events.clear();
     Thrum::start(&mut Cx::new(&mut s, &mut dice, events)).expect("start");
-    for (seat, c) in &r.commands {
-        let plan = Thrum::check(&s, *seat, c).expect("a recorded command is legal");
+    for (_, c) in &r.commands {
+        let plan = fray_thrum::check::check(&s, c).expect("a recorded command is legal");
         events.clear();
-        Thrum::resolve(&mut Cx::new(&mut s, &mut dice, events), *seat, c, plan).expect("resolve");
+        fray_thrum::resolve::resolve(&mut Cx::new(&mut s, &mut dice, events), c, plan).expect("resolve");
     }
     assert!(
         Thrum::pending(&s).is_none() && dice.at == r.faces.len(),
@@ -209,9 +209,9 @@ fn resolve_all(
         let mut s = base.clone();
         let mut dice = SeededDice::for_stream(*seed, 0);
         Thrum::start(&mut bench_cx(keep, &mut s, &mut dice, events)).expect("start");
-        for (seat, a) in cmds {
+        for (_, a) in cmds {
             let cx = &mut bench_cx(keep, &mut s, &mut dice, events);
-            Thrum::resolve(cx, *seat, &a.command, a.plan.clone()).expect("resolve");
+            fray_thrum::resolve::resolve(cx, &a.command, a.plan.clone()).expect("resolve");
         }
         rounds += u64::from(s.round);
     }
@@ -271,8 +271,9 @@ fn thrum(c: &mut Criterion) {
     let mut rng = Prng::from_seed(7);
     Thrum::start(&mut Cx::new(&mut mid, &mut dice, &mut events)).expect("start");
     while Thrum::pending(&mid).is_some() && (mid.round < 2 || mid.turn.step != Step::Slot) {
-        let (seat, a) = choose(&mut *ai, &mid, &mut rng).expect("a command");
-        Thrum::resolve(&mut Cx::new(&mut mid, &mut dice, &mut events), seat, &a.command, a.plan).expect("resolve");
+        let (_, a) = choose(&mut *ai, &mid, &mut rng).expect("a command");
+        fray_thrum::resolve::resolve(&mut Cx::new(&mut mid, &mut dice, &mut events), &a.command, a.plan)
+            .expect("resolve");
     }
     c.bench_function("thrum one turn (heuristic, bench-4v4)", |b| {
         let mut seed = 0u64;
@@ -282,9 +283,9 @@ fn thrum(c: &mut Criterion) {
             let who = s.turn.who;
             let mut dice = SeededDice::new(seed);
             let mut rng = Prng::from_seed(seed);
-            while let Some((seat, a)) = choose(&mut *ai, &s, &mut rng) {
+            while let Some((_, a)) = choose(&mut *ai, &s, &mut rng) {
                 events.clear();
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &a.command, a.plan)
+                fray_thrum::resolve::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), &a.command, a.plan)
                     .expect("resolve");
                 if s.turn.who != who || Thrum::pending(&s).is_none() {
                     break;
@@ -352,7 +353,8 @@ fn thrum(c: &mut Criterion) {
             while Thrum::pending(&s).is_some() {
                 let (seat, a) = choose(&mut *ai, &s, &mut rng).expect("a command");
                 let plan = a.plan.clone();
-                Thrum::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), seat, &a.command, plan).expect("resolve");
+                fray_thrum::resolve::resolve(&mut Cx::new(&mut s, &mut dice, &mut events), &a.command, plan)
+                    .expect("resolve");
                 cmds.push((seat, a));
             }
             (seed, cmds)
@@ -377,9 +379,9 @@ fn thrum(c: &mut Criterion) {
                 let mut s = base.clone();
                 let mut dice = SeededDice::for_stream(*seed, 0);
                 Thrum::start(&mut bench_cx(keep, &mut s, &mut dice, &mut events)).expect("start");
-                for (seat, a) in cmds {
+                for (_, a) in cmds {
                     let cx = &mut bench_cx(keep, &mut s, &mut dice, &mut events);
-                    Thrum::resolve(cx, *seat, &a.command, a.plan.clone()).expect("resolve");
+                    fray_thrum::resolve::resolve(cx, &a.command, a.plan.clone()).expect("resolve");
                 }
                 black_box(s.round)
             })

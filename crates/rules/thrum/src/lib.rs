@@ -35,6 +35,7 @@ use crate::event::{Event, apply};
 use crate::options::{InitiativeTies, Options};
 use crate::resolve::{Cx, advance, roll2d6, stop_check};
 use crate::setup::{Cid, Setup};
+use crate::stage::Stage;
 use crate::state::{Char, Frame, FrameChange, Phase, State, Turn};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;
@@ -61,6 +62,7 @@ impl Ruleset for Thrum {
     /// What the check of a command learned for its resolution: a move's path, an Action's
     /// targets (see [`check::Plan`]).
     type Checked = check::Plan;
+    type Stage = stage::Stage;
 
     fn new_state(setup: &Setup, options: &Options) -> Result<State, EngineError> {
         // A setup may come from a record (untrusted input): check it as strictly as the
@@ -104,10 +106,10 @@ impl Ruleset for Thrum {
     }
 
     /// Built from the [`stage::stage`] alone: its kind and actor, and the actor's seat.
-    fn pending(s: &State) -> Option<Pending> {
+    fn pending(s: &State) -> Option<Pending<Stage>> {
         let st = stage::stage(s)?;
         let who = st.actor()?;
-        Some(Pending::one(s.info(who).seat, st.kind(), Some(who)))
+        Some(Pending::one(s.info(who).seat, st))
     }
 
     fn is_ruling(command: &Command) -> bool {
@@ -116,16 +118,22 @@ impl Ruleset for Thrum {
 
     // Every Thrum decision has one decider, whom the engine's authority check has matched, so
     // the seat is not needed below.
-    fn legal(s: &State, _seat: Seat, out: &mut Vec<Answer<Self>>) {
-        legal::legal(s, out)
+    fn legal(s: &State, stage: &Stage, _seat: Seat, out: &mut Vec<Answer<Self>>) {
+        legal::legal_in(s, stage, out)
     }
 
-    fn check(s: &State, _seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
-        check::check(s, command)
+    fn check(s: &State, stage: &Stage, _seat: Seat, command: &Command) -> Result<check::Plan, Reject> {
+        check::check_in(s, Some(stage), command)
     }
 
-    fn resolve(cx: &mut Cx, _seat: Seat, command: &Command, plan: check::Plan) -> Result<(), EngineError> {
-        resolve::resolve(cx, command, plan)
+    fn resolve(
+        cx: &mut Cx,
+        stage: &Stage,
+        _seat: Seat,
+        command: &Command,
+        plan: check::Plan,
+    ) -> Result<(), EngineError> {
+        resolve::resolve_in(cx, Some(*stage), command, plan)
     }
 
     fn apply(s: &mut State, e: &Event) {
@@ -381,11 +389,11 @@ impl TextRuleset for Thrum {
         text::describe(state, event)
     }
 
-    fn describe_pending(state: &State, pending: &Pending) -> String {
+    fn describe_pending(state: &State, pending: &Pending<crate::stage::Stage>) -> String {
         text::describe_pending(state, pending)
     }
 
-    fn describe_pending_for(state: &State, pending: &Pending, seat: Seat) -> String {
+    fn describe_pending_for(state: &State, pending: &Pending<crate::stage::Stage>, seat: Seat) -> String {
         text::describe_pending_for(state, pending, seat)
     }
 

@@ -438,7 +438,7 @@ fn gauge_name(g: Gauge) -> &'static str {
 /// The pending decision in a line as `seat` may know it: how far a Hidden combatant of
 /// another side still may move would tell where it went (THR-R219, fray's reading), so its
 /// turn is described without it, as the tracker does.
-pub fn describe_pending_for(s: &State, p: &Pending, seat: Seat) -> String {
+pub fn describe_pending_for(s: &State, p: &Pending<crate::stage::Stage>, seat: Seat) -> String {
     let moving = matches!(s.turn.step, Step::Move | Step::ActionMove);
     if !s.stack.is_empty() || !moving || !crate::board::hidden_from(s, seat, s.turn.who) {
         return describe_pending(s, p);
@@ -450,7 +450,7 @@ pub fn describe_pending_for(s: &State, p: &Pending, seat: Seat) -> String {
     }
 }
 
-pub fn describe_pending(s: &State, p: &Pending) -> String {
+pub fn describe_pending(s: &State, p: &Pending<crate::stage::Stage>) -> String {
     if let Some(top) = s.stack.last() {
         return match top {
             Frame::Use(u) if u.stage == UseStage::Defences => {

@@ -47,7 +47,7 @@ pub fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
 
 /// Where a combatant hidden from `seat` places itself or moves to is not shown to the seat.
 pub fn redact_command(s: &State, seat: Seat, command: &Command) -> Shown<Command> {
-    let Some(who) = <crate::Thrum as fray_engine::Ruleset>::pending(s).and_then(|p| p.actor) else {
+    let Some(who) = <crate::Thrum as fray_engine::Ruleset>::pending(s).and_then(|p| p.actor()) else {
         return Shown::All;
     };
     let moving = matches!(command, Command::Place(_) | Command::Move(_) | Command::Step { .. });

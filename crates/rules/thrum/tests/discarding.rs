@@ -35,15 +35,16 @@ fn a_discarding_context_leaves_the_same_state_as_one_that_keeps_the_events() {
             let mut rng = Prng::for_stream(seed, 1);
             let mut commands = 0;
             while Thrum::pending(&kept).is_some() && commands < 2000 {
-                let seat = Thrum::pending(&kept).expect("a decision").first();
+                let pending = Thrum::pending(&kept).expect("a decision");
+                let (seat, stage) = (pending.first(), pending.stage);
                 let decision = Decision::new(&kept, seat).expect("the pending seat decides");
                 let answer = ai.choose(&decision, &mut rng).expect("an answer");
                 let c = answer.command;
                 events.clear();
                 let kept_cx = &mut Cx::new(&mut kept, &mut dice_k, &mut events);
-                Thrum::resolve(kept_cx, seat, &c, answer.plan.clone()).expect("resolve");
+                Thrum::resolve(kept_cx, &stage, seat, &c, answer.plan.clone()).expect("resolve");
                 let mut cx = Cx::discarding(&mut dropped, &mut dice_d);
-                Thrum::resolve(&mut cx, seat, &c, answer.plan).expect("resolve");
+                Thrum::resolve(&mut cx, &stage, seat, &c, answer.plan).expect("resolve");
                 assert_eq!(cx.emitted_count(), events.len(), "{name} seed {seed}: events of {c:?}");
                 assert_eq!(kept, dropped, "{name} seed {seed}: the state after {c:?}");
                 events.iter().for_each(|e| Thrum::apply(&mut applied, e));

@@ -198,7 +198,7 @@ fn verdicts(s: &State, what: &str) -> usize {
 fn compare(s: &State, what: &str, all: bool) -> usize {
     let Some(pending) = Thrum::pending(s) else { return 0 };
     let mut answers = Vec::new();
-    Thrum::legal(s, pending.first(), &mut answers);
+    Thrum::legal(s, &pending.stage, pending.first(), &mut answers);
     let probes = if all { universe(s) } else { probes(s) };
     for c in probes.iter().filter(|c| !matches!(c, Command::Gm(_))) {
         let listed = answers.iter().find(|a| a.command == *c);

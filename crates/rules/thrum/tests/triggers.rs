@@ -137,7 +137,7 @@ fn thr_r144_protect_resolves_only_when_its_trigger_condition_is_met() {
     t.assert_dice_used();
     assert!(used(&t, &t.last).is_empty());
     assert_eq!(contests(&t.last).len(), 1);
-    assert!(t.game.pending().is_some_and(|p| p.kind != "trigger"));
+    assert!(t.game.pending().is_some_and(|p| p.kind() != "trigger"));
 }
 
 #[test]
@@ -396,7 +396,7 @@ fn thr_r149_enemy_triggers_cannot_answer_piercing_shot() {
     t.dice(&[4, 4, 3, 3, 5]);
     t.cmd("trigger assist");
     t.assert_dice_used();
-    assert!(t.game.pending().is_some_and(|p| p.kind != "trigger"));
+    assert!(t.game.pending().is_some_and(|p| p.kind() != "trigger"));
     let r = rolls(&t, &t.last);
     assert_eq!((r[0].2.net, r[0].2.total), (-1, 6));
     assert_eq!(t.ch("f").stance, t.s().setup.book.find("protect"));

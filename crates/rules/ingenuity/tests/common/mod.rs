@@ -139,7 +139,10 @@ impl T {
     /// pick).
     pub fn pending(&self) -> (&'static str, String) {
         let p = self.game.pending().expect("nothing is pending");
-        (p.kind, p.actor.map(|a| self.s().info(a).id.clone()).unwrap_or_default())
+        (
+            p.kind(),
+            p.actor().map(|a| self.s().info(a).id.clone()).unwrap_or_default(),
+        )
     }
 
     /// Whose turn it is.

@@ -102,6 +102,11 @@ pub fn dist2d6(net: i16) -> Dist {
 /// here once, and the dispatch matches on it.
 pub fn resolve(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
     let st = stage(&cx.s);
+    resolve_in(cx, st, cmd, plan)
+}
+
+/// [`resolve`] of a command checked under stage `st` (what the engine hands the ruleset).
+pub fn resolve_in(cx: &mut Cx, st: Option<Stage>, cmd: &Command, plan: Plan) -> R {
     // What fray did by itself for the previous command is no longer the latest thing that
     // happened: a command typed for one of those steps gets the usual refusal from now on.
     if !cx.s.auto.is_empty() {

@@ -130,7 +130,10 @@ impl T {
     /// The pending decision's kind and the id of the combatant it is about.
     pub fn pending(&self) -> (&'static str, String) {
         let p = self.game.pending().expect("nothing is pending");
-        (p.kind, p.actor.map(|a| self.s().info(a).id.clone()).unwrap_or_default())
+        (
+            p.kind(),
+            p.actor().map(|a| self.s().info(a).id.clone()).unwrap_or_default(),
+        )
     }
 
     /// Whose turn or slot it is, and at which step.
