@@ -528,15 +528,11 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
             // (where it is offered the same answers): a fresh policy, the same dice.
             let mut fresh_choice: Option<R::Command> = None;
             for (_, v) in variants.iter().filter(|(seat, _)| *seat == decider) {
-                let offered = |s: &R::State| {
-                    let mut out = Vec::new();
-                    if let Some(p) = R::pending(s) {
-                        R::legal(s, &p.stage, decider, &mut out);
-                    }
-                    out.into_iter().map(|a| a.command).collect::<Vec<_>>()
-                };
-                let real_offered: Vec<R::Command> = legal.iter().map(|a| a.command.clone()).collect();
-                if offered(v) != real_offered {
+                let mut offered = Vec::new();
+                if let Some(p) = R::pending(v) {
+                    R::legal(v, &p.stage, decider, &mut offered);
+                }
+                if !offered.iter().map(|a| &a.command).eq(legal.iter().map(|a| &a.command)) {
                     continue;
                 }
                 let mut fresh = |s: &R::State| -> Result<R::Command, Failure> {
