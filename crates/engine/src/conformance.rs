@@ -437,6 +437,8 @@ const ALTERNATIVES: usize = 24;
 ///   the same (so no event, log line or view reveals the secret) — unless the step also
 ///   revealed it (nothing is hidden from the seat any more afterwards).
 ///
+/// - checks that what the seat's AI reads ([`Ruleset::seen`]) is the same in each of those
+///   positions, so no AI can act on what is hidden from its seat;
 /// - asks a fresh policy of the deciding seat for its answer in the real position and in each
 ///   position the seat cannot tell apart that offers it the same answers, with the same dice,
 ///   and checks that the answers are the same (so the AI acts on nothing hidden from it).
@@ -484,6 +486,7 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 let real_view = view_of(&state, seat);
                 let real_map = R::map(&state, seat);
                 let real_tracker = R::tracker(&state, seat);
+                let real_seen = R::seen(&state, seat);
                 for v in out {
                     if v == state {
                         return Err(fail(
@@ -498,6 +501,19 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                             format!(
                                 "{seat}'s view depends on something hidden from it, at {}",
                                 first_difference(&real_view, &view)
+                            ),
+                        ));
+                    }
+                    // What the seat's AI reads must not tell the positions apart either.
+                    let seen = R::seen(&v, seat);
+                    if *seen != *real_seen {
+                        let a = serde_json::to_value(&*real_seen).unwrap_or_default();
+                        let b = serde_json::to_value(&*seen).unwrap_or_default();
+                        return Err(fail(
+                            step,
+                            format!(
+                                "what {seat}'s AI reads depends on something hidden from it (the ruleset's `seen` lets it through), at {}",
+                                first_difference(&a, &b)
                             ),
                         ));
                     }

@@ -47,7 +47,7 @@ pub mod view;
 pub use error::{EngineError, Reject, RejectKind};
 pub use game::{Game, StartFailed};
 pub use play::{Answer, Sink, SubmitError, authorize};
-pub use policy::{Decision, FirstLegal, Policy, RandomLegal, choose_first};
+pub use policy::{Decision, FirstLegal, Policy, RandomLegal, Seen, choose_first};
 pub use record::{Entry, RECORD_FORMAT, Record, StartEntry};
 pub use resolve::{Cx, Flow, FrameChanges, Frames, Observer};
 pub use ruleset::{Outcome, Pending, PendingOf, Ruleset, Shown, Stage};

@@ -1,13 +1,15 @@
 //! Policies: whatever chooses commands for a seat without a person (AIs, tests).
 //!
-//! A policy decides for one seat from a [`Decision`]: the seat's [`Ruleset::View`], the legal
-//! answers and a rules check, never the whole state (a seat's AI knows what its player would
-//! know). It gets its own random generator, separate from the game's dice, so an AI's choices
+//! A policy decides for one seat from a [`Decision`]: the position as its seat may know it
+//! ([`Seen`], from [`Ruleset::seen`]), the legal answers and a rules check, never the whole
+//! state (a seat's AI knows what its player would know). It gets its own random generator, separate from the game's dice, so an AI's choices
 //! never shift the dice stream of the combat. It hands back an [`Answer`]: a command with the
 //! plan the rules check gave it, so what it chooses is resolved without being checked again.
 
 use crate::{Answer, Pending, Reject, Ruleset, Seat};
 use fray_dice::Prng;
+use std::borrow::Cow;
+use std::ops::Deref;
 
 /// One seat's decision, as a policy sees it.
 ///
@@ -51,9 +53,12 @@ impl<'a, R: Ruleset> Decision<'a, R> {
         &self.pending
     }
 
-    /// What the seat may see.
-    pub fn view(&self) -> R::View<'a> {
-        R::view(self.state, self.seat)
+    /// The position as the seat may know it ([`Ruleset::seen`]): what the policy reads.
+    pub fn view(&self) -> Seen<'a, R> {
+        Seen {
+            seat: self.seat,
+            state: R::seen(self.state, self.seat),
+        }
     }
 
     /// Appends the seat's legal answers (each with its plan), in the ruleset's order.
@@ -76,6 +81,34 @@ impl<'a, R: Ruleset> Decision<'a, R> {
     /// from the seat ([`Ruleset::hides_from`]); `None` otherwise.
     pub fn full_state(&self) -> Option<&'a R::State> {
         (!R::hides_from(self.state, self.seat)).then_some(self.state)
+    }
+}
+
+/// The position as one seat may know it: it dereferences to [`Ruleset::seen`], the state
+/// with whatever is hidden from the seat standing as a value that does not depend on it, so
+/// a policy reading it cannot act on what its seat may not see.
+pub struct Seen<'a, R: Ruleset> {
+    seat: Seat,
+    state: Cow<'a, R::State>,
+}
+
+impl<R: Ruleset> Seen<'_, R> {
+    /// The seat whose knowledge this is.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// Whether something is masked: the state read here is not the real one, so a plan
+    /// worked out on it must be checked by the rules ([`Decision::answer`]) before it is used.
+    pub fn masked(&self) -> bool {
+        matches!(self.state, Cow::Owned(_))
+    }
+}
+
+impl<R: Ruleset> Deref for Seen<'_, R> {
+    type Target = R::State;
+    fn deref(&self) -> &R::State {
+        &self.state
     }
 }
 

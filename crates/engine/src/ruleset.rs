@@ -21,6 +21,7 @@
 use crate::resolve::Cx;
 use crate::{Answer, EngineError, Reject, Seat, Seats};
 use serde::{Serialize, de::DeserializeOwned};
+use std::borrow::Cow;
 use std::fmt::Debug;
 
 /// The decision a game waits for, typed by its ruleset ([`Ruleset::Stage`]): one variant per
@@ -225,8 +226,8 @@ pub trait Ruleset: Sized + 'static {
     /// How the game ended, once it has.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
-    /// What one seat may know of a position: what its screen shows and what its AI decides
-    /// from. It serialises to the JSON a client is sent.
+    /// What one seat's screen is sent of a position: it serialises to the JSON a client is
+    /// sent (what its AI reads is [`Ruleset::seen`]).
     type View<'a>: Serialize
     where
         Self: 'a;
@@ -244,6 +245,18 @@ pub trait Ruleset: Sized + 'static {
     fn hides_from(state: &Self::State, seat: Seat) -> bool {
         let _ = (state, seat);
         false
+    }
+
+    /// The position as `seat` may know it, which is all its AI is given
+    /// ([`crate::Decision::view`]): the state itself while nothing is hidden from the seat,
+    /// otherwise a copy in which each hidden fact stands as a value that does not depend on
+    /// it (a Hidden enemy's square as unknown, a secret declaration as one fixed action). The
+    /// conformance suite checks that it is the same in every position the seat cannot tell
+    /// apart ([`Ruleset::indistinguishable`]), so an AI cannot act on what its seat may not
+    /// see. The default, for games without hidden information, is the state itself.
+    fn seen(state: &Self::State, seat: Seat) -> Cow<'_, Self::State> {
+        let _ = seat;
+        Cow::Borrowed(state)
     }
 
     /// How many things are hidden from `seat` right now (the default counts "anything" as one).

@@ -12,7 +12,6 @@
 
 use crate::Seat;
 use serde::{Deserialize, Serialize, Serializer};
-use std::ops::Deref;
 
 /// What a seat may see of a combat, in the shape shared by every ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -324,11 +323,9 @@ pub fn kebab(name: &str) -> String {
     out
 }
 
-/// A seat's view that serialises through the ruleset's JSON view (what the seat's screen is
-/// sent, with what is hidden from it left out) and dereferences to the whole state for the
-/// seat's AI. Right for a game whose hidden things the rules still let a seat act on (a Hidden
-/// combatant foes may target: the legal targets already say where it is); a game whose hidden
-/// characters cannot be targeted gives its AI a view without them instead.
+/// A seat's screen, for rulesets whose JSON view is a function of the state and the seat: it
+/// serialises through that function (what the seat is sent, with what is hidden from it left
+/// out). It gives no access to the state: a seat's AI reads [`crate::Ruleset::seen`].
 pub struct Lens<'a, S> {
     seat: Seat,
     state: &'a S,
@@ -354,13 +351,6 @@ impl<S> Clone for Lens<'_, S> {
 }
 
 impl<S> Copy for Lens<'_, S> {}
-
-impl<S> Deref for Lens<'_, S> {
-    type Target = S;
-    fn deref(&self) -> &S {
-        self.state
-    }
-}
 
 impl<S> Serialize for Lens<'_, S> {
     fn serialize<Ser: Serializer>(&self, ser: Ser) -> Result<Ser::Ok, Ser::Error> {
@@ -404,11 +394,10 @@ mod tests {
     }
 
     #[test]
-    fn a_lens_lends_the_state_and_serialises_through_the_json_view() {
+    fn a_lens_serialises_through_the_json_view() {
         let secret = (7u8, 3u8);
         let json = |s: &(u8, u8), seat: Seat| serde_json::json!({ "public": s.0, "seat": seat.0 });
         let lens = Lens::new(&secret, Seat(2), json);
-        assert_eq!(lens.1, 3, "the AI reads the whole state");
         assert_eq!(
             serde_json::to_value(lens).unwrap(),
             serde_json::json!({ "public": 7, "seat": 2 })

@@ -164,6 +164,17 @@ impl Ruleset for Bids {
     fn hides_from(s: &St, seat: Seat) -> bool {
         player(seat).is_some_and(|p| s.bids[1 - p].is_some())
     }
+    /// The other player's bid stands as 0: it has bid, nobody knows what.
+    fn seen(s: &St, seat: Seat) -> std::borrow::Cow<'_, St> {
+        if !Self::hides_from(s, seat) {
+            return std::borrow::Cow::Borrowed(s);
+        }
+        let mut v = s.clone();
+        if let Some(p) = player(seat) {
+            v.bids[1 - p] = Some(0);
+        }
+        std::borrow::Cow::Owned(v)
+    }
     fn redact(_: &St, seat: Seat, e: &Ev) -> Shown<Ev> {
         match *e {
             Ev::Bid(p, _) if !seat.is_gm() && player(seat) != Some(usize::from(p)) => Shown::As(Ev::Bid(p, None)),
@@ -236,14 +247,15 @@ impl TextRuleset for Bids {
     }
 }
 
-/// Bids one more than it guesses the other bid, from what its view shows: 3 when the other
+/// Bids one more than it guesses the other bid, from what its seat knows: 3 when the other
 /// has not bid yet, else 2. It cannot see the other's bid.
 struct Outbid;
 
 impl Policy<Bids> for Outbid {
     fn choose(&mut self, d: &Decision<'_, Bids>, _: &mut Prng) -> Option<fray_engine::Answer<Bids>> {
         let v = d.view();
-        d.answer(Cmd::Bid(if v.other_has_bid { 2 } else { 3 })).ok()
+        let other_has_bid = player(d.seat()).is_some_and(|p| v.bids[1 - p].is_some());
+        d.answer(Cmd::Bid(if other_has_bid { 2 } else { 3 })).ok()
     }
     fn name(&self) -> &str {
         "outbid"
@@ -484,27 +496,35 @@ fn the_hidden_information_check_catches_a_view_or_a_log_that_leaks() {
     );
 }
 
-/// Bids whose view serialises as the real one but dereferences, for its AI, to the whole
-/// state (as `fray_engine::view::Lens` does).
-fn lens(s: &St, seat: Seat) -> fray_engine::view::Lens<'_, St> {
-    fray_engine::view::Lens::new(s, seat, |s, seat| {
-        serde_json::to_value(Bids::view(s, seat)).unwrap_or_default()
-    })
-}
+// Bids whose screens and log hide the other bid, but which gives its seats' AIs the whole
+// state (`Ruleset::seen` left at its default).
+like_bids!(PeekingAi, View, Bids::view, Bids::redact);
 
-like_bids!(PeekingAi, fray_engine::view::Lens<'a, St>, lens, Bids::redact);
-
-/// Bids whose AI gets a [`lens`].
+/// Bids whose AIs are given the whole state.
 struct PeekingAi;
 
-/// Bids one more than the other player's bid, which it reads off the whole state.
+/// Bids one more than the other player's bid, which it reads off the state it is given (2
+/// when the other has not bid yet).
 struct Peek;
+
+fn peek<R: Ruleset<State = St, Command = Cmd>>(d: &Decision<'_, R>) -> Option<fray_engine::Answer<R>> {
+    let v = d.view();
+    let other = player(d.seat()).map_or(0, |p| v.bids[1 - p].unwrap_or(1));
+    d.answer(Cmd::Bid((other + 1).min(3))).ok()
+}
 
 impl Policy<PeekingAi> for Peek {
     fn choose(&mut self, d: &Decision<'_, PeekingAi>, _: &mut Prng) -> Option<fray_engine::Answer<PeekingAi>> {
-        let v = d.view();
-        let other = player(d.seat()).map_or(0, |p| v.bids[1 - p].unwrap_or(0));
-        d.answer(Cmd::Bid((other + 1).min(3))).ok()
+        peek(d)
+    }
+    fn name(&self) -> &str {
+        "peek"
+    }
+}
+
+impl Policy<Bids> for Peek {
+    fn choose(&mut self, d: &Decision<'_, Bids>, _: &mut Prng) -> Option<fray_engine::Answer<Bids>> {
+        peek(d)
     }
     fn name(&self) -> &str {
         "peek"
@@ -512,14 +532,36 @@ impl Policy<PeekingAi> for Peek {
 }
 
 #[test]
-fn the_hidden_information_check_catches_an_ai_that_acts_on_what_its_seat_may_not_see() {
+fn the_hidden_information_check_catches_a_ruleset_that_gives_its_ai_what_its_seat_may_not_see() {
     let seats = [Seat(1), Seat(2)];
-    // The same screens, an honest AI: it passes.
-    let honest = hidden_information::<PeekingAi>(&(), &(), 0..5, &seats, 1000, |_| {
-        Box::new(RandomLegal::<PeekingAi>::new())
-    })
-    .unwrap();
-    assert!(honest.ai_compared > 0, "{honest:?}");
-    let f = hidden_information::<PeekingAi>(&(), &(), 0..5, &seats, 1000, |_| Box::new(Peek)).unwrap_err();
-    assert!(f.what.contains("AI depends on something hidden"), "{f}");
+    // The screens and the log are right, but what the AI reads is not: it fails whatever the AI.
+    for policy in [
+        || Box::new(RandomLegal::<PeekingAi>::new()) as Box<dyn Policy<PeekingAi>>,
+        || Box::new(Peek) as Box<dyn Policy<PeekingAi>>,
+    ] {
+        let f = hidden_information::<PeekingAi>(&(), &(), 0..5, &seats, 1000, |_| policy()).unwrap_err();
+        assert!(
+            f.what.contains("what seat 1's AI reads") || f.what.contains("what seat 2's AI reads"),
+            "{f}"
+        );
+        assert!(f.what.contains("bids"), "it names where: {f}");
+    }
+}
+
+#[test]
+fn an_ai_that_tries_to_peek_reads_only_what_its_seat_knows() {
+    let seats = [Seat(1), Seat(2)];
+    // The real Bids masks the other bid in what its AIs read: the peeking AI sees 0 and bids 1.
+    let report = hidden_information::<Bids>(&(), &(), 0..5, &seats, 1000, |_| Box::new(Peek)).unwrap();
+    assert!(report.ai_compared > 0, "{report:?}");
+    let mut g = Game::<Bids>::new_seeded((), (), 3).unwrap();
+    g.submit(Seat(1), Cmd::Bid(3)).unwrap();
+    let d = Decision::<Bids>::new(g.state(), Seat(2)).unwrap();
+    assert!(d.view().masked());
+    assert_eq!(d.view().bids[0], Some(0), "seat 2's AI does not know seat 1 bid 3");
+    assert!(d.full_state().is_none());
+    assert_eq!(
+        Peek.choose(&d, &mut Prng::from_seed(1)).map(|a| a.command),
+        Some(Cmd::Bid(1))
+    );
 }

@@ -82,7 +82,8 @@ impl Policy<Einfelst> for Heuristic {
 impl Heuristic {
     fn pick(&mut self, d: &Decision<'_, Einfelst>) -> Option<Pick> {
         self.legal.clear();
-        let s: &State = d.view();
+        let view = d.view();
+        let s: &State = &view;
         // The decision, worked out once: the legal list is made under it, and the pick matches
         // on it.
         let st = stage(s)?;

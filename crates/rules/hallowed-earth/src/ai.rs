@@ -41,8 +41,16 @@ pub struct Heuristic {
 impl Policy<HallowedEarth> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, HallowedEarth>, _: &mut Prng) -> Option<Answer<HallowedEarth>> {
         // It picks from the legal list, which it lists itself (its moves from the one search
-        // that lists them): the answer listed, with the plan the check gave it.
-        self.pick(d)
+        // that lists them): the answer listed, with the plan the check gave it. The list is
+        // made on the state as its seat knows it: with something masked there, the rules check
+        // the pick on the real one.
+        let view = d.view();
+        let answer = self.pick(d, &view)?;
+        if view.masked() {
+            d.answer(answer.command).ok()
+        } else {
+            Some(answer)
+        }
     }
 
     fn name(&self) -> &str {
@@ -64,10 +72,8 @@ impl Heuristic {
         }
     }
 
-    fn pick(&mut self, d: &Decision<'_, HallowedEarth>) -> Option<Answer<HallowedEarth>> {
+    fn pick(&mut self, d: &Decision<'_, HallowedEarth>, s: &State) -> Option<Answer<HallowedEarth>> {
         self.legal.clear();
-        let view = d.view();
-        let s: &State = &view;
         let st = stage(s)?;
         match st {
             Stage::Declare { .. } => {

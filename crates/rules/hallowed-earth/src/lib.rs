@@ -133,6 +133,10 @@ impl Ruleset for HallowedEarth {
         view::hides_from(s, seat)
     }
 
+    fn seen(s: &State, seat: Seat) -> std::borrow::Cow<'_, State> {
+        view::seen(s, seat)
+    }
+
     fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
         view::redact(s, seat, event)
     }

@@ -7,8 +7,9 @@
 //! is), and not in the commands it is shown. The one-at-a-time methods hide nothing: each
 //! declaration is seen by those who declare after it. Everything else is open.
 //!
-//! The built-in AI reads the state through [`View`]'s `Deref`, but reads other creatures'
-//! declarations only through [`known_declaration`], so it decides from what its seat may know.
+//! The built-in AI reads the state as its seat may know it ([`seen`]): a declaration secret
+//! from the seat stands there as one fixed action whatever was declared, and the AI reads
+//! other creatures' declarations through [`known_declaration`], which says it does not know.
 
 use crate::command::Command;
 use crate::options::Declaration;
@@ -16,10 +17,32 @@ use crate::setup::Cid;
 use crate::state::{Action, Event, Free, Phase, State};
 use fray_engine::view::Lens;
 use fray_engine::{Seat, Shown};
+use std::borrow::Cow;
 
-/// A seat's view: serialised, the JSON view without the declarations hidden from the seat; for
-/// the AI, the whole state (see [`fray_engine::view::Lens`]).
+/// A seat's screen: the JSON view without the declarations hidden from the seat.
 pub type View<'a> = Lens<'a, State>;
+
+/// The state as `seat` may know it, which is what its AI reads: a declaration (and a Free
+/// action) secret from the seat stands as `move` (and `speak`) whatever it is, so the state
+/// shows that the creature has declared and nothing of what.
+pub fn seen(s: &State, seat: Seat) -> Cow<'_, State> {
+    if !hides_from(s, seat) {
+        return Cow::Borrowed(s);
+    }
+    let mut v = s.clone();
+    for c in s.ids() {
+        if hidden_from(s, seat, c) {
+            let ch = &mut v.chars[usize::from(c)];
+            if ch.declared.is_some() {
+                ch.declared = Some(Action::Move);
+            }
+            if ch.declared_free.is_some() {
+                ch.declared_free = Some(Free::Speak);
+            }
+        }
+    }
+    Cow::Owned(v)
+}
 
 /// What `seat` may know of `s`.
 pub fn view(s: &State, seat: Seat) -> View<'_> {

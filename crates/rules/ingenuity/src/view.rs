@@ -5,9 +5,10 @@
 //! and the tracker leave them out). The JSON view leaves those squares out and the seat's log
 //! leaves out their steps.
 //!
-//! The built-in AI reads the state through [`View`]'s `Deref` (a Hidden foe may still be
-//! targeted by the rules), but of other seats' characters it uses only what every seat is shown
-//! (harmed, bloodied), never their resources (`ai::known_left`).
+//! The built-in AI reads the state as its seat may know it ([`seen`]): a Hidden foe's square
+//! is unknown there (the rules may still offer it as a target). Other seats' resources are
+//! still in that state: of those the AI uses only what every seat is shown (harmed,
+//! bloodied), never the numbers (`ai::known_left`).
 
 use crate::command::{Action, Command};
 use crate::event::Event;
@@ -17,15 +18,30 @@ use crate::text::sees;
 use fray_engine::view::Lens;
 use fray_engine::{Seat, Shown};
 use fray_space::Pos;
+use std::borrow::Cow;
 
 /// Whether `seat` may not see where `c` stands.
 fn hidden_from(s: &State, seat: Seat, c: Cid) -> bool {
     usize::from(c) < s.chars.len() && !sees(s, seat, c)
 }
 
-/// A seat's view: serialised, the JSON view without the squares hidden from the seat; for the
-/// AI, the whole state (see [`fray_engine::view::Lens`]).
+/// A seat's screen: the JSON view without the squares and resources hidden from the seat.
 pub type View<'a> = Lens<'a, State>;
+
+/// The state as `seat` may know it, which is what its AI reads: the square of a character
+/// hidden from the seat is unknown (`None`, as in the JSON view).
+pub fn seen(s: &State, seat: Seat) -> Cow<'_, State> {
+    if !hides_from(s, seat) {
+        return Cow::Borrowed(s);
+    }
+    let mut v = s.clone();
+    for c in s.ids() {
+        if hidden_from(s, seat, c) {
+            v.chars[usize::from(c)].pos = None;
+        }
+    }
+    Cow::Owned(v)
+}
 
 /// What `seat` may know of `s`.
 pub fn view(s: &State, seat: Seat) -> View<'_> {

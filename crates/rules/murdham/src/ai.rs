@@ -18,7 +18,7 @@ use crate::command::{Aim, Command};
 use crate::data::{Ability, Keyword};
 use crate::setup::Cid;
 use crate::state::{Frame, Mode, State, With};
-use crate::view::View;
+use crate::view::Sight as View;
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy};
 
@@ -32,8 +32,13 @@ impl Policy<Murdham> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Murdham>, _: &mut Prng) -> Option<Answer<Murdham>> {
         // It picks from the legal list, which it lists itself, and hands back the answer listed
         // there with its plan; a command the list does not hold goes through the rules check.
-        match self.pick(d)? {
-            Choice::Listed(i) => Some(self.legal.swap_remove(i)),
+        // The list is made on the state as the seat knows it: when something is masked there,
+        // the rules check the pick on the real one.
+        let seen = d.view();
+        let masked = seen.masked();
+        match self.pick(d, &seen)? {
+            Choice::Listed(i) if !masked => Some(self.legal.swap_remove(i)),
+            Choice::Listed(i) => d.answer(self.legal.swap_remove(i).command).ok(),
             Choice::Own(c) => d.answer(c).ok(),
         }
     }
@@ -70,9 +75,9 @@ fn first(legal: &[Answer<Murdham>]) -> Option<Choice> {
 }
 
 impl Heuristic {
-    fn pick(&mut self, d: &Decision<'_, Murdham>) -> Option<Choice> {
+    fn pick(&mut self, d: &Decision<'_, Murdham>, seen: &State) -> Option<Choice> {
         self.legal.clear();
-        let v = d.view();
+        let v = View::new(seen, d.seat());
         crate::check::legal(&v, v.seat(), &mut self.legal);
         let legal = &self.legal;
         if let Some(f) = v.frames.last() {

@@ -139,13 +139,17 @@ impl Ruleset for Murdham {
     type View<'a> = view::View<'a>;
 
     fn view(s: &State, seat: Seat) -> view::View<'_> {
-        view::View::new(s, seat)
+        view::view(s, seat)
     }
 
     const HIDDEN_INFORMATION: bool = true;
 
     fn hides_from(s: &State, seat: Seat) -> bool {
         view::hides_from(s, seat)
+    }
+
+    fn seen(s: &State, seat: Seat) -> std::borrow::Cow<'_, State> {
+        view::seen(s, seat)
     }
 
     fn hidden_count(s: &State, seat: Seat) -> usize {

@@ -10,9 +10,9 @@ use crate::command::Command;
 use crate::setup::Cid;
 use crate::state::{Event, Frame, State};
 use fray_engine::resolve::FrameOp;
-use fray_engine::view::{CombatantView, Gauge, Place, Status, Table};
+use fray_engine::view::{CombatantView, Gauge, Lens, Place, Status, Table};
 use fray_engine::{Seat, Shown};
-use serde::{Serialize, Serializer};
+use std::borrow::Cow;
 use std::ops::Deref;
 
 /// Whether character `who` is hidden from `seat`: concealed, and `seat` is not the GM and plays
@@ -37,19 +37,45 @@ pub fn hidden_count(s: &State, seat: Seat) -> usize {
     s.ids().filter(|&c| hidden_from(s, seat, c) && !s.ch(c).down()).count()
 }
 
-/// A seat's view of the state: it serialises to the JSON the seat is sent (hidden characters
-/// left out), and its AI reads the state through it, asking [`View::sees`] before it looks at a
-/// character.
+/// A seat's screen: the JSON view, hidden characters left out.
+pub type View<'a> = Lens<'a, State>;
+
+/// The JSON view of `seat` on `s`.
+pub fn view(s: &State, seat: Seat) -> View<'_> {
+    Lens::new(s, seat, json)
+}
+
+/// The state as `seat` may know it, which is what its AI reads: a character hidden from the
+/// seat stands at the place it started from, off any cover spot, whatever it is doing.
+pub fn seen(s: &State, seat: Seat) -> Cow<'_, State> {
+    if !hides_from(s, seat) {
+        return Cow::Borrowed(s);
+    }
+    let mut v = s.clone();
+    for c in s.ids() {
+        if hidden_from(s, seat, c)
+            && let Some(start) = s.setup.combatants.get(c as usize)
+        {
+            let ch = &mut v.chars[c as usize];
+            ch.at = start.at;
+            ch.cover = false;
+        }
+    }
+    Cow::Owned(v)
+}
+
+/// How a seat's AI looks at the state it may know ([`seen`]): through this, asking
+/// [`Sight::sees`] before it looks at a character.
 #[derive(Clone, Copy)]
-pub struct View<'a> {
+pub struct Sight<'a> {
     state: &'a State,
     seat: Seat,
 }
 
-impl<'a> View<'a> {
-    /// The view of `seat` on `state`.
-    pub fn new(state: &'a State, seat: Seat) -> View<'a> {
-        View { state, seat }
+impl<'a> Sight<'a> {
+    /// `seat` looking at `state` (the state as the seat may know it).
+    pub fn new(state: &'a State, seat: Seat) -> Sight<'a> {
+        Sight { state, seat }
     }
 
     /// The seat whose view this is.
@@ -68,16 +94,10 @@ impl<'a> View<'a> {
     }
 }
 
-impl Deref for View<'_> {
+impl Deref for Sight<'_> {
     type Target = State;
     fn deref(&self) -> &State {
         self.state
-    }
-}
-
-impl Serialize for View<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        json(self.state, self.seat).serialize(ser)
     }
 }
 

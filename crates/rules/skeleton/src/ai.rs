@@ -20,7 +20,8 @@ impl Policy<Skeleton> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Skeleton>, _: &mut Prng) -> Option<Answer<Skeleton>> {
         self.legal.clear();
         d.legal(&mut self.legal);
-        let s: &State = d.view();
+        let view = d.view();
+        let s: &State = &view;
         let Some(Stage::Turn { who, .. }) = stage(s) else {
             return self.legal.first().cloned(); // a defence: `dodge` is listed first when allowed
         };

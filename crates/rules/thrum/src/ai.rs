@@ -225,9 +225,15 @@ impl Heuristic {
 
 impl Policy<Thrum> for Heuristic {
     fn choose(&mut self, d: &Decision<'_, Thrum>, _rng: &mut Prng) -> Option<Answer<Thrum>> {
-        // It plans on what its seat may see (no Hidden enemy's square) and asks the rules.
+        // It plans on the state as its seat may know it (no Hidden enemy's square).
         let view = d.view();
         match self.decide(&view) {
+            // A plan made on a state with something masked is the rules' to check.
+            Some(Choice::Planned(answer)) if view.masked() => {
+                if let Ok(answer) = d.answer(answer.command) {
+                    return Some(answer);
+                }
+            }
             Some(Choice::Planned(answer)) => {
                 debug_assert_eq!(
                     d.check(&answer.command).ok().as_ref(),

@@ -803,10 +803,16 @@ pub fn apply(s: &mut State, e: &Event) {
                 if *cond == Cond::Dazed {
                     c.dazed_by = *by_use;
                 }
+                if *cond == Cond::Hidden {
+                    c.hid_at = c.pos;
+                }
             } else {
                 c.conds &= !cond.bit();
                 if *cond == Cond::Dazed {
                     c.dazed_x = 0;
+                }
+                if *cond == Cond::Hidden {
+                    c.hid_at = None;
                 }
             }
         }
@@ -935,6 +941,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 c.stance = None;
                 c.x = [0; 8];
                 c.conds = 0;
+                c.hid_at = None;
                 c.dazed_x = 0;
                 c.mark = 0;
                 c.scouted = 0;

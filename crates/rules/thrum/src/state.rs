@@ -114,6 +114,10 @@ impl Turn {
 pub struct Char {
     /// Its square (`None` before a PC is placed in Round Zero).
     pub pos: Option<Pos>,
+    /// While it is Hidden: the square it became Hidden on, the last one its foes saw (what a
+    /// foe's AI is told in place of its square, `view::seen`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hid_at: Option<Pos>,
     /// Fatigue Load.
     pub fatigue: i16,
     /// Stress Load.
@@ -202,6 +206,7 @@ impl Char {
         Char {
             // THR-R2: an NPC already stands on its NPC Placement square before Initiative.
             pos: info.start,
+            hid_at: None,
             // THR-R154: both Loads are 0 when combat starts.
             fatigue: 0,
             stress: 0,

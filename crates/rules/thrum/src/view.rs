@@ -3,7 +3,7 @@
 //! Thrum's only hidden information is fray's reading of Hidden (THR-R219, see docs/thrum.md):
 //! a seat does not see where a Hidden combatant of another side stands ([`crate::board::hidden_from`]).
 //! Its JSON view, map and tracker leave those squares out and its log leaves out their steps,
-//! placements and relocations.
+//! placements and relocations; the state its AI reads ([`seen`]) has them as unknown.
 
 use crate::board::hidden_from;
 use crate::command::Command;
@@ -11,14 +11,31 @@ use crate::event::Event;
 use crate::state::{State, Step};
 use fray_engine::view::{CombatantView, Gauge, Lens, Place, Status, Table};
 use fray_engine::{Seat, Shown};
+use std::borrow::Cow;
 
-/// A seat's view: serialised, the JSON view without the squares hidden from the seat; for the
-/// AI, the whole state (see [`fray_engine::view::Lens`]).
+/// A seat's screen: the JSON view without the squares hidden from the seat.
 pub type View<'a> = Lens<'a, State>;
 
 /// What `seat` may know of `s`.
 pub fn view(s: &State, seat: Seat) -> View<'_> {
     Lens::new(s, seat, crate::text::view)
+}
+
+/// The state as `seat` may know it, which is what its AI reads: a Hidden combatant hidden from
+/// the seat stands on the square it became Hidden on, the last one the seat saw it on (off the
+/// map if it was never seen: `None`, as in the JSON view).
+pub fn seen(s: &State, seat: Seat) -> Cow<'_, State> {
+    if !hides_from(s, seat) {
+        return Cow::Borrowed(s);
+    }
+    let mut v = s.clone();
+    for c in s.ids() {
+        if hidden_from(s, seat, c) {
+            let ch = &mut v.chars[usize::from(c)];
+            ch.pos = ch.hid_at;
+        }
+    }
+    Cow::Owned(v)
 }
 
 /// Whether a Hidden combatant on the map is hidden from `seat` (THR-R219, fray's reading).
