@@ -214,73 +214,8 @@ mod tests {
     use fray_dice::Prng;
     use fray_engine::gm::Ruling as R;
     use fray_engine::{Answer, Decision, Game, Policy, RandomLegal, Ruleset, Seat};
-
-    /// The pending decision as the engine described it before it took a typed stage (its
-    /// seats, kind and actor): what the old derivation below gives.
-    #[derive(Debug, PartialEq)]
-    struct Pending {
-        seats: fray_engine::Seats,
-        kind: &'static str,
-        actor: Option<u16>,
-    }
-
-    impl Pending {
-        fn one(seat: fray_engine::Seat, kind: &'static str, actor: Option<u16>) -> Pending {
-            Pending {
-                seats: fray_engine::Seats::one(seat),
-                kind,
-                actor,
-            }
-        }
-    }
-
-    /// The engine's pending decision, described as it was before the typed stage.
-    fn described(p: Option<fray_engine::Pending<Stage>>) -> Option<Pending> {
-        p.map(|p| Pending {
-            seats: p.seats,
-            kind: p.kind(),
-            actor: p.actor(),
-        })
-    }
     use fray_space::ZoneId;
     use std::collections::BTreeSet;
-
-    /// `pending` as it was worked out before there was a stage, straight from the stack top, the
-    /// part of the round and the turn: the oracle the stage must agree with.
-    fn pending_as_before(s: &State) -> Option<Pending> {
-        if s.outcome.is_some() {
-            return None;
-        }
-        let one = |who: u16, kind: &'static str| Some(Pending::one(s.seat_of(who), kind, Some(who)));
-        if let Some(f) = s.frames.last() {
-            return match f {
-                Frame::Attack(a) if a.defence.is_none() => one(a.target, "reaction"),
-                Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(s, a) => {
-                    one(a.target, "swap")
-                }
-                Frame::Attack(a) => one(a.by, "extra-successes"),
-                Frame::Flee(fl) => one(resolve::next_chaser(s, fl)?, "chase"),
-                Frame::Break(b) => one(b.holder, "hold"),
-                Frame::Split(sp) => one(sp.who, "harm"),
-                Frame::Keep(k) => one(k.who, "card"),
-                Frame::Push(p) => one(p.who, "push"),
-            };
-        }
-        if s.stage == RoundStage::Swaps {
-            let seats: Seats = s.swapping;
-            return (!seats.is_empty()).then_some(Pending {
-                seats,
-                kind: "card-swaps",
-                actor: None,
-            });
-        }
-        let Some(t) = s.turn else {
-            let choices = check::group_choices(s);
-            return (choices != 0)
-                .then(|| Pending::one(s.seat_of(choices.trailing_zeros() as u16), "group-turn", None));
-        };
-        one(t.who, "turn")
-    }
 
     /// A command of each kind of decision, with the kinds of stage it may answer: under any
     /// other it must be refused as not asked now (under a turn, a restrained or burning
@@ -347,20 +282,20 @@ mod tests {
         coded
     }
 
-    /// What the stage promises in one position: `pending` is what it was before the stage, its
-    /// kind and actor are the stage's; nothing is asked once the combat is over, and only then;
-    /// for every seat asked, the legal list under the stage is the list `legal` gives, every
-    /// candidate gets the same verdict and code from the check with and without its sentence,
-    /// and each listed command is accepted by the check under the same stage with the plan the
-    /// list gave (and by the check that works the stage out itself); a command of another kind
-    /// of decision is refused; a GM ruling is accepted whatever the stage.
+    /// What the stage promises in one position: `pending` is the one the stage gives (the seats it
+    /// names), its kind and actor are the stage's; nothing is asked once the combat is over, and
+    /// only then; for every seat asked, the legal list under the stage is the list `legal` gives,
+    /// every candidate gets the same verdict and code from the check with and without its sentence,
+    /// and each listed command is accepted by the check under the same stage with the plan the list
+    /// gave (and by the check that works the stage out itself); a command of another kind of
+    /// decision is refused; a GM ruling is accepted whatever the stage.
     fn position(s: &State, kinds: &mut BTreeSet<&'static str>) {
         let st = stage(s);
         let pending = Einfelst::pending(s);
         assert_eq!(
-            described(pending.clone()),
-            pending_as_before(s),
-            "pending changed under {st:?}"
+            pending,
+            st.map(|st| st.pending(s)),
+            "pending is not what the stage says: {st:?}"
         );
         assert_eq!(
             pending.as_ref().map(|p| (p.kind(), p.actor())),

@@ -146,81 +146,8 @@ mod tests {
     use fray_dice::Prng;
     use fray_engine::gm::Ruling as R;
     use fray_engine::{Answer, Decision, Game, Policy, RandomLegal, Ruleset};
-
-    /// The pending decision as the engine described it before it took a typed stage (its
-    /// seats, kind and actor): what the old derivation below gives.
-    #[derive(Debug, PartialEq)]
-    struct Pending {
-        seats: fray_engine::Seats,
-        kind: &'static str,
-        actor: Option<u16>,
-    }
-
-    impl Pending {
-        fn one(seat: fray_engine::Seat, kind: &'static str, actor: Option<u16>) -> Pending {
-            Pending {
-                seats: fray_engine::Seats::one(seat),
-                kind,
-                actor,
-            }
-        }
-    }
-
-    /// The engine's pending decision, described as it was before the typed stage.
-    fn described(p: Option<fray_engine::Pending<Stage>>) -> Option<Pending> {
-        p.map(|p| Pending {
-            seats: p.seats,
-            kind: p.kind(),
-            actor: p.actor(),
-        })
-    }
     use fray_space::Pos;
     use std::collections::BTreeSet;
-
-    /// The creature due next as it was found before there was a stage: the first due one in the
-    /// sorted declaration order.
-    fn next_declarer_as_before(s: &State) -> Option<Cid> {
-        if s.phase == Phase::Resolving {
-            return s.ids().find(|&c| check::due(s, c));
-        }
-        if s.options.declaration == Declaration::Secret {
-            return None;
-        }
-        check::declaration_order(s).into_iter().find(|&c| check::due(s, c))
-    }
-
-    /// `pending` as it was worked out before there was a stage, straight from the frame stack
-    /// top, the declarations due and the turn: the oracle the stage must agree with.
-    fn pending_as_before(s: &State) -> Option<Pending> {
-        if s.outcome.is_some() {
-            return None;
-        }
-        if let Some(f) = s.frames.last() {
-            let (by, kind) = match f {
-                Frame::Reposte { by, .. } => (*by, "reposte"),
-                Frame::InjuryType { by, .. } if s.stats(*by).monster => {
-                    return Some(Pending::one(Seat::GM, "injury", Some(*by)));
-                }
-                Frame::InjuryType { by, .. } => (*by, "injury"),
-            };
-            return Some(Pending::one(s.seat_of(by), kind, Some(by)));
-        }
-        if let Some(c) = next_declarer_as_before(s) {
-            return Some(Pending::one(s.seat_of(c), "declare", Some(c)));
-        }
-        if s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret {
-            let seats: Seats = s.ids().filter(|&c| check::due(s, c)).map(|c| s.seat_of(c)).collect();
-            if !seats.is_empty() {
-                return Some(Pending {
-                    seats,
-                    kind: "declare",
-                    actor: None,
-                });
-            }
-        }
-        let t = s.turn.as_ref()?;
-        Some(Pending::one(s.seat_of(t.who), "turn", Some(t.who)))
-    }
 
     /// A command of each kind of decision, with the kinds of stage it may answer: under any
     /// other it must be refused as not asked now (under a turn, a declaration is told why its
@@ -252,19 +179,19 @@ mod tests {
         ]
     }
 
-    /// What the stage promises in one position: `pending` is what it was before the stage, its
-    /// kind and actor are the stage's; nothing is asked once the combat is over, and only then;
-    /// for every seat asked, the legal list under the stage is the list `legal` gives, and each
-    /// listed command is accepted by the check under the same stage with the plan the list gave
-    /// (and by the check that works the stage out itself); a command of another kind of decision
-    /// is refused; a GM ruling is accepted whatever the stage.
+    /// What the stage promises in one position: `pending` is the one the stage gives (the seats it
+    /// names), its kind and actor are the stage's; nothing is asked once the combat is over, and
+    /// only then; for every seat asked, the legal list under the stage is the list `legal` gives,
+    /// and each listed command is accepted by the check under the same stage with the plan the list
+    /// gave (and by the check that works the stage out itself); a command of another kind of
+    /// decision is refused; a GM ruling is accepted whatever the stage.
     fn position(s: &State, kinds: &mut BTreeSet<String>) {
         let st = stage(s);
         let pending = HallowedEarth::pending(s);
         assert_eq!(
-            described(pending.clone()),
-            pending_as_before(s),
-            "pending changed under {st:?}"
+            pending,
+            st.map(|st| st.pending(s)),
+            "pending is not what the stage says: {st:?}"
         );
         assert_eq!(
             pending.as_ref().map(|p| (p.kind(), p.actor())),

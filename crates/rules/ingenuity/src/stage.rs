@@ -189,79 +189,7 @@ mod tests {
     use crate::command::{Action, Command};
     use fray_dice::Prng;
     use fray_engine::{Answer, Decision, Game, Policy, RandomLegal, Ruleset};
-
-    /// The pending decision as the engine described it before it took a typed stage (its
-    /// seats, kind and actor): what the old derivation below gives.
-    #[derive(Debug, PartialEq)]
-    struct Pending {
-        seats: fray_engine::Seats,
-        kind: &'static str,
-        actor: Option<u16>,
-    }
-
-    impl Pending {
-        fn one(seat: fray_engine::Seat, kind: &'static str, actor: Option<u16>) -> Pending {
-            Pending {
-                seats: fray_engine::Seats::one(seat),
-                kind,
-                actor,
-            }
-        }
-    }
-
-    /// The engine's pending decision, described as it was before the typed stage.
-    fn described(p: Option<fray_engine::Pending<Stage>>) -> Option<Pending> {
-        p.map(|p| Pending {
-            seats: p.seats,
-            kind: p.kind(),
-            actor: p.actor(),
-        })
-    }
     use std::collections::BTreeSet;
-
-    /// What the game waited for as `pending` worked it out before there was a stage, straight
-    /// from the stack top and the turn: the oracle the stage must agree with.
-    fn pending_as_before(s: &State) -> Option<Pending> {
-        if s.outcome.is_some() {
-            return None;
-        }
-        let p = |who: Cid, kind: &'static str| Some(Pending::one(s.info(who).seat, kind, Some(who)));
-        if let Some(top) = s.stack.last() {
-            return match top {
-                Frame::Attack(a) => match a.stage {
-                    AttackStage::Intercept => Some(Pending::one(
-                        s.setup
-                            .teams
-                            .get(s.team(a.target) as usize)
-                            .map_or(Seat::GM, |t| t.seat),
-                        "intercept",
-                        Some(a.target),
-                    )),
-                    AttackStage::Defend => p(a.target, "defence"),
-                    AttackStage::Block => p(a.target, "block"),
-                    _ => None,
-                },
-                Frame::Ready(w) => w.candidates.get(w.asked as usize).and_then(|c| p(*c, "ready")),
-                Frame::Conscious { who, .. } => p(*who, "fortify"),
-                Frame::AfterDodge { who, .. } => p(*who, "after-dodge"),
-                Frame::Walk(_) => None,
-            };
-        }
-        match &s.turn {
-            Some(t) => {
-                let c = s.ch(t.who);
-                if c.econ.extended.is_some() && !c.ext_settled {
-                    p(t.who, "extended")
-                } else {
-                    p(t.who, "turn")
-                }
-            }
-            None => {
-                let team = s.order.team_to_pick(|w| s.can_take_turn(w))?;
-                Some(Pending::one(s.setup.teams[team as usize].seat, "pick", None))
-            }
-        }
-    }
 
     /// Commands of every kind of decision, each with the kinds of stage it may answer: under
     /// any other stage it must be refused as not asked now.
@@ -287,17 +215,17 @@ mod tests {
         ]
     }
 
-    /// Everything the stage promises, in one position: `pending` is what it was before the
-    /// stage (seats, kind, actor) and the stage's kind and actor; nothing is asked only once
-    /// the combat is over; every listed command is accepted by the check under the same stage
-    /// with the plan the list gave; a command of another kind of decision is refused.
+    /// Everything the stage promises, in one position: `pending` is the one the stage gives (its
+    /// seat, kind and actor), with the stage's kind and actor; nothing is asked only once the
+    /// combat is over; every listed command is accepted by the check under the same stage with the
+    /// plan the list gave; a command of another kind of decision is refused.
     fn position(s: &State, kinds: &mut BTreeSet<&'static str>) {
         let st = stage(s);
         let pending = Ingenuity::pending(s);
         assert_eq!(
-            described(pending.clone()),
-            pending_as_before(s),
-            "pending changed: {st:?}"
+            pending,
+            st.map(|st| st.pending(s)),
+            "pending is not what the stage says: {st:?}"
         );
         assert_eq!(
             pending.as_ref().map(|p| (p.kind(), p.actor())),

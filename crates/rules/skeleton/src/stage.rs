@@ -80,59 +80,21 @@ mod tests {
     use crate::command::Command;
     use fray_dice::Prng;
     use fray_engine::{Answer, Decision, Game, Policy, RandomLegal, Ruleset};
-
-    /// The pending decision as the engine described it before it took a typed stage (its
-    /// seats, kind and actor): what the old derivation below gives.
-    #[derive(Debug, PartialEq)]
-    struct Pending {
-        seats: fray_engine::Seats,
-        kind: &'static str,
-        actor: Option<u16>,
-    }
-
-    impl Pending {
-        fn one(seat: fray_engine::Seat, kind: &'static str, actor: Option<u16>) -> Pending {
-            Pending {
-                seats: fray_engine::Seats::one(seat),
-                kind,
-                actor,
-            }
-        }
-    }
-
-    /// The engine's pending decision, described as it was before the typed stage.
-    fn described(p: Option<fray_engine::Pending<Stage>>) -> Option<Pending> {
-        p.map(|p| Pending {
-            seats: p.seats,
-            kind: p.kind(),
-            actor: p.actor(),
-        })
-    }
     use fray_space::Pos;
 
-    /// `pending` as it was worked out before there was a stage, from the stack top and the
-    /// turn: the oracle the stage must agree with.
-    fn pending_as_before(s: &State) -> Option<Pending> {
-        let (who, kind) = match (&s.outcome, s.frames.last(), &s.turn) {
-            (Some(_), ..) => return None,
-            (None, Some(a), _) => (a.target, "defence"),
-            (None, None, Some(t)) => (t.who, "turn"),
-            (None, None, None) => return None,
-        };
-        Some(Pending::one(s.seat_of(who), kind, Some(who)))
-    }
-
-    /// What the stage promises in one position: `pending` is what it was before the stage, with
-    /// the stage's kind and actor; every listed command is accepted by the check under the
-    /// same stage with the plan the list gave; a command of the other kind of decision is
-    /// refused as not asked now. How many positions asked something (0 or 1).
+    /// What the stage promises in one position: `pending` is the stage, asked of the seat that
+    /// plays its combatant, with the stage's kind and actor; every listed command is accepted by
+    /// the check under the same stage with the plan the list gave; a command of the other kind of
+    /// decision is refused as not asked now. How many positions asked something (0 or 1).
     fn position(s: &State) -> usize {
         let st = stage(s);
         let pending = Skeleton::pending(s);
+        // Every decision has one decider: the seat that plays the combatant it is about.
+        let seat = |st: &Stage| s.seat_of(st.actor().expect("every decision has a decider"));
         assert_eq!(
-            described(pending.clone()),
-            pending_as_before(s),
-            "pending changed under {st:?}"
+            pending,
+            st.map(|st| fray_engine::Pending::one(seat(&st), st)),
+            "pending is not what the stage says: {st:?}"
         );
         assert_eq!(
             pending.map(|p| (p.kind(), p.actor())),

@@ -223,65 +223,8 @@ mod tests {
     use crate::state::Pick;
     use fray_dice::Prng;
     use fray_engine::{Answer, Decision, Game, Policy, RandomLegal, Ruleset};
-
-    /// The pending decision as the engine described it before it took a typed stage (its
-    /// seats, kind and actor): what the old derivation below gives.
-    #[derive(Debug, PartialEq)]
-    struct Pending {
-        seats: fray_engine::Seats,
-        kind: &'static str,
-        actor: Option<u16>,
-    }
-
-    impl Pending {
-        fn one(seat: fray_engine::Seat, kind: &'static str, actor: Option<u16>) -> Pending {
-            Pending {
-                seats: fray_engine::Seats::one(seat),
-                kind,
-                actor,
-            }
-        }
-    }
-
-    /// The engine's pending decision, described as it was before the typed stage.
-    fn described(p: Option<fray_engine::Pending<Stage>>) -> Option<Pending> {
-        p.map(|p| Pending {
-            seats: p.seats,
-            kind: p.kind(),
-            actor: p.actor(),
-        })
-    }
     use fray_space::{Dir, Pos};
     use std::collections::BTreeSet;
-
-    /// `pending` as it was worked out before there was a stage, straight from the stack top and
-    /// the turn step: the oracle the stage must agree with.
-    fn pending_as_before(s: &State) -> Option<Pending> {
-        if s.outcome.is_some() {
-            return None;
-        }
-        let p = |who: Cid, kind: &'static str| Some(Pending::one(s.info(who).seat, kind, Some(who)));
-        if let Some(top) = s.stack.last() {
-            return match top {
-                Frame::Use(u) if u.stage == UseStage::Defences => p(u.targets[u.index as usize], "defence"),
-                Frame::Window(w) => w.candidates.get(w.asked as usize).and_then(|(h, _)| p(*h, "trigger")),
-                Frame::Roll(r) if r.asking => p(r.who, "reroll"),
-                Frame::Prompt(Prompt::Move { who, .. }) => p(*who, "move"),
-                Frame::Prompt(Prompt::BuffReplace { target, .. }) => p(*target, "buff"),
-                Frame::Prompt(Prompt::BuffKeep { creator, .. }) => p(*creator, "keep"),
-                Frame::Prompt(Prompt::Upkeep { creator, .. }) => p(*creator, "upkeep"),
-                _ => None,
-            };
-        }
-        let who = s.turn.who;
-        match s.turn.step {
-            Step::Slot => p(who, "slot"),
-            Step::Place => p(who, "place"),
-            Step::Move | Step::ActionMove => p(who, "turn"),
-            Step::Stance => p(who, "stance"),
-            Step::Done => None,
-        }
-    }
 
     /// A command of each kind of decision, with the kinds of stage it may answer: under any
     /// other it must be refused as not asked now (a Delay in the rounds as impossible now).
@@ -319,19 +262,21 @@ mod tests {
         ]
     }
 
-    /// What the stage promises in one position: `pending` is what it was before the stage, and
-    /// its kind and actor are the stage's; nothing is asked only once the combat is over; the
-    /// legal list under the stage is the list `legal` gives, and each of its commands is
-    /// accepted by the check under the same stage with the plan the list gave (and by the
-    /// check that works the stage out itself); a command of another kind of decision is
+    /// What the stage promises in one position: `pending` is the stage, asked of the seat that
+    /// plays its combatant, and its kind and actor are the stage's; nothing is asked only once the
+    /// combat is over; the legal list under the stage is the list `legal` gives, and each of its
+    /// commands is accepted by the check under the same stage with the plan the list gave (and by
+    /// the check that works the stage out itself); a command of another kind of decision is
     /// refused.
     fn position(s: &State, kinds: &mut BTreeSet<&'static str>) {
         let st = stage(s);
         let pending = Thrum::pending(s);
+        // Every Thrum decision has one decider: the seat of the character it is about.
+        let seat = |st: &Stage| s.info(st.actor().expect("every Thrum decision has a decider")).seat;
         assert_eq!(
-            described(pending.clone()),
-            pending_as_before(s),
-            "pending changed under {st:?}"
+            pending,
+            st.map(|st| fray_engine::Pending::one(seat(&st), st)),
+            "pending is not what the stage says: {st:?}"
         );
         assert_eq!(
             pending.as_ref().map(|p| (p.kind(), p.actor())),
