@@ -4,7 +4,7 @@
 //! morale choices), else the opening, the turn under way or the faction whose opportunity it
 //! is, once; `Ruleset::pending` is built from it, and the check, the legal list and the
 //! resolver are handed it and match on it instead of working out again which decision is open.
-//! The seats asked come from the state as before ([`Stage::seats`]): a faction's opportunity
+//! The seats asked come from the state ([`Stage::seats`]): a faction's opportunity
 //! and the opening may ask several seats at once. GM rulings are no stage: they are accepted
 //! whatever the game waits for.
 

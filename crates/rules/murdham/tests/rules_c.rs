@@ -464,7 +464,7 @@ fn mur_r57_an_opportunity_attack_a_concealed_foe_may_make_is_kept_from_the_mover
     t.cmds(&["act ash", "move b"]);
     assert_eq!(asked(&t), ("opportunity".to_string(), Some("cut".to_string())));
     let frames = |seat: Seat| -> usize {
-        let v = serde_json::to_value(fray_murdham::view::View::new(t.state(), seat)).expect("a view");
+        let v = serde_json::to_value(fray_murdham::view::view(t.state(), seat)).expect("a view");
         v["frames"].as_array().map_or(0, Vec::len)
     };
     assert_eq!((frames(PCS), frames(GM)), (0, 1));
