@@ -12,6 +12,7 @@
 
 use crate::Seat;
 use serde::{Deserialize, Serialize, Serializer};
+use std::borrow::Cow;
 
 /// What a seat may see of a combat, in the shape shared by every ruleset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -321,6 +322,18 @@ pub fn kebab(name: &str) -> String {
         }
     }
     out
+}
+
+/// A ruleset's [`crate::Ruleset::seen`] made simple: `state` itself (borrowed, nothing copied)
+/// when `hidden` is false, otherwise a copy that `mask` changes, where it overwrites each
+/// hidden fact with a value that does not depend on it.
+pub fn masked<S: Clone>(state: &S, hidden: bool, mask: impl FnOnce(&mut S)) -> Cow<'_, S> {
+    if !hidden {
+        return Cow::Borrowed(state);
+    }
+    let mut copy = state.clone();
+    mask(&mut copy);
+    Cow::Owned(copy)
 }
 
 /// A seat's screen, for rulesets whose JSON view is a function of the state and the seat: it

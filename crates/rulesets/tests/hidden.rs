@@ -6,7 +6,6 @@
 use fray_engine::{Decision, Game, Seat};
 
 use fray_engine::conformance::{HiddenReport, hidden_information};
-use fray_engine::diag::SourceFile;
 use fray_engine::text::TextRuleset;
 use std::path::{Path, PathBuf};
 
@@ -16,22 +15,7 @@ fn root() -> PathBuf {
 
 /// An example of ruleset `R`.
 fn load<R: TextRuleset>(name: &str) -> (R::Setup, R::Options) {
-    let dir = root().join("examples").join(R::ID);
-    let path = dir.join(name);
-    let src = SourceFile {
-        name: path.display().to_string(),
-        text: std::fs::read_to_string(&path).expect("readable"),
-    };
-    let mut read = |name: &str| -> Result<SourceFile, String> {
-        let p = dir.join(name);
-        std::fs::read_to_string(&p)
-            .map(|text| SourceFile {
-                name: p.display().to_string(),
-                text,
-            })
-            .map_err(|e| format!("cannot read {name}: {e}"))
-    };
-    let loaded = R::load(&src, &mut read).unwrap_or_else(|e| panic!("{}: {e:?}", src.name));
+    let loaded = fray_testkit::example::<R>(name);
     (loaded.setup, loaded.options)
 }
 
@@ -189,27 +173,12 @@ fn every_example<R: TextRuleset>(seeds: u64) -> HiddenReport {
     assert!(!files.is_empty(), "no examples in {}", dir.display());
     let mut total = HiddenReport::default();
     for path in files {
-        let src = SourceFile {
-            name: path.display().to_string(),
-            text: std::fs::read_to_string(&path).expect("readable"),
-        };
-        let mut read = |name: &str| -> Result<SourceFile, String> {
-            let p = dir.join(name);
-            std::fs::read_to_string(&p)
-                .map(|text| SourceFile {
-                    name: p.display().to_string(),
-                    text,
-                })
-                .map_err(|e| format!("cannot read {name}: {e}"))
-        };
-        let loaded = R::load(&src, &mut read).unwrap_or_else(|e| panic!("{}: {e:?}", src.name));
-        let game = fray_engine::Game::<R>::new_seeded(loaded.setup.clone(), loaded.options.clone(), 0)
-            .unwrap_or_else(|e| panic!("{}: {e}", src.name));
+        let name = path.file_name().and_then(|n| n.to_str()).expect("a file name");
+        let (setup, options) = load::<R>(name);
+        let game = Game::<R>::new_seeded(setup.clone(), options.clone(), 0).unwrap_or_else(|e| panic!("{name}: {e}"));
         let seats: Vec<Seat> = (0..R::seat_names(game.state()).len() as u8).map(Seat).collect();
-        let r = hidden_information::<R>(&loaded.setup, &loaded.options, 0..seeds, &seats, 20_000, |_| {
-            R::heuristic()
-        })
-        .unwrap_or_else(|f| panic!("{}: {f}", src.name));
+        let r = hidden_information::<R>(&setup, &options, 0..seeds, &seats, 20_000, |_| R::heuristic())
+            .unwrap_or_else(|f| panic!("{name}: {f}"));
         total.playouts += r.playouts;
         total.hidden_positions += r.hidden_positions;
         total.variants_compared += r.variants_compared;

@@ -26,22 +26,13 @@ pub type View<'a> = Lens<'a, State>;
 /// action) secret from the seat stands as `move` (and `speak`) whatever it is, so the state
 /// shows that the creature has declared and nothing of what.
 pub fn seen(s: &State, seat: Seat) -> Cow<'_, State> {
-    if !hides_from(s, seat) {
-        return Cow::Borrowed(s);
-    }
-    let mut v = s.clone();
-    for c in s.ids() {
-        if hidden_from(s, seat, c) {
+    fray_engine::view::masked(s, hides_from(s, seat), |v| {
+        for c in s.ids().filter(|&c| hidden_from(s, seat, c)) {
             let ch = &mut v.chars[usize::from(c)];
-            if ch.declared.is_some() {
-                ch.declared = Some(Action::Move);
-            }
-            if ch.declared_free.is_some() {
-                ch.declared_free = Some(Free::Speak);
-            }
+            ch.declared = ch.declared.map(|_| Action::Move);
+            ch.declared_free = ch.declared_free.map(|_| Free::Speak);
         }
-    }
-    Cow::Owned(v)
+    })
 }
 
 /// What `seat` may know of `s`.

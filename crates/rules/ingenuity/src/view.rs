@@ -31,16 +31,11 @@ pub type View<'a> = Lens<'a, State>;
 /// The state as `seat` may know it, which is what its AI reads: the square of a character
 /// hidden from the seat is unknown (`None`, as in the JSON view).
 pub fn seen(s: &State, seat: Seat) -> Cow<'_, State> {
-    if !hides_from(s, seat) {
-        return Cow::Borrowed(s);
-    }
-    let mut v = s.clone();
-    for c in s.ids() {
-        if hidden_from(s, seat, c) {
+    fray_engine::view::masked(s, hides_from(s, seat), |v| {
+        for c in s.ids().filter(|&c| hidden_from(s, seat, c)) {
             v.chars[usize::from(c)].pos = None;
         }
-    }
-    Cow::Owned(v)
+    })
 }
 
 /// What `seat` may know of `s`.

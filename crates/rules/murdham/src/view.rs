@@ -48,20 +48,15 @@ pub fn view(s: &State, seat: Seat) -> View<'_> {
 /// The state as `seat` may know it, which is what its AI reads: a character hidden from the
 /// seat stands at the place it started from, off any cover spot, whatever it is doing.
 pub fn seen(s: &State, seat: Seat) -> Cow<'_, State> {
-    if !hides_from(s, seat) {
-        return Cow::Borrowed(s);
-    }
-    let mut v = s.clone();
-    for c in s.ids() {
-        if hidden_from(s, seat, c)
-            && let Some(start) = s.setup.combatants.get(c as usize)
-        {
-            let ch = &mut v.chars[c as usize];
-            ch.at = start.at;
-            ch.cover = false;
+    fray_engine::view::masked(s, hides_from(s, seat), |v| {
+        for c in s.ids().filter(|&c| hidden_from(s, seat, c)) {
+            if let Some(start) = s.setup.combatants.get(c as usize) {
+                let ch = &mut v.chars[c as usize];
+                ch.at = start.at;
+                ch.cover = false;
+            }
         }
-    }
-    Cow::Owned(v)
+    })
 }
 
 /// How a seat's AI looks at the state it may know ([`seen`]): through this, asking

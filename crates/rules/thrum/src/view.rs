@@ -9,7 +9,7 @@ use crate::board::hidden_from;
 use crate::command::Command;
 use crate::event::Event;
 use crate::state::{State, Step};
-use fray_engine::view::{CombatantView, Gauge, Lens, Place, Status, Table};
+use fray_engine::view::{CombatantView, Gauge, Lens, Place, Status, Table, masked};
 use fray_engine::{Seat, Shown};
 use std::borrow::Cow;
 
@@ -25,17 +25,12 @@ pub fn view(s: &State, seat: Seat) -> View<'_> {
 /// the seat stands on the square it became Hidden on, the last one the seat saw it on (off the
 /// map if it was never seen: `None`, as in the JSON view).
 pub fn seen(s: &State, seat: Seat) -> Cow<'_, State> {
-    if !hides_from(s, seat) {
-        return Cow::Borrowed(s);
-    }
-    let mut v = s.clone();
-    for c in s.ids() {
-        if hidden_from(s, seat, c) {
+    masked(s, hides_from(s, seat), |v| {
+        for c in s.ids().filter(|&c| hidden_from(s, seat, c)) {
             let ch = &mut v.chars[usize::from(c)];
             ch.pos = ch.hid_at;
         }
-    }
-    Cow::Owned(v)
+    })
 }
 
 /// Whether a Hidden combatant on the map is hidden from `seat` (THR-R219, fray's reading).
