@@ -18,7 +18,7 @@ use crate::command::{Aim, Command};
 use crate::data::{Ability, Keyword};
 use crate::setup::Cid;
 use crate::state::{Frame, Mode, State, With};
-use crate::view::Sight as View;
+use crate::view::Sight;
 use fray_dice::Prng;
 use fray_engine::{Answer, Decision, Policy};
 
@@ -77,7 +77,7 @@ fn first(legal: &[Answer<Murdham>]) -> Option<Choice> {
 impl Heuristic {
     fn pick(&mut self, d: &Decision<'_, Murdham>, seen: &State) -> Option<Choice> {
         self.legal.clear();
-        let v = View::new(seen, d.seat());
+        let v = Sight::new(seen, d.seat());
         crate::check::legal(&v, v.seat(), &mut self.legal);
         let legal = &self.legal;
         if let Some(f) = v.frames.last() {
@@ -98,13 +98,13 @@ impl Heuristic {
 }
 
 /// The foes `who`'s seat sees, still fighting.
-fn foes<'a>(v: &'a View<'_>, who: Cid) -> impl Iterator<Item = Cid> + 'a {
+fn foes<'a>(v: &'a Sight<'_>, who: Cid) -> impl Iterator<Item = Cid> + 'a {
     let side = v.ch(who).side;
     v.visible().filter(move |&c| v.ch(c).side != side && v.ch(c).up())
 }
 
 /// A faction's pick: who can hit a foe now, else whoever can act.
-fn pick(v: &View<'_>, legal: &[Answer<Murdham>]) -> Option<Choice> {
+fn pick(v: &Sight<'_>, legal: &[Answer<Murdham>]) -> Option<Choice> {
     let acts: Vec<(usize, Cid)> = legal
         .iter()
         .enumerate()
@@ -139,7 +139,7 @@ fn health(s: &State, c: Cid) -> i32 {
     s.ch(c).health
 }
 
-fn turn(v: &View<'_>, who: Cid, legal: &[Answer<Murdham>]) -> Option<Choice> {
+fn turn(v: &Sight<'_>, who: Cid, legal: &[Answer<Murdham>]) -> Option<Choice> {
     let me = v.ch(who);
     if me.grabbed_by.is_some() {
         return [Command::BreakFree, Command::End]
@@ -264,7 +264,7 @@ fn turn(v: &View<'_>, who: Cid, legal: &[Answer<Murdham>]) -> Option<Choice> {
     Some(choice(legal, Command::End))
 }
 
-fn answer(v: &View<'_>, f: &Frame, legal: &[Answer<Murdham>]) -> Choice {
+fn answer(v: &Sight<'_>, f: &Frame, legal: &[Answer<Murdham>]) -> Choice {
     let listed_first = |cs: &[Command]| cs.iter().find_map(|c| listed(legal, c)).map(Choice::Listed);
     match f {
         Frame::Attack(a) => {
