@@ -57,7 +57,7 @@ impl<'a, R: Ruleset> Decision<'a, R> {
     pub fn view(&self) -> Seen<'a, R> {
         Seen {
             seat: self.seat,
-            state: R::seen(self.state, self.seat),
+            state: R::seen(self.state, self.seat).into(),
         }
     }
 
@@ -89,7 +89,24 @@ impl<'a, R: Ruleset> Decision<'a, R> {
 /// a policy reading it cannot act on what its seat may not see.
 pub struct Seen<'a, R: Ruleset> {
     seat: Seat,
-    state: Cow<'a, R::State>,
+    state: Known<'a, R::State>,
+}
+
+/// The state a [`Seen`] reads: the real one, borrowed, or a masked copy on the heap. Two words
+/// either way (a `Cow` of the state would be as large as the state, copied at every decision
+/// of the simulator's hot path).
+enum Known<'a, S> {
+    Real(&'a S),
+    Masked(Box<S>),
+}
+
+impl<'a, S: Clone> From<Cow<'a, S>> for Known<'a, S> {
+    fn from(state: Cow<'a, S>) -> Self {
+        match state {
+            Cow::Borrowed(s) => Known::Real(s),
+            Cow::Owned(s) => Known::Masked(Box::new(s)),
+        }
+    }
 }
 
 impl<R: Ruleset> Seen<'_, R> {
@@ -101,14 +118,17 @@ impl<R: Ruleset> Seen<'_, R> {
     /// Whether something is masked: the state read here is not the real one, so a plan
     /// worked out on it must be checked by the rules ([`Decision::answer`]) before it is used.
     pub fn masked(&self) -> bool {
-        matches!(self.state, Cow::Owned(_))
+        matches!(self.state, Known::Masked(_))
     }
 }
 
 impl<R: Ruleset> Deref for Seen<'_, R> {
     type Target = R::State;
     fn deref(&self) -> &R::State {
-        &self.state
+        match &self.state {
+            Known::Real(s) => s,
+            Known::Masked(s) => s,
+        }
     }
 }
 
