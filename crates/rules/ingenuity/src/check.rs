@@ -63,25 +63,55 @@ pub fn task_cost(s: &State, seconds: Option<u16>) -> u8 {
     }
 }
 
-/// Whether a reaction with this cost can be taken now (ING-R30 to ING-R32).
-pub fn reaction_ok(s: &State, who: Cid, free: bool, stamina: i16, focus: i16) -> Result<(), Reject> {
+/// Why a reaction cannot be taken now: what [`reaction_ok`] turns into its rejection. Kept
+/// apart from the message so that the many yes-or-no questions of the AI, the listings and
+/// resolution ([`can_react`]) build no text.
+#[derive(Clone, Copy)]
+enum NoReaction {
+    Cannot,
+    NoneLeft,
+    NoStamina,
+    NoFocus,
+}
+
+fn reaction_fault(s: &State, who: Cid, free: bool, stamina: i16, focus: i16) -> Option<NoReaction> {
     let c = s.ch(who);
     if !c.able() {
-        return Err(no(codes::NOT_NOW, format!("{} cannot react", s.name(who))));
+        return Some(NoReaction::Cannot);
     }
     if !free && !s.can_react(who) {
-        return Err(no(codes::NO_REACTION, format!("{} has no reaction left", s.name(who))));
+        return Some(NoReaction::NoneLeft);
     }
     let pays = !free || s.options.free_reaction_pays;
     if pays && s.options.reactions_need_resources {
         if c.stamina < stamina {
-            return Err(no(codes::NO_STAMINA, format!("{} has no stamina left", s.name(who))));
+            return Some(NoReaction::NoStamina);
         }
         if c.focus < focus {
-            return Err(no(codes::NO_FOCUS, format!("{} has no focus left", s.name(who))));
+            return Some(NoReaction::NoFocus);
         }
     }
-    Ok(())
+    None
+}
+
+/// Whether a reaction with this cost can be taken now (ING-R30 to ING-R32): [`reaction_ok`]
+/// without the reason.
+pub fn can_react(s: &State, who: Cid, free: bool, stamina: i16, focus: i16) -> bool {
+    reaction_fault(s, who, free, stamina, focus).is_none()
+}
+
+/// Whether a reaction with this cost can be taken now (ING-R30 to ING-R32), and if not, why.
+pub fn reaction_ok(s: &State, who: Cid, free: bool, stamina: i16, focus: i16) -> Result<(), Reject> {
+    let Some(fault) = reaction_fault(s, who, free, stamina, focus) else {
+        return Ok(());
+    };
+    let n = s.name(who);
+    Err(match fault {
+        NoReaction::Cannot => no(codes::NOT_NOW, format!("{n} cannot react")),
+        NoReaction::NoneLeft => no(codes::NO_REACTION, format!("{n} has no reaction left")),
+        NoReaction::NoStamina => no(codes::NO_STAMINA, format!("{n} has no stamina left")),
+        NoReaction::NoFocus => no(codes::NO_FOCUS, format!("{n} has no focus left")),
+    })
 }
 
 /// Characters who may intercept an attack on `a.target` (ING-R33, ING-H21).
@@ -92,7 +122,7 @@ pub fn intercept_candidates(s: &State, a: &Attack) -> Vec<Cid> {
     let able = s
         .ids()
         .filter(|&c| c != a.attacker && s.allies(c, a.target))
-        .filter(|&c| reaction_ok(s, c, false, 1, 0).is_ok())
+        .filter(|&c| can_react(s, c, false, 1, 0))
         // Intercepting is a move: a prone character would have to stand up first.
         .filter(|&c| !(s.options.prone_blocks_movement && s.ch(c).has(Cond::Prone)));
     match s.options.intercept_reach {
@@ -269,7 +299,7 @@ fn check_block(s: &State, a: &Attack, slot: u8) -> Result<(), Reject> {
 /// Whether the consciousness fortify can be made (ING-R60, ING-H8).
 pub fn fortify_to_stay_ok(s: &State, who: Cid) -> bool {
     match s.options.fortify_without {
-        FortifyWithout::Unconscious => reaction_ok(s, who, false, 1, 0).is_ok(),
+        FortifyWithout::Unconscious => can_react(s, who, false, 1, 0),
         FortifyWithout::Allowed => s.ch(who).present() && !s.ch(who).unconscious,
     }
 }

@@ -988,7 +988,7 @@ fn stay_conscious(cx: &mut Cx, who: Cid, missing: i16, fortify: bool) -> R {
         knock_out(cx, who);
         return Ok(());
     }
-    let can_pay = check::reaction_ok(&cx.s, who, false, 1, 0).is_ok();
+    let can_pay = check::can_react(&cx.s, who, false, 1, 0);
     if can_pay {
         pay(
             cx,
@@ -1206,10 +1206,7 @@ fn attack_step(cx: &mut Cx, mut a: Attack) -> Result<Flow, EngineError> {
                 cx.update(Frame::Attack(Box::new(a)));
                 return Ok(Flow::Go);
             }
-            if a.intercept
-                .iter()
-                .any(|&c| check::reaction_ok(&cx.s, c, false, 1, 0).is_ok())
-            {
+            if a.intercept.iter().any(|&c| check::can_react(&cx.s, c, false, 1, 0)) {
                 return Ok(Flow::Wait);
             }
             a.stage = AttackStage::Defend;

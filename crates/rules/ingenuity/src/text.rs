@@ -431,7 +431,7 @@ pub fn describe_pending(s: &State, p: &Pending<crate::stage::Stage>) -> String {
                 let who: Vec<String> = a
                     .intercept
                     .iter()
-                    .filter(|&&c| crate::check::reaction_ok(s, c, false, 1, 0).is_ok())
+                    .filter(|&&c| crate::check::can_react(s, c, false, 1, 0))
                     .map(|&c| format!("{} ({})", n(c), s.info(c).id))
                     .collect();
                 format!(
