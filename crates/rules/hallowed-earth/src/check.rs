@@ -610,7 +610,7 @@ pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<Plan, Reje
             .stats(t.who)
             .weapons
             .get(usize::from(w))
-            .map_or("weapon", |x| x.name.as_str());
+            .map_or("weapon", |x| x.name.as_ref());
         let draw = if s.acts[usize::from(t.act)].free == Some(Free::Draw { weapon: w }) && !t.freed {
             ": draw it first (free)"
         } else {
@@ -1015,7 +1015,7 @@ fn not_yours(s: &State, who: Cid) -> Reject {
 fn not_yet(s: &State, seat: Seat) -> String {
     let mut mine = Vec::new();
     declarers(s, seat, &mut mine);
-    let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_str()).collect();
+    let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_ref()).collect();
     match (next_declarer(s), names.as_slice()) {
         (_, [one]) => format!("it is {one}'s turn to declare"),
         (_, [first, rest @ ..]) if !rest.is_empty() => format!(

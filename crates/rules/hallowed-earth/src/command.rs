@@ -98,7 +98,7 @@ impl Vocabulary for Words<'_> {
     type Other = OwnRuling;
     fn who(&self, word: &str) -> Result<Cid, Reject> {
         self.0.find(word).ok_or_else(|| {
-            let ids = self.0.chars.iter().map(|c| c.id.as_str());
+            let ids = self.0.chars.iter().map(|c| c.id.as_ref());
             Reject::unreadable(format!(
                 "no combatant '{word}'{}",
                 fray_engine::diag::suggestion(word, ids)
@@ -123,7 +123,7 @@ impl Vocabulary for Words<'_> {
         let sides = &self.0.setup.sides;
         let i = sides.iter().position(|s| s.id == word);
         i.map(|i| i as u8).ok_or_else(|| {
-            let ids = sides.iter().map(|s| s.id.as_str());
+            let ids = sides.iter().map(|s| s.id.as_ref());
             Reject::unreadable(format!("no side '{word}'{}", fray_engine::diag::suggestion(word, ids)))
         })
     }
@@ -370,7 +370,7 @@ pub fn format_action(s: &State, who: Cid, a: &Action) -> String {
     let id = |w: Cid| {
         s.chars
             .get(usize::from(w))
-            .map_or_else(|| format!("#{w}"), |c| c.id.clone())
+            .map_or_else(|| format!("#{w}"), |c| c.id.to_string())
     };
     let stats = s.chars.get(usize::from(who)).map(|_| s.stats(who));
     let weapon = |i: u8| {
@@ -423,7 +423,7 @@ pub fn format(s: &State, c: &Command) -> String {
     let id = |w: &Cid| {
         s.chars
             .get(usize::from(*w))
-            .map_or_else(|| format!("#{w}"), |c| c.id.clone())
+            .map_or_else(|| format!("#{w}"), |c| c.id.to_string())
     };
     match c {
         Command::Declare { who, action } => format!("declare {} {}", id(who), format_action(s, *who, action)),

@@ -288,10 +288,11 @@ pub use crate::data::Wound;
 /// A combatant now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Char {
-    /// Its id.
-    pub id: String,
+    /// Its id (shared, like its name and group: a state is copied for every masked view and
+    /// every simulated combat, and these never change).
+    pub id: Arc<str>,
     /// Its name.
-    pub name: String,
+    pub name: Arc<str>,
     /// Its side.
     pub side: u8,
     /// Its stat block (an index into the setup's blocks).
@@ -299,7 +300,7 @@ pub struct Char {
     /// Where it stands.
     pub at: Pos,
     /// Its shared initiative roll, if any (HAL-R5).
-    pub group: Option<String>,
+    pub group: Option<Arc<str>>,
     /// Base Initiative, once rolled (HAL-R4).
     pub base: Option<i16>,
     /// Maximum Stress, once known (HAL-R24).
@@ -366,12 +367,12 @@ impl Char {
             cond |= Conditions::STABILIZED;
         }
         Char {
-            id: c.id.clone(),
-            name: c.name.clone(),
+            id: c.id.as_str().into(),
+            name: c.name.as_str().into(),
             side: c.side,
             block: c.block,
             at: c.at,
-            group: c.group.clone(),
+            group: c.group.as_deref().map(Into::into),
             base: None,
             stress_max: 0,
             stress: 0,
@@ -640,7 +641,7 @@ pub struct State {
     /// The encounter.
     pub setup: Arc<Setup>,
     /// The options in force.
-    pub options: Options,
+    pub options: Arc<Options>,
     /// The round (0 before the first).
     pub round: u32,
     /// Where the round is.
@@ -676,7 +677,7 @@ impl State {
             .collect();
         State {
             setup: Arc::new(setup.clone()),
-            options: options.clone(),
+            options: Arc::new(options.clone()),
             round: 0,
             phase: Phase::Setup,
             chars,
@@ -708,7 +709,7 @@ impl State {
 
     /// The combatant with this id (typed ids ignore case).
     pub fn find(&self, id: &str) -> Option<Cid> {
-        fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
+        fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_ref()), id).map(|i| i as Cid)
     }
 
     /// An ability score now, after injuries (HAL-H18).

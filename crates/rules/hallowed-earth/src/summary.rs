@@ -18,7 +18,7 @@ impl Summarize for HallowedEarth {
             .map(|i| {
                 let c = s.ch(i);
                 CombatantEnd {
-                    id: c.id.clone(),
+                    id: c.id.to_string(),
                     side: c.side,
                     incapacitated: !s.fighting(i) && !c.has(Conditions::REMOVED),
                     removed: c.has(Conditions::REMOVED),

@@ -121,8 +121,8 @@ impl TextRuleset for HallowedEarth {
                     values.push(("dead".into(), "true".into()));
                 }
                 Lasting {
-                    id: c.id.clone(),
-                    name: c.name.clone(),
+                    id: c.id.to_string(),
+                    name: c.name.to_string(),
                     values,
                 }
             })
@@ -144,7 +144,7 @@ impl TextRuleset for HallowedEarth {
     }
 
     fn describe_event(s: &State, e: &Event) -> Option<String> {
-        let name = |w: &u16| s.ch(*w).name.as_str();
+        let name = |w: &u16| s.ch(*w).name.as_ref();
         Some(match e {
             Event::Stress { who, max } => {
                 let c = s.ch(*who);
@@ -189,7 +189,7 @@ impl TextRuleset for HallowedEarth {
                     s.stats(*who)
                         .weapons
                         .get(usize::from(w))
-                        .map_or("weapon", |x| x.name.as_str())
+                        .map_or("weapon", |x| x.name.as_ref())
                 };
                 match *free {
                     crate::state::Free::Step => format!(
@@ -371,7 +371,7 @@ impl TextRuleset for HallowedEarth {
                     "{} suffers a {} injury: {}",
                     name(who),
                     table,
-                    e.map_or("?", |e| e.name.as_str())
+                    e.map_or("?", |e| e.name.as_ref())
                 );
                 if let Some(m) = main {
                     t += if *m { " (main side)" } else { " (off side)" };
@@ -425,7 +425,7 @@ impl TextRuleset for HallowedEarth {
                 s.stats(*who)
                     .items
                     .get(usize::from(*item))
-                    .map_or("?", |i| i.name.as_str())
+                    .map_or("?", |i| i.name.as_ref())
             ),
             Event::Thrown { who, weapon } => format!(
                 "{} throws its {}",
@@ -433,7 +433,7 @@ impl TextRuleset for HallowedEarth {
                 s.stats(*who)
                     .weapons
                     .get(usize::from(*weapon))
-                    .map_or("?", |w| w.name.as_str())
+                    .map_or("?", |w| w.name.as_ref())
             ),
             Event::Broke { who } => format!("{} breaks and will flee", name(who)),
             Event::Fled { who } => format!("{} flees the battlefield", name(who)),
@@ -559,7 +559,7 @@ impl TextRuleset for HallowedEarth {
     }
 
     fn combatant_id(s: &State, index: u16) -> Option<String> {
-        s.chars.get(usize::from(index)).map(|c| c.id.clone())
+        s.chars.get(usize::from(index)).map(|c| c.id.to_string())
     }
 
     fn title(s: &State) -> String {
@@ -657,9 +657,9 @@ fn aim(s: &State, who: u16, a: &Action) -> String {
     let id = |t: u16| {
         s.chars
             .get(usize::from(t))
-            .map_or_else(|| format!("#{t}"), |c| c.id.clone())
+            .map_or_else(|| format!("#{t}"), |c| c.id.to_string())
     };
-    let weapon = |w: u8| st.weapons.get(usize::from(w)).map_or("weapon", |x| x.name.as_str());
+    let weapon = |w: u8| st.weapons.get(usize::from(w)).map_or("weapon", |x| x.name.as_ref());
     match *a {
         Action::Attack { target, .. } => format!("attack on {}", id(target)),
         Action::Defensive { target: Some(t), .. } => format!("defensive attack on {}", id(t)),
@@ -667,12 +667,12 @@ fn aim(s: &State, who: u16, a: &Action) -> String {
         Action::FullDefense => "full defence".into(),
         Action::Cast { spell, target, .. } => format!(
             "{} spell on {}",
-            st.spells.get(usize::from(spell)).map_or("spell", |x| x.name.as_str()),
+            st.spells.get(usize::from(spell)).map_or("spell", |x| x.name.as_ref()),
             id(target)
         ),
         Action::Use { item, target } => format!(
             "{} for {}",
-            st.items.get(usize::from(item)).map_or("item", |x| x.name.as_str()),
+            st.items.get(usize::from(item)).map_or("item", |x| x.name.as_ref()),
             id(target)
         ),
         Action::Throw { weapon: w, target } => format!("{} thrown at {}", weapon(w), id(target)),
@@ -701,7 +701,7 @@ fn gone_why(c: &crate::state::Char) -> &'static str {
 /// What a GM ruling did, read after it was applied.
 fn ruled(s: &State, r: &crate::command::Ruling) -> String {
     use crate::command::{Gauge, OwnRuling};
-    let name = |w: &u16| s.chars.get(usize::from(*w)).map_or("?", |c| c.name.as_str());
+    let name = |w: &u16| s.chars.get(usize::from(*w)).map_or("?", |c| c.name.as_ref());
     match r {
         Ruling::Adjust {
             who,
@@ -722,7 +722,7 @@ fn ruled(s: &State, r: &crate::command::Ruling) -> String {
         }
         Ruling::Move { who, to } => format!("{} is placed at {to}", name(who)),
         Ruling::Add { id, side, at, .. } => {
-            let side = s.setup.sides.get(usize::from(*side)).map_or("?", |x| x.name.as_str());
+            let side = s.setup.sides.get(usize::from(*side)).map_or("?", |x| x.name.as_ref());
             format!("{id} joins {side} at {at}")
         }
         Ruling::Remove { who } => format!("{} is taken out of the fight", name(who)),
@@ -890,8 +890,8 @@ pub(crate) fn table(s: &State, seat: Seat) -> Table {
                 statuses.push(status("acted", None, Some("end of the round")));
             }
             CombatantView {
-                id: c.id.clone(),
-                name: c.name.clone(),
+                id: c.id.to_string(),
+                name: c.name.to_string(),
                 side: s.setup.sides[usize::from(c.side)].id.clone(),
                 seat: fray_engine::sides::seat_name(&s.setup.seats, s.seat_of(i)),
                 place: (!c.gone()).then(|| Place::square(c.at.x, c.at.y)),
@@ -906,7 +906,7 @@ pub(crate) fn table(s: &State, seat: Seat) -> Table {
             .slots()
             .iter()
             .filter_map(|sl| s.acts.get(usize::from(sl.who)))
-            .map(|a| s.ch(a.who).id.clone())
+            .map(|a| s.ch(a.who).id.to_string())
             .collect()
     } else {
         Vec::new()
@@ -986,7 +986,7 @@ fn now(s: &State, seat: Seat) -> String {
         // HAL-R11: the creature due, and the others of its seat's run that may come first.
         let mut run = Vec::new();
         check::declarers(s, s.seat_of(c), &mut run);
-        let others: Vec<&str> = run.iter().skip(1).map(|&x| s.ch(x).name.as_str()).collect();
+        let others: Vec<&str> = run.iter().skip(1).map(|&x| s.ch(x).name.as_ref()).collect();
         let first = or_first(&others);
         let when = match s.phase {
             Phase::Resolving => " (just arrived)",
@@ -997,11 +997,11 @@ fn now(s: &State, seat: Seat) -> String {
     if s.phase == Phase::Declaring {
         let mut mine = Vec::new();
         check::declarers(s, seat, &mut mine);
-        let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_str()).collect();
+        let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_ref()).collect();
         let others: Vec<&str> = s
             .ids()
             .filter(|&c| check::due(s, c) && s.seat_of(c) != seat && (seat.is_gm() || !mine.contains(&c)))
-            .map(|c| s.ch(c).name.as_str())
+            .map(|c| s.ch(c).name.as_ref())
             .collect();
         let mut line = format!("Round {}: secret declarations", s.round);
         match names.as_slice() {

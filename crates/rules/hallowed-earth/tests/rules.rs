@@ -398,7 +398,7 @@ fn hal_r11_hal_h20_one_at_a_time_methods_follow_their_order_and_show_earlier_dec
         let mut seen = Vec::new();
         while let Some(p) = t.game.pending().filter(|p| p.kind() == "declare") {
             let who = p.actor().expect("one creature at a time");
-            seen.push(t.state().ch(who).id.clone());
+            seen.push(t.state().ch(who).id.to_string());
             let id = t.state().ch(who).id.clone();
             t.cmd(&format!("declare {id} move"));
         }

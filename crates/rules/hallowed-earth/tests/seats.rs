@@ -254,7 +254,7 @@ fn hal_r11_round_the_table_goes_player_by_player_in_the_order_the_encounter_name
     let mut seen = Vec::new();
     while let Some(p) = t.game.pending().filter(|p| p.kind() == "declare") {
         let who = p.actor().expect("one creature at a time");
-        let id = t.state().ch(who).id.clone();
+        let id = t.state().ch(who).id.to_string();
         seen.push((id.clone(), p.first()));
         t.cmd(&format!("declare {id} move"));
     }
@@ -322,7 +322,7 @@ fn the_ferry_example_gives_each_pilgrim_its_players_seat() {
     assert_eq!(e.setup.seats, ["gm", "jo", "mel", "pat"]);
     let game = Game::<HallowedEarth>::new_seeded(e.setup, e.options, 1).expect("starts");
     let s = game.state();
-    let players: Vec<(String, Seat)> = (0..3).map(|c| (s.ch(c).id.clone(), s.seat_of(c))).collect();
+    let players: Vec<(String, Seat)> = (0..3).map(|c| (s.ch(c).id.to_string(), s.seat_of(c))).collect();
     assert_eq!(
         players,
         [
