@@ -19,7 +19,8 @@ use std::fmt::Write;
 /// Whether `seat` may not see where `c` is: a Hidden combatant of a side the seat does not
 /// play, for any seat but the GM's.
 pub fn hidden_from(s: &State, seat: Seat, c: Cid) -> bool {
-    if seat.is_gm() || !s.ch(c).has(Cond::Hidden) {
+    // THR-H3: with `draft-hidden = false` Hidden has no effect, so it hides no square either.
+    if seat.is_gm() || !s.options.draft_hidden || !s.ch(c).has(Cond::Hidden) {
         return false;
     }
     let side = s.info(c).side;

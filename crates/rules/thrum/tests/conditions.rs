@@ -854,6 +854,12 @@ fn thr_h3_option_draft_hidden_false_hidden_does_nothing() {
     t.assert_dice_used();
     assert_eq!(contest(&t).0.unwrap().net, 0);
     assert!(t.ch("b").has(Cond::Hidden));
+    // Nor does it hide b's square from the other side's seat (its view, log and AI).
+    let seat = t.s().setup.chars[0].seat;
+    assert!(!fray_thrum::board::hidden_from(t.s(), seat, 1));
+    let mut t = duo("", "3,0", "");
+    t.cmd("gm status b hidden on");
+    assert!(fray_thrum::board::hidden_from(t.s(), seat, 1));
 }
 
 // ---------------------------------------------------------------------------------------------
