@@ -610,7 +610,7 @@ pub fn act_ok(s: &State, t: &Turn, new_target: Option<Cid>) -> Result<Plan, Reje
             .stats(t.who)
             .weapons
             .get(usize::from(w))
-            .map_or("weapon", |x| x.name.as_ref());
+            .map_or("weapon", |x| x.name.as_str());
         let draw = if s.acts[usize::from(t.act)].free == Some(Free::Draw { weapon: w }) && !t.freed {
             ": draw it first (free)"
         } else {

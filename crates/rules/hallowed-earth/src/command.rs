@@ -123,7 +123,7 @@ impl Vocabulary for Words<'_> {
         let sides = &self.0.setup.sides;
         let i = sides.iter().position(|s| s.id == word);
         i.map(|i| i as u8).ok_or_else(|| {
-            let ids = sides.iter().map(|s| s.id.as_ref());
+            let ids = sides.iter().map(|s| s.id.as_str());
             Reject::unreadable(format!("no side '{word}'{}", fray_engine::diag::suggestion(word, ids)))
         })
     }

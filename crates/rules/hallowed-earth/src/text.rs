@@ -189,7 +189,7 @@ impl TextRuleset for HallowedEarth {
                     s.stats(*who)
                         .weapons
                         .get(usize::from(w))
-                        .map_or("weapon", |x| x.name.as_ref())
+                        .map_or("weapon", |x| x.name.as_str())
                 };
                 match *free {
                     crate::state::Free::Step => format!(
@@ -371,7 +371,7 @@ impl TextRuleset for HallowedEarth {
                     "{} suffers a {} injury: {}",
                     name(who),
                     table,
-                    e.map_or("?", |e| e.name.as_ref())
+                    e.map_or("?", |e| e.name.as_str())
                 );
                 if let Some(m) = main {
                     t += if *m { " (main side)" } else { " (off side)" };
@@ -425,7 +425,7 @@ impl TextRuleset for HallowedEarth {
                 s.stats(*who)
                     .items
                     .get(usize::from(*item))
-                    .map_or("?", |i| i.name.as_ref())
+                    .map_or("?", |i| i.name.as_str())
             ),
             Event::Thrown { who, weapon } => format!(
                 "{} throws its {}",
@@ -433,7 +433,7 @@ impl TextRuleset for HallowedEarth {
                 s.stats(*who)
                     .weapons
                     .get(usize::from(*weapon))
-                    .map_or("?", |w| w.name.as_ref())
+                    .map_or("?", |w| w.name.as_str())
             ),
             Event::Broke { who } => format!("{} breaks and will flee", name(who)),
             Event::Fled { who } => format!("{} flees the battlefield", name(who)),
@@ -659,7 +659,7 @@ fn aim(s: &State, who: u16, a: &Action) -> String {
             .get(usize::from(t))
             .map_or_else(|| format!("#{t}"), |c| c.id.to_string())
     };
-    let weapon = |w: u8| st.weapons.get(usize::from(w)).map_or("weapon", |x| x.name.as_ref());
+    let weapon = |w: u8| st.weapons.get(usize::from(w)).map_or("weapon", |x| x.name.as_str());
     match *a {
         Action::Attack { target, .. } => format!("attack on {}", id(target)),
         Action::Defensive { target: Some(t), .. } => format!("defensive attack on {}", id(t)),
@@ -667,12 +667,12 @@ fn aim(s: &State, who: u16, a: &Action) -> String {
         Action::FullDefense => "full defence".into(),
         Action::Cast { spell, target, .. } => format!(
             "{} spell on {}",
-            st.spells.get(usize::from(spell)).map_or("spell", |x| x.name.as_ref()),
+            st.spells.get(usize::from(spell)).map_or("spell", |x| x.name.as_str()),
             id(target)
         ),
         Action::Use { item, target } => format!(
             "{} for {}",
-            st.items.get(usize::from(item)).map_or("item", |x| x.name.as_ref()),
+            st.items.get(usize::from(item)).map_or("item", |x| x.name.as_str()),
             id(target)
         ),
         Action::Throw { weapon: w, target } => format!("{} thrown at {}", weapon(w), id(target)),
@@ -722,7 +722,7 @@ fn ruled(s: &State, r: &crate::command::Ruling) -> String {
         }
         Ruling::Move { who, to } => format!("{} is placed at {to}", name(who)),
         Ruling::Add { id, side, at, .. } => {
-            let side = s.setup.sides.get(usize::from(*side)).map_or("?", |x| x.name.as_ref());
+            let side = s.setup.sides.get(usize::from(*side)).map_or("?", |x| x.name.as_str());
             format!("{id} joins {side} at {at}")
         }
         Ruling::Remove { who } => format!("{} is taken out of the fight", name(who)),

@@ -687,7 +687,8 @@ pub fn summary(s: &State) -> String {
 
 /// Whether `seat` sees `c`'s square: the GM and its own seat always; others unless it is hidden.
 pub(crate) fn sees(s: &State, seat: Seat, c: Cid) -> bool {
-    seat.is_gm() || s.info(c).seat == seat || !s.ch(c).has(Cond::Hidden)
+    // The Hidden bit first: asked for every character at every decision of a simulation.
+    seat.is_gm() || !s.ch(c).has(Cond::Hidden) || s.info(c).seat == seat
 }
 
 /// Whether `seat` sees `c`'s gauges (endurance, health, stamina, focus, items...).

@@ -11,7 +11,6 @@
 //! bloodied), never the numbers (`ai::known_left`).
 
 use crate::command::{Action, Command};
-use crate::data::Cond;
 use crate::event::Event;
 use crate::setup::Cid;
 use crate::state::{Frame, State};
@@ -46,13 +45,7 @@ pub fn view(s: &State, seat: Seat) -> View<'_> {
 
 /// Whether the square of a character on the map is hidden from `seat`.
 pub fn hides_from(s: &State, seat: Seat) -> bool {
-    // `hidden_from` for every character on the map, the cheap test first: asked at every
-    // decision of a simulation, before the AI reads what its seat may know.
-    !seat.is_gm()
-        && s.chars
-            .iter()
-            .zip(&s.setup.chars)
-            .any(|(ch, info)| ch.pos.is_some() && ch.has(Cond::Hidden) && info.seat != seat)
+    !seat.is_gm() && s.ids().any(|c| s.ch(c).pos.is_some() && hidden_from(s, seat, c))
 }
 
 /// Steps (and the walk frames that carry their path), throws and placements by a character
