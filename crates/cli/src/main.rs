@@ -35,6 +35,7 @@ mod odds;
 mod play;
 mod registry;
 mod saves;
+mod serve;
 mod sim;
 mod vary;
 
@@ -251,6 +252,23 @@ enum Cmd {
         #[arg(long)]
         seat: Option<String>,
     },
+    /// The browser table: a web server where a GM opens tables and each player joins their
+    /// own seat from their own device (docs/table.md)
+    Serve {
+        /// The saved-games database (made if missing; the same file `play --save` uses)
+        #[arg(long, default_value = "fray.db")]
+        db: PathBuf,
+        /// Where to listen (`0.0.0.0:8080` for the other devices of the network; port 0 picks
+        /// a free one)
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// The folder of encounter files the lobby offers
+        #[arg(long, default_value = "examples")]
+        encounters: PathBuf,
+        /// Make a new GM key (the old lobby link stops working; seat links keep working)
+        #[arg(long)]
+        new_key: bool,
+    },
 }
 
 /// What `fray sim` does instead of simulating.
@@ -386,6 +404,17 @@ fn main() -> ExitCode {
             characters,
         } => saves::retire(&db, &campaign, &characters),
         Cmd::Replay { record, json, seat } => replay(&record, json, seat.as_deref()),
+        Cmd::Serve {
+            db,
+            addr,
+            encounters,
+            new_key,
+        } => serve::serve(serve::Options {
+            db,
+            addr,
+            encounters,
+            new_key,
+        }),
         Cmd::Odds { what, args } => odds::odds(&what, &args),
         Cmd::Sim {
             merge: Some(SimCmd::Merge { files, json, plot }),

@@ -198,6 +198,11 @@ impl Save {
         Ok(Save::held(store, db, id, holder))
     }
 
+    /// The database this game is saved in (for the browser table's own rows).
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
     /// The database's path.
     pub fn path(&self) -> &Path {
         &self.path

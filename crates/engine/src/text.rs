@@ -422,6 +422,22 @@ pub trait AnyGame {
     /// The declaration timer on the pending decision, if any: seconds, and the command (as
     /// text) the table submits when they run out (see [`TextRuleset::timer`]).
     fn timer(&self) -> Option<(u32, String)>;
+    /// The pending decision as `seat` is asked it: its legal answers when it is one of the
+    /// deciders (none otherwise) and the decision described as the seat may know it
+    /// ([`TextRuleset::describe_pending_for`]); `None` once the game is over. A screen per
+    /// seat shows this, where [`AnyGame::pending`] asks the deciders in turn.
+    fn pending_for(&self, seat: Seat) -> Option<PendingText>;
+    /// Parses and submits a typed command for `seat`, and returns the log of what happened as
+    /// each of `viewers` is shown it (one list per viewer, in order), built in one pass.
+    fn submit_for(&mut self, seat: Seat, text: &str, viewers: &[Seat]) -> Result<Vec<Vec<LogLine>>, SubmitError>;
+    /// Lets the built-in AI answer the pending decision for `seat` (one of the deciders): the
+    /// command as it may be typed, and the log as each of `viewers` is shown it.
+    fn ai_step_for(
+        &mut self,
+        seat: Seat,
+        rng: &mut Prng,
+        viewers: &[Seat],
+    ) -> Result<(String, Vec<Vec<LogLine>>), SubmitError>;
 }
 
 /// Builds the log lines one seat is shown, event by event: each event passes
@@ -447,6 +463,23 @@ impl<R: TextRuleset> Observer<R> for Logger<R> {
             Some(Shown::All) | None => self.out.push(line(event)),
             Some(Shown::Nothing) => {}
             Some(Shown::As(other)) => self.out.push(line(&other)),
+        }
+    }
+}
+
+/// Several seats' [`Logger`]s at once.
+struct Loggers<R: Ruleset>(Vec<Logger<R>>);
+
+impl<R: TextRuleset> Observer<R> for Loggers<R> {
+    fn before(&mut self, state: &R::State, event: &R::Event) {
+        for l in &mut self.0 {
+            l.before(state, event);
+        }
+    }
+
+    fn after(&mut self, state: &R::State, event: &R::Event) {
+        for l in &mut self.0 {
+            l.after(state, event);
         }
     }
 }
@@ -506,13 +539,30 @@ impl<R: TextRuleset> TextGame<R> {
     fn submit_logged(&mut self, seat: Seat, command: R::Command) -> Result<Vec<LogLine>, SubmitError> {
         // The table's log is the viewer's (the GM's unless the table says otherwise): each
         // event is redacted and described as it is emitted.
-        let mut log = Logger::<R> {
-            seat: self.viewer,
-            shown: None,
-            out: Vec::new(),
-        };
-        match self.game.submit_observed(seat, command, &mut log) {
-            Ok(_) => Ok(log.out),
+        let viewer = self.viewer;
+        let mut logs = self.submit_logged_for(seat, command, &[viewer])?;
+        Ok(logs.pop().unwrap_or_default())
+    }
+
+    /// Submits `command` for `seat`, with the log as each of `viewers` is shown it.
+    fn submit_logged_for(
+        &mut self,
+        seat: Seat,
+        command: R::Command,
+        viewers: &[Seat],
+    ) -> Result<Vec<Vec<LogLine>>, SubmitError> {
+        let mut logs = Loggers::<R>(
+            viewers
+                .iter()
+                .map(|&seat| Logger {
+                    seat,
+                    shown: None,
+                    out: Vec::new(),
+                })
+                .collect(),
+        );
+        match self.game.submit_observed(seat, command, &mut logs) {
+            Ok(_) => Ok(logs.0.into_iter().map(|l| l.out).collect()),
             // The engine knows seats by number; the table says who by name.
             Err(SubmitError::Rejected(r)) if r.code == Reject::NOT_YOUR_DECISION => {
                 let state = self.game.state();
@@ -533,6 +583,37 @@ impl<R: TextRuleset> TextGame<R> {
             Err(e) => Err(e),
         }
     }
+
+    /// The pending decision `p` as `seat` is asked it, described by `prompt`: its legal answers
+    /// (none when it is not one of the deciders), their notes and which the prompt folds away.
+    fn pending_text(&self, p: &Pending<R::Stage>, seat: Seat, prompt: String) -> PendingText {
+        let state = self.game.state();
+        let legal = if p.seats.contains(seat) {
+            self.game.legal_commands(seat)
+        } else {
+            Vec::new()
+        };
+        let choices = legal.iter().map(|c| R::format_command(state, c)).collect();
+        let hidden: Vec<bool> = legal.iter().map(|c| R::prompt_hides(state, c)).collect();
+        let notes = legal
+            .iter()
+            .zip(&hidden)
+            .map(|(c, &h)| if h { None } else { R::note(state, c) })
+            .collect();
+        PendingText {
+            seat,
+            deciders: p.seats.iter().collect(),
+            seat_name: R::seat_name(state, seat),
+            kind: p.kind(),
+            prompt,
+            choices,
+            notes,
+            hidden,
+            option_words: R::OPTION_WORDS,
+            flag_words: R::FLAG_WORDS,
+            hides_what: R::PROMPT_HIDES_WHAT,
+        }
+    }
 }
 
 impl<R: TextRuleset> AnyGame for TextGame<R> {
@@ -542,29 +623,42 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
 
     fn pending(&self) -> Option<PendingText> {
         let p = self.game.pending()?;
-        let state = self.game.state();
         let seat = p.first();
-        let legal = self.game.legal_commands(seat);
-        let choices = legal.iter().map(|c| R::format_command(state, c)).collect();
-        let hidden: Vec<bool> = legal.iter().map(|c| R::prompt_hides(state, c)).collect();
-        let notes = legal
-            .iter()
-            .zip(&hidden)
-            .map(|(c, &h)| if h { None } else { R::note(state, c) })
-            .collect();
-        Some(PendingText {
-            seat,
-            deciders: p.seats.iter().collect(),
-            seat_name: R::seat_name(state, seat),
-            kind: p.kind(),
-            prompt: R::describe_pending(state, &p),
-            choices,
-            notes,
-            hidden,
-            option_words: R::OPTION_WORDS,
-            flag_words: R::FLAG_WORDS,
-            hides_what: R::PROMPT_HIDES_WHAT,
-        })
+        let prompt = R::describe_pending(self.game.state(), &p);
+        Some(self.pending_text(&p, seat, prompt))
+    }
+
+    fn pending_for(&self, seat: Seat) -> Option<PendingText> {
+        let p = self.game.pending()?;
+        let prompt = R::describe_pending_for(self.game.state(), &p, seat);
+        Some(self.pending_text(&p, seat, prompt))
+    }
+
+    fn submit_for(&mut self, seat: Seat, text: &str, viewers: &[Seat]) -> Result<Vec<Vec<LogLine>>, SubmitError> {
+        let command = R::parse_command(self.game.state(), text).map_err(Reject::as_unreadable)?;
+        self.submit_logged_for(seat, command, viewers)
+    }
+
+    fn ai_step_for(
+        &mut self,
+        seat: Seat,
+        rng: &mut Prng,
+        viewers: &[Seat],
+    ) -> Result<(String, Vec<Vec<LogLine>>), SubmitError> {
+        let decision = Decision::new(self.game.state(), seat).ok_or_else(|| {
+            SubmitError::Rejected(Reject::new(
+                Reject::NOT_YOUR_DECISION,
+                "the AI's seat is not deciding now",
+            ))
+        })?;
+        let command = self
+            .ai
+            .choose(&decision, rng)
+            .ok_or_else(|| EngineError::Bug("the AI found no legal command".into()))?
+            .command;
+        let text = R::format_command(self.game.state(), &command);
+        let logs = self.submit_logged_for(seat, command, viewers)?;
+        Ok((text, logs))
     }
 
     fn lasting(&self) -> Vec<Lasting> {

@@ -938,6 +938,122 @@ impl Store {
     }
 }
 
+/// A browser table of `fray serve` (schema 3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRow {
+    /// The game it plays.
+    pub game: i64,
+    /// `server` (the server rolls) or `typed` (the seats type the faces of physical dice).
+    pub dice: String,
+    /// The seats the built-in AI plays, by number.
+    pub ai: Vec<u8>,
+    /// Whether the table is open (a closed one keeps its secrets, so its links work again
+    /// when it is opened again).
+    pub open: bool,
+}
+
+/// The browser tables `fray serve` keeps, and the server's own settings.
+impl Store {
+    /// A setting of the database (`meta` table), such as the server's GM key.
+    pub fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Sets a setting of the database.
+    pub fn set_setting(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", [key, value])?;
+        Ok(())
+    }
+
+    /// Opens (or opens again) a table for game `id`, with its dice and AI seats, and gives each
+    /// of `secrets`' seats its secret unless it has one already; returns every seat's secret.
+    pub fn open_table(
+        &mut self,
+        id: i64,
+        dice: &str,
+        ai: &[u8],
+        secrets: &[(u8, String)],
+    ) -> Result<Vec<(u8, String)>, StoreError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let ai_json = serde_json::to_string(ai).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        tx.execute(
+            "INSERT INTO tables (game, dice, ai, open) VALUES (?1, ?2, ?3, 1)
+             ON CONFLICT (game) DO UPDATE SET dice = ?2, ai = ?3, open = 1",
+            params![id, dice, ai_json],
+        )?;
+        for (seat, secret) in secrets {
+            tx.execute(
+                "INSERT OR IGNORE INTO seat_secrets (game, seat, secret) VALUES (?1, ?2, ?3)",
+                params![id, seat, secret],
+            )?;
+        }
+        tx.commit()?;
+        self.secrets(id)
+    }
+
+    /// Every seat's secret of game `id`'s table, by seat.
+    pub fn secrets(&self, id: i64) -> Result<Vec<(u8, String)>, StoreError> {
+        let mut q = self
+            .conn
+            .prepare("SELECT seat, secret FROM seat_secrets WHERE game = ?1 ORDER BY seat")?;
+        let rows = q.query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Game `id`'s table, if it ever had one.
+    pub fn table(&self, id: i64) -> Result<Option<TableRow>, StoreError> {
+        let row = self
+            .conn
+            .query_row("SELECT game, dice, ai, open FROM tables WHERE game = ?1", [id], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            })
+            .optional()?;
+        row.map(|(game, dice, ai, open)| {
+            let ai = serde_json::from_str(&ai)
+                .map_err(|e| StoreError::Invalid(format!("table {game}: its AI seats do not read: {e}")))?;
+            Ok(TableRow {
+                game,
+                dice,
+                ai,
+                open: open != 0,
+            })
+        })
+        .transpose()
+    }
+
+    /// The games whose tables are open.
+    pub fn open_tables(&self) -> Result<Vec<i64>, StoreError> {
+        let mut q = self
+            .conn
+            .prepare("SELECT game FROM tables WHERE open = 1 ORDER BY game")?;
+        let rows = q.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Sets the seats the AI plays at game `id`'s table.
+    pub fn set_table_ai(&mut self, id: i64, ai: &[u8]) -> Result<(), StoreError> {
+        let ai_json = serde_json::to_string(ai).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.conn
+            .execute("UPDATE tables SET ai = ?2 WHERE game = ?1", params![id, ai_json])?;
+        Ok(())
+    }
+
+    /// Closes game `id`'s table (its secrets are kept for when it opens again).
+    pub fn close_table(&mut self, id: i64) -> Result<(), StoreError> {
+        self.conn.execute("UPDATE tables SET open = 0 WHERE game = ?1", [id])?;
+        Ok(())
+    }
+}
+
 fn log_roster(conn: &Connection, campaign: i64, what: &str) -> Result<(), StoreError> {
     conn.execute(
         "INSERT INTO roster_log (campaign, n, at, what)

@@ -7,7 +7,7 @@ use crate::{APPLICATION_ID, StoreError};
 use rusqlite::{Connection, TransactionBehavior};
 
 /// The schema version this build writes and reads.
-pub const SCHEMA_VERSION: i32 = 2;
+pub const SCHEMA_VERSION: i32 = 3;
 
 /// Migration `i` takes the database from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -72,6 +72,21 @@ const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (campaign, n)
      ) WITHOUT ROWID;
      ALTER TABLE games ADD COLUMN campaign INTEGER REFERENCES campaigns (id);",
+    // 2 -> 3: the browser tables `fray serve` keeps open (how their dice are given, the seats
+    // the AI plays) and each seat's secret.
+    "CREATE TABLE tables (
+         game   INTEGER PRIMARY KEY REFERENCES games (id),
+         dice   TEXT NOT NULL CHECK (dice IN ('server', 'typed')),
+         ai     TEXT NOT NULL,
+         open   INTEGER NOT NULL CHECK (open IN (0, 1)),
+         opened TEXT NOT NULL DEFAULT (datetime('now'))
+     );
+     CREATE TABLE seat_secrets (
+         game   INTEGER NOT NULL REFERENCES games (id),
+         seat   INTEGER NOT NULL,
+         secret TEXT NOT NULL,
+         PRIMARY KEY (game, seat)
+     ) WITHOUT ROWID;",
 ];
 
 /// Brings a database at `from` up to [`SCHEMA_VERSION`] (a new one from 0), one transaction per
