@@ -26,6 +26,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/", get(|| async { page(assets::LOBBY_HTML) }))
         .route("/table/{game}", get(|| async { page(assets::TABLE_HTML) }))
         .route("/assets/{name}", get(asset))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/games", get(games))
         .route("/api/encounters", get(encounters))
         .route("/api/tables", axum::routing::post(open))

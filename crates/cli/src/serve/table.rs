@@ -42,7 +42,8 @@ pub enum Ask {
     Redo,
     /// The GM hands a seat to the AI or takes it back.
     Ai { seat: String, on: bool },
-    /// The GM gives the faces for the AI's move waiting for dice.
+    /// The GM gives the faces for the AI's move waiting for dice (all of them, those given
+    /// before included).
     AiFaces { faces: Vec<u16> },
 }
 
@@ -85,7 +86,8 @@ pub struct Link {
     pub ai: bool,
 }
 
-/// The roll a typed-dice table waits for.
+/// The roll a typed-dice table waits for: `count` more faces of a d`sides` (those typed so far
+/// for this roll not counted), or one card of `cards`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Wanted {
     pub kind: &'static str,
@@ -147,10 +149,11 @@ impl Dice for TypedDice {
         out: &mut Faces,
     ) -> Result<(), DiceError> {
         let mut t = self.0.borrow_mut();
-        if t.script.remaining() < count && count <= fray_dice::MAX_DICE && sides > 0 {
+        let left = t.script.remaining();
+        if left < count && count <= fray_dice::MAX_DICE && sides > 0 {
             t.wanted = Some(Wanted {
                 kind: "roll",
-                count,
+                count: count - left,
                 sides,
                 cards: Vec::new(),
                 why: why.to_string(),
@@ -250,6 +253,11 @@ struct Client {
     log_sent: usize,
     /// The board it was sent last.
     board_sent: Option<String>,
+    /// The rest of the last frame it was sent (without its log and board), so a change it
+    /// may not see sends it nothing: a frame arriving would tell it that something happened.
+    last: String,
+    /// Frames sent to it.
+    frames: u64,
 }
 
 struct SeatState {
@@ -280,7 +288,6 @@ struct Table {
     ai_wait: Option<AiWait>,
     /// A note for the GM when the AI stopped (it could not answer).
     ai_trouble: Option<String>,
-    step: u64,
 }
 
 fn lines(log: &[LogLine]) -> impl Iterator<Item = String> + '_ {
@@ -344,6 +351,8 @@ impl Table {
                         return Err(OpenError::new(400, "bad-dice", format!("during the start: {error}")));
                     }
                 };
+                // The seats named for the AI are checked before anything is saved.
+                ai_seats(&*game, &ai, Vec::new())?;
                 let name = path.clone().unwrap_or_else(|| PathBuf::from(&source.name));
                 let save = Save::create(store, db, &*game, &name, None).map_err(store_error)?;
                 let dice_word = if typed_dice.is_some() { "typed" } else { "server" };
@@ -369,22 +378,11 @@ impl Table {
             .store_mut()
             .table(id)
             .map_err(|e| OpenError::new(500, "store", e.to_string()))?;
-        let mut ai: Vec<u8> = match (&ai_words, &known) {
-            (Some(_), _) | (None, None) => Vec::new(),
+        let ai = match (&ai_words, &known) {
+            (Some(words), _) => ai_seats(&*game, words, Vec::new())?,
+            (None, None) => Vec::new(),
             (None, Some(row)) => row.ai.clone(),
         };
-        for w in ai_words.iter().flatten() {
-            let s = game.seat_by_name(w).ok_or_else(|| {
-                OpenError::new(
-                    400,
-                    "bad-seat",
-                    format!("no seat '{w}' (the seats: {})", names.join(", ")),
-                )
-            })?;
-            if !ai.contains(&s.0) {
-                ai.push(s.0);
-            }
-        }
         let mut fresh = Vec::new();
         for i in 0..names.len() {
             let s = secret::fresh().map_err(|e| OpenError::new(500, "internal", e))?;
@@ -427,7 +425,6 @@ impl Table {
             rng,
             ai_wait: None,
             ai_trouble: None,
-            step: 0,
         };
         table.run_ai();
         Ok(table)
@@ -470,6 +467,8 @@ impl Table {
                         tx,
                         log_sent: 0,
                         board_sent: None,
+                        last: String::new(),
+                        frames: 0,
                     });
                     let welcome = json!({
                         "type": "welcome",
@@ -494,14 +493,15 @@ impl Table {
                     };
                     match self.ask(Seat(seat), ask) {
                         Ok(note) => {
+                            // The frames first: a client that has its `ok` already shows
+                            // what its message did.
+                            self.run_ai();
+                            self.broadcast();
                             let mut ok = json!({"type": "ok", "id": id});
                             if let Some(n) = note {
                                 ok["note"] = Value::String(n);
                             }
                             self.send(client, ok.to_string());
-                            self.step += 1;
-                            self.run_ai();
-                            self.broadcast();
                         }
                         Err(mut e) => {
                             e["id"] = json!(id);
@@ -558,19 +558,29 @@ impl Table {
             let Some((_, frame, board)) = base.iter().find(|(s, _, _)| *s == c.seat) else {
                 continue;
             };
-            let mut f = frame.clone();
             let log = &self.logs[usize::from(c.seat)];
+            let rest = frame.to_string();
+            let board_new = c.board_sent.as_deref() != Some(board.as_str());
+            if rest == c.last && !board_new && c.log_sent == log.len() {
+                continue;
+            }
+            let mut f = frame.clone();
             let from = if c.log_sent > log.len() { 0 } else { c.log_sent };
             f["log_from"] = json!(from);
             f["log"] = json!(log[from..]);
-            if c.board_sent.as_deref() != Some(board.as_str()) {
+            f["step"] = json!(c.frames + 1);
+            if board_new {
                 f["board"] = serde_json::from_str(board).unwrap_or(Value::Null);
-                c.board_sent = Some(board.clone());
             }
             if c.tx.try_send(f.to_string()).is_err() {
                 gone.push(c.id);
             } else {
                 c.log_sent = log.len();
+                c.last = rest;
+                c.frames += 1;
+                if board_new {
+                    c.board_sent = Some(board.clone());
+                }
             }
         }
         self.clients.retain(|c| !gone.contains(&c.id));
@@ -626,7 +636,6 @@ impl Table {
             .collect();
         let mut f = json!({
             "type": "state",
-            "step": self.step,
             "view": self.game.view_json(s),
             "pending": pending,
             "seats": seats,
@@ -760,7 +769,7 @@ impl Table {
                 let Some(w) = self.ai_wait.as_mut() else {
                     return Err(err("no-dice-wanted", "no move of the AI is waiting for dice"));
                 };
-                w.faces.extend(faces);
+                w.faces = faces;
                 Ok(None)
             }
         }
@@ -890,7 +899,6 @@ impl Table {
                         ));
                         return;
                     }
-                    self.step += 1;
                 }
                 Err(SubmitError::Engine(EngineError::Dice(_)))
                     if self.typed.as_ref().and_then(TypedDice::wanted).is_some() =>
@@ -922,6 +930,23 @@ impl Table {
             "the AI answered {AI_RUN} times in a row without the fight ending; it waits for the GM"
         ));
     }
+}
+
+/// The seats `words` name, added to `ai`.
+fn ai_seats(game: &dyn AnyGame, words: &[String], mut ai: Vec<u8>) -> Result<Vec<u8>, OpenError> {
+    for w in words {
+        let s = game.seat_by_name(w).ok_or_else(|| {
+            OpenError::new(
+                400,
+                "bad-seat",
+                format!("no seat '{w}' (the seats: {})", game.seat_names().join(", ")),
+            )
+        })?;
+        if !ai.contains(&s.0) {
+            ai.push(s.0);
+        }
+    }
+    Ok(ai)
 }
 
 /// An error frame.
