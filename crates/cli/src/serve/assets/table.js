@@ -261,6 +261,7 @@
     text = String(text).trim();
     if (!text) return;
     closeMenu();
+    if (st.dice && st.dice.mode === "command") { st.dice = null; renderDice(); }
     const id = send({ type: "command", text: text });
     if (id === null) return;
     st.busy = id;
@@ -330,8 +331,9 @@
     ix.sides = [];
     for (const c of v.combatants) if (!ix.sides.includes(c.side)) ix.sides.push(c.side);
     for (const id of v.order) if (!ix.byId.has(id) && !ix.sides.includes(id)) ix.sides.push(id);
+    ix.board = st.board || guessBoard(v);
     ix.zones = new Map();
-    if (st.board && st.board.kind === "zones") for (const z of st.board.zones || []) ix.zones.set(z.id, z);
+    if (ix.board && ix.board.kind === "zones") for (const z of ix.board.zones || []) ix.zones.set(z.id, z);
     ix.label = tokenLabels(v.combatants);
     // Which map places each choice belongs to.
     ix.choiceKeys = new Map();
@@ -446,8 +448,8 @@
     const who = seats.length > 1 ? "Still deciding: " : "Deciding: ";
     put(dec,
       detail ? el("span", { class: "detail", text: detail }) : null,
-      el("span", { class: "who" }, who, seats.map((s, i) => [i ? ", " : "", el("b", { "data-deciding": s, text: s })])),
-      !p.mine && seats.length ? el("span", { class: "muted", text: " — waiting" }) : null
+      el("span", { class: "who" }, who, seats.map((s, i) => [i ? ", " : "", el("b", { "data-deciding": s, text: s })]),
+        !p.mine && seats.length ? el("span", { class: "muted", text: " — waiting" }) : null)
     );
   }
 
@@ -517,9 +519,20 @@
       if (g.length < 3 || g.some((x) => x.text === verb)) { out.push(choiceButton(c)); continue; }
       if (done.has("verb:" + verb)) continue;
       done.add("verb:" + verb);
-      out.push(el("div", { class: "verb-group", "data-verb": verb },
-        el("span", { class: "verb", text: verb }),
-        el("div", { class: "pills" }, ...g.map((x) => choiceButton(x, x.text.slice(verb.length).trim())))));
+      // a long row is split by its second word too (Hallowed Earth's `declare <who> ...`)
+      const rows = new Map();
+      for (const x of g) {
+        const w2 = x.text.split(/\s+/)[1] || "";
+        const k = g.length > 8 && w2 && !isSq(w2) ? verb + " " + w2 : verb;
+        if (!rows.has(k)) rows.set(k, []);
+        rows.get(k).push(x);
+      }
+      if (rows.size > g.length / 2) { rows.clear(); rows.set(verb, g); }
+      for (const [label, xs] of rows) {
+        out.push(el("div", { class: "verb-group" + (label.length > 10 ? " wide" : ""), "data-verb": label },
+          el("span", { class: "verb", text: label }),
+          el("div", { class: "pills" }, ...xs.map((x) => choiceButton(x, x.text.slice(label.length).trim() || x.text)))));
+      }
     }
     return out;
   }
@@ -598,14 +611,36 @@
 
   // ---------------------------------------------------------------- the map
 
+  // Without a board from the server, a plain one guessed from where the combatants stand:
+  // the squares around them, or their zones with the links their borders show.
+  function guessBoard(v) {
+    const places = v.combatants.map((c) => c.place).filter(Boolean);
+    const sq = places.filter((p) => p.kind === "square");
+    if (sq.length) {
+      const xs = sq.map((p) => p.x), ys = sq.map((p) => p.y);
+      const cells = [];
+      for (let x = Math.min(...xs) - 1; x <= Math.max(...xs) + 1; x++)
+        for (let y = Math.min(...ys) - 1; y <= Math.max(...ys) + 1; y++) cells.push({ x, y, elevation: null, terrain: [] });
+      return { kind: "grid", cells, areas: [], guessed: true };
+    }
+    const zs = [], links = [], seen = new Set();
+    for (const p of places) {
+      const ids = p.kind === "zone" ? [p.zone] : p.kind === "border" ? p.zones : [];
+      for (const id of ids) if (!zs.some((z) => z.id === id)) zs.push({ id, name: words(id), tags: [] });
+      if (p.kind === "border" && !seen.has(borderKey(p.zones))) { seen.add(borderKey(p.zones)); links.push({ zones: p.zones.slice(), label: null, tags: [] }); }
+    }
+    return zs.length ? { kind: "zones", zones: zs, links, guessed: true } : null;
+  }
+
   function renderMap(v) {
     const box = $("#map");
-    const b = st.board;
+    const b = ix.board;
     const mine = !!(st.frame.pending && st.frame.pending.mine);
     let svg = null;
     if (b && b.kind === "grid") svg = gridMap(v, b, mine);
     else if (b && b.kind === "zones") svg = zoneMap(v, b, mine);
-    put(box, svg || el("p", { class: "muted", text: b ? "This map cannot be drawn." : "No map yet." }));
+    put(box, svg || el("p", { class: "muted", text: b ? "This map cannot be drawn." : "No map yet." }),
+      svg && b.guessed ? el("p", { class: "muted small", text: "The server sent no map: only where the combatants stand is shown." }) : null);
     // unplaced combatants
     const un = v.combatants.filter((c) => !c.place || (svg && !svg.querySelector('[data-token="' + cssEsc(c.id) + '"]')));
     $("#unplaced-wrap").hidden = !un.length;
@@ -951,7 +986,7 @@
       const g = sv("g", { class: "zone" + (can ? " can" : "") + (tags.includes("exit") ? " exit" : ""), "data-zone": z.id, onclick: (ev) => clickPlace(["zone:" + z.id], ev) },
         sv("title", { text: z.name + " (" + z.id + ")" + (tags.length ? ": " + tags.join(", ") : "") }),
         sv("rect", { class: "zone-box", x, y, width: sz.w, height: sz.h, rx: 8 }),
-        sv("text", { class: "zone-name", x: x + 10, y: y + 19, text: clip(z.name, 22) }));
+        sv("text", { class: "zone-name", x: x + 10, y: y + 19, "font-size": z.name.length > 19 ? 12 : 14, text: clip(z.name, 25) }));
       let tx = x + 10;
       for (const t of tags) {
         const tw = t.length * 6.2 + 12;
@@ -983,6 +1018,7 @@
   function renderOrder(v) {
     const d = v.deciding;
     const actorSide = d && d.actor && ix.byId.get(d.actor) ? ix.byId.get(d.actor).side : null;
+    if (!v.order.length) { put($("#order"), el("li", { class: "none muted", text: "no turns yet" })); return; }
     put($("#order"), ...v.order.map((id) => {
       const c = ix.byId.get(id);
       const acting = d && (d.actor === id || (!c && actorSide === id));
@@ -1042,7 +1078,12 @@
     const entries = Array.isArray(x) ? x.map((v, i) => [i, v]) : Object.entries(x);
     if (!entries.length) return el("span", { class: "muted", text: Array.isArray(x) ? "none" : "—" });
     if (Array.isArray(x) && x.every((v) => v === null || typeof v !== "object")) return el("span", { text: x.map((v) => nameOf(String(v))).join(", ") });
-    return el("dl", { class: "tree" }, ...entries.map(([k, v]) => [el("dt", { text: Array.isArray(x) ? "" : words(k) }), el("dd", {}, tree(v, depth + 1))]));
+    const label = (k, v) => {
+      if (!Array.isArray(x)) return words(k);
+      if (v && typeof v === "object" && !Array.isArray(v)) return String(v.name || (v.id !== undefined ? nameOf(String(v.id)) : "") || "#" + (k + 1));
+      return "#" + (k + 1);
+    };
+    return el("dl", { class: "tree" + (Array.isArray(x) ? " items" : "") }, ...entries.map(([k, v]) => [el("dt", { text: label(k, v) }), el("dd", {}, tree(v, depth + 1))]));
   }
 
   // ---------------------------------------------------------------- the GM's controls
@@ -1156,7 +1197,11 @@
       el("p", { class: "dice-head" }, head, el("code", { text: d.text || "" }), " needs dice: ",
         el("b", { class: "dice-want", text: rollWords(want) }), want.why ? " for " + want.why : "", "."),
       d.faces.length ? el("p", { class: "muted", text: "Faces so far: " + d.faces.join(" ") }) : null,
-      cards ? el("p", { class: "cards-left" }, "In the deck: ", ...cards.map((n) => el("button", { type: "button", class: "dcard", "data-dice-card": n, onclick: () => { input.value = (input.value + " " + n).trim(); input.focus(); } }, String(n)))) : null,
+      cards ? el("p", { class: "cards-left" }, "In the deck: ", ...cards.map((n) => el("button", { type: "button", class: "dcard", "data-dice-card": n, onclick: () => {
+        if ((want.count || 1) === 1) { sendDice([n]); return; }
+        input.value = (input.value + " " + n).trim();
+        input.focus();
+      } }, String(n)))) : null,
       form);
     if (d.id === null) input.value = keep;
     if (hadFocus || (d.id === null && !prev)) input.focus({ preventScroll: true });
