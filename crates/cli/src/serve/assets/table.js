@@ -186,6 +186,7 @@
       case "error": return onError(msg);
       case "closed":
         st.closed = true;
+        document.body.classList.add("table-closed");
         banner("The table was closed" + (msg.message ? ": " + msg.message : "."), "closed");
         setConn("closed", "closed");
         if (st.ws) st.ws.close();
@@ -221,6 +222,7 @@
     renderChoicesBusy();
     if (e.code === "bad-token" || e.code === "no-table") {
       st.closed = true;
+      document.body.classList.add("table-closed");
       banner(e.code === "bad-token" ? "This join link is not (or no longer) valid." : "The table was closed.", "error");
       setConn("closed", "closed");
       if (st.ws) st.ws.close();
@@ -545,8 +547,12 @@
     }, el("span", { class: "c-text", text: short || c.text }), c.note ? el("span", { class: "c-note", text: c.note }) : null);
   }
 
+  let busyTimer = null;
   function renderChoicesBusy() {
     const busy = st.busy !== null;
+    // never locked for long, even if an answer is lost
+    clearTimeout(busyTimer);
+    if (busy) busyTimer = setTimeout(() => { st.busy = null; renderChoicesBusy(); }, 8000);
     document.body.classList.toggle("busy", busy);
     for (const b of document.querySelectorAll("#choices button, #menu button")) b.disabled = busy;
   }
@@ -731,7 +737,7 @@
         onclick: (ev) => clickPlace(["sq:" + key], ev),
       }, sv("title", { text: key + (c.elevation ? " · elevation " + c.elevation : "") + (terrain.length ? " · " + terrain.join(", ") : "") })));
       if (terrain.includes("difficult")) gMarks.append(sv("rect", { x: x, y: y, width: CELL, height: CELL, fill: "url(#pat-difficult)", class: "mark" }));
-      if (c.elevation) gMarks.append(sv("text", { class: "elev", x: x + 3, y: y + 11, text: (c.elevation > 0 ? "+" : "") + c.elevation }));
+      if (c.elevation) gMarks.append(sv("text", { class: "elev" + (blocked ? " on-dark" : ""), x: x + 3, y: y + 11, text: (c.elevation > 0 ? "+" : "") + c.elevation }));
       if (terrain.includes("cover")) gMarks.append(sv("path", { class: "cover-mark", d: "M" + (x + CELL - 13) + " " + (y + 4) + " h9 v5 q0 5 -4.5 7 q-4.5 -2 -4.5 -7 z" }));
       const others = terrain.filter((t) => t !== "blocked" && t !== "difficult" && t !== "cover");
       if (others.length) gMarks.append(sv("text", { class: "tmark", x: x + CELL - 3, y: y + CELL - 4, "text-anchor": "end", text: others.map((t) => t.slice(0, 4)).join(" ") }));
