@@ -12,14 +12,17 @@
 //   [data-token="korrin"]     a combatant's token on the map (.acting, .out, .can)
 //   #unplaced [data-unplaced="id"]  combatants without a place
 //   #order li[data-order="id"]      the turn order (.acting, .out)
-//   #prompt, #deciding        the decision now, and which seats still decide
+//   #prompt, #deciding        the decision now, and which seats still decide ([data-deciding="seat"])
 //   #choices                  the legal answers while it is this seat's decision
 //   [data-choice="attack biffer"]   one answer's button (.hl when a map click points at it)
+//   #choices [data-verb="stance"]   a row of answers sharing their first word(s)
+//   #choices details.group[data-key="move ‹square›"]  many answers differing in a square, folded
 //   #choices details.more     the rarely meant answers, folded under "more…"
 //   #command-form, #command, #send   the free-text command box
 //   #dice, #dice-faces, #dice-send, #dice-cancel, [data-dice-card="7"]   typed dice
 //   #menu [data-menu-choice="..."]  the small menu of a map click with several answers
 //   #cards article[data-card="id"]  a combatant's card; [data-gauge="name"], [data-status="name"]
+//   #extra                    the ruleset's own `extra` view, folded
 //   #log li                   the seat's log, one line each
 //   #seats li[data-seat="name"]     the table's seats (AI, clients)
 //   #gm-panel                 the GM's controls (only for the GM):
@@ -27,6 +30,12 @@
 //     [data-seat-ai="monsters"] (aria-pressed = AI on), #links li[data-link="seat"],
 //     [data-copy-link="seat"], [data-open-link="seat"]
 //   #status[data-kind="error"|"info"]  the last error or notice
+//
+// Map clicks: a choice belongs to the square written `x,y` among its words (after the first),
+// to each combatant whose id is one of its words (or part of an `id,id` list), to each zone
+// whose id is one, and to the border `a|b` of two zones. A click on a place with one choice
+// sends it; with several it opens #menu; either way the buttons light up (.hl). A token's own
+// choices come first; a token with none passes the click to its square, zone or border.
 //
 // The seat's token is read from location.hash (#token=...), sent only in `hello`, and kept
 // nowhere else: never in a URL sent to the server, never in storage, never in the console.
