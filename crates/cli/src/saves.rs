@@ -51,6 +51,15 @@ pub fn open_store(path: &Path, create: bool) -> Result<Store, Fail> {
     Store::open(path, create).map_err(|e| store_fail(path, e))
 }
 
+/// Opens once more a database this process already has open (and checked with
+/// [`open_store`]), as `fray serve` does for each table, without reading its header through a
+/// file of its own: POSIX locks belong to the process, and closing any of its descriptors of a
+/// file drops every lock SQLite holds on it, so another process would take the database for
+/// unused and delete the write-ahead log this one still writes to.
+pub fn open_store_again(path: &Path) -> Result<Store, Fail> {
+    Store::open(path, false).map_err(|e| store_fail(path, e))
+}
+
 /// The machine's name, as far as it can be told.
 fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -228,7 +237,11 @@ impl Save {
     /// Takes game `id` (the last changed game still being played when `None`) of the database at
     /// `db` for this process, and gives its record (the commands in effect).
     pub fn resume(db: &Path, id: Option<i64>, take_over: bool) -> Result<(Save, String), Fail> {
-        let mut store = open_store(db, false)?;
+        Save::resume_in(open_store(db, false)?, db, id, take_over)
+    }
+
+    /// [`Save::resume`] in `store`, the database at `db` already open.
+    pub fn resume_in(mut store: Store, db: &Path, id: Option<i64>, take_over: bool) -> Result<(Save, String), Fail> {
         let id = match id {
             Some(id) => id,
             None => store.latest_playing().map_err(|e| store_fail(db, e))?.ok_or_else(|| {
@@ -335,10 +348,18 @@ impl Save {
     }
 }
 
+impl Save {
+    /// Gives the game back now (as dropping the save does), so another process may take it at
+    /// once.
+    pub fn release(&mut self) -> Result<(), StoreError> {
+        self.store.release(self.id, &self.holder)
+    }
+}
+
 impl Drop for Save {
     fn drop(&mut self) {
         // Best effort: a lease left behind is taken over once its process is gone.
-        let _ = self.store.release(self.id, &self.holder);
+        let _ = self.release();
     }
 }
 

@@ -310,7 +310,7 @@ impl Table {
                 typed,
                 ai,
             } => {
-                let store = saves::open_store(db, true).map_err(store_error)?;
+                let store = saves::open_store_again(db).map_err(store_error)?;
                 let entry = crate::registry::for_encounter(&source)
                     .map_err(|e| OpenError::new(400, "bad-encounter", e.message))?;
                 let typed_dice = typed.as_ref().map(|faces| {
@@ -359,7 +359,8 @@ impl Table {
                 (game, save, typed_dice, Some(ai), dice_word)
             }
             Opening::Saved { game: id, ai } => {
-                let (save, record) = Save::resume(db, Some(id), false).map_err(store_error)?;
+                let store = saves::open_store_again(db).map_err(store_error)?;
+                let (save, record) = Save::resume_in(store, db, Some(id), false).map_err(store_error)?;
                 let mut game = saves::replay_json(&format!("{}, game {id}", db.display()), &record)
                     .map_err(|e| OpenError::new(400, "bad-record", e.message))?;
                 let mut save = save;
@@ -518,7 +519,20 @@ impl Table {
                     let _ = reply.send(self.info());
                 }
                 ToTable::Close { reply } => {
-                    let _ = self.save.store_mut().close_table(self.id);
+                    // The server's own output says when the database refused (the GM's
+                    // answer is the same: the table is gone from this server either way).
+                    if let Err(e) = self.save.store_mut().close_table(self.id) {
+                        eprintln!(
+                            "fray serve: table {}: the database did not mark it closed: {e}",
+                            self.id
+                        );
+                    }
+                    if let Err(e) = self.save.release() {
+                        eprintln!(
+                            "fray serve: table {}: the database did not take back its lease: {e}",
+                            self.id
+                        );
+                    }
                     for c in &self.clients {
                         let _ =
                             c.tx.try_send(json!({"type": "closed", "message": "the GM closed the table"}).to_string());

@@ -66,6 +66,14 @@ impl Served {
                 keep.lock().unwrap().push_str(&(l + "\n"));
             }
         });
+        let keep = std::sync::Arc::clone(&out);
+        let errs = BufReader::new(child.stderr.take().unwrap()).lines();
+        std::thread::spawn(move || {
+            for l in errs.map_while(Result::ok) {
+                eprintln!("fray serve: {l}");
+                keep.lock().unwrap().push_str(&(l + "\n"));
+            }
+        });
         Served {
             child,
             addr,
@@ -198,7 +206,11 @@ impl Client {
                     self.frames.push(t.as_str().to_string());
                     if v["type"] == "state" {
                         let from = v["log_from"].as_u64().unwrap() as usize;
-                        assert!(from <= self.log.len() || from == 0, "log_from {from} beyond {}", self.log.len());
+                        assert!(
+                            from <= self.log.len() || from == 0,
+                            "log_from {from} beyond {}",
+                            self.log.len()
+                        );
                         self.log.truncate(from);
                         for l in v["log"].as_array().unwrap() {
                             self.log.push(l.as_str().unwrap().to_string());
@@ -217,7 +229,9 @@ impl Client {
     pub fn answer(&mut self, id: i64) -> Value {
         let until = Instant::now() + Duration::from_secs(60);
         while Instant::now() < until {
-            let f = self.next().unwrap_or_else(|| panic!("the socket closed waiting for {id}"));
+            let f = self
+                .next()
+                .unwrap_or_else(|| panic!("the socket closed waiting for {id}"));
             if (f["type"] == "ok" || f["type"] == "error") && f["id"] == json!(id) {
                 return f;
             }
