@@ -44,7 +44,9 @@ fn every_refusal_of_the_api_says_why_and_changes_nothing() {
     let gm = token(&t, "gm");
     let before = view(&s, &gm);
     let key = s.key.clone();
-    let cases: Vec<(&str, &str, Option<String>, Option<String>, u16, &str)> = vec![
+    // Method, path, credential, body, status, code.
+    type Case<'a> = (&'a str, &'a str, Option<String>, Option<String>, u16, &'a str);
+    let cases: Vec<Case> = vec![
         ("GET", "/api/games", None, None, 401, "no-credentials"),
         (
             "GET",
