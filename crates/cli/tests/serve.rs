@@ -360,6 +360,24 @@ fn every_refusal_of_the_socket_gets_an_error_frame_and_changes_nothing() {
     }
     assert!(limited > 0 && other > 0, "limited {limited}, refused {other}");
     assert_eq!(play(&s, &gm_tok), played, "a refusal changed the table");
+    // A table takes at most 32 browsers at once.
+    let mut many: Vec<Client> = Vec::new();
+    let mut full = None;
+    for _ in 0..40 {
+        let mut c = Client::connect(&s.addr);
+        c.send(json!({"type": "hello", "token": gm_tok}));
+        let f = c.next().unwrap();
+        if f["type"] == "error" {
+            full = Some(f);
+            break;
+        }
+        many.push(c);
+    }
+    let full = full.expect("no table-full refusal");
+    assert_eq!(full["code"], "table-full", "{full}");
+    // p is one of the 32 already (and q, until the server sees it gone).
+    assert!((30..=31).contains(&many.len()), "{} browsers admitted", many.len());
+    drop(many);
     // A socket message beyond the socket's own limit closes the connection.
     p.send_raw(Message::Text("y".repeat(100_000).into()));
     p.drain(Duration::from_millis(300));

@@ -433,7 +433,10 @@ fn a_browser_table_keeps_its_seats_secrets_when_it_closes_and_opens_again() {
     // Opened again with fresh secrets offered: the old ones stay, so the links still work.
     let fresh = vec![(0, "c".repeat(32)), (1, "d".repeat(32)), (2, "e".repeat(32))];
     let kept = store.open_table(id, "typed", &[], &fresh).unwrap();
-    assert_eq!(kept, vec![(0, "a".repeat(32)), (1, "b".repeat(32)), (2, "e".repeat(32))]);
+    assert_eq!(
+        kept,
+        vec![(0, "a".repeat(32)), (1, "b".repeat(32)), (2, "e".repeat(32))]
+    );
     let t = store.table(id).unwrap().unwrap();
     assert!(t.open && t.dice == "typed" && t.ai.is_empty());
     // Settings are kept in the database too.

@@ -23,6 +23,9 @@ use tokio::sync::{mpsc as tmpsc, oneshot};
 /// nothing cannot make the table hold ever more for it).
 pub const OUTBOX: usize = 256;
 
+/// The most browsers one table serves at once.
+pub const MAX_CLIENTS: usize = 32;
+
 /// The most AI answers one change may set off before the table pauses the AI (a fight the
 /// AI plays alone ends long before; this only stops a bug from holding the table forever).
 const AI_RUN: usize = 20_000;
@@ -462,6 +465,17 @@ impl Table {
         while let Ok(m) = rx.recv() {
             match m {
                 ToTable::Join { client, seat, tx } => {
+                    if self.clients.len() >= MAX_CLIENTS {
+                        // The socket closes once this frame is out (its outbox is dropped).
+                        let _ = tx.try_send(
+                            err(
+                                "table-full",
+                                format!("a table takes at most {MAX_CLIENTS} browsers at once"),
+                            )
+                            .to_string(),
+                        );
+                        continue;
+                    }
                     self.clients.push(Client {
                         id: client,
                         seat,
