@@ -579,3 +579,78 @@ fn a_typed_dice_table_asks_for_each_roll_and_keeps_the_faces() {
             .any(|e| !e["dice"].as_array().unwrap().is_empty())
     );
 }
+
+/// Murdham's chaos of combat at a browser table: the player's turn is on the clock, the frames
+/// say so, and when the time runs out the server loses the turn for them (MUR-R56's timer, as
+/// `fray play` keeps it).
+#[test]
+fn mur_r56_the_chaos_timer_runs_at_a_browser_table_and_loses_the_turn() {
+    let d = dir("timer");
+    let s = Served::start(&d.join("g.db"));
+    let text = std::fs::read_to_string(root().join("examples/murdham/crossroads.toml")).unwrap();
+    let text = if text.contains("[options]") {
+        text.replacen("[options]", "[options]\nchaos = true\nchaos-seconds = 1", 1)
+    } else {
+        format!("{text}\n[options]\nchaos = true\nchaos-seconds = 1\n")
+    };
+    let t = s.open(json!({"encounter_text": text, "name": "chaos.toml", "seed": 4, "ai": ["tollmen"]}));
+    let mut p = s.join(&token(&t, "travellers"));
+    let st = p.until(|f| f["type"] == "state");
+    // The travellers open the round, then a traveller's turn comes and its clock runs.
+    let open = st["pending"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["text"] == "open travellers")
+        .cloned();
+    if let Some(c) = open {
+        let id = p.ask(json!({"type": "command", "text": c["text"]}));
+        assert_eq!(p.answer(id)["type"], "ok");
+    }
+    let mut turn = None;
+    for _ in 0..10 {
+        let v = view(&s, &token(&t, "travellers"));
+        if v["pending"]["choices"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|x| x["text"].as_str().unwrap_or("").starts_with("act ")))
+        {
+            let c = v["pending"]["choices"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["text"].as_str().unwrap().starts_with("act "))
+                .unwrap()["text"]
+                .clone();
+            let id = p.ask(json!({"type": "command", "text": c}));
+            assert_eq!(p.answer(id)["type"], "ok");
+            continue;
+        }
+        if !v["timer"].is_null() {
+            turn = Some(v);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let turn = turn.expect("no player's turn on the clock");
+    assert_eq!(turn["timer"]["seconds"], 1);
+    assert!(
+        turn["timer"].get("command").is_none(),
+        "a player is told the timer's command: {turn}"
+    );
+    let lost = p.until(|f| {
+        f["type"] == "state"
+            && f["log"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l.as_str().unwrap().contains("timer"))
+    });
+    assert!(
+        lost["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("lost")),
+        "{lost}"
+    );
+}

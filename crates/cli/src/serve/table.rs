@@ -291,6 +291,19 @@ struct Table {
     ai_wait: Option<AiWait>,
     /// A note for the GM when the AI stopped (it could not answer).
     ai_trouble: Option<String>,
+    /// Changes made so far (commands, undos, redos): a declaration timer runs per change.
+    changes: u64,
+    /// The declaration timer running ([`AnyGame::timer`]): when it runs out, the command it
+    /// submits, and the change it was armed at.
+    timer: Option<Timer>,
+}
+
+/// A declaration timer armed at a decision.
+struct Timer {
+    at: std::time::Instant,
+    seconds: u32,
+    command: String,
+    change: u64,
 }
 
 fn lines(log: &[LogLine]) -> impl Iterator<Item = String> + '_ {
@@ -429,6 +442,8 @@ impl Table {
             rng,
             ai_wait: None,
             ai_trouble: None,
+            changes: 0,
+            timer: None,
         };
         table.run_ai();
         Ok(table)
@@ -461,8 +476,69 @@ impl Table {
         }
     }
 
+    /// Arms the declaration timer when the decision now has one and it is not running for it
+    /// already (the terminal's rule: each decision asked gets the whole time).
+    fn arm_timer(&mut self) {
+        match self.game.timer() {
+            None => self.timer = None,
+            Some((seconds, command)) => {
+                if self.timer.as_ref().is_none_or(|t| t.change != self.changes) {
+                    self.timer = Some(Timer {
+                        at: std::time::Instant::now() + std::time::Duration::from_secs(u64::from(seconds)),
+                        seconds,
+                        command,
+                        change: self.changes,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The timer ran out: its command is played for the seat asked first, as at the terminal.
+    fn timer_ran_out(&mut self) {
+        let Some(t) = self.timer.take() else { return };
+        let Some(seat) = self
+            .game
+            .pending_for(Seat::GM)
+            .and_then(|p| p.deciders.first().copied())
+        else {
+            return;
+        };
+        let viewers: Vec<Seat> = (0..self.seats.len()).map(|i| Seat(i as u8)).collect();
+        if let Some(d) = &self.typed {
+            d.give(&[]);
+        }
+        match self.game.submit_for(seat, &t.command, &viewers) {
+            Ok(logs) => {
+                if self.accepted(&t.command, logs).is_ok() {
+                    self.run_ai();
+                }
+            }
+            Err(e) => {
+                self.ai_trouble = Some(format!("the timer's command '{}' was refused: {e}", t.command));
+            }
+        }
+        self.arm_timer();
+        self.broadcast();
+    }
+
     fn run(&mut self, rx: mpsc::Receiver<ToTable>) {
-        while let Ok(m) = rx.recv() {
+        self.arm_timer();
+        loop {
+            let m = match &self.timer {
+                None => match rx.recv() {
+                    Ok(m) => m,
+                    Err(_) => return,
+                },
+                Some(t) => match rx.recv_timeout(t.at.saturating_duration_since(std::time::Instant::now())) {
+                    Ok(m) => m,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        self.timer_ran_out();
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                },
+            };
             match m {
                 ToTable::Join { client, seat, tx } => {
                     if self.clients.len() >= MAX_CLIENTS {
@@ -511,6 +587,7 @@ impl Table {
                             // The frames first: a client that has its `ok` already shows
                             // what its message did.
                             self.run_ai();
+                            self.arm_timer();
                             self.broadcast();
                             let mut ok = json!({"type": "ok", "id": id});
                             if let Some(n) = note {
@@ -669,6 +746,12 @@ impl Table {
             "seats": seats,
             "dice_wanted": Value::Null,
         });
+        if let Some(t) = &self.timer {
+            f["timer"] = json!({"seconds": t.seconds});
+            if seat == 0 {
+                f["timer"]["command"] = json!(t.command);
+            }
+        }
         if log_from != usize::MAX {
             let log = &self.logs[i];
             let from = log_from.min(log.len());
@@ -834,6 +917,7 @@ impl Table {
         }
         let _ = self.save.carry_out(&*self.game);
         self.ai_wait = None;
+        self.changes += 1;
         Ok(())
     }
 
@@ -869,6 +953,7 @@ impl Table {
             c.log_sent = usize::MAX;
         }
         self.ai_wait = None;
+        self.changes += 1;
     }
 
     fn refusal(&self, e: SubmitError) -> Value {
