@@ -251,12 +251,7 @@ fn every_refusal_of_the_socket_gets_an_error_frame_and_changes_nothing() {
     let s = Served::start(&d.join("g.db"));
     let t = s.open(json!({"encounter": DUEL, "seed": 7}));
     let gm_tok = token(&t, "gm");
-    let seats: Vec<String> = t["links"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["seat"].as_str().unwrap().to_string())
-        .collect();
+    let seats = served::seats(&t);
     let before = view(&s, &gm_tok);
     let played = play(&s, &gm_tok);
 

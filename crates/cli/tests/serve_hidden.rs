@@ -73,12 +73,7 @@ fn check(example: &str, max: usize) -> usize {
     let s = Served::start(&d.join("g.db"));
     let t = s.open(json!({"encounter": example, "seed": SEED, "ai": ["gm"]}));
     let game = t["game"].as_i64().unwrap();
-    let seats: Vec<String> = t["links"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["seat"].as_str().unwrap().to_string())
-        .collect();
+    let seats = served::seats(&t);
     let secrets: Vec<String> = seats.iter().map(|n| token(&t, n)).collect();
     let mut gm = s.join(&secrets[0]);
     let mut players: Vec<(usize, Client)> = (1..seats.len()).map(|i| (i, s.join(&secrets[i]))).collect();
