@@ -26,13 +26,13 @@
 //! to be scheduled.
 
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, mpsc};
 use std::time::{Duration, Instant, SystemTime};
 use tungstenite::{Message, WebSocket};
@@ -79,6 +79,10 @@ fn setting<T: FromStr>(name: &str, default: T) -> T {
     }
 }
 
+fn flag(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 struct Config {
     tables: usize,
     secs: f64,
@@ -86,6 +90,8 @@ struct Config {
     seed: u64,
     json: Option<PathBuf>,
     keep: bool,
+    encounters: Vec<String>,
+    trace: bool,
 }
 
 impl Config {
@@ -98,7 +104,12 @@ impl Config {
             json: std::env::var_os("FRAY_LOAD_JSON")
                 .filter(|p| !p.is_empty())
                 .map(PathBuf::from),
-            keep: std::env::var_os("FRAY_LOAD_KEEP").is_some_and(|v| !v.is_empty() && v != "0"),
+            keep: flag("FRAY_LOAD_KEEP"),
+            encounters: match std::env::var("FRAY_LOAD_ENCOUNTERS") {
+                Ok(list) if !list.trim().is_empty() => list.split(',').map(|e| e.trim().to_string()).collect(),
+                _ => ENCOUNTERS.iter().map(|e| e.to_string()).collect(),
+            },
+            trace: flag("FRAY_LOAD_TRACE"),
         };
         if c.tables == 0 || c.secs <= 0.0 || c.rate <= 0.0 {
             fail("FRAY_LOAD_TABLES, FRAY_LOAD_SECS and FRAY_LOAD_RATE must be above 0");
@@ -370,6 +381,12 @@ struct ClientSpec {
     role: Role,
     token: String,
     seed: u64,
+    /// Whether the table's GM is taking steps back (shared by the table's clients).
+    undoing: Arc<AtomicBool>,
+    /// Print the frames before each refused command (`FRAY_LOAD_TRACE`).
+    trace: bool,
+    game: i64,
+    seat: String,
 }
 
 /// What one client saw.
@@ -387,6 +404,9 @@ struct Stats {
     undos: u64,
     undo_latency_us: Vec<u64>,
     errors: BTreeMap<String, u64>,
+    /// Of those, the errors of commands sent or answered while the table's GM was taking steps
+    /// back: the command may answer a position that the undo has just replaced.
+    errors_in_undo: u64,
     /// The first error of each code: its message and what was sent.
     examples: BTreeMap<String, String>,
     unanswered: u64,
@@ -449,6 +469,209 @@ fn connect(addr: SocketAddr, token: &str) -> Result<Socket, String> {
     }
 }
 
+/// A client's picture of its table while it plays.
+struct Play<'a> {
+    spec: &'a ClientSpec,
+    st: Stats,
+    started: Instant,
+    /// The latest `state` frame's `pending` and `seats`.
+    pending: Value,
+    seats: Value,
+    have_state: bool,
+    /// Whether `pending` is the position now (false from an `ok` until the frame that follows).
+    fresh: bool,
+    outstanding: Option<Outstanding>,
+    last_text: String,
+    sent_in_undo: bool,
+    /// The GM's steps still to take back, and whether an undo was refused (then it takes no
+    /// more: the fight, if over, stays over).
+    undos_left: u32,
+    undo_refused: bool,
+    /// The last frames, in short, for `FRAY_LOAD_TRACE`.
+    recent: VecDeque<String>,
+}
+
+impl Play<'_> {
+    fn ms(&self) -> f64 {
+        self.started.elapsed().as_secs_f64() * 1000.0
+    }
+
+    /// What to send now, if anything: `Some(None)` an undo, `Some(Some(text))` a command.
+    fn choose(&mut self, rng: &mut Rng) -> Option<Option<String>> {
+        if self.spec.role == Role::Gm && !self.undo_refused && (self.undos_left > 0 || self.pending.is_null()) {
+            if self.undos_left == 0 {
+                self.st.fights_over += 1;
+                self.undos_left = 1 + rng.below(3) as u32;
+                self.spec.undoing.store(true, Ordering::Relaxed);
+            }
+            return Some(None);
+        }
+        if self.pending["mine"] != true {
+            return None;
+        }
+        let choices = self.pending["choices"].as_array()?;
+        let usual: Vec<&Value> = choices.iter().filter(|c| c["rare"] != true).collect();
+        let from: Vec<&Value> = if usual.is_empty() {
+            choices.iter().collect()
+        } else {
+            usual
+        };
+        if from.is_empty() {
+            return None;
+        }
+        Some(Some(
+            from[rng.below(from.len())]["text"].as_str().unwrap_or("").to_string(),
+        ))
+    }
+
+    /// Whether a decision has waited on a seat nobody is connected to.
+    fn waits_on_an_empty_seat(&self) -> bool {
+        let deciding: Vec<&str> = self.pending["deciding"]
+            .as_array()
+            .map(|d| d.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        self.seats.as_array().is_some_and(|s| {
+            s.iter()
+                .any(|x| x["clients"] == 0 && deciding.contains(&x["name"].as_str().unwrap_or("")))
+        })
+    }
+
+    /// Takes in one frame; `Err` when the table has closed.
+    fn on_frame(&mut self, text: &str) -> Result<(), String> {
+        self.st.frames += 1;
+        self.st.frame_bytes += text.len() as u64;
+        let Ok(v) = serde_json::from_str::<Value>(text) else {
+            *self.st.errors.entry("(frame not JSON)".into()).or_default() += 1;
+            return Ok(());
+        };
+        if self.spec.trace {
+            self.remember(&v);
+        }
+        match v["type"].as_str() {
+            Some("state") => {
+                self.pending = v["pending"].clone();
+                self.seats = v["seats"].clone();
+                self.have_state = true;
+                if self.outstanding.is_none() {
+                    self.fresh = true;
+                }
+            }
+            Some(kind @ ("ok" | "error")) => {
+                if kind == "error" {
+                    self.count_error(&v);
+                }
+                // An error frame without an id (rate-limited) answers the one message in flight.
+                let answers = self
+                    .outstanding
+                    .as_ref()
+                    .is_some_and(|o| v["id"].as_i64() == Some(o.id()) || (kind == "error" && v["id"].is_null()));
+                if answers && let Some(o) = self.outstanding.take() {
+                    match o {
+                        Outstanding::Command(_, at) => {
+                            self.st.latency_us.push(at.elapsed().as_micros() as u64);
+                            if kind == "error" && (self.sent_in_undo || self.spec.undoing.load(Ordering::Relaxed)) {
+                                self.st.errors_in_undo += 1;
+                            }
+                        }
+                        Outstanding::Undo(_, at) => {
+                            self.st.undo_latency_us.push(at.elapsed().as_micros() as u64);
+                            if kind == "ok" {
+                                self.undos_left = self.undos_left.saturating_sub(1);
+                            } else {
+                                self.undos_left = 0;
+                                self.undo_refused = true;
+                            }
+                            if self.undos_left == 0 {
+                                self.spec.undoing.store(false, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    // After an ok the position has changed: wait for the frame that follows.
+                    // After an error nothing changed: the latest frame still holds.
+                    self.fresh = kind == "error";
+                }
+            }
+            Some("closed") => return Err("the table was closed".into()),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn count_error(&mut self, v: &Value) {
+        let code = v["code"].as_str().unwrap_or("?").to_string();
+        let (role, ruleset, text) = (self.spec.role, &self.spec.ruleset, &self.last_text);
+        self.st.examples.entry(code.clone()).or_insert_with(|| {
+            format!(
+                "{} (the {role:?} of a {ruleset} table sent '{text}')",
+                v["message"].as_str().unwrap_or("")
+            )
+        });
+        if self.spec.trace && code != "store" && !self.sent_in_undo && !self.spec.undoing.load(Ordering::Relaxed) {
+            eprintln!(
+                "serve_load trace: game {} seat {} ({:?}) sent '{text}'; the frames it had:\n  {}",
+                self.spec.game,
+                self.spec.seat,
+                role,
+                self.recent.iter().cloned().collect::<Vec<_>>().join("\n  ")
+            );
+        }
+        *self.st.errors.entry(code).or_default() += 1;
+    }
+
+    fn remember(&mut self, v: &Value) {
+        let short = match v["type"].as_str() {
+            Some("state") => format!(
+                "state step {} log_from {} (+{} lines) pending {}",
+                v["step"],
+                v["log_from"],
+                v["log"].as_array().map_or(0, Vec::len),
+                json!({
+                    "prompt": v["pending"]["prompt"],
+                    "deciding": v["pending"]["deciding"],
+                    "mine": v["pending"]["mine"],
+                    "choices": v["pending"]["choices"].as_array().map(|c| c.iter().map(|x| x["text"].clone()).collect::<Vec<_>>()),
+                })
+            ),
+            _ => v.to_string(),
+        };
+        let line = format!("{:>8.1} ms  {short}", self.ms());
+        self.recent.push_back(line);
+        if self.recent.len() > 8 {
+            self.recent.pop_front();
+        }
+    }
+}
+
+/// Reads one message (waiting at most the socket's read timeout): `Ok(true)` when a text frame
+/// was taken in, `Err` when the connection has ended.
+fn read_one(ws: &mut Socket, play: &mut Play) -> Result<bool, String> {
+    match ws.read() {
+        Ok(Message::Text(t)) => play.on_frame(t.as_str()).map(|()| true),
+        Ok(Message::Close(_)) => Err("closed by the server".into()),
+        Ok(_) => Ok(false),
+        Err(e) if is_timeout(&e) => Ok(false),
+        Err(e) => Err(format!("read: {e}")),
+    }
+}
+
+/// Takes in every frame that has already come, without waiting: `Ok(true)` when there was one
+/// (then what to send may have changed).
+fn drain(ws: &mut Socket, play: &mut Play) -> Result<bool, String> {
+    ws.get_mut().set_nonblocking(true).map_err(|e| format!("socket: {e}"))?;
+    let mut any = false;
+    let result = loop {
+        match read_one(ws, play) {
+            Ok(true) => any = true,
+            Ok(false) => break Ok(any),
+            Err(e) => break Err(e),
+        }
+    };
+    ws.get_mut()
+        .set_nonblocking(false)
+        .map_err(|e| format!("socket: {e}"))?;
+    result
+}
+
 /// One client: connects, waits for the others, then plays until `secs` have passed.
 fn client(
     spec: ClientSpec,
@@ -458,198 +681,120 @@ fn client(
     start: Arc<Barrier>,
     sent: Arc<AtomicU64>,
 ) -> Stats {
-    let mut st = Stats {
-        ruleset: spec.ruleset.clone(),
-        ..Stats::default()
-    };
     let socket = connect(addr, &spec.token);
     start.wait();
+    let mut p = Play {
+        spec: &spec,
+        st: Stats {
+            ruleset: spec.ruleset.clone(),
+            ..Stats::default()
+        },
+        started: Instant::now(),
+        pending: Value::Null,
+        seats: Value::Null,
+        have_state: false,
+        fresh: false,
+        outstanding: None,
+        last_text: String::new(),
+        sent_in_undo: false,
+        undos_left: 0,
+        undo_refused: false,
+        recent: VecDeque::new(),
+    };
     let mut ws = match socket {
         Ok(ws) => ws,
         Err(why) => {
-            st.connect_failed = Some(why);
-            return st;
+            p.st.connect_failed = Some(why);
+            return p.st;
         }
     };
-    st.connected = true;
-    let deadline = Instant::now() + Duration::from_secs_f64(secs);
+    p.st.connected = true;
+    let deadline = p.started + Duration::from_secs_f64(secs);
     let gap = Duration::from_secs_f64(1.0 / rate);
     let mut rng = Rng(spec.seed);
-    let mut pending = Value::Null;
-    let mut seats = Value::Null;
-    // Whether `pending` is the position now (false from an `ok` until the frame that follows it).
-    let mut fresh = false;
-    let mut have_state = false;
-    let mut outstanding: Option<Outstanding> = None;
     let mut next_id = 1i64;
     let mut last_send: Option<Instant> = None;
-    let mut last_text = String::new();
-    let mut undos_left = 0u32;
-    // An undo was refused: the GM takes no more steps back (the fight, if over, stays over).
-    let mut undo_refused = false;
     let mut stall_since: Option<Instant> = None;
     let mut timeout = Duration::ZERO;
     loop {
         let now = Instant::now();
-        if now >= deadline && outstanding.is_none() {
+        if now >= deadline && p.outstanding.is_none() {
             break;
         }
         if now >= deadline + GRACE {
-            st.unanswered += 1;
+            p.st.unanswered += 1;
             break;
         }
-        // What this client would send now.
-        let mut want = None;
-        let due = last_send.map_or(now, |l| l + gap);
+        if spec.role == Role::Gm && p.have_state && !p.st.stalled {
+            // A decision waits on a seat with no client (for a while: the first frames come
+            // before every client has joined): nobody here will answer it.
+            match (p.waits_on_an_empty_seat(), stall_since) {
+                (false, _) => stall_since = None,
+                (true, None) => stall_since = Some(now),
+                (true, Some(t)) => p.st.stalled = now.duration_since(t) > STALL,
+            }
+        }
         let mut read_for = IDLE_READ;
-        let may_act = outstanding.is_none() && now < deadline && fresh && have_state && spec.role != Role::Watcher;
+        let may_act =
+            p.outstanding.is_none() && now < deadline && p.fresh && p.have_state && spec.role != Role::Watcher;
+        let due = last_send.map_or(now, |l| l + gap);
         if may_act && due > now {
             // Asked, perhaps, but not yet allowed to send again: look again when it is.
             read_for = (due - now).clamp(Duration::from_millis(1), IDLE_READ);
         } else if may_act {
-            if spec.role == Role::Gm && !undo_refused && (undos_left > 0 || pending.is_null()) {
-                if undos_left == 0 {
-                    st.fights_over += 1;
-                    undos_left = 1 + rng.below(3) as u32;
+            // Frames that have come already (a client that was not scheduled for a while has
+            // some) may change what to send: the choice is made on the latest one.
+            match drain(&mut ws, &mut p) {
+                Err(why) => {
+                    p.st.dropped = Some(why);
+                    break;
                 }
-                want = Some(None);
-            } else if pending["mine"] == true {
-                let choices = pending["choices"].as_array().cloned().unwrap_or_default();
-                let usual: Vec<&Value> = choices.iter().filter(|c| c["rare"] != true).collect();
-                let from: Vec<&Value> = if usual.is_empty() {
-                    choices.iter().collect()
-                } else {
-                    usual
+                Ok(true) => continue,
+                Ok(false) => {}
+            }
+            if let Some(w) = p.choose(&mut rng) {
+                let id = next_id;
+                next_id += 1;
+                let msg = match &w {
+                    Some(text) => json!({"type": "command", "id": id, "text": text}),
+                    None => json!({"type": "undo", "id": id}),
                 };
-                if !from.is_empty() {
-                    let text = from[rng.below(from.len())]["text"].as_str().unwrap_or("").to_string();
-                    want = Some(Some(text));
+                p.last_text = w.clone().unwrap_or_else(|| "undo".into());
+                let at = Instant::now();
+                if let Err(e) = ws.send(Message::text(msg.to_string())) {
+                    p.st.dropped = Some(format!("send: {e}"));
+                    break;
                 }
+                last_send = Some(at);
+                p.sent_in_undo = spec.undoing.load(Ordering::Relaxed);
+                p.outstanding = Some(match w {
+                    Some(_) => {
+                        p.st.commands += 1;
+                        sent.fetch_add(1, Ordering::Relaxed);
+                        Outstanding::Command(id, at)
+                    }
+                    None => {
+                        p.st.undos += 1;
+                        Outstanding::Undo(id, at)
+                    }
+                });
             }
-        }
-        if spec.role == Role::Gm && have_state && !st.stalled {
-            // A decision waits on a seat with no client (for a while: the first frames come
-            // before every client has joined): nobody here will answer it.
-            let deciding: Vec<&str> = pending["deciding"]
-                .as_array()
-                .map(|d| d.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let empty = seats.as_array().is_some_and(|s| {
-                s.iter()
-                    .any(|x| x["clients"] == 0 && deciding.contains(&x["name"].as_str().unwrap_or("")))
-            });
-            match (empty, stall_since) {
-                (false, _) => stall_since = None,
-                (true, None) => stall_since = Some(now),
-                (true, Some(t)) => st.stalled = now.duration_since(t) > STALL,
-            }
-        }
-        if let Some(w) = want {
-            let id = next_id;
-            next_id += 1;
-            let msg = match &w {
-                Some(text) => json!({"type": "command", "id": id, "text": text}),
-                None => json!({"type": "undo", "id": id}),
-            };
-            last_text = w.clone().unwrap_or_else(|| "undo".into());
-            let at = Instant::now();
-            if let Err(e) = ws.send(Message::text(msg.to_string())) {
-                st.dropped = Some(format!("send: {e}"));
-                break;
-            }
-            last_send = Some(at);
-            outstanding = Some(match w {
-                Some(_) => {
-                    st.commands += 1;
-                    sent.fetch_add(1, Ordering::Relaxed);
-                    Outstanding::Command(id, at)
-                }
-                None => {
-                    st.undos += 1;
-                    Outstanding::Undo(id, at)
-                }
-            });
         }
         if read_for != timeout {
             if ws.get_mut().set_read_timeout(Some(read_for)).is_err() {
-                st.dropped = Some("socket: cannot set a read timeout".into());
+                p.st.dropped = Some("socket: cannot set a read timeout".into());
                 break;
             }
             timeout = read_for;
         }
-        let text = match ws.read() {
-            Ok(Message::Text(t)) => t,
-            Ok(Message::Close(_)) => {
-                st.dropped = Some("closed by the server".into());
-                break;
-            }
-            Ok(_) => continue,
-            Err(e) if is_timeout(&e) => continue,
-            Err(e) => {
-                st.dropped = Some(format!("read: {e}"));
-                break;
-            }
-        };
-        st.frames += 1;
-        st.frame_bytes += text.len() as u64;
-        let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else {
-            *st.errors.entry("(frame not JSON)".into()).or_default() += 1;
-            continue;
-        };
-        match v["type"].as_str() {
-            Some("state") => {
-                pending = v["pending"].clone();
-                seats = v["seats"].clone();
-                have_state = true;
-                if outstanding.is_none() {
-                    fresh = true;
-                }
-            }
-            Some(kind @ ("ok" | "error")) => {
-                if kind == "error" {
-                    let code = v["code"].as_str().unwrap_or("?").to_string();
-                    st.examples.entry(code.clone()).or_insert_with(|| {
-                        format!(
-                            "{} (the {:?} of a {} table sent '{last_text}')",
-                            v["message"].as_str().unwrap_or(""),
-                            spec.role,
-                            spec.ruleset
-                        )
-                    });
-                    *st.errors.entry(code).or_default() += 1;
-                }
-                // An error frame without an id (rate-limited) answers the one message in flight.
-                let answers = outstanding
-                    .as_ref()
-                    .is_some_and(|o| v["id"].as_i64() == Some(o.id()) || (kind == "error" && v["id"].is_null()));
-                if answers && let Some(o) = outstanding.take() {
-                    match o {
-                        Outstanding::Command(_, at) => st.latency_us.push(at.elapsed().as_micros() as u64),
-                        Outstanding::Undo(_, at) => {
-                            st.undo_latency_us.push(at.elapsed().as_micros() as u64);
-                            if kind == "ok" {
-                                undos_left = undos_left.saturating_sub(1);
-                            } else {
-                                undos_left = 0;
-                                undo_refused = true;
-                            }
-                        }
-                    }
-                    // After an ok the position has changed: wait for the frame that follows.
-                    // After an error nothing changed: the latest frame still holds.
-                    fresh = kind == "error";
-                }
-            }
-            Some("closed") => {
-                st.dropped = Some("the table was closed".into());
-                break;
-            }
-            _ => {}
+        if let Err(why) = read_one(&mut ws, &mut p) {
+            p.st.dropped = Some(why);
+            break;
         }
     }
     let _ = ws.close(None);
     let _ = ws.flush();
-    st
+    p.st
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -714,7 +859,7 @@ fn main() {
     let mut open_failed: BTreeMap<String, u64> = BTreeMap::new();
     let opening = Instant::now();
     for i in 0..cfg.tables {
-        let encounter = ENCOUNTERS[i % ENCOUNTERS.len()];
+        let encounter = &cfg.encounters[i % cfg.encounters.len()];
         let seed = cfg.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
         let body = json!({"encounter": encounter, "seed": seed, "dice": "server", "ai": []});
         let t = Instant::now();
@@ -792,6 +937,7 @@ fn main() {
     // seat, watching, where a table has only two).
     let mut specs = Vec::new();
     for (ti, t) in tables.iter().enumerate() {
+        let undoing = Arc::new(AtomicBool::new(false));
         for k in 0..CLIENTS_PER_TABLE {
             let (role, seat) = match (k, t.seats.get(k)) {
                 (0, Some(s)) => (Role::Gm, s),
@@ -804,6 +950,10 @@ fn main() {
                 role,
                 token: seat.1.clone(),
                 seed: cfg.seed ^ (((ti as u64) << 8) | k as u64).wrapping_mul(0x2545_f491_4f6c_dd1d),
+                undoing: Arc::clone(&undoing),
+                trace: cfg.trace,
+                game: t.game,
+                seat: seat.0.clone(),
             });
         }
     }
@@ -873,6 +1023,7 @@ fn main() {
     let mut by_ruleset: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     let (mut commands, mut undos, mut unanswered, mut frames, mut frame_bytes, mut fights) = (0, 0, 0, 0, 0, 0);
     let mut stalled = 0;
+    let mut errors_in_undo = 0;
     for s in &stats {
         if let Some(w) = &s.connect_failed {
             *connect_failed.entry(w.clone()).or_default() += 1;
@@ -883,6 +1034,7 @@ fn main() {
         for (c, n) in &s.errors {
             *errors.entry(c.clone()).or_default() += n;
         }
+        errors_in_undo += s.errors_in_undo;
         for (c, m) in &s.examples {
             examples.entry(c.clone()).or_insert_with(|| m.clone());
         }
@@ -913,7 +1065,7 @@ fn main() {
         "cores": cores,
         "tables": tables.len(),
         "tables_asked": cfg.tables,
-        "encounters": ENCOUNTERS,
+        "encounters": cfg.encounters,
         "seats": seat_lists,
         "clients": n_clients,
         "watchers": watchers,
@@ -929,6 +1081,7 @@ fn main() {
         "undo_latency": undo_lat,
         "fights_over": fights,
         "errors": errors,
+        "errors_while_the_gm_undid": errors_in_undo,
         "error_examples": examples,
         "unanswered": unanswered,
         "connected": connected,
@@ -999,7 +1152,15 @@ fn main() {
         row(&format!("    {r}"), v);
     }
     row("  undo", &undo_lat);
-    println!("  errors              {}", counts(&errors));
+    println!(
+        "  errors              {}{}",
+        counts(&errors),
+        if errors.is_empty() {
+            String::new()
+        } else {
+            format!(" ({errors_in_undo} of them to commands sent while the GM was taking steps back)")
+        }
+    );
     for (c, m) in &examples {
         println!("    e.g. {c}: {m}");
     }
