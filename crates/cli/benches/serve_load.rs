@@ -18,8 +18,11 @@
 //! measured.
 //!
 //! Settings (environment): `FRAY_LOAD_TABLES` (200), `FRAY_LOAD_SECS` (30), `FRAY_LOAD_RATE`
-//! (10 commands a second per client), `FRAY_LOAD_SEED` (1), `FRAY_LOAD_JSON` (a path),
-//! `FRAY_LOAD_KEEP` (keep the temporary folder with the database and the server's stderr).
+//! (10 commands a second per client), `FRAY_LOAD_SEED` (1), `FRAY_LOAD_ENCOUNTERS` (a comma-
+//! separated list of encounter files instead of the five), `FRAY_LOAD_JSON` (a path),
+//! `FRAY_LOAD_KEEP` (keep the temporary folder with the database and the server's stderr),
+//! `FRAY_LOAD_TRACE` (print the frames a client had before each refusal the bench cannot
+//! explain).
 //!
 //! The clients are threads of this process, so on a small machine they take CPU from the
 //! server: the latencies are those a client of this process saw, which includes its own wait
