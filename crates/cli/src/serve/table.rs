@@ -843,7 +843,11 @@ impl Table {
                         let Some(last) = last else {
                             return Err(err("internal", "the command taken back was not in the record"));
                         };
-                        if let Err(e) = self.save.undo(&*self.game, last) {
+                        let saved = {
+                            let _one = writing();
+                            self.save.undo(&*self.game, last)
+                        };
+                        if let Err(e) = saved {
                             return Err(self.store_failed(e));
                         }
                         self.relog();
@@ -894,7 +898,11 @@ impl Table {
             redone.set_dice(Box::new(d.clone()));
         }
         self.game = redone;
-        if let Err(e) = self.save.redo(&*self.game) {
+        let saved = {
+            let _one = writing();
+            self.save.redo(&*self.game)
+        };
+        if let Err(e) = saved {
             return Err(self.store_failed(e));
         }
         Ok(())
@@ -903,19 +911,20 @@ impl Table {
     /// A command was accepted: it is saved (on disk when this returns) and logged; when the
     /// database refuses it, it is taken back in play too, so the table and the database agree.
     fn accepted(&mut self, text: &str, logs: Vec<Vec<LogLine>>) -> Result<(), Value> {
-        if let Err(e) = self.save.command(&*self.game, text) {
+        let saved = {
+            let _one = writing();
+            self.save.command(&*self.game, text)
+        };
+        if let Err(e) = saved {
             let _ = self.game.undo();
-            return Err(err(
-                "store",
-                format!("the database refused the step, so it was not played: {}", e.message),
-            ));
+            return Err(self.refused_by_store(e));
         }
         for (i, l) in logs.iter().enumerate() {
             if let Some(log) = self.logs.get_mut(i) {
                 log.extend(lines(l));
             }
         }
-        let _ = self.save.carry_out(&*self.game);
+        let _ = self.save.carry_out_quietly(&*self.game);
         self.ai_wait = None;
         self.changes += 1;
         Ok(())
@@ -937,9 +946,16 @@ impl Table {
             self.game = g;
             self.relog();
         }
+        self.refused_by_store(e)
+    }
+
+    /// The refusal a client gets when the database refused a step: what happened, without the
+    /// database's path or its error, which go to the server's own output.
+    fn refused_by_store(&self, e: crate::Fail) -> Value {
+        eprintln!("fray serve: table {}: {}", self.id, e.message);
         err(
             "store",
-            format!("the database refused the step, so it was not played: {}", e.message),
+            "the database refused the step, so it was not played (the server's output says why)",
         )
     }
 
@@ -1060,6 +1076,15 @@ fn ai_seats(game: &dyn AnyGame, words: &[String], mut ai: Vec<u8>) -> Result<Vec
         }
     }
     Ok(ai)
+}
+
+/// One table writes to the database at a time. Each table has its own connection, and SQLite
+/// makes a writer that finds the lock taken sleep and try again: under load (200 tables) a few
+/// tables lost every try until the busy timeout refused their step. Taking turns here keeps
+/// every step (measured in docs/serve-load.md).
+fn writing() -> std::sync::MutexGuard<'static, ()> {
+    static WRITE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    WRITE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// An error frame.
