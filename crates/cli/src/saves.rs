@@ -57,7 +57,7 @@ pub fn open_store(path: &Path, create: bool) -> Result<Store, Fail> {
 /// file drops every lock SQLite holds on it, so another process would take the database for
 /// unused and delete the write-ahead log this one still writes to.
 pub fn open_store_again(path: &Path) -> Result<Store, Fail> {
-    Store::open(path, false).map_err(|e| store_fail(path, e))
+    Store::open_again(path).map_err(|e| store_fail(path, e))
 }
 
 /// The machine's name, as far as it can be told.
@@ -220,11 +220,7 @@ impl Save {
     /// When the fight is over and the game belongs to a campaign, its characters' lasting
     /// state goes into the roster.
     pub fn carry_out(&mut self, game: &dyn AnyGame) -> Result<(), Fail> {
-        if game.outcome().is_none() {
-            return Ok(());
-        }
-        let lasting: Vec<fray_store::Carried> = game.lasting().into_iter().map(|l| (l.id, l.name, l.values)).collect();
-        let n = self.store.carry_out(self.id, &lasting).map_err(|e| self.fail(e))?;
+        let n = self.carry_out_quietly(game)?;
         if n > 0 {
             say!(
                 "(the campaign roster keeps what lasts of {n} character{})",
@@ -232,6 +228,16 @@ impl Save {
             );
         }
         Ok(())
+    }
+
+    /// [`Save::carry_out`] without a word on the terminal (a server's table): how many
+    /// characters' lasting state went into the roster.
+    pub fn carry_out_quietly(&mut self, game: &dyn AnyGame) -> Result<usize, Fail> {
+        if game.outcome().is_none() {
+            return Ok(0);
+        }
+        let lasting: Vec<fray_store::Carried> = game.lasting().into_iter().map(|l| (l.id, l.name, l.values)).collect();
+        self.store.carry_out(self.id, &lasting).map_err(|e| self.fail(e))
     }
 
     /// Takes game `id` (the last changed game still being played when `None`) of the database at

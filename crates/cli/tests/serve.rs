@@ -251,12 +251,7 @@ fn every_refusal_of_the_socket_gets_an_error_frame_and_changes_nothing() {
     let s = Served::start(&d.join("g.db"));
     let t = s.open(json!({"encounter": DUEL, "seed": 7}));
     let gm_tok = token(&t, "gm");
-    let seats: Vec<String> = t["links"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["seat"].as_str().unwrap().to_string())
-        .collect();
+    let seats = served::seats(&t);
     let before = view(&s, &gm_tok);
     let played = play(&s, &gm_tok);
 
@@ -360,6 +355,24 @@ fn every_refusal_of_the_socket_gets_an_error_frame_and_changes_nothing() {
     }
     assert!(limited > 0 && other > 0, "limited {limited}, refused {other}");
     assert_eq!(play(&s, &gm_tok), played, "a refusal changed the table");
+    // A table takes at most 32 browsers at once.
+    let mut many: Vec<Client> = Vec::new();
+    let mut full = None;
+    for _ in 0..40 {
+        let mut c = Client::connect(&s.addr);
+        c.send(json!({"type": "hello", "token": gm_tok}));
+        let f = c.next().unwrap();
+        if f["type"] == "error" {
+            full = Some(f);
+            break;
+        }
+        many.push(c);
+    }
+    let full = full.expect("no table-full refusal");
+    assert_eq!(full["code"], "table-full", "{full}");
+    // p is one of the 32 already (and q, until the server sees it gone).
+    assert!((30..=31).contains(&many.len()), "{} browsers admitted", many.len());
+    drop(many);
     // A socket message beyond the socket's own limit closes the connection.
     p.send_raw(Message::Text("y".repeat(100_000).into()));
     p.drain(Duration::from_millis(300));
@@ -559,5 +572,80 @@ fn a_typed_dice_table_asks_for_each_roll_and_keeps_the_faces() {
             .unwrap()
             .iter()
             .any(|e| !e["dice"].as_array().unwrap().is_empty())
+    );
+}
+
+/// Murdham's chaos of combat at a browser table: the player's turn is on the clock, the frames
+/// say so, and when the time runs out the server loses the turn for them (MUR-R56's timer, as
+/// `fray play` keeps it).
+#[test]
+fn mur_r56_the_chaos_timer_runs_at_a_browser_table_and_loses_the_turn() {
+    let d = dir("timer");
+    let s = Served::start(&d.join("g.db"));
+    let text = std::fs::read_to_string(root().join("examples/murdham/crossroads.toml")).unwrap();
+    let text = if text.contains("[options]") {
+        text.replacen("[options]", "[options]\nchaos = true\nchaos-seconds = 1", 1)
+    } else {
+        format!("{text}\n[options]\nchaos = true\nchaos-seconds = 1\n")
+    };
+    let t = s.open(json!({"encounter_text": text, "name": "chaos.toml", "seed": 4, "ai": ["tollmen"]}));
+    let mut p = s.join(&token(&t, "travellers"));
+    let st = p.until(|f| f["type"] == "state");
+    // The travellers open the round, then a traveller's turn comes and its clock runs.
+    let open = st["pending"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["text"] == "open travellers")
+        .cloned();
+    if let Some(c) = open {
+        let id = p.ask(json!({"type": "command", "text": c["text"]}));
+        assert_eq!(p.answer(id)["type"], "ok");
+    }
+    let mut turn = None;
+    for _ in 0..10 {
+        let v = view(&s, &token(&t, "travellers"));
+        if v["pending"]["choices"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|x| x["text"].as_str().unwrap_or("").starts_with("act ")))
+        {
+            let c = v["pending"]["choices"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["text"].as_str().unwrap().starts_with("act "))
+                .unwrap()["text"]
+                .clone();
+            let id = p.ask(json!({"type": "command", "text": c}));
+            assert_eq!(p.answer(id)["type"], "ok");
+            continue;
+        }
+        if !v["timer"].is_null() {
+            turn = Some(v);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let turn = turn.expect("no player's turn on the clock");
+    assert_eq!(turn["timer"]["seconds"], 1);
+    assert!(
+        turn["timer"].get("command").is_none(),
+        "a player is told the timer's command: {turn}"
+    );
+    let lost = p.until(|f| {
+        f["type"] == "state"
+            && f["log"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l.as_str().unwrap().contains("timer"))
+    });
+    assert!(
+        lost["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("lost")),
+        "{lost}"
     );
 }

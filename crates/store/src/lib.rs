@@ -387,10 +387,23 @@ impl Store {
     /// the file, with "database is locked" at once instead of waiting, so opening is tried again
     /// from the start (every step is safe to repeat) until [`BUSY_TIMEOUT`] has passed.
     pub fn open(path: &Path, create: bool) -> Result<Store, StoreError> {
+        Store::open_with(path, create, true)
+    }
+
+    /// Opens once more a database this process has already opened with [`Store::open`] (a
+    /// server's connection per table): the same checks but `quick_check`, which reads the
+    /// whole file, and a small page cache (256 KiB), so many connections stay light.
+    pub fn open_again(path: &Path) -> Result<Store, StoreError> {
+        let store = Store::open_with(path, false, false)?;
+        store.conn.pragma_update(None, "cache_size", -256)?;
+        Ok(store)
+    }
+
+    fn open_with(path: &Path, create: bool, check: bool) -> Result<Store, StoreError> {
         let start = std::time::Instant::now();
         let mut pause = Duration::from_millis(5);
         loop {
-            match Store::open_once(path, create) {
+            match Store::open_once(path, create, check) {
                 Err(StoreError::Sqlite(e))
                     if matches!(
                         e.sqlite_error_code(),
@@ -406,7 +419,7 @@ impl Store {
     }
 
     /// One attempt of [`Store::open`].
-    fn open_once(path: &Path, create: bool) -> Result<Store, StoreError> {
+    fn open_once(path: &Path, create: bool, check: bool) -> Result<Store, StoreError> {
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         if create {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
@@ -442,9 +455,11 @@ impl Store {
                     supported: SCHEMA_VERSION.into(),
                 });
             }
-            let verdict: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
-            if verdict != "ok" {
-                return Err(StoreError::Corrupt(verdict));
+            if check {
+                let verdict: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
+                if verdict != "ok" {
+                    return Err(StoreError::Corrupt(verdict));
+                }
             }
         }
         conn.pragma_update(None, "synchronous", "FULL")?;

@@ -414,3 +414,33 @@ fn many_processes_making_one_new_database_at_once_all_open_it() {
         }
     }
 }
+
+#[test]
+fn a_browser_table_keeps_its_seats_secrets_when_it_closes_and_opens_again() {
+    let d = dir("tables");
+    let mut store = Store::open(&d.join("t.db"), true).unwrap();
+    let h = holder(1);
+    let id = new_game(&mut store, &h);
+    assert_eq!(store.table(id).unwrap(), None);
+    let first = vec![(0, "a".repeat(32)), (1, "b".repeat(32))];
+    assert_eq!(store.open_table(id, "server", &[1], &first).unwrap(), first);
+    assert_eq!(store.open_tables().unwrap(), vec![id]);
+    store.set_table_ai(id, &[0, 1]).unwrap();
+    assert_eq!(store.table(id).unwrap().unwrap().ai, vec![0, 1]);
+    store.close_table(id).unwrap();
+    assert!(!store.table(id).unwrap().unwrap().open);
+    assert!(store.open_tables().unwrap().is_empty());
+    // Opened again with fresh secrets offered: the old ones stay, so the links still work.
+    let fresh = vec![(0, "c".repeat(32)), (1, "d".repeat(32)), (2, "e".repeat(32))];
+    let kept = store.open_table(id, "typed", &[], &fresh).unwrap();
+    assert_eq!(
+        kept,
+        vec![(0, "a".repeat(32)), (1, "b".repeat(32)), (2, "e".repeat(32))]
+    );
+    let t = store.table(id).unwrap().unwrap();
+    assert!(t.open && t.dice == "typed" && t.ai.is_empty());
+    // Settings are kept in the database too.
+    assert_eq!(store.setting("serve-key").unwrap(), None);
+    store.set_setting("serve-key", "k").unwrap();
+    assert_eq!(store.setting("serve-key").unwrap().as_deref(), Some("k"));
+}

@@ -111,13 +111,24 @@ impl Server {
         self.tables.lock().ok()?.get(&game).cloned()
     }
 
+    /// Drops the handle of table `game` (its thread has stopped).
+    fn forget(&self, game: i64) {
+        if let Ok(mut t) = self.tables.lock() {
+            t.remove(&game);
+        }
+    }
+
     /// Opens a table (a new game or one of the database) and keeps its handle.
     async fn open(self: &Arc<Self>, opening: table::Opening) -> Result<table::Info, table::OpenError> {
         let _one = self.opening.lock().await;
         if let table::Opening::Saved { game, .. } = &opening
             && let Some(h) = self.loaded(*game)
         {
-            return info(&h).await;
+            match info(&h).await {
+                Ok(i) => return Ok(i),
+                // Its thread has stopped (a bug): it is loaded again from the database.
+                Err(_) => self.forget(*game),
+            }
         }
         if self.tables.lock().map(|t| t.len()).unwrap_or(0) >= MAX_TABLES {
             return Err(table::OpenError {

@@ -23,6 +23,9 @@ use tokio::sync::{mpsc as tmpsc, oneshot};
 /// nothing cannot make the table hold ever more for it).
 pub const OUTBOX: usize = 256;
 
+/// The most browsers one table serves at once.
+pub const MAX_CLIENTS: usize = 32;
+
 /// The most AI answers one change may set off before the table pauses the AI (a fight the
 /// AI plays alone ends long before; this only stops a bug from holding the table forever).
 const AI_RUN: usize = 20_000;
@@ -288,6 +291,19 @@ struct Table {
     ai_wait: Option<AiWait>,
     /// A note for the GM when the AI stopped (it could not answer).
     ai_trouble: Option<String>,
+    /// Changes made so far (commands, undos, redos): a declaration timer runs per change.
+    changes: u64,
+    /// The declaration timer running ([`AnyGame::timer`]): when it runs out, the command it
+    /// submits, and the change it was armed at.
+    timer: Option<Timer>,
+}
+
+/// A declaration timer armed at a decision.
+struct Timer {
+    at: std::time::Instant,
+    seconds: u32,
+    command: String,
+    change: u64,
 }
 
 fn lines(log: &[LogLine]) -> impl Iterator<Item = String> + '_ {
@@ -426,6 +442,8 @@ impl Table {
             rng,
             ai_wait: None,
             ai_trouble: None,
+            changes: 0,
+            timer: None,
         };
         table.run_ai();
         Ok(table)
@@ -458,10 +476,82 @@ impl Table {
         }
     }
 
+    /// Arms the declaration timer when the decision now has one and it is not running for it
+    /// already (the terminal's rule: each decision asked gets the whole time).
+    fn arm_timer(&mut self) {
+        match self.game.timer() {
+            None => self.timer = None,
+            Some((seconds, command)) => {
+                if self.timer.as_ref().is_none_or(|t| t.change != self.changes) {
+                    self.timer = Some(Timer {
+                        at: std::time::Instant::now() + std::time::Duration::from_secs(u64::from(seconds)),
+                        seconds,
+                        command,
+                        change: self.changes,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The timer ran out: its command is played for the seat asked first, as at the terminal.
+    fn timer_ran_out(&mut self) {
+        let Some(t) = self.timer.take() else { return };
+        let Some(seat) = self
+            .game
+            .pending_for(Seat::GM)
+            .and_then(|p| p.deciders.first().copied())
+        else {
+            return;
+        };
+        let viewers: Vec<Seat> = (0..self.seats.len()).map(|i| Seat(i as u8)).collect();
+        if let Some(d) = &self.typed {
+            d.give(&[]);
+        }
+        match self.game.submit_for(seat, &t.command, &viewers) {
+            Ok(logs) => {
+                if self.accepted(&t.command, logs).is_ok() {
+                    self.run_ai();
+                }
+            }
+            Err(e) => {
+                self.ai_trouble = Some(format!("the timer's command '{}' was refused: {e}", t.command));
+            }
+        }
+        self.arm_timer();
+        self.broadcast();
+    }
+
     fn run(&mut self, rx: mpsc::Receiver<ToTable>) {
-        while let Ok(m) = rx.recv() {
+        self.arm_timer();
+        loop {
+            let m = match &self.timer {
+                None => match rx.recv() {
+                    Ok(m) => m,
+                    Err(_) => return,
+                },
+                Some(t) => match rx.recv_timeout(t.at.saturating_duration_since(std::time::Instant::now())) {
+                    Ok(m) => m,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        self.timer_ran_out();
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                },
+            };
             match m {
                 ToTable::Join { client, seat, tx } => {
+                    if self.clients.len() >= MAX_CLIENTS {
+                        // The socket closes once this frame is out (its outbox is dropped).
+                        let _ = tx.try_send(
+                            err(
+                                "table-full",
+                                format!("a table takes at most {MAX_CLIENTS} browsers at once"),
+                            )
+                            .to_string(),
+                        );
+                        continue;
+                    }
                     self.clients.push(Client {
                         id: client,
                         seat,
@@ -497,6 +587,7 @@ impl Table {
                             // The frames first: a client that has its `ok` already shows
                             // what its message did.
                             self.run_ai();
+                            self.arm_timer();
                             self.broadcast();
                             let mut ok = json!({"type": "ok", "id": id});
                             if let Some(n) = note {
@@ -655,6 +746,12 @@ impl Table {
             "seats": seats,
             "dice_wanted": Value::Null,
         });
+        if let Some(t) = &self.timer {
+            f["timer"] = json!({"seconds": t.seconds});
+            if seat == 0 {
+                f["timer"]["command"] = json!(t.command);
+            }
+        }
         if log_from != usize::MAX {
             let log = &self.logs[i];
             let from = log_from.min(log.len());
@@ -746,7 +843,11 @@ impl Table {
                         let Some(last) = last else {
                             return Err(err("internal", "the command taken back was not in the record"));
                         };
-                        if let Err(e) = self.save.undo(&*self.game, last) {
+                        let saved = {
+                            let _one = writing();
+                            self.save.undo(&*self.game, last)
+                        };
+                        if let Err(e) = saved {
                             return Err(self.store_failed(e));
                         }
                         self.relog();
@@ -797,7 +898,11 @@ impl Table {
             redone.set_dice(Box::new(d.clone()));
         }
         self.game = redone;
-        if let Err(e) = self.save.redo(&*self.game) {
+        let saved = {
+            let _one = writing();
+            self.save.redo(&*self.game)
+        };
+        if let Err(e) = saved {
             return Err(self.store_failed(e));
         }
         Ok(())
@@ -806,20 +911,22 @@ impl Table {
     /// A command was accepted: it is saved (on disk when this returns) and logged; when the
     /// database refuses it, it is taken back in play too, so the table and the database agree.
     fn accepted(&mut self, text: &str, logs: Vec<Vec<LogLine>>) -> Result<(), Value> {
-        if let Err(e) = self.save.command(&*self.game, text) {
+        let saved = {
+            let _one = writing();
+            self.save.command(&*self.game, text)
+        };
+        if let Err(e) = saved {
             let _ = self.game.undo();
-            return Err(err(
-                "store",
-                format!("the database refused the step, so it was not played: {}", e.message),
-            ));
+            return Err(self.refused_by_store(e));
         }
         for (i, l) in logs.iter().enumerate() {
             if let Some(log) = self.logs.get_mut(i) {
                 log.extend(lines(l));
             }
         }
-        let _ = self.save.carry_out(&*self.game);
+        let _ = self.save.carry_out_quietly(&*self.game);
         self.ai_wait = None;
+        self.changes += 1;
         Ok(())
     }
 
@@ -839,9 +946,16 @@ impl Table {
             self.game = g;
             self.relog();
         }
+        self.refused_by_store(e)
+    }
+
+    /// The refusal a client gets when the database refused a step: what happened, without the
+    /// database's path or its error, which go to the server's own output.
+    fn refused_by_store(&self, e: crate::Fail) -> Value {
+        eprintln!("fray serve: table {}: {}", self.id, e.message);
         err(
             "store",
-            format!("the database refused the step, so it was not played: {}", e.message),
+            "the database refused the step, so it was not played (the server's output says why)",
         )
     }
 
@@ -855,6 +969,7 @@ impl Table {
             c.log_sent = usize::MAX;
         }
         self.ai_wait = None;
+        self.changes += 1;
     }
 
     fn refusal(&self, e: SubmitError) -> Value {
@@ -961,6 +1076,15 @@ fn ai_seats(game: &dyn AnyGame, words: &[String], mut ai: Vec<u8>) -> Result<Vec
         }
     }
     Ok(ai)
+}
+
+/// One table writes to the database at a time. Each table has its own connection, and SQLite
+/// makes a writer that finds the lock taken sleep and try again: under load (200 tables) a few
+/// tables lost every try until the busy timeout refused their step. Taking turns here keeps
+/// every step (measured in docs/serve-load.md).
+fn writing() -> std::sync::MutexGuard<'static, ()> {
+    static WRITE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    WRITE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// An error frame.

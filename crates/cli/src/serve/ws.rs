@@ -180,11 +180,14 @@ async fn client(s: Arc<Server>, mut socket: WebSocket) {
             return;
         }
     };
-    drop(token);
     let id = s.next_client.fetch_add(1, Ordering::Relaxed);
     let (tx, mut rx) = tokio::sync::mpsc::channel(table::OUTBOX);
     if handle.tx.send(ToTable::Join { client: id, seat, tx }).is_err() {
-        send(&mut socket, &err("no-table", "the table has closed")).await;
+        // The table's thread has stopped: the next hello loads it again from the database.
+        if let Some(game) = super::secret::Token::read(&token).map(|t| t.game) {
+            s.forget(game);
+        }
+        send(&mut socket, &err("no-table", "the table stopped: join again")).await;
         return;
     }
     let mut last_id: Option<i64> = None;

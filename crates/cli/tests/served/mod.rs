@@ -273,3 +273,13 @@ pub fn token(table: &Value, seat: &str) -> String {
         .unwrap()
         .to_string()
 }
+
+/// The seats of a table, by name, in seat order (the GM's first).
+pub fn seats(table: &Value) -> Vec<String> {
+    table["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["seat"].as_str().unwrap().to_string())
+        .collect()
+}

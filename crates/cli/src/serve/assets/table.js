@@ -13,6 +13,7 @@
 //   #unplaced [data-unplaced="id"]  combatants without a place
 //   #order li[data-order="id"]      the turn order (.acting, .out)
 //   #prompt, #deciding        the decision now, and which seats still decide ([data-deciding="seat"])
+//   #timer                    a declaration timer's countdown ([data-seconds] as armed)
 //   #choices                  the legal answers while it is this seat's decision
 //   [data-choice="attack biffer"]   one answer's button (.hl when a map click points at it)
 //   #choices [data-verb="stance"]   a row of answers sharing their first word(s)
@@ -453,8 +454,10 @@
     }
     put(prompt,
       p.mine ? el("span", { class: "badge you", text: "your decision" }) : null,
-      el("span", { text: p.prompt || (v.deciding && v.deciding.text) || "" })
+      el("span", { text: p.prompt || (v.deciding && v.deciding.text) || "" }),
+      f.timer ? el("span", { id: "timer", class: "badge", "data-seconds": String(f.timer.seconds) }) : null
     );
+    startTimer(f.timer);
     const seats = p.deciding && p.deciding.length ? p.deciding : (v.deciding ? v.deciding.seats : []);
     const detail = v.deciding && v.deciding.text && v.deciding.text !== p.prompt ? v.deciding.text : "";
     const who = seats.length > 1 ? "Still deciding: " : "Deciding: ";
@@ -463,6 +466,23 @@
       el("span", { class: "who" }, who, seats.map((s, i) => [i ? ", " : "", el("b", { "data-deciding": s, text: s })]),
         !p.mine && seats.length ? el("span", { class: "muted", text: " — waiting" }) : null)
     );
+  }
+
+  // A declaration timer (Murdham's chaos of combat): the server plays the timer's command when
+  // it runs out; the page only counts down from the frame that armed it.
+  let timerTick = null;
+  function startTimer(t) {
+    if (timerTick) { clearInterval(timerTick); timerTick = null; }
+    const badge = $("#timer");
+    if (!t || !badge) return;
+    const end = Date.now() + t.seconds * 1000;
+    const show = () => {
+      const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+      badge.textContent = left + " s to declare";
+      if (!left && timerTick) { clearInterval(timerTick); timerTick = null; }
+    };
+    show();
+    timerTick = setInterval(show, 250);
   }
 
   // ---------------------------------------------------------------- choices
