@@ -133,7 +133,13 @@ class Client {
           name: txt(a.querySelector(".cname")),
           out: a.classList.contains("out"),
           gauges: all("[data-gauge]", a).map((g) => g.dataset.gauge + " " + txt(g.querySelector(".gval"))),
-          statuses: all("[data-status]", a).map((s) => s.dataset.status),
+          // "name: its words value | · when it ends"
+          statuses: all("[data-status]", a).map((s) => {
+            const b = s.querySelector("b"), small = s.querySelector("small");
+            let rest = s.textContent.slice(b.textContent.length);
+            if (small) rest = rest.slice(0, rest.length - small.textContent.length);
+            return (s.dataset.status + ": " + b.textContent + " " + rest.trim()).trim() + (small ? " |" + small.textContent : "");
+          }),
           meta: txt(a.querySelector(".cmeta")),
         })),
         order: all("#order li[data-order]").map((li) => li.dataset.order),
@@ -191,8 +197,12 @@ function cardsOf(view) {
     name: c.name,
     out: !!c.out,
     gauges: c.gauges.map((g) => g.name + " " + g.value + (typeof g.max === "number" && g.max > 0 ? "/" + g.max : "")),
-    statuses: c.statuses.map((s) => s.name),
+    statuses: c.statuses.map((s) => (s.name + ": " + words(s.name) + " " + (s.value ? words(s.value) : "")).trim() + (s.ends ? " | · " + s.ends : "")),
   }));
+}
+
+function words(s) {
+  return String(s).replace(/[-_]+/g, " ");
 }
 
 function secretOf(token) {
