@@ -85,6 +85,12 @@ pub fn map(s: &State, seat: Seat) -> String {
     }
     let mut effect_at: std::collections::HashSet<Pos> = std::collections::HashSet::new();
     for t in &s.terrain {
+        // An Aura follows its creator: drawn around a creator Hidden from the seat, it would
+        // show where the creator stands (THR-H3), so the seat's map leaves it out, as its
+        // board does.
+        if t.aura.is_some() && hidden_from(s, seat, t.creator) {
+            continue;
+        }
         effect_at.extend(crate::resolve::terrain_squares(s, t));
     }
     let elev = |p: Pos| grid.elevation(p).unwrap_or(0);

@@ -368,4 +368,13 @@ terrain = { difficult = "all", affects = "all" }
     for other in &others {
         assert_eq!(Thrum::board(other, Seat(players)).as_ref(), Some(&pb));
     }
+    // THR-H3: the seat's text map leaves the ring out too (drawn, it would circle h's square),
+    // while the GM's map shows it.
+    let map = Thrum::map(t.s(), Seat(players)).expect("a map");
+    let grid = |m: &str| -> String { m.lines().take_while(|l| !l.starts_with("Key:")).collect() };
+    assert!(!grid(&map).contains('*'), "the players' map draws the ring:\n{map}");
+    for other in &others {
+        assert_eq!(Thrum::map(other, Seat(players)).as_deref(), Some(map.as_str()));
+    }
+    assert!(grid(&Thrum::map(t.s(), Seat::GM).expect("a map")).contains('*'));
 }
