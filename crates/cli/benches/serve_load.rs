@@ -555,9 +555,7 @@ impl Play<'_> {
                 self.pending = v["pending"].clone();
                 self.seats = v["seats"].clone();
                 self.have_state = true;
-                if self.outstanding.is_none() {
-                    self.fresh = true;
-                }
+                self.fresh = true;
             }
             Some(kind @ ("ok" | "error")) => {
                 if kind == "error" {
@@ -589,9 +587,9 @@ impl Play<'_> {
                             }
                         }
                     }
-                    // After an ok the position has changed: wait for the frame that follows.
-                    // After an error nothing changed: the latest frame still holds.
-                    self.fresh = kind == "error";
+                    // The server sends the frames a message caused before its ok, so the
+                    // latest frame holds after an ok as after an error.
+                    self.fresh = true;
                 }
             }
             Some("closed") => return Err("the table was closed".into()),

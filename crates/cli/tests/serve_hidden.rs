@@ -1,7 +1,7 @@
 //! What reaches a player's browser: for a fight of every ruleset played through `fray serve`
 //! (the players' seats by websocket, the GM's by the AI), every frame a player's client got must
 //! be that seat's own position at some step of the fight, rebuilt independently from the saved
-//! record: its view, its whole log and its legal answers, in order. No frame carries the join
+//! record: its view, its board, its whole log and its legal answers, in order. No frame carries the join
 //! links, another seat's token, the dice seed or the GM's dice requests; in the rulesets with
 //! hidden information some frame shows the player less than the GM (so the check is not
 //! vacuous), and a change the player may not see sends that player no frame at all.
@@ -21,6 +21,7 @@ const SEED: u64 = 918_273_645;
 #[derive(Clone, Debug, PartialEq)]
 struct Position {
     view: Value,
+    board: Value,
     log: Vec<String>,
     choices: Vec<String>,
 }
@@ -44,6 +45,7 @@ fn positions(record: &str, seat: Seat, ai: &[Seat]) -> Vec<Position> {
         };
         out.push(Position {
             view: game.view_json(seat),
+            board: serde_json::to_value(game.board(seat)).unwrap(),
             log: game.log_for(seat).into_iter().filter_map(|l| l.text).collect(),
             choices,
         });
@@ -143,6 +145,7 @@ fn check(example: &str, max: usize) -> usize {
         let seat = Seat(*i as u8);
         let want = positions(&record, seat, &[Seat::GM]);
         let mut log: Vec<String> = Vec::new();
+        let mut board = Value::Null;
         let mut k = 0;
         let mut last: Option<Value> = None;
         for text in &c.frames {
@@ -178,8 +181,12 @@ fn check(example: &str, max: usize) -> usize {
                     .iter()
                     .map(|l| l.as_str().unwrap().to_string()),
             );
+            if let Some(b) = f.get("board") {
+                board = b.clone();
+            }
             let got = Position {
                 view: f["view"].clone(),
+                board: board.clone(),
                 log: log.clone(),
                 choices: f["pending"]["choices"]
                     .as_array()
@@ -194,7 +201,10 @@ fn check(example: &str, max: usize) -> usize {
                 )
             });
             k = at;
-            if gm_positions[at].view["combatants"] != got.view["combatants"] || gm_positions[at].log != got.log {
+            if gm_positions[at].view["combatants"] != got.view["combatants"]
+                || gm_positions[at].log != got.log
+                || gm_positions[at].board != got.board
+            {
                 less += 1;
             }
             // A frame comes only when something the seat may see changed: a frame that came

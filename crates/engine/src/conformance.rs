@@ -394,12 +394,14 @@ fn exercise<R: crate::text::TextRuleset>(text: &str) {
             let _ = serde_json::to_value(R::seat_view(state, seat));
             let _ = R::map(state, seat);
             let _ = R::tracker(state, seat);
+            let _ = serde_json::to_value(R::board(state, seat));
             let _ = crate::text::TextGame::<R>::log_of_record(game.record(), seat);
         }
     }
     let _ = serde_json::to_value(R::seat_view(state, Seat::GM));
     let _ = R::map(state, Seat::GM);
     let _ = R::tracker(state, Seat::GM);
+    let _ = serde_json::to_value(R::board(state, Seat::GM));
     let _ = R::summary(state);
     let _ = crate::text::TextGame::<R>::log_of_record(game.record(), Seat::GM);
 }
@@ -428,13 +430,13 @@ const ALTERNATIVES: usize = 24;
 ///
 /// - asks the ruleset for positions the seat cannot tell apart from the real one
 ///   ([`Ruleset::indistinguishable`]) and checks that the seat's view (the shared
-///   [`crate::text::TextRuleset::seat_view`], its own view within), map and tracker are the
-///   same in each, and that the log lines it is shown of the command's events, applied to
+///   [`crate::text::TextRuleset::seat_view`], its own view within), map, tracker and board
+///   ([`crate::text::TextRuleset::board`]) are the same in each, and that the log lines it is shown of the command's events, applied to
 ///   each, are the same (so no description looks up something hidden);
 /// - takes the other legal answers the seat is shown exactly like the command chosen
 ///   ([`Ruleset::redact_command`]; a secret declaration), resolves each and the real one on
-///   copies with the same dice, and checks that the seat's log lines and view afterwards are
-///   the same (so no event, log line or view reveals the secret) — unless the step also
+///   copies with the same dice, and checks that the seat's log lines, view and board
+///   afterwards are the same (so no event, log line or view reveals the secret) — unless the step also
 ///   revealed it (nothing is hidden from the seat any more afterwards).
 ///
 /// - checks that what the seat's AI reads ([`Ruleset::seen`]) is the same in each of those
@@ -457,6 +459,8 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
     let shown = |l: &[LogLine]| l.iter().map(|x| (x.text.clone(), x.json.clone())).collect::<Vec<_>>();
     // The shared view, which holds the ruleset's own view under `extra`.
     let view_of = |s: &R::State, seat: Seat| serde_json::to_value(R::seat_view(s, seat)).unwrap_or_default();
+    // The battlefield drawn for the seat.
+    let board_of = |s: &R::State, seat: Seat| serde_json::to_value(R::board(s, seat)).unwrap_or_default();
     let mut report = HiddenReport::default();
     for seed in seeds {
         let fail = |step: usize, what: String| Failure { seed, step, what };
@@ -486,6 +490,7 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 let real_view = view_of(&state, seat);
                 let real_map = R::map(&state, seat);
                 let real_tracker = R::tracker(&state, seat);
+                let real_board = board_of(&state, seat);
                 let real_seen = R::seen(&state, seat);
                 for v in out {
                     if v == state {
@@ -524,6 +529,16 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                         return Err(fail(
                             step,
                             format!("{seat}'s tracker depends on something hidden from it"),
+                        ));
+                    }
+                    let board = board_of(&v, seat);
+                    if board != real_board {
+                        return Err(fail(
+                            step,
+                            format!(
+                                "{seat}'s board depends on something hidden from it, at {}",
+                                first_difference(&real_board, &board)
+                            ),
                         ));
                     }
                     report.variants_compared += 1;
@@ -629,6 +644,7 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                 let mut real_log = Vec::new();
                 TextGame::<R>::log_events(&mut state.clone(), seat, real_events, &mut real_log);
                 let real_view = view_of(real_after, seat);
+                let real_board = board_of(real_after, seat);
                 for a in alike {
                     let c = &a.command;
                     let (after, events) =
@@ -653,6 +669,16 @@ pub fn hidden_information<R: crate::text::TextRuleset>(
                             format!(
                                 "{seat}'s view after {choice:?} differs from that after {c:?}, which it is shown alike, at {}",
                                 first_difference(&real_view, &view)
+                            ),
+                        ));
+                    }
+                    let board = board_of(&after, seat);
+                    if board != real_board {
+                        return Err(fail(
+                            step,
+                            format!(
+                                "{seat}'s board after {choice:?} differs from that after {c:?}, which it is shown alike, at {}",
+                                first_difference(&real_board, &board)
                             ),
                         ));
                     }

@@ -255,6 +255,15 @@ pub trait TextRuleset: Ruleset {
         let _ = state;
         None
     }
+
+    /// The battlefield as `seat` may see it, for a client to draw ([`crate::view::Board`]): the
+    /// grid's squares with their elevation and terrain and what is laid on them, or the zones
+    /// and their links, with nothing that is hidden from the seat. `None` for a ruleset without
+    /// a map (the default).
+    fn board(state: &Self::State, seat: Seat) -> Option<crate::view::Board> {
+        let _ = (state, seat);
+        None
+    }
 }
 
 /// What of one character lasts beyond an encounter ([`TextRuleset::lasting`]).
@@ -438,6 +447,8 @@ pub trait AnyGame {
         rng: &mut Prng,
         viewers: &[Seat],
     ) -> Result<(String, Vec<Vec<LogLine>>), SubmitError>;
+    /// The battlefield as `seat` may see it (see [`TextRuleset::board`]).
+    fn board(&self, seat: Seat) -> Option<crate::view::Board>;
 }
 
 /// Builds the log lines one seat is shown, event by event: each event passes
@@ -824,6 +835,10 @@ impl<R: TextRuleset> AnyGame for TextGame<R> {
 
     fn tracker(&self, seat: Seat) -> String {
         R::tracker(self.game.state(), seat)
+    }
+
+    fn board(&self, seat: Seat) -> Option<crate::view::Board> {
+        R::board(self.game.state(), seat)
     }
 }
 

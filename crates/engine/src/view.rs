@@ -180,6 +180,194 @@ pub struct OutcomeView {
     pub reason: String,
 }
 
+/// The battlefield as a seat may see it ([`crate::text::TextRuleset::board`]): what a player
+/// at the table sees on the physical map, never where a combatant stands (that is each
+/// combatant's [`Place`] in the [`SeatView`]). In JSON, `{"kind": "grid", "cells": [...],
+/// "areas": [...]}` or `{"kind": "zones", "zones": [...], "links": [...]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Board {
+    /// A map of squares.
+    Grid {
+        /// Every square of the map, in the order of [`fray_space::Grid::positions`] (`y`, then
+        /// `x`, ascending).
+        cells: Vec<Cell>,
+        /// What is laid on the map and changes during the fight (a Terrain Effect, an item on
+        /// the ground).
+        areas: Vec<AreaView>,
+    },
+    /// A map of zones and the links between them.
+    Zones {
+        /// Every zone, in the map's order.
+        zones: Vec<ZoneView>,
+        /// Every link, in the map's order.
+        links: Vec<LinkView>,
+    },
+}
+
+/// One square of a [`Board::Grid`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Cell {
+    /// Column, as commands write it (the `x` of [`Place::Square`]).
+    pub x: i32,
+    /// Row, as commands write it.
+    pub y: i32,
+    /// Its elevation, on maps with elevations (as in [`Place::Square`]).
+    pub elevation: Option<i32>,
+    /// Its terrain, in the ruleset's kebab-case words (`blocked`, `difficult`, `start`): the
+    /// facts of the square the ruleset reads; empty for open ground.
+    pub terrain: Vec<String>,
+}
+
+/// Something laid on the squares of a [`Board::Grid`] for a while: a Terrain Effect, an
+/// Aura, an item lying on the ground.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct AreaView {
+    /// Its name, as logs write it.
+    pub name: String,
+    /// The squares it covers now, as `[x, y]` (empty where the seat may not know them).
+    pub squares: Vec<[i32; 2]>,
+    /// The id of the combatant that laid it, when there is one and the seat may know it.
+    pub by: Option<String>,
+    /// What it is and does, in the ruleset's kebab-case words (`terrain-effect`, `aura`,
+    /// `difficult`, `item`).
+    pub tags: Vec<String>,
+}
+
+/// One zone of a [`Board::Zones`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ZoneView {
+    /// Its id (what commands and [`Place::Zone`] name it by).
+    pub id: String,
+    /// Its name (the id when it has none).
+    pub name: String,
+    /// How many cover spots it has (0: none).
+    pub cover: u32,
+    /// Its facts in kebab-case: `cover` (with spots), `exit`, then its own tags and what is
+    /// in force there now, in the ruleset's words (`dark`, `hazard-4`).
+    pub tags: Vec<String>,
+    /// What lies in it (a dropped weapon), by name.
+    pub items: Vec<String>,
+}
+
+/// One link between two zones of a [`Board::Zones`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct LinkView {
+    /// The ids of its two zones, in the map's order.
+    pub zones: [String; 2],
+    /// The obstacle on it, by its label (`rubble`), if any.
+    pub label: Option<String>,
+    /// Its facts in the ruleset's kebab-case words (`obstacle`, `cleared`, `border`).
+    pub tags: Vec<String>,
+    /// What lies on it (on Murdham's border), by name.
+    pub items: Vec<String>,
+}
+
+impl Board {
+    /// A grid board of `grid`'s squares and no areas: each square with its elevation where
+    /// `elevation` (the ruleset's map has elevations), and the terrain words `terrain` gives.
+    pub fn grid(
+        grid: &fray_space::Grid,
+        elevation: bool,
+        mut terrain: impl FnMut(&fray_space::Cell) -> Vec<String>,
+    ) -> Board {
+        let cells = grid
+            .positions()
+            .filter_map(|p| {
+                let c = grid.get(p)?;
+                Some(Cell {
+                    x: i32::from(p.x),
+                    y: i32::from(p.y),
+                    elevation: elevation.then_some(i32::from(c.elevation)),
+                    terrain: terrain(c),
+                })
+            })
+            .collect();
+        Board::Grid {
+            cells,
+            areas: Vec::new(),
+        }
+    }
+
+    /// A zone board of `map`: each zone with its name, cover, `exit` and tags
+    /// ([`ZoneView::of`]), each link with its obstacle ([`LinkView::of`]), nothing lying
+    /// anywhere. The ruleset adds what it knows besides.
+    pub fn zones(map: &fray_space::ZoneMap) -> Board {
+        Board::Zones {
+            zones: map.zones().iter().map(ZoneView::of).collect(),
+            links: map.links().iter().map(|l| LinkView::of(map, l)).collect(),
+        }
+    }
+}
+
+/// The terrain words of a square with the facts [`fray_space::Cell`] has: `blocked`,
+/// `difficult`, `start` (the starting area), in that order, those that hold.
+pub fn terrain_words(c: &fray_space::Cell) -> Vec<String> {
+    [(c.blocked, "blocked"), (c.difficult, "difficult"), (c.start, "start")]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, w)| w.to_string())
+        .collect()
+}
+
+impl ZoneView {
+    /// A zone as the map gives it: id, name, cover, then tags `cover` (with cover spots),
+    /// `exit` and the zone's own tags, kebab-cased, each once.
+    pub fn of(z: &fray_space::Zone) -> ZoneView {
+        let mut v = ZoneView {
+            id: z.id.clone(),
+            name: z.display_name().to_string(),
+            cover: u32::from(z.cover),
+            tags: Vec::new(),
+            items: Vec::new(),
+        };
+        if z.cover > 0 {
+            v.tag("cover");
+        }
+        if z.exit {
+            v.tag("exit");
+        }
+        for t in &z.tags {
+            v.tag(t);
+        }
+        v
+    }
+
+    /// Adds a tag (kebab-cased), unless the zone has it already.
+    pub fn tag(&mut self, tag: &str) {
+        push_tag(&mut self.tags, tag);
+    }
+}
+
+impl LinkView {
+    /// A link of `map` as the map gives it: its zones' ids, its obstacle as the label and the
+    /// tag `obstacle`.
+    pub fn of(map: &fray_space::ZoneMap, l: &fray_space::Link) -> LinkView {
+        LinkView {
+            zones: [map.id(l.a).to_string(), map.id(l.b).to_string()],
+            label: l.obstacle.clone(),
+            tags: l.obstacle.iter().map(|_| "obstacle".to_string()).collect(),
+            items: Vec::new(),
+        }
+    }
+
+    /// Adds a tag (kebab-cased), unless the link has it already.
+    pub fn tag(&mut self, tag: &str) {
+        push_tag(&mut self.tags, tag);
+    }
+}
+
+fn push_tag(tags: &mut Vec<String>, tag: &str) {
+    let tag = kebab(tag);
+    if !tag.is_empty() && !tags.contains(&tag) {
+        tags.push(tag);
+    }
+}
+
 /// The part of a [`SeatView`] a ruleset gives ([`crate::text::TextRuleset::table`]); the
 /// engine adds the seat, the decision, the outcome and the ruleset's own view.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -404,6 +592,63 @@ mod tests {
         assert_eq!(kebab("HPChanged"), "hpchanged");
         assert_eq!(kebab("round_started"), "round-started");
         assert_eq!(kebab("TurnStarted2"), "turn-started2");
+    }
+
+    #[test]
+    fn a_board_is_tagged_by_kind_with_every_square_and_zone_of_the_map() {
+        let grid = fray_space::Grid::parse_rows(&["2x .", "d s"]).expect("map");
+        let mut board = Board::grid(&grid, true, terrain_words);
+        if let Board::Grid { areas, .. } = &mut board {
+            areas.push(AreaView {
+                name: "Smoke".into(),
+                squares: vec![[1, 0]],
+                by: Some("korrin".into()),
+                tags: vec!["terrain-effect".into()],
+            });
+        }
+        let v = serde_json::to_value(&board).expect("json");
+        assert_eq!(v["kind"], "grid");
+        assert_eq!(
+            v["cells"],
+            serde_json::json!([
+                { "x": 0, "y": 0, "elevation": 0, "terrain": ["difficult"] },
+                { "x": 1, "y": 0, "elevation": 0, "terrain": ["start"] },
+                { "x": 0, "y": 1, "elevation": 2, "terrain": ["blocked"] },
+                { "x": 1, "y": 1, "elevation": 0, "terrain": [] },
+            ])
+        );
+        assert_eq!(v["areas"][0]["squares"], serde_json::json!([[1, 0]]));
+        assert_eq!(serde_json::from_value::<Board>(v).expect("reads back"), board);
+        let flat = Board::grid(&grid, false, |_| Vec::new());
+        let v = serde_json::to_value(&flat).expect("json");
+        assert_eq!(
+            v["cells"][2],
+            serde_json::json!({ "x": 0, "y": 1, "elevation": null, "terrain": [] })
+        );
+
+        let mut mill = fray_space::Zone::new("mill");
+        mill.name = Some("The burnt mill".into());
+        mill.cover = 3;
+        mill.tags = vec!["Dark".into(), "hazard_4".into()];
+        let mut yard = fray_space::Zone::new("yard");
+        yard.exit = true;
+        let map = fray_space::ZoneMap::new(
+            vec![yard, mill],
+            vec![fray_space::LinkSpec::new("yard", "mill").with_obstacle("rubble")],
+        )
+        .expect("zones");
+        let v = serde_json::to_value(Board::zones(&map)).expect("json");
+        assert_eq!(
+            v,
+            serde_json::json!({
+                "kind": "zones",
+                "zones": [
+                    { "id": "yard", "name": "yard", "cover": 0, "tags": ["exit"], "items": [] },
+                    { "id": "mill", "name": "The burnt mill", "cover": 3, "tags": ["cover", "dark", "hazard-4"], "items": [] },
+                ],
+                "links": [{ "zones": ["yard", "mill"], "label": "rubble", "tags": ["obstacle"], "items": [] }],
+            })
+        );
     }
 
     #[test]

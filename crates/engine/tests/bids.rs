@@ -372,8 +372,12 @@ struct LeakyView;
 /// Bids whose log shows every bid to everyone: the check must fail too.
 struct LeakyLog;
 
+/// Bids whose board (a zone per player) is tagged with each player's bid: the check must
+/// fail as well.
+struct LeakyBoard;
+
 macro_rules! like_bids {
-    ($name:ident, $view:ty, $viewfn:expr, $redact:expr) => {
+    ($name:ident, $view:ty, $viewfn:expr, $redact:expr $(, $board:expr)?) => {
         impl Ruleset for $name {
             const ID: &'static str = "leaky";
             const VERSION: &'static str = "1";
@@ -466,6 +470,11 @@ macro_rules! like_bids {
             fn heuristic() -> Box<dyn Policy<Self>> {
                 Box::new(RandomLegal::<Self>::new())
             }
+            $(
+                fn board(s: &St, seat: Seat) -> Option<fray_engine::view::Board> {
+                    $board(s, seat)
+                }
+            )?
         }
     };
 }
@@ -476,9 +485,27 @@ fn whole(s: &St, _: Seat) -> &St {
 
 like_bids!(LeakyView, &'a St, whole, Bids::redact);
 like_bids!(LeakyLog, View, Bids::view, |_: &St, _: Seat, _: &Ev| Shown::All);
+like_bids!(LeakyBoard, View, Bids::view, Bids::redact, leaky_board);
+
+/// A zone per player, tagged with the bid it has made.
+fn leaky_board(s: &St, _: Seat) -> Option<fray_engine::view::Board> {
+    let zones = (0..2)
+        .map(|p| fray_engine::view::ZoneView {
+            id: format!("player-{}", p + 1),
+            name: format!("Player {}", p + 1),
+            cover: 0,
+            tags: s.bids[p].iter().map(|b| format!("bid-{b}")).collect(),
+            items: Vec::new(),
+        })
+        .collect();
+    Some(fray_engine::view::Board::Zones {
+        zones,
+        links: Vec::new(),
+    })
+}
 
 #[test]
-fn the_hidden_information_check_catches_a_view_or_a_log_that_leaks() {
+fn the_hidden_information_check_catches_a_view_a_log_or_a_board_that_leaks() {
     let seats = [Seat(1), Seat(2)];
     let f = hidden_information::<LeakyView>(&(), &(), 0..5, &seats, 1000, |_| {
         Box::new(RandomLegal::<LeakyView>::new())
@@ -494,6 +521,11 @@ fn the_hidden_information_check_catches_a_view_or_a_log_that_leaks() {
         f.what.contains("which it is shown alike"),
         "the command comparison caught it: {f}"
     );
+    let f = hidden_information::<LeakyBoard>(&(), &(), 0..5, &seats, 1000, |_| {
+        Box::new(RandomLegal::<LeakyBoard>::new())
+    })
+    .unwrap_err();
+    assert!(f.what.contains("board"), "{f}");
 }
 
 // Bids whose screens and log hide the other bid, but which gives its seats' AIs the whole

@@ -1,6 +1,6 @@
 //! The hidden-information check ([`fray_engine::conformance::hidden_information`]) over every
 //! seat of every shipped example of every ruleset that hides anything: no seat's view, map,
-//! tracker or log, and no seat's AI, depends on what that seat may not see; and what each
+//! tracker, board or log, and no seat's AI, depends on what that seat may not see; and what each
 //! ruleset gives a seat's AI ([`fray_engine::Ruleset::seen`]) has the hidden facts masked.
 
 use fray_engine::{Decision, Game, Seat};

@@ -1,9 +1,10 @@
-//! Every view and every event fray sends a seat has the one JSON shape documented in
-//! `docs/view.schema.json`, whatever the ruleset: each shipped example is played by the
-//! built-in AI, and at every decision each seat's view, and at the end each seat's log, is
-//! checked against the schema. The combatants of every view are the encounter's, by id, in
-//! the same order for every seat, less those the seat may not know are there (what Tab
-//! completion and a browser read).
+//! Every view, every event and every board fray sends a seat has the one JSON shape documented
+//! in `docs/view.schema.json`, whatever the ruleset: each shipped example is played by the
+//! built-in AI, and at every decision each seat's view and board, and at the end each seat's
+//! log, is checked against the schema. The combatants of every view are the encounter's, by id,
+//! in the same order for every seat, less those the seat may not know are there (what Tab
+//! completion and a browser read), and each one stands on the seat's board: on one of its
+//! squares, in one of its zones or on one of its links.
 
 use fray_dice::Prng;
 use fray_engine::Seat;
@@ -68,6 +69,74 @@ fn problems(v: &jsonschema::Validator, value: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Checks a seat's board against its view: a grid has squares, and every square a combatant
+/// stands on is one of them (at the same elevation); a zone map's links join its zones, and
+/// every zone or border a combatant stands in is one of them. `at` says where, for messages.
+fn board_holds_every_place(board: &Value, view: &Value, at: &str) {
+    let places = view["combatants"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| (c["id"].as_str().unwrap_or(""), &c["place"]));
+    match board["kind"].as_str() {
+        Some("grid") => {
+            let cells = board["cells"].as_array().expect("a grid has cells");
+            assert!(!cells.is_empty(), "{at}: a grid board has squares");
+            for (id, p) in places {
+                if p.is_null() {
+                    continue;
+                }
+                assert_eq!(p["kind"], "square", "{at}: {id} stands on a square of a grid");
+                let cell = cells.iter().find(|c| c["x"] == p["x"] && c["y"] == p["y"]);
+                let cell = cell.unwrap_or_else(|| panic!("{at}: {id}'s square {p} is not on the board"));
+                assert_eq!(cell["elevation"], p["elevation"], "{at}: {id}'s elevation");
+            }
+        }
+        Some("zones") => {
+            let zones: Vec<&str> = board["zones"]
+                .as_array()
+                .expect("a zone map has zones")
+                .iter()
+                .map(|z| z["id"].as_str().unwrap_or(""))
+                .collect();
+            assert!(!zones.is_empty(), "{at}: a zone board has zones");
+            let mut links = Vec::new();
+            for l in board["links"].as_array().expect("a zone map has links") {
+                let pair = [
+                    l["zones"][0].as_str().unwrap_or(""),
+                    l["zones"][1].as_str().unwrap_or(""),
+                ];
+                assert!(
+                    pair.iter().all(|z| zones.contains(z)) && pair[0] != pair[1],
+                    "{at}: the link {pair:?} joins two zones of the board"
+                );
+                links.push(pair);
+            }
+            for (id, p) in places {
+                match p["kind"].as_str() {
+                    None => {}
+                    Some("zone") => {
+                        let z = p["zone"].as_str().unwrap_or("");
+                        assert!(zones.contains(&z), "{at}: {id}'s zone {z} is not on the board");
+                    }
+                    Some("border") => {
+                        let (a, b) = (
+                            p["zones"][0].as_str().unwrap_or(""),
+                            p["zones"][1].as_str().unwrap_or(""),
+                        );
+                        assert!(
+                            links.iter().any(|l| *l == [a, b] || *l == [b, a]),
+                            "{at}: {id}'s border {a}|{b} is no link of the board"
+                        );
+                    }
+                    Some(other) => panic!("{at}: {id} stands on a {other} of a zone map"),
+                }
+            }
+        }
+        other => panic!("{at}: a board of kind {other:?}"),
+    }
+}
+
 fn ids(v: &Value) -> Vec<String> {
     v["combatants"]
         .as_array()
@@ -79,7 +148,8 @@ fn ids(v: &Value) -> Vec<String> {
 fn every_view_and_event_of_every_example_has_the_documented_shape() {
     let views = validator("seat-view");
     let events = validator("event");
-    let mut checked = (0usize, 0usize);
+    let boards = validator("board");
+    let mut checked = (0usize, 0usize, 0usize);
     // Per ruleset: the gauge and status names its views used, which its page must list.
     let mut names: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
     for path in examples() {
@@ -98,6 +168,15 @@ fn every_view_and_event_of_every_example_has_the_documented_shape() {
                         bad.is_empty(),
                         "{name} seed {seed} step {step}, {seat}'s view: {bad:?}\n{v:#}"
                     );
+                    // Every ruleset draws its battlefield, for every seat.
+                    let board = serde_json::to_value(game.board(seat)).expect("a board serialises");
+                    let bad = problems(&boards, &board);
+                    assert!(
+                        bad.is_empty(),
+                        "{name} seed {seed} step {step}, {seat}'s board: {bad:?}\n{board:#}"
+                    );
+                    board_holds_every_place(&board, &v, &format!("{name} seed {seed} step {step}, {seat}"));
+                    checked.2 += 1;
                     let mut rest = gm_ids.iter();
                     assert!(
                         ids(&v).iter().all(|id| rest.any(|g| g == id)),
@@ -131,7 +210,10 @@ fn every_view_and_event_of_every_example_has_the_documented_shape() {
             }
         }
     }
-    assert!(checked.0 > 1000 && checked.1 > 1000, "checked {checked:?}");
+    assert!(
+        checked.0 > 1000 && checked.1 > 1000 && checked.2 == checked.0,
+        "checked {checked:?}"
+    );
     assert_eq!(names.len(), 6, "every ruleset was seen: {:?}", names.keys());
     for (ruleset, used) in &names {
         let page = std::fs::read_to_string(root().join(format!("docs/{ruleset}.md"))).expect("the ruleset's page");
@@ -155,9 +237,38 @@ fn every_view_and_event_of_every_example_has_the_documented_shape() {
 }
 
 #[test]
-fn the_schema_refuses_what_is_not_a_view_or_an_event() {
+fn the_schema_refuses_what_is_not_a_view_an_event_or_a_board() {
     let views = validator("seat-view");
     let events = validator("event");
+    let boards = validator("board");
+    let grid = json!({ "kind": "grid", "cells": [{ "x": 0, "y": 0, "elevation": null, "terrain": ["blocked"] }], "areas": [] });
+    assert!(problems(&boards, &grid).is_empty());
+    assert!(
+        !problems(&boards, &json!({ "kind": "grid", "cells": [], "areas": [] })).is_empty(),
+        "no squares"
+    );
+    assert!(
+        !problems(
+            &boards,
+            &json!({ "kind": "grid", "cells": [{ "x": 0, "y": 0 }], "areas": [] })
+        )
+        .is_empty()
+    );
+    assert!(!problems(&boards, &json!({ "kind": "hexes", "cells": [] })).is_empty());
+    let zones = json!({
+        "kind": "zones",
+        "zones": [{ "id": "ford", "name": "The ford", "cover": 1, "tags": ["cover"], "items": [] }],
+        "links": [{ "zones": ["ford", "bank"], "label": "rubble", "tags": ["obstacle"], "items": [] }],
+    });
+    assert!(problems(&boards, &zones).is_empty());
+    assert!(
+        !problems(
+            &boards,
+            &json!({ "kind": "zones", "zones": [{ "id": "ford" }], "links": [] })
+        )
+        .is_empty()
+    );
+    assert!(!problems(&views, &grid).is_empty() && !problems(&events, &grid).is_empty());
     assert!(!problems(&views, &json!({ "ruleset": "thrum" })).is_empty());
     assert!(!problems(&events, &json!({ "InitiativeRolled": { "who": 0 } })).is_empty());
     assert!(!problems(&events, &json!({ "event": "InitiativeRolled" })).is_empty());

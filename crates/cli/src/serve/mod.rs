@@ -50,8 +50,7 @@ pub struct Options {
 
 /// The board `seat` is shown, as JSON text (`null` for a ruleset without one).
 fn board_json(game: &dyn AnyGame, seat: Seat) -> String {
-    let _ = (game, seat);
-    "null".into()
+    serde_json::to_string(&game.board(seat)).unwrap_or_else(|_| "null".into())
 }
 
 /// Runs the server until it is stopped (Ctrl-C).

@@ -790,6 +790,10 @@ gm circumstance <name> on|off [zone]"
             odds::attack_note(att, Some(def), need, damage, armour, roll, faces)
         ))
     }
+
+    fn board(s: &State, _: Seat) -> Option<fray_engine::view::Board> {
+        Some(crate::zones::board(s))
+    }
 }
 
 /// What every seat is shown in the shape every ruleset shares (nothing is hidden): what the

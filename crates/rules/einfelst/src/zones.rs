@@ -1,4 +1,5 @@
-//! The questions this ruleset asks of the `space` crate's zone map, in its own words.
+//! The questions this ruleset asks of the `space` crate's zone map, in its own words, and the
+//! map as a client draws it ([`board`]).
 
 use fray_space::{ZoneId, ZoneMap, ZoneSet};
 
@@ -72,4 +73,50 @@ impl MapExt for ZoneMap {
     fn words(&self) -> Vec<&str> {
         self.zones().iter().map(|z| z.id.as_str()).collect()
     }
+}
+
+/// The battlefield, the same for every seat (Einfelst hides nothing), for a client to draw:
+/// every zone with its name, cover spots, `exit` and tags, and the circumstances in force in it
+/// now (EIN-R14: those in force everywhere on every zone), with the weapons lying in it; every
+/// link with its obstacle (EIN-R15) as the label and tags `obstacle`, `slow` (crossing takes
+/// the slow manoeuvre), `<action>-test` (the test it takes) and, for one that must be
+/// cleared, `blocked` until it is and `cleared` after.
+pub fn board(s: &crate::state::State) -> fray_engine::view::Board {
+    use fray_engine::view::Board;
+    let map = &s.setup.zones;
+    let mut board = Board::zones(map);
+    let Board::Zones { zones, links } = &mut board else {
+        return board;
+    };
+    for (z, view) in map.ids().zip(zones.iter_mut()) {
+        for (name, at) in &s.circumstances {
+            if at.is_none_or(|a| a == z) {
+                view.tag(name);
+            }
+        }
+        for &(w, at) in &s.dropped {
+            if at == z {
+                view.items
+                    .push(s.weapon(w).map_or_else(|| "weapon".to_string(), |x| x.name.clone()));
+            }
+        }
+    }
+    for (l, view) in map.links().iter().zip(links.iter_mut()) {
+        let Some((_, o)) = s.obstacle(l.a, l.b) else {
+            continue;
+        };
+        if o.slow {
+            view.tag("slow");
+        }
+        if let Some(a) = o.action {
+            let word = serde_json::to_value(a).ok();
+            if let Some(w) = word.as_ref().and_then(|w| w.as_str()) {
+                view.tag(&format!("{w}-test"));
+            }
+        }
+        if o.clear {
+            view.tag(if s.open(l.a, l.b) { "cleared" } else { "blocked" });
+        }
+    }
+    board
 }

@@ -632,6 +632,10 @@ gm end <side>|none"
             100.0 * o.p_injury
         ))
     }
+
+    fn board(s: &State, seat: Seat) -> Option<fray_engine::view::Board> {
+        Some(view::board(s, seat))
+    }
 }
 
 /// An act as text: its count, its creature and its action.

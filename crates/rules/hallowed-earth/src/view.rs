@@ -15,7 +15,7 @@ use crate::command::Command;
 use crate::options::Declaration;
 use crate::setup::Cid;
 use crate::state::{Action, Event, Free, Phase, State};
-use fray_engine::view::Lens;
+use fray_engine::view::{Board, Lens};
 use fray_engine::{Seat, Shown};
 use std::borrow::Cow;
 
@@ -83,6 +83,20 @@ pub fn json(s: &State, seat: Seat) -> serde_json::Value {
         }
     }
     v
+}
+
+/// The battlefield, the same for every seat (only declarations are ever secret): each square
+/// of the map, `blocked` where it is (the one fact of a square the rules read), no elevations,
+/// nothing laid on it.
+pub fn board(s: &State, seat: Seat) -> Board {
+    let _ = seat;
+    Board::grid(&s.setup.map, false, |c| {
+        if c.blocked {
+            vec!["blocked".to_string()]
+        } else {
+            Vec::new()
+        }
+    })
 }
 
 /// Whether anything is hidden from `seat` now.

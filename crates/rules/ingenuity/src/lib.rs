@@ -413,6 +413,10 @@ gm order <team>,<team>,..."
             _ => None,
         }
     }
+
+    fn board(state: &State, seat: Seat) -> Option<fray_engine::view::Board> {
+        Some(view::board(state, seat))
+    }
 }
 
 impl Summarize for Ingenuity {

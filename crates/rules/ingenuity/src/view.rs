@@ -111,3 +111,35 @@ pub fn indistinguishable(s: &State, seat: Seat, out: &mut Vec<State>) {
         }
     }
 }
+
+/// The battlefield as `seat` may see it, for a client to draw: every square with its elevation
+/// and `blocked` where it is (the facts of a square the rules read: walls and higher ground
+/// give cover), and each item lying on the ground as an area of one square, tagged `item`
+/// (and `broken` at 0 durability). It holds no combatant, so nothing on it is hidden from any
+/// seat.
+pub fn board(s: &State, seat: Seat) -> fray_engine::view::Board {
+    use fray_engine::view::{AreaView, Board};
+    let _ = seat;
+    let mut board = Board::grid(&s.setup.map, true, |c| {
+        if c.blocked {
+            vec!["blocked".to_string()]
+        } else {
+            Vec::new()
+        }
+    });
+    if let Board::Grid { areas, .. } = &mut board {
+        areas.extend(s.ground.iter().map(|(p, k)| {
+            let mut tags = vec!["item".to_string()];
+            if k.durability <= 0 {
+                tags.push("broken".into());
+            }
+            AreaView {
+                name: s.setup.armoury.item(k.item).name.clone(),
+                squares: vec![[i32::from(p.x), i32::from(p.y)]],
+                by: None,
+                tags,
+            }
+        }));
+    }
+    board
+}

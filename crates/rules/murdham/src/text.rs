@@ -780,6 +780,10 @@ gm frighten <id> <of-id>    gm calm <id>        gm poison <id> on|off  gm stun <
 gm enhance <id>    gm impair <id>    (the next hit on it deals enhanced | impaired damage)
 gm heal <id> <amount>       gm chase <faction> even|faster|slower"
     }
+
+    fn board(s: &State, seat: Seat) -> Option<fray_engine::view::Board> {
+        Some(crate::view::board(s, seat))
+    }
 }
 
 /// Whether the attack being landed is made with something that deals no damage (a flask of

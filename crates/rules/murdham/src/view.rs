@@ -127,6 +127,43 @@ pub fn json(s: &State, seat: Seat) -> serde_json::Value {
     })
 }
 
+/// The battlefield as `seat` may see it, for a client to draw: every zone with its name, cover
+/// spots, `exit` and tags (`barrier`, `concealment`, `hazard-N`...), every link tagged `border`
+/// (a place of its own, between its zones), and the items lying on the ground in a zone or on
+/// a border, as the JSON view's `ground` shows them. It holds no character, so a concealed
+/// one changes nothing on it.
+pub fn board(s: &State, seat: Seat) -> fray_engine::view::Board {
+    use fray_engine::view::Board;
+    let _ = seat;
+    let map = &s.setup.zones;
+    let mut board = Board::zones(map);
+    let Board::Zones { zones, links } = &mut board else {
+        return board;
+    };
+    for l in links.iter_mut() {
+        l.tag("border");
+    }
+    for (place, item) in &s.ground {
+        let name = s
+            .setup
+            .item(&item.id)
+            .map_or_else(|| item.id.clone(), |d| d.name.clone());
+        let at = match place.b {
+            None => zones.get_mut(place.a.index()).map(|z| &mut z.items),
+            Some(b) => map
+                .links()
+                .iter()
+                .position(|l| crate::place::Place::border(l.a, l.b) == crate::place::Place::border(place.a, b))
+                .and_then(|i| links.get_mut(i))
+                .map(|l| &mut l.items),
+        };
+        if let Some(items) = at {
+            items.push(name);
+        }
+    }
+    board
+}
+
 /// The characters a frame names.
 fn frame_people(f: &Frame) -> impl Iterator<Item = Cid> + '_ {
     let v: Vec<Cid> = match f {

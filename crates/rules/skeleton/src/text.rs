@@ -9,7 +9,7 @@ use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Loaded, ReadFile, TextRuleset, grid_text};
-use fray_engine::view::{CombatantView, Gauge, Place, Status, Table};
+use fray_engine::view::{Board, CombatantView, Gauge, Place, Status, Table};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
 
@@ -218,6 +218,19 @@ gm end <side>|none"
             p(0),
             p(s.options.dodge_bonus)
         ))
+    }
+
+    /// The yard as every seat sees it: each square, `blocked` where it is (the one fact of a
+    /// square the skeleton reads: other marks of the map are ignored), no elevations, nothing
+    /// laid on it.
+    fn board(s: &State, _: Seat) -> Option<Board> {
+        Some(Board::grid(&s.setup.map, false, |c| {
+            if c.blocked {
+                vec!["blocked".to_string()]
+            } else {
+                Vec::new()
+            }
+        }))
     }
 }
 

@@ -85,6 +85,12 @@ pub fn map(s: &State, seat: Seat) -> String {
     }
     let mut effect_at: std::collections::HashSet<Pos> = std::collections::HashSet::new();
     for t in &s.terrain {
+        // An Aura follows its creator: drawn around a creator Hidden from the seat, it would
+        // show where the creator stands (THR-H3), so the seat's map leaves it out, as its
+        // board does.
+        if t.aura.is_some() && hidden_from(s, seat, t.creator) {
+            continue;
+        }
         effect_at.extend(crate::resolve::terrain_squares(s, t));
     }
     let elev = |p: Pos| grid.elevation(p).unwrap_or(0);
@@ -190,6 +196,74 @@ pub fn map(s: &State, seat: Seat) -> String {
         );
     }
     out
+}
+
+/// The battlefield as `seat` may see it, for a client to draw: every square with its elevation
+/// and terrain (`blocked`, `difficult`, `start` for the Starting Area), and each Terrain
+/// Effect in play as an area with the squares it covers now, its creator and what it does
+/// (`terrain-effect`; `aura`; `difficult`, or `difficult-for-enemies` / `-for-allies`;
+/// `on-enter`, `on-start-of-turn`, `on-end-of-turn` where it has lines then, with
+/// `affects-enemies` / `affects-allies` when those lines spare the others; `kept-up` while
+/// its upkeep Overexert is paid). An Aura follows its creator, so the Aura of a combatant
+/// hidden from the seat has no squares on the seat's board (they would give away where it is).
+pub fn board(s: &State, seat: Seat) -> fray_engine::view::Board {
+    use crate::ability::Affects;
+    use fray_engine::view::{AreaView, Board};
+    let mut board = Board::grid(&s.setup.map, true, fray_engine::view::terrain_words);
+    let Board::Grid { areas, .. } = &mut board else {
+        return board;
+    };
+    for t in &s.terrain {
+        let ability = s.setup.book.get(t.ability);
+        let follows_hidden = t.aura.is_some() && hidden_from(s, seat, t.creator);
+        let squares = if follows_hidden {
+            Vec::new()
+        } else {
+            crate::resolve::terrain_squares(s, t)
+                .into_iter()
+                .map(|p| [i32::from(p.x), i32::from(p.y)])
+                .collect()
+        };
+        let mut tags = vec!["terrain-effect".to_string()];
+        if t.aura.is_some() {
+            tags.push("aura".into());
+        }
+        if let Some(spec) = &ability.terrain {
+            match spec.difficult {
+                Some(Affects::All) => tags.push("difficult".into()),
+                Some(Affects::Enemies) => tags.push("difficult-for-enemies".into()),
+                Some(Affects::Allies) => tags.push("difficult-for-allies".into()),
+                None => {}
+            }
+            let lines = [
+                (&spec.on_enter, "on-enter"),
+                (&spec.start_of_turn, "on-start-of-turn"),
+                (&spec.end_of_turn, "on-end-of-turn"),
+            ];
+            let mut any = false;
+            for (l, word) in lines {
+                if !l.is_empty() {
+                    tags.push(word.into());
+                    any = true;
+                }
+            }
+            match spec.affects {
+                Affects::Enemies if any => tags.push("affects-enemies".into()),
+                Affects::Allies if any => tags.push("affects-allies".into()),
+                _ => {}
+            }
+        }
+        if t.upkeep.is_some() {
+            tags.push("kept-up".into());
+        }
+        areas.push(AreaView {
+            name: ability.name.clone(),
+            squares,
+            by: Some(s.info(t.creator).id.clone()),
+            tags,
+        });
+    }
+    board
 }
 
 /// When a status or condition ends, in words.

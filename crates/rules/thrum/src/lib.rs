@@ -463,6 +463,10 @@ gm end <side>|none"
             _ => None,
         }
     }
+
+    fn board(state: &State, seat: Seat) -> Option<fray_engine::view::Board> {
+        Some(board::board(state, seat))
+    }
 }
 
 /// A key of a TOML table: bare when it can be, quoted otherwise (an upgraded ability's id has a

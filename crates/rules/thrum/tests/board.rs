@@ -241,3 +241,140 @@ fn the_shared_view_shows_ids_gauges_statuses_and_squares_but_not_a_hidden_enemy_
     assert!(!d.text.contains("movement"), "{}", d.text);
     assert!(!pv.combatants[1].statuses.iter().any(|x| x.name == "movement-left"));
 }
+
+/// Every square of the players' board, by (x, y): its elevation and terrain.
+fn cells(b: &fray_engine::view::Board) -> std::collections::BTreeMap<(i32, i32), (Option<i32>, Vec<String>)> {
+    let fray_engine::view::Board::Grid { cells, .. } = b else {
+        panic!("Thrum's board is a grid: {b:?}");
+    };
+    cells
+        .iter()
+        .map(|c| ((c.x, c.y), (c.elevation, c.terrain.clone())))
+        .collect()
+}
+
+fn areas(b: &fray_engine::view::Board) -> Vec<fray_engine::view::AreaView> {
+    match b {
+        fray_engine::view::Board::Grid { areas, .. } => areas.clone(),
+        _ => panic!("Thrum's board is a grid: {b:?}"),
+    }
+}
+
+#[test]
+fn the_board_of_the_ruined_chapel_has_its_elevations_walls_rubble_and_starting_area() {
+    let g = example("ruins.toml");
+    let b = Thrum::board(g.state(), Seat::GM).expect("Thrum has a board");
+    let cells = cells(&b);
+    assert_eq!(cells.len(), 12 * 9, "every square of the 12 by 9 chapel");
+    let terrain = |x, y| cells[&(x, y)].1.iter().map(String::as_str).collect::<Vec<_>>();
+    // The top row of the map is y = 8: the collapsed gallery at level 3.
+    assert_eq!(cells[&(6, 8)], (Some(3), vec![]));
+    assert_eq!(cells[&(0, 8)].0, Some(0));
+    // A broken wall two levels high, rubble, the raised altar and the Starting Area.
+    assert_eq!(cells[&(1, 7)].0, Some(2));
+    assert_eq!(terrain(1, 7), ["blocked"]);
+    assert_eq!(terrain(4, 6), ["difficult"]);
+    assert_eq!(cells[&(8, 5)], (Some(2), vec![]));
+    assert_eq!(terrain(0, 5), ["start"]);
+    assert!(areas(&b).is_empty(), "no Terrain Effect yet");
+    // Every square a combatant stands on is a square of the board, with the same elevation.
+    for c in Thrum::seat_view(g.state(), Seat::GM).combatants {
+        if let Some(fray_engine::view::Place::Square { x, y, elevation }) = c.place {
+            assert_eq!(cells[&(x, y)].0, elevation, "{}", c.id);
+        }
+    }
+}
+
+#[test]
+fn a_terrain_effect_is_an_area_of_the_board_with_its_squares_creator_and_what_it_does() {
+    let field = [
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+    ];
+    let grunt = "attack = 3\nresilience = 0\nevasion = 0\nresolve = 0\nmax-fatigue-tolerance = 6";
+    let mut t = T::in_round_one(
+        &enc(
+            &field,
+            &format!(
+                "{}{}{}",
+                who("c", "pcs", "0,0", "abilities = [\"briar-patch\"]"),
+                who("a", "pcs", "2,0", ""),
+                who("e", "npcs", "3,0", grunt)
+            ),
+        ),
+        &[6, 6, 5, 5, 1, 1],
+    );
+    t.cmd("begin");
+    t.cmd("act briar-patch area 2,0");
+    for seat in [Seat::GM, Seat(1), Seat(2)] {
+        let b = Thrum::board(t.s(), seat).expect("a board");
+        let a = areas(&b);
+        assert_eq!(a.len(), 1, "{seat}");
+        assert_eq!(a[0].name, "Briar Patch");
+        assert_eq!(a[0].squares, [[2, 0], [3, 0], [2, 1], [3, 1]]);
+        assert_eq!(a[0].by.as_deref(), Some("c"));
+        assert_eq!(
+            a[0].tags,
+            [
+                "terrain-effect",
+                "difficult-for-enemies",
+                "on-end-of-turn",
+                "affects-enemies"
+            ]
+        );
+    }
+}
+
+#[test]
+fn the_aura_of_a_hidden_creator_has_no_squares_on_the_board_of_a_seat_that_may_not_see_it() {
+    let abilities = r#"
+[[ability]]
+id = "frost-ring"
+type = "action"
+tags = ["terrain-effect"]
+range = 0
+target = "aura 1"
+terrain = { difficult = "all", affects = "all" }
+"#;
+    let e = with_abilities(
+        &[". . . . .", ". . . . .", ". . . . ."],
+        &format!(
+            "{}{}",
+            who("h", "npcs", "2,1", "abilities = [\"frost-ring\"]"),
+            who("a", "pcs", "0,0", "")
+        ),
+        abilities,
+    );
+    let mut t = t_with(&e, &[6, 6, 1, 1]);
+    t.skip_round_zero();
+    assert_eq!(t.turn().0, "h");
+    t.cmd("begin");
+    t.cmd("act frost-ring");
+    t.cmd("gm status h hidden on");
+    let players = t.s().setup.seats.iter().position(|s| s == "players").unwrap() as u8;
+    let gm = areas(&Thrum::board(t.s(), Seat::GM).expect("a board"));
+    assert_eq!(gm.len(), 1);
+    assert_eq!(gm[0].squares.len(), 8, "the GM sees the ring around h");
+    assert_eq!(gm[0].tags, ["terrain-effect", "aura", "difficult"]);
+    let pb = Thrum::board(t.s(), Seat(players)).expect("a board");
+    let pa = areas(&pb);
+    assert_eq!(pa.len(), 1, "the players know the ring is there");
+    assert!(pa[0].squares.is_empty(), "but not where: it would show where h is");
+    let mut others = Vec::new();
+    Thrum::indistinguishable(t.s(), Seat(players), &mut others);
+    assert!(!others.is_empty());
+    for other in &others {
+        assert_eq!(Thrum::board(other, Seat(players)).as_ref(), Some(&pb));
+    }
+    // THR-H3: the seat's text map leaves the ring out too (drawn, it would circle h's square),
+    // while the GM's map shows it.
+    let map = Thrum::map(t.s(), Seat(players)).expect("a map");
+    let grid = |m: &str| -> String { m.lines().take_while(|l| !l.starts_with("Key:")).collect() };
+    assert!(!grid(&map).contains('*'), "the players' map draws the ring:\n{map}");
+    for other in &others {
+        assert_eq!(Thrum::map(other, Seat(players)).as_deref(), Some(map.as_str()));
+    }
+    assert!(grid(&Thrum::map(t.s(), Seat::GM).expect("a map")).contains('*'));
+}
