@@ -172,6 +172,11 @@ class Client {
   async screenshot(name) {
     fs.mkdirSync(SHOTS, { recursive: true });
     const file = path.join(SHOTS, name + ".png");
+    // the same view each time: a laptop's page from its top, a phone's from its map down
+    await this.page.evaluate((phone) => {
+      if (phone) document.querySelector("#board-panel").scrollIntoView({ block: "start" });
+      else window.scrollTo(0, 0);
+    }, this.phone);
     await this.page.screenshot({ path: file });
     return file;
   }
