@@ -52,7 +52,10 @@ export async function startServer() {
   child.stdout.resume();
   const addr = (first[0] || "").match(/http:\/\/(\S+)/);
   const key = (first[1] || "").split("#key=")[1];
-  assert.ok(addr && key, `fray serve printed no address and lobby link; it printed ${JSON.stringify(first)}, stderr: ${errors}`);
+  if (!addr || !key) {
+    child.kill("SIGKILL");
+    assert.fail(`fray serve printed no address and lobby link; it printed ${JSON.stringify(first)}, stderr: ${errors}`);
+  }
   const base = "http://" + addr[1];
   const server = {
     base, key: key.trim(), dir, child,
