@@ -12,6 +12,11 @@ const FILES: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("assets/table.js"),
     ),
+    (
+        "lobby.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/lobby.js"),
+    ),
     ("style.css", "text/css; charset=utf-8", include_str!("assets/style.css")),
 ];
 

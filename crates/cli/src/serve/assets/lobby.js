@@ -6,6 +6,7 @@
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === null || v === undefined || v === false) continue;
       if (k === "text") n.textContent = v;
+      else if (k === "style") n.style.cssText = v; // the CSP (style-src 'self') refuses style attributes, not the CSSOM
       else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
       else n.setAttribute(k, v === true ? "" : String(v));
     }

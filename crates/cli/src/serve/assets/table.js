@@ -67,6 +67,7 @@
     for (const [k, v] of Object.entries(attrs)) {
       if (v === null || v === undefined || v === false) continue;
       if (k === "class") node.setAttribute("class", v);
+      else if (k === "style") node.style.cssText = v; // the CSP (style-src 'self') refuses style attributes, not the CSSOM
       else if (k === "text") node.textContent = v;
       else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, v === true ? "" : String(v));
