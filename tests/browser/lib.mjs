@@ -5,10 +5,10 @@
 //
 // Environment: FRAY_BIN (the fray binary; scripts/test.sh passes the one cargo test built),
 // FRAY_CHROMIUM (default /usr/bin/chromium), FRAY_SHOTS (default target/browser-shots),
-// FRAY_DOC_SHOTS=1 (copy the shots the docs show to docs/images/).
+// FRAY_DOC_SHOTS=1 (copy the shots docs/table.md shows to docs/images/).
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -172,6 +172,11 @@ class Client {
   async screenshot(name) {
     fs.mkdirSync(SHOTS, { recursive: true });
     const file = path.join(SHOTS, name + ".png");
+    // the same view each time: a laptop's page from its top, a phone's from its map down
+    await this.page.evaluate((phone) => {
+      if (phone) document.querySelector("#board-panel").scrollIntoView({ block: "start" });
+      else window.scrollTo(0, 0);
+    }, this.phone);
     await this.page.screenshot({ path: file });
     return file;
   }
@@ -568,11 +573,13 @@ export class Table {
     return files;
   }
 
-  /** With FRAY_DOC_SHOTS=1, copies a shot to docs/images/NAME.png. */
+  /** With FRAY_DOC_SHOTS=1, copies a shot to docs/images/NAME.png (made smaller by pngquant where it is installed). */
   docShot(file, name) {
     if (process.env.FRAY_DOC_SHOTS !== "1") return;
     fs.mkdirSync(path.join(ROOT, "docs/images"), { recursive: true });
-    fs.copyFileSync(file, path.join(ROOT, "docs/images", name + ".png"));
+    const dest = path.join(ROOT, "docs/images", name + ".png");
+    fs.copyFileSync(file, dest);
+    spawnSync("pngquant", ["--force", "--quality=70-90", "--strip", "--output", dest, dest]);
   }
 
   async close() {
