@@ -3,6 +3,7 @@
 // A refusal is the response itself, built once per request: its size costs nothing here.
 #![allow(clippy::result_large_err)]
 
+use super::codes;
 use super::{Server, assets, encounter_files, info, secret, table, ws};
 use axum::Router;
 use axum::body::Bytes;
@@ -33,7 +34,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/tables/{game}", get(table_info).delete(close))
         .route("/api/view", get(view))
         .route("/ws", get(ws::upgrade))
-        .fallback(|| async { refuse(404, "not-found", "no such page") })
+        .fallback(|| async { refuse(404, codes::NOT_FOUND, "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
@@ -71,7 +72,7 @@ async fn asset(UrlPath(name): UrlPath<String>) -> Response {
             harden(r.headers_mut());
             r
         }
-        None => refuse(404, "not-found", "no such file"),
+        None => refuse(404, codes::NOT_FOUND, "no such file"),
     }
 }
 
@@ -89,18 +90,18 @@ fn gm(s: &Server, h: &HeaderMap) -> Result<(), Response> {
     match bearer(h) {
         None => Err(refuse(
             401,
-            "no-credentials",
+            codes::NO_CREDENTIALS,
             "this needs the GM key (Authorization: Bearer KEY)",
         )),
         Some(k) if secret::same(k, &s.key) => Ok(()),
-        Some(_) => Err(refuse(401, "bad-key", "the GM key is wrong")),
+        Some(_) => Err(refuse(401, codes::BAD_KEY, "the GM key is wrong")),
     }
 }
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, Response> + Send + 'static) -> Result<T, Response> {
     tokio::task::spawn_blocking(f)
         .await
-        .unwrap_or_else(|e| Err(refuse(500, "internal", e.to_string())))
+        .unwrap_or_else(|e| Err(refuse(500, codes::INTERNAL, e.to_string())))
 }
 
 async fn games(State(s): Srv, h: HeaderMap) -> Response {
@@ -112,9 +113,11 @@ async fn games(State(s): Srv, h: HeaderMap) -> Response {
         let store = me
             .store
             .lock()
-            .map_err(|_| refuse(500, "store", "the database connection failed"))?;
-        let games = store.games().map_err(|e| refuse(500, "store", e.to_string()))?;
-        let open = store.open_tables().map_err(|e| refuse(500, "store", e.to_string()))?;
+            .map_err(|_| refuse(500, codes::STORE, "the database connection failed"))?;
+        let games = store.games().map_err(|e| refuse(500, codes::STORE, e.to_string()))?;
+        let open = store
+            .open_tables()
+            .map_err(|e| refuse(500, codes::STORE, e.to_string()))?;
         Ok(games
             .into_iter()
             .map(|g| {
@@ -163,7 +166,7 @@ fn inside(dir: &Path, path: &str) -> Result<PathBuf, Response> {
     let no = || {
         refuse(
             400,
-            "bad-encounter",
+            codes::BAD_ENCOUNTER,
             format!("'{path}' is not an encounter file under the server's encounters folder"),
         )
     };
@@ -197,31 +200,35 @@ async fn open(State(s): Srv, h: HeaderMap, body: Result<Bytes, axum::extract::re
     let body = match body {
         Ok(b) => b,
         Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return refuse(413, "too-large", format!("a request holds at most {MAX_BODY} bytes"));
+            return refuse(
+                413,
+                codes::TOO_LARGE,
+                format!("a request holds at most {MAX_BODY} bytes"),
+            );
         }
-        Err(e) => return refuse(400, "bad-request", e.body_text()),
+        Err(e) => return refuse(400, codes::BAD_REQUEST, e.body_text()),
     };
     let b: OpenBody = match serde_json::from_slice(&body) {
         Ok(b) => b,
-        Err(e) => return refuse(400, "bad-request", format!("the request does not read: {e}")),
+        Err(e) => return refuse(400, codes::BAD_REQUEST, format!("the request does not read: {e}")),
     };
     let typed = match b.dice.as_deref() {
         None | Some("server") => {
             if b.faces.is_some() {
-                return refuse(400, "bad-request", "faces are for \"dice\": \"typed\"");
+                return refuse(400, codes::BAD_REQUEST, "faces are for \"dice\": \"typed\"");
             }
             None
         }
         Some("typed") => {
             if b.seed.is_some() {
-                return refuse(400, "bad-request", "a typed-dice table has no seed");
+                return refuse(400, codes::BAD_REQUEST, "a typed-dice table has no seed");
             }
             Some(b.faces.clone().unwrap_or_default())
         }
         Some(other) => {
             return refuse(
                 400,
-                "bad-request",
+                codes::BAD_REQUEST,
                 format!("\"dice\" is \"server\" or \"typed\", not \"{other}\""),
             );
         }
@@ -231,7 +238,7 @@ async fn open(State(s): Srv, h: HeaderMap, body: Result<Bytes, axum::extract::re
             let dir = s.encounters.clone();
             let read = blocking(move || {
                 let p = inside(&dir, &path)?;
-                let src = crate::read_source(&p).map_err(|f| refuse(400, "bad-encounter", f.message))?;
+                let src = crate::read_source(&p).map_err(|f| refuse(400, codes::BAD_ENCOUNTER, f.message))?;
                 Ok((p, src))
             })
             .await;
@@ -261,7 +268,7 @@ async fn open(State(s): Srv, h: HeaderMap, body: Result<Bytes, axum::extract::re
             if b.seed.is_some() || b.dice.is_some() || b.faces.is_some() {
                 return refuse(
                     400,
-                    "bad-request",
+                    codes::BAD_REQUEST,
                     "a saved game keeps its own dice: give only \"game\" (and \"ai\")",
                 );
             }
@@ -270,7 +277,7 @@ async fn open(State(s): Srv, h: HeaderMap, body: Result<Bytes, axum::extract::re
         _ => {
             return refuse(
                 400,
-                "bad-request",
+                codes::BAD_REQUEST,
                 "give one of \"encounter\" (a file under the encounters folder), \"encounter_text\" or \"game\"",
             );
         }
@@ -286,7 +293,7 @@ async fn table_info(State(s): Srv, h: HeaderMap, UrlPath(game): UrlPath<String>)
         return r;
     }
     let Ok(game) = game.parse::<i64>() else {
-        return refuse(400, "bad-request", "a table is named by its game's number");
+        return refuse(400, codes::BAD_REQUEST, "a table is named by its game's number");
     };
     match s.loaded(game) {
         Some(handle) => match info(&handle).await {
@@ -299,7 +306,7 @@ async fn table_info(State(s): Srv, h: HeaderMap, UrlPath(game): UrlPath<String>)
                 let store = me
                     .store
                     .lock()
-                    .map_err(|_| refuse(500, "store", "the database connection failed"))?;
+                    .map_err(|_| refuse(500, codes::STORE, "the database connection failed"))?;
                 Ok(store.table(game).ok().flatten().is_some_and(|t| t.open))
             })
             .await;
@@ -308,7 +315,7 @@ async fn table_info(State(s): Srv, h: HeaderMap, UrlPath(game): UrlPath<String>)
                     Ok(i) => axum::Json(json!(i)).into_response(),
                     Err(e) => open_error(e),
                 },
-                Ok(false) => refuse(404, "no-table", format!("game {game} has no open table")),
+                Ok(false) => refuse(404, codes::NO_TABLE, format!("game {game} has no open table")),
                 Err(r) => r,
             }
         }
@@ -320,7 +327,7 @@ async fn close(State(s): Srv, h: HeaderMap, UrlPath(game): UrlPath<String>) -> R
         return r;
     }
     let Ok(game) = game.parse::<i64>() else {
-        return refuse(400, "bad-request", "a table is named by its game's number");
+        return refuse(400, codes::BAD_REQUEST, "a table is named by its game's number");
     };
     let handle = s.tables.lock().ok().and_then(|mut t| t.remove(&game));
     match handle {
@@ -337,15 +344,15 @@ async fn close(State(s): Srv, h: HeaderMap, UrlPath(game): UrlPath<String>) -> R
                 let mut store = me
                     .store
                     .lock()
-                    .map_err(|_| refuse(500, "store", "the database connection failed"))?;
+                    .map_err(|_| refuse(500, codes::STORE, "the database connection failed"))?;
                 match store.table(game) {
                     Ok(Some(t)) if t.open => {
                         store
                             .close_table(game)
-                            .map_err(|e| refuse(500, "store", e.to_string()))?;
+                            .map_err(|e| refuse(500, codes::STORE, e.to_string()))?;
                         Ok(())
                     }
-                    _ => Err(refuse(404, "no-table", format!("game {game} has no open table"))),
+                    _ => Err(refuse(404, codes::NO_TABLE, format!("game {game} has no open table"))),
                 }
             })
             .await;
@@ -361,7 +368,7 @@ async fn view(State(s): Srv, h: HeaderMap) -> Response {
     let Some(token) = bearer(&h) else {
         return refuse(
             401,
-            "no-credentials",
+            codes::NO_CREDENTIALS,
             "this needs a seat's token (Authorization: Bearer TOKEN)",
         );
     };
@@ -371,7 +378,7 @@ async fn view(State(s): Srv, h: HeaderMap) -> Response {
     };
     let (reply, rx) = tokio::sync::oneshot::channel();
     if handle.tx.send(table::ToTable::Frame { seat, reply }).is_err() {
-        return refuse(404, "no-table", "the table has closed");
+        return refuse(404, codes::NO_TABLE, "the table has closed");
     }
     match rx.await {
         Ok(frame) => {
@@ -379,6 +386,6 @@ async fn view(State(s): Srv, h: HeaderMap) -> Response {
             harden(r.headers_mut());
             r
         }
-        Err(_) => refuse(404, "no-table", "the table has closed"),
+        Err(_) => refuse(404, codes::NO_TABLE, "the table has closed"),
     }
 }

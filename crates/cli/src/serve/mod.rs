@@ -6,6 +6,7 @@
 
 mod api;
 mod assets;
+pub mod codes;
 mod secret;
 mod table;
 mod ws;
@@ -132,7 +133,7 @@ impl Server {
         if self.tables.lock().map(|t| t.len()).unwrap_or(0) >= MAX_TABLES {
             return Err(table::OpenError {
                 status: 503,
-                code: "too-many-tables",
+                code: codes::TOO_MANY_TABLES,
                 message: format!("this server keeps at most {MAX_TABLES} tables open: close one first"),
                 dice: None,
             });
@@ -142,7 +143,7 @@ impl Server {
             .await
             .map_err(|e| table::OpenError {
                 status: 500,
-                code: "internal",
+                code: codes::INTERNAL,
                 message: format!("opening the table failed: {e}"),
                 dice: None,
             })??;
@@ -158,7 +159,7 @@ impl Server {
         let bad = || {
             (
                 401,
-                "bad-token",
+                codes::BAD_TOKEN,
                 "this link's token is not (or no longer) valid".to_string(),
             )
         };
@@ -180,22 +181,22 @@ impl Server {
             Ok((open, store.secrets(game).map_err(|e| e.to_string())?))
         })
         .await
-        .map_err(|e| (500, "internal", e.to_string()))?
-        .map_err(|e| (500, "store", e))?;
+        .map_err(|e| (500, codes::INTERNAL, e.to_string()))?
+        .map_err(|e| (500, codes::STORE, e))?;
         let (open, secrets) = known;
         let ok = secrets.iter().any(|(s, x)| *s == t.seat && secret::same(x, &t.secret));
         if !ok {
             return Err(bad());
         }
         if !open {
-            return Err((404, "no-table", "the GM has closed this table".into()));
+            return Err((404, codes::NO_TABLE, "the GM has closed this table".into()));
         }
         self.open(table::Opening::Saved { game, ai: None })
             .await
             .map_err(|e| (e.status, e.code, e.message))?;
         let h = self
             .loaded(game)
-            .ok_or((404, "no-table", "the table is not open".to_string()))?;
+            .ok_or((404, codes::NO_TABLE, "the table is not open".to_string()))?;
         Ok((h, t.seat))
     }
 }
@@ -205,7 +206,7 @@ async fn info(h: &table::Handle) -> Result<table::Info, table::OpenError> {
     let (reply, rx) = tokio::sync::oneshot::channel();
     let gone = || table::OpenError {
         status: 404,
-        code: "no-table",
+        code: codes::NO_TABLE,
         message: "the table has closed".into(),
         dice: None,
     };

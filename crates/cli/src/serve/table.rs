@@ -3,6 +3,7 @@
 //! needs no lock; every frame a client gets is built here from that client's seat alone
 //! (its view, its legal answers, its log), never from another seat's.
 
+use super::codes;
 use super::secret;
 use crate::saves::{self, Save};
 use fray_dice::{Dice, DiceError, Faces, Prng, ScriptedDice};
@@ -241,10 +242,14 @@ pub fn open(db: PathBuf, opening: Opening) -> Result<(Handle, Info), OpenError> 
                 let _ = started_tx.send(Err(e));
             }
         })
-        .map_err(|e| OpenError::new(500, "internal", format!("cannot start the table: {e}")))?;
-    let (secrets, info) = started_rx
-        .recv()
-        .map_err(|_| OpenError::new(500, "internal", "the table stopped while it started (a bug in fray)"))??;
+        .map_err(|e| OpenError::new(500, codes::INTERNAL, format!("cannot start the table: {e}")))?;
+    let (secrets, info) = started_rx.recv().map_err(|_| {
+        OpenError::new(
+            500,
+            codes::INTERNAL,
+            "the table stopped while it started (a bug in fray)",
+        )
+    })??;
     Ok((Handle { tx, secrets }, info))
 }
 
@@ -312,7 +317,7 @@ fn lines(log: &[LogLine]) -> impl Iterator<Item = String> + '_ {
 
 fn store_error(e: crate::Fail) -> OpenError {
     let status = if e.message.contains("in use") { 409 } else { 400 };
-    let code = if status == 409 { "in-use" } else { "store" };
+    let code = if status == 409 { codes::IN_USE } else { codes::STORE };
     OpenError::new(status, code, e.message)
 }
 
@@ -328,7 +333,7 @@ impl Table {
             } => {
                 let store = saves::open_store_again(db).map_err(store_error)?;
                 let entry = crate::registry::for_encounter(&source)
-                    .map_err(|e| OpenError::new(400, "bad-encounter", e.message))?;
+                    .map_err(|e| OpenError::new(400, codes::BAD_ENCOUNTER, e.message))?;
                 let typed_dice = typed.as_ref().map(|faces| {
                     let d = TypedDice::default();
                     d.give(faces);
@@ -354,17 +359,26 @@ impl Table {
                     Ok(g) => g,
                     Err(NewGameError::Diagnostics(d)) => {
                         let lines: Vec<String> = d.iter().map(|x| x.to_string()).collect();
-                        return Err(OpenError::new(400, "bad-encounter", lines.join("\n")));
+                        return Err(OpenError::new(400, codes::BAD_ENCOUNTER, lines.join("\n")));
                     }
-                    Err(NewGameError::Engine(e)) => return Err(OpenError::new(400, "bad-encounter", e.to_string())),
+                    Err(NewGameError::Engine(e)) => {
+                        return Err(OpenError::new(400, codes::BAD_ENCOUNTER, e.to_string()));
+                    }
                     Err(NewGameError::Start { error, .. }) => {
                         if let Some(w) = typed_dice.as_ref().and_then(TypedDice::wanted) {
-                            let mut e =
-                                OpenError::new(422, "needs-dice", format!("the start needs more faces: {}", w.words()));
+                            let mut e = OpenError::new(
+                                422,
+                                codes::NEEDS_DICE,
+                                format!("the start needs more faces: {}", w.words()),
+                            );
                             e.dice = Some(Box::new(w));
                             return Err(e);
                         }
-                        return Err(OpenError::new(400, "bad-dice", format!("during the start: {error}")));
+                        return Err(OpenError::new(
+                            400,
+                            codes::BAD_DICE,
+                            format!("during the start: {error}"),
+                        ));
                     }
                 };
                 // The seats named for the AI are checked before anything is saved.
@@ -378,7 +392,7 @@ impl Table {
                 let store = saves::open_store_again(db).map_err(store_error)?;
                 let (save, record) = Save::resume_in(store, db, Some(id), false).map_err(store_error)?;
                 let mut game = saves::replay_json(&format!("{}, game {id}", db.display()), &record)
-                    .map_err(|e| OpenError::new(400, "bad-record", e.message))?;
+                    .map_err(|e| OpenError::new(400, codes::BAD_RECORD, e.message))?;
                 let mut save = save;
                 save.refresh_undone(&record);
                 let typed = game.seed().is_none().then(TypedDice::default);
@@ -394,7 +408,7 @@ impl Table {
         let known = save
             .store_mut()
             .table(id)
-            .map_err(|e| OpenError::new(500, "store", e.to_string()))?;
+            .map_err(|e| OpenError::new(500, codes::STORE, e.to_string()))?;
         let ai = match (&ai_words, &known) {
             (Some(words), _) => ai_seats(&*game, words, Vec::new())?,
             (None, None) => Vec::new(),
@@ -402,13 +416,13 @@ impl Table {
         };
         let mut fresh = Vec::new();
         for i in 0..names.len() {
-            let s = secret::fresh().map_err(|e| OpenError::new(500, "internal", e))?;
+            let s = secret::fresh().map_err(|e| OpenError::new(500, codes::INTERNAL, e))?;
             fresh.push((i as u8, s));
         }
         let secrets = save
             .store_mut()
             .open_table(id, dice_word, &ai, &fresh)
-            .map_err(|e| OpenError::new(500, "store", e.to_string()))?;
+            .map_err(|e| OpenError::new(500, codes::STORE, e.to_string()))?;
         let seats = names
             .iter()
             .enumerate()
@@ -423,14 +437,18 @@ impl Table {
             })
             .collect::<Vec<_>>();
         if seats.iter().any(|s| s.secret.is_empty()) {
-            return Err(OpenError::new(500, "store", "a seat has no secret (a bug in fray)"));
+            return Err(OpenError::new(
+                500,
+                codes::STORE,
+                "a seat has no secret (a bug in fray)",
+            ));
         }
         let logs = (0..seats.len())
             .map(|i| lines(&game.log_for(Seat(i as u8))).collect())
             .collect();
         let rng = Prng::for_stream(game.seed().unwrap_or_else(crate::random_seed), 1);
         save.carry_out(&*game)
-            .map_err(|e| OpenError::new(500, "store", e.message))?;
+            .map_err(|e| OpenError::new(500, codes::STORE, e.message))?;
         let mut table = Table {
             id,
             game,
@@ -545,7 +563,7 @@ impl Table {
                         // The socket closes once this frame is out (its outbox is dropped).
                         let _ = tx.try_send(
                             err(
-                                "table-full",
+                                codes::TABLE_FULL,
                                 format!("a table takes at most {MAX_CLIENTS} browsers at once"),
                             )
                             .to_string(),
@@ -783,7 +801,7 @@ impl Table {
     fn seat_named(&self, name: &str) -> Result<Seat, Value> {
         self.game.seat_by_name(name).ok_or_else(|| {
             err(
-                "bad-seat",
+                codes::BAD_SEAT,
                 format!(
                     "no seat '{name}' (the seats: {})",
                     self.seats
@@ -804,12 +822,12 @@ impl Table {
             Ask::Command { text, faces, as_seat } => {
                 let by = match as_seat {
                     None => seat,
-                    Some(_) if !gm => return Err(err("not-gm", "only the GM may answer for another seat")),
+                    Some(_) if !gm => return Err(err(codes::NOT_GM, "only the GM may answer for another seat")),
                     Some(name) => self.seat_named(&name)?,
                 };
                 if self.seats[usize::from(by.0)].ai {
                     return Err(err(
-                        "ai-seat",
+                        codes::AI_SEAT,
                         format!(
                             "the AI plays {} now (the GM can take the seat back)",
                             self.seats[usize::from(by.0)].name
@@ -818,7 +836,7 @@ impl Table {
                 }
                 if faces.is_some() && self.typed.is_none() {
                     return Err(err(
-                        "bad-dice",
+                        codes::BAD_DICE,
                         "this table's dice are rolled by the server: send no faces",
                     ));
                 }
@@ -835,13 +853,13 @@ impl Table {
                     Err(e) => Err(self.refusal(e)),
                 }
             }
-            Ask::Undo | Ask::Redo if !gm => Err(err("not-gm", "only the GM may undo and redo")),
+            Ask::Undo | Ask::Redo if !gm => Err(err(codes::NOT_GM, "only the GM may undo and redo")),
             Ask::Undo => {
                 let last = self.game.last_entry_json();
                 match self.game.undo() {
                     Ok(true) => {
                         let Some(last) = last else {
-                            return Err(err("internal", "the command taken back was not in the record"));
+                            return Err(err(codes::INTERNAL, "the command taken back was not in the record"));
                         };
                         let saved = {
                             let _one = writing();
@@ -853,19 +871,19 @@ impl Table {
                         self.relog();
                         Ok(Some("the last command was taken back".into()))
                     }
-                    Ok(false) => Err(err("nothing-to-undo", "there is nothing to undo")),
-                    Err(e) => Err(err("internal", format!("undo failed: {e}"))),
+                    Ok(false) => Err(err(codes::NOTHING_TO_UNDO, "there is nothing to undo")),
+                    Err(e) => Err(err(codes::INTERNAL, format!("undo failed: {e}"))),
                 }
             }
             Ask::Redo => {
                 let Some(entry) = self.save.undone().last().cloned() else {
-                    return Err(err("nothing-to-redo", "there is nothing to redo"));
+                    return Err(err(codes::NOTHING_TO_REDO, "there is nothing to redo"));
                 };
                 self.redo(&entry)?;
                 self.relog();
                 Ok(Some("the command undone last was brought back".into()))
             }
-            Ask::Ai { .. } | Ask::AiFaces { .. } if !gm => Err(err("not-gm", "only the GM hands seats to the AI")),
+            Ask::Ai { .. } | Ask::AiFaces { .. } if !gm => Err(err(codes::NOT_GM, "only the GM hands seats to the AI")),
             Ask::Ai { seat: name, on } => {
                 let s = self.seat_named(&name)?;
                 self.seats[usize::from(s.0)].ai = on;
@@ -875,14 +893,14 @@ impl Table {
                 self.save
                     .store_mut()
                     .set_table_ai(self.id, &ai)
-                    .map_err(|e| err("store", e.to_string()))?;
+                    .map_err(|e| err(codes::STORE, e.to_string()))?;
                 self.ai_wait = None;
                 self.ai_trouble = None;
                 Ok(None)
             }
             Ask::AiFaces { faces } => {
                 let Some(w) = self.ai_wait.as_mut() else {
-                    return Err(err("no-dice-wanted", "no move of the AI is waiting for dice"));
+                    return Err(err(codes::NO_DICE_WANTED, "no move of the AI is waiting for dice"));
                 };
                 w.faces = faces;
                 Ok(None)
@@ -892,8 +910,8 @@ impl Table {
 
     fn redo(&mut self, entry: &EntryJson) -> Result<(), Value> {
         let record = saves::with_entry(&self.game.record_json(), entry)
-            .map_err(|e| err("internal", format!("redo failed: {e}")))?;
-        let mut redone = saves::replay_json("redo", &record).map_err(|e| err("internal", e.message))?;
+            .map_err(|e| err(codes::INTERNAL, format!("redo failed: {e}")))?;
+        let mut redone = saves::replay_json("redo", &record).map_err(|e| err(codes::INTERNAL, e.message))?;
         if let Some(d) = &self.typed {
             redone.set_dice(Box::new(d.clone()));
         }
@@ -954,7 +972,7 @@ impl Table {
     fn refused_by_store(&self, e: crate::Fail) -> Value {
         eprintln!("fray serve: table {}: {}", self.id, e.message);
         err(
-            "store",
+            codes::STORE,
             "the database refused the step, so it was not played (the server's output says why)",
         )
     }
@@ -976,10 +994,10 @@ impl Table {
         match e {
             SubmitError::Rejected(r) => {
                 let code = match r.code {
-                    Reject::NOT_YOUR_DECISION => "not-your-decision",
-                    Reject::GAME_OVER => "game-over",
-                    _ if r.kind == RejectKind::Unreadable => "unreadable",
-                    _ => "rejected",
+                    Reject::NOT_YOUR_DECISION => codes::NOT_YOUR_DECISION,
+                    Reject::GAME_OVER => codes::GAME_OVER,
+                    _ if r.kind == RejectKind::Unreadable => codes::UNREADABLE,
+                    _ => codes::REJECTED,
                 };
                 let mut v = err(code, r.reason);
                 v["rule_code"] = json!(r.code);
@@ -987,13 +1005,13 @@ impl Table {
             }
             SubmitError::Engine(EngineError::Dice(d)) => match self.typed.as_ref().and_then(TypedDice::wanted) {
                 Some(w) => {
-                    let mut v = err("needs-dice", format!("this needs more faces: {}", w.words()));
+                    let mut v = err(codes::NEEDS_DICE, format!("this needs more faces: {}", w.words()));
                     v["dice"] = json!(w);
                     v
                 }
-                None => err("bad-dice", d.to_string()),
+                None => err(codes::BAD_DICE, d.to_string()),
             },
-            SubmitError::Engine(e) => err("internal", e.to_string()),
+            SubmitError::Engine(e) => err(codes::INTERNAL, e.to_string()),
         }
     }
 
@@ -1067,7 +1085,7 @@ fn ai_seats(game: &dyn AnyGame, words: &[String], mut ai: Vec<u8>) -> Result<Vec
         let s = game.seat_by_name(w).ok_or_else(|| {
             OpenError::new(
                 400,
-                "bad-seat",
+                codes::BAD_SEAT,
                 format!("no seat '{w}' (the seats: {})", game.seat_names().join(", ")),
             )
         })?;

@@ -2,6 +2,7 @@
 //! before they reach its table, and its table's frames sent back.
 
 use super::Server;
+use super::codes;
 use super::table::{self, Ask, ToTable, err};
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -39,7 +40,7 @@ async fn next(socket: &mut WebSocket) -> Result<String, Option<Value>> {
         match socket.recv().await {
             None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return Err(None),
             Some(Ok(Message::Text(t))) => return Ok(t.as_str().to_string()),
-            Some(Ok(Message::Binary(_))) => return Err(Some(err("bad-message", "messages are JSON text"))),
+            Some(Ok(Message::Binary(_))) => return Err(Some(err(codes::BAD_MESSAGE, "messages are JSON text"))),
             Some(Ok(_)) => continue,
         }
     }
@@ -48,11 +49,14 @@ async fn next(socket: &mut WebSocket) -> Result<String, Option<Value>> {
 /// A client message's type and fields, checked; the table receives only what reads.
 fn read(text: &str) -> Result<(Option<i64>, Value), Value> {
     if text.len() > MAX_MESSAGE {
-        return Err(err("too-large", format!("a message holds at most {MAX_MESSAGE} bytes")));
+        return Err(err(
+            codes::TOO_LARGE,
+            format!("a message holds at most {MAX_MESSAGE} bytes"),
+        ));
     }
-    let v: Value = serde_json::from_str(text).map_err(|e| err("bad-message", format!("not JSON: {e}")))?;
+    let v: Value = serde_json::from_str(text).map_err(|e| err(codes::BAD_MESSAGE, format!("not JSON: {e}")))?;
     if !v.is_object() || !v["type"].is_string() {
-        return Err(err("bad-message", "a message is a JSON object with a \"type\""));
+        return Err(err(codes::BAD_MESSAGE, "a message is a JSON object with a \"type\""));
     }
     let id = v.get("id").and_then(Value::as_i64);
     Ok((id, v))
@@ -62,7 +66,7 @@ fn text_field(v: &Value, key: &str) -> Result<String, Value> {
     v.get(key)
         .and_then(Value::as_str)
         .map(str::to_string)
-        .ok_or_else(|| err("bad-message", format!("\"{key}\" (text) is missing")))
+        .ok_or_else(|| err(codes::BAD_MESSAGE, format!("\"{key}\" (text) is missing")))
 }
 
 fn faces_field(v: &Value) -> Result<Option<Vec<u16>>, Value> {
@@ -70,7 +74,7 @@ fn faces_field(v: &Value) -> Result<Option<Vec<u16>>, Value> {
         None | Some(Value::Null) => Ok(None),
         Some(f) => serde_json::from_value::<Vec<u16>>(f.clone())
             .map(Some)
-            .map_err(|_| err("bad-dice", "\"faces\" is a list of whole numbers from 1")),
+            .map_err(|_| err(codes::BAD_DICE, "\"faces\" is a list of whole numbers from 1")),
     }
 }
 
@@ -81,7 +85,7 @@ fn ask(v: &Value) -> Result<Ask, Value> {
         "command" => {
             let text = text_field(v, "text")?;
             if text.trim().is_empty() {
-                return Err(err("bad-message", "the command is empty"));
+                return Err(err(codes::BAD_MESSAGE, "the command is empty"));
             }
             let as_seat = match v.get("as") {
                 None | Some(Value::Null) => None,
@@ -100,15 +104,15 @@ fn ask(v: &Value) -> Result<Ask, Value> {
             on: v
                 .get("on")
                 .and_then(Value::as_bool)
-                .ok_or_else(|| err("bad-message", "\"on\" (true or false) is missing"))?,
+                .ok_or_else(|| err(codes::BAD_MESSAGE, "\"on\" (true or false) is missing"))?,
         },
         "ai-faces" => Ask::AiFaces {
-            faces: faces_field(v)?.ok_or_else(|| err("bad-dice", "\"faces\" is missing"))?,
+            faces: faces_field(v)?.ok_or_else(|| err(codes::BAD_DICE, "\"faces\" is missing"))?,
         },
-        "hello" => return Err(err("bad-message", "this connection has said hello already")),
+        "hello" => return Err(err(codes::BAD_MESSAGE, "this connection has said hello already")),
         other => {
             return Err(err(
-                "bad-message",
+                codes::BAD_MESSAGE,
                 format!("no message type '{}'", other.chars().take(40).collect::<String>()),
             ));
         }
@@ -140,7 +144,7 @@ async fn client(s: Arc<Server>, mut socket: WebSocket) {
         Err(_) => {
             send(
                 &mut socket,
-                &err("not-authenticated", "say hello (with the seat's token) first"),
+                &err(codes::NOT_AUTHENTICATED, "say hello (with the seat's token) first"),
             )
             .await;
             return;
@@ -156,14 +160,18 @@ async fn client(s: Arc<Server>, mut socket: WebSocket) {
         Ok((_, v)) if v["type"] == "hello" => match v.get("token").and_then(Value::as_str) {
             Some(t) => t.to_string(),
             None => {
-                send(&mut socket, &err("bad-token", "hello carries the seat's \"token\"")).await;
+                send(
+                    &mut socket,
+                    &err(codes::BAD_TOKEN, "hello carries the seat's \"token\""),
+                )
+                .await;
                 return;
             }
         },
         Ok(_) => {
             send(
                 &mut socket,
-                &err("not-authenticated", "say hello (with the seat's token) first"),
+                &err(codes::NOT_AUTHENTICATED, "say hello (with the seat's token) first"),
             )
             .await;
             return;
@@ -187,7 +195,7 @@ async fn client(s: Arc<Server>, mut socket: WebSocket) {
         if let Some(game) = super::secret::Token::read(&token).map(|t| t.game) {
             s.forget(game);
         }
-        send(&mut socket, &err("no-table", "the table stopped: join again")).await;
+        send(&mut socket, &err(codes::NO_TABLE, "the table stopped: join again")).await;
         return;
     }
     let mut last_id: Option<i64> = None;
@@ -217,15 +225,15 @@ async fn client(s: Arc<Server>, mut socket: WebSocket) {
                 };
                 if !rate.take() {
                     strikes += 1;
-                    if strikes > STRIKES || !send(&mut socket, &err("rate-limited", "too many messages: wait a moment")).await {
+                    if strikes > STRIKES || !send(&mut socket, &err(codes::RATE_LIMITED, "too many messages: wait a moment")).await {
                         break;
                     }
                     continue;
                 }
                 let checked = read(&text).and_then(|(mid, v)| {
-                    let mid = mid.ok_or_else(|| err("bad-message", "every message after hello carries a numeric \"id\""))?;
+                    let mid = mid.ok_or_else(|| err(codes::BAD_MESSAGE, "every message after hello carries a numeric \"id\""))?;
                     if last_id.is_some_and(|l| mid <= l) {
-                        let mut e = err("out-of-order", format!("message {mid} comes after {}: each id must be larger than the last", last_id.unwrap_or(0)));
+                        let mut e = err(codes::OUT_OF_ORDER, format!("message {mid} comes after {}: each id must be larger than the last", last_id.unwrap_or(0)));
                         e["id"] = Value::from(mid);
                         return Err(e);
                     }
@@ -236,7 +244,7 @@ async fn client(s: Arc<Server>, mut socket: WebSocket) {
                     Ok((mid, a)) => {
                         last_id = Some(mid);
                         if handle.tx.send(ToTable::Ask { client: id, id: mid, ask: a }).is_err() {
-                            send(&mut socket, &err("no-table", "the table has closed")).await;
+                            send(&mut socket, &err(codes::NO_TABLE, "the table has closed")).await;
                             break;
                         }
                     }
