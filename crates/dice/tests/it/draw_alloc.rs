@@ -1,4 +1,5 @@
-//! A seeded draw allocates nothing (its own test binary, because it replaces the allocator).
+//! A seeded draw allocates nothing. The counting allocator below serves this whole test binary;
+//! it counts per thread, so the tests running beside this one on other threads do not disturb it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

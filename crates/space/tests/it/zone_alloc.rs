@@ -1,5 +1,6 @@
-//! Zone-map queries allocate nothing once the map is built (their own test binary, because it
-//! replaces the allocator).
+//! Zone-map queries allocate nothing once the map is built. The counting allocator below serves
+//! this whole test binary; it counts per thread, so the tests running beside these on other
+//! threads do not disturb them.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -6,7 +6,7 @@
 //! hidden information some frame shows the player less than the GM (so the check is not
 //! vacuous), and a change the player may not see sends that player no frame at all.
 
-mod served;
+use crate::served;
 
 use fray_engine::Seat;
 use fray_engine::diag::SourceFile;

@@ -2,7 +2,7 @@
 //! socket changes nothing, a restart loses nothing, and a game moves between the browser and
 //! the terminal (`fray resume` of a served game, a `play --save` game opened in the browser).
 
-mod served;
+use crate::served;
 
 use serde_json::{Value, json};
 use served::{Client, Served, dir, root, token};

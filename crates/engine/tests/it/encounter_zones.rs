@@ -176,7 +176,7 @@ fn a_disconnected_map_is_allowed() {
 
 #[test]
 fn the_documented_example_reads_as_its_picture() {
-    let docs = include_str!("../../../docs/encounters.md");
+    let docs = include_str!("../../../../docs/encounters.md");
     let section = &docs[docs.find("## Zone maps").expect("the section")..];
     let start = section.find("```toml\n").expect("the example") + "```toml\n".len();
     let example = &section[start..start + section[start..].find("```").expect("its end")];

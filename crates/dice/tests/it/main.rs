@@ -1,0 +1,5 @@
+//! Every integration test of fray-dice, in one test binary (one link, one run; each module
+//! is one topic, with its own `//!` header saying what it holds).
+
+mod draw;
+mod draw_alloc;
