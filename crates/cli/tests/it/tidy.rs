@@ -80,7 +80,9 @@ fn code_of(line: &str) -> &str {
 fn fenced(info: &str) -> String {
     let text = architecture();
     let open = format!("```{info}\n");
-    let at = text.find(&open).unwrap_or_else(|| panic!("ARCHITECTURE.md has no ```{info} block"));
+    let at = text
+        .find(&open)
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md has no ```{info} block"));
     let rest = &text[at + open.len()..];
     rest[..rest.find("```").expect("the block ends")].to_string()
 }
@@ -95,7 +97,10 @@ fn expand(pattern: &str, crates: &[String]) -> Vec<String> {
             .collect(),
         None => crates.iter().filter(|c| *c == pattern).cloned().collect(),
     };
-    assert!(!found.is_empty(), "ARCHITECTURE.md names `{pattern}`, which is no crate of {crates:?}");
+    assert!(
+        !found.is_empty(),
+        "ARCHITECTURE.md names `{pattern}`, which is no crate of {crates:?}"
+    );
     found
 }
 
@@ -106,7 +111,9 @@ type Edges = BTreeSet<(String, String, bool)>;
 fn drawn_edges(crates: &[String]) -> Edges {
     let mut edges = Edges::new();
     for line in fenced("edges").lines().filter(|l| !l.trim().is_empty()) {
-        let (from, to) = line.split_once("->").unwrap_or_else(|| panic!("no arrow in edge line `{line}`"));
+        let (from, to) = line
+            .split_once("->")
+            .unwrap_or_else(|| panic!("no arrow in edge line `{line}`"));
         let mut from = from.split_whitespace().collect::<Vec<_>>();
         let dev = from.first() == Some(&"dev");
         if dev {
@@ -132,7 +139,10 @@ fn manifest_edges(crates: &[String]) -> Edges {
     for c in crates {
         let path = root().join("crates").join(c).join("Cargo.toml");
         let manifest: toml::Table = toml::from_str(&read(&path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let name = manifest["package"]["name"].as_str().expect("a package name").to_string();
+        let name = manifest["package"]["name"]
+            .as_str()
+            .expect("a package name")
+            .to_string();
         by_package.insert(name, c.clone());
         manifests.insert(c.clone(), manifest);
     }
@@ -143,7 +153,11 @@ fn manifest_edges(crates: &[String]) -> Edges {
             tables.extend(targets.values().filter_map(|v| v.as_table().cloned()));
         }
         for table in tables {
-            for (section, dev) in [("dependencies", false), ("dev-dependencies", true), ("build-dependencies", false)] {
+            for (section, dev) in [
+                ("dependencies", false),
+                ("dev-dependencies", true),
+                ("build-dependencies", false),
+            ] {
                 if let Some(toml::Value::Table(deps)) = table.get(section) {
                     for dep in deps.keys() {
                         if let Some(to) = by_package.get(dep) {
@@ -201,7 +215,10 @@ fn crate_dependencies_are_the_ones_the_map_draws() {
 /// The kinds of contact with the world, and the marks in code that show each.
 const WORLD: &[(&str, &[&str])] = &[
     ("files", &["std::fs", "File::", "OpenOptions"]),
-    ("terminal", &["std::io", "print!(", "println!", "eprint!(", "eprintln!", "dbg!("]),
+    (
+        "terminal",
+        &["std::io", "print!", "println!", "eprint!", "eprintln!", "dbg!"],
+    ),
     ("clock", &["Instant", "SystemTime"]),
     ("sleep", &["sleep("]),
     ("network", &["std::net", "tokio"]),
@@ -223,7 +240,10 @@ fn world_table() -> BTreeMap<String, BTreeSet<String>> {
         let krate = cells[1].trim_matches('`').to_string();
         let kinds: BTreeSet<String> = cells[2].split(',').map(|k| k.trim().to_string()).collect();
         for k in &kinds {
-            assert!(WORLD.iter().any(|(w, _)| w == k), "ARCHITECTURE.md lets {krate} touch `{k}`, no kind of {WORLD:?}");
+            assert!(
+                WORLD.iter().any(|(w, _)| w == k),
+                "ARCHITECTURE.md lets {krate} touch `{k}`, no kind of {WORLD:?}"
+            );
         }
         table.insert(krate, kinds);
     }
@@ -237,7 +257,10 @@ fn nothing_touches_the_world_but_the_crates_the_map_lets() {
     let text = architecture();
     for (kind, marks) in WORLD {
         for mark in *marks {
-            assert!(text.contains(&format!("`{mark}`")), "ARCHITECTURE.md does not list the {kind} mark `{mark}`");
+            assert!(
+                text.contains(&format!("`{mark}`")),
+                "ARCHITECTURE.md does not list the {kind} mark `{mark}`"
+            );
         }
     }
     let mut found = Vec::new();
@@ -283,7 +306,9 @@ fn no_file_is_over_the_line_limit() {
             over.push(format!("{rel}: {lines} lines"));
         }
         if allowed && lines <= LINE_LIMIT {
-            over.push(format!("{rel} is allow-listed but has only {lines} lines: take it off the list"));
+            over.push(format!(
+                "{rel} is allow-listed but has only {lines} lines: take it off the list"
+            ));
         }
     }
     for (p, why) in LONG_FILES {
@@ -344,7 +369,10 @@ fn check_never_imports_resolve() {
         let src = root().join("crates").join(&krate).join("src");
         for module in ["check", "stage"] {
             let files = module_files(&src, module);
-            assert!(!files.is_empty() || module == "stage", "crates/{krate} has no `check` module");
+            assert!(
+                !files.is_empty() || module == "stage",
+                "crates/{krate} has no `check` module"
+            );
             for f in files {
                 let text = read(&f);
                 for (i, line) in library_part(&text).lines().enumerate() {
@@ -371,7 +399,11 @@ fn named_tests(text: &str) -> Vec<String> {
     let mut names = Vec::new();
     for part in text.split('`').skip(1).step_by(2) {
         let word = part.trim();
-        if word.split('_').count() >= 4 && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+        if word.split('_').count() >= 4
+            && word
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        {
             names.push(word.to_string());
         }
     }
@@ -382,9 +414,17 @@ fn named_tests(text: &str) -> Vec<String> {
 fn the_map_names_only_tests_that_exist() {
     let text = architecture();
     let lines = text.lines().count();
-    assert!(lines <= 300, "ARCHITECTURE.md has {lines} lines: it is a map, at most 300 (details go to a crate's README.md)");
+    assert!(
+        lines <= 300,
+        "ARCHITECTURE.md has {lines} lines: it is a map, at most 300 (details go to a crate's README.md)"
+    );
     for (i, line) in text.lines().enumerate() {
-        assert!(line.chars().count() <= 110, "ARCHITECTURE.md:{}: a line of {} characters", i + 1, line.len());
+        assert!(
+            line.chars().count() <= 110,
+            "ARCHITECTURE.md:{}: a line of {} characters",
+            i + 1,
+            line.len()
+        );
     }
     // Every test it names is a test somewhere.
     let mut all_tests = String::new();
@@ -394,25 +434,37 @@ fn the_map_names_only_tests_that_exist() {
     let names = named_tests(&text);
     assert!(names.len() >= 8, "ARCHITECTURE.md names only {names:?}");
     for name in names {
-        assert!(all_tests.contains(&format!("fn {name}(")), "ARCHITECTURE.md names `{name}`, which is no function");
+        assert!(
+            all_tests.contains(&format!("fn {name}(")),
+            "ARCHITECTURE.md names `{name}`, which is no function"
+        );
     }
     // Every path it gives is there.
     for part in text.split('`').skip(1).step_by(2) {
         let path = part.trim().trim_end_matches('/');
         let looks_like_path = path.starts_with("crates/") || path.starts_with("docs/") || path.starts_with("scripts/");
         if looks_like_path && !path.contains(['*', '<', ' ']) {
-            assert!(root().join(path).exists(), "ARCHITECTURE.md names `{part}`, which is not in the tree");
+            assert!(
+                root().join(path).exists(),
+                "ARCHITECTURE.md names `{part}`, which is not in the tree"
+            );
         }
     }
     for part in text.split("](").skip(1) {
         let link = &part[..part.find(')').expect("a link ends")];
         if !link.starts_with("http") {
-            assert!(root().join(link).exists(), "ARCHITECTURE.md links to {link}, which is not in the tree");
+            assert!(
+                root().join(link).exists(),
+                "ARCHITECTURE.md links to {link}, which is not in the tree"
+            );
         }
     }
     // Every crate is on the map and has the README the map links to.
     for krate in crate_dirs() {
-        assert!(text.contains(&format!("  {krate}/")), "the crate {krate} is not in ARCHITECTURE.md's tree");
+        assert!(
+            text.contains(&format!("  {krate}/")),
+            "the crate {krate} is not in ARCHITECTURE.md's tree"
+        );
         assert!(
             root().join("crates").join(&krate).join("README.md").is_file(),
             "crates/{krate} has no README.md"
