@@ -69,7 +69,7 @@ fi
 
 step "the fray binary the browser tests drive (the test profile's, as the server tests use)"
 # Nothing to build after step 2 (the same command, with --no-run): this only asks cargo for the
-# path of the binary it built for tests/serve.rs.
+# path of the binary it built for crates/cli/tests/it/serve.rs.
 bin=$(cargo test --workspace --no-run --message-format=json-render-diagnostics |
     node -e '
         let out = "";

@@ -1,5 +1,5 @@
 //! A `fray serve` process for the browser table's tests: its address and GM key, a small
-//! HTTP client and websocket clients (shared by tests/serve.rs and tests/serve_hidden.rs).
+//! HTTP client and websocket clients (shared by tests/it/serve.rs and tests/it/serve_hidden.rs).
 
 #![allow(dead_code)]
 
