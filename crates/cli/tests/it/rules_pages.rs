@@ -233,6 +233,14 @@ fn page(name: &str, rules: &Rules, cited: &BTreeMap<String, Cited>) -> String {
     out
 }
 
+/// Rules that no test names yet. The list may only shrink: a rule on it that a test names fails
+/// the test until it is taken off, and a rule off it that no test names fails it too.
+const NOT_YET_TESTED: &[&str] = &[];
+
+/// Rules whose enforcing code carries no `// ID` comment yet (they were cited only in doc
+/// comments or option docs, which do not count). Like [`NOT_YET_TESTED`], it may only shrink.
+const NOT_YET_CITED_AT_CODE: &[&str] = &[];
+
 #[test]
 fn rules_pages_are_up_to_date() {
     let dir = root().join("docs/rules");
@@ -260,24 +268,20 @@ fn rules_pages_are_up_to_date() {
                 "docs/rules/{name}.md is stale: run FRAY_UPDATE_RULES=1 cargo test -p fray --test it rules_pages"
             ));
         }
-        let untested: Vec<&String> = cited
-            .iter()
-            .filter(|(_, c)| c.tests.is_empty())
-            .map(|(id, _)| id)
-            .collect();
-        let unenforced: Vec<&String> = cited
-            .iter()
-            .filter(|(_, c)| c.enforcing.is_empty())
-            .map(|(id, _)| id)
-            .collect();
-        if !untested.is_empty() {
-            problems.push(format!("{name}: no test names {untested:?}"));
-        }
-        if !unenforced.is_empty() {
-            problems.push(format!(
-                "{name}: no `// ID` comment at enforcing code for {} rules: {unenforced:?}",
-                unenforced.len()
-            ));
+        for (id, c) in &cited {
+            let known = |list: &[&str]| list.contains(&id.as_str());
+            match (c.tests.is_empty(), known(NOT_YET_TESTED)) {
+                (true, false) => problems.push(format!("{id}: no test names it")),
+                (false, true) => problems.push(format!("{id}: a test names it now: take it off NOT_YET_TESTED")),
+                _ => {}
+            }
+            match (c.enforcing.is_empty(), known(NOT_YET_CITED_AT_CODE)) {
+                (true, false) => problems.push(format!("{id}: no `// {id}` comment at the code that enforces it")),
+                (false, true) => problems.push(format!(
+                    "{id}: enforcing code cites it now: take it off NOT_YET_CITED_AT_CODE"
+                )),
+                _ => {}
+            }
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -290,7 +290,21 @@ fn nothing_touches_the_world_but_the_crates_the_map_lets() {
 }
 
 /// Files allowed over [`LINE_LIMIT`], each with the reason.
-const LONG_FILES: &[(&str, &str)] = &[];
+const LONG_FILES: &[(&str, &str)] = &[
+    ("crates/rules/einfelst/tests/rules.rs", WHY_RULE_TESTS),
+    ("crates/rules/hallowed-earth/tests/rules.rs", WHY_RULE_TESTS),
+    ("crates/rules/ingenuity/tests/attacks.rs", WHY_RULE_TESTS),
+    ("crates/rules/murdham/tests/rules_a.rs", WHY_RULE_TESTS),
+    ("crates/rules/murdham/tests/rules_b.rs", WHY_RULE_TESTS),
+    ("crates/rules/murdham/tests/rules_c.rs", WHY_RULE_TESTS),
+    (
+        "crates/cli/benches/serve_load.rs",
+        "the load generator of fray serve: its clients, pacing and report in one runnable bench; to be split into modules with a bench folder (not done yet)",
+    ),
+];
+
+/// The reason shared by the long rule-test files of [`LONG_FILES`].
+const WHY_RULE_TESTS: &str = "a ruleset's rule tests, in the order of its rules file; to be split by topic when the ruleset's tests become one binary (not done yet)";
 
 /// The most lines a `.rs` file of the workspace may have.
 const LINE_LIMIT: usize = 1200;
