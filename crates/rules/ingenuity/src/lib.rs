@@ -12,6 +12,7 @@
 //! [`resolve`] (resolution and turn flow), [`legal`] (enumeration), [`text`] (log lines and
 //! views), [`ai`] (the built-in AI), [`odds`] (exact attack odds).
 
+mod actions;
 pub mod ai;
 pub mod calc;
 pub mod check;
@@ -19,10 +20,12 @@ pub mod codes;
 pub mod command;
 pub mod data;
 pub mod event;
+mod flow;
 pub mod legal;
 pub mod odds;
 pub mod options;
 pub mod resolve;
+mod roll;
 pub mod setup;
 pub mod stage;
 pub mod state;
@@ -32,8 +35,8 @@ pub mod view;
 use crate::command::Command;
 use crate::event::{Event, apply};
 use crate::options::Options;
-use crate::resolve::Cx;
 use crate::setup::Setup;
+use crate::state::Cx;
 use crate::state::{Char, Phase, State};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::teams::TeamOrder;
