@@ -69,6 +69,11 @@ pub const ALL: &[&str] = &[
     BAD_RULING,
 ];
 
+/// A rejection with an Ingenuity code (or the engine's) and its sentence.
+pub(crate) fn no(code: &'static str, reason: impl Into<String>) -> fray_engine::Reject {
+    fray_engine::Reject::new(code, reason)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -4,16 +4,25 @@
 //! what is accepted. Actions with free text (`interact`, `task`) and the many variants of a
 //! commanded action cannot all be listed; the list shows the usual ones and any other legal one
 //! can still be typed.
+//!
+//! This module is the dispatch of the listing: the candidates of each decision and of each
+//! action come from the module that checks it (under `crate::actions`, the picks from
+//! `crate::flow`), in the order the list has always had.
 
 use crate::Ingenuity;
-use crate::calc;
+use crate::actions::{after_dodge, command, conscious, defence, downed, end, extended, items, posture, ready};
 use crate::check::{check_in, check_listed_move};
-use crate::command::{Action, Command, default_prof};
+use crate::command::{Action, Command};
+use crate::flow;
 use crate::setup::Cid;
-use crate::stage::{Stage, attack};
-use crate::state::{Readied, ReadyAction, State, Trigger};
+use crate::stage::Stage;
+use crate::state::State;
 use fray_engine::Answer;
-use fray_space::{Dir, Pos};
+use fray_space::Pos;
+
+pub use crate::actions::attack::attacks;
+pub use crate::actions::movement::move_squares;
+use crate::actions::movement::{self, move_ways};
 
 fn push(s: &State, stage: Option<&Stage>, c: Command, out: &mut Vec<Answer<Ingenuity>>) {
     if !out.iter().any(|a| a.command == c)
@@ -29,60 +38,20 @@ pub fn legal(s: &State, stage: Option<&Stage>, out: &mut Vec<Answer<Ingenuity>>)
     let Some(&st) = stage else {
         return;
     };
-    let add = |c: Command, out: &mut Vec<Answer<Ingenuity>>| push(s, stage, c, out);
+    let mut candidates = Vec::new();
     match st {
-        Stage::Pick { team } => {
-            for c in s.order.candidates(team, |w| s.can_take_turn(w)) {
-                add(Command::Pick(c), out);
-            }
+        Stage::Turn { who, .. } => return turn(s, stage, who, out),
+        Stage::Pick { team } => flow::answers(s, team, &mut candidates),
+        Stage::Extended { .. } => extended::answers(&mut candidates),
+        Stage::Intercept { .. } | Stage::Defend { .. } | Stage::Block { .. } => {
+            defence::answers(s, st, &mut candidates)
         }
-        // Only these answer an extended action in progress (ING-R34).
-        Stage::Extended { .. } => {
-            add(Command::Continue, out);
-            add(Command::Abandon, out);
-        }
-        Stage::Turn { who, .. } => turn(s, stage, who, out),
-        Stage::Intercept { .. } => {
-            if let Some(a) = attack(s) {
-                for &c in &a.intercept {
-                    add(Command::Intercept(c), out);
-                }
-            }
-            add(Command::Pass, out);
-        }
-        Stage::Defend { target } => {
-            add(Command::Dodge, out);
-            for k in 0..s.ch(target).items.len() as u8 {
-                add(Command::Parry(k), out);
-            }
-            add(Command::Fortify, out);
-            add(Command::Resist, out);
-            add(Command::Pass, out);
-        }
-        Stage::Block { target } => {
-            for k in 0..s.ch(target).items.len() as u8 {
-                add(Command::Block(k), out);
-            }
-            add(Command::Pass, out);
-        }
-        Stage::Ready { .. } => {
-            add(Command::Fire, out);
-            add(Command::Hold, out);
-        }
-        Stage::Fortify { .. } => {
-            add(Command::Fortify, out);
-            add(Command::Fall, out);
-        }
-        Stage::AfterDodge { who, .. } => {
-            add(Command::Act(Action::DropProne), out);
-            add(Command::Act(Action::SeekCover), out);
-            if let Some(p) = s.ch(who).pos {
-                for d in Dir::ALL {
-                    add(Command::Act(Action::Step(p.step(d))), out);
-                }
-            }
-            add(Command::Pass, out);
-        }
+        Stage::Ready { .. } => ready::answers(&mut candidates),
+        Stage::Fortify { .. } => conscious::answers(&mut candidates),
+        Stage::AfterDodge { who, .. } => after_dodge::answers(s, who, &mut candidates),
+    }
+    for c in candidates {
+        push(s, stage, c, out);
     }
 }
 
@@ -115,144 +84,16 @@ fn turn(s: &State, stage: Option<&Stage>, me: Cid, out: &mut Vec<Answer<Ingenuit
     }
 }
 
-/// Squares `who` could move to with a full move.
-pub fn move_squares(s: &State, who: Cid) -> Vec<(Pos, u32)> {
-    let Some(from) = s.ch(who).pos else { return Vec::new() };
-    let speed = s.info(who).stats.speed;
-    calc::with_scratch(|sc| sc.map(s).reach(who, from, speed, None).destinations().collect())
-}
-
-/// The squares of [`move_squares`], in the same order, each with the way to it (the squares
-/// after the start) that the same search finds.
-fn move_ways(s: &State, who: Cid) -> Vec<(Pos, Vec<Pos>)> {
-    let Some(from) = s.ch(who).pos else { return Vec::new() };
-    let speed = s.info(who).stats.speed;
-    calc::with_scratch(|sc| {
-        let mut m = sc.map(s);
-        let r = m.reach(who, from, speed, None);
-        r.destinations()
-            .filter_map(|(p, _)| r.path_to(p).map(|way| (p, way)))
-            .collect()
-    })
-}
-
-/// Attack actions of `me` against every combatant with every held weapon: each allowed
-/// attribute with the best proficiency first, then the other proficiency choices.
-pub fn attacks(s: &State, me: Cid, out: &mut Vec<Action>) {
-    let c = s.ch(me);
-    for (k, carried) in c.items.iter().enumerate() {
-        if !carried.held {
-            continue;
-        }
-        let item = s.setup.armoury.item(carried.item);
-        if !item.weapon {
-            continue;
-        }
-        let slot = k as u8;
-        // Only the weapon's proficiencies the attacker has (ING-R37), and none.
-        let best = default_prof(s, me, slot);
-        let mut profs = vec![best.clone()];
-        let own = item
-            .proficiencies
-            .iter()
-            .filter(|p| s.info(me).stats.prof(p) > 0)
-            .map(|p| Some(p.clone()));
-        for p in own.chain([None]) {
-            if !profs.contains(&p) {
-                profs.push(p);
-            }
-        }
-        let mut targets: Vec<Cid> = s.ids().filter(|&t| t != me && s.enemies(me, t)).collect();
-        targets.extend(s.ids().filter(|&t| s.allies(me, t)));
-        for t in targets {
-            for prof in &profs {
-                for &attr in &item.attributes {
-                    out.push(Action::Attack {
-                        target: t,
-                        slot,
-                        attr,
-                        prof: prof.clone(),
-                    });
-                }
-            }
-        }
-    }
-}
-
+/// The actions of `me`'s turn to check, in their order; `ways`, the squares of a move with
+/// their ways.
 fn actions(s: &State, me: Cid, ways: &[(Pos, Vec<Pos>)], out: &mut Vec<Action>) {
     attacks(s, me, out);
-    let c = s.ch(me);
-    let here = c.pos;
-    let weapons: Vec<u8> = (0..c.items.len() as u8)
-        .filter(|k| c.items[*k as usize].held && s.setup.armoury.item(c.items[*k as usize].item).weapon)
-        .collect();
-    // Killing strikes and Resuscitate on unconscious characters.
-    for t in s.ids() {
-        if s.ch(t).unconscious && !s.ch(t).dead {
-            for &slot in &weapons {
-                out.push(Action::Kill { target: t, slot });
-            }
-            out.push(Action::Resuscitate(t));
-        }
-    }
-    for k in 0..c.items.len() as u8 {
-        out.push(Action::Reload(k));
-    }
-    for (p, _) in ways {
-        out.push(Action::Move(*p));
-    }
-    if let Some(p) = here {
-        for d in Dir::ALL {
-            out.push(Action::Step(p.step(d)));
-        }
-    }
-    for (p, _) in ways {
-        out.push(Action::Sprint(*p));
-    }
-    out.push(Action::StandUp);
-    out.push(Action::SeekCover);
-    out.push(Action::DropProne);
-    // Brandish: nothing, each item alone, each pair.
-    let n = c.items.len() as u8;
-    out.push(Action::Brandish(Vec::new()));
-    for a in 0..n {
-        out.push(Action::Brandish(vec![a]));
-        for b in a + 1..n {
-            out.push(Action::Brandish(vec![a, b]));
-        }
-    }
-    if let Some(p) = here {
-        for (i, _) in crate::event::ground_near(s, p) {
-            out.push(Action::PickUp(i as u16));
-        }
-    }
-    for k in 0..c.items.len() as u8 {
-        out.push(Action::Drop(k));
-    }
-    // Command: an ally's attacks, standing up, seeking cover.
-    for ally in s.ids().filter(|&a| s.allies(me, a)) {
-        let mut inner = Vec::new();
-        attacks(s, ally, &mut inner);
-        inner.retain(|a| matches!(a, Action::Attack { target, .. } if s.enemies(ally, *target)));
-        inner.push(Action::StandUp);
-        inner.push(Action::SeekCover);
-        for a in inner {
-            out.push(Action::Command {
-                ally,
-                action: Box::new(a),
-            });
-        }
-    }
-    // Ready an attack with a weapon in hand.
-    for &slot in &weapons {
-        for trigger in [Trigger::Approach, Trigger::Attack, Trigger::Turn] {
-            out.push(Action::Ready(Readied {
-                action: ReadyAction::Attack { target: None, slot },
-                trigger,
-            }));
-        }
-    }
-    out.push(Action::Guard);
-    out.push(Action::Wait);
-    out.push(Action::End);
+    downed::list(s, me, out);
+    items::list_reloads(s, me, out);
+    movement::list(s, me, ways, out);
+    posture::list(out);
+    items::list(s, me, out);
+    command::list(s, me, out);
+    ready::list(s, me, out);
+    end::list(out);
 }

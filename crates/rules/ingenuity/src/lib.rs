@@ -6,12 +6,28 @@
 //! characters fortify to stay conscious and cheat death. `shared/rules/ingenuity.md` numbers
 //! every rule (`ING-R1` ...); the tests cite them.
 //!
-//! Module map: [`options`] (every open reading as an option), [`data`] (items as data),
-//! [`setup`] (encounter files), [`state`], [`command`], [`event`] (and the one `apply`),
-//! [`calc`] (derived numbers), [`stage`] (what the game waits for), [`check`] (legality),
-//! [`resolve`] (resolution and turn flow), [`legal`] (enumeration), [`text`] (log lines and
-//! views), [`ai`] (the built-in AI), [`odds`] (exact attack odds).
+//! Module map, in the rooms every ruleset has:
+//!
+//! - [`setup`]: encounter files and stat blocks (`setup/load`, `setup/block`), and the
+//!   validation of a record's setup (`setup/validate`); [`options`] every open reading as an
+//!   option, [`data`] items as data.
+//! - [`state`] (the state, and the resolution context `Cx`), [`command`], [`event`] (and the one
+//!   `apply`); [`calc`] derived numbers and the movement search; [`codes`] the rejection codes.
+//! - `flow` (private): rounds, turns and which team picks who acts next (ING-R2 to ING-R17,
+//!   ING-R69), with the pick's check; [`stage`] what the game waits for.
+//! - `actions` (private): one module per action or rule topic, each with its check, its legal
+//!   list and its resolution side by side: `movement`, `attack`, `defence`, `damage`,
+//!   `conscious`, `reaction`, `trigger`, `ready`, `after_dodge`, `downed`, `extended`, `task`,
+//!   `items`, `posture`, `end`, `command`, `ruling` (its module doc maps them to the rules).
+//! - `roll` (private): the dice and tests, the one place resolution draws dice.
+//! - [`check`] (legality), [`resolve`] (resolution and the automatic steps) and [`legal`] (the
+//!   legal list): the three dispatchers, short, which match on the stage and the action and call
+//!   into `actions` and `flow`. The check never depends on resolution; every public function
+//!   they had is still reached by its old path.
+//! - [`view`] what each seat sees, [`text`] log lines, prompts and views, [`ai`] the built-in
+//!   AI, [`odds`] exact attack odds.
 
+mod actions;
 pub mod ai;
 pub mod calc;
 pub mod check;
@@ -19,10 +35,12 @@ pub mod codes;
 pub mod command;
 pub mod data;
 pub mod event;
+mod flow;
 pub mod legal;
 pub mod odds;
 pub mod options;
 pub mod resolve;
+mod roll;
 pub mod setup;
 pub mod stage;
 pub mod state;
@@ -32,8 +50,8 @@ pub mod view;
 use crate::command::Command;
 use crate::event::{Event, apply};
 use crate::options::Options;
-use crate::resolve::Cx;
 use crate::setup::Setup;
+use crate::state::Cx;
 use crate::state::{Char, Phase, State};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::teams::TeamOrder;

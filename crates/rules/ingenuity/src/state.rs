@@ -4,15 +4,24 @@
 //! `Arc`s), so a state clones cheaply for simulations and searches. Only [`crate::event::apply`]
 //! changes it.
 
+use crate::Ingenuity;
 use crate::data::{Attr, Cond, Item, ItemId};
 use crate::options::Options;
 use crate::setup::{CharInfo, Cid, Objective, Setup};
-use fray_engine::Outcome;
 use fray_engine::economy::Economy;
 use fray_engine::teams::TeamOrder;
+use fray_engine::{EngineError, Outcome};
 use fray_space::Pos;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+
+/// What resolution works with: the engine's context (the state read-only, changed only by
+/// [`fray_engine::Cx::emit`]; the dice; the frame stack through [`crate::event`]'s
+/// `Frames` impl).
+pub type Cx<'a> = fray_engine::Cx<'a, Ingenuity>;
+
+/// Resolution result.
+pub type R = Result<(), EngineError>;
 
 /// The actions in a turn (ING-R18).
 pub const ACTIONS_PER_TURN: u8 = 3;
