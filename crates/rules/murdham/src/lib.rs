@@ -13,15 +13,18 @@
 //! see), [`ai`], [`odds`]; the report hooks for simulations are in `summary.rs`. This file
 //! holds the `Ruleset` itself.
 
+mod actions;
 pub mod ai;
 pub mod check;
 pub mod codes;
 pub mod command;
 pub mod data;
+mod flow;
 pub mod odds;
 pub mod options;
 pub mod place;
 pub mod resolve;
+mod roll;
 pub mod setup;
 pub mod stage;
 pub mod state;
