@@ -25,6 +25,7 @@ pub mod options;
 pub mod place;
 pub mod resolve;
 mod roll;
+mod ruling;
 pub mod setup;
 pub mod stage;
 pub mod state;
