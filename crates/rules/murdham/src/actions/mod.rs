@@ -1,6 +1,7 @@
 //! The actions and topics of the rules, one file each, each holding its check, its
-//! resolution and its legal list side by side. [`crate::check`] and [`crate::resolve`] are
-//! the two dispatchers: they match the stage and the command and call in here.
+//! resolution and its legal list side by side. The check (`check.rs`) and the resolver
+//! (`resolve.rs`) are the two dispatchers: they match the stage and the command and call in
+//! here.
 //!
 //! The map, rule topic to file:
 //! - [`weapons`]: what an attack is made with: a weapon's or a power's profile in a
@@ -73,7 +74,7 @@ pub(crate) fn no(code: &'static str, reason: impl Into<String>) -> Reject {
 }
 
 /// Where the legal list gathers its answers: the actions name their candidates, and the
-/// lister keeps each the check accepts, with its plan ([`crate::check::legal_in`]).
+/// lister keeps each the check accepts, with its plan (`check::legal_in`).
 pub trait Offer {
     /// A candidate that is kept only if the check accepts it.
     fn checked(&mut self, c: Command);
@@ -82,7 +83,7 @@ pub trait Offer {
 }
 
 /// The checked plan of a command ([`fray_engine::Ruleset::Checked`]): what
-/// [`crate::check::check`] found out that [`crate::resolve::resolve`] needs, so the resolver
+/// the check (`check.rs`) found out that the resolver (`resolve.rs`) needs, so the resolver
 /// works none of it out again. Defined here, beside the actions that make and consume it, and
 /// re-exported as `check::Plan`.
 #[derive(Clone, Debug, PartialEq, Eq)]

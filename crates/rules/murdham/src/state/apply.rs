@@ -324,13 +324,13 @@ fn release_grabs(s: &mut State, who: Cid) {
 }
 
 fn rule(s: &mut State, r: &Ruling) {
-    use crate::command::OwnRuling as O;
+    use crate::ruling::OwnRuling as O;
     match r {
         R::Adjust { who, gauge, by } => {
             let c = &mut s.chars[*who as usize];
             match gauge {
-                crate::command::Gauge::Health => c.health = i32::from(by.apply(c.health as i16)),
-                crate::command::Gauge::Ability(a) => {
+                crate::ruling::Gauge::Health => c.health = i32::from(by.apply(c.health as i16)),
+                crate::ruling::Gauge::Ability(a) => {
                     let v = &mut c.stats.abilities[*a as usize];
                     let before = *v;
                     *v = by.apply(i16::from(*v)).clamp(0, 19) as u8;
