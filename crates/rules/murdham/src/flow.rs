@@ -106,7 +106,7 @@ pub fn side_can_act(s: &State, side: u8) -> bool {
 
 /// MUR-R3, MUR-H14: every faction (or, with `every-faction-passes = false`, every faction with
 /// someone able to act) has passed since the last turn.
-pub(crate) fn phase_over(s: &State) -> bool {
+fn phase_over(s: &State) -> bool {
     (0..s.setup.sides.len() as u8)
         .filter(|&f| s.options.every_faction_passes || side_can_act(s, f))
         .all(|f| s.passed[f as usize])
@@ -198,7 +198,7 @@ pub fn advance(cx: &mut Cx<'_, Murdham>) -> Res<()> {
 }
 
 /// The first phase of a round: fast (with a d20 for the threshold) or the whole round.
-pub(crate) fn start_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+fn start_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
     if cx.s.options.fast_slow {
         // MUR-R52: the threshold is rolled openly at the start of each round.
         let fat = die(cx, 20, NOBODY, "fast action threshold (d20)")? as u8;
@@ -216,7 +216,7 @@ pub(crate) fn start_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
 }
 
 /// Every faction has passed: the next phase, or the end of the round (MUR-R3, MUR-R5).
-pub(crate) fn end_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+fn end_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
     match cx.s.phase {
         Phase::Ambush => {
             cx.emit(Event::RoundStarted { round: 1 });
@@ -234,7 +234,7 @@ pub(crate) fn end_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
 
 /// The end of a round: the dying come closer to death, poison bites, lost turns are over,
 /// then the morale phase.
-pub(crate) fn end_round(cx: &mut Cx<'_, Murdham>) -> Res<()> {
+fn end_round(cx: &mut Cx<'_, Murdham>) -> Res<()> {
     // Poison bites, then the dying come closer to death; lost turns are over.
     for c in cx.s.ids().collect::<Vec<_>>() {
         if cx.s.ch(c).poisoned && cx.s.ch(c).up() {

@@ -18,7 +18,7 @@ use std::fmt;
 pub(crate) type Res<T> = Result<T, EngineError>;
 
 /// What a die is rolled for (what `--dice manual` asks), formatted only when shown.
-pub(crate) struct For<'a>(&'a State, Cid, &'static str);
+struct For<'a>(&'a State, Cid, &'static str);
 
 /// The "who" of a roll that is nobody's (the initiative die, the fast action threshold).
 pub(crate) const NOBODY: Cid = Cid::MAX;
@@ -57,7 +57,7 @@ pub fn save(cx: &mut Cx<'_, Murdham>, who: Cid, ability: Ability, why: Why) -> R
     Ok(pass)
 }
 
-pub(crate) fn save_label(a: Ability) -> &'static str {
+fn save_label(a: Ability) -> &'static str {
     match a {
         Ability::Str => "STR save (d20)",
         Ability::Agi => "AGI save (d20)",

@@ -61,7 +61,7 @@ pub fn behind_barrier(s: &State, by: Cid, target: Cid) -> bool {
 }
 
 /// Who is "moving" (MUR-H5): the attacker moved earlier this turn.
-pub(crate) fn moving(s: &State, who: Cid) -> bool {
+fn moving(s: &State, who: Cid) -> bool {
     s.options.moved_means_moving && s.turn.as_ref().is_some_and(|t| t.who == who && t.moved)
 }
 
@@ -104,7 +104,7 @@ pub fn plan(
 
 /// [`plan`] with the profile of `with` in `who`'s hands already worked out.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn plan_with(
+fn plan_with(
     s: &State,
     who: Cid,
     p: Profile,
@@ -333,7 +333,7 @@ pub(crate) fn plan_with(
 }
 
 /// MUR-R14: what ranged attacks may not do at all.
-pub(crate) fn ranged_limits(p: Profile, range: u8, half: u8, moving: bool, seen: bool) -> Result<(), Reject> {
+fn ranged_limits(p: Profile, range: u8, half: u8, moving: bool, seen: bool) -> Result<(), Reject> {
     if range > p.range {
         return Err(no(
             codes::OUT_OF_RANGE,

@@ -296,7 +296,7 @@ pub fn release(cx: &mut Cx<'_, Murdham>, who: Cid) {
 /// A STR save by `who` against `other` (MUR-R59): size decides between different sizes, then
 /// the `skill` (disarm, wrestling) when only one side has it; otherwise a d20. `who` passes:
 /// true.
-pub(crate) fn str_contest(cx: &mut Cx<'_, Murdham>, who: Cid, other: Cid, why: Why, skill: Option<Skill>) -> Res<bool> {
+fn str_contest(cx: &mut Cx<'_, Murdham>, who: Cid, other: Cid, why: Why, skill: Option<Skill>) -> Res<bool> {
     let (me, them) = (cx.s.ch(who), cx.s.ch(other));
     let size = me.stats.size.cmp(&them.stats.size);
     let by_size = match size {

@@ -100,7 +100,7 @@ pub fn resolve(cx: &mut Cx<'_, Murdham>, who: Cid, kind: Influence, target: Cid)
 }
 
 /// Distract, intimidate or taunt (MUR-R8).
-pub(crate) fn influence(cx: &mut Cx<'_, Murdham>, who: Cid, kind: Influence, target: Cid) -> Res<()> {
+fn influence(cx: &mut Cx<'_, Murdham>, who: Cid, kind: Influence, target: Cid) -> Res<()> {
     let s = &*cx.s;
     let waived = s.ch(who).overwhelming || !s.options.influence_save;
     if s.ch(who).overwhelming {

@@ -247,7 +247,7 @@ pub(crate) fn no_arm(c: &crate::state::Char) -> Result<(), Reject> {
 }
 
 /// One of `who`'s items and its data.
-pub(crate) fn own_item(s: &State, who: Cid, i: u8) -> Result<(&crate::state::Item, &crate::data::ItemDef), Reject> {
+fn own_item(s: &State, who: Cid, i: u8) -> Result<(&crate::state::Item, &crate::data::ItemDef), Reject> {
     let c = s.ch(who);
     let it = c
         .item(i)

@@ -85,7 +85,7 @@ pub(crate) fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
 
 /// The to-hit save (MUR-R13) and a ranged blast's deviation (MUR-R31), then on to the stunt,
 /// guards and reactions.
-pub(crate) fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
+fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     let mut a = a;
     let hit = !a.save || save(cx, a.by, Ability::Wit, Why::Hit)?;
     match a.blast {
@@ -125,7 +125,7 @@ pub(crate) fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
 }
 
 /// Picks the neighbouring zone a missed ranged blast lands in (MUR-R31, MUR-H22).
-pub(crate) fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Option<Place>> {
+fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Option<Place>> {
     let zones = &cx.s.setup.zones;
     let mut n: Vec<Place> = place
         .zones()
@@ -180,7 +180,7 @@ pub(crate) fn deviate(cx: &mut Cx<'_, Murdham>, by: Cid, place: Place) -> Res<Op
 
 /// Lands the attack on its current target (dodge, counter or none), then the next target of a
 /// blast, or pops.
-pub(crate) fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
+fn land(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     let s = &*cx.s;
     let t = a.target;
     let reaction = a.reaction.unwrap_or(Reaction::Take);

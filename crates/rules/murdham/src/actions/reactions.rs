@@ -314,7 +314,7 @@ pub fn answer(cx: &mut Cx<'_, Murdham>, asked: Asked, a: Attack, c: &Command) ->
 
 /// The character `who` stands in for the target (MUR-R23): it is the new target and may
 /// react itself.
-pub(crate) fn stand_in(cx: &mut Cx<'_, Murdham>, a: Attack, who: Cid) {
+fn stand_in(cx: &mut Cx<'_, Murdham>, a: Attack, who: Cid) {
     swap_places(cx, a.target, who);
     cx.update(Frame::Attack(Attack {
         target: who,
@@ -326,7 +326,7 @@ pub(crate) fn stand_in(cx: &mut Cx<'_, Murdham>, a: Attack, who: Cid) {
 }
 
 /// MUR-H19: with `guard-swaps-places`, the new target and the old trade places.
-pub(crate) fn swap_places(cx: &mut Cx<'_, Murdham>, a: Cid, b: Cid) {
+fn swap_places(cx: &mut Cx<'_, Murdham>, a: Cid, b: Cid) {
     if !cx.s.options.guard_swaps_places {
         return;
     }

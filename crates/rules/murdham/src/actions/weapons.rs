@@ -55,7 +55,7 @@ pub struct Profile {
 
 /// The range of a ranged attack or power in the hands of `c`: an eye injury halves it, rounding
 /// up (the game's Conditions chapter).
-pub(crate) fn reach(c: &crate::state::Char, range: u8) -> u8 {
+fn reach(c: &crate::state::Char, range: u8) -> u8 {
     if c.injuries.eyes >= 1 && range > 0 {
         range.div_ceil(2)
     } else {

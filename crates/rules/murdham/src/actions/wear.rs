@@ -42,13 +42,7 @@ pub(crate) fn end_fight(cx: &mut Cx<'_, Murdham>, winner: Option<u8>, reason: &s
 
 /// One durability roll (MUR-R48, MUR-H16): 1 on a d4 (d8 robust) damages the item, or
 /// destroys it if it was damaged. Whether it was destroyed.
-pub(crate) fn durability(
-    cx: &mut Cx<'_, Murdham>,
-    who: Cid,
-    item: Option<u8>,
-    robust: bool,
-    damaged: bool,
-) -> Res<bool> {
+fn durability(cx: &mut Cx<'_, Murdham>, who: Cid, item: Option<u8>, robust: bool, damaged: bool) -> Res<bool> {
     let sides = u16::from(if robust {
         cx.s.options.robust_durability_chance
     } else {
