@@ -5,23 +5,45 @@
 //! rules, fast and slow activations and the chaos of combat. Rules are numbered in
 //! `shared/rules/murdham.md` (`MUR-R1` ...); code and tests cite them.
 //!
-//! Module map: [`options`], [`codes`] (rejection codes), [`data`] (abilities, sizes, items,
-//! powers), [`place`] (zones and borders), [`setup`] (encounter files), [`state`] (state,
-//! events and the one `apply`), [`stage`] (the decision the game waits for), [`command`]
-//! (typed and text forms), [`check`] (legality and the legal list), [`resolve`] (dice and turn
-//! flow), [`text`] (the `TextRuleset`: log lines, map, tracker), [`view`] (what each seat may
-//! see), [`ai`], [`odds`]; the report hooks for simulations are in `summary.rs`. This file
-//! holds the `Ruleset` itself.
+//! Module map, in the rooms every ruleset has:
+//! - [`setup`] (encounter files and stat blocks), with [`data`] (abilities, sizes, items,
+//!   powers), [`place`] (zones and borders) and [`options`].
+//! - [`state`]: the state, the events and the one `apply` (split by topic into a character,
+//!   the frames of the stack, the events, and `apply` with the GM's rulings); the rulings as
+//!   data are `ruling.rs`, re-exported from [`command`].
+//! - `flow.rs`: the rounds, the phases and who decides next (MUR-R1 to MUR-R6, MUR-R40,
+//!   MUR-R52, MUR-R53), and [`advance`](resolve::advance), the loop of automatic steps.
+//! - [`stage`]: the decision the game waits for, read from the state once.
+//! - [`command`]: commands, typed and as text.
+//! - [`check`] and [`resolve`]: the two dispatchers. [`check`] returns the checked plan or the
+//!   typed rejection and lists the legal answers; [`resolve`] consumes the plan. Both match
+//!   the stage and the command and call into `actions/`, one file per action or topic, each
+//!   with its check, its resolution and its legal list side by side: `weapons`, `attack`,
+//!   `landing`, `reactions`, `counter`, `damage`, `health`, `movement`, `grapple`,
+//!   `influence`, `items`, `talk`, `morale`, `wear`, `rulings` (the map of rule topics to
+//!   files is in `actions/mod.rs`). The dice of resolution are `roll.rs`.
+//! - [`view`] (what each seat may see), [`text`] (the `TextRuleset`: log lines, map,
+//!   tracker), [`ai`], [`odds`] (exact odds, one file per calculation), [`codes`] (rejection
+//!   codes); the report hooks for simulations are in `summary.rs`.
+//!
+//! The imports run one way: nothing under `check` or `stage` imports `resolve`; the actions
+//! import neither dispatcher, nor the stage, nor the turn flow; the turn flow imports the
+//! actions and not the stage, which asks the turn flow who decides. This file holds the
+//! `Ruleset` itself.
 
+mod actions;
 pub mod ai;
 pub mod check;
 pub mod codes;
 pub mod command;
 pub mod data;
+mod flow;
 pub mod odds;
 pub mod options;
 pub mod place;
 pub mod resolve;
+mod roll;
+mod ruling;
 pub mod setup;
 pub mod stage;
 pub mod state;

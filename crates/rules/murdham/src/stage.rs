@@ -8,7 +8,7 @@
 //! and the opening may ask several seats at once. GM rulings are no stage: they are accepted
 //! whatever the game waits for.
 
-use crate::resolve::{faction_to_pick, openers, seats_asked};
+use crate::flow::{faction_to_pick, openers, seats_asked};
 use crate::setup::Cid;
 use crate::state::{Attack, AttackStage, Frame, State, Turn};
 use fray_engine::{Pending, Seat, Seats};

@@ -743,12 +743,12 @@ impl TextRuleset for Murdham {
             _ => return None,
         };
         let p = plan(s, by, Aim::At(t), with, mode, false, reaction).ok()?;
-        let plain = crate::resolve::attack_spec(s, by, t, with, mode, &p, reaction, None)?;
+        let plain = crate::actions::damage::attack_spec(s, by, t, with, mode, &p, reaction, None)?;
         let mut note = crate::odds::attack_note(&plain);
         let unaware = s.ch(by).concealed;
         let dodge = !reaction && !unaware && p.profile.dodgeable && may_react(s, t, true);
         if dodge
-            && let Some(spec) = crate::resolve::attack_spec(
+            && let Some(spec) = crate::actions::damage::attack_spec(
                 s,
                 by,
                 t,
@@ -1032,10 +1032,10 @@ fn now(s: &State) -> String {
         Phase::Slow => " (slow phase)",
         _ => "",
     };
-    match crate::resolve::faction_to_pick(s) {
+    match crate::flow::faction_to_pick(s) {
         Some(f) => {
             // Several players of one faction: each is asked for its own characters.
-            let asked = crate::resolve::seats_asked(s, f);
+            let asked = crate::flow::seats_asked(s, f);
             let names = |x: fray_engine::Seats| {
                 let n: Vec<String> = x
                     .iter()
