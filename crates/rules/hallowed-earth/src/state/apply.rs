@@ -4,7 +4,7 @@
 //! record replays to the same position.
 
 use super::{Action, Cap, Cause, Char, Conditions, Event, Free, Phase, State, Turn, hands_of};
-use crate::check::action_ok_with;
+use crate::actions::declare::action_ok_with;
 use crate::command::{OwnRuling, Ruling};
 use crate::data::{Ability, Effect, Wound};
 use crate::options::{FullDefenseTiming, Hands};
