@@ -15,13 +15,16 @@
 //! - Its turn: its declared draw first; take the declared action when it can; otherwise walk
 //!   to the square nearest the target (by walking distance), then act; otherwise end the turn.
 //!   Its moves are the squares of the one search the legal list takes them from
-//!   ([`check::move_reach`]), made only when it would move, and the move it takes has the plan
+//!   ([`moves::move_reach`]), made only when it would move, and the move it takes has the plan
 //!   that search gives it.
 //! - A Reposte: always, with the first weapon listed. An injury table: the first listed.
 
 use crate::HallowedEarth;
+use crate::actions::{moves, weapons};
 use crate::check;
 use crate::command::Command;
+use crate::flow;
+use crate::movement;
 use crate::odds;
 use crate::setup::Cid;
 use crate::stage::{Stage, stage};
@@ -79,7 +82,7 @@ impl Heuristic {
             Stage::Declare { .. } => {
                 // A declaration: only the creature due by default is considered (the seat may
                 // declare its others first, but listing them all would cost time for nothing).
-                if let Some(who) = check::default_declarer(s, d.seat()) {
+                if let Some(who) = flow::default_declarer(s, d.seat()) {
                     check::declarations(s, d.seat(), &st, who, false, &mut self.legal);
                     if !self.legal.is_empty() {
                         let c = self.declare(s, d.seat());
@@ -115,7 +118,7 @@ impl Heuristic {
         };
         // Stabilise a fallen ally nearby.
         if s.stats(who).heal > 0 {
-            let near = |t: Cid| !s.hostile(who, t) && s.distance(who, t) <= check::move_budget(s, who, None) / 2 + 1;
+            let near = |t: Cid| !s.hostile(who, t) && s.distance(who, t) <= moves::move_budget(s, who, None) / 2 + 1;
             if let Some(c) = pick(&|a| matches!(a, Action::Heal { target } if near(*target)), &self.legal) {
                 return c;
             }
@@ -141,7 +144,7 @@ impl Heuristic {
         // second round (so that two such sides cannot guard for ever).
         let close = s
             .ids()
-            .filter(|&c| s.hostile(who, c) && s.fighting(c) && s.distance(who, c) <= check::threat_range(s, c).max(1))
+            .filter(|&c| s.hostile(who, c) && s.fighting(c) && s.distance(who, c) <= weapons::threat_range(s, c).max(1))
             .count();
         if me.stress == 0
             && close >= 2
@@ -169,7 +172,7 @@ impl Heuristic {
                     .is_some_and(|sp| sp.damage.is_some() && sp.mana <= me.mana && s.options.squares(sp.range) >= dist),
                 _ => false,
             };
-            if dist > check::threat_range(s, who).max(1)
+            if dist > weapons::threat_range(s, who).max(1)
                 && let Some(c) = pick(&spell, &self.legal)
             {
                 return c;
@@ -177,9 +180,9 @@ impl Heuristic {
             // An attack on the foe with weapon `w`, valued.
             let score = |w: u8| -> Option<i64> {
                 let weapon = s.stats(who).weapons.get(usize::from(w))?;
-                let reach = check::weapon_reach(s, weapon, false);
+                let reach = weapons::weapon_reach(s, weapon, false);
                 // A ranged weapon is for a foe out of melee reach; a melee one for any foe.
-                if weapon.ranged() && dist <= check::threat_range(s, who) {
+                if weapon.ranged() && dist <= weapons::threat_range(s, who) {
                     return None;
                 }
                 let o = odds::attack(&odds::of(s, who, f, weapon, false), &s.options).ok()?;
@@ -265,7 +268,7 @@ impl Heuristic {
         // The moves are the squares of the one search that lists them (`check::legal`), and
         // the move it takes has the plan that search gives it.
         let at = s.ch(who).at;
-        if let Some(moves) = check::move_reach(s, &t, &mut self.moves) {
+        if let Some(moves) = moves::move_reach(s, &t, &mut self.moves) {
             let best = moves
                 .destinations()
                 .filter(|(p, _)| *p != at)
@@ -273,7 +276,7 @@ impl Heuristic {
                 .min();
             if let Some((dist, p)) = best
                 && dist < here
-                && let Some(plan) = check::walk_plan(&moves, p)
+                && let Some(plan) = movement::walk_plan(&moves, p)
             {
                 return Some(Answer::new(Command::Move(p), plan));
             }

@@ -9,19 +9,34 @@
 //! lowest count up, equal counts at the same time; at the end of the round the Dying bleed and
 //! monsters check morale.
 //!
-//! Module map: [`options`], [`codes`] (rejection codes), [`data`] (stat blocks, weapons,
-//! injury tables), [`setup`] (encounter files), [`state`] (state, events and the one `apply`),
-//! [`command`] (typed and text forms), [`stage`] (the decision the game waits for), [`check`] (legality and the legal list), [`resolve`]
-//! (dice and round flow), [`view`] (what each seat may know), [`text`] (the `TextRuleset`),
-//! [`ai`], [`odds`]; the report hooks for simulations are in `summary.rs`.
+//! Module map, in the rooms every ruleset has: [`options`], [`codes`] (rejection codes),
+//! [`data`] (stat blocks, weapons, injury tables), [`setup`] (encounter files), [`state`] (the
+//! position, its events and the one `apply`), [`command`] (typed and text forms), [`stage`] (the
+//! decision the game waits for), [`flow`] (who declares next, and the automatic steps of a
+//! round: reveals, counts, turns, the end of the round), [`actions`] (one file per action or
+//! topic, each with its check, its resolution and its legal answers: declaring, acting, weapons,
+//! attacks and the Reposte, damage and injuries, spells, healing, morale, moving, flight, the
+//! Free action, the costs of acting hurt, GM rulings), [`movement`] (the search through the
+//! squares), [`plan`] (what a check hands the resolver), [`check`] and [`resolve`] (the two
+//! dispatchers: the one source of legality and the legal list, and the one consumer of its
+//! plans), [`view`] (what each seat may know), [`text`] (the `TextRuleset`), [`ai`], [`odds`];
+//! the report hooks for simulations are in `summary.rs`.
+//!
+//! The checks and the resolution of an action sit side by side in its file under `actions/`,
+//! and nothing there, in `check` or in `stage` calls the resolver: the resolver depends on the checks'
+//! plans, never the other way round.
 
+pub mod actions;
 pub mod ai;
 pub mod check;
 pub mod codes;
 pub mod command;
 pub mod data;
+pub mod flow;
+pub mod movement;
 pub mod odds;
 pub mod options;
+pub mod plan;
 pub mod resolve;
 pub mod setup;
 pub mod stage;

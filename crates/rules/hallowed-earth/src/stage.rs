@@ -6,7 +6,7 @@
 //! phase, the stack top and the count which decision is open. GM rulings are no stage: they are
 //! accepted whatever the game waits for.
 
-use crate::check;
+use crate::flow;
 use crate::options::Declaration;
 use crate::setup::Cid;
 use crate::state::{Frame, Phase, State, Turn};
@@ -85,7 +85,7 @@ impl Stage {
     pub fn seats(&self, s: &State) -> Seats {
         match *self {
             Stage::Injury { referee: true, .. } => Seats::one(Seat::GM),
-            Stage::Declare { next: None, .. } => s.ids().filter(|&c| check::due(s, c)).map(|c| s.seat_of(c)).collect(),
+            Stage::Declare { next: None, .. } => s.ids().filter(|&c| flow::due(s, c)).map(|c| s.seat_of(c)).collect(),
             _ => self.actor().map_or(Seats::EMPTY, |who| Seats::one(s.seat_of(who))),
         }
     }
@@ -116,15 +116,14 @@ pub fn stage(s: &State) -> Option<Stage> {
             },
         });
     }
-    if let Some(c) = check::next_declarer(s) {
+    if let Some(c) = flow::next_declarer(s) {
         return Some(Stage::Declare {
             next: Some(c),
             newcomer: s.phase == Phase::Resolving,
         });
     }
     // HAL-R11: every seat with a declaration due declares at once.
-    if s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret && s.ids().any(|c| check::due(s, c))
-    {
+    if s.phase == Phase::Declaring && s.options.declaration == Declaration::Secret && s.ids().any(|c| flow::due(s, c)) {
         return Some(Stage::Declare {
             next: None,
             newcomer: false,

@@ -2,9 +2,11 @@
 //! decision, the summary, the map, the tracker, odds. A seat is shown what [`crate::view`]
 //! lets it know: a secret declaration of another seat reads "declared".
 
+use crate::actions::{act, attack, counted, free, moves};
 use crate::command::{self, Command};
+use crate::flow;
 use crate::state::{Act, Action, Cap, CheckKind, Conditions, Event, Frame, Lost, Phase, State};
-use crate::{HallowedEarth, ai, check, codes, odds, setup, view};
+use crate::{HallowedEarth, ai, codes, odds, setup, view};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
 use fray_engine::resolve::FrameOp;
@@ -35,7 +37,7 @@ impl TextRuleset for HallowedEarth {
         // HAL-R11: the prompt lists the declarations of the creature due by default; another
         // of the seat's creatures that may come first is declared for by typing its name.
         if let Command::Declare { who, .. } | Command::DeclareFree { who, .. } = c
-            && check::default_declarer(s, s.seat_of(*who)) != Some(*who)
+            && flow::default_declarer(s, s.seat_of(*who)) != Some(*who)
         {
             return true;
         }
@@ -227,7 +229,7 @@ impl TextRuleset for HallowedEarth {
                 let mut line = format!("{}'s turn: {}", name(&a.who), doing(s, a));
                 // HAL-H16: the declared target is gone when the count comes: the action is lost
                 // (or, with `retarget`, may be aimed at another creature).
-                if let Some(t) = a.action.target().filter(|&t| check::target_gone(s, t)) {
+                if let Some(t) = a.action.target().filter(|&t| act::target_gone(s, t)) {
                     let what = aim(s, a.who, &a.action);
                     let target = s.ch(t);
                     if s.options.retarget {
@@ -601,7 +603,7 @@ gm end <side>|none"
             },
             Command::Act(n) => {
                 let t = s.turn.as_ref()?;
-                match check::turn_action(s, t, *n) {
+                match act::turn_action(s, t, *n) {
                     crate::state::Action::Attack { target, weapon }
                     | crate::state::Action::Defensive {
                         target: Some(target),
@@ -613,7 +615,7 @@ gm end <side>|none"
             }
             Command::Reposte(w) => match s.frames.last()? {
                 Frame::Reposte { by, against } => {
-                    let w = w.or_else(|| check::reposte_weapons(s, *by, *against).next())?;
+                    let w = w.or_else(|| attack::reposte_weapons(s, *by, *against).next())?;
                     (*by, *against, w, false)
                 }
                 _ => return None,
@@ -986,10 +988,10 @@ fn now(s: &State, seat: Seat) -> String {
             Frame::InjuryType { types, .. } => format!("Pick the injury table: injury {}", types.join(" | injury ")),
         };
     }
-    if let Some(c) = check::next_declarer(s) {
+    if let Some(c) = flow::next_declarer(s) {
         // HAL-R11: the creature due, and the others of its seat's run that may come first.
         let mut run = Vec::new();
-        check::declarers(s, s.seat_of(c), &mut run);
+        flow::declarers(s, s.seat_of(c), &mut run);
         let others: Vec<&str> = run.iter().skip(1).map(|&x| s.ch(x).name.as_ref()).collect();
         let first = or_first(&others);
         let when = match s.phase {
@@ -1000,11 +1002,11 @@ fn now(s: &State, seat: Seat) -> String {
     }
     if s.phase == Phase::Declaring {
         let mut mine = Vec::new();
-        check::declarers(s, seat, &mut mine);
+        flow::declarers(s, seat, &mut mine);
         let names: Vec<&str> = mine.iter().map(|&c| s.ch(c).name.as_ref()).collect();
         let others: Vec<&str> = s
             .ids()
-            .filter(|&c| check::due(s, c) && s.seat_of(c) != seat && (seat.is_gm() || !mine.contains(&c)))
+            .filter(|&c| flow::due(s, c) && s.seat_of(c) != seat && (seat.is_gm() || !mine.contains(&c)))
             .map(|c| s.ch(c).name.as_ref())
             .collect();
         let mut line = format!("Round {}: secret declarations", s.round);
@@ -1033,14 +1035,14 @@ fn now(s: &State, seat: Seat) -> String {
             if act.catch_up {
                 what += " (catch-up)";
             }
-            let gone = act.action.target().filter(|&x| check::target_gone(s, x));
+            let gone = act.action.target().filter(|&x| act::target_gone(s, x));
             let busy = matches!(
                 act.action,
                 Action::FullDefense | Action::Move | Action::Flee | Action::Defensive { target: None, .. }
             );
             let mut can: Vec<String> = Vec::new();
-            if check::move_allowed(s, t).is_ok() {
-                let left = counted(check::moves_left(s, t), "square", "squares");
+            if moves::move_allowed(s, t).is_ok() {
+                let left = counted(moves::moves_left(s, t), "square", "squares");
                 can.push(format!("move <x,y> ({left} left)"));
             }
             if t.acted {
@@ -1063,7 +1065,7 @@ fn now(s: &State, seat: Seat) -> String {
                 };
                 if t.freed {
                     what += ", taken";
-                } else if check::free_now(s, t, f == Free::Step).is_ok() {
+                } else if free::free_now(s, t, f == Free::Step).is_ok() {
                     can.push(if f == Free::Step {
                         let most = counted(s.options.squares(s.options.free_move), "square", "squares");
                         format!("step <x,y> (up to {most})")
@@ -1094,12 +1096,6 @@ fn marker(i: usize) -> char {
 /// A TOML basic string.
 fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_string()).to_string()
-}
-
-/// `n` and the noun, singular for one (`1 square`, `3 squares`, `-1 Wound Points`).
-pub(crate) fn counted(n: impl Into<i64>, one: &str, many: &str) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The other creatures a seat may declare for first: " (or first b)", " (or first any of b, c)".
