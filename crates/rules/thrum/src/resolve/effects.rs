@@ -4,13 +4,15 @@
 use super::interpreter::triggered_abilities;
 use super::lines::{apply_line, deal};
 use super::{Cx, Flow, R};
-use crate::ability::{Ability, Affects, Line, NovaEarn, Reaction, TriggerOn};
+use crate::ability::{Ability, Line, NovaEarn, Reaction, TriggerOn};
 use crate::calc::{self, eval};
 use crate::check::{self, Plan};
 use crate::command::{Command, Gauge};
 use crate::event::{Event, Removal, Rolled, Verdict};
 use crate::setup::{CharInfo, Cid};
-use crate::state::{BuffOn, Frame, FrameChange, Pick, Prompt, State, TerrainInst, Use, UseHead};
+use crate::state::{
+    BuffOn, Frame, FrameChange, Pick, Prompt, State, TerrainInst, Use, UseHead, terrain_affects, terrain_covers,
+};
 use fray_engine::EngineError;
 use fray_space::Pos;
 use std::sync::Arc;
@@ -92,37 +94,6 @@ pub(super) fn apply_buff(cx: &mut Cx, u: &UseHead, t: Cid) -> R {
         }))?;
     }
     Ok(())
-}
-
-/// The squares a Terrain Effect covers now (an Aura follows its creator, THR-R83).
-pub fn terrain_squares(s: &State, t: &TerrainInst) -> Vec<Pos> {
-    match t.aura {
-        Some(r) => match s.ch(t.creator).pos {
-            Some(c) => fray_space::aura(c, r).filter(|p| s.setup.map.contains(*p)).collect(),
-            None => Vec::new(),
-        },
-        None => t.squares.clone(),
-    }
-}
-
-/// Whether `p` is one of a Terrain Effect's squares ([`terrain_squares`] without listing them).
-pub fn terrain_covers(s: &State, t: &TerrainInst, p: Pos) -> bool {
-    match t.aura {
-        Some(r) => s
-            .ch(t.creator)
-            .pos
-            .is_some_and(|c| s.setup.map.contains(p) && fray_space::aura(c, r).any(|q| q == p)),
-        None => t.squares.contains(&p),
-    }
-}
-
-/// Whether a Terrain Effect's lines and difficulty apply to a character.
-pub fn terrain_affects(s: &State, t: &TerrainInst, who: Cid, affects: Affects) -> bool {
-    match affects {
-        Affects::All => true,
-        Affects::Enemies => s.enemies(t.creator, who),
-        Affects::Allies => t.creator == who || s.allies(t.creator, who),
-    }
 }
 
 /// Places a Terrain Effect (THR-R136, THR-R137, THR-R138).

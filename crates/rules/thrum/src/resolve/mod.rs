@@ -22,16 +22,13 @@
 //! `effects` Buffs, Terrain Effects, Nova, Minions and prompts, `end` the stop conditions and
 //! End of Combat, and `rulings` the GM's rulings.
 
-use crate::Thrum;
 use crate::check::{self, Plan};
 use crate::command::Command;
-use crate::event::{Event, Rolled};
+use crate::event::Event;
 use crate::stage::{Stage, stage};
 use crate::state::{Phase, State, Step};
-use fray_dice::{Dist, Keep, MAX_DICE};
 use fray_engine::resolve::settle;
 use fray_engine::{EngineError, Flow};
-use std::fmt;
 
 mod effects;
 mod end;
@@ -41,12 +38,14 @@ mod movement;
 mod rulings;
 mod turn;
 
-pub use self::effects::{nova_earn, remove, terrain_affects, terrain_covers, terrain_squares};
+pub use self::effects::{nova_earn, remove};
 pub use self::end::{end_combat, stop_check};
 pub use self::interpreter::verdict_of;
 pub use self::lines::{add_condition, deal, incapacitate};
-pub use self::movement::{StepCost, drop_odds, terrain_step_cost};
+pub use self::movement::drop_odds;
 pub use self::turn::{end_turn, fixed_roll};
+pub use crate::reach::{StepCost, terrain_step_cost};
+pub use crate::state::{terrain_affects, terrain_covers, terrain_squares};
 
 use self::effects::{answer_prompt, buff_on_defence};
 use self::interpreter::{declare, pass_trigger, step_frame, use_trigger};
@@ -54,44 +53,10 @@ use self::movement::{do_move, do_step};
 use self::rulings::ruling;
 use self::turn::{answer_reroll, begin_turn, next_slot};
 
-/// The resolution context: the state (read-only), the dice, and the events emitted so far.
-/// [`fray_engine::Cx::emit`] applies an event through [`crate::Thrum`]'s `apply` and records it:
-/// the only way resolution changes the state.
-pub type Cx<'a> = fray_engine::Cx<'a, Thrum>;
+pub use crate::dice::{dist2d6, roll2d6};
+pub use crate::state::Cx;
 
 type R<T = ()> = Result<T, EngineError>;
-
-// ---------------------------------------------------------------------------------------------
-// Dice
-// ---------------------------------------------------------------------------------------------
-
-/// Rolls 2d6 with `net` Boons (negative: Banes) and adds `modifier` (THR core mechanic).
-pub fn roll2d6(cx: &mut Cx, net: i16, modifier: i16, why: &dyn fmt::Display) -> R<Rolled> {
-    let extra = (net.unsigned_abs() as usize).min(MAX_DICE - 2);
-    let keep = match net {
-        n if n > 0 => Keep::Highest(2),
-        n if n < 0 => Keep::Lowest(2),
-        _ => Keep::All,
-    };
-    let roll = fray_dice::roll(cx.dice, 2 + extra, 6, keep, why)?;
-    Ok(Rolled {
-        roll,
-        modifier,
-        net,
-        total: roll.total as i16 + modifier,
-    })
-}
-
-/// The exact distribution of a 2d6 roll with `net` Boons or Banes (kept dice only).
-pub fn dist2d6(net: i16) -> Dist {
-    let extra = net.unsigned_abs().min((MAX_DICE - 2) as u16);
-    let keep = match net {
-        n if n > 0 => Keep::Highest(2),
-        n if n < 0 => Keep::Lowest(2),
-        _ => Keep::All,
-    };
-    Dist::of_keep(2 + extra, 6, keep).unwrap_or_else(|_| Dist::constant(7))
-}
 
 // ---------------------------------------------------------------------------------------------
 // Entry point

@@ -10,77 +10,12 @@ use crate::calc::{self, Tally};
 use crate::check::{self, Plan, can_stop};
 use crate::event::Event;
 use crate::options::{EnvironmentRoll, InvoluntaryDrop};
+use crate::reach::terrain_step_cost;
 use crate::setup::Cid;
 use crate::state::State;
 use fray_dice::Dist;
 use fray_engine::EngineError;
-use fray_space::{Dir, Grid, Pos, is_adjacent};
-
-/// The terrain price of one step, split into its parts, because the rules treat them
-/// differently: the roll on a drop of 2+ levels replaces the climbing part (THR-R64, THR-R65),
-/// and the `extra-costs` option adds up or takes the larger of the extra parts (THR-R71).
-///
-/// [`StepCost::total`] is what an ordinary walker pays. `drop` is not an extra cost; it reports
-/// how far the step falls when that is two levels or more, the height at which `climb` starts
-/// to charge and a drop roll becomes possible.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct StepCost {
-    /// The cost of moving one square: always 1 (THR-R51).
-    pub base: u32,
-    /// Extra cost for a change of elevation: `|Δ| - 1` when the elevation changes by two levels
-    /// or more (up or down), otherwise 0 (THR-R62, THR-R63).
-    pub climb: u32,
-    /// Extra cost for leaving Difficult Terrain: 1 if the square being left is difficult,
-    /// otherwise 0 (THR-R70).
-    pub leave_difficult: u32,
-    /// Levels descended when the step goes down by two or more, otherwise 0 (THR-R64).
-    pub drop: u8,
-}
-
-impl StepCost {
-    /// `base + climb + leave_difficult`, saturating rather than overflowing: the extra costs add
-    /// up (THR-R71).
-    #[inline]
-    #[must_use]
-    pub const fn total(&self) -> u32 {
-        self.base
-            .saturating_add(self.climb)
-            .saturating_add(self.leave_difficult)
-    }
-}
-
-/// The terrain price of stepping from `from` to the adjacent square `to`: Thrum's step prices
-/// from the map alone, before occupants, Loomers, Terrain Effects and the Weaver's exemption
-/// (`check::step_cost` adds those).
-///
-/// Returns `None` when the squares are not adjacent (a step goes to one of the 8 neighbours,
-/// THR-R42), either lies off the map, or `to` is blocked. Whether `from` is blocked is not
-/// checked: the mover is already there.
-#[must_use]
-pub fn terrain_step_cost(map: &Grid, from: Pos, to: Pos) -> Option<StepCost> {
-    if !is_adjacent(from, to) {
-        return None;
-    }
-    let from_cell = map.get(from)?;
-    let to_cell = map.get(to)?;
-    if to_cell.blocked {
-        return None;
-    }
-    let change = i16::from(to_cell.elevation) - i16::from(from_cell.elevation);
-    // Two i8 values differ by at most 255, so the level count fits a u8.
-    let levels = u8::try_from(change.unsigned_abs()).unwrap_or(u8::MAX);
-    // THR-R62: a change of 0 or 1 level costs nothing extra; THR-R63: each level beyond the
-    // first costs 1 more, up or down.
-    let steep = levels >= 2;
-    Some(StepCost {
-        // THR-R51: a step costs 1 before terrain.
-        base: 1,
-        climb: if steep { u32::from(levels) - 1 } else { 0 },
-        // THR-R70: leaving Difficult Terrain costs 1 more.
-        leave_difficult: u32::from(from_cell.difficult),
-        drop: if steep && change < 0 { levels } else { 0 },
-    })
-}
+use fray_space::{Dir, Pos};
 
 /// A `move` to `to` along the `path` its check found, which it planned at `planned`.
 pub(super) fn do_move(cx: &mut Cx, who: Cid, to: Pos, path: check::Path, planned: u32) -> R {
@@ -367,90 +302,4 @@ pub(super) fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&S
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(x: i16, y: i16) -> Pos {
-        Pos::new(x, y)
-    }
-
-    #[test]
-    fn thr_r51_r62_a_flat_step_costs_one() {
-        let g = Grid::new(3, 3).unwrap();
-        let c = terrain_step_cost(&g, p(0, 0), p(1, 1)).unwrap();
-        assert_eq!(
-            c,
-            StepCost {
-                base: 1,
-                ..StepCost::default()
-            }
-        );
-        assert_eq!(c.total(), 1);
-    }
-
-    #[test]
-    fn thr_r42_r62_r63_r70_r71_step_cost_parts() {
-        let g = Grid::parse_rows(&["4 . x", "1d 3 -2"]).unwrap();
-        // (0,0) is difficult at 1; (1,0) is at 3; (2,0) at -2; (0,1) at 4;
-        // (2,1) is blocked.
-        // THR-R71: leaving Difficult Terrain while climbing 2 levels: 1 + 1 + 1.
-        let up = terrain_step_cost(&g, p(0, 0), p(1, 0)).unwrap();
-        assert_eq!(
-            up,
-            StepCost {
-                base: 1,
-                climb: 1,
-                leave_difficult: 1,
-                drop: 0,
-            }
-        );
-        assert_eq!(up.total(), 3);
-        // THR-R63: down 5 levels costs 4 extra; the drop is reported for the roll (THR-R64).
-        let down = terrain_step_cost(&g, p(1, 0), p(2, 0)).unwrap();
-        assert_eq!(
-            down,
-            StepCost {
-                base: 1,
-                climb: 4,
-                leave_difficult: 0,
-                drop: 5,
-            }
-        );
-        // THR-R62: one level costs nothing extra.
-        let one_level = terrain_step_cost(&g, p(1, 1), p(0, 0)).unwrap();
-        assert_eq!(
-            one_level,
-            StepCost {
-                base: 1,
-                ..StepCost::default()
-            }
-        );
-        // An ascent of 2+ levels is no drop: no roll for it (THR-R69).
-        let to_high = terrain_step_cost(&g, p(1, 1), p(0, 1)).unwrap();
-        assert_eq!((to_high.climb, to_high.drop), (3, 0));
-        // THR-R42: only the 8 neighbours are steps.
-        assert_eq!(terrain_step_cost(&g, p(1, 1), p(2, 1)), None, "blocked");
-        assert_eq!(terrain_step_cost(&g, p(0, 0), p(2, 0)), None, "not adjacent");
-        assert_eq!(terrain_step_cost(&g, p(0, 0), p(0, 0)), None, "same square");
-        assert_eq!(terrain_step_cost(&g, p(0, 0), p(-1, 0)), None, "off the grid");
-        assert_eq!(terrain_step_cost(&g, p(-1, 0), p(0, 0)), None, "from off the grid");
-    }
-
-    #[test]
-    fn thr_r63_extreme_elevations_do_not_overflow() {
-        let g = Grid::parse_rows(&["-128 127"]).unwrap();
-        let c = terrain_step_cost(&g, p(0, 0), p(1, 0)).unwrap();
-        assert_eq!((c.climb, c.drop), (254, 0));
-        let c = terrain_step_cost(&g, p(1, 0), p(0, 0)).unwrap();
-        assert_eq!((c.climb, c.drop), (254, 255));
-        let big = StepCost {
-            base: u32::MAX,
-            climb: 5,
-            ..StepCost::default()
-        };
-        assert_eq!(big.total(), u32::MAX);
-    }
 }
