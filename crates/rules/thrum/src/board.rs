@@ -375,7 +375,7 @@ pub fn tracker(s: &State, seat: Seat) -> String {
         // How far a Hidden enemy has moved would tell where it went.
         if st == "acting" && matches!(s.turn.step, Step::Move | Step::ActionMove) && !hidden_from(s, seat, c) {
             let speed = crate::calc::speed(s, c);
-            let left = crate::check::movement_left(s).max(0);
+            let left = crate::reach::movement_left(s).max(0);
             let _ = write!(extra, "  {left} of {speed} movement left");
             if s.turn.acted {
                 extra.push_str(", Action taken");

@@ -5,6 +5,8 @@
 //! all three use it: the check returns it, the search builds a `move`'s plan from the path it
 //! found, and the resolver consumes it instead of working it out again (`check::Plan` names
 //! it too).
+//!
+//! The rule it carries: a step's use of the Weaver's exemption (THR-R76).
 
 use crate::command::CharList;
 use fray_space::Pos;

@@ -8,7 +8,9 @@
 //! context [`Cx`] (the state handed out read-only, changed only by `emit`), and where a Terrain
 //! Effect lies and whom it affects ([`terrain_squares`], [`terrain_covers`],
 //! [`terrain_affects`]), which the movement search, the checks, the resolution and the views
-//! all ask, so none of them has to reach into another for it.
+//! all ask, and which statuses count as negative and who has one ([`is_negative`],
+//! [`status_on`], [`negative_statuses`]), which the checks and the result lines both ask, so none
+//! of them has to reach into another for it.
 
 use crate::ability::{AbilityId, Affects, Cond, Defence, XStatus};
 use crate::event::{NotOfferedWhy, OnlyDefence, Rolled};
@@ -673,6 +675,37 @@ impl StatusRef {
             .or_else(|| Cond::parse(s).map(StatusRef::Cond))
     }
 }
+
+/// Whether a status counts as negative (THR-R193).
+pub fn is_negative(s: &State, st: StatusRef) -> bool {
+    match st {
+        StatusRef::X(_) => true,
+        StatusRef::Cond(c) => {
+            c.is_negative() && s.options.negative_statuses == crate::options::NegativeStatuses::AllHarmful
+        }
+    }
+}
+
+/// Whether a character has a status or condition now.
+pub fn status_on(s: &State, c: Cid, st: StatusRef) -> bool {
+    match st {
+        StatusRef::X(x) => s.ch(c).status(x) > 0,
+        StatusRef::Cond(k) => s.ch(c).has(k),
+    }
+}
+
+/// Negative statuses a character has now (Recover's and Resuscitate's targets, THR-R193).
+pub fn negative_statuses(s: &State, c: Cid) -> Vec<StatusRef> {
+    let all = XStatus::ALL
+        .iter()
+        .map(|x| StatusRef::X(*x))
+        .chain(Cond::ALL.iter().map(|k| StatusRef::Cond(*k)));
+    all.filter(|st| is_negative(s, *st) && status_on(s, c, *st)).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The legal list's candidates
+// ---------------------------------------------------------------------------------------------
 
 /// The resolution context: the state (read-only), the dice, and the events emitted so far.
 /// [`fray_engine::Cx::emit`] applies an event through [`crate::Thrum`]'s `apply` and records it:

@@ -15,6 +15,9 @@
 //! exemption is unused; `costs` the search of costs and its per-thread memory, and
 //! [`LevelReach`], the same search a cost at a time. The thread-locals here are pure memory
 //! pools: they hold no result, which goes to the resolver in the check's [`Plan`].
+//!
+//! The rules cited at the code here: THR-R29, THR-R42, THR-R51, THR-R54, THR-R55, THR-R57,
+//! THR-R59, THR-R60, THR-R62 to THR-R65, THR-R69 to THR-R72, THR-R75, THR-R76, THR-R136.
 
 use crate::calc;
 use crate::codes::{self, Say, no};
