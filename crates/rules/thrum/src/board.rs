@@ -91,7 +91,7 @@ pub fn map(s: &State, seat: Seat) -> String {
         if t.aura.is_some() && hidden_from(s, seat, t.creator) {
             continue;
         }
-        effect_at.extend(crate::resolve::terrain_squares(s, t));
+        effect_at.extend(crate::state::terrain_squares(s, t));
     }
     let elev = |p: Pos| grid.elevation(p).unwrap_or(0);
     let ew = grid
@@ -219,7 +219,7 @@ pub fn board(s: &State, seat: Seat) -> fray_engine::view::Board {
         let squares = if follows_hidden {
             Vec::new()
         } else {
-            crate::resolve::terrain_squares(s, t)
+            crate::state::terrain_squares(s, t)
                 .into_iter()
                 .map(|p| [i32::from(p.x), i32::from(p.y)])
                 .collect()
@@ -375,7 +375,7 @@ pub fn tracker(s: &State, seat: Seat) -> String {
         // How far a Hidden enemy has moved would tell where it went.
         if st == "acting" && matches!(s.turn.step, Step::Move | Step::ActionMove) && !hidden_from(s, seat, c) {
             let speed = crate::calc::speed(s, c);
-            let left = crate::check::movement_left(s).max(0);
+            let left = crate::reach::movement_left(s).max(0);
             let _ = write!(extra, "  {left} of {speed} movement left");
             if s.turn.acted {
                 extra.push_str(", Action taken");

@@ -2,6 +2,14 @@
 //! [`Reject::GAME_OVER`](fray_engine::Reject::GAME_OVER)). The strings are stable: scripts and
 //! tests match on them, and `docs/commands.md` lists each one with its meaning (a test in the
 //! `fray` crate holds the list and this module equal).
+//!
+//! The refusal builders live here too ([`Say`], [`no`], [`on_map`]): every check of every
+//! action builds its refusals with them, so they sit below all of those modules rather than in
+//! the `check` dispatcher, which the action modules must not depend on.
+
+use crate::state::State;
+use fray_engine::Reject;
+use fray_space::Pos;
 
 /// The command does not fit this point of the game: another step of the turn, another
 /// decision, Round Zero, a character that cannot act, or a step that was taken by itself.
@@ -60,6 +68,45 @@ pub const ALL: &[&str] = &[
     WOULD_FRAY,
     BAD_RULING,
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Refusals
+// ---------------------------------------------------------------------------------------------
+
+/// Whether a refusal is wanted with its sentence or only for its code. `check::check` says why a
+/// command is refused; the legal list, the AI and the rules' own tests of legality only need
+/// the verdict (`check::allowed`) or the code (`check::check_code`), and format no sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Say {
+    /// The refusal carries its sentence.
+    Sentence,
+    /// The refusal carries its code and an empty sentence (no allocation, no formatting).
+    Code,
+}
+
+/// A refusal with a stable code; `why` is called for the sentence only when `say` asks for it.
+#[inline]
+pub(crate) fn no<W: Into<String>>(say: Say, code: &'static str, why: impl FnOnce() -> W) -> Reject {
+    match say {
+        Say::Sentence => Reject::new(code, why()),
+        Say::Code => Reject::new(code, String::new()),
+    }
+}
+
+/// Refuses a square that is not on the map, naming the map's extent.
+pub(crate) fn on_map(s: &State, p: Pos, say: Say) -> Result<(), Reject> {
+    if s.setup.map.get(p).is_some() {
+        return Ok(());
+    }
+    let (w, h) = (s.setup.map.width(), s.setup.map.height());
+    Err(no(say, INVALID_TARGET, || {
+        format!(
+            "{p} is off the map (it is {w} by {h} squares, 0,0 to {},{})",
+            w.saturating_sub(1),
+            h.saturating_sub(1)
+        )
+    }))
+}
 
 #[cfg(test)]
 mod tests {

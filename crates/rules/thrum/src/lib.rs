@@ -4,24 +4,48 @@
 //! Stress instead of hit points, Initiative with Delay, Round Zero, stances and triggers.
 //! `shared/rules/thrum.md` numbers every rule (`THR-R1` ...); the tests cite them.
 //!
-//! Module map: [`options`] (every open reading as an option), [`ability`] (abilities as data),
-//! [`setup`] (encounter files), [`state`], [`command`], [`event`] (and the one `apply`),
-//! [`calc`] (derived numbers), [`stage`] (the decision the game waits for), [`check`]
-//! (legality), [`resolve`] (resolution and turn flow), [`legal`] (enumeration), [`text`] (log
-//! lines and views), [`ai`] (the built-in AI).
+//! Module map, in the rooms every fray ruleset has:
+//!
+//! - [`setup`] (encounter files and stat blocks), [`ability`] (abilities as data), [`options`]
+//!   (every open reading as an option).
+//! - [`state`] (the state, the resolution context `Cx`, where Terrain Effects lie),
+//!   [`command`], [`event`] (and the one `apply`), [`plan`] (what a check hands its
+//!   resolution), [`codes`] (rejection codes and the refusal builders), [`calc`] (derived
+//!   numbers), [`dice`] (the 2d6 roll and its distribution), [`stage`] (the decision the game
+//!   waits for).
+//! - [`flow`] (rounds, turns, who decides next: the resolution loop, start and end of turn,
+//!   stop conditions and End of Combat).
+//! - [`actions`]: one module per action or topic, its check, its legal candidates and its
+//!   resolution side by side (`movement`, `turn`, `stance`, `action` and `targets`, `ability`
+//!   (the interpreter of an ability use), `trigger`, `defence`, `lines`, `effects`, `ruling`).
+//! - [`reach`]: the movement search (step prices, reachable squares, paths, their memory).
+//! - The dispatchers: [`check`] (the one check, returning the checked plan or the typed
+//!   rejection), [`resolve`] (the one resolution, consuming the plan), [`legal`] (the legal
+//!   list). Each matches on the stage and calls into `actions` (and `flow`).
+//! - [`view`], [`board`], [`text`] (log lines and views), [`ai`] (the built-in AI), [`odds`].
+//!
+//! Dependencies run one way between the dispatchers: nothing under `check` (nor `stage`, nor the
+//! checks in `actions`, nor `reach`) refers to `resolve` or `flow`; `resolve` and `flow` use the
+//! checks' pieces. The names the tests and other crates use under `check::`, `resolve::` and
+//! `legal::` are re-exported there from the modules that now hold them.
 
 pub mod ability;
+pub mod actions;
 pub mod ai;
 pub mod board;
 pub mod calc;
 pub mod check;
 pub mod codes;
 pub mod command;
+pub mod dice;
 pub mod event;
+pub mod flow;
 pub mod inline;
 pub mod legal;
 pub mod odds;
 pub mod options;
+pub mod plan;
+pub mod reach;
 pub mod resolve;
 pub mod setup;
 pub mod stage;
@@ -31,11 +55,13 @@ pub mod text;
 pub mod view;
 
 use crate::command::Command;
+use crate::dice::roll2d6;
 use crate::event::{Event, apply};
+use crate::flow::{advance, stop_check};
 use crate::options::{InitiativeTies, Options};
-use crate::resolve::{Cx, advance, roll2d6, stop_check};
 use crate::setup::{Cid, Setup};
 use crate::stage::Stage;
+use crate::state::Cx;
 use crate::state::{Char, Frame, FrameChange, Phase, State, Turn};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::order::InitiativeOrder;

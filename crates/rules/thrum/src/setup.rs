@@ -218,20 +218,20 @@ pub struct Setup {
 
 impl Setup {
     /// The terrain price of every step of the map (built on first use).
-    pub fn steps(&self) -> &fray_space::StepTable<crate::resolve::StepCost> {
+    pub fn steps(&self) -> &fray_space::StepTable<crate::reach::StepCost> {
         self.steps
             .0
-            .get_or_init(|| fray_space::StepTable::new(&self.map, crate::resolve::terrain_step_cost))
+            .get_or_init(|| fray_space::StepTable::new(&self.map, crate::reach::terrain_step_cost))
     }
 
     /// The full price of every step of the map under the `extra-costs` option `extra` (built on
-    /// first use, once per option value; see [`crate::check::step_prices`]).
+    /// first use, once per option value; see [`crate::reach::step_prices`]).
     pub fn prices(&self, extra: crate::options::ExtraCosts) -> &[[u16; 2]] {
         let slot = match extra {
             crate::options::ExtraCosts::AddUp => &self.steps.1[0],
             crate::options::ExtraCosts::Largest => &self.steps.1[1],
         };
-        slot.get_or_init(|| crate::check::step_prices(self.steps(), self.map.len(), extra))
+        slot.get_or_init(|| crate::reach::step_prices(self.steps(), self.map.len(), extra))
     }
 
     /// The Passives of combatant `who` that have a trigger, in the order of its abilities
@@ -281,7 +281,7 @@ impl Setup {
 /// they follow from the map and the book, which are compared on their own.
 #[derive(Clone, Debug, Default)]
 pub struct Steps(
-    std::sync::OnceLock<fray_space::StepTable<crate::resolve::StepCost>>,
+    std::sync::OnceLock<fray_space::StepTable<crate::reach::StepCost>>,
     [std::sync::OnceLock<Vec<[u16; 2]>>; 2],
     std::sync::OnceLock<Vec<crate::ability::AbilityId>>,
     std::sync::OnceLock<crate::calc::CoverMasks>,

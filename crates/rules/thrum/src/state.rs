@@ -3,8 +3,16 @@
 //! Everything fixed for the combat (map, stat blocks, abilities, options) sits behind `Arc`s,
 //! so a clone copies only what changes: the combatants' loads, statuses and squares, the turn
 //! order, the current turn and the resolution stack.
+//!
+//! Two small things every other room reads sit here with the state they read: the resolution
+//! context [`Cx`] (the state handed out read-only, changed only by `emit`), and where a Terrain
+//! Effect lies and whom it affects ([`terrain_squares`], [`terrain_covers`],
+//! [`terrain_affects`]), which the movement search, the checks, the resolution and the views
+//! all ask, and which statuses count as negative and who has one ([`is_negative`],
+//! [`status_on`], [`negative_statuses`]), which the checks and the result lines both ask, so none
+//! of them has to reach into another for it.
 
-use crate::ability::{AbilityId, Cond, Defence, XStatus};
+use crate::ability::{AbilityId, Affects, Cond, Defence, XStatus};
 use crate::event::{NotOfferedWhy, OnlyDefence, Rolled};
 use crate::inline::Inline;
 use crate::options::Options;
@@ -198,6 +206,37 @@ pub struct TerrainInst {
     /// The round it was placed in (an upkeep paid at the end of turns starts the next round).
     #[serde(default)]
     pub round: u16,
+}
+
+/// The squares a Terrain Effect covers now (an Aura follows its creator, THR-R83).
+pub fn terrain_squares(s: &State, t: &TerrainInst) -> Vec<Pos> {
+    match t.aura {
+        Some(r) => match s.ch(t.creator).pos {
+            Some(c) => fray_space::aura(c, r).filter(|p| s.setup.map.contains(*p)).collect(),
+            None => Vec::new(),
+        },
+        None => t.squares.clone(),
+    }
+}
+
+/// Whether `p` is one of a Terrain Effect's squares ([`terrain_squares`] without listing them).
+pub fn terrain_covers(s: &State, t: &TerrainInst, p: Pos) -> bool {
+    match t.aura {
+        Some(r) => s
+            .ch(t.creator)
+            .pos
+            .is_some_and(|c| s.setup.map.contains(p) && fray_space::aura(c, r).any(|q| q == p)),
+        None => t.squares.contains(&p),
+    }
+}
+
+/// Whether a Terrain Effect's lines and difficulty apply to a character.
+pub fn terrain_affects(s: &State, t: &TerrainInst, who: Cid, affects: Affects) -> bool {
+    match affects {
+        Affects::All => true,
+        Affects::Enemies => s.enemies(t.creator, who),
+        Affects::Allies => t.creator == who || s.allies(t.creator, who),
+    }
 }
 
 impl Char {
@@ -636,6 +675,42 @@ impl StatusRef {
             .or_else(|| Cond::parse(s).map(StatusRef::Cond))
     }
 }
+
+/// Whether a status counts as negative (THR-R193).
+pub fn is_negative(s: &State, st: StatusRef) -> bool {
+    match st {
+        StatusRef::X(_) => true,
+        StatusRef::Cond(c) => {
+            c.is_negative() && s.options.negative_statuses == crate::options::NegativeStatuses::AllHarmful
+        }
+    }
+}
+
+/// Whether a character has a status or condition now.
+pub fn status_on(s: &State, c: Cid, st: StatusRef) -> bool {
+    match st {
+        StatusRef::X(x) => s.ch(c).status(x) > 0,
+        StatusRef::Cond(k) => s.ch(c).has(k),
+    }
+}
+
+/// Negative statuses a character has now (Recover's and Resuscitate's targets, THR-R193).
+pub fn negative_statuses(s: &State, c: Cid) -> Vec<StatusRef> {
+    let all = XStatus::ALL
+        .iter()
+        .map(|x| StatusRef::X(*x))
+        .chain(Cond::ALL.iter().map(|k| StatusRef::Cond(*k)));
+    all.filter(|st| is_negative(s, *st) && status_on(s, c, *st)).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The legal list's candidates
+// ---------------------------------------------------------------------------------------------
+
+/// The resolution context: the state (read-only), the dice, and the events emitted so far.
+/// [`fray_engine::Cx::emit`] applies an event through [`crate::Thrum`]'s `apply` and records it:
+/// the only way resolution changes the state.
+pub type Cx<'a> = fray_engine::Cx<'a, crate::Thrum>;
 
 /// A whole Thrum combat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -529,7 +529,7 @@ pub fn describe_pending(s: &State, p: &Pending<crate::stage::Stage>) -> String {
         };
     }
     let who = s.name(s.turn.who);
-    let left = crate::check::movement_left(s).max(0);
+    let left = crate::reach::movement_left(s).max(0);
     let speed = crate::calc::speed(s, s.turn.who);
     match s.turn.step {
         Step::Slot => format!("Round {}: {who}'s slot: begin the turn or delay", s.round),
@@ -802,7 +802,7 @@ pub fn view(s: &State, seat: Seat) -> serde_json::Value {
             Step::Stance => "stance",
             Step::Done => "done",
         },
-        movement_left: moving.then(|| crate::check::movement_left(s).max(0)),
+        movement_left: moving.then(|| crate::reach::movement_left(s).max(0)),
         order,
         combatants,
         outcome: s.outcome.as_ref(),

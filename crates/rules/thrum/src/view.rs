@@ -175,7 +175,7 @@ pub fn table(s: &State, seat: Seat) -> Table {
                 let acting = slot_state(s, c) == "acting";
                 // How far a hidden combatant has moved would tell where it went.
                 if acting && matches!(s.turn.step, Step::Move | Step::ActionMove) && !hidden {
-                    let left = crate::check::movement_left(s).max(0);
+                    let left = crate::reach::movement_left(s).max(0);
                     statuses.push(status("movement-left", Some(left.to_string()), Some("end of its turn")));
                     if s.turn.acted {
                         statuses.push(status("action-taken", None, Some("end of its turn")));

@@ -4,10 +4,8 @@
 //! read-only and `emit` applies an event and records it, so the state changes only through
 //! `apply`; the resolution stack changes through `push`, `change` and `pop` (Thrum's `Push`,
 //! `FrameChanged` and `Pop` events: a frame moves on by a small change, never by a copy of the
-//! whole frame). Resolution is a loop ([`advance`], the
-//! engine's `settle` repeating one automatic step) over the resolution stack and the turn: the top frame (an ability use, a trigger window) is advanced until it
-//! needs a decision or finishes; with an empty stack, the turn moves on (start of turn, end of
-//! turn, next slot, next round) until a seat must decide or the combat ends.
+//! whole frame). After each command the turn flow's loop ([`advance`], in [`crate::flow`]) runs
+//! on until a seat must decide or the combat ends.
 //!
 //! An ability use goes through stages: defenders pick defences, trigger windows open (one per
 //! target, candidates asked in turn order), then each target is rolled and its result lines
@@ -15,87 +13,38 @@
 //! A trigger that starts another ability (a riposte) pushes a new frame, which resolves fully
 //! before the frame under it continues: last in, first out (THR-R146, THR-R147, THR-R151).
 //!
-//! The files follow the rules' topics: this one holds the context, the dice and the loop;
-//! `turn` the turn flow (start and end of turn, next slot, next round), `movement` moves,
-//! steps, drops and forced moves, `interpreter` an ability use's stages and the trigger
-//! windows, `lines` result lines and what they do (damage, statuses, conditions, Incapacity),
-//! `effects` Buffs, Terrain Effects, Nova, Minions and prompts, `end` the stop conditions and
-//! End of Combat, and `rulings` the GM's rulings.
+//! This module is the dispatch: it matches the command on the [`Stage`] its check accepted it
+//! under and hands it, with its checked [`Plan`], to its action in [`crate::actions`] (moves and
+//! steps `movement`, Actions `ability` (the interpreter of an ability use), triggers `trigger`,
+//! defences `defence`, Stances `stance`, prompts `effects`, GM rulings `ruling`) or to the turn
+//! flow ([`crate::flow`]: beginning a turn, rerolls, ending a turn). Result lines are
+//! `actions::lines`, Buffs, Terrain Effects, Nova and Minions `actions::effects`, the stop
+//! conditions and End of Combat `flow::end`. What other crates and the tests name under
+//! `resolve::` is re-exported from where it now lives.
 
-use crate::Thrum;
-use crate::check::{self, Plan};
+use crate::actions::{ability, defence, effects, movement, ruling, stance, trigger};
 use crate::command::Command;
-use crate::event::{Event, Rolled};
+use crate::event::Event;
+use crate::plan::Plan;
 use crate::stage::{Stage, stage};
-use crate::state::{Phase, State, Step};
-use fray_dice::{Dist, Keep, MAX_DICE};
-use fray_engine::resolve::settle;
-use fray_engine::{EngineError, Flow};
-use std::fmt;
+use crate::state::Step;
+use fray_engine::EngineError;
 
-mod effects;
-mod end;
-mod interpreter;
-mod lines;
-mod movement;
-mod rulings;
-mod turn;
+pub use crate::actions::ability::verdict_of;
+pub use crate::actions::effects::{nova_earn, remove};
+pub use crate::actions::lines::{add_condition, deal, incapacitate};
+pub use crate::actions::movement::drop_odds;
+pub use crate::dice::{dist2d6, roll2d6};
+pub use crate::flow::advance;
+pub use crate::flow::end::{end_combat, stop_check};
+pub use crate::flow::turn::{end_turn, fixed_roll};
+pub use crate::reach::{StepCost, terrain_step_cost};
+pub use crate::state::Cx;
+pub use crate::state::{terrain_affects, terrain_covers, terrain_squares};
 
-pub use self::effects::{nova_earn, remove, terrain_affects, terrain_covers, terrain_squares};
-pub use self::end::{end_combat, stop_check};
-pub use self::interpreter::verdict_of;
-pub use self::lines::{add_condition, deal, incapacitate};
-pub use self::movement::{StepCost, drop_odds, terrain_step_cost};
-pub use self::turn::{end_turn, fixed_roll};
-
-use self::effects::{answer_prompt, buff_on_defence};
-use self::interpreter::{declare, pass_trigger, step_frame, use_trigger};
-use self::movement::{do_move, do_step};
-use self::rulings::ruling;
-use self::turn::{answer_reroll, begin_turn, next_slot};
-
-/// The resolution context: the state (read-only), the dice, and the events emitted so far.
-/// [`fray_engine::Cx::emit`] applies an event through [`crate::Thrum`]'s `apply` and records it:
-/// the only way resolution changes the state.
-pub type Cx<'a> = fray_engine::Cx<'a, Thrum>;
+use crate::flow::turn::{answer_reroll, begin_turn};
 
 type R<T = ()> = Result<T, EngineError>;
-
-// ---------------------------------------------------------------------------------------------
-// Dice
-// ---------------------------------------------------------------------------------------------
-
-/// Rolls 2d6 with `net` Boons (negative: Banes) and adds `modifier` (THR core mechanic).
-pub fn roll2d6(cx: &mut Cx, net: i16, modifier: i16, why: &dyn fmt::Display) -> R<Rolled> {
-    let extra = (net.unsigned_abs() as usize).min(MAX_DICE - 2);
-    let keep = match net {
-        n if n > 0 => Keep::Highest(2),
-        n if n < 0 => Keep::Lowest(2),
-        _ => Keep::All,
-    };
-    let roll = fray_dice::roll(cx.dice, 2 + extra, 6, keep, why)?;
-    Ok(Rolled {
-        roll,
-        modifier,
-        net,
-        total: roll.total as i16 + modifier,
-    })
-}
-
-/// The exact distribution of a 2d6 roll with `net` Boons or Banes (kept dice only).
-pub fn dist2d6(net: i16) -> Dist {
-    let extra = net.unsigned_abs().min((MAX_DICE - 2) as u16);
-    let keep = match net {
-        n if n > 0 => Keep::Highest(2),
-        n if n < 0 => Keep::Lowest(2),
-        _ => Keep::All,
-    };
-    Dist::of_keep(2 + extra, 6, keep).unwrap_or_else(|_| Dist::constant(7))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Entry point
-// ---------------------------------------------------------------------------------------------
 
 /// Resolves a checked command with the plan its check gave it, and runs on to the next
 /// decision. The command answers the [`stage`] the check accepted it under, worked out again
@@ -114,7 +63,7 @@ pub fn resolve_in(cx: &mut Cx, st: Option<Stage>, cmd: &Command, plan: Plan) -> 
     }
     // GM rulings are no stage: accepted whatever the game waits for.
     if let Command::Gm(r) = cmd {
-        ruling(cx, r)?;
+        ruling::ruling(cx, r)?;
         return advance(cx);
     }
     let Some(st) = st else {
@@ -134,46 +83,27 @@ pub fn resolve_in(cx: &mut Cx, st: Option<Stage>, cmd: &Command, plan: Plan) -> 
             let Plan::Move { path, cost } = plan else {
                 return Err(unchecked(cmd));
             };
-            do_move(cx, who, *to, path, cost)?
+            movement::do_move(cx, who, *to, path, cost)?
         }
-        (Stage::Turn { who, .. }, Command::Step { dir, roll }) => do_step(cx, who, *dir, *roll, plan)?,
+        (Stage::Turn { who, .. }, Command::Step { dir, roll }) => movement::do_step(cx, who, *dir, *roll, plan)?,
         (Stage::Turn { who, dash: false }, Command::Act(a)) => {
             let Plan::Act { targets } = plan else {
                 return Err(unchecked(cmd));
             };
-            declare(cx, who, a, &targets)?
+            ability::declare(cx, who, a, &targets)?
         }
-        (Stage::Turn { who, .. } | Stage::Stance { who }, Command::Stance(id)) => {
-            // THR-R32, THR-R33: entering a Stance first ends the current one, so only one is
-            // ever active.
-            if let Some(old) = cx.s.ch(who).stance {
-                cx.emit(Event::StanceEnded { who, ability: old });
-            }
-            cx.emit(Event::StanceEntered { who, ability: *id });
-            end_turn(cx, who)?;
-        }
+        (Stage::Turn { who, .. } | Stage::Stance { who }, Command::Stance(id)) => stance::enter_stance(cx, who, *id)?,
         (Stage::Turn { who, .. } | Stage::Stance { who }, Command::EndTurn) => end_turn(cx, who)?,
-        (Stage::Defence { defender, .. }, Command::Defend(d)) => cx.emit(Event::DefenceChosen {
-            who: defender,
-            defence: *d,
-            only: None,
-        }),
-        (Stage::Defence { defender, .. }, Command::DefendWith(d, _)) => {
-            cx.emit(Event::DefenceChosen {
-                who: defender,
-                defence: *d,
-                only: None,
-            });
-            buff_on_defence(cx, defender);
-        }
-        (Stage::Trigger { .. }, Command::Trigger(id)) => use_trigger(cx, *id)?,
-        (Stage::Trigger { .. }, Command::Pass) => pass_trigger(cx),
+        (Stage::Defence { defender, .. }, Command::Defend(d)) => defence::defend(cx, defender, *d),
+        (Stage::Defence { defender, .. }, Command::DefendWith(d, _)) => defence::defend_with(cx, defender, *d),
+        (Stage::Trigger { .. }, Command::Trigger(id)) => trigger::use_trigger(cx, *id)?,
+        (Stage::Trigger { .. }, Command::Pass) => trigger::pass_trigger(cx),
         (Stage::Reroll { .. }, Command::Reroll) => answer_reroll(cx, true)?,
         (Stage::Reroll { .. }, Command::Pass) => answer_reroll(cx, false)?,
         (Stage::MovePrompt { .. }, Command::Move(_) | Command::Pass)
         | (Stage::BuffReplace { .. }, Command::Accept | Command::Decline)
         | (Stage::Keep { .. } | Stage::Upkeep { .. }, Command::Keep | Command::Release) => {
-            answer_prompt(cx, cmd, plan)?
+            effects::answer_prompt(cx, cmd, plan)?
         }
         _ => return Err(unasked(cmd)),
     }
@@ -191,72 +121,4 @@ fn unasked(cmd: &Command) -> EngineError {
     EngineError::Bug(format!(
         "{cmd:?} was resolved, but it answers nothing the game asks now"
     ))
-}
-
-/// Runs automatic steps until a decision is pending or the combat is over (the engine's
-/// [`settle`] loop, which reports a step that would repeat forever).
-pub fn advance(cx: &mut Cx) -> R {
-    settle(cx, step)
-}
-
-/// One automatic step: the top frame, or else the turn's next step. [`Flow::Wait`] when a seat
-/// must decide or the combat is over.
-#[inline]
-fn step(cx: &mut Cx) -> R<Flow> {
-    if cx.s.outcome.is_some() {
-        return Ok(Flow::Wait);
-    }
-    if !cx.s.stack.is_empty() {
-        return step_frame(cx);
-    }
-    let who = cx.s.turn.who;
-    match cx.s.turn.step {
-        Step::Slot => {
-            if cx.s.phase == Phase::Rounds && slot_needs_decision(&cx.s) {
-                return Ok(Flow::Wait);
-            }
-            // Say why a slot in the rounds began without asking (THR-R15: no Delay was
-            // possible); Round Zero slots never offer one.
-            let why = (cx.s.phase == Phase::Rounds && cx.s.ch(who).present())
-                .then(|| check::check(&cx.s, &Command::Delay(None)).err())
-                .flatten()
-                .map(|r| r.reason);
-            begin_turn(cx)?;
-            if let Some(why) = why {
-                cx.emit(Event::BeganByItself { who, why });
-            }
-        }
-        Step::Place | Step::Move | Step::ActionMove | Step::Stance => {
-            let c = cx.s.ch(who);
-            if c.removed {
-                cx.emit(Event::TurnEnded { who });
-            } else if c.incapacitated {
-                // THR-R170: an Incapacitated character's turn skips its Move, Action and Stance
-                // steps and goes on to End of Turn (where its statuses still tick).
-                end_turn(cx, who)?;
-            } else if cx.s.phase == Phase::RoundZero
-                && cx.s.turn.step == Step::Stance
-                && !cx.s.is_pc(who)
-                && !cx.s.options.npc_round_zero_stance
-            {
-                // THR-R24 (option `npc_round_zero_stance` off): no Round Zero Stance for NPCs.
-                end_turn(cx, who)?;
-            } else {
-                return Ok(Flow::Wait);
-            }
-        }
-        Step::Done => next_slot(cx)?,
-    }
-    Ok(Flow::Go)
-}
-
-fn slot_needs_decision(s: &State) -> bool {
-    // THR-R15: a slot that may not Delay (it already delayed this round) begins by itself.
-    let Some(st) = stage(s) else { return false };
-    let who = s.turn.who;
-    s.ch(who).present()
-        && (check::allowed_in(s, &st, &Command::Delay(None))
-            || s.order
-                .later_waiting()
-                .any(|t| check::allowed_in(s, &st, &Command::Delay(Some(t)))))
 }

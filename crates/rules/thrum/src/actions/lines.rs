@@ -1,22 +1,28 @@
 //! Result lines: applying an ability's Effect, Success and Critical lines to a target, and what
 //! they do (damage, statuses, conditions, Incapacity) (THR-R105 to THR-R108, THR-R152 to
 //! THR-R182).
+//!
+//! A module of its own (it was `resolve::lines`) because result lines are the rules' largest topic
+//! and every kind of resolution applies them: an ability use, a trigger's reaction, a Terrain
+//! Effect's lines, the end of a turn.
 
-use super::effects::{creator_gone, entered, nova_earn, position_minion, remove};
-use super::movement::forced_move;
-use super::turn::fixed_roll;
-use super::{Cx, R};
 use crate::ability::{Ability, Cond, Line, NovaEarn, Op, Recipient, XStatus};
+use crate::actions::effects::{creator_gone, entered, nova_earn, position_minion, remove};
+use crate::actions::movement::forced_move;
 use crate::calc::{self, eval, is_minion};
-use crate::check;
 use crate::command::Gauge;
 use crate::event::{Event, Removal, Verdict, gauge};
+use crate::flow::turn::fixed_roll;
 use crate::options::{DazedMode, DazedReapply, InitiativeChange};
 use crate::setup::Cid;
+use crate::state::Cx;
 use crate::state::{FixedKind, Frame, FrameChange, Prompt, StatusRef, UseHead};
+use fray_engine::EngineError;
 use fray_space::Pos;
 
-pub(super) fn add_vulnerable(cx: &mut Cx, t: Cid) {
+type R<T = ()> = Result<T, EngineError>;
+
+pub(crate) fn add_vulnerable(cx: &mut Cx, t: Cid) {
     let x = cx.s.ch(t).status(XStatus::Vulnerable).saturating_add(1);
     cx.emit(Event::Status {
         who: t,
@@ -27,7 +33,7 @@ pub(super) fn add_vulnerable(cx: &mut Cx, t: Cid) {
 
 /// Applies the Effect, Success and Critical lines for one target (THR-R105 to THR-R108,
 /// THR-R225). `verdict` is `None` for abilities that make no contest.
-pub(super) fn apply_lines(cx: &mut Cx, depth: usize, u: &UseHead, a: &Ability, t: Cid, verdict: Option<Verdict>) -> R {
+pub(crate) fn apply_lines(cx: &mut Cx, depth: usize, u: &UseHead, a: &Ability, t: Cid, verdict: Option<Verdict>) -> R {
     let over = u.overexert.and_then(|i| a.overexert.get(i as usize)).cloned();
     // Abilities without an Attack tag apply their lines directly (THR-R225).
     let direct = cx.s.options.non_attack_lines == crate::options::NonAttackLines::EffectAndSuccess;
@@ -71,7 +77,7 @@ pub(super) fn apply_lines(cx: &mut Cx, depth: usize, u: &UseHead, a: &Ability, t
     Ok(())
 }
 
-pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Cid) -> R {
+pub(crate) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Cid) -> R {
     let user = u.user;
     if cx.s.info(user).stats.tier < l.min_tier as i16 {
         return Ok(());
@@ -210,7 +216,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Ci
                 gauge: Gauge::Stress,
                 value: st.div_euclid(2),
             });
-            for st in check::negative_statuses(&cx.s, r) {
+            for st in crate::state::negative_statuses(&cx.s, r) {
                 clear_status(cx, r, st);
             }
         }
@@ -282,7 +288,7 @@ pub(super) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Ci
                 return Ok(());
             };
             let cost = if *uses_movement {
-                check::teleport_cost(&cx.s, from, to)
+                crate::reach::teleport_cost(&cx.s, from, to)
             } else {
                 0
             };
@@ -398,7 +404,7 @@ pub fn deal(cx: &mut Cx, who: Cid, g: Gauge, amount: i16, source: Option<Cid>, u
 /// The Incapacitated drop: Fatigue Tolerance −1 (not below the tolerance floor) and Fatigue
 /// Load −1 (not below 0), on becoming Incapacitated and at each End of Turn after
 /// (THR-R172, THR-R173). Returns the new Fatigue Load.
-pub(super) fn incapacity_drop(cx: &mut Cx, who: Cid) -> i16 {
+pub(crate) fn incapacity_drop(cx: &mut Cx, who: Cid) -> i16 {
     let c = cx.s.ch(who);
     let (ft, fl) = ((c.ft - 1).max(cx.s.options.tolerance_floor), (c.fatigue - 1).max(0));
     cx.emit(Event::Set {

@@ -1,10 +1,13 @@
 //! Stop conditions and End of Combat (THR-R4 to THR-R8, THR-R183 to THR-R188).
+//!
+//! Part of the flow (it was `resolve::end`): the stop conditions are checked after each ability
+//! and turn, and End of Combat ends the flow.
 
-use super::Cx;
 use crate::calc::is_minion;
 use crate::event::Event;
 use crate::options::{BothFall, ZeroTolerancePc};
 use crate::setup::{Cid, Predicate};
+use crate::state::Cx;
 use crate::state::State;
 use fray_engine::Outcome;
 
@@ -71,7 +74,7 @@ pub fn stop_check(cx: &mut Cx) {
     }
 }
 
-pub(super) fn end_of_round_conditions(cx: &mut Cx, round: u16) {
+pub(crate) fn end_of_round_conditions(cx: &mut Cx, round: u16) {
     // THR-R6: Win and Defeat Conditions counted in rounds (survive, hold squares).
     let conditions = cx.s.setup.conditions.clone();
     for (i, c) in conditions.iter().enumerate() {

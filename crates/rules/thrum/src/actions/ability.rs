@@ -1,25 +1,37 @@
-//! The ability interpreter: declaring an ability, its stages (defences, trigger windows, rolls,
-//! finish) and the trigger windows, last in first out (THR-R144 to THR-R151).
+//! The interpreter of an ability use: declaring an Action, then the use as a frame on the stack
+//! going through its stages (defences, trigger windows, rolls, result lines, finish), last in,
+//! first out (THR-R146, THR-R147, THR-R151). The rules cited at the code here: THR-R37, THR-R85,
+//! THR-R96, THR-R104 to THR-R118, THR-R133, THR-R146, THR-R166, THR-R190, THR-R201, THR-R205,
+//! THR-R206, THR-R219, THR-R226, THR-R227.
+//!
+//! It is the resolution of a declared Action (whose check and legal list are `actions::action`)
+//! and of every triggered ability (whose windows are `actions::trigger`): one interpreter for
+//! both, so it is a module of its own rather than half of either. What a result line does is
+//! `actions::lines`'.
 
-use super::effects::{apply_buff, buff_keep_prompt, nova_on_contest, place_terrain, step_prompt, synthetic_use};
-use super::end::stop_check;
-use super::lines::{add_condition, add_vulnerable, apply_line, apply_lines, deal};
-use super::roll2d6;
-use super::turn::{fixed_roll, step_roll, step_start_of_turn};
-use super::{Cx, Flow, R};
-use crate::ability::{Ability, Cond, Defence, EndsStance, Kind, Op, Reaction, TriggerOn, XStatus};
-use crate::calc::{self, eval};
-use crate::check;
+use crate::ability::{Ability, Cond, Defence, Op, XStatus};
+use crate::actions::effects::{apply_buff, buff_keep_prompt, nova_on_contest, place_terrain};
+use crate::actions::lines::{add_condition, add_vulnerable, apply_lines, deal};
+use crate::actions::trigger::trigger_candidates;
+use crate::calc::{self};
 use crate::command::{Action, Gauge};
+use crate::dice::roll2d6;
 use crate::event::{Event, NotOfferedWhy, OnlyDefence, Rolled, Verdict};
-use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule, TriggeredMoves};
+use crate::flow::end::stop_check;
+use crate::flow::turn::fixed_roll;
+use crate::options::{AreaLeavers, DeclinedDefence, DefenceTiming, MultiTarget, StopCheck, TieRule};
 use crate::setup::Cid;
+use crate::state::Cx;
 use crate::state::{
-    Candidates, FixedKind, Frame, FrameChange, PerTarget, Pick, Prompt, RollMods, Squares, State, Step, TargetMods,
-    Targets, Use, UseHead, UseStage, WindowFrame,
+    Candidates, FixedKind, Frame, FrameChange, PerTarget, Pick, RollMods, Squares, State, Step, TargetMods, Targets,
+    Use, UseHead, UseStage, WindowFrame,
 };
+use fray_engine::EngineError;
+use fray_engine::Flow;
 use fray_space::Pos;
 use std::sync::Arc;
+
+type R<T = ()> = Result<T, EngineError>;
 
 fn first_stage(s: &State, a: &Ability) -> UseStage {
     if !calc::rolls(s, a) {
@@ -32,8 +44,8 @@ fn first_stage(s: &State, a: &Ability) -> UseStage {
 }
 
 /// Declares an Action, with the characters it affects as its check found them (its
-/// [`crate::check::Plan::Act`]).
-pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action, targets: &[Cid]) -> R {
+/// [`crate::plan::Plan::Act`]).
+pub(crate) fn declare(cx: &mut Cx, user: Cid, act: &Action, targets: &[Cid]) -> R {
     cx.emit(Event::Declared {
         user,
         ability: act.ability,
@@ -89,7 +101,8 @@ pub(super) fn declare(cx: &mut Cx, user: Cid, act: &Action, targets: &[Cid]) -> 
         _ => None,
     };
     let shape = match cx.s.ch(user).pos {
-        Some(up) => check::shape_squares(&cx.s, user, act, up).map_or_else(Squares::new, |sq| Squares::from_slice(&sq)),
+        Some(up) => crate::actions::targets::shape_squares(&cx.s, user, act, up)
+            .map_or_else(Squares::new, |sq| Squares::from_slice(&sq)),
         None => Squares::new(),
     };
     start_use(
@@ -142,26 +155,6 @@ fn start_use(
     cx.push(Frame::Use(u))
 }
 
-pub(super) fn step_frame(cx: &mut Cx) -> R<Flow> {
-    match cx.s.stack.last() {
-        Some(Frame::Use(_)) => step_use(cx),
-        Some(Frame::Window(_)) => Ok(step_window(cx)),
-        Some(Frame::Roll(r)) => {
-            let r = *r;
-            step_roll(cx, r)
-        }
-        Some(Frame::StartOfTurn { who, step }) => {
-            let (who, step) = (*who, *step);
-            step_start_of_turn(cx, who, step)
-        }
-        Some(Frame::Prompt(p)) => {
-            let p = p.clone();
-            Ok(step_prompt(cx, &p))
-        }
-        None => Ok(Flow::Wait),
-    }
-}
-
 fn next_stage(s: &State, stage: UseStage) -> UseStage {
     let before = s.options.defence_timing == DefenceTiming::BeforeTriggers;
     match stage {
@@ -193,7 +186,7 @@ fn cursor(cx: &mut Cx, depth: usize, stage: UseStage, index: usize, post: bool) 
     cx.change(depth, FrameChange::Cursor { stage, index, post });
 }
 
-fn step_use(cx: &mut Cx) -> R<Flow> {
+pub(crate) fn step_use(cx: &mut Cx) -> R<Flow> {
     // The use's cursor and what the stages read of it; the frame itself is changed in place.
     let Some(Frame::Use(top)) = cx.s.stack.last() else {
         return Ok(Flow::Go);
@@ -324,221 +317,6 @@ fn step_use(cx: &mut Cx) -> R<Flow> {
                 after_use(cx, &u)?;
             }
             Ok(Flow::Go)
-        }
-    }
-}
-
-/// The triggered abilities that may answer `u` aiming at `t`, in turn order (THR-R145).
-/// Those whose trigger condition holds but that are not offered go to `skipped`, with why.
-fn trigger_candidates(
-    s: &State,
-    u: &Use,
-    a: &Ability,
-    t: Cid,
-    skipped: &mut Vec<(Cid, crate::ability::AbilityId, NotOfferedWhy)>,
-) -> Candidates {
-    let mut out = Candidates::new();
-    if !calc::rolls(s, a) {
-        return out;
-    }
-    let user = u.user;
-    // THR-R150: holders are asked in turn order, so Protect from the ally at Initiative 14
-    // comes before the one at 9, both before the rolls, and their Boons add up.
-    let holders = s.in_turn_order(|h| s.ch(h).able() && s.ch(h).pos.is_some());
-    for h in holders {
-        for id in triggered_abilities(s, h) {
-            let ab = s.setup.book.get(id);
-            let Some(tr) = &ab.trigger else { continue };
-            // The trigger's range is worked out only for a holder whose distance it decides.
-            let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= tr_range(s, h, ab));
-            // THR-R199 (Assist): a friend aims at a foe within the holder's range.
-            // THR-R200 (Protect): a foe aims at a friend within the holder's range.
-            let ok = match tr.on {
-                TriggerOn::AllyAimsAtFoe => h != user && s.allies(h, user) && s.enemies(h, t) && near(t),
-                TriggerOn::FoeAimsAtAlly => s.allies(h, t) && s.enemies(h, user) && near(t),
-                TriggerOn::EnemyAttacksSelf => h == t && s.enemies(h, user) && near(user),
-                TriggerOn::AllyAttacked => s.allies(h, t) && near(t),
-                TriggerOn::StartOfTurn { .. } => false,
-            };
-            if !ok {
-                continue;
-            }
-            if a.ignores_enemy_triggers && s.enemies(h, user) {
-                skipped.push((h, id, NotOfferedWhy::IgnoresEnemyTriggers)); // THR-R149
-                continue;
-            }
-            // A trigger that only moves its holder does nothing for an Immobilized one
-            // (THR-R215), so it is not offered.
-            if !tr.reaction.is_empty()
-                && tr.reaction.iter().all(|r| matches!(r, Reaction::MoveToward(_)))
-                && calc::has(s, h, Cond::Immobilized)
-            {
-                skipped.push((h, id, NotOfferedWhy::Immobilized));
-                continue;
-            }
-            // A holder moves in answer to one ability use once, however many of its allies
-            // that use attacks (`triggered-moves`).
-            if s.options.triggered_moves == TriggeredMoves::OncePerUse
-                && u.moved & (1u64 << h) != 0
-                && tr.reaction.iter().any(|r| matches!(r, Reaction::MoveToward(_)))
-            {
-                skipped.push((h, id, NotOfferedWhy::AlreadyMoved));
-                continue;
-            }
-            out.push((h, id));
-        }
-    }
-    out
-}
-
-fn tr_range(s: &State, h: Cid, ab: &Ability) -> i16 {
-    match &ab.trigger_range {
-        Some(r) => eval(s, h, r),
-        None => calc::range_of(s, h, ab).unwrap_or(0),
-    }
-}
-
-/// The holder's abilities that have a trigger and are in force (its Stance, its Passives).
-// THR-R39: outside its own turn a character acts only by defending or through these: its
-// current Stance's Triggered Effect (and, THR-R40, its Passives with a Trigger).
-pub(super) fn triggered_abilities(s: &State, h: Cid) -> impl Iterator<Item = crate::ability::AbilityId> + '_ {
-    let stance = s.ch(h).stance.filter(|id| s.setup.book.get(*id).trigger.is_some());
-    stance.into_iter().chain(s.setup.triggered_passives(h).iter().copied())
-}
-
-fn step_window(cx: &mut Cx) -> Flow {
-    let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
-        return Flow::Go;
-    };
-    while let Some(&(h, id)) = w.candidates.get(w.asked as usize) {
-        let still = cx.s.ch(h).able()
-            && (cx.s.setup.book.get(id).kind == Kind::Passive || cx.s.ch(h).stance == Some(id))
-            && cx
-                .s
-                .use_at(w.use_frame as usize)
-                .is_some_and(|u| cx.s.ch(u.targets[w.target_index as usize]).present());
-        if still {
-            return Flow::Wait;
-        }
-        w.asked += 1;
-        let top = cx.s.stack.len() - 1;
-        cx.change(top, FrameChange::Asked { asked: w.asked });
-    }
-    cx.pop();
-    Flow::Go
-}
-
-pub(super) fn use_trigger(cx: &mut Cx, id: crate::ability::AbilityId) -> R {
-    let Some(Frame::Window(mut w)) = cx.s.stack.last().cloned() else {
-        return Ok(());
-    };
-    let at = w.asked as usize;
-    let Some(&(holder, _)) = w.candidates.get(at) else {
-        return Ok(());
-    };
-    // The controller picks which of its triggers goes first (THR-R148).
-    if let Some(j) = w.candidates[at..].iter().position(|c| *c == (holder, id)) {
-        w.candidates.swap(at, at + j);
-        let top = cx.s.stack.len() - 1;
-        let (at, with) = (at as u8, (at + j) as u8);
-        cx.change(top, FrameChange::Swap { at, with });
-    }
-    let Some(u) = cx.s.use_at(w.use_frame as usize) else {
-        return Ok(());
-    };
-    let ti = w.target_index as usize;
-    let about = u.targets[ti];
-    // What the trigger changes of the use it answers: the target's roll changes and who has
-    // moved in answer.
-    let (mut mods, mut moved) = (u.mods[ti], u.moved);
-    let moved_before = moved;
-    cx.emit(Event::TriggerUsed {
-        who: holder,
-        ability: id,
-        about,
-    });
-    let setup = Arc::clone(&cx.s.setup);
-    let ab = setup.book.get(id);
-    let Some(tr) = &ab.trigger else { return Ok(()) };
-    let mut moves = Vec::new();
-    let mut lines = Vec::new();
-    for r in &tr.reaction {
-        match r {
-            // Assist's Bane on the foe's defence (THR-R199), Protect's Boon on the friend's
-            // (THR-R200); using either ends the Stance (`EndsStance::Always` below).
-            Reaction::DefenceBanes(n) => mods.defence_boons -= n,
-            Reaction::DefenceBoons(n) => mods.defence_boons += n,
-            Reaction::DefenceBonus(a) => mods.defence_flat += eval(&cx.s, holder, a),
-            Reaction::MoveToward(a) => moves.push(eval(&cx.s, holder, a)),
-            Reaction::Lines(l) => lines.extend(l.iter().cloned()),
-        }
-    }
-    if let Some(f) = tr.on_defence_critical {
-        mods.on_defence_critical = Some((holder, f));
-    }
-    if !moves.is_empty() {
-        moved |= 1u64 << holder;
-    }
-    match tr.ends_stance {
-        EndsStance::Always => {
-            if cx.s.ch(holder).stance == Some(id) {
-                cx.emit(Event::StanceEnded {
-                    who: holder,
-                    ability: id,
-                });
-            }
-        }
-        EndsStance::UnlessDefenceCritical => mods.ends_unless_critical = Some(holder),
-        EndsStance::Never => {}
-    }
-    let (use_frame, target) = (w.use_frame as usize, ti as u8);
-    cx.change(use_frame, FrameChange::Mods { target, mods });
-    if moved != moved_before {
-        cx.change(use_frame, FrameChange::Moved { holders: moved });
-    }
-    if !lines.is_empty() {
-        let su = synthetic_use(cx, holder, id);
-        for l in &lines {
-            apply_line(cx, usize::MAX, &su, l, holder)?;
-        }
-    }
-    for n in moves {
-        // The holder chooses where to move, toward the attacked ally (Interpose); an
-        // Immobilized holder cannot move of its own accord (THR-R215).
-        if n > 0 && cx.s.ch(holder).able() && !calc::has(&cx.s, holder, Cond::Immobilized) {
-            cx.push(Frame::Prompt(Prompt::Move {
-                who: holder,
-                budget: n,
-                toward: Some(about),
-            }))?;
-        }
-    }
-    Ok(())
-}
-
-pub(super) fn pass_trigger(cx: &mut Cx) {
-    let Some(Frame::Window(w)) = cx.s.stack.last().cloned() else {
-        return;
-    };
-    let Some(&(holder, id)) = w.candidates.get(w.asked as usize) else {
-        return;
-    };
-    cx.emit(Event::TriggerPassed {
-        who: holder,
-        ability: id,
-    });
-    if cx.s.options.controller_orders_own_triggers {
-        // Passing declines every remaining trigger of this holder in the window.
-        let Some(Frame::Window(w)) = cx.s.stack.last() else {
-            return;
-        };
-        let asked = w.asked as usize;
-        if w.candidates[asked.min(w.candidates.len())..]
-            .iter()
-            .any(|c| c.0 == holder)
-        {
-            let top = cx.s.stack.len() - 1;
-            cx.change(top, FrameChange::Withdrawn { holder });
         }
     }
 }
@@ -717,7 +495,7 @@ fn post_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     Ok(())
 }
 
-pub(super) fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
+pub(crate) fn shared_attack(cx: &Cx, depth: usize) -> Option<Rolled> {
     cx.s.use_at(depth).and_then(|u| u.shared_attack.as_deref().copied())
 }
 

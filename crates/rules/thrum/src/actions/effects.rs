@@ -1,23 +1,34 @@
 //! Buffs, Terrain Effects, Nova, Minions and prompts (THR-R135 to THR-R143, THR-R222,
 //! THR-R226).
+//!
+//! A module of its own (it was `resolve::effects`): these are the lasting things an ability leaves
+//! (a Buff, a Terrain Effect, a Minion, Nova Potential) and the prompts they raise, which the
+//! interpreter, the turn flow and moves all call on. Where a Terrain Effect lies and whom it
+//! affects is `state`'s ([`crate::state::terrain_squares`]), since the checks and the movement
+//! search ask it too.
 
-use super::interpreter::triggered_abilities;
-use super::lines::{apply_line, deal};
-use super::{Cx, Flow, R};
-use crate::ability::{Ability, Affects, Line, NovaEarn, Reaction, TriggerOn};
+use crate::ability::{Ability, Line, NovaEarn, Reaction, TriggerOn};
+use crate::actions::lines::{apply_line, deal};
+use crate::actions::trigger::triggered_abilities;
 use crate::calc::{self, eval};
-use crate::check::{self, Plan};
 use crate::command::{Command, Gauge};
 use crate::event::{Event, Removal, Rolled, Verdict};
+use crate::plan::Plan;
 use crate::setup::{CharInfo, Cid};
-use crate::state::{BuffOn, Frame, FrameChange, Pick, Prompt, State, TerrainInst, Use, UseHead};
+use crate::state::Cx;
+use crate::state::{
+    BuffOn, Frame, FrameChange, Pick, Prompt, State, TerrainInst, Use, UseHead, terrain_affects, terrain_covers,
+};
 use fray_engine::EngineError;
+use fray_engine::Flow;
 use fray_space::Pos;
 use std::sync::Arc;
 
+type R<T = ()> = Result<T, EngineError>;
+
 /// The defender uses its Buff on the defence being picked: the creator's bonus on the roll and
 /// a reduction of what the attack lets through (THR-R139, Spirit Armor).
-pub(super) fn buff_on_defence(cx: &mut Cx, t: Cid) {
+pub(crate) fn buff_on_defence(cx: &mut Cx, t: Cid) {
     let Some(b) = cx.s.ch(t).buff else { return };
     let Some(spec) = cx.s.setup.book.get(b.ability).buff_spec.clone() else {
         return;
@@ -35,7 +46,7 @@ pub(super) fn buff_on_defence(cx: &mut Cx, t: Cid) {
 }
 
 /// The bearer uses one use of its Buff.
-pub(super) fn use_buff(cx: &mut Cx, who: Cid) {
+pub(crate) fn use_buff(cx: &mut Cx, who: Cid) {
     if let Some(b) = cx.s.ch(who).buff {
         cx.emit(Event::BuffUsed {
             who,
@@ -45,7 +56,7 @@ pub(super) fn use_buff(cx: &mut Cx, who: Cid) {
 }
 
 /// After a use, a used-up Buff either asks its creator to pay to keep it or ends.
-pub(super) fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) -> R {
+pub(crate) fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) -> R {
     let Some(b) = cx.s.ch(bearer).buff else { return Ok(()) };
     if b.uses > 0 {
         return Ok(());
@@ -72,7 +83,7 @@ pub(super) fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) -> R {
 
 /// Gives a Buff to a target (THR-R139 to THR-R142): at once if it has none, else the target
 /// chooses between the old and the new.
-pub(super) fn apply_buff(cx: &mut Cx, u: &UseHead, t: Cid) -> R {
+pub(crate) fn apply_buff(cx: &mut Cx, u: &UseHead, t: Cid) -> R {
     let Some(spec) = cx.s.setup.book.get(u.ability).buff_spec.clone() else {
         return Ok(());
     };
@@ -94,39 +105,8 @@ pub(super) fn apply_buff(cx: &mut Cx, u: &UseHead, t: Cid) -> R {
     Ok(())
 }
 
-/// The squares a Terrain Effect covers now (an Aura follows its creator, THR-R83).
-pub fn terrain_squares(s: &State, t: &TerrainInst) -> Vec<Pos> {
-    match t.aura {
-        Some(r) => match s.ch(t.creator).pos {
-            Some(c) => fray_space::aura(c, r).filter(|p| s.setup.map.contains(*p)).collect(),
-            None => Vec::new(),
-        },
-        None => t.squares.clone(),
-    }
-}
-
-/// Whether `p` is one of a Terrain Effect's squares ([`terrain_squares`] without listing them).
-pub fn terrain_covers(s: &State, t: &TerrainInst, p: Pos) -> bool {
-    match t.aura {
-        Some(r) => s
-            .ch(t.creator)
-            .pos
-            .is_some_and(|c| s.setup.map.contains(p) && fray_space::aura(c, r).any(|q| q == p)),
-        None => t.squares.contains(&p),
-    }
-}
-
-/// Whether a Terrain Effect's lines and difficulty apply to a character.
-pub fn terrain_affects(s: &State, t: &TerrainInst, who: Cid, affects: Affects) -> bool {
-    match affects {
-        Affects::All => true,
-        Affects::Enemies => s.enemies(t.creator, who),
-        Affects::Allies => t.creator == who || s.allies(t.creator, who),
-    }
-}
-
 /// Places a Terrain Effect (THR-R136, THR-R137, THR-R138).
-pub(super) fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
+pub(crate) fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
     let Some(spec) = &a.terrain else { return };
     if !spec.exempt {
         // A creator has one Terrain Effect at a time: a new one removes the old (THR-R137).
@@ -166,7 +146,7 @@ pub(super) fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
 }
 
 /// Applies Terrain Effect lines of one kind to a character standing on `p`.
-pub(super) fn terrain_lines(
+pub(crate) fn terrain_lines(
     cx: &mut Cx,
     who: Cid,
     p: Pos,
@@ -212,7 +192,7 @@ pub(super) fn terrain_lines(
 /// takes a fresh use number (never the id of a real use, nor of another standing effect's
 /// application), so Dazed's "not the use that applied it" test (THR-R214) only ever compares
 /// an effect with itself.
-pub(super) fn synthetic_use(cx: &mut Cx, user: Cid, ability: crate::ability::AbilityId) -> UseHead {
+pub(crate) fn synthetic_use(cx: &mut Cx, user: Cid, ability: crate::ability::AbilityId) -> UseHead {
     cx.emit(Event::StandingUse { who: user, ability });
     UseHead {
         id: cx.s.uses,
@@ -228,7 +208,7 @@ pub(super) fn synthetic_use(cx: &mut Cx, user: Cid, ability: crate::ability::Abi
 }
 
 /// A character entered a square: Terrain Effects with entry lines act on it.
-pub(super) fn entered(cx: &mut Cx, who: Cid, p: Pos) -> R {
+pub(crate) fn entered(cx: &mut Cx, who: Cid, p: Pos) -> R {
     if cx.s.terrain.is_empty() {
         return Ok(());
     }
@@ -236,7 +216,7 @@ pub(super) fn entered(cx: &mut Cx, who: Cid, p: Pos) -> R {
 }
 
 /// Start of Turn, step b (THR-R28): upkeep payments, start-of-turn passives, Terrain Effects.
-pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
+pub(crate) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
     // Start-of-turn passives (Jittery) apply by themselves.
     let passives: crate::inline::Inline<crate::ability::AbilityId, 8> = triggered_abilities(&cx.s, who).collect();
     for &id in &passives {
@@ -292,7 +272,7 @@ pub(super) fn start_of_turn_effects(cx: &mut Cx, who: Cid) -> R {
     Ok(())
 }
 
-pub(super) fn upkeep_prompts(cx: &mut Cx, who: Cid) -> R {
+pub(crate) fn upkeep_prompts(cx: &mut Cx, who: Cid) -> R {
     let asks: Vec<(usize, i16)> =
         cx.s.terrain
             .iter()
@@ -310,13 +290,13 @@ pub(super) fn upkeep_prompts(cx: &mut Cx, who: Cid) -> R {
     Ok(())
 }
 
-pub(super) fn step_prompt(_cx: &mut Cx, _p: &Prompt) -> Flow {
+pub(crate) fn step_prompt(_cx: &mut Cx, _p: &Prompt) -> Flow {
     // Every prompt is a decision for a seat.
     Flow::Wait
 }
 
 /// Answers the prompt on top of the stack, with the plan the answer's check gave it.
-pub(super) fn answer_prompt(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
+pub(crate) fn answer_prompt(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
     let Some(Frame::Prompt(p)) = cx.s.stack.last().cloned() else {
         return Ok(());
     };
@@ -334,7 +314,7 @@ pub(super) fn answer_prompt(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
             for next in path {
                 // A Weaver moving on its own turn uses its exemption here too, as the search
                 // that found the path assumed (THR-R76).
-                if let Ok((_, true)) = check::paid_step_cost(&cx.s, who, at, next, false) {
+                if let Ok((_, true)) = crate::reach::paid_step_cost(&cx.s, who, at, next, false) {
                     cx.emit(Event::WeaverIgnored { who, slowed: false });
                 }
                 cx.emit(Event::Moved {
@@ -396,7 +376,7 @@ pub(super) fn answer_prompt(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
 }
 
 /// Nova Potential from a contest: Criticals on either side, doubles on the attack roll.
-pub(super) fn nova_on_contest(cx: &mut Cx, user: Cid, target: Cid, verdict: Verdict, attack: Option<Rolled>) {
+pub(crate) fn nova_on_contest(cx: &mut Cx, user: Cid, target: Cid, verdict: Verdict, attack: Option<Rolled>) {
     if verdict == Verdict::AttackerCritical {
         nova_earn(cx, user, NovaEarn::CriticalDealt);
     }
@@ -445,7 +425,7 @@ pub fn nova_earn(cx: &mut Cx, who: Cid, earn: NovaEarn) {
 }
 
 /// Places the user's Minion on a square, or moves the one it has there (THR-R222).
-pub(super) fn position_minion(cx: &mut Cx, user: Cid, at: Pos) {
+pub(crate) fn position_minion(cx: &mut Cx, user: Cid, at: Pos) {
     let existing =
         cx.s.ids()
             .find(|&m| cx.s.info(m).minion_of == Some(user) && cx.s.ch(m).present());
@@ -523,7 +503,7 @@ pub fn remove(cx: &mut Cx, who: Cid, why: Removal) {
 }
 
 /// Ends what a creator keeps in play (on removal, or on Incapacity with that option).
-pub(super) fn creator_gone(cx: &mut Cx, who: Cid) {
+pub(crate) fn creator_gone(cx: &mut Cx, who: Cid) {
     for b in cx.s.ids().collect::<Vec<_>>() {
         if cx.s.ch(b).buff.is_some_and(|x| x.creator == who) {
             end_buff(cx, b);

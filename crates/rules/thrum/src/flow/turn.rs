@@ -1,23 +1,30 @@
 //! Turn flow (THR-R26 to THR-R37): the start of a turn and its fixed rolls (Panic, Incapacity),
 //! the end of a turn (End of Turn effects, status ticks, Incapacity's drops and Wounds), and
 //! moving on to the next slot and the next round.
+//!
+//! Part of the flow (it was `resolve::turn`): what happens between the decisions of a turn. The
+//! checks of the turn's own commands are `actions::turn`'s.
 
-use super::effects::{
+use super::end::{end_combat, end_of_round_conditions, stop_check};
+use crate::ability::{Cond, NovaEarn, XStatus};
+use crate::actions::effects::{
     buff_keep_prompt, nova_earn, remove, start_of_turn_effects, terrain_lines, upkeep_prompts, use_buff,
 };
-use super::end::{end_combat, end_of_round_conditions, stop_check};
-use super::lines::{deal, incapacitate, incapacity_drop};
-use super::roll2d6;
-use super::{Cx, Flow, R};
-use crate::ability::{Cond, NovaEarn, XStatus};
+use crate::actions::lines::{deal, incapacitate, incapacity_drop};
 use crate::calc;
 use crate::command::Gauge;
+use crate::dice::roll2d6;
 use crate::event::{Event, Removal};
 use crate::options::{DazedMode, PanicStun, ScoutedMode};
 use crate::setup::Cid;
+use crate::state::Cx;
 use crate::state::{FixedKind, FixedRoll, Frame, FrameChange, Phase, State, Step};
+use fray_engine::EngineError;
+use fray_engine::Flow;
 
-pub(super) fn begin_turn(cx: &mut Cx) -> R {
+type R<T = ()> = Result<T, EngineError>;
+
+pub(crate) fn begin_turn(cx: &mut Cx) -> R {
     let who = cx.s.turn.who;
     cx.emit(Event::TurnStarted { who });
     if cx.s.phase == Phase::RoundZero {
@@ -142,7 +149,7 @@ fn can_reroll(s: &State, who: Cid, kind: FixedKind) -> bool {
     })
 }
 
-pub(super) fn step_roll(cx: &mut Cx, r: FixedRoll) -> R<Flow> {
+pub(crate) fn step_roll(cx: &mut Cx, r: FixedRoll) -> R<Flow> {
     if r.asking {
         return Ok(Flow::Wait);
     }
@@ -162,7 +169,7 @@ pub(super) fn step_roll(cx: &mut Cx, r: FixedRoll) -> R<Flow> {
 }
 
 /// The answer to a reroll offer.
-pub(super) fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
+pub(crate) fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
     let Some(Frame::Roll(r)) = cx.s.stack.last().cloned() else {
         return Ok(());
     };
@@ -180,7 +187,7 @@ pub(super) fn answer_reroll(cx: &mut Cx, reroll: bool) -> R {
     Ok(())
 }
 
-pub(super) fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
+pub(crate) fn step_start_of_turn(cx: &mut Cx, who: Cid, step: u8) -> R<Flow> {
     // The steps run one after the other in this call. The frame records where to go on only
     // when a step leaves a frame on top of it (the Panic Roll, a prompt, a move), which must
     // resolve before the next step.
@@ -322,7 +329,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     Ok(())
 }
 
-pub(super) fn next_slot(cx: &mut Cx) -> R {
+pub(crate) fn next_slot(cx: &mut Cx) -> R {
     if !cx.s.order.slots().iter().any(|s| s.active) {
         end_combat(cx, None, "nobody-left");
         return Ok(());
