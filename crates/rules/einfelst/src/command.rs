@@ -483,7 +483,7 @@ pub fn parse(s: &State, text: &str) -> Result<Command, Reject> {
                     _ => {
                         // The example adds up to the Harm being split, when one is (EIN-R34).
                         let example = match s.frames.last() {
-                            Some(crate::state::Frame::Split(sp)) => crate::check::splits(sp.amount)
+                            Some(crate::state::Frame::Split(sp)) => crate::state::splits(sp.amount)
                                 .last()
                                 .map(|p| p.iter().map(u8::to_string).collect::<Vec<_>>().join("+")),
                             _ => None,

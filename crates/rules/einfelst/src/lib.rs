@@ -9,27 +9,46 @@
 //! sixes; extra successes buy damage, card swaps and other effects. Harm fills Physical and
 //! Mental rows that cost dice; hazards (fear, fire, poison, falls) add more.
 //!
-//! Module map: [`options`], [`codes`] (rejection codes), [`data`] (attributes, Actions,
-//! weapons), [`setup`] (encounter files), [`state`] (state, events and the one `apply`),
-//! [`command`] (typed and text forms), [`stage`] (what the game waits for, as a typed value,
-//! decided once), [`check`] (legality and the legal list), [`resolve`]
-//! (dice and turn flow), [`zones`] (the zone map's answers), [`text`] (the `TextRuleset`), [`ai`],
-//! [`odds`]; the report hooks for simulations are in `summary.rs`. This file holds the
-//! `Ruleset` itself.
+//! Module map, in the rooms every ruleset has:
+//!
+//! - [`setup`] (encounter files and stat blocks), [`data`] (attributes, Actions, weapons),
+//!   [`options`], [`codes`] (rejection codes), [`command`] (typed and text forms).
+//! - [`state`]: the state, the frames of the resolution stack, the events and the one `apply`
+//!   (with the Harm track's arithmetic).
+//! - [`stage`]: what the game waits for, as a typed value, decided once.
+//! - [`check`] and [`resolve`]: the two dispatchers. `check` returns the checked [`plan::Plan`]
+//!   (or the typed rejection) and the legal list; `resolve` consumes the plan. Both are short and
+//!   call into [`actions`], one module per action or topic (attack, defence, hit, flee,
+//!   restraint, movement, items, quick manoeuvres, hazards, Harm, tests, pushed rolls, cards,
+//!   card swaps, the ambush, the Director's rulings), each holding its action's check, its legal
+//!   candidates and its resolution side by side; [`actions`] has the table of rule IDs by
+//!   module. [`plan`] is the contract between the two dispatchers, below both.
+//! - [`flow`]: rounds, turns and who decides next ([`flow::advance`] runs every automatic step).
+//! - [`ways`]: the movement search (a fleer's way out); [`zones`]: the zone map's answers.
+//! - [`text`] (the `TextRuleset`), [`ai`], [`odds`]; the report hooks for simulations are in
+//!   `summary.rs`.
+//!
+//! Dependencies run one way: `check` and `resolve` call `actions`, `flow` and `stage`; nothing
+//! under `check` (nor `stage`, nor any action) refers to `resolve`, so legality never depends on
+//! resolution. This file holds the `Ruleset` itself.
 
+pub mod actions;
 pub mod ai;
 pub mod check;
 pub mod codes;
 pub mod command;
 pub mod data;
+pub mod flow;
 pub mod odds;
 pub mod options;
+pub mod plan;
 pub mod resolve;
 pub mod setup;
 pub mod stage;
 pub mod state;
 mod summary;
 pub mod text;
+pub mod ways;
 pub mod zones;
 
 use crate::command::Command;

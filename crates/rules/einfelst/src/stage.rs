@@ -6,8 +6,8 @@
 //! than working out again which decision is open. GM rulings are no stage: they are accepted
 //! whatever the game waits for.
 
-use crate::check;
-use crate::resolve;
+use crate::actions::{defence, flee};
+use crate::flow;
 use crate::setup::Cid;
 use crate::state::{Card, Frame, RoundStage, State};
 use fray_engine::{Pending, Seats};
@@ -41,7 +41,7 @@ pub enum Stage {
     },
     /// A foe in a fleer's zone is asked whether it chases (EIN-R33).
     Chase {
-        /// The foe asked (`resolve::next_chaser`).
+        /// The foe asked (`flee::next_chaser`).
         chaser: Cid,
         /// The fleer.
         fleer: Cid,
@@ -79,7 +79,7 @@ pub enum Stage {
     CardSwaps,
     /// The seat of a group sharing a card picks which member acts on it now (EIN-R2).
     GroupTurn {
-        /// The members it may pick, a bit per creature ([`check::group_choices`]).
+        /// The members it may pick, a bit per creature ([`flow::group_choices`]).
         choices: u64,
     },
     /// A creature's turn, on its `n`-th card.
@@ -165,7 +165,7 @@ pub fn stage(s: &State) -> Option<Stage> {
                 target: a.target,
                 by: a.by,
             }),
-            Frame::Attack(a) if a.defender_swap.is_none() && check::defender_may_swap(s, a) => Some(Stage::Swap {
+            Frame::Attack(a) if a.defender_swap.is_none() && defence::defender_may_swap(s, a) => Some(Stage::Swap {
                 target: a.target,
                 by: a.by,
             }),
@@ -173,7 +173,7 @@ pub fn stage(s: &State) -> Option<Stage> {
                 by: a.by,
                 target: a.target,
             }),
-            Frame::Flee(fl) => resolve::next_chaser(s, fl).map(|chaser| Stage::Chase { chaser, fleer: fl.who }),
+            Frame::Flee(fl) => flee::next_chaser(s, fl).map(|chaser| Stage::Chase { chaser, fleer: fl.who }),
             Frame::Break(b) => Some(Stage::Hold {
                 holder: b.holder,
                 breaker: b.who,
@@ -197,7 +197,7 @@ pub fn stage(s: &State) -> Option<Stage> {
         Some(t) => Some(Stage::Turn { who: t.who, n: t.n }),
         None => {
             // EIN-R2: the group's seat picks the member that acts now.
-            let choices = check::group_choices(s);
+            let choices = flow::group_choices(s);
             (choices != 0).then_some(Stage::GroupTurn { choices })
         }
     }

@@ -1113,17 +1113,11 @@ fn or_list(words: &[&str]) -> String {
 /// shows them, and what becomes of those not spent on one.
 fn spend_options(s: &State, a: &crate::state::AttackFrame) -> (String, &'static str) {
     let t = s.ch(a.target);
-    let harmful = matches!(
-        a.kind,
-        AttackKind::Strike | AttackKind::Shoot | AttackKind::Unarmed | AttackKind::Cast(_)
-    );
-    let blow = matches!(a.kind, AttackKind::Strike | AttackKind::Unarmed);
-    let mine = s
-        .turn
-        .filter(|x| x.who == a.by)
-        .and_then(|x| crate::check::turn_card(s, a.by, x.n));
+    let harmful = a.kind.harmful();
+    let blow = a.kind.blow();
+    let mine = crate::actions::hit::attacker_card(s, a);
     let swap = t.cards.cards().iter().any(|&c| mine.is_some_and(|m| m != c));
-    let disarm = blow && t.wield.and_then(|w| s.weapon(w)).is_some_and(|w| !w.natural());
+    let disarm = crate::actions::hit::may_disarm(s, a);
     let mut out = String::new();
     for (on, w) in [
         (swap, " [swap=<card>]"),
