@@ -15,38 +15,15 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::tidy::{root, rust_files};
 
 /// Every `.rs` file of the workspace's crates, sorted, as paths relative to the root.
 fn sources() -> Vec<String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries {
-            let p = e.expect("a directory entry").path();
-            let name = p.file_name().expect("a name").to_string_lossy().into_owned();
-            if p.is_dir() {
-                if name != "target" && !name.starts_with('.') {
-                    walk(&p, out);
-                }
-            } else if name.ends_with(".rs") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&root().join("crates"), &mut out);
-    let mut rel: Vec<String> = out
+    rust_files(&root().join("crates"))
         .iter()
         .map(|p| p.strip_prefix(root()).expect("under the root").display().to_string())
-        .collect();
-    rel.sort();
-    rel
+        .collect()
 }
 
 /// A ruleset's rules: ID → summary, in ID order, from docs/rules/<name>.toml.
