@@ -1,6 +1,6 @@
 //! The rules pages: docs/rules/<ruleset>.md lists every rule ID of a ruleset with its summary
 //! (from docs/rules/<ruleset>.toml, written in our words), the tests that name it and the source
-//! lines that enforce it, so a newcomer with a clone can go from `HAL-R12` to what it says, to its
+//! lines that enforce it, so a newcomer with a clone can go from `XYZ-R12` to what it says, to its
 //! code and its tests in one step. The page is generated from the code by this test: a stale page
 //! fails it, and `FRAY_UPDATE_RULES=1 cargo test -p fray --test it rules_pages` writes the pages
 //! anew.
@@ -8,7 +8,7 @@
 //! What counts as a citation (and nothing else does):
 //! - **enforcing**: a `// XXX-Rnn` line or trailing comment (not a `///` or `//!` doc comment) in
 //!   the library code of any crate's `src/` (before its `#[cfg(test)]` part);
-//! - **test**: a test function whose name holds `xxx_rnn` (`thr_r12_ties_go_to_...`), or a
+//! - **test**: a test function whose name holds `xxx_rnn` (`xyz_r12_ties_go_to_...`), or a
 //!   `//` comment naming `XXX-Rnn` in a test file (`tests/`) or a `#[cfg(test)]` part.
 //!
 //! Every rule needs at least one of each: the test fails naming the rules that lack one.
@@ -58,7 +58,7 @@ fn rules(name: &str) -> Rules {
     let prefix = summaries[0]
         .0
         .split_once("-R")
-        .expect("an ID such as THR-R1")
+        .expect("an ID such as XYZ-R1")
         .0
         .to_string();
     for (id, s) in &summaries {
@@ -85,7 +85,7 @@ fn rules(name: &str) -> Rules {
     }
 }
 
-/// Where `word` (`THR-R12` or `thr_r12`) stands in `text` as a whole ID, not followed by a digit.
+/// Where `word` (`XYZ-R12` or `xyz_r12`) stands in `text` as a whole ID, not followed by a digit.
 fn mentions(text: &str, word: &str) -> bool {
     let mut rest = text;
     while let Some(i) = rest.find(word) {
@@ -283,11 +283,11 @@ fn rules_pages_are_up_to_date() {
 
 #[test]
 fn a_citation_is_a_whole_id() {
-    assert!(mentions("// THR-R12: ties", "THR-R12"));
-    assert!(!mentions("// THR-R120", "THR-R12"));
-    assert!(!mentions("// XTHR-R12", "THR-R12"));
-    assert!(mentions("fn thr_r12_ties()", "thr_r12"));
-    assert!(!mentions("fn thr_r120_x()", "thr_r12"));
-    assert_eq!(test_name("fn thr_r1_x() {"), Some("thr_r1_x"));
+    assert!(mentions("// XYZ-R12: ties", "XYZ-R12"));
+    assert!(!mentions("// XYZ-R120", "XYZ-R12"));
+    assert!(!mentions("// XXYZ-R12", "XYZ-R12"));
+    assert!(mentions("fn xyz_r12_ties()", "xyz_r12"));
+    assert!(!mentions("fn xyz_r120_x()", "xyz_r12"));
+    assert_eq!(test_name("fn xyz_r1_x() {"), Some("xyz_r1_x"));
     assert_eq!(test_name("let x = 1;"), None);
 }
