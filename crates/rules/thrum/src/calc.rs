@@ -27,7 +27,10 @@ pub fn eval(s: &State, user: Cid, a: &crate::ability::Amount) -> i16 {
 /// (THR-R41): 7 west and 4 north is 7 (THR-R44); the rings around a square are at 1, 2, 3
 /// (THR-R45).
 pub fn distance(s: &State, a: Pos, b: Pos) -> i16 {
+    // THR-R43: the larger of the column and row differences, so 7 west and 4 north is 7
+    // (THR-R44) and the rings around a square lie at 1, 2, 3 (THR-R45).
     let flat = chebyshev(a, b) as i16;
+    // THR-R47: by default elevation plays no part (bird's-eye view).
     if s.options.distance_ignores_elevation {
         flat
     } else {
@@ -65,12 +68,14 @@ pub fn speed(s: &State, c: Cid) -> i16 {
     let mut v = info.stats.speed;
     let slowed = status_weight(s, c, XStatus::Slowed);
     let weaver_ignores = s.turn.who == c && (info.traits.weaver >= 2 || s.turn.weaver_slow);
+    // THR-R208: Slowed takes 2 off Speed (THR-R52: the Speed a turn may spend).
     if slowed > 0 && !weaver_ignores {
         v -= 2 * slowed;
     }
     if s.options.draft_hastened && has(s, c, Cond::Hastened) {
         v += 2;
     }
+    // THR-R208: never below the floor (0 by default).
     v.max(s.options.speed_floor)
 }
 
@@ -81,6 +86,7 @@ pub fn range_of(s: &State, user: Cid, ability: &Ability) -> Option<i16> {
         return None;
     };
     let mut r = eval(s, user, a).max(0);
+    // THR-R49: Long Reach makes Range 1 reach 2 (Range 1 takes in the diagonals by distance).
     if r == 1 && s.info(user).traits.long_reach {
         r = 2;
     }
@@ -103,6 +109,7 @@ pub fn in_range_from(s: &State, range: Option<i16>, from: Pos, p: Pos) -> bool {
             RangeZero::OwnSquare => p == from,
             RangeZero::Touch => chebyshev(p, from) <= 1,
         },
+        // THR-R46: a square at exactly the range is in it; one further is not.
         Some(r) => distance(s, from, p) <= r,
     }
 }
@@ -110,6 +117,8 @@ pub fn in_range_from(s: &State, range: Option<i16>, from: Pos, p: Pos) -> bool {
 /// Whether blocked squares stand on the straight line between two squares (the
 /// `line-of-sight = "blocked-squares"` option; THR-R50).
 pub fn sight_blocked(s: &State, a: Pos, b: Pos) -> bool {
+    // THR-R50: by default there is no line-of-sight test: only Obstruction takes a target in
+    // range away.
     if s.options.line_of_sight == LineOfSight::ObstructionOnly {
         return false;
     }
@@ -130,8 +139,10 @@ pub fn attack_modifier(s: &State, user: Cid, ability: &Ability) -> i16 {
         return a;
     }
     match ability.art {
+        // THR-R94: the modifier of the Combat Art that grants the attack.
         Some(art) if !ability.basic => st.arts[art.index()],
-        // A basic ability (Basic Attack, THR-R189) rolls the highest trained Art modifier.
+        // THR-R95: a basic ability (Basic Attack, THR-R189) rolls the highest trained Art
+        // modifier, or the `untrained-attack-modifier` (0) without a trained Art.
         _ => st
             .arts
             .iter()
@@ -256,6 +267,8 @@ impl Tally {
 
     /// The net count after cancelling (THR-R111).
     pub fn net(&self, s: &State) -> i16 {
+        // THR-R111: Boons and Banes cancel one for one (2 Boons and 1 Bane leave 1 Boon).
+        // THR-R114: by default every source counts, all added up before they cancel.
         match s.options.boon_stacking {
             BoonStacking::Sum => self.boons - self.banes,
             BoonStacking::OneEach => self.boons.min(1) - self.banes.min(1),
@@ -283,7 +296,7 @@ pub fn cover_check(s: &State, attacker: Cid, from: Pos, at: Pos) -> CoverInfo {
 
 /// The squares within two of `at` that count as occupied for [`cover_check`] against
 /// `attacker`, as a 5x5 mask (bit `(dy + 2) * 5 + dx + 2` for the offset from `at`). Another
-/// character standing on a square makes it a cover source (THR-R120); every square the check
+/// character standing on a square makes it a cover source (THR-R119); every square the check
 /// looks at (sources and their flanks) is within two of the target, so one pass over the
 /// characters marks them all. It does not depend on where the attacker stands, so a caller
 /// checking many squares against one target works it out once.
@@ -297,6 +310,7 @@ pub fn around_mask(s: &State, attacker: Cid, at: Pos) -> u32 {
             && dy.abs() <= 2
             && i as Cid != attacker
             && c.present()
+            // THR-R182: an Incapacitated character is still a cover source (by default).
             && (!c.incapacitated || opts.incapacitated_occupy)
         {
             around |= 1 << ((dy + 2) * 5 + dx + 2);
@@ -329,6 +343,9 @@ fn cover_walk(s: &State, from: Pos, at: Pos, around: u32) -> CoverInfo {
         debug_assert!(dx.abs() <= 2 && dy.abs() <= 2, "cover looks only near the target");
         dx.abs() <= 2 && dy.abs() <= 2 && around & (1 << ((dy + 2) * 5 + dx + 2)) != 0
     };
+    // THR-R119: a neighbour of the target is a cover source when a character stands on it, or
+    // when its terrain is 2+ levels above the target's square; THR-R121: a character counts as
+    // its square + `character-cover-height` (2).
     let height = |p: Pos| -> Option<i16> {
         let elev = map.elevation(p)? as i16;
         if occupied(p) {
@@ -352,7 +369,7 @@ fn cover_walk(s: &State, from: Pos, at: Pos, around: u32) -> CoverInfo {
 /// The walk over the target's neighbours shared by [`cover_check`] and [`cover_check_with`],
 /// with squares named as the caller names them (positions or grid indices): `neighbour(q, d)`
 /// is the square next to `q` in direction `Dir::ALL[d]`, `height(q)` how tall `q` stands as a
-/// cover source (`None`: it is none, THR-R120). `delta` is the attacker's offset from the target.
+/// cover source (`None`: it is none, THR-R119). `delta` is the attacker's offset from the target.
 /// With `first_only` it stops at the first cover source (then only `sources > 0` is meaningful).
 #[inline]
 #[allow(clippy::too_many_arguments)]
@@ -372,6 +389,8 @@ fn cover_sources<Q: Copy + PartialEq>(
     // is the cheapest test. High ground at (0,0), target at (1,0): only attackers with x < 0
     // (THR-R124); target at (1,−1): only attackers north-west of the diagonal, y > x (THR-R125).
     let (beyond_mask, on_line) = fray_space::dividing_masks(delta);
+    // THR-R123: an attacker exactly on a source's dividing line takes no Bane from it, unless
+    // `cover-on-line` says it does.
     let mut dirs = beyond_mask | if cover_on_line { on_line } else { 0 };
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
@@ -381,6 +400,7 @@ fn cover_sources<Q: Copy + PartialEq>(
             continue;
         }
         let Some(h) = height(src) else { continue };
+        // THR-R121: the source covers only against an attacker standing lower than it.
         if attacker_elev >= h {
             continue;
         }
@@ -389,7 +409,8 @@ fn cover_sources<Q: Copy + PartialEq>(
             break;
         }
         // Obstruction: both flanks of the source, a quarter turn either way along its dividing
-        // line (`fray_space::flanks`), are cover sources too (THR-R128).
+        // line (`fray_space::flanks`), are cover sources too (THR-R128). THR-R131: so walls on
+        // (0,1), (0,0), (0,−1) Obstruct (1,0) from a lower (−4,0), but not (2,0), not next to them.
         if beyond_mask & (1 << d) != 0
             && let (Some(f1), Some(f2)) = (neighbour(src, (d + 2) % 8), neighbour(src, (d + 6) % 8))
             && height(f1).is_some()
@@ -403,7 +424,7 @@ fn cover_sources<Q: Copy + PartialEq>(
 
 /// Who stands where, gathered once for many cover checks against one state: per grid square,
 /// how many characters make it a cover source (present, and not Incapacitated unless
-/// `incapacitated-occupy`; THR-R120). [`cover_check_with`] then needs no pass over the
+/// `incapacitated-occupy`; THR-R119, THR-R182). [`cover_check_with`] then needs no pass over the
 /// characters. The buffer is reused between fills.
 #[derive(Clone, Debug, Default)]
 pub struct Occupancy {
@@ -483,7 +504,7 @@ pub const COVER_MASKS_MAX_SQUARES: usize = 2500;
 
 /// For every target square and every attacker square of a map, which of the target's eight
 /// neighbours (bit `d` for `Dir::ALL[d]`) make it covered (THR-R119 to THR-R125): those that do
-/// when nobody stands on them (high ground), those that do when a character does (THR-R120),
+/// when nobody stands on them (high ground), those that do when a character does (THR-R119),
 /// and those the attacker is beyond the dividing line of (the ones that can Obstruct,
 /// THR-R128); and per target square, which of its neighbours have both flanks on the map, and
 /// which flanks are high ground. [`cover_check`] and [`has_cover_with`] then need a look-up and
@@ -892,6 +913,7 @@ pub fn attack_tally_with(
     let mut t = u.rest;
     t.add(u.standing + u.per_height * height_boons(s, user, Some(target)));
     if let (Some(from), Some(at)) = (s.ch(user).pos, s.ch(target).pos) {
+        // THR-R120: cover Banes only against Physical Attacks.
         if physical {
             let around = around.unwrap_or_else(|| around_mask(s, user, at));
             debug_assert_eq!(around, around_mask(s, user, at));
@@ -908,7 +930,7 @@ pub fn attack_tally_with(
     t
 }
 
-/// The defence modifier (flat part) for a defence (THR-R102, THR-R103, THR-R113).
+/// The defence modifier (flat part) for a defence: its attribute, plus flat bonuses (THR-R113).
 pub fn defence_modifier(s: &State, defender: Cid, d: Defence, attacker: Cid) -> i16 {
     if let Some(ctl) = s.info(defender).minion_of {
         // A Minion is defended by its controller's Resolve (THR-R222).
@@ -928,6 +950,8 @@ fn defence_modifier_with(s: &State, defender: Cid, d: Defence, attacker: Cid, fl
         Defence::Resolve => st.resolve,
         Defence::Decline => 0,
     };
+    // THR-R113: The Quill's +1 against attackers 3+ squares away is flat: it joins the
+    // modifier, not the dice.
     let quill = if s.info(defender).traits.quill && dist_between(s, defender, attacker).is_some_and(|r| r >= 3) {
         1
     } else {
@@ -974,11 +998,12 @@ fn defence_tally_with(s: &State, defender: Cid, d: Defence, stance_boons: i16) -
     // on top of Evasion's own Boon below (THR-R196), Concentrate on Resolve (THR-R197).
     t.add(stance_boons);
     t.add(-turn_banes(s, defender));
+    // THR-R209: a Vulnerable defender gets no automatic Evasion Boon.
     if d == Defence::Evasion && s.ch(defender).status(XStatus::Vulnerable) == 0 {
         t.add(1); // THR-R103
     }
     if s.ch(defender).frayed() {
-        t.add(-1); // THR-R156
+        t.add(-1); // THR-R156; a defence roll is what THR-R228 calls a defensive roll
     }
     if dazed(s, defender) {
         t.add(-1); // THR-R214
@@ -997,36 +1022,45 @@ pub fn dazed(s: &State, c: Cid) -> bool {
 /// Boons and Banes on an Incapacity Roll (THR-R168, THR-R203, THR-R198, THR-R228).
 pub fn incapacity_tally(s: &State, c: Cid) -> (Tally, i16) {
     let mut t = Tally::default();
+    // THR-R203: Bleed's Bane on Incapacity Rolls.
     t.add(-status_weight(s, c, XStatus::Bleed));
     let (b, flat) = standing_mods(s, c, RollKind::Incapacity);
     t.add(b);
     let mut flat = flat;
+    // THR-R198: Brace's Resilience help reaches the Incapacity Roll only with the option.
     if s.options.stances_help_fixed_rolls {
         let (b2, f2) = standing_mods(s, c, RollKind::Defence(Defence::Resilience));
         t.add(b2);
         flat += f2;
     }
+    // THR-R228: an Incapacity Roll is no defensive roll, so Frayed's Bane comes only with the
+    // option that counts every END, REF or FOC roll.
     if s.options.frayed_rolls == FrayedRolls::DefensiveAttributes && s.ch(c).frayed() {
         t.add(-1);
     }
+    // THR-R168: 2d6 + Resilience.
     (t, s.info(c).stats.resilience + flat)
 }
 
 /// Boons and Banes on a Panic Roll (THR-R158, THR-R207).
 pub fn panic_tally(s: &State, c: Cid) -> (Tally, i16) {
     let mut t = Tally::default();
+    // THR-R207: Shocked's Bane on Panic Rolls.
     t.add(-status_weight(s, c, XStatus::Shocked));
     let (b, flat) = standing_mods(s, c, RollKind::Panic);
     t.add(b);
     let mut flat = flat;
+    // THR-R198: Concentrate's Resolve help reaches the Panic Roll only with the option.
     if s.options.stances_help_fixed_rolls {
         let (b2, f2) = standing_mods(s, c, RollKind::Defence(Defence::Resolve));
         t.add(b2);
         flat += f2;
     }
+    // THR-R228: nor is a Panic Roll, unless the option says so.
     if s.options.frayed_rolls == FrayedRolls::DefensiveAttributes && s.ch(c).frayed() {
         t.add(-1);
     }
+    // THR-R158: 2d6 + Resolve.
     (t, s.info(c).stats.resolve + flat)
 }
 
@@ -1037,6 +1071,9 @@ pub fn defences(s: &State, target: Cid, ability: &Ability) -> &'static [Defence]
     if is_minion(s, target) && ability.attack.is_some() {
         return &[Defence::Resolve];
     }
+    // THR-R97: Resilience or Evasion against a Physical Attack; THR-R98: Resolve or Evasion
+    // against a Mental one; THR-R100: only Evasion or declining against a Special one; and
+    // THR-R101, THR-R208: a Slowed target loses Evasion.
     match (ability.attack, slowed) {
         (Some(Physical), false) => &[Defence::Resilience, Defence::Evasion],
         (Some(Physical), true) => &[Defence::Resilience],
@@ -1054,6 +1091,8 @@ pub fn has_ability(s: &State, c: Cid, id: AbilityId) -> bool {
     // THR-R38: every character has every Basic Combat Ability, on top of its own.
     if a.basic {
         return match a.requires_option.as_deref() {
+            // THR-R194: Coup de Grace is a Basic Combat Ability while its option is on (the
+            // default).
             Some("coup-de-grace") => s.options.coup_de_grace,
             Some(_) => false,
             None => true,
@@ -1065,5 +1104,7 @@ pub fn has_ability(s: &State, c: Cid, id: AbilityId) -> bool {
 /// Whether a use of this ability makes attack rolls: it has an Attack type, unless it is a
 /// Terrain Effect and the `terrain-effect-attacks` option says they never roll (THR-R136).
 pub fn rolls(s: &State, a: &Ability) -> bool {
+    // THR-R136: a Terrain Effect targets nobody: it rolls only when its record has an Attack
+    // type and the option does not rule that out.
     a.is_attack() && !(a.terrain.is_some() && s.options.terrain_effect_attacks == crate::options::TerrainAttacks::Never)
 }

@@ -4,8 +4,8 @@
 //! A module of its own because the resolution of every topic rolls (actions, the turn flow,
 //! Initiative) and the odds read the distribution, while none of them is the other's home.
 //!
-//! No rule ID is cited here: the roll is the core mechanic the rules file states before its
-//! numbered rules.
+//! The roll is the core mechanic the rules file states before its numbered rules; only its
+//! worked example, THR-R111, is cited here.
 
 use crate::event::Rolled;
 use crate::state::Cx;
@@ -37,6 +37,8 @@ pub fn dist2d6(net: i16) -> Dist {
 /// Boons and the lowest two with Banes. The roll and its distribution both ask it, so they
 /// cannot disagree.
 fn kept(net: i16) -> (usize, Keep) {
+    // THR-R111: 1 net Boon throws 3d6 and keeps the best two (3, 4, 6 make 10); 1 net Bane
+    // keeps the worst two (3 + 4 = 7).
     let extra = (net.unsigned_abs() as usize).min(MAX_DICE - 2);
     let keep = match net {
         n if n > 0 => Keep::Highest(2),

@@ -846,6 +846,8 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::InitiativeChanged { who, delta, resort } => {
             s.chars[*who as usize].initiative = s.chars[*who as usize].initiative.saturating_add(*delta);
+            // THR-R18: the new total moves the slot's key; the order re-sorts on it when the
+            // next round starts, and not at all with `initiative-change = keep-order`.
             if *resort {
                 s.order.adjust_key(*who, *delta as i32);
             }

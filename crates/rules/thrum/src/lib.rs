@@ -113,6 +113,9 @@ impl Ruleset for Thrum {
     }
 
     fn start(cx: &mut Cx) -> Result<(), EngineError> {
+        // THR-R1: the phases in their order. NPC Placement is done (the NPCs' squares came with
+        // the setup), so Initiative is rolled here, then Round Zero begins; the rounds and End
+        // of Combat follow from the flow.
         // Initiative (THR-R9): 2d6 + Initiative modifier for everyone, once.
         let n = cx.s.chars.len() as Cid;
         for who in 0..n {
@@ -277,6 +280,8 @@ fn initiative_order(cx: &mut Cx) -> Result<InitiativeOrder, EngineError> {
     let n = s.chars.len() as Cid;
     let key = |c: Cid| -> (i16, i16, bool) {
         let total = s.ch(c).initiative;
+        // THR-R12: equal totals sort by the higher modifier, then PCs first; what is still
+        // equal goes to the roll-off below (or straight to it, by the option).
         match s.options.initiative_ties {
             InitiativeTies::ModifierPcRolloff => (total, s.info(c).stats.initiative, s.is_pc(c)),
             InitiativeTies::Rolloff => (total, 0, false),
@@ -364,6 +369,7 @@ impl TextRuleset for Thrum {
     const RESTS: &'static [Rest] = &[Rest {
         word: "downtime",
         what: "Downtime: lost Fatigue and Stress Tolerance and Wounds are restored (THR-R180), Nova Potential is lost (THR-R188)",
+        // THR-R188: Downtime forgets the Nova Potential carried over, with the rest.
         restores: &["fatigue-tolerance", "stress-tolerance", "wounds", "nova"],
     }];
 
@@ -381,6 +387,8 @@ impl TextRuleset for Thrum {
                     ("stress-tolerance".into(), ch.st.to_string()),
                     ("wounds".into(), ch.wounds.to_string()),
                 ];
+                // THR-R188: Nova Potential goes on to the next combat (Downtime, in `RESTS`,
+                // drops it).
                 if !ch.nova.is_empty() {
                     let potential: Vec<String> = ch
                         .nova

@@ -676,6 +676,8 @@ impl Options {
 
     /// Halves a value with the configured rounding.
     pub fn half(&self, v: i16) -> i16 {
+        // THR-R224: "half your ATTR" in an upgrade's bracket rounds down unless `rounding`
+        // says up.
         match self.rounding {
             Rounding::Down => v.div_euclid(2),
             Rounding::Up => (v + 1).div_euclid(2),

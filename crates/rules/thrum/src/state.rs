@@ -210,6 +210,8 @@ pub struct TerrainInst {
 
 /// The squares a Terrain Effect covers now (an Aura follows its creator, THR-R83).
 pub fn terrain_squares(s: &State, t: &TerrainInst) -> Vec<Pos> {
+    // THR-R83: an Aura's squares are worked out around its creator's square now, so it moves
+    // with it.
     match t.aura {
         Some(r) => match s.ch(t.creator).pos {
             Some(c) => fray_space::aura(c, r).filter(|p| s.setup.map.contains(*p)).collect(),
@@ -678,6 +680,8 @@ impl StatusRef {
 
 /// Whether a status counts as negative (THR-R193).
 pub fn is_negative(s: &State, st: StatusRef) -> bool {
+    // THR-R193: the eight X-statuses always, and by default the harmful conditions too (Dazed,
+    // Immobilized, Disoriented, Stunned); Mark and Scouted are no statuses at all.
     match st {
         StatusRef::X(_) => true,
         StatusRef::Cond(c) => {
@@ -795,6 +799,7 @@ impl State {
     /// Whether two different combatants are on the same side: an Ally, PC or NPC, never the
     /// user itself (THR-R89).
     pub fn allies(&self, a: Cid, b: Cid) -> bool {
+        // THR-R89: the same side, and never the user itself.
         a != b && self.info(a).side == self.info(b).side
     }
 
@@ -837,6 +842,8 @@ impl State {
 
     /// The combatant standing on a square, if any.
     pub fn occupant(&self, p: Pos) -> Option<Cid> {
+        // THR-R182: an Incapacitated character still fills its square (by default): allies may
+        // pass it, enemies may not enter it.
         self.chars
             .iter()
             .position(|c| c.pos == Some(p) && c.present() && (!c.incapacitated || self.options.incapacitated_occupy))

@@ -265,6 +265,7 @@ impl Loader<'_> {
     /// (THR-R108).
     fn damage(&mut self, raw: &Spanned<RawAmount>) -> Amount {
         match raw.get_ref() {
+            // THR-R108: damage given without a number is 1.
             RawAmount::Flag(true) => Amount::constant(1),
             RawAmount::Flag(false) => {
                 self.err(raw.span(), "false deals nothing: leave the line out");
@@ -774,6 +775,8 @@ pub fn load_abilities(
             Some(RawImmovable::Flag(true)) => Some(0),
             Some(RawImmovable::Table { min_tier }) => Some(min_tier),
         };
+        // THR-R224: the upgrades a, b, c... are kept as patches on the base record (a range,
+        // lines and modifiers added), applied when an upgraded id is asked for.
         let mut upgrades = Vec::new();
         for u in &a.upgrade {
             let u = u.get_ref();
@@ -793,6 +796,9 @@ pub fn load_abilities(
                 add_modifiers: l.modifiers(&u.add_modifiers),
             });
         }
+        // THR-R223: the record: Art, type, attack kind and tags, range, target, an optional
+        // trigger, the Special text as fields of its own (margins, exemptions, Buff and Terrain
+        // parts), and the Effect, Success, Critical and Overexert lines.
         book.abilities.push(Ability {
             name: a.name.clone().unwrap_or_else(|| id.clone()),
             id,
@@ -897,6 +903,7 @@ fn parse_target(s: &str) -> Result<TargetSpec, String> {
 /// The X of Area X, Line X or Aura X: a positive integer (THR-R77), or an expression.
 fn shape_size(x: &str) -> Result<Amount, String> {
     let a = Amount::parse(x)?;
+    // THR-R77: a fixed X of Area X, Line X or Aura X must be a positive integer.
     match a.as_const() {
         Some(n) if n < 1 => Err(format!("the size of an area must be a positive integer, not {n}")),
         _ => Ok(a),

@@ -660,6 +660,7 @@ impl AbilityBook {
         let mut parts = id.split('+');
         let base = parts.next().unwrap_or_default();
         let base_id = self.find(base).ok_or_else(|| format!("unknown ability '{base}'"))?;
+        // THR-R224: an upgraded ability is its base record with the named patches applied.
         let mut a = self.get(base_id).clone();
         let mut names = Vec::new();
         for u in parts {

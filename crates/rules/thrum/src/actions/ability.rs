@@ -1,8 +1,8 @@
 //! The interpreter of an ability use: declaring an Action, then the use as a frame on the stack
 //! going through its stages (defences, trigger windows, rolls, result lines, finish), last in,
-//! first out (THR-R146, THR-R147, THR-R151). The rules cited at the code here: THR-R37, THR-R85,
-//! THR-R96, THR-R104 to THR-R118, THR-R133, THR-R146, THR-R166, THR-R190, THR-R201, THR-R205,
-//! THR-R206, THR-R219, THR-R226, THR-R227.
+//! first out (THR-R146, THR-R147, THR-R151). The rules cited at the code here: THR-R7, THR-R37,
+//! THR-R85, THR-R87, THR-R96, THR-R99, THR-R100, THR-R104 to THR-R118, THR-R133, THR-R146,
+//! THR-R147, THR-R166, THR-R190, THR-R201, THR-R205, THR-R206, THR-R219, THR-R226, THR-R227.
 //!
 //! It is the resolution of a declared Action (whose check and legal list are `actions::action`)
 //! and of every triggered ability (whose windows are `actions::trigger`): one interpreter for
@@ -34,6 +34,8 @@ use std::sync::Arc;
 type R<T = ()> = Result<T, EngineError>;
 
 fn first_stage(s: &State, a: &Ability) -> UseStage {
+    // THR-R99: an attack's defences are all picked (in the Defences stage) before any attack
+    // roll: the Rolls stage always comes after it, here and in `next_stage`.
     if !calc::rolls(s, a) {
         UseStage::Rolls
     } else if s.options.defence_timing == DefenceTiming::BeforeTriggers {
@@ -280,6 +282,8 @@ pub(crate) fn step_use(cx: &mut Cx) -> R<Flow> {
                     });
                 }
             }
+            // THR-R147: the window is pushed on top of this use, which waits under it (its rolls
+            // not yet made) until the window and what its triggers start have resolved.
             if !candidates.is_empty() && !deep {
                 cx.push(Frame::Window(WindowFrame {
                     use_frame: depth as u8,
@@ -361,6 +365,8 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
     };
     let (attack, defence, verdict) = if d == Defence::Decline {
         match cx.s.options.declined_defence {
+            // THR-R100: by default a declined defence makes the attack an automatic Success,
+            // never a Critical.
             DeclinedDefence::AutoSuccess => (None, None, Verdict::AttackerSuccess),
             DeclinedDefence::DefenceZero => {
                 let (net, m) = attack_parts(&cx.s);
@@ -374,6 +380,9 @@ fn resolve_target(cx: &mut Cx, depth: usize, i: usize) -> R {
         dt.add(mods.defence_boons);
         let dm = calc::defence_modifier(&cx.s, t, d, user) + mods.defence_flat;
         loop {
+            // THR-R87: by default each target of the use gets an attack roll of its own against
+            // its own defence (Cover, Assist and Banes per target); `multi-target = shared`
+            // rolls once for all.
             let r = match (cx.s.options.multi_target, shared_attack(cx, depth)) {
                 (MultiTarget::Shared, Some(r)) => r,
                 _ => {
@@ -591,6 +600,7 @@ fn after_use(cx: &mut Cx, u: &UseHead) -> R {
             .iter()
             .any(|l| matches!(l.op, Op::Dash));
     let user = u.user;
+    // THR-R7: by default the stop conditions are checked once each ability has resolved.
     if cx.s.options.stop_check == StopCheck::AfterAbilityAndTurn {
         stop_check(cx);
     }

@@ -58,6 +58,8 @@ pub(crate) fn use_buff(cx: &mut Cx, who: Cid) {
 /// After a use, a used-up Buff either asks its creator to pay to keep it or ends.
 pub(crate) fn buff_keep_prompt(cx: &mut Cx, bearer: Cid) -> R {
     let Some(b) = cx.s.ch(bearer).buff else { return Ok(()) };
+    // THR-R139: a Buff lasts until the combat ends unless its record names an earlier end: its
+    // uses running out, which lets the creator keep it or ends it here.
     if b.uses > 0 {
         return Ok(());
     }
@@ -93,6 +95,8 @@ pub(crate) fn apply_buff(cx: &mut Cx, u: &UseHead, t: Cid) -> R {
         uses: spec.uses,
     };
     // The limit is per bearer only: the creator's Buffs on other targets stay (THR-R140).
+    // THR-R141: a bearer has one Buff at most; THR-R142: one already under a Buff is asked
+    // whether to end it for the new one or decline the new one.
     if cx.s.ch(t).buff.is_none() {
         cx.emit(Event::BuffGained { who: t, buff });
     } else {
@@ -108,6 +112,8 @@ pub(crate) fn apply_buff(cx: &mut Cx, u: &UseHead, t: Cid) -> R {
 /// Places a Terrain Effect (THR-R136, THR-R137, THR-R138).
 pub(crate) fn place_terrain(cx: &mut Cx, u: &Use, a: &Ability) {
     let Some(spec) = &a.terrain else { return };
+    // THR-R138: an ability that says so (`exempt`) escapes the one-Terrain-Effect limit, and
+    // placing others never removes it.
     if !spec.exempt {
         // A creator has one Terrain Effect at a time: a new one removes the old (THR-R137).
         while let Some(i) = cx.s.terrain.iter().position(|t| {
@@ -336,6 +342,7 @@ pub(crate) fn answer_prompt(cx: &mut Cx, cmd: &Command, plan: Plan) -> R {
             },
             Command::Accept,
         ) => {
+            // THR-R142: accepting ends the old Buff and starts the new one.
             let uses = cx.s.setup.book.get(ability).buff_spec.as_ref().map_or(1, |b| b.uses);
             end_buff(cx, target);
             cx.emit(Event::BuffGained {

@@ -41,6 +41,8 @@ pub(crate) fn apply_lines(cx: &mut Cx, depth: usize, u: &UseHead, a: &Ability, t
     let crit = verdict.is_some()
         && (verdict == Some(Verdict::AttackerCritical)
             || hit && over.as_ref().is_some_and(|o| o.successes_are_criticals));
+    // THR-R105: by default the Effect line applies, hit or miss; a successful defence avoids
+    // only the Success and Critical lines below.
     if hit || verdict.is_none() || cx.s.options.effect_on_miss {
         for l in &a.effect {
             apply_line(cx, depth, u, l, t)?;
@@ -50,6 +52,8 @@ pub(crate) fn apply_lines(cx: &mut Cx, depth: usize, u: &UseHead, a: &Ability, t
     // Critical line says "instead" (`critical_replaces`). THR-R110: Sock 'Em at 12 against 7
     // gets its Effect, 2 Fatigue and the Critical's +1 and Stunned; at 7 against 12 only the
     // Effect.
+    // THR-R102: a Resilience or Resolve defence that holds (a defender Critical included)
+    // avoids these lines; one that fails takes them.
     if hit {
         if !(crit && a.critical_replaces) {
             for l in &a.success {
@@ -135,6 +139,7 @@ pub(crate) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Ci
         Op::Status(x, a) => {
             let n = eval(&cx.s, user, a).clamp(0, 255) as u8;
             if n > 0 {
+                // THR-R202: "+N" adds N to X; a character without the status gets it at X = N.
                 let v = cx.s.ch(r).status(*x).saturating_add(n);
                 cx.emit(Event::Status {
                     who: r,
@@ -151,6 +156,9 @@ pub(crate) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Ci
                 Gauge::Scouted
             };
             let n = eval(&cx.s, user, a);
+            // THR-R213: Mark is a number abilities read, kept apart from the statuses (so it
+            // never ticks and Recover cannot end it), and "+N Mark" adds N (`mark-adds`).
+            // THR-R221: Scouted is stored the same way, with nothing of its own.
             let v = if cx.s.options.mark_adds {
                 gauge(cx.s.ch(r), g) + n
             } else {
@@ -265,6 +273,7 @@ pub(crate) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Ci
             }
         }
         Op::Initiative(a) => {
+            // THR-R18: an ability line changes the recipient's Initiative mid-combat.
             let delta = eval(&cx.s, user, a);
             if delta != 0 {
                 let resort = cx.s.options.initiative_change == InitiativeChange::ResortNextRound;
@@ -298,6 +307,8 @@ pub(crate) fn apply_line(cx: &mut Cx, depth: usize, u: &UseHead, l: &Line, t: Ci
             {
                 cx.emit(Event::Relocated { who: o, to: from });
             }
+            // THR-R58: the user is put on the destination at once: no square between is crossed,
+            // so nothing on the way (occupants, walls, terrain) matters.
             cx.emit(Event::Teleported {
                 who: user,
                 from,
@@ -374,7 +385,10 @@ pub fn deal(cx: &mut Cx, who: Cid, g: Gauge, amount: i16, source: Option<Cid>, u
     if amount <= 0 || !cx.s.ch(who).present() {
         return;
     }
+    // THR-R209: Vulnerable X adds X to the next Fatigue or Stress taken, then ends entirely.
     let vul = cx.s.ch(who).status(XStatus::Vulnerable) as i16;
+    // THR-R152, THR-R153: there are no hit points: each point dealt adds 1 to the Fatigue or
+    // the Stress Load.
     cx.emit(Event::Damage {
         who,
         gauge: g,
@@ -423,6 +437,7 @@ pub(crate) fn incapacity_drop(cx: &mut Cx, who: Cid) -> i16 {
 /// Becoming Incapacitated (THR-R169, THR-R172, THR-R177).
 pub fn incapacitate(cx: &mut Cx, who: Cid) {
     cx.emit(Event::Incapacitated { who });
+    // THR-R169: the Stance ends at once.
     if let Some(st) = cx.s.ch(who).stance {
         cx.emit(Event::StanceEnded { who, ability: st });
     }

@@ -1,7 +1,7 @@
 //! Moving (movement, elevation and terrain, THR-R51 to THR-R76; Disoriented, THR-R216,
 //! THR-R217): the `move` and `step` commands and the move prompts, from check to resolution. The
-//! rules cited at the code here: THR-R21, THR-R37, THR-R55 to THR-R57, THR-R64 to THR-R68,
-//! THR-R73, THR-R74, THR-R76, THR-R182, THR-R216 to THR-R218.
+//! rules cited at the code here: THR-R21, THR-R37, THR-R52, THR-R53, THR-R55 to THR-R57,
+//! THR-R64 to THR-R69, THR-R73, THR-R74, THR-R76, THR-R182, THR-R216 to THR-R218.
 //!
 //! The check of a `move` (who may move now, where it may stop, the path within the movement
 //! left), of a `step` (its price after the Weaver's exemption, a drop roll only where it may
@@ -197,6 +197,8 @@ pub(crate) fn check_move(s: &State, at: Option<&Stage>, to: Pos, say: Say) -> Re
             format!("{to} is not an empty square")
         }));
     }
+    // THR-R52: the whole path must fit in the movement left, so a turn never spends more than
+    // its Speed.
     let budget = movement_left(s).max(0);
     match path_for(s, who, from, to, budget) {
         Some((path, cost)) => Ok(Plan::Move { path, cost }),
@@ -222,6 +224,8 @@ pub(crate) fn check_step(
         .ok_or_else(|| no(say, codes::NOT_NOW, || "not on the map"))?;
     let to = from.step(dir);
     let disoriented = calc::has(s, who, Cond::Disoriented);
+    // THR-R64: the drop roll is the mover's pick of END or REF, and only on a step down 2+
+    // levels.
     if let Some(a) = roll {
         if !matches!(a, Attr::End | Attr::Ref) {
             return Err(no(say, codes::BAD_PICK, || "the drop roll uses END or REF"));
@@ -241,6 +245,8 @@ pub(crate) fn check_step(
         }));
     }
     let left = movement_left(s);
+    // THR-R53: a step dearer than the movement left is refused (no partial step), unless the
+    // `partial-steps` option allows a last one.
     if cost > left && !(s.options.partial_steps && left > 0) && !disoriented {
         return Err(no(say, codes::NOT_ENOUGH_MOVEMENT, || {
             format!("that step costs {cost} and {left} movement is left")
@@ -316,6 +322,8 @@ pub(crate) fn step_candidates(s: &State, who: Cid, push: &mut dyn FnMut(Command)
 /// both share the square, and one that can no longer move (its movement is over after its
 /// Action, THR-R37, or it is Immobilized) stays rather than being left with nothing legal.
 pub(crate) fn check_stop_here(s: &State, st: &Stage, who: Cid, say: Say) -> Result<(), Reject> {
+    // THR-R182: an Incapacitated character fills its square, unless `incapacitated-occupy`
+    // is off.
     let fills = |c: &crate::state::Char| c.present() && (!c.incapacitated || s.options.incapacitated_occupy);
     // THR-R55, THR-R37: only while a move off the square is still possible.
     let can_leave = || {
@@ -502,6 +510,7 @@ pub(crate) fn drop_roll(cx: &mut Cx, who: Cid, attr: Attr, level: i16) -> R<bool
         }
         EnvironmentRoll::FixedTarget => (None, 7 + level),
     };
+    // THR-R64: the roll must beat the environment, whose level is the drop.
     let passed = roll.total > against;
     cx.note(|| Event::DropRolled {
         who,
@@ -608,6 +617,8 @@ pub(crate) fn forced_move(cx: &mut Cx, who: Cid, n: i16, mut next: impl FnMut(&S
                 return Ok(());
             }
         }
+        // THR-R69: an involuntary drop of 2+ levels must be rolled for (by default), and a
+        // forced move spends no movement unless `forced-moves-spend-movement` says so.
         let rolls = c.drop >= 2 && cx.s.options.involuntary_drop == InvoluntaryDrop::MandatoryRoll;
         let cost = if cx.s.options.forced_moves_spend_movement && cx.s.turn.who == who {
             // The mandatory roll replaces the extra cost of the drop (THR-R68).

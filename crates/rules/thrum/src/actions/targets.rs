@@ -1,7 +1,7 @@
 //! Whom an Action affects (areas, lines and auras, THR-R77 to THR-R87; targets, THR-R88 to
 //! THR-R93; Cover and Obstruction, THR-R129, THR-R130): target kinds, range, Obstruction, the
 //! squares of a shape and who stands on them. The rules cited at the code here: THR-R48,
-//! THR-R78 to THR-R82, THR-R84, THR-R88 to THR-R91, THR-R93, THR-R129, THR-R130.
+//! THR-R78 to THR-R82, THR-R84, THR-R86, THR-R88 to THR-R93, THR-R129 to THR-R131.
 //!
 //! Part of an Action's check (`actions::action`), in a file of its own because it is the larger
 //! half, and the legal list, the AI and the resolver (a shape's squares) ask it on its own.
@@ -85,6 +85,8 @@ pub(crate) fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, sa
             let t = one(l)?;
             single(t, of_kind(s, user, &a.target, t), "an Incapacitated enemy")
         }
+        // THR-R92: "up to N enemies" is 1 to N enemies (distinct ones, by `distinct-targets`),
+        // each checked for range below.
         (TargetSpec::UpToEnemies(n), Target::Chars(l)) => {
             if l.is_empty() || l.len() > *n as usize {
                 return Err(no(say, codes::INVALID_TARGET, || {
@@ -108,6 +110,7 @@ pub(crate) fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, sa
             }
             Ok(l.clone())
         }
+        // THR-R92: "All Enemies" is every enemy on the map, within range when one is given.
         (TargetSpec::AllEnemies, Target::None) => Ok(all_enemies(s, user, range)),
         (TargetSpec::Square, Target::Square(p)) => {
             if !in_range(s, user, range, *p) {
@@ -161,6 +164,8 @@ pub(crate) fn targets(s: &State, user: Cid, act: &Action, range: Option<i16>, sa
             }
             if calc::rolls(s, a) {
                 // THR-R129, THR-R130: the shape needs at least one square that is not Obstructed.
+                // THR-R131: so an Area 2 over an Obstructed (1,0) and a clear (2,0) is legal,
+                // and it still hits whoever stands on (1,0) (`shape_hits` asks no Obstruction).
                 if squares.iter().all(|p| obstructed(s, user, a, *p)) {
                     return Err(no(say, codes::OBSTRUCTED, || "every square of the shape is Obstructed"));
                 }
@@ -231,9 +236,12 @@ pub fn may_target(s: &State, user: Cid, spec: &TargetSpec, t: Cid) -> bool {
 /// Ally or an Enemy (THR-R91); the Incapacitated kinds ask for that too.
 pub(crate) fn of_kind(s: &State, user: Cid, spec: &TargetSpec, t: Cid) -> bool {
     match spec {
+        // THR-R89: an Ally is another character of the user's side.
         TargetSpec::Ally => s.allies(user, t),
         TargetSpec::AllyOrSelf => t == user || s.allies(user, t),
+        // THR-R90: an Enemy is a character of an opposing side.
         TargetSpec::Enemy | TargetSpec::UpToEnemies(_) => s.enemies(user, t),
+        // THR-R91: a Character is anyone: Self, an Ally or an Enemy.
         TargetSpec::Character => true,
         TargetSpec::IncapacitatedAlly => s.allies(user, t) && s.ch(t).incapacitated,
         TargetSpec::IncapacitatedEnemy => s.enemies(user, t) && s.ch(t).incapacitated,
@@ -251,6 +259,7 @@ pub(crate) fn aimable(s: &State, spec: &TargetSpec, t: Cid) -> bool {
 /// Whether a character can be picked as a target at all (THR-R93).
 pub fn targetable(s: &State, t: Cid) -> bool {
     let c = s.ch(t);
+    // THR-R93: an Incapacitated character stays a legal target (by default).
     c.present() && c.pos.is_some() && (!c.incapacitated || s.options.incapacitated_targetable)
 }
 
@@ -343,6 +352,8 @@ pub fn shape_squares(s: &State, user: Cid, act: &Action, upos: Pos) -> Option<Sh
         (TargetSpec::Line(_), Target::Line(start, dir)) => {
             fray_space::line(*start, *dir, size).filter(on_map).collect()
         }
+        // THR-R86: Line ∞ runs in one of the 8 directions from a square next to the user (by
+        // default; `infinite-line`) to the map's edge.
         (TargetSpec::LineToEdge, Target::Toward(dir)) => {
             let start = match s.options.infinite_line {
                 InfiniteLine::Adjacent => upos.step(*dir),

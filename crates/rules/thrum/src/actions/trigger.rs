@@ -3,8 +3,8 @@
 //! The check of a `trigger` (an ability the window offers the holder), the legal list's
 //! candidates, and the windows themselves: who is asked, in turn order and within range, a
 //! triggered ability used (its use pushed as a frame that resolves first) or passed. The rules
-//! cited at the code here: THR-R39, THR-R40, THR-R145, THR-R148 to THR-R150, THR-R199, THR-R200,
-//! THR-R215.
+//! cited at the code here: THR-R39, THR-R40, THR-R144, THR-R145, THR-R148 to THR-R150, THR-R199,
+//! THR-R200, THR-R215.
 //!
 //! Split from the ability interpreter (`actions::ability`) because a window is its own decision
 //! with its own check; the use a trigger starts is the interpreter's.
@@ -75,6 +75,7 @@ pub(crate) fn trigger_candidates(
     let user = u.user;
     // THR-R150: holders are asked in turn order, so Protect from the ally at Initiative 14
     // comes before the one at 9, both before the rolls, and their Boons add up.
+    // THR-R145: the current turn order, Delays included (not raw Initiative), highest slot first.
     let holders = s.in_turn_order(|h| s.ch(h).able() && s.ch(h).pos.is_some());
     for h in holders {
         for id in triggered_abilities(s, h) {
@@ -84,6 +85,8 @@ pub(crate) fn trigger_candidates(
             let near = |x: Cid| calc::dist_between(s, h, x).is_some_and(|d| d <= tr_range(s, h, ab));
             // THR-R199 (Assist): a friend aims at a foe within the holder's range.
             // THR-R200 (Protect): a foe aims at a friend within the holder's range.
+            // THR-R144: a triggered ability is offered (and its text resolves) only when its
+            // trigger condition holds.
             let ok = match tr.on {
                 TriggerOn::AllyAimsAtFoe => h != user && s.allies(h, user) && s.enemies(h, t) && near(t),
                 TriggerOn::FoeAimsAtAlly => s.allies(h, t) && s.enemies(h, user) && near(t),

@@ -1,7 +1,7 @@
 //! The checks of the turn's own commands: `delay` (initiative and delay, THR-R9 to THR-R19),
 //! `place` (Round Zero, THR-R20 to THR-R25), and ending a turn without an Action only when none is
-//! legal (turn structure, THR-R26 to THR-R40). The rules cited at the code here: THR-R31,
-//! THR-R218.
+//! legal (turn structure, THR-R26 to THR-R40). The rules cited at the code here: THR-R17,
+//! THR-R31, THR-R218.
 //!
 //! Only the checks and the legal candidates are here: what beginning, delaying and ending a
 //! turn do is the turn flow's ([`crate::flow`]), which asks the check of a Delay here why a slot
@@ -30,6 +30,8 @@ pub(crate) fn check_delay(s: &State, who: Cid, after: Option<Cid>, say: Say) -> 
             || "an Incapacitated character may not Delay",
         ));
     }
+    // THR-R17: the Delay limit is per round by default (the order forgets a Delay when a round
+    // starts); the option can make it once in the whole combat.
     if s.options.delay_limit == DelayLimit::OncePerCombat && c.delays > 0 {
         return Err(no(
             say,
@@ -50,6 +52,8 @@ pub(crate) fn check_delay(s: &State, who: Cid, after: Option<Cid>, say: Say) -> 
         DelayError::NotCurrent => no(say, codes::CANNOT_DELAY, || "it is not this character's slot"),
     };
     s.order.can_delay(who).map_err(explain)?;
+    // THR-R17: the named point is a later slot that has not acted yet, or the end of the round
+    // when the option allows it.
     match after {
         None if !s.options.delay_to_end => Err(no(
             say,

@@ -13,7 +13,7 @@
 //! which the loop asks directly (why a slot began by itself), never through the check's
 //! dispatcher, so the check depends on nothing here.
 //!
-//! The rules cited at the code here: THR-R15, THR-R24, THR-R170.
+//! The rules cited at the code here: THR-R15, THR-R24, THR-R147, THR-R151, THR-R170.
 
 use crate::actions::ability::step_use;
 use crate::actions::effects::step_prompt;
@@ -118,6 +118,8 @@ fn delay_allowed(s: &State, st: &Stage, after: Option<Cid>) -> bool {
 }
 
 pub(crate) fn step_frame(cx: &mut Cx) -> R<Flow> {
+    // THR-R147, THR-R151: only the top frame moves on, so what a trigger starts resolves fully
+    // before the frame under it continues: Z, then the rest of Y, then the rest of X.
     match cx.s.stack.last() {
         Some(Frame::Use(_)) => step_use(cx),
         Some(Frame::Window(_)) => Ok(step_window(cx)),

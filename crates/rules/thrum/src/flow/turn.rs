@@ -70,7 +70,8 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
             let net = tally.net(&cx.s);
             let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Panic Roll"))?;
             let load = cx.s.ch(who).stress;
-            // THR-R163: a total equal to the Stress Load (3 against 3) fails.
+            // THR-R158: the roll passes only above the Stress Load; THR-R163: a total equal to
+            // it (3 against 3) fails.
             let passed = roll.total > load;
             cx.note(|| Event::PanicRolled {
                 who,
@@ -86,6 +87,7 @@ fn roll_fixed(cx: &mut Cx, who: Cid, kind: FixedKind) -> R<bool> {
             let net = tally.net(&cx.s);
             let roll = roll2d6(cx, net, modifier, &format_args!("{name}'s Incapacity Roll"))?;
             let load = cx.s.ch(who).fatigue;
+            // THR-R168: a total not above the Fatigue Load fails (and Incapacitates below).
             let passed = roll.total > load;
             cx.note(|| Event::IncapacityRolled {
                 who,
@@ -246,7 +248,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     if !cx.s.options.upkeep_at_start_of_turn {
         upkeep_prompts(cx, who)?;
     }
-    // Step a: End of Turn effects. Burning deals 1 Fatigue (THR-R205).
+    // THR-R35: step a, the End of Turn effects. Burning deals 1 Fatigue (THR-R205).
     if let Some(p) = cx.s.ch(who).pos
         && !cx.s.terrain.is_empty()
     {
@@ -256,9 +258,10 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
     if burning > 0 {
         deal(cx, who, Gauge::Fatigue, burning, None, 0);
     }
-    // Then, for an Incapacitated character, the −1/−1 drop and the revive check. With
-    // `incapacity-drop-same-turn = false`, a character that became Incapacitated during this
-    // turn already had its drop for the turn (THR-R172, THR-R173).
+    // THR-R175: still in step a and after the other effects, an Incapacitated character's −1/−1
+    // drop and the revive check. With `incapacity-drop-same-turn = false`, a character that
+    // became Incapacitated during this turn already had its drop for the turn (THR-R172,
+    // THR-R173).
     let dropped = cx.s.turn.fell && !cx.s.options.incapacity_drop_same_turn;
     if cx.s.ch(who).incapacitated && cx.s.ch(who).present() && !dropped {
         let fl = incapacity_drop(cx, who);
@@ -268,8 +271,8 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
             cx.emit(Event::Revived { who });
         }
     }
-    // Step b: statuses tick down (THR-R211), on an Incapacitated character too: its statuses
-    // and Buff stay on it (THR-R171).
+    // THR-R36: step b, after step a, statuses tick down (THR-R211), on an Incapacitated
+    // character too: its statuses and Buff stay on it (THR-R171).
     for x in XStatus::ALL {
         let v = cx.s.ch(who).status(x);
         if v > 0 {
@@ -308,7 +311,7 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
             value: 0,
         });
     }
-    // Last, the Wound check (THR-R174, THR-R176).
+    // Last, the Wound check (THR-R174, THR-R176), after the ticks (THR-R175).
     let c = cx.s.ch(who);
     if c.incapacitated && c.present() && c.ft <= 0 {
         let wounds = c.wounds + 1;
@@ -325,6 +328,8 @@ pub fn end_turn(cx: &mut Cx, who: Cid) -> R {
         cx.emit(Event::Revived { who });
     }
     cx.emit(Event::TurnEnded { who });
+    // THR-R7: the stop conditions are checked at the end of every turn of the rounds, whatever
+    // the option.
     stop_check(cx);
     Ok(())
 }

@@ -96,6 +96,8 @@ pub fn terrain_step_cost(map: &Grid, from: Pos, to: Pos) -> Option<StepCost> {
         climb: if steep { u32::from(levels) - 1 } else { 0 },
         // THR-R70: leaving Difficult Terrain costs 1 more.
         leave_difficult: u32::from(from_cell.difficult),
+        // THR-R69: only a descent is a drop (which may be rolled for); an ascent of 2+ levels
+        // never is.
         drop: if steep && change < 0 { levels } else { 0 },
     })
 }
@@ -188,6 +190,8 @@ pub(crate) fn combine_step_with(extra_costs: crate::options::ExtraCosts, c: Step
     // levels beyond the first, or just 1 with the roll, whatever its result (THR-R65): a step
     // down 3 levels is 1 + 2 = 3, or 1 when rolling (THR-R72).
     let climb = if roll && c.drop >= 2 { 0 } else { c.climb as i16 };
+    // THR-R71: the extra costs add up (leaving Difficult Terrain while climbing 3 levels:
+    // 1 + 1 + 2), or with the option only the larger one counts.
     let extra = match extra_costs {
         crate::options::ExtraCosts::AddUp => leave + climb,
         crate::options::ExtraCosts::Largest => leave.max(climb),
@@ -328,6 +332,8 @@ pub fn loomed(s: &State, who: Cid, p: Pos) -> bool {
         }
         let Some(q) = s.ch(o).pos else { return false };
         let (dx, dy) = ((p.x - q.x).abs(), (p.y - q.y).abs());
+        // THR-R75: the enemy Loomer's orthogonal neighbours are difficult for `who`; with the
+        // upgrade its diagonal ones are too.
         (dx + dy == 1) || (t >= 2 && dx == 1 && dy == 1)
     })
 }
@@ -335,6 +341,8 @@ pub fn loomed(s: &State, who: Cid, p: Pos) -> bool {
 /// The movement a teleport that uses movement spends (THR-R59, THR-R60): its distance, with no
 /// extra cost for leaving or entering squares.
 pub fn teleport_cost(s: &State, from: Pos, to: Pos) -> i16 {
+    // THR-R59: only the distance is paid: no extra for leaving the origin (Difficult Terrain) or
+    // for entering the destination (elevation).
     match s.options.teleport_cost {
         TeleportCost::Distance => fray_space::chebyshev(from, to) as i16,
         TeleportCost::Free => 0,
@@ -350,6 +358,8 @@ pub fn can_stop(s: &State, who: Cid, p: Pos) -> bool {
 /// Movement left in the current allowance: up to Speed may be spent, and nothing need be
 /// (THR-R29).
 pub fn movement_left(s: &State) -> i16 {
+    // THR-R29: the allowance is the current Speed less what this turn spent; spending none of it
+    // is fine.
     calc::speed(s, s.turn.who) - s.turn.spent
 }
 
