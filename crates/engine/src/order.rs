@@ -228,13 +228,15 @@ impl InitiativeOrder {
     /// Starts a new round: clears the per-round flags and re-sorts by key (stably, so ties and
     /// delays keep their relative places).
     pub fn start_round(&mut self) {
-        // THR-R3: a new round gives every slot one turn again.
+        // THR-R3: a new round gives every slot one turn again; THR-R17: and a new Delay, the
+        // limit being per round.
         for s in &mut self.slots {
             s.acted = false;
             s.delayed = false;
         }
         // THR-R11: the stored order carries over; only changed keys (Initiative changes) move
         // slots, and the stable sort keeps delayed slots where their delay put them (THR-R14).
+        // THR-R18: so a changed Initiative re-sorts the order here, at the next round's start.
         if self.descending {
             self.slots.sort_by_key(|s| std::cmp::Reverse(s.key));
         } else {
