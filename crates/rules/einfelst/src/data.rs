@@ -318,6 +318,7 @@ pub fn builtin_circumstances() -> BTreeMap<String, Circumstance> {
     BTreeMap::from([(
         "dark".to_string(),
         Circumstance {
+            // EIN-R14: darkness asks one more success to Shoot.
             actions: vec![Action::Shoot],
             extra: 1,
         },

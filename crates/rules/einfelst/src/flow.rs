@@ -66,6 +66,7 @@ fn setup_step(cx: &mut Cx<'_, Einfelst>) -> Result<Flow, EngineError> {
         ambush::ambush(cx)?;
         return Ok(Flow::Go);
     }
+    // EIN-R4: cards are dealt only here, before round 1; later rounds keep them.
     if let Some(who) = cards::next_to_draw(s) {
         cards::deal(cx, who)?;
         return Ok(Flow::Go);

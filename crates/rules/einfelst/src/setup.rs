@@ -437,6 +437,7 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         return Err(d.errors);
     }
     let options = enc::options(&mut d, raw.options.as_ref(), Options::validate);
+    // EIN-R47: the battlefield is read as zones and the links between them.
     let Some(zones) = enc::zones(&mut d, &raw.zone) else {
         return Err(d.errors);
     };

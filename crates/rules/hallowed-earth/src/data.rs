@@ -510,6 +510,7 @@ struct TableFile {
 impl Default for InjuryTables {
     fn default() -> Self {
         // The built-in file is part of the program: a test reads it, so this cannot fail.
+        // HAL-R40: the twenty Blunt entries, read from the built-in data file.
         let file: TableFile = toml::from_str(BLUNT_TABLE).unwrap_or(TableFile { blunt: Vec::new() });
         InjuryTables([("blunt".to_string(), file.blunt)].into_iter().collect())
     }

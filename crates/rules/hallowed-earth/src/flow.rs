@@ -33,6 +33,7 @@ use fray_engine::{EngineError, Flow, Seat};
 /// creature's flight is declared for it).
 pub fn declares(s: &State, c: Cid) -> bool {
     let ch = s.ch(c);
+    // HAL-R3: a Surprised creature makes no declaration (so takes no action) this round.
     !ch.gone()
         && ch.base.is_some()
         && !ch.has(Conditions::SURPRISED | Conditions::PARALYZED | Conditions::FLEEING)
@@ -262,10 +263,13 @@ fn step(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
             Frame::InjuryType { .. } => Ok(Flow::Wait),
         };
     }
+    // HAL-R3: everyone rolls Base Initiative at the start, the Surprised too.
     if let Some(c) = s.ids().find(|&c| s.ch(c).base.is_none() && !s.ch(c).gone()) {
         set_up(cx, c)?;
         return Ok(Flow::Go);
     }
+    // HAL-R1: the steps in their order: initiative first (above), then each round's
+    // declarations, their resolution by count, and the end of the round.
     match s.phase {
         Phase::Setup => {
             cx.emit(Event::RoundStarted { round: 1 });
@@ -297,6 +301,7 @@ fn declaring(cx: Cx1<'_, '_>) -> Result<Flow, EngineError> {
         });
         return Ok(Flow::Go);
     }
+    // HAL-R6: nothing is revealed or resolved until every creature due has declared.
     if s.ids().any(|c| due(s, c)) {
         return Ok(Flow::Wait);
     }
@@ -433,6 +438,7 @@ fn gone_for_good(s: &State, who: Cid) -> bool {
 
 /// HAL-R23, HAL-H14: the combat ends once at most one side has creatures still fighting.
 pub fn end_check(s: &State) -> Option<Option<u8>> {
+    // HAL-R23: the fight ends when no two sides still have creatures fighting.
     let fleeing = s.options.fleeing_counts_as_fighting;
     let mut sides = s.chars.iter().filter(|c| c.fighting(fleeing)).map(|c| c.side);
     match sides.next() {
@@ -445,6 +451,7 @@ pub fn end_check(s: &State) -> Option<Option<u8>> {
 /// monsters check morale (HAL-R19..R22), in the order of `end-of-round`; then the next round.
 fn end_of_round(cx: Cx1<'_, '_>) -> Result<(), EngineError> {
     let round = cx.s.round;
+    // HAL-R1: monster morale closes the round, before the next one or the end of combat.
     match cx.s.options.end_of_round {
         EndOfRound::DyingThenMorale => {
             bleed(cx);

@@ -12,6 +12,7 @@ use fray_space::{
 /// Distance in metres between two squares (ING-R36).
 pub fn distance(s: &State, a: Pos, b: Pos) -> i16 {
     match s.options.diagonals {
+        // ING-R36: one square is 1 m, and every second diagonal step counts 2 m.
         Diagonals::Alternating => alternating_diagonal(a, b) as i16,
         Diagonals::Chebyshev => chebyshev(a, b) as i16,
     }
@@ -80,11 +81,13 @@ pub fn harmed(s: &State, c: Cid) -> bool {
         HarmedRounding::Up => (max + 1) / 2,
         HarmedRounding::Down => max / 2,
     };
+    // ING-R58: Harmed while endurance is at most half of its maximum (rounded up by default).
     s.ch(c).endurance <= half
 }
 
 /// Bloodied: below maximum health (ING-R59).
 pub fn bloodied(s: &State, c: Cid) -> bool {
+    // ING-R59: Bloodied while health is below its maximum.
     s.ch(c).health < s.info(c).stats.health
 }
 
@@ -134,6 +137,8 @@ pub fn flanked(s: &State, target: Cid) -> bool {
         return false;
     }
     let Some(p) = s.ch(target).pos else { return false };
+    // ING-R44: two of the target's enemies on opposite sides of it; the attacker need not be
+    // one of them, and nothing here asks whether the attack is melee or ranged.
     let enemy_at = |q: Pos| s.occupant(q).is_some_and(|o| s.enemies(o, target) && s.ch(o).able());
     [(0, 1), (1, 1), (1, 0), (1, -1)]
         .into_iter()
@@ -197,6 +202,7 @@ pub fn advantage(s: &State, attacker: Cid, target: Cid, item: &Item) -> (i8, Vec
     // Each source counts on its own: a sneak attack that also flanks has double advantage
     // (ING-R45).
     if flanked(s, target) {
+        // ING-R44: a flanked target gives the attack advantage.
         net += 1;
         why.push("flanking".to_string());
     }
@@ -317,6 +323,7 @@ impl Mapped<'_> {
     pub fn reach(&mut self, who: Cid, from: Pos, budget: i16, end_on: Option<Pos>) -> fray_space::DiagonalReach<'_> {
         let (s, occupants) = (self.s, self.occupants);
         let (enter, can_stop) = rules(s, occupants, who, end_on);
+        // ING-R36: movement is priced with the alternating diagonal (every second one 2 m).
         let alternating = s.options.diagonals == Diagonals::Alternating;
         reach_diagonal(
             &s.setup.map,

@@ -95,6 +95,7 @@ impl DamageType {
     /// The family of a damage type.
     pub fn class(self) -> DamageClass {
         use DamageType::*;
+        // ING-R56: the physical, elemental and typeless families.
         match self {
             Bludgeoning | Piercing | Slashing => DamageClass::Physical,
             Arcane | Cold | Fire | Radiant | Shock | Void => DamageClass::Elemental,
@@ -419,6 +420,7 @@ pub fn read_into(file: &SourceFile, options: &Options, out: &mut Armoury, errors
             }
         }
         let damage_type = match &r.damage_type {
+            // ING-R56: damage with no stated type is typeless.
             None => DamageType::Typeless,
             Some(t) => match serde_json::from_value::<DamageType>(serde_json::Value::String(t.get_ref().clone())) {
                 Ok(d) => d,

@@ -648,6 +648,7 @@ pub fn apply(s: &mut State, e: &Event) {
             let opening = !s.opening_done && s.setup.opening.as_ref().is_some_and(|o| o.who == *who);
             s.turn = Some(Turn { who: *who, opening });
             let c = &mut s.chars[*who as usize];
+            // ING-R18: each turn starts with three actions.
             c.econ
                 .start_turn(crate::state::ACTIONS_PER_TURN, crate::state::REACTIONS_PER_ROUND);
             c.moved = false;

@@ -220,8 +220,10 @@ pub(crate) fn check_pick(s: &State, team: Option<u8>, c: Cid) -> Result<(), Reje
             ),
         ));
     }
-    // The picking team may choose any member who has not acted this round, so its order can
-    // differ every round (ING-R8); one who has acted is refused: one turn per round (ING-R6).
+    // ING-R7: only the team on its slot picks, and only one of its members who has not acted
+    // this round; the picked member then takes a whole turn. The picking team may choose any
+    // such member, so its order can differ every round (ING-R8); one who has acted is refused:
+    // one turn per round (ING-R6).
     s.order.can_pick(c, |w| s.can_take_turn(w)).map_err(|e| {
         use fray_engine::teams::PickError::*;
         match e {

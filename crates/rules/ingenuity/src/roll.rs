@@ -112,6 +112,7 @@ pub fn roll_test(
         });
     }
     let luck_total = luck as i16 + cx.s.options.luck_modifier + cx.s.info(who).stats.luck_modifier;
+    // ING-R38: an attack's luck die never adds the +4 (it only decides critical hits).
     let luck_bonus = if !attack && luck_total >= 20 { 4 } else { 0 };
     let total = dice[0].face as i16 + dice[1].face as i16 + bonus + luck_bonus;
     Ok(TestRoll {

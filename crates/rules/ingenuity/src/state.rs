@@ -525,6 +525,9 @@ impl State {
     /// afresh at every pick, so one revived mid-round who has not acted may be picked at its
     /// team's next opportunity (ING-R12).
     pub fn can_take_turn(&self, c: Cid) -> bool {
+        // ING-R11: one who cannot act (unconscious, stunned, gone) is never offered a turn.
+        // ING-R12: the condition is read now, not fixed at the round's start, so one revived
+        // who has not acted yet becomes a candidate again.
         self.ch(c).able() && self.can_take_turn_ignoring_state(c)
     }
 
@@ -553,8 +556,9 @@ impl State {
     /// whatever its condition.
     fn can_take_turn_ignoring_state(&self, c: Cid) -> bool {
         match self.phase {
-            // Those who cannot be surprised join the surprising team's turns, and the usual
-            // team alternation runs between them (ING-R16).
+            // ING-R15: in the surprise round the surprising team takes turns, and so do those
+            // flagged as not to be surprised; the usual team alternation runs between them
+            // (ING-R16).
             Phase::Surprise => Some(self.team(c)) == self.setup.surprise || self.info(c).stats.cannot_be_surprised,
             Phase::Rounds => true,
         }

@@ -65,6 +65,7 @@ pub fn check_in(s: &State, seat: Seat, st: Option<&Stage>, c: &Command) -> Resul
             Some(a) => answer(s, st, a, c).map(|()| Plan::Plain),
             None => Err(not_now(s)),
         },
+        // MUR-R11: the opportunity attack, the reaction to an enemy moving away.
         Stage::Opportunity { foe, mover } => match c {
             Command::Decline => Ok(Plan::Plain),
             Command::Opportunity(w) => {
@@ -101,6 +102,7 @@ pub fn plan_in(s: &State, seat: Seat, st: &Stage, c: &Command) -> Option<Plan> {
 /// reactions to an attack are dodge, counter, guard and hiding behind someone (opportunity
 /// attacks answer a step, in [`check_in`]).
 fn answer(s: &State, st: &Stage, a: &Attack, c: &Command) -> Result<(), Reject> {
+    // MUR-R11: the reactions an attack may meet: guard, dodge, counter and hide behind.
     match (st, c) {
         (Stage::StuntApproval { .. }, Command::Approve | Command::Veto) => Ok(()),
         (Stage::Stunt { .. }, Command::Accept | Command::Refuse) => Ok(()),
@@ -126,6 +128,7 @@ fn turn_command(s: &State, t: &Turn, c: &Command) -> Result<Plan, Reject> {
     match c {
         Command::End => Ok(Plan::Plain),
         Command::TimedOut if s.options.chaos && fresh(s, t) => Ok(Plan::Plain),
+        // MUR-R46: surrendering takes the whole turn, so only a turn not yet begun.
         Command::Surrender | Command::BreakFree if !fresh(s, t) => Err(no(
             codes::NO_ACTION,
             "this takes the whole turn, and the turn has begun",

@@ -107,6 +107,7 @@ pub fn side_can_act(s: &State, side: u8) -> bool {
 /// MUR-R3, MUR-H14: every faction (or, with `every-faction-passes = false`, every faction with
 /// someone able to act) has passed since the last turn.
 fn phase_over(s: &State) -> bool {
+    // MUR-R3: the phase (the round) is over only once every faction has passed in a row.
     (0..s.setup.sides.len() as u8)
         .filter(|&f| s.options.every_faction_passes || side_can_act(s, f))
         .all(|f| s.passed[f as usize])
@@ -222,6 +223,7 @@ fn end_phase(cx: &mut Cx<'_, Murdham>) -> Res<()> {
             cx.emit(Event::RoundStarted { round: 1 });
             start_phase(cx)?;
         }
+        // MUR-R53: the fast phase is followed by the slow one; the slow phase ends the round.
         Phase::Fast => cx.emit(Event::PhaseStarted {
             phase: Phase::Slow,
             fat: None,
@@ -260,6 +262,7 @@ fn end_round(cx: &mut Cx<'_, Murdham>) -> Res<()> {
             });
         }
     }
+    // MUR-R5: every round ends with the morale phase.
     morale(cx)
 }
 

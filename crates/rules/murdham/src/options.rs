@@ -136,7 +136,7 @@ pub struct Options {
     /// MUR-R15: an indirect attack fires over obstacles, so the target's cover (a barrier's
     /// included) gives no +1 against it (`false`: fray 0.1.0's reading, it does).
     pub indirect_over_cover: bool,
-    /// MUR-R26 [A]: cover protects against melee attacks too (`false`: only against ranged
+    /// MUR-R27 [A]: cover protects against melee attacks too (`false`: only against ranged
     /// ones).
     pub cover_against_melee: bool,
     /// MUR-R32: the GM must approve an attack stunt before the target answers (`false`: every

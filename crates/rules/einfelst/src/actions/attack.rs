@@ -33,6 +33,7 @@ pub fn attack_need(s: &State, by: Cid, target: Cid, kind: AttackKind) -> u8 {
         0
     };
     let action = attack_action(s, kind, s.ch(by).wield);
+    // EIN-R22: one success, plus what the circumstances and cover add.
     1 + circumstance_extra(s, by, action, Some(t.zone)) + cover
 }
 
@@ -106,6 +107,7 @@ fn zones_text(d: u8) -> String {
 /// `strike <id>`: close combat with a close-combat weapon in hand.
 pub(crate) fn check_strike(s: &State, who: Cid, n: u8, x: Cid, say: Say) -> Result<Plan, Reject> {
     let me = s.ch(who);
+    // EIN-R17: an attack is a slow manoeuvre.
     let pay = slow(s, who, n, say)?;
     foe(s, who, x, say)?;
     match me.wield.and_then(|w| s.weapon(w)) {
@@ -386,6 +388,7 @@ pub(crate) fn attack_step(cx: &mut Cx<'_, Einfelst>, a: AttackFrame) -> Result<F
         return Ok(Flow::Wait);
     }
     cx.pop();
+    // EIN-R22: the attack hits when what is left reaches the successes it needs.
     if net >= a.need {
         hit(cx, a, net - a.need)?;
     }

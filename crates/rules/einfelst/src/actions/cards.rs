@@ -45,6 +45,7 @@ pub(crate) fn draw(cx: &mut Cx<'_, Einfelst>, who: Cid) -> Result<Card, EngineEr
         cx.emit(Event::NewDeck);
     }
     let why = format!("{}'s initiative card", cx.s.ch(who).name);
+    // EIN-R1: the card comes out of what is left of the deck, so no value is dealt twice.
     let code = cx.dice.draw(cx.s.deck.cards(), &why)?;
     let card = Card::from_code(code);
     cx.emit(Event::Drew { who, card });
@@ -60,6 +61,7 @@ pub(crate) fn next_to_draw(s: &State) -> Option<Cid> {
         let grouped = c
             .group
             .is_some_and(|g| s.chars.iter().any(|o| o.group == Some(g) && o.shares));
+        // EIN-R46: a creature is dealt cards until it holds as many as its stats give.
         !c.out() && !grouped && c.cards.len() < s.blocks[c.block as usize].cards as usize
     };
     let extra = s.extra_card_side;

@@ -51,6 +51,8 @@ pub fn fear(cx: &mut Cx<'_, Einfelst>, who: Cid, value: u8, position: Position) 
         Position::Risky => 1,
         Position::Desperate => 2,
     };
+    // EIN-R36: the test passes on as many successes as the Fear value; a Controlled pass
+    // gives the bonus for the next roll.
     if got >= value {
         if position == Position::Controlled && cx.s.options.controlled_bonus > 0 {
             let dice = cx.s.options.controlled_bonus;
@@ -58,6 +60,7 @@ pub fn fear(cx: &mut Cx<'_, Einfelst>, who: Cid, value: u8, position: Position) 
         }
         Ok(())
     } else {
+        // EIN-R37: a failure deals the Mental Harm of the position (by default 2, 3 or 4).
         let amount = cx.s.options.fear_harm[i];
         harm(cx, who, true, amount)
     }
@@ -67,6 +70,7 @@ pub fn fear(cx: &mut Cx<'_, Einfelst>, who: Cid, value: u8, position: Position) 
 pub fn poison(cx: &mut Cx<'_, Einfelst>, who: Cid, toxicity: u8, mental: bool) -> Result<(), EngineError> {
     let d = raw(cx, toxicity, crate::state::Why::Toxin, "the poison")?;
     let v = test(cx, who, Action::Endure, Kind::Hazard, 0, crate::state::Why::Poison, 0)?;
+    // EIN-R41: the victim ahead takes none, a tie 1, behind the poison's successes.
     let amount = if v > d {
         0
     } else if v == d {
@@ -90,6 +94,7 @@ pub fn poison(cx: &mut Cx<'_, Einfelst>, who: Cid, toxicity: u8, mental: bool) -
 /// once (`fire-ignition-harm`), with no roll.
 pub(crate) fn ignite(cx: &mut Cx<'_, Einfelst>, who: Cid, intensity: u8) -> Result<(), EngineError> {
     cx.emit(Event::Ignited { who, intensity });
+    // EIN-R38: catching fire harms at once, a fixed amount with no roll.
     let h = cx.s.options.fire_ignition_harm;
     harm(cx, who, false, h)
 }

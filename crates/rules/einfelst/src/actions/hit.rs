@@ -81,6 +81,7 @@ fn spend_ok(s: &State, a: &AttackFrame, sp: &Spend, say: Say) -> Result<(), Reje
     let k = a.kind;
     let harmful = k.harmful();
     if let Some(card) = sp.swap {
+        // EIN-R6: the attacker names which of the target's cards it takes.
         let t = s.ch(a.target);
         if !t.cards.cards().contains(&card) {
             return bad("swap=<card> must name one of the target's cards (EIN-R6)");
@@ -178,6 +179,7 @@ pub(crate) fn hit(cx: &mut Cx<'_, Einfelst>, a: AttackFrame, extra: u8) -> Resul
     if let Some(card_b) = sp.swap {
         let mine = attacker_card(&cx.s, &a);
         if let Some(card_a) = mine {
+            // EIN-R6: the extra success forces the trade of the attacker's card for the one named.
             cx.emit(Event::Swapped {
                 a: a.by,
                 card_a,
@@ -217,6 +219,7 @@ pub(crate) fn hit(cx: &mut Cx<'_, Einfelst>, a: AttackFrame, extra: u8) -> Resul
             (w.as_ref().map_or(1, |w| w.damage), sp.mental, w)
         }
     };
+    // EIN-R23: the weapon's damage, plus 1 for each extra success left on damage.
     let mut amount = base.saturating_add(to_damage);
     if !mental {
         // EIN-H6.

@@ -18,6 +18,7 @@ use super::manoeuvres::{fast, spend};
 /// away; a natural weapon is never put away.
 pub(crate) fn check_draw(s: &State, who: Cid, n: u8, w: Option<u8>, say: Say) -> Result<Plan, Reject> {
     let me = s.ch(who);
+    // EIN-R18: drawing or swapping a weapon is a fast manoeuvre.
     let pay = fast(s, who, n, say)?;
     if w.is_none()
         && let Some(n) = me.wield.and_then(|w| s.weapon(w)).filter(|w| w.natural())
@@ -40,6 +41,7 @@ pub(crate) fn check_draw(s: &State, who: Cid, n: u8, w: Option<u8>, say: Say) ->
 /// `pick-up <weapon>`: a weapon that lies in the creature's zone.
 pub(crate) fn check_pick_up(s: &State, who: Cid, n: u8, w: u8, say: Say) -> Result<Plan, Reject> {
     let me = s.ch(who);
+    // EIN-R18: picking up a dropped item is a fast manoeuvre.
     let pay = fast(s, who, n, say)?;
     if s.dropped.iter().any(|&(x, z)| x == w && z == me.zone) {
         Ok(Plan::Pay(pay))

@@ -63,6 +63,7 @@ pub(crate) fn check_move(s: &State, who: Cid, n: u8, z: ZoneId, say: Say) -> Res
         }
         // EIN-R15: some obstacles take the slow manoeuvre to cross (a cleared one none).
         Some((_, ob)) if !ob.clear && ob.slow => slow(s, who, n, say).map(cross),
+        // EIN-R13: stepping into a neighbouring zone takes one fast manoeuvre.
         _ => fast(s, who, n, say).map(cross),
     }
 }
@@ -91,6 +92,7 @@ pub(crate) fn check_clear(s: &State, who: Cid, n: u8, z: ZoneId, say: Say) -> Re
 /// `close <id>`: beside another creature in the zone.
 pub(crate) fn check_close(s: &State, who: Cid, n: u8, x: Cid, say: Say) -> Result<Plan, Reject> {
     let me = s.ch(who);
+    // EIN-R13: moving within the zone, beside someone, is a fast manoeuvre too.
     let pay = fast(s, who, n, say)?;
     match s.chars.get(x as usize) {
         Some(t) if x != who && !t.out() && t.zone == me.zone && me.beside != Some(x) => Ok(Plan::Pay(pay)),

@@ -17,6 +17,7 @@ use super::manoeuvres::{fast, spend};
 /// `stand`: up from the ground.
 pub(crate) fn check_stand(s: &State, who: Cid, n: u8, say: Say) -> Result<Plan, Reject> {
     let me = s.ch(who);
+    // EIN-R18: standing up is a fast manoeuvre.
     let pay = fast(s, who, n, say)?;
     if me.prone {
         Ok(Plan::Pay(pay))
@@ -28,6 +29,7 @@ pub(crate) fn check_stand(s: &State, who: Cid, n: u8, say: Say) -> Result<Plan, 
 /// `shout`: not while silenced.
 pub(crate) fn check_shout(s: &State, who: Cid, n: u8, say: Say) -> Result<Plan, Reject> {
     let me = s.ch(who);
+    // EIN-R18: shouting is a fast manoeuvre.
     let pay = fast(s, who, n, say)?;
     if me.silenced {
         return Err(no(say, codes::RESTRAINED, || format!("{} is silenced", me.name)));

@@ -74,6 +74,7 @@ pub(crate) fn resolve_break_free(
 pub(crate) fn resolve_release(cx: &mut Cx<'_, Einfelst>, who: Cid) {
     let held: Vec<Cid> = cx.s.ids().filter(|&o| cx.s.ch(o).held_by == Some(who)).collect();
     for h in held {
+        // EIN-R29: the holder letting go ends the hold.
         cx.emit(Event::Freed { who: h });
     }
 }
@@ -150,6 +151,7 @@ pub(crate) fn break_step(cx: &mut Cx<'_, Einfelst>, b: BreakFrame) -> Result<Flo
     } else {
         got >= 1
     };
+    // EIN-R29: escaping ends the hold; otherwise it goes on.
     cx.emit(if free {
         Event::Freed { who: b.who }
     } else {

@@ -141,6 +141,7 @@ pub fn circumstance_extra(s: &State, who: Cid, action: Action, other: Option<Zon
     let stats = s.stats(who);
     let mut total = 0u8;
     for (name, def) in &s.setup.circumstances {
+        // EIN-R49: a creature immune to the circumstance skips it.
         if !def.actions.contains(&action) || stats.immune.contains(name) {
             continue;
         }
@@ -150,6 +151,7 @@ pub fn circumstance_extra(s: &State, who: Cid, action: Action, other: Option<Zon
             .any(|(n, z)| n == name && (z.is_none() || zones.contains(z)))
             || zones.iter().flatten().any(|z| s.setup.zones.has_tag(*z, name));
         if in_force {
+            // EIN-R14: a hampering circumstance in force adds its extra successes.
             total = total.saturating_add(def.extra);
         }
     }
@@ -268,6 +270,7 @@ pub(crate) fn raw(cx: &mut Cx<'_, Einfelst>, n: u8, why: crate::state::Why, what
 
 /// `test <action>`: a manoeuvre's test, paid with the slow manoeuvre.
 pub(crate) fn check_test(s: &State, who: Cid, n: u8, say: Say) -> Result<Plan, Reject> {
+    // EIN-R17: any other slow manoeuvre on the list (survey, persuade, climb...) takes the slow one.
     slow(s, who, n, say).map(Plan::Pay)
 }
 

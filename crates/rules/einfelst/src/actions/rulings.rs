@@ -145,6 +145,7 @@ pub(crate) fn resolve(cx: &mut Cx<'_, Einfelst>, r: &Ruling) -> Result<(), Engin
 fn own(cx: &mut Cx<'_, Einfelst>, o: &Own) -> Result<(), EngineError> {
     match o {
         Own::Fear { who, value, position } => {
+            // EIN-R37: with no position named, the default one (Risky) decides the Harm.
             let p = position.unwrap_or(cx.s.options.default_position);
             fear(cx, *who, *value, p)
         }
@@ -182,6 +183,7 @@ fn own(cx: &mut Cx<'_, Einfelst>, o: &Own) -> Result<(), EngineError> {
                 crate::state::Why::Deprivation,
                 0,
             )?;
+            // EIN-R44: a failed Endure costs 1 Harm, on the track the Director picked.
             if got == 0 { harm(cx, *who, *mental, 1) } else { Ok(()) }
         }
         Own::Circumstance { name, on, zone } => {

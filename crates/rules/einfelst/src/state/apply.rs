@@ -131,6 +131,7 @@ pub fn apply(s: &mut State, e: &Event) {
             for i in 0..s.chars.len() {
                 let m = s.blocks[s.chars[i].block as usize].maneuvers;
                 let c = &mut s.chars[i];
+                // EIN-R46: each card gets the creature's full allowance for its own turn.
                 c.left = [m; MAX_CARDS];
                 if *round > 1 {
                     c.ambush_bonus = 0;
@@ -164,6 +165,8 @@ pub fn apply(s: &mut State, e: &Event) {
             s.stage = RoundStage::Turns;
             s.swapping = Seats::EMPTY;
             s.proposals.clear();
+            // EIN-R4: each round's order comes from the cards already held (nobody redraws), so
+            // only a swap changes it.
             s.order = order_from_cards(s);
         }
         Event::TurnStarted { who, n } => {
@@ -414,10 +417,12 @@ pub fn order_from_cards(s: &State) -> InitiativeOrder {
         if c.out() {
             continue;
         }
+        // EIN-R46: every card a creature holds is a turn of its own.
         for (n, card) in c.cards.cards().iter().enumerate() {
             entries.push((card.key(c.shares), i as Cid, n as u8));
         }
     }
+    // EIN-R3: the lowest card acts first, then upward.
     entries.sort_by_key(|&(k, who, n)| (k, who, n));
     // An owner's slots are numbered in the order listed, so slot n is its n-th lowest card,
     // and card n's allowance is `left[n]` for the whole round.

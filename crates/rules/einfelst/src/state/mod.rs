@@ -401,6 +401,7 @@ impl State {
             stage: RoundStage::Setup,
             ambushed: false,
             extra_card_side: None,
+            // EIN-R1: one deck of the ten cards 1 to 10, shuffled by the seeded draw.
             deck: fray_dice::Deck::numbered(10),
             order: InitiativeOrder::new([], false),
             chars: Vec::new(),
@@ -516,6 +517,7 @@ impl State {
 
     /// Zones between two creatures (EIN-R47); `u8::MAX` when no way links them.
     pub fn distance(&self, a: Cid, b: Cid) -> u8 {
+        // EIN-R47: the fewest links crossed between their zones.
         self.setup
             .zones
             .distance(self.ch(a).zone, self.ch(b).zone)

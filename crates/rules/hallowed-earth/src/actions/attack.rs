@@ -140,6 +140,7 @@ pub fn may_react(s: &State, by: Cid) -> bool {
     let cap = s.cap_now(by);
     // HAL-R30: a Dying creature's one action a round, and not on its own turn.
     let dying_busy = cap == Cap::Dying && (c.actions > 0 || s.turn.is_some_and(|t| t.who == by));
+    // HAL-R3: nor does a Surprised creature react in round 1.
     !c.gone() && !c.reacted && cap != Cap::Out && !c.has(Conditions::SURPRISED) && !dying_busy
 }
 

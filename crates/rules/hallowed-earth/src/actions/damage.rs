@@ -53,6 +53,8 @@ pub(crate) fn deal(
     let m = i16::from(mult);
     let floor = i64::from(s.options.armour_floor);
     let after = |v: i16| odds::after_armour(v.into(), armour.into(), floor) as i16;
+    // HAL-R37: a crit multiplies the damage by the weapon's multiplier, and all of it goes to
+    // Wound Points (no Stress below).
     let wp = match s.options.crit_armour_order {
         CritArmourOrder::MultiplyThenReduce => after(d.saturating_mul(m)),
         CritArmourOrder::ReduceThenMultiply => after(d).saturating_mul(m),
@@ -79,6 +81,7 @@ pub(crate) fn deal(
         roll: r,
         chance,
     });
+    // HAL-R38: a d100 at or under the crit's damage means a Combat Injury.
     if i16::try_from(r).unwrap_or(i16::MAX) <= chance {
         if types.len() > 1 {
             // HAL-R39: the attacker's seat picks the table.
@@ -117,6 +120,7 @@ pub(crate) fn injure(cx: Cx1<'_, '_>, target: Cid, kind: &str) -> Result<(), Eng
     let mut loss = Vec::new();
     if let Some(d) = e.damage {
         let why = format!("{name}'s {} ability damage", e.name);
+        // HAL-R40: an entry naming two abilities (Cracked Skull) damages both.
         match cx.s.options.dual_ability_damage {
             DualAbilityDamage::OneRoll => {
                 let v = roll(cx, d, &why)?.max(0);

@@ -48,6 +48,7 @@ pub(crate) fn declare(s: &State, seat: Seat, who: Cid, action: &Action) -> Resul
     if s.seat_of(who) != seat {
         return Err(not_yours(s, who));
     }
+    // HAL-R6: one declared action a round.
     if c.declared.is_some() {
         return Err(no(
             codes::ALREADY_DECLARED,

@@ -47,6 +47,7 @@ pub fn move_budget(s: &State, c: Cid, t: Option<&Turn>) -> u32 {
 
 /// The squares left to move this turn.
 pub fn moves_left(s: &State, t: &Turn) -> u32 {
+    // HAL-R18: every leg moved this round comes off the same Speed.
     move_budget(s, t.who, Some(t)).saturating_sub(s.ch(t.who).moved)
 }
 
@@ -197,6 +198,8 @@ pub(crate) fn walk(cx: Cx1<'_, '_>, to: Pos, short: bool, path: Vec<Pos>) -> Res
     let costs = path_costs(s, s.ch(who).at, &path);
     let mut stop = (to, costs.last().copied().unwrap_or(0));
     let mut provoked: Vec<Cid> = Vec::new();
+    // HAL-R15: a mover making a defensive attack provokes no Reposte; HAL-R16: otherwise each
+    // hostile creature with its reaction left whose threat range the move enters may Reposte.
     if s.options.reposte_on_entry && !defensive {
         for (i, &sq) in path.iter().enumerate() {
             provoked = s
@@ -228,6 +231,7 @@ pub(crate) fn walk(cx: Cx1<'_, '_>, to: Pos, short: bool, path: Vec<Pos>) -> Res
     }
     // The lowest id answers first: it goes on top.
     for &x in provoked.iter().rev() {
+        // HAL-R16: the Reposte the entry provoked is offered to its owner.
         cx.push(Frame::Reposte { by: x, against: who })?;
     }
     Ok(())

@@ -56,6 +56,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 c.declared_free = None;
                 c.actions = 0;
                 c.reacted = false;
+                // HAL-R18: a fresh Speed to split into legs each round.
                 c.moved = 0;
                 c.worst_hit = 0;
                 c.intimidated = None;
@@ -339,6 +340,7 @@ fn injure(s: &mut State, who: Cid, table: &str, entry: u8, main: Option<bool>, l
     for (a, v) in loss {
         c.loss[a.index()] += v;
     }
+    // HAL-R40: what the injury entry leaves besides ability damage.
     for e in effects {
         let arm = if main.unwrap_or(true) {
             Conditions::MAIN_ARM

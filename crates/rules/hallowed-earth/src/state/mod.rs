@@ -382,6 +382,7 @@ impl Char {
             block: c.block,
             at: c.at,
             group: c.group.as_deref().map(Into::into),
+            // HAL-R23: initiative does not outlive a fight: each one rolls it anew.
             base: None,
             stress_max: 0,
             stress: 0,

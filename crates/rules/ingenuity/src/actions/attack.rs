@@ -431,6 +431,7 @@ fn roll_attack(cx: &mut Cx, a: &mut Attack) -> R {
     a.total = Some(roll.total);
     a.base_total = Some(roll.dice_sum() + prof);
     a.luck = Some(roll.luck_total);
+    // ING-R38: a luck die at or above the weapon's critical threshold is a critical hit.
     a.crit = roll.luck_total >= item.critical_threshold;
     cx.emit(Event::AttackRolled {
         attacker: a.attacker,
@@ -506,6 +507,8 @@ pub fn effective_evasion(s: &State, a: &Attack) -> i16 {
         (Some(slot), ParryAddsTo::Evasion) => s.item(t, slot).map_or(1, |i| i.parry.unwrap_or(1)),
         _ => 0,
     };
+    // ING-R46: the size difference shifts the target's evasion: up when the attacker is
+    // larger, down when smaller.
     let ev = match (a.defences.dodge, s.options.size_shift) {
         (Some(dodge), SizeShift::Last) => dodge.max(base) + d,
         (Some(dodge), SizeShift::First) => dodge.max(base + d),
@@ -517,6 +520,7 @@ pub fn effective_evasion(s: &State, a: &Attack) -> i16 {
 fn decide_hit(cx: &mut Cx, mut a: Attack) -> R {
     let evasion = effective_evasion(&cx.s, &a);
     let total = a.total.unwrap_or(0);
+    // ING-R38: a critical hit hits whatever the evasion.
     a.hit = a.crit || total >= evasion;
     cx.emit(Event::AttackResult {
         attacker: a.attacker,
@@ -538,6 +542,8 @@ fn decide_hit(cx: &mut Cx, mut a: Attack) -> R {
         DamageTotal::Modified => total,
         DamageTotal::Unmodified => a.base_total.unwrap_or(total),
     };
+    // ING-R41: a hit's damage is the attack total plus the weapon's damage (its critical
+    // damage on a critical hit, ING-R38); reduction comes off later, in `damage`.
     a.raw = base + weapon;
     a.stage = AttackStage::Block;
     cx.update(Frame::Attack(Box::new(a)));

@@ -56,6 +56,7 @@ pub(crate) fn check(s: &State, who: Cid, ally: Cid, action: &Action, via: Option
     if !known(s, ally) || ally == who || !s.allies(who, ally) {
         return Err(no(codes::INVALID_TARGET, "Command gives an action to an ally"));
     }
+    // ING-R20: each ally may be commanded once in the commander's turn.
     if c.commanded & (1u64 << (ally as u64 % 64)) != 0 {
         return Err(no(
             codes::NOT_NOW,
@@ -94,6 +95,7 @@ pub(crate) fn list(s: &State, me: Cid, out: &mut Vec<Action>) {
 /// Resolves what Command itself does: its cost, the ally commanded, and what the ally owes
 /// (the ally's action is resolved next, as its own).
 pub(crate) fn resolve(cx: &mut Cx, who: Cid, ally: Cid, action: &Action) {
+    // ING-R20: Command costs the commander 1 action and 2 focus.
     pay(
         cx,
         who,

@@ -93,6 +93,8 @@ fn stay_conscious(cx: &mut Cx, who: Cid, missing: i16, fortify: bool) -> R {
         );
     }
     let g = calc::guard(&cx.s, who);
+    // ING-R49: the fortify rolls STR + Athletics + Fortitude and counts as at least
+    // constitution.
     let roll = named_test(cx, who, Attr::Str, "athletics", "fortitude", g, "fortify")?;
     let result = roll.total.max(calc::constitution(&cx.s, who));
     let stayed = result >= missing;

@@ -23,6 +23,8 @@ pub fn reduction(s: &State, a: &Attack) -> i16 {
         return 0;
     };
     let class = item.damage_type.class();
+    // ING-R57: typeless damage is not reduced; physical and elemental damage meet the
+    // target's deflection of that family.
     if class == DamageClass::Typeless {
         return 0;
     }
@@ -34,6 +36,7 @@ pub fn reduction(s: &State, a: &Attack) -> i16 {
     {
         r += s.item(t, slot).map_or(1, |i| i.parry.unwrap_or(1));
     }
+    // ING-R46: the size difference shifts deflection the other way from evasion.
     r - calc::size_difference(s, a.attacker, t)
 }
 
@@ -46,6 +49,7 @@ pub(crate) fn apply_hit(cx: &mut Cx, mut a: Attack, block: Option<u8>) -> R {
     let nonlethal = cx.s.item(a.attacker, a.slot).is_some_and(|i| i.nonlethal);
     let reduced_by = reduction(&cx.s, &a);
     let dealt = match block {
+        // ING-R41: the matching reduction comes off, but at least `min-damage` (1 by default) is taken.
         None => Some((a.raw - reduced_by).max(min)),
         Some(slot) => {
             // Block (ING-R51, ING-R52): the item takes the hit, reduced by its block value, at
@@ -95,6 +99,7 @@ pub(crate) fn apply_hit(cx: &mut Cx, mut a: Attack, block: Option<u8>) -> R {
 pub(crate) fn deal(cx: &mut Cx, who: Cid, amount: i16, reduced_by: i16, nonlethal: bool, attack: Option<&Attack>) -> R {
     let c = cx.s.ch(who);
     let health_before = c.health;
+    // ING-R42: endurance takes the damage first; only what exceeds it reaches health.
     let endurance = amount.min(c.endurance.max(0));
     let to_health = amount - endurance;
     let health = to_health.min(health_before.max(0));
@@ -162,6 +167,8 @@ fn effect(cx: &mut Cx, a: &Attack) -> R {
         EffectDefence::Constitution => a.defences.fortify,
         EffectDefence::Willpower => a.defences.resist,
     };
+    // ING-R49, ING-R50: a declared Fortify or Resist counts as the better of its roll and the
+    // passive constitution or willpower.
     let defence = declared.map_or(passive, |r| r.max(passive));
     let resisted = defence >= difficulty;
     cx.emit(Event::EffectTested {

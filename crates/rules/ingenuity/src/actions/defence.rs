@@ -85,6 +85,7 @@ pub fn why_no_defence(s: &State, a: &Attack) -> AutoWhy {
 
 /// Whether `who` holds an unbroken item that can block.
 pub fn holds_blocker(s: &State, who: Cid) -> bool {
+    // ING-R55: a broken item (0 durability) is no blocker.
     s.ch(who)
         .items
         .iter()
@@ -125,6 +126,7 @@ fn check_defence(s: &State, a: &Attack, cmd: &Command) -> Result<(), Reject> {
             if !k.held {
                 return Err(no(codes::HANDS, "parrying needs an item in hand"));
             }
+            // ING-R55: an item at 0 durability is broken and cannot parry.
             if k.durability <= 0 {
                 return Err(no(codes::BROKEN, "a broken item cannot parry (ING-R55)"));
             }
@@ -170,6 +172,7 @@ fn check_block(s: &State, a: &Attack, slot: u8) -> Result<(), Reject> {
     if !k.held {
         return Err(no(codes::HANDS, "blocking needs the item in hand"));
     }
+    // ING-R55: an item at 0 durability is broken and cannot block.
     if k.durability <= 0 {
         return Err(no(codes::BROKEN, "a broken item cannot block (ING-R55)"));
     }
@@ -345,11 +348,13 @@ fn defend(cx: &mut Cx, mut a: Attack, cmd: &Command) -> R {
             (None, Some(*slot))
         }
         Command::Fortify => {
+            // ING-R49: Fortify rolls STR + Athletics + Fortitude.
             let r = named_test(cx, who, Attr::Str, "athletics", "fortitude", g, "fortify")?;
             a.defences.fortify = Some(r.total);
             (Some(r), None)
         }
         _ => {
+            // ING-R50: Resist rolls INT + Insight + Resistance.
             let r = named_test(cx, who, Attr::Int, "insight", "resistance", g, "resist")?;
             a.defences.resist = Some(r.total);
             (Some(r), None)

@@ -57,6 +57,7 @@ pub(crate) fn check_kill(s: &State, who: Cid, target: Cid, slot: u8) -> Result<P
     if !known(s, target) {
         return Err(no(codes::UNKNOWN_COMBATANT, "no such combatant"));
     }
+    // ING-R64: a killing strike is only against an unconscious character.
     if !down(s, target) {
         return Err(no(
             codes::INVALID_TARGET,
@@ -173,6 +174,7 @@ pub(crate) fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R 
     let prof = crate::command::default_prof(&cx.s, who, slot);
     let (penalty, bonus) = announce(cx, who, target, slot, attr, &prof);
     let item = cx.s.item(who, slot).cloned();
+    // ING-R64: the killing strike's test has advantage.
     let mut adv = 1i8;
     if cx.s.options.killing_strike_stack_advantage
         && let Some(item) = &item
@@ -194,6 +196,8 @@ pub(crate) fn killing_strike(cx: &mut Cx, who: Cid, target: Cid, slot: u8) -> R 
     let (ad, sd) = (st.attr(attr), st.skill("combat"));
     let p = calc::prof_bonus(&cx.s, who, prof.as_deref());
     let roll = roll_test(cx, who, ad, sd, p + penalty + bonus, adv, false, "killing strike")?;
+    // ING-R64: Combat skill against the victim's constitution; success kills outright, and a
+    // failure becomes a sneak attack below.
     let difficulty = calc::constitution(&cx.s, target);
     let success = roll.total >= difficulty;
     let total = roll.total;

@@ -22,11 +22,15 @@ use super::{Plan, pay};
 /// (ING-R34).
 pub fn action_cost(s: &State, who: Cid, a: &Action) -> (u8, bool) {
     match a {
+        // ING-R29: Step, Drop Item and Drop Prone are free actions.
         Action::Step(_) | Action::Drop(_) | Action::DropProne | Action::End => (0, false),
         Action::Resuscitate(_) => (2, true),
+        // ING-R68: a task may last longer than a turn, so it may be started as an extended action.
         Action::Task { seconds, .. } => (task_cost(s, *seconds), true),
         Action::Reload(slot) => (s.item(who, *slot).map_or(1, |i| i.reload.max(1)), true),
         Action::Kill { .. } => (s.options.killing_strike_actions.max(1), true),
+        // ING-R18: any other action costs 1; ING-R19: so do Attack, Brandish, Interact and
+        // Stand Up.
         _ => (1, false),
     }
 }
@@ -35,8 +39,11 @@ pub fn action_cost(s: &State, who: Cid, a: &Action) -> (u8, bool) {
 /// (ING-R27, ING-R68).
 pub fn task_cost(s: &State, seconds: Option<u16>) -> u8 {
     match seconds {
+        // ING-R27: a Short Task costs 3 actions.
         None => 3,
         Some(t) => {
+            // ING-R68: a task timed in seconds costs its seconds over the seconds one action
+            // stands for, rounded up.
             let per = u16::from(s.options.seconds_per_action.max(1));
             t.div_ceil(per).clamp(1, 255) as u8
         }

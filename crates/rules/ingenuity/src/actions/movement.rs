@@ -43,6 +43,7 @@ pub(crate) fn check_move(
     let here = super::on_map(s, who)?;
     let speed = s.info(who).stats.speed;
     if sprint {
+        // ING-R23: a Sprint is legal only after this turn's move, and needs 1 stamina to pay.
         if !c.moved {
             return Err(no(codes::NOT_NOW, "Sprint needs a move first this turn (ING-R23)"));
         }
@@ -55,15 +56,18 @@ pub(crate) fn check_move(
             return Err(no(codes::NO_STAMINA, "Sprint costs 1 stamina"));
         }
     } else if via.is_none() && c.moved {
+        // ING-R22: one Move per turn.
         return Err(no(codes::ALREADY_MOVED, "Move is once per turn (Sprint moves again)"));
     }
     not_prone(s, who)?;
+    // ING-R22, ING-R23: a move (and each sprint) goes at most Speed metres.
     way(s, who, here, to, speed, listed).map(Plan::Walk)
 }
 
 /// The check of a Step of `who` to `to` in its turn; `via`, the commander of a commanded one.
 pub(crate) fn check_step(s: &State, who: Cid, to: Pos, via: Option<Cid>) -> Result<Plan, Reject> {
     let c = s.ch(who);
+    // ING-R29: a Step is once per turn, and by default instead of the move (ING-H13).
     if via.is_none() && (c.stepped || (s.options.step_uses_move && c.moved)) {
         return Err(no(
             codes::ALREADY_MOVED,
@@ -76,6 +80,7 @@ pub(crate) fn check_step(s: &State, who: Cid, to: Pos, via: Option<Cid>) -> Resu
 /// A step's way: the square `to` itself, when it may be stepped to.
 pub(crate) fn step_ok(s: &State, who: Cid, to: Pos, after_dodge: bool) -> Result<Vec<Pos>, Reject> {
     let from = super::on_map(s, who)?;
+    // ING-R29: a Step goes 1 m, to a neighbouring square.
     if chebyshev(from, to) != 1 {
         return Err(no(codes::OUT_OF_RANGE, "a step is to a square next to you (1 m)"));
     }
@@ -160,6 +165,7 @@ pub(crate) fn list(s: &State, me: Cid, ways: &[(Pos, Vec<Pos>)], out: &mut Vec<A
 pub(crate) fn resolve_move(cx: &mut Cx, who: Cid, via: Option<Cid>, sprint: bool, plan: Plan) -> R {
     charge(cx, who, via, 1);
     if sprint {
+        // ING-R23: a Sprint costs 1 stamina on top of its action.
         pay(
             cx,
             who,

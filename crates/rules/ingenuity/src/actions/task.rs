@@ -43,6 +43,7 @@ pub(crate) fn resolve(
         difficulty,
     };
     if pay_or_extend(cx, who, cost, ext) {
+        // ING-R27: once its actions are paid, the task makes its test.
         test(cx, who, attr, skill, prof, difficulty)?;
     }
     Ok(())

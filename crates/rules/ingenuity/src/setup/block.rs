@@ -137,6 +137,8 @@ pub(super) fn character(
         );
         return None;
     }
+    // ING-R1: a combatant names exactly one team (one string, no list), and one without a team
+    // is refused.
     let team = match (&r.team, template) {
         (Some(s), _) => enc::index_of(cx, s, teams.iter().map(|x| x.id.as_str()), "team").map_or(0, |i| i as u8),
         (None, true) => 0,

@@ -74,6 +74,7 @@ pub fn blast_victims(s: &State, by: Cid, place: Place, melee: bool, sweep: bool,
     s.ids()
         .filter(|&c| {
             let ch = s.ch(c);
+            // MUR-R29: a blast on a zone hits everyone in it and on its borders.
             let inside = match place.b {
                 None => ch.at.touches(place.a),
                 Some(_) => ch.at == place,
@@ -245,6 +246,7 @@ fn plan_with(
             }
         }
         Mode::Disarm { item } => {
+            // MUR-R34: a disarm takes a weapon from the hand of a nearby target.
             if range > melee_reach || target.hand_of(item).is_none() {
                 return Err(no(
                     codes::BAD_TARGET,
@@ -267,6 +269,7 @@ fn plan_with(
                     format!("a grapple needs {need} free hand{}", if need == 1 { "" } else { "s" }),
                 ));
             }
+            // MUR-R35: a grapple needs a nearby target.
             if range > melee_reach || !target.up() && target.status != Status::Surrendered {
                 return Err(no(codes::BAD_TARGET, "a grapple needs a nearby target"));
             }
@@ -301,7 +304,8 @@ fn plan_with(
         if behind_barrier(s, who, t) {
             return Err(no(codes::NOT_ALLOWED, format!("{} is behind a barrier", target.name)));
         }
-        // MUR-R13: a target that is not visible needs a WIT save.
+        // MUR-R13: a target that is not visible needs a WIT save; MUR-R12: otherwise the
+        // attack hits without one.
         let save = !seen || me.hindered;
         return Ok(AttackPlan {
             profile: p,
@@ -340,6 +344,7 @@ fn ranged_limits(p: Profile, range: u8, half: u8, moving: bool, seen: bool) -> R
             format!("range {range} is beyond the weapon's {}", p.range),
         ));
     }
+    // MUR-R14: an indirect attack never within half range nor while moving.
     if p.indirect {
         if range <= half {
             return Err(no(
@@ -352,6 +357,8 @@ fn ranged_limits(p: Profile, range: u8, half: u8, moving: bool, seen: bool) -> R
         }
         return Ok(());
     }
+    // MUR-R14: a direct ranged attack never at a target out of sight, nor beyond half range
+    // while moving.
     if !seen {
         return Err(no(codes::NOT_ALLOWED, "a direct ranged attack needs a visible target"));
     }
@@ -382,6 +389,7 @@ pub fn check(
     if p.consumable && !s.options.throw_is_attack {
         bonus_left(t)?;
     } else {
+        // MUR-R12: an attack is a main action.
         main_left(t)?;
     }
     if p.consumable {
@@ -510,6 +518,8 @@ pub(crate) fn declare(
     p: AttackPlan,
 ) -> Res<()> {
     let s = &*cx.s;
+    // MUR-R41: the targets of a concealed attacker are surprised (no reaction, see
+    // `reactions`).
     let surprise = s.ch(by).concealed;
     // MUR-R28: attacking from behind a barrier, it only counts as cover until its next turn.
     let peek = s.ch(by).cover && s.setup.tagged(s.ch(by).at.a, "barrier");

@@ -96,7 +96,7 @@ pub(crate) fn counter(
         Some(cp) => cp.profile,
         None => profile(&cx.s, t, with).map_err(|r| bug(r.reason))?,
     };
-    // Both damage rolls happen at the same moment.
+    // MUR-R21: both damage rolls happen at the same moment.
     let ha = if lethal(a.mode) && a.mode != Mode::FinalBlow {
         Some(compute_hit(cx, a, by, t, pa, a.mode, true)?)
     } else {
@@ -116,6 +116,7 @@ pub(crate) fn counter(
     }
     // Order: 0 = the attack first, 1 = the counter first, 2 = together.
     let fast = |c: Cid| cx.s.ch(c).stats.has(Skill::FastStrike);
+    // MUR-R33: a non-lethal blow (disarm, grapple) against a lethal one is resolved last.
     let order = if !lethal(a.mode) && lethal(mode) {
         1
     } else if lethal(a.mode) && !lethal(mode) {
@@ -125,7 +126,8 @@ pub(crate) fn counter(
     } else {
         let da = ha.as_ref().map_or(0, |h| h.amount);
         let db = hb.as_ref().map_or(0, |h| h.amount);
-        // The side that would suffer more is hit first.
+        // MUR-R21: the side that would suffer more (after reductions) is hit first; a tie
+        // lands both together.
         match da.cmp(&db) {
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Less => 1,
@@ -155,6 +157,8 @@ pub(crate) fn counter(
             None => non_lethal(cx, t, by, mode),
         }
     };
+    // MUR-R21 [A]: with `first-hit-stops`, a first hit that takes its victim out stops the
+    // victim's own blow.
     match order {
         0 => {
             land_attack(cx)?;

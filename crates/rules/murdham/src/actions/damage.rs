@@ -270,6 +270,8 @@ pub(crate) fn hit_target(
             cx.emit(Event::Fell { who: t, status });
             Ok(None)
         }
+        // MUR-R33: a non-lethal attack (a disarm, a grapple) deals no damage: the target saves
+        // against it instead.
         Mode::Disarm { item } => {
             non_lethal(cx, a.by, t, Mode::Disarm { item })?;
             Ok(None)

@@ -25,7 +25,8 @@ pub fn holding(s: &State, who: Cid) -> Option<Cid> {
 /// a lost turn, a surrender).
 pub fn entangled(s: &State, who: Cid, c: &Command) -> Result<(), Reject> {
     let me = s.ch(who);
-    // MUR-R39: an entangled character may only spend its turn trying to break free.
+    // MUR-R39: an entangled character may only spend its turn trying to break free; MUR-R35:
+    // being held is what makes it entangled.
     if me.grabbed_by.is_some()
         && !matches!(
             c,
@@ -333,11 +334,13 @@ fn str_contest(cx: &mut Cx<'_, Murdham>, who: Cid, other: Cid, why: Why, skill: 
 /// A disarm or grapple lands: the target's STR save (MUR-R34, MUR-R35, MUR-R59).
 pub(crate) fn non_lethal(cx: &mut Cx<'_, Murdham>, by: Cid, t: Cid, mode: Mode) -> Res<()> {
     if let Mode::Disarm { item } = mode {
+        // MUR-R34: a target that fails its STR save drops the weapon the attacker chose.
         let kept = str_contest(cx, t, by, Why::Disarm, Some(Skill::Disarm))?;
         if !kept && cx.s.ch(t).hand_of(item).is_some() {
             cx.emit(Event::Dropped { who: t, item });
         }
     } else if mode == Mode::Grapple && cx.s.ch(t).grabbed_by.is_none() {
+        // MUR-R35: a target that fails its STR save is grabbed, and held (entangled) from now.
         let slipped = str_contest(cx, t, by, Why::Grapple, Some(Skill::Wrestling))?;
         if !slipped {
             cx.emit(Event::Grab { who: t, by: Some(by) });

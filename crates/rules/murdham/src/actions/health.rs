@@ -39,6 +39,8 @@ pub fn hurt(cx: &mut Cx<'_, Murdham>, who: Cid, by: Option<Cid>, raw: i32, armou
     }
     let s = &*cx.s;
     let c = s.ch(who);
+    // MUR-R46: harmed by an enemy, a surrendered character fights again (after a failed
+    // morale check too).
     if c.status == Status::Surrendered && by.is_some_and(|b| s.enemies(b, who)) {
         cx.emit(Event::Resumed { who });
     }

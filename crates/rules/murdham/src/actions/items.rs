@@ -19,6 +19,7 @@ use fray_engine::{Cx, Reject};
 pub fn check_equip(s: &State, t: &Turn, item: u8, off: bool) -> Result<Plan, Reject> {
     let who = t.who;
     let me = s.ch(who);
+    // MUR-R9: equipping is a bonus action.
     bonus_left(t)?;
     let (it, d) = own_item(s, who, item)?;
     if me.hand_of(item).is_some() {
@@ -57,6 +58,7 @@ pub fn check_equip(s: &State, t: &Turn, item: u8, off: bool) -> Result<Plan, Rej
 pub fn check_stow(s: &State, t: &Turn, i: u8) -> Result<Plan, Reject> {
     let who = t.who;
     let me = s.ch(who);
+    // MUR-R9: unequipping is a bonus action.
     bonus_left(t)?;
     let (_, d) = own_item(s, who, i)?;
     if me.hand_of(i).is_none() {
@@ -68,6 +70,7 @@ pub fn check_stow(s: &State, t: &Turn, i: u8) -> Result<Plan, Reject> {
 /// The check of dropping the item `i`: a bonus action.
 pub fn check_drop(s: &State, t: &Turn, i: u8) -> Result<Plan, Reject> {
     let who = t.who;
+    // MUR-R9: putting an item down is a bonus action.
     bonus_left(t)?;
     own_item(s, who, i).map(|_| Plan::Plain)
 }
@@ -76,6 +79,7 @@ pub fn check_drop(s: &State, t: &Turn, i: u8) -> Result<Plan, Reject> {
 /// with room to carry it.
 pub fn check_pick_up(s: &State, t: &Turn, g: u16) -> Result<Plan, Reject> {
     let me = s.ch(t.who);
+    // MUR-R9: picking an item up is a bonus action.
     bonus_left(t)?;
     match s.ground.get(g as usize) {
         Some((p, _)) if *p == me.at && me.live_items().count() < MAX_ITEMS => Ok(Plan::Plain),
@@ -92,6 +96,7 @@ pub fn check_pick_up(s: &State, t: &Turn, g: u16) -> Result<Plan, Reject> {
 pub fn check_use(s: &State, t: &Turn, item: u8, on: Option<Cid>) -> Result<Plan, Reject> {
     let who = t.who;
     let me = s.ch(who);
+    // MUR-R9: using a consumable is a bonus action.
     bonus_left(t)?;
     no_arm(me)?;
     let (_, d) = own_item(s, who, item)?;

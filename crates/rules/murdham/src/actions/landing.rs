@@ -65,7 +65,10 @@ pub(crate) fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
             }
         }
         AttackStage::React => {
-            // Only ask a target that has a reaction open; otherwise it simply takes the hit.
+            // MUR-R19: the target is asked for its reaction here, after the to-hit save (`aim`)
+            // and before any damage is rolled (`land`). Only ask a target that has a reaction
+            // open; otherwise it simply takes the hit. MUR-R19, MUR-R41: a target unaware of a
+            // concealed attacker (surprised) has none open (`dodge_open` refuses it a dodge).
             let t = a.target;
             let any = dodge_open(s, &a).is_some()
                 || (!a.surprise && !a.opportunity && may_react(s, t, false) && other_reaction_open(s, &a));
@@ -87,6 +90,7 @@ pub(crate) fn attack_step(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
 /// guards and reactions.
 fn aim(cx: &mut Cx<'_, Murdham>, a: Attack) -> Res<Flow> {
     let mut a = a;
+    // MUR-R12: an attack with no to-hit save called for hits.
     let hit = !a.save || save(cx, a.by, Ability::Wit, Why::Hit)?;
     match a.blast {
         Some(place) if !a.focused => {

@@ -132,6 +132,7 @@ pub enum Plan {
 
 /// Whether the turn can still take a main action (MUR-R7).
 pub(crate) fn main_left(t: &Turn) -> Result<(), Reject> {
+    // MUR-R7: one main action a turn, and it takes one of the two action slots.
     if t.main || t.actions == 0 {
         Err(no(codes::NO_ACTION, "the turn's main action is used"))
     } else {
@@ -141,6 +142,7 @@ pub(crate) fn main_left(t: &Turn) -> Result<(), Reject> {
 
 /// Whether the turn can still take a bonus action (MUR-R7).
 pub(crate) fn bonus_left(t: &Turn) -> Result<(), Reject> {
+    // MUR-R7: a bonus action needs a slot left (the second may be a bonus action too).
     if t.actions == 0 {
         Err(no(codes::NO_ACTION, "the turn has no action left"))
     } else {

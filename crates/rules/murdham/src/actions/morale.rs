@@ -115,6 +115,7 @@ pub fn choose(cx: &mut Cx<'_, Murdham>, first: Cid, command: &Command) -> Res<()
 
 /// `who` surrenders in its turn (MUR-R46): the turn is spent.
 pub fn surrender(cx: &mut Cx<'_, Murdham>, who: Cid) {
+    // MUR-R46: the surrender, then the end of the turn it used.
     cx.emit(Event::Gave {
         who,
         status: Status::Surrendered,

@@ -33,6 +33,8 @@ pub fn may_react(s: &State, who: Cid, free: bool) -> bool {
     if s.phase == Phase::Ambush && !s.options.react_in_bonus_turn && !c.concealed {
         return false;
     }
+    // MUR-R54: the fast phase's WIT threshold is not asked here: anyone whose turn is unspent
+    // may react in either phase.
     free || !s.order.has_acted(who)
 }
 
@@ -45,6 +47,7 @@ pub fn dodge_open(s: &State, a: &Attack) -> Option<bool> {
 /// worked out.
 pub fn dodge_open_with(s: &State, a: &Attack, p: Profile) -> Option<bool> {
     let t = s.ch(a.target);
+    // MUR-R41: the surprised targets of a concealed attacker cannot dodge.
     if a.surprise || !p.dodgeable {
         return None;
     }
@@ -71,9 +74,11 @@ pub fn dodge_open_with(s: &State, a: &Attack, p: Profile) -> Option<bool> {
 
 /// Whether the target of `a` may counter it with `with` and `mode` (MUR-R21, MUR-R22, MUR-H9).
 pub fn counter_ok(s: &State, a: &Attack, with: With, mode: Mode) -> Result<(), Reject> {
+    // MUR-R41: a surprised target cannot counter either.
     if a.surprise || a.opportunity || !may_react(s, a.target, false) {
         return Err(no(codes::NO_REACTION, "no reaction is open to the target now"));
     }
+    // MUR-R22: once one target of a blast has countered, no other may.
     if a.countered {
         return Err(no(
             codes::NO_REACTION,

@@ -12,6 +12,7 @@ use fray_engine::{Cx, Reject};
 
 /// The check of interacting with something (`main`: as the main action, else a bonus one).
 pub fn check_interact(t: &Turn, main: bool) -> Result<Plan, Reject> {
+    // MUR-R9: interacting is a bonus action, or a main one when the GM asks for it.
     if main {
         main_left(t)?;
     } else {
@@ -25,6 +26,7 @@ pub fn check_say(t: &Turn, words: &str) -> Result<Plan, Reject> {
     if words.len() > 200 {
         return Err(no(codes::NOT_ALLOWED, "a few words: at most 200 characters"));
     }
+    // MUR-R9: saying a few words is a bonus action.
     bonus_left(t)?;
     Ok(Plan::Plain)
 }

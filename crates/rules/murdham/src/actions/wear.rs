@@ -79,6 +79,8 @@ pub(crate) fn worn(cx: &mut Cx<'_, Murdham>, who: Cid, item: Option<u8>, destroy
 /// MUR-R49: a damaged weapon or shield whose kept damage die showed the breaking face breaks,
 /// once the attack it made is over (so nothing shifts under the attack while it resolves).
 pub(crate) fn breaks(cx: &mut Cx<'_, Murdham>, who: Cid, with: With, face: Option<u16>) {
+    // MUR-R49: only an item already damaged, and only when the kept die shows the breaking
+    // face (1 by default).
     if let With::Item(i) = with
         && let Some(it) = cx.s.ch(who).item(i)
         && it.damaged

@@ -50,11 +50,14 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::SeatPassed { seat, .. } => s.seats_passed.insert(*seat),
         Event::TurnStarted { who } => {
             s.order.took_turn(*who);
+            // MUR-R3: a turn taken clears the passes, so a faction that passed may act again.
             s.passed.iter_mut().for_each(|p| *p = false);
             s.seats_passed = Seats::EMPTY;
             let c = &mut s.chars[*who as usize];
             c.peeking = false;
             let halves = c.turn_halves();
+            // MUR-R7: a turn holds two action slots (a bonus action and a main one, or a second
+            // bonus action) and a move of one zone (two half zones).
             s.turn = Some(Turn {
                 who: *who,
                 actions: 2,
@@ -114,7 +117,8 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::Stunt { .. } | Event::Durability { .. } | Event::StandInDeclined { .. } | Event::BlowStopped { .. } => {}
         Event::Reacted { who, free, .. } => {
             if !*free {
-                // MUR-R10: a reaction is the character's turn for this round.
+                // MUR-R10: a reaction is the character's turn for this round; MUR-R54: so it is
+                // in the fast phase too, and no turn is left for the slow one.
                 s.order.mark_acted(*who);
             }
         }

@@ -272,6 +272,8 @@ impl State {
         }
         match self.phase {
             Phase::Ambush => c.concealed,
+            // MUR-R53: in the fast phase only those whose WIT reaches the threshold take turns
+            // (a tie by the `fast-on-tie` option); the slow phase is open to everyone left.
             Phase::Fast => {
                 let fat = self.fat.unwrap_or(21);
                 let wit = c.ability(Ability::Wit);
