@@ -1,6 +1,7 @@
 //! The rulesets this build knows, by id: the one list every front end (the `fray` command, a
 //! server, the test suites) opens a ruleset from. Adding a game means adding one line to the
-//! `rulesets!` list below and the crate to this crate's `Cargo.toml`.
+//! `rulesets!` list below and the crate to this crate's `Cargo.toml`; the shared conformance
+//! suite (`tests/it/suite`) then plays it over its examples.
 //!
 //! A ruleset is found by its id ([`by_id`]), by the `ruleset = "..."` line of an encounter
 //! file ([`for_encounter`]) or by the `ruleset` field of a game record ([`for_record`]); each
@@ -19,6 +20,16 @@ macro_rules! rulesets {
         pub fn all() -> &'static [&'static dyn RulesetEntry] {
             static ALL: &[&dyn RulesetEntry] = &[$(&Entry::<$ruleset>::new()),+];
             ALL
+        }
+
+        /// Every ruleset's side of the shared conformance suite, in the same order (only with
+        /// the `conformance` feature, which the registry's own tests turn on: the suite's code
+        /// is not built into the `fray` command).
+        #[cfg(feature = "conformance")]
+        pub fn conformance() -> &'static [&'static dyn fray_engine::conformance::Suite] {
+            static SUITES: &[&dyn fray_engine::conformance::Suite] =
+                &[$(&fray_engine::conformance::ConformanceOf::<$ruleset>::new()),+];
+            SUITES
         }
 
         /// Every ruleset's simulation entry, in the same order.

@@ -31,6 +31,7 @@ pub mod ai;
 pub mod check;
 pub mod codes;
 pub mod command;
+mod conformance;
 pub mod data;
 pub mod flow;
 pub mod movement;

@@ -33,6 +33,7 @@ pub mod calc;
 pub mod check;
 pub mod codes;
 pub mod command;
+mod conformance;
 pub mod data;
 pub mod event;
 mod flow;

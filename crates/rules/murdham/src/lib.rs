@@ -36,6 +36,7 @@ pub mod ai;
 pub mod check;
 pub mod codes;
 pub mod command;
+mod conformance;
 pub mod data;
 mod flow;
 pub mod odds;

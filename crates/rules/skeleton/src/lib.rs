@@ -18,6 +18,7 @@ pub mod ai;
 pub mod check;
 pub mod codes;
 pub mod command;
+mod conformance;
 pub mod odds;
 pub mod options;
 pub mod resolve;

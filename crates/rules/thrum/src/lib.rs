@@ -37,6 +37,7 @@ pub mod calc;
 pub mod check;
 pub mod codes;
 pub mod command;
+mod conformance;
 pub mod dice;
 pub mod event;
 pub mod flow;

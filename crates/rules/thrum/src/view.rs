@@ -38,7 +38,8 @@ pub fn hides_from(s: &State, seat: Seat) -> bool {
     !seat.is_gm() && s.ids().any(|c| s.ch(c).pos.is_some() && hidden_from(s, seat, c))
 }
 
-/// Steps, teleports, stopped pushes, placements and relocations of a combatant hidden from
+/// Steps, teleports, stopped pushes, placements, relocations, drop rolls and drifts of a
+/// combatant hidden from
 /// `seat` are not shown to it (judged before the event, so the step that reveals a combatant
 /// is still hidden, and the reveal itself is shown).
 pub fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
@@ -47,7 +48,10 @@ pub fn redact(s: &State, seat: Seat, event: &Event) -> Shown<Event> {
         | Event::Moved { who, .. }
         | Event::Teleported { who, .. }
         | Event::ForcedMoveStopped { who, .. }
-        | Event::Relocated { who, .. } => *who,
+        | Event::Relocated { who, .. }
+        // A hidden combatant's roll for a drop, or its drift, tells where it went.
+        | Event::DropRolled { who, .. }
+        | Event::Drifted { who, .. } => *who,
         _ => return Shown::All,
     };
     if usize::from(who) < s.chars.len() && hidden_from(s, seat, who) {

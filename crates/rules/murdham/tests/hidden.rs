@@ -1,67 +1,14 @@
-//! The engine's conformance suite over every murdham example: 1,000 seeded combats with the
-//! built-in AI and a hundred with random legal play (every playout ends, every listed command
-//! is accepted, unlisted ones are refused without a trace, records replay, state survives
-//! JSON), and the same once per option variant.
+//! Murdham's concealment (MUR-R57) on the ambush and the chapel road: besides the shared
+//! conformance suite's check of every seat of every example (crates/rulesets/tests/it/suite),
+//! these insist that something concealed was compared.
 
-use fray_engine::conformance::{Config, check_option_variants, run, run_variants};
 use fray_engine::text::TextRuleset;
 use fray_engine::{Policy, RandomLegal};
 use fray_murdham::Murdham;
-use fray_murdham::options::Options;
 use fray_testkit::example;
-
-const EXAMPLES: &[&str] = &[
-    "chapel-road.toml",
-    "crossroads.toml",
-    "mill-ambush.toml",
-    "watchtower.toml",
-];
 
 fn random(_: u64) -> Box<dyn Policy<Murdham>> {
     Box::new(RandomLegal::<Murdham>::new())
-}
-
-#[test]
-fn conformance_of_every_example() {
-    for name in EXAMPLES {
-        let e = example::<Murdham>(name);
-        let report = run::<Murdham>(&e.setup, &e.options, &Config::default(), |_| Murdham::heuristic())
-            .unwrap_or_else(|f| panic!("{name}, heuristic: {f}"));
-        assert_eq!(report.playouts, 1000);
-        let config = Config {
-            seeds: 0..100,
-            max_commands: 100_000,
-            ..Config::default()
-        };
-        run::<Murdham>(&e.setup, &e.options, &config, random).unwrap_or_else(|f| panic!("{name}, random: {f}"));
-    }
-}
-
-#[test]
-fn every_option_is_changed_by_some_variant() {
-    check_option_variants(&Options::variants()).unwrap();
-}
-
-#[test]
-fn conformance_of_every_option_variant() {
-    let variants = Options::variants();
-    for name in EXAMPLES {
-        let e = example::<Murdham>(name);
-        let config = Config {
-            seeds: 0..24,
-            ..Config::default()
-        };
-        let report = run_variants::<Murdham>(&e.setup, &e.options, &variants, &config, |_| Murdham::heuristic())
-            .unwrap_or_else(|f| panic!("{name}, heuristic: {f}"));
-        assert_eq!(report.playouts, 24 * variants.len());
-        let config = Config {
-            seeds: 0..2,
-            max_commands: 100_000,
-            ..Config::default()
-        };
-        run_variants::<Murdham>(&e.setup, &e.options, &variants, &config, random)
-            .unwrap_or_else(|f| panic!("{name}, random: {f}"));
-    }
 }
 
 /// MUR-R57: nothing about a concealed outlaw reaches the escort's view, map, tracker or log

@@ -1,17 +1,10 @@
-//! The hidden-information check ([`fray_engine::conformance::hidden_information`]) over every
-//! seat of every shipped example of every ruleset that hides anything: no seat's view, map,
-//! tracker, board or log, and no seat's AI, depends on what that seat may not see; and what each
-//! ruleset gives a seat's AI ([`fray_engine::Ruleset::seen`]) has the hidden facts masked.
+//! What each ruleset gives a seat's AI ([`fray_engine::Ruleset::seen`]) has the hidden facts
+//! masked, and nothing else. (The hidden-information check over every seat of every example,
+//! that no seat's view, map, tracker, board, log or AI depends on what it may not see, is the
+//! shared suite's, `suite.rs`.)
 
-use fray_engine::{Decision, Game, Seat};
-
-use fray_engine::conformance::{HiddenReport, hidden_information};
 use fray_engine::text::TextRuleset;
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use fray_engine::{Decision, Game, Seat};
 
 /// An example of ruleset `R`.
 fn load<R: TextRuleset>(name: &str) -> (R::Setup, R::Options) {
@@ -158,63 +151,4 @@ fn mur_r57_a_seats_ai_is_not_told_where_a_concealed_foe_is() {
         });
     }
     assert!(checked > 0, "nobody was concealed");
-}
-
-/// Every example of ruleset `R`, checked over `seeds` combats each.
-fn every_example<R: TextRuleset>(seeds: u64) -> HiddenReport {
-    assert!(R::HIDDEN_INFORMATION, "{} hides nothing", R::ID);
-    let dir = root().join("examples").join(R::ID);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("the ruleset's examples")
-        .map(|f| f.expect("an entry").path())
-        .filter(|f| f.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no examples in {}", dir.display());
-    let mut total = HiddenReport::default();
-    for path in files {
-        let name = path.file_name().and_then(|n| n.to_str()).expect("a file name");
-        let (setup, options) = load::<R>(name);
-        let game = Game::<R>::new_seeded(setup.clone(), options.clone(), 0).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let seats: Vec<Seat> = (0..R::seat_names(game.state()).len() as u8).map(Seat).collect();
-        let r = hidden_information::<R>(&setup, &options, 0..seeds, &seats, 20_000, |_| R::heuristic())
-            .unwrap_or_else(|f| panic!("{name}: {f}"));
-        total.playouts += r.playouts;
-        total.hidden_positions += r.hidden_positions;
-        total.variants_compared += r.variants_compared;
-        total.commands_compared += r.commands_compared;
-        total.ai_compared += r.ai_compared;
-    }
-    eprintln!("{}: {total:?}", R::ID);
-    total
-}
-
-#[test]
-fn thrum_hides_nothing_from_any_seat_of_any_example() {
-    let r = every_example::<fray_thrum::Thrum>(4);
-    assert!(r.variants_compared > 0 && r.ai_compared > 0, "{r:?}");
-}
-
-#[test]
-fn ingenuity_hides_nothing_from_any_seat_of_any_example() {
-    // No shipped Ingenuity example starts anyone Hidden and its AI seldom hides, so this
-    // mostly proves that nothing is hidden wrongly; crates/rules/ingenuity/tests/conformance.rs
-    // checks an ambush whose enemies start Hidden.
-    let r = every_example::<fray_ingenuity::Ingenuity>(4);
-    assert!(r.playouts > 0, "{r:?}");
-}
-
-#[test]
-fn hallowed_earth_hides_nothing_from_any_seat_of_any_example() {
-    let r = every_example::<fray_hallowed_earth::HallowedEarth>(4);
-    assert!(
-        r.variants_compared > 0 && r.commands_compared > 0 && r.ai_compared > 0,
-        "{r:?}"
-    );
-}
-
-#[test]
-fn murdham_hides_nothing_from_any_seat_of_any_example() {
-    let r = every_example::<fray_murdham::Murdham>(8);
-    assert!(r.variants_compared > 0, "{r:?}");
 }

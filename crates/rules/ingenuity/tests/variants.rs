@@ -1,10 +1,9 @@
-//! The engine's conformance suite over every shipped Ingenuity example once per option variant
-//! (`Options::variants()`: every option at a non-default value in at least one variant), so a
-//! reading of the rules that no example uses is still played through: a few dozen seeded combats
-//! with the built-in AI and a couple with random legal play per variant and example. The
-//! examples' own settings get 1,000 combats each in `conformance.rs`.
+//! The option variants of Ingenuity (`Options::variants()`), which the shared conformance suite
+//! (crates/rulesets/tests/it/suite) plays over every example: each is a valid set of options,
+//! and the one variant the suite leaves out, `end-when = "objective-or-gm"` (a fight then ends
+//! only by an objective), is played here on the shrine with objectives.
 
-use fray_engine::conformance::{Config, check_option_variants, run_variants};
+use fray_engine::conformance::{Config, run_variants};
 use fray_engine::text::TextRuleset;
 use fray_engine::{Policy, RandomLegal};
 use fray_ingenuity::Ingenuity;
@@ -15,9 +14,8 @@ mod examples;
 use examples::load;
 
 #[test]
-fn every_option_is_changed_by_some_variant() {
+fn every_option_variant_is_a_valid_set_of_options() {
     let variants = Options::variants();
-    check_option_variants(&variants).unwrap();
     for (name, v) in &variants {
         v.check().unwrap_or_else(|e| panic!("variant {name}: {e}"));
     }
@@ -41,35 +39,6 @@ fn suite(name: &str, setup: &Setup, options: &Options, variants: &[(&str, Option
         Box::new(RandomLegal::<Ingenuity>::new()) as Box<dyn Policy<Ingenuity>>
     })
     .unwrap_or_else(|f| panic!("{name}, random: {f}"));
-}
-
-/// The variants that end a fight without a GM on any example: all but `end-when =
-/// "objective-or-gm"`, under which a fight ends only when an objective is met.
-fn general() -> Vec<(&'static str, Options)> {
-    Options::variants()
-        .into_iter()
-        .filter(|(_, v)| v.end_when == EndWhen::OneTeamStanding)
-        .collect()
-}
-
-fn example(name: &str) {
-    let (setup, options) = load(name);
-    suite(name, &setup, &options, &general());
-}
-
-#[test]
-fn variants_ambush() {
-    example("ambush.toml");
-}
-
-#[test]
-fn variants_night_raid() {
-    example("night-raid.toml");
-}
-
-#[test]
-fn variants_shrine() {
-    example("shrine.toml");
 }
 
 /// `end-when = "objective-or-gm"` on `shrine`, whose wardens must survive four rounds, with the

@@ -13,12 +13,17 @@
 //! - the state survives a JSON round trip unchanged;
 //! - the record survives a JSON round trip and replays to the same final state.
 //!
+//! [`Conformance`] is what a ruleset tells the shared suite over the registry (`suite`).
+//!
 //! [`run_variants`] runs the same suite once per option variant a ruleset names, and
 //! [`check_option_variants`] checks that those variants change every option at least once;
 //! [`check_rejection_codes`] checks a ruleset's list of rejection codes.
 //!
 //! Panics are not caught: a panic fails the calling test with its message and seed in the
 //! output, which is what we want from a test.
+
+mod suite;
+pub use suite::{Conformance, ConformanceOf, Example, Plan, Suite};
 
 use crate::play::{self, Sink};
 use crate::{Answer, EngineError, Game, Policy, Record, Ruleset, Seat, SubmitError};

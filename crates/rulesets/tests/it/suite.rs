@@ -1,0 +1,230 @@
+//! The shared conformance suite: every ruleset of the registry
+//! ([`fray_rulesets::conformance`]) x every example file in `examples/<id>/` x the ruleset's
+//! option variants. For each example it plays seeded fights with the built-in AI and with random
+//! legal play (every playout ends; every legal command is accepted and every other one refused
+//! without a trace; state and record survive JSON; records replay), once with the example's own
+//! options and once per option variant; replays a recorded fight and feeds edited copies of the
+//! record to the loader (none may panic); and, in a ruleset that hides anything, checks that
+//! nothing hidden from a seat reaches it. Per ruleset it checks the option variants (every option
+//! changed by one), the rejection codes, and that docs/<id>.md gives every option its default.
+//!
+//! What each check does is in [`fray_engine::conformance`]; how much of an example it plays is
+//! the ruleset's [`fray_engine::conformance::Conformance::plan`]. A new ruleset is covered by its
+//! line in the registry and its examples.
+//!
+//! Two environment variables make a quicker loop for a developer (never set in CI):
+//! `FRAY_SUITE_RULESETS=thrum,murdham` checks only those rulesets, and `FRAY_SUITE_QUICK=10`
+//! divides every seed count by 10 (docs/testing.md).
+
+use fray_engine::conformance::{Example, HiddenReport, Plan, Suite};
+use fray_engine::diag::SourceFile;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The rulesets to check: every one in the registry, or those `FRAY_SUITE_RULESETS` names.
+fn suites() -> Vec<&'static dyn Suite> {
+    let all = fray_rulesets::conformance();
+    match std::env::var("FRAY_SUITE_RULESETS") {
+        Ok(list) if !list.trim().is_empty() => {
+            let wanted: Vec<&str> = list.split(',').map(str::trim).collect();
+            for id in &wanted {
+                assert!(
+                    all.iter().any(|s| s.id() == *id),
+                    "FRAY_SUITE_RULESETS names '{id}', which the registry does not have"
+                );
+            }
+            all.iter().copied().filter(|s| wanted.contains(&s.id())).collect()
+        }
+        _ => all.to_vec(),
+    }
+}
+
+/// The plan of an example, cut down by `FRAY_SUITE_QUICK` if it is set.
+fn plan(suite: &dyn Suite, name: &str) -> Plan {
+    let plan = suite.plan(name);
+    match std::env::var("FRAY_SUITE_QUICK")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        Some(by) if by > 1 => plan.scaled_down(by),
+        _ => plan,
+    }
+}
+
+/// The example files of a ruleset, `examples/<id>/*.toml`, sorted by name.
+fn example_files(id: &str) -> Vec<PathBuf> {
+    let dir = root().join("examples").join(id);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|f| f.expect("a directory entry").path())
+        .filter(|f| f.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Reads a file beside the example, as the `fray` command does for a file an example names.
+fn read_beside(dir: &Path, name: &str) -> Result<SourceFile, String> {
+    std::fs::read_to_string(dir.join(name))
+        .map(|text| SourceFile {
+            name: name.into(),
+            text,
+        })
+        .map_err(|e| format!("{name}: {e}"))
+}
+
+type Check<'a> = dyn Fn(&dyn Suite, &Example<'_>, &Plan) -> Result<String, String> + Sync + 'a;
+
+/// Runs `check` over every example of every ruleset, on every core (the larger plans first),
+/// and fails with every failure found. What each run covered is printed (`--nocapture`).
+fn over_every_example(what: &str, check: &Check<'_>) {
+    let mut items: Vec<(&dyn Suite, PathBuf, Plan)> = Vec::new();
+    for suite in suites() {
+        let files = example_files(suite.id());
+        assert!(
+            !files.is_empty(),
+            "{}: no examples in examples/{}/",
+            suite.id(),
+            suite.id()
+        );
+        for path in files {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .expect("a file name")
+                .to_string();
+            let plan = plan(suite, &name);
+            items.push((suite, path, plan));
+        }
+    }
+    items.sort_by_key(|(_, _, plan)| std::cmp::Reverse(plan.ai_seeds));
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(items.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while let Some((suite, path, plan)) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let name = path.file_name().and_then(|n| n.to_str()).expect("a file name");
+                    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    let dir = path.parent().expect("a folder").to_path_buf();
+                    let read = move |n: &str| read_beside(&dir, n);
+                    let example = Example {
+                        src: SourceFile {
+                            name: name.into(),
+                            text,
+                        },
+                        read: &read,
+                    };
+                    let place = format!("{}/{name}", suite.id());
+                    match check(*suite, &example, plan) {
+                        Ok(line) => eprintln!("{what} {place}: {line}"),
+                        Err(e) => failures
+                            .lock()
+                            .expect("no worker panicked")
+                            .push(format!("{place}: {e}")),
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().expect("no worker panicked");
+    assert!(failures.is_empty(), "{what}:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_suite_covers_every_ruleset_of_the_registry() {
+    let suite: Vec<&str> = fray_rulesets::conformance().iter().map(|s| s.id()).collect();
+    let registry: Vec<&str> = fray_rulesets::ids().collect();
+    assert_eq!(suite, registry);
+}
+
+#[test]
+fn every_rulesets_option_variants_and_rejection_codes_are_well_formed() {
+    for suite in suites() {
+        match suite.lists() {
+            Ok(line) => eprintln!("lists {}: {line}", suite.id()),
+            Err(e) => panic!("{}: {e}", suite.id()),
+        }
+    }
+}
+
+#[test]
+fn every_option_is_documented_with_its_default() {
+    for suite in suites() {
+        let page = format!("docs/{}.md", suite.id());
+        let doc = std::fs::read_to_string(root().join(&page)).unwrap_or_else(|e| panic!("{page}: {e}"));
+        let options = suite
+            .option_defaults()
+            .unwrap_or_else(|e| panic!("{}: {e}", suite.id()));
+        assert!(!options.is_empty(), "{}: no options", suite.id());
+        for (name, default) in options {
+            let row = doc
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{name}` |")))
+                .unwrap_or_else(|| panic!("{page} has no row for the option {name}"));
+            match default {
+                Some(value) => assert!(
+                    row.contains(&format!("`{value}`")),
+                    "{page} gives {name} another default than {value}: {row}"
+                ),
+                None => assert!(
+                    row.contains("| none |"),
+                    "{page}: {name} has no default, so its row reads none: {row}"
+                ),
+            }
+        }
+    }
+}
+
+#[test]
+fn playouts_of_every_example() {
+    over_every_example("playouts", &|s, e, p| s.playouts(e, p));
+}
+
+#[test]
+fn option_variants_of_every_example() {
+    over_every_example("variants", &|s, e, p| s.variants(e, p));
+}
+
+#[test]
+fn records_of_every_example_replay_and_edited_records_never_panic() {
+    over_every_example("records", &|s, e, p| s.records(e, p));
+}
+
+#[test]
+fn nothing_hidden_reaches_any_seat_of_any_example() {
+    let totals: Mutex<BTreeMap<&str, HiddenReport>> = Mutex::new(BTreeMap::new());
+    over_every_example("hidden", &|s, e, p| {
+        let Some(r) = s.hidden(e, p)? else {
+            return Ok("nothing is hidden in this ruleset".into());
+        };
+        let line = format!("{r:?}");
+        let mut totals = totals.lock().expect("no worker panicked");
+        let t = totals.entry(s.id()).or_default();
+        t.playouts += r.playouts;
+        t.hidden_positions += r.hidden_positions;
+        t.variants_compared += r.variants_compared;
+        t.commands_compared += r.commands_compared;
+        t.ai_compared += r.ai_compared;
+        Ok(line)
+    });
+    // Where the examples hide something, the check must have had something to compare.
+    let totals = totals.into_inner().expect("no worker panicked");
+    for suite in suites().into_iter().filter(|s| s.examples_hide()) {
+        let t = totals.get(suite.id()).cloned().unwrap_or_default();
+        assert!(
+            t.variants_compared > 0 && t.ai_compared > 0,
+            "{}: its examples hide something, yet nothing was compared: {t:?}",
+            suite.id()
+        );
+    }
+}
