@@ -773,7 +773,7 @@ pub fn recheck_roster<C>(
     sides: usize,
     map: Option<&Grid>,
     rules: &RosterRules<C>,
-    side: fn(&C) -> usize,
+    side: impl Fn(&C) -> usize,
     mut more: impl FnMut(&C) -> Result<(), String>,
 ) -> Result<(), String> {
     if combatants.len() > rules.limit {

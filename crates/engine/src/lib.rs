@@ -20,6 +20,8 @@
 //! - the **text layer** ([`text`]) through which the `fray` command talks to any ruleset, and the
 //!   **encounter kit** ([`encounter`]) that reads what every encounter file shares, with
 //!   [`sides`] for `[[side]]` tables and seats;
+//! - the **kits** ([`kit`]) a ruleset made from the skeleton builds on: its roster, the standard
+//!   encounter loader's steps, the shared GM rulings, and the text it prints alike;
 //! - the **conformance suite** ([`conformance`]) every ruleset runs over its examples.
 //!
 //! The engine never depends on a concrete ruleset.
@@ -31,6 +33,7 @@ pub mod encounter;
 mod error;
 mod game;
 pub mod gm;
+pub mod kit;
 pub mod order;
 pub mod play;
 mod policy;

@@ -69,11 +69,24 @@ pub trait TextRuleset: Ruleset {
         pending.actor()
     }
 
-    /// The name of a seat.
-    fn seat_name(state: &Self::State, seat: Seat) -> String;
+    /// The encounter's title and seat names, read by the default [`TextRuleset::title`],
+    /// [`TextRuleset::seat_name`] and [`TextRuleset::seat_by_name`]; `None` (the default) for a
+    /// ruleset that gives those itself.
+    fn names(state: &Self::State) -> Option<crate::kit::text::Names<'_>> {
+        let _ = state;
+        None
+    }
 
-    /// The seat with the given name.
-    fn seat_by_name(state: &Self::State, name: &str) -> Option<Seat>;
+    /// The name of a seat. The default reads it off [`TextRuleset::names`] (the seat's number
+    /// when there is no such seat).
+    fn seat_name(state: &Self::State, seat: Seat) -> String {
+        crate::sides::seat_name(Self::names(state).map_or(&[], |n| n.seats), seat)
+    }
+
+    /// The seat with the given name. The default reads it off [`TextRuleset::names`].
+    fn seat_by_name(state: &Self::State, name: &str) -> Option<Seat> {
+        crate::sides::seat_by_name(Self::names(state)?.seats, name)
+    }
 
     /// Every seat's name, the GM's first, by seat number. The default reads them off
     /// [`TextRuleset::seat_name`] from seat 0 up, as long as each name leads back to its seat.
@@ -106,8 +119,10 @@ pub trait TextRuleset: Ruleset {
         Self::summary(state)
     }
 
-    /// The encounter's title.
-    fn title(state: &Self::State) -> String;
+    /// The encounter's title. The default reads it off [`TextRuleset::names`].
+    fn title(state: &Self::State) -> String {
+        Self::names(state).map_or_else(String::new, |n| n.title.to_string())
+    }
 
     /// The ruleset's part of what `seat` is shown in the shape every ruleset shares (the
     /// round, phase and turn order, every combatant's id, name, side, seat, place, gauges and

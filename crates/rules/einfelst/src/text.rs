@@ -10,6 +10,7 @@ use crate::zones::MapExt;
 use crate::{Einfelst, ai, codes, odds, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
+use fray_engine::kit::text::Names;
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset};
 use fray_engine::view::{CombatantView, Gauge, Place, Status as ViewStatus, Table};
@@ -618,12 +619,10 @@ impl TextRuleset for Einfelst {
         now(s)
     }
 
-    fn seat_name(s: &State, seat: Seat) -> String {
-        fray_engine::sides::seat_name(&s.setup.seats, seat)
-    }
-
-    fn seat_by_name(s: &State, name: &str) -> Option<Seat> {
-        fray_engine::sides::seat_by_name(&s.setup.seats, name)
+    // The title and the seat names come from here.
+    fn names(s: &State) -> Option<Names<'_>> {
+        let (title, seats) = (&s.setup.title, &s.setup.seats);
+        Some(Names { title, seats })
     }
 
     fn summary(s: &State) -> String {
@@ -731,10 +730,6 @@ impl TextRuleset for Einfelst {
 
     fn combatant_id(s: &State, index: u16) -> Option<String> {
         s.chars.get(usize::from(index)).map(|c| c.id.clone())
-    }
-
-    fn title(s: &State) -> String {
-        s.setup.title.clone()
     }
 
     fn heuristic() -> Box<dyn Policy<Self>> {
@@ -915,13 +910,7 @@ fn table(s: &State) -> Table {
 
 /// "X win (reason)" or "no winner (reason)", once the combat has ended.
 fn result(s: &State) -> Option<String> {
-    let o = s.outcome.as_ref()?;
-    let winner = o.winner.and_then(|w| s.setup.sides.get(w as usize));
-    Some(format!(
-        "{} ({})",
-        winner.map_or("no winner".into(), |x| format!("{} win", x.name)),
-        o.reason
-    ))
+    fray_engine::kit::text::result(&s.setup.sides, s.outcome.as_ref())
 }
 
 /// The pending decision (or the end) in a sentence.

@@ -9,6 +9,7 @@ use crate::state::{Act, Action, Cap, CheckKind, Conditions, Event, Frame, Lost, 
 use crate::{HallowedEarth, ai, codes, odds, setup, view};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
+use fray_engine::kit::text::{Names, marker};
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset, grid_text};
 use fray_engine::view::{CombatantView, Gauge, Place, Status, Table};
@@ -459,12 +460,10 @@ impl TextRuleset for HallowedEarth {
         now(s, seat)
     }
 
-    fn seat_name(s: &State, seat: Seat) -> String {
-        fray_engine::sides::seat_name(&s.setup.seats, seat)
-    }
-
-    fn seat_by_name(s: &State, name: &str) -> Option<Seat> {
-        fray_engine::sides::seat_by_name(&s.setup.seats, name)
+    // The title and the seat names come from here.
+    fn names(s: &State) -> Option<Names<'_>> {
+        let (title, seats) = (&s.setup.title, &s.setup.seats);
+        Some(Names { title, seats })
     }
 
     fn summary(s: &State) -> String {
@@ -562,10 +561,6 @@ impl TextRuleset for HallowedEarth {
 
     fn combatant_id(s: &State, index: u16) -> Option<String> {
         s.chars.get(usize::from(index)).map(|c| c.id.to_string())
-    }
-
-    fn title(s: &State) -> String {
-        s.setup.title.clone()
     }
 
     fn heuristic() -> Box<dyn Policy<Self>> {
@@ -964,13 +959,7 @@ fn sheet(c: &crate::state::Char) -> Option<String> {
 
 /// "X win (reason)" or "no winner (reason)", once the combat has ended.
 fn result(s: &State) -> Option<String> {
-    let o = s.outcome.as_ref()?;
-    let winner = o.winner.and_then(|w| s.setup.sides.get(usize::from(w)));
-    Some(format!(
-        "{} ({})",
-        winner.map_or("no winner".into(), |x| format!("{} win", x.name)),
-        o.reason
-    ))
+    fray_engine::kit::text::result(&s.setup.sides, s.outcome.as_ref())
 }
 
 /// The pending decision (or the end) in a sentence, as `seat` may know it.
@@ -1085,12 +1074,6 @@ fn now(s: &State, seat: Seat) -> String {
         }
         None => format!("Round {}", s.round),
     }
-}
-
-/// The marker of combatant `i` on the map.
-fn marker(i: usize) -> char {
-    const MARKS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@&";
-    MARKS.get(i).map_or('?', |&b| b as char)
 }
 
 /// A TOML basic string.

@@ -10,6 +10,7 @@ use crate::view::hidden_from;
 use crate::{Murdham, ai, codes, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
+use fray_engine::kit::text::Names;
 use fray_engine::resolve::FrameOp;
 use fray_engine::text::{Lasting, Loaded, ReadFile, Rest, TextRuleset};
 use fray_engine::{Pending, Policy, Reject, Seat};
@@ -533,12 +534,10 @@ impl TextRuleset for Murdham {
             .filter(|&a| !unseen(a) && crate::pending_actor(s).is_none_or(|w| !unseen(w)))
     }
 
-    fn seat_name(s: &State, seat: Seat) -> String {
-        fray_engine::sides::seat_name(&s.setup.seats, seat)
-    }
-
-    fn seat_by_name(s: &State, name: &str) -> Option<Seat> {
-        fray_engine::sides::seat_by_name(&s.setup.seats, name)
+    // The title and the seat names come from here.
+    fn names(s: &State) -> Option<Names<'_>> {
+        let (title, seats) = (&s.setup.title, &s.setup.seats);
+        Some(Names { title, seats })
     }
 
     fn summary(s: &State) -> String {
@@ -655,10 +654,6 @@ impl TextRuleset for Murdham {
 
     fn combatant_id(s: &State, index: u16) -> Option<String> {
         s.chars.get(usize::from(index)).map(|c| c.id.clone())
-    }
-
-    fn title(s: &State) -> String {
-        s.setup.title.clone()
     }
 
     fn heuristic() -> Box<dyn Policy<Self>> {
@@ -873,13 +868,7 @@ fn ruled(s: &State, r: &command::Ruling) -> Option<String> {
 
 /// "X win (reason)" or "no winner (reason)", once the combat has ended.
 fn result(s: &State) -> Option<String> {
-    let o = s.outcome.as_ref()?;
-    let winner = o.winner.and_then(|w| s.setup.sides.get(w as usize));
-    Some(format!(
-        "{} ({})",
-        winner.map_or("no winner".into(), |x| format!("{} win", x.name)),
-        o.reason
-    ))
+    fray_engine::kit::text::result(&s.setup.sides, s.outcome.as_ref())
 }
 
 /// The line that opens an attack in the log.

@@ -5,12 +5,11 @@
 
 use crate::Skeleton;
 use crate::codes;
-use crate::command::{Command, Ruling};
-use crate::setup::{Cid, MAX_COMBATANTS, STAT_LIMIT};
+use crate::command::Command;
+use crate::setup::Cid;
 use crate::stage::Stage;
 use crate::state::State;
-use fray_engine::encounter::is_word;
-use fray_engine::gm::Ruling as R;
+use fray_engine::kit::rulings;
 use fray_engine::{Answer, Reject};
 use fray_space::{PathScratch, Pos, cheapest_path, is_adjacent, reach};
 
@@ -36,7 +35,9 @@ pub enum Plan {
 pub fn check(s: &State, st: Option<&Stage>, c: &Command) -> Result<Plan, Reject> {
     // GM rulings are no stage: accepted whatever the game waits for.
     if let Command::Gm(r) = c {
-        return ruling(s, r).map(|()| Plan::Plain);
+        return rulings::check(s, r)
+            .map(|()| Plan::Plain)
+            .map_err(|m| no(codes::BAD_RULING, m));
     }
     match (st, c) {
         (Some(Stage::Defence { .. }), Command::Dodge | Command::Take) => Ok(Plan::Plain),
@@ -96,43 +97,6 @@ fn attack(s: &State, who: Cid, attacked: bool, x: Cid) -> Result<(), Reject> {
         ));
     }
     Ok(())
-}
-
-fn ruling(s: &State, r: &Ruling) -> Result<(), Reject> {
-    let bad = |m: String| Err(no(codes::BAD_RULING, m));
-    let live = |w: &Cid| match s.chars.get(*w as usize) {
-        Some(c) if c.out() => bad(format!("{} is out of the fight", c.name)),
-        Some(_) => Ok(()),
-        None => bad(format!("no combatant #{w}")),
-    };
-    match r {
-        R::Adjust { who, by, .. } => {
-            live(who)?;
-            match by.apply(s.ch(*who).health) {
-                v if (0..=STAT_LIMIT).contains(&v) => Ok(()),
-                v => bad(format!("health would be {v}: it must stay within 0..={STAT_LIMIT}")),
-            }
-        }
-        R::Move { who, to } if s.open(*to) => live(who),
-        R::Move { to, .. } => bad(format!("{to} is not an open square")),
-        R::Add { id, template, side, at } => {
-            if !is_word(id) || s.find(id).is_some() {
-                bad(format!("'{id}' is not a new one-word id"))
-            } else if !s.setup.templates.contains_key(template) {
-                bad(format!("no template '{template}'"))
-            } else if *side as usize >= s.setup.sides.len() || !s.open(*at) || s.chars.len() >= MAX_COMBATANTS {
-                bad(format!(
-                    "no room for '{id}' on {at} (or no such side, or {MAX_COMBATANTS} combatants already)"
-                ))
-            } else {
-                Ok(())
-            }
-        }
-        R::Remove { who } => live(who),
-        R::End { winner: Some(w) } if *w as usize >= s.setup.sides.len() => bad(format!("no side #{w}")),
-        R::End { .. } => Ok(()),
-        R::Other(x) => match *x {},
-    }
 }
 
 /// Every legal answer to the decision `st`, with its plan.

@@ -6,7 +6,7 @@ use crate::Skeleton;
 use crate::check::Plan;
 use crate::command::Command;
 use crate::stage::Stage;
-use crate::state::{Attack, Event, State};
+use crate::state::{Attack, Event};
 use fray_engine::resolve::settle;
 use fray_engine::{Cx, EngineError, Flow};
 
@@ -70,7 +70,8 @@ pub fn advance(cx: &mut Cx<'_, Skeleton>) -> Result<(), EngineError> {
         if let Some(a) = s.frames.last().cloned() {
             return attack(cx, a);
         }
-        let next = if let Some(winner) = last_side_standing(s) {
+        // SKL-R8: the fight ends once at most one side has anyone in it.
+        let next = if let Some(winner) = s.last_side_standing() {
             Event::Ended { winner }
         } else {
             match &s.turn {
@@ -125,14 +126,4 @@ fn attack(cx: &mut Cx<'_, Skeleton>, a: Attack) -> Result<Flow, EngineError> {
     }
     cx.pop();
     Ok(Flow::Go)
-}
-
-/// `Some(winner)` once at most one side has anyone in the fight (SKL-R8): that side, or
-/// nobody.
-pub fn last_side_standing(s: &State) -> Option<Option<u8>> {
-    let mut sides = s.chars.iter().filter(|c| !c.out()).map(|c| c.side);
-    match sides.next() {
-        None => Some(None),
-        Some(first) => sides.all(|x| x == first).then_some(Some(first)),
-    }
 }

@@ -1,16 +1,17 @@
-//! Encounter files, read with the engine's encounter kit (`fray_engine::encounter`): every
-//! problem is a diagnostic at its file, line and column. [`validate`] checks a whole setup
-//! again, because a setup read back from a record is untrusted input.
+//! Encounter files, read with the engine's kits (`fray_engine::kit::load` over the encounter
+//! kit): every problem is a diagnostic at its file, line and column. [`validate`] checks a
+//! whole setup again, because a setup read back from a record is untrusted input.
 
 use crate::Skeleton;
 use crate::options::Options;
 use fray_engine::diag::{Diagnostic, SourceFile};
-use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
-use fray_engine::sides::{self, RawSide};
+use fray_engine::encounter::{self as enc, Diags, Overlay, RawPos, RosterRules, Spanned};
+use fray_engine::kit::load::{self, GridEncounter};
 use fray_engine::{Ruleset, Seat};
 use fray_space::{Grid, Pos};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+
+pub use fray_engine::sides::Side;
 
 /// Index of a combatant (its place in the encounter, GM additions after).
 pub type Cid = u16;
@@ -18,6 +19,10 @@ pub type Cid = u16;
 pub const STAT_LIMIT: i16 = 999;
 /// The most combatants a combat may have, GM additions included.
 pub const MAX_COMBATANTS: usize = 64;
+
+/// A validated encounter: the grid (only blocked cells matter here), the combatants, and the
+/// stat blocks the GM may bring in (`gm add`) by name.
+pub type Setup = load::Setup<Grid, Combatant, Stats>;
 
 /// A stat block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,40 +69,7 @@ pub struct Combatant {
     pub seat: Option<Seat>,
 }
 
-pub use fray_engine::sides::Side;
-
-/// A validated encounter.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Setup {
-    /// A title for logs.
-    pub title: String,
-    /// The map; only blocked cells matter here.
-    pub map: Grid,
-    /// Seat names; seat 0 is always `gm`.
-    pub seats: Vec<String>,
-    /// The sides.
-    pub sides: Vec<Side>,
-    /// The combatants at the start.
-    pub combatants: Vec<Combatant>,
-    /// Stat blocks the GM may bring in (`gm add`), by name.
-    pub templates: BTreeMap<String, Stats>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawEncounter {
-    ruleset: Spanned<String>,
-    title: Option<String>,
-    options: Option<Spanned<toml::Table>>,
-    map: Spanned<GridMap>,
-    #[serde(default)]
-    side: Vec<Spanned<RawSide>>,
-    #[serde(default)]
-    template: BTreeMap<String, Spanned<RawCombatant>>,
-    #[serde(default)]
-    combatant: Vec<Spanned<RawCombatant>>,
-}
-
+/// A `[[combatant]]` or `[template.<name>]` table as written.
 #[derive(Deserialize, Clone, Default)]
 #[serde(deny_unknown_fields)]
 struct RawCombatant {
@@ -138,16 +110,21 @@ const ROSTER: RosterRules<Combatant> = RosterRules {
 /// Reads and validates an encounter.
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     // Every problem of the file's shape at once; the checks below add theirs.
-    let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
-    if !enc::check_ruleset(&mut d, &raw.ruleset, Skeleton::ID) {
+    let (raw, mut d): (GridEncounter<RawCombatant>, Diags) = Diags::parse(source)?;
+    let Some(options) = load::head(
+        &mut d,
+        &raw.ruleset,
+        Skeleton::ID,
+        raw.options.as_ref(),
+        Options::validate,
+    ) else {
         return Err(d.errors);
-    }
-    let options = enc::options(&mut d, raw.options.as_ref(), Options::validate);
+    };
     let Some(map) = enc::grid(&mut d, &raw.map) else {
         return Err(d.errors);
     };
     // Seats: the sides' first, then each new one a combatant names, in the file's order.
-    let (mut seats, sides) = sides::read(&mut d, &raw.side);
+    let (mut seats, sides) = fray_engine::sides::read(&mut d, &raw.side);
     let (templates, combatants) = enc::roster(
         &mut d,
         &raw.template,
@@ -155,28 +132,16 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
         &ROSTER,
         |d, t, base, template| combatant(d, t, base, template, &map, &sides, &mut seats),
     );
-    // Only on an otherwise good file: a combatant refused above would be a false lead.
-    if let Some((i, m)) = sides::empty_side(&sides, combatants.iter().map(|c| c.side.into()))
-        && d.errors.is_empty()
-    {
-        d.err(raw.side[i].span(), m);
-    }
-    if !d.errors.is_empty() {
-        return Err(d.errors);
-    }
-    let title = raw.title.unwrap_or_else(|| source.name.clone());
-    let templates = templates.into_iter().map(|(k, c)| (k, c.stats)).collect();
-    Ok((
-        Setup {
-            title,
-            map,
-            seats,
-            sides,
-            combatants,
-            templates,
-        },
-        options,
-    ))
+    load::finish(d, &raw.side, &sides, combatants.iter().map(|c| c.side.into()))?;
+    let setup = Setup {
+        title: raw.title.unwrap_or_else(|| source.name.clone()),
+        map,
+        seats,
+        sides,
+        combatants,
+        templates: templates.into_iter().map(|(k, c)| (k, c.stats)).collect(),
+    };
+    Ok((setup, options))
 }
 
 /// One combatant (or template: no side or square) over the template it names.
@@ -191,33 +156,11 @@ fn combatant(
 ) -> Option<Combatant> {
     let r = raw.get_ref().over(base);
     let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "guard-1")?;
-    // A seat is one player's: a template, which many combatants share, names none.
-    let seat = match (&raw.get_ref().seat, template) {
-        (Some(x), true) => {
-            d.err(
-                x.span(),
-                "a seat belongs to one combatant, not to a template: give it in a [[combatant]] table",
-            );
-            None
-        }
-        (x, false) => sides::own_seat(d, x.as_ref(), seats),
-        (None, true) => None,
+    let seat = load::own_seat(d, raw.get_ref().seat.as_ref(), template, seats, "combatant");
+    let (side, at) = match template {
+        true => (0, Pos::new(0, 0)),
+        false => load::place(d, raw.span(), &id, r.side.as_ref(), r.at.as_ref(), sides, map)?,
     };
-    let (mut side, mut at) = (0, Pos::new(0, 0));
-    if !template {
-        let (Some(s), Some(a)) = (&r.side, &r.at) else {
-            d.err(
-                raw.span(),
-                format!("combatant '{id}' needs a side and a square (at = \"x,y\")"),
-            );
-            return None;
-        };
-        side = enc::index_of(d, s, sides.iter().map(|x| x.id.as_str()), "side")? as u8;
-        at = enc::square(d, a, map)?;
-        if map.get(at).is_some_and(|c| c.blocked) {
-            d.err(a.span(), format!("square {at} is blocked"));
-        }
-    }
     let (Some(health), Some(attack), Some(defence), Some(speed)) = (r.health, r.attack, r.defence, r.speed) else {
         d.err(raw.span(), "a stat block needs health, attack, defence and speed");
         return None;
@@ -231,9 +174,10 @@ fn combatant(
     if let Err(m) = stats.check() {
         d.err(raw.span(), m);
     }
+    let name = r.name.unwrap_or_else(|| id.clone());
     Some(Combatant {
-        name: r.name.unwrap_or_else(|| id.clone()),
         id,
+        name,
         side,
         at,
         stats,
@@ -245,23 +189,18 @@ fn combatant(
 /// untrusted), and what spans the whole file: every side has a combatant.
 pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     o.validate()?;
-    sides::check(&s.seats, &s.sides)?;
-    enc::recheck_roster(
+    let side_and_seat = |c: &Combatant| (c.side.into(), c.seat);
+    load::recheck(
+        &s.seats,
+        &s.sides,
         &s.combatants,
-        s.sides.len(),
         Some(&s.map),
         &ROSTER,
-        |c| c.side.into(),
-        |c| {
-            sides::check_own_seat(&s.seats, &c.id, c.seat)?;
-            c.stats.check().map_err(|m| format!("combatant '{}': {m}", c.id))
-        },
+        side_and_seat,
+        |c| c.stats.check().map_err(|m| format!("combatant '{}': {m}", c.id)),
     )?;
     for (name, t) in &s.templates {
         t.check().map_err(|m| format!("template '{name}': {m}"))?;
     }
-    match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {
-        Some((_, m)) => Err(m),
-        None => Ok(()),
-    }
+    load::no_empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into()))
 }

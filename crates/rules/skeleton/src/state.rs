@@ -1,17 +1,24 @@
 //! The state, the events, and the one [`apply`] that changes the state.
 
-use crate::command::Ruling;
+use crate::command::Gauge;
 use crate::options::Options;
-use crate::setup::{Cid, Combatant, Setup, Stats};
-use fray_engine::gm::Ruling as R;
+use crate::setup::{Cid, Combatant, MAX_COMBATANTS, STAT_LIMIT, Setup, Stats};
+use fray_engine::gm::Adjust;
+use fray_engine::kit::roster::{Member, Roster};
+use fray_engine::kit::rulings::{self, GmApply, GmTable, RulingOf};
 use fray_engine::order::InitiativeOrder;
 use fray_engine::resolve::{FrameOp, apply_frame_op};
-use fray_engine::{Outcome, Seat};
+use fray_engine::sides::Side;
+use fray_engine::{Outcome, Reject, Seat};
 use fray_space::Pos;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// A whole game position. Clones are cheap: the setup sits behind an `Arc`.
+/// A GM ruling in the shared vocabulary; the skeleton has none of its own.
+pub type Ruling = RulingOf<State>;
+
+/// A whole game position. Clones are cheap: the setup sits behind an `Arc`. It dereferences
+/// to its roster, so `s.ch(c)`, `s.ids()` and `s.find(id)` read the combatants.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The encounter.
@@ -23,7 +30,7 @@ pub struct State {
     /// The initiative order (SKL-R1), built when round 1 starts.
     pub order: InitiativeOrder,
     /// Every combatant, GM additions after the encounter's.
-    pub chars: Vec<Char>,
+    pub chars: Roster<Char>,
     /// The turn under way, if any.
     pub turn: Option<Turn>,
     /// Attacks waiting for the defender's decision (SKL-R5).
@@ -41,6 +48,9 @@ pub struct Char {
     pub name: String,
     /// Its side.
     pub side: u8,
+    /// The seat it names for itself, if any (a combatant the GM adds has its side's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
     /// Its stat block.
     pub stats: Stats,
     /// Health now.
@@ -62,6 +72,7 @@ impl Char {
             id: c.id.clone(),
             name: c.name.clone(),
             side: c.side,
+            seat: c.seat,
             stats: c.stats,
             health: c.stats.health,
             at: c.at,
@@ -74,6 +85,24 @@ impl Char {
     /// Out of the fight: at 0 health (SKL-R7) or removed.
     pub fn out(&self) -> bool {
         self.health <= 0 || self.removed
+    }
+}
+
+impl Member for Char {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn side(&self) -> u8 {
+        self.side
+    }
+    fn seat(&self) -> Option<Seat> {
+        self.seat
+    }
+    fn out(&self) -> bool {
+        Char::out(self)
     }
 }
 
@@ -115,15 +144,8 @@ pub enum Event {
     Frame(FrameOp<Attack>),
     /// An attack roll (SKL-R6): the d20, the total with attack, the defence it had to reach
     /// (with the dodge, if `dodged`), and whether it hit.
-    Attacked {
-        by: Cid,
-        target: Cid,
-        roll: u16,
-        total: i16,
-        defence: i16,
-        dodged: bool,
-        hit: bool,
-    },
+    #[rustfmt::skip]
+    Attacked { by: Cid, target: Cid, roll: u16, total: i16, defence: i16, dodged: bool, hit: bool },
     /// `amount` damage (SKL-R6); at 0 health the combatant is out (SKL-R7).
     Damaged { who: Cid, amount: i16 },
     /// The turn is over.
@@ -149,50 +171,41 @@ impl State {
         }
     }
 
-    /// A combatant (the index must be valid: check commands first).
-    pub fn ch(&self, c: Cid) -> &Char {
-        &self.chars[c as usize]
-    }
-
-    /// Every combatant's index.
-    pub fn ids(&self) -> impl Iterator<Item = Cid> + use<> {
-        0..self.chars.len() as Cid
-    }
-
-    /// The combatant with this id (typed ids ignore case).
-    pub fn find(&self, id: &str) -> Option<Cid> {
-        fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
-    }
-
     /// The seat that decides for a combatant: its own, if the encounter gives it one, else its
-    /// side's (a combatant the GM adds has its side's).
+    /// side's.
     pub fn seat_of(&self, c: Cid) -> Seat {
-        self.setup
-            .combatants
-            .get(c as usize)
-            .and_then(|k| k.seat)
-            .unwrap_or_else(|| self.setup.sides[self.ch(c).side as usize].seat)
+        self.chars.seat_of(c, &self.setup.sides)
     }
 
     /// Whether a combatant may step onto `p`: on the map, not blocked, nobody in the fight there.
     pub fn open(&self, p: Pos) -> bool {
         self.setup.map.get(p).is_some_and(|c| !c.blocked) && !self.chars.iter().any(|c| c.at == p && !c.out())
     }
+
+    /// A combatant who is out takes no more turns (SKL-R7).
+    fn take_out_if_out(&mut self, who: Cid) {
+        if self.ch(who).out() {
+            self.order.deactivate(who);
+        }
+    }
+}
+
+impl std::ops::Deref for State {
+    type Target = Roster<Char>;
+    fn deref(&self) -> &Roster<Char> {
+        &self.chars
+    }
 }
 
 /// Applies one event: the only function that changes the state.
 pub fn apply(s: &mut State, e: &Event) {
     match e {
-        Event::Initiative { who, total, .. } => s.chars[*who as usize].initiative = *total,
+        Event::Initiative { who, total, .. } => s.chars.ch_mut(*who).initiative = *total,
         Event::RoundStarted { round } => {
             if *round == 1 {
                 // SKL-R1: highest first; the stable sort keeps equal totals in encounter order.
-                let keys = s
-                    .chars
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| (i as Cid, i32::from(c.initiative)));
-                s.order = InitiativeOrder::new(keys, true);
+                let keys = s.chars.iter().enumerate();
+                s.order = InitiativeOrder::new(keys.map(|(i, c)| (i as Cid, i32::from(c.initiative))), true);
             }
             s.round = *round;
             s.order.start_round();
@@ -207,7 +220,7 @@ pub fn apply(s: &mut State, e: &Event) {
             });
         }
         Event::Moved { who, to, cost } => {
-            s.chars[*who as usize].at = *to;
+            s.chars.ch_mut(*who).at = *to;
             if let Some(t) = &mut s.turn {
                 t.moves_left -= cost;
             }
@@ -219,17 +232,17 @@ pub fn apply(s: &mut State, e: &Event) {
             }
             apply_frame_op(&mut s.frames, op.as_ref());
         }
-        Event::Attacked { target, dodged, .. } => s.chars[*target as usize].dodged |= *dodged,
+        Event::Attacked { target, dodged, .. } => s.chars.ch_mut(*target).dodged |= *dodged,
         Event::Damaged { who, amount } => {
-            let c = &mut s.chars[*who as usize];
+            let c = s.chars.ch_mut(*who);
             c.health = (c.health - amount).max(0);
-            take_out_if_out(s, *who);
+            s.take_out_if_out(*who);
         }
         Event::TurnEnded { .. } => {
             s.turn = None;
             s.order.finish_current();
         }
-        Event::Ruled(r) => rule(s, r),
+        Event::Ruled(r) => rulings::apply(s, r),
         Event::Ended { winner } => {
             s.outcome = Some(Outcome {
                 winner: *winner,
@@ -239,48 +252,97 @@ pub fn apply(s: &mut State, e: &Event) {
     }
 }
 
-/// A combatant who is out takes no more turns (SKL-R7).
-fn take_out_if_out(s: &mut State, who: Cid) {
-    if s.ch(who).out() {
-        s.order.deactivate(who);
+/// The GM's rulings: the shared ones only, over health and squares.
+impl GmTable for State {
+    type Member = Char;
+    type Gauge = Gauge;
+    type Pos = Pos;
+    type Own = OwnRuling;
+    const LIMIT: usize = MAX_COMBATANTS;
+    const VERBS: &'static str = "set, move, add, remove or end";
+    fn roster(&self) -> &Roster<Char> {
+        &self.chars
+    }
+    fn sides(&self) -> &[Side] {
+        &self.setup.sides
+    }
+    fn has_template(&self, name: &str) -> bool {
+        self.setup.templates.contains_key(name)
+    }
+    fn room(&self, at: Pos) -> bool {
+        self.open(at)
+    }
+    fn gauge(&self, word: &str) -> Result<Gauge, Reject> {
+        match word {
+            "health" => Ok(Gauge::Health),
+            _ => Err(Reject::unreadable(format!(
+                "'{word}' cannot be set: the only gauge is health"
+            ))),
+        }
+    }
+    fn gauge_name(&self, _: Gauge) -> String {
+        "health".into()
+    }
+    fn pos(&self, word: &str) -> Result<Pos, Reject> {
+        word.parse()
+            .map_err(|_| Reject::unreadable(format!("'{word}' is not a square: expected x,y")))
+    }
+    fn check_adjust(&self, who: Cid, _: Gauge, by: Adjust) -> Result<(), String> {
+        match by.apply(self.ch(who).health) {
+            v if (0..=STAT_LIMIT).contains(&v) => Ok(()),
+            v => Err(format!("health would be {v}: it must stay within 0..={STAT_LIMIT}")),
+        }
+    }
+    fn own(&self, _: &[&str]) -> Option<Result<OwnRuling, Reject>> {
+        None
+    }
+    fn check_own(&self, x: &OwnRuling) -> Result<(), String> {
+        match *x {}
+    }
+    fn format_own(&self, x: &OwnRuling) -> String {
+        match *x {}
     }
 }
 
-fn rule(s: &mut State, r: &Ruling) {
-    match r {
-        R::Adjust { who, by, .. } => {
-            let c = &mut s.chars[*who as usize];
-            c.health = by.apply(c.health);
-            take_out_if_out(s, *who);
-        }
-        R::Move { who, to } => s.chars[*who as usize].at = *to,
-        R::Add { id, template, side, at } => {
-            let Some(&stats) = s.setup.templates.get(template) else {
-                return;
-            };
-            let (id, side, at) = (id.clone(), *side, *at);
-            let who = s.chars.len() as Cid;
-            s.chars.push(Char::new(&Combatant {
-                name: id.clone(),
-                id,
-                side,
-                at,
-                stats,
-                seat: None,
-            }));
-            // A newcomer acts last, from the next round.
-            s.order.insert_joined(who, i32::MIN, false);
-        }
-        R::Remove { who } => {
-            s.chars[*who as usize].removed = true;
-            take_out_if_out(s, *who);
-        }
-        R::End { winner } => {
-            s.outcome = Some(Outcome {
-                winner: *winner,
-                reason: "gm-ended".into(),
-            })
-        }
-        R::Other(x) => match *x {},
+impl GmApply for State {
+    fn adjust(&mut self, who: Cid, _: Gauge, by: Adjust) {
+        let c = self.chars.ch_mut(who);
+        c.health = by.apply(c.health);
+        self.take_out_if_out(who);
+    }
+    fn put(&mut self, who: Cid, to: Pos) {
+        self.chars.ch_mut(who).at = to;
+    }
+    fn add(&mut self, id: &str, template: &str, side: u8, at: Pos) {
+        let Some(&stats) = self.setup.templates.get(template) else {
+            return;
+        };
+        let (id, name) = (id.to_string(), id.to_string());
+        let who = self.chars.len() as Cid;
+        let seat = None;
+        self.chars.push(Char::new(&Combatant {
+            id,
+            name,
+            side,
+            at,
+            stats,
+            seat,
+        }));
+        // A newcomer acts last, from the next round.
+        self.order.insert_joined(who, i32::MIN, false);
+    }
+    fn remove(&mut self, who: Cid) {
+        self.chars.ch_mut(who).removed = true;
+        self.take_out_if_out(who);
+    }
+    fn outcome_mut(&mut self) -> &mut Option<Outcome> {
+        &mut self.outcome
+    }
+    fn apply_own(&mut self, x: &OwnRuling) {
+        match *x {}
     }
 }
+
+/// The skeleton has no rulings of its own beyond the shared ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OwnRuling {}

@@ -32,14 +32,7 @@ impl Summarize for Skeleton {
     /// The sides' seats with their policies, then each seat a combatant names for itself,
     /// which takes no policy from its side (the default plays it unless one is given).
     fn seats(s: &State) -> Vec<SeatPolicy> {
-        let sides = s.setup.sides.iter().map(|x| (x.seat, x.policy.as_ref()));
-        let own = s
-            .setup
-            .combatants
-            .iter()
-            .filter_map(|c| c.seat)
-            .map(|seat| (seat, None));
-        fray_engine::sides::seat_policies(&s.setup.seats, sides.chain(own))
+        s.chars.seat_policies(&s.setup.seats, &s.setup.sides)
     }
 
     fn heuristic_policy() -> Box<dyn Policy<Self>> {

@@ -7,8 +7,9 @@ use crate::state::{Event, State};
 use crate::{Skeleton, ai, codes, odds, setup};
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::gm::Ruling;
+use fray_engine::kit::text::{self as kit, Names, roster_grid};
 use fray_engine::resolve::FrameOp;
-use fray_engine::text::{Loaded, ReadFile, TextRuleset, grid_text};
+use fray_engine::text::{Loaded, ReadFile, TextRuleset};
 use fray_engine::view::{Board, CombatantView, Gauge, Place, Status, Table};
 use fray_engine::{Pending, Policy, Reject, Seat};
 use std::fmt::Write;
@@ -83,12 +84,10 @@ impl TextRuleset for Skeleton {
         now(s)
     }
 
-    fn seat_name(s: &State, seat: Seat) -> String {
-        fray_engine::sides::seat_name(&s.setup.seats, seat)
-    }
-
-    fn seat_by_name(s: &State, name: &str) -> Option<Seat> {
-        fray_engine::sides::seat_by_name(&s.setup.seats, name)
+    // The title and the seat names come from here.
+    fn names(s: &State) -> Option<Names<'_>> {
+        let (title, seats) = (&s.setup.title, &s.setup.seats);
+        Some(Names { title, seats })
     }
 
     fn summary(s: &State) -> String {
@@ -107,15 +106,7 @@ impl TextRuleset for Skeleton {
 
     /// The battlefield: `#` blocked, `.` open, a letter per combatant in the fight, and a legend.
     fn map(s: &State, _: Seat) -> Option<String> {
-        let at = |p| s.chars.iter().position(|c| c.at == p && !c.out());
-        let grid = grid_text(&s.setup.map, |p| match at(p) {
-            Some(i) => marker(i).to_string(),
-            None if s.setup.map.get(p).is_some_and(|c| c.blocked) => "#".into(),
-            None => ".".into(),
-        });
-        let live = s.chars.iter().enumerate().filter(|(_, c)| !c.out());
-        let legend: Vec<String> = live.map(|(i, c)| format!("{} {}", marker(i), c.id)).collect();
-        Some(format!("{}\n{grid}Key: # blocked, {}\n", now(s), legend.join(", ")))
+        Some(format!("{}\n{}", now(s), roster_grid(&s.setup.map, &s.chars, |c| c.at)))
     }
 
     /// The order with who is acting and who has acted, and every combatant's gauges.
@@ -172,7 +163,7 @@ impl TextRuleset for Skeleton {
                         id: c.id.clone(),
                         name: c.name.clone(),
                         side: side.id.clone(),
-                        seat: fray_engine::sides::seat_name(&s.setup.seats, s.seat_of(who)),
+                        seat: Self::seat_name(s, s.seat_of(who)),
                         place: (!c.removed).then(|| Place::square(c.at.x, c.at.y)),
                         gauges: vec![Gauge::of("health", c.health, c.stats.health)],
                         statuses,
@@ -183,10 +174,6 @@ impl TextRuleset for Skeleton {
             sides: s.setup.sides.iter().map(|x| x.id.clone()).collect(),
             unseen: Vec::new(),
         }
-    }
-
-    fn title(s: &State) -> String {
-        s.setup.title.clone()
     }
 
     fn heuristic() -> Box<dyn Policy<Self>> {
@@ -236,13 +223,7 @@ gm end <side>|none"
 
 /// "X win (reason)" or "no winner (reason)", once the combat has ended.
 fn result(s: &State) -> Option<String> {
-    let o = s.outcome.as_ref()?;
-    let winner = o.winner.and_then(|w| s.setup.sides.get(w as usize));
-    Some(format!(
-        "{} ({})",
-        winner.map_or("no winner".into(), |x| format!("{} win", x.name)),
-        o.reason
-    ))
+    kit::result(&s.setup.sides, s.outcome.as_ref())
 }
 
 /// The pending decision (or the end) in a sentence.
@@ -259,10 +240,4 @@ fn now(s: &State) -> String {
         }
         (None, r) => r.map(|r| format!("The combat is over: {r}")).unwrap_or_default(),
     }
-}
-
-/// The marker of combatant `i` on the map.
-fn marker(i: usize) -> char {
-    const MARKS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@&";
-    MARKS.get(i).map_or('?', |&b| b as char)
 }
