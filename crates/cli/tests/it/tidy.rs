@@ -291,12 +291,12 @@ fn nothing_touches_the_world_but_the_crates_the_map_lets() {
 
 /// Files allowed over [`LINE_LIMIT`], each with the reason.
 const LONG_FILES: &[(&str, &str)] = &[
-    ("crates/rules/einfelst/tests/rules.rs", WHY_RULE_TESTS),
-    ("crates/rules/hallowed-earth/tests/rules.rs", WHY_RULE_TESTS),
-    ("crates/rules/ingenuity/tests/attacks.rs", WHY_RULE_TESTS),
-    ("crates/rules/murdham/tests/rules_a.rs", WHY_RULE_TESTS),
-    ("crates/rules/murdham/tests/rules_b.rs", WHY_RULE_TESTS),
-    ("crates/rules/murdham/tests/rules_c.rs", WHY_RULE_TESTS),
+    ("crates/rules/einfelst/tests/it/rules.rs", WHY_RULE_TESTS),
+    ("crates/rules/hallowed-earth/tests/it/rules.rs", WHY_RULE_TESTS),
+    ("crates/rules/ingenuity/tests/it/attacks.rs", WHY_RULE_TESTS),
+    ("crates/rules/murdham/tests/it/rules_a.rs", WHY_RULE_TESTS),
+    ("crates/rules/murdham/tests/it/rules_b.rs", WHY_RULE_TESTS),
+    ("crates/rules/murdham/tests/it/rules_c.rs", WHY_RULE_TESTS),
     (
         "crates/cli/benches/serve_load.rs",
         "the load generator of fray serve: its clients, pacing and report in one runnable bench; to be split into modules with a bench folder (not done yet)",

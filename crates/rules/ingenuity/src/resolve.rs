@@ -6,7 +6,7 @@
 //! [`advance`] runs everything automatic until the next decision: frames, turn ends, new rounds
 //! and the end of the combat.
 //!
-//! Dice order (docs/ingenuity.md "Dice order"; tests/dice_order.rs checks it): a test rolls its
+//! Dice order (docs/ingenuity.md "Dice order"; tests/it/dice_order.rs checks it): a test rolls its
 //! attribute die, its skill die, then the luck d20, then one die per advantage or disadvantage
 //! reroll. An attack: readied actions it sets off, Intercept, the defences declared before the
 //! roll (each rolls its test), the attack test, a misfire's pick, then damage, the

@@ -1,7 +1,7 @@
 //! Dice and tests: the one place resolution draws dice (core rules 1 to 4).
 //!
 //! A test rolls its attribute die, its skill die, then the luck d20, then one die per
-//! advantage or disadvantage reroll (docs/ingenuity.md "Dice order"; tests/dice_order.rs checks
+//! advantage or disadvantage reroll (docs/ingenuity.md "Dice order"; tests/it/dice_order.rs checks
 //! it). Every action module rolls through these functions, so the order of the dice is written
 //! once; a die's reason ([`Why`]) is formatted only when someone is asked or shown.
 

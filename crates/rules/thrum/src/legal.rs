@@ -7,7 +7,7 @@
 //! are the exception to the filter: checking a `move` runs a path search, so the squares and
 //! their paths come from one reachability search through the check's own
 //! [`check::move_answers`] and [`check::prompt_move_answers`], which accept exactly what
-//! [`check`](check::check) accepts, with its plans (`tests/legal_probe.rs` compares them
+//! [`check`](check::check) accepts, with its plans (`tests/it/legal_probe.rs` compares them
 //! square by square). The filter asks [`plan_in`], the check without the sentence of a
 //! refusal, which nobody reads here, under the [`stage`] worked out once for the whole list.
 //!
