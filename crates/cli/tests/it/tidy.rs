@@ -160,7 +160,9 @@ fn manifest_edges(crates: &[String]) -> Edges {
             ] {
                 if let Some(toml::Value::Table(deps)) = table.get(section) {
                     for dep in deps.keys() {
-                        if let Some(to) = by_package.get(dep) {
+                        // A crate's dev-dependency on itself only turns a feature on for its
+                        // tests (the registry's `conformance`): no arrow between crates.
+                        if let Some(to) = by_package.get(dep).filter(|to| *to != c) {
                             edges.insert((c.clone(), to.clone(), dev));
                         }
                     }
