@@ -905,6 +905,8 @@ pub trait RulesetEntry: Sync {
     fn odds(&self, args: &[String]) -> Result<(String, serde_json::Value), String>;
     /// The rests the ruleset defines ([`TextRuleset::RESTS`]).
     fn rests(&self) -> &'static [Rest];
+    /// The ruleset's own rejection codes ([`TextRuleset::REJECTION_CODES`]).
+    fn rejection_codes(&self) -> &'static [&'static str];
 }
 
 /// The registry entry of a [`TextRuleset`].
@@ -935,6 +937,10 @@ fn settle<R: TextRuleset>(source: &SourceFile, loaded: &Loaded<R>) -> Result<(),
 impl<R: TextRuleset> RulesetEntry for Entry<R> {
     fn id(&self) -> &'static str {
         R::ID
+    }
+
+    fn rejection_codes(&self) -> &'static [&'static str] {
+        R::REJECTION_CODES
     }
 
     fn check(&self, source: &SourceFile, read: &mut ReadFile<'_>) -> Result<String, Vec<Diagnostic>> {

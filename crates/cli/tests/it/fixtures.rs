@@ -45,14 +45,7 @@ fn every_ruleset_has_a_stored_record() {
             v["ruleset"].as_str().unwrap().to_string()
         })
         .collect();
-    for id in [
-        "thrum",
-        "ingenuity",
-        "skeleton",
-        "einfelst",
-        "murdham",
-        "hallowed-earth",
-    ] {
+    for id in fray_rulesets::ids() {
         assert!(rulesets.iter().any(|r| r == id), "no stored record of {id}");
     }
 }

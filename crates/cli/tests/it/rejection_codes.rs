@@ -1,8 +1,9 @@
 //! Every rejection code is a named constant and is documented: the code lists the engine and
-//! each ruleset expose (`Reject::ENGINE_CODES`, `codes::ALL`) are exactly the tables of
-//! `docs/commands.md`'s "Rejection codes" section, and no source file builds a rejection from a
-//! string literal (so a new code cannot appear without its constant, and through it, its line
-//! in the documentation).
+//! each ruleset of the registry expose (`Reject::ENGINE_CODES`, each `TextRuleset::
+//! REJECTION_CODES`, its `codes::ALL`) are exactly the tables of the "Rejection codes" section
+//! of `docs/commands.md` (the engine's) and of `docs/<id>.md` (each ruleset's), and no source
+//! file builds a rejection from a string literal (so a new code cannot appear without its
+//! constant, and through it, its line in the documentation).
 
 use fray_engine::Reject;
 use std::path::{Path, PathBuf};
@@ -11,68 +12,54 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Each list of codes with the heading of its table in docs/commands.md.
-fn lists() -> [(&'static str, &'static [&'static str]); 7] {
-    [
-        ("Engine codes", Reject::ENGINE_CODES),
-        ("Thrum codes", fray_thrum::codes::ALL),
-        ("Ingenuity codes", fray_ingenuity::codes::ALL),
-        ("Skeleton codes", fray_skeleton::codes::ALL),
-        ("Hallowed Earth codes", fray_hallowed_earth::codes::ALL),
-        ("Einfelst Wilds codes", fray_einfelst::codes::ALL),
-        ("Murdham codes", fray_murdham::codes::ALL),
-    ]
+/// Each list of codes with the page that documents it.
+fn lists() -> Vec<(String, &'static [&'static str])> {
+    let mut lists = vec![("docs/commands.md".to_string(), Reject::ENGINE_CODES)];
+    for entry in fray_rulesets::all() {
+        lists.push((format!("docs/{}.md", entry.id()), entry.rejection_codes()));
+    }
+    lists
 }
 
-/// The tables of the "## Rejection codes" section: per `### ` heading, the codes of its rows
-/// (the first cell, in backticks), in order.
-fn documented(markdown: &str) -> Vec<(String, Vec<String>)> {
+/// The codes of the rows of a page's "## Rejection codes" section (the first cell, in
+/// backticks), in order.
+fn documented(page: &str) -> Vec<String> {
+    let markdown = std::fs::read_to_string(root().join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
     let start = markdown
         .find("\n## Rejection codes\n")
-        .expect("docs/commands.md has a '## Rejection codes' section");
+        .unwrap_or_else(|| panic!("{page} has no '## Rejection codes' section"));
     let section = &markdown[start + 1..];
     let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
-    let mut tables: Vec<(String, Vec<String>)> = Vec::new();
-    for line in section[..end].lines() {
-        if let Some(heading) = line.strip_prefix("### ") {
-            tables.push((heading.trim().to_string(), Vec::new()));
-        } else if let Some(row) = line.strip_prefix("| `")
-            && let Some((code, _)) = row.split_once('`')
-        {
-            let (_, codes) = tables.last_mut().expect("a code row under a ### heading");
-            codes.push(code.to_string());
-        }
-    }
-    tables
+    section[..end]
+        .lines()
+        .filter_map(|line| {
+            line.strip_prefix("| `")?
+                .split_once('`')
+                .map(|(code, _)| code.to_string())
+        })
+        .collect()
 }
 
 #[test]
 fn every_code_is_documented_and_every_documented_code_exists() {
-    let text = std::fs::read_to_string(root().join("docs/commands.md")).unwrap();
-    let tables = documented(&text);
-    let headings: Vec<&str> = tables.iter().map(|(h, _)| h.as_str()).collect();
-    let expected: Vec<&str> = lists().iter().map(|(h, _)| *h).collect();
-    assert_eq!(headings, expected, "the tables under '## Rejection codes'");
-    for ((heading, doc), (_, codes)) in tables.iter().zip(lists()) {
+    for (page, codes) in lists() {
+        let doc = documented(&page);
         let missing: Vec<&&str> = codes.iter().filter(|c| !doc.iter().any(|d| d == *c)).collect();
         let unknown: Vec<&String> = doc.iter().filter(|d| !codes.contains(&d.as_str())).collect();
-        assert!(missing.is_empty(), "{heading}: not in docs/commands.md: {missing:?}");
+        assert!(missing.is_empty(), "{page}: not in its rejection codes: {missing:?}");
         assert!(
             unknown.is_empty(),
-            "{heading}: documented but no such constant: {unknown:?}"
+            "{page}: documented but no such constant: {unknown:?}"
         );
-        assert_eq!(
-            doc, codes,
-            "{heading}: the table lists the codes in the constant's order"
-        );
+        assert_eq!(doc, codes, "{page}: the table lists the codes in the constant's order");
     }
 }
 
 #[test]
 fn every_code_list_is_well_formed() {
-    for (heading, codes) in lists().into_iter().skip(1) {
+    for (page, codes) in lists().into_iter().skip(1) {
         if let Err(e) = fray_engine::conformance::check_rejection_codes(codes) {
-            panic!("{heading}: {e}");
+            panic!("{page}: {e}");
         }
     }
 }
@@ -89,22 +76,10 @@ fn sources() -> Vec<PathBuf> {
             }
         }
     }
+    // Every crate, a ruleset's among them, wherever it sits under crates/.
     let mut out = Vec::new();
-    for krate in [
-        "dice",
-        "space",
-        "engine",
-        "sim",
-        "cli",
-        "rules/thrum",
-        "rules/ingenuity",
-        "rules/skeleton",
-        "rules/einfelst",
-        "rules/murdham",
-        "rules/hallowed-earth",
-    ] {
-        walk(&root().join("crates").join(krate).join("src"), &mut out);
-    }
+    walk(&root().join("crates"), &mut out);
+    out.retain(|p| p.components().any(|c| c.as_os_str() == "src"));
     out
 }
 
