@@ -306,7 +306,7 @@ const LONG_FILES: &[(&str, &str)] = &[
 ];
 
 /// The reason shared by the long rule-test files of [`LONG_FILES`].
-const WHY_RULE_TESTS: &str = "a ruleset's rule tests, in the order of its rules file; to be split by topic when the ruleset's tests become one binary (not done yet)";
+const WHY_RULE_TESTS: &str = "a ruleset's rule tests in the order of its rules file, one module of its one test binary; to be split into a module per section of the rules file (not done yet)";
 
 /// The most lines a `.rs` file of the workspace may have.
 const LINE_LIMIT: usize = 1200;
