@@ -293,20 +293,11 @@ fn nothing_touches_the_world_but_the_crates_the_map_lets() {
 
 /// Files allowed over [`LINE_LIMIT`], each with the reason.
 const LONG_FILES: &[(&str, &str)] = &[
-    ("crates/rules/einfelst/tests/it/rules.rs", WHY_RULE_TESTS),
-    ("crates/rules/hallowed-earth/tests/it/rules.rs", WHY_RULE_TESTS),
-    ("crates/rules/ingenuity/tests/it/attacks.rs", WHY_RULE_TESTS),
-    ("crates/rules/murdham/tests/it/rules_a.rs", WHY_RULE_TESTS),
-    ("crates/rules/murdham/tests/it/rules_b.rs", WHY_RULE_TESTS),
-    ("crates/rules/murdham/tests/it/rules_c.rs", WHY_RULE_TESTS),
     (
         "crates/cli/benches/serve_load.rs",
         "the load generator of fray serve: its clients, pacing and report in one runnable bench; to be split into modules with a bench folder (not done yet)",
     ),
 ];
-
-/// The reason shared by the long rule-test files of [`LONG_FILES`].
-const WHY_RULE_TESTS: &str = "a ruleset's rule tests in the order of its rules file, one module of its one test binary; to be split into a module per section of the rules file (not done yet)";
 
 /// The most lines a `.rs` file of the workspace may have.
 const LINE_LIMIT: usize = 1200;
