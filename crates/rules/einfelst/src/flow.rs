@@ -35,7 +35,7 @@ pub fn advance(cx: &mut Cx<'_, Einfelst>) -> Result<(), EngineError> {
             return frame(cx, f);
         }
         if s.stage != RoundStage::Setup
-            && let Some(winner) = last_side_standing(s)
+            && let Some(winner) = s.last_side_standing()
         {
             cx.emit(Event::Ended { winner });
             return Ok(Flow::Go);
@@ -170,15 +170,6 @@ fn frame(cx: &mut Cx<'_, Einfelst>, f: Frame) -> Result<Flow, EngineError> {
                 Ok(Flow::Wait)
             }
         }
-    }
-}
-
-/// `Some(winner)` once at most one side has anyone in the fight: that side, or nobody.
-pub fn last_side_standing(s: &State) -> Option<Option<u8>> {
-    let mut sides = s.chars.iter().filter(|c| !c.out()).map(|c| c.side);
-    match sides.next() {
-        None => Some(None),
-        Some(first) => sides.all(|x| x == first).then_some(Some(first)),
     }
 }
 

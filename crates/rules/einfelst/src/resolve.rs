@@ -28,7 +28,7 @@ pub use crate::actions::harm::harm;
 pub use crate::actions::hazards::{fear, poison};
 pub use crate::actions::restraint::asks_holder;
 pub use crate::actions::roll::{Kind, attribute, penalty, pool, test};
-pub use crate::flow::{advance, last_side_standing, start};
+pub use crate::flow::{advance, start};
 
 /// Resolves a command with the plan its check gave, then runs to the next decision.
 pub fn resolve(cx: &mut Cx<'_, Einfelst>, seat: Seat, command: &Command, plan: Plan) -> Result<(), EngineError> {

@@ -8,6 +8,7 @@ use crate::options::Options;
 use crate::zones::MapExt;
 use fray_engine::diag::{Diagnostic, SourceFile, suggestion};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
+use fray_engine::kit::load;
 use fray_engine::sides::{self, RawSide};
 use fray_engine::{Ruleset, Seat};
 use fray_space::{ZoneId, ZoneMap};
@@ -433,10 +434,15 @@ struct Known<'a> {
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     // Every problem of the file's shape at once; the checks below add theirs.
     let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
-    if !enc::check_ruleset(&mut d, &raw.ruleset, Einfelst::ID) {
+    let Some(options) = load::head(
+        &mut d,
+        &raw.ruleset,
+        Einfelst::ID,
+        raw.options.as_ref(),
+        Options::validate,
+    ) else {
         return Err(d.errors);
-    }
-    let options = enc::options(&mut d, raw.options.as_ref(), Options::validate);
+    };
     // EIN-R47: the battlefield is read as zones and the links between them.
     let Some(zones) = enc::zones(&mut d, &raw.zone) else {
         return Err(d.errors);
@@ -1022,8 +1028,5 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
             return Err("the ambush's roller is not on the ambushing side".into());
         }
     }
-    match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {
-        Some((_, m)) => Err(m),
-        None => Ok(()),
-    }
+    load::no_empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into()))
 }

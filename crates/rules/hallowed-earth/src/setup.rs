@@ -8,6 +8,7 @@ use crate::options::{Declaration, Options};
 use crate::state::Conditions;
 use fray_engine::diag::{Diagnostic, SourceFile};
 use fray_engine::encounter::{self as enc, Diags, GridMap, Overlay, RawPos, RosterRules, Spanned};
+use fray_engine::kit::load;
 use fray_engine::sides::{self, RawSide};
 use fray_engine::{Ruleset, Seat};
 use fray_space::{Grid, Pos};
@@ -339,10 +340,15 @@ struct Built {
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     // Every problem of the file's shape at once; the checks below add theirs.
     let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
-    if !enc::check_ruleset(&mut d, &raw.ruleset, HallowedEarth::ID) {
+    let Some(options) = load::head(
+        &mut d,
+        &raw.ruleset,
+        HallowedEarth::ID,
+        raw.options.as_ref(),
+        Options::validate,
+    ) else {
         return Err(d.errors);
-    }
-    let options = enc::options(&mut d, raw.options.as_ref(), Options::validate);
+    };
     let Some(map) = enc::grid(&mut d, &raw.map) else {
         return Err(d.errors);
     };
@@ -428,21 +434,10 @@ fn combatant(
 ) -> Option<Built> {
     let r = raw.get_ref().over(base);
     let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "ghoul-1")?;
-    let (mut side, mut at) = (0, Pos::new(0, 0));
-    if !template {
-        let (Some(s), Some(a)) = (&r.side, &r.at) else {
-            d.err(
-                raw.span(),
-                format!("combatant '{id}' needs a side and a square (at = \"x,y\")"),
-            );
-            return None;
-        };
-        side = enc::index_of(d, s, sides.iter().map(|x| x.id.as_str()), "side")? as u8;
-        at = enc::square(d, a, map)?;
-        if map.get(at).is_some_and(|c| c.blocked) {
-            d.err(a.span(), format!("square {at} is blocked"));
-        }
-    }
+    let (side, at) = match template {
+        true => (0, Pos::new(0, 0)),
+        false => load::place(d, raw.span(), &id, r.side.as_ref(), r.at.as_ref(), sides, map)?,
+    };
     let group = match &r.group {
         Some(g) if !enc::is_word(g.get_ref()) => {
             d.err(g.span(), format!("group '{}' must be one word", g.get_ref()));
@@ -670,8 +665,5 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
         }
     }
     s.injuries.check()?;
-    match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {
-        Some((_, m)) => Err(m),
-        None => Ok(()),
-    }
+    load::no_empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into()))
 }

@@ -113,15 +113,6 @@ fn phase_over(s: &State) -> bool {
         .all(|f| s.passed[f as usize])
 }
 
-/// `Some(winner)` once at most one faction has anyone fighting: that faction, or nobody.
-pub fn last_faction_standing(s: &State) -> Option<Option<u8>> {
-    let mut sides = s.chars.iter().filter(|c| c.up()).map(|c| c.side);
-    match sides.next() {
-        None => Some(None),
-        Some(first) => sides.all(|x| x == first).then_some(Some(first)),
-    }
-}
-
 /// Runs automatic steps until a seat must decide or the combat is over.
 pub fn advance(cx: &mut Cx<'_, Murdham>) -> Res<()> {
     settle(cx, |cx| {
@@ -143,7 +134,7 @@ pub fn advance(cx: &mut Cx<'_, Murdham>) -> Res<()> {
         }
         if s.phase != Phase::Setup
             && s.phase != Phase::Morale
-            && let Some(winner) = last_faction_standing(s)
+            && let Some(winner) = s.last_side_standing()
         {
             end_fight(cx, winner, "last-faction-standing")?;
             return Ok(Flow::Go);
@@ -170,7 +161,7 @@ pub fn advance(cx: &mut Cx<'_, Murdham>) -> Res<()> {
                 return Ok(Flow::Go);
             }
             Phase::Morale => {
-                if let Some(winner) = last_faction_standing(s) {
+                if let Some(winner) = s.last_side_standing() {
                     end_fight(cx, winner, "last-faction-standing")?;
                     return Ok(Flow::Go);
                 }

@@ -21,7 +21,7 @@ use fray_engine::Cx;
 
 pub use crate::actions::damage::{Hit, attack_spec};
 pub use crate::actions::health::hurt;
-pub use crate::flow::{advance, faction_to_pick, last_faction_standing, openers, seats_asked, side_can_act, start};
+pub use crate::flow::{advance, faction_to_pick, openers, seats_asked, side_can_act, start};
 pub use crate::roll::save;
 
 use crate::roll::Res;

@@ -8,6 +8,7 @@ use crate::options::Options;
 use crate::place::Place;
 use fray_engine::diag::{Diagnostic, SourceFile, suggestion};
 use fray_engine::encounter::{self as enc, Diags, Overlay, RawZone, RosterRules, Spanned};
+use fray_engine::kit::load;
 use fray_engine::sides::{self, RawSide};
 use fray_engine::{Ruleset, Seat};
 use fray_space::ZoneMap;
@@ -320,10 +321,15 @@ const ROSTER: RosterRules<Combatant> = RosterRules {
 pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     // Every problem of the file's shape at once; the checks below add theirs.
     let (raw, mut d): (RawEncounter, Diags) = Diags::parse(source)?;
-    if !enc::check_ruleset(&mut d, &raw.ruleset, Murdham::ID) {
+    let Some(options) = load::head(
+        &mut d,
+        &raw.ruleset,
+        Murdham::ID,
+        raw.options.as_ref(),
+        Options::validate,
+    ) else {
         return Err(d.errors);
-    }
-    let options = enc::options(&mut d, raw.options.as_ref(), Options::validate);
+    };
     let Some(zones) = enc::zones(&mut d, &raw.zone) else {
         return Err(d.errors);
     };
@@ -487,16 +493,7 @@ fn combatant(
     let r = raw.get_ref().over(base);
     let id = enc::combatant_id(d, r.id.as_ref(), raw.span(), template, "bandit-1")?;
     // A seat is one player's: a template, which many characters share, names none.
-    let seat = match &raw.get_ref().seat {
-        Some(x) if template => {
-            d.err(
-                x.span(),
-                "a seat belongs to one character, not to a template: give it in a [[combatant]] table",
-            );
-            None
-        }
-        x => sides::own_seat(d, x.as_ref(), seats),
-    };
+    let seat = load::own_seat(d, raw.get_ref().seat.as_ref(), template, seats, "character");
     let mut side = 0;
     let mut at = Place::zone(known.zones.ids().next()?);
     if !template {
@@ -849,8 +846,5 @@ pub fn validate(s: &Setup, o: &Options) -> Result<(), String> {
     {
         return Err("player-sides or initiative names a side the encounter does not have".into());
     }
-    match sides::empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into())) {
-        Some((_, m)) => Err(m),
-        None => Ok(()),
-    }
+    load::no_empty_side(&s.sides, s.combatants.iter().map(|c| c.side.into()))
 }

@@ -13,6 +13,7 @@ use crate::setup::{Cid, Combatant, Setup, Stats};
 use crate::zones::MapExt;
 use fray_engine::Outcome;
 use fray_engine::Seats;
+use fray_engine::kit::roster::{Member, Roster};
 use fray_engine::order::InitiativeOrder;
 use fray_space::ZoneId;
 use serde::{Deserialize, Serialize};
@@ -297,6 +298,24 @@ impl Char {
     }
 }
 
+impl Member for Char {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn side(&self) -> u8 {
+        self.side
+    }
+    fn seat(&self) -> Option<fray_engine::Seat> {
+        self.seat
+    }
+    fn out(&self) -> bool {
+        Char::out(self)
+    }
+}
+
 /// The part of a round under way (the name `Stage` goes to the decision the game waits for,
 /// [`crate::stage::Stage`]; this type was `Stage` before and is serialized the same).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -331,7 +350,8 @@ pub struct Turn {
     /// The zone it started the turn in (EIN-R32).
     pub from: ZoneId,
 }
-/// A whole game position. Clones are cheap: the setup and blocks sit behind `Arc`s.
+/// A whole game position. Clones are cheap: the setup and blocks sit behind `Arc`s. It
+/// dereferences to its roster, so `s.ch(c)`, `s.ids()` and `s.find(id)` read the creatures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The encounter.
@@ -357,7 +377,7 @@ pub struct State {
     /// The order this round, one slot per card (EIN-R3, EIN-R4, EIN-R46).
     pub order: InitiativeOrder,
     /// Every creature, GM additions after the encounter's.
-    pub chars: Vec<Char>,
+    pub chars: Roster<Char>,
     /// The turn under way.
     pub turn: Option<Turn>,
     /// Decisions waiting, the top one last.
@@ -404,7 +424,7 @@ impl State {
             // EIN-R1: one deck of the ten cards 1 to 10, shuffled by the seeded draw.
             deck: fray_dice::Deck::numbered(10),
             order: InitiativeOrder::new([], false),
-            chars: Vec::new(),
+            chars: Roster::new(Vec::new()),
             turn: None,
             frames: Vec::new(),
             swapping: Seats::EMPTY,
@@ -476,11 +496,6 @@ impl State {
         }
     }
 
-    /// A creature (the index must be valid: check commands first).
-    pub fn ch(&self, c: Cid) -> &Char {
-        &self.chars[c as usize]
-    }
-
     /// A creature's stat block.
     pub fn stats(&self, c: Cid) -> &Stats {
         &self.blocks[self.ch(c).block as usize]
@@ -493,21 +508,10 @@ impl State {
             .and_then(|id| self.setup.weapons.get(id))
     }
 
-    /// Every creature's index.
-    pub fn ids(&self) -> impl Iterator<Item = Cid> + use<> {
-        0..self.chars.len() as Cid
-    }
-
-    /// The creature with this id (typed ids ignore case).
-    pub fn find(&self, id: &str) -> Option<Cid> {
-        fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
-    }
-
     /// The seat deciding for a creature: its own (a player's, or its group's), else its side's.
     /// Every decision about the creature goes to it, and it commands only its own creatures.
     pub fn seat_of(&self, c: Cid) -> fray_engine::Seat {
-        let ch = self.ch(c);
-        ch.seat.unwrap_or_else(|| self.setup.sides[ch.side as usize].seat)
+        self.chars.seat_of(c, &self.setup.sides)
     }
 
     /// The name of a seat, as the encounter gives it.
@@ -577,5 +581,12 @@ impl State {
                 .links()
                 .iter()
                 .any(|l| self.blocking(l.a, l.b).is_some())
+    }
+}
+
+impl std::ops::Deref for State {
+    type Target = Roster<Char>;
+    fn deref(&self) -> &Roster<Char> {
+        &self.chars
     }
 }

@@ -51,7 +51,7 @@ pub fn apply(s: &mut State, e: &Event) {
             s.ready.clear();
             s.last_count = None;
             let first = *round == 1;
-            for c in &mut s.chars {
+            for c in s.chars.iter_mut() {
                 c.declared = None;
                 c.declared_free = None;
                 c.actions = 0;
@@ -240,7 +240,7 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::RoundEnded { .. } => {
             // Full defence lasts to the end of the round (HAL-R14).
-            for c in &mut s.chars {
+            for c in s.chars.iter_mut() {
                 c.cond.0 &= !Conditions::GUARDING;
             }
             s.caps.clear();

@@ -16,6 +16,7 @@ use crate::data::{Ability, Stats};
 use crate::options::{Hands, Options};
 use crate::setup::{Cid, Combatant, Setup};
 use fray_engine::Outcome;
+use fray_engine::kit::roster::{Member, Roster};
 use fray_engine::order::InitiativeOrder;
 use fray_space::Pos;
 use serde::{Deserialize, Serialize};
@@ -536,7 +537,26 @@ pub enum CheckKind {
     Morale,
 }
 
-/// A whole game position. Clones are cheap: the setup sits behind an `Arc`.
+/// What the roster reads of a creature: its own seat stays in the encounter
+/// ([`State::seat_of`] reads it there), and it is out once it has left the combat (dead, fled,
+/// surrendered or removed; who is still fighting depends on the options: [`State::fighting`]).
+impl Member for Char {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn side(&self) -> u8 {
+        self.side
+    }
+    fn out(&self) -> bool {
+        self.gone()
+    }
+}
+
+/// A whole game position. Clones are cheap: the setup sits behind an `Arc`. It dereferences
+/// to its roster, so `s.ch(c)`, `s.ids()` and `s.find(id)` read the combatants.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The encounter.
@@ -548,7 +568,7 @@ pub struct State {
     /// Where the round is.
     pub phase: Phase,
     /// Every combatant, GM additions after the encounter's.
-    pub chars: Vec<Char>,
+    pub chars: Roster<Char>,
     /// This round's scheduled acts.
     pub acts: Vec<Act>,
     /// The order of this round's acts, lowest count first, ties together (HAL-R9, HAL-R10).
@@ -593,24 +613,9 @@ impl State {
         }
     }
 
-    /// A combatant (the index must be valid: check commands first).
-    pub fn ch(&self, c: Cid) -> &Char {
-        &self.chars[usize::from(c)]
-    }
-
     /// A combatant's stat block.
     pub fn stats(&self, c: Cid) -> &Stats {
         &self.setup.blocks[usize::from(self.ch(c).block)]
-    }
-
-    /// Every combatant's index.
-    pub fn ids(&self) -> impl Iterator<Item = Cid> + use<> {
-        0..self.chars.len() as Cid
-    }
-
-    /// The combatant with this id (typed ids ignore case).
-    pub fn find(&self, id: &str) -> Option<Cid> {
-        fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_ref()), id).map(|i| i as Cid)
     }
 
     /// An ability score now, after injuries (HAL-H18).
@@ -656,7 +661,7 @@ impl State {
     /// creature the GM brings in (`gm add`) takes its side's seat.
     pub fn seat_of(&self, c: Cid) -> fray_engine::Seat {
         let own = self.setup.combatants.get(usize::from(c)).and_then(|k| k.seat);
-        own.unwrap_or_else(|| self.setup.sides[usize::from(self.ch(c).side)].seat)
+        own.unwrap_or_else(|| self.chars.seat_of(c, &self.setup.sides))
     }
 
     /// The name of the seat that decides for a combatant.
@@ -687,5 +692,12 @@ impl State {
     /// round's order is done.
     pub fn count_under_way(&self) -> Option<i32> {
         self.order.current_slot().and_then(|x| self.order.get(x)).map(|x| x.key)
+    }
+}
+
+impl std::ops::Deref for State {
+    type Target = Roster<Char>;
+    fn deref(&self) -> &Roster<Char> {
+        &self.chars
     }
 }

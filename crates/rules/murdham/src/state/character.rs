@@ -6,6 +6,7 @@ use super::Status;
 use crate::data::{Ability, Injuries, Keyword};
 use crate::place::Place;
 use crate::setup::{Cid, Combatant, Stats};
+use fray_engine::kit::roster::Member;
 use serde::{Deserialize, Serialize};
 
 /// An item a character has.
@@ -236,5 +237,22 @@ impl Char {
         } else {
             i32::from(self.stats.armour)
         }
+    }
+}
+
+/// What the roster reads of a character: its own seat stays in the encounter
+/// ([`super::State::seat_of`] reads it there), and it is out once it is not up.
+impl Member for Char {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn side(&self) -> u8 {
+        self.side
+    }
+    fn out(&self) -> bool {
+        !self.up()
     }
 }

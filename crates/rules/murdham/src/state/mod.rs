@@ -22,6 +22,7 @@ use crate::data::Ability;
 use crate::options::Options;
 use crate::place::Place;
 use crate::setup::{Cid, Setup};
+use fray_engine::kit::roster::Roster;
 use fray_engine::teams::TeamOrder;
 use fray_engine::{Outcome, Seat, Seats};
 use serde::{Deserialize, Serialize};
@@ -114,7 +115,8 @@ fn no_seats(s: &Seats) -> bool {
     s.is_empty()
 }
 
-/// A whole game position. Clones are cheap: the setup sits behind an `Arc`.
+/// A whole game position. Clones are cheap: the setup sits behind an `Arc`. It dereferences
+/// to its roster, so `s.ch(c)`, `s.ids()` and `s.find(id)` read the characters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The encounter.
@@ -134,7 +136,7 @@ pub struct State {
     /// Faction alternation with passes (MUR-R1 to MUR-R3).
     pub order: TeamOrder,
     /// Every character, GM additions after the encounter's.
-    pub chars: Vec<Char>,
+    pub chars: Roster<Char>,
     /// Items lying on the ground, where.
     pub ground: Vec<(Place, Item)>,
     /// The turn under way, if any.
@@ -158,7 +160,7 @@ pub struct State {
 impl State {
     /// The state before anything is rolled.
     pub fn new(setup: &Setup, options: &Options) -> State {
-        let chars: Vec<Char> = setup.combatants.iter().map(|c| Char::new(c, &setup.items)).collect();
+        let chars: Roster<Char> = setup.combatants.iter().map(|c| Char::new(c, &setup.items)).collect();
         let slots: Vec<u8> = (0..setup.sides.len() as u8).collect();
         let team_of = chars.iter().map(|c| c.side).collect();
         let mut original = vec![0u8; setup.sides.len()];
@@ -185,29 +187,15 @@ impl State {
         }
     }
 
-    /// A character (the index must be valid: check commands first).
-    pub fn ch(&self, c: Cid) -> &Char {
-        &self.chars[c as usize]
-    }
-
-    /// Every character's index.
-    pub fn ids(&self) -> impl Iterator<Item = Cid> + use<> {
-        0..self.chars.len() as Cid
-    }
-
-    /// The character with this id (typed ids ignore case).
-    pub fn find(&self, id: &str) -> Option<Cid> {
-        fray_engine::encounter::find_id(self.chars.iter().map(|c| c.id.as_str()), id).map(|i| i as Cid)
-    }
-
     /// The seat that decides for a character: the one the encounter gives it, else its
-    /// faction's (a character the GM adds has its faction's).
+    /// faction's (a character the GM adds has its faction's). The character's own seat is
+    /// read from the encounter, not kept in the state, so the roster sees none.
     pub fn seat_of(&self, who: Cid) -> Seat {
         self.setup
             .combatants
             .get(who as usize)
             .and_then(|c| c.seat)
-            .unwrap_or_else(|| self.setup.sides[self.ch(who).side as usize].seat)
+            .unwrap_or_else(|| self.chars.seat_of(who, &self.setup.sides))
     }
 
     /// Whether `seat` plays a character of faction `side` (one of those in the fight or out
@@ -282,5 +270,12 @@ impl State {
             Phase::Round | Phase::Slow => true,
             Phase::Setup | Phase::Morale => false,
         }
+    }
+}
+
+impl std::ops::Deref for State {
+    type Target = Roster<Char>;
+    fn deref(&self) -> &Roster<Char> {
+        &self.chars
     }
 }
