@@ -292,12 +292,10 @@ fn nothing_touches_the_world_but_the_crates_the_map_lets() {
 }
 
 /// Files allowed over [`LINE_LIMIT`], each with the reason.
-const LONG_FILES: &[(&str, &str)] = &[
-    (
-        "crates/cli/benches/serve_load.rs",
-        "the load generator of fray serve: its clients, pacing and report in one runnable bench; to be split into modules with a bench folder (not done yet)",
-    ),
-];
+const LONG_FILES: &[(&str, &str)] = &[(
+    "crates/cli/benches/serve_load.rs",
+    "the load generator of fray serve: its clients, pacing and report in one runnable bench; to be split into modules with a bench folder (not done yet)",
+)];
 
 /// The most lines a `.rs` file of the workspace may have.
 const LINE_LIMIT: usize = 1200;
