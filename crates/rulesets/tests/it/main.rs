@@ -3,6 +3,7 @@
 //! seats of every example (`seats`) and the shared views (`views`).
 
 mod hidden;
+mod registry;
 mod seats;
 mod suite;
 mod views;
