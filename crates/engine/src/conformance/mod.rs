@@ -69,6 +69,16 @@ pub struct Report {
     pub illegal_checked: usize,
 }
 
+impl std::ops::AddAssign<&Report> for Report {
+    fn add_assign(&mut self, other: &Report) {
+        self.playouts += other.playouts;
+        self.commands += other.commands;
+        self.legal_checked += other.legal_checked;
+        self.legal_resolved += other.legal_resolved;
+        self.illegal_checked += other.illegal_checked;
+    }
+}
+
 /// The first failure found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
@@ -425,6 +435,16 @@ pub struct HiddenReport {
     /// Positions the deciding seat cannot tell apart, with the same answers offered, in which
     /// its AI was asked again and answered alike.
     pub ai_compared: usize,
+}
+
+impl std::ops::AddAssign<&HiddenReport> for HiddenReport {
+    fn add_assign(&mut self, other: &HiddenReport) {
+        self.playouts += other.playouts;
+        self.hidden_positions += other.hidden_positions;
+        self.variants_compared += other.variants_compared;
+        self.commands_compared += other.commands_compared;
+        self.ai_compared += other.ai_compared;
+    }
 }
 
 /// How many alternative commands per decision and seat the command comparison resolves.
@@ -854,11 +874,7 @@ pub fn run_variants<R: Ruleset>(
             what: format!("option variant '{name}': {}", f.what),
             ..f
         })?;
-        total.playouts += report.playouts;
-        total.commands += report.commands;
-        total.legal_checked += report.legal_checked;
-        total.legal_resolved += report.legal_resolved;
-        total.illegal_checked += report.illegal_checked;
+        total += &report;
     }
     Ok(total)
 }
