@@ -8,7 +8,8 @@
 
 use crate::plan::Plan;
 use crate::state::State;
-use fray_space::{DiagonalReach, DiagonalScratch, Metric, Pos, reach_diagonal};
+use fray_space::{DiagonalReach, DiagonalScratch, Metric, Pos, reach_diagonal, reach_diagonal_to};
+use std::cell::RefCell;
 
 /// Every square a creature at `from` may walk to for at most `budget` squares, through open
 /// squares, diagonal steps counted by the `metric` option (HAL-R18).
@@ -16,6 +17,34 @@ pub fn walk_reach<'a>(s: &'a State, from: Pos, budget: u32, scratch: &'a mut Dia
     let alternating = s.options.metric == Metric::AlternatingDiagonal;
     let enter = |_: Pos, b: Pos| s.open(b).then_some(0);
     reach_diagonal(&s.setup.map, from, budget, alternating, enter, |_| true, scratch)
+}
+
+/// [`walk_reach`] asked about one square, `to`: its cost and its way are exactly what
+/// [`walk_reach`] gives (the space crate's promise for a goal-first search), found without
+/// settling the rest of the map. The checks of `move` and `step` ask this.
+pub fn walk_reach_to<'a>(
+    s: &'a State,
+    from: Pos,
+    to: Pos,
+    budget: u32,
+    scratch: &'a mut DiagonalScratch,
+) -> DiagonalReach<'a> {
+    let alternating = s.options.metric == Metric::AlternatingDiagonal;
+    let enter = |_: Pos, b: Pos| s.open(b).then_some(0);
+    reach_diagonal_to(&s.setup.map, from, to, budget, alternating, enter, |_| true, scratch)
+}
+
+thread_local! {
+    /// The search space the checks reuse, so checking a move allocates nothing after the first.
+    static SCRATCH: RefCell<DiagonalScratch> = RefCell::new(DiagonalScratch::new());
+}
+
+/// Runs `f` with this thread's reusable search space (a fresh one if it is in use).
+pub fn with_scratch<T>(f: impl FnOnce(&mut DiagonalScratch) -> T) -> T {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut DiagonalScratch::new()),
+    })
 }
 
 /// The cost of each square of a walk from `from` along `path` (the squares after the start),

@@ -14,7 +14,7 @@ use super::free::{free_now, short_move, take_free};
 use super::weapons::threat_range;
 use super::{Cx1, bug, counted, no};
 use crate::command::Command;
-use crate::movement::{path_costs, walk_plan, walk_reach};
+use crate::movement::{path_costs, walk_plan, walk_reach, walk_reach_to, with_scratch};
 use crate::plan::Plan;
 use crate::setup::Cid;
 use crate::state::{Action, Cap, Conditions, Event, Frame, Free, State, Turn};
@@ -95,10 +95,14 @@ fn path_within(
     if !s.open(to) {
         return Err(no(codes::BLOCKED, format!("{to} is not an open square")));
     }
-    let r = walk_reach(s, at, u32::MAX, scratch);
-    match (r.cost_to(to), r.path_to(to)) {
-        (Some(cost), _) if cost > most => Err(no(codes::TOO_FAR, too_far(cost))),
-        (Some(cost), Some(path)) => Ok((path, cost)),
+    // A search within `most` finds the way the legal list's search finds; only a square out
+    // of reach is searched for again without a bound, for the message.
+    let r = walk_reach_to(s, at, to, most, scratch);
+    if let (Some(cost), Some(path)) = (r.cost_to(to), r.path_to(to)) {
+        return Ok((path, cost));
+    }
+    match walk_reach_to(s, at, to, u32::MAX, scratch).cost_to(to) {
+        Some(cost) if cost > most => Err(no(codes::TOO_FAR, too_far(cost))),
         _ => Err(no(
             codes::BLOCKED,
             format!("there is no way to {to} through open squares"),
@@ -147,14 +151,14 @@ pub fn move_reach<'a>(s: &'a State, t: &Turn, scratch: &'a mut DiagonalScratch) 
 /// The plan of `move <x,y>`: the creature may move now and the square is within its movement.
 pub(crate) fn check_move(s: &State, t: &Turn, to: Pos) -> Result<Plan, Reject> {
     move_allowed(s, t)?;
-    move_path(s, t, to, &mut DiagonalScratch::new()).map(|(path, _)| Plan::Walk(path))
+    with_scratch(|scratch| move_path(s, t, to, scratch)).map(|(path, _)| Plan::Walk(path))
 }
 
 /// The plan of `step <x,y>`: the declared Free action is a short move it may take now, and the
 /// square is within `free-move` (HAL-R17).
 pub(crate) fn check_step(s: &State, t: &Turn, to: Pos) -> Result<Plan, Reject> {
     free_now(s, t, true)?;
-    step_path(s, t, to, &mut DiagonalScratch::new()).map(|(path, _)| Plan::Walk(path))
+    with_scratch(|scratch| step_path(s, t, to, scratch)).map(|(path, _)| Plan::Walk(path))
 }
 
 /// The moves and short moves of the turn `t` the check accepts, each with its plan: the squares
@@ -164,24 +168,25 @@ pub(crate) fn list(s: &State, t: &Turn, out: &mut Vec<Answer<HallowedEarth>>) {
     // left: they are listed from that search, each with its way, not checked one by one
     // (a search each).
     let at = s.ch(t.who).at;
-    let mut scratch = DiagonalScratch::new();
-    if let Some(r) = move_reach(s, t, &mut scratch) {
-        for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
-            if let Some(plan) = walk_plan(&r, p) {
-                out.push(Answer::new(Command::Move(p), plan));
+    with_scratch(|scratch| {
+        if let Some(r) = move_reach(s, t, scratch) {
+            for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
+                if let Some(plan) = walk_plan(&r, p) {
+                    out.push(Answer::new(Command::Move(p), plan));
+                }
             }
         }
-    }
-    // HAL-R17: a declared short move's squares, from one search as well.
-    if free_now(s, t, true).is_ok() {
-        let most = short_move(s);
-        let r = walk_reach(s, at, most, &mut scratch);
-        for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
-            if let Some(plan) = walk_plan(&r, p) {
-                out.push(Answer::new(Command::Step(p), plan));
+        // HAL-R17: a declared short move's squares, from one search as well.
+        if free_now(s, t, true).is_ok() {
+            let most = short_move(s);
+            let r = walk_reach(s, at, most, scratch);
+            for (p, _) in r.destinations().filter(|(p, _)| *p != at) {
+                if let Some(plan) = walk_plan(&r, p) {
+                    out.push(Answer::new(Command::Step(p), plan));
+                }
             }
         }
-    }
+    })
 }
 
 /// A move on the creature's count (HAL-R18, HAL-H17). It stops on the first square that enters
