@@ -23,7 +23,7 @@
 //! output, which is what we want from a test.
 
 mod suite;
-pub use suite::{Conformance, ConformanceOf, Example, Plan, Suite};
+pub use suite::{Conformance, ConformanceOf, Example, Plan, Share, Suite};
 
 use crate::play::{self, Sink};
 use crate::{Answer, EngineError, Game, Policy, Record, Ruleset, Seat, SubmitError};
@@ -183,12 +183,16 @@ fn playout<R: Ruleset>(
                 report.legal_resolved += 1;
             }
         }
-        // Commands seen elsewhere that are not legal now must be rejected without a trace.
+        // Commands seen elsewhere that are not legal now must be rejected without a trace, and
+        // the right command from a seat that is not among the deciders is refused. The state is
+        // copied and compared once for them all; only when it changed are they tried again one
+        // at a time, from the record so far, to name the one that changed it.
+        let before = game.state().clone();
+        let mut rejected: Vec<(Seat, &R::Command)> = Vec::new();
         for c in &pool {
             if legal.contains(c) {
                 continue;
             }
-            let before = game.state().clone();
             match game.submit(seat, c.clone()) {
                 Err(SubmitError::Rejected(_)) => {}
                 Err(SubmitError::Engine(e)) => {
@@ -196,26 +200,23 @@ fn playout<R: Ruleset>(
                 }
                 Ok(_) => return Err(fail(step, format!("command {c:?} is accepted but not listed as legal"))),
             }
-            if game.state() != &before {
-                return Err(fail(step, format!("rejected command {c:?} changed the state")));
-            }
+            rejected.push((seat, c));
             report.illegal_checked += 1;
         }
-        // The right command from a seat that is not among the deciders is refused.
         let wrong = (1..=255u8).map(Seat).find(|s| !pending.seats.contains(*s));
         if let Some(wrong) = wrong
             && !R::is_ruling(&legal[0])
         {
-            let before = game.state().clone();
             if game.submit(wrong, legal[0].clone()).is_ok() {
                 return Err(fail(
                     step,
                     format!("{wrong} was allowed to answer a decision of {}", pending.seats),
                 ));
             }
-            if game.state() != &before {
-                return Err(fail(step, "a command from the wrong seat changed the state".into()));
-            }
+            rejected.push((wrong, &legal[0]));
+        }
+        if game.state() != &before {
+            return Err(fail(step, changed_by(game.record(), &before, &rejected)));
         }
         let decision = crate::Decision::new(game.state(), seat)
             .ok_or_else(|| fail(step, format!("{seat} is listed as a decider but has no decision")))?;
@@ -278,6 +279,21 @@ fn playout<R: Ruleset>(
         return Err(fail(step, "the replayed state differs from the played one".into()));
     }
     Ok(())
+}
+
+/// Which of the `rejected` commands (each with the seat that sent it) changed the state: they are
+/// sent again one at a time to the game `record` replays to, whose state was `before`.
+fn changed_by<R: Ruleset>(record: &Record<R>, before: &R::State, rejected: &[(Seat, &R::Command)]) -> String {
+    let Ok(mut game) = Game::<R>::replay(record) else {
+        return "a rejected command changed the state (and the record does not replay)".into();
+    };
+    for (seat, c) in rejected {
+        let _ = game.submit(*seat, (*c).clone());
+        if game.state() != before {
+            return format!("rejected command {c:?} from {seat} changed the state");
+        }
+    }
+    "a rejected command changed the state, yet none does when they are sent again".into()
 }
 
 /// Where in a record the untrusted-record check edits values.

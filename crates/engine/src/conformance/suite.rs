@@ -82,6 +82,28 @@ impl Plan {
     }
 }
 
+/// One share of an example's playouts, so the suite can spread one example's seeds over
+/// several cores: share `index` (from 0) of `of`, each a contiguous run of the seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// Which share, from 0.
+    pub index: u64,
+    /// How many shares the seeds are cut into.
+    pub of: u64,
+}
+
+impl Share {
+    /// The whole: every seed.
+    pub const ALL: Share = Share { index: 0, of: 1 };
+
+    /// This share's seeds of `0..n`: the shares together hold each seed once, in order.
+    pub fn of_seeds(&self, n: u64) -> std::ops::Range<u64> {
+        let of = self.of.max(1);
+        let cut = |i: u64| (n as u128 * i as u128 / of as u128) as u64;
+        cut(self.index.min(of))..cut((self.index + 1).min(of))
+    }
+}
+
 /// What a ruleset tells the shared conformance suite beyond its [`TextRuleset`].
 pub trait Conformance: TextRuleset {
     /// Named option sets that together give every option a non-default value at least once
@@ -134,8 +156,9 @@ pub trait Suite: Sync {
     /// no value by default, which the docs write as "none"); and the defaults read back from
     /// TOML to the same options.
     fn option_defaults(&self) -> Result<Vec<(String, Option<String>)>, String>;
-    /// AI and random playouts of the example (see [`run`]).
-    fn playouts(&self, example: &Example<'_>, plan: &Plan) -> Result<String, String>;
+    /// AI and random playouts of the example (see [`run`]): the seeds of the plan that fall in
+    /// `share`.
+    fn playouts(&self, example: &Example<'_>, plan: &Plan, share: Share) -> Result<String, String>;
     /// AI and random playouts of the example once per option variant (see [`run_variants`]).
     fn variants(&self, example: &Example<'_>, plan: &Plan) -> Result<String, String>;
     /// The record of an AI fight on the example replays, and edited copies of it never panic
@@ -229,20 +252,21 @@ impl<R: Conformance> Suite for ConformanceOf<R> {
             .collect())
     }
 
-    fn playouts(&self, example: &Example<'_>, plan: &Plan) -> Result<String, String> {
+    fn playouts(&self, example: &Example<'_>, plan: &Plan, share: Share) -> Result<String, String> {
         let e = load::<R>(example)?;
+        let seeds = share.of_seeds(plan.ai_seeds);
         let config = Config {
-            seeds: 0..plan.ai_seeds,
+            seeds: seeds.clone(),
             ..Config::default()
         };
         let ai = run::<R>(&e.setup, &e.options, &config, |_| R::heuristic()).map_err(|f| format!("heuristic: {f}"))?;
-        if ai.playouts as u64 != plan.ai_seeds {
-            return Err(format!("played {} of {} seeds", ai.playouts, plan.ai_seeds));
+        if ai.playouts as u64 != seeds.end - seeds.start {
+            return Err(format!("played {} of the seeds {seeds:?}", ai.playouts));
         }
         // Random legal play explores odd corners; it must stay legal, but it need not finish
         // quickly, so it gets a cap and fewer seeds.
         let config = Config {
-            seeds: 0..plan.random_seeds,
+            seeds: share.of_seeds(plan.random_seeds),
             max_commands: 100_000,
             resolve_every: plan.random_resolve_every,
             ..Config::default()

@@ -8,6 +8,7 @@ use fray_engine::{
     Cx, EngineError, Game, Outcome, Pending, Policy, RandomLegal, Record, Reject, Ruleset, Seat, SubmitError,
 };
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Two players take turns: roll a d6 and add it, or hold (pass the turn). First to 10 wins.
 /// The GM may set a score.
@@ -683,4 +684,123 @@ fn the_conformance_suite_passes_on_the_card_toy() {
     )
     .unwrap();
     assert_eq!(report.playouts, 30);
+}
+
+/// The race played in strict turns (player 1 may only roll, player 2 only hold), whose check
+/// leaves a mark in the state (through an atomic) whenever it refuses a command: a rejected
+/// command that changes the state, which the conformance suite must catch and name.
+struct Meddler;
+
+#[derive(Debug, Serialize, Deserialize, Default)]
+struct Marked {
+    race: St,
+    refusals: AtomicU8,
+}
+
+impl Clone for Marked {
+    fn clone(&self) -> Self {
+        let refusals = AtomicU8::new(self.refusals.load(Ordering::Relaxed));
+        Marked {
+            race: self.race.clone(),
+            refusals,
+        }
+    }
+}
+
+impl PartialEq for Marked {
+    fn eq(&self, other: &Self) -> bool {
+        self.race == other.race && self.refusals.load(Ordering::Relaxed) == other.refusals.load(Ordering::Relaxed)
+    }
+}
+
+impl Ruleset for Meddler {
+    const ID: &'static str = "meddler";
+    const VERSION: &'static str = "1";
+    type Options = u8;
+    type Setup = ();
+    type State = Marked;
+    type Command = Cmd;
+    type Event = Ev;
+    type Checked = ();
+    type Stage = Asked;
+    fn new_state(_: &(), _: &u8) -> Result<Marked, EngineError> {
+        Ok(Marked::default())
+    }
+    fn start(_: &mut Cx<'_, Self>) -> Result<(), EngineError> {
+        Ok(())
+    }
+    fn pending(s: &Marked) -> Option<Pending<Asked>> {
+        Race::pending(&s.race)
+    }
+    fn is_ruling(c: &Cmd) -> bool {
+        Race::is_ruling(c)
+    }
+    fn legal(s: &Marked, _: &Asked, _: Seat, out: &mut Vec<fray_engine::Answer<Self>>) {
+        let only = if s.race.turn == 0 { Cmd::Roll } else { Cmd::Hold };
+        out.push(fray_engine::Answer::new(only, ()));
+    }
+    fn check(s: &Marked, _: &Asked, _: Seat, c: &Cmd) -> Result<(), Reject> {
+        match (s.race.turn, c) {
+            (0, Cmd::Roll) | (1, Cmd::Hold) => Ok(()),
+            _ => {
+                s.refusals.fetch_add(1, Ordering::Relaxed);
+                Err(Reject::new("not-now", "not this player's move"))
+            }
+        }
+    }
+    fn resolve(cx: &mut Cx<'_, Self>, _: &Asked, _: Seat, c: &Cmd, (): ()) -> Result<(), EngineError> {
+        let p = cx.s.race.turn;
+        match c {
+            Cmd::Roll => {
+                let r = fray_dice::roll(cx.dice, 1, 6, fray_dice::Keep::All, &"a race roll")?;
+                cx.emit(Ev::Rolled(p, r.faces.as_slice()[0]));
+                if cx.s.race.scores[p as usize] >= 10 {
+                    cx.emit(Ev::Won(p));
+                }
+            }
+            Cmd::Hold => cx.emit(Ev::Passed(p)),
+            Cmd::SetScore(who, v) => cx.emit(Ev::Score(*who, *v)),
+        }
+        Ok(())
+    }
+    fn apply(s: &mut Marked, e: &Ev) {
+        Race::apply(&mut s.race, e)
+    }
+    fn outcome(s: &Marked) -> Option<Outcome> {
+        Race::outcome(&s.race)
+    }
+    type View<'a> = &'a Marked;
+    fn view(s: &Marked, _: Seat) -> &Marked {
+        s
+    }
+}
+
+#[test]
+fn the_conformance_suite_names_a_rejected_command_that_changed_the_state() {
+    let failure = run::<Meddler>(
+        &(),
+        &0,
+        &Config {
+            seeds: 0..3,
+            ..Config::default()
+        },
+        |_| Box::new(RandomLegal::<Meddler>::new()) as Box<dyn Policy<Meddler>>,
+    )
+    .unwrap_err();
+    assert!(
+        failure.what.starts_with("rejected command ") && failure.what.ends_with("changed the state"),
+        "{failure}"
+    );
+}
+
+#[test]
+fn the_shares_of_a_plans_seeds_hold_every_seed_once_in_order() {
+    use fray_engine::conformance::Share;
+    for n in [0u64, 1, 7, 100, 1000, 1001] {
+        for of in 1..=12u64 {
+            let seeds: Vec<u64> = (0..of).flat_map(|index| Share { index, of }.of_seeds(n)).collect();
+            assert_eq!(seeds, (0..n).collect::<Vec<_>>(), "{n} seeds in {of} shares");
+        }
+    }
+    assert_eq!(Share::ALL.of_seeds(40), 0..40);
 }
