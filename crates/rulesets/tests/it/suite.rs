@@ -16,7 +16,7 @@
 //! `FRAY_SUITE_RULESETS=thrum,murdham` checks only those rulesets, and `FRAY_SUITE_QUICK=10`
 //! divides every seed count by 10 (docs/testing.md).
 
-use fray_engine::conformance::{Example, HiddenReport, Plan, Suite};
+use fray_engine::conformance::{Example, HiddenReport, Plan, Share, Suite};
 use fray_engine::diag::SourceFile;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -79,12 +79,21 @@ fn read_beside(dir: &Path, name: &str) -> Result<SourceFile, String> {
         .map_err(|e| format!("{name}: {e}"))
 }
 
-type Check<'a> = dyn Fn(&dyn Suite, &Example<'_>, &Plan) -> Result<String, String> + Sync + 'a;
+/// How long this thread has run on a core, in nanoseconds, where the system tells it (Linux).
+fn thread_cpu() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+type Check<'a> = dyn Fn(&dyn Suite, &Example<'_>, &Plan, Share) -> Result<String, String> + Sync + 'a;
 
 /// Runs `check` over every example of every ruleset, on every core (the larger plans first),
-/// and fails with every failure found. What each run covered is printed (`--nocapture`).
-fn over_every_example(what: &str, check: &Check<'_>) {
-    let mut items: Vec<(&dyn Suite, PathBuf, Plan)> = Vec::new();
+/// and fails with every failure found. What each run covered is printed (`--nocapture`), with
+/// the time it took on a core where the system tells it. `shares` says into how many shares
+/// of its seeds an example's plan is cut (each share a piece of work of its own, so one long
+/// example does not keep a core busy alone at the end).
+fn over_every_example(what: &str, shares: fn(&Plan) -> u64, check: &Check<'_>) {
+    let mut items: Vec<(&dyn Suite, PathBuf, Plan, Share)> = Vec::new();
     for suite in suites() {
         let files = example_files(suite.id());
         assert!(
@@ -100,10 +109,13 @@ fn over_every_example(what: &str, check: &Check<'_>) {
                 .expect("a file name")
                 .to_string();
             let plan = plan(suite, &name);
-            items.push((suite, path, plan));
+            let of = shares(&plan).max(1);
+            for index in 0..of {
+                items.push((suite, path.clone(), plan.clone(), Share { index, of }));
+            }
         }
     }
-    items.sort_by_key(|(_, _, plan)| std::cmp::Reverse(plan.ai_seeds));
+    items.sort_by_key(|(_, _, plan, share)| std::cmp::Reverse(plan.ai_seeds / share.of));
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
     let workers = std::thread::available_parallelism()
@@ -112,7 +124,7 @@ fn over_every_example(what: &str, check: &Check<'_>) {
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
-                while let Some((suite, path, plan)) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                while let Some((suite, path, plan, share)) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let name = path.file_name().and_then(|n| n.to_str()).expect("a file name");
                     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                     let dir = path.parent().expect("a folder").to_path_buf();
@@ -124,9 +136,16 @@ fn over_every_example(what: &str, check: &Check<'_>) {
                         },
                         read: &read,
                     };
-                    let place = format!("{}/{name}", suite.id());
-                    match check(*suite, &example, plan) {
-                        Ok(line) => eprintln!("{what} {place}: {line}"),
+                    let place = match share.of {
+                        1 => format!("{}/{name}", suite.id()),
+                        of => format!("{}/{name} (share {} of {of})", suite.id(), share.index + 1),
+                    };
+                    let cpu0 = thread_cpu();
+                    let result = check(*suite, &example, plan, *share);
+                    let cpu = thread_cpu().zip(cpu0);
+                    let cpu = cpu.map_or(String::new(), |(b, a)| format!(" [{:.1} s]", (b - a) as f64 / 1e9));
+                    match result {
+                        Ok(line) => eprintln!("{what} {place}{cpu}: {line}"),
                         Err(e) => failures
                             .lock()
                             .expect("no worker panicked")
@@ -138,6 +157,11 @@ fn over_every_example(what: &str, check: &Check<'_>) {
     });
     let failures = failures.into_inner().expect("no worker panicked");
     assert!(failures.is_empty(), "{what}:\n{}", failures.join("\n"));
+}
+
+/// One piece of work an example.
+fn whole(_: &Plan) -> u64 {
+    1
 }
 
 #[test]
@@ -187,23 +211,26 @@ fn every_option_is_documented_with_its_default() {
 
 #[test]
 fn playouts_of_every_example() {
-    over_every_example("playouts", &|s, e, p| s.playouts(e, p));
+    // A share of about a hundred AI fights each.
+    over_every_example("playouts", |p| p.ai_seeds.div_ceil(100), &|s, e, p, share| {
+        s.playouts(e, p, share)
+    });
 }
 
 #[test]
 fn option_variants_of_every_example() {
-    over_every_example("variants", &|s, e, p| s.variants(e, p));
+    over_every_example("variants", whole, &|s, e, p, _| s.variants(e, p));
 }
 
 #[test]
 fn records_of_every_example_replay_and_edited_records_never_panic() {
-    over_every_example("records", &|s, e, p| s.records(e, p));
+    over_every_example("records", whole, &|s, e, p, _| s.records(e, p));
 }
 
 #[test]
 fn nothing_hidden_reaches_any_seat_of_any_example() {
     let totals: Mutex<BTreeMap<&str, HiddenReport>> = Mutex::new(BTreeMap::new());
-    over_every_example("hidden", &|s, e, p| {
+    over_every_example("hidden", whole, &|s, e, p, _| {
         let Some(r) = s.hidden(e, p)? else {
             return Ok("nothing is hidden in this ruleset".into());
         };
