@@ -407,7 +407,7 @@ fn link_key(a: &str, b: &str) -> (String, String) {
 /// Reads the `[[zone]]` tables into a [`ZoneMap`] (each zone's [`ZoneId`] is its position in
 /// the file). Links are declared in file order, each zone's `links` in turn; a link listed again
 /// from its other end is the same link (its place in the order is the first listing). Every
-/// problem is a diagnostic: no zones at all (for the file), more than 64 (at the first zone
+/// problem is a diagnostic: no zones at all (at line 1, column 1), more than 64 (at the first zone
 /// beyond), a bad or repeated id (also by case), a bad name or tag (at it), a link to an unknown
 /// zone ("unknown zone 'x'; the zones are: ..."), to the zone itself or listed twice from the
 /// same zone (at the name in `links`), an obstacle on a zone this one has no link to (at the
@@ -415,12 +415,8 @@ fn link_key(a: &str, b: &str) -> (String, String) {
 /// `None` after any problem.
 pub fn zones(d: &mut Diags, raw: &[Spanned<RawZone>]) -> Option<ZoneMap> {
     if raw.is_empty() {
-        d.errors.push(Diagnostic {
-            file: d.file.name.clone(),
-            line: 0,
-            column: 0,
-            message: "a zone encounter needs at least one [[zone]]".into(),
-        });
+        // A problem of the whole file, placed at its start as the other whole-file ones are.
+        d.err(0..0, "a zone encounter needs at least one [[zone]]");
         return None;
     }
     if let Some(extra) = raw.get(MAX_ZONES) {

@@ -305,11 +305,26 @@ pub struct Timeline {
 impl Timeline {
     /// Works out the timeline of `steps` (in order): a command clears what could be redone, an
     /// undo takes back the last command in effect, a redo brings back the last one undone. Each
-    /// undo and redo names the command it is about, and must agree.
+    /// undo and redo names the command it is about, and must agree; the steps are numbered from
+    /// 1 with none missing or repeated.
     pub fn of(steps: Vec<StepRow>) -> Result<Timeline, StoreError> {
         let mut effective = Vec::new();
         let mut undone = Vec::new();
         for (i, s) in steps.iter().enumerate() {
+            // Steps are numbered 1, 2, 3, ... with none missing or repeated: a gap is a step
+            // deleted from the file, which would otherwise replay as if it had never been.
+            let expected = i as i64 + 1;
+            if s.n != expected {
+                return Err(StoreError::Invalid(if s.n > expected {
+                    format!(
+                        "step {expected} is missing (the step after {} is {})",
+                        expected - 1,
+                        s.n
+                    )
+                } else {
+                    format!("step {} comes again after step {}", s.n, expected - 1)
+                }));
+            }
             match s.kind {
                 StepKind::Command => {
                     effective.push(i);
@@ -377,6 +392,47 @@ pub struct Store {
     conn: Connection,
 }
 
+/// Refuses a path that names something other than a regular file (a named pipe, a folder, a
+/// socket, a device), from its metadata alone: opening a named pipe for reading would wait for
+/// a writer forever. A path that does not exist passes (it may be made).
+fn not_a_regular_file(path: &Path) -> Result<(), StoreError> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_dir() {
+        "a folder"
+    } else {
+        kind_of_special(&kind)
+    };
+    Err(StoreError::Foreign(format!(
+        "{} is {what}, not a regular file",
+        path.display()
+    )))
+}
+
+#[cfg(unix)]
+fn kind_of_special(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn kind_of_special(_: &std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
 impl Store {
     /// Opens the database at `path`, making a new one when the file does not exist (or is
     /// empty) and `create` is set. A file that is not a fray database, a newer fray's or a
@@ -400,6 +456,7 @@ impl Store {
     }
 
     fn open_with(path: &Path, create: bool, check: bool) -> Result<Store, StoreError> {
+        not_a_regular_file(path)?;
         let start = std::time::Instant::now();
         let mut pause = Duration::from_millis(5);
         loop {

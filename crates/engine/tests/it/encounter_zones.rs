@@ -152,11 +152,19 @@ obstacles = { a = "brambles" }
 }
 
 #[test]
-fn a_zone_map_has_one_to_64_zones() {
+fn a_zone_encounter_without_any_zone_is_reported_at_line_1_column_1() {
     assert_eq!(
         refused("at = []\n"),
-        ["enc.toml: error: a zone encounter needs at least one [[zone]]"]
+        ["enc.toml:1:1: error: a zone encounter needs at least one [[zone]]"]
     );
+    assert_eq!(
+        refused(""),
+        ["enc.toml:1:1: error: a zone encounter needs at least one [[zone]]"]
+    );
+}
+
+#[test]
+fn a_zone_map_has_one_to_64_zones() {
     let many: String = (0..65).map(|i| format!("[[zone]]\nid = \"z{i}\"\n")).collect();
     assert_eq!(
         refused(&many),

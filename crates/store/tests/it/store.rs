@@ -264,6 +264,47 @@ fn a_timeline_whose_undo_names_the_wrong_step_is_refused() {
 }
 
 #[test]
+fn steps_missing_repeated_or_not_from_1_are_refused_as_tampered_naming_the_step() {
+    let row = |n: i64| StepRow {
+        n,
+        kind: StepKind::Command,
+        refers: None,
+        seat: Some(1),
+        text: None,
+        command: Some("{}".into()),
+        faces: Some("[]".into()),
+        events: Some("[]".into()),
+        at: String::new(),
+    };
+    let refused = |ns: &[i64]| match Timeline::of(ns.iter().map(|&n| row(n)).collect()) {
+        Err(StoreError::Invalid(why)) => why,
+        other => panic!("{ns:?} was not refused: {:?}", other.map(|t| t.effective)),
+    };
+    assert!(Timeline::of(vec![row(1), row(2), row(3)]).is_ok());
+    assert_eq!(refused(&[1, 2, 4]), "step 3 is missing (the step after 2 is 4)");
+    assert_eq!(refused(&[2, 3]), "step 1 is missing (the step after 0 is 2)");
+    assert_eq!(refused(&[1, 2, 2]), "step 2 comes again after step 2");
+
+    // The same through a database: a step deleted from the file is found when the game is read.
+    let d = dir("gap");
+    let path = d.join("g.db");
+    let mut store = Store::open(&path, true).unwrap();
+    let h = holder(std::process::id());
+    let id = new_game(&mut store, &h);
+    for n in 1..=4 {
+        append_command(&mut store, id, &h, n).unwrap();
+    }
+    drop(store);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute("DELETE FROM steps WHERE game = ?1 AND n = 3", [id])
+        .unwrap();
+    drop(conn);
+    let store = Store::open(&path, false).unwrap();
+    let e = store.record_json(id).unwrap_err().to_string();
+    assert!(e.contains("step 3 is missing"), "{e}");
+}
+
+#[test]
 fn games_are_listed_the_last_changed_first_and_imports_are_not_held() {
     let d = dir("list");
     let p = d.join("g.db");
