@@ -32,6 +32,10 @@ pub fn open_store(path: &Path, create: bool) -> Result<Store, Fail> {
                 path.display()
             )));
         }
+        // A named pipe would block the read below until something writes to it.
+        Ok(m) if !m.is_file() => {
+            fray_store::not_a_regular_file(path).map_err(|e| store_fail(path, e))?;
+        }
         Ok(_) => {
             let mut header = Vec::with_capacity(100);
             std::fs::File::open(path)
@@ -777,7 +781,9 @@ pub fn import(db: &Path, record: &Path) -> Result<(), Fail> {
     Ok(())
 }
 
-/// Splits `DB:GAME` (the last colon) when DB is a file; `None` when `text` is not of that form.
+/// Splits `DB:GAME` (the last colon) when DB exists (a file, or something else that opening
+/// the database then refuses by name, such as a named pipe); `None` when `text` is not of that
+/// form.
 pub fn split_db_game(text: &Path) -> Option<(PathBuf, String)> {
     if text.is_file() {
         return None;
@@ -785,5 +791,5 @@ pub fn split_db_game(text: &Path) -> Option<(PathBuf, String)> {
     let s = text.to_str()?;
     let (db, game) = s.rsplit_once(':')?;
     let db = PathBuf::from(db);
-    (db.is_file() && !game.is_empty()).then(|| (db, game.to_string()))
+    (db.exists() && !game.is_empty()).then(|| (db, game.to_string()))
 }

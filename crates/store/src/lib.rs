@@ -395,7 +395,7 @@ pub struct Store {
 /// Refuses a path that names something other than a regular file (a named pipe, a folder, a
 /// socket, a device), from its metadata alone: opening a named pipe for reading would wait for
 /// a writer forever. A path that does not exist passes (it may be made).
-fn not_a_regular_file(path: &Path) -> Result<(), StoreError> {
+pub fn not_a_regular_file(path: &Path) -> Result<(), StoreError> {
     let Ok(meta) = std::fs::metadata(path) else {
         return Ok(());
     };

@@ -772,3 +772,56 @@ fn a_command_undone_under_thrum_rules_0_2_0_is_redone_after_a_resume() {
     let o = fray(&["resume", s(&db), "1"], "end\n");
     assert!(o.status.success(), "{}", err(&o));
 }
+
+/// `fray ARGS...` with no input, killed (and the test failed) if it has not ended in 30 s.
+fn fray_within_30s(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("fray {args:?} did not end within 30 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_folder_socket_or_device_given_as_the_database_is_refused_without_opening_it() {
+    let d = dir("special");
+    let fifo = d.join("f.db");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success(), "mkfifo");
+    let folder = d.join("folder.db");
+    std::fs::create_dir(&folder).unwrap();
+    let socket = d.join("s.db");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let special = |what: &str| format!("is {what}, not a regular file");
+    let cases = [
+        (fifo.as_path(), special("a named pipe")),
+        (folder.as_path(), "a folder, not a saved-games database".to_string()),
+        (socket.as_path(), special("a socket")),
+        (Path::new("/dev/null"), special("a device")),
+    ];
+    for (path, what) in cases {
+        for args in db_commands(s(path)) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = fray_within_30s(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}\n{}", err(&o));
+            let e = err(&o);
+            assert!(e.contains(what.as_str()), "{args:?}: {e}");
+            assert!(!e.contains("panicked"), "{args:?}: {e}");
+        }
+    }
+    // Nothing was made in place of the special files.
+    assert!(folder.is_dir() && std::fs::read_dir(&folder).unwrap().next().is_none());
+}
