@@ -4,7 +4,8 @@
 //!
 //! - [`read`]: the tables read, each problem a diagnostic at its value;
 //! - [`check`]: the same lists checked again when a setup comes from a record, and
-//!   [`empty_side`] for a side without combatants (in a file or a record);
+//!   [`empty_side`] for a side without combatants (in a file or a record), [`apart`] for
+//!   combatants of a zone map that no links join;
 //! - [`seat_name`], [`seat_by_name`] and [`seat_policies`]: what the text layer and the
 //!   simulation reports ask of the seat list.
 //!
@@ -141,6 +142,34 @@ pub fn check_own_seat(seats: &[String], id: &str, seat: Option<Seat>) -> Result<
 pub fn empty_side(sides: &[Side], members: impl IntoIterator<Item = usize> + Clone) -> Option<(usize, String)> {
     let i = (0..sides.len()).find(|i| !members.clone().into_iter().any(|m| m == *i))?;
     Some((i, format!("side '{}' has no combatants", sides[i].id)))
+}
+
+/// For a zone map: the first combatant (index into `members`, each a side index and a zone)
+/// that no chain of links joins to the first combatant's zone, with the sentence saying so.
+/// Such a fight could never end: whoever stands apart can neither reach the others nor be
+/// reached. `None` when every combatant can reach every other.
+pub fn apart(
+    map: &fray_space::ZoneMap,
+    sides: &[Side],
+    members: impl IntoIterator<Item = (usize, fray_space::ZoneId)>,
+) -> Option<(usize, String)> {
+    let members: Vec<(usize, fray_space::ZoneId)> = members.into_iter().collect();
+    let &(first_side, first_zone) = members.first()?;
+    let (i, &(side, zone)) = members
+        .iter()
+        .enumerate()
+        .find(|(_, (_, z))| map.distance(first_zone, *z).is_none())?;
+    let side_id = |i: usize| sides.get(i).map_or("?", |s| s.id.as_str());
+    Some((
+        i,
+        format!(
+            "no links join zone '{}' (side '{}') to zone '{}' (side '{}'): those who start there could never reach each other, so the fight could never end",
+            map.id(zone),
+            side_id(side),
+            map.id(first_zone),
+            side_id(first_side)
+        ),
+    ))
 }
 
 /// The name of `seat` in `seats`, or its number when there is no such seat.

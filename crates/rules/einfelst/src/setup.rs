@@ -548,6 +548,13 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     {
         d.err(raw.side[i].span(), m);
     }
+    // A map on which some combatants can never reach the others is refused: the fight would
+    // never end (EIN-R47: movement runs along the links).
+    if d.errors.is_empty()
+        && let Some((i, m)) = sides::apart(&zones, &sides, combatants.iter().map(|c| (c.side.into(), c.zone)))
+    {
+        d.err(raw.combatant[i].span(), m);
+    }
     // No more creatures start in cover in a zone than it has places of cover (EIN-H15).
     if d.errors.is_empty() {
         for (i, c) in combatants.iter().enumerate().filter(|(_, c)| c.cover) {

@@ -407,6 +407,13 @@ pub fn load(source: &SourceFile) -> Result<(Setup, Options), Vec<Diagnostic>> {
     {
         d.err(raw.side[i].span(), m);
     }
+    // A map on which some characters can never reach the others is refused: the fight would
+    // never end. A border's two zones are linked, so its first zone stands for it.
+    if d.errors.is_empty()
+        && let Some((i, m)) = sides::apart(&zones, &sides, combatants.iter().map(|c| (c.side.into(), c.at.a)))
+    {
+        d.err(raw.combatant[i].span(), m);
+    }
     if d.errors.is_empty()
         && let Err((i, m)) = crowding(&combatants, &zones)
     {

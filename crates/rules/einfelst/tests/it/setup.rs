@@ -401,3 +401,26 @@ fn a_side_without_combatants_and_a_file_for_another_ruleset() {
         ["e.toml:1:11: error: this file is for ruleset 'thrum', not 'einfelst'"]
     );
 }
+
+/// EIN-R47: movement runs along the links, so a map on which the sides stand in zones no links
+/// join could never end its fight; it is refused at the first combatant who stands apart.
+#[test]
+fn ein_r47_combatants_no_links_join_to_the_fight_are_refused_at_their_table() {
+    let text = encounter("", "", "").replace("links = [\"road\"]\n", "");
+    let p = problems(&text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    let second = text.rfind("[[combatant]]").expect("two combatants");
+    let line = text[..second].matches('\n').count() + 1;
+    assert_eq!(
+        p[0],
+        format!(
+            "e.toml:{line}:1: error: no links join zone 'wood' (side 'foes') to zone 'road' (side 'pcs'): those who start there could never reach each other, so the fight could never end"
+        )
+    );
+    // Joined again through a third zone, the map loads.
+    let joined = text.replace(
+        "[[side]]\nid = \"pcs\"",
+        "[[zone]]\nid = \"ford\"\nlinks = [\"road\", \"wood\"]\n[[side]]\nid = \"pcs\"",
+    );
+    assert_eq!(problems(&joined), Vec::<String>::new());
+}

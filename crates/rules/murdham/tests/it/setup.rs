@@ -479,3 +479,19 @@ fn a_characters_own_seat_is_one_word_joins_the_seats_and_no_template_names_one()
         "a seat belongs to one character, not to a template: give it in a [[combatant]] table",
     );
 }
+
+/// A map on which the factions start in zones no links join could never end its fight: it is
+/// refused at the first character who stands apart, naming both zones.
+#[test]
+fn characters_no_links_join_to_the_fight_are_refused_at_their_table() {
+    let text = format!("{}{}", encounter("", "", ""), foe("c", "pond", ""));
+    assert_eq!(
+        problems(&text),
+        [format!(
+            "{}: error: no links join zone 'pond' (side 'foes') to zone 'road' (side 'pcs'): those who start there could never reach each other, so the fight could never end",
+            last_combatant(&text)
+        )]
+    );
+    let joined = text.replacen("id = \"pond\"\n", "id = \"pond\"\nlinks = [\"yard\"]\n", 1);
+    assert_eq!(problems(&joined), Vec::<String>::new());
+}
