@@ -612,14 +612,14 @@ fn run(path: &Path, seed: Option<u64>, json: bool, record: Option<&Path>) -> Res
     print_header(&*game, json);
     print_log(&game.full_log(), json);
     let mut rng = Prng::for_stream(seed, 1);
-    let mut steps = 0usize;
+    let mut steps = 0u64;
     while game.pending().is_some() {
         steps += 1;
-        if steps > 200_000 {
+        if steps > fray_engine::play::DECISION_LIMIT {
             write_record(record, &*game)?;
             return Err(Fail {
                 code: 2,
-                message: "the combat did not end within 200000 decisions".into(),
+                message: fray_engine::play::PlayError::Endless(fray_engine::play::DECISION_LIMIT).to_string(),
             });
         }
         match game.ai_step(&mut rng) {

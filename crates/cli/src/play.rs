@@ -790,7 +790,7 @@ fn table(
     let terminal = input.borrow().terminal();
     keep.record(&*game)?;
     // Decisions the AI took in a row: a fight the AI plays alone must still end.
-    let mut ai_run = 0usize;
+    let mut ai_run = 0u64;
     // The decision is printed again only after a command was taken (or refused), not after a
     // prompt word such as `show`.
     let mut announce = true;
@@ -799,9 +799,12 @@ fn table(
     while let Some(p) = game.pending() {
         if ai.plays(p.seat) {
             ai_run += 1;
-            if ai_run > 200_000 {
+            if ai_run > fray_engine::play::DECISION_LIMIT {
                 keep.record(&*game)?;
-                return Err(Fail::input("the combat did not end within 200000 decisions of the AI"));
+                return Err(Fail::input(format!(
+                    "the combat did not end within {} decisions of the AI",
+                    fray_engine::play::DECISION_LIMIT
+                )));
             }
             ai_move(&mut game, &mut keep, &mut ai)?;
             announce = true;

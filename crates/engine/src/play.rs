@@ -193,12 +193,21 @@ pub enum Played {
     Stopped,
 }
 
+/// The most decisions one combat may take, in [`play`] and in every driver of `fray` (`run`,
+/// `play` with AI seats): a fight that has not ended by then cannot progress (say, sides that
+/// never meet), and is stopped with [`PlayError::Endless`] instead of running forever. The
+/// longest shipped fights take a few thousand.
+pub const DECISION_LIMIT: u64 = 200_000;
+
 /// Why [`play`] could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// The policy of this seat had no answer.
     #[error("the policy of {0} had no answer")]
     NoAnswer(Seat),
+    /// The combat took [`DECISION_LIMIT`] decisions without ending.
+    #[error("the combat did not end within {0} decisions")]
+    Endless(u64),
     /// The engine failed (dice, or a bug).
     #[error("{0}")]
     Engine(#[from] EngineError),
@@ -208,6 +217,7 @@ pub enum PlayError {
 /// (asked with the state before each decision). Several deciders answer in turn, the lowest
 /// seat first, each from its own [`Decision`]; an answer is resolved as its policy handed it
 /// over (it was checked when it was made). The policies draw from `rng`, the game from `dice`.
+/// A combat that takes more than [`DECISION_LIMIT`] decisions is stopped.
 pub fn play<R: Ruleset>(
     state: &mut R::State,
     dice: &mut dyn Dice,
@@ -216,9 +226,14 @@ pub fn play<R: Ruleset>(
     mut stop: impl FnMut(&R::State) -> bool,
     sink: &mut Sink<'_, R>,
 ) -> Result<Played, PlayError> {
+    let mut decisions = 0u64;
     while let Some(pending) = R::pending(state) {
         if stop(state) {
             return Ok(Played::Stopped);
+        }
+        decisions += 1;
+        if decisions > DECISION_LIMIT {
+            return Err(PlayError::Endless(DECISION_LIMIT));
         }
         let seat = pending.first();
         let stage = pending.stage.clone();

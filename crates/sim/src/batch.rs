@@ -120,6 +120,8 @@ impl<R: Summarize> Worker<R> {
         );
         let cut = match played {
             Ok(p) => p == Played::Stopped,
+            // A combat that cannot progress is cut off as one past the round cap is.
+            Err(PlayError::Endless(_)) => true,
             Err(PlayError::Engine(e)) => return Err(engine(e)),
             Err(PlayError::NoAnswer(seat)) => {
                 return Err(SimError::Illegal {
