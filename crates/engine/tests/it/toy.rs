@@ -804,3 +804,47 @@ fn the_shares_of_a_plans_seeds_hold_every_seed_once_in_order() {
     }
     assert_eq!(Share::ALL.of_seeds(40), 0..40);
 }
+
+/// A player of the race who always holds: with both seats so played the race never ends.
+struct AlwaysHold;
+
+impl Policy<Race> for AlwaysHold {
+    fn choose(
+        &mut self,
+        decision: &fray_engine::Decision<'_, Race>,
+        _: &mut fray_dice::Prng,
+    ) -> Option<fray_engine::Answer<Race>> {
+        decision.answer(Cmd::Hold).ok()
+    }
+    fn name(&self) -> &str {
+        "always-hold"
+    }
+}
+
+#[test]
+fn a_combat_that_never_ends_stops_at_the_engines_decision_limit_and_says_so() {
+    use fray_engine::play::{DECISION_LIMIT, Everyone, PlayError, Sink, play};
+    let mut state = St::default();
+    let mut dice = ScriptedDice::new(std::iter::empty());
+    let mut rng = fray_dice::Prng::from_seed(1);
+    let mut hold = AlwaysHold;
+    let played = play::<Race>(
+        &mut state,
+        &mut dice,
+        &mut rng,
+        &mut Everyone(&mut hold),
+        |_| false,
+        &mut Sink::Discard,
+    );
+    match played {
+        Err(e @ PlayError::Endless(n)) => {
+            assert_eq!(n, DECISION_LIMIT);
+            assert_eq!(
+                e.to_string(),
+                format!("the combat did not end within {DECISION_LIMIT} decisions")
+            );
+        }
+        other => panic!("the endless race was not stopped: {:?}", other.map(|_| ())),
+    }
+    assert_eq!(state.winner, None, "nobody won by holding");
+}
