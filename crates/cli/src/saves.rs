@@ -34,7 +34,7 @@ pub fn open_store(path: &Path, create: bool) -> Result<Store, Fail> {
         }
         // A named pipe would block the read below until something writes to it.
         Ok(m) if !m.is_file() => {
-            fray_store::not_a_regular_file(path).map_err(|e| store_fail(path, e))?;
+            not_a_regular_file(path)?;
         }
         Ok(_) => {
             let mut header = Vec::with_capacity(100);
@@ -53,6 +53,48 @@ pub fn open_store(path: &Path, create: bool) -> Result<Store, Fail> {
         Err(_) => {}
     }
     Store::open(path, create).map_err(|e| store_fail(path, e))
+}
+
+/// Refuses a path that names something other than a regular file (a named pipe, a folder, a
+/// socket, a device), from its metadata alone: opening a named pipe for reading would wait for
+/// a writer forever. A path that does not exist passes (it may be made).
+pub fn not_a_regular_file(path: &Path) -> Result<(), Fail> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_dir() {
+        "a folder"
+    } else {
+        kind_of_special(&kind)
+    };
+    Err(Fail::input(format!(
+        "{}: error: not a fray saved-games database: {} is {what}, not a regular file; the file was left as it is",
+        path.display(),
+        path.display()
+    )))
+}
+
+#[cfg(unix)]
+fn kind_of_special(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn kind_of_special(_: &std::fs::FileType) -> &'static str {
+    "a special file"
 }
 
 /// Opens once more a database this process already has open (and checked with

@@ -23,6 +23,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use std::path::Path;
 use std::time::Duration;
 
+mod agree;
 pub use schema::SCHEMA_VERSION;
 
 /// The `application_id` in the header of every fray database: the bytes `FRAY`.
@@ -392,47 +393,6 @@ pub struct Store {
     conn: Connection,
 }
 
-/// Refuses a path that names something other than a regular file (a named pipe, a folder, a
-/// socket, a device), from its metadata alone: opening a named pipe for reading would wait for
-/// a writer forever. A path that does not exist passes (it may be made).
-pub fn not_a_regular_file(path: &Path) -> Result<(), StoreError> {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Ok(());
-    };
-    let kind = meta.file_type();
-    if kind.is_file() {
-        return Ok(());
-    }
-    let what = if kind.is_dir() {
-        "a folder"
-    } else {
-        kind_of_special(&kind)
-    };
-    Err(StoreError::Foreign(format!(
-        "{} is {what}, not a regular file",
-        path.display()
-    )))
-}
-
-#[cfg(unix)]
-fn kind_of_special(kind: &std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_fifo() {
-        "a named pipe"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_block_device() || kind.is_char_device() {
-        "a device"
-    } else {
-        "a special file"
-    }
-}
-
-#[cfg(not(unix))]
-fn kind_of_special(_: &std::fs::FileType) -> &'static str {
-    "a special file"
-}
-
 impl Store {
     /// Opens the database at `path`, making a new one when the file does not exist (or is
     /// empty) and `create` is set. A file that is not a fray database, a newer fray's or a
@@ -456,7 +416,6 @@ impl Store {
     }
 
     fn open_with(path: &Path, create: bool, check: bool) -> Result<Store, StoreError> {
-        not_a_regular_file(path)?;
         let start = std::time::Instant::now();
         let mut pause = Duration::from_millis(5);
         loop {
@@ -721,6 +680,7 @@ impl Store {
     /// Game `id`'s record (JSON): its head with the commands in effect.
     pub fn record_json(&self, id: i64) -> Result<String, StoreError> {
         let head = self.head(id)?;
+        agree::row_agrees(&self.game(id)?, &head)?;
         self.timeline(id)?.record_json(&head)
     }
 

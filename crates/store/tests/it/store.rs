@@ -305,6 +305,42 @@ fn steps_missing_repeated_or_not_from_1_are_refused_as_tampered_naming_the_step(
 }
 
 #[test]
+fn a_games_row_that_disagrees_with_its_record_is_refused_naming_the_field() {
+    let d = dir("row");
+    let path = d.join("g.db");
+    let mut store = Store::open(&path, true).unwrap();
+    let h = holder(std::process::id());
+    let id = new_game(&mut store, &h);
+    append_command(&mut store, id, &h, 1).unwrap();
+    assert!(store.record_json(id).is_ok());
+    drop(store);
+    let edits = [
+        (
+            "UPDATE games SET ruleset = 'thrum'",
+            "its row says ruleset 'thrum' but its record says ruleset 'toy'",
+        ),
+        (
+            "UPDATE games SET seed = 8",
+            "its row says seed 8 but its record says seed 7",
+        ),
+        (
+            "UPDATE games SET seed = NULL",
+            "its row says no seed but its record says seed 7",
+        ),
+    ];
+    for (edit, says) in edits {
+        let copy = d.join("edited.db");
+        std::fs::copy(&path, &copy).unwrap();
+        let conn = rusqlite::Connection::open(&copy).unwrap();
+        conn.execute(edit, []).unwrap();
+        drop(conn);
+        let store = Store::open(&copy, false).unwrap();
+        let e = store.record_json(id).unwrap_err().to_string();
+        assert!(e.contains(says), "{edit}: {e}");
+    }
+}
+
+#[test]
 fn games_are_listed_the_last_changed_first_and_imports_are_not_held() {
     let d = dir("list");
     let p = d.join("g.db");
@@ -319,7 +355,7 @@ fn games_are_listed_the_last_changed_first_and_imports_are_not_held() {
                 title: "Imported",
                 encounter: "r.json",
                 seed: None,
-                head: r#"{"format":1,"entries":[]}"#,
+                head: r#"{"format":1,"ruleset":"toy","version":"1","entries":[]}"#,
                 position: "over",
                 over: true,
             },
