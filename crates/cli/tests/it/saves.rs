@@ -18,16 +18,21 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-/// `fray ARGS...` fed `input`.
-fn fray(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+/// `fray ARGS...` started with its output captured and its input `stdin`.
+fn spawn(args: &[&str], stdin: Stdio) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_fray"))
         .current_dir(root())
         .args(args)
-        .stdin(Stdio::piped())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// `fray ARGS...` fed `input`.
+fn fray(args: &[&str], input: &str) -> Output {
+    let mut child = spawn(args, Stdio::piped());
     // A process that refuses its arguments may end before reading its input.
     let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     child.wait_with_output().unwrap()
@@ -775,14 +780,7 @@ fn a_command_undone_under_thrum_rules_0_2_0_is_redone_after_a_resume() {
 
 /// `fray ARGS...` with no input, killed (and the test failed) if it has not ended in 30 s.
 fn fray_within_30s(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .current_dir(root())
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(args, Stdio::null());
     let start = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > std::time::Duration::from_secs(30) {

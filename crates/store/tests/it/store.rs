@@ -58,6 +58,21 @@ fn append_command(store: &mut Store, id: i64, h: &Holder, n: u32) -> Result<i64,
     )
 }
 
+/// A stored step as the timeline reads it: step `n`, of `kind`, about step `refers`.
+fn step_row(n: i64, kind: StepKind, refers: Option<i64>) -> StepRow {
+    StepRow {
+        n,
+        kind,
+        refers,
+        seat: Some(1),
+        text: None,
+        command: Some("{}".into()),
+        faces: Some("[]".into()),
+        events: Some("[]".into()),
+        at: String::new(),
+    }
+}
+
 fn file_bytes(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap()
 }
@@ -245,17 +260,7 @@ fn undo_and_redo_are_steps_and_the_record_holds_the_commands_in_effect() {
 
 #[test]
 fn a_timeline_whose_undo_names_the_wrong_step_is_refused() {
-    let row = |n: i64, kind: StepKind, refers: Option<i64>| StepRow {
-        n,
-        kind,
-        refers,
-        seat: Some(1),
-        text: None,
-        command: Some("{}".into()),
-        faces: Some("[]".into()),
-        events: Some("[]".into()),
-        at: String::new(),
-    };
+    let row = step_row;
     let ok = Timeline::of(vec![row(1, StepKind::Command, None), row(2, StepKind::Undo, Some(1))]).unwrap();
     assert_eq!((ok.effective.len(), ok.undone.len()), (0, 1));
     assert!(Timeline::of(vec![row(1, StepKind::Command, None), row(2, StepKind::Undo, Some(7))]).is_err());
@@ -265,17 +270,7 @@ fn a_timeline_whose_undo_names_the_wrong_step_is_refused() {
 
 #[test]
 fn steps_missing_repeated_or_not_from_1_are_refused_as_tampered_naming_the_step() {
-    let row = |n: i64| StepRow {
-        n,
-        kind: StepKind::Command,
-        refers: None,
-        seat: Some(1),
-        text: None,
-        command: Some("{}".into()),
-        faces: Some("[]".into()),
-        events: Some("[]".into()),
-        at: String::new(),
-    };
+    let row = |n: i64| step_row(n, StepKind::Command, None);
     let refused = |ns: &[i64]| match Timeline::of(ns.iter().map(|&n| row(n)).collect()) {
         Err(StoreError::Invalid(why)) => why,
         other => panic!("{ns:?} was not refused: {:?}", other.map(|t| t.effective)),
