@@ -304,6 +304,9 @@ impl Save {
                 ))
             })?,
         };
+        // The game's steps and its row are checked before the hold is taken, so a game refused
+        // here leaves its file as it was.
+        store.record_json(id).map_err(|e| store_fail(db, e))?;
         let holder = me();
         store
             .claim(id, &holder, &alive, take_over)

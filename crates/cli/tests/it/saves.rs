@@ -823,3 +823,56 @@ fn a_named_pipe_folder_socket_or_device_given_as_the_database_is_refused_without
     // Nothing was made in place of the special files.
     assert!(folder.is_dir() && std::fs::read_dir(&folder).unwrap().next().is_none());
 }
+
+#[test]
+fn a_games_row_edited_to_disagree_with_its_record_is_refused_and_resume_leaves_the_file_as_it_was() {
+    let d = dir("row");
+    let db = d.join("g.db");
+    assert!(
+        fray(&["play", DUEL, "--seed", "7", "--save", s(&db)], OPENING)
+            .status
+            .success()
+    );
+    let edits = [
+        (
+            "UPDATE games SET seed = 8",
+            "its row says seed 8 but its record says seed 7",
+        ),
+        (
+            "UPDATE games SET seed = NULL",
+            "its row says no seed but its record says seed 7",
+        ),
+        (
+            "UPDATE games SET version = '9.9.9'",
+            "its row says version '9.9.9' but its record says version",
+        ),
+        (
+            "UPDATE games SET ruleset = 'nonsense'",
+            "its row says ruleset 'nonsense'",
+        ),
+    ];
+    for (edit, says) in edits {
+        let copy = d.join("edited.db");
+        std::fs::copy(&db, &copy).unwrap();
+        let conn = rusqlite::Connection::open(&copy).unwrap();
+        conn.execute(edit, []).unwrap();
+        drop(conn);
+        let before = std::fs::read(&copy).unwrap();
+        let game = format!("{}:1", s(&copy));
+        for args in [
+            vec!["resume", s(&copy), "1"],
+            vec!["export", s(&copy), "1"],
+            vec!["sim", "--from", game.as_str(), "-n", "5"],
+        ] {
+            let o = fray(&args, "end\n");
+            assert_eq!(o.status.code(), Some(2), "{edit}: {args:?}\n{}", err(&o));
+            assert!(err(&o).contains(says), "{edit}: {args:?}: {}", err(&o));
+            assert!(!err(&o).contains("panicked"));
+        }
+        assert_eq!(
+            std::fs::read(&copy).unwrap(),
+            before,
+            "{edit}: a refused game's file changed"
+        );
+    }
+}
