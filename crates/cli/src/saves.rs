@@ -304,9 +304,11 @@ impl Save {
                 ))
             })?,
         };
-        // The game's steps and its row are checked before the hold is taken, so a game refused
-        // here leaves its file as it was.
-        store.record_json(id).map_err(|e| store_fail(db, e))?;
+        // The game's steps, its row and the replay of its record are checked before the hold is
+        // taken, so a game refused here leaves its file as it was (the caller replays it again,
+        // a small cost once per resume).
+        let record = store.record_json(id).map_err(|e| store_fail(db, e))?;
+        replay_json(&format!("{}, game {id}", db.display()), &record)?;
         let holder = me();
         store
             .claim(id, &holder, &alive, take_over)
