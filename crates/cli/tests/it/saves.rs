@@ -824,15 +824,30 @@ fn a_named_pipe_folder_socket_or_device_given_as_the_database_is_refused_without
     assert!(folder.is_dir() && std::fs::read_dir(&folder).unwrap().next().is_none());
 }
 
-#[test]
-fn a_games_row_edited_to_disagree_with_its_record_is_refused_and_resume_leaves_the_file_as_it_was() {
-    let d = dir("row");
+/// A folder `name` holding `g.db`, the duel's opening saved with seed 7.
+fn saved_duel(name: &str) -> (PathBuf, PathBuf) {
+    let d = dir(name);
     let db = d.join("g.db");
     assert!(
         fray(&["play", DUEL, "--seed", "7", "--save", s(&db)], OPENING)
             .status
             .success()
     );
+    (d, db)
+}
+
+/// A copy of `db` in `d` with the SQL `edit` made to it, as someone outside fray would.
+fn edited_copy(d: &Path, db: &Path, edit: &str) -> PathBuf {
+    let copy = d.join("edited.db");
+    std::fs::copy(db, &copy).unwrap();
+    let conn = rusqlite::Connection::open(&copy).unwrap();
+    conn.execute(edit, []).unwrap();
+    copy
+}
+
+#[test]
+fn a_games_row_edited_to_disagree_with_its_record_is_refused_and_resume_leaves_the_file_as_it_was() {
+    let (d, db) = saved_duel("row");
     let edits = [
         (
             "UPDATE games SET seed = 8",
@@ -852,11 +867,7 @@ fn a_games_row_edited_to_disagree_with_its_record_is_refused_and_resume_leaves_t
         ),
     ];
     for (edit, says) in edits {
-        let copy = d.join("edited.db");
-        std::fs::copy(&db, &copy).unwrap();
-        let conn = rusqlite::Connection::open(&copy).unwrap();
-        conn.execute(edit, []).unwrap();
-        drop(conn);
+        let copy = edited_copy(&d, &db, edit);
         let before = std::fs::read(&copy).unwrap();
         let game = format!("{}:1", s(&copy));
         for args in [
@@ -876,22 +887,12 @@ fn a_games_row_edited_to_disagree_with_its_record_is_refused_and_resume_leaves_t
 
 #[test]
 fn a_saved_game_whose_record_no_longer_replays_is_refused_by_resume_before_it_writes() {
-    let d = dir("replay");
-    let db = d.join("g.db");
-    assert!(
-        fray(&["play", DUEL, "--seed", "7", "--save", s(&db)], OPENING)
-            .status
-            .success()
-    );
+    let (d, db) = saved_duel("replay");
     for edit in [
         "UPDATE steps SET command = '\"nonsense\"' WHERE n = 2",
         "UPDATE steps SET events = '[]' WHERE n = 2",
     ] {
-        let copy = d.join("edited.db");
-        std::fs::copy(&db, &copy).unwrap();
-        let conn = rusqlite::Connection::open(&copy).unwrap();
-        conn.execute(edit, []).unwrap();
-        drop(conn);
+        let copy = edited_copy(&d, &db, edit);
         let before = std::fs::read(&copy).unwrap();
         let o = fray(&["resume", s(&copy), "1"], "end\n");
         assert_eq!(o.status.code(), Some(2), "{edit}\n{}", err(&o));
