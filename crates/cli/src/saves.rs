@@ -33,9 +33,7 @@ pub fn open_store(path: &Path, create: bool) -> Result<Store, Fail> {
             )));
         }
         // A named pipe would block the read below until something writes to it.
-        Ok(m) if !m.is_file() => {
-            not_a_regular_file(path)?;
-        }
+        Ok(m) if !m.is_file() => return Err(not_a_regular_file(path, &m.file_type())),
         Ok(_) => {
             let mut header = Vec::with_capacity(100);
             std::fs::File::open(path)
@@ -55,27 +53,16 @@ pub fn open_store(path: &Path, create: bool) -> Result<Store, Fail> {
     Store::open(path, create).map_err(|e| store_fail(path, e))
 }
 
-/// Refuses a path that names something other than a regular file (a named pipe, a folder, a
-/// socket, a device), from its metadata alone: opening a named pipe for reading would wait for
-/// a writer forever. A path that does not exist passes (it may be made).
-pub fn not_a_regular_file(path: &Path) -> Result<(), Fail> {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Ok(());
-    };
-    let kind = meta.file_type();
-    if kind.is_file() {
-        return Ok(());
-    }
-    let what = if kind.is_dir() {
-        "a folder"
-    } else {
-        kind_of_special(&kind)
-    };
-    Err(Fail::input(format!(
-        "{}: error: not a fray saved-games database: {} is {what}, not a regular file; the file was left as it is",
+/// The refusal of a path that names neither a regular file nor a folder (a named pipe, a
+/// socket, a device), told from its metadata alone: opening a named pipe for reading would wait
+/// for a writer forever.
+fn not_a_regular_file(path: &Path, kind: &std::fs::FileType) -> Fail {
+    Fail::input(format!(
+        "{}: error: not a fray saved-games database: {} is {}, not a regular file; the file was left as it is",
         path.display(),
-        path.display()
-    )))
+        path.display(),
+        kind_of_special(kind)
+    ))
 }
 
 #[cfg(unix)]
